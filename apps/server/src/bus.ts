@@ -1,0 +1,41 @@
+import { EventEmitter } from "node:events";
+import type { TDeviceChangeMessage } from "@aquapilot/contract";
+
+/**
+ * Events that cross module boundaries inside the server: the device gateway announces changes,
+ * the hubs deliver them. In-process by default; a Redis pub/sub implementation of the same
+ * interface lets N server processes share them (docs/deploy.md).
+ */
+export type BusEvent =
+  /** A device's state, online flag, event or acknowledgement changed; deliver to every member of `familyId`. */
+  | { type: "device.changed"; familyId: string | null; deviceId: string; message: TDeviceChangeMessage }
+  /** A user's access ended (logout everywhere, password change, deletion, removal from a family). */
+  | { type: "user.revoked"; userId: string }
+  /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */
+  | { type: "family.members-changed"; familyId: string };
+
+export interface Bus {
+  /** Delivers the event to every subscriber (in this process, or in every process for a shared bus). */
+  publish(event: BusEvent): void;
+  /** Registers a handler; returns the function that removes it. */
+  subscribe(handler: (event: BusEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The in-process bus: an EventEmitter; handlers run synchronously in publish order. */
+export class InProcessBus implements Bus {
+  private readonly emitter = new EventEmitter({ captureRejections: false });
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+  publish(event: BusEvent): void {
+    this.emitter.emit("event", event);
+  }
+  subscribe(handler: (event: BusEvent) => void): () => void {
+    this.emitter.on("event", handler);
+    return () => this.emitter.off("event", handler);
+  }
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

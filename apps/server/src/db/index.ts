@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import * as m0001 from "./migrations/0001-init.js";
+import type { Database } from "./schema.js";
+
+export type { Database } from "./schema.js";
+export type Db = Kysely<Database>;
+
+/** Migrations in order; add new ones here with the next number. Both engines run the same list. */
+const MIGRATIONS: Record<string, Migration> = {
+  "0001-init": m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export interface DbOptions {
+  /** PostgreSQL connection string; when absent the embedded SQLite file is used. */
+  databaseUrl?: string;
+  /** Folder for the SQLite file `aquapilot.sqlite` (created when missing). */
+  dataDir: string;
+}
+
+/**
+ * Opens the database — PostgreSQL through `pg` when `databaseUrl` is set, else SQLite through
+ * better-sqlite3 in WAL mode with foreign keys on — and applies pending migrations.
+ * @throws when the database cannot be opened or a migration fails (the error names the migration).
+ */
+export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "sqlite" | "postgres" }> {
+  let db: Db;
+  let engine: "sqlite" | "postgres";
+  if (opts.databaseUrl) {
+    engine = "postgres";
+    // Keep int8 / numeric as numbers: counts and aggregates are well inside 2^53.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    pg.types.setTypeParser(1700, (v) => Number(v));
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    engine = "sqlite";
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const file = new SQLite(path.join(opts.dataDir, "aquapilot.sqlite"));
+    file.pragma("journal_mode = WAL");
+    file.pragma("foreign_keys = ON");
+    file.pragma("busy_timeout = 5000");
+    file.pragma("synchronous = NORMAL");
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    await db.destroy();
+    throw new Error(`Database migration ${failed} failed: ${(error as Error).message ?? error}`);
+  }
+  return { db, engine };
+}

@@ -1,0 +1,160 @@
+import type { Generated } from "kysely";
+
+/**
+ * Table types of the one database both engines share (SQLite embedded, PostgreSQL at scale).
+ * Conventions so the same queries run on both: ids are text (random v4 UUIDs), times are ISO 8601
+ * UTC text, booleans are integers 0/1, JSON is text. Units in column names: _l litres, _lpm L/min,
+ * _seconds seconds.
+ */
+export interface UsersTable {
+  id: string;
+  user_name: string;
+  name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  country_code: string | null;
+  password_hash: string;
+  service_region: number;
+  language_type: string;
+  avatar: string | null;
+  /** Changes on password change, logout everywhere or deletion; tokens carrying an old stamp are refused. */
+  security_stamp: string;
+  is_deleted: number;
+  creation_time: string;
+}
+
+export interface FamiliesTable {
+  id: string;
+  name: string;
+  address: string | null;
+  longitude: number | null;
+  latitude: number | null;
+  avatar: string | null;
+  creator_id: string;
+  creation_time: string;
+}
+
+export interface FamilyMembersTable {
+  id: string;
+  family_id: string;
+  user_id: string;
+  is_admin: number;
+  creation_time: string;
+}
+
+export interface DevicesTable {
+  id: string;
+  /** 12 upper-case hex digits (normaliseMac); also the device's MQTT username. */
+  mac: string;
+  /** argon2id hash of the provisioning secret (the device's MQTT password). */
+  secret_hash: string;
+  name: string;
+  image: string | null;
+  model: string | null;
+  device_serial_number: string | null;
+  serial_number: string | null;
+  firmware_version: string | null;
+  family_id: string | null;
+  sort: number;
+  creation_time: string;
+}
+
+export interface DeviceStateTable {
+  device_id: string;
+  online: number;
+  station: number | null;
+  station_remaining_seconds: number | null;
+  remaining_water_l: number | null;
+  capacity_l: number | null;
+  flow_rate_lpm: number | null;
+  total_water_l: number | null;
+  vacation: number;
+  close_reason: number | null;
+  regeneration_count: number;
+  settings_json: string | null;
+  /** Device clock time of the last state report. */
+  last_report_time: string | null;
+  /** Server time the row was last written. */
+  updated_at: string;
+}
+
+export interface DeviceEventsTable {
+  /** The device's own event id, so a redelivered event is stored once. */
+  id: string;
+  device_id: string;
+  type: string;
+  close_reason: number | null;
+  station: number | null;
+  ts: string;
+  received_at: string;
+}
+
+export interface DeviceTelemetryTable {
+  device_id: string;
+  ts: string;
+  total_water_l: number;
+  flow_rate_lpm: number;
+  interval_water_l: number;
+}
+
+export interface DeviceCommandsTable {
+  /** Idempotency key sent to the device. */
+  id: string;
+  device_id: string;
+  user_id: string | null;
+  name: string;
+  params_json: string;
+  /** pending | done | failed */
+  status: string;
+  error: string | null;
+  created_at: string;
+  acked_at: string | null;
+}
+
+export interface VerificationCodesTable {
+  id: string;
+  /** register | reset-password | change-identity | delete-account */
+  purpose: string;
+  /** Normalised e-mail or +countrycode phone. */
+  target: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  consumed_at: string | null;
+  created_at: string;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  /** email | sms | push */
+  channel: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  families: FamiliesTable;
+  family_members: FamilyMembersTable;
+  devices: DevicesTable;
+  device_state: DeviceStateTable;
+  device_events: DeviceEventsTable;
+  device_telemetry: DeviceTelemetryTable;
+  device_commands: DeviceCommandsTable;
+  verification_codes: VerificationCodesTable;
+  refresh_tokens: RefreshTokensTable;
+  outbox: OutboxTable;
+}
+export type { Generated };

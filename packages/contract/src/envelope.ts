@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/**
+ * The ABP response envelope (spec §7 "Success response shape", §8).
+ * Every `/api` answer is `{success, result, error, unAuthorizedRequest, __abp: true}`.
+ */
+export const ZValidationError = z.object({
+  message: z.string(),
+  members: z.array(z.string()),
+});
+export type TValidationError = z.infer<typeof ZValidationError>;
+
+export const ZAbpError = z.object({
+  code: z.string().nullable(),
+  message: z.string(),
+  details: z.string().nullable(),
+  validationErrors: z.array(ZValidationError).nullable(),
+});
+export type TAbpError = z.infer<typeof ZAbpError>;
+
+/** Builds the envelope schema around a result schema. */
+export function abpEnvelope<T extends z.ZodType>(result: T) {
+  return z.object({
+    success: z.boolean(),
+    result: result.nullable(),
+    error: ZAbpError.nullable(),
+    unAuthorizedRequest: z.boolean(),
+    __abp: z.literal(true),
+  });
+}
+export type TAbpEnvelope<T> = {
+  success: boolean;
+  result: T | null;
+  error: TAbpError | null;
+  unAuthorizedRequest: boolean;
+  __abp: true;
+};
+
+/** Paged list query of spec §7: `skipCount`, `maxResultCount` (default 15 = spec §9 page size). */
+export const ZPagedQuery = z.object({
+  skipCount: z.coerce.number().int().min(0).default(0),
+  maxResultCount: z.coerce.number().int().min(1).max(1000).default(15),
+});
+export type TPagedQuery = z.infer<typeof ZPagedQuery>;
+
+/** Paged list result `{items, totalCount}` (spec §3 "Paged list response"). */
+export function paged<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), totalCount: z.number().int() });
+}
+export type TPaged<T> = { items: T[]; totalCount: number };
+
+/** Stable error codes the server puts in `error.code`. */
+export const ErrorCode = {
+  Validation: "Validation",
+  Unauthorized: "Unauthorized",
+  Forbidden: "Forbidden",
+  NotFound: "NotFound",
+  Conflict: "Conflict",
+  TooManyRequests: "TooManyRequests",
+  InvalidCode: "InvalidCode",
+  DeviceOffline: "DeviceOffline",
+  Internal: "Internal",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/**
+ * Real-time hub constants (spec §7 "Real-time hub 1/2").
+ * Paths and method names are the wire of existing apps: keep their spelling.
+ */
+export const HUB_PATHS = {
+  deviceChange: "/signalr-hubs/device-chang-content-type-message",
+  message: "/signalr-hubs/message",
+} as const;
+
+export const HUB_METHODS = {
+  /** Hub 1: a device's state changed; the argument is a JSON string of {@link ZDeviceChangeMessage}. */
+  deviceChange: "DeviceChangContentTypeMessage",
+  /** Hub 2: a new message for the user. */
+  receiveMessage: "ReceiveMessage",
+} as const;
+
+/**
+ * What hub 1 sends, serialised as a JSON string (spec §7: "listens for DeviceChangContentTypeMessage (JSON string)").
+ * `kind` says what changed: reported state, online flag, an event, or a command acknowledgement.
+ */
+export const ZDeviceChangeMessage = z.object({
+  kind: z.enum(["state", "online", "event", "ack"]),
+  deviceId: z.string(),
+  mac: z.string(),
+  familyId: z.string().nullable(),
+  online: z.boolean(),
+  station: z.number().int().min(0).max(8).nullable(),
+  stationRemainingSeconds: z.number().nullable(),
+  remainingWaterL: z.number().nullable(),
+  flowRateLpm: z.number().nullable(),
+  lastReportTime: z.string().nullable(),
+  /** Present for kind "event": the system close reason or event name. */
+  event: z.object({ type: z.string(), closeReason: z.number().int().nullable() }).nullable().optional(),
+  /** Present for kind "ack": command id and outcome. */
+  ack: z.object({ commandId: z.string(), ok: z.boolean(), error: z.string().nullable() }).nullable().optional(),
+});
+export type TDeviceChangeMessage = z.infer<typeof ZDeviceChangeMessage>;

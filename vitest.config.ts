@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+
+/** Unit, API and hub tests of every workspace; browser tests live in e2e/ and run apart (npm run test:e2e). */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
+      {
+        test: {
+          name: "server",
+          root: "apps/server",
+          include: ["src/**/*.test.ts"],
+          testTimeout: 30000,
+          hookTimeout: 60000,
+          pool: "forks",
+        },
+      },
+      { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },
+      "apps/web",
+    ],
+  },
+});
