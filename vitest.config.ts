@@ -13,6 +13,7 @@ export default defineConfig({
           testTimeout: 30000,
           hookTimeout: 60000,
           pool: "forks",
+          globalSetup: ["test/global-setup.ts"],
         },
       },
       { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },

@@ -96,7 +96,7 @@ export const ZMqttEvent = z.object({
   v: z.literal(1),
   ts: ZTs,
   id: z.string(),
-  type: z.enum(["close", "regeneration-start", "regeneration-end", "station", "vacation", "reset"]),
+  type: z.enum(["close", "regeneration-start", "regeneration-end", "station", "vacation", "reset", "ota-progress"]),
   closeReason: z
     .number()
     .int()
@@ -104,6 +104,8 @@ export const ZMqttEvent = z.object({
     .nullable()
     .optional(),
   station: z.number().int().min(0).max(8).nullable().optional(),
+  /** For "ota-progress": percent of the firmware update done, 0–100. */
+  progress: z.number().min(0).max(100).nullable().optional(),
 });
 export type TMqttEvent = z.infer<typeof ZMqttEvent>;
 

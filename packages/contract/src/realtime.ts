@@ -32,7 +32,15 @@ export const ZDeviceChangeMessage = z.object({
   flowRateLpm: z.number().nullable(),
   lastReportTime: z.string().nullable(),
   /** Present for kind "event": the system close reason or event name. */
-  event: z.object({ type: z.string(), closeReason: z.number().int().nullable() }).nullable().optional(),
+  event: z
+    .object({
+      type: z.string(),
+      closeReason: z.number().int().nullable(),
+      /** For "ota-progress": percent of the firmware update done. */
+      progress: z.number().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
   /** Present for kind "ack": command id and outcome. */
   ack: z.object({ commandId: z.string(), ok: z.boolean(), error: z.string().nullable() }).nullable().optional(),
 });

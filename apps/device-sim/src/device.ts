@@ -1,0 +1,443 @@
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import {
+  deviceTopic,
+  MQTT_PROTOCOL_VERSION,
+  normaliseMac,
+  type TMqttAck,
+  type TMqttCommand,
+  type TMqttEvent,
+  type TMqttState,
+  type TMqttStatus,
+  type TMqttTelemetry,
+  ZMqttCommand,
+} from "@aquapilot/contract";
+import mqtt, { type MqttClient } from "mqtt";
+import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.js";
+
+/** Outcome of one command, as acknowledged. */
+export interface CommandOutcome {
+  ok: boolean;
+  error: string | null;
+}
+
+/** Options of {@link SimulatedDevice}. */
+export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "timeScale"> {
+  /** Broker the device connects to, e.g. mqtt://127.0.0.1:1883. */
+  brokerUrl: string;
+  /** MAC address (any separators); also the MQTT username and client id. */
+  mac: string;
+  /** Provisioning secret: the MQTT password. */
+  secret: string;
+  /** Device model, e.g. "AQ-S25". */
+  model?: string;
+  /** Control valve serial number. */
+  serialNumber?: string;
+  /** Device serial number. */
+  deviceSerialNumber?: string;
+  firmwareVersion?: string;
+  /** Simulated seconds per real second (default 1). */
+  timeScale?: number;
+  /** Real milliseconds between model ticks (default 500). */
+  tickMs?: number;
+  /** Retained state is also published every this many simulated minutes (default 15), at most once per real second. */
+  stateIntervalMinutes?: number;
+  /** Real milliseconds between telemetry messages (default 10 000). */
+  telemetryIntervalMs?: number;
+  /** Real milliseconds between OTA progress steps of 10 % (default 300). */
+  otaStepMs?: number;
+  /** Reconnect period after a lost connection, ms (default 2000; 0 = never). */
+  reconnectPeriodMs?: number;
+  /** Where to write diagnostics (default: nowhere). */
+  log?: (message: string) => void;
+}
+
+const REMEMBERED_COMMANDS = 200;
+
+function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/**
+ * One simulated softener on the wire (docs/device-protocol.md): an mqtt.js client with username = MAC and
+ * password = secret, a retained will `{v:1,online:false}` on its status topic, retained `{v:1,online:true}` on
+ * connect, retained state on every station change and every few simulated minutes, periodic telemetry, events,
+ * and commands from its `cmd` topic applied at most once per id (the outcomes of the last 200 ids are kept, and a
+ * repeated id is acknowledged again with the first outcome).
+ *
+ * Emits "command" (cmd, outcome, repeated), "connect", "offline", "state" (TMqttState).
+ */
+export class SimulatedDevice extends EventEmitter {
+  /** Normalised MAC (12 upper-case hex digits). */
+  readonly mac: string;
+  /** The valve model that runs the water side. */
+  readonly valve: SoftenerModel;
+  /** Device model name. */
+  readonly deviceModel: string;
+  readonly serialNumber: string;
+  readonly deviceSerialNumber: string;
+  /** Current firmware version (changes after an OTA). */
+  firmwareVersion: string;
+  /** Commands applied, in order (repeats of an id are not listed again). */
+  readonly appliedCommands: Array<{ id: string; name: string; outcome: CommandOutcome }> = [];
+  private readonly opts: SimulatedDeviceOptions;
+  private readonly outcomes = new Map<string, CommandOutcome>();
+  private client: MqttClient | null = null;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private telemetryTimer: NodeJS.Timeout | null = null;
+  private otaTimer: NodeJS.Timeout | null = null;
+  private lastTickAt = 0;
+  private lastStateClock = 0;
+  private lastStateReal = 0;
+  private lastTelemetryTotal = 0;
+  private lastTelemetryTs = "";
+  private running = false;
+
+  /** @param options broker, credentials, identity and model options; the device does nothing until start(). */
+  constructor(options: SimulatedDeviceOptions) {
+    super();
+    this.opts = options;
+    this.mac = normaliseMac(options.mac);
+    if (!/^[0-9A-F]{12}$/.test(this.mac)) throw new Error(`Invalid MAC ${options.mac}`);
+    this.valve = new SoftenerModel({ ...options, timeScale: options.timeScale ?? 1 });
+    this.deviceModel = options.model ?? "AQ-S25";
+    this.serialNumber = options.serialNumber ?? `SN${this.mac.slice(4)}`;
+    this.deviceSerialNumber = options.deviceSerialNumber ?? `DSN${this.mac.slice(6)}`;
+    this.firmwareVersion = options.firmwareVersion ?? "1.0.0";
+  }
+
+  /** True while the MQTT connection is up. */
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  /**
+   * Starts the clock and connects. Resolves on the first CONNACK.
+   * @throws when the broker refuses the credentials or cannot be reached (the device is then stopped).
+   */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.lastTickAt = performance.now();
+    this.lastStateClock = this.valve.clock;
+    this.tickTimer = setInterval(() => this.tick(), this.opts.tickMs ?? 500);
+    this.telemetryTimer = setInterval(() => this.publishTelemetry(), this.opts.telemetryIntervalMs ?? 10_000);
+    try {
+      await this.connect();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  /** Clean shutdown: publishes retained `online:false`, disconnects (no will), stops the clock. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const t of [this.tickTimer, this.telemetryTimer, this.otaTimer]) if (t) clearInterval(t);
+    this.tickTimer = this.telemetryTimer = this.otaTimer = null;
+    const client = this.client;
+    this.client = null;
+    if (!client) return;
+    if (client.connected) {
+      await client
+        .publishAsync(deviceTopic(this.mac, "status"), this.json(this.status(false)), { qos: 1, retain: true })
+        .catch(() => undefined);
+    }
+    await client.endAsync().catch(() => undefined);
+  }
+
+  /** Drops the connection abruptly (no DISCONNECT), so the broker publishes the will; the valve keeps running. */
+  goOffline(): void {
+    const client = this.client;
+    this.client = null;
+    if (client) client.end(true);
+    this.emit("offline");
+  }
+
+  /** Reconnects after {@link goOffline}. Resolves on CONNACK. */
+  async goOnline(): Promise<void> {
+    if (this.client) return;
+    await this.connect();
+  }
+
+  /** Starts a regeneration now (as the valve's own button would) and reports it. */
+  startRegeneration(): void {
+    this.publishEvents(this.valve.startRegeneration("forced"));
+  }
+
+  /** Closes the valve with a system close reason (257, 513, 769, 1025) and reports it. */
+  injectClose(reason: number): void {
+    this.publishEvents(this.valve.injectClose(reason));
+  }
+
+  /** Publishes the retained state now. */
+  publishState(): void {
+    const state = this.state();
+    this.lastStateClock = this.valve.clock;
+    this.lastStateReal = performance.now();
+    this.publish("state", state, true);
+    this.emit("state", state);
+  }
+
+  /** The reported state message built from the valve (units: L, L/min, s). */
+  state(): TMqttState {
+    const s = this.valve.snapshot();
+    return {
+      v: MQTT_PROTOCOL_VERSION,
+      ts: new Date(s.clock).toISOString(),
+      station: s.station,
+      stationRemainingSeconds: s.stationRemainingSeconds === null ? null : Math.round(s.stationRemainingSeconds),
+      remainingWaterL: round(s.remainingWaterL),
+      capacityL: round(s.capacityL),
+      flowRateLpm: round(s.flowRateLpm, 2),
+      totalWaterL: round(s.totalWaterL),
+      vacation: s.vacation,
+      closeReason: s.closeReason,
+      firmwareVersion: this.firmwareVersion,
+      model: this.deviceModel,
+      serialNumber: this.serialNumber,
+      deviceSerialNumber: this.deviceSerialNumber,
+      regenerationCount: s.regenerationCount,
+      settings: { ...s.settings, saltUsedKg: s.saltUsedKg },
+    };
+  }
+
+  // ---------- connection ----------
+
+  private connect(): Promise<void> {
+    const client = mqtt.connect(this.opts.brokerUrl, {
+      clientId: this.mac,
+      username: this.mac,
+      password: this.opts.secret,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: this.opts.reconnectPeriodMs ?? 2000,
+      connectTimeout: 10_000,
+      will: {
+        topic: deviceTopic(this.mac, "status"),
+        payload: Buffer.from(JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: false })),
+        qos: 1,
+        retain: true,
+      },
+    });
+    this.client = client;
+    client.on("connect", () => this.onConnect(client));
+    client.on("message", (topic, payload) => {
+      if (topic === deviceTopic(this.mac, "cmd")) this.onCommand(payload);
+    });
+    client.on("error", (err) => this.opts.log?.(`${this.mac}: ${err.message}`));
+    return new Promise((resolve, reject) => {
+      const onConnect = () => {
+        client.off("error", onError);
+        resolve();
+      };
+      const onError = (err: Error) => {
+        client.off("connect", onConnect);
+        if (this.client === client) this.client = null;
+        client.end(true);
+        reject(err);
+      };
+      client.once("connect", onConnect);
+      client.once("error", onError);
+    });
+  }
+
+  private onConnect(client: MqttClient): void {
+    client.subscribe(deviceTopic(this.mac, "cmd"), { qos: 1 }, (err) => {
+      if (err) this.opts.log?.(`${this.mac}: subscribe failed: ${err.message}`);
+    });
+    this.publish("status", this.status(true), true);
+    this.publishState();
+    this.emit("connect");
+  }
+
+  private status(online: boolean): TMqttStatus {
+    return { v: MQTT_PROTOCOL_VERSION, online, ts: new Date(this.valve.clock).toISOString() };
+  }
+
+  private json(body: unknown): string {
+    return JSON.stringify(body);
+  }
+
+  private publish(channel: "status" | "state" | "telemetry" | "event" | "ack", body: unknown, retain = false): void {
+    const client = this.client;
+    if (!client?.connected) return; // offline: a real valve drops reports it cannot send, the next state catches up
+    client.publish(deviceTopic(this.mac, channel), this.json(body), { qos: 1, retain }, (err) => {
+      if (err) this.opts.log?.(`${this.mac}: publish ${channel} failed: ${err.message}`);
+    });
+  }
+
+  // ---------- time ----------
+
+  private tick(): void {
+    const now = performance.now();
+    const realSeconds = (now - this.lastTickAt) / 1000;
+    this.lastTickAt = now;
+    const events = this.valve.advanceReal(realSeconds);
+    const changed = this.publishEvents(events, false);
+    const intervalMs = (this.opts.stateIntervalMinutes ?? 15) * 60_000;
+    const due = this.valve.clock - this.lastStateClock >= intervalMs && now - this.lastStateReal >= 1000;
+    if (changed || due) this.publishState();
+  }
+
+  private publishTelemetry(): void {
+    const s = this.valve.snapshot();
+    const ts = new Date(s.clock).toISOString();
+    if (ts === this.lastTelemetryTs) return;
+    const body: TMqttTelemetry = {
+      v: MQTT_PROTOCOL_VERSION,
+      ts,
+      totalWaterL: round(s.totalWaterL),
+      flowRateLpm: round(s.flowRateLpm, 2),
+      intervalWaterL: round(Math.max(0, s.totalWaterL - this.lastTelemetryTotal)),
+    };
+    if (!this.connected) return;
+    this.lastTelemetryTs = ts;
+    this.lastTelemetryTotal = s.totalWaterL;
+    this.publish("telemetry", body);
+  }
+
+  /** Publishes model events; with `withState` also the state when a station changed. Returns whether one did. */
+  private publishEvents(events: SoftenerEvent[], withState = true): boolean {
+    let stationChanged = false;
+    for (const e of events) {
+      const base = { v: MQTT_PROTOCOL_VERSION, ts: new Date(e.at).toISOString(), id: randomUUID() } as const;
+      let msg: TMqttEvent;
+      switch (e.type) {
+        case "station":
+          stationChanged = true;
+          msg = { ...base, type: "station", station: e.station };
+          break;
+        case "close":
+          msg = { ...base, type: "close", closeReason: e.closeReason };
+          break;
+        case "regeneration-start":
+        case "regeneration-end":
+        case "reset":
+          msg = { ...base, type: e.type };
+          break;
+        case "vacation":
+          stationChanged = true; // the vacation flag is part of the state
+          msg = { ...base, type: "vacation" };
+          break;
+      }
+      this.publish("event", msg);
+    }
+    if (stationChanged && withState) this.publishState();
+    return stationChanged;
+  }
+
+  // ---------- commands ----------
+
+  private onCommand(payload: Buffer): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(payload.toString("utf8"));
+    } catch {
+      this.opts.log?.(`${this.mac}: command is not JSON`);
+      return;
+    }
+    const parsed = ZMqttCommand.safeParse(raw);
+    if (!parsed.success) {
+      const id = (raw as { id?: unknown })?.id;
+      if (typeof id === "string" && id.length > 0 && id.length <= 64) this.ack(id, { ok: false, error: "invalid-command" });
+      return;
+    }
+    const cmd = parsed.data;
+    const prior = this.outcomes.get(cmd.id);
+    if (prior) {
+      this.ack(cmd.id, prior);
+      this.emit("command", cmd, prior, true);
+      return;
+    }
+    const outcome = this.apply(cmd);
+    this.outcomes.set(cmd.id, outcome);
+    if (this.outcomes.size > REMEMBERED_COMMANDS) this.outcomes.delete(this.outcomes.keys().next().value as string);
+    this.appliedCommands.push({ id: cmd.id, name: cmd.name, outcome });
+    this.ack(cmd.id, outcome);
+    this.emit("command", cmd, outcome, false);
+  }
+
+  private ack(id: string, outcome: CommandOutcome): void {
+    const body: TMqttAck = {
+      v: MQTT_PROTOCOL_VERSION,
+      id,
+      ts: new Date(this.valve.clock).toISOString(),
+      ok: outcome.ok,
+      error: outcome.error,
+    };
+    this.publish("ack", body);
+  }
+
+  private apply(cmd: TMqttCommand): CommandOutcome {
+    try {
+      switch (cmd.name) {
+        case "query":
+          this.publishState();
+          break;
+        case "forced-regeneration":
+          this.publishEvents(this.valve.startRegeneration("forced"));
+          break;
+        case "forced-flushing":
+          this.publishEvents(this.valve.startFlushing());
+          break;
+        case "forced-switch":
+          this.publishEvents(this.valve.forceSwitch());
+          break;
+        case "change-vacation":
+          this.publishEvents(this.valve.setVacation(true));
+          break;
+        case "exit-vacation":
+          this.publishEvents(this.valve.setVacation(false));
+          break;
+        case "sync-time": {
+          const time = Date.parse(String(cmd.params.time ?? ""));
+          if (!Number.isFinite(time)) return { ok: false, error: "invalid-time" };
+          this.publishEvents(this.valve.syncTime(time));
+          this.publishState();
+          break;
+        }
+        case "set-config":
+          this.publishEvents(this.valve.applySettings(cmd.params.settings ?? cmd.params));
+          this.publishState();
+          break;
+        case "ota":
+          return this.startOta(typeof cmd.params.version === "string" ? cmd.params.version : null);
+      }
+      return { ok: true, error: null };
+    } catch (err) {
+      if (err instanceof SoftenerError) return { ok: false, error: err.message };
+      return { ok: false, error: "internal" };
+    }
+  }
+
+  /** Firmware update: progress events 0–100 % in steps of 10, then the new version in the state. */
+  private startOta(version: string | null): CommandOutcome {
+    if (this.otaTimer) return { ok: false, error: "busy" };
+    const target =
+      version ??
+      this.firmwareVersion.replace(/(\d+)$/, (d) => String(Number(d) + 1)).replace(/^$/, "1.0.1");
+    let progress = 0;
+    const step = () => {
+      this.publish("event", {
+        v: MQTT_PROTOCOL_VERSION,
+        ts: new Date(this.valve.clock).toISOString(),
+        id: randomUUID(),
+        type: "ota-progress",
+        progress,
+      } satisfies TMqttEvent);
+      if (progress >= 100) {
+        if (this.otaTimer) clearInterval(this.otaTimer);
+        this.otaTimer = null;
+        this.firmwareVersion = target;
+        this.publishState();
+        return;
+      }
+      progress += 10;
+    };
+    this.otaTimer = setInterval(step, this.opts.otaStepMs ?? 300);
+    step();
+    return { ok: true, error: null };
+  }
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import formbody from "@fastify/formbody";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { serializerCompiler } from "fastify-type-provider-zod";
+import { type DestinationStream, type Logger, pino } from "pino";
+import { createAuthService } from "./auth/auth-service.js";
+import { authRoutes } from "./auth/routes.js";
+import { CODE_KEY_FILE, createCodeService } from "./auth/verification-codes.js";
+import { loadOrCreateSecret } from "./auth/secrets.js";
+import type { Bus } from "./bus.js";
+import type { AppConfig } from "./config.js";
+import type { Db } from "./db/index.js";
+import { registerAuthentication } from "./http/authenticate.js";
+import { registerErrorHandler } from "./http/error-handler.js";
+import { zodValidatorCompiler } from "./http/validation.js";
+import { accountRoutes } from "./modules/account/routes.js";
+import type { AppContext } from "./modules/context.js";
+import { deviceControlRoutes } from "./modules/device-control/routes.js";
+import { familyRoutes } from "./modules/family/routes.js";
+import { familyDeviceRoutes } from "./modules/family-device/routes.js";
+import { profileRoutes } from "./modules/profile/routes.js";
+import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.js";
+import type { DeviceCommandPort } from "./ports.js";
+
+/** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
+export const REDACT_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "headers.authorization",
+  "password",
+  "*.password",
+  "refresh_token",
+  "*.refresh_token",
+  "access_token",
+  "*.access_token",
+  "secret",
+  "*.secret",
+  "query.code",
+  "body.code",
+  "*.query.code",
+  "*.body.code",
+];
+
+const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret)=)[^&#]*/gi;
+
+/** A URL with the values of secret query parameters (password, code, tokens) replaced by "[redacted]". */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]");
+}
+
+/** The root logger: pino at `config.LOG_LEVEL`, JSON to stdout (or `destination`), with {@link REDACT_PATHS}. */
+export function createLogger(config: Pick<AppConfig, "LOG_LEVEL">, destination?: DestinationStream): Logger {
+  return pino({ level: config.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, destination);
+}
+
+/** What {@link buildApp} needs. Only `config`, `db`, `bus` and `devices` are required. */
+export interface AppDeps {
+  config: AppConfig;
+  db: Db;
+  bus: Bus;
+  /** The device link (src/iot); tests pass a recording stand-in. */
+  devices: DeviceCommandPort;
+  /** Root logger; by default {@link createLogger}. Redaction and the safe request serializer are added to it. */
+  logger?: Logger;
+  /** Clock for tokens and codes (tests move it). */
+  now?: () => Date;
+  /** Replaces the e-mail transport (by default SMTP_URL, else the log). */
+  mailer?: Mailer;
+  /** Replaces the SMS transport (by default the log). */
+  sms?: SmsSender;
+  /** Built web app to serve at "/"; default apps/web/dist; served only when it holds index.html. */
+  webDistDir?: string;
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+/**
+ * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, form
+ * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
+ * error handler, bearer authentication, every REST route of the walking skeleton, `/dev/outbox` outside production,
+ * and the built web app at "/" when apps/web/dist exists.
+ *
+ * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`.
+ * The caller closes the app (`await app.close()`); the database, bus and device link stay the caller's to close.
+ */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const { config, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const root = deps.logger ?? createLogger(config);
+  const logger = root.child(
+    {},
+    {
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+  );
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.register(formbody);
+  registerErrorHandler(app);
+
+  const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
+  registerAuthentication(app, auth);
+  const ctx: AppContext = {
+    config,
+    db,
+    bus: deps.bus,
+    devices: deps.devices,
+    auth,
+    codes: createCodeService({ db, secret: loadOrCreateSecret(config.DATA_DIR, CODE_KEY_FILE), now }),
+    notifier: createNotifier({
+      db,
+      logger: app.log,
+      smtpUrl: config.SMTP_URL,
+      mailer: deps.mailer,
+      sms: deps.sms,
+      now,
+    }),
+    now,
+  };
+
+  authRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  profileRoutes(app, ctx);
+  familyRoutes(app, ctx);
+  familyDeviceRoutes(app, ctx);
+  deviceControlRoutes(app, ctx);
+  if (config.APP_ENV !== "production") registerDevOutboxRoute(app, db);
+
+  const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
+  if (fs.existsSync(path.join(webDist, "index.html"))) {
+    app.register(fastifyStatic, { root: webDist, prefix: "/", index: "index.html" });
+  }
+  return app;
+}

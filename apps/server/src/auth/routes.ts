@@ -1,0 +1,58 @@
+import { endpoints, TOKEN_PATH, type TTokenError, ZTokenRequest } from "@aquapilot/contract";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { registerOpenEndpoint } from "../http/route.js";
+import { translate } from "../http/messages.js";
+import type { AppContext } from "../modules/context.js";
+import { grantedPoliciesFor } from "./policies.js";
+
+function tokenError(reply: FastifyReply, error: TTokenError) {
+  return reply.code(400).header("cache-control", "no-store").send(error);
+}
+
+/**
+ * `POST /connect/token` (OAuth 2.0, RFC 6749 §4.3 password and §6 refresh_token grants; form body) and
+ * `GET /api/abp/application-configuration` (spec §7 current-login-info: currentUser and grantedPolicies).
+ * Token answers are not enveloped: `{access_token, token_type, expires_in, refresh_token}` or
+ * 400 `{error, error_description}` with the description in the caller's language.
+ */
+export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post(TOKEN_PATH, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const parsed = ZTokenRequest.safeParse(body);
+    if (!parsed.success) {
+      const known = body.grant_type === "password" || body.grant_type === "refresh_token";
+      return tokenError(reply, {
+        error: known ? "invalid_request" : "unsupported_grant_type",
+        error_description: translate(request.lang, known ? "token.invalidRequest" : "token.unsupportedGrant"),
+      });
+    }
+    const grant = parsed.data;
+    const tokens =
+      grant.grant_type === "password"
+        ? await ctx.auth.passwordGrant(grant.username, grant.password)
+        : await ctx.auth.refreshGrant(grant.refresh_token);
+    if (!tokens) {
+      return tokenError(reply, {
+        error: "invalid_grant",
+        error_description: translate(
+          request.lang,
+          grant.grant_type === "password" ? "token.invalidCredentials" : "token.invalidRefresh",
+        ),
+      });
+    }
+    return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(tokens);
+  });
+
+  registerOpenEndpoint(app, endpoints.applicationConfiguration, async ({ user, lang }) => ({
+    currentUser: {
+      isAuthenticated: user !== null,
+      id: user?.id ?? null,
+      userName: user?.userName ?? null,
+      name: user?.name ?? null,
+      email: user?.email ?? null,
+      phoneNumber: user?.phoneNumber ?? null,
+    },
+    auth: { grantedPolicies: grantedPoliciesFor(user && { isMaster: false }) },
+    localization: { currentCulture: { name: lang } },
+  }));
+}

@@ -1,0 +1,122 @@
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
+import { AppError, ErrorCode } from "../http/errors.js";
+import type { Db } from "../db/index.js";
+
+/** A code is valid for 10 minutes. */
+export const CODE_TTL_SECONDS = 600;
+/** A new code for the same purpose and target no sooner than 60 s after the last. */
+export const CODE_RESEND_SECONDS = 60;
+/** After 5 wrong tries the code is dead. */
+export const CODE_MAX_ATTEMPTS = 5;
+/** File in DATA_DIR holding the HMAC key codes are hashed with. */
+export const CODE_KEY_FILE = "code-hmac-key";
+
+/** What a code is for (verification_codes.purpose). */
+export type CodePurpose = "register" | "reset-password" | "change-identity" | "delete-account";
+
+/** Verification codes: 6 digits, stored as HMAC-SHA256, expiring, single use, rate limited (spec §5). */
+export interface CodeService {
+  /**
+   * Creates a code for `target` (normalised e-mail or +countrycode phone) and answers it in clear, for sending.
+   * @throws AppError TooManyRequests (429) when the last code for the same purpose and target is under 60 s old.
+   */
+  issue(purpose: CodePurpose, target: string): Promise<{ id: string; code: string }>;
+  /** Removes a code that could not be delivered, so the user may ask again at once. */
+  discard(id: string): Promise<void>;
+  /**
+   * Checks `code` against the newest live code for purpose and target and answers its id. A wrong code counts one
+   * try (committed at once); the fifth wrong try kills the code.
+   * @throws AppError InvalidCode (400): no live code (account.codeNotFound), wrong (account.codeWrong with
+   *   {remaining}) or dead (account.codeDead).
+   */
+  check(purpose: CodePurpose, target: string, code: string): Promise<string>;
+  /**
+   * Marks a checked code used, inside the caller's transaction, so it is spent only if the whole operation commits.
+   * @throws AppError InvalidCode when another request used it in the meantime.
+   */
+  consume(trx: Db, id: string): Promise<void>;
+}
+
+/** Creates the {@link CodeService}; `secret` is the HMAC key (see {@link CODE_KEY_FILE}). */
+export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () => Date }): CodeService {
+  const { db, secret } = opts;
+  const now = opts.now ?? (() => new Date());
+  const hmac = (id: string, code: string) => createHmac("sha256", secret).update(`${id}:${code}`).digest();
+
+  return {
+    async issue(purpose, target) {
+      const t = now();
+      const last = await db
+        .selectFrom("verification_codes")
+        .select("created_at")
+        .where("purpose", "=", purpose)
+        .where("target", "=", target)
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      if (last) {
+        const waitMs = new Date(last.created_at).getTime() + CODE_RESEND_SECONDS * 1000 - t.getTime();
+        if (waitMs > 0) {
+          throw new AppError(ErrorCode.TooManyRequests, "account.codeTooSoon", { seconds: Math.ceil(waitMs / 1000) });
+        }
+      }
+      const id = randomUUID();
+      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+      await db
+        .insertInto("verification_codes")
+        .values({
+          id,
+          purpose,
+          target,
+          code_hash: hmac(id, code).toString("hex"),
+          attempts: 0,
+          expires_at: new Date(t.getTime() + CODE_TTL_SECONDS * 1000).toISOString(),
+          consumed_at: null,
+          created_at: t.toISOString(),
+        })
+        .execute();
+      return { id, code };
+    },
+
+    async discard(id) {
+      await db.deleteFrom("verification_codes").where("id", "=", id).execute();
+    },
+
+    async check(purpose, target, code) {
+      const row = await db
+        .selectFrom("verification_codes")
+        .selectAll()
+        .where("purpose", "=", purpose)
+        .where("target", "=", target)
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", now().toISOString())
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      if (!row) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
+      if (row.attempts >= CODE_MAX_ATTEMPTS) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
+      const expected = Buffer.from(row.code_hash, "hex");
+      const given = hmac(row.id, code);
+      if (expected.length === given.length && timingSafeEqual(expected, given)) return row.id;
+      const attempts = row.attempts + 1;
+      await db
+        .updateTable("verification_codes")
+        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", row.id)
+        .execute();
+      if (attempts >= CODE_MAX_ATTEMPTS) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
+      throw new AppError(ErrorCode.InvalidCode, "account.codeWrong", { remaining: CODE_MAX_ATTEMPTS - attempts });
+    },
+
+    async consume(trx, id) {
+      const res = await trx
+        .updateTable("verification_codes")
+        .set({ consumed_at: now().toISOString() })
+        .where("id", "=", id)
+        .where("consumed_at", "is", null)
+        .where("attempts", "<", CODE_MAX_ATTEMPTS)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
+    },
+  };
+}

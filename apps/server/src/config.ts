@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+/** An absolute URL of any scheme (postgres://, mqtt://, smtp://, redis://, https://); empty counts as unset. */
+const optionalUrl = z.url().optional();
+
+/** Environment variables read by the server (docs/architecture.md "Configuration"), with their defaults. */
+const ZEnv = z.object({
+  PORT: port(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** PostgreSQL connection string; when absent the embedded SQLite file in DATA_DIR is used. */
+  DATABASE_URL: optionalUrl,
+  /** External MQTT broker (Mosquitto, EMQX); when absent the embedded Aedes broker listens on MQTT_HOST:MQTT_PORT. */
+  MQTT_URL: optionalUrl,
+  MQTT_HOST: z.string().min(1).default("127.0.0.1"),
+  MQTT_PORT: port(1883),
+  /** smtp(s)://user:pass@host:port; when absent e-mails go to the outbox table and the log only. */
+  SMTP_URL: optionalUrl,
+  /** Public base URL of the server (links in e-mails, QR codes). */
+  PUBLIC_URL: optionalUrl,
+  /** Demo fleet size: how many simulated softeners start with the server. */
+  SIM_DEVICES: z.coerce.number().int().min(0).max(1000).default(3),
+  /** Simulated seconds per real second. */
+  SIM_TIME_SCALE: z.coerce.number().positive().max(1_000_000).default(60),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Redis pub/sub backplane for the bus when N server processes run behind a load balancer (docs/deploy.md). */
+  REDIS_URL: optionalUrl,
+});
+
+/** The validated server configuration (every field of {@link loadConfig}). */
+export type AppConfig = z.output<typeof ZEnv>;
+
+/** Raised by {@link loadConfig}; `message` names every offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Reads and validates the configuration from environment variables (docs/architecture.md "Configuration").
+ * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
+ * MQTT_PORT 1883, SIM_DEVICES 3, SIM_TIME_SCALE 60, LOG_LEVEL info, APP_ENV development.
+ * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"".
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(ZEnv.shape)) {
+    const v = env[key];
+    input[key] = v === undefined || v.trim() === "" ? undefined : v;
+  }
+  const parsed = ZEnv.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? "?");
+        return `${name}: ${issue.message} (got ${JSON.stringify(input[name])})`;
+      }),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,90 @@
+import { ErrorCode, type TAbpError } from "@aquapilot/contract";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ZodError } from "zod";
+import { fail } from "./envelope.js";
+import { AppError } from "./errors.js";
+import { resolveLanguage, translate } from "./messages.js";
+import { RequestValidationError, toValidationErrors } from "./validation.js";
+
+function languageOf(request: FastifyRequest) {
+  return request.lang ?? resolveLanguage(request.headers["accept-language"]);
+}
+
+function send(reply: FastifyReply, status: number, error: TAbpError) {
+  if (status === 401) reply.header("www-authenticate", "Bearer");
+  return reply.code(status).type("application/json; charset=utf-8").send(fail(error, status === 401));
+}
+
+/**
+ * Installs the one error handler (conventions §10) and the 404 handler. Every error becomes the ABP error envelope
+ * (spec §7, §8) with a message in the caller's language:
+ * AppError → its status and code; request validation (or a ZodError from a service) → 400 with validationErrors
+ * whose members are field names; 401 → unAuthorizedRequest true; other 4xx from Fastify (bad JSON, body too
+ * large…) → that status; anything else → 500 with a generic message, logged with the request id.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+    const lang = languageOf(request);
+    if (err instanceof AppError) {
+      if (err.status >= 500) request.log.error({ err, reqId: request.id }, `request failed: ${err.messageKey}`);
+      return send(reply, err.status, {
+        code: err.code,
+        message: translate(lang, err.messageKey, err.params),
+        details: null,
+        validationErrors: err.validationErrors,
+      });
+    }
+    if (err instanceof RequestValidationError || err instanceof ZodError) {
+      const validationErrors =
+        err instanceof RequestValidationError
+          ? toValidationErrors(err.issues, err.input, lang)
+          : toValidationErrors(err.issues, undefined, lang);
+      return send(reply, 400, {
+        code: ErrorCode.Validation,
+        message: translate(lang, "error.validation"),
+        details: validationErrors.map((v) => v.message).join("\n"),
+        validationErrors,
+      });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      const code =
+        status === 401
+          ? ErrorCode.Unauthorized
+          : status === 403
+            ? ErrorCode.Forbidden
+            : status === 404
+              ? ErrorCode.NotFound
+              : status === 429
+                ? ErrorCode.TooManyRequests
+                : ErrorCode.Validation;
+      const key =
+        status === 401
+          ? "error.unauthorized"
+          : status === 403
+            ? "error.forbidden"
+            : status === 404
+              ? "error.notFound"
+              : status === 429
+                ? "error.tooManyRequests"
+                : "error.badRequest";
+      return send(reply, status, { code, message: translate(lang, key), details: null, validationErrors: null });
+    }
+    request.log.error({ err, reqId: request.id }, "unhandled error");
+    return send(reply, 500, {
+      code: ErrorCode.Internal,
+      message: translate(lang, "error.internal"),
+      details: `requestId: ${request.id}`,
+      validationErrors: null,
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, {
+      code: ErrorCode.NotFound,
+      message: translate(languageOf(request), "error.notFound"),
+      details: null,
+      validationErrors: null,
+    }),
+  );
+}

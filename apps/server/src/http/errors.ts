@@ -1,0 +1,38 @@
+import { ErrorCode, type TValidationError } from "@aquapilot/contract";
+
+/** HTTP status for each error code (the one error handler writes the ABP envelope with it). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  Validation: 400,
+  InvalidCode: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  TooManyRequests: 429,
+  DeviceOffline: 409,
+  Internal: 500,
+};
+
+/**
+ * The one error type services throw. `messageKey` is a key of the server's message catalogue
+ * (http/messages.ts) so the error envelope is written in the caller's language; `params` fill its {placeholders}.
+ * `cause` (optional) is logged by the error handler for 5xx answers, never sent to the client.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(
+    code: ErrorCode,
+    readonly messageKey: string,
+    readonly params: Record<string, string | number> = {},
+    readonly validationErrors: TValidationError[] | null = null,
+    cause?: unknown,
+  ) {
+    super(messageKey, cause === undefined ? undefined : { cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export { ErrorCode };

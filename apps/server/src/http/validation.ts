@@ -1,0 +1,87 @@
+import type { Language, TValidationError } from "@aquapilot/contract";
+import type { FastifySchemaCompiler } from "fastify";
+import { type ZodType, z } from "zod";
+import { translate } from "./messages.js";
+
+/**
+ * A request part (query, body, params) that failed its contract schema. Carries the zod issues and the input so
+ * the error handler can write `validationErrors` in the caller's language (spec §7 "validationErrors").
+ */
+export class RequestValidationError extends Error {
+  readonly statusCode = 400;
+  readonly code = "FST_ERR_VALIDATION";
+  validationContext?: string;
+  constructor(
+    readonly issues: z.core.$ZodIssue[],
+    readonly input: unknown,
+  ) {
+    super(issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "));
+    this.name = "RequestValidationError";
+  }
+}
+
+/**
+ * Fastify validator compiler for zod schemas (replaces fastify-type-provider-zod's, which drops the input):
+ * a valid part is replaced by the parsed value (coercions and defaults applied); an invalid one fails with a
+ * {@link RequestValidationError}.
+ */
+export const zodValidatorCompiler: FastifySchemaCompiler<ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data };
+    return { error: new RequestValidationError(result.error.issues, data) };
+  };
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/**
+ * Turns zod issues into ABP `validationErrors` (`{message, members}`; members are the field names) written in
+ * `lang`. `input` is the validated value, used to tell a missing field from a wrong one.
+ */
+export function toValidationErrors(issues: z.core.$ZodIssue[], input: unknown, lang: Language): TValidationError[] {
+  return issues.map((issue) => {
+    const field = issue.path.map(String).join(".");
+    const params = { field: field || "value" };
+    let message: string;
+    switch (issue.code) {
+      case "invalid_type":
+        message =
+          valueAt(input, issue.path) === undefined
+            ? translate(lang, "validation.required", params)
+            : translate(lang, "validation.invalid", params);
+        break;
+      case "too_small":
+        message =
+          issue.origin === "string" && valueAt(input, issue.path) === ""
+            ? translate(lang, "validation.required", params)
+            : translate(lang, issue.origin === "string" ? "validation.tooShort" : "validation.tooSmall", {
+                ...params,
+                min: String(issue.minimum),
+              });
+        break;
+      case "too_big":
+        message = translate(lang, issue.origin === "string" ? "validation.tooLong" : "validation.tooBig", {
+          ...params,
+          max: String(issue.maximum),
+        });
+        break;
+      case "invalid_format":
+        message = translate(lang, "validation.invalidFormat", params);
+        break;
+      default:
+        message =
+          valueAt(input, issue.path) === undefined && issue.path.length > 0
+            ? translate(lang, "validation.required", params)
+            : translate(lang, "validation.invalid", params);
+    }
+    return { message, members: field ? [field] : [] };
+  });
+}

@@ -1,0 +1,468 @@
+import { randomUUID } from "node:crypto";
+import {
+  allDevicesTopic,
+  type DeviceCommandName,
+  deviceTopic,
+  MQTT_PROTOCOL_VERSION,
+  type MqttChannel,
+  parseDeviceTopic,
+  type TDeviceChangeMessage,
+  type TMqttCommand,
+  ZMqttAck,
+  ZMqttEvent,
+  ZMqttState,
+  ZMqttStatus,
+  ZMqttTelemetry,
+} from "@aquapilot/contract";
+import mqtt, { type MqttClient } from "mqtt";
+import type { Bus } from "../bus.js";
+import type { Db } from "../db/index.js";
+import { AppError } from "../http/errors.js";
+import type { DeviceCommandPort } from "../ports.js";
+import type { IotLogger } from "./logger.js";
+
+/** Channels the gateway subscribes to for every device. */
+const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
+
+/** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
+export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
+
+/** Options of {@link DeviceGateway.connect}. */
+export interface GatewayOptions {
+  db: Db;
+  bus: Bus;
+  /** Broker URL, e.g. mqtt://127.0.0.1:1883 (credentials in the URL are used when username is not given). */
+  url: string;
+  username?: string;
+  password?: string;
+  logger: IotLogger;
+  /** MQTT client id; default `gateway-<random>` so several server processes can each run one. */
+  clientId?: string;
+}
+
+type Kind = TDeviceChangeMessage["kind"];
+
+interface Waiter {
+  resolve: (r: { ok: boolean; error: string | null }) => void;
+}
+
+/**
+ * The cloud side of the device link: an MQTT client of the broker that records what devices report and sends
+ * them commands (docs/device-protocol.md). Every message is validated with the contract's zod schemas (invalid
+ * ones are logged and dropped), written with Kysely, and announced on the bus as `device.changed` with a full
+ * {@link TDeviceChangeMessage} built from the stored row. Messages of one device are processed in arrival order.
+ *
+ * Scale-out note: every gateway subscribes to every device here; with several server processes use a broker
+ * with shared subscriptions (`$share/gw/aq/v1/devices/+/…`) so each message is recorded once — the records are
+ * idempotent (upserts, primary keys) so a duplicate costs a write, not a wrong state.
+ */
+export class DeviceGateway implements DeviceCommandPort {
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly unsubscribeBus: () => void;
+  private closed = false;
+
+  private constructor(
+    private readonly client: MqttClient,
+    private readonly db: Db,
+    private readonly bus: Bus,
+    private readonly logger: IotLogger,
+  ) {
+    // Acks are matched through the bus, so a waiter is answered even when another process recorded the ack.
+    this.unsubscribeBus = bus.subscribe((event) => {
+      if (event.type !== "device.changed" || event.message.kind !== "ack" || !event.message.ack) return;
+      const set = this.waiters.get(event.message.ack.commandId);
+      if (!set) return;
+      this.waiters.delete(event.message.ack.commandId);
+      for (const w of set) w.resolve({ ok: event.message.ack.ok, error: event.message.ack.error });
+    });
+    client.on("message", (topic, payload) => this.enqueue(topic, payload));
+  }
+
+  /**
+   * Connects to the broker and subscribes (QoS 1) to status, state, telemetry, event and ack of every device.
+   * @throws when the broker cannot be reached or refuses the credentials.
+   */
+  static async connect(options: GatewayOptions): Promise<DeviceGateway> {
+    const url = new URL(options.url);
+    const username = options.username ?? (url.username ? decodeURIComponent(url.username) : undefined);
+    const password = options.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
+    url.username = "";
+    url.password = "";
+    const client = await mqtt.connectAsync(url.toString(), {
+      clientId: options.clientId ?? `gateway-${randomUUID().slice(0, 12)}`,
+      username,
+      password,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+    });
+    const gateway = new DeviceGateway(client, options.db, options.bus, options.logger);
+    client.on("error", (err) => options.logger.warn({ err: err.message }, "gateway mqtt error"));
+    client.on("reconnect", () => options.logger.info({}, "gateway reconnecting to the broker"));
+    await client.subscribeAsync(
+      INBOUND.map((c) => allDevicesTopic(c)),
+      { qos: 1 },
+    );
+    options.logger.info({ url: url.toString() }, "device gateway connected");
+    return gateway;
+  }
+
+  /** True while connected to the broker. */
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
+  /** Resolves when every message received so far has been recorded (tests, graceful shutdown). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+  }
+
+  /**
+   * Records the command as pending and publishes it to the device's `cmd` topic (QoS 1). A commandId already
+   * recorded is not sent again.
+   * @throws AppError NotFound for an unknown device, DeviceOffline when the device is not connected.
+   */
+  async sendCommand(input: {
+    deviceId: string;
+    name: DeviceCommandName;
+    params?: Record<string, unknown>;
+    userId?: string | null;
+    commandId?: string;
+  }): Promise<{ commandId: string }> {
+    const device = await this.db
+      .selectFrom("devices")
+      .leftJoin("device_state", "device_state.device_id", "devices.id")
+      .select(["devices.id", "devices.mac", "device_state.online"])
+      .where("devices.id", "=", input.deviceId)
+      .executeTakeFirst();
+    if (!device) throw new AppError("NotFound", "deviceNotFound");
+    const commandId = input.commandId ?? randomUUID();
+    const existing = await this.db
+      .selectFrom("device_commands")
+      .select(["device_id"])
+      .where("id", "=", commandId)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.device_id !== device.id) throw new AppError("Conflict", "commandIdInUse");
+      return { commandId };
+    }
+    if (device.online !== 1 || !this.client.connected) throw new AppError("DeviceOffline", "deviceOffline");
+    const params = input.params ?? {};
+    const inserted = await this.db
+      .insertInto("device_commands")
+      .values({
+        id: commandId,
+        device_id: device.id,
+        user_id: input.userId ?? null,
+        name: input.name,
+        params_json: JSON.stringify(params),
+        status: "pending",
+        error: null,
+        created_at: new Date().toISOString(),
+        acked_at: null,
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { commandId }; // a concurrent send won
+    const body: TMqttCommand = {
+      v: MQTT_PROTOCOL_VERSION,
+      id: commandId,
+      ts: new Date().toISOString(),
+      name: input.name,
+      params,
+    };
+    try {
+      await this.client.publishAsync(deviceTopic(device.mac, "cmd"), JSON.stringify(body), { qos: 1 });
+    } catch (err) {
+      await this.db
+        .updateTable("device_commands")
+        .set({ status: "failed", error: "publish-failed" })
+        .where("id", "=", commandId)
+        .execute();
+      this.logger.warn({ commandId, err: (err as Error).message }, "command publish failed");
+      throw new AppError("DeviceOffline", "deviceOffline");
+    }
+    return { commandId };
+  }
+
+  /**
+   * Sends a command and resolves with its acknowledgement. A repeated commandId already answered resolves at once
+   * with the recorded outcome.
+   * @throws AppError DeviceOffline when the device is offline or does not answer within `timeoutMs`
+   * (default 10 000 ms; the command is then marked failed/timeout unless a late ack arrives).
+   */
+  async sendCommandAndWait(input: {
+    deviceId: string;
+    name: DeviceCommandName;
+    params?: Record<string, unknown>;
+    userId?: string | null;
+    commandId?: string;
+    timeoutMs?: number;
+  }): Promise<{ commandId: string; ok: boolean; error: string | null }> {
+    const commandId = input.commandId ?? randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const waiter: Waiter = { resolve: () => {} };
+    const answered = new Promise<{ ok: boolean; error: string | null }>((resolve) => {
+      waiter.resolve = resolve;
+    });
+    const set = this.waiters.get(commandId) ?? new Set<Waiter>();
+    set.add(waiter);
+    this.waiters.set(commandId, set);
+    const forget = () => {
+      const s = this.waiters.get(commandId);
+      s?.delete(waiter);
+      if (s?.size === 0) this.waiters.delete(commandId);
+      if (timer) clearTimeout(timer);
+    };
+    try {
+      await this.sendCommand({ ...input, commandId });
+      const recorded = await this.db
+        .selectFrom("device_commands")
+        .select(["status", "error"])
+        .where("id", "=", commandId)
+        .executeTakeFirst();
+      if (recorded && recorded.status === "done") return { commandId, ok: true, error: null };
+      if (recorded && recorded.status === "failed" && recorded.error !== "timeout") {
+        return { commandId, ok: false, error: recorded.error };
+      }
+      const timeoutMs = input.timeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
+      const timedOut = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), timeoutMs);
+      });
+      const outcome = await Promise.race([answered, timedOut]);
+      if (!outcome) {
+        await this.db
+          .updateTable("device_commands")
+          .set({ status: "failed", error: "timeout" })
+          .where("id", "=", commandId)
+          .where("status", "=", "pending")
+          .execute();
+        throw new AppError("DeviceOffline", "deviceOffline");
+      }
+      return { commandId, ...outcome };
+    } finally {
+      forget();
+    }
+  }
+
+  /** Unsubscribes from the bus and disconnects from the broker; pending waits time out as offline. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribeBus();
+    await this.idle().catch(() => undefined);
+    await this.client.endAsync().catch(() => undefined);
+  }
+
+  // ---------- inbound ----------
+
+  private enqueue(topic: string, payload: Buffer): void {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || parsed.channel === "cmd") return;
+    const previous = this.chains.get(parsed.mac) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.handle(parsed.mac, parsed.channel, payload))
+      .catch((err: Error) => this.logger.error({ mac: parsed.mac, topic, err: err.message }, "device message failed"))
+      .finally(() => {
+        if (this.chains.get(parsed.mac) === next) this.chains.delete(parsed.mac);
+      });
+    this.chains.set(parsed.mac, next);
+  }
+
+  private async handle(mac: string, channel: MqttChannel, payload: Buffer): Promise<void> {
+    if (payload.length === 0) return; // a cleared retained message
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString("utf8"));
+    } catch {
+      this.logger.warn({ mac, channel }, "device message is not JSON; dropped");
+      return;
+    }
+    const device = await this.db
+      .selectFrom("devices")
+      .select(["id", "family_id"])
+      .where("mac", "=", mac)
+      .executeTakeFirst();
+    if (!device) {
+      this.logger.info({ mac, channel }, "message from an unknown device ignored");
+      return;
+    }
+    const now = new Date().toISOString();
+    switch (channel) {
+      case "status": {
+        const msg = this.validate(ZMqttStatus, json, mac, channel);
+        if (!msg) return;
+        await this.db
+          .insertInto("device_state")
+          .values({
+            device_id: device.id,
+            online: msg.online ? 1 : 0,
+            vacation: 0,
+            regeneration_count: 0,
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.column("device_id").doUpdateSet({ online: msg.online ? 1 : 0, updated_at: now }))
+          .execute();
+        await this.announce(device.id, "online");
+        return;
+      }
+      case "state": {
+        const msg = this.validate(ZMqttState, json, mac, channel);
+        if (!msg) return;
+        const values = {
+          station: msg.station,
+          station_remaining_seconds: msg.stationRemainingSeconds,
+          remaining_water_l: msg.remainingWaterL,
+          capacity_l: msg.capacityL,
+          flow_rate_lpm: msg.flowRateLpm,
+          total_water_l: msg.totalWaterL,
+          vacation: msg.vacation ? 1 : 0,
+          close_reason: msg.closeReason,
+          regeneration_count: msg.regenerationCount,
+          last_report_time: msg.ts,
+          updated_at: now,
+          ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
+        };
+        await this.db.transaction().execute(async (trx) => {
+          // `online` is only ever written from status: a retained state can outlive the connection.
+          await trx
+            .insertInto("device_state")
+            .values({ device_id: device.id, online: 0, ...values })
+            .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
+            .execute();
+          await trx
+            .updateTable("devices")
+            .set({
+              model: msg.model,
+              serial_number: msg.serialNumber,
+              device_serial_number: msg.deviceSerialNumber,
+              firmware_version: msg.firmwareVersion,
+            })
+            .where("id", "=", device.id)
+            .execute();
+        });
+        await this.announce(device.id, "state");
+        return;
+      }
+      case "telemetry": {
+        const msg = this.validate(ZMqttTelemetry, json, mac, channel);
+        if (!msg) return;
+        const inserted = await this.db
+          .insertInto("device_telemetry")
+          .values({
+            device_id: device.id,
+            ts: msg.ts,
+            total_water_l: msg.totalWaterL,
+            flow_rate_lpm: msg.flowRateLpm,
+            interval_water_l: msg.intervalWaterL,
+          })
+          .onConflict((oc) => oc.columns(["device_id", "ts"]).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+        await this.db
+          .updateTable("device_state")
+          .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
+          .where("device_id", "=", device.id)
+          .execute();
+        await this.announce(device.id, "state");
+        return;
+      }
+      case "event": {
+        const msg = this.validate(ZMqttEvent, json, mac, channel);
+        if (!msg) return;
+        const inserted = await this.db
+          .insertInto("device_events")
+          .values({
+            id: msg.id,
+            device_id: device.id,
+            type: msg.type,
+            close_reason: msg.closeReason ?? null,
+            station: msg.station ?? null,
+            ts: msg.ts,
+            received_at: now,
+          })
+          .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // redelivery
+        await this.announce(device.id, "event", {
+          event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
+        });
+        return;
+      }
+      case "ack": {
+        const msg = this.validate(ZMqttAck, json, mac, channel);
+        if (!msg) return;
+        const updated = await this.db
+          .updateTable("device_commands")
+          .set({ status: msg.ok ? "done" : "failed", error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now })
+          .where("id", "=", msg.id)
+          .where("device_id", "=", device.id)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) {
+          this.logger.info({ mac, commandId: msg.id }, "ack for an unknown command ignored");
+          return;
+        }
+        await this.announce(device.id, "ack", {
+          ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed") },
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private validate<T>(
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
+    json: unknown,
+    mac: string,
+    channel: MqttChannel,
+  ): T | null {
+    const r = schema.safeParse(json);
+    if (r.success) return r.data;
+    this.logger.warn({ mac, channel, err: r.error.message }, "invalid device message dropped");
+    return null;
+  }
+
+  /** Builds the change message from the stored rows and publishes it on the bus. */
+  private async announce(
+    deviceId: string,
+    kind: Kind,
+    extra: Pick<TDeviceChangeMessage, "event" | "ack"> = {},
+  ): Promise<void> {
+    const row = await this.db
+      .selectFrom("devices")
+      .leftJoin("device_state", "device_state.device_id", "devices.id")
+      .select([
+        "devices.id",
+        "devices.mac",
+        "devices.family_id",
+        "device_state.online",
+        "device_state.station",
+        "device_state.station_remaining_seconds",
+        "device_state.remaining_water_l",
+        "device_state.flow_rate_lpm",
+        "device_state.last_report_time",
+      ])
+      .where("devices.id", "=", deviceId)
+      .executeTakeFirst();
+    if (!row) return;
+    const message: TDeviceChangeMessage = {
+      kind,
+      deviceId: row.id,
+      mac: row.mac,
+      familyId: row.family_id,
+      online: row.online === 1,
+      station: row.station ?? null,
+      stationRemainingSeconds: row.station_remaining_seconds ?? null,
+      remainingWaterL: row.remaining_water_l ?? null,
+      flowRateLpm: row.flow_rate_lpm ?? null,
+      lastReportTime: row.last_report_time ?? null,
+      event: extra.event ?? null,
+      ack: extra.ack ?? null,
+    };
+    this.bus.publish({ type: "device.changed", familyId: row.family_id, deviceId: row.id, message });
+  }
+}

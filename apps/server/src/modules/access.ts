@@ -1,0 +1,53 @@
+import type { Db } from "../db/index.js";
+import { AppError, ErrorCode } from "../http/errors.js";
+
+/**
+ * Checks that `userId` belongs to family `familyId` (spec §6 "Member: use household and devices") and answers the
+ * membership. A stranger — or a family that does not exist — gets 403; nothing about the family is revealed.
+ * @throws AppError Forbidden (family.notMember).
+ */
+export async function requireFamilyMember(
+  db: Db,
+  userId: string,
+  familyId: string,
+): Promise<{ familyId: string; isAdmin: boolean }> {
+  const member = await db
+    .selectFrom("family_members")
+    .select(["family_id", "is_admin"])
+    .where("family_id", "=", familyId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!member) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  return { familyId: member.family_id, isAdmin: member.is_admin === 1 };
+}
+
+/**
+ * Checks that `userId` is the administrator of `familyId` (spec §6 "Household Administrator").
+ * @throws AppError Forbidden (family.notMember or family.notAdmin).
+ */
+export async function requireFamilyAdmin(db: Db, userId: string, familyId: string): Promise<void> {
+  const member = await requireFamilyMember(db, userId, familyId);
+  if (!member.isAdmin) throw new AppError(ErrorCode.Forbidden, "family.notAdmin");
+}
+
+/**
+ * Checks that `userId` may use device `deviceId`: the device is bound to a family the user belongs to (spec §6).
+ * Answers the device's id, MAC and family.
+ * @throws AppError NotFound (device.notFound) when the device does not exist; Forbidden (family.notMember) when it
+ *   is unbound or bound to a family the user is not a member of.
+ */
+export async function requireDeviceAccess(
+  db: Db,
+  userId: string,
+  deviceId: string,
+): Promise<{ deviceId: string; mac: string; familyId: string }> {
+  const device = await db
+    .selectFrom("devices")
+    .select(["id", "mac", "family_id"])
+    .where("id", "=", deviceId)
+    .executeTakeFirst();
+  if (!device) throw new AppError(ErrorCode.NotFound, "device.notFound");
+  if (device.family_id === null) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  await requireFamilyMember(db, userId, device.family_id);
+  return { deviceId: device.id, mac: device.mac, familyId: device.family_id };
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from "node:crypto";
+import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
+import { z } from "zod";
+import { hashPassword } from "../../auth/passwords.js";
+import { CODE_TTL_SECONDS } from "../../auth/verification-codes.js";
+import { isUniqueViolation } from "../../db/errors.js";
+import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
+import type { AppContext } from "../context.js";
+
+/** Normalised e-mail: trimmed, lower case (the form stored in users.email and used as code target). */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Country code as "+NN" (spec §7 countryCode, with or without "+"). */
+export function normaliseCountryCode(countryCode: string): string {
+  return `+${countryCode.trim().replace(/^\+/, "")}`;
+}
+
+/** Code target of a phone number: "+<country code><digits>". */
+export function phoneTarget(phoneNumber: string, countryCode: string): string {
+  return `${normaliseCountryCode(countryCode)}${phoneNumber.trim()}`;
+}
+
+async function accountExists(db: Db, where: { email?: string; phoneNumber?: string; userName?: string }) {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where((eb) =>
+      eb.or([
+        ...(where.email ? [eb("email", "=", where.email)] : []),
+        ...(where.phoneNumber ? [eb("phone_number", "=", where.phoneNumber)] : []),
+        ...(where.userName ? [eb("user_name", "=", where.userName)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function sendCode(
+  ctx: AppContext,
+  channel: "email" | "sms",
+  target: string,
+  lang: Language,
+): Promise<void> {
+  const { id, code } = await ctx.codes.issue("register", target);
+  const message = {
+    recipient: target,
+    subject: translate(lang, "notify.code.subject"),
+    body: translate(lang, "notify.code.body", { code, minutes: CODE_TTL_SECONDS / 60 }),
+  };
+  try {
+    if (channel === "email") await ctx.notifier.sendEmail(message);
+    else await ctx.notifier.sendSms(message);
+  } catch (err) {
+    await ctx.codes.discard(id);
+    throw new AppError(ErrorCode.Internal, "account.sendFailed", {}, null, err);
+  }
+}
+
+/**
+ * Sends a 6-digit registration code by e-mail, in the caller's language (spec §7 send_email_password_code).
+ * @throws AppError Conflict when the e-mail is already registered; TooManyRequests within 60 s of the last code.
+ */
+export async function sendEmailRegisterCode(ctx: AppContext, email: string, lang: Language): Promise<void> {
+  const target = normaliseEmail(email);
+  if (await accountExists(ctx.db, { email: target })) throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
+  await sendCode(ctx, "email", target, lang);
+}
+
+/**
+ * Sends a 6-digit registration code by SMS (spec §7 send_phone_password_code).
+ * @throws AppError Conflict when the phone number is already registered; TooManyRequests within 60 s.
+ */
+export async function sendPhoneRegisterCode(
+  ctx: AppContext,
+  phoneNumber: string,
+  countryCode: string,
+  lang: Language,
+): Promise<void> {
+  if (await accountExists(ctx.db, { phoneNumber })) throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
+  await sendCode(ctx, "sms", phoneTarget(phoneNumber, countryCode), lang);
+}
+
+/** Registration input (spec §7 register query; §5 rules). */
+export interface RegisterInput {
+  bindType: 1 | 2;
+  account: string;
+  password: string;
+  code: string;
+  serviceRegion: ServiceRegion;
+  countryCode?: string;
+  userName?: string;
+  language: Language;
+}
+
+function invalid(field: string, messageKey: "validation.invalidFormat" | "validation.required", lang: Language) {
+  return new AppError(ErrorCode.Validation, "error.validation", {}, [
+    { message: translate(lang, messageKey, { field }), members: [field] },
+  ]);
+}
+
+/**
+ * Registers a user by e-mail (bindType 1) or phone (bindType 2) with the code sent to that account (spec §5
+ * Register). The service region is stored once and never changed. User name: `userName`, else the account.
+ * Code use, duplicate check and insert happen in one transaction: a failure leaves no user and an unspent code.
+ * @throws AppError Validation (account not an e-mail / phone, missing countryCode), InvalidCode, Conflict (409)
+ *   when the e-mail, phone or user name is taken.
+ */
+export async function registerUser(ctx: AppContext, input: RegisterInput): Promise<{ id: string; userName: string }> {
+  const { db } = ctx;
+  let email: string | null = null;
+  let phoneNumber: string | null = null;
+  let countryCode: string | null = null;
+  let target: string;
+  if (input.bindType === BindType.Email) {
+    email = normaliseEmail(input.account);
+    if (!z.email().safeParse(email).success) throw invalid("account", "validation.invalidFormat", input.language);
+    target = email;
+  } else {
+    phoneNumber = input.account.trim().replace(/^\+/, "");
+    if (!/^\d{4,15}$/.test(phoneNumber)) throw invalid("account", "validation.invalidFormat", input.language);
+    if (!input.countryCode) throw invalid("countryCode", "validation.required", input.language);
+    countryCode = normaliseCountryCode(input.countryCode);
+    target = phoneTarget(phoneNumber, countryCode);
+  }
+  const userName = input.userName?.trim() || (email ?? phoneNumber!);
+
+  // Checked outside the transaction so a wrong try is counted even though the registration fails.
+  const codeId = await ctx.codes.check("register", target, input.code);
+  const passwordHash = await hashPassword(input.password);
+  const id = randomUUID();
+  try {
+    await db.transaction().execute(async (trx) => {
+      await ctx.codes.consume(trx, codeId);
+      if (await accountExists(trx, { email: email ?? undefined, phoneNumber: phoneNumber ?? undefined, userName })) {
+        throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
+      }
+      await trx
+        .insertInto("users")
+        .values({
+          id,
+          user_name: userName,
+          name: null,
+          email,
+          phone_number: phoneNumber,
+          country_code: countryCode,
+          password_hash: passwordHash,
+          service_region: input.serviceRegion,
+          language_type: input.language,
+          avatar: null,
+          security_stamp: randomUUID(),
+          is_deleted: 0,
+          creation_time: ctx.now().toISOString(),
+        })
+        .execute();
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
+    throw err;
+  }
+  return { id, userName };
+}
+
+/** The bind types of spec §3 ("User bind types: 1 email, 2 phone"), as user_bind_type_list answers them. */
+export function userBindTypes(): Array<{ value: number; name: string }> {
+  return [
+    { value: BindType.Email, name: "email" },
+    { value: BindType.Phone, name: "phone" },
+  ];
+}

@@ -1,0 +1,20 @@
+import type { AuthService } from "../auth/auth-service.js";
+import type { CodeService } from "../auth/verification-codes.js";
+import type { Bus } from "../bus.js";
+import type { AppConfig } from "../config.js";
+import type { Db } from "../db/index.js";
+import type { Notifier } from "../notify/index.js";
+import type { DeviceCommandPort } from "../ports.js";
+
+/** What services need, built once in buildApp and handed to each module's routes. */
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  bus: Bus;
+  devices: DeviceCommandPort;
+  auth: AuthService;
+  codes: CodeService;
+  notifier: Notifier;
+  /** The clock; tests move it. */
+  now: () => Date;
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import { normaliseMac } from "@aquapilot/contract";
+import { hashPassword } from "../auth/passwords.js";
+import type { Db } from "../db/index.js";
+
+/** The demo owner's sign-in (README quick start). */
+export const DEMO_ACCOUNT = { email: "demo@aquapilot.local", password: "demo1234", userName: "demo" } as const;
+
+/** One simulated softener of the demo fleet: give its clear `secret`, or an argon2id `secretHash`. */
+export interface DemoDevice {
+  mac: string;
+  secret?: string;
+  secretHash?: string;
+  name: string;
+  model?: string | null;
+  serialNumber?: string | null;
+  deviceSerialNumber?: string | null;
+}
+
+/**
+ * Seeds the demo when the users table is empty: the owner demo@aquapilot.local / demo1234 (user name "demo",
+ * region 2 Europe, language en), a family "Home" at the spec §9 default centre 121.491,31.233 with the owner as
+ * administrator, and the given devices bound to it in order (sort 0..n-1, offline device_state). A device already
+ * provisioned under the same MAC is bound, not duplicated. One transaction; idempotent (does nothing when any user
+ * exists).
+ * @throws when a device has neither `secret` nor `secretHash`.
+ */
+export async function seedDemoIfEmpty(
+  db: Db,
+  opts: { devices: DemoDevice[] },
+): Promise<{ created: boolean; email: string; password: string }> {
+  const answer = { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password };
+  const any = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
+  if (any) return { created: false, ...answer };
+
+  const passwordHash = await hashPassword(DEMO_ACCOUNT.password);
+  const devices = await Promise.all(
+    opts.devices.map(async (d) => {
+      if (!d.secretHash && !d.secret) throw new Error(`seedDemoIfEmpty: device ${d.mac} needs a secret or secretHash`);
+      return { ...d, mac: normaliseMac(d.mac), secretHash: d.secretHash ?? (await hashPassword(d.secret!)) };
+    }),
+  );
+  const now = new Date().toISOString();
+  return db.transaction().execute(async (trx) => {
+    // Checked again inside the transaction: two processes starting together seed once.
+    if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) return { created: false, ...answer };
+    const userId = randomUUID();
+    const familyId = randomUUID();
+    await trx
+      .insertInto("users")
+      .values({
+        id: userId,
+        user_name: DEMO_ACCOUNT.userName,
+        name: "Demo",
+        email: DEMO_ACCOUNT.email,
+        phone_number: null,
+        country_code: null,
+        password_hash: passwordHash,
+        service_region: 2,
+        language_type: "en",
+        avatar: null,
+        security_stamp: randomUUID(),
+        is_deleted: 0,
+        creation_time: now,
+      })
+      .execute();
+    await trx
+      .insertInto("families")
+      .values({
+        id: familyId,
+        name: "Home",
+        address: "Bund, Huangpu District, Shanghai",
+        longitude: 121.491,
+        latitude: 31.233,
+        avatar: null,
+        creator_id: userId,
+        creation_time: now,
+      })
+      .execute();
+    await trx
+      .insertInto("family_members")
+      .values({ id: randomUUID(), family_id: familyId, user_id: userId, is_admin: 1, creation_time: now })
+      .execute();
+    for (const [sort, d] of devices.entries()) {
+      const existing = await trx.selectFrom("devices").select("id").where("mac", "=", d.mac).executeTakeFirst();
+      const deviceId = existing?.id ?? randomUUID();
+      if (existing) {
+        await trx
+          .updateTable("devices")
+          .set({ family_id: familyId, sort, name: d.name, secret_hash: d.secretHash })
+          .where("id", "=", deviceId)
+          .execute();
+      } else {
+        await trx
+          .insertInto("devices")
+          .values({
+            id: deviceId,
+            mac: d.mac,
+            secret_hash: d.secretHash,
+            name: d.name,
+            image: null,
+            model: d.model ?? null,
+            device_serial_number: d.deviceSerialNumber ?? null,
+            serial_number: d.serialNumber ?? null,
+            firmware_version: null,
+            family_id: familyId,
+            sort,
+            creation_time: now,
+          })
+          .execute();
+      }
+      await trx
+        .insertInto("device_state")
+        .values({ device_id: deviceId, online: 0, vacation: 0, regeneration_count: 0, updated_at: now })
+        .onConflict((oc) => oc.column("device_id").doNothing())
+        .execute();
+    }
+    return { created: true, ...answer };
+  });
+}

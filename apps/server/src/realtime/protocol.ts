@@ -1,0 +1,118 @@
+/**
+ * Message shapes of the SignalR JSON hub protocol (aspnetcore src/SignalR/docs/specs/HubProtocol.md).
+ * Only what a server that pushes to its clients needs: the handshake, invocations, completions, pings and close.
+ */
+
+/** Hub message type codes, as numbered on the wire. */
+export const MessageType = {
+  Invocation: 1,
+  StreamItem: 2,
+  Completion: 3,
+  StreamInvocation: 4,
+  CancelInvocation: 5,
+  Ping: 6,
+  Close: 7,
+  Ack: 8,
+  Sequence: 9,
+} as const;
+
+/** The hub protocol this server speaks ("json") and the protocol versions it accepts in the handshake. */
+export const JSON_PROTOCOL = { name: "json", versions: [1, 2] } as const;
+
+/** A message the client sent after the handshake, reduced to the fields the server acts on. */
+export type ClientHubMessage =
+  | { type: typeof MessageType.Invocation; target: string; invocationId: string | null }
+  | { type: typeof MessageType.StreamInvocation; target: string; invocationId: string | null }
+  | { type: typeof MessageType.Ping }
+  | { type: typeof MessageType.Close; error: string | null }
+  /** Stream items, completions (client results), cancels, acks and sequence messages: accepted and ignored. */
+  | { type: 2 | 3 | 5 | 8 | 9 };
+
+/** The result of parsing one record: the message, or why it is not one. */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parses the handshake request record (`{"protocol":"json","version":1}`) and checks that this server supports it.
+ * The error texts are those ASP.NET Core answers, so clients show familiar messages.
+ */
+export function parseHandshakeRequest(text: string): ParseResult<{ protocol: string; version: number }> {
+  const value = parseObject(text);
+  if (!value || typeof value.protocol !== "string" || typeof value.version !== "number") {
+    return { ok: false, error: "Handshake request is not valid." };
+  }
+  if (value.protocol !== JSON_PROTOCOL.name) {
+    return { ok: false, error: `The protocol '${value.protocol}' is not supported.` };
+  }
+  if (!(JSON_PROTOCOL.versions as readonly number[]).includes(value.version)) {
+    return {
+      ok: false,
+      error: `The server does not support version ${value.version} of the '${value.protocol}' protocol.`,
+    };
+  }
+  return { ok: true, value: { protocol: value.protocol, version: value.version } };
+}
+
+/** Parses one hub message record sent by a client after the handshake. */
+export function parseClientMessage(text: string): ParseResult<ClientHubMessage> {
+  const value = parseObject(text);
+  if (!value || typeof value.type !== "number") return { ok: false, error: "Invalid hub message." };
+  const invocationId = typeof value.invocationId === "string" ? value.invocationId : null;
+  switch (value.type) {
+    case MessageType.Invocation:
+    case MessageType.StreamInvocation:
+      if (typeof value.target !== "string" || !Array.isArray(value.arguments)) {
+        return { ok: false, error: "Invalid invocation message." };
+      }
+      return { ok: true, value: { type: value.type, target: value.target, invocationId } };
+    case MessageType.Ping:
+      return { ok: true, value: { type: MessageType.Ping } };
+    case MessageType.Close:
+      return {
+        ok: true,
+        value: { type: MessageType.Close, error: typeof value.error === "string" ? value.error : null },
+      };
+    case MessageType.StreamItem:
+    case MessageType.Completion:
+    case MessageType.CancelInvocation:
+    case MessageType.Ack:
+    case MessageType.Sequence:
+      return { ok: true, value: { type: value.type } };
+    default:
+      return { ok: false, error: `Unknown message type '${value.type}'.` };
+  }
+}
+
+/** Server → client invocation of a client method (no invocationId: the server does not wait for a result). */
+export function invocationMessage(target: string, args: unknown[]): { type: 1; target: string; arguments: unknown[] } {
+  return { type: MessageType.Invocation, target, arguments: args };
+}
+
+/** The completion that answers a client invocation with an error. */
+export function completionError(invocationId: string, error: string): { type: 3; invocationId: string; error: string } {
+  return { type: MessageType.Completion, invocationId, error };
+}
+
+/** The keep-alive ping; either side sends it when it has sent nothing else for a while. */
+export const PING_MESSAGE = { type: MessageType.Ping } as const;
+
+/**
+ * The close message the server sends before it closes the transport. `allowReconnect` tells a client built with
+ * `withAutomaticReconnect` whether it may reconnect (false when the user's access ended).
+ */
+export function closeMessage(error?: string, allowReconnect?: boolean): Record<string, unknown> {
+  const message: Record<string, unknown> = { type: MessageType.Close };
+  if (error !== undefined) message.error = error;
+  if (allowReconnect !== undefined) message.allowReconnect = allowReconnect;
+  return message;
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
+import type { DeviceCommandName } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { buildApp, createLogger } from "../src/app.js";
+import { InProcessBus } from "../src/bus.js";
+import { type AppConfig, loadConfig } from "../src/config.js";
+import type { Db } from "../src/db/index.js";
+import { AppError, ErrorCode } from "../src/http/errors.js";
+import type { DeviceCommandPort } from "../src/ports.js";
+import { type Engine, openTestDatabase, type TestDatabase } from "./databases.js";
+
+/** One call received by {@link RecordingDevicePort}. */
+export interface RecordedCommand {
+  deviceId: string;
+  name: DeviceCommandName;
+  params?: Record<string, unknown>;
+  userId?: string | null;
+  commandId: string;
+}
+
+/**
+ * A stand-in for the device link (the edge to hardware): records each command; devices whose id is in `offline`
+ * fail with AppError DeviceOffline, as the real gateway does.
+ */
+export class RecordingDevicePort implements DeviceCommandPort {
+  readonly calls: RecordedCommand[] = [];
+  readonly offline = new Set<string>();
+  async sendCommand(input: Parameters<DeviceCommandPort["sendCommand"]>[0]) {
+    if (this.offline.has(input.deviceId)) throw new AppError(ErrorCode.DeviceOffline, "device.offline");
+    const commandId = input.commandId ?? randomUUID();
+    this.calls.push({ ...input, commandId });
+    return { commandId };
+  }
+  async sendCommandAndWait(input: Parameters<DeviceCommandPort["sendCommandAndWait"]>[0]) {
+    const { commandId } = await this.sendCommand(input);
+    return { commandId, ok: true, error: null };
+  }
+}
+
+/** An app built on a real database in a temp DATA_DIR, with its logs captured. */
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: AppConfig;
+  devices: RecordingDevicePort;
+  database: TestDatabase;
+  /** Every log line written so far (JSON text). */
+  logs: string[];
+  /** Closes the app; `keepDatabase` leaves the database and DATA_DIR for a restart. */
+  close(opts?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+/**
+ * Builds the app like server.ts does, on a fresh database of `engine` (default SQLite) or on `database` (to restart
+ * on the same DATA_DIR). `env` overrides configuration variables; `now` is the clock.
+ */
+export async function createTestApp(
+  opts: { engine?: Engine; database?: TestDatabase; env?: Record<string, string>; now?: () => Date } = {},
+): Promise<TestApp> {
+  const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
+  const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "info", DATA_DIR: database.dataDir, ...opts.env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const devices = new RecordingDevicePort();
+  const bus = new InProcessBus();
+  const app = buildApp({
+    config,
+    db: database.db,
+    bus,
+    devices,
+    logger: createLogger(config, sink),
+    now: opts.now,
+    webDistDir: "/nonexistent",
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    devices,
+    database,
+    logs,
+    async close(closeOpts) {
+      await app.close();
+      await bus.close();
+      if (!closeOpts?.keepDatabase) await database.close();
+    },
+  };
+}
+
+/** Reads the newest 6-digit code sent to `recipient` from GET /dev/outbox. */
+export async function latestCode(app: FastifyInstance, recipient: string): Promise<string> {
+  const res = await app.inject({ method: "GET", url: "/dev/outbox", query: { recipient } });
+  const entries = res.json() as Array<{ body: string }>;
+  const code = entries[0]?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${recipient}: ${res.body}`);
+  return code;
+}
+
+/** POST /connect/token with the password grant; answers the parsed JSON and the status. */
+export async function passwordGrant(app: FastifyInstance, username: string, password: string) {
+  const res = await app.inject({
+    method: "POST",
+    url: "/connect/token",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    payload: new URLSearchParams({ grant_type: "password", username, password, client_id: "App" }).toString(),
+  });
+  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+}
+
+/** Registers `email` / `password` through the real routes (code from the outbox); answers the new user id. */
+export async function registerByEmail(app: FastifyInstance, email: string, password: string): Promise<string> {
+  const send = await app.inject({ method: "GET", url: "/api/basic-data/app/account/send_email_password_code", query: { email } });
+  if (send.statusCode !== 200) throw new Error(`send code failed: ${send.body}`);
+  const code = await latestCode(app, email);
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/basic-data/app/account/register",
+    query: { bindType: "1", account: email, password, code, serviceRegion: "2" },
+  });
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
+  return (res.json() as { result: { id: string } }).result.id;
+}
+
+/** Signs in and answers the `authorization` header value. */
+export async function bearer(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const { status, body } = await passwordGrant(app, username, password);
+  if (status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(body)}`);
+  return `Bearer ${body.access_token}`;
+}

@@ -1,0 +1,208 @@
+import { endpoints, type Endpoint } from "@aquapilot/contract";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { i18n } from "../i18n/index.js";
+import { setItem } from "../storage/index.js";
+import { api, asPage, dropNulls, imageUrl, serializeQuery, setProjectId } from "./client.js";
+import { ApiError } from "./errors.js";
+import { onUnauthorized } from "./events.js";
+import { pendingLoads, setLoadingIndicator } from "./loading.js";
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+/** A scripted `fetch` (the edge of the world): records calls and answers from a queue. */
+function fakeFetch(...answers: Array<Response | Error | (() => Promise<Response>)>) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const next = answers.shift();
+    if (!next) throw new Error("unexpected fetch");
+    if (next instanceof Error) throw next;
+    if (typeof next === "function") return next();
+    return next;
+  });
+  vi.stubGlobal("fetch", fn);
+  return calls;
+}
+
+function json(status: number, body: unknown, statusText = ""): Response {
+  return new Response(JSON.stringify(body), { status, statusText, headers: { "Content-Type": "application/json" } });
+}
+
+function envelope(result: unknown) {
+  return { success: true, result, error: null, unAuthorizedRequest: false, __abp: true };
+}
+
+const header = (call: Call, name: string) => new Headers(call.init.headers).get(name);
+
+/** A test endpoint with a query, a JSON body and a path value, declared like the contract's entries. */
+const testEndpoint = {
+  method: "POST",
+  path: "/api/test/{id}/do",
+  query: z.object({ ids: z.array(z.number()).optional(), at: z.date().optional(), name: z.string().nullable() }),
+  body: z.object({ a: z.number(), b: z.string().nullable().optional(), nested: z.object({ c: z.null() }).optional() }),
+  result: z.object({ ok: z.boolean() }),
+  summary: "test",
+} satisfies Endpoint;
+
+beforeEach(async () => {
+  localStorage.clear();
+  setProjectId(null);
+  await i18n.changeLanguage("en");
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("api() request (spec §7)", () => {
+  it("sends bearer token, Accept-Language and project-id; serialises the query and body", async () => {
+    setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3600_000 });
+    setProjectId("p-7");
+    const calls = fakeFetch(json(200, envelope({ ok: true })));
+    const at = new Date("2025-01-02T03:04:05.000Z");
+    const result = await api(testEndpoint, {
+      path: { id: "x 1" },
+      query: { ids: [1, 2], at, name: null },
+      body: { a: 1, b: null, nested: { c: null } },
+    });
+    expect(result).toEqual({ ok: true });
+    expect(calls[0].url).toBe("/api/test/x%201/do?ids=1&ids=2&at=2025-01-02T03%3A04%3A05.000Z");
+    expect(calls[0].init.method).toBe("POST");
+    expect(header(calls[0], "Authorization")).toBe("Bearer tok");
+    expect(header(calls[0], "Accept-Language")).toBe("en");
+    expect(header(calls[0], "project-id")).toBe("p-7");
+    expect(header(calls[0], "Content-Type")).toBe("application/json");
+    expect(JSON.parse(calls[0].init.body as string)).toEqual({ a: 1, nested: {} });
+  });
+
+  it("sends no Authorization or project-id when signed out and unset; language follows i18n", async () => {
+    await i18n.changeLanguage("zh-Hans");
+    const calls = fakeFetch(json(200, envelope([])));
+    await api(endpoints.userBindTypeList);
+    expect(header(calls[0], "Authorization")).toBeNull();
+    expect(header(calls[0], "project-id")).toBeNull();
+    expect(header(calls[0], "Accept-Language")).toBe("zh-Hans");
+    expect(calls[0].url).toBe("/api/basic-data/app/account/user_bind_type_list");
+  });
+
+  it("throws before sending when a query or body key is not declared (spec §5)", async () => {
+    const calls = fakeFetch();
+    await expect(
+      api(endpoints.getFamilyDevices, { query: { familyId: "f", extra: 1 } as never }),
+    ).rejects.toThrow(/Undeclared query parameter "extra"/);
+    await expect(api(testEndpoint, { path: { id: "1" }, body: { a: 1, z: 2 } as never })).rejects.toThrow(
+      /Undeclared body parameter "z"/,
+    );
+    await expect(api(endpoints.getProfile, { body: {} as never })).rejects.toThrow(/takes no body/);
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe("api() answers and the error mapping of spec §8", () => {
+  it("unwraps a page and a bare array alike", async () => {
+    fakeFetch(json(200, envelope({ items: [{ id: 1 }], totalCount: 9 })), json(200, envelope([{ id: 2 }])));
+    const page = asPage(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 15 } }));
+    expect(page).toEqual({ items: [{ id: 1 }], totalCount: 9 });
+    const bare = asPage((await api(endpoints.getFamilyDevices, { query: { familyId: "f" } })) as never);
+    expect(bare).toEqual({ items: [{ id: 2 }], totalCount: 1 });
+  });
+
+  it("no success flag and no error object: code -1 with an empty message", async () => {
+    fakeFetch(json(200, { something: 1 }));
+    const err = await api(endpoints.getProfile).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: -1, message: "" });
+  });
+
+  it("network failure without a response: code -2, shown as server error", async () => {
+    fakeFetch(new TypeError("Failed to fetch"));
+    const err = await api(endpoints.getProfile).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: -2, status: null, message: "Server error, please try again later" });
+  });
+
+  it("HTTP 401: Login expired and the global unauthorised event", async () => {
+    fakeFetch(json(401, { error: { code: "Unauthorized", message: "nope" } }));
+    const seen = vi.fn();
+    const off = onUnauthorized(seen);
+    const err = await api(endpoints.getProfile).catch((e: unknown) => e);
+    off();
+    expect(err).toMatchObject({ status: 401, message: "Login expired" });
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it("other HTTP errors: server message, else error_description, else status text", async () => {
+    fakeFetch(
+      json(400, { success: false, error: { code: "Validation", message: "Bad input", validationErrors: [{ message: "x" }] } }),
+      json(400, { error: "invalid_grant", error_description: "Wrong password" }),
+      new Response("", { status: 503, statusText: "Service Unavailable" }),
+    );
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({
+      code: "Validation",
+      status: 400,
+      message: "Bad input",
+      validationErrors: ["x"],
+    });
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ status: 400, message: "Wrong password" });
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ status: 503, message: "Service Unavailable" });
+  });
+
+  it("success false: the generic failed-request error unless the server says more", async () => {
+    fakeFetch(
+      json(200, { success: false, result: null, error: null, __abp: true }),
+      json(200, { success: false, result: null, error: { code: "DeviceOffline", message: "Device offline" } }),
+    );
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ message: "Request failed" });
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ code: "DeviceOffline", message: "Device offline" });
+  });
+});
+
+describe("counted loading indicator (spec §5)", () => {
+  it("shows once for overlapping requests and hides only after the last one ends", async () => {
+    const events: string[] = [];
+    setLoadingIndicator({ show: () => events.push("show"), hide: () => events.push("hide") });
+    let releaseFirst!: () => void;
+    const first = new Promise<Response>((resolve) => {
+      releaseFirst = () => resolve(json(200, envelope(null)));
+    });
+    fakeFetch(
+      () => first,
+      json(500, { error: { code: "Internal", message: "boom" } }),
+    );
+    const a = api(endpoints.getProfile, { loading: true });
+    const b = api(endpoints.getProfile, { loading: true }).catch(() => "failed");
+    expect(await b).toBe("failed");
+    expect(events).toEqual(["show"]);
+    expect(pendingLoads()).toBe(1);
+    releaseFirst();
+    await a;
+    expect(events).toEqual(["show", "hide"]);
+    expect(pendingLoads()).toBe(0);
+  });
+
+  it("uncounted calls leave the indicator alone", async () => {
+    const events: string[] = [];
+    setLoadingIndicator({ show: () => events.push("show"), hide: () => events.push("hide") });
+    fakeFetch(json(200, envelope(null)));
+    await api(endpoints.getProfile);
+    expect(events).toEqual([]);
+  });
+});
+
+describe("helpers", () => {
+  it("serializeQuery drops null and undefined, repeats array keys", () => {
+    expect(serializeQuery({ a: null, b: undefined, c: [1, null, 3], d: "x y" })).toBe("?c=1&c=3&d=x+y");
+    expect(serializeQuery({})).toBe("");
+  });
+
+  it("dropNulls goes through nested objects and arrays", () => {
+    expect(dropNulls({ a: null, b: [1, null, { c: null, d: 2 }] })).toEqual({ b: [1, { d: 2 }] });
+  });
+
+  it("imageUrl prefixes relative paths and fileUrl objects", () => {
+    expect(imageUrl("/files/a.png")).toBe("/files/a.png");
+    expect(imageUrl({ fileUrl: "files/b.png" })).toBe("/files/b.png");
+    expect(imageUrl("https://cdn.example/x.png")).toBe("https://cdn.example/x.png");
+    expect(imageUrl(null)).toBeNull();
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Query keys shared by features and the real-time layer (TanStack Query). The first element names the API group of
+ * spec §7, so one prefix invalidates a whole group (e.g. every device query after a hub reconnect).
+ */
+export const queryKeys = {
+  /** Every family-device query (prefix). */
+  familyDevicesAll: ["family-device"] as const,
+  /** `GET /api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=…`. */
+  familyDevices: (familyId: string) => ["family-device", "get-list-by-family-id", familyId] as const,
+  /** Every device / device-control query (prefix). */
+  deviceAll: ["device"] as const,
+  /** `GET /api/run-lucky/device/app/family/`. */
+  families: ["family", "list"] as const,
+  /** `GET /api/basic-data/app/profile/`. */
+  profile: ["profile"] as const,
+};

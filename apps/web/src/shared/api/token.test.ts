@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { i18n } from "../i18n/index.js";
+import { getItem, setItem } from "../storage/index.js";
+import { onUnauthorized } from "./events.js";
+import { ensureFreshToken, loginWithPassword, REFRESH_MARGIN_MS, requestToken } from "./token.js";
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+const tokenBody = { access_token: "A2", token_type: "Bearer", expires_in: 3600, refresh_token: "R2" };
+
+function fakeFetch(...answers: Array<Response | Error>) {
+  const calls: Array<{ url: string; init: RequestInit }> = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      const next = answers.shift();
+      if (!next) throw new Error("unexpected fetch");
+      if (next instanceof Error) throw next;
+      return next;
+    }),
+  );
+  return calls;
+}
+
+beforeEach(async () => {
+  localStorage.clear();
+  await i18n.changeLanguage("en");
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("POST /connect/token (OAuth 2.0, form-urlencoded)", () => {
+  it("password grant: posts the form and stores the token with an absolute expiry", async () => {
+    const calls = fakeFetch(json(200, tokenBody));
+    const before = Date.now();
+    const token = await loginWithPassword("ana@example.com", "secret1");
+    expect(calls[0].url).toBe("/connect/token");
+    expect(new Headers(calls[0].init.headers).get("Content-Type")).toBe("application/x-www-form-urlencoded");
+    const form = new URLSearchParams(calls[0].init.body as string);
+    expect(Object.fromEntries(form)).toEqual({ grant_type: "password", username: "ana@example.com", password: "secret1" });
+    expect(token.accessToken).toBe("A2");
+    expect(token.expiresAt).toBeGreaterThanOrEqual(before + 3600_000);
+    expect(getItem("token")).toEqual(token);
+  });
+
+  it("maps {error, error_description} and network failures", async () => {
+    fakeFetch(json(400, { error: "invalid_grant", error_description: "Invalid username or password!" }), new TypeError("x"));
+    await expect(requestToken({ grant_type: "password", username: "a", password: "b" })).rejects.toMatchObject({
+      code: "invalid_grant",
+      status: 400,
+      message: "Invalid username or password!",
+    });
+    await expect(requestToken({ grant_type: "password", username: "a", password: "b" })).rejects.toMatchObject({
+      code: -2,
+    });
+  });
+});
+
+describe("refresh before expiry", () => {
+  it("uses a fresh token as is", async () => {
+    const calls = fakeFetch();
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 10 * REFRESH_MARGIN_MS });
+    expect(await ensureFreshToken()).toBe("A1");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("refreshes once (shared by concurrent callers) when the token is about to expire", async () => {
+    const calls = fakeFetch(json(200, tokenBody));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 1000 });
+    setItem("loginInfo", { userName: "ana", grantedPolicies: [], token: "A1" });
+    const [a, b] = await Promise.all([ensureFreshToken(), ensureFreshToken()]);
+    expect([a, b]).toEqual(["A2", "A2"]);
+    expect(calls).toHaveLength(1);
+    expect(Object.fromEntries(new URLSearchParams(calls[0].init.body as string))).toEqual({
+      grant_type: "refresh_token",
+      refresh_token: "R1",
+    });
+    expect(getItem("token")?.refreshToken).toBe("R2");
+    expect(getItem("loginInfo")?.token).toBe("A2");
+  });
+
+  it("a refused refresh clears the token and emits the unauthorised event", async () => {
+    fakeFetch(json(400, { error: "invalid_grant", error_description: "expired" }));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() - 1 });
+    const seen = vi.fn();
+    const off = onUnauthorized(seen);
+    expect(await ensureFreshToken()).toBeNull();
+    off();
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(getItem("token")).toBeNull();
+  });
+
+  it("a refresh lost on the network keeps the current token", async () => {
+    fakeFetch(new TypeError("offline"));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() - 1 });
+    expect(await ensureFreshToken()).toBe("A1");
+    expect(getItem("token")?.accessToken).toBe("A1");
+  });
+});

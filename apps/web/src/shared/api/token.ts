@@ -1,0 +1,110 @@
+import { TOKEN_PATH, type TTokenRequest, ZTokenResponse } from "@aquapilot/contract";
+import { i18n } from "../i18n/index.js";
+import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.js";
+import { ApiError, ClientErrorCode } from "./errors.js";
+import { emitUnauthorized } from "./events.js";
+
+/**
+ * OAuth 2.0 token calls of `POST /connect/token` (form-urlencoded; password and refresh_token grants) and the
+ * refresh-before-expiry rule. Errors come back as `{error, error_description}` (not the ABP envelope).
+ */
+
+/** Refresh this long before the access token expires, ms. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+let tokenBaseUrl = "";
+let refreshing: Promise<StoredToken | null> | null = null;
+
+/** Sets the host of the token endpoint ("" = same origin). */
+export function setTokenBaseUrl(url: string): void {
+  tokenBaseUrl = url.replace(/\/+$/, "");
+}
+
+/**
+ * Posts one token request and returns the token as stored (expiry converted to an absolute time, ms).
+ * Errors: {@link ApiError} with the OAuth `error` code (e.g. "invalid_grant") and `error_description` as message;
+ * code -2 on a network failure.
+ */
+export async function requestToken(request: TTokenRequest, now: () => number = Date.now): Promise<StoredToken> {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(request)) if (value !== undefined) form.append(key, String(value));
+  let response: Response;
+  try {
+    response = await fetch(tokenBaseUrl + TOKEN_PATH, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      body: form.toString(),
+    });
+  } catch {
+    throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const data = (body ?? {}) as { error?: unknown; error_description?: unknown };
+    const message =
+      (typeof data.error_description === "string" && data.error_description) ||
+      response.statusText ||
+      i18n.t("errors.serverError");
+    throw new ApiError(message, typeof data.error === "string" ? data.error : response.status, response.status);
+  }
+  const parsed = ZTokenResponse.safeParse(body);
+  if (!parsed.success) throw new ApiError("", ClientErrorCode.NoEnvelope, response.status);
+  return {
+    accessToken: parsed.data.access_token,
+    refreshToken: parsed.data.refresh_token,
+    expiresAt: now() + parsed.data.expires_in * 1000,
+  };
+}
+
+/** Signs in with the password grant (spec §5 Login) and stores the token. Errors as {@link requestToken}. */
+export async function loginWithPassword(username: string, password: string): Promise<StoredToken> {
+  const token = await requestToken({ grant_type: "password", username, password });
+  setItem("token", token);
+  return token;
+}
+
+/**
+ * Exchanges the stored refresh token for a new token pair (single flight: concurrent callers share one request).
+ * A refused refresh (HTTP 400/401) clears the token and emits the unauthorised event; returns null then.
+ * A network failure keeps the token and rethrows.
+ */
+export function refreshAccessToken(): Promise<StoredToken | null> {
+  if (refreshing) return refreshing;
+  const stored = getItem("token");
+  if (!stored) return Promise.resolve(null);
+  refreshing = (async () => {
+    try {
+      const token = await requestToken({ grant_type: "refresh_token", refresh_token: stored.refreshToken });
+      setItem("token", token);
+      const info = getItem("loginInfo");
+      if (info) setItem("loginInfo", { ...info, token: token.accessToken });
+      return token;
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) {
+        removeItem("token");
+        emitUnauthorized();
+        return null;
+      }
+      throw err;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/**
+ * The access token to send, refreshed first when it expires within {@link REFRESH_MARGIN_MS}; null when signed out.
+ * A refresh that fails on the network falls back to the current token (the server then answers 401 if needed).
+ */
+export async function ensureFreshToken(now: () => number = Date.now): Promise<string | null> {
+  const stored = getItem("token");
+  if (!stored) return null;
+  if (stored.expiresAt - now() > REFRESH_MARGIN_MS) return stored.accessToken;
+  try {
+    const token = await refreshAccessToken();
+    return token?.accessToken ?? null;
+  } catch {
+    return stored.accessToken;
+  }
+}

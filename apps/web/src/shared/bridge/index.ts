@@ -1,0 +1,133 @@
+/**
+ * The typed native bridge (spec §7 "Native bridge"): language, config, permission check, location enabled,
+ * start intent, clear cache. The Android/iOS shells inject `window.AquaPilotNative` before the page loads; each
+ * method may answer synchronously or with a Promise, and values may come JSON-encoded (Android's
+ * addJavascriptInterface can only return strings). Without the object every call fails silently: it resolves to the
+ * documented empty value and logs one line.
+ */
+
+/** Native-app config of spec §3. `statusBarHeight` and `safeAreaBottom` are CSS px. */
+export interface NativeConfig {
+  statusBarHeight: number;
+  safeAreaBottom: number;
+  pushRegistrationId: string | null;
+  tenant: string | null;
+}
+
+type MaybeAsync<T> = T | Promise<T>;
+
+/** What a native shell injects as `window.AquaPilotNative`. Every method is optional. */
+export interface NativeBridge {
+  /** The phone's language tag, e.g. "zh", "en-US". */
+  getLanguage?(): MaybeAsync<string>;
+  /** {@link NativeConfig} as an object or JSON text. */
+  getConfig?(): MaybeAsync<NativeConfig | string>;
+  /** Whether a runtime permission (e.g. "location", "bluetooth") is granted; may prompt the user. */
+  checkPermission?(name: string): MaybeAsync<boolean | string>;
+  /** Whether location services (GPS) are switched on. */
+  isLocationEnabled?(): MaybeAsync<boolean | string>;
+  /** Starts a native intent / screen, e.g. "settings", "wifi-settings", "scan". */
+  startIntent?(intent: string, extras?: string): MaybeAsync<void>;
+  /** Clears the web view cache. */
+  clearCache?(): MaybeAsync<void>;
+}
+
+/** The name of the injected object: `window.AquaPilotNative`. */
+export const BRIDGE_GLOBAL = "AquaPilotNative";
+
+declare global {
+  interface Window {
+    AquaPilotNative?: NativeBridge;
+  }
+}
+
+const EMPTY_CONFIG: NativeConfig = { statusBarHeight: 0, safeAreaBottom: 0, pushRegistrationId: null, tenant: null };
+
+function native(): NativeBridge | undefined {
+  return typeof window === "undefined" ? undefined : window.AquaPilotNative;
+}
+
+/** Whether a native shell injected the bridge. */
+export function hasNativeBridge(): boolean {
+  return native() !== undefined;
+}
+
+async function call<K extends keyof NativeBridge, T>(
+  name: K,
+  fallback: T,
+  invoke: (fn: NonNullable<NativeBridge[K]>, bridge: NativeBridge) => unknown,
+): Promise<T | unknown> {
+  const bridge = native();
+  const fn = bridge?.[name];
+  if (!bridge || typeof fn !== "function") {
+    console.info(`[bridge] ${String(name)} unavailable (no window.${BRIDGE_GLOBAL})`);
+    return fallback;
+  }
+  try {
+    return await invoke(fn as NonNullable<NativeBridge[K]>, bridge);
+  } catch (err) {
+    console.warn(`[bridge] ${String(name)} failed`, err);
+    return fallback;
+  }
+}
+
+function asBoolean(value: unknown): boolean {
+  return value === true || value === "true" || value === 1 || value === "1";
+}
+
+/** The native app's language tag (spec §4), or null without a bridge. */
+export async function getNativeLanguage(): Promise<string | null> {
+  const value = await call("getLanguage", null, (fn, b) => fn.call(b));
+  return typeof value === "string" && value ? value : null;
+}
+
+/** The native app's config (spec §3), zeros and nulls without a bridge. JSON text answers are parsed. */
+export async function getNativeConfig(): Promise<NativeConfig> {
+  const value = await call("getConfig", EMPTY_CONFIG, (fn, b) => fn.call(b));
+  let raw: unknown = value;
+  if (typeof value === "string") {
+    try {
+      raw = JSON.parse(value);
+    } catch {
+      raw = null;
+    }
+  }
+  const c = (raw && typeof raw === "object" ? raw : {}) as Partial<Record<keyof NativeConfig, unknown>>;
+  return {
+    statusBarHeight: Number(c.statusBarHeight) || 0,
+    safeAreaBottom: Number(c.safeAreaBottom) || 0,
+    pushRegistrationId: typeof c.pushRegistrationId === "string" && c.pushRegistrationId ? c.pushRegistrationId : null,
+    tenant: typeof c.tenant === "string" && c.tenant ? c.tenant : null,
+  };
+}
+
+/** Whether a native permission is granted (spec §6); false without a bridge. */
+export async function checkNativePermission(name: string): Promise<boolean> {
+  return asBoolean(await call("checkPermission", false, (fn, b) => fn.call(b, name)));
+}
+
+/** Whether location services are on (spec §8 "Location not enabled"); false without a bridge. */
+export async function isLocationEnabled(): Promise<boolean> {
+  return asBoolean(await call("isLocationEnabled", false, (fn, b) => fn.call(b)));
+}
+
+/** Starts a native intent; does nothing without a bridge. `extras` are sent as JSON text. */
+export async function startIntent(intent: string, extras?: Record<string, unknown>): Promise<void> {
+  await call("startIntent", undefined, (fn, b) => fn.call(b, intent, extras ? JSON.stringify(extras) : undefined));
+}
+
+/** Clears the native web view cache; does nothing without a bridge. */
+export async function clearNativeCache(): Promise<void> {
+  await call("clearCache", undefined, (fn, b) => fn.call(b));
+}
+
+/**
+ * Installs a simulated bridge for the browser demo and tests (`window.AquaPilotNative`); returns a function that
+ * removes it again.
+ */
+export function installSimulatedBridge(bridge: NativeBridge): () => void {
+  window.AquaPilotNative = bridge;
+  return () => {
+    delete window.AquaPilotNative;
+  };
+}

@@ -1,0 +1,73 @@
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
+import en from "../../locales/en.json";
+import es from "../../locales/es.json";
+import fr from "../../locales/fr.json";
+import ru from "../../locales/ru.json";
+import zhHans from "../../locales/zh-Hans.json";
+import { getItem, setItem } from "../storage/index.js";
+
+/** The one key tree every locale follows (zh-Hans is the source; spec §1). */
+export type LocaleTree = typeof zhHans;
+
+declare module "i18next" {
+  interface CustomTypeOptions {
+    defaultNS: "translation";
+    resources: { translation: LocaleTree };
+  }
+}
+
+/** Every locale's messages, keyed by the spec's language codes (spec §1). */
+export const LOCALES: Record<Language, LocaleTree> = { "zh-Hans": zhHans, en, es, ru, fr };
+
+/** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  lng: DEFAULT_LANGUAGE,
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: LOCALES[l] }])),
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+/**
+ * Maps a language tag from the native app or the browser to one of the five (spec §4: zh → zh-Hans; en, es, ru, fr).
+ * Returns null for anything else.
+ */
+export function mapLanguage(tag: string | null | undefined): Language | null {
+  if (!tag) return null;
+  const lower = tag.trim().toLowerCase().replace("_", "-");
+  if (lower.startsWith("zh")) return "zh-Hans";
+  const base = lower.split("-")[0];
+  return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+}
+
+/** The current interface language (one of spec §1's five). */
+export function currentLanguage(): Language {
+  return mapLanguage(i18n.language) ?? DEFAULT_LANGUAGE;
+}
+
+/**
+ * Chooses the start-up language (spec §4): the stored `lang` wins; otherwise the native app's language
+ * (zh → zh-Hans) is stored and `reload` is true — the page reloads only when none was stored. Without a stored value
+ * or a native language the default zh-Hans is used and stored without a reload.
+ */
+export function resolveStartupLanguage(nativeLanguage: string | null): { lang: Language; reload: boolean } {
+  const stored = getItem("lang");
+  if (stored) return { lang: stored, reload: false };
+  const native = mapLanguage(nativeLanguage);
+  const lang = native ?? DEFAULT_LANGUAGE;
+  setItem("lang", lang);
+  return { lang, reload: native !== null };
+}
+
+/** Switches the interface language and stores it under `lang` (spec §1). */
+export async function changeLanguage(lang: Language): Promise<void> {
+  setItem("lang", lang);
+  await i18n.changeLanguage(lang);
+  document.documentElement.lang = lang;
+}

@@ -1,0 +1,105 @@
+import { useMemo } from "react";
+import { useLocation } from "react-router";
+import { setProjectId } from "../api/client.js";
+import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.js";
+
+export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.js";
+
+/**
+ * Navigation of spec §2: every navigation passes through the start-up route `/App`, which redirects to the target
+ * with its query. URL shape (hash mode):
+ *
+ *   #/App?target=/Device&params={"deviceId":"d1"}&requestPageId=…&projectId=…
+ *     → #/Device?params={"deviceId":"d1"}&requestPageId=…&projectId=…
+ *
+ * Navigation params travel as JSON in ONE query value `params`; `requestPageId` and `projectId` are separate query
+ * values. Screens call {@link navigateTo} and read {@link useRouteParams}; they never write URLs.
+ */
+
+/** Options of one navigation. */
+export interface NavigateOptions {
+  /** Replace the current history entry instead of pushing. */
+  replace?: boolean;
+  /** Id of the page that asked for this navigation (spec §2), sent as its own query value. */
+  requestPageId?: string;
+  /** Project id (spec §3), sent as its own query value and then as the `project-id` header. */
+  projectId?: string;
+}
+
+/** What the app's router provides to navigation (set once by src/app/router.tsx). */
+export interface Navigator {
+  navigate(to: string | number, options?: { replace?: boolean }): unknown;
+}
+
+let navigator: Navigator | null = null;
+
+/** Connects the router (src/app). */
+export function setNavigator(next: Navigator | null): void {
+  navigator = next;
+}
+
+/** Builds the `/App` start-up URL for a target route and its params (spec §2). */
+export function appUrl(path: RoutePath, params?: object | null, options: NavigateOptions = {}): string {
+  const query = new URLSearchParams({ target: path });
+  if (params && Object.keys(params).length > 0) query.set("params", JSON.stringify(params));
+  if (options.requestPageId) query.set("requestPageId", options.requestPageId);
+  if (options.projectId) query.set("projectId", options.projectId);
+  return `${PATHS.App}?${query.toString()}`;
+}
+
+/**
+ * Resolves the `/App` query to the target URL (path + the remaining query). An unknown or missing target goes to
+ * the home tab (spec §2 "Root redirects to /index/home").
+ */
+export function resolveAppTarget(search: string): string {
+  const query = new URLSearchParams(search);
+  const target = query.get("target") ?? "";
+  query.delete("target");
+  const known = ROUTE_NAME_BY_PATH[target.toLowerCase()] !== undefined && target.toLowerCase() !== "/app";
+  const path = known ? target : PATHS.Home;
+  const rest = query.toString();
+  return rest ? `${path}?${rest}` : path;
+}
+
+/** Navigates to a route through `/App` with its params (spec §2). */
+export function navigateTo(path: RoutePath, params?: object | null, options: NavigateOptions = {}): void {
+  if (!navigator) throw new Error("navigateTo before the router was set");
+  navigator.navigate(appUrl(path, params, options), { replace: options.replace });
+}
+
+/** Goes back one page (the top bar's back arrow after dialogs were closed). */
+export function goBack(): void {
+  if (!navigator) return;
+  if (window.history.length > 1) navigator.navigate(-1);
+  else navigator.navigate(PATHS.Home, { replace: true });
+}
+
+/** Parses the `params` query value; a missing or corrupt value gives `{}`. */
+export function parseRouteParams<T extends object>(search: string): Partial<T> {
+  const raw = new URLSearchParams(search).get("params");
+  if (!raw) return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Partial<T>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The current page's navigation params (spec §2), plus `requestPageId` and `projectId` when present.
+ * Also applies `projectId` to the API client's `project-id` header.
+ */
+export function useRouteParams<T extends object>(): Partial<T> & { requestPageId?: string; projectId?: string } {
+  const { search } = useLocation();
+  return useMemo(() => {
+    const query = new URLSearchParams(search);
+    const projectId = query.get("projectId") ?? undefined;
+    if (projectId) setProjectId(projectId);
+    return {
+      ...parseRouteParams<T>(search),
+      requestPageId: query.get("requestPageId") ?? undefined,
+      projectId,
+    };
+  }, [search]);
+}

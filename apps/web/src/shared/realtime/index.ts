@@ -1,0 +1,81 @@
+import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract";
+import { RealtimeChannelState } from "@aquapilot/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useSyncExternalStore } from "react";
+import { apiBaseUrl } from "../api/client.js";
+import { queryKeys } from "../api/query-keys.js";
+import { ensureFreshToken } from "../api/token.js";
+import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.js";
+
+export { DeviceChangeChannel, createDeviceHubConnection, type HubConnectionLike } from "./device-channel.js";
+
+let channel: DeviceChangeChannel | null = null;
+
+/** The app's hub-1 channel (created on first use; the token comes from the stored, refreshed access token). */
+export function deviceChannel(): DeviceChangeChannel {
+  channel ??= new DeviceChangeChannel(() =>
+    createDeviceHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl()),
+  );
+  return channel;
+}
+
+/** Replaces the app's channel (tests). */
+export function setDeviceChannel(next: DeviceChangeChannel | null): void {
+  channel = next;
+}
+
+/**
+ * Applies one hub-1 message to a family's device list (pure): the matching device gets the message's online flag,
+ * its station when reported, and its last report time when given. Returns the same array when nothing matched.
+ */
+export function applyDeviceChange(list: TFamilyDevice[], message: TDeviceChangeMessage): TFamilyDevice[] {
+  const index = list.findIndex((d) => d.id === message.deviceId);
+  if (index < 0) return list;
+  const device = list[index];
+  const next: TFamilyDevice = {
+    ...device,
+    online: message.online,
+    station: message.station ?? device.station,
+    lastReportTime: message.lastReportTime ?? device.lastReportTime,
+  };
+  return list.map((d, i) => (i === index ? next : d));
+}
+
+/** The channel state (none 0, connecting 1, connected 2) as React state. */
+export function useChannelState(target: DeviceChangeChannel = deviceChannel()): RealtimeChannelState {
+  return useSyncExternalStore(
+    (cb) => target.onState(cb),
+    () => target.state,
+    () => RealtimeChannelState.None,
+  );
+}
+
+/**
+ * Keeps a family's device list live (spec §7 hub 1): starts the channel, patches the TanStack Query cache of
+ * `queryKeys.familyDevices(familyId)` with station/online from each message, and after a reconnect invalidates the
+ * device queries so nothing is missed. Returns the channel state.
+ */
+export function useDeviceChanges(
+  familyId: string | null | undefined,
+  target: DeviceChangeChannel = deviceChannel(),
+): RealtimeChannelState {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void target.start();
+    const offMessage = target.onMessage((message) => {
+      if (!familyId || (message.familyId !== null && message.familyId !== familyId)) return;
+      queryClient.setQueryData<TFamilyDevice[]>(queryKeys.familyDevices(familyId), (list) =>
+        list ? applyDeviceChange(list, message) : list,
+      );
+    });
+    const offReconnect = target.onReconnected(() => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll });
+    });
+    return () => {
+      offMessage();
+      offReconnect();
+    };
+  }, [familyId, queryClient, target]);
+  return useChannelState(target);
+}

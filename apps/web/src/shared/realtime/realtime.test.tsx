@@ -1,0 +1,165 @@
+import { HUB_METHODS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { queryKeys } from "../api/query-keys.js";
+import { DeviceChangeChannel, type HubConnectionLike } from "./device-channel.js";
+import { applyDeviceChange, useDeviceChanges } from "./index.js";
+
+/** A stand-in for the SignalR HubConnection (the network edge): the test drives its callbacks. */
+class FakeConnection implements HubConnectionLike {
+  handlers = new Map<string, (...args: unknown[]) => void>();
+  close?: (error?: Error) => void;
+  reconnecting?: (error?: Error) => void;
+  reconnected?: (id?: string) => void;
+  stopped = false;
+  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
+  start() {
+    return this.startResult();
+  }
+  async stop() {
+    this.stopped = true;
+  }
+  on(method: string, handler: (...args: unknown[]) => void) {
+    this.handlers.set(method, handler);
+  }
+  onclose(cb: (error?: Error) => void) {
+    this.close = cb;
+  }
+  onreconnecting(cb: (error?: Error) => void) {
+    this.reconnecting = cb;
+  }
+  onreconnected(cb: (id?: string) => void) {
+    this.reconnected = cb;
+  }
+  send(payload: unknown) {
+    this.handlers.get(HUB_METHODS.deviceChange)?.(payload);
+  }
+}
+
+const device = (id: string, over: Partial<TFamilyDevice> = {}): TFamilyDevice => ({
+  id,
+  familyId: "f1",
+  name: `Softener ${id}`,
+  image: null,
+  online: true,
+  station: 0,
+  sort: 0,
+  mac: "A1B2C3D4E5F6",
+  deviceModel: null,
+  lastReportTime: null,
+  ...over,
+});
+
+const message = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    kind: "state",
+    deviceId: "d1",
+    mac: "A1B2C3D4E5F6",
+    familyId: "f1",
+    online: true,
+    station: 1,
+    stationRemainingSeconds: 300,
+    remainingWaterL: 800,
+    flowRateLpm: 0,
+    lastReportTime: "2025-05-01T10:00:00.000Z",
+    ...over,
+  });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("hub 1 channel state (spec §3/§4)", () => {
+  it("start → connected; reconnect attempt → connecting; reconnected → connected; close → none", async () => {
+    const fake = new FakeConnection();
+    const channel = new DeviceChangeChannel(() => fake, 60_000);
+    const seen: number[] = [];
+    channel.onState((s) => seen.push(s));
+    const reconnected = vi.fn();
+    channel.onReconnected(reconnected);
+    await channel.start();
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    fake.reconnecting?.(new Error("drop"));
+    expect(channel.state).toBe(RealtimeChannelState.Connecting);
+    fake.reconnected?.("id");
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    fake.close?.(new Error("gone"));
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    expect(seen).toEqual([1, 2, 1, 2, 0]);
+    await channel.stop();
+  });
+
+  it("a failed start ends in none and is retried", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const attempts: FakeConnection[] = [];
+    const channel = new DeviceChangeChannel(() => {
+      const fake = new FakeConnection(() =>
+        attempts.length === 1 ? Promise.reject(new Error("refused")) : Promise.resolve(),
+      );
+      attempts.push(fake);
+      return fake;
+    }, 1000);
+    await channel.start();
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(attempts).toHaveLength(2);
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    await channel.stop();
+    expect(attempts[1].stopped).toBe(true);
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    vi.useRealTimers();
+  });
+
+  it("parses the JSON string argument and drops what does not match the contract", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fake = new FakeConnection();
+    const channel = new DeviceChangeChannel(() => fake);
+    const got = vi.fn();
+    channel.onMessage(got);
+    await channel.start();
+    fake.send(message());
+    fake.send("{broken");
+    fake.send(JSON.stringify({ kind: "nope" }));
+    expect(got).toHaveBeenCalledTimes(1);
+    expect(got.mock.calls[0][0]).toMatchObject({ deviceId: "d1", station: 1 });
+    await channel.stop();
+  });
+});
+
+describe("applyDeviceChange", () => {
+  it("patches station, online and report time of the matching device only", () => {
+    const list = [device("d1"), device("d2")];
+    const msg = JSON.parse(message({ online: false, station: null }));
+    const next = applyDeviceChange(list, msg);
+    expect(next[0]).toMatchObject({ online: false, station: 0, lastReportTime: "2025-05-01T10:00:00.000Z" });
+    expect(next[1]).toBe(list[1]);
+    expect(applyDeviceChange(list, { ...msg, deviceId: "zz" })).toBe(list);
+  });
+});
+
+describe("useDeviceChanges", () => {
+  it("patches the family device list in the query cache and invalidates after a reconnect", async () => {
+    const fake = new FakeConnection();
+    const channel = new DeviceChangeChannel(() => fake);
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.familyDevices("f1"), [device("d1"), device("d2", { station: 5 })]);
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { result, unmount } = renderHook(() => useDeviceChanges("f1", channel), { wrapper });
+    await act(async () => {});
+    expect(result.current).toBe(RealtimeChannelState.Connected);
+    act(() => fake.send(message({ station: 3 })));
+    act(() => fake.send(message({ deviceId: "d2", familyId: "other", station: 4 })));
+    const list = client.getQueryData<TFamilyDevice[]>(queryKeys.familyDevices("f1"));
+    expect(list?.map((d) => d.station)).toEqual([3, 5]);
+    act(() => fake.reconnected?.("again"));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.familyDevicesAll });
+    unmount();
+    await channel.stop();
+  });
+});

@@ -1,0 +1,159 @@
+import type { Language } from "@aquapilot/contract";
+
+/**
+ * The persisted client state of spec §3, in one typed module: every key the app keeps in localStorage,
+ * stored as JSON. A corrupt or missing value reads as `null`; storage failures (quota, private mode) are logged
+ * and ignored so the app keeps working in memory.
+ */
+
+/** The OAuth token pair as stored: access token, refresh token and absolute expiry (ms since epoch). */
+export interface StoredToken {
+  accessToken: string;
+  refreshToken: string;
+  /** When the access token expires, milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+/** Login info of spec §3: user name, grantedPolicies (permission names) and the access token. */
+export interface LoginInfo {
+  userName: string;
+  grantedPolicies: string[];
+  token: string;
+}
+
+/** The selected device (spec §3 "device"): what the device screens were opened for. */
+export interface StoredDevice {
+  id: string;
+  name?: string;
+  mac?: string;
+}
+
+/** The selected family (spec §3 "family"). */
+export interface StoredFamily {
+  id: string;
+  name: string;
+}
+
+/** Wi-Fi credentials remembered for network setup (spec §3 "wifi"). */
+export interface StoredWifi {
+  name: string;
+  password: string;
+}
+
+/** Every persisted key of spec §3 and the shape of its value. */
+export interface StorageSchema {
+  loginInfo: LoginInfo;
+  token: StoredToken;
+  device: StoredDevice;
+  version: string;
+  family: StoredFamily;
+  /** Selected home family id per user name. */
+  userFamilyCache: Record<string, string>;
+  wifi: StoredWifi;
+  lang: Language;
+}
+
+/** A persisted key of spec §3. */
+export type StorageKey = keyof StorageSchema;
+
+/** The spec's key names; the prefix keeps them apart from other apps on the same origin. */
+const PREFIX = "aquapilot.";
+
+const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } = {
+  loginInfo: (v): v is LoginInfo =>
+    isObject(v) &&
+    typeof v.userName === "string" &&
+    typeof v.token === "string" &&
+    Array.isArray(v.grantedPolicies) &&
+    v.grantedPolicies.every((p) => typeof p === "string"),
+  token: (v): v is StoredToken =>
+    isObject(v) &&
+    typeof v.accessToken === "string" &&
+    typeof v.refreshToken === "string" &&
+    typeof v.expiresAt === "number",
+  device: (v): v is StoredDevice => isObject(v) && typeof v.id === "string",
+  version: (v): v is string => typeof v === "string",
+  family: (v): v is StoredFamily => isObject(v) && typeof v.id === "string" && typeof v.name === "string",
+  userFamilyCache: (v): v is Record<string, string> =>
+    isObject(v) && Object.values(v).every((x) => typeof x === "string"),
+  wifi: (v): v is StoredWifi => isObject(v) && typeof v.name === "string" && typeof v.password === "string",
+  lang: (v): v is Language => typeof v === "string" && ["zh-Hans", "en", "es", "ru", "fr"].includes(v),
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function backend(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a persisted value (spec §3). Returns `null` when the key is missing, not JSON, or of the wrong shape
+ * (a corrupt value is removed so it cannot fail again).
+ */
+export function getItem<K extends StorageKey>(key: K): StorageSchema[K] | null {
+  const store = backend();
+  if (!store) return null;
+  let raw: string | null;
+  try {
+    raw = store.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (validators[key](value)) return value;
+  } catch {
+    // fall through: corrupt JSON
+  }
+  console.warn(`[storage] dropping corrupt value of "${key}"`);
+  removeItem(key);
+  return null;
+}
+
+/** Writes a persisted value as JSON (spec §3); `null` removes it. Storage failures are logged, not thrown. */
+export function setItem<K extends StorageKey>(key: K, value: StorageSchema[K] | null): void {
+  if (value === null) return removeItem(key);
+  try {
+    backend()?.setItem(PREFIX + key, JSON.stringify(value));
+  } catch (err) {
+    console.warn(`[storage] cannot write "${key}"`, err);
+  }
+}
+
+/** Removes a persisted value. */
+export function removeItem(key: StorageKey): void {
+  try {
+    backend()?.removeItem(PREFIX + key);
+  } catch {
+    // ignore: nothing to remove
+  }
+}
+
+/** The stored access token, or null when signed out (spec §4: the guard's "no token"). */
+export function getAccessToken(): string | null {
+  return getItem("token")?.accessToken ?? null;
+}
+
+/** Selected home family id of a user (spec §3 userFamilyCache), or null. */
+export function getUserFamily(userName: string): string | null {
+  return getItem("userFamilyCache")?.[userName] ?? null;
+}
+
+/** Remembers the selected home family of a user (spec §3 userFamilyCache). */
+export function setUserFamily(userName: string, familyId: string): void {
+  setItem("userFamilyCache", { ...(getItem("userFamilyCache") ?? {}), [userName]: familyId });
+}
+
+/** Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device. */
+export function clearSession(): void {
+  removeItem("token");
+  removeItem("loginInfo");
+  removeItem("device");
+}

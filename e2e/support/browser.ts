@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+/** Debian's Chromium (apt-get install chromium); CHROMIUM_PATH overrides. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Flags that keep headless Chromium off the network beyond loopback (see the node machine notes). */
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Starts Chromium with a fresh profile at a phone-sized viewport (375×812, the design width).
+ * @param locale Accept-Language / navigator.language of the browser, e.g. "en" or "zh-CN".
+ * @returns the context and a close function that also removes the profile folder.
+ */
+export async function launchPhone(locale = "en"): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "aq-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot under e2e/screenshots/<name>.png (kept for a person to look at; git-ignored). */
+export async function snap(page: Page, name: string): Promise<string> {
+  const dir = path.join(import.meta.dirname, "..", "screenshots");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
