@@ -87,7 +87,9 @@ export default async function setup(project: TestProject) {
       "start",
     ]);
   } catch (err) {
-    const log = fs.existsSync(path.join(dir, "server.log")) ? fs.readFileSync(path.join(dir, "server.log"), "utf8") : "";
+    const log = fs.existsSync(path.join(dir, "server.log"))
+      ? fs.readFileSync(path.join(dir, "server.log"), "utf8")
+      : "";
     const stderr = (err as { stderr?: Buffer }).stderr?.toString() ?? "";
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`Could not start a throwaway PostgreSQL: ${(err as Error).message}\n${stderr}\n${log}`);

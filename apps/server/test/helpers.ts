@@ -7,6 +7,7 @@ import { InProcessBus } from "../src/bus.js";
 import { type AppConfig, loadConfig } from "../src/config.js";
 import type { Db } from "../src/db/index.js";
 import { AppError, ErrorCode } from "../src/http/errors.js";
+import type { Mailer } from "../src/notify/index.js";
 import type { DeviceCommandPort } from "../src/ports.js";
 import { type Engine, openTestDatabase, type TestDatabase } from "./databases.js";
 
@@ -56,7 +57,16 @@ export interface TestApp {
  * on the same DATA_DIR). `env` overrides configuration variables; `now` is the clock.
  */
 export async function createTestApp(
-  opts: { engine?: Engine; database?: TestDatabase; env?: Record<string, string>; now?: () => Date } = {},
+  opts: {
+    engine?: Engine;
+    database?: TestDatabase;
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** Built web app folder to serve at "/" (default: none). */
+    webDistDir?: string;
+    /** Replaces the e-mail transport. */
+    mailer?: Mailer;
+  } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
   const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "info", DATA_DIR: database.dataDir, ...opts.env });
@@ -76,7 +86,8 @@ export async function createTestApp(
     devices,
     logger: createLogger(config, sink),
     now: opts.now,
-    webDistDir: "/nonexistent",
+    webDistDir: opts.webDistDir ?? "/nonexistent",
+    mailer: opts.mailer,
   });
   await app.ready();
   return {
@@ -116,7 +127,11 @@ export async function passwordGrant(app: FastifyInstance, username: string, pass
 
 /** Registers `email` / `password` through the real routes (code from the outbox); answers the new user id. */
 export async function registerByEmail(app: FastifyInstance, email: string, password: string): Promise<string> {
-  const send = await app.inject({ method: "GET", url: "/api/basic-data/app/account/send_email_password_code", query: { email } });
+  const send = await app.inject({
+    method: "GET",
+    url: "/api/basic-data/app/account/send_email_password_code",
+    query: { email },
+  });
   if (send.statusCode !== 200) throw new Error(`send code failed: ${send.body}`);
   const code = await latestCode(app, email);
   const res = await app.inject({

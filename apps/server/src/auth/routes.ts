@@ -1,7 +1,7 @@
 import { endpoints, TOKEN_PATH, type TTokenError, ZTokenRequest } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { registerOpenEndpoint } from "../http/route.js";
 import { translate } from "../http/messages.js";
+import { registerOpenEndpoint } from "../http/route.js";
 import type { AppContext } from "../modules/context.js";
 import { grantedPoliciesFor } from "./policies.js";
 

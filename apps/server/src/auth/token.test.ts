@@ -50,7 +50,9 @@ describe("POST /connect/token", () => {
   });
 
   it("answers unsupported_grant_type and invalid_request", async () => {
-    expect((await t.app.inject(form({ grant_type: "client_credentials" }))).json().error).toBe("unsupported_grant_type");
+    expect((await t.app.inject(form({ grant_type: "client_credentials" }))).json().error).toBe(
+      "unsupported_grant_type",
+    );
     expect((await t.app.inject(form({ grant_type: "password", username: "owner" }))).json().error).toBe(
       "invalid_request",
     );
@@ -76,7 +78,11 @@ describe("POST /connect/token", () => {
     expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toEqual({ userId, userName: "owner" });
     await t.db.updateTable("users").set({ security_stamp: "changed" }).where("id", "=", userId).execute();
     expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toBeNull();
-    const res = await t.app.inject({ method: "GET", url: "/api/basic-data/app/profile/", headers: { authorization: auth } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/basic-data/app/profile/",
+      headers: { authorization: auth },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -141,8 +147,9 @@ describe("JWT signing key", () => {
     const second = await createTestApp({ database: first.database });
     try {
       expect(await second.app.auth.verifyAccessToken(auth.slice(7))).toBeNull();
-      expect(await second.app.auth.verifyAccessToken((await bearer(second.app, "x@example.com", "pass-word-1")).slice(7)))
-        .not.toBeNull();
+      expect(
+        await second.app.auth.verifyAccessToken((await bearer(second.app, "x@example.com", "pass-word-1")).slice(7)),
+      ).not.toBeNull();
     } finally {
       await second.close();
     }

@@ -12,7 +12,10 @@ function languageOf(request: FastifyRequest) {
 
 function send(reply: FastifyReply, status: number, error: TAbpError) {
   if (status === 401) reply.header("www-authenticate", "Bearer");
-  return reply.code(status).type("application/json; charset=utf-8").send(fail(error, status === 401));
+  return reply
+    .code(status)
+    .type("application/json; charset=utf-8")
+    .send(fail(error, status === 401));
 }
 
 /**

@@ -7,8 +7,14 @@ describe("server message catalogue", () => {
 
   it.each(LANGUAGES)("%s has exactly the keys of en, each non-empty", (lang) => {
     const keys = Object.keys(MESSAGES[lang]).sort();
-    expect(keys.filter((k) => !reference.includes(k)), "extra keys").toEqual([]);
-    expect(reference.filter((k) => !keys.includes(k)), "missing keys").toEqual([]);
+    expect(
+      keys.filter((k) => !reference.includes(k)),
+      "extra keys",
+    ).toEqual([]);
+    expect(
+      reference.filter((k) => !keys.includes(k)),
+      "missing keys",
+    ).toEqual([]);
     for (const k of keys) expect(MESSAGES[lang][k as keyof (typeof MESSAGES)["en"]].trim()).not.toBe("");
   });
 

@@ -37,7 +37,8 @@ const en = {
   "token.unsupportedGrant": "Unsupported grant_type.",
   "token.invalidRequest": "The token request is missing a required parameter.",
   "notify.code.subject": "Your AquaPilot verification code",
-  "notify.code.body": "Your verification code is {code}. It is valid for {minutes} minutes. Do not share it with anyone.",
+  "notify.code.body":
+    "Your verification code is {code}. It is valid for {minutes} minutes. Do not share it with anyone.",
 } as const;
 
 /** A key of the server message catalogue. */
@@ -110,7 +111,8 @@ const es: Record<MessageKey, string> = {
   "token.unsupportedGrant": "grant_type no admitido.",
   "token.invalidRequest": "Falta un parámetro obligatorio en la solicitud del token.",
   "notify.code.subject": "Su código de verificación de AquaPilot",
-  "notify.code.body": "Su código de verificación es {code}. Es válido durante {minutes} minutos. No lo comparta con nadie.",
+  "notify.code.body":
+    "Su código de verificación es {code}. Es válido durante {minutes} minutos. No lo comparta con nadie.",
 };
 
 const ru: Record<MessageKey, string> = {
@@ -180,7 +182,8 @@ const fr: Record<MessageKey, string> = {
   "token.unsupportedGrant": "grant_type non pris en charge.",
   "token.invalidRequest": "Il manque un paramètre obligatoire dans la demande de jeton.",
   "notify.code.subject": "Votre code de vérification AquaPilot",
-  "notify.code.body": "Votre code de vérification est {code}. Il est valable {minutes} minutes. Ne le communiquez à personne.",
+  "notify.code.body":
+    "Votre code de vérification est {code}. Il est valable {minutes} minutes. Ne le communiquez à personne.",
 };
 
 /** Every language's catalogue, keyed by the spec §1 language code. */

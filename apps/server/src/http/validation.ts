@@ -1,6 +1,6 @@
 import type { Language, TValidationError } from "@aquapilot/contract";
 import type { FastifySchemaCompiler } from "fastify";
-import { type ZodType, z } from "zod";
+import type { ZodType, z } from "zod";
 import { translate } from "./messages.js";
 
 /**

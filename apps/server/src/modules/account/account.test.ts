@@ -42,7 +42,11 @@ describe("account: codes and registration (spec §5 Register)", () => {
     const res = await register({ account: "new.user@example.com", code, serviceRegion: "1" });
     expect(res.statusCode).toBe(200);
     expect(res.json().result).toMatchObject({ userName: "new.user@example.com" });
-    const user = await t.db.selectFrom("users").selectAll().where("email", "=", "new.user@example.com").executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", "new.user@example.com")
+      .executeTakeFirstOrThrow();
     expect(user.service_region).toBe(1);
     expect(user.password_hash.startsWith("$argon2id$")).toBe(true);
     expect((await passwordGrant(t.app, "new.user@example.com", "pass-word-1")).status).toBe(200);
@@ -113,7 +117,11 @@ describe("account: codes and registration (spec §5 Register)", () => {
   });
 
   it("registers by phone with a country code; sign-in by phone number", async () => {
-    const sent = await t.app.inject({ method: "GET", url: SEND_PHONE, query: { phoneNumber: "13800138000", countryCode: "86" } });
+    const sent = await t.app.inject({
+      method: "GET",
+      url: SEND_PHONE,
+      query: { phoneNumber: "13800138000", countryCode: "86" },
+    });
     expect(sent.statusCode).toBe(200);
     const code = await latestCode(t.app, "+8613800138000");
     const noCc = await register({ bindType: "2", account: "13800138000", code });
@@ -121,7 +129,11 @@ describe("account: codes and registration (spec §5 Register)", () => {
     expect(noCc.json().error.validationErrors[0].members).toEqual(["countryCode"]);
     const res = await register({ bindType: "2", account: "13800138000", code, countryCode: "+86" });
     expect(res.statusCode).toBe(200);
-    const user = await t.db.selectFrom("users").selectAll().where("phone_number", "=", "13800138000").executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom("users")
+      .selectAll()
+      .where("phone_number", "=", "13800138000")
+      .executeTakeFirstOrThrow();
     expect(user.country_code).toBe("+86");
     expect((await passwordGrant(t.app, "13800138000", "pass-word-1")).status).toBe(200);
   });

@@ -39,12 +39,7 @@ async function accountExists(db: Db, where: { email?: string; phoneNumber?: stri
   return row !== undefined;
 }
 
-async function sendCode(
-  ctx: AppContext,
-  channel: "email" | "sms",
-  target: string,
-  lang: Language,
-): Promise<void> {
+async function sendCode(ctx: AppContext, channel: "email" | "sms", target: string, lang: Language): Promise<void> {
   const { id, code } = await ctx.codes.issue("register", target);
   const message = {
     recipient: target,
@@ -66,7 +61,8 @@ async function sendCode(
  */
 export async function sendEmailRegisterCode(ctx: AppContext, email: string, lang: Language): Promise<void> {
   const target = normaliseEmail(email);
-  if (await accountExists(ctx.db, { email: target })) throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
+  if (await accountExists(ctx.db, { email: target }))
+    throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
   await sendCode(ctx, "email", target, lang);
 }
 

@@ -68,9 +68,13 @@ export async function signIn(account: string, password: string): Promise<void> {
   await loadGrantedPolicies(true);
 }
 
-/** Clears login info only (spec §4 "Entering Login clears login info"), and the loaded permissions with it. */
+/**
+ * Clears login info (spec §4 "Entering Login clears login info"): the stored login info with its token, and the
+ * loaded permissions. The selected device, family cache and language stay.
+ */
 export function clearLoginInfo(): void {
   setItem("loginInfo", null);
+  setItem("token", null);
   loaded = null;
   notify();
 }

@@ -4,3 +4,5 @@ export { confirmDialog, toast } from "./dialogs.js";
 export { NotBuiltPage } from "./not-built-page.js";
 export { PageShell, type PageShellProps } from "./page-shell.js";
 export { StateBlock } from "./state-block.js";
+export { BrandMark } from "./brand-mark.js";
+export { TextField, type TextFieldProps } from "./text-field.js";

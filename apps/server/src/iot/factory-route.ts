@@ -1,0 +1,39 @@
+import { normaliseMac } from "@aquapilot/contract";
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import type { Db } from "../db/index.js";
+import { provisionDevice } from "../modules/devices/provision.js";
+
+/** Body of POST /dev/factory/devices: a device's factory identity and clear secret. */
+export const ZFactoryDevice = z.object({
+  mac: z.string().refine((m) => normaliseMac(m).length === 12, "mac needs 12 hex digits"),
+  secret: z.string().min(16).max(256),
+  model: z.string().max(64).optional(),
+  serialNumber: z.string().max(64).optional(),
+  deviceSerialNumber: z.string().max(64).optional(),
+  name: z.string().min(1).max(64).optional(),
+});
+
+/**
+ * Development-only factory endpoint `POST /dev/factory/devices` (register it only when APP_ENV is not production):
+ * stores a device's MAC and argon2id-hashed secret, unbound, so a simulated device can connect to the broker and
+ * be paired with its code MAC:SECRET. Registering a known MAC again replaces its secret (provisionDevice).
+ * Answers 201 `{id, mac, created: true}` or 200 `{…, created: false}`; 400 `{error}` on a bad body.
+ */
+export const factoryRoutes: FastifyPluginAsync<{ db: Db }> = async (app, opts) => {
+  app.post("/dev/factory/devices", async (request, reply) => {
+    const parsed = ZFactoryDevice.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send({ error: parsed.error.issues.map((i) => i.message).join("; ") });
+    const body = parsed.data;
+    const mac = normaliseMac(body.mac);
+    const { id, created } = await provisionDevice(opts.db, {
+      mac,
+      secret: body.secret,
+      name: body.name ?? `${body.model ?? "Softener"} ${mac.slice(-4)}`,
+      model: body.model ?? null,
+      serialNumber: body.serialNumber ?? null,
+      deviceSerialNumber: body.deviceSerialNumber ?? null,
+    });
+    return reply.code(created ? 201 : 200).send({ id, mac, created });
+  });
+};

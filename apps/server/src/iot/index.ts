@@ -1,0 +1,102 @@
+import { loadOrCreateSecret } from "../auth/secrets.js";
+import type { Bus } from "../bus.js";
+import type { Db } from "../db/index.js";
+import type { DeviceCommandPort } from "../ports.js";
+import { createDeviceAuthorizer, type EmbeddedBroker, GATEWAY_USERNAME, startEmbeddedBroker } from "./broker.js";
+import { DeviceGateway } from "./gateway.js";
+import type { IotLogger } from "./logger.js";
+
+export { createDeviceAuthorizer, GATEWAY_USERNAME, startEmbeddedBroker } from "./broker.js";
+export { factoryRoutes } from "./factory-route.js";
+export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.js";
+export { type IotLogger, silentLogger } from "./logger.js";
+
+/** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
+export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
+
+/** The running device link: the command port the REST side uses, plus where devices connect. */
+export interface DeviceLink extends DeviceCommandPort {
+  /** What devices (and the simulator) connect to, without credentials, e.g. mqtt://127.0.0.1:1883. */
+  brokerUrl: string;
+  /** The gateway (for tests and diagnostics). */
+  gateway: DeviceGateway;
+  /** Stops the gateway, then the embedded broker (if any). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startDeviceLink}. */
+export interface DeviceLinkOptions {
+  db: Db;
+  bus: Bus;
+  /** DATA_DIR: the gateway password of the embedded broker is kept there. */
+  dataDir: string;
+  /** External broker (MQTT_URL, credentials in the URL); when absent the embedded broker is started. */
+  mqttUrl?: string;
+  /** Interface of the embedded broker (default 127.0.0.1). */
+  mqttHost?: string;
+  /** Port of the embedded broker (MQTT_PORT, default 1883; 0 = a free one). */
+  mqttPort?: number;
+  /** Gateway password; default: generated once and kept in DATA_DIR/mqtt-gateway.secret. */
+  gatewayPassword?: string;
+  logger: IotLogger;
+}
+
+/**
+ * Starts the device link (docs/device-protocol.md): the embedded Aedes broker unless `mqttUrl` is given, then the
+ * gateway that records device reports and sends commands.
+ * @throws when the broker port cannot be bound or the gateway cannot connect (nothing is left running then).
+ */
+export async function startDeviceLink(options: DeviceLinkOptions): Promise<DeviceLink> {
+  let broker: EmbeddedBroker | null = null;
+  let url: string;
+  let brokerUrl: string;
+  let username: string | undefined;
+  let password: string | undefined;
+  if (options.mqttUrl) {
+    url = options.mqttUrl;
+    const u = new URL(options.mqttUrl);
+    u.username = "";
+    u.password = "";
+    brokerUrl = u.toString().replace(/\/$/, "");
+  } else {
+    password =
+      options.gatewayPassword ??
+      Buffer.from(loadOrCreateSecret(options.dataDir, GATEWAY_SECRET_FILE)).toString("base64url");
+    username = GATEWAY_USERNAME;
+    const host = options.mqttHost ?? "127.0.0.1";
+    broker = await startEmbeddedBroker({
+      host,
+      port: options.mqttPort ?? 1883,
+      authorize: createDeviceAuthorizer(options.db),
+      gatewayPassword: password,
+      logger: options.logger,
+    });
+    const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+    brokerUrl = `mqtt://${reachable.includes(":") ? `[${reachable}]` : reachable}:${broker.port}`;
+    url = brokerUrl;
+  }
+  let gateway: DeviceGateway;
+  try {
+    gateway = await DeviceGateway.connect({
+      db: options.db,
+      bus: options.bus,
+      url,
+      username,
+      password,
+      logger: options.logger,
+    });
+  } catch (err) {
+    await broker?.close();
+    throw err;
+  }
+  return {
+    brokerUrl,
+    gateway,
+    sendCommand: (input) => gateway.sendCommand(input),
+    sendCommandAndWait: (input) => gateway.sendCommandAndWait(input),
+    async close() {
+      await gateway.close();
+      await broker?.close();
+    },
+  };
+}

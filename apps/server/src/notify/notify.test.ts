@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/helpers.js";
+
+describe("e-mail through SMTP_URL", () => {
+  const received: Array<{ to: string; data: string }> = [];
+  let smtp: SMTPServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, session, callback) {
+        let data = "";
+        stream.on("data", (c: Buffer) => {
+          data += c.toString();
+        });
+        stream.on("end", () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+    const { port } = smtp.server.address() as AddressInfo;
+    t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it("delivers the code e-mail in the caller's language and keeps it in the outbox", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/basic-data/app/account/send_email_password_code",
+      query: { email: "mail@example.com" },
+      headers: { "accept-language": "es" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0].to).toBe("mail@example.com");
+    const [kept] = (await t.app.inject({ method: "GET", url: "/dev/outbox" })).json();
+    const code = kept.body.match(/\d{6}/)[0];
+    expect(received[0].data).toContain(code);
+    expect(kept.subject).toBe("Su código de verificación de AquaPilot");
+    // With SMTP configured the code is not written to the log.
+    expect(t.logs.join("")).not.toContain(code);
+  });
+});
+
+describe("a failed delivery", () => {
+  it("answers 500 with the send-failed message and lets the user ask again at once", async () => {
+    let fail = true;
+    const t = await createTestApp({
+      mailer: {
+        async send() {
+          if (fail) throw new Error("SMTP down");
+        },
+      },
+    });
+    try {
+      const ask = () =>
+        t.app.inject({
+          method: "GET",
+          url: "/api/basic-data/app/account/send_email_password_code",
+          query: { email: "down@example.com" },
+          headers: { "accept-language": "en" },
+        });
+      const res = await ask();
+      expect(res.statusCode).toBe(500);
+      expect(res.json().error.message).toBe("The code could not be sent. Please try again later.");
+      fail = false;
+      expect((await ask()).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("the built web app", () => {
+  it("is served at / when the folder has index.html, beside the API", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-web-"));
+    fs.writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>AquaPilot</title>");
+    const t = await createTestApp({ webDistDir: dir });
+    try {
+      const page = await t.app.inject({ method: "GET", url: "/" });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers["content-type"]).toContain("text/html");
+      expect(page.body).toContain("<title>AquaPilot</title>");
+      const api = await t.app.inject({ method: "GET", url: "/api/basic-data/app/account/user_bind_type_list" });
+      expect(api.json().success).toBe(true);
+      const missing = await t.app.inject({ method: "GET", url: "/api/missing" });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().__abp).toBe(true);
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { PERMISSIONS } from "@aquapilot/contract";
+import type { ComponentType } from "react";
+import type { PermissionRequirement } from "../shared/auth/permissions.js";
+import { PATHS, type RouteName } from "../shared/navigation/index.js";
+
+/**
+ * Every route of spec §2 as data. `screen` lazily imports the built screen; routes without one show the
+ * "not built yet" page titled with the route name. `open` routes need no token (spec §2: Reload, the test pages,
+ * Login, Register, Article, CountrySelect, FindPassword). `permission` is checked by the guard (spec §6).
+ * `transition`: how the page enters (spec §2: /login has none).
+ */
+export interface AppRoute {
+  name: RouteName;
+  path: string;
+  screen?: () => Promise<{ default: ComponentType }>;
+  open?: boolean;
+  permission?: PermissionRequirement;
+  transition: "slide" | "none";
+  /** Child routes rendered inside this one (the /index tab layout). */
+  children?: AppRoute[];
+}
+
+const lazyNamed =
+  <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) =>
+  () =>
+    load().then((m) => ({ default: m[name] as ComponentType }));
+
+/** A route whose screen is not built yet (it shows the placeholder page). */
+const pending = (name: RouteName, extra: Partial<AppRoute> = {}): AppRoute => ({
+  name,
+  path: PATHS[name],
+  transition: "slide",
+  ...extra,
+});
+
+/** The route table of spec §2. The root `/` redirects to /index/home (see router.tsx). */
+export const ROUTES: AppRoute[] = [
+  {
+    name: "Index",
+    path: PATHS.Index,
+    transition: "none",
+    screen: lazyNamed(() => import("./index-layout.js"), "IndexLayout"),
+    children: [
+      {
+        name: "Home",
+        path: PATHS.Home,
+        transition: "none",
+        screen: lazyNamed(() => import("../features/home/screens/home-screen.js"), "HomeScreen"),
+      },
+      {
+        name: "My",
+        path: PATHS.My,
+        transition: "none",
+        screen: lazyNamed(() => import("../features/profile/screens/my-screen.js"), "MyScreen"),
+      },
+    ],
+  },
+  {
+    name: "NoFamily",
+    path: PATHS.NoFamily,
+    transition: "slide",
+    screen: lazyNamed(() => import("../features/family/screens/no-family-screen.js"), "NoFamilyScreen"),
+  },
+  pending("DeviceSort"),
+  pending("Test", { open: true }),
+  pending("Test2", { open: true }),
+  pending("Test3", { open: true }),
+  {
+    name: "Login",
+    path: PATHS.Login,
+    open: true,
+    transition: "none",
+    screen: lazyNamed(() => import("../features/account/screens/login-screen.js"), "LoginScreen"),
+  },
+  {
+    name: "Register",
+    path: PATHS.Register,
+    open: true,
+    transition: "slide",
+    screen: lazyNamed(() => import("../features/account/screens/register-screen.js"), "RegisterScreen"),
+  },
+  pending("CountrySelect", { open: true }),
+  pending("FindPassword", { open: true }),
+  pending("MessageDetails"),
+  pending("FamilyList"),
+  pending("FamilyCreate"),
+  pending("AddressSelect"),
+  pending("FamilyDetails"),
+  pending("FamilyUpdate"),
+  pending("FamilyQrcode"),
+  pending("FamilyUserList"),
+  pending("FamilyUserDetails"),
+  pending("FamilyShareList"),
+  pending("Device"),
+  pending("DeviceAttribute"),
+  pending("DeviceNameUpdate"),
+  pending("DeviceInfo"),
+  pending("DeviceSetting", { permission: PERMISSIONS.deviceSetting }),
+  pending("DeviceNetwork"),
+  pending("DeviceNetworkNameUpdate"),
+  pending("DeviceImage"),
+  pending("Fault"),
+  pending("Article", { open: true }),
+  pending("PersonalInfo"),
+  pending("About"),
+  pending("Setting"),
+  pending("UpdatePassword"),
+  pending("UpdatePhoneEmail"),
+  pending("UpdateUserName"),
+  pending("DeleteAccount"),
+  pending("AfterSaleList"),
+  pending("AfterSaleCreate"),
+  {
+    name: "App",
+    path: PATHS.App,
+    open: true,
+    transition: "none",
+    screen: lazyNamed(() => import("./startup.js"), "AppStartup"),
+  },
+  {
+    name: "Splash",
+    path: PATHS.Splash,
+    open: true,
+    transition: "none",
+    screen: lazyNamed(() => import("./startup.js"), "SplashScreen"),
+  },
+  {
+    name: "Reload",
+    path: PATHS.Reload,
+    open: true,
+    transition: "none",
+    screen: lazyNamed(() => import("./startup.js"), "ReloadScreen"),
+  },
+];
+
+/** Every route, children included, flattened. */
+export function allRoutes(routes: AppRoute[] = ROUTES): AppRoute[] {
+  return routes.flatMap((r) => [r, ...allRoutes(r.children ?? [])]);
+}

@@ -1,0 +1,117 @@
+import { Button, Toast } from "antd-mobile";
+import { LockOutline, UserOutline } from "antd-mobile-icons";
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../shared/api/errors.js";
+import { clearLoginInfo } from "../../../shared/auth/session.js";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
+import { deviceChannel } from "../../../shared/realtime/index.js";
+import { BrandMark, TextField } from "../../../shared/ui/index.js";
+import { useLogin } from "../api/login.js";
+import { LanguageSwitch } from "../components/language-switch.js";
+
+/**
+ * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
+ * language switch; privacy note. Entering clears login info (spec §4); success stores token + login info, loads the
+ * permissions and goes home.
+ */
+export function LoginScreen() {
+  const { t } = useTranslation();
+  const [account, setAccount] = useState("");
+  const [password, setPassword] = useState("");
+  const login = useLogin();
+
+  useEffect(() => {
+    clearLoginInfo();
+    void deviceChannel().stop();
+  }, []);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!account.trim() || !password) {
+      Toast.show({ content: t("login.required") });
+      return;
+    }
+    login.mutate(
+      { account, password },
+      {
+        onSuccess: () => {
+          Toast.show({ icon: "success", content: t("login.success") });
+          navigateTo(PATHS.Home, null, { replace: true });
+        },
+        onError: (err) => {
+          const wrongCredentials =
+            err instanceof ApiError && (err.code === "invalid_grant" || err.status === 400 || err.status === 401);
+          Toast.show({
+            icon: "fail",
+            content: wrongCredentials ? t("login.verificationFailed") : t("login.loginFailed"),
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="auth" data-testid="login-screen">
+      <div className="auth__hero">
+        <div className="auth__hero-top">
+          <LanguageSwitch />
+        </div>
+        <div className="auth__brand">
+          <BrandMark size="1.7rem" />
+          <div>
+            <div className="auth__brand-name">{t("app.name")}</div>
+            <div className="auth__brand-tagline">{t("app.tagline")}</div>
+          </div>
+        </div>
+        <div className="auth__waves" aria-hidden="true" />
+      </div>
+      <form className="auth__card" onSubmit={submit} noValidate>
+        <h1 className="auth__title">{t("login.welcome")}</h1>
+        <p className="auth__subtitle">{t("login.subtitle")}</p>
+        <TextField
+          icon={<UserOutline />}
+          value={account}
+          onChange={setAccount}
+          placeholder={t("login.accountPlaceholder")}
+          aria-label={t("login.account")}
+          autoComplete="username"
+          testId="login-account"
+        />
+        <TextField
+          icon={<LockOutline />}
+          value={password}
+          onChange={setPassword}
+          placeholder={t("login.passwordPlaceholder")}
+          aria-label={t("login.password")}
+          autoComplete="current-password"
+          revealable
+          testId="login-password"
+        />
+        <div className="auth__row auth__row--end">
+          <button type="button" className="link" onClick={() => navigateTo(PATHS.FindPassword)} data-testid="login-forgot">
+            {t("login.forgotPassword")}
+          </button>
+        </div>
+        <Button
+          block
+          color="primary"
+          shape="rounded"
+          size="large"
+          type="submit"
+          loading={login.isPending}
+          data-testid="login-submit"
+        >
+          {t("login.submit")}
+        </Button>
+        <div className="auth__row auth__row--center">
+          <span className="muted">{t("login.noAccount")}</span>
+          <button type="button" className="link link--strong" onClick={() => navigateTo(PATHS.Register)} data-testid="login-register">
+            {t("login.register")}
+          </button>
+        </div>
+      </form>
+      <p className="auth__privacy">{t("login.privacyNote")}</p>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { endpoints, type TFamily } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, asPage } from "../../../shared/api/client.js";
+import { queryKeys } from "../../../shared/api/query-keys.js";
+
+/** How many families the home tab's switcher loads at once (a user belongs to a handful). */
+const FAMILY_PAGE = 100;
+
+/** The caller's families: `GET /api/run-lucky/device/app/family/` (spec §7; a page or a bare array). */
+export async function getFamilies(signal?: AbortSignal): Promise<TFamily[]> {
+  const result = await api(endpoints.getFamilies, {
+    query: { skipCount: 0, maxResultCount: FAMILY_PAGE },
+    signal,
+  });
+  return asPage<TFamily>(result).items;
+}
+
+/** Query options of {@link getFamilies}. */
+export function getFamiliesQueryOptions() {
+  return queryOptions({ queryKey: queryKeys.families, queryFn: ({ signal }) => getFamilies(signal) });
+}
+
+/** The caller's families as a query. */
+export function useFamilies() {
+  return useQuery(getFamiliesQueryOptions());
+}

@@ -1,0 +1,24 @@
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, asPage } from "../../../shared/api/client.js";
+import { queryKeys } from "../../../shared/api/query-keys.js";
+
+/** Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7). */
+export async function getFamilyDevices(familyId: string, signal?: AbortSignal): Promise<TFamilyDevice[]> {
+  const result = await api(endpoints.getFamilyDevices, { query: { familyId }, signal });
+  return [...asPage<TFamilyDevice>(result).items].sort((a, b) => a.sort - b.sort);
+}
+
+/** Query options of {@link getFamilyDevices}; the key is shared with the hub-1 cache patcher (useDeviceChanges). */
+export function getFamilyDevicesQueryOptions(familyId: string | null | undefined) {
+  return queryOptions({
+    queryKey: queryKeys.familyDevices(familyId ?? ""),
+    queryFn: ({ signal }) => getFamilyDevices(familyId ?? "", signal),
+    enabled: Boolean(familyId),
+  });
+}
+
+/** A family's devices as a query (kept live by useDeviceChanges). */
+export function useFamilyDevices(familyId: string | null | undefined) {
+  return useQuery(getFamilyDevicesQueryOptions(familyId));
+}

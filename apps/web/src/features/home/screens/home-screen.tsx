@@ -1,0 +1,185 @@
+import { LIMITS, RealtimeChannelState, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { ActionSheet, Button, PullToRefresh, Skeleton } from "antd-mobile";
+import {
+  AddCircleOutline,
+  AddOutline,
+  BellOutline,
+  DownOutline,
+  EditSOutline,
+  ScanningOutline,
+  SoundOutline,
+  UserAddOutline,
+} from "antd-mobile-icons";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
+import { useDeviceChanges } from "../../../shared/realtime/index.js";
+import { pushBackHandler, StateBlock } from "../../../shared/ui/index.js";
+import { useFamilies } from "../api/get-families.js";
+import { useFamilyDevices } from "../api/get-family-devices.js";
+import { DeviceCard } from "../components/device-card.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Picks the home family: the selected one (spec §3 userFamilyCache), else the first. */
+function pickFamily(families: TFamily[], selectedId: string | null): TFamily | null {
+  return families.find((f) => f.id === selectedId) ?? families[0] ?? null;
+}
+
+/**
+ * Home tab (spec §2 /index/home): the selected family and its devices, live through hub 1; pull-down refresh
+ * (333 ms delay); header actions add device, scan, messages, invite members, push management, edit order.
+ * A user without family goes to /NoFamily.
+ */
+export function HomeScreen() {
+  const { t } = useTranslation();
+  const userName = getItem("loginInfo")?.userName ?? "";
+  const families = useFamilies();
+  const [selectedId, setSelectedId] = useState(() => getUserFamily(userName));
+  const family = useMemo(() => pickFamily(families.data ?? [], selectedId), [families.data, selectedId]);
+  const devices = useFamilyDevices(family?.id);
+  const channel = useDeviceChanges(family?.id);
+
+  useEffect(() => {
+    if (families.isSuccess && families.data.length === 0) navigateTo(PATHS.NoFamily, null, { replace: true });
+  }, [families.isSuccess, families.data]);
+
+  useEffect(() => {
+    if (!family) return;
+    setUserFamily(userName, family.id);
+    setItem("family", { id: family.id, name: family.name });
+  }, [family, userName]);
+
+  const switchFamily = () => {
+    const list = families.data ?? [];
+    if (list.length < 2) return;
+    let removeBack = () => {};
+    const handler = ActionSheet.show({
+      extra: t("home.switchFamily"),
+      cancelText: t("common.cancel"),
+      closeOnAction: true,
+      actions: list.map((f) => ({
+        key: f.id,
+        text: f.name,
+        bold: f.id === family?.id,
+        onClick: () => setSelectedId(f.id),
+      })),
+      onClose: () => removeBack(),
+    });
+    removeBack = pushBackHandler(() => handler.close());
+  };
+
+  const refresh = async () => {
+    await sleep(LIMITS.refreshDelayMs);
+    await Promise.all([families.refetch(), devices.refetch()]);
+  };
+
+  const openDevice = (device: TFamilyDevice) => {
+    setItem("device", { id: device.id, name: device.name, mac: device.mac });
+    navigateTo(PATHS.Device, { deviceId: device.id, familyId: device.familyId });
+  };
+  const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
+
+  const list = devices.data ?? [];
+  const onlineCount = list.filter((d) => d.online).length;
+  const live = channel === RealtimeChannelState.Connected;
+
+  return (
+    <div className="home" data-testid="home-screen">
+      <header className="home__hero">
+        <div className="home__bar">
+          <button type="button" className="home__family" onClick={switchFamily} data-testid="home-family">
+            <span className="home__family-name">{family?.name ?? t("home.myHome")}</span>
+            {(families.data?.length ?? 0) > 1 ? <DownOutline /> : null}
+          </button>
+          <div className="home__actions">
+            <button type="button" aria-label={t("home.scan")} onClick={() => navigateTo(PATHS.DeviceNetwork, { scan: true })} data-testid="home-scan">
+              <ScanningOutline />
+            </button>
+            <button type="button" aria-label={t("home.addDevice")} onClick={addDevice} data-testid="home-add-device">
+              <AddCircleOutline />
+            </button>
+            <button type="button" aria-label={t("home.messages")} onClick={() => navigateTo(PATHS.MessageDetails)} data-testid="home-messages">
+              <BellOutline />
+            </button>
+          </div>
+        </div>
+        <div className="home__summary">
+          <span>{t("home.deviceCount", { count: list.length })}</span>
+          <span className="home__summary-sep">·</span>
+          <span>
+            {t("home.online")} {onlineCount}
+          </span>
+          <span className={`live-chip ${live ? "live-chip--on" : ""}`} data-testid="realtime-state" data-state={channel}>
+            <span className="live-chip__dot" />
+            {live ? t("home.live") : t("home.connecting")}
+          </span>
+        </div>
+        <div className="home__quick">
+          <button type="button" onClick={() => navigateTo(PATHS.FamilyQrcode, { familyId: family?.id })} data-testid="home-invite">
+            <span className="home__quick-icon">
+              <UserAddOutline />
+            </span>
+            {t("home.inviteMembers")}
+          </button>
+          <button type="button" onClick={() => navigateTo(PATHS.Setting, { section: "push" })} data-testid="home-push">
+            <span className="home__quick-icon">
+              <SoundOutline />
+            </span>
+            {t("home.pushManagement")}
+          </button>
+          <button type="button" onClick={() => navigateTo(PATHS.DeviceSort, { familyId: family?.id })} data-testid="home-edit">
+            <span className="home__quick-icon">
+              <EditSOutline />
+            </span>
+            {t("home.edit")}
+          </button>
+        </div>
+      </header>
+
+      <PullToRefresh
+        onRefresh={refresh}
+        pullingText={t("common.pullDown")}
+        canReleaseText={t("common.release")}
+        refreshingText={t("common.refreshing")}
+        completeText={t("common.refreshed")}
+      >
+        <section className="home__list">
+          <div className="section-title">{t("home.devices")}</div>
+          {families.isPending || (family && devices.isPending) ? (
+            <div className="device-skeletons">
+              {[0, 1].map((i) => (
+                <div className="device-card device-card--skeleton" key={i}>
+                  <Skeleton animated className="device-card__image" />
+                  <div className="device-card__body">
+                    <Skeleton.Title animated />
+                    <Skeleton.Paragraph lineCount={2} animated />
+                  </div>
+                </div>
+              ))}
+            </div>
+          ) : list.length === 0 ? (
+            <StateBlock
+              testId="home-empty"
+              icon={<AddCircleOutline />}
+              title={t("home.noDevices")}
+              text={t("home.noDevicesHint")}
+              action={
+                <Button color="primary" shape="rounded" onClick={addDevice} data-testid="home-add-device-empty">
+                  <AddOutline /> {t("home.addDevice")}
+                </Button>
+              }
+            />
+          ) : (
+            <div className="device-list" data-testid="device-list">
+              {list.map((d) => (
+                <DeviceCard key={d.id} device={d} onOpen={openDevice} />
+              ))}
+            </div>
+          )}
+        </section>
+      </PullToRefresh>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { endpoints } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { queryKeys } from "../../../shared/api/query-keys.js";
+
+/** The caller's profile: `GET /api/basic-data/app/profile/` (spec §7). */
+export function getProfile(signal?: AbortSignal) {
+  return api(endpoints.getProfile, { signal });
+}
+
+/** Query options of {@link getProfile}. */
+export function getProfileQueryOptions() {
+  return queryOptions({ queryKey: queryKeys.profile, queryFn: ({ signal }) => getProfile(signal) });
+}
+
+/** The caller's profile as a query. */
+export function useProfile() {
+  return useQuery(getProfileQueryOptions());
+}

@@ -1,0 +1,116 @@
+import { LIMITS } from "@aquapilot/contract";
+import { Button, List } from "antd-mobile";
+import {
+  ExclamationTriangleOutline,
+  InformationCircleOutline,
+  LinkOutline,
+  MessageOutline,
+  PhoneFill,
+  QuestionCircleOutline,
+  RightOutline,
+  SetOutline,
+  TeamOutline,
+  UserOutline,
+} from "antd-mobile-icons";
+import { useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { getItem } from "../../../shared/storage/index.js";
+import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
+import { confirmDialog } from "../../../shared/ui/index.js";
+import { logout } from "../api/logout.js";
+import { useProfile } from "../api/get-profile.js";
+
+interface MenuItem {
+  key: string;
+  icon: ReactNode;
+  label: string;
+  path: RoutePath;
+}
+
+/**
+ * My tab (spec §2 /index/My): user name and e-mail from the profile, the menu of spec §2 (edit profile, help,
+ * household management, message centre, after-sales, faults, about, settings, my shares) and logout.
+ */
+export function MyScreen() {
+  const { t } = useTranslation();
+  const profile = useProfile();
+  const queryClient = useQueryClient();
+  const userName = profile.data?.userName ?? getItem("loginInfo")?.userName ?? "";
+  const displayName = profile.data?.name || userName;
+  const contact = profile.data?.email || profile.data?.phoneNumber || "";
+
+  const groups: MenuItem[][] = [
+    [
+      { key: "editProfile", icon: <UserOutline />, label: t("my.editProfile"), path: PATHS.PersonalInfo },
+      { key: "familyManagement", icon: <TeamOutline />, label: t("my.familyManagement"), path: PATHS.FamilyList },
+      { key: "messageCentre", icon: <MessageOutline />, label: t("my.messageCentre"), path: PATHS.MessageDetails },
+      { key: "myShares", icon: <LinkOutline />, label: t("my.myShares"), path: PATHS.FamilyShareList },
+    ],
+    [
+      { key: "afterSales", icon: <ToolOutlineFallback />, label: t("my.afterSales"), path: PATHS.AfterSaleList },
+      { key: "faults", icon: <ExclamationTriangleOutline />, label: t("my.faults"), path: PATHS.Fault },
+      { key: "help", icon: <QuestionCircleOutline />, label: t("my.help"), path: PATHS.Article },
+    ],
+    [
+      { key: "settings", icon: <SetOutline />, label: t("my.settings"), path: PATHS.Setting },
+      { key: "about", icon: <InformationCircleOutline />, label: t("my.about"), path: PATHS.About },
+    ],
+  ];
+
+  const askLogout = async () => {
+    if (await confirmDialog({ content: t("my.logoutConfirm"), confirmText: t("my.logout"), danger: true })) {
+      await logout(queryClient);
+    }
+  };
+
+  return (
+    <div className="my" data-testid="my-screen">
+      <header className="my__hero">
+        <button type="button" className="my__user" onClick={() => navigateTo(PATHS.PersonalInfo)} data-testid="my-user">
+          <span className="my__avatar">{(displayName || "?").slice(0, 1).toUpperCase()}</span>
+          <span className="my__who">
+            <span className="my__name" data-testid="my-user-name">
+              {displayName || "—"}
+            </span>
+            <span className="my__contact" data-testid="my-user-contact">
+              {contact}
+            </span>
+          </span>
+          <RightOutline className="my__chevron" />
+        </button>
+      </header>
+      <div className="my__groups">
+        {groups.map((items) => (
+          <List key={items[0].key} className="card-list" mode="card">
+            {items.map((item) => (
+              <List.Item
+                key={item.key}
+                prefix={<span className="menu-icon">{item.icon}</span>}
+                onClick={() => navigateTo(item.path)}
+                data-testid={`my-menu-${item.key}`}
+              >
+                {item.label}
+              </List.Item>
+            ))}
+          </List>
+        ))}
+        <a className="my__service" href={`tel:${LIMITS.customerServicePhone}`}>
+          <PhoneFill /> {t("my.servicePhone", { phone: LIMITS.customerServicePhone })}
+        </a>
+        <Button block shape="rounded" size="large" className="my__logout" onClick={askLogout} data-testid="logout">
+          {t("my.logout")}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** antd-mobile-icons has no wrench; a small inline one for after-sales. */
+function ToolOutlineFallback() {
+  return (
+    <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+      <path d="M14.7 6.3a4 4 0 0 0-5.4 5.2L4 16.8 7.2 20l5.3-5.3a4 4 0 0 0 5.2-5.4l-2.4 2.4-2.2-.6-.6-2.2z" strokeLinejoin="round" />
+    </svg>
+  );
+}

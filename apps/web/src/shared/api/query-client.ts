@@ -1,0 +1,37 @@
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { i18n } from "../i18n/index.js";
+import { ApiError, errorMessage, isUnauthorized } from "./errors.js";
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    queryMeta: { silent?: boolean };
+    mutationMeta: { silent?: boolean };
+  }
+}
+
+/**
+ * The app's TanStack Query client: server state lives here (conventions #14). Failed queries and mutations show
+ * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
+ * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login).
+ */
+export function createAppQueryClient(showError: (text: string) => void): QueryClient {
+  const report = (err: unknown, silent: boolean | undefined) => {
+    if (silent || isUnauthorized(err)) {
+      if (isUnauthorized(err)) showError(errorMessage(err, i18n.t("errors.loginExpired")));
+      return;
+    }
+    showError(errorMessage(err, i18n.t("errors.requestFailed")));
+  };
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: (err, query) => report(err, query.meta?.silent) }),
+    mutationCache: new MutationCache({ onError: (err, _v, _c, mutation) => report(err, mutation.meta?.silent) }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        retry: (count, err) => !(err instanceof ApiError && err.status !== null && err.status < 500) && count < 1,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import { EyeInvisibleOutline, EyeOutline } from "antd-mobile-icons";
+import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
+
+/** Props of {@link TextField}: a labelled native input (so browser tests can fill it by data-testid). */
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "prefix"> {
+  label?: ReactNode;
+  icon?: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  /** Node at the right end (e.g. a "send code" button). */
+  suffix?: ReactNode;
+  /** Adds a show/hide toggle for password fields. */
+  revealable?: boolean;
+  testId?: string;
+}
+
+/** A form row: optional label above, icon, native input, optional suffix; sized for a 375 px design. */
+export function TextField(props: TextFieldProps) {
+  const { label, icon, value, onChange, suffix, revealable, testId, type, className, ...rest } = props;
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const inputType = revealable ? (shown ? "text" : "password") : type;
+  return (
+    <div className={`field ${className ?? ""}`}>
+      {label ? (
+        <label className="field__label" htmlFor={id}>
+          {label}
+        </label>
+      ) : null}
+      <div className="field__box">
+        {icon ? <span className="field__icon">{icon}</span> : null}
+        <input
+          {...rest}
+          id={id}
+          className="field__input"
+          type={inputType}
+          value={value}
+          data-testid={testId}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        {revealable ? (
+          <button
+            type="button"
+            className="field__reveal"
+            aria-label={shown ? "hide" : "show"}
+            onClick={() => setShown((s) => !s)}
+          >
+            {shown ? <EyeOutline /> : <EyeInvisibleOutline />}
+          </button>
+        ) : null}
+        {suffix}
+      </div>
+    </div>
+  );
+}
