@@ -7,31 +7,14 @@
  * devices the cloud does not know yet are registered through the development factory endpoint
  * POST /dev/factory/devices. Prints each device's pairing code MAC:SECRET. Ctrl-C stops the fleet cleanly.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createFleet, type DeviceIdentity, generateDeviceIdentity } from "./fleet.js";
-
-interface FleetFile {
-  version: 1;
-  devices: Array<DeviceIdentity & { name?: string }>;
-}
+import { readFleetFile, writeFleetFile } from "./fleet-file.js";
 
 function fail(message: string): never {
   process.stderr.write(`aquapilot-sim: ${message}\n`);
   process.exit(2);
-}
-
-function readFleetFile(file: string): FleetFile {
-  if (!fs.existsSync(file)) return { version: 1, devices: [] };
-  const data = JSON.parse(fs.readFileSync(file, "utf8")) as FleetFile;
-  if (!Array.isArray(data.devices)) fail(`${file} is not a fleet file`);
-  return data;
-}
-
-function writeFleetFile(file: string, data: FleetFile): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
 }
 
 async function register(server: string, device: DeviceIdentity): Promise<void> {

@@ -341,7 +341,8 @@ export class SimulatedDevice extends EventEmitter {
     const parsed = ZMqttCommand.safeParse(raw);
     if (!parsed.success) {
       const id = (raw as { id?: unknown })?.id;
-      if (typeof id === "string" && id.length > 0 && id.length <= 64) this.ack(id, { ok: false, error: "invalid-command" });
+      if (typeof id === "string" && id.length > 0 && id.length <= 64)
+        this.ack(id, { ok: false, error: "invalid-command" });
       return;
     }
     const cmd = parsed.data;
@@ -416,8 +417,7 @@ export class SimulatedDevice extends EventEmitter {
   private startOta(version: string | null): CommandOutcome {
     if (this.otaTimer) return { ok: false, error: "busy" };
     const target =
-      version ??
-      this.firmwareVersion.replace(/(\d+)$/, (d) => String(Number(d) + 1)).replace(/^$/, "1.0.1");
+      version ?? this.firmwareVersion.replace(/(\d+)$/, (d) => String(Number(d) + 1)).replace(/^$/, "1.0.1");
     let progress = 0;
     const step = () => {
       this.publish("event", {

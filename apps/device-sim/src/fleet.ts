@@ -104,7 +104,9 @@ const MODELS = ["AQ-S15", "AQ-S25", "AQ-S35"] as const;
  */
 export function generateDeviceIdentity(seed?: string | number): DeviceIdentity {
   const bytes =
-    seed === undefined ? randomBytes(16) : createHash("sha256").update(`aquapilot-sim:${seed}`).digest().subarray(0, 16);
+    seed === undefined
+      ? randomBytes(16)
+      : createHash("sha256").update(`aquapilot-sim:${seed}`).digest().subarray(0, 16);
   const mac = `02${bytes.subarray(0, 5).toString("hex")}`.toUpperCase();
   const serial = bytes.readUInt32BE(8).toString().padStart(10, "0");
   return {

@@ -12,6 +12,7 @@ export {
   type FleetOptions,
   generateDeviceIdentity,
 } from "./fleet.js";
+export { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.js";
 export {
   type CycleKind,
   type CycleReason,

@@ -1,4 +1,4 @@
-import { SYSTEM_CLOSE_REASONS, Station, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
+import { Station, SYSTEM_CLOSE_REASONS, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
 import { Rng } from "./random.js";
 import {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
@@ -17,8 +17,8 @@ const DAY = 86_400_000;
  * 06–09, evening peak 18–22, little at night). Normalised when used, so it need not sum to exactly 1.
  */
 export const HOUSEHOLD_PROFILE: readonly number[] = [
-  0.006, 0.003, 0.002, 0.002, 0.004, 0.02, 0.08, 0.11, 0.08, 0.05, 0.04, 0.04, 0.05, 0.04, 0.03, 0.03, 0.04, 0.06,
-  0.08, 0.09, 0.08, 0.06, 0.035, 0.02,
+  0.006, 0.003, 0.002, 0.002, 0.004, 0.02, 0.08, 0.11, 0.08, 0.05, 0.04, 0.04, 0.05, 0.04, 0.03, 0.03, 0.04, 0.06, 0.08,
+  0.09, 0.08, 0.06, 0.035, 0.02,
 ];
 
 /** Mean volume of one household draw (a shower is ~40 L, a tap ~2 L), L. */
@@ -532,7 +532,8 @@ export class SoftenerModel {
     }
     if (minuteOfDay !== parseHhmm(s.regeneratingTriggerTime)) return;
     const daysSince = (this.nowMs - this.lastRegenerationAt) / DAY;
-    const intervalDue = s.maximumRegenerationIntervalDay > 0 && daysSince >= s.maximumRegenerationIntervalDay - 1 / 1440;
+    const intervalDue =
+      s.maximumRegenerationIntervalDay > 0 && daysSince >= s.maximumRegenerationIntervalDay - 1 / 1440;
     if (s.workPattern === WorkPattern.FilterType) {
       if (intervalDue) this.startCycle("regeneration", "interval");
       return;

@@ -42,7 +42,10 @@ function changes(mac: string, kind?: string) {
   ) as Array<Extract<BusEvent, { type: "device.changed" }>>;
 }
 
-function device(spec: { mac: string; secret: string }, extra: Partial<ConstructorParameters<typeof SimulatedDevice>[0]> = {}) {
+function device(
+  spec: { mac: string; secret: string },
+  extra: Partial<ConstructorParameters<typeof SimulatedDevice>[0]> = {},
+) {
   const d = new SimulatedDevice({
     brokerUrl: link.brokerUrl,
     ...spec,
@@ -155,7 +158,12 @@ describe("embedded broker and gateway", () => {
   });
 
   it("a device connects with its credentials; the gateway records online and state and announces them", async () => {
-    const a = device(A, { model: "AQ-S25", serialNumber: "RV0001", deviceSerialNumber: "AQ0001", firmwareVersion: "1.2.3" });
+    const a = device(A, {
+      model: "AQ-S25",
+      serialNumber: "RV0001",
+      deviceSerialNumber: "AQ0001",
+      firmwareVersion: "1.2.3",
+    });
     await a.start();
     const online = await waitFor(() => changes(A.mac, "online").find((e) => e.message.online));
     expect(online.familyId).toBe(familyId);
@@ -175,10 +183,14 @@ describe("embedded broker and gateway", () => {
     });
     expect(JSON.parse(row.settings_json ?? "{}")).toMatchObject({ resinVolume: 25, regeneratingTriggerTime: "02:00" });
     const telemetry = await waitFor(async () => {
-      const rows = await db.selectFrom("device_telemetry").selectAll().where("device_id", "=", deviceIds[A.mac]).execute();
+      const rows = await db
+        .selectFrom("device_telemetry")
+        .selectAll()
+        .where("device_id", "=", deviceIds[A.mac])
+        .execute();
       return rows.length > 0 && rows;
     });
-    expect(telemetry[0]).toMatchObject({ interval_water_l: 0, flow_rate_lpm: 0 });
+    expect(telemetry ? telemetry[0] : null).toMatchObject({ interval_water_l: 0, flow_rate_lpm: 0 });
   });
 
   it("refuses a wrong password, an unknown MAC and a client id that is not the MAC", async () => {
@@ -216,7 +228,11 @@ describe("embedded broker and gateway", () => {
       new Promise((_, reject) => setTimeout(() => reject(new Error("broker did not close the connection")), 3000)),
     ]);
     await new Promise((r) => setTimeout(r, 200));
-    expect(changes(A.mac, "state").slice(before).some((e) => e.message.station === 5)).toBe(false);
+    expect(
+      changes(A.mac, "state")
+        .slice(before)
+        .some((e) => e.message.station === 5),
+    ).toBe(false);
     expect((await state(A.mac)).station).toBe(0);
 
     await expect(
@@ -224,7 +240,12 @@ describe("embedded broker and gateway", () => {
         clientId: B.mac,
         username: B.mac,
         password: B.secret,
-        will: { topic: deviceTopic(A.mac, "status"), payload: Buffer.from('{"v":1,"online":false}'), qos: 1, retain: true },
+        will: {
+          topic: deviceTopic(A.mac, "status"),
+          payload: Buffer.from('{"v":1,"online":false}'),
+          qos: 1,
+          retain: true,
+        },
       }),
     ).rejects.toThrow(/Not authorized/);
   });
@@ -251,7 +272,11 @@ describe("embedded broker and gateway", () => {
     await waitFor(async () => (await state(C.mac)).online === 1);
     const before = changes(C.mac, "online").length;
     c.goOffline();
-    const ev = await waitFor(() => changes(C.mac, "online").slice(before).find((e) => !e.message.online));
+    const ev = await waitFor(() =>
+      changes(C.mac, "online")
+        .slice(before)
+        .find((e) => !e.message.online),
+    );
     expect(ev.message).toMatchObject({ online: false, deviceId: deviceIds[C.mac], familyId: null });
     expect((await state(C.mac)).online).toBe(0);
     await c.goOnline();

@@ -1,13 +1,12 @@
 import { AppOutline, UserOutline } from "antd-mobile-icons";
-import { Outlet, useLocation, useNavigate } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { PATHS } from "../shared/navigation/index.js";
+import { navigateTo, PATHS } from "../shared/navigation/index.js";
 
 /** `/index`: the main layout with the bottom tab bar Home / My (spec §2). */
 export function IndexLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const tabs = [
     { key: "home", path: PATHS.Home, icon: <AppOutline />, label: t("tabs.home") },
     { key: "my", path: PATHS.My, icon: <UserOutline />, label: t("tabs.my") },
@@ -26,7 +25,7 @@ export function IndexLayout() {
               type="button"
               className={`tab-bar__item ${active ? "tab-bar__item--active" : ""}`}
               aria-current={active ? "page" : undefined}
-              onClick={() => !active && navigate(tab.path, { replace: true })}
+              onClick={() => !active && navigateTo(tab.path, null, { replace: true })}
               data-testid={`tab-${tab.key}`}
             >
               <span className="tab-bar__icon">{tab.icon}</span>

@@ -98,9 +98,11 @@ export function MyScreen() {
         <a className="my__service" href={`tel:${LIMITS.customerServicePhone}`}>
           <PhoneFill /> {t("my.servicePhone", { phone: LIMITS.customerServicePhone })}
         </a>
-        <Button block shape="rounded" size="large" className="my__logout" onClick={askLogout} data-testid="logout">
-          {t("my.logout")}
-        </Button>
+        <div className="my__logout-wrap">
+          <Button block shape="rounded" size="large" className="my__logout" onClick={askLogout} data-testid="logout">
+            {t("my.logout")}
+          </Button>
+        </div>
       </div>
     </div>
   );

@@ -1,0 +1,127 @@
+import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp, createLogger } from "./app.js";
+import { type Bus, InProcessBus } from "./bus.js";
+import type { AppConfig } from "./config.js";
+import { type Db, openDatabase } from "./db/index.js";
+import { type DeviceLink, factoryRoutes, startDeviceLink } from "./iot/index.js";
+import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.js";
+import { provisionDevice } from "./modules/devices/provision.js";
+import { type Hubs, registerHubs } from "./realtime/index.js";
+
+/** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
+export interface System {
+  /** Base URL the HTTP server listens on, e.g. http://127.0.0.1:8080. */
+  url: string;
+  app: FastifyInstance;
+  db: Db;
+  engine: "sqlite" | "postgres";
+  bus: Bus;
+  deviceLink: DeviceLink;
+  hubs: Hubs;
+  /** The simulated softeners started with the server (empty when SIM_DEVICES is 0). */
+  fleet: Fleet;
+  /** The demo sign-in when the database was empty at start (null otherwise). */
+  demo: { email: string; password: string } | null;
+  /** Pairing codes MAC:SECRET of the simulated devices (for binding them in another family). */
+  pairingCodes: string[];
+  /** Stops the fleet, the HTTP server and hubs, the device link, the bus and the database, in that order. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
+ * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then — when
+ * SIM_DEVICES > 0 — loads or extends the fleet file `DATA_DIR/sim-fleet.json`, registers those devices' credentials,
+ * seeds the demo owner when the database is empty, and connects the simulated softeners.
+ * @throws ConfigError-like errors from the parts, after closing what had started.
+ */
+export async function startSystem(config: AppConfig, opts: { logger?: ReturnType<typeof createLogger> } = {}): Promise<System> {
+  const logger = opts.logger ?? createLogger(config);
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const c of cleanups.reverse()) await c().catch((err) => logger.error({ err }, "shutdown step failed"));
+  };
+  try {
+    const { db, engine } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    cleanups.push(() => db.destroy());
+    const bus = new InProcessBus();
+    cleanups.push(() => bus.close());
+    const deviceLink = await startDeviceLink({
+      db,
+      bus,
+      dataDir: config.DATA_DIR,
+      mqttUrl: config.MQTT_URL,
+      mqttHost: config.MQTT_HOST,
+      mqttPort: config.MQTT_PORT,
+      logger: logger.child({ module: "iot" }),
+    });
+    cleanups.push(() => deviceLink.close());
+
+    const app = buildApp({ config, db, bus, devices: deviceLink, logger });
+    const hubs = registerHubs(app, {
+      bus,
+      logger: app.log,
+      auth: {
+        authenticate: async (token) => {
+          const user = await app.auth.verifyAccessToken(token);
+          return user ? { userId: user.userId } : null;
+        },
+        familyIdsOf: async (userId) =>
+          (await db.selectFrom("family_members").select("family_id").where("user_id", "=", userId).execute()).map(
+            (r) => r.family_id,
+          ),
+        memberIdsOf: async (familyId) =>
+          (await db.selectFrom("family_members").select("user_id").where("family_id", "=", familyId).execute()).map(
+            (r) => r.user_id,
+          ),
+      },
+    });
+    if (config.APP_ENV !== "production") await app.register(factoryRoutes, { db });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    cleanups.push(() => app.close());
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    const url = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
+
+    let demo: System["demo"] = null;
+    let fleet: Fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices: [] });
+    const pairingCodes: string[] = [];
+    if (config.SIM_DEVICES > 0) {
+      const fleetFile = path.join(config.DATA_DIR, "sim-fleet.json");
+      const file = readFleetFile(fleetFile);
+      while (file.devices.length < config.SIM_DEVICES) {
+        const id = generateDeviceIdentity();
+        file.devices.push({ ...id, name: `Softener ${file.devices.length + 1}` });
+      }
+      writeFleetFile(fleetFile, file);
+      const devices = file.devices.slice(0, config.SIM_DEVICES);
+      const seeded = await seedDemoIfEmpty(db, {
+        devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })),
+      });
+      if (seeded.created) demo = { email: seeded.email, password: seeded.password };
+      for (const d of devices) {
+        // Factory registration: idempotent; keeps the cloud's copy of the credentials in step with the fleet file.
+        await provisionDevice(db, {
+          mac: d.mac,
+          secret: d.secret,
+          name: d.name ?? d.model,
+          model: d.model,
+          serialNumber: d.serialNumber,
+          deviceSerialNumber: d.deviceSerialNumber,
+        });
+        pairingCodes.push(`${d.mac}:${d.secret}`);
+      }
+      fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
+      cleanups.push(() => fleet.stop());
+      await fleet.start();
+    }
+    return { url, app, db, engine, bus, deviceLink, hubs, fleet, demo, pairingCodes, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+export { DEMO_ACCOUNT };

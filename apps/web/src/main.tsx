@@ -1,0 +1,49 @@
+import { unstableSetRender } from "antd-mobile";
+import { StrictMode } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { App } from "./app/app.js";
+import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
+import { changeLanguage, resolveStartupLanguage } from "./shared/i18n/index.js";
+import "./styles.css";
+
+/**
+ * Entry point: the antd-mobile React 19 render shim (without it Toast/Dialog render nothing), the language of
+ * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's status bar
+ * and safe-area sizes as CSS variables, then the React root.
+ */
+type ContainerWithRoot = (Element | DocumentFragment) & { _reactRoot?: Root };
+
+unstableSetRender((node, container) => {
+  const target = container as ContainerWithRoot;
+  target._reactRoot ||= createRoot(target);
+  const root = target._reactRoot;
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+    delete target._reactRoot;
+  };
+});
+
+async function start(): Promise<void> {
+  const [nativeLanguage, config] = await Promise.all([getNativeLanguage(), getNativeConfig()]);
+  const { lang, reload } = resolveStartupLanguage(nativeLanguage);
+  if (reload) {
+    window.location.reload();
+    return;
+  }
+  await changeLanguage(lang);
+  const style = document.documentElement.style;
+  if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
+  if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);
+
+  const container = document.getElementById("root");
+  if (!container) throw new Error("#root missing in index.html");
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();
