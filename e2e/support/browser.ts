@@ -24,7 +24,8 @@ const FLAGS = [
  * @returns the context and a close function that also removes the profile folder.
  */
 export async function launchPhone(locale = "en"): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "aq-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

@@ -42,7 +42,11 @@ describe("app: envelope, errors, languages, logs", () => {
     for (const url of ["/api/basic-data/app/profile/", "/api/basic-data/app/profile"]) {
       const res = await t.app.inject({ method: "GET", url, headers: { authorization: auth } });
       expect(res.statusCode).toBe(200);
-      expect(res.json().result).toMatchObject({ userName: "ann@example.com", email: "ann@example.com", serviceRegion: 2 });
+      expect(res.json().result).toMatchObject({
+        userName: "ann@example.com",
+        email: "ann@example.com",
+        serviceRegion: 2,
+      });
     }
   });
 
@@ -107,7 +111,11 @@ describe("/dev/outbox", () => {
     const t = await createTestApp({ now: () => new Date(clock) });
     try {
       for (const email of ["a@example.com", "b@example.com"]) {
-        await t.app.inject({ method: "GET", url: "/api/basic-data/app/account/send_email_password_code", query: { email } });
+        await t.app.inject({
+          method: "GET",
+          url: "/api/basic-data/app/account/send_email_password_code",
+          query: { email },
+        });
         clock += 1000;
       }
       const all = (await t.app.inject({ method: "GET", url: "/dev/outbox" })).json();

@@ -1,5 +1,5 @@
-import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import path from "node:path";
+import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "./app.js";
 import { type Bus, InProcessBus } from "./bus.js";
@@ -37,7 +37,10 @@ export interface System {
  * seeds the demo owner when the database is empty, and connects the simulated softeners.
  * @throws ConfigError-like errors from the parts, after closing what had started.
  */
-export async function startSystem(config: AppConfig, opts: { logger?: ReturnType<typeof createLogger> } = {}): Promise<System> {
+export async function startSystem(
+  config: AppConfig,
+  opts: { logger?: ReturnType<typeof createLogger> } = {},
+): Promise<System> {
   const logger = opts.logger ?? createLogger(config);
   const cleanups: Array<() => Promise<unknown>> = [];
   const closeAll = async () => {

@@ -162,7 +162,10 @@ export const endpoints = {
       password: ZPassword,
       code: ZCode,
       serviceRegion: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])),
-      countryCode: z.string().regex(/^\+?\d{1,4}$/).optional(),
+      countryCode: z
+        .string()
+        .regex(/^\+?\d{1,4}$/)
+        .optional(),
       userName: z.string().min(2).max(64).optional(),
     }),
     body: undefined,

@@ -1,6 +1,7 @@
 /** The wire contract of AquaPilot: enums (spec §3), envelope (§7, §8), endpoints (§7), hubs and MQTT topics. */
+
+export * from "./endpoints.js";
 export * from "./enums.js";
 export * from "./envelope.js";
-export * from "./endpoints.js";
-export * from "./realtime.js";
 export * from "./mqtt.js";
+export * from "./realtime.js";

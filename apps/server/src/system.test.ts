@@ -1,0 +1,175 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage, ZDeviceChangeMessage } from "@aquapilot/contract";
+import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+import { DEMO_ACCOUNT, type System, startSystem } from "./system.js";
+
+/**
+ * The walking skeleton's spine, all real parts: simulated softener → MQTT (embedded Aedes) → gateway → SQLite →
+ * bus → SignalR hub 1 → the official @microsoft/signalr client; and browser-side REST on the same process.
+ */
+describe("whole system in one process", () => {
+  let system: System;
+  let dataDir: string;
+  let token: string;
+  let familyId: string;
+
+  async function passwordToken(username: string, password: string): Promise<string> {
+    const res = await fetch(`${system.url}/connect/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "password", username, password }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  async function api<T>(p: string, init: RequestInit = {}, bearer = token): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${system.url}${p}`, { ...init, headers: { authorization: `Bearer ${bearer}` } });
+    return { status: res.status, body: (await res.json()) as T };
+  }
+
+  function connectHub1(accessToken: string): HubConnection {
+    return new HubConnectionBuilder()
+      .withUrl(`${system.url}${HUB_PATHS.deviceChange}`, {
+        accessTokenFactory: () => accessToken,
+        transport: HttpTransportType.WebSockets,
+      })
+      .configureLogging(LogLevel.None)
+      .build();
+  }
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-system-"));
+    const config = loadConfig({
+      APP_ENV: "test",
+      PORT: "0",
+      MQTT_PORT: "0",
+      DATA_DIR: dataDir,
+      SIM_DEVICES: "2",
+      SIM_TIME_SCALE: "1",
+      LOG_LEVEL: "silent",
+    });
+    system = await startSystem(config);
+    token = await passwordToken(DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+    const families = await api<{ result: { items: Array<{ id: string }> } }>("/api/run-lucky/device/app/family/");
+    familyId = families.body.result.items[0].id;
+  });
+
+  afterAll(async () => {
+    await system?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("seeds the demo owner with the simulated devices, which come online", async () => {
+    expect(system.demo).toEqual({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password });
+    await expect
+      .poll(
+        async () => {
+          const list = await api<{ result: Array<{ online: boolean; station: number | null }> }>(
+            `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
+          );
+          return list.body.result.map((d) => [d.online, d.station]);
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        [true, 0],
+        [true, 0],
+      ]);
+  });
+
+  it("a regeneration started on the device reaches the owner's hub connection, and a stranger's sees nothing", async () => {
+    const owner = connectHub1(token);
+    const received: TDeviceChangeMessage[] = [];
+    owner.on(HUB_METHODS.deviceChange, (json: string) => received.push(ZDeviceChangeMessage.parse(JSON.parse(json))));
+    await owner.start();
+
+    // A stranger with a family of their own: registered through the real account flow and the outbox.
+    const email = `stranger-${Date.now()}@example.com`;
+    expect(
+      (await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${email}`)).status,
+    ).toBe(200);
+    const outbox = (await (await fetch(`${system.url}/dev/outbox?recipient=${encodeURIComponent(email)}`)).json()) as
+      | Array<{ body: string }>
+      | { result: Array<{ body: string }> };
+    const mails = Array.isArray(outbox) ? outbox : outbox.result;
+    const code = /\b(\d{6})\b/.exec(mails[0].body)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const reg = await fetch(
+      `${system.url}/api/basic-data/app/account/register?${new URLSearchParams({ bindType: "1", account: email, password: "secret12", code: code!, serviceRegion: "2" })}`,
+      { method: "POST" },
+    );
+    expect(reg.status).toBe(200);
+    const strangerToken = await passwordToken(email, "secret12");
+    const stranger = connectHub1(strangerToken);
+    const strangerReceived: string[] = [];
+    stranger.on(HUB_METHODS.deviceChange, (json: string) => strangerReceived.push(json));
+    await stranger.start();
+
+    const device = system.fleet.devices[0];
+    device.startRegeneration();
+    await expect
+      .poll(() => received.find((m) => m.mac === device.mac && m.kind === "state" && m.station !== 0), {
+        timeout: 10_000,
+      })
+      .toBeTruthy();
+    const change = received.find((m) => m.mac === device.mac && m.station !== 0)!;
+    expect(change.familyId).toBe(familyId);
+    expect(change.online).toBe(true);
+
+    // The stranger cannot read the family's devices either.
+    const denied = await api<{ success: boolean; result: unknown }>(
+      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
+      {},
+      strangerToken,
+    );
+    expect([403, 404]).toContain(denied.status);
+    expect(denied.body.success).toBe(false);
+    expect(denied.body.result).toBeNull();
+    expect(strangerReceived).toEqual([]);
+
+    await owner.stop();
+    await stranger.stop();
+  });
+
+  it("a device that drops off is marked offline by the broker's will message and the owner is told", async () => {
+    const owner = connectHub1(token);
+    const received: TDeviceChangeMessage[] = [];
+    owner.on(HUB_METHODS.deviceChange, (json: string) => received.push(ZDeviceChangeMessage.parse(JSON.parse(json))));
+    await owner.start();
+    const device = system.fleet.devices[1];
+    device.goOffline();
+    await expect.poll(() => received.find((m) => m.mac === device.mac && !m.online), { timeout: 10_000 }).toBeTruthy();
+    const list = await api<{ result: Array<{ mac: string; online: boolean }> }>(
+      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
+    );
+    expect(list.body.result.find((d) => d.mac === device.mac)?.online).toBe(false);
+    await device.goOnline();
+    await expect
+      .poll(() => received.filter((m) => m.mac === device.mac).at(-1)?.online, { timeout: 10_000 })
+      .toBe(true);
+    await owner.stop();
+  });
+
+  it("query-device-info sends a query command to the device and answers its reported state", async () => {
+    const list = await api<{ result: Array<{ id: string; mac: string }> }>(
+      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
+    );
+    const target = list.body.result[0];
+    const info = await api<{ result: { mac: string; commandId: string | null; online: boolean } }>(
+      `/api/run-lucky/device/app/device-control/query-device-info?deviceId=${target.id}`,
+      { method: "POST" },
+    );
+    expect(info.status).toBe(200);
+    expect(info.body.result.mac).toBe(target.mac);
+    expect(info.body.result.commandId).toBeTruthy();
+    const sim = system.fleet.get(target.mac)!;
+    await expect
+      .poll(() => sim.appliedCommands.some((c) => c.id === info.body.result.commandId), { timeout: 10_000 })
+      .toBe(true);
+  });
+});
