@@ -46,9 +46,10 @@ export default defineConfig({
     name: "web",
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
-    // Inline (transform) the React libraries so the aliases above apply to them too; the ESM build of
-    // @testing-library/react, because its CommonJS build would require the hoisted React 18.
+    // Inline (transform) every dependency so the React aliases above apply inside antd-mobile and its helpers
+    // (ahooks, rc-*, react-spring) too; the ESM build of @testing-library/react, because its CommonJS build would
+    // require the hoisted React 18.
     alias: { "@testing-library/react": here("../../node_modules/@testing-library/react/dist/@testing-library/react.esm.js") },
-    server: { deps: { inline: [/antd-mobile/, /@testing-library/, /react-i18next/, /@tanstack/, /react-router/] } },
+    server: { deps: { inline: true } },
   },
 });

@@ -44,7 +44,7 @@ export function loadGrantedPolicies(force = false): Promise<string[]> {
     const info = getItem("loginInfo");
     const token = getItem("token")?.accessToken ?? info?.token ?? "";
     setItem("loginInfo", {
-      userName: info?.userName || config.currentUser.userName || "",
+      userName: config.currentUser.userName || info?.userName || "",
       grantedPolicies: names,
       token,
     });

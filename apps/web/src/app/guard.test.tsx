@@ -1,0 +1,88 @@
+import { act, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { signOut } from "../shared/auth/session.js";
+import { setNavigator } from "../shared/navigation/index.js";
+import { setItem } from "../shared/storage/index.js";
+import { RouteGuard } from "./guard.js";
+import type { AppRoute } from "./routes.js";
+
+const guarded: AppRoute = { name: "FamilyList", path: "/FamilyList", transition: "slide" };
+const open: AppRoute = { name: "Article", path: "/Article", open: true, transition: "slide" };
+const settings: AppRoute = { name: "DeviceSetting", path: "/DeviceSetting", transition: "slide", permission: "Device.Setting" };
+
+const envelope = (policies: Record<string, boolean>) =>
+  JSON.stringify({
+    success: true,
+    error: null,
+    unAuthorizedRequest: false,
+    __abp: true,
+    result: {
+      currentUser: { isAuthenticated: true, id: "u", userName: "ana", name: null, email: null, phoneNumber: null },
+      auth: { grantedPolicies: policies },
+      localization: { currentCulture: { name: "zh-Hans" } },
+    },
+  });
+
+let navigate: ReturnType<typeof vi.fn>;
+let reload: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  localStorage.clear();
+  signOut();
+  navigate = vi.fn();
+  setNavigator({ navigate });
+  reload = vi.fn();
+  vi.stubGlobal("location", { ...window.location, reload });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("route guard (spec §4)", () => {
+  it("renders open routes without a token", () => {
+    render(<RouteGuard route={open}>page</RouteGuard>);
+    expect(screen.getByText("page")).toBeTruthy();
+  });
+
+  it("no token on a guarded route: go to Login, reload after 1000 ms", () => {
+    vi.useFakeTimers();
+    render(<RouteGuard route={guarded}>page</RouteGuard>);
+    expect(screen.queryByText("page")).toBeNull();
+    expect(navigate).toHaveBeenCalledWith("/App?target=%2Flogin", { replace: true });
+    vi.advanceTimersByTime(999);
+    expect(reload).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("loads permissions, then checks the route's permission", async () => {
+    setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(envelope({ "Device.View": true }), { status: 200 })));
+    render(
+      <>
+        <RouteGuard route={guarded}>family page</RouteGuard>
+        <RouteGuard route={settings}>settings page</RouteGuard>
+      </>,
+    );
+    await act(async () => {});
+    expect(screen.getByText("family page")).toBeTruthy();
+    expect(screen.queryByText("settings page")).toBeNull();
+    expect(screen.getByTestId("no-permission")).toBeTruthy();
+  });
+
+  it("a failed permission load clears token and login info and reloads after 1000 ms", async () => {
+    setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
+    setItem("loginInfo", { userName: "ana", grantedPolicies: [], token: "A" });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("{}", { status: 500, statusText: "Internal" })));
+    render(<RouteGuard route={guarded}>page</RouteGuard>);
+    await act(async () => {});
+    expect(localStorage.getItem("aquapilot.token")).toBeNull();
+    expect(localStorage.getItem("aquapilot.loginInfo")).toBeNull();
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 1050));
+    });
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText("page")).toBeNull();
+  });
+});

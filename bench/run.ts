@@ -1,0 +1,165 @@
+/**
+ * `npm run bench`: starts the whole system in this process (temporary DATA_DIR, free ports, 3 simulated softeners,
+ * the seeded demo owner), then runs, one after the other and only against 127.0.0.1:
+ *   (a) HTTP — family-device/get-list-by-family-id at 50 connections vs a bare Fastify route with the same query;
+ *   (b) real time — device `state` publish → SignalR hub 1 client vs a bare `ws` relay.
+ * Prints each figure with its ratio to the bare baseline, then a Markdown table (also written to bench/results.md).
+ * See bench/README.md for what is measured and the caveats.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { endpoints } from "@aquapilot/contract";
+import { readFleetFile } from "@aquapilot/device-sim";
+import { loadConfig } from "../apps/server/src/config.js";
+import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
+import { type BareServer, type LoadResult, runLoad, startBareServer } from "./http-bench.js";
+import { makeStatePayloads, measureBareRelayRoundTrips, measureSystemRoundTrips } from "./realtime-bench.js";
+import { fmt, ratio } from "./stats.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CONNECTIONS = 50;
+const DURATION_SEC = 8;
+const CHANGES = 300;
+const WARMUP_CHANGES = 20;
+
+/** Signs the demo owner in with the OAuth 2.0 password grant and returns the access token. */
+async function demoToken(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "password",
+      username: DEMO_ACCOUNT.email,
+      password: DEMO_ACCOUNT.password,
+    }),
+  });
+  const body = (await res.json()) as { access_token?: string; error?: string };
+  if (!res.ok || !body.access_token) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** Checks once that both routes answer the same devices, so the load runs compare like with like. */
+async function checkSameAnswer(systemUrl: string, token: string, bareUrl: string): Promise<number> {
+  const sys = (await (await fetch(systemUrl, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    success: boolean;
+    result: Array<{ id: string }>;
+  };
+  const bare = (await (await fetch(bareUrl)).json()) as Array<{ id: string }>;
+  const same = sys.success && sys.result.map((d) => d.id).join() === bare.map((d) => d.id).join();
+  if (!same || bare.length === 0) throw new Error(`routes disagree: ${JSON.stringify({ sys, bare })}`);
+  return bare.length;
+}
+
+function printLoad(label: string, r: LoadResult): void {
+  const problems = r.non2xx + r.errors > 0 ? `  (!) non-2xx ${r.non2xx}, errors/timeouts ${r.errors}` : "";
+  console.log(
+    `  ${label.padEnd(8)} ${fmt(r.requestsPerSec, 0).padStart(8)} req/s   p50 ${fmt(r.p50Ms)} ms   p99 ${fmt(r.p99Ms)} ms   (${r.total} requests)${problems}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
+  let system: System | null = null;
+  let bare: BareServer | null = null;
+  try {
+    system = await startSystem(config);
+    const token = await demoToken(system.url);
+    const { family_id: familyId } = await system.db
+      .selectFrom("family_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .select("m.family_id")
+      .where("u.email", "=", DEMO_ACCOUNT.email)
+      .executeTakeFirstOrThrow();
+    bare = await startBareServer(system.db);
+    const systemUrl = `${system.url}${endpoints.getFamilyDevices.path}?familyId=${encodeURIComponent(familyId)}`;
+    const bareUrl = bare.urlFor(familyId);
+    const deviceCount = await checkSameAnswer(systemUrl, token, bareUrl);
+
+    // (a) HTTP
+    console.log(
+      `\n(a) HTTP GET ${endpoints.getFamilyDevices.path} (${deviceCount} devices), ${CONNECTIONS} connections, ` +
+        `1 s warm-up + ${DURATION_SEC} s each, autocannon in a worker thread`,
+    );
+    const httpSystem = await runLoad(systemUrl, { authorization: `Bearer ${token}` }, { durationSec: DURATION_SEC });
+    printLoad("system", httpSystem);
+    const httpBare = await runLoad(bareUrl, {}, { durationSec: DURATION_SEC });
+    printLoad("bare", httpBare);
+    console.log(
+      `  ratio system ÷ bare: req/s ${ratio(httpSystem.requestsPerSec, httpBare.requestsPerSec)}, ` +
+        `p50 ${ratio(httpSystem.p50Ms, httpBare.p50Ms)}, p99 ${ratio(httpSystem.p99Ms, httpBare.p99Ms)}`,
+    );
+
+    // (b) Real time
+    const fleetDevice = system.fleet.devices[0];
+    const identity = readFleetFile(path.join(dataDir, "sim-fleet.json")).devices.find((d) => d.mac === fleetDevice.mac);
+    if (!identity) throw new Error(`device ${fleetDevice.mac} missing from sim-fleet.json`);
+    const payloads = makeStatePayloads(fleetDevice.state(), WARMUP_CHANGES + CHANGES);
+    await fleetDevice.stop(); // the benchmark's mqtt.js client takes over this device's identity
+    console.log(
+      `\n(b) Device state change → SignalR client (${CHANGES} changes one at a time after ${WARMUP_CHANGES} warm-up)`,
+    );
+    const rtOptions = { count: CHANGES, warmup: WARMUP_CHANGES, timeoutMs: 5000 };
+    const rtSystem = await measureSystemRoundTrips({
+      baseUrl: system.url,
+      brokerUrl: system.deviceLink.brokerUrl,
+      token,
+      device: { mac: identity.mac, secret: identity.secret },
+      payloads,
+      options: rtOptions,
+    });
+    const rtBare = await measureBareRelayRoundTrips(payloads, rtOptions);
+    const line = (label: string, r: typeof rtSystem) =>
+      console.log(
+        `  ${label.padEnd(8)} p50 ${fmt(r.summary.p50, 2)} ms   p99 ${fmt(r.summary.p99, 2)} ms   ` +
+          `mean ${fmt(r.summary.mean, 2)} ms   max ${fmt(r.summary.max, 2)} ms   ` +
+          `(${r.summary.count} received, ${r.lost} lost, payload ${fmt(r.payloadBytes, 0)} B)`,
+      );
+    line("system", rtSystem);
+    line("bare ws", rtBare);
+    console.log(
+      `  ratio system ÷ bare: p50 ${ratio(rtSystem.summary.p50, rtBare.summary.p50)}, ` +
+        `p99 ${ratio(rtSystem.summary.p99, rtBare.summary.p99)}`,
+    );
+
+    const cpus = os.cpus();
+    const table = [
+      "| Benchmark | Metric | System | Bare baseline | System ÷ bare |",
+      "| --- | --- | ---: | ---: | ---: |",
+      `| HTTP family-device list, ${CONNECTIONS} conn, ${DURATION_SEC} s | Throughput (req/s) | ${fmt(httpSystem.requestsPerSec, 0)} | ${fmt(httpBare.requestsPerSec, 0)} | ${ratio(httpSystem.requestsPerSec, httpBare.requestsPerSec)} |`,
+      `| | Latency p50 (ms) | ${fmt(httpSystem.p50Ms)} | ${fmt(httpBare.p50Ms)} | ${ratio(httpSystem.p50Ms, httpBare.p50Ms)} |`,
+      `| | Latency p99 (ms) | ${fmt(httpSystem.p99Ms)} | ${fmt(httpBare.p99Ms)} | ${ratio(httpSystem.p99Ms, httpBare.p99Ms)} |`,
+      `| Device state → SignalR client, ${CHANGES} sequential changes | Latency p50 (ms) | ${fmt(rtSystem.summary.p50, 2)} | ${fmt(rtBare.summary.p50, 2)} | ${ratio(rtSystem.summary.p50, rtBare.summary.p50)} |`,
+      `| | Latency p99 (ms) | ${fmt(rtSystem.summary.p99, 2)} | ${fmt(rtBare.summary.p99, 2)} | ${ratio(rtSystem.summary.p99, rtBare.summary.p99)} |`,
+      "",
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ` +
+        `Node ${process.version}, SQLite (WAL), embedded Aedes broker; load generator, clients and server on the ` +
+        `same machine. Bare baselines: a Fastify route running the same Kysely query with no auth, envelope or ` +
+        `validation; a \`ws\` relay forwarding the same ${fmt(rtSystem.payloadBytes, 0)}-byte payloads socket to socket.`,
+    ].join("\n");
+    console.log(`\n${table}\n`);
+    fs.writeFileSync(path.join(HERE, "results.md"), `${table}\n`);
+    console.log(`(written to ${path.relative(process.cwd(), path.join(HERE, "results.md"))})`);
+  } finally {
+    await bare?.app.close();
+    await system?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => {
+    // Everything is closed, so the process ends by itself; say so loudly if a handle still holds it open.
+    setTimeout(() => {
+      console.error("bench: a handle kept the process alive 5 s after closing; exiting");
+      process.exit(1);
+    }, 5000).unref();
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), 5000).unref();
+  },
+);

@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../apps/server/src/config.js";
+import { type System, startSystem } from "../../apps/server/src/system.js";
+
+/**
+ * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner) on free
+ * ports and a fresh DATA_DIR, as `npm start` does. The web app must be built first (`npm run build -w apps/web`).
+ */
+export async function startTestSystem(env: Record<string, string> = {}): Promise<System & { dataDir: string }> {
+  const index = path.join(import.meta.dirname, "../../apps/web/dist/index.html");
+  if (!fs.existsSync(index)) throw new Error("apps/web/dist is missing: run `npm run build -w apps/web` first");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-e2e-"));
+  const config = loadConfig({
+    APP_ENV: "test",
+    PORT: "0",
+    MQTT_PORT: "0",
+    DATA_DIR: dataDir,
+    SIM_DEVICES: "3",
+    SIM_TIME_SCALE: "1",
+    LOG_LEVEL: "warn",
+    ...env,
+  });
+  const system = await startSystem(config);
+  return {
+    ...system,
+    dataDir,
+    close: async () => {
+      await system.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
