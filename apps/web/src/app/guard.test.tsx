@@ -1,4 +1,4 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signOut } from "../shared/auth/session.js";
 import { setNavigator } from "../shared/navigation/index.js";
@@ -8,7 +8,12 @@ import type { AppRoute } from "./routes.js";
 
 const guarded: AppRoute = { name: "FamilyList", path: "/FamilyList", transition: "slide" };
 const open: AppRoute = { name: "Article", path: "/Article", open: true, transition: "slide" };
-const settings: AppRoute = { name: "DeviceSetting", path: "/DeviceSetting", transition: "slide", permission: "Device.Setting" };
+const settings: AppRoute = {
+  name: "DeviceSetting",
+  path: "/DeviceSetting",
+  transition: "slide",
+  permission: "Device.Setting",
+};
 
 const envelope = (policies: Record<string, boolean>) =>
   JSON.stringify({
@@ -23,18 +28,19 @@ const envelope = (policies: Record<string, boolean>) =>
     },
   });
 
-let navigate: ReturnType<typeof vi.fn>;
+let navigate: ReturnType<typeof vi.fn<(to: string | number, options?: { replace?: boolean }) => void>>;
 let reload: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   localStorage.clear();
   signOut();
-  navigate = vi.fn();
+  navigate = vi.fn<(to: string | number, options?: { replace?: boolean }) => void>();
   setNavigator({ navigate });
   reload = vi.fn();
   vi.stubGlobal("location", { ...window.location, reload });
 });
 afterEach(() => {
+  cleanup();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
@@ -58,7 +64,10 @@ describe("route guard (spec §4)", () => {
 
   it("loads permissions, then checks the route's permission", async () => {
     setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(envelope({ "Device.View": true }), { status: 200 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(envelope({ "Device.View": true }), { status: 200 })),
+    );
     render(
       <>
         <RouteGuard route={guarded}>family page</RouteGuard>
@@ -74,7 +83,10 @@ describe("route guard (spec §4)", () => {
   it("a failed permission load clears token and login info and reloads after 1000 ms", async () => {
     setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
     setItem("loginInfo", { userName: "ana", grantedPolicies: [], token: "A" });
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("{}", { status: 500, statusText: "Internal" })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("{}", { status: 500, statusText: "Internal" })),
+    );
     render(<RouteGuard route={guarded}>page</RouteGuard>);
     await act(async () => {});
     expect(localStorage.getItem("aquapilot.token")).toBeNull();

@@ -1,6 +1,6 @@
 import { AppOutline, UserOutline } from "antd-mobile-icons";
-import { Outlet, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Outlet, useLocation } from "react-router";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 
 /** `/index`: the main layout with the bottom tab bar Home / My (spec §2). */

@@ -86,6 +86,8 @@ export function createAppRouter() {
     ...ROUTES.map(toRouteObject),
     { path: "*", element: <Navigate to={PATHS.Home} replace /> },
   ]);
-  setNavigator({ navigate: (to, options) => (typeof to === "number" ? router.navigate(to) : router.navigate(to, options)) });
+  setNavigator({
+    navigate: (to, options) => (typeof to === "number" ? router.navigate(to) : router.navigate(to, options)),
+  });
   return router;
 }

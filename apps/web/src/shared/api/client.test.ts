@@ -1,4 +1,4 @@
-import { endpoints, type Endpoint } from "@aquapilot/contract";
+import { type Endpoint, endpoints } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.js";
@@ -88,9 +88,9 @@ describe("api() request (spec §7)", () => {
 
   it("throws before sending when a query or body key is not declared (spec §5)", async () => {
     const calls = fakeFetch();
-    await expect(
-      api(endpoints.getFamilyDevices, { query: { familyId: "f", extra: 1 } as never }),
-    ).rejects.toThrow(/Undeclared query parameter "extra"/);
+    await expect(api(endpoints.getFamilyDevices, { query: { familyId: "f", extra: 1 } as never })).rejects.toThrow(
+      /Undeclared query parameter "extra"/,
+    );
     await expect(api(testEndpoint, { path: { id: "1" }, body: { a: 1, z: 2 } as never })).rejects.toThrow(
       /Undeclared body parameter "z"/,
     );
@@ -133,7 +133,10 @@ describe("api() answers and the error mapping of spec §8", () => {
 
   it("other HTTP errors: server message, else error_description, else status text", async () => {
     fakeFetch(
-      json(400, { success: false, error: { code: "Validation", message: "Bad input", validationErrors: [{ message: "x" }] } }),
+      json(400, {
+        success: false,
+        error: { code: "Validation", message: "Bad input", validationErrors: [{ message: "x" }] },
+      }),
       json(400, { error: "invalid_grant", error_description: "Wrong password" }),
       new Response("", { status: 503, statusText: "Service Unavailable" }),
     );
@@ -165,10 +168,7 @@ describe("counted loading indicator (spec §5)", () => {
     const first = new Promise<Response>((resolve) => {
       releaseFirst = () => resolve(json(200, envelope(null)));
     });
-    fakeFetch(
-      () => first,
-      json(500, { error: { code: "Internal", message: "boom" } }),
-    );
+    fakeFetch(() => first, json(500, { error: { code: "Internal", message: "boom" } }));
     const a = api(endpoints.getProfile, { loading: true });
     const b = api(endpoints.getProfile, { loading: true }).catch(() => "failed");
     expect(await b).toBe("failed");

@@ -1,6 +1,6 @@
 import type { BodyOf, Endpoint, QueryOf, ResultOf, TPaged } from "@aquapilot/contract";
 import { currentLanguage, i18n } from "../i18n/index.js";
-import { ClientErrorCode, ApiError } from "./errors.js";
+import { ApiError, ClientErrorCode } from "./errors.js";
 import { emitUnauthorized } from "./events.js";
 import { beginLoading, endLoading } from "./loading.js";
 import { ensureFreshToken } from "./token.js";
@@ -141,7 +141,9 @@ interface EnvelopeLike {
 function validationMessages(error: EnvelopeLike["error"]): string[] {
   const list = error?.validationErrors;
   if (!Array.isArray(list)) return [];
-  return list.map((v) => (typeof v === "string" ? v : String((v as { message?: unknown })?.message ?? ""))).filter(Boolean);
+  return list
+    .map((v) => (typeof v === "string" ? v : String((v as { message?: unknown })?.message ?? "")))
+    .filter(Boolean);
 }
 
 /**

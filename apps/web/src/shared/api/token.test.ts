@@ -39,14 +39,21 @@ describe("POST /connect/token (OAuth 2.0, form-urlencoded)", () => {
     expect(calls[0].url).toBe("/connect/token");
     expect(new Headers(calls[0].init.headers).get("Content-Type")).toBe("application/x-www-form-urlencoded");
     const form = new URLSearchParams(calls[0].init.body as string);
-    expect(Object.fromEntries(form)).toEqual({ grant_type: "password", username: "ana@example.com", password: "secret1" });
+    expect(Object.fromEntries(form)).toEqual({
+      grant_type: "password",
+      username: "ana@example.com",
+      password: "secret1",
+    });
     expect(token.accessToken).toBe("A2");
     expect(token.expiresAt).toBeGreaterThanOrEqual(before + 3600_000);
     expect(getItem("token")).toEqual(token);
   });
 
   it("maps {error, error_description} and network failures", async () => {
-    fakeFetch(json(400, { error: "invalid_grant", error_description: "Invalid username or password!" }), new TypeError("x"));
+    fakeFetch(
+      json(400, { error: "invalid_grant", error_description: "Invalid username or password!" }),
+      new TypeError("x"),
+    );
     await expect(requestToken({ grant_type: "password", username: "a", password: "b" })).rejects.toMatchObject({
       code: "invalid_grant",
       status: 400,

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getItem, setItem } from "../storage/index.js";
-import { clearLoginInfo, getGrantedPolicies, loadGrantedPolicies, permissionsLoaded, signIn, signOut } from "./session.js";
+import {
+  clearLoginInfo,
+  getGrantedPolicies,
+  loadGrantedPolicies,
+  permissionsLoaded,
+  signIn,
+  signOut,
+} from "./session.js";
 
 const config = (policies: Record<string, boolean>) => ({
   success: true,
@@ -49,7 +56,10 @@ describe("session (spec §4)", () => {
 
   it("loads permissions once per session; a failure can be retried", async () => {
     setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
-    const urls = fakeFetch(json(500, { error: { code: "Internal", message: "down" } }), json(200, config({ master: true })));
+    const urls = fakeFetch(
+      json(500, { error: { code: "Internal", message: "down" } }),
+      json(200, config({ master: true })),
+    );
     await expect(loadGrantedPolicies()).rejects.toMatchObject({ message: "down" });
     expect(permissionsLoaded()).toBe(false);
     await loadGrantedPolicies();

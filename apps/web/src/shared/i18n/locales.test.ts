@@ -21,8 +21,14 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     it(`${lang} has exactly the keys of zh-Hans, non-empty, with the same placeholders`, () => {
       const tree = LOCALES[lang];
       const own = keys(tree).sort();
-      expect(own.filter((k) => !reference.includes(k)), "extra keys").toEqual([]);
-      expect(reference.filter((k) => !own.includes(k)), "missing keys").toEqual([]);
+      expect(
+        own.filter((k) => !reference.includes(k)),
+        "extra keys",
+      ).toEqual([]);
+      expect(
+        reference.filter((k) => !own.includes(k)),
+        "missing keys",
+      ).toEqual([]);
       for (const key of own) {
         const text = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
         expect(typeof text === "string" && text.length > 0, `${lang} ${key}`).toBe(true);

@@ -7,7 +7,7 @@ import { queryKeys } from "../api/query-keys.js";
 import { ensureFreshToken } from "../api/token.js";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.js";
 
-export { DeviceChangeChannel, createDeviceHubConnection, type HubConnectionLike } from "./device-channel.js";
+export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.js";
 
 let channel: DeviceChangeChannel | null = null;
 

@@ -119,7 +119,10 @@ export function getItem<K extends StorageKey>(key: K): StorageSchema[K] | null {
 
 /** Writes a persisted value as JSON (spec §3); `null` removes it. Storage failures are logged, not thrown. */
 export function setItem<K extends StorageKey>(key: K, value: StorageSchema[K] | null): void {
-  if (value === null) return removeItem(key);
+  if (value === null) {
+    removeItem(key);
+    return;
+  }
   try {
     backend()?.setItem(PREFIX + key, JSON.stringify(value));
   } catch (err) {

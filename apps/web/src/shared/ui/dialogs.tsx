@@ -7,7 +7,12 @@ import { pushBackHandler } from "./back-stack.js";
  * A confirm dialog that takes part in the back stack (spec §2): back closes it like "cancel".
  * Resolves true on confirm, false on cancel, mask tap or back.
  */
-export function confirmDialog(options: { title?: ReactNode; content: ReactNode; confirmText?: string; danger?: boolean }) {
+export function confirmDialog(options: {
+  title?: ReactNode;
+  content: ReactNode;
+  confirmText?: string;
+  danger?: boolean;
+}) {
   return new Promise<boolean>((resolve) => {
     let settled = false;
     const done = (value: boolean) => {

@@ -26,7 +26,19 @@ export interface PageShellProps {
  * right-hand text. Fills the viewport, scrolls its body, respects the status bar and safe areas.
  */
 export function PageShell(props: PageShellProps) {
-  const { title, back = true, onBack, right, onRight, children, tone = "grey", footer, className, style, testId } = props;
+  const {
+    title,
+    back = true,
+    onBack,
+    right,
+    onRight,
+    children,
+    tone = "grey",
+    footer,
+    className,
+    style,
+    testId,
+  } = props;
   return (
     <div className={`page page--${tone} ${className ?? ""}`} style={style} data-testid={testId}>
       <header className="page__bar">

@@ -1,7 +1,13 @@
 import type { ReactNode } from "react";
 
 /** A centred empty / error / info block: icon, title, text and an optional action (lists, placeholders). */
-export function StateBlock(props: { icon: ReactNode; title: ReactNode; text?: ReactNode; action?: ReactNode; testId?: string }) {
+export function StateBlock(props: {
+  icon: ReactNode;
+  title: ReactNode;
+  text?: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="state-block" data-testid={props.testId}>
       <div className="state-block__icon">{props.icon}</div>

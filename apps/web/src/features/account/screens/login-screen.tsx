@@ -89,7 +89,12 @@ export function LoginScreen() {
           testId="login-password"
         />
         <div className="auth__row auth__row--end">
-          <button type="button" className="link" onClick={() => navigateTo(PATHS.FindPassword)} data-testid="login-forgot">
+          <button
+            type="button"
+            className="link"
+            onClick={() => navigateTo(PATHS.FindPassword)}
+            data-testid="login-forgot"
+          >
             {t("login.forgotPassword")}
           </button>
         </div>
@@ -106,7 +111,12 @@ export function LoginScreen() {
         </Button>
         <div className="auth__row auth__row--center">
           <span className="muted">{t("login.noAccount")}</span>
-          <button type="button" className="link link--strong" onClick={() => navigateTo(PATHS.Register)} data-testid="login-register">
+          <button
+            type="button"
+            className="link link--strong"
+            onClick={() => navigateTo(PATHS.Register)}
+            data-testid="login-register"
+          >
             {t("login.register")}
           </button>
         </div>

@@ -1,12 +1,6 @@
 import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract";
 import { Button, Tabs, Toast } from "antd-mobile";
-import {
-  CheckCircleFill,
-  EnvironmentOutline,
-  LockOutline,
-  MailOutline,
-  MessageOutline,
-} from "antd-mobile-icons";
+import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline, MessageOutline } from "antd-mobile-icons";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
@@ -95,7 +89,10 @@ export function RegisterScreen() {
           }
         },
         onError: (err) => {
-          Toast.show({ icon: "fail", content: err instanceof ApiError && err.message ? err.message : t("errors.requestFailed") });
+          Toast.show({
+            icon: "fail",
+            content: err instanceof ApiError && err.message ? err.message : t("errors.requestFailed"),
+          });
         },
       },
     );

@@ -12,9 +12,9 @@ import {
 } from "antd-mobile-icons";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
+import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { pushBackHandler, StateBlock } from "../../../shared/ui/index.js";
 import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
@@ -94,13 +94,23 @@ export function HomeScreen() {
             {(families.data?.length ?? 0) > 1 ? <DownOutline /> : null}
           </button>
           <div className="home__actions">
-            <button type="button" aria-label={t("home.scan")} onClick={() => navigateTo(PATHS.DeviceNetwork, { scan: true })} data-testid="home-scan">
+            <button
+              type="button"
+              aria-label={t("home.scan")}
+              onClick={() => navigateTo(PATHS.DeviceNetwork, { scan: true })}
+              data-testid="home-scan"
+            >
               <ScanningOutline />
             </button>
             <button type="button" aria-label={t("home.addDevice")} onClick={addDevice} data-testid="home-add-device">
               <AddCircleOutline />
             </button>
-            <button type="button" aria-label={t("home.messages")} onClick={() => navigateTo(PATHS.MessageDetails)} data-testid="home-messages">
+            <button
+              type="button"
+              aria-label={t("home.messages")}
+              onClick={() => navigateTo(PATHS.MessageDetails)}
+              data-testid="home-messages"
+            >
               <BellOutline />
             </button>
           </div>
@@ -111,13 +121,21 @@ export function HomeScreen() {
           <span>
             {t("home.online")} {onlineCount}
           </span>
-          <span className={`live-chip ${live ? "live-chip--on" : ""}`} data-testid="realtime-state" data-state={channel}>
+          <span
+            className={`live-chip ${live ? "live-chip--on" : ""}`}
+            data-testid="realtime-state"
+            data-state={channel}
+          >
             <span className="live-chip__dot" />
             {live ? t("home.live") : t("home.connecting")}
           </span>
         </div>
         <div className="home__quick">
-          <button type="button" onClick={() => navigateTo(PATHS.FamilyQrcode, { familyId: family?.id })} data-testid="home-invite">
+          <button
+            type="button"
+            onClick={() => navigateTo(PATHS.FamilyQrcode, { familyId: family?.id })}
+            data-testid="home-invite"
+          >
             <span className="home__quick-icon">
               <UserAddOutline />
             </span>
@@ -129,7 +147,11 @@ export function HomeScreen() {
             </span>
             {t("home.pushManagement")}
           </button>
-          <button type="button" onClick={() => navigateTo(PATHS.DeviceSort, { familyId: family?.id })} data-testid="home-edit">
+          <button
+            type="button"
+            onClick={() => navigateTo(PATHS.DeviceSort, { familyId: family?.id })}
+            data-testid="home-edit"
+          >
             <span className="home__quick-icon">
               <EditSOutline />
             </span>

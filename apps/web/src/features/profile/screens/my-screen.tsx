@@ -1,4 +1,5 @@
 import { LIMITS } from "@aquapilot/contract";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, List } from "antd-mobile";
 import {
   ExclamationTriangleOutline,
@@ -12,14 +13,13 @@ import {
   TeamOutline,
   UserOutline,
 } from "antd-mobile-icons";
-import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { getItem } from "../../../shared/storage/index.js";
 import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
+import { getItem } from "../../../shared/storage/index.js";
 import { confirmDialog } from "../../../shared/ui/index.js";
-import { logout } from "../api/logout.js";
 import { useProfile } from "../api/get-profile.js";
+import { logout } from "../api/logout.js";
 
 interface MenuItem {
   key: string;
@@ -111,8 +111,19 @@ export function MyScreen() {
 /** antd-mobile-icons has no wrench; a small inline one for after-sales. */
 function ToolOutlineFallback() {
   return (
-    <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
-      <path d="M14.7 6.3a4 4 0 0 0-5.4 5.2L4 16.8 7.2 20l5.3-5.3a4 4 0 0 0 5.2-5.4l-2.4 2.4-2.2-.6-.6-2.2z" strokeLinejoin="round" />
+    <svg
+      viewBox="0 0 24 24"
+      width="1em"
+      height="1em"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      aria-hidden="true"
+    >
+      <path
+        d="M14.7 6.3a4 4 0 0 0-5.4 5.2L4 16.8 7.2 20l5.3-5.3a4 4 0 0 0 5.2-5.4l-2.4 2.4-2.2-.6-.6-2.2z"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }
