@@ -89,8 +89,8 @@ describe("route guard (spec §4)", () => {
     );
     render(<RouteGuard route={guarded}>page</RouteGuard>);
     await act(async () => {});
-    expect(localStorage.getItem("aquapilot.token")).toBeNull();
-    expect(localStorage.getItem("aquapilot.loginInfo")).toBeNull();
+    expect(localStorage.getItem("token")).toBeNull();
+    expect(localStorage.getItem("loginInfo")).toBeNull();
     await act(async () => {
       await new Promise((r) => setTimeout(r, 1050));
     });

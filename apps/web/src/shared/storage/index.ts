@@ -56,8 +56,6 @@ export interface StorageSchema {
 /** A persisted key of spec §3. */
 export type StorageKey = keyof StorageSchema;
 
-/** The spec's key names; the prefix keeps them apart from other apps on the same origin. */
-const PREFIX = "aquapilot.";
 
 const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } = {
   loginInfo: (v): v is LoginInfo =>
@@ -101,7 +99,7 @@ export function getItem<K extends StorageKey>(key: K): StorageSchema[K] | null {
   if (!store) return null;
   let raw: string | null;
   try {
-    raw = store.getItem(PREFIX + key);
+    raw = store.getItem(key);
   } catch {
     return null;
   }
@@ -124,7 +122,7 @@ export function setItem<K extends StorageKey>(key: K, value: StorageSchema[K] | 
     return;
   }
   try {
-    backend()?.setItem(PREFIX + key, JSON.stringify(value));
+    backend()?.setItem(key, JSON.stringify(value));
   } catch (err) {
     console.warn(`[storage] cannot write "${key}"`, err);
   }
@@ -133,7 +131,7 @@ export function setItem<K extends StorageKey>(key: K, value: StorageSchema[K] | 
 /** Removes a persisted value. */
 export function removeItem(key: StorageKey): void {
   try {
-    backend()?.removeItem(PREFIX + key);
+    backend()?.removeItem(key);
   } catch {
     // ignore: nothing to remove
   }

@@ -22,12 +22,12 @@ describe("persisted client state (spec §3)", () => {
   });
 
   it("reads corrupt or wrongly shaped values as null and removes them", () => {
-    localStorage.setItem("aquapilot.loginInfo", "{not json");
+    localStorage.setItem("loginInfo", "{not json");
     expect(getItem("loginInfo")).toBeNull();
-    expect(localStorage.getItem("aquapilot.loginInfo")).toBeNull();
-    localStorage.setItem("aquapilot.token", JSON.stringify({ accessToken: 1 }));
+    expect(localStorage.getItem("loginInfo")).toBeNull();
+    localStorage.setItem("token", JSON.stringify({ accessToken: 1 }));
     expect(getItem("token")).toBeNull();
-    localStorage.setItem("aquapilot.lang", JSON.stringify("de"));
+    localStorage.setItem("lang", JSON.stringify("de"));
     expect(getItem("lang")).toBeNull();
   });
 
