@@ -133,7 +133,11 @@ describe("walking skeleton in Chromium", () => {
   });
 
   async function deviceMac(deviceId: string): Promise<string> {
-    const row = await system.db.selectFrom("devices").select("mac").where("id", "=", deviceId).executeTakeFirstOrThrow();
+    const row = await system.db
+      .selectFrom("devices")
+      .select("mac")
+      .where("id", "=", deviceId)
+      .executeTakeFirstOrThrow();
     return row.mac;
   }
 });

@@ -56,7 +56,6 @@ export interface StorageSchema {
 /** A persisted key of spec §3. */
 export type StorageKey = keyof StorageSchema;
 
-
 const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } = {
   loginInfo: (v): v is LoginInfo =>
     isObject(v) &&
