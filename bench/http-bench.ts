@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Db } from "../apps/server/src/db/index.js";
+import { familyDeviceRows } from "../apps/server/src/modules/family-device/service.js";
 
 /** Load parameters of one autocannon run. */
 export interface LoadOptions {
@@ -64,33 +65,6 @@ export async function runLoad(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-}
-
-/**
- * The query behind family-device/get-list-by-family-id, verbatim: the family's devices left-joined with their
- * device_state, ordered by sort (then creation time and id), with no membership check.
- */
-export function familyDeviceRows(db: Db, familyId: string) {
-  return db
-    .selectFrom("devices as d")
-    .leftJoin("device_state as s", "s.device_id", "d.id")
-    .select([
-      "d.id",
-      "d.family_id",
-      "d.name",
-      "d.image",
-      "d.sort",
-      "d.mac",
-      "d.model",
-      "s.online",
-      "s.station",
-      "s.last_report_time",
-    ])
-    .where("d.family_id", "=", familyId)
-    .orderBy("d.sort")
-    .orderBy("d.creation_time")
-    .orderBy("d.id")
-    .execute();
 }
 
 /** A running bare baseline server. */
