@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     `  database: ${system.engine === "sqlite" ? `SQLite in ${config.DATA_DIR}` : "PostgreSQL"}`,
     `  MQTT broker: ${system.deviceLink.brokerUrl}${config.MQTT_URL ? "" : " (embedded)"}`,
     `  simulated softeners: ${system.fleet.devices.length}`,
-    `  demo sign-in: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}${system.demo ? " (created now)" : ""}`,
+    system.demoAvailable
+      ? `  demo sign-in: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}${system.demo ? " (created now)" : ""}`
+      : "",
     config.APP_ENV !== "production" && !config.SMTP_URL ? `  e-mail outbox: ${system.url}/dev/outbox` : "",
     "",
   ].filter((l, i, all) => l !== "" || i === 0 || i === all.length - 1);

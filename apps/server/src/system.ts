@@ -22,8 +22,10 @@ export interface System {
   hubs: Hubs;
   /** The simulated softeners started with the server (empty when SIM_DEVICES is 0). */
   fleet: Fleet;
-  /** The demo sign-in when the database was empty at start (null otherwise). */
+  /** The demo sign-in when it was created at this start because the database was empty (null otherwise). */
   demo: { email: string; password: string } | null;
+  /** Whether the demo owner exists (created now or at an earlier start). */
+  demoAvailable: boolean;
   /** Pairing codes MAC:SECRET of the simulated devices (for binding them in another family). */
   pairingCodes: string[];
   /** Stops the fleet, the HTTP server and hubs, the device link, the bus and the database, in that order. */
@@ -32,9 +34,9 @@ export interface System {
 
 /**
  * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
- * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then — when
- * SIM_DEVICES > 0 — loads or extends the fleet file `DATA_DIR/sim-fleet.json`, registers those devices' credentials,
- * seeds the demo owner when the database is empty, and connects the simulated softeners.
+ * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then loads or extends the
+ * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
+ * the database is empty, registers the devices' credentials and connects the simulated softeners.
  * @throws ConfigError-like errors from the parts, after closing what had started.
  */
 export async function startSystem(
@@ -88,39 +90,40 @@ export async function startSystem(
     const port = typeof address === "object" && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
 
-    let demo: System["demo"] = null;
-    let fleet: Fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices: [] });
-    const pairingCodes: string[] = [];
-    if (config.SIM_DEVICES > 0) {
-      const fleetFile = path.join(config.DATA_DIR, "sim-fleet.json");
-      const file = readFleetFile(fleetFile);
-      while (file.devices.length < config.SIM_DEVICES) {
-        const id = generateDeviceIdentity();
-        file.devices.push({ ...id, name: `Softener ${file.devices.length + 1}` });
-      }
-      writeFleetFile(fleetFile, file);
-      const devices = file.devices.slice(0, config.SIM_DEVICES);
-      const seeded = await seedDemoIfEmpty(db, {
-        devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })),
-      });
-      if (seeded.created) demo = { email: seeded.email, password: seeded.password };
-      for (const d of devices) {
-        // Factory registration: idempotent; keeps the cloud's copy of the credentials in step with the fleet file.
-        await provisionDevice(db, {
-          mac: d.mac,
-          secret: d.secret,
-          name: d.name ?? d.model,
-          model: d.model,
-          serialNumber: d.serialNumber,
-          deviceSerialNumber: d.deviceSerialNumber,
-        });
-        pairingCodes.push(`${d.mac}:${d.secret}`);
-      }
-      fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
-      cleanups.push(() => fleet.stop());
-      await fleet.start();
+    // The demo fleet: identities kept in DATA_DIR/sim-fleet.json so the same softeners come back on every start.
+    const fleetFile = path.join(config.DATA_DIR, "sim-fleet.json");
+    const file = config.SIM_DEVICES > 0 ? readFleetFile(fleetFile) : { version: 1 as const, devices: [] };
+    while (file.devices.length < config.SIM_DEVICES) {
+      file.devices.push({ ...generateDeviceIdentity(), name: `Softener ${file.devices.length + 1}` });
     }
-    return { url, app, db, engine, bus, deviceLink, hubs, fleet, demo, pairingCodes, close: closeAll };
+    if (config.SIM_DEVICES > 0) writeFleetFile(fleetFile, file);
+    const devices = file.devices.slice(0, config.SIM_DEVICES);
+    const seeded = await seedDemoIfEmpty(db, { devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })) });
+    const demo = seeded.created ? { email: seeded.email, password: seeded.password } : null;
+    const demoAvailable =
+      (await db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "=", DEMO_ACCOUNT.email)
+        .where("is_deleted", "=", 0)
+        .executeTakeFirst()) !== undefined;
+    const pairingCodes: string[] = [];
+    for (const d of devices) {
+      // Factory registration: idempotent; keeps the cloud's copy of the credentials in step with the fleet file.
+      await provisionDevice(db, {
+        mac: d.mac,
+        secret: d.secret,
+        name: d.name ?? d.model,
+        model: d.model,
+        serialNumber: d.serialNumber,
+        deviceSerialNumber: d.deviceSerialNumber,
+      });
+      pairingCodes.push(`${d.mac}:${d.secret}`);
+    }
+    const fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
+    cleanups.push(() => fleet.stop());
+    await fleet.start();
+    return { url, app, db, engine, bus, deviceLink, hubs, fleet, demo, demoAvailable, pairingCodes, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
