@@ -4,6 +4,8 @@ import SQLite from "better-sqlite3";
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import * as m0001 from "./migrations/0001-init.js";
+import * as m0002 from "./migrations/0002-accounts.js";
+import * as m0003 from "./migrations/0003-households.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -12,6 +14,8 @@ export type Db = Kysely<Database>;
 /** Migrations in order; add new ones here with the next number. Both engines run the same list. */
 const MIGRATIONS: Record<string, Migration> = {
   "0001-init": m0001,
+  "0002-accounts": m0002,
+  "0003-households": m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

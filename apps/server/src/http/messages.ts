@@ -1,4 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
+import { accountMessages } from "../modules/account/messages.js";
+import { familyMessages } from "../modules/family/messages.js";
+import { catalogue } from "./catalogue.js";
 
 /**
  * The server's message catalogue (spec §1 languages; §8 error texts). English is the source; every other language
@@ -187,11 +190,26 @@ const fr: Record<MessageKey, string> = {
 };
 
 /** Every language's catalogue, keyed by the spec §1 language code. */
-export const MESSAGES: Record<Language, Record<MessageKey, string>> = { "zh-Hans": zhHans, en, es, ru, fr };
+const base = catalogue<MessageKey>(en, { "zh-Hans": zhHans, es, ru, fr });
+const PARTS: Array<Record<Language, Record<string, string>>> = [base, accountMessages, familyMessages];
+
+/** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */
+export const MESSAGES: Record<Language, Record<string, string>> = Object.fromEntries(
+  LANGUAGES.map((lang) => {
+    const merged: Record<string, string> = {};
+    for (const part of PARTS) {
+      for (const [key, text] of Object.entries(part[lang])) {
+        if (lang === "en" && Object.hasOwn(merged, key)) throw new Error(`message key ${key} is defined twice`);
+        merged[key] = text;
+      }
+    }
+    return [lang, merged];
+  }),
+) as Record<Language, Record<string, string>>;
 
 /** True when `key` is a key of the catalogue (AppError carries keys as plain strings). */
-export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(en, key);
+export function isMessageKey(key: string): boolean {
+  return Object.hasOwn(MESSAGES.en, key);
 }
 
 /**

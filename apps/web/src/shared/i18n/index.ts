@@ -1,15 +1,46 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-import en from "../../locales/en.json";
-import es from "../../locales/es.json";
-import fr from "../../locales/fr.json";
-import ru from "../../locales/ru.json";
-import zhHans from "../../locales/zh-Hans.json";
+import accountEn from "../../features/account/locales/en.json";
+import accountEs from "../../features/account/locales/es.json";
+import accountFr from "../../features/account/locales/fr.json";
+import accountRu from "../../features/account/locales/ru.json";
+import accountZhHans from "../../features/account/locales/zh-Hans.json";
+import familyEn from "../../features/family/locales/en.json";
+import familyEs from "../../features/family/locales/es.json";
+import familyFr from "../../features/family/locales/fr.json";
+import familyRu from "../../features/family/locales/ru.json";
+import familyZhHans from "../../features/family/locales/zh-Hans.json";
+import baseEn from "../../locales/en.json";
+import baseEs from "../../locales/es.json";
+import baseFr from "../../locales/fr.json";
+import baseRu from "../../locales/ru.json";
+import baseZhHans from "../../locales/zh-Hans.json";
+import uiEn from "../ui/locales/en.json";
+import uiEs from "../ui/locales/es.json";
+import uiFr from "../ui/locales/fr.json";
+import uiRu from "../ui/locales/ru.json";
+import uiZhHans from "../ui/locales/zh-Hans.json";
 import { getItem, setItem } from "../storage/index.js";
 
-/** The one key tree every locale follows (zh-Hans is the source; spec §1). */
-export type LocaleTree = typeof zhHans;
+/**
+ * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file
+ * `src/locales/<lang>.json` and the files of areas that own their texts (`<area>/locales/<lang>.json`); each area
+ * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide.
+ */
+export type LocaleTree = typeof baseZhHans & typeof accountZhHans & typeof familyZhHans & typeof uiZhHans;
+
+/** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
+function assemble(...parts: object[]): LocaleTree {
+  const tree: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      if (key in tree) throw new Error(`locale key "${key}" is defined in two files`);
+      tree[key] = value;
+    }
+  }
+  return tree as LocaleTree;
+}
 
 declare module "i18next" {
   interface CustomTypeOptions {
@@ -19,7 +50,13 @@ declare module "i18next" {
 }
 
 /** Every locale's messages, keyed by the spec's language codes (spec §1). */
-export const LOCALES: Record<Language, LocaleTree> = { "zh-Hans": zhHans, en, es, ru, fr };
+export const LOCALES: Record<Language, LocaleTree> = {
+  "zh-Hans": assemble(baseZhHans, accountZhHans, familyZhHans, uiZhHans),
+  en: assemble(baseEn, accountEn, familyEn, uiEn),
+  es: assemble(baseEs, accountEs, familyEs, uiEs),
+  ru: assemble(baseRu, accountRu, familyRu, uiRu),
+  fr: assemble(baseFr, accountFr, familyFr, uiFr),
+};
 
 /** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */
 export const i18n = i18next.createInstance();
