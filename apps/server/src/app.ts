@@ -18,10 +18,13 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { accountRoutes } from "./modules/account/routes.js";
+import { appConfigRoutes } from "./modules/app-config/routes.js";
 import type { AppContext } from "./modules/context.js";
 import { deviceControlRoutes } from "./modules/device-control/routes.js";
 import { familyRoutes } from "./modules/family/routes.js";
 import { familyDeviceRoutes } from "./modules/family-device/routes.js";
+import { familyUserRoutes } from "./modules/family-user/routes.js";
+import { locationRoutes } from "./modules/location/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.js";
 import type { DeviceCommandPort } from "./ports.js";
@@ -142,8 +145,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
   profileRoutes(app, ctx);
+  appConfigRoutes(app, ctx);
   familyRoutes(app, ctx);
   familyDeviceRoutes(app, ctx);
+  familyUserRoutes(app, ctx);
+  locationRoutes(app, ctx);
   deviceControlRoutes(app, ctx);
   if (config.APP_ENV !== "production") registerDevOutboxRoute(app, db);
 

@@ -27,6 +27,27 @@ const ZEnv = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   /** Redis pub/sub backplane for the bus when N server processes run behind a load balancer (docs/deploy.md). */
   REDIS_URL: optionalUrl,
+  // App configuration served by GET /api/business-basic-data/app/app-config-setting/ (spec §1, §7).
+  /** Customer service phone shown on About (spec §1: 114). */
+  CUSTOMER_SERVICE_PHONE: z.string().min(1).max(32).default("114"),
+  /** Map provider: 1 AMap, 2 Baidu, 3 Tencent, any other Tianditu (spec §1); default 4 Tianditu. */
+  MAP_TYPE: z.coerce.number().int().min(0).max(99).default(4),
+  /** Vendor keys of the map service configuration; empty when unset (no key is ever invented). */
+  MAP_KEY_AMAP: z.string().default(""),
+  MAP_KEY_BAIDU: z.string().default(""),
+  MAP_KEY_TENCENT: z.string().default(""),
+  MAP_KEY_TIANDITU: z.string().default(""),
+  /** Article ids of the privacy policy and the user agreement (help articles); unset → null. */
+  PRIVACY_POLICY_ARTICLE_ID: z.string().optional(),
+  USER_AGREEMENT_ARTICLE_ID: z.string().optional(),
+  /** Latest native shell versions (e.g. 1.4.0); a shell older than these offers the update. Unset → null. */
+  ANDROID_LATEST_VERSION: z.string().optional(),
+  IOS_LATEST_VERSION: z.string().optional(),
+  /** Where the update dialog sends the user (the provider's download site). Unset → null. */
+  ANDROID_DOWNLOAD_URL: optionalUrl,
+  IOS_DOWNLOAD_URL: optionalUrl,
+  /** Version of the deployed web app; clients holding another one clear their cache and reload. Unset → null. */
+  WEB_VERSION: z.string().optional(),
 });
 
 /** The validated server configuration (every field of {@link loadConfig}). */
@@ -43,7 +64,8 @@ export class ConfigError extends Error {
 /**
  * Reads and validates the configuration from environment variables (docs/architecture.md "Configuration").
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
- * MQTT_PORT 1883, SIM_DEVICES 3, SIM_TIME_SCALE 60, LOG_LEVEL info, APP_ENV development.
+ * MQTT_PORT 1883, SIM_DEVICES 3, SIM_TIME_SCALE 60, LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114,
+ * MAP_TYPE 4 (Tianditu), MAP_KEY_* empty.
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"".
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

@@ -24,6 +24,8 @@ export interface AuthUser {
   languageType: string;
   /** 1 China, 2 Europe (spec §3), fixed at registration. */
   serviceRegion: number;
+  /** A device master (spec §6): holds every permission, and alone holds "master" (users.is_master). */
+  isMaster: boolean;
 }
 
 /** Issues and checks tokens (docs/architecture.md "auth"). One instance per app: `app.auth`. */
@@ -43,6 +45,11 @@ export interface AuthService {
   issueTokens(user: { id: string; user_name: string; security_stamp: string }): Promise<TTokenResponse>;
   /** Revokes every refresh token of a user (logout everywhere, password change, deletion). */
   revokeRefreshTokens(userId: string): Promise<void>;
+  /**
+   * Revokes one refresh token given in clear (RFC 7009 `/connect/revocation`). Unknown, expired or already revoked
+   * tokens are ignored; answers whether a live token was revoked.
+   */
+  revokeRefreshToken(refreshToken: string): Promise<boolean>;
 }
 
 /** SHA-256 hex of an opaque token; only this is stored (refresh_tokens.token_hash). */
@@ -100,6 +107,7 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
         phoneNumber: user.phone_number,
         languageType: user.language_type,
         serviceRegion: user.service_region,
+        isMaster: user.is_master === 1,
       };
     },
 
@@ -192,6 +200,16 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
         .where("user_id", "=", userId)
         .where("revoked_at", "is", null)
         .execute();
+    },
+
+    async revokeRefreshToken(refreshToken) {
+      const res = await db
+        .updateTable("refresh_tokens")
+        .set({ revoked_at: now().toISOString() })
+        .where("token_hash", "=", sha256Hex(refreshToken))
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
   };
   return service;

@@ -1,6 +1,6 @@
 import { PERMISSIONS } from "@aquapilot/contract";
 
-/** What decides a user's permissions (spec §6). `isMaster` is not stored yet: no user is a device master. */
+/** What decides a user's permissions (spec §6). `isMaster` comes from users.is_master (src/cli/set-master.ts). */
 export interface PolicySubject {
   isMaster?: boolean;
 }

@@ -1,4 +1,11 @@
-import { endpoints, TOKEN_PATH, type TTokenError, ZTokenRequest } from "@aquapilot/contract";
+import {
+  endpoints,
+  REVOCATION_PATH,
+  TOKEN_PATH,
+  type TTokenError,
+  ZRevocationRequest,
+  ZTokenRequest,
+} from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { translate } from "../http/messages.js";
 import { registerOpenEndpoint } from "../http/route.js";
@@ -10,7 +17,9 @@ function tokenError(reply: FastifyReply, error: TTokenError) {
 }
 
 /**
- * `POST /connect/token` (OAuth 2.0, RFC 6749 §4.3 password and §6 refresh_token grants; form body) and
+ * `POST /connect/token` (OAuth 2.0, RFC 6749 §4.3 password and §6 refresh_token grants; form body),
+ * `POST /connect/revocation` (RFC 7009: form `token`, optional `token_type_hint`; always 200 for a well-formed
+ * request, 400 invalid_request without `token`) and
  * `GET /api/abp/application-configuration` (spec §7 current-login-info: currentUser and grantedPolicies).
  * Token answers are not enveloped: `{access_token, token_type, expires_in, refresh_token}` or
  * 400 `{error, error_description}` with the description in the caller's language.
@@ -43,6 +52,21 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(tokens);
   });
 
+  // RFC 7009: 200 whether or not the token was known (nothing to learn by probing); only refresh tokens are
+  // stateful, so an access token is left to expire (its lifetime is expires_in) — logout drops it on the client.
+  app.post(REVOCATION_PATH, async (request, reply) => {
+    const parsed = ZRevocationRequest.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      return tokenError(reply, {
+        error: "invalid_request",
+        error_description: translate(request.lang, "token.invalidRequest"),
+      });
+    }
+    // The hint is only a hint (RFC 7009 §2.1): the token is looked up as a refresh token whatever it says.
+    await ctx.auth.revokeRefreshToken(parsed.data.token);
+    return reply.code(200).header("cache-control", "no-store").send();
+  });
+
   registerOpenEndpoint(app, endpoints.applicationConfiguration, async ({ user, lang }) => ({
     currentUser: {
       isAuthenticated: user !== null,
@@ -52,7 +76,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       email: user?.email ?? null,
       phoneNumber: user?.phoneNumber ?? null,
     },
-    auth: { grantedPolicies: grantedPoliciesFor(user && { isMaster: false }) },
+    auth: { grantedPolicies: grantedPoliciesFor(user && { isMaster: user.isMaster }) },
     localization: { currentCulture: { name: lang } },
   }));
 }

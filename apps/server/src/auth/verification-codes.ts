@@ -24,12 +24,13 @@ export interface CodeService {
   /** Removes a code that could not be delivered, so the user may ask again at once. */
   discard(id: string): Promise<void>;
   /**
-   * Checks `code` against the newest live code for purpose and target and answers its id. A wrong code counts one
+   * Checks `code` against the newest live code for purpose and target (or any of several targets, e.g. the own
+   * e-mail and phone of an account) and answers its id. A wrong code counts one
    * try (committed at once); the fifth wrong try kills the code.
    * @throws AppError InvalidCode (400): no live code (account.codeNotFound), wrong (account.codeWrong with
    *   {remaining}) or dead (account.codeDead).
    */
-  check(purpose: CodePurpose, target: string, code: string): Promise<string>;
+  check(purpose: CodePurpose, target: string | readonly string[], code: string): Promise<string>;
   /**
    * Marks a checked code used, inside the caller's transaction, so it is spent only if the whole operation commits.
    * @throws AppError InvalidCode when another request used it in the meantime.
@@ -87,7 +88,7 @@ export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () =
         .selectFrom("verification_codes")
         .selectAll()
         .where("purpose", "=", purpose)
-        .where("target", "=", target)
+        .where("target", "in", typeof target === "string" ? [target] : target.length ? [...target] : [""])
         .where("consumed_at", "is", null)
         .where("expires_at", ">", now().toISOString())
         .orderBy("created_at", "desc")

@@ -21,6 +21,8 @@ export interface UsersTable {
   security_stamp: string;
   is_deleted: number;
   creation_time: string;
+  /** 1 for a device master (spec §6: holds every permission, the only holder of "master"); migration 0002. */
+  is_master: Generated<number>;
 }
 
 export interface FamiliesTable {
@@ -32,6 +34,10 @@ export interface FamiliesTable {
   avatar: string | null;
   creator_id: string;
   creation_time: string;
+  /** Region path chosen with the address (travel-location-lookup names); migration 0003. */
+  province: string | null;
+  city: string | null;
+  district: string | null;
 }
 
 export interface FamilyMembersTable {
@@ -40,6 +46,21 @@ export interface FamilyMembersTable {
   user_id: string;
   is_admin: number;
   creation_time: string;
+}
+
+/** A signed QR share code of a family (spec §4: valid 15 minutes); migration 0003. The code text is not stored. */
+export interface FamilyShareCodesTable {
+  /** Random v4 id carried inside the signed code. */
+  id: string;
+  family_id: string;
+  inviter_id: string;
+  /** join-family */
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  /** How many users joined with this code. */
+  join_count: Generated<number>;
 }
 
 export interface DevicesTable {
@@ -148,6 +169,7 @@ export interface Database {
   users: UsersTable;
   families: FamiliesTable;
   family_members: FamilyMembersTable;
+  family_share_codes: FamilyShareCodesTable;
   devices: DevicesTable;
   device_state: DeviceStateTable;
   device_events: DeviceEventsTable;

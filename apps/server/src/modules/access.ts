@@ -1,4 +1,5 @@
-import type { Db } from "../db/index.js";
+import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
+import type { Database, Db } from "../db/index.js";
 import { AppError, ErrorCode } from "../http/errors.js";
 
 /**
@@ -50,4 +51,23 @@ export async function requireDeviceAccess(
   if (device.family_id === null) throw new AppError(ErrorCode.Forbidden, "family.notMember");
   await requireFamilyMember(db, userId, device.family_id);
   return { deviceId: device.id, mac: device.mac, familyId: device.family_id };
+}
+
+/** True when `db` runs on PostgreSQL (else SQLite): the few statements that differ branch on it. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Inside a transaction, locks family `familyId` against concurrent membership changes and answers whether it
+ * exists (spec §6 "a household always has exactly one administrator"). On PostgreSQL this is
+ * `SELECT … FOR UPDATE` on the families row, so transfers, removals, leaves, joins and deletion of one family run
+ * one after the other and each re-checks the state the previous one left. On SQLite (which has no FOR UPDATE)
+ * a plain read suffices: the embedded driver runs one transaction at a time on its single connection, and the
+ * database file's write lock serialises writers across processes.
+ */
+export async function lockFamily(trx: Transaction<Database>, familyId: string): Promise<boolean> {
+  let query = trx.selectFrom("families").select("id").where("id", "=", familyId);
+  if (isPostgres(trx)) query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
 }

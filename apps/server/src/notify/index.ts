@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import nodemailer from "nodemailer";
 import { z } from "zod";
 import type { Db } from "../db/index.js";
+import { translate } from "../http/messages.js";
 
 /** One outgoing e-mail or SMS. */
 export interface OutgoingMessage {
@@ -58,17 +61,44 @@ export class LogSender implements Mailer, SmsSender {
   }
 }
 
+/** A message written from catalogue keys (http/messages.ts) in the recipient's language. */
+export interface LocalizedMessage {
+  channel: "email" | "sms";
+  /** E-mail address (normalised) or +countrycode phone number. */
+  recipient: string;
+  /** The user the message is for, when known (e.g. a code to a new e-mail of that user): their language wins. */
+  userId?: string | null;
+  /** The caller's language (Accept-Language), used when no user is known for the recipient. */
+  fallbackLanguage: Language;
+  subjectKey: string;
+  bodyKey: string;
+  params?: Record<string, string | number>;
+}
+
 /** Sends e-mails and SMS and keeps a copy of each in the `outbox` table. */
 export interface Notifier {
   /** Stores the e-mail in the outbox, then delivers it. @throws when delivery fails (the outbox row stays). */
   sendEmail(message: OutgoingMessage): Promise<void>;
   /** Stores the SMS in the outbox, then delivers it. @throws when delivery fails. */
   sendSms(message: OutgoingMessage): Promise<void>;
+  /**
+   * The language to write to a recipient in (spec §7 change_language-type: "e-mails and messages go out in it"):
+   * the stored language of `userId` when given, else of the live user whose e-mail or +countrycode phone is
+   * `recipient`, else `fallback`.
+   */
+  languageFor(recipient: string, fallback: Language, userId?: string | null): Promise<Language>;
+  /** Writes the message in {@link Notifier.languageFor} and sends it; answers the language used. @throws on failure. */
+  sendLocalized(message: LocalizedMessage): Promise<Language>;
+}
+
+function asLanguage(value: string | undefined): Language | null {
+  return (LANGUAGES as readonly string[]).includes(value ?? "") ? (value as Language) : null;
 }
 
 /**
  * The notifier of the app: e-mail through SMTP when `smtpUrl` is set, else to the log; SMS to the log; every message
- * also stored in `outbox`. `mailer` / `sms` replace the defaults (tests, other providers).
+ * also stored in `outbox`. `mailer` / `sms` replace the defaults (tests, other providers). `db` also answers the
+ * recipient's stored language for {@link Notifier.sendLocalized}.
  */
 export function createNotifier(opts: {
   db: Db;
@@ -93,7 +123,7 @@ export function createNotifier(opts: {
         created_at: now().toISOString(),
       })
       .execute();
-  return {
+  const notifier: Notifier = {
     async sendEmail(message) {
       await keep("email", message);
       await mailer.send(message);
@@ -102,7 +132,28 @@ export function createNotifier(opts: {
       await keep("sms", message);
       await sms.send(message);
     },
+    async languageFor(recipient, fallback, userId) {
+      let q = opts.db.selectFrom("users").select("language_type").where("is_deleted", "=", 0);
+      if (userId) q = q.where("id", "=", userId);
+      else if (recipient.includes("@")) q = q.where("email", "=", recipient.trim().toLowerCase());
+      // "||" concatenates text on SQLite and PostgreSQL alike; a phone target is "+<country code><digits>".
+      else q = q.where(sql<string>`country_code || phone_number`, "=", recipient.trim());
+      const row = await q.executeTakeFirst();
+      return asLanguage(row?.language_type) ?? fallback;
+    },
+    async sendLocalized(m) {
+      const lang = await notifier.languageFor(m.recipient, m.fallbackLanguage, m.userId);
+      const out = {
+        recipient: m.recipient,
+        subject: translate(lang, m.subjectKey, m.params),
+        body: translate(lang, m.bodyKey, m.params),
+      };
+      if (m.channel === "email") await notifier.sendEmail(out);
+      else await notifier.sendSms(out);
+      return lang;
+    },
   };
+  return notifier;
 }
 
 /** One row of GET /dev/outbox. */

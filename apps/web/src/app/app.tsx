@@ -8,6 +8,7 @@ import zhCN from "antd-mobile/es/locales/zh-CN";
 import { useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
+import { AppUpdateWatch } from "../features/settings/components/app-update-watch.js";
 import { onUnauthorized } from "../shared/api/events.js";
 import { setLoadingIndicator } from "../shared/api/loading.js";
 import { createAppQueryClient } from "../shared/api/query-client.js";
@@ -58,6 +59,7 @@ export function App() {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
+        <AppUpdateWatch />
         <Shell />
       </QueryClientProvider>
     </I18nextProvider>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../enums.js";
 import { endpoint, noQuery, ZIsoTime } from "./define.js";
 
 // Account, profile and login info (spec §7 /api/basic-data/app/account, /profile; current-login-info).
@@ -37,6 +38,51 @@ export type TProfile = z.infer<typeof ZProfile>;
 
 const ZPassword = z.string().min(6).max(128);
 const ZCode = z.string().regex(/^\d{6}$/);
+const ZPhoneNumber = z.string().regex(/^\d{4,15}$/);
+const ZCountryCode = z.string().regex(/^\+?\d{1,4}$/);
+/** A user name (spec §2 UpdateUserName): 2–64 characters, unique. */
+export const ZUserName = z.string().trim().min(2).max(64);
+/** An image reference: a relative path such as "/uploads/avatars/x.png" or an http(s) URL (spec §7 "Images"). */
+export const ZImageRef = z
+  .string()
+  .max(512)
+  .regex(/^(\/[A-Za-z0-9._~\-/]*|https?:\/\/\S+)$/)
+  .refine((v) => !v.includes(".."), "no parent segments");
+
+/** Answer of update-phone-or-email-verification: a signed ticket for the identity change, valid `expiresIn` s. */
+export const ZIdentityTicket = z.object({ ticket: z.string(), expiresIn: z.number().int() });
+export type TIdentityTicket = z.infer<typeof ZIdentityTicket>;
+
+/** Map providers (spec §1): 1 AMap, 2 Baidu, 3 Tencent, any other Tianditu. */
+export const ZMapKeys = z.object({ amap: z.string(), baidu: z.string(), tencent: z.string(), tianditu: z.string() });
+
+/** App configuration served to every client (spec §1, §7 app-config-setting, "App-version endpoint"). */
+export const ZAppConfigSetting = z.object({
+  /** Spec §1: 114. */
+  customerServicePhone: z.string(),
+  /** 1 AMap, 2 Baidu, 3 Tencent, any other Tianditu (default 4). */
+  mapType: z.number().int(),
+  /** Vendor keys of the map service configuration ({key}); empty strings when not configured. */
+  mapKeys: ZMapKeys,
+  privacyPolicyArticleId: z.string().nullable(),
+  userAgreementArticleId: z.string().nullable(),
+  androidLatestVersion: z.string().nullable(),
+  iosLatestVersion: z.string().nullable(),
+  androidDownloadUrl: z.string().nullable(),
+  iosDownloadUrl: z.string().nullable(),
+  /** Version of the deployed web app; a client holding another one clears its cache and reloads. */
+  webVersion: z.string().nullable(),
+});
+export type TAppConfigSetting = z.infer<typeof ZAppConfigSetting>;
+
+/** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
+export const REVOCATION_PATH = "/connect/revocation";
+export const ZRevocationRequest = z.object({
+  token: z.string().min(1),
+  token_type_hint: z.enum(["refresh_token", "access_token"]).optional(),
+  client_id: z.string().optional(),
+});
+export type TRevocationRequest = z.infer<typeof ZRevocationRequest>;
 
 /** Account, profile and current-login-info endpoints (spec §7). */
 export const accountEndpoints = {
@@ -99,6 +145,48 @@ export const accountEndpoints = {
     summary: "The bind types: 1 email, 2 phone",
   }),
 
+  // find password (spec §5 "Find password")
+  forgetPasswordSendPhoneCode: endpoint({
+    method: "GET",
+    path: "/api/basic-data/app/account/forget_password_send_phone_password_code",
+    query: z.object({ phoneNumber: ZPhoneNumber, countryCode: ZCountryCode }),
+    body: undefined,
+    result: z.null(),
+    open: true,
+    summary: "Send a 6-digit password-reset code by SMS; answers success for unknown numbers too (sends nothing)",
+  }),
+  forgetPasswordSendEmailCode: endpoint({
+    method: "GET",
+    path: "/api/basic-data/app/account/forget_password_send_email_code",
+    query: z.object({ email: z.email() }),
+    body: undefined,
+    result: z.null(),
+    open: true,
+    summary: "Send a 6-digit password-reset code by e-mail; answers success for unknown e-mails too (sends nothing)",
+  }),
+  resetPassword: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/account/reset_password",
+    query: z.object({
+      /** E-mail or phone number. */
+      account: z.string().min(3).max(256),
+      code: ZCode,
+      password: ZPassword,
+      confirmPassword: z.string().min(1).max(128),
+      /** 1 email, 2 phone; guessed from the account when absent ("@" → e-mail). */
+      bindType: z.coerce
+        .number()
+        .pipe(z.union([z.literal(1), z.literal(2)]))
+        .optional(),
+      /** For a phone account; the registered country code is used when absent. */
+      countryCode: ZCountryCode.optional(),
+    }),
+    body: undefined,
+    result: z.null(),
+    open: true,
+    summary: "Set a new password with the reset code; ends every session of the account",
+  }),
+
   // profile
   getProfile: endpoint({
     method: "GET",
@@ -107,5 +195,110 @@ export const accountEndpoints = {
     body: undefined,
     result: ZProfile,
     summary: "The caller's profile",
+  }),
+  updateProfile: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/",
+    query: noQuery,
+    body: z.object({
+      userName: ZUserName.optional(),
+      name: z.string().trim().max(64).nullable().optional(),
+      avatar: ZImageRef.nullable().optional(),
+    }),
+    result: ZProfile,
+    summary: "Change user name (unique, 2–64 characters; 409 when taken), display name and avatar",
+  }),
+  uploadAvatar: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/avatar",
+    query: noQuery,
+    // multipart/form-data with one file field (image/png, image/jpeg or image/webp, at most 2 MB); not JSON.
+    body: undefined,
+    result: z.string(),
+    summary: "Upload an avatar image (multipart, PNG/JPEG/WebP ≤ 2 MB); answers its relative path /uploads/avatars/…",
+  }),
+  changePassword: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/change_password",
+    query: noQuery,
+    body: z.object({ currentPassword: z.string().min(1).max(128), newPassword: ZPassword }),
+    result: z.null(),
+    summary: "Change the password; ends every session (tokens and hub connections): the app signs in again",
+  }),
+  changeLanguageType: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/change_language-type",
+    query: noQuery,
+    body: z.object({ languageType: z.enum(LANGUAGES) }),
+    result: z.null(),
+    summary: "Store the user's language; e-mails and messages to the user go out in it",
+  }),
+  updatePhoneOrEmailVerification: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/update-phone-or-email-verification",
+    query: z.object({ password: z.string().min(1).max(128) }),
+    body: undefined,
+    result: ZIdentityTicket,
+    summary: "Verify the password before changing phone or e-mail; answers a 10-minute ticket",
+  }),
+  sendUserIdentityVerification: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/send-useridentity-verification",
+    query: z.object({
+      /** change-identity (default): a code to the NEW e-mail or phone, with the ticket; delete-account: to the own. */
+      purpose: z.enum(["change-identity", "delete-account"]).default("change-identity"),
+      ticket: z.string().max(2048).optional(),
+      email: z.email().optional(),
+      phoneNumber: ZPhoneNumber.optional(),
+      countryCode: ZCountryCode.optional(),
+      /** delete-account only: 1 to the own e-mail, 2 to the own phone; default e-mail when present. */
+      bindType: z.coerce
+        .number()
+        .pipe(z.union([z.literal(1), z.literal(2)]))
+        .optional(),
+    }),
+    body: undefined,
+    result: z.object({ sentTo: z.string() }),
+    summary: "Send a 6-digit code: to a new identity (change phone/e-mail) or to the own one (delete account)",
+  }),
+  updatePhone: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/update-phone",
+    query: z.object({
+      ticket: z.string().max(2048),
+      phoneNumber: ZPhoneNumber,
+      countryCode: ZCountryCode,
+      code: ZCode,
+    }),
+    body: undefined,
+    result: ZProfile,
+    summary: "Change the phone number with the ticket and the code sent to the new number",
+  }),
+  updateEmail: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/update-email",
+    query: z.object({ ticket: z.string().max(2048), email: z.email(), code: ZCode }),
+    body: undefined,
+    result: ZProfile,
+    summary: "Change the e-mail with the ticket and the code sent to the new address",
+  }),
+  logOff: endpoint({
+    method: "POST",
+    path: "/api/basic-data/app/profile/log-off",
+    query: z.object({ code: ZCode }),
+    body: undefined,
+    result: z.null(),
+    summary: "Delete the account with the delete-account code; families handed on or deleted; access ends at once",
+  }),
+
+  // app configuration (spec §7 /api/business-basic-data/app/app-config-setting)
+  appConfigSetting: endpoint({
+    method: "GET",
+    path: "/api/business-basic-data/app/app-config-setting/",
+    query: noQuery,
+    body: undefined,
+    result: ZAppConfigSetting,
+    open: true,
+    summary: "Customer service phone, map type and keys, article ids, latest app versions, web version",
   }),
 } as const;

@@ -9,6 +9,7 @@ export interface Endpoint<
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType = z.ZodType,
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
 > {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Verbatim path; `{id}` marks a path parameter (spec §7 "P"), validated by `params`. */
@@ -17,15 +18,18 @@ export interface Endpoint<
   body: B;
   result: R;
   /** Path parameters, for paths with `{…}` segments. */
-  params?: z.ZodObject;
+  params?: P;
   open?: boolean;
   summary: string;
 }
 
 /** Declares an endpoint with its types inferred (identity at run time). */
-export function endpoint<Q extends z.ZodObject, B extends z.ZodType | undefined, R extends z.ZodType>(
-  e: Endpoint<Q, B, R>,
-): Endpoint<Q, B, R> {
+export function endpoint<
+  Q extends z.ZodObject,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+  P extends z.ZodObject | undefined = undefined,
+>(e: Endpoint<Q, B, R, P>): Endpoint<Q, B, R, P> {
   return e;
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
 
@@ -10,6 +10,10 @@ export const ZFamily = z.object({
   address: z.string().nullable(),
   longitude: z.number().nullable(),
   latitude: z.number().nullable(),
+  /** Region path chosen with the address (names from travel-location-lookup), when given. */
+  province: z.string().nullable(),
+  city: z.string().nullable(),
+  district: z.string().nullable(),
   avatar: z.string().nullable(),
   /** Whether the caller is this family's administrator (spec §6). */
   isAdmin: z.boolean(),
@@ -34,19 +38,178 @@ export const ZFamilyDevice = z.object({
 });
 export type TFamilyDevice = z.infer<typeof ZFamilyDevice>;
 
-/** Household endpoints (spec §7). */
+/** A family name: 1–32 characters after trimming. */
+export const ZFamilyName = z.string().trim().min(1).max(32);
+/** An avatar: a relative path or URL of an uploaded image (spec §7 "Images"). */
+export const ZAvatar = z.string().trim().min(1).max(512);
+const ZLongitude = z.number().min(-180).max(180);
+const ZLatitude = z.number().min(-90).max(90);
+const ZRegionName = z.string().trim().max(64);
+
+/**
+ * Body of family POST / (spec §5 "Create family: address required"). `address`, `longitude` and `latitude` are
+ * optional in the schema so that a missing address answers the spec's own text "Select household address" (400,
+ * validationErrors members ["address"]) in the caller's language rather than a generic "required"; the client must
+ * send all three.
+ */
+export const ZFamilyCreate = z.object({
+  name: ZFamilyName,
+  address: z.string().trim().max(256).nullish(),
+  longitude: ZLongitude.nullish(),
+  latitude: ZLatitude.nullish(),
+  province: ZRegionName.nullish(),
+  city: ZRegionName.nullish(),
+  district: ZRegionName.nullish(),
+  avatar: ZAvatar.nullish(),
+});
+export type TFamilyCreate = z.infer<typeof ZFamilyCreate>;
+
+const ZFamilyIdQuery = z.object({ familyId: ZId });
+const ZIdParams = z.object({ id: ZId });
+
+/** Query of update-family-address: the same address rule as create (all three of address, longitude, latitude). */
+export const ZFamilyAddressQuery = z.object({
+  familyId: ZId,
+  address: z.string().trim().max(256).optional(),
+  longitude: z.coerce.number().min(-180).max(180).optional(),
+  latitude: z.coerce.number().min(-90).max(90).optional(),
+  province: ZRegionName.optional(),
+  city: ZRegionName.optional(),
+  district: ZRegionName.optional(),
+});
+
+/** One member of a family (spec §3 "Member has an admin flag"). `id` is the family-user id used by DELETE /{id}. */
+export const ZFamilyUser = z.object({
+  id: z.string(),
+  familyId: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  name: z.string().nullable(),
+  avatar: z.string().nullable(),
+  isAdmin: z.boolean(),
+  /** When the user joined (ISO 8601 UTC). */
+  joinTime: ZIsoTime,
+});
+export type TFamilyUser = z.infer<typeof ZFamilyUser>;
+
+/** A fresh share code (spec §4 "Family QR code valid 15 minutes, refreshable"). */
+export const ZShareCode = z.object({
+  /** Signed, single-purpose (join-family) text to put into the QR code. */
+  code: z.string(),
+  expiresAt: ZIsoTime,
+  /** Seconds the code stays valid from now (900 when fresh). */
+  validSeconds: z.number().int(),
+});
+export type TShareCode = z.infer<typeof ZShareCode>;
+
+/** What analysis-code answers: the family the code invites to, and whether the caller joined now. */
+export const ZShareAnalysis = z.object({
+  familyId: z.string(),
+  familyName: z.string(),
+  address: z.string().nullable(),
+  avatar: z.string().nullable(),
+  memberCount: z.number().int(),
+  deviceCount: z.number().int(),
+  /** Display name (or user name) of the administrator who shared the code. */
+  inviterName: z.string(),
+  expiresAt: ZIsoTime,
+  /** True when this call added the caller to the family. */
+  joined: z.boolean(),
+  /** True when the caller was already a member (joining twice is harmless). */
+  alreadyMember: z.boolean(),
+});
+export type TShareAnalysis = z.infer<typeof ZShareAnalysis>;
+
+/** One code in "my shares" (FamilyShareList): codes the caller created, newest first. */
+export const ZFamilyShare = z.object({
+  id: z.string(),
+  familyId: z.string(),
+  familyName: z.string(),
+  /** The code text while it can still be used (to show the QR again); null once expired or revoked. */
+  code: z.string().nullable(),
+  createdAt: ZIsoTime,
+  expiresAt: ZIsoTime,
+  expired: z.boolean(),
+  revoked: z.boolean(),
+  /** How many users joined with it. */
+  joinCount: z.number().int(),
+});
+export type TFamilyShare = z.infer<typeof ZFamilyShare>;
+
+const FAMILY = "/api/run-lucky/device/app/family";
+const FAMILY_USER = "/api/run-lucky/device/app/family-user";
+
+/** Household endpoints (spec §7). Extensions beyond §7 say so in their summary. */
 export const familyEndpoints = {
-  // family
+  // family (spec §7 /api/run-lucky/device/app/family)
   getFamilies: endpoint({
     method: "GET",
-    path: "/api/run-lucky/device/app/family/",
+    path: `${FAMILY}/`,
     query: ZPagedQuery,
     body: undefined,
     result: paged(ZFamily),
     summary: "The caller's families",
   }),
+  createFamily: endpoint({
+    method: "POST",
+    path: `${FAMILY}/`,
+    query: noQuery,
+    body: ZFamilyCreate,
+    result: ZFamily,
+    summary: "Create a family; the caller becomes its administrator (spec §5: address required)",
+  }),
+  getFamily: endpoint({
+    method: "GET",
+    path: `${FAMILY}/{id}`,
+    query: noQuery,
+    params: ZIdParams,
+    body: undefined,
+    result: ZFamily,
+    summary: "One family the caller belongs to",
+  }),
+  deleteFamily: endpoint({
+    method: "DELETE",
+    path: `${FAMILY}/{id}`,
+    query: noQuery,
+    params: ZIdParams,
+    body: undefined,
+    result: z.null(),
+    summary: "Delete a family (administrator): devices unbound, members and share codes removed",
+  }),
+  withdrawFromFamily: endpoint({
+    method: "POST",
+    path: `${FAMILY}/withdraw-from-family`,
+    query: ZFamilyIdQuery,
+    body: undefined,
+    result: z.null(),
+    summary: "Leave a family (a member; the administrator must transfer or delete first)",
+  }),
+  updateFamilyAvatar: endpoint({
+    method: "PUT",
+    path: `${FAMILY}/update-family-avatar`,
+    query: z.object({ familyId: ZId, avatar: ZAvatar }),
+    body: undefined,
+    result: ZFamily,
+    summary: "Change a family's avatar (administrator)",
+  }),
+  updateFamilyName: endpoint({
+    method: "PUT",
+    path: `${FAMILY}/update-family-name`,
+    query: z.object({ familyId: ZId, name: ZFamilyName }),
+    body: undefined,
+    result: ZFamily,
+    summary: "Rename a family (administrator)",
+  }),
+  updateFamilyAddress: endpoint({
+    method: "PUT",
+    path: `${FAMILY}/update-family-address`,
+    query: ZFamilyAddressQuery,
+    body: undefined,
+    result: ZFamily,
+    summary: "Change a family's address and location (administrator)",
+  }),
 
-  // family-device
+  // family-device (spec §7 /api/run-lucky/device/app/family-device)
   getFamilyDevices: endpoint({
     method: "GET",
     path: "/api/run-lucky/device/app/family-device/get-list-by-family-id",
@@ -54,5 +217,71 @@ export const familyEndpoints = {
     body: undefined,
     result: z.array(ZFamilyDevice),
     summary: "Devices of a family the caller belongs to, in sort order",
+  }),
+
+  // family-user (spec §7 /api/run-lucky/device/app/family-user)
+  getFamilyUsers: endpoint({
+    method: "GET",
+    path: `${FAMILY_USER}/get-list-by-family-id`,
+    query: ZFamilyIdQuery,
+    body: undefined,
+    result: z.array(ZFamilyUser),
+    summary: "Members of a family the caller belongs to: administrator first, then by join time",
+  }),
+  removeFamilyUser: endpoint({
+    method: "DELETE",
+    path: `${FAMILY_USER}/{id}`,
+    query: noQuery,
+    params: ZIdParams,
+    body: undefined,
+    result: z.null(),
+    summary: "Remove a member by family-user id (administrator; not himself)",
+  }),
+  transferAdministrator: endpoint({
+    method: "DELETE",
+    path: `${FAMILY_USER}/transfer-administrator`,
+    query: z.object({ familyId: ZId, familyUserId: ZId.optional(), userId: ZId.optional() }),
+    body: undefined,
+    result: z.null(),
+    summary: "Hand the administrator role to another member (familyUserId or userId)",
+  }),
+  getShareCode: endpoint({
+    method: "GET",
+    path: `${FAMILY_USER}/trans-to-other-member-qr-code`,
+    query: ZFamilyIdQuery,
+    body: undefined,
+    result: ZShareCode,
+    summary: "A signed join-family share code valid 15 minutes (administrator)",
+  }),
+  analysisCode: endpoint({
+    method: "POST",
+    path: `${FAMILY_USER}/analysis-code`,
+    query: z.object({
+      code: z.string().trim().min(1).max(1024),
+      /** Extension: "true" checks the code and answers the family without joining (for the confirmation). */
+      preview: z
+        .enum(["true", "false"])
+        .optional()
+        .transform((v) => v === "true"),
+    }),
+    body: undefined,
+    result: ZShareAnalysis,
+    summary: "Join the family of a scanned share code (preview=true only checks it)",
+  }),
+  getMyShares: endpoint({
+    method: "GET",
+    path: `${FAMILY_USER}/my-share-list`,
+    query: ZPagedQuery,
+    body: undefined,
+    result: paged(ZFamilyShare),
+    summary: "Extension: share codes the caller created, newest first (FamilyShareList)",
+  }),
+  revokeShareCode: endpoint({
+    method: "DELETE",
+    path: `${FAMILY_USER}/revoke-share-code`,
+    query: z.object({ id: ZId }),
+    body: undefined,
+    result: z.null(),
+    summary: "Extension: revoke one of the caller's share codes",
   }),
 } as const;

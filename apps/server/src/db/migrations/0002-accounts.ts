@@ -1,6 +1,18 @@
 import type { Kysely } from "kysely";
 
-/** Schema changes for account flows (issue 3): e.g. users.is_master, revoked tokens. Placeholder until filled. */
-export async function up(_db: Kysely<unknown>): Promise<void> {}
+/**
+ * Account flows (issue 3, spec §6): `users.is_master` marks a device master (integer 0/1, default 0; granted only by
+ * the operator script src/cli/set-master.ts), and an index so revoking a user's refresh tokens does not scan.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable("users")
+    .addColumn("is_master", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex("refresh_tokens_user").on("refresh_tokens").column("user_id").execute();
+}
 
-export async function down(_db: Kysely<unknown>): Promise<void> {}
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex("refresh_tokens_user").ifExists().execute();
+  await db.schema.alterTable("users").dropColumn("is_master").execute();
+}

@@ -1,4 +1,125 @@
 import { catalogue } from "../../http/catalogue.js";
 
-/** Texts of the account module in the five languages (spec §1); English is the source. */
-export const accountMessages = catalogue<never>({}, { "zh-Hans": {}, es: {}, ru: {}, fr: {} });
+/**
+ * Texts of the account and profile flows in the five languages (spec §1, §5, §8); English is the source.
+ * `notify.*` keys are the e-mails and SMS of those flows, sent in the recipient's stored language.
+ */
+export const accountMessages = catalogue(
+  {
+    "account.passwordMismatch": "Passwords do not match.",
+    "profile.wrongPassword": "The current password is wrong.",
+    "profile.userNameTaken": "This user name is already taken.",
+    "profile.identityTaken": "This e-mail or phone number already belongs to another account.",
+    "profile.sameIdentity": "This is already the e-mail or phone number of your account.",
+    "profile.identityRequired": "Enter an e-mail, or a phone number with its country code.",
+    "profile.noIdentity": "Your account has no e-mail or phone number to send the code to.",
+    "profile.ticketInvalid":
+      "The password verification has expired or is not valid. Please verify your password again.",
+    "profile.avatarMissing": "Choose an image file to upload.",
+    "profile.avatarType": "The image must be a PNG, JPEG or WebP file.",
+    "profile.avatarTooLarge": "The image must be at most {max} MB.",
+    "notify.reset.subject": "Reset your AquaPilot password",
+    "notify.reset.body":
+      "Your password reset code is {code}. It is valid for {minutes} minutes. If you did not ask for it, ignore this message.",
+    "notify.identity.subject": "Confirm your new AquaPilot contact details",
+    "notify.identity.body":
+      "Your confirmation code is {code}. It is valid for {minutes} minutes. Enter it in the app to link this contact to your AquaPilot account.",
+    "notify.delete.subject": "Confirm the deletion of your AquaPilot account",
+    "notify.delete.body":
+      "Your security code to delete your AquaPilot account is {code}. It is valid for {minutes} minutes. If you did not ask for it, change your password.",
+  },
+  {
+    "zh-Hans": {
+      "account.passwordMismatch": "两次输入的密码不一致。",
+      "profile.wrongPassword": "当前密码错误。",
+      "profile.userNameTaken": "该用户名已被使用。",
+      "profile.identityTaken": "该邮箱或手机号已属于其他账号。",
+      "profile.sameIdentity": "这已经是您账号的邮箱或手机号。",
+      "profile.identityRequired": "请输入邮箱，或手机号及其国家代码。",
+      "profile.noIdentity": "您的账号没有可接收验证码的邮箱或手机号。",
+      "profile.ticketInvalid": "密码验证已过期或无效，请重新验证密码。",
+      "profile.avatarMissing": "请选择要上传的图片文件。",
+      "profile.avatarType": "图片必须是 PNG、JPEG 或 WebP 格式。",
+      "profile.avatarTooLarge": "图片不能超过 {max} MB。",
+      "notify.reset.subject": "重置您的 AquaPilot 密码",
+      "notify.reset.body": "您的密码重置验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请忽略此消息。",
+      "notify.identity.subject": "确认您的 AquaPilot 新联系方式",
+      "notify.identity.body":
+        "您的确认验证码是 {code}，{minutes} 分钟内有效。请在应用中输入，将此联系方式绑定到您的 AquaPilot 账号。",
+      "notify.delete.subject": "确认注销您的 AquaPilot 账号",
+      "notify.delete.body":
+        "您注销 AquaPilot 账号的安全验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请修改密码。",
+    },
+    es: {
+      "account.passwordMismatch": "Las contraseñas no coinciden.",
+      "profile.wrongPassword": "La contraseña actual es incorrecta.",
+      "profile.userNameTaken": "Este nombre de usuario ya está en uso.",
+      "profile.identityTaken": "Este correo electrónico o número de teléfono ya pertenece a otra cuenta.",
+      "profile.sameIdentity": "Este ya es el correo electrónico o el número de teléfono de su cuenta.",
+      "profile.identityRequired": "Introduzca un correo electrónico, o un número de teléfono con su código de país.",
+      "profile.noIdentity": "Su cuenta no tiene correo electrónico ni teléfono al que enviar el código.",
+      "profile.ticketInvalid":
+        "La verificación de la contraseña ha caducado o no es válida. Verifique su contraseña de nuevo.",
+      "profile.avatarMissing": "Elija un archivo de imagen para subir.",
+      "profile.avatarType": "La imagen debe ser un archivo PNG, JPEG o WebP.",
+      "profile.avatarTooLarge": "La imagen debe ocupar como máximo {max} MB.",
+      "notify.reset.subject": "Restablezca su contraseña de AquaPilot",
+      "notify.reset.body":
+        "Su código para restablecer la contraseña es {code}. Es válido durante {minutes} minutos. Si no lo ha solicitado, ignore este mensaje.",
+      "notify.identity.subject": "Confirme sus nuevos datos de contacto de AquaPilot",
+      "notify.identity.body":
+        "Su código de confirmación es {code}. Es válido durante {minutes} minutos. Introdúzcalo en la aplicación para vincular este contacto a su cuenta de AquaPilot.",
+      "notify.delete.subject": "Confirme la eliminación de su cuenta de AquaPilot",
+      "notify.delete.body":
+        "Su código de seguridad para eliminar su cuenta de AquaPilot es {code}. Es válido durante {minutes} minutos. Si no lo ha solicitado, cambie su contraseña.",
+    },
+    ru: {
+      "account.passwordMismatch": "Пароли не совпадают.",
+      "profile.wrongPassword": "Текущий пароль неверен.",
+      "profile.userNameTaken": "Это имя пользователя уже занято.",
+      "profile.identityTaken": "Этот адрес e-mail или номер телефона уже принадлежит другой учётной записи.",
+      "profile.sameIdentity": "Это уже e-mail или номер телефона вашей учётной записи.",
+      "profile.identityRequired": "Введите e-mail или номер телефона с кодом страны.",
+      "profile.noIdentity": "У вашей учётной записи нет e-mail или телефона, на который можно отправить код.",
+      "profile.ticketInvalid": "Подтверждение пароля истекло или недействительно. Подтвердите пароль снова.",
+      "profile.avatarMissing": "Выберите файл изображения для загрузки.",
+      "profile.avatarType": "Изображение должно быть в формате PNG, JPEG или WebP.",
+      "profile.avatarTooLarge": "Размер изображения не должен превышать {max} МБ.",
+      "notify.reset.subject": "Сброс пароля AquaPilot",
+      "notify.reset.body":
+        "Ваш код для сброса пароля: {code}. Он действителен {minutes} минут. Если вы его не запрашивали, проигнорируйте это сообщение.",
+      "notify.identity.subject": "Подтвердите новые контактные данные AquaPilot",
+      "notify.identity.body":
+        "Ваш код подтверждения: {code}. Он действителен {minutes} минут. Введите его в приложении, чтобы привязать этот контакт к учётной записи AquaPilot.",
+      "notify.delete.subject": "Подтвердите удаление учётной записи AquaPilot",
+      "notify.delete.body":
+        "Ваш код безопасности для удаления учётной записи AquaPilot: {code}. Он действителен {minutes} минут. Если вы его не запрашивали, смените пароль.",
+    },
+    fr: {
+      "account.passwordMismatch": "Les mots de passe ne correspondent pas.",
+      "profile.wrongPassword": "Le mot de passe actuel est erroné.",
+      "profile.userNameTaken": "Ce nom d'utilisateur est déjà pris.",
+      "profile.identityTaken": "Cette adresse e-mail ou ce numéro de téléphone appartient déjà à un autre compte.",
+      "profile.sameIdentity": "C'est déjà l'adresse e-mail ou le numéro de téléphone de votre compte.",
+      "profile.identityRequired": "Saisissez une adresse e-mail, ou un numéro de téléphone avec son indicatif pays.",
+      "profile.noIdentity": "Votre compte n'a ni adresse e-mail ni téléphone où envoyer le code.",
+      "profile.ticketInvalid":
+        "La vérification du mot de passe a expiré ou n'est pas valide. Veuillez vérifier à nouveau votre mot de passe.",
+      "profile.avatarMissing": "Choisissez un fichier image à envoyer.",
+      "profile.avatarType": "L'image doit être un fichier PNG, JPEG ou WebP.",
+      "profile.avatarTooLarge": "L'image doit faire au plus {max} Mo.",
+      "notify.reset.subject": "Réinitialisez votre mot de passe AquaPilot",
+      "notify.reset.body":
+        "Votre code de réinitialisation du mot de passe est {code}. Il est valable {minutes} minutes. Si vous ne l'avez pas demandé, ignorez ce message.",
+      "notify.identity.subject": "Confirmez vos nouvelles coordonnées AquaPilot",
+      "notify.identity.body":
+        "Votre code de confirmation est {code}. Il est valable {minutes} minutes. Saisissez-le dans l'application pour lier ce contact à votre compte AquaPilot.",
+      "notify.delete.subject": "Confirmez la suppression de votre compte AquaPilot",
+      "notify.delete.body":
+        "Votre code de sécurité pour supprimer votre compte AquaPilot est {code}. Il est valable {minutes} minutes. Si vous ne l'avez pas demandé, changez votre mot de passe.",
+    },
+  },
+);
+
+/** A key of the account module's texts. */
+export type AccountMessageKey = keyof (typeof accountMessages)["en"];

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.js";
-import { CODE_TTL_SECONDS } from "../../auth/verification-codes.js";
+import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
@@ -39,20 +39,52 @@ async function accountExists(db: Db, where: { email?: string; phoneNumber?: stri
   return row !== undefined;
 }
 
-async function sendCode(ctx: AppContext, channel: "email" | "sms", target: string, lang: Language): Promise<void> {
-  const { id, code } = await ctx.codes.issue("register", target);
-  const message = {
-    recipient: target,
-    subject: translate(lang, "notify.code.subject"),
-    body: translate(lang, "notify.code.body", { code, minutes: CODE_TTL_SECONDS / 60 }),
-  };
+/** The texts of a code message per purpose (modules/account/messages.ts, http/messages.ts). */
+const CODE_TEXTS: Record<CodePurpose, { subjectKey: string; bodyKey: string }> = {
+  register: { subjectKey: "notify.code.subject", bodyKey: "notify.code.body" },
+  "reset-password": { subjectKey: "notify.reset.subject", bodyKey: "notify.reset.body" },
+  "change-identity": { subjectKey: "notify.identity.subject", bodyKey: "notify.identity.body" },
+  "delete-account": { subjectKey: "notify.delete.subject", bodyKey: "notify.delete.body" },
+};
+
+/**
+ * Issues a code for `purpose` and `codeTarget` and sends it to `recipient` by e-mail or SMS, in the language of
+ * `userId` or of the user owning `recipient`, else `lang` (the caller's Accept-Language). With `deliver` false the
+ * code is issued (same 60 s rate limit, so answers do not tell whether an account exists) but nothing is sent.
+ * An undeliverable code is discarded so the user may ask again at once.
+ * @throws AppError TooManyRequests within 60 s of the last code; Internal (account.sendFailed) when delivery fails.
+ */
+export async function sendVerificationCode(
+  ctx: AppContext,
+  opts: {
+    purpose: CodePurpose;
+    channel: "email" | "sms";
+    recipient: string;
+    codeTarget?: string;
+    userId?: string | null;
+    lang: Language;
+    deliver?: boolean;
+  },
+): Promise<void> {
+  const { id, code } = await ctx.codes.issue(opts.purpose, opts.codeTarget ?? opts.recipient);
+  if (opts.deliver === false) return;
   try {
-    if (channel === "email") await ctx.notifier.sendEmail(message);
-    else await ctx.notifier.sendSms(message);
+    await ctx.notifier.sendLocalized({
+      channel: opts.channel,
+      recipient: opts.recipient,
+      userId: opts.userId,
+      fallbackLanguage: opts.lang,
+      ...CODE_TEXTS[opts.purpose],
+      params: { code, minutes: CODE_TTL_SECONDS / 60 },
+    });
   } catch (err) {
     await ctx.codes.discard(id);
     throw new AppError(ErrorCode.Internal, "account.sendFailed", {}, null, err);
   }
+}
+
+async function sendCode(ctx: AppContext, channel: "email" | "sms", target: string, lang: Language): Promise<void> {
+  await sendVerificationCode(ctx, { purpose: "register", channel, recipient: target, lang });
 }
 
 /**

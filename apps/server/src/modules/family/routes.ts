@@ -1,10 +1,61 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints, type Language } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import { AppError } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
-import { listFamilies } from "./service.js";
+import {
+  createFamily,
+  deleteFamily,
+  getFamily,
+  listFamilies,
+  updateFamily,
+  withdrawFromFamily,
+} from "./service.js";
 
-/** Routes of spec §7 /api/run-lucky/device/app/family. */
+/**
+ * Runs `fn` and writes the `validationErrors` of an AppError in `lang`: services put message keys there (they do
+ * not know the caller's language); the one error handler sends them as they are.
+ */
+export async function localisedFieldErrors<T>(lang: Language, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError && err.validationErrors) {
+      throw new AppError(
+        err.code,
+        err.messageKey,
+        err.params,
+        err.validationErrors.map((v) => ({ ...v, message: translate(lang, v.message, err.params) })),
+      );
+    }
+    throw err;
+  }
+}
+
+/** Routes of spec §7 /api/run-lucky/device/app/family (rules in service.ts). */
 export function familyRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getFamilies, async ({ user, query }) => listFamilies(ctx.db, user.id, query));
+  registerEndpoint(app, endpoints.createFamily, async ({ user, body, lang }) =>
+    localisedFieldErrors(lang, () => createFamily(ctx, user.id, body)),
+  );
+  registerEndpoint(app, endpoints.getFamily, async ({ user, params }) => getFamily(ctx.db, user.id, params.id));
+  registerEndpoint(app, endpoints.deleteFamily, async ({ user, params }) => {
+    await deleteFamily(ctx, user.id, params.id);
+    return null;
+  });
+  registerEndpoint(app, endpoints.withdrawFromFamily, async ({ user, query }) => {
+    await withdrawFromFamily(ctx, user.id, query.familyId);
+    return null;
+  });
+  registerEndpoint(app, endpoints.updateFamilyAvatar, async ({ user, query }) =>
+    updateFamily(ctx, user.id, query.familyId, { avatar: query.avatar }),
+  );
+  registerEndpoint(app, endpoints.updateFamilyName, async ({ user, query }) =>
+    updateFamily(ctx, user.id, query.familyId, { name: query.name }),
+  );
+  registerEndpoint(app, endpoints.updateFamilyAddress, async ({ user, query, lang }) => {
+    const { familyId, ...address } = query;
+    return localisedFieldErrors(lang, () => updateFamily(ctx, user.id, familyId, { address }));
+  });
 }

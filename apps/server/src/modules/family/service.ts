@@ -1,6 +1,77 @@
-import type { TFamily, TPaged, TPagedQuery } from "@aquapilot/contract";
+import { randomUUID } from "node:crypto";
+import type { TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
+import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
 import { paged } from "../../http/paging.js";
+import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+
+/** What the household services need: the database, the bus (membership events) and the clock. */
+export interface FamilyDeps {
+  db: Db;
+  bus: Bus;
+  now: () => Date;
+}
+
+/** The household address of spec §5: text plus its coordinates (WGS-84 or the map's system, degrees). */
+export interface FamilyAddress {
+  address?: string | null;
+  longitude?: number | null;
+  latitude?: number | null;
+  province?: string | null;
+  city?: string | null;
+  district?: string | null;
+}
+
+function familyRows(db: Db, userId: string) {
+  return db
+    .selectFrom("family_members as me")
+    .innerJoin("families as f", "f.id", "me.family_id")
+    .select((eb) => [
+      "f.id",
+      "f.name",
+      "f.address",
+      "f.longitude",
+      "f.latitude",
+      "f.province",
+      "f.city",
+      "f.district",
+      "f.avatar",
+      "f.creation_time",
+      "me.is_admin",
+      eb
+        .selectFrom("family_members as m")
+        .select((e) => e.fn.countAll<number>().as("c"))
+        .whereRef("m.family_id", "=", "f.id")
+        .as("member_count"),
+      eb
+        .selectFrom("devices as d")
+        .select((e) => e.fn.countAll<number>().as("c"))
+        .whereRef("d.family_id", "=", "f.id")
+        .as("device_count"),
+    ])
+    .where("me.user_id", "=", userId);
+}
+
+type FamilyRow = Awaited<ReturnType<ReturnType<typeof familyRows>["execute"]>>[number];
+
+function toFamily(r: FamilyRow): TFamily {
+  return {
+    id: r.id,
+    name: r.name,
+    address: r.address,
+    longitude: r.longitude === null ? null : Number(r.longitude),
+    latitude: r.latitude === null ? null : Number(r.latitude),
+    province: r.province ?? null,
+    city: r.city ?? null,
+    district: r.district ?? null,
+    avatar: r.avatar,
+    isAdmin: r.is_admin === 1,
+    memberCount: Number(r.member_count ?? 0),
+    deviceCount: Number(r.device_count ?? 0),
+    creationTime: r.creation_time,
+  };
+}
 
 /**
  * The families `userId` belongs to, oldest first, paged (spec §7 GET /api/run-lucky/device/app/family/), each with
@@ -18,47 +89,140 @@ export async function listFamilies(db: Db, userId: string, query: Partial<TPaged
       return Number(row.count);
     },
     async (offset, limit) => {
-      const rows = await db
-        .selectFrom("family_members as me")
-        .innerJoin("families as f", "f.id", "me.family_id")
-        .select((eb) => [
-          "f.id",
-          "f.name",
-          "f.address",
-          "f.longitude",
-          "f.latitude",
-          "f.avatar",
-          "f.creation_time",
-          "me.is_admin",
-          eb
-            .selectFrom("family_members as m")
-            .select((e) => e.fn.countAll<number>().as("c"))
-            .whereRef("m.family_id", "=", "f.id")
-            .as("member_count"),
-          eb
-            .selectFrom("devices as d")
-            .select((e) => e.fn.countAll<number>().as("c"))
-            .whereRef("d.family_id", "=", "f.id")
-            .as("device_count"),
-        ])
-        .where("me.user_id", "=", userId)
+      const rows = await familyRows(db, userId)
         .orderBy("f.creation_time")
         .orderBy("f.id")
         .offset(offset)
         .limit(limit)
         .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        address: r.address,
-        longitude: r.longitude,
-        latitude: r.latitude,
-        avatar: r.avatar,
-        isAdmin: r.is_admin === 1,
-        memberCount: Number(r.member_count ?? 0),
-        deviceCount: Number(r.device_count ?? 0),
-        creationTime: r.creation_time,
-      }));
+      return rows.map(toFamily);
     },
   );
+}
+
+/**
+ * One family as `userId` sees it (spec §7 GET family/{id}).
+ * @throws AppError Forbidden (family.notMember) when the caller is not a member — also when the family does not
+ *   exist, so a stranger learns nothing.
+ */
+export async function getFamily(db: Db, userId: string, familyId: string): Promise<TFamily> {
+  const row = await familyRows(db, userId).where("f.id", "=", familyId).executeTakeFirst();
+  if (!row) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  return toFamily(row);
+}
+
+/**
+ * Checks the household address rule of spec §5 ("Create family: address required" → "Select household address"):
+ * non-blank address text and both coordinates.
+ * @throws AppError Validation (family.addressRequired, validationErrors members ["address"]).
+ */
+export function requireAddress(input: FamilyAddress): {
+  address: string;
+  longitude: number;
+  latitude: number;
+} {
+  const address = input.address?.trim();
+  if (!address || typeof input.longitude !== "number" || typeof input.latitude !== "number") {
+    throw new AppError(ErrorCode.Validation, "family.addressRequired", {}, [
+      { message: "family.addressRequired", members: ["address"] },
+    ]);
+  }
+  return { address, longitude: input.longitude, latitude: input.latitude };
+}
+
+/**
+ * Creates a family with `userId` as its administrator (spec §6), in one transaction, and answers it as the creator
+ * sees it. Publishes `family.members-changed`.
+ * @throws AppError Validation (family.addressRequired) when the address or its coordinates are missing (spec §5).
+ */
+export async function createFamily(deps: FamilyDeps, userId: string, input: TFamilyCreate): Promise<TFamily> {
+  const where = requireAddress(input);
+  const now = deps.now().toISOString();
+  const familyId = randomUUID();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("families")
+      .values({
+        id: familyId,
+        name: input.name,
+        ...where,
+        province: input.province?.trim() || null,
+        city: input.city?.trim() || null,
+        district: input.district?.trim() || null,
+        avatar: input.avatar ?? null,
+        creator_id: userId,
+        creation_time: now,
+      })
+      .execute();
+    await trx
+      .insertInto("family_members")
+      .values({ id: randomUUID(), family_id: familyId, user_id: userId, is_admin: 1, creation_time: now })
+      .execute();
+  });
+  deps.bus.publish({ type: "family.members-changed", familyId });
+  return getFamily(deps.db, userId, familyId);
+}
+
+/**
+ * Deletes a family (spec §6 "Administrator: … delete household"): its devices are unbound (family_id null, sort 0),
+ * its share codes and members removed, the family row deleted — one transaction, under the family lock, with the
+ * administrator re-checked inside it. Publishes `family.members-changed` so the hubs stop delivering its devices.
+ * @throws AppError Forbidden (family.notMember / family.notAdmin).
+ */
+export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
+  await requireFamilyAdmin(deps.db, userId, familyId);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    await requireFamilyAdmin(trx, userId, familyId);
+    await trx.updateTable("devices").set({ family_id: null, sort: 0 }).where("family_id", "=", familyId).execute();
+    await trx.deleteFrom("family_share_codes").where("family_id", "=", familyId).execute();
+    await trx.deleteFrom("family_members").where("family_id", "=", familyId).execute();
+    await trx.deleteFrom("families").where("id", "=", familyId).execute();
+  });
+  deps.bus.publish({ type: "family.members-changed", familyId });
+}
+
+/**
+ * `userId` leaves family `familyId` (spec §6 "Member: … may leave a household, losing access to its devices"):
+ * the membership row is deleted under the family lock; REST access to the family's devices ends with it (every
+ * device call checks membership) and `family.members-changed` makes the hubs drop its device events at once.
+ * @throws AppError Forbidden (family.notMember); Conflict (family.adminCannotLeave) for the administrator, who must
+ *   transfer the role or delete the family first (a family always has exactly one administrator).
+ */
+export async function withdrawFromFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
+  await requireFamilyMember(deps.db, userId, familyId);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    const me = await requireFamilyMember(trx, userId, familyId);
+    if (me.isAdmin) throw new AppError(ErrorCode.Conflict, "family.adminCannotLeave");
+    await trx.deleteFrom("family_members").where("family_id", "=", familyId).where("user_id", "=", userId).execute();
+  });
+  deps.bus.publish({ type: "family.members-changed", familyId });
+}
+
+/**
+ * Changes a family's name, avatar or address (spec §7 update-family-name / -avatar / -address; administrator only)
+ * and answers the family. An address change must carry address, longitude and latitude (spec §5).
+ * @throws AppError Forbidden (family.notMember / family.notAdmin); Validation (family.addressRequired).
+ */
+export async function updateFamily(
+  deps: FamilyDeps,
+  userId: string,
+  familyId: string,
+  change: { name: string } | { avatar: string } | { address: FamilyAddress },
+): Promise<TFamily> {
+  await requireFamilyAdmin(deps.db, userId, familyId);
+  let set: Record<string, string | number | null>;
+  if ("name" in change) set = { name: change.name };
+  else if ("avatar" in change) set = { avatar: change.avatar };
+  else {
+    set = {
+      ...requireAddress(change.address),
+      province: change.address.province?.trim() || null,
+      city: change.address.city?.trim() || null,
+      district: change.address.district?.trim() || null,
+    };
+  }
+  await deps.db.updateTable("families").set(set).where("id", "=", familyId).execute();
+  return getFamily(deps.db, userId, familyId);
 }

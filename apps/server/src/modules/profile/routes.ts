@@ -1,10 +1,52 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import { createTicketService } from "../../auth/tickets.js";
 import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
-import { getProfile } from "./service.js";
+import { avatarRoutes } from "./avatar.js";
+import { deleteAccount } from "./delete-account.js";
+import {
+  changeLanguage,
+  changePassword,
+  getProfile,
+  issueIdentityTicket,
+  sendIdentityCode,
+  updateIdentity,
+  updateProfile,
+} from "./service.js";
 
-/** Routes of spec §7 /api/basic-data/app/profile. */
+/**
+ * Routes of spec §7 /api/basic-data/app/profile: profile read and update, avatar upload (and `/uploads/…`),
+ * change_password, change_language-type, the phone/e-mail change (ticket, code, update) and log-off (deletion).
+ */
 export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const tickets = createTicketService({ dataDir: ctx.config.DATA_DIR, now: ctx.now });
+
   registerEndpoint(app, endpoints.getProfile, async ({ user }) => getProfile(ctx.db, user.id));
+  registerEndpoint(app, endpoints.updateProfile, async ({ user, body }) => updateProfile(ctx.db, user.id, body));
+  registerEndpoint(app, endpoints.changePassword, async ({ user, body, lang }) => {
+    await changePassword(ctx, user.id, body, lang);
+    return null;
+  });
+  registerEndpoint(app, endpoints.changeLanguageType, async ({ user, body }) => {
+    await changeLanguage(ctx.db, user.id, body.languageType);
+    return null;
+  });
+  registerEndpoint(app, endpoints.updatePhoneOrEmailVerification, async ({ user, query, lang }) =>
+    issueIdentityTicket(ctx, tickets, user.id, query.password, lang),
+  );
+  registerEndpoint(app, endpoints.sendUserIdentityVerification, async ({ user, query, lang }) =>
+    sendIdentityCode(ctx, tickets, user.id, query, lang),
+  );
+  registerEndpoint(app, endpoints.updateEmail, async ({ user, query, lang }) =>
+    updateIdentity(ctx, tickets, user.id, query, lang),
+  );
+  registerEndpoint(app, endpoints.updatePhone, async ({ user, query, lang }) =>
+    updateIdentity(ctx, tickets, user.id, query, lang),
+  );
+  registerEndpoint(app, endpoints.logOff, async ({ user, query }) => {
+    await deleteAccount(ctx, user.id, query.code);
+    return null;
+  });
+  avatarRoutes(app, ctx);
 }

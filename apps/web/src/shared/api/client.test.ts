@@ -1,9 +1,9 @@
-import { type Endpoint, endpoints } from "@aquapilot/contract";
+import { type Endpoint, endpoint, endpoints } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.js";
 import { setItem } from "../storage/index.js";
-import { api, asPage, dropNulls, imageUrl, serializeQuery, setProjectId } from "./client.js";
+import { api, asPage, dropNulls, fillPath, imageUrl, serializeQuery, setProjectId } from "./client.js";
 import { ApiError } from "./errors.js";
 import { onUnauthorized } from "./events.js";
 import { pendingLoads, setLoadingIndicator } from "./loading.js";
@@ -45,6 +45,7 @@ const testEndpoint = {
   query: z.object({ ids: z.array(z.number()).optional(), at: z.date().optional(), name: z.string().nullable() }),
   body: z.object({ a: z.number(), b: z.string().nullable().optional(), nested: z.object({ c: z.null() }).optional() }),
   result: z.object({ ok: z.boolean() }),
+  params: z.object({ id: z.string() }),
   summary: "test",
 } satisfies Endpoint;
 
@@ -62,7 +63,7 @@ describe("api() request (spec §7)", () => {
     const calls = fakeFetch(json(200, envelope({ ok: true })));
     const at = new Date("2025-01-02T03:04:05.000Z");
     const result = await api(testEndpoint, {
-      path: { id: "x 1" },
+      params: { id: "x 1" },
       query: { ids: [1, 2], at, name: null },
       body: { a: 1, b: null, nested: { c: null } },
     });
@@ -91,11 +92,66 @@ describe("api() request (spec §7)", () => {
     await expect(api(endpoints.getFamilyDevices, { query: { familyId: "f", extra: 1 } as never })).rejects.toThrow(
       /Undeclared query parameter "extra"/,
     );
-    await expect(api(testEndpoint, { path: { id: "1" }, body: { a: 1, z: 2 } as never })).rejects.toThrow(
+    await expect(api(testEndpoint, { params: { id: "1" }, body: { a: 1, z: 2 } as never })).rejects.toThrow(
       /Undeclared body parameter "z"/,
     );
     await expect(api(endpoints.getProfile, { body: {} as never })).rejects.toThrow(/takes no body/);
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('path parameters (spec §7 "P")', () => {
+  /** Like the contract's `GET /family/{id}`: a path with one `{id}` segment and its `params` schema. */
+  const byId = endpoint({
+    method: "DELETE",
+    path: "/api/run-lucky/device/app/family/{id}",
+    query: z.object({}),
+    body: undefined,
+    params: z.object({ id: z.string() }),
+    result: z.null(),
+    summary: "test by id",
+  });
+
+  it("substitutes {id} from params, URI-encoded", async () => {
+    const calls = fakeFetch(json(200, envelope(null)), json(200, envelope(null)));
+    await api(byId, { params: { id: "f-1" } });
+    await api(byId, { params: { id: "a/b c" } });
+    expect(calls.map((c) => c.url)).toEqual([
+      "/api/run-lucky/device/app/family/f-1",
+      "/api/run-lucky/device/app/family/a%2Fb%20c",
+    ]);
+    expect(calls[0].init.method).toBe("DELETE");
+  });
+
+  it("a missing, empty or undeclared path value throws before anything is sent", async () => {
+    const calls = fakeFetch();
+    await expect(api(byId, { params: {} as never })).rejects.toThrow(/Missing path value "id"/);
+    await expect(api(byId, { params: { id: "" } })).rejects.toThrow(/Missing path value "id"/);
+    await expect(api(byId, { params: { id: "1", other: "2" } as never })).rejects.toThrow(
+      /Undeclared path parameter "other"/,
+    );
+    await expect(api(endpoints.getProfile, { params: { id: "1" } } as never)).rejects.toThrow(
+      /Undeclared path parameter "id"/,
+    );
+    expect(calls).toHaveLength(0);
+  });
+
+  it("fillPath fills several segments and leaves plain paths alone", () => {
+    expect(fillPath("/a/{familyId}/b/{id}", { familyId: "F", id: 7 })).toBe("/a/F/b/7");
+    expect(fillPath("/plain", undefined)).toBe("/plain");
+  });
+
+  it("params are typed from the contract: required for {id} endpoints, refused elsewhere", () => {
+    // Compile-time checks (tsc -p apps/web): each @ts-expect-error fails the typecheck if the typing regresses.
+    const typed = () => {
+      // @ts-expect-error params is required for a path with {id}
+      void api(byId);
+      // @ts-expect-error the id must be text
+      void api(byId, { params: { id: 1 } });
+      // @ts-expect-error an endpoint without {…} takes no params
+      void api(endpoints.getProfile, { params: { id: "1" } });
+    };
+    expect(typeof typed).toBe("function");
   });
 });
 

@@ -1,26 +1,45 @@
 import type { BodyOf, Endpoint, QueryOf, ResultOf, TPaged } from "@aquapilot/contract";
+import type { z } from "zod";
 import { currentLanguage, i18n } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
 import { emitUnauthorized } from "./events.js";
 import { beginLoading, endLoading } from "./loading.js";
-import { ensureFreshToken } from "./token.js";
+import { ensureFreshToken, renewAfterUnauthorized } from "./token.js";
 
 /**
- * The typed API client of spec §7/§8: `api(endpoint, {query, body})` for any entry of the contract's `endpoints`.
+ * The typed API client of spec §7/§8: `api(endpoint, {query, body, params})` for any entry of the contract's `endpoints`.
  * Sends the bearer token, `Accept-Language` and `project-id`; accepts only declared parameters; unwraps the ABP
  * envelope; maps failures to {@link ApiError} per spec §8.
  */
 
-/** Options of one call: query values, JSON body, path values for `{name}` segments, the counted loading toast. */
-export interface ApiOptions<E extends Endpoint> {
+/** The `params` schema an endpoint declares (spec §7 "P"), `never` when it declares none. */
+type DeclaredParams<E extends Endpoint> = Exclude<E["params"], undefined>;
+
+/** Whether an endpoint declares path parameters. */
+type HasParams<E extends Endpoint> = [DeclaredParams<E>] extends [never] ? false : true;
+
+/** Path values of an endpoint (spec §7 "P"): the input of its `params` schema, `never` when it declares none. */
+export type ParamsOf<E extends Endpoint> = DeclaredParams<E> extends z.ZodObject ? z.input<DeclaredParams<E>> : never;
+
+/** Options of one call: query values, JSON body, the counted loading toast, an abort signal. */
+interface BaseOptions<E extends Endpoint> {
   query?: QueryOf<E>;
   body?: BodyOf<E>;
-  /** Values for `{name}` placeholders in the endpoint's path (spec §7 "P"). */
-  path?: Record<string, string>;
   /** Count this call in the loading indicator (spec §5); off by default for background queries. */
   loading?: boolean;
   signal?: AbortSignal;
 }
+
+/**
+ * Options of one call. `params` fills the `{name}` segments of the endpoint's path (spec §7 "P"); it is required,
+ * and typed from the contract's `params` schema, exactly when the endpoint declares one.
+ */
+export type ApiOptions<E extends Endpoint> = BaseOptions<E> &
+  (HasParams<E> extends true ? { params: ParamsOf<E> } : { params?: undefined });
+
+/** The options argument of {@link api}: mandatory for endpoints with path parameters, optional otherwise. */
+export type ApiArgs<E extends Endpoint> =
+  HasParams<E> extends true ? [options: ApiOptions<E>] : [options?: ApiOptions<E>];
 
 let baseUrl = "";
 let projectId: string | null = null;
@@ -111,13 +130,24 @@ export function dropNulls(value: unknown): unknown {
   return value;
 }
 
-/** Fills `{name}` segments of a path; a missing value throws. */
-function fillPath(path: string, values: Record<string, string> | undefined): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const v = values?.[name];
-    if (v === undefined) throw new Error(`Missing path value "${name}" for ${path}`);
-    return encodeURIComponent(v);
+/**
+ * Fills the `{name}` segments of an endpoint's path from `params` (spec §7 "P"), each value URI-encoded.
+ * Throws before anything is sent when a segment has no value (null, undefined or "") or when `params` carries a
+ * name the path does not have (spec §5 "Request parameters must all be declared").
+ */
+export function fillPath(path: string, params: object | undefined): string {
+  const values = (params ?? {}) as Record<string, unknown>;
+  const names = new Set<string>();
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.add(name);
+    const v = values[name];
+    if (v === undefined || v === null || v === "") throw new Error(`Missing path value "${name}" for ${path}`);
+    return encodeURIComponent(scalar(v));
   });
+  for (const key of Object.keys(values)) {
+    if (!names.has(key)) throw new Error(`Undeclared path parameter "${key}" for ${path}`);
+  }
+  return filled;
 }
 
 /** The request headers of spec §7: bearer token, Accept-Language, project-id. */
@@ -181,9 +211,10 @@ export function unwrapResponse(status: number, statusText: string, body: unknown
  * Errors: `Error` for an undeclared parameter (nothing sent); {@link ApiError} with code -2 for a network failure,
  * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise.
  */
-export async function api<E extends Endpoint>(endpoint: E, options: ApiOptions<E> = {}): Promise<ResultOf<E>> {
+export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>): Promise<ResultOf<E>> {
+  const options = (args[0] ?? {}) as BaseOptions<E> & { params?: object };
   assertDeclared(endpoint, options.query as object | undefined, options.body);
-  const url = baseUrl + fillPath(endpoint.path, options.path) + serializeQuery(options.query as object | undefined);
+  const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
   // The token goes along even to open calls: application-configuration answers the caller's grantedPolicies with it.
   const headers = await requestHeaders(true);
   const init: RequestInit = { method: endpoint.method, headers, signal: options.signal };
@@ -193,12 +224,23 @@ export async function api<E extends Endpoint>(endpoint: E, options: ApiOptions<E
   }
   if (options.loading) beginLoading();
   try {
-    let response: Response;
-    try {
-      response = await fetch(url, init);
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "AbortError") throw err;
-      throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
+    const send = async (): Promise<Response> => {
+      try {
+        return await fetch(url, init);
+      } catch (err) {
+        if (err instanceof DOMException && err.name === "AbortError") throw err;
+        throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
+      }
+    };
+    let response = await send();
+    // A 401 on a call that carried a token: refresh once and retry before giving up (issue 3 "Tokens").
+    const sent = headers.Authorization?.slice("Bearer ".length);
+    if (response.status === 401 && sent) {
+      const renewed = await renewAfterUnauthorized(sent);
+      if (renewed) {
+        headers.Authorization = `Bearer ${renewed}`;
+        response = await send();
+      }
     }
     const text = await response.text().catch(() => "");
     let body: unknown = null;

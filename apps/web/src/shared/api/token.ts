@@ -1,4 +1,4 @@
-import { TOKEN_PATH, type TTokenRequest, ZTokenResponse } from "@aquapilot/contract";
+import { REVOCATION_PATH, TOKEN_PATH, type TTokenRequest, ZTokenResponse } from "@aquapilot/contract";
 import { i18n } from "../i18n/index.js";
 import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
@@ -65,13 +65,14 @@ export async function loginWithPassword(username: string, password: string): Pro
 
 /**
  * Exchanges the stored refresh token for a new token pair (single flight: concurrent callers share one request).
- * A refused refresh (HTTP 400/401) clears the token and emits the unauthorised event; returns null then.
- * A network failure keeps the token and rethrows.
+ * A refused refresh (HTTP 400/401) clears the token and, unless `emit` is false, emits the unauthorised event;
+ * returns null then. A network failure keeps the token and rethrows.
  */
-export function refreshAccessToken(): Promise<StoredToken | null> {
+export function refreshAccessToken(options: { emit?: boolean } = {}): Promise<StoredToken | null> {
   if (refreshing) return refreshing;
   const stored = getItem("token");
   if (!stored) return Promise.resolve(null);
+  const emit = options.emit ?? true;
   refreshing = (async () => {
     try {
       const token = await requestToken({ grant_type: "refresh_token", refresh_token: stored.refreshToken });
@@ -82,7 +83,7 @@ export function refreshAccessToken(): Promise<StoredToken | null> {
     } catch (err) {
       if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) {
         removeItem("token");
-        emitUnauthorized();
+        if (emit) emitUnauthorized();
         return null;
       }
       throw err;
@@ -91,6 +92,49 @@ export function refreshAccessToken(): Promise<StoredToken | null> {
     }
   })();
   return refreshing;
+}
+
+/**
+ * After a call carrying `sentToken` was answered 401: the access token to retry with ONCE, or null to give up
+ * (spec §8 "HTTP 401: Login expired"). When the stored token already differs (another call refreshed it meanwhile)
+ * that one is returned; otherwise the refresh token is exchanged. Never emits the unauthorised event itself: the
+ * caller's final 401 does. A refused refresh clears the token; a network failure gives null and keeps it.
+ */
+export async function renewAfterUnauthorized(sentToken: string): Promise<string | null> {
+  const stored = getItem("token");
+  if (!stored) return null;
+  if (stored.accessToken !== sentToken) return stored.accessToken;
+  try {
+    return (await refreshAccessToken({ emit: false }))?.accessToken ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Revokes the stored refresh token at `POST /connect/revocation` (form: `token`, `token_type_hint=refresh_token`;
+ * RFC 7009) so it cannot mint new access tokens after logout (issue 3 "Tokens"). Resolves true when the server
+ * answered 2xx; every failure (no token, network, HTTP error) is ignored and resolves false. Leaves storage alone.
+ */
+export async function revokeRefreshToken(): Promise<boolean> {
+  const stored = getItem("token");
+  if (!stored?.refreshToken) return false;
+  const form = new URLSearchParams({ token: stored.refreshToken, token_type_hint: "refresh_token" });
+  try {
+    const response = await fetch(tokenBaseUrl + REVOCATION_PATH, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+        Authorization: `Bearer ${stored.accessToken}`,
+      },
+      body: form.toString(),
+    });
+    return response.ok;
+  } catch (err) {
+    console.info("[token] revocation failed (ignored)", err);
+    return false;
+  }
 }
 
 /**

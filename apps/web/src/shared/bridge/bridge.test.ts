@@ -25,6 +25,8 @@ describe("native bridge (spec §7)", () => {
       safeAreaBottom: 0,
       pushRegistrationId: null,
       tenant: null,
+      appVersion: null,
+      platform: null,
     });
     expect(await checkNativePermission("location")).toBe(false);
     expect(await isLocationEnabled()).toBe(false);
@@ -38,7 +40,14 @@ describe("native bridge (spec §7)", () => {
     const intents: unknown[] = [];
     const remove = installSimulatedBridge({
       getLanguage: () => "zh",
-      getConfig: async () => JSON.stringify({ statusBarHeight: 24, safeAreaBottom: 34, pushRegistrationId: "reg-1" }),
+      getConfig: async () =>
+        JSON.stringify({
+          statusBarHeight: 24,
+          safeAreaBottom: 34,
+          pushRegistrationId: "reg-1",
+          appVersion: "2.3.1",
+          platform: "android",
+        }),
       checkPermission: (name) => (name === "location" ? "true" : false),
       isLocationEnabled: async () => true,
       startIntent: (intent, extras) => {
@@ -52,6 +61,8 @@ describe("native bridge (spec §7)", () => {
       safeAreaBottom: 34,
       pushRegistrationId: "reg-1",
       tenant: null,
+      appVersion: "2.3.1",
+      platform: "android",
     });
     expect(await checkNativePermission("location")).toBe(true);
     expect(await checkNativePermission("camera")).toBe(false);

@@ -12,6 +12,10 @@ export interface NativeConfig {
   safeAreaBottom: number;
   pushRegistrationId: string | null;
   tenant: string | null;
+  /** The shell's own version, e.g. "2.3.1" (issue 3 app update dialog); null when the shell does not report it. */
+  appVersion: string | null;
+  /** The shell's platform, for the matching latest version and download link; null when not reported. */
+  platform: "android" | "ios" | null;
 }
 
 type MaybeAsync<T> = T | Promise<T>;
@@ -30,6 +34,8 @@ export interface NativeBridge {
   startIntent?(intent: string, extras?: string): MaybeAsync<void>;
   /** Clears the web view cache. */
   clearCache?(): MaybeAsync<void>;
+  /** Opens the phone's camera to scan a QR code; answers the code's text, or null/"" when the user cancels. */
+  scanCode?(): MaybeAsync<string | null>;
 }
 
 /** The name of the injected object: `window.AquaPilotNative`. */
@@ -41,7 +47,14 @@ declare global {
   }
 }
 
-const EMPTY_CONFIG: NativeConfig = { statusBarHeight: 0, safeAreaBottom: 0, pushRegistrationId: null, tenant: null };
+const EMPTY_CONFIG: NativeConfig = {
+  statusBarHeight: 0,
+  safeAreaBottom: 0,
+  pushRegistrationId: null,
+  tenant: null,
+  appVersion: null,
+  platform: null,
+};
 
 function native(): NativeBridge | undefined {
   return typeof window === "undefined" ? undefined : window.AquaPilotNative;
@@ -98,6 +111,8 @@ export async function getNativeConfig(): Promise<NativeConfig> {
     safeAreaBottom: Number(c.safeAreaBottom) || 0,
     pushRegistrationId: typeof c.pushRegistrationId === "string" && c.pushRegistrationId ? c.pushRegistrationId : null,
     tenant: typeof c.tenant === "string" && c.tenant ? c.tenant : null,
+    appVersion: typeof c.appVersion === "string" && c.appVersion ? c.appVersion : null,
+    platform: c.platform === "android" || c.platform === "ios" ? c.platform : null,
   };
 }
 
@@ -119,6 +134,21 @@ export async function startIntent(intent: string, extras?: Record<string, unknow
 /** Clears the native web view cache; does nothing without a bridge. */
 export async function clearNativeCache(): Promise<void> {
   await call("clearCache", undefined, (fn, b) => fn.call(b));
+}
+
+/** Whether the native shell can scan codes with the phone's camera (`window.AquaPilotNative.scanCode`). */
+export function hasNativeScanner(): boolean {
+  return typeof native()?.scanCode === "function";
+}
+
+/**
+ * Scans a QR code with the native camera (spec §6 camera permission; the household share code of issue 3).
+ * Resolves with the code's text, or null when the user cancels, the scan fails or no bridge is injected
+ * (fail-silent like every bridge call: logged, never thrown).
+ */
+export async function scanCode(): Promise<string | null> {
+  const value = await call("scanCode", null, (fn, b) => fn.call(b));
+  return typeof value === "string" && value.trim() ? value.trim() : null;
 }
 
 /**

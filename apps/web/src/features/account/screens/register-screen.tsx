@@ -1,10 +1,12 @@
 import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract";
 import { Button, Tabs, Toast } from "antd-mobile";
 import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline, MessageOutline } from "antd-mobile-icons";
-import { type FormEvent, useState } from "react";
+import type { CountryCode } from "libphonenumber-js/mobile";
+import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { signIn } from "../../../shared/auth/session.js";
+import { currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { PageShell, TextField } from "../../../shared/ui/index.js";
 import { useRegister } from "../api/register.js";
@@ -12,27 +14,63 @@ import { sendEmailPasswordCode } from "../api/send-email-password-code.js";
 import { sendPhonePasswordCode } from "../api/send-phone-password-code.js";
 import { CodeButton } from "../components/code-button.js";
 import { LanguageSwitch } from "../components/language-switch.js";
-
-/** Country calling codes offered for phone registration (a short list until /CountrySelect is built). */
-export const COUNTRY_CODES = ["+86", "+852", "+44", "+49", "+33", "+34", "+39", "+7", "+1"] as const;
+import { PhoneField } from "../components/phone-field.js";
+import { defaultCountry } from "../countries.js";
+import { saveDraft, useReturnedState } from "../country-choice.js";
+import { checkIdentity } from "../rules.js";
+import "../account.css";
 
 type Tab = "email" | "phone";
 
+/** The requestPageId Register uses for CountrySelect. */
+const PAGE_ID = "Register";
+
+/** The Register form, kept across a trip to CountrySelect. */
+interface RegisterForm {
+  tab: Tab;
+  region: ServiceRegion;
+  country: CountryCode;
+  account: string;
+  password: string;
+  confirm: string;
+  code: string;
+  accepted: boolean;
+}
+
 /**
- * Register (spec §2 /Register, §5): by e-mail or phone, service region (fixed afterwards), account, password,
+ * Register (spec §2 /Register, §5): by e-mail or phone (country from CountrySelect, number validated for it), service
+ * region (fixed afterwards), account, password,
  * confirmation, verification code with a 60 s resend countdown, privacy policy acceptance. On success it signs in
  * directly; if that fails it goes to Login with a toast.
  */
 export function RegisterScreen() {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<Tab>("email");
-  const [region, setRegion] = useState<ServiceRegion>(ServiceRegion.China);
-  const [countryCode, setCountryCode] = useState<string>("+86");
-  const [account, setAccount] = useState("");
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [code, setCode] = useState("");
-  const [accepted, setAccepted] = useState(false);
+  const [form, setForm] = useReturnedState<RegisterForm>(
+    PAGE_ID,
+    () => ({
+      tab: "email",
+      region: ServiceRegion.China,
+      country: defaultCountry(currentLanguage()),
+      account: "",
+      password: "",
+      confirm: "",
+      code: "",
+      accepted: false,
+    }),
+    (draft, iso2) => ({ ...draft, country: iso2 as CountryCode }),
+  );
+  const { tab, region, account, password, confirm, code, accepted } = form;
+  const set =
+    <K extends keyof RegisterForm>(key: K) =>
+    (value: RegisterForm[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+  const setTab = set("tab");
+  const setRegion = set("region");
+  const setAccount = set("account");
+  const setPassword = set("password");
+  const setConfirm = set("confirm");
+  const setCode = set("code");
+  const setAccepted = (update: (a: boolean) => boolean) => setForm((f) => ({ ...f, accepted: update(f.accepted) }));
   const register = useRegister();
 
   const fail = (text: string) => {
@@ -41,11 +79,16 @@ export function RegisterScreen() {
   };
 
   const sendCode = async (): Promise<boolean> => {
-    const value = account.trim();
-    if (!value) return fail(t("register.accountRequired"));
+    const identity = checkIdentity(tab, account, form.country);
+    if (!identity.ok) return fail(t(identity.error));
     try {
-      if (tab === "email") await sendEmailPasswordCode(value);
-      else await sendPhonePasswordCode({ phoneNumber: value, countryCode });
+      if (identity.email) await sendEmailPasswordCode(identity.email);
+      else if (identity.phone) {
+        await sendPhonePasswordCode({
+          phoneNumber: identity.phone.nationalNumber,
+          countryCode: identity.phone.countryCode,
+        });
+      }
       Toast.show({ icon: "success", content: t("register.codeSent") });
       return true;
     } catch (err) {
@@ -54,7 +97,8 @@ export function RegisterScreen() {
   };
 
   const validate = (): boolean => {
-    if (!account.trim()) return fail(t("register.accountRequired"));
+    const identity = checkIdentity(tab, account, form.country);
+    if (!identity.ok) return fail(t(identity.error));
     if (!password) return fail(t("register.passwordRequired"));
     if (password.length < LIMITS.minPasswordLength) return fail(t("register.passwordTooShort"));
     if (!confirm) return fail(t("register.confirmRequired"));
@@ -67,7 +111,9 @@ export function RegisterScreen() {
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (!validate()) return;
-    const accountValue = account.trim();
+    const identity = checkIdentity(tab, account, form.country);
+    if (!identity.ok) return;
+    const accountValue = identity.email ?? identity.phone?.nationalNumber ?? "";
     register.mutate(
       {
         bindType: tab === "email" ? BindType.Email : BindType.Phone,
@@ -75,7 +121,7 @@ export function RegisterScreen() {
         password,
         code: code.trim(),
         serviceRegion: region,
-        ...(tab === "phone" ? { countryCode } : {}),
+        ...(identity.phone ? { countryCode: identity.phone.countryCode } : {}),
       },
       {
         onSuccess: async () => {
@@ -145,29 +191,13 @@ export function RegisterScreen() {
             testId="register-account"
           />
         ) : (
-          <TextField
+          <PhoneField
             label={t("register.phone")}
-            icon={
-              <select
-                className="field__select"
-                aria-label={t("register.countryCode")}
-                value={countryCode}
-                onChange={(e) => setCountryCode(e.target.value)}
-                data-testid="register-country-code"
-              >
-                {COUNTRY_CODES.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            }
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
+            country={form.country}
+            requestPageId={PAGE_ID}
+            beforeOpen={() => saveDraft(PAGE_ID, form)}
             value={account}
-            onChange={(v) => setAccount(v.replace(/\D/g, ""))}
-            placeholder={t("register.phonePlaceholder")}
+            onChange={setAccount}
             testId="register-account"
           />
         )}

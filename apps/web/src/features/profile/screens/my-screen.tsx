@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS, PERMISSIONS } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, List } from "antd-mobile";
 import {
@@ -15,27 +15,35 @@ import {
 } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { logout } from "../../../shared/auth/logout.js";
+import type { PermissionRequirement } from "../../../shared/auth/permissions.js";
+import { usePermission } from "../../../shared/auth/permitted.js";
 import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
 import { getItem } from "../../../shared/storage/index.js";
 import { confirmDialog } from "../../../shared/ui/index.js";
 import { useProfile } from "../api/get-profile.js";
-import { logout } from "../api/logout.js";
+import { Avatar } from "../components/avatar.js";
 
 interface MenuItem {
   key: string;
   icon: ReactNode;
   label: string;
   path: RoutePath;
+  /** What the item needs (spec §6): hidden or disabled when the signed-in user lacks it. */
+  permission?: PermissionRequirement;
 }
 
 /**
- * My tab (spec §2 /index/My): user name and e-mail from the profile, the menu of spec §2 (edit profile, help,
- * household management, message centre, after-sales, faults, about, settings, my shares) and logout.
+ * My tab (spec §2 /index/My): avatar, user name and e-mail from the profile, the menu of spec §2 (edit profile, help,
+ * household management, message centre, after-sales, faults, about, settings, my shares) and logout. Menu items
+ * declare their permission (spec §6): the message centre needs "Message", after-sales "AfterSale", faults
+ * "Device.View" (hidden without), my shares "Family.Manage" (shown disabled without).
  */
 export function MyScreen() {
   const { t } = useTranslation();
   const profile = useProfile();
   const queryClient = useQueryClient();
+  const { access } = usePermission();
   const userName = profile.data?.userName ?? getItem("loginInfo")?.userName ?? "";
   const displayName = profile.data?.name || userName;
   const contact = profile.data?.email || profile.data?.phoneNumber || "";
@@ -44,12 +52,36 @@ export function MyScreen() {
     [
       { key: "editProfile", icon: <UserOutline />, label: t("my.editProfile"), path: PATHS.PersonalInfo },
       { key: "familyManagement", icon: <TeamOutline />, label: t("my.familyManagement"), path: PATHS.FamilyList },
-      { key: "messageCentre", icon: <MessageOutline />, label: t("my.messageCentre"), path: PATHS.MessageDetails },
-      { key: "myShares", icon: <LinkOutline />, label: t("my.myShares"), path: PATHS.FamilyShareList },
+      {
+        key: "messageCentre",
+        icon: <MessageOutline />,
+        label: t("my.messageCentre"),
+        path: PATHS.MessageDetails,
+        permission: PERMISSIONS.message,
+      },
+      {
+        key: "myShares",
+        icon: <LinkOutline />,
+        label: t("my.myShares"),
+        path: PATHS.FamilyShareList,
+        permission: { permission: PERMISSIONS.familyManage, whenDenied: "disable" },
+      },
     ],
     [
-      { key: "afterSales", icon: <ToolOutlineFallback />, label: t("my.afterSales"), path: PATHS.AfterSaleList },
-      { key: "faults", icon: <ExclamationTriangleOutline />, label: t("my.faults"), path: PATHS.Fault },
+      {
+        key: "afterSales",
+        icon: <ToolOutlineFallback />,
+        label: t("my.afterSales"),
+        path: PATHS.AfterSaleList,
+        permission: PERMISSIONS.afterSale,
+      },
+      {
+        key: "faults",
+        icon: <ExclamationTriangleOutline />,
+        label: t("my.faults"),
+        path: PATHS.Fault,
+        permission: PERMISSIONS.deviceView,
+      },
       { key: "help", icon: <QuestionCircleOutline />, label: t("my.help"), path: PATHS.Article },
     ],
     [
@@ -68,7 +100,9 @@ export function MyScreen() {
     <div className="my" data-testid="my-screen">
       <header className="my__hero">
         <button type="button" className="my__user" onClick={() => navigateTo(PATHS.PersonalInfo)} data-testid="my-user">
-          <span className="my__avatar">{(displayName || "?").slice(0, 1).toUpperCase()}</span>
+          <span className="my__avatar">
+            <Avatar src={profile.data?.avatar} name={displayName} size="100%" testId="my-avatar" />
+          </span>
           <span className="my__who">
             <span className="my__name" data-testid="my-user-name">
               {displayName || "—"}
@@ -81,20 +115,27 @@ export function MyScreen() {
         </button>
       </header>
       <div className="my__groups">
-        {groups.map((items) => (
-          <List key={items[0].key} className="card-list" mode="card">
-            {items.map((item) => (
-              <List.Item
-                key={item.key}
-                prefix={<span className="menu-icon">{item.icon}</span>}
-                onClick={() => navigateTo(item.path)}
-                data-testid={`my-menu-${item.key}`}
-              >
-                {item.label}
-              </List.Item>
-            ))}
-          </List>
-        ))}
+        {groups
+          .map((items) => items.filter((item) => access(item.permission) !== "hidden"))
+          .filter((items) => items.length > 0)
+          .map((items) => (
+            <List key={items[0].key} className="card-list" mode="card">
+              {items.map((item) => {
+                const disabled = access(item.permission) === "disabled";
+                return (
+                  <List.Item
+                    key={item.key}
+                    prefix={<span className="menu-icon">{item.icon}</span>}
+                    onClick={disabled ? undefined : () => navigateTo(item.path)}
+                    disabled={disabled}
+                    data-testid={`my-menu-${item.key}`}
+                  >
+                    {item.label}
+                  </List.Item>
+                );
+              })}
+            </List>
+          ))}
         <a className="my__service" href={`tel:${LIMITS.customerServicePhone}`}>
           <PhoneFill /> {t("my.servicePhone", { phone: LIMITS.customerServicePhone })}
         </a>

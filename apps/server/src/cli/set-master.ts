@@ -1,0 +1,67 @@
+/**
+ * Operator script (spec §6 "device master"): grants or withdraws the master flag of one account. No HTTP endpoint
+ * grants it. Uses the server's configuration (DATABASE_URL or the SQLite file in DATA_DIR).
+ *
+ *   npx tsx apps/server/src/cli/set-master.ts <email> [--off]
+ *
+ * The change is effective on the account's next request (grantedPolicies are read per request). Exit codes:
+ * 0 done, 1 no live account with that e-mail, 2 bad usage or configuration.
+ */
+import { pathToFileURL } from "node:url";
+import { ConfigError, loadConfig } from "../config.js";
+import { type Db, openDatabase } from "../db/index.js";
+
+/**
+ * Sets users.is_master of the live account with `email` (compared trimmed, lower case) to 1 (`master` true) or 0.
+ * Answers whether such an account exists.
+ */
+export async function setMaster(db: Db, email: string, master: boolean): Promise<boolean> {
+  const res = await db
+    .updateTable("users")
+    .set({ is_master: master ? 1 : 0 })
+    .where("email", "=", email.trim().toLowerCase())
+    .where("is_deleted", "=", 0)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = argv.filter((a) => a !== "--off");
+  if (args.length !== 1 || argv.some((a) => a.startsWith("--") && a !== "--off")) {
+    process.stderr.write("usage: tsx apps/server/src/cli/set-master.ts <email> [--off]\n");
+    return 2;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const master = !argv.includes("--off");
+  const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    const found = await setMaster(db, args[0], master);
+    if (!found) {
+      process.stderr.write(`no live account with e-mail ${args[0]}\n`);
+      return 1;
+    }
+    process.stdout.write(`${args[0]} is ${master ? "now" : "no longer"} a device master\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${(err as Error).stack ?? err}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,111 @@
+import { BindType, type Language } from "@aquapilot/contract";
+import { hashPassword } from "../../auth/passwords.js";
+import { endSessions } from "../../auth/sessions.js";
+import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
+import type { AppContext } from "../context.js";
+import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "./service.js";
+
+function liveUsers(db: Db) {
+  return db.selectFrom("users").select(["id", "email", "phone_number", "country_code"]).where("is_deleted", "=", 0);
+}
+
+/**
+ * Sends a password-reset code to `email` (spec §7 forget_password_send_email_code) in the account's stored language.
+ * For an e-mail no live account has, it answers the same (a code is issued, with the same 60 s limit, and never
+ * sent), so the answer does not reveal whether the account exists.
+ * @throws AppError TooManyRequests within 60 s of the last code; Internal when delivery fails.
+ */
+export async function sendResetCodeByEmail(ctx: AppContext, email: string, lang: Language): Promise<void> {
+  const target = normaliseEmail(email);
+  const user = await liveUsers(ctx.db).where("email", "=", target).executeTakeFirst();
+  await sendVerificationCode(ctx, {
+    purpose: "reset-password",
+    channel: "email",
+    recipient: target,
+    userId: user?.id,
+    lang,
+    deliver: user !== undefined,
+  });
+}
+
+/**
+ * Sends a password-reset code by SMS to `countryCode` + `phoneNumber` (spec §7
+ * forget_password_send_phone_password_code); like {@link sendResetCodeByEmail} it answers the same for a number no
+ * live account has with that country code, and sends nothing then.
+ * @throws AppError TooManyRequests within 60 s of the last code; Internal when delivery fails.
+ */
+export async function sendResetCodeByPhone(
+  ctx: AppContext,
+  phoneNumber: string,
+  countryCode: string,
+  lang: Language,
+): Promise<void> {
+  const phone = phoneNumber.trim().replace(/^\+/, "");
+  const cc = normaliseCountryCode(countryCode);
+  const user = await liveUsers(ctx.db)
+    .where("phone_number", "=", phone)
+    .where("country_code", "=", cc)
+    .executeTakeFirst();
+  await sendVerificationCode(ctx, {
+    purpose: "reset-password",
+    channel: "sms",
+    recipient: phoneTarget(phone, cc),
+    userId: user?.id,
+    lang,
+    deliver: user !== undefined,
+  });
+}
+
+/** Input of reset_password (spec §7 Q; §5 "account, code, new password, confirmation matching"). */
+export interface ResetPasswordInput {
+  /** E-mail or phone number. */
+  account: string;
+  code: string;
+  password: string;
+  confirmPassword: string;
+  bindType?: 1 | 2;
+  countryCode?: string;
+}
+
+/**
+ * Sets a new password with a reset code (spec §5 "Find password"). The account is an e-mail (bindType 1, or any
+ * account with "@") or a phone number (the registered country code is used when none is given). In one transaction:
+ * the code is spent, the password hash replaced, the security stamp changed and every refresh token revoked; then
+ * bus `user.revoked` ends the hub connections. An unknown account fails exactly like a wrong code.
+ * @throws AppError Validation (account.passwordMismatch, member confirmPassword) before the code is tried;
+ *   InvalidCode (wrong, expired, reused or dead code, or unknown account).
+ */
+export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, lang: Language): Promise<void> {
+  if (input.password !== input.confirmPassword) {
+    throw new AppError(ErrorCode.Validation, "account.passwordMismatch", {}, [
+      { message: translate(lang, "account.passwordMismatch"), members: ["confirmPassword"] },
+    ]);
+  }
+  const byEmail = input.bindType ? input.bindType === BindType.Email : input.account.includes("@");
+  let target: string;
+  let user: { id: string } | undefined;
+  if (byEmail) {
+    target = normaliseEmail(input.account);
+    user = await liveUsers(ctx.db).where("email", "=", target).executeTakeFirst();
+  } else {
+    const phone = input.account.trim().replace(/^\+/, "");
+    const found = await liveUsers(ctx.db).where("phone_number", "=", phone).executeTakeFirst();
+    const cc = input.countryCode ? normaliseCountryCode(input.countryCode) : found?.country_code;
+    if (!cc) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
+    target = phoneTarget(phone, cc);
+    user = found && found.country_code === cc ? found : undefined;
+  }
+  const codeId = await ctx.codes.check("reset-password", target, input.code);
+  // Only reachable by guessing the code of an account that does not exist: the same answer as a missing code.
+  if (!user) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
+  const userId = user.id;
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await ctx.codes.consume(trx, codeId);
+    await trx.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
+    await endSessions(trx, userId, ctx.now());
+  });
+  ctx.bus.publish({ type: "user.revoked", userId });
+}

@@ -1,0 +1,36 @@
+import { endpoints } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { loadOrCreateSecret } from "../../auth/secrets.js";
+import { registerEndpoint } from "../../http/route.js";
+import type { AppContext } from "../context.js";
+import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.js";
+import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.js";
+
+/**
+ * Routes of spec §7 /api/run-lucky/device/app/family-user, plus the documented extensions `GET my-share-list` and
+ * `DELETE revoke-share-code` (FamilyShareList). The share code key lives in DATA_DIR/family-share-key.
+ */
+export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
+
+  registerEndpoint(app, endpoints.getFamilyUsers, async ({ user, query }) =>
+    listFamilyUsers(ctx, user.id, query.familyId),
+  );
+  registerEndpoint(app, endpoints.removeFamilyUser, async ({ user, params }) => {
+    await removeFamilyUser(ctx, user.id, params.id);
+    return null;
+  });
+  registerEndpoint(app, endpoints.transferAdministrator, async ({ user, query }) => {
+    await transferAdministrator(ctx, user.id, query);
+    return null;
+  });
+  registerEndpoint(app, endpoints.getShareCode, async ({ user, query }) => shares.create(user.id, query.familyId));
+  registerEndpoint(app, endpoints.analysisCode, async ({ user, query }) =>
+    shares.analyse(user.id, query.code, query.preview),
+  );
+  registerEndpoint(app, endpoints.getMyShares, async ({ user, query }) => shares.listMine(user.id, query));
+  registerEndpoint(app, endpoints.revokeShareCode, async ({ user, query }) => {
+    await shares.revoke(user.id, query.id);
+    return null;
+  });
+}

@@ -1,0 +1,122 @@
+import type { TFamilyUser } from "@aquapilot/contract";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import type { FamilyDeps } from "../family/service.js";
+
+/**
+ * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,
+ * then by join time, with user name, display name and avatar. No e-mail or phone number is shown to other members.
+ * @throws AppError Forbidden (family.notMember).
+ */
+export async function listFamilyUsers(deps: FamilyDeps, userId: string, familyId: string): Promise<TFamilyUser[]> {
+  await requireFamilyMember(deps.db, userId, familyId);
+  const rows = await deps.db
+    .selectFrom("family_members as m")
+    .innerJoin("users as u", "u.id", "m.user_id")
+    .select(["m.id", "m.family_id", "m.user_id", "m.is_admin", "m.creation_time", "u.user_name", "u.name", "u.avatar"])
+    .where("m.family_id", "=", familyId)
+    .orderBy("m.is_admin", "desc")
+    .orderBy("m.creation_time")
+    .orderBy("m.id")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    familyId: r.family_id,
+    userId: r.user_id,
+    userName: r.user_name,
+    name: r.name,
+    avatar: r.avatar,
+    isAdmin: r.is_admin === 1,
+    joinTime: r.creation_time,
+  }));
+}
+
+/**
+ * The administrator removes member `familyUserId` (spec §6 "add and remove members"), under the family lock with
+ * the administrator re-checked inside the transaction. The removed user's REST access to the family's devices ends
+ * with the row; `family.members-changed` makes the hubs stop delivering its device events.
+ * @throws AppError NotFound (family.memberNotFound) for an unknown member id; Forbidden (family.notMember /
+ *   family.notAdmin) when the caller is not that family's administrator; Validation (family.cannotRemoveSelf).
+ */
+export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyUserId: string): Promise<void> {
+  const target = await deps.db
+    .selectFrom("family_members")
+    .select(["family_id"])
+    .where("id", "=", familyUserId)
+    .executeTakeFirst();
+  if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
+  const familyId = target.family_id;
+  await requireFamilyAdmin(deps.db, userId, familyId);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    await requireFamilyAdmin(trx, userId, familyId);
+    const row = await trx
+      .selectFrom("family_members")
+      .select(["user_id", "is_admin"])
+      .where("id", "=", familyUserId)
+      .where("family_id", "=", familyId)
+      .executeTakeFirst();
+    if (!row) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
+    if (row.user_id === userId || row.is_admin === 1) throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
+    await trx.deleteFrom("family_members").where("id", "=", familyUserId).execute();
+  });
+  deps.bus.publish({ type: "family.members-changed", familyId });
+}
+
+/**
+ * The administrator hands the role to another member, chosen by family-user id or user id (spec §6 "transfer
+ * admin"). One transaction under the family lock: the caller is re-checked as administrator, the target as a
+ * member, then the caller's flag is cleared before the target's is set (the partial unique index
+ * family_members_one_admin refuses two administrators), and each update must touch exactly one row — so however
+ * transfers, removals and leaves interleave, the family ends with exactly one administrator.
+ * @throws AppError Validation (family.transferTargetRequired / family.transferToSelf); Forbidden
+ *   (family.notMember / family.notAdmin); NotFound (family.memberNotFound).
+ */
+export async function transferAdministrator(
+  deps: FamilyDeps,
+  userId: string,
+  input: { familyId: string; familyUserId?: string; userId?: string },
+): Promise<void> {
+  const { familyId } = input;
+  if (!input.familyUserId && !input.userId) throw new AppError(ErrorCode.Validation, "family.transferTargetRequired");
+  await requireFamilyAdmin(deps.db, userId, familyId);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    await requireFamilyAdmin(trx, userId, familyId);
+    let query = trx.selectFrom("family_members").select(["id", "user_id"]).where("family_id", "=", familyId);
+    if (input.familyUserId) query = query.where("id", "=", input.familyUserId);
+    if (input.userId) query = query.where("user_id", "=", input.userId);
+    const target = await query.executeTakeFirst();
+    if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
+    if (target.user_id === userId) throw new AppError(ErrorCode.Validation, "family.transferToSelf");
+    const cleared = await trx
+      .updateTable("family_members")
+      .set({ is_admin: 0 })
+      .where("family_id", "=", familyId)
+      .where("user_id", "=", userId)
+      .where("is_admin", "=", 1)
+      .executeTakeFirst();
+    const set = await trx
+      .updateTable("family_members")
+      .set({ is_admin: 1 })
+      .where("id", "=", target.id)
+      .where("family_id", "=", familyId)
+      .executeTakeFirst();
+    if (Number(cleared.numUpdatedRows) !== 1 || Number(set.numUpdatedRows) !== 1) {
+      // Unreachable under the lock; throwing rolls back rather than leaving a family without an administrator.
+      throw new Error(`transferAdministrator: family ${familyId} changed during the transfer`);
+    }
+  });
+  deps.bus.publish({ type: "family.members-changed", familyId });
+}
+
+/** Number of administrators of a family (0 or 1 when the rules hold); for checks and tests. */
+export async function countAdministrators(deps: Pick<FamilyDeps, "db">, familyId: string): Promise<number> {
+  const row = await deps.db
+    .selectFrom("family_members")
+    .select((eb) => eb.fn.countAll<number>().as("c"))
+    .where("family_id", "=", familyId)
+    .where("is_admin", "=", 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.c);
+}

@@ -1,0 +1,273 @@
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import {
+  LIMITS,
+  type TFamilyShare,
+  type TPaged,
+  type TPagedQuery,
+  type TShareAnalysis,
+  type TShareCode,
+} from "@aquapilot/contract";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { paged } from "../../http/paging.js";
+import { lockFamily, requireFamilyAdmin } from "../access.js";
+import type { FamilyDeps } from "../family/service.js";
+
+/** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
+export const SHARE_KEY_FILE = "family-share-key";
+/** The only purpose a share code has; a code signed for anything else is refused. */
+export const SHARE_PURPOSE = "join-family";
+/** Share code validity (spec §4, §9 "QR validity 15 minutes"), seconds. */
+export const SHARE_CODE_SECONDS = LIMITS.qrValidityMinutes * 60;
+const VERSION = "AQF1";
+
+/** What a share code carries (signed, not encrypted: nothing secret is inside). */
+export interface ShareClaims {
+  /** purpose: always "join-family" */
+  p: string;
+  /** family id */
+  f: string;
+  /** inviter (administrator) user id */
+  i: string;
+  /** random id of the family_share_codes row */
+  j: string;
+  /** expiry, Unix seconds */
+  e: number;
+}
+
+/** Share codes of spec §4 "Family QR code valid 15 minutes, refreshable": create, scan, list, revoke. */
+export interface ShareCodes {
+  /** A new code for `familyId` by its administrator. @throws AppError Forbidden (family.notMember / notAdmin). */
+  create(userId: string, familyId: string): Promise<TShareCode>;
+  /**
+   * Checks a scanned code and, unless `preview`, joins `userId` to its family (joining twice is harmless).
+   * @throws AppError InvalidCode (400) family.codeInvalid (tampered, foreign or malformed), family.codeExpired,
+   *   family.codeRevoked (revoked, family deleted, or the inviter is no longer its administrator).
+   */
+  analyse(userId: string, code: string, preview: boolean): Promise<TShareAnalysis>;
+  /** The codes `userId` created, newest first, paged ("my shares", FamilyShareList). */
+  listMine(userId: string, query: Partial<TPagedQuery>): Promise<TPaged<TFamilyShare>>;
+  /** Revokes one of `userId`'s codes. @throws AppError NotFound (family.shareNotFound) for anyone else's. */
+  revoke(userId: string, shareId: string): Promise<void>;
+  /** The signed text for claims (exposed for tests that forge or age codes). */
+  sign(claims: ShareClaims): string;
+}
+
+/**
+ * Creates the share code service. Codes are `AQF1.<base64url JSON claims>.<base64url HMAC-SHA256>` keyed with
+ * `secret` (DATA_DIR/family-share-key), so they are short enough for a dense QR code, cannot be forged or
+ * altered, and are single-purpose; each also has a family_share_codes row so it can be listed and revoked.
+ */
+export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): ShareCodes {
+  const { db, bus, now, secret } = deps;
+  const mac = (text: string) => createHmac("sha256", secret).update(text).digest("base64url");
+
+  function sign(claims: ShareClaims): string {
+    const body = `${VERSION}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
+    return `${body}.${mac(body)}`;
+  }
+
+  function verify(code: string): ShareClaims {
+    const invalid = () => new AppError(ErrorCode.InvalidCode, "family.codeInvalid");
+    const parts = code.trim().split(".");
+    if (parts.length !== 3 || parts[0] !== VERSION) throw invalid();
+    const expected = Buffer.from(mac(`${parts[0]}.${parts[1]}`));
+    const given = Buffer.from(parts[2]);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    let claims: ShareClaims;
+    try {
+      claims = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8")) as ShareClaims;
+    } catch {
+      throw invalid();
+    }
+    if (claims.p !== SHARE_PURPOSE || typeof claims.f !== "string" || typeof claims.j !== "string") throw invalid();
+    if (typeof claims.e !== "number" || claims.e * 1000 <= now().getTime()) {
+      throw new AppError(ErrorCode.InvalidCode, "family.codeExpired");
+    }
+    return claims;
+  }
+
+  function claimsOf(row: { id: string; family_id: string; inviter_id: string; expires_at: string }): ShareClaims {
+    return {
+      p: SHARE_PURPOSE,
+      f: row.family_id,
+      i: row.inviter_id,
+      j: row.id,
+      e: Math.floor(Date.parse(row.expires_at) / 1000),
+    };
+  }
+
+  return {
+    sign,
+
+    async create(userId, familyId) {
+      await requireFamilyAdmin(db, userId, familyId);
+      const issued = now();
+      // Rounded up to whole seconds, so the expiry in the code and in the row agree exactly.
+      const expiresMs = Math.ceil((issued.getTime() + SHARE_CODE_SECONDS * 1000) / 1000) * 1000;
+      const row = {
+        id: randomUUID(),
+        family_id: familyId,
+        inviter_id: userId,
+        purpose: SHARE_PURPOSE,
+        created_at: issued.toISOString(),
+        expires_at: new Date(expiresMs).toISOString(),
+        revoked_at: null,
+      };
+      await db.insertInto("family_share_codes").values(row).execute();
+      return {
+        code: sign(claimsOf(row)),
+        expiresAt: row.expires_at,
+        validSeconds: Math.floor((expiresMs - issued.getTime()) / 1000),
+      };
+    },
+
+    async analyse(userId, code, preview) {
+      const claims = verify(code);
+      const revoked = () => new AppError(ErrorCode.InvalidCode, "family.codeRevoked");
+      const outcome = await db.transaction().execute(async (trx) => {
+        if (!(await lockFamily(trx, claims.f))) throw revoked();
+        const row = await trx
+          .selectFrom("family_share_codes")
+          .select(["id", "inviter_id", "revoked_at", "expires_at"])
+          .where("id", "=", claims.j)
+          .where("family_id", "=", claims.f)
+          .where("purpose", "=", SHARE_PURPOSE)
+          .executeTakeFirst();
+        if (!row || row.revoked_at !== null || row.inviter_id !== claims.i) throw revoked();
+        // The right to add members is the administrator's (spec §6): a code dies when its inviter stops being one.
+        const inviter = await trx
+          .selectFrom("family_members as m")
+          .innerJoin("users as u", "u.id", "m.user_id")
+          .select(["u.user_name", "u.name"])
+          .where("m.family_id", "=", claims.f)
+          .where("m.user_id", "=", claims.i)
+          .where("m.is_admin", "=", 1)
+          .executeTakeFirst();
+        if (!inviter) throw revoked();
+        const existing = await trx
+          .selectFrom("family_members")
+          .select("id")
+          .where("family_id", "=", claims.f)
+          .where("user_id", "=", userId)
+          .executeTakeFirst();
+        let joined = false;
+        if (!existing && !preview) {
+          const inserted = await trx
+            .insertInto("family_members")
+            .values({
+              id: randomUUID(),
+              family_id: claims.f,
+              user_id: userId,
+              is_admin: 0,
+              creation_time: now().toISOString(),
+            })
+            .onConflict((oc) => oc.columns(["family_id", "user_id"]).doNothing())
+            .executeTakeFirst();
+          joined = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+          if (joined) {
+            await trx
+              .updateTable("family_share_codes")
+              .set((eb) => ({ join_count: eb("join_count", "+", 1) }))
+              .where("id", "=", row.id)
+              .execute();
+          }
+        }
+        const family = await trx
+          .selectFrom("families as f")
+          .select((eb) => [
+            "f.id",
+            "f.name",
+            "f.address",
+            "f.avatar",
+            eb
+              .selectFrom("family_members as m")
+              .select((e) => e.fn.countAll<number>().as("c"))
+              .whereRef("m.family_id", "=", "f.id")
+              .as("member_count"),
+            eb
+              .selectFrom("devices as d")
+              .select((e) => e.fn.countAll<number>().as("c"))
+              .whereRef("d.family_id", "=", "f.id")
+              .as("device_count"),
+          ])
+          .where("f.id", "=", claims.f)
+          .executeTakeFirstOrThrow();
+        return {
+          familyId: family.id,
+          familyName: family.name,
+          address: family.address,
+          avatar: family.avatar,
+          memberCount: Number(family.member_count ?? 0),
+          deviceCount: Number(family.device_count ?? 0),
+          inviterName: inviter.name || inviter.user_name,
+          expiresAt: row.expires_at,
+          joined,
+          alreadyMember: existing !== undefined,
+        };
+      });
+      if (outcome.joined) bus.publish({ type: "family.members-changed", familyId: claims.f });
+      return outcome;
+    },
+
+    async listMine(userId, query) {
+      const at = now().getTime();
+      return paged(
+        query,
+        async () => {
+          const r = await db
+            .selectFrom("family_share_codes")
+            .select((eb) => eb.fn.countAll<number>().as("c"))
+            .where("inviter_id", "=", userId)
+            .executeTakeFirstOrThrow();
+          return Number(r.c);
+        },
+        async (offset, limit) => {
+          const rows = await db
+            .selectFrom("family_share_codes as s")
+            .innerJoin("families as f", "f.id", "s.family_id")
+            .select([
+              "s.id",
+              "s.family_id",
+              "s.inviter_id",
+              "s.created_at",
+              "s.expires_at",
+              "s.revoked_at",
+              "s.join_count",
+              "f.name",
+            ])
+            .where("s.inviter_id", "=", userId)
+            .orderBy("s.created_at", "desc")
+            .orderBy("s.id")
+            .offset(offset)
+            .limit(limit)
+            .execute();
+          return rows.map((r) => {
+            const expired = Date.parse(r.expires_at) <= at;
+            const revoked = r.revoked_at !== null;
+            return {
+              id: r.id,
+              familyId: r.family_id,
+              familyName: r.name,
+              code: expired || revoked ? null : sign(claimsOf(r)),
+              createdAt: r.created_at,
+              expiresAt: r.expires_at,
+              expired,
+              revoked,
+              joinCount: Number(r.join_count),
+            };
+          });
+        },
+      );
+    },
+
+    async revoke(userId, shareId) {
+      const res = await db
+        .updateTable("family_share_codes")
+        .set({ revoked_at: now().toISOString() })
+        .where("id", "=", shareId)
+        .where("inviter_id", "=", userId)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) throw new AppError(ErrorCode.NotFound, "family.shareNotFound");
+    },
+  };
+}

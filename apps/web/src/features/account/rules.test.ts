@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.js";
+
+const good: FindPasswordForm = {
+  mode: "email",
+  account: " ana@example.com ",
+  country: "CN",
+  code: "123456",
+  password: "secret1",
+  confirm: "secret1",
+};
+
+describe("Find password rules (spec §5)", () => {
+  it("accepts a complete form by e-mail or by phone", () => {
+    expect(validateFindPassword(good)).toBeNull();
+    expect(validateFindPassword({ ...good, mode: "phone", account: "13800138000" })).toBeNull();
+  });
+
+  it("answers the first problem in field order", () => {
+    expect(validateFindPassword({ ...good, account: "  " })).toBe("register.accountRequired");
+    expect(validateFindPassword({ ...good, account: "ana@" })).toBe("findPassword.emailInvalid");
+    expect(validateFindPassword({ ...good, mode: "phone", account: "12345" })).toBe("country.phoneInvalid");
+    expect(validateFindPassword({ ...good, mode: "phone", account: "13800138000", country: "GB" })).toBe(
+      "country.phoneInvalid",
+    );
+    expect(validateFindPassword({ ...good, code: "" })).toBe("register.codeRequired");
+    expect(validateFindPassword({ ...good, code: "12345" })).toBe("findPassword.codeInvalid");
+    expect(validateFindPassword({ ...good, password: "", confirm: "" })).toBe("register.passwordRequired");
+    expect(validateFindPassword({ ...good, password: "12345", confirm: "12345" })).toBe("register.passwordTooShort");
+    expect(validateFindPassword({ ...good, confirm: "" })).toBe("register.confirmRequired");
+    expect(validateFindPassword({ ...good, confirm: "secret2" })).toBe("register.passwordsMismatch");
+  });
+
+  it("checks identities and codes", () => {
+    expect(isEmail("a@b.io")).toBe(true);
+    expect(isEmail("a@b")).toBe(false);
+    expect(isCode("000000")).toBe(true);
+    expect(isCode("00000a")).toBe(false);
+    expect(checkIdentity("email", " a@b.io ", "CN")).toEqual({ ok: true, email: "a@b.io" });
+    expect(checkIdentity("phone", "0612345678", "FR")).toEqual({
+      ok: true,
+      phone: { nationalNumber: "612345678", countryCode: "+33" },
+    });
+  });
+});

@@ -1,0 +1,22 @@
+import type { BodyOf, TFamily } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { familyKeys } from "./keys.js";
+
+/** What FamilyCreate sends (spec §7 family `POST /` B): name, address (required, spec §5), location and region. */
+export type CreateFamilyInput = BodyOf<typeof endpoints.createFamily>;
+
+/** Creates a family with the caller as its administrator: `POST /api/run-lucky/device/app/family/` (spec §6, §7). */
+export function createFamily(input: CreateFamilyInput): Promise<TFamily> {
+  return api(endpoints.createFamily, { body: input, loading: true });
+}
+
+/** {@link createFamily} as a mutation; refreshes every family query on success. */
+export function useCreateFamily() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createFamily,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
+  });
+}

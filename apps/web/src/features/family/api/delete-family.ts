@@ -1,0 +1,18 @@
+import { endpoints } from "@aquapilot/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { forgetFamily } from "./forget-family.js";
+
+/** Deletes a family (administrator only, spec §6): `DELETE /api/run-lucky/device/app/family/{id}` (spec §7). */
+export async function deleteFamily(id: string): Promise<void> {
+  await api(endpoints.deleteFamily, { params: { id }, loading: true });
+}
+
+/** {@link deleteFamily} as a mutation; the family leaves the cache at once ({@link forgetFamily}). */
+export function useDeleteFamily() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteFamily,
+    onSuccess: (_, id) => forgetFamily(queryClient, id),
+  });
+}

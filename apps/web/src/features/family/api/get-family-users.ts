@@ -1,0 +1,29 @@
+import { endpoints, type TFamilyUser } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, asPage } from "../../../shared/api/client.js";
+import { familyKeys } from "./keys.js";
+
+/**
+ * Members of a family, the administrator first, then by join time: `GET …/family-user/get-list-by-family-id`
+ * (spec §7 Q). A page or a bare array; sorted here too so the order holds whatever the server sends.
+ */
+export async function getFamilyUsers(familyId: string, signal?: AbortSignal): Promise<TFamilyUser[]> {
+  const result = await api(endpoints.getFamilyUsers, { query: { familyId }, signal });
+  return [...asPage<TFamilyUser>(result).items].sort(
+    (a, b) => Number(b.isAdmin) - Number(a.isAdmin) || a.joinTime.localeCompare(b.joinTime),
+  );
+}
+
+/** Query options of {@link getFamilyUsers}. */
+export function getFamilyUsersQueryOptions(familyId: string | null | undefined) {
+  return queryOptions({
+    queryKey: familyKeys.users(familyId ?? ""),
+    queryFn: ({ signal }) => getFamilyUsers(familyId ?? "", signal),
+    enabled: Boolean(familyId),
+  });
+}
+
+/** A family's members as a query (FamilyUserList, FamilyUserDetails). */
+export function useFamilyUsers(familyId: string | null | undefined) {
+  return useQuery(getFamilyUsersQueryOptions(familyId));
+}

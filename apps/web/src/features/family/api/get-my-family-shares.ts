@@ -1,0 +1,23 @@
+import { endpoints, LIMITS, type TFamilyShare, type TPaged } from "@aquapilot/contract";
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { api, asPage } from "../../../shared/api/client.js";
+import { nextSkipCount } from "./get-family-list.js";
+import { familyKeys } from "./keys.js";
+
+/** One page of the caller's share codes, newest first: `GET …/family-user/my-share-list` (page size 15 of §9). */
+export async function getMyFamilySharePage(skipCount: number, signal?: AbortSignal): Promise<TPaged<TFamilyShare>> {
+  const result = await api(endpoints.getMyShares, { query: { skipCount, maxResultCount: LIMITS.pageSize }, signal });
+  return asPage<TFamilyShare>(result);
+}
+
+/** The caller's shares, page by page (FamilyShareList). */
+export function useMyFamilyShares() {
+  return useInfiniteQuery(
+    infiniteQueryOptions({
+      queryKey: familyKeys.shares,
+      queryFn: ({ pageParam, signal }) => getMyFamilySharePage(pageParam, signal),
+      initialPageParam: 0,
+      getNextPageParam: (_last, pages) => nextSkipCount(pages),
+    }),
+  );
+}

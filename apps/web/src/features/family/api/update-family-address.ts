@@ -1,0 +1,23 @@
+import type { QueryOf, TFamily } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { familyKeys } from "./keys.js";
+
+/** What the address update sends: `familyId`, the address text, its coordinates and region (all three of address,
+ * longitude and latitude, spec §5). */
+export type UpdateFamilyAddressInput = QueryOf<typeof endpoints.updateFamilyAddress>;
+
+/** Moves a family to a new address (administrator): `PUT …/family/update-family-address` (spec §7 Q). */
+export function updateFamilyAddress(input: UpdateFamilyAddressInput): Promise<TFamily> {
+  return api(endpoints.updateFamilyAddress, { query: input, loading: true });
+}
+
+/** {@link updateFamilyAddress} as a mutation; refreshes every family query. */
+export function useUpdateFamilyAddress() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateFamilyAddress,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
+  });
+}

@@ -1,0 +1,179 @@
+import { LIMITS, type TFamily } from "@aquapilot/contract";
+import { Button, InfiniteScroll, Popup, PullToRefresh, Skeleton, Tag } from "antd-mobile";
+import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../../shared/api/errors.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
+import { PageShell, pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
+import { useFamilyList } from "../api/get-family-list.js";
+import { FamilyAvatar } from "../components/family-avatar.js";
+import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.js";
+import { homeFamilyId, markedHomeFamily } from "../home-family.js";
+import "../family.css";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Navigation params of FamilyList: `joinCode` — a scanned share code to join (from the home tab's scan). */
+export interface FamilyListParams {
+  joinCode?: string;
+}
+
+/**
+ * FamilyList (spec §2 /FamilyList): the caller's households with the administrator badge, member and device counts
+ * and the home family marked; tap → FamilyDetails. Pull-down refresh (333 ms), next page on scroll (150 px, §4).
+ * "Create" in the top bar; "Join household" opens the scan / paste panel. A `joinCode` param starts joining.
+ */
+export function FamilyListScreen() {
+  const { t } = useTranslation();
+  const { joinCode } = useRouteParams<FamilyListParams>();
+  const list = useFamilyList();
+  const { join } = useJoinFamily();
+  const [joinOpen, setJoinOpen] = useState(false);
+  const started = useRef(false);
+  const families = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  const home = markedHomeFamily(families, homeFamilyId());
+
+  useEffect(() => {
+    if (!joinCode || started.current) return;
+    started.current = true;
+    void join(joinCode);
+  }, [joinCode, join]);
+
+  useEffect(() => {
+    if (list.isError) toast(errorMessage(list.error, t("family.loadFailed")));
+  }, [list.isError, list.error, t]);
+
+  useEffect(() => (joinOpen ? pushBackHandler(() => setJoinOpen(false)) : undefined), [joinOpen]);
+
+  const refresh = async () => {
+    await sleep(LIMITS.refreshDelayMs);
+    await list.refetch();
+  };
+
+  return (
+    <PageShell
+      title={t("routes.FamilyList")}
+      right={
+        <span className="page__right-text" data-testid="family-list-create">
+          <AddOutline /> {t("family.createShort")}
+        </span>
+      }
+      onRight={() => navigateTo(PATHS.FamilyCreate)}
+      testId="family-list-screen"
+      className="family-page"
+      footer={
+        <Button
+          block
+          shape="rounded"
+          color="primary"
+          fill="outline"
+          className="family-footer-button"
+          onClick={() => setJoinOpen(true)}
+          data-testid="family-list-join"
+        >
+          {t("family.join")}
+        </Button>
+      }
+    >
+      <PullToRefresh
+        onRefresh={refresh}
+        pullingText={t("common.pullDown")}
+        canReleaseText={t("common.release")}
+        refreshingText={t("common.refreshing")}
+        completeText={t("common.refreshed")}
+      >
+        <div className="family-list" data-testid="family-list">
+          {list.isPending ? (
+            [0, 1, 2].map((i) => (
+              <div className="family-card family-card--skeleton" key={i}>
+                <Skeleton animated className="family-card__skeleton-avatar" />
+                <div className="family-card__body">
+                  <Skeleton.Title animated />
+                </div>
+              </div>
+            ))
+          ) : families.length === 0 ? (
+            <StateBlock
+              testId="family-list-empty"
+              icon={<TeamOutline />}
+              title={t("family.empty")}
+              text={t("family.emptyHint")}
+              action={
+                <Button color="primary" shape="rounded" onClick={() => navigateTo(PATHS.FamilyCreate)}>
+                  <AddOutline /> {t("family.create")}
+                </Button>
+              }
+            />
+          ) : (
+            families.map((f) => <FamilyCard key={f.id} family={f} isHome={f.id === home?.id} />)
+          )}
+        </div>
+        {families.length > 0 ? (
+          <InfiniteScroll
+            loadMore={async () => {
+              await list.fetchNextPage();
+            }}
+            hasMore={list.hasNextPage}
+            threshold={LIMITS.loadMoreOffsetPx}
+          >
+            {list.hasNextPage ? t("family.loadingMore") : <span className="list-end">{t("family.noMore")}</span>}
+          </InfiniteScroll>
+        ) : null}
+      </PullToRefresh>
+      <Popup
+        visible={joinOpen}
+        onMaskClick={() => setJoinOpen(false)}
+        bodyClassName="sheet"
+        destroyOnClose
+        data-testid="family-join-sheet"
+      >
+        <div className="sheet__title">{t("familyJoin.title")}</div>
+        <JoinFamilyPanel onJoined={() => setJoinOpen(false)} />
+      </Popup>
+    </PageShell>
+  );
+}
+
+/** One household in the list. */
+function FamilyCard({ family, isHome }: { family: TFamily; isHome: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="family-card"
+      onClick={() => navigateTo(PATHS.FamilyDetails, { familyId: family.id })}
+      data-testid="family-item"
+      data-family-id={family.id}
+      data-admin={family.isAdmin}
+    >
+      <FamilyAvatar name={family.name} avatar={family.avatar} />
+      <span className="family-card__body">
+        <span className="family-card__top">
+          <span className="family-card__name">{family.name}</span>
+          {isHome ? (
+            <Tag color="primary" fill="solid" round className="family-tag" data-testid="family-item-home">
+              {t("family.current")}
+            </Tag>
+          ) : null}
+        </span>
+        <span className="family-card__meta">
+          <Tag
+            color={family.isAdmin ? "warning" : "default"}
+            fill="outline"
+            round
+            className="family-tag"
+            data-testid="family-item-role"
+          >
+            {family.isAdmin ? t("family.admin") : t("family.member")}
+          </Tag>
+          <span data-testid="family-item-summary">
+            {t("family.summary", { members: family.memberCount, devices: family.deviceCount })}
+          </span>
+        </span>
+        {family.address ? <span className="family-card__address">{family.address}</span> : null}
+      </span>
+      <RightOutline className="family-card__arrow" />
+    </button>
+  );
+}

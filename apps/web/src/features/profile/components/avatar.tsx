@@ -1,0 +1,21 @@
+import { useState } from "react";
+import { imageUrl } from "../../../shared/api/client.js";
+
+/**
+ * A round avatar: the image (relative paths get the API host prefixed, spec §7 "Images") or, without one or when it
+ * fails to load, the first letter of the name.
+ */
+export function Avatar(props: { src: string | null | undefined; name: string; size?: string; testId?: string }) {
+  const url = imageUrl(props.src);
+  const [failed, setFailed] = useState<string | null>(null);
+  const style = props.size ? { width: props.size, height: props.size } : undefined;
+  return (
+    <span className="avatar" style={style} data-testid={props.testId}>
+      {url && failed !== url ? (
+        <img src={url} alt="" onError={() => setFailed(url)} />
+      ) : (
+        <span className="avatar__letter">{(props.name || "?").slice(0, 1).toUpperCase()}</span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,10 @@
+import { endpoints, type Language } from "@aquapilot/contract";
+import { api } from "../../../shared/api/client.js";
+
+/**
+ * Tells the server the user's language (`POST …/profile/change_language-type`, body `{languageType}`), so e-mails and
+ * messages go out in it (issue 3). Errors: ApiError.
+ */
+export function changeLanguageType(languageType: Language) {
+  return api(endpoints.changeLanguageType, { body: { languageType }, loading: true });
+}

@@ -1,0 +1,137 @@
+import { LANGUAGES, type Language } from "@aquapilot/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button, List, Toast } from "antd-mobile";
+import {
+  BellOutline,
+  CheckOutline,
+  DeleteOutline,
+  GlobalOutline,
+  InformationCircleOutline,
+  LockOutline,
+  MailOutline,
+} from "antd-mobile-icons";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../../shared/api/errors.js";
+import { logout } from "../../../shared/auth/logout.js";
+import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
+import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
+import { changeLanguageType } from "../api/change-language-type.js";
+import { clearAppCaches } from "../clear-cache.js";
+import "../settings.css";
+
+/**
+ * Switches the interface language (stored under `lang`, spec §1) and tells the server (`change_language-type`) so
+ * e-mails and messages go out in it. The local switch stands even when the call fails (its error is toasted).
+ */
+export async function switchLanguage(lang: Language): Promise<void> {
+  await changeLanguage(lang);
+  try {
+    await changeLanguageType(lang);
+  } catch (err) {
+    Toast.show({ icon: "fail", content: errorMessage(err, "") || String(err) });
+  }
+}
+
+/**
+ * Setting (spec §2 /Setting): language (five, spec §1), account security (change password, change phone or e-mail,
+ * delete account), clear cache (through the bridge when present, else the app's own caches; the session and the
+ * language stay), push management (placeholder row), About, and logout (the same as the My tab's, spec §4).
+ */
+export function SettingScreen() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const lang = currentLanguage();
+
+  const clear = async () => {
+    if (!(await confirmDialog({ content: t("settings.clearCacheConfirm") }))) return;
+    await clearAppCaches(queryClient);
+    Toast.show({ icon: "success", content: t("settings.cacheCleared") });
+  };
+
+  const askLogout = async () => {
+    if (await confirmDialog({ content: t("my.logoutConfirm"), confirmText: t("my.logout"), danger: true })) {
+      await logout(queryClient);
+    }
+  };
+
+  return (
+    <PageShell title={t("routes.Setting")} testId="setting-screen">
+      <div className="settings">
+        <div className="settings__title">
+          <GlobalOutline /> {t("settings.language")}
+        </div>
+        <List className="card-list" mode="card">
+          {LANGUAGES.map((l) => (
+            <List.Item
+              key={l}
+              arrowIcon={false}
+              onClick={() => l !== lang && void switchLanguage(l)}
+              extra={l === lang ? <CheckOutline className="settings__check" /> : null}
+              data-testid={`setting-language-${l}`}
+              aria-checked={l === lang}
+            >
+              {t(`language.${l}`)}
+            </List.Item>
+          ))}
+        </List>
+
+        <div className="settings__title">
+          <LockOutline /> {t("settings.accountSecurity")}
+        </div>
+        <List className="card-list" mode="card">
+          <List.Item onClick={() => navigateTo(PATHS.UpdatePassword)} data-testid="setting-password">
+            {t("routes.UpdatePassword")}
+          </List.Item>
+          <List.Item
+            prefix={<MailOutline className="settings__icon" />}
+            onClick={() => navigateTo(PATHS.UpdatePhoneEmail)}
+            data-testid="setting-identity"
+          >
+            {t("routes.UpdatePhoneEmail")}
+          </List.Item>
+          <List.Item
+            prefix={<DeleteOutline className="settings__icon settings__icon--danger" />}
+            onClick={() => navigateTo(PATHS.DeleteAccount)}
+            data-testid="setting-delete-account"
+          >
+            <span className="settings__danger">{t("routes.DeleteAccount")}</span>
+          </List.Item>
+        </List>
+
+        <div className="settings__title">
+          <InformationCircleOutline /> {t("settings.general")}
+        </div>
+        <List className="card-list" mode="card">
+          <List.Item onClick={clear} extra={t("settings.clearCacheHint")} data-testid="setting-clear-cache">
+            {t("settings.clearCache")}
+          </List.Item>
+          <List.Item
+            prefix={<BellOutline className="settings__icon" />}
+            onClick={() => Toast.show({ content: t("settings.pushSoon") })}
+            extra={<span className="settings__muted">{t("settings.pushSoonShort")}</span>}
+            data-testid="setting-push"
+          >
+            {t("home.pushManagement")}
+          </List.Item>
+          <List.Item onClick={() => navigateTo(PATHS.About)} data-testid="setting-about">
+            {t("routes.About")}
+          </List.Item>
+        </List>
+
+        <div className="settings__logout">
+          <Button
+            block
+            shape="rounded"
+            size="large"
+            className="my__logout"
+            onClick={askLogout}
+            data-testid="setting-logout"
+          >
+            {t("my.logout")}
+          </Button>
+        </div>
+      </div>
+    </PageShell>
+  );
+}

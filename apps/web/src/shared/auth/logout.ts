@@ -1,0 +1,33 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { revokeRefreshToken } from "../api/token.js";
+import { getNativeConfig } from "../bridge/index.js";
+import { PATHS } from "../navigation/index.js";
+import { deviceChannel } from "../realtime/index.js";
+import { unbindPush } from "./push.js";
+import { signOut } from "./session.js";
+
+/**
+ * Logout of spec §4 (after the confirm dialog), shared by the My tab and Setting: unbinds the push registration when
+ * the native config has one (failures ignored), revokes the refresh token at `POST /connect/revocation` (failures
+ * ignored), clears permissions, device, token and login info, drops all cached queries, stops hub 1, then goes to
+ * Login and reloads the page.
+ */
+export async function logout(queryClient: QueryClient, reload: () => void = () => window.location.reload()) {
+  const { pushRegistrationId } = await getNativeConfig();
+  if (pushRegistrationId) await unbindPush(pushRegistrationId);
+  await revokeRefreshToken();
+  endSession(queryClient);
+  await deviceChannel().stop();
+  window.location.hash = `#${PATHS.Login}`;
+  reload();
+}
+
+/**
+ * Ends the local session without calling the server (spec §4): used after the server already ended every session
+ * (password change, account deletion). Clears permissions, device, token, login info and all cached queries.
+ */
+export function endSession(queryClient: QueryClient): void {
+  signOut();
+  queryClient.clear();
+  void deviceChannel().stop();
+}

@@ -1,0 +1,19 @@
+import type { LngLat } from "./coords.js";
+
+/**
+ * Map constants of spec §9: "map max zoom 18; map view default zoom 16 (another default zoom 11); default centre
+ * 121.491,31.233"; "search debounce 500 ms; search up to 10 results".
+ */
+
+/** Default centre (GCJ-02), used when neither a start point nor the user's position is known. */
+export const DEFAULT_CENTER: LngLat = { longitude: 121.491, latitude: 31.233 };
+/** Default zoom of the map view (street level). */
+export const DEFAULT_ZOOM = 16;
+/** The other default zoom: city level, used for region-level places (the server's region search). */
+export const OVERVIEW_ZOOM = 11;
+/** Deepest zoom of the map. */
+export const MAP_MAX_ZOOM = 18;
+/** Pause after typing before the place search runs, in ms. */
+export const SEARCH_DEBOUNCE_MS = 500;
+/** Most search results shown. */
+export const SEARCH_MAX_RESULTS = 10;

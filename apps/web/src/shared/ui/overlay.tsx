@@ -1,0 +1,62 @@
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { pushBackHandler } from "./back-stack.js";
+
+/**
+ * Helpers for imperative dialogs and popups (spec §2 "Back closes the top dialog first, then lets the page handle
+ * back"): {@link useBackClose} registers an open popup in the back stack, {@link mountOverlay} renders one into its own
+ * root and resolves when it closes.
+ */
+
+/** While `visible`, a back press (top bar arrow or native hardware back) runs `close` before the page's back. */
+export function useBackClose(visible: boolean, close: () => void): void {
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    if (!visible) return;
+    let active = true;
+    const remove = pushBackHandler(() => {
+      active = false;
+      closeRef.current();
+    });
+    return () => {
+      if (active) remove();
+    };
+  }, [visible]);
+}
+
+/** How long a closing popup keeps its element for the leave animation, in ms. */
+export const OVERLAY_LEAVE_MS = 320;
+
+/**
+ * Renders `render(visible, done)` into a fresh root under `document.body` and resolves with the value passed to
+ * `done`. After `done` the element stays for {@link OVERLAY_LEAVE_MS} with `visible` false (leave animation), then
+ * unmounts. Only the first `done` counts.
+ */
+export function mountOverlay<T>(render: (visible: boolean, done: (value: T) => void) => ReactNode): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const host = document.createElement("div");
+    host.className = "overlay-host";
+    document.body.appendChild(host);
+    const root = createRoot(host);
+
+    function Holder() {
+      const [visible, setVisible] = useState(false);
+      const settled = useRef(false);
+      useEffect(() => setVisible(true), []);
+      const done = (value: T) => {
+        if (settled.current) return;
+        settled.current = true;
+        setVisible(false);
+        resolve(value);
+        setTimeout(() => {
+          root.unmount();
+          host.remove();
+        }, OVERLAY_LEAVE_MS);
+      };
+      return <>{render(visible, done)}</>;
+    }
+
+    root.render(<Holder />);
+  });
+}
