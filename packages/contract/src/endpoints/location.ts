@@ -7,7 +7,10 @@ import { endpoint } from "./define.js";
 const LOOKUP = "/api/business-basic-data/app/travel-location-lookup";
 
 /** Service region filter (spec §3: 1 China, 2 Europe); absent = the caller's own region (China when anonymous). */
-const ZServiceRegionQuery = z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])).optional();
+const ZServiceRegionQuery = z.coerce
+  .number()
+  .pipe(z.union([z.literal(1), z.literal(2)]))
+  .optional();
 
 /**
  * One node of the region tree: China GB/T 2260 province (1) → city (2) → district (3); Europe country (1) → ISO

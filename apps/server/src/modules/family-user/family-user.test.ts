@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
 import { type BusEvent, InProcessBus } from "../../bus.js";
-import type { Db } from "../../db/index.js";
 import { isUniqueViolation } from "../../db/errors.js";
+import type { Db } from "../../db/index.js";
 import { AppError } from "../../http/errors.js";
 import { requireFamilyMember } from "../access.js";
 import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.js";
@@ -60,7 +60,13 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
       clock = new Date(clock.getTime() + 1000);
       await tdb.db
         .insertInto("family_members")
-        .values({ id: randomUUID(), family_id: family.id, user_id: userId, is_admin: 0, creation_time: clock.toISOString() })
+        .values({
+          id: randomUUID(),
+          family_id: family.id,
+          user_id: userId,
+          is_admin: 0,
+          creation_time: clock.toISOString(),
+        })
         .execute();
       memberIds.push(userId);
     }
@@ -178,7 +184,13 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     expect(share.validSeconds).toBe(SHARE_CODE_SECONDS);
 
     const preview = await shares.analyse(guest, share.code, true);
-    expect(preview).toMatchObject({ familyId, joined: false, alreadyMember: false, memberCount: 2, inviterName: "admin" });
+    expect(preview).toMatchObject({
+      familyId,
+      joined: false,
+      alreadyMember: false,
+      memberCount: 2,
+      inviterName: "admin",
+    });
     await expect(requireFamilyMember(tdb.db, guest, familyId)).rejects.toMatchObject({ status: 403 });
 
     events.length = 0;
@@ -249,10 +261,18 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     events.length = 0;
     await deleteFamily(deps, admin, familyId);
     expect(events).toEqual([{ type: "family.members-changed", familyId }]);
-    const device = await tdb.db.selectFrom("devices").select(["family_id", "sort"]).where("id", "=", deviceId).executeTakeFirstOrThrow();
+    const device = await tdb.db
+      .selectFrom("devices")
+      .select(["family_id", "sort"])
+      .where("id", "=", deviceId)
+      .executeTakeFirstOrThrow();
     expect(device).toEqual({ family_id: null, sort: 0 });
-    expect(await tdb.db.selectFrom("family_members").select("id").where("family_id", "=", familyId).execute()).toEqual([]);
-    expect(await tdb.db.selectFrom("family_share_codes").select("id").where("family_id", "=", familyId).execute()).toEqual([]);
+    expect(await tdb.db.selectFrom("family_members").select("id").where("family_id", "=", familyId).execute()).toEqual(
+      [],
+    );
+    expect(
+      await tdb.db.selectFrom("family_share_codes").select("id").where("family_id", "=", familyId).execute(),
+    ).toEqual([]);
     expect(await tdb.db.selectFrom("families").select("id").where("id", "=", familyId).execute()).toEqual([]);
   });
 });

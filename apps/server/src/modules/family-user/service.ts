@@ -57,7 +57,8 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
       .where("family_id", "=", familyId)
       .executeTakeFirst();
     if (!row) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
-    if (row.user_id === userId || row.is_admin === 1) throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
+    if (row.user_id === userId || row.is_admin === 1)
+      throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
     await trx.deleteFrom("family_members").where("id", "=", familyUserId).execute();
   });
   deps.bus.publish({ type: "family.members-changed", familyId });

@@ -106,7 +106,11 @@ describe("authorization matrix of the household calls (spec §6)", () => {
       const email = `${role}@matrix.test`;
       userIds[role] = await registerByEmail(t.app, email, "pass-word-1");
       tokens[role] = await bearer(t.app, email, "pass-word-1");
-      const row = await t.db.selectFrom("users").select("user_name").where("id", "=", userIds[role]!).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("users")
+        .select("user_name")
+        .where("id", "=", userIds[role]!)
+        .executeTakeFirstOrThrow();
       userNames[role] = row.user_name;
     }
   });
@@ -120,7 +124,14 @@ describe("authorization matrix of the household calls (spec §6)", () => {
     const memberFamilyUserId = randomUUID();
     await t.db
       .insertInto("families")
-      .values({ id: familyId, name: familyName, ...ADDRESS, avatar: null, creator_id: userIds.admin!, creation_time: now })
+      .values({
+        id: familyId,
+        name: familyName,
+        ...ADDRESS,
+        avatar: null,
+        creator_id: userIds.admin!,
+        creation_time: now,
+      })
       .execute();
     await t.db
       .insertInto("family_members")

@@ -78,8 +78,9 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     const device = await provisionDevice(t.db, { mac: "A1B2C3D4E5F0", secret: "s", name: "Kitchen" });
     await t.db.updateTable("devices").set({ family_id: familyId }).where("id", "=", device.id).execute();
 
-    const share = (await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId } })).json()
-      .result;
+    const share = (
+      await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId } })
+    ).json().result;
     expect(share.validSeconds).toBe(900);
     expect(Date.parse(share.expiresAt) - clock).toBeLessThan(901_000);
 
@@ -110,7 +111,10 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     expect(mine.items[0]).toMatchObject({ familyId, familyName: "Flat", joinCount: 1, expired: false });
 
     clock += 901_000;
-    const expired = await call("POST", "/family-user/analysis-code", guest, { query: { code: share.code }, lang: "zh" });
+    const expired = await call("POST", "/family-user/analysis-code", guest, {
+      query: { code: share.code },
+      lang: "zh",
+    });
     expect(expired.statusCode).toBe(400);
     expect(expired.json().error.message).toBe("该二维码已过期，请让管理员重新生成。");
     const later = (await call("GET", "/family-user/my-share-list", owner)).json().result;
@@ -146,8 +150,9 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
   });
 
   it("the administrator removes a member (not himself) and deletes the family", async () => {
-    const share = (await call("GET", "/family-user/trans-to-other-member-qr-code", guest, { query: { familyId } })).json()
-      .result;
+    const share = (
+      await call("GET", "/family-user/trans-to-other-member-qr-code", guest, { query: { familyId } })
+    ).json().result;
     await call("POST", "/family-user/analysis-code", owner, { query: { code: share.code } });
     const members = (await call("GET", "/family-user/get-list-by-family-id", guest, { query: { familyId } })).json()
       .result;
@@ -156,10 +161,17 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     expect(self.statusCode).toBe(400);
     expect((await call("DELETE", `/family-user/${member.id}`, guest)).statusCode).toBe(200);
     expect((await call("GET", `/family/${familyId}`, owner)).statusCode).toBe(403);
+    const devices = await call("GET", "/family-device/get-list-by-family-id", owner, { query: { familyId } });
+    expect(devices.statusCode).toBe(403);
+    expect(devices.body).not.toContain("Kitchen");
 
     expect((await call("DELETE", `/family/${familyId}`, guest)).statusCode).toBe(200);
     expect((await call("GET", "/family/", guest)).json().result).toEqual({ items: [], totalCount: 0 });
-    const device = await t.db.selectFrom("devices").select("family_id").where("mac", "=", "A1B2C3D4E5F0").executeTakeFirst();
+    const device = await t.db
+      .selectFrom("devices")
+      .select("family_id")
+      .where("mac", "=", "A1B2C3D4E5F0")
+      .executeTakeFirst();
     expect(device?.family_id).toBeNull();
   });
 });

@@ -10,7 +10,8 @@ export const familyMessages = catalogue(
     "family.memberNotFound": "This member is not in the family.",
     "family.adminCannotLeave":
       "You are the administrator of this family. Transfer the administrator role to another member, or delete the family, before leaving.",
-    "family.cannotRemoveSelf": "You cannot remove yourself. Transfer the administrator role first, or delete the family.",
+    "family.cannotRemoveSelf":
+      "You cannot remove yourself. Transfer the administrator role first, or delete the family.",
     "family.transferTargetRequired": "Choose the member who becomes the administrator.",
     "family.transferToSelf": "You are already the administrator. Choose another member.",
     "family.codeInvalid": "This QR code is not a valid family invitation.",

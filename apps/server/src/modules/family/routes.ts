@@ -4,14 +4,7 @@ import { AppError } from "../../http/errors.js";
 import { translate } from "../../http/messages.js";
 import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
-import {
-  createFamily,
-  deleteFamily,
-  getFamily,
-  listFamilies,
-  updateFamily,
-  withdrawFromFamily,
-} from "./service.js";
+import { createFamily, deleteFamily, getFamily, listFamilies, updateFamily, withdrawFromFamily } from "./service.js";
 
 /**
  * Runs `fn` and writes the `validationErrors` of an AppError in `lang`: services put message keys there (they do

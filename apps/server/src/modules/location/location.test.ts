@@ -86,10 +86,20 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
   });
 
   it("classifies private addresses", () => {
-    for (const ip of ["10.1.2.3", "172.20.0.1", "127.0.0.1", "169.254.1.1", "100.64.0.1", "::1", "fd00::1", "fe80::1"]) {
+    for (const ip of [
+      "10.1.2.3",
+      "172.20.0.1",
+      "127.0.0.1",
+      "169.254.1.1",
+      "100.64.0.1",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+    ]) {
       expect(isPrivateAddress(ip), ip).toBe(true);
     }
-    for (const ip of ["172.32.0.1", "8.8.8.8", "2001:4860::8888", "11.0.0.1"]) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const ip of ["172.32.0.1", "8.8.8.8", "2001:4860::8888", "11.0.0.1"])
+      expect(isPrivateAddress(ip), ip).toBe(false);
   });
 
   it("reverse: the nearest known region to a point, with its path", async () => {
@@ -99,7 +109,7 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
       province: "上海市",
       city: "上海市",
       district: "黄浦区",
-      country: "中國",
+      country: "中国",
       countryCode: "CN",
       address: "上海市黄浦区",
       path: ["上海市", "黄浦区"],

@@ -51,7 +51,17 @@ export function regionTree(): RegionTree {
   const byId = new Map<number, RegionNode>();
   const roots: Record<1 | 2, RegionNode[]> = { 1: [], 2: [] };
   for (const [id, parentId, code, level, serviceRegion, names, longitude, latitude] of data.rows) {
-    byId.set(id, { id, parentId, code, level, serviceRegion: serviceRegion as 1 | 2, names, longitude, latitude, children: [] });
+    byId.set(id, {
+      id,
+      parentId,
+      code,
+      level,
+      serviceRegion: serviceRegion as 1 | 2,
+      names,
+      longitude,
+      latitude,
+      children: [],
+    });
   }
   for (const node of byId.values()) {
     if (node.parentId === 0) roots[node.serviceRegion].push(node);
@@ -86,7 +96,9 @@ export function toRegion(node: RegionNode, lang: Language): TRegion {
     name: regionName(node, lang),
     code: node.code,
     level: node.level,
-    ...(node.longitude !== null && node.latitude !== null ? { longitude: node.longitude, latitude: node.latitude } : {}),
+    ...(node.longitude !== null && node.latitude !== null
+      ? { longitude: node.longitude, latitude: node.latitude }
+      : {}),
     hasChildren: node.children.length > 0,
   };
 }
@@ -94,7 +106,8 @@ export function toRegion(node: RegionNode, lang: Language): TRegion {
 /** A node with its path, address and province/city/district split (spec §3 Location result). */
 export function toPlace(tree: RegionTree, node: RegionNode, lang: Language): TRegionPlace {
   const chain: RegionNode[] = [];
-  for (let n: RegionNode | undefined = node; n; n = n.parentId ? tree.byId.get(n.parentId) : undefined) chain.unshift(n);
+  for (let n: RegionNode | undefined = node; n; n = n.parentId ? tree.byId.get(n.parentId) : undefined)
+    chain.unshift(n);
   const path = chain.map((n) => regionName(n, lang));
   let province = "";
   let city = "";
@@ -107,9 +120,8 @@ export function toPlace(tree: RegionTree, node: RegionNode, lang: Language): TRe
     province = path[0] ?? "";
     // A municipality (上海市 → 黄浦区) is its own city, as map providers report it.
     if (chain.length === 3) [city, district] = [path[1], path[2]];
-    else if (chain.length === 2) [city, district] = chain[0].children.every((c) => c.children.length === 0)
-      ? [path[0], path[1]]
-      : [path[1], ""];
+    else if (chain.length === 2)
+      [city, district] = chain[0].children.every((c) => c.children.length === 0) ? [path[0], path[1]] : [path[1], ""];
   } else {
     countryCode = chain[0].code;
     country = path[0];

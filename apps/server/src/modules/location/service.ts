@@ -91,7 +91,9 @@ const PRIVATE_V4: Array<[string, number]> = [
 export function isPrivateAddress(ip: string): boolean {
   if (isIP(ip) === 4) {
     const n = ipv4Number(ip);
-    return PRIVATE_V4.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4Number(base) / 2 ** (32 - bits)));
+    return PRIVATE_V4.some(
+      ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4Number(base) / 2 ** (32 - bits)),
+    );
   }
   const v6 = ip.toLowerCase();
   return v6 === "::1" || v6 === "::" || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
@@ -116,7 +118,8 @@ export function locateIp(ipAddress: string, lang: Language): TIpLocation {
     return {
       ipAddress,
       countryCode,
-      name: countryCode === "CN" ? countryName(tree.countries.get("CN"), lang) : shanghai ? regionName(shanghai, lang) : "",
+      name:
+        countryCode === "CN" ? countryName(tree.countries.get("CN"), lang) : shanghai ? regionName(shanghai, lang) : "",
       regionId: isDefault ? DEFAULT_REGION.id : null,
       longitude: DEFAULT_REGION.longitude,
       latitude: DEFAULT_REGION.latitude,

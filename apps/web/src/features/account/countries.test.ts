@@ -45,6 +45,9 @@ describe("countries (issue 3 CountrySelect)", () => {
     expect(searchCountries(zh, "中国").map((c) => c.iso2)).toContain("CN");
     expect(searchCountries(zh, "germany").map((c) => c.iso2)).toEqual(["DE"]);
     expect(searchCountries(zh, "+86").map((c) => c.iso2)).toEqual(["CN"]);
+    expect(searchCountries(listCountries("en"), "fr")[0].iso2).toBe("FR");
+    expect(searchCountries(listCountries("en"), "+1")[0].callingCode).toBe("+1");
+    expect(searchCountries(listCountries("en"), "+35").map((c) => c.callingCode)).toContain("+358");
     expect(searchCountries(zh, "fr").map((c) => c.iso2)).toContain("FR");
     const fr = listCountries("fr");
     expect(searchCountries(fr, "etats-unis").map((c) => c.iso2)).toEqual(["US"]);

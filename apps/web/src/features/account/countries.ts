@@ -110,19 +110,27 @@ function fold(text: string): string {
 
 /**
  * Countries matching a search (issue 3 CountrySelect "search"): the name in the interface language or in English,
- * the ISO code, or the calling code with or without "+" (prefix match). Empty keyword → all.
+ * the ISO code, or the calling code with or without "+" (prefix match). Best first: exact ISO or calling code, then
+ * names starting with the keyword, then the rest, each in list order. Empty keyword → all.
  */
 export function searchCountries(list: readonly Country[], keyword: string): Country[] {
   const k = fold(keyword.trim());
   if (!k) return [...list];
   const digits = k.replace(/^\+/, "");
-  return list.filter(
-    (c) =>
-      fold(c.name).includes(k) ||
-      fold(c.englishName).includes(k) ||
-      c.iso2.toLowerCase() === k ||
-      (/^\d+$/.test(digits) && c.callingCode.slice(1).startsWith(digits)),
-  );
+  const numeric = /^\d+$/.test(digits);
+  // 0: ISO code or calling code exactly, 1: a name starts with it, 2: a name contains it or the calling code starts so
+  const rank = (c: Country): number => {
+    const names = [fold(c.name), fold(c.englishName)];
+    if (c.iso2.toLowerCase() === k || (numeric && c.callingCode.slice(1) === digits)) return 0;
+    if (names.some((n) => n.startsWith(k))) return 1;
+    if (names.some((n) => n.includes(k)) || (numeric && c.callingCode.slice(1).startsWith(digits))) return 2;
+    return 3;
+  };
+  return list
+    .map((c, i) => ({ c, i, r: rank(c) }))
+    .filter((x) => x.r < 3)
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.c);
 }
 
 /** One country by ISO code in `lang`, or null. */

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getItem, setItem } from "../../shared/storage/index.js";
 import { clearAppCaches } from "./clear-cache.js";
-import { checkWebVersion, fetchDeployedVersion, startWebVersionWatch, VERSION_CHECK_INTERVAL_MS } from "./web-version.js";
+import {
+  checkWebVersion,
+  fetchDeployedVersion,
+  startWebVersionWatch,
+  VERSION_CHECK_INTERVAL_MS,
+} from "./web-version.js";
 
 beforeEach(() => localStorage.clear());
 afterEach(() => {

@@ -224,22 +224,21 @@ export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>):
   }
   if (options.loading) beginLoading();
   try {
-    const send = async (): Promise<Response> => {
+    const send = async (request: RequestInit): Promise<Response> => {
       try {
-        return await fetch(url, init);
+        return await fetch(url, request);
       } catch (err) {
         if (err instanceof DOMException && err.name === "AbortError") throw err;
         throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
       }
     };
-    let response = await send();
+    let response = await send(init);
     // A 401 on a call that carried a token: refresh once and retry before giving up (issue 3 "Tokens").
     const sent = headers.Authorization?.slice("Bearer ".length);
     if (response.status === 401 && sent) {
       const renewed = await renewAfterUnauthorized(sent);
       if (renewed) {
-        headers.Authorization = `Bearer ${renewed}`;
-        response = await send();
+        response = await send({ ...init, headers: { ...headers, Authorization: `Bearer ${renewed}` } });
       }
     }
     const text = await response.text().catch(() => "");

@@ -1,8 +1,17 @@
+import { endpoints } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../i18n/index.js";
 import { getItem, setItem } from "../storage/index.js";
+import { api } from "./client.js";
 import { onUnauthorized } from "./events.js";
-import { ensureFreshToken, loginWithPassword, REFRESH_MARGIN_MS, requestToken } from "./token.js";
+import {
+  ensureFreshToken,
+  loginWithPassword,
+  REFRESH_MARGIN_MS,
+  renewAfterUnauthorized,
+  requestToken,
+  revokeRefreshToken,
+} from "./token.js";
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -104,5 +113,99 @@ describe("refresh before expiry", () => {
     setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() - 1 });
     expect(await ensureFreshToken()).toBe("A1");
     expect(getItem("token")?.accessToken).toBe("A1");
+  });
+});
+
+const profileBody = {
+  success: true,
+  error: null,
+  unAuthorizedRequest: false,
+  __abp: true,
+  result: {
+    id: "u1",
+    userName: "ana",
+    name: null,
+    email: "ana@x.io",
+    phoneNumber: null,
+    countryCode: null,
+    serviceRegion: 1,
+    languageType: "en",
+    avatar: null,
+    creationTime: "2025-01-01T00:00:00.000Z",
+  },
+};
+
+describe("a 401 refreshes once before giving up (issue 3 Tokens)", () => {
+  it("refreshes and retries the call with the new token", async () => {
+    const calls = fakeFetch(json(401, {}), json(200, tokenBody), json(200, profileBody));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });
+    const seen = vi.fn();
+    const off = onUnauthorized(seen);
+    const profile = await api(endpoints.getProfile);
+    off();
+    expect(profile.userName).toBe("ana");
+    expect(calls.map((c) => c.url)).toEqual([
+      "/api/basic-data/app/profile/",
+      "/connect/token",
+      "/api/basic-data/app/profile/",
+    ]);
+    expect(new Headers(calls[0].init.headers).get("Authorization")).toBe("Bearer A1");
+    expect(new Headers(calls[2].init.headers).get("Authorization")).toBe("Bearer A2");
+    expect(seen).not.toHaveBeenCalled();
+  });
+
+  it("gives up when the refresh is refused: one unauthorised event, token cleared", async () => {
+    fakeFetch(json(401, {}), json(400, { error: "invalid_grant", error_description: "revoked" }));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });
+    const seen = vi.fn();
+    const off = onUnauthorized(seen);
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ status: 401 });
+    off();
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(getItem("token")).toBeNull();
+  });
+
+  it("retries only once: a second 401 ends it", async () => {
+    const calls = fakeFetch(json(401, {}), json(200, tokenBody), json(401, {}));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });
+    const seen = vi.fn();
+    const off = onUnauthorized(seen);
+    await expect(api(endpoints.getProfile)).rejects.toMatchObject({ status: 401 });
+    off();
+    expect(calls).toHaveLength(3);
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it("uses a token another call refreshed meanwhile without refreshing again", async () => {
+    const calls = fakeFetch();
+    setItem("token", { accessToken: "A2", refreshToken: "R2", expiresAt: Date.now() + 3600_000 });
+    expect(await renewAfterUnauthorized("A1")).toBe("A2");
+    expect(calls).toHaveLength(0);
+    localStorage.clear();
+    expect(await renewAfterUnauthorized("A1")).toBeNull();
+  });
+});
+
+describe("POST /connect/revocation (logout revokes the refresh token)", () => {
+  it("posts the refresh token as a form (RFC 7009)", async () => {
+    const calls = fakeFetch(new Response(null, { status: 200 }));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });
+    expect(await revokeRefreshToken()).toBe(true);
+    expect(calls[0].url).toBe("/connect/revocation");
+    expect(calls[0].init.method).toBe("POST");
+    expect(Object.fromEntries(new URLSearchParams(calls[0].init.body as string))).toEqual({
+      token: "R1",
+      token_type_hint: "refresh_token",
+    });
+  });
+
+  it("ignores every failure", async () => {
+    fakeFetch(new TypeError("offline"), json(500, {}));
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    expect(await revokeRefreshToken()).toBe(false);
+    expect(await revokeRefreshToken()).toBe(false);
+    localStorage.clear();
+    expect(await revokeRefreshToken()).toBe(false);
   });
 });

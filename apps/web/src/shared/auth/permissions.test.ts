@@ -6,6 +6,7 @@ import {
   hasAnyPermission,
   hasPermission,
   isMaster,
+  resolveAccess,
 } from "./permissions.js";
 
 const member = ["Device.View", "Message"];
@@ -55,5 +56,54 @@ describe("permission checks (spec §6)", () => {
       "Message",
     ]);
     expect(grantedPolicyNames(undefined)).toEqual([]);
+  });
+
+  it("a set (array of names) passes when any one is granted", () => {
+    expect(checkPermission(member, ["AfterSale", "Message"])).toBe(true);
+    expect(checkPermission(member, ["AfterSale", "Device.Setting"])).toBe(false);
+    expect(checkPermission(master, ["AfterSale"])).toBe(true);
+  });
+});
+
+describe("access of routes and menu items (spec §6: permission, set, enabled, visible, validator)", () => {
+  it("plain requirements hide what fails", () => {
+    expect(resolveAccess(member, undefined)).toBe("allowed");
+    expect(resolveAccess(member, "Message")).toBe("allowed");
+    expect(resolveAccess(member, "AfterSale")).toBe("hidden");
+    expect(resolveAccess(member, { allOf: ["Message", "AfterSale"] })).toBe("hidden");
+    expect(resolveAccess(member, ["AfterSale", "Message"])).toBe("allowed");
+    expect(resolveAccess(member, (g) => g.length > 5)).toBe("hidden");
+  });
+
+  it("visible false hides and enabled false disables, for everyone (flags are not permissions)", () => {
+    expect(resolveAccess(member, { visible: false })).toBe("hidden");
+    expect(resolveAccess(master, { visible: false })).toBe("hidden");
+    expect(resolveAccess(member, { enabled: false })).toBe("disabled");
+    expect(resolveAccess(master, { enabled: false })).toBe("disabled");
+    expect(resolveAccess(member, { visible: false, enabled: false })).toBe("hidden");
+    expect(resolveAccess(member, { visible: true, enabled: true })).toBe("allowed");
+  });
+
+  it("a rule's permission and validator must both pass; whenDenied chooses hide or disable", () => {
+    expect(resolveAccess(member, { permission: "Message" })).toBe("allowed");
+    expect(resolveAccess(member, { permission: "AfterSale" })).toBe("hidden");
+    expect(resolveAccess(member, { permission: "AfterSale", whenDenied: "disable" })).toBe("disabled");
+    expect(resolveAccess(member, { permission: { anyOf: ["AfterSale", "Message"] } })).toBe("allowed");
+    expect(resolveAccess(member, { permission: { allOf: ["AfterSale", "Message"] } })).toBe("hidden");
+    expect(resolveAccess(member, { permission: ["AfterSale", "Message"] })).toBe("allowed");
+    expect(resolveAccess(member, { permission: "Message", validator: () => false })).toBe("hidden");
+    expect(resolveAccess(member, { validator: (g) => g.includes("Message") })).toBe("allowed");
+    expect(resolveAccess(member, { permission: "Message", enabled: false })).toBe("disabled");
+  });
+
+  it("a master passes the permission and the validator of a rule", () => {
+    expect(resolveAccess(master, { permission: "AfterSale", validator: () => false })).toBe("allowed");
+    expect(checkPermission(master, { permission: { allOf: ["AfterSale", "Device.Setting"] } })).toBe(true);
+  });
+
+  it("checkPermission (the route guard's check) is true only for allowed rules", () => {
+    expect(checkPermission(member, { permission: "Message" })).toBe(true);
+    expect(checkPermission(member, { enabled: false })).toBe(false);
+    expect(checkPermission(member, { permission: "AfterSale", whenDenied: "disable" })).toBe(false);
   });
 });

@@ -25,11 +25,31 @@ const CRS_POINTS: Array<[CoordSystem, CoordSystem, [number, number]]> = [
 ];
 
 const CITIES: Array<{ name: string; WGS84: [number, number]; GCJ02: [number, number]; BD09: [number, number] }> = [
-  { name: "驻马店市", WGS84: [114.0164322, 33.0133556], GCJ02: [114.022306, 33.0115324], BD09: [114.0287781, 33.0176697] },
-  { name: "郑州市", WGS84: [113.6192856, 34.7478004], GCJ02: [113.6253334, 34.7466173], BD09: [113.6317519, 34.7528605] },
-  { name: "沈阳市", WGS84: [123.4253306, 41.8032629], GCJ02: [123.4314787, 41.8057023], BD09: [123.438095, 41.8114013] },
+  {
+    name: "驻马店市",
+    WGS84: [114.0164322, 33.0133556],
+    GCJ02: [114.022306, 33.0115324],
+    BD09: [114.0287781, 33.0176697],
+  },
+  {
+    name: "郑州市",
+    WGS84: [113.6192856, 34.7478004],
+    GCJ02: [113.6253334, 34.7466173],
+    BD09: [113.6317519, 34.7528605],
+  },
+  {
+    name: "沈阳市",
+    WGS84: [123.4253306, 41.8032629],
+    GCJ02: [123.4314787, 41.8057023],
+    BD09: [123.438095, 41.8114013],
+  },
   { name: "酒泉市", WGS84: [98.4937175, 39.7319946], GCJ02: [98.4943595, 39.7328234], BD09: [98.5008441, 39.7388949] },
-  { name: "泉州市", WGS84: [118.6711365, 24.8770487], GCJ02: [118.6756787, 24.8741363], BD09: [118.6821251, 24.8804872] },
+  {
+    name: "泉州市",
+    WGS84: [118.6711365, 24.8770487],
+    GCJ02: [118.6756787, 24.8741363],
+    BD09: [118.6821251, 24.8804872],
+  },
 ];
 
 const at = ([longitude, latitude]: [number, number]) => ({ longitude, latitude });
@@ -67,7 +87,12 @@ describe("coordinate conversion (spec §1, §5) against gcoord's published point
 
 describe("China bounds of spec §5: outside them nothing shifts", () => {
   it("has the bounds of the spec", () => {
-    expect(CHINA_BOUNDS).toEqual({ minLongitude: 72.004, maxLongitude: 137.8347, minLatitude: 0.8293, maxLatitude: 55.8271 });
+    expect(CHINA_BOUNDS).toEqual({
+      minLongitude: 72.004,
+      maxLongitude: 137.8347,
+      minLatitude: 0.8293,
+      maxLatitude: 55.8271,
+    });
   });
 
   it("classifies points at and beyond each edge", () => {

@@ -1,9 +1,8 @@
-import { currentLanguage } from "../i18n/index.js";
 import { type CoordSystem, convertCoord, type LngLat } from "./coords.js";
 import type { LocationResult } from "./index.js";
 import { jsonp } from "./jsonp.js";
 import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from "./providers.js";
-import { type Region, reverseRegion, searchRegions } from "./server-api.js";
+import { type RegionPlace, reverseRegion, searchRegions } from "./server-api.js";
 
 /**
  * Reverse geocoding and place search (spec §2 Select-address dialog, §7 "Map search", "Reverse geocoding uses a map
@@ -31,24 +30,16 @@ async function send(request: ServiceRequest): Promise<unknown> {
   }
 }
 
-function joinNames(names: string[]): string {
-  const parts = names.filter(Boolean);
-  return currentLanguage() === "zh-Hans" ? parts.join("") : parts.join(", ");
-}
-
-/** Builds a spec §3 Location result from region names (top level first) for a point. */
-export function locationFromRegions(point: LngLat, regions: Region[]): LocationResult {
-  const names = regions.map((r) => r.name).filter(Boolean);
-  const [province = "", city = "", district = "", street = ""] = names;
-  const deepest = regions.at(-1);
+/** Builds a spec §3 Location result from the server's nearest region for a point. */
+export function locationFromRegion(point: LngLat, place: RegionPlace): LocationResult {
   return {
-    address: joinNames(names),
-    hasAddress: names.length > 0,
-    province,
-    city: city || province,
-    district,
-    street,
-    cityCode: deepest?.code ?? "",
+    address: place.address,
+    hasAddress: place.address.length > 0,
+    province: place.province,
+    city: place.city || place.province,
+    district: place.district,
+    street: "",
+    cityCode: place.code,
     longitude: point.longitude,
     latitude: point.latitude,
   };
@@ -71,9 +62,9 @@ export async function reverseGeocode(point: LngLat, provider: MapProvider, keys:
       console.info(`[map] ${provider.id} reverse geocoding failed, asking the server`, err);
     }
   }
-  const regions = await reverseRegion(point.longitude, point.latitude);
-  if (regions.length === 0) throw new Error("no region for this point");
-  return locationFromRegions(point, regions);
+  const place = await reverseRegion(point.longitude, point.latitude);
+  if (!place) throw new Error("no region for this point");
+  return locationFromRegion(point, place);
 }
 
 /**
@@ -107,11 +98,11 @@ export async function searchPlaces(
   }
   const regions = await searchRegions(text);
   return regions
-    .filter((r) => r.longitude !== null && r.latitude !== null)
+    .filter((r) => r.longitude !== undefined && r.latitude !== undefined)
     .slice(0, 10)
     .map((r) => ({
       name: r.name,
-      address: r.path.length > 0 ? joinNames(r.path) : r.name,
+      address: r.address,
       lng: r.longitude as number,
       lat: r.latitude as number,
       region: true,

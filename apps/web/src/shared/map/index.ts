@@ -1,9 +1,66 @@
 /**
- * The map layer (spec §1, §2 Select-address dialog, §4 map tools, §5 coordinates, §9 defaults).
- * Placeholder API until the map layer lands; screens import from here.
+ * The map layer (spec §1, §2 Select-address dialog, §4 map tools, §5 coordinates, §7 map search, §8 map errors,
+ * §9 defaults). Screens import from here. Leaflet and the dialog load only when {@link openAddressSelect} is called
+ * (or the /AddressSelect route is entered).
  */
+export {
+  CHINA_BOUNDS,
+  type CoordSystem,
+  convertCoord,
+  distanceMeters,
+  formatLngLat,
+  isInChina,
+  type LngLat,
+} from "./coords.js";
+export {
+  DEFAULT_CENTER,
+  DEFAULT_ZOOM,
+  MAP_MAX_ZOOM,
+  OVERVIEW_ZOOM,
+  SEARCH_DEBOUNCE_MS,
+  SEARCH_MAX_RESULTS,
+} from "./defaults.js";
+export { APP_CRS, reverseGeocode, searchPlaces } from "./geocode.js";
+export {
+  createLocationTracker,
+  LOCATION_POLL_MS,
+  type LocationTracker,
+  PositionError,
+  readPosition,
+  reportPositionError,
+  watchPosition,
+} from "./location.js";
+export {
+  assertMarkerIcon,
+  formatDistance,
+  type LineStyle,
+  type MapTool,
+  type MapView,
+  type MarkerHandle,
+  type MarkerIcon,
+  type MarkerOptions,
+  type PathHandle,
+  type PickedRect,
+  type PolygonStyle,
+  type ToolCallbacks,
+} from "./overlays.js";
+export {
+  amapProvider,
+  baiduProvider,
+  type MapKeys,
+  type MapProvider,
+  type MapStyle,
+  providerForType,
+  type SearchHit,
+  tencentProvider,
+  tiandituProvider,
+} from "./providers.js";
+export { loadMapConfig, type MapConfig, type Region, type RegionPlace, regionChildren } from "./server-api.js";
 
-/** Location result of spec §3. Coordinates are GCJ-02 inside the China bounds of §5 for AMap/Tencent, WGS-84 outside. */
+/**
+ * Location result of spec §3. Coordinates are GCJ-02 (the system of AMap and Tencent; outside the China bounds of §5
+ * GCJ-02 equals WGS-84), whatever the configured provider: the map layer converts at its edge.
+ */
 export interface LocationResult {
   address: string;
   hasAddress: boolean;
@@ -18,11 +75,52 @@ export interface LocationResult {
 
 /**
  * Opens the full-page AddressSelect dialog (spec §2) and resolves with the confirmed location, or null when the user
- * backs out. `initial` centres the map there instead of the user's position.
+ * backs out. `initial` (GCJ-02) centres the map there instead of the user's position. Loads Leaflet on first use.
  */
-export async function openAddressSelect(_initial?: {
+export async function openAddressSelect(initial?: {
   longitude: number;
   latitude: number;
 }): Promise<LocationResult | null> {
-  throw new Error("AddressSelect is not built yet");
+  const { showAddressSelectDialog } = await import("./address-select.js");
+  return showAddressSelectDialog(initial);
+}
+
+/** Navigation params of the /AddressSelect route: an optional start point (GCJ-02). */
+export interface AddressSelectParams {
+  longitude?: number;
+  latitude?: number;
+}
+
+const results = new Map<string, LocationResult>();
+const RESULT_EVENT = "aquapilot:address-select";
+
+/**
+ * Hands the location confirmed on the /AddressSelect route back to the page that opened it (spec §2
+ * `requestPageId`); used by the route screen before it goes back.
+ */
+export function publishAddressSelectResult(requestPageId: string | undefined, location: LocationResult): void {
+  const id = requestPageId ?? "";
+  results.set(id, location);
+  window.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: { requestPageId: id, location } }));
+}
+
+/**
+ * Takes (and forgets) the location the /AddressSelect route confirmed for `requestPageId`, or null. A page that
+ * navigated there with `navigateTo(PATHS.AddressSelect, params, { requestPageId })` reads it when it shows again.
+ */
+export function takeAddressSelectResult(requestPageId?: string): LocationResult | null {
+  const id = requestPageId ?? "";
+  const value = results.get(id) ?? null;
+  results.delete(id);
+  return value;
+}
+
+/** Listens for locations confirmed on the /AddressSelect route; returns the unsubscribe. */
+export function onAddressSelectResult(listener: (requestPageId: string, location: LocationResult) => void): () => void {
+  const handler = (e: Event) => {
+    const { requestPageId, location } = (e as CustomEvent<{ requestPageId: string; location: LocationResult }>).detail;
+    listener(requestPageId, location);
+  };
+  window.addEventListener(RESULT_EVENT, handler);
+  return () => window.removeEventListener(RESULT_EVENT, handler);
 }

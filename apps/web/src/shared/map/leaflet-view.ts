@@ -59,7 +59,15 @@ interface VendorTileOptions extends L.TileLayerOptions {
 
 /** A tile layer that also fills `{-y}` (TMS row), `{sx}`/`{sy}` (Tencent satellite folders) and Baidu's rows. */
 const VendorTileLayer = L.TileLayer.extend({
-  getTileUrl(this: L.TileLayer & { _url: string; _getSubdomain(c: L.Coords): string; _getZoomForUrl(): number; options: VendorTileOptions }, coords: L.Coords) {
+  getTileUrl(
+    this: L.TileLayer & {
+      _url: string;
+      _getSubdomain(c: L.Coords): string;
+      _getZoomForUrl(): number;
+      options: VendorTileOptions;
+    },
+    coords: L.Coords,
+  ) {
     const z = this._getZoomForUrl();
     const invertedY = 2 ** z - 1 - coords.y;
     const y = this.options.baidu ? -coords.y - 1 : coords.y;
@@ -73,7 +81,10 @@ const VendorTileLayer = L.TileLayer.extend({
       sy: invertedY >> 4,
     });
   },
-}) as unknown as new (url: string, options: VendorTileOptions) => L.TileLayer;
+}) as unknown as new (
+  url: string,
+  options: VendorTileOptions,
+) => L.TileLayer;
 
 const PIN_SVG =
   '<svg viewBox="0 0 24 32" width="24" height="32" aria-hidden="true"><path d="M12 0C5.4 0 0 5.2 0 11.7 0 20.5 12 32 12 32s12-11.5 12-20.3C24 5.2 18.6 0 12 0z" fill="#0093dd"/><circle cx="12" cy="11.5" r="4.6" fill="#fff"/></svg>';
@@ -184,7 +195,13 @@ export function createMapView(container: HTMLElement, options: CreateMapViewOpti
       }
       measure.points.push(point);
       measure.line.addLatLng(e.latlng);
-      const vertex = L.circleMarker(e.latlng, { radius: 4, color: "#f04a4a", fillColor: "#fff", fillOpacity: 1, weight: 2 });
+      const vertex = L.circleMarker(e.latlng, {
+        radius: 4,
+        color: "#f04a4a",
+        fillColor: "#fff",
+        fillOpacity: 1,
+        weight: 2,
+      });
       drawings.distance.push(vertex.addTo(map));
       let total = 0;
       for (let i = 1; i < measure.points.length; i++) total += distanceMeters(measure.points[i - 1], measure.points[i]);
@@ -225,7 +242,9 @@ export function createMapView(container: HTMLElement, options: CreateMapViewOpti
     if (tool !== "picker" || e.button !== 0) return;
     clearTool("picker");
     const start = map.mouseEventToLatLng(e);
-    const rect = L.rectangle(L.latLngBounds(start, start), { color: "#0093dd", weight: 2, fillOpacity: 0.12 }).addTo(map);
+    const rect = L.rectangle(L.latLngBounds(start, start), { color: "#0093dd", weight: 2, fillOpacity: 0.12 }).addTo(
+      map,
+    );
     picking = { start, rect };
     e.preventDefault();
   };
@@ -295,7 +314,9 @@ export function createMapView(container: HTMLElement, options: CreateMapViewOpti
     addPolyline: (points, lineStyle: LineStyle = {}) =>
       path(L.polyline(points.map(toMap), { color: "#0093dd", weight: 3, ...lineStyle }).addTo(map)),
     addPolygon: (points, polygonStyle: PolygonStyle = {}) =>
-      path(L.polygon(points.map(toMap), { color: "#0093dd", weight: 2, fillOpacity: 0.15, ...polygonStyle }).addTo(map)),
+      path(
+        L.polygon(points.map(toMap), { color: "#0093dd", weight: 2, fillOpacity: 0.15, ...polygonStyle }).addTo(map),
+      ),
     startTool(next, cbs = {}) {
       view.endTool();
       clearTool(next);

@@ -75,7 +75,11 @@ function browserPosition(timeoutMs: number): Promise<LngLat> {
         resolve(convertCoord({ longitude: pos.coords.longitude, latitude: pos.coords.latitude }, "WGS84", "GCJ02")),
       (err) => {
         const reason: PositionFailure =
-          err.code === err.PERMISSION_DENIED ? "permission" : err.code === err.POSITION_UNAVAILABLE ? "disabled" : "unavailable";
+          err.code === err.PERMISSION_DENIED
+            ? "permission"
+            : err.code === err.POSITION_UNAVAILABLE
+              ? "disabled"
+              : "unavailable";
         reject(new PositionError(reason, err.message, err.code));
       },
       { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: LOCATION_POLL_MS },
@@ -112,13 +116,27 @@ export async function reportPositionError(err: unknown): Promise<void> {
   const native = hasNativeBridge();
   if (reason === "permission") {
     toast(i18n.t("map.permissionToast"));
-    if (native && (await confirmDialog({ title: i18n.t("map.permissionTitle"), content: i18n.t("map.permissionToast"), confirmText: i18n.t("map.toSettings") }))) {
+    if (
+      native &&
+      (await confirmDialog({
+        title: i18n.t("map.permissionTitle"),
+        content: i18n.t("map.permissionToast"),
+        confirmText: i18n.t("map.toSettings"),
+      }))
+    ) {
       await startIntent("settings", { target: "location-permission" });
     }
     return;
   }
   toast(i18n.t("map.gpsOffToast"));
-  if (native && (await confirmDialog({ title: i18n.t("map.gpsOffTitle"), content: i18n.t("map.gpsOffToast"), confirmText: i18n.t("map.toSettings") }))) {
+  if (
+    native &&
+    (await confirmDialog({
+      title: i18n.t("map.gpsOffTitle"),
+      content: i18n.t("map.gpsOffToast"),
+      confirmText: i18n.t("map.toSettings"),
+    }))
+  ) {
     await startIntent("settings", { target: "location-source" });
   }
 }

@@ -98,7 +98,10 @@ const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "s
 
 /** Parses "lng,lat" (AMap, Tianditu) or "lng lat" (older Tianditu answers) into numbers. */
 function pair(text: unknown): { lng: number; lat: number } {
-  const [lng, lat] = str(text).trim().split(/[\s,]+/).map(Number);
+  const [lng, lat] = str(text)
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
   return { lng, lat };
 }
 
@@ -350,17 +353,24 @@ export const tiandituProvider: MapProvider = {
       start: 0,
       count: SEARCH_COUNT,
     });
-    return { url: `https://api.tianditu.gov.cn/v2/search?${qs({ postStr, type: "query", tk: key })}`, transport: "fetch" };
+    return {
+      url: `https://api.tianditu.gov.cn/v2/search?${qs({ postStr, type: "query", tk: key })}`,
+      transport: "fetch",
+    };
   },
   parseSearch(body) {
     const b = obj(body);
     const status = obj(b.status);
-    if (status.infocode !== undefined && num(status.infocode) !== 1000) failed("Tianditu", status.infocode, status.cndesc);
+    if (status.infocode !== undefined && num(status.infocode) !== 1000)
+      failed("Tianditu", status.infocode, status.cndesc);
     return hits(b.pois, (p) => ({ name: str(p.name), address: str(p.address), ...pair(p.lonlat) }));
   },
   reverseRequest(point, key) {
     const postStr = JSON.stringify({ lon: point.longitude, lat: point.latitude, ver: 1 });
-    return { url: `https://api.tianditu.gov.cn/geocoder?${qs({ postStr, type: "geocode", tk: key })}`, transport: "fetch" };
+    return {
+      url: `https://api.tianditu.gov.cn/geocoder?${qs({ postStr, type: "geocode", tk: key })}`,
+      transport: "fetch",
+    };
   },
   parseReverse(body) {
     const b = obj(body);

@@ -90,7 +90,18 @@ export function DateTimePickerPopup(props: DateTimePickerPopupProps) {
         ? timeColumns(type, bounds)
         : dateTimeColumns(format, parts, years, bounds),
     // biome-ignore lint/correctness/useExhaustiveDependencies: bounds and years are rebuilt from these values
-    [type, format, parts.year, parts.month, years.min, years.max, props.minHour, props.maxHour, props.minMinute, props.maxMinute],
+    [
+      type,
+      format,
+      parts.year,
+      parts.month,
+      years.min,
+      years.max,
+      props.minHour,
+      props.maxHour,
+      props.minMinute,
+      props.maxMinute,
+    ],
   );
 
   const indexes = columns.map((c) => indexIn(c.options, parts[c.key]));
@@ -101,7 +112,12 @@ export function DateTimePickerPopup(props: DateTimePickerPopupProps) {
 
   const confirm = () => {
     if (type === "time" || type === "timeWithSecond") {
-      onConfirm(formatTimeSelection(type, columns.map((c, i) => c.options[indexes[i]])));
+      onConfirm(
+        formatTimeSelection(
+          type,
+          columns.map((c, i) => c.options[indexes[i]]),
+        ),
+      );
       return;
     }
     const chosen = { ...parts };

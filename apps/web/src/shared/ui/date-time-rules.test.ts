@@ -49,7 +49,12 @@ describe("date/time picker columns (spec §2, §9)", () => {
     expect(minuteOptions({ minMinute: 55 })).toEqual(["55", "56", "57", "58", "59"]);
     expect(minuteOptions({ maxMinute: 2 })).toEqual(["00", "01", "02"]);
     expect(hourOptions({ minHour: -3, maxHour: 99 })).toHaveLength(24);
-    const cols = dateTimeColumns("yyyy-MM-dd HH:mm", { year: 2024, month: 2 }, { min: 2020, max: 2030 }, { minHour: 9 });
+    const cols = dateTimeColumns(
+      "yyyy-MM-dd HH:mm",
+      { year: 2024, month: 2 },
+      { min: 2020, max: 2030 },
+      { minHour: 9 },
+    );
     expect(cols.find((c) => c.key === "hour")?.options[0]).toBe("09");
   });
 

@@ -8,7 +8,13 @@ export {
   type OpenDateTimePickerOptions,
   openDateTimePicker,
 } from "./date-time-picker.js";
-export { DATE_FORMATS, type DateFormat, type DateTimePickerType, formatDate, SWIPE_DURATION_MS } from "./date-time-rules.js";
+export {
+  DATE_FORMATS,
+  type DateFormat,
+  type DateTimePickerType,
+  formatDate,
+  SWIPE_DURATION_MS,
+} from "./date-time-rules.js";
 export { confirmDialog, toast } from "./dialogs.js";
 export { ImagePreview, type ImagePreviewProps, openImagePreview } from "./image-preview.js";
 export {
@@ -24,5 +30,10 @@ export { mountOverlay, useBackClose } from "./overlay.js";
 export { PageShell, type PageShellProps } from "./page-shell.js";
 export { StateBlock } from "./state-block.js";
 export { TextField, type TextFieldProps } from "./text-field.js";
-export { type OpenTimePickerOptions, openTimePicker, TimePickerPopup, type TimePickerPopupProps } from "./time-picker.js";
+export {
+  type OpenTimePickerOptions,
+  openTimePicker,
+  TimePickerPopup,
+  type TimePickerPopupProps,
+} from "./time-picker.js";
 export { formatMinutesSeconds } from "./time-picker-rules.js";

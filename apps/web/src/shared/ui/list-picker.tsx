@@ -219,7 +219,11 @@ export function ListPicker(props: ListPickerProps) {
                   <DotLoading color="primary" /> {t("picker.loading")}
                 </div>
               ) : level.state === "error" ? (
-                <button type="button" className="list-picker__state link" onClick={() => void load(depth, level.parent)}>
+                <button
+                  type="button"
+                  className="list-picker__state link"
+                  onClick={() => void load(depth, level.parent)}
+                >
                   {t("picker.loadFailed")} · {t("common.retry")}
                 </button>
               ) : shownOptions[depth].length === 0 ? (

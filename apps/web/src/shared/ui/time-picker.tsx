@@ -2,7 +2,12 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { i18n } from "../i18n/index.js";
 import { mountOverlay } from "./overlay.js";
-import { formatMinutesSeconds, parseMinutesSeconds, TIME_PICKER_MINUTES, TIME_PICKER_SECONDS } from "./time-picker-rules.js";
+import {
+  formatMinutesSeconds,
+  parseMinutesSeconds,
+  TIME_PICKER_MINUTES,
+  TIME_PICKER_SECONDS,
+} from "./time-picker-rules.js";
 import { WheelPopup } from "./wheel.js";
 
 /**

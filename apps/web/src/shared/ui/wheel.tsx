@@ -1,5 +1,5 @@
 import { Popup } from "antd-mobile";
-import { type PointerEvent, type ReactNode, type WheelEvent, useLayoutEffect, useRef, useState } from "react";
+import { type PointerEvent, type ReactNode, useLayoutEffect, useRef, useState, type WheelEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SWIPE_DURATION_MS } from "./date-time-rules.js";
 import { useBackClose } from "./overlay.js";
@@ -193,8 +193,17 @@ export interface WheelPopupProps {
  */
 export function WheelPopup(props: WheelPopupProps) {
   const { t } = useTranslation();
-  const { visible, title, columns, indexes, onIndexesChange, onCancel, onConfirm, swipeDuration, testId = "wheel" } =
-    props;
+  const {
+    visible,
+    title,
+    columns,
+    indexes,
+    onIndexesChange,
+    onCancel,
+    onConfirm,
+    swipeDuration,
+    testId = "wheel",
+  } = props;
   useBackClose(visible, onCancel);
   const showLabels = columns.some((c) => c.label);
   return (

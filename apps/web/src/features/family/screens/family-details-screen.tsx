@@ -65,7 +65,7 @@ export function FamilyDetailsScreen() {
           icon={<CloseCircleOutline />}
           title={errorMessage(family.error, t("family.loadFailed"))}
           action={
-            <Button color="primary" shape="rounded" onClick={() => family.refetch()}>
+            <Button color="primary" shape="rounded" onClick={() => void family.refetch()}>
               {t("common.retry")}
             </Button>
           }

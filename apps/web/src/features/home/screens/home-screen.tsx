@@ -1,4 +1,4 @@
-import { LIMITS, RealtimeChannelState, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
 import { ActionSheet, Button, PullToRefresh, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
@@ -12,62 +12,112 @@ import {
 } from "antd-mobile-icons";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
+import { scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
-import { pushBackHandler, StateBlock } from "../../../shared/ui/index.js";
+import { pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
 import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
 import { DeviceCard } from "../components/device-card.js";
+import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.js";
+import "../home.css";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Picks the home family: the selected one (spec §3 userFamilyCache), else the first. */
-function pickFamily(families: TFamily[], selectedId: string | null): TFamily | null {
-  return families.find((f) => f.id === selectedId) ?? families[0] ?? null;
-}
-
 /**
  * Home tab (spec §2 /index/home): the selected family and its devices, live through hub 1; pull-down refresh
- * (333 ms delay); header actions add device, scan, messages, invite members, push management, edit order.
- * A user without family goes to /NoFamily.
+ * (333 ms delay); header actions add device, scan (a household share code → join it), messages, invite members
+ * (the administrator's QR code), push management, edit order. The family name opens the switcher (every household
+ * with role and counts, the current one marked, and "manage households"); the choice is kept per user name in
+ * userFamilyCache (spec §3). A family that is gone (left, deleted, removed) falls back to another; a user without
+ * family goes to /NoFamily.
  */
 export function HomeScreen() {
   const { t } = useTranslation();
   const userName = getItem("loginInfo")?.userName ?? "";
   const families = useFamilies();
   const [selectedId, setSelectedId] = useState(() => getUserFamily(userName));
-  const family = useMemo(() => pickFamily(families.data ?? [], selectedId), [families.data, selectedId]);
+  const family = useMemo(() => selectHomeFamily(families.data ?? [], selectedId), [families.data, selectedId]);
   const devices = useFamilyDevices(family?.id);
   const channel = useDeviceChanges(family?.id);
 
   useEffect(() => {
-    if (families.isSuccess && families.data.length === 0) navigateTo(PATHS.NoFamily, null, { replace: true });
+    if (shouldShowNoFamily({ isSuccess: families.isSuccess, families: families.data })) {
+      navigateTo(PATHS.NoFamily, null, { replace: true });
+    }
   }, [families.isSuccess, families.data]);
 
   useEffect(() => {
-    if (!family) return;
+    // Remember the choice only from a settled list, so a stale cache never overwrites it with a fallback.
+    if (!family || families.isFetching) return;
     setUserFamily(userName, family.id);
     setItem("family", { id: family.id, name: family.name });
-  }, [family, userName]);
+  }, [family, families.isFetching, userName]);
+
+  // The shown family is gone (403/404 on its devices): reload the list so the selection falls back at once.
+  const devicesGone =
+    devices.error instanceof ApiError && (devices.error.status === 403 || devices.error.status === 404);
+  useEffect(() => {
+    if (devicesGone) void families.refetch();
+  }, [devicesGone, families.refetch]);
 
   const switchFamily = () => {
     const list = families.data ?? [];
-    if (list.length < 2) return;
+    if (list.length === 0) return;
     let removeBack = () => {};
     const handler = ActionSheet.show({
       extra: t("home.switchFamily"),
       cancelText: t("common.cancel"),
       closeOnAction: true,
-      actions: list.map((f) => ({
-        key: f.id,
-        text: f.name,
-        bold: f.id === family?.id,
-        onClick: () => setSelectedId(f.id),
-      })),
+      actions: [
+        ...list.map((f) => ({
+          key: f.id,
+          text: (
+            <span className="family-switch__item" data-testid="home-family-option" data-family-id={f.id}>
+              <span className="family-switch__name">{f.name}</span>
+              {f.id === family?.id ? <span className="family-switch__current">{t("familyHome.current")}</span> : null}
+            </span>
+          ),
+          description: `${f.isAdmin ? t("family.admin") : t("family.member")} · ${t("familyHome.summary", {
+            members: f.memberCount,
+            devices: f.deviceCount,
+          })}`,
+          bold: f.id === family?.id,
+          onClick: () => setSelectedId(f.id),
+        })),
+        {
+          key: "manage",
+          text: <span data-testid="home-family-manage">{t("familyHome.manage")}</span>,
+          onClick: () => navigateTo(PATHS.FamilyList),
+        },
+      ],
       onClose: () => removeBack(),
     });
     removeBack = pushBackHandler(() => handler.close());
+  };
+
+  const invite = () => {
+    if (!family) return;
+    if (!family.isAdmin) {
+      toast(t("familyQr.adminOnly"));
+      return;
+    }
+    navigateTo(PATHS.FamilyQrcode, { familyId: family.id });
+  };
+
+  const scan = async () => {
+    const code = await scanQrCode({
+      title: t("familyJoin.scanTitle"),
+      hint: t("familyJoin.scanHint"),
+      cameraError: t("familyJoin.cameraError"),
+      album: t("familyJoin.album"),
+      noCodeInImage: t("familyJoin.noCodeInImage"),
+      close: t("familyJoin.close"),
+    });
+    // A household share code: FamilyList checks it, asks for confirmation and joins.
+    if (code) navigateTo(PATHS.FamilyList, { joinCode: code });
   };
 
   const refresh = async () => {
@@ -91,15 +141,10 @@ export function HomeScreen() {
         <div className="home__bar">
           <button type="button" className="home__family" onClick={switchFamily} data-testid="home-family">
             <span className="home__family-name">{family?.name ?? t("home.myHome")}</span>
-            {(families.data?.length ?? 0) > 1 ? <DownOutline /> : null}
+            {(families.data?.length ?? 0) > 0 ? <DownOutline /> : null}
           </button>
           <div className="home__actions">
-            <button
-              type="button"
-              aria-label={t("home.scan")}
-              onClick={() => navigateTo(PATHS.DeviceNetwork, { scan: true })}
-              data-testid="home-scan"
-            >
+            <button type="button" aria-label={t("home.scan")} onClick={scan} data-testid="home-scan">
               <ScanningOutline />
             </button>
             <button type="button" aria-label={t("home.addDevice")} onClick={addDevice} data-testid="home-add-device">
@@ -131,11 +176,7 @@ export function HomeScreen() {
           </span>
         </div>
         <div className="home__quick">
-          <button
-            type="button"
-            onClick={() => navigateTo(PATHS.FamilyQrcode, { familyId: family?.id })}
-            data-testid="home-invite"
-          >
+          <button type="button" onClick={invite} data-testid="home-invite" data-admin={family?.isAdmin === true}>
             <span className="home__quick-icon">
               <UserAddOutline />
             </span>

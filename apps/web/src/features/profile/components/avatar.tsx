@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { imageUrl } from "../../../shared/api/client.js";
+import "../profile.css";
 
 /**
  * A round avatar: the image (relative paths get the API host prefixed, spec §7 "Images") or, without one or when it

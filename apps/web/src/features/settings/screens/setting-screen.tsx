@@ -2,11 +2,14 @@ import { LANGUAGES, type Language } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, List, Toast } from "antd-mobile";
 import {
+  AppstoreOutline,
   BellOutline,
   CheckOutline,
   DeleteOutline,
+  FolderOutline,
   GlobalOutline,
   InformationCircleOutline,
+  KeyOutline,
   LockOutline,
   MailOutline,
 } from "antd-mobile-icons";
@@ -80,7 +83,11 @@ export function SettingScreen() {
           <LockOutline /> {t("settings.accountSecurity")}
         </div>
         <List className="card-list" mode="card">
-          <List.Item onClick={() => navigateTo(PATHS.UpdatePassword)} data-testid="setting-password">
+          <List.Item
+            prefix={<KeyOutline className="settings__icon" />}
+            onClick={() => navigateTo(PATHS.UpdatePassword)}
+            data-testid="setting-password"
+          >
             {t("routes.UpdatePassword")}
           </List.Item>
           <List.Item
@@ -100,10 +107,15 @@ export function SettingScreen() {
         </List>
 
         <div className="settings__title">
-          <InformationCircleOutline /> {t("settings.general")}
+          <AppstoreOutline /> {t("settings.general")}
         </div>
         <List className="card-list" mode="card">
-          <List.Item onClick={clear} extra={t("settings.clearCacheHint")} data-testid="setting-clear-cache">
+          <List.Item
+            prefix={<FolderOutline className="settings__icon" />}
+            onClick={clear}
+            extra={<span className="settings__muted">{t("settings.clearCacheHint")}</span>}
+            data-testid="setting-clear-cache"
+          >
             {t("settings.clearCache")}
           </List.Item>
           <List.Item
@@ -114,7 +126,11 @@ export function SettingScreen() {
           >
             {t("home.pushManagement")}
           </List.Item>
-          <List.Item onClick={() => navigateTo(PATHS.About)} data-testid="setting-about">
+          <List.Item
+            prefix={<InformationCircleOutline className="settings__icon" />}
+            onClick={() => navigateTo(PATHS.About)}
+            data-testid="setting-about"
+          >
             {t("routes.About")}
           </List.Item>
         </List>
