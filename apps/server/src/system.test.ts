@@ -172,4 +172,64 @@ describe("whole system in one process", () => {
       .poll(() => sim.appliedCommands.some((c) => c.id === info.body.result.commandId), { timeout: 10_000 })
       .toBe(true);
   });
+  it("a member who joins by share code receives the family's device changes, and stops at once when leaving", async () => {
+    // A second owner, registered through the real account flow.
+    const email = `member-${Date.now()}@example.com`;
+    await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${email}`);
+    const rows = (await (await fetch(`${system.url}/dev/outbox?recipient=${encodeURIComponent(email)}`)).json()) as
+      | Array<{ body: string }>
+      | { result: Array<{ body: string }> };
+    const code = /\b(\d{6})\b/.exec((Array.isArray(rows) ? rows : rows.result)[0].body)?.[1];
+    const reg = await fetch(
+      `${system.url}/api/basic-data/app/account/register?${new URLSearchParams({ bindType: "1", account: email, password: "member12", code: code!, serviceRegion: "2" })}`,
+      { method: "POST" },
+    );
+    expect(reg.status).toBe(200);
+    const memberToken = await passwordToken(email, "member12");
+
+    const share = await api<{ result: { code: string } }>(
+      `/api/run-lucky/device/app/family-user/trans-to-other-member-qr-code?familyId=${familyId}`,
+    );
+    expect(share.status).toBe(200);
+    const joined = await api<{ success: boolean }>(
+      `/api/run-lucky/device/app/family-user/analysis-code?code=${encodeURIComponent(share.body.result.code)}`,
+      { method: "POST" },
+      memberToken,
+    );
+    expect(joined.status).toBe(200);
+
+    const member = connectHub1(memberToken);
+    const received: TDeviceChangeMessage[] = [];
+    member.on(HUB_METHODS.deviceChange, (json: string) => received.push(ZDeviceChangeMessage.parse(JSON.parse(json))));
+    await member.start();
+    const device = system.fleet.devices[0];
+    device.publishState();
+    await expect.poll(() => received.some((m) => m.mac === device.mac), { timeout: 10_000 }).toBe(true);
+
+    const left = await api<{ success: boolean }>(
+      `/api/run-lucky/device/app/family/withdraw-from-family?familyId=${familyId}`,
+      { method: "POST" },
+      memberToken,
+    );
+    expect(left.status).toBe(200);
+    received.length = 0;
+    device.publishState();
+    // The owner still hears the device; the member who left hears nothing, and REST refuses the family's devices.
+    const owner = connectHub1(token);
+    const ownerReceived: string[] = [];
+    owner.on(HUB_METHODS.deviceChange, (json: string) => ownerReceived.push(json));
+    await owner.start();
+    device.publishState();
+    await expect.poll(() => ownerReceived.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(received).toEqual([]);
+    const denied = await api<{ result: unknown }>(
+      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
+      {},
+      memberToken,
+    );
+    expect([403, 404]).toContain(denied.status);
+    expect(denied.body.result).toBeNull();
+    await member.stop();
+    await owner.stop();
+  });
 });

@@ -26,7 +26,7 @@ export async function loadLocalLevel(parentId: string | null): Promise<PickerOpt
   }));
 }
 
-const labels = (list: PickerOption[] | null) => list && list.map((o) => o.value).join(",");
+const labels = (list: PickerOption[] | null) => list?.map((o) => o.value).join(",");
 
 /** The /Test screen. */
 export function TestScreen() {
@@ -69,7 +69,7 @@ export function TestScreen() {
                       isLeaf: !r.hasChildren,
                     })),
                 });
-                return path && path.map((o) => o.label).join(" / ");
+                return path?.map((o) => o.label).join(" / ");
               },
             },
             {

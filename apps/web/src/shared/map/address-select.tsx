@@ -217,7 +217,7 @@ export function AddressSelect(props: AddressSelectProps) {
   };
 
   const confirm = () => {
-    if (!location || !location.hasAddress || addressState !== "ready") {
+    if (!location?.hasAddress || addressState !== "ready") {
       toast(t("map.infoWrong"));
       return;
     }

@@ -116,7 +116,7 @@ export interface MapView {
  */
 export function assertMarkerIcon(icon: MarkerIcon): { size: [number, number]; anchor: [number, number] } {
   const size = icon.size;
-  if (!size || size.length !== 2 || !(size[0] > 0) || !(size[1] > 0)) {
+  if (size?.length !== 2 || !(size[0] > 0) || !(size[1] > 0)) {
     throw new Error("A custom map marker icon must give its size [width, height] in px");
   }
   if (!icon.url) throw new Error("A custom map marker icon needs a url");

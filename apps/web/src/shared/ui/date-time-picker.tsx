@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type ColumnKey,
@@ -84,25 +84,10 @@ export function DateTimePickerPopup(props: DateTimePickerPopupProps) {
     if (visible) setParts(startParts(props));
   }, [visible, props.value, type]);
 
-  const columns: PickerColumn[] = useMemo(
-    () =>
-      type === "time" || type === "timeWithSecond"
-        ? timeColumns(type, bounds)
-        : dateTimeColumns(format, parts, years, bounds),
-    // biome-ignore lint/correctness/useExhaustiveDependencies: bounds and years are rebuilt from these values
-    [
-      type,
-      format,
-      parts.year,
-      parts.month,
-      years.min,
-      years.max,
-      props.minHour,
-      props.maxHour,
-      props.minMinute,
-      props.maxMinute,
-    ],
-  );
+  const columns: PickerColumn[] =
+    type === "time" || type === "timeWithSecond"
+      ? timeColumns(type, bounds)
+      : dateTimeColumns(format, parts, years, bounds);
 
   const indexes = columns.map((c) => indexIn(c.options, parts[c.key]));
   const selected = (key: ColumnKey) => {

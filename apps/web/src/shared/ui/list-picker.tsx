@@ -117,6 +117,7 @@ export function ListPicker(props: ListPickerProps) {
     void load(0, null);
   }, [visible]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: slide to the newest level when one is added
   useEffect(() => {
     const track = trackRef.current;
     if (track) track.scrollTo?.({ left: track.scrollWidth, behavior: "smooth" });
@@ -209,7 +210,7 @@ export function ListPicker(props: ListPickerProps) {
         <div ref={trackRef} className={`list-picker__track${multiLevel ? " list-picker__track--levels" : ""}`}>
           {columns.map((level, depth) => (
             <div
-              key={`${depth}-${level.parent?.value ?? "root"}`}
+              key={level.parent?.value ?? "root"}
               className="list-picker__level"
               data-testid={`${testId}-level-${depth}`}
               style={multiLevel ? { flex: `0 0 ${widthUnits}%`, width: `${widthUnits}%` } : undefined}

@@ -153,7 +153,9 @@ export function WheelColumn(props: WheelColumnProps) {
             onClick={() => {
               if (!gesture.current.moved && i !== index) onChange(i);
             }}
-            onKeyDown={() => {}}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" || e.key === " ") onChange(i);
+            }}
           >
             {option}
             {suffix ? <span className="wheel-column__suffix">{suffix}</span> : null}
