@@ -125,6 +125,16 @@ export function createMapView(container: HTMLElement, options: CreateMapViewOpti
     fadeAnimation: false,
   });
 
+  // A faint grid drawn locally under the vendor tiles: with no internet the background stays plain but panning and
+  // zooming remain visible.
+  const grid = new L.GridLayer({ zIndex: 0, className: "map-grid" });
+  grid.createTile = () => {
+    const tile = document.createElement("div");
+    tile.className = "map-grid__tile";
+    return tile;
+  };
+  grid.addTo(map);
+
   let style: MapStyle = options.style ?? "normal";
   let tileLayers: L.TileLayer[] = [];
   let tileStatus: TileStatus = "loading";
@@ -151,6 +161,7 @@ export function createMapView(container: HTMLElement, options: CreateMapViewOpti
         maxZoom: MAP_MAX_ZOOM,
         baidu: provider.projection === "baidu-mercator",
         className: spec.overlay ? "map-tiles map-tiles--labels" : "map-tiles",
+        zIndex: spec.overlay ? 2 : 1,
         crossOrigin: false,
       });
       layer.on("tileload", () => {

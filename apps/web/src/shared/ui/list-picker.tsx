@@ -7,12 +7,11 @@ import "./pickers.css";
 
 /**
  * The bottom-sheet list picker (spec §2: search, clearable, single or multiple selection with confirm, multi-level mode
- * loading children by parent id, total width 200 units). In multi-level mode the levels sit side by side on a track
- * {@link LIST_PICKER_TOTAL_WIDTH} units wide, where 100 units are the sheet's width: each level gets 200 / levels units
- * (2 levels: a full sheet each, the track slides to the newest; 3 levels: two-thirds each; 4: half each).
+ * loading children by parent id, total width 200 units). In multi-level mode the sheet's width counts as
+ * {@link LIST_PICKER_TOTAL_WIDTH} units split evenly across the levels, all side by side (3 levels: 66.7 units each,
+ * a third of the sheet), like a cascader; a level appears once its parent is chosen.
  */
-
-/** Total width of the multi-level track in units (100 units = the sheet width), split evenly across levels. */
+/** Total width of the multi-level track in units (the sheet's width), split evenly across the levels. */
 export const LIST_PICKER_TOTAL_WIDTH = 200;
 
 /** Width of one level in units for a number of levels. */
@@ -84,7 +83,6 @@ export function ListPicker(props: ListPickerProps) {
   const [path, setPath] = useState<PickerOption[]>([]);
   const [checked, setChecked] = useState<string[]>([]);
   const [keyword, setKeyword] = useState("");
-  const trackRef = useRef<HTMLDivElement>(null);
   const loadSeq = useRef(0);
   useBackClose(visible, onCancel);
 
@@ -116,12 +114,6 @@ export function ListPicker(props: ListPickerProps) {
     setChecked([...(props.value ?? [])]);
     void load(0, null);
   }, [visible]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: slide to the newest level when one is added
-  useEffect(() => {
-    const track = trackRef.current;
-    if (track) track.scrollTo?.({ left: track.scrollWidth, behavior: "smooth" });
-  }, [columns.length]);
 
   const deepest = columns.length - 1;
   const shownOptions = useMemo(() => {
@@ -207,13 +199,13 @@ export function ListPicker(props: ListPickerProps) {
             {path.map((p) => p.label).join(" / ")}
           </div>
         ) : null}
-        <div ref={trackRef} className={`list-picker__track${multiLevel ? " list-picker__track--levels" : ""}`}>
+        <div className={`list-picker__track${multiLevel ? " list-picker__track--levels" : ""}`}>
           {columns.map((level, depth) => (
             <div
               key={level.parent?.value ?? "root"}
               className="list-picker__level"
               data-testid={`${testId}-level-${depth}`}
-              style={multiLevel ? { flex: `0 0 ${widthUnits}%`, width: `${widthUnits}%` } : undefined}
+              style={multiLevel ? { flex: `0 0 ${(widthUnits / LIST_PICKER_TOTAL_WIDTH) * 100}%` } : undefined}
             >
               {level.state === "loading" ? (
                 <div className="list-picker__state">

@@ -10,7 +10,7 @@ import {
   SoundOutline,
   UserAddOutline,
 } from "antd-mobile-icons";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
@@ -63,6 +63,10 @@ export function HomeScreen() {
     if (devicesGone) void families.refetch();
   }, [devicesGone, families.refetch]);
 
+  // The switcher is imperative (rendered outside the page): close it when the page goes away.
+  const sheet = useRef<{ close: () => void } | null>(null);
+  useEffect(() => () => sheet.current?.close(), []);
+
   const switchFamily = () => {
     const list = families.data ?? [];
     if (list.length === 0) return;
@@ -93,8 +97,12 @@ export function HomeScreen() {
           onClick: () => navigateTo(PATHS.FamilyList),
         },
       ],
-      onClose: () => removeBack(),
+      onClose: () => {
+        removeBack();
+        sheet.current = null;
+      },
     });
+    sheet.current = handler;
     removeBack = pushBackHandler(() => handler.close());
   };
 

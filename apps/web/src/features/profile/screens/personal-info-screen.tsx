@@ -64,7 +64,7 @@ export function PersonalInfoScreen() {
       extra={value}
       onClick={onClick}
       arrowIcon={onClick ? undefined : false}
-      data-testid={`personal-${key}`}
+      data-testid={`personal-row-${key}`}
     >
       {label}
     </List.Item>
