@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import type { System } from "../../apps/server/src/system.js";
 import { launchPhone, snap } from "../support/browser.js";
+import { codeFromOutbox } from "../support/outbox.js";
 import { startTestSystem } from "../support/system.js";
 
 /**
@@ -48,19 +49,7 @@ describe("walking skeleton in Chromium", () => {
     await page.getByTestId("register-password").fill("water123");
     await page.getByTestId("register-confirm-password").fill("water123");
     await page.getByTestId("register-send-code").click();
-    let code: string | undefined;
-    await expect
-      .poll(
-        async () => {
-          const res = await fetch(`${system.url}/dev/outbox?recipient=${encodeURIComponent(email)}`);
-          const rows = (await res.json()) as Array<{ body: string }> | { result: Array<{ body: string }> };
-          const list = Array.isArray(rows) ? rows : rows.result;
-          code = list[0] ? /\b(\d{6})\b/.exec(list[0].body)?.[1] : undefined;
-          return code;
-        },
-        { timeout: 10_000 },
-      )
-      .toMatch(/^\d{6}$/);
+    const code = await codeFromOutbox(system.url, email);
     await page.getByTestId("register-code").fill(code!);
     await page.getByTestId("register-privacy").click();
     await page.getByTestId("register-submit").click();

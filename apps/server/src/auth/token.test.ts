@@ -103,7 +103,8 @@ describe("application-configuration", () => {
         headers: { authorization: auth, "accept-language": "ru" },
       });
       const me = res.json().result;
-      expect(me.currentUser).toMatchObject({ isAuthenticated: true, userName: "cfg@example.com" });
+      expect(me.currentUser).toMatchObject({ isAuthenticated: true, email: "cfg@example.com" });
+      expect(me.currentUser.userName).toMatch(/^cfg_[0-9a-f]{6}$/);
       expect(me.auth.grantedPolicies["Device.Control"]).toBe(true);
       expect(me.auth.grantedPolicies.master).toBeUndefined();
       expect(me.localization.currentCulture.name).toBe("ru");

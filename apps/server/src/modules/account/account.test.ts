@@ -41,7 +41,8 @@ describe("account: codes and registration (spec §5 Register)", () => {
 
     const res = await register({ account: "new.user@example.com", code, serviceRegion: "1" });
     expect(res.statusCode).toBe(200);
-    expect(res.json().result).toMatchObject({ userName: "new.user@example.com" });
+    // Without a chosen user name the server makes one that is neither an e-mail nor a phone number.
+    expect(res.json().result.userName).toMatch(/^new\.user_[0-9a-f]{6}$/);
     const user = await t.db
       .selectFrom("users")
       .selectAll()
@@ -67,6 +68,7 @@ describe("account: codes and registration (spec §5 Register)", () => {
     advance(120);
     await send("second@example.com");
     const code = await latestCode(t.app, "second@example.com");
+    // The first user's e-mail as a user name clashes: sign-in accepts e-mails and user names alike.
     const clash = await register({ account: "second@example.com", code, userName: "new.user@example.com" });
     expect(clash.statusCode).toBe(409);
     expect(await t.db.selectFrom("users").select("id").where("email", "=", "second@example.com").execute()).toEqual([]);

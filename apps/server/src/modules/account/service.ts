@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.js";
@@ -24,6 +24,7 @@ export function phoneTarget(phoneNumber: string, countryCode: string): string {
   return `${normaliseCountryCode(countryCode)}${phoneNumber.trim()}`;
 }
 
+/** Whether any user holds this e-mail, phone number or user name (a user name also clashes with e-mails and phones). */
 async function accountExists(db: Db, where: { email?: string; phoneNumber?: string; userName?: string }) {
   const row = await db
     .selectFrom("users")
@@ -32,7 +33,14 @@ async function accountExists(db: Db, where: { email?: string; phoneNumber?: stri
       eb.or([
         ...(where.email ? [eb("email", "=", where.email)] : []),
         ...(where.phoneNumber ? [eb("phone_number", "=", where.phoneNumber)] : []),
-        ...(where.userName ? [eb("user_name", "=", where.userName)] : []),
+        // A user name may not equal anyone's user name, e-mail or phone: sign-in accepts all three.
+        ...(where.userName
+          ? [
+              eb("user_name", "=", where.userName),
+              eb("email", "=", where.userName.toLowerCase()),
+              eb("phone_number", "=", where.userName),
+            ]
+          : []),
       ]),
     )
     .executeTakeFirst();
@@ -131,8 +139,18 @@ function invalid(field: string, messageKey: "validation.invalidFormat" | "valida
 }
 
 /**
+ * A user name for an account registered without one: the e-mail's local part (letters, digits, dot, dash, underscore;
+ * at most 20) or "user", then "_" and 6 random hex digits. Never an e-mail or phone number, so signing in by a
+ * former e-mail or phone after a change cannot reach this account through its user name.
+ */
+export function defaultUserName(email: string | null): string {
+  const local = (email?.split("@")[0] ?? "").replace(/[^A-Za-z0-9._-]/g, "").slice(0, 20);
+  return `${local.length >= 2 ? local : "user"}_${randomBytes(3).toString("hex")}`;
+}
+
+/**
  * Registers a user by e-mail (bindType 1) or phone (bindType 2) with the code sent to that account (spec §5
- * Register). The service region is stored once and never changed. User name: `userName`, else the account.
+ * Register). The service region is stored once and never changed. User name: `userName`, else {@link defaultUserName}.
  * Code use, duplicate check and insert happen in one transaction: a failure leaves no user and an unspent code.
  * @throws AppError Validation (account not an e-mail / phone, missing countryCode), InvalidCode, Conflict (409)
  *   when the e-mail, phone or user name is taken.
@@ -154,7 +172,7 @@ export async function registerUser(ctx: AppContext, input: RegisterInput): Promi
     countryCode = normaliseCountryCode(input.countryCode);
     target = phoneTarget(phoneNumber, countryCode);
   }
-  const userName = input.userName?.trim() || (email ?? phoneNumber!);
+  const userName = input.userName?.trim() || defaultUserName(email);
 
   // Checked outside the transaction so a wrong try is counted even though the registration fails.
   const codeId = await ctx.codes.check("register", target, input.code);

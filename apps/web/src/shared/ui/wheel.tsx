@@ -20,6 +20,18 @@ const MOMENTUM_DISTANCE_PX = 15;
 /** Settling without momentum, in ms. */
 const SETTLE_MS = 200;
 
+/** Row height in rem of the 375 px design (36 px there). */
+const ITEM_REM = 0.96;
+
+/** The row height in CSS px: {@link ITEM_REM} at the root font size (the rows are sized from the same number). */
+function useItemHeight(): number {
+  const [height] = useState(() => {
+    const root = typeof document === "undefined" ? 37.5 : Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    return Math.round((Number.isFinite(root) && root > 0 ? root : 37.5) * ITEM_REM);
+  });
+  return height;
+}
+
 /** Props of {@link WheelColumn}. */
 export interface WheelColumnProps {
   options: readonly string[];
@@ -39,15 +51,9 @@ export function WheelColumn(props: WheelColumnProps) {
   const { options, onChange, swipeDuration = SWIPE_DURATION_MS, testId, suffix } = props;
   const count = options.length;
   const index = Math.max(0, Math.min(count - 1, props.index));
-  const listRef = useRef<HTMLDivElement>(null);
-  const [itemHeight, setItemHeight] = useState(36);
+  const itemHeight = useItemHeight();
   const [drag, setDrag] = useState<{ offset: number; duration: number } | null>(null);
   const gesture = useRef({ startY: 0, startOffset: 0, turnTime: 0, turnOffset: 0, moved: false, active: false });
-
-  useLayoutEffect(() => {
-    const first = listRef.current?.firstElementChild as HTMLElement | null;
-    if (first?.offsetHeight) setItemHeight(first.offsetHeight);
-  }, []);
 
   const offsetOf = (i: number) => (Math.floor(VISIBLE_ROWS / 2) - i) * itemHeight;
   const indexOf = (offset: number) =>
@@ -112,9 +118,13 @@ export function WheelColumn(props: WheelColumnProps) {
     }
   };
 
+  // several wheel steps may arrive before the next render: count from the last requested row
+  const wheelIndex = useRef(index);
+  wheelIndex.current = index;
   const onWheel = (e: WheelEvent<HTMLDivElement>) => {
     if (e.deltaY === 0) return;
-    const next = Math.max(0, Math.min(count - 1, index + Math.sign(e.deltaY)));
+    const next = Math.max(0, Math.min(count - 1, wheelIndex.current + Math.sign(e.deltaY)));
+    wheelIndex.current = next;
     if (next !== index) onChange(next);
   };
 
@@ -132,9 +142,12 @@ export function WheelColumn(props: WheelColumnProps) {
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
       onWheel={onWheel}
+      // the rows move by transform only; a focused row must not scroll the column
+      onScroll={(e) => {
+        e.currentTarget.scrollTop = 0;
+      }}
     >
       <div
-        ref={listRef}
         className="wheel-column__list"
         style={{
           transform: `translate3d(0, ${offset}px, 0)`,
@@ -147,8 +160,8 @@ export function WheelColumn(props: WheelColumnProps) {
             key={option}
             role="option"
             aria-selected={i === index}
-            tabIndex={-1}
             className={`wheel-column__item${i === index ? " wheel-column__item--selected" : ""}`}
+            style={{ height: itemHeight }}
             data-testid={testId ? `${testId}-${option}` : undefined}
             onClick={() => {
               if (!gesture.current.moved && i !== index) onChange(i);

@@ -7,6 +7,7 @@ import {
   EditSOutline,
   EnvironmentOutline,
   SystemQRcodeOutline,
+  TagOutline,
   TeamOutline,
 } from "antd-mobile-icons";
 import { useState } from "react";
@@ -145,7 +146,7 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
     const ok = await confirmDialog({
       title: t("family.deleteConfirmTitle"),
       content: t("family.deleteConfirm", { name: family.name }),
-      confirmText: t("family.delete"),
+      confirmText: t("family.deleteAction"),
       danger: true,
     });
     if (!ok) return;
@@ -162,7 +163,7 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
     const ok = await confirmDialog({
       title: t("family.leaveConfirmTitle"),
       content: t("family.leaveConfirm", { name: family.name }),
-      confirmText: t("family.leave"),
+      confirmText: t("family.leaveAction"),
       danger: true,
     });
     if (!ok) return;
@@ -212,6 +213,7 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
 
       <List className="card-list" mode="card">
         <List.Item
+          prefix={<TagOutline className="family-row-icon" />}
           extra={<span className="family-extra">{family.name}</span>}
           onClick={admin ? () => navigateTo(PATHS.FamilyUpdate, { familyId: family.id }) : undefined}
           arrowIcon={admin}

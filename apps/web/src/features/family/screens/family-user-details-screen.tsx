@@ -41,7 +41,7 @@ export function FamilyUserDetailsScreen() {
     const ok = await confirmDialog({
       title: t("familyUser.removeConfirmTitle"),
       content: t("familyUser.removeConfirm", { name: display }),
-      confirmText: t("familyUser.remove"),
+      confirmText: t("familyUser.removeAction"),
       danger: true,
     });
     if (!ok) return;
@@ -59,7 +59,7 @@ export function FamilyUserDetailsScreen() {
     const ok = await confirmDialog({
       title: t("familyUser.transferConfirmTitle"),
       content: t("familyUser.transferConfirm", { name: display }),
-      confirmText: t("familyUser.transfer"),
+      confirmText: t("familyUser.transferAction"),
     });
     if (!ok) return;
     try {

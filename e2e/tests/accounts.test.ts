@@ -1,0 +1,156 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { System } from "../../apps/server/src/system.js";
+import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.js";
+import { launchPhone } from "../support/browser.js";
+import { codeFromOutbox } from "../support/outbox.js";
+import { startTestSystem } from "../support/system.js";
+
+/**
+ * Account flows of issue 3 in Chromium against the whole system: register by phone, find password, and change e-mail
+ * with a real SMTP sink receiving the mail.
+ */
+describe("account flows in Chromium", () => {
+  let system: System;
+  let smtp: SmtpSink;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    system = await startTestSystem({ SIM_DEVICES: "1", SMTP_URL: smtp.url });
+    phone = await launchPhone("en-US");
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+    await smtp?.close();
+  });
+
+  async function newPage(): Promise<Page> {
+    const page = await phone.context.newPage();
+    await page.addInitScript(() => {
+      if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify("en"));
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, account: string, password: string) {
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-account").fill(account);
+    await page.getByTestId("login-password").fill(password);
+    await page.getByTestId("login-submit").click();
+  }
+
+  async function registerByEmail(email: string, password: string) {
+    await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${encodeURIComponent(email)}`);
+    const mail = await waitForMail(email);
+    const code = /\b(\d{6})\b/.exec(mail)?.[1];
+    const params = new URLSearchParams({ bindType: "1", account: email, password, code: code!, serviceRegion: "2" });
+    const res = await fetch(`${system.url}/api/basic-data/app/account/register?${params}`, { method: "POST" });
+    expect(res.status).toBe(200);
+  }
+
+  /** The decoded text of the newest mail the SMTP sink received for `address`. */
+  async function waitForMail(address: string, count = 1): Promise<string> {
+    await expect.poll(() => smtp.to(address).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+    const raw = smtp.to(address).at(-1)!.raw;
+    // Bodies may be quoted-printable or base64; the code is digits, so undo both encodings loosely.
+    const qp = raw
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
+    const b64 = [...raw.matchAll(/^([A-Za-z0-9+/=]{16,})$/gm)]
+      .map((m) => Buffer.from(m[1], "base64").toString("utf8"))
+      .join("\n");
+    return `${qp}\n${b64}`;
+  }
+
+  it("registers by phone with the SMS code and signs in with the phone number", async () => {
+    const page = await newPage();
+    const number = `138${String(Date.now()).slice(-8)}`;
+    await page.goto(`${system.url}/#/Register`);
+    await page.getByTestId("register-screen").waitFor();
+    await page.getByTestId("register-tab-phone").click();
+    await page.getByTestId("register-account-country").click();
+    await page.getByTestId("country-select-screen").waitFor();
+    await page.getByTestId("country-search").locator("input").fill("China");
+    await page.getByTestId("country-CN").click();
+    await page.getByTestId("register-screen").waitFor();
+    await expect.poll(() => page.getByTestId("register-account-country").textContent()).toContain("86");
+    await page.getByTestId("register-account").fill(number);
+    await page.getByTestId("register-password").fill("phone123");
+    await page.getByTestId("register-confirm-password").fill("phone123");
+    await page.getByTestId("register-send-code").click();
+    const code = await codeFromOutbox(system.url, `+86${number}`);
+    await page.getByTestId("register-code").fill(code);
+    await page.getByTestId("register-privacy").click();
+    await page.getByTestId("register-submit").click();
+    await Promise.race([
+      page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 }),
+      page.getByTestId("login-screen").waitFor({ timeout: 15_000 }),
+    ]);
+    await signIn(page, number, "phone123");
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+
+  it("finds a lost password by e-mail and signs in with the new one", async () => {
+    const email = `lost-${Date.now()}@example.com`;
+    await registerByEmail(email, "oldpass1");
+    const page = await newPage();
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-forgot").click();
+    await page.getByTestId("find-password-screen").waitFor();
+    await page.getByTestId("find-password-account").fill(email);
+    await page.getByTestId("find-password-send-code").click();
+    const mail = await waitForMail(email, 2);
+    const code = /\b(\d{6})\b/.exec(mail)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    await page.getByTestId("find-password-code").fill(code!);
+    await page.getByTestId("find-password-password").fill("newpass1");
+    await page.getByTestId("find-password-confirm").fill("newpass1");
+    await page.getByTestId("find-password-submit").click();
+    await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
+    const oldGrant = await fetch(`${system.url}/connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: email, password: "oldpass1" }),
+    });
+    expect(oldGrant.status).toBe(400);
+    await signIn(page, email, "newpass1");
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+
+  it("changes the e-mail: password first, then a code that the SMTP sink receives at the new address", async () => {
+    const email = `old-${Date.now()}@example.com`;
+    const next = `new-${Date.now()}@example.com`;
+    await registerByEmail(email, "change12");
+    const page = await newPage();
+    await signIn(page, email, "change12");
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
+    await page.goto(`${system.url}/#/UpdatePhoneEmail`);
+    await page.getByTestId("update-phone-email-screen").waitFor();
+    await page.getByTestId("identity-password").fill("change12");
+    await page.getByTestId("identity-verify").click();
+    await page.getByTestId("identity-step-new").waitFor();
+    await page.getByTestId("identity-tab-email").click();
+    await page.getByTestId("identity-account").fill(next);
+    await page.getByTestId("identity-send-code").click();
+    const mail = await waitForMail(next);
+    expect(smtp.to(next).at(-1)!.raw).toMatch(/^Subject:/m);
+    const code = /\b(\d{6})\b/.exec(mail)?.[1];
+    await page.getByTestId("identity-code").fill(code!);
+    await page.getByTestId("identity-submit").click();
+    await page.getByTestId("identity-done").waitFor({ timeout: 15_000 });
+    const grant = await fetch(`${system.url}/connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: next, password: "change12" }),
+    });
+    expect(grant.status).toBe(200);
+    const old = await fetch(`${system.url}/connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "password", username: email, password: "change12" }),
+    });
+    expect(old.status).toBe(400);
+    await page.close();
+  });
+});
