@@ -1,10 +1,47 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-/** One e-mail received by the sink: envelope recipients and the raw RFC 5322 text (headers and body). */
+function decodeWords(value: string): string {
+  return value.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=\s*(?==\?)?/g, (_w, _cs, enc: string, text: string) =>
+    enc.toUpperCase() === "B"
+      ? Buffer.from(text, "base64").toString("utf8")
+      : decodeQuotedPrintable(text.replace(/_/g, " ")),
+  );
+}
+
+function decodeQuotedPrintable(text: string): string {
+  const bytes: number[] = [];
+  const src = text.replace(/=\r?\n/g, "");
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(src.slice(i + 1, i + 3))) {
+      bytes.push(Number.parseInt(src.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(src[i], "utf8"));
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** Subject and text of a single-part e-mail as the SMTP sink received it. */
+export function decodeMail(raw: string): { subject: string; text: string; to: string } {
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
+  const body = raw.slice(split + 4);
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1] ?? "";
+  const encoding = header("Content-Transfer-Encoding").toLowerCase();
+  const text =
+    encoding === "base64"
+      ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")
+      : encoding === "quoted-printable"
+        ? decodeQuotedPrintable(body)
+        : body;
+  return { subject: decodeWords(header("Subject")), text: text.trim(), to: header("To") };
+}
+
+/** One e-mail received by the sink: envelope recipients (joined by ","), decoded subject and text, and the raw text. */
 export interface ReceivedMail {
-  to: string[];
-  from: string;
+  to: string;
+  subject: string;
+  text: string;
   raw: string;
 }
 
@@ -12,15 +49,16 @@ export interface ReceivedMail {
 export interface SmtpSink {
   /** `smtp://127.0.0.1:<port>` for SMTP_URL. */
   url: string;
-  received: ReceivedMail[];
-  /** Mails whose envelope recipient is `address` (case-insensitive), oldest first. */
+  /** Every mail received, oldest first. */
+  mails: ReceivedMail[];
+  /** Mails whose envelope recipients include `address` (case-insensitive), oldest first. */
   to(address: string): ReceivedMail[];
   close(): Promise<void>;
 }
 
-/** Starts an SMTP sink on a free loopback port: no TLS, no authentication needed. */
+/** Starts an SMTP sink on a free loopback port: no TLS, no authentication needed; mails decoded with {@link decodeMail}. */
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const received: ReceivedMail[] = [];
+  const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -28,11 +66,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const mail = decodeMail(raw);
+        mails.push({ ...mail, raw, to: session.envelope.rcptTo.map((r) => r.address).join(",") });
         callback();
       });
     },
@@ -41,8 +77,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
-    received,
-    to: (address) => received.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase())),
+    mails,
+    to: (address) => mails.filter((m) => m.to.toLowerCase().split(",").includes(address.toLowerCase())),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

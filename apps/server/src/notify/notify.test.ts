@@ -1,37 +1,20 @@
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers.js";
+import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.js";
 
 describe("e-mail through SMTP_URL", () => {
-  const received: Array<{ to: string; data: string }> = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   let t: TestApp;
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, callback) {
-        let data = "";
-        stream.on("data", (c: Buffer) => {
-          data += c.toString();
-        });
-        stream.on("end", () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-    const { port } = smtp.server.address() as AddressInfo;
-    t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+    smtp = await startSmtpSink();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it("delivers the code e-mail in the caller's language and keeps it in the outbox", async () => {
@@ -42,11 +25,11 @@ describe("e-mail through SMTP_URL", () => {
       headers: { "accept-language": "es" },
     });
     expect(res.statusCode).toBe(200);
-    expect(received).toHaveLength(1);
-    expect(received[0].to).toBe("mail@example.com");
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0].to).toBe("mail@example.com");
     const [kept] = (await t.app.inject({ method: "GET", url: "/dev/outbox" })).json();
     const code = kept.body.match(/\d{6}/)[0];
-    expect(received[0].data).toContain(code);
+    expect(smtp.mails[0].text).toContain(code);
     expect(kept.subject).toBe("Su código de verificación de AquaPilot");
     // With SMTP configured the code is not written to the log.
     expect(t.logs.join("")).not.toContain(code);

@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { SMTPServer } from "smtp-server";
 
 /**
  * Test kit of the account and profile suites (imported by *.test.ts only): HTTP shortcuts over `app.inject`, token
@@ -75,67 +74,4 @@ export function otherCode(code: string): string {
   return String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 }
 
-function decodeWords(value: string): string {
-  return value.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=\s*(?==\?)?/g, (_w, _cs, enc: string, text: string) =>
-    enc.toUpperCase() === "B"
-      ? Buffer.from(text, "base64").toString("utf8")
-      : decodeQuotedPrintable(text.replace(/_/g, " ")),
-  );
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const bytes: number[] = [];
-  const src = text.replace(/=\r?\n/g, "");
-  for (let i = 0; i < src.length; i++) {
-    if (src[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(src.slice(i + 1, i + 3))) {
-      bytes.push(Number.parseInt(src.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(src[i], "utf8"));
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-/** Subject and text of a single-part e-mail as the SMTP sink received it. */
-export function decodeMail(raw: string): { subject: string; text: string; to: string } {
-  const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
-  const body = raw.slice(split + 4);
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1] ?? "";
-  const encoding = header("Content-Transfer-Encoding").toLowerCase();
-  const text =
-    encoding === "base64"
-      ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")
-      : encoding === "quoted-printable"
-        ? decodeQuotedPrintable(body)
-        : body;
-  return { subject: decodeWords(header("Subject")), text: text.trim(), to: header("To") };
-}
-
-/** A real SMTP server on a free port that keeps every message (decoded with {@link decodeMail}). */
-export async function startSmtpSink(): Promise<{
-  url: string;
-  mails: Array<{ to: string; subject: string; text: string }>;
-  close(): Promise<void>;
-}> {
-  const mails: Array<{ to: string; subject: string; text: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        const mail = decodeMail(Buffer.concat(chunks).toString("utf8"));
-        mails.push({ ...mail, to: session.envelope.rcptTo.map((r) => r.address).join(",") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+export { decodeMail, startSmtpSink } from "../../../test/smtp-sink.js";

@@ -314,8 +314,11 @@ export function AddressSelect(props: AddressSelectProps) {
         <div className="address-select__tools">
           <button
             type="button"
-            className="address-select__tool"
+            className={`address-select__tool${style === "satellite" ? " address-select__tool--active" : ""}`}
             data-testid="address-select-tool-maptype"
+            data-style={style}
+            aria-pressed={style === "satellite"}
+            title={style === "normal" ? t("map.tools.satellite") : t("map.tools.normal")}
             onClick={() => {
               const next = style === "normal" ? "satellite" : "normal";
               viewRef.current?.setStyle(next);
@@ -325,9 +328,7 @@ export function AddressSelect(props: AddressSelectProps) {
             <span className="address-select__tool-icon" aria-hidden>
               ◧
             </span>
-            <span className="address-select__tool-text">
-              {style === "normal" ? t("map.tools.satellite") : t("map.tools.normal")}
-            </span>
+            <span className="address-select__tool-text">{t("map.tools.mapType")}</span>
           </button>
           {toolButton("distance", "↔")}
           {toolButton("marker", "⚑")}

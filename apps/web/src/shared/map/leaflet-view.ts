@@ -93,7 +93,9 @@ const GridLines = L.GridLayer.extend({
     tile.className = "map-grid__tile";
     return tile;
   },
-}) as unknown as new (options: L.GridLayerOptions) => L.GridLayer;
+}) as unknown as new (
+  options: L.GridLayerOptions,
+) => L.GridLayer;
 
 const PIN_SVG =
   '<svg viewBox="0 0 24 32" width="24" height="32" aria-hidden="true"><path d="M12 0C5.4 0 0 5.2 0 11.7 0 20.5 12 32 12 32s12-11.5 12-20.3C24 5.2 18.6 0 12 0z" fill="#0093dd"/><circle cx="12" cy="11.5" r="4.6" fill="#fff"/></svg>';

@@ -26,7 +26,8 @@ const ITEM_REM = 0.96;
 /** The row height in CSS px: {@link ITEM_REM} at the root font size (the rows are sized from the same number). */
 function useItemHeight(): number {
   const [height] = useState(() => {
-    const root = typeof document === "undefined" ? 37.5 : Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const root =
+      typeof document === "undefined" ? 37.5 : Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
     return Math.round((Number.isFinite(root) && root > 0 ? root : 37.5) * ITEM_REM);
   });
   return height;
