@@ -2,8 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLocationTracker, LOCATION_POLL_MS } from "./location.js";
 
 describe("location tracking runs only while a listener exists (spec §4, §9)", () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "info").mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it("polls every 7000 ms from the first listener until the last one leaves", async () => {
     expect(LOCATION_POLL_MS).toBe(7000);

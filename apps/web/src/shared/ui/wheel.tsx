@@ -1,5 +1,5 @@
 import { Popup } from "antd-mobile";
-import { type PointerEvent, type ReactNode, useLayoutEffect, useRef, useState, type WheelEvent } from "react";
+import { type PointerEvent, type ReactNode, useRef, useState, type WheelEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SWIPE_DURATION_MS } from "./date-time-rules.js";
 import { useBackClose } from "./overlay.js";

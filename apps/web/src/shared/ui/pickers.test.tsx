@@ -1,0 +1,35 @@
+import { waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { handleBack, openDialogCount } from "./back-stack.js";
+import { openListPicker } from "./list-picker.js";
+import { openTimePicker } from "./time-picker.js";
+
+describe("pickers take part in the back stack (spec §2: back closes the top dialog first)", () => {
+  it("back closes the time picker before the page handles back", async () => {
+    const pageBack = vi.fn();
+    const result = openTimePicker({ value: "01:05:30" });
+    await waitFor(() => expect(openDialogCount()).toBe(1));
+    expect(handleBack(pageBack)).toBe("dialog");
+    await expect(result).resolves.toBeNull();
+    expect(pageBack).not.toHaveBeenCalled();
+    expect(handleBack(pageBack)).toBe("page");
+    expect(pageBack).toHaveBeenCalledOnce();
+  });
+
+  it("the list picker resolves the tapped option, and its confirm counts as closed for back", async () => {
+    const result = openListPicker({
+      options: [
+        { value: "a", label: "Apple" },
+        { value: "b", label: "Banana" },
+      ],
+    });
+    const option = await waitFor(() => {
+      const el = document.querySelector<HTMLButtonElement>('[data-testid="list-picker-option-b"]');
+      expect(el).not.toBeNull();
+      return el as HTMLButtonElement;
+    });
+    option.click();
+    await expect(result).resolves.toEqual([{ value: "b", label: "Banana" }]);
+    await waitFor(() => expect(openDialogCount()).toBe(0));
+  });
+});
