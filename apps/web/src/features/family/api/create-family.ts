@@ -16,6 +16,7 @@ export function createFamily(input: CreateFamilyInput): Promise<TFamily> {
 export function useCreateFamily() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: createFamily,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
   });

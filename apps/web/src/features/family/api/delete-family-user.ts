@@ -12,6 +12,7 @@ export async function deleteFamilyUser(id: string): Promise<void> {
 export function useDeleteFamilyUser() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: deleteFamilyUser,
     onSuccess: () =>
       Promise.all([

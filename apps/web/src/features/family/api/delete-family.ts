@@ -12,6 +12,7 @@ export async function deleteFamily(id: string): Promise<void> {
 export function useDeleteFamily() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: deleteFamily,
     onSuccess: (_, id) => forgetFamily(queryClient, id),
   });

@@ -33,6 +33,8 @@ export function getFamilyListQueryOptions() {
     queryFn: ({ pageParam, signal }) => getFamilyPage(pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (_last, pages) => nextSkipCount(pages),
+    // Members, roles and counts change on other phones: always load afresh when a screen opens.
+    refetchOnMount: "always",
   });
 }
 

@@ -20,6 +20,8 @@ export function getFamilyUsersQueryOptions(familyId: string | null | undefined) 
     queryKey: familyKeys.users(familyId ?? ""),
     queryFn: ({ signal }) => getFamilyUsers(familyId ?? "", signal),
     enabled: Boolean(familyId),
+    // Members, roles and counts change on other phones: always load afresh when a screen opens.
+    refetchOnMount: "always",
   });
 }
 

@@ -15,6 +15,10 @@ export function getFamilyQueryOptions(id: string | null | undefined) {
     queryKey: familyKeys.detail(id ?? ""),
     queryFn: ({ signal }) => getFamily(id ?? "", signal),
     enabled: Boolean(id),
+    // Members, roles and counts change on other phones: always load afresh when a screen opens.
+    refetchOnMount: "always",
+    // The screens show a gone family (403/404) or a failure in the page itself.
+    meta: { silent: true },
   });
 }
 

@@ -18,6 +18,8 @@ export function useMyFamilyShares() {
       queryFn: ({ pageParam, signal }) => getMyFamilySharePage(pageParam, signal),
       initialPageParam: 0,
       getNextPageParam: (_last, pages) => nextSkipCount(pages),
+      // Members, roles and counts change on other phones: always load afresh when a screen opens.
+      refetchOnMount: "always",
     }),
   );
 }

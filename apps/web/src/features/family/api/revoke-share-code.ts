@@ -12,6 +12,7 @@ export async function revokeShareCode(id: string): Promise<void> {
 export function useRevokeShareCode() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: revokeShareCode,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.shares }),
   });

@@ -15,6 +15,7 @@ export async function transferAdministrator(input: { familyId: string; familyUse
 export function useTransferAdministrator() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: transferAdministrator,
     onSuccess: () =>
       Promise.all([

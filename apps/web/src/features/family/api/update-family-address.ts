@@ -17,6 +17,7 @@ export function updateFamilyAddress(input: UpdateFamilyAddressInput): Promise<TF
 export function useUpdateFamilyAddress() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: updateFamilyAddress,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
   });

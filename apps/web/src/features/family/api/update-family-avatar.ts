@@ -16,6 +16,7 @@ export function updateFamilyAvatar(input: { familyId: string; avatar: string }):
 export function useUpdateFamilyAvatar() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: updateFamilyAvatar,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
   });

@@ -15,6 +15,7 @@ export function updateFamilyName(input: { familyId: string; name: string }): Pro
 export function useUpdateFamilyName() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: updateFamilyName,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: familyKeys.all }),
   });

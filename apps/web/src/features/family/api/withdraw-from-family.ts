@@ -15,6 +15,7 @@ export async function withdrawFromFamily(familyId: string): Promise<void> {
 export function useWithdrawFromFamily() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { silent: true },
     mutationFn: withdrawFromFamily,
     onSuccess: (_, familyId) => forgetFamily(queryClient, familyId),
   });

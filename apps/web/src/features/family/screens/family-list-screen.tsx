@@ -3,9 +3,8 @@ import { Button, InfiniteScroll, Popup, PullToRefresh, Skeleton, Tag } from "ant
 import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
+import { PageShell, pushBackHandler, StateBlock } from "../../../shared/ui/index.js";
 import { useFamilyList } from "../api/get-family-list.js";
 import { FamilyAvatar } from "../components/family-avatar.js";
 import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.js";
@@ -39,10 +38,6 @@ export function FamilyListScreen() {
     started.current = true;
     void join(joinCode);
   }, [joinCode, join]);
-
-  useEffect(() => {
-    if (list.isError) toast(errorMessage(list.error, t("family.loadFailed")));
-  }, [list.isError, list.error, t]);
 
   useEffect(() => (joinOpen ? pushBackHandler(() => setJoinOpen(false)) : undefined), [joinOpen]);
 

@@ -1,8 +1,6 @@
 import { Button, DotLoading } from "antd-mobile";
 import { ClockCircleOutline, CloseCircleOutline, RedoOutline } from "antd-mobile-icons";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
 import { useFamily } from "../api/get-family.js";
@@ -27,10 +25,6 @@ export function FamilyQrcodeScreen() {
   const deadline = share.data ? shareCodeDeadline(share.data) : null;
   const left = useCountdown(deadline);
   const expired = left === 0;
-
-  useEffect(() => {
-    if (share.isError) toast(errorMessage(share.error, t("familyQr.loadFailed")));
-  }, [share.isError, share.error, t]);
 
   const refresh = () => void share.refetch();
 

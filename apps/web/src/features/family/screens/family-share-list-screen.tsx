@@ -1,7 +1,7 @@
 import { LIMITS, type TFamilyShare } from "@aquapilot/contract";
 import { Button, Dialog, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
 import { LinkOutline } from "antd-mobile-icons";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { confirmDialog, PageShell, pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
@@ -23,10 +23,6 @@ export function FamilyShareListScreen() {
   const shares = useMyFamilyShares();
   const revoke = useRevokeShareCode();
   const items = useMemo(() => shares.data?.pages.flatMap((p) => p.items) ?? [], [shares.data]);
-
-  useEffect(() => {
-    if (shares.isError) toast(errorMessage(shares.error, t("errors.requestFailed")));
-  }, [shares.isError, shares.error, t]);
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);

@@ -1,11 +1,9 @@
 import type { TFamilyUser } from "@aquapilot/contract";
 import { Button, Skeleton, Tag } from "antd-mobile";
 import { CloseCircleOutline, RightOutline, TeamOutline, UserAddOutline } from "antd-mobile-icons";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
+import { PageShell, StateBlock } from "../../../shared/ui/index.js";
 import { useFamily } from "../api/get-family.js";
 import { useFamilyUsers } from "../api/get-family-users.js";
 import { FamilyAvatar } from "../components/family-avatar.js";
@@ -26,10 +24,6 @@ export function FamilyUserListScreen() {
   const users = useFamilyUsers(familyId);
   const admin = family.data?.isAdmin === true;
   const me = currentUserName();
-
-  useEffect(() => {
-    if (users.isError && !isFamilyGone(users.error)) toast(errorMessage(users.error, t("errors.requestFailed")));
-  }, [users.isError, users.error, t]);
 
   const gone = isFamilyGone(users.error) || isFamilyGone(family.error);
 

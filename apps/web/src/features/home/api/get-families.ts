@@ -15,9 +15,17 @@ export async function getFamilies(signal?: AbortSignal): Promise<TFamily[]> {
   return asPage<TFamily>(result).items;
 }
 
-/** Query options of {@link getFamilies}. */
+/**
+ * Query options of {@link getFamilies}. Loaded afresh whenever the home tab mounts or the window regains focus, so a
+ * household the user was removed from (or that was deleted) disappears at once and the tab falls back (spec §6).
+ */
 export function getFamiliesQueryOptions() {
-  return queryOptions({ queryKey: queryKeys.families, queryFn: ({ signal }) => getFamilies(signal) });
+  return queryOptions({
+    queryKey: queryKeys.families,
+    queryFn: ({ signal }) => getFamilies(signal),
+    refetchOnMount: "always",
+    refetchOnWindowFocus: true,
+  });
 }
 
 /** The caller's families as a query. */
