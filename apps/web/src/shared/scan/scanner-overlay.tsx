@@ -19,8 +19,17 @@ export interface ScanTexts {
   close: string;
 }
 
-/** Loads the decoder only when a scan starts (issue 3: @zxing/browser is lazy-loaded). */
-const loadReader = async () => new (await import("@zxing/browser")).BrowserQRCodeReader();
+/**
+ * Loads the decoder only when a scan starts (issue 3: @zxing/browser is lazy-loaded). TRY_HARDER: share codes are
+ * long (a dense QR version), and photos of a screen are often small or skewed.
+ */
+const loadReader = async () => {
+  const [{ BrowserQRCodeReader }, { DecodeHintType }] = await Promise.all([
+    import("@zxing/browser"),
+    import("@zxing/library"),
+  ]);
+  return new BrowserQRCodeReader(new Map([[DecodeHintType.TRY_HARDER, true]]));
+};
 
 /**
  * The in-page camera scanner: back camera preview with a frame, decoding continuously with @zxing/browser until a
@@ -69,12 +78,11 @@ export function ScannerOverlay(props: { texts: ScanTexts; onResult: (text: strin
     event.target.value = "";
     if (!file) return;
     const url = URL.createObjectURL(file);
+    setImageFailed(false);
     try {
-      const reader = await loadReader();
-      const result = await reader.decodeFromImageUrl(url);
-      onResult(result.getText());
-    } catch {
-      setImageFailed(true);
+      const text = await decodeImage(url);
+      if (text) onResult(text);
+      else setImageFailed(true);
     } finally {
       URL.revokeObjectURL(url);
     }
@@ -99,7 +107,7 @@ export function ScannerOverlay(props: { texts: ScanTexts; onResult: (text: strin
         <span className="scan__line" />
       </div>
       <div className="scan__hint" data-testid="scan-hint">
-        {cameraFailed ? texts.cameraError : imageFailed ? texts.noCodeInImage : texts.hint}
+        {imageFailed ? texts.noCodeInImage : cameraFailed ? texts.cameraError : texts.hint}
       </div>
       <label className="scan__album" data-testid="scan-album">
         <PictureOutline />
@@ -108,4 +116,37 @@ export function ScannerOverlay(props: { texts: ScanTexts; onResult: (text: strin
       </label>
     </div>
   );
+}
+
+/**
+ * Reads a QR code from a picture: as it is, then redrawn at other scales (the detector misses some dense codes at
+ * one module size and finds them at another). Resolves with the text, or null when no scale yields a code.
+ */
+async function decodeImage(url: string): Promise<string | null> {
+  const reader = await loadReader();
+  try {
+    return (await reader.decodeFromImageUrl(url)).getText();
+  } catch {
+    // try other scales below
+  }
+  const image = new Image();
+  image.src = url;
+  await image.decode().catch(() => undefined);
+  if (!image.naturalWidth) return null;
+  for (const scale of [0.5, 0.75, 1.5, 0.33]) {
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+    canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
+    const context = canvas.getContext("2d");
+    if (!context) return null;
+    context.fillStyle = "#fff";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    try {
+      return reader.decodeFromCanvas(canvas).getText();
+    } catch {
+      // next scale
+    }
+  }
+  return null;
 }

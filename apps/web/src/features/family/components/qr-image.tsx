@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 
 /**
  * The QR image of a share code (issue 3 "QR image of the share code"), drawn by `qrcode` as a PNG data URL,
- * 240 px wide on a 375 px design, medium error correction, brand-dark modules. The code text is kept on
+ * 240 px wide on a 375 px design, low error correction (fewer, larger modules: the code is shown on a clean screen), brand-dark modules. The code text is kept on
  * `data-code` so browser tests can read what a phone would scan.
  */
 export function QrImage(props: { code: string; testId?: string; className?: string }) {
@@ -13,7 +13,7 @@ export function QrImage(props: { code: string; testId?: string; className?: stri
   useEffect(() => {
     let live = true;
     setSrc(null);
-    QRCode.toDataURL(code, { errorCorrectionLevel: "M", margin: 1, width: 480, color: { dark: "#0b2a3c" } })
+    QRCode.toDataURL(code, { errorCorrectionLevel: "L", margin: 1, width: 480, color: { dark: "#0b2a3c" } })
       .then((url) => live && setSrc(url))
       .catch((err: unknown) => console.warn("[qr] cannot draw the code", err));
     return () => {

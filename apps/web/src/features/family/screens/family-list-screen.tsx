@@ -36,6 +36,8 @@ export function FamilyListScreen() {
   useEffect(() => {
     if (!joinCode || started.current) return;
     started.current = true;
+    // Drop the code from the URL first, so coming back to this page never asks again.
+    navigateTo(PATHS.FamilyList, null, { replace: true });
     void join(joinCode);
   }, [joinCode, join]);
 
