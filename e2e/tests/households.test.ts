@@ -93,9 +93,12 @@ describe("households in Chromium", () => {
     await memberPage.getByTestId("address-select").waitFor();
     await expect
       .poll(() => memberPage.getByTestId("address-select-address").textContent(), { timeout: 10_000 })
-      .toMatch(/\S/);
+      // Confirm only once the centre's address is resolved (while fetching it reads "loading").
+      .toMatch(/^(?!\s*loading)\s*\S/i);
     await memberPage.getByTestId("address-select-confirm").click();
-    await expect.poll(() => memberPage.getByTestId("family-create-address-text").textContent()).toMatch(/\S/);
+    await expect
+      .poll(() => memberPage.getByTestId("family-create-address-text").textContent())
+      .not.toContain("Select household address");
     await memberPage.getByTestId("family-create-submit").click();
     await memberPage.waitForSelector('[data-testid="home-screen"], [data-testid="family-list-screen"]', {
       timeout: 15_000,
@@ -151,6 +154,8 @@ describe("households in Chromium", () => {
         return rows.filter((r) => r.is_admin === 1).map((r) => r.email);
       })
       .toEqual([memberEmail]);
+    // The details page goes back to the member list after the transfer; navigate only once it has.
+    await adminPage.getByTestId("family-user-list-screen").waitFor();
 
     await open(adminPage, "/FamilyDetails", { familyId: homeId });
     await adminPage.getByTestId("family-details").waitFor();

@@ -139,8 +139,9 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
     expect(tokens).not.toBeNull();
     expect(await ctx.auth.verifyAccessToken(tokens!.access_token)).toEqual({
       userId: user.id,
-      userName: "dl@example.com",
+      userName: user.userName,
     });
+    expect(user.userName).toMatch(/^dl_[0-9a-f]{6}$/);
     const rotated = await ctx.auth.refreshGrant(tokens!.refresh_token);
     expect(rotated).not.toBeNull();
     expect(await ctx.auth.refreshGrant(tokens!.refresh_token)).toBeNull();

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 
 /**

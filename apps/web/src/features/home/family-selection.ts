@@ -12,8 +12,13 @@ export function selectHomeFamily<T extends { id: string }>(
 
 /**
  * Whether the home tab should go to NoFamily: only once the list has loaded (a pending or failed load says
- * nothing) and it is empty.
+ * nothing), is not being refetched (a cached empty list from before a household was created or joined says nothing
+ * either) and is empty.
  */
-export function shouldShowNoFamily(state: { isSuccess: boolean; families: readonly unknown[] | undefined }): boolean {
-  return state.isSuccess && (state.families?.length ?? 0) === 0;
+export function shouldShowNoFamily(state: {
+  isSuccess: boolean;
+  isFetching: boolean;
+  families: readonly unknown[] | undefined;
+}): boolean {
+  return state.isSuccess && !state.isFetching && (state.families?.length ?? 0) === 0;
 }

@@ -16,12 +16,12 @@ import baseEs from "../../locales/es.json";
 import baseFr from "../../locales/fr.json";
 import baseRu from "../../locales/ru.json";
 import baseZhHans from "../../locales/zh-Hans.json";
+import { getItem, setItem } from "../storage/index.js";
 import uiEn from "../ui/locales/en.json";
 import uiEs from "../ui/locales/es.json";
 import uiFr from "../ui/locales/fr.json";
 import uiRu from "../ui/locales/ru.json";
 import uiZhHans from "../ui/locales/zh-Hans.json";
-import { getItem, setItem } from "../storage/index.js";
 
 /**
  * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file

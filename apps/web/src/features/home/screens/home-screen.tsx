@@ -44,10 +44,12 @@ export function HomeScreen() {
   const channel = useDeviceChanges(family?.id);
 
   useEffect(() => {
-    if (shouldShowNoFamily({ isSuccess: families.isSuccess, families: families.data })) {
+    if (
+      shouldShowNoFamily({ isSuccess: families.isSuccess, isFetching: families.isFetching, families: families.data })
+    ) {
       navigateTo(PATHS.NoFamily, null, { replace: true });
     }
-  }, [families.isSuccess, families.data]);
+  }, [families.isSuccess, families.isFetching, families.data]);
 
   useEffect(() => {
     // Remember the choice only from a settled list, so a stale cache never overwrites it with a fallback.
