@@ -2,19 +2,27 @@ import { z } from "zod";
 import { accountEndpoints } from "./endpoints/account.js";
 import type { Endpoint } from "./endpoints/define.js";
 import { deviceEndpoints } from "./endpoints/device.js";
+import { deviceControlEndpoints } from "./endpoints/device-control.js";
 import { familyEndpoints } from "./endpoints/family.js";
 import { locationEndpoints } from "./endpoints/location.js";
 
 export * from "./endpoints/account.js";
 export * from "./endpoints/define.js";
 export * from "./endpoints/device.js";
+export * from "./endpoints/device-control.js";
 export * from "./endpoints/family.js";
 export * from "./endpoints/location.js";
 
 /**
  * Every endpoint of spec §7 served so far, by name. Each area keeps its entries in `endpoints/<area>.ts`.
  */
-export const endpoints = { ...accountEndpoints, ...familyEndpoints, ...locationEndpoints, ...deviceEndpoints } as const;
+export const endpoints = {
+  ...accountEndpoints,
+  ...familyEndpoints,
+  ...locationEndpoints,
+  ...deviceEndpoints,
+  ...deviceControlEndpoints,
+} as const;
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

@@ -6,6 +6,8 @@ import pg from "pg";
 import * as m0001 from "./migrations/0001-init.js";
 import * as m0002 from "./migrations/0002-accounts.js";
 import * as m0003 from "./migrations/0003-households.js";
+import * as m0004 from "./migrations/0004-devices.js";
+import * as m0005 from "./migrations/0005-device-control.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -16,6 +18,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0001-init": m0001,
   "0002-accounts": m0002,
   "0003-households": m0003,
+  "0004-devices": m0004,
+  "0005-device-control": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
 import { accountMessages } from "../modules/account/messages.js";
+import { deviceControlMessages } from "../modules/device-control/messages.js";
+import { deviceMessages } from "../modules/devices/messages.js";
 import { familyMessages } from "../modules/family/messages.js";
 import { catalogue } from "./catalogue.js";
 
@@ -191,7 +193,13 @@ const fr: Record<MessageKey, string> = {
 
 /** Every language's catalogue, keyed by the spec §1 language code. */
 const base = catalogue<MessageKey>(en, { "zh-Hans": zhHans, es, ru, fr });
-const PARTS: Array<Record<Language, Record<string, string>>> = [base, accountMessages, familyMessages];
+const PARTS: Array<Record<Language, Record<string, string>>> = [
+  base,
+  accountMessages,
+  familyMessages,
+  deviceMessages,
+  deviceControlMessages,
+];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */
 export const MESSAGES: Record<Language, Record<string, string>> = Object.fromEntries(

@@ -6,6 +6,16 @@ import accountEs from "../../features/account/locales/es.json";
 import accountFr from "../../features/account/locales/fr.json";
 import accountRu from "../../features/account/locales/ru.json";
 import accountZhHans from "../../features/account/locales/zh-Hans.json";
+import deviceEn from "../../features/device/locales/en.json";
+import deviceEs from "../../features/device/locales/es.json";
+import deviceFr from "../../features/device/locales/fr.json";
+import deviceRu from "../../features/device/locales/ru.json";
+import deviceZhHans from "../../features/device/locales/zh-Hans.json";
+import deviceSettingsEn from "../../features/device-settings/locales/en.json";
+import deviceSettingsEs from "../../features/device-settings/locales/es.json";
+import deviceSettingsFr from "../../features/device-settings/locales/fr.json";
+import deviceSettingsRu from "../../features/device-settings/locales/ru.json";
+import deviceSettingsZhHans from "../../features/device-settings/locales/zh-Hans.json";
 import familyEn from "../../features/family/locales/en.json";
 import familyEs from "../../features/family/locales/es.json";
 import familyFr from "../../features/family/locales/fr.json";
@@ -28,7 +38,12 @@ import uiZhHans from "../ui/locales/zh-Hans.json";
  * `src/locales/<lang>.json` and the files of areas that own their texts (`<area>/locales/<lang>.json`); each area
  * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide.
  */
-export type LocaleTree = typeof baseZhHans & typeof accountZhHans & typeof familyZhHans & typeof uiZhHans;
+export type LocaleTree = typeof baseZhHans &
+  typeof accountZhHans &
+  typeof familyZhHans &
+  typeof uiZhHans &
+  typeof deviceZhHans &
+  typeof deviceSettingsZhHans;
 
 /** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
 function assemble(...parts: object[]): LocaleTree {
@@ -51,11 +66,11 @@ declare module "i18next" {
 
 /** Every locale's messages, keyed by the spec's language codes (spec §1). */
 export const LOCALES: Record<Language, LocaleTree> = {
-  "zh-Hans": assemble(baseZhHans, accountZhHans, familyZhHans, uiZhHans),
-  en: assemble(baseEn, accountEn, familyEn, uiEn),
-  es: assemble(baseEs, accountEs, familyEs, uiEs),
-  ru: assemble(baseRu, accountRu, familyRu, uiRu),
-  fr: assemble(baseFr, accountFr, familyFr, uiFr),
+  "zh-Hans": assemble(baseZhHans, accountZhHans, familyZhHans, uiZhHans, deviceZhHans, deviceSettingsZhHans),
+  en: assemble(baseEn, accountEn, familyEn, uiEn, deviceEn, deviceSettingsEn),
+  es: assemble(baseEs, accountEs, familyEs, uiEs, deviceEs, deviceSettingsEs),
+  ru: assemble(baseRu, accountRu, familyRu, uiRu, deviceRu, deviceSettingsRu),
+  fr: assemble(baseFr, accountFr, familyFr, uiFr, deviceFr, deviceSettingsFr),
 };
 
 /** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */
