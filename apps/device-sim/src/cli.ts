@@ -2,15 +2,17 @@
 /**
  * Runs a fleet of simulated softeners against a broker:
  *   npm run sim -- --devices 5 --broker mqtt://127.0.0.1:1883 [--time-scale 60] [--fleet-file ./data/sim-fleet.json]
- *                  [--server http://127.0.0.1:8080] [--seed 1]
+ *                  [--server http://127.0.0.1:8080] [--seed 1] [--new N [--create-only]]
  * The fleet (MACs and secrets) is kept in the fleet file so the same devices come back on every run; with --server,
  * devices the cloud does not know yet are registered through the development factory endpoint
  * POST /dev/factory/devices. Prints each device's pairing code MAC:SECRET. Ctrl-C stops the fleet cleanly.
+ * --new N appends N fresh identities to the fleet file, registers them (with --server), prints their pairing codes
+ * and runs them with the others; with --create-only it exits after printing.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createFleet, type DeviceIdentity, generateDeviceIdentity } from "./fleet.js";
-import { readFleetFile, writeFleetFile } from "./fleet-file.js";
+import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.js";
 
 function fail(message: string): never {
   process.stderr.write(`aquapilot-sim: ${message}\n`);
@@ -35,42 +37,62 @@ async function register(server: string, device: DeviceIdentity): Promise<void> {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      devices: { type: "string", default: "3" },
+      devices: { type: "string" },
       broker: { type: "string", default: process.env.MQTT_URL ?? "mqtt://127.0.0.1:1883" },
       "time-scale": { type: "string", default: "1" },
       "fleet-file": { type: "string", default: "./data/sim-fleet.json" },
       server: { type: "string" },
       seed: { type: "string", default: "1" },
+      new: { type: "string" },
+      "create-only": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
   if (values.help) {
     process.stdout.write(
       "usage: aquapilot-sim --devices N --broker mqtt://host:port [--time-scale 60] [--fleet-file path] " +
-        "[--server http://127.0.0.1:8080] [--seed 1]\n",
+        "[--server http://127.0.0.1:8080] [--seed 1] [--new N [--create-only]]\n",
     );
     return;
   }
-  const count = Number(values.devices);
+  const file = path.resolve(values["fleet-file"]);
+  const fleetFile = readFleetFile(file);
+  const newCount = values.new === undefined ? 0 : Number(values.new);
+  if (!Number.isInteger(newCount) || newCount < 0 || newCount > 10_000) fail("--new must be an integer 0–10000");
+  // Without --devices: 3, or with --new every device already in the fleet file (possibly none) plus the new ones.
+  const count = values.devices !== undefined ? Number(values.devices) : newCount > 0 ? fleetFile.devices.length : 3;
   const timeScale = Number(values["time-scale"]);
   const seed = Number(values.seed);
-  if (!Number.isInteger(count) || count < 1 || count > 10_000) fail("--devices must be an integer 1–10000");
+  if (!Number.isInteger(count) || count < (newCount > 0 ? 0 : 1) || count > 10_000) {
+    fail("--devices must be an integer 1–10000");
+  }
   if (!(timeScale > 0)) fail("--time-scale must be a positive number");
   if (!Number.isFinite(seed)) fail("--seed must be a number");
 
-  const file = path.resolve(values["fleet-file"]);
-  const fleetFile = readFleetFile(file);
   while (fleetFile.devices.length < count) {
     const identity = generateDeviceIdentity();
     fleetFile.devices.push({ ...identity, name: `${identity.model} ${identity.mac.slice(-4)}` });
   }
+  const created: FleetFile["devices"] = [];
+  for (let i = 0; i < newCount; i++) {
+    const identity = generateDeviceIdentity();
+    created.push({ ...identity, name: `${identity.model} ${identity.mac.slice(-4)}` });
+  }
+  fleetFile.devices.push(...created);
   writeFleetFile(file, fleetFile);
-  const chosen = fleetFile.devices.slice(0, count);
+  const chosen = [...fleetFile.devices.slice(0, count), ...created];
+  if (created.length > 0) {
+    process.stdout.write(`${created.length} new device(s) added to ${file}\n`);
+    process.stdout.write("new pairing codes (MAC:SECRET):\n");
+    for (const d of created) process.stdout.write(`${d.mac}:${d.secret}\n`);
+  }
 
   if (values.server) {
-    for (const d of chosen) await register(values.server, d);
-    process.stdout.write(`registered ${chosen.length} device(s) with ${values.server}\n`);
+    const toRegister = values["create-only"] ? created : chosen;
+    for (const d of toRegister) await register(values.server, d);
+    process.stdout.write(`registered ${toRegister.length} device(s) with ${values.server}\n`);
   }
+  if (values["create-only"]) return;
 
   const fleet = createFleet({
     brokerUrl: values.broker,

@@ -14,6 +14,8 @@ import {
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.js";
+import { type OtaPlan, planOta } from "./ota.js";
+import { Rng, seedFrom } from "./random.js";
 
 /** Outcome of one command, as acknowledged. */
 export interface CommandOutcome {
@@ -46,6 +48,11 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
   telemetryIntervalMs?: number;
   /** Real milliseconds between OTA progress steps of 10 % (default 300). */
   otaStepMs?: number;
+  /**
+   * Chance (0–1) that a firmware update fails part-way: an "ota-failed" event and the old version stay (default 0,
+   * never). Drawn from a generator seeded with `seed` and the MAC, so a seeded device fails the same updates.
+   */
+  otaFailureChance?: number;
   /** Reconnect period after a lost connection, ms (default 2000; 0 = never). */
   reconnectPeriodMs?: number;
   /** Where to write diagnostics (default: nowhere). */
@@ -66,7 +73,8 @@ function round(n: number, digits = 1): number {
  * and commands from its `cmd` topic applied at most once per id (the outcomes of the last 200 ids are kept, and a
  * repeated id is acknowledged again with the first outcome).
  *
- * Emits "command" (cmd, outcome, repeated), "connect", "offline", "state" (TMqttState).
+ * Emits "command" (cmd, outcome, repeated), "connect", "offline", "state" (TMqttState), "ota" (OtaPlan & {ok})
+ * when a firmware update ends.
  */
 export class SimulatedDevice extends EventEmitter {
   /** Normalised MAC (12 upper-case hex digits). */
@@ -93,6 +101,8 @@ export class SimulatedDevice extends EventEmitter {
   private lastTelemetryTotal = 0;
   private lastTelemetryTs = "";
   private running = false;
+  private readonly otaRng: Rng;
+  private ota: OtaPlan | null = null;
 
   /** @param options broker, credentials, identity and model options; the device does nothing until start(). */
   constructor(options: SimulatedDeviceOptions) {
@@ -105,6 +115,15 @@ export class SimulatedDevice extends EventEmitter {
     this.serialNumber = options.serialNumber ?? `SN${this.mac.slice(4)}`;
     this.deviceSerialNumber = options.deviceSerialNumber ?? `DSN${this.mac.slice(6)}`;
     this.firmwareVersion = options.firmwareVersion ?? "1.0.0";
+    this.otaRng = new Rng(seedFrom(`${options.seed ?? 1}:ota:${this.mac}`));
+    if (!((options.otaFailureChance ?? 0) >= 0 && (options.otaFailureChance ?? 0) <= 1)) {
+      throw new RangeError("otaFailureChance must be within 0–1");
+    }
+  }
+
+  /** The firmware update in progress (its plan), or null. */
+  get otaInProgress(): OtaPlan | null {
+    return this.ota;
   }
 
   /** True while the MQTT connection is up. */
@@ -169,6 +188,15 @@ export class SimulatedDevice extends EventEmitter {
   /** Closes the valve with a system close reason (257, 513, 769, 1025) and reports it. */
   injectClose(reason: number): void {
     this.publishEvents(this.valve.injectClose(reason));
+  }
+
+  /**
+   * Reset at the valve (factory settings, see {@link SoftenerModel.factoryReset}) and reports the events and the new
+   * state. Nothing else is sent: identity, secret and MQTT session stay, so the cloud's binding is unchanged.
+   */
+  factoryReset(): void {
+    this.publishEvents(this.valve.factoryReset(), false);
+    this.publishState();
   }
 
   /** Publishes the retained state now. */
@@ -413,28 +441,38 @@ export class SimulatedDevice extends EventEmitter {
     }
   }
 
-  /** Firmware update: progress events 0–100 % in steps of 10, then the new version in the state. */
+  /**
+   * Firmware update: "ota-progress" events 0–100 % in steps of 10 (one every otaStepMs), then the new version in the
+   * state; or, with otaFailureChance, an "ota-failed" event part-way and the old version stays. Refused with busy
+   * while one runs. The ack (ok) is sent at once; the outcome is in the events and the state.
+   */
   private startOta(version: string | null): CommandOutcome {
     if (this.otaTimer) return { ok: false, error: "busy" };
-    const target =
-      version ?? this.firmwareVersion.replace(/(\d+)$/, (d) => String(Number(d) + 1)).replace(/^$/, "1.0.1");
-    let progress = 0;
-    const step = () => {
+    const plan = planOta(this.firmwareVersion, version, this.opts.otaFailureChance ?? 0, this.otaRng);
+    this.ota = plan;
+    let i = 0;
+    const event = (type: "ota-progress" | "ota-failed", progress: number) =>
       this.publish("event", {
         v: MQTT_PROTOCOL_VERSION,
         ts: new Date(this.valve.clock).toISOString(),
         id: randomUUID(),
-        type: "ota-progress",
+        type,
         progress,
       } satisfies TMqttEvent);
-      if (progress >= 100) {
-        if (this.otaTimer) clearInterval(this.otaTimer);
-        this.otaTimer = null;
-        this.firmwareVersion = target;
-        this.publishState();
-        return;
+    const step = () => {
+      if (i < plan.progress.length) {
+        event("ota-progress", plan.progress[i]);
+        i += 1;
+        if (i < plan.progress.length || plan.failAt !== null) return;
+      } else if (plan.failAt !== null) {
+        event("ota-failed", plan.failAt);
       }
-      progress += 10;
+      if (this.otaTimer) clearInterval(this.otaTimer);
+      this.otaTimer = null;
+      this.ota = null;
+      if (plan.failAt === null) this.firmwareVersion = plan.target;
+      this.emit("ota", { ...plan, ok: plan.failAt === null });
+      this.publishState();
     };
     this.otaTimer = setInterval(step, this.opts.otaStepMs ?? 300);
     step();

@@ -24,6 +24,7 @@ export {
   type SoftenerModelOptions,
   type SoftenerSnapshot,
 } from "./model.js";
+export { nextFirmwareVersion, type OtaPlan, planOta } from "./ota.js";
 export { Rng, seedFrom } from "./random.js";
 export {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,

@@ -55,6 +55,11 @@ export interface SoftenerModelOptions {
   vacationFlushIntervalDays?: number;
   /** Soft water left at start, L (default: a full bed). */
   remainingWaterL?: number;
+  /**
+   * Drift of the device clock, seconds gained per day of simulated time (negative: lost; default 0, an exact
+   * clock). |drift| < 43 200. The error grows until {@link SoftenerModel.syncTime} sets the clock again.
+   */
+  clockDriftSecondsPerDay?: number;
 }
 
 /** A regeneration (brine) or a flushing (water only: backwash and fast rinse). */
@@ -100,6 +105,8 @@ export interface SoftenerSnapshot {
   saltUsedKg: number;
   /** Reserve kept for the next day (average daily use of the last 7 days), L. */
   reserveL: number;
+  /** How far the device clock has drifted since the last time sync (or start), ms; positive = ahead. */
+  clockDriftMs: number;
   settings: SoftenerSettings;
 }
 
@@ -157,12 +164,21 @@ export class SoftenerModel {
   private currentDay: number;
   private lastMinuteChecked = -1;
   private pending: SoftenerEvent[] = [];
+  private readonly driftSecondsPerDay: number;
+  private readonly factorySettings: SoftenerSettings;
+  private trueMsSinceSync = 0;
+  private driftMs = 0;
 
   /** @param options settings, seed, start clock, household and model constants; all optional. */
   constructor(options: SoftenerModelOptions = {}) {
     const checked = validateSettings(options.settings ?? {});
     if ("error" in checked) throw new SoftenerError("invalid", checked.error);
     this.settings = { ...DEFAULT_SETTINGS, ...checked.settings };
+    this.factorySettings = { ...this.settings };
+    this.driftSecondsPerDay = options.clockDriftSecondsPerDay ?? 0;
+    if (!Number.isFinite(this.driftSecondsPerDay) || Math.abs(this.driftSecondsPerDay) >= DAY / 2000) {
+      throw new SoftenerError("invalid", "clockDriftSecondsPerDay must be a number with |drift| < 43200");
+    }
     this.timeScale = options.timeScale ?? 1;
     if (!(this.timeScale > 0)) throw new SoftenerError("invalid", "timeScale must be > 0");
     const start = options.startTime instanceof Date ? options.startTime.getTime() : (options.startTime ?? Date.now());
@@ -209,7 +225,16 @@ export class SoftenerModel {
    * station changes, regeneration start/end, closes, day-boundary bookkeeping.
    */
   tick(dtSeconds: number): SoftenerEvent[] {
-    let left = Math.max(0, Math.round(dtSeconds * 1000));
+    const trueMs = Math.max(0, Math.round(dtSeconds * 1000));
+    let left = trueMs;
+    if (this.driftSecondsPerDay !== 0) {
+      // The device clock gains driftSecondsPerDay per 86 400 s; integer ms from the total since the last sync, so
+      // the result does not depend on how the time is chunked.
+      this.trueMsSinceSync += trueMs;
+      const drift = Math.trunc((this.trueMsSinceSync * this.driftSecondsPerDay) / 86_400);
+      left += drift - this.driftMs;
+      this.driftMs = drift;
+    }
     this.processDue();
     while (left > 0) {
       const step = Math.max(1, Math.min(left, this.nextBoundary() - this.nowMs));
@@ -274,6 +299,8 @@ export class SoftenerModel {
     if (!Number.isFinite(target)) throw new SoftenerError("invalid", "invalid-time");
     const delta = target - this.nowMs;
     this.nowMs = target;
+    this.trueMsSinceSync = 0;
+    this.driftMs = 0;
     if (this.cycle) this.cycle.endsAt += delta;
     if (this.draw) this.draw.endsAt += delta;
     if (this.flowSince !== null) this.flowSince += delta;
@@ -323,6 +350,40 @@ export class SoftenerModel {
     return this.drain();
   }
 
+  /**
+   * Reset at the valve (restore factory settings): a running cycle is abandoned, a closed valve reopens, vacation
+   * mode ends and the settings return to those the valve was built with (the constructor's). The resin keeps the
+   * water already used; counters, salt used and the clock are kept. Only the valve changes: the device keeps its
+   * identity and secret, so its binding in the cloud is untouched.
+   */
+  factoryReset(): SoftenerEvent[] {
+    if (this.cycle) this.finishCycle(false);
+    if (this.closeReason !== null) this.reopen();
+    if (this.vacation) {
+      this.vacation = false;
+      this.emit({ type: "vacation", at: this.nowMs, vacation: false });
+    }
+    const used = this.capacity - this.remaining;
+    this.settings = { ...this.factorySettings, operationDay: this.settings.operationDay };
+    this.capacity = this.computeCapacity();
+    this.remaining = Math.max(0, this.capacity - used);
+    return this.drain();
+  }
+
+  /**
+   * Whether a regeneration by capacity would start at the next trigger time with the bed as it is now:
+   * delayed (0, 3) when the bed is spent (remainingWaterL = 0); intelligent (2, 5) when remainingWaterL is below
+   * the reserve (the average daily use); immediate (1, 4) and filter (6) never wait for the trigger time.
+   */
+  capacityDueAtTriggerTime(): boolean {
+    const p = this.settings.workPattern;
+    if (p === WorkPattern.DownflowDelayed || p === WorkPattern.UpflowDelayed) return this.remaining <= 0;
+    if (p === WorkPattern.DownflowIntelligent || p === WorkPattern.UpflowIntelligent) {
+      return this.remaining < this.reserveL();
+    }
+    return false;
+  }
+
   /** Everything the valve reports now. */
   snapshot(): SoftenerSnapshot {
     return {
@@ -340,6 +401,7 @@ export class SoftenerModel {
       flushCount: this.flushCount,
       saltUsedKg: this.saltUsedKg,
       reserveL: this.reserveL(),
+      clockDriftMs: this.driftMs,
       settings: { ...this.settings },
     };
   }
@@ -348,7 +410,8 @@ export class SoftenerModel {
    * Stations a regeneration runs now, in order. Downflow: backwash 1 → brine draw & slow rinse 2 → brine refill 3 →
    * fast rinse 4. Upflow: brine draw & slow rinse 2 → backwash 1 → fast rinse 4 → brine refill 3. Pre-fill
    * (absorbSaltMode 1): refill 3 and salt dissolving 6 come first. Filter type (6): backwash 1 → fast rinse 4.
-   * Backwash is kept only every backWashIntervalNumber-th regeneration.
+   * Backwash is kept only every backWashIntervalNumber-th regeneration. Stations 7 (second salt dissolving) and 8
+   * (waiting to exit) belong to no sequence of this valve and are never entered (see docs/device-sim.md).
    */
   regenerationSteps(): Station[] {
     const s = this.settings;
@@ -535,16 +598,12 @@ export class SoftenerModel {
     const intervalDue =
       s.maximumRegenerationIntervalDay > 0 && daysSince >= s.maximumRegenerationIntervalDay - 1 / 1440;
     if (s.workPattern === WorkPattern.FilterType) {
-      if (intervalDue) this.startCycle("regeneration", "interval");
+      // A filter has no capacity: it backwashes and rinses every backWashIntervalNumber days.
+      const filterDue = daysSince >= Math.max(1, s.backWashIntervalNumber) - 1 / 1440;
+      if (filterDue || intervalDue) this.startCycle("regeneration", "interval");
       return;
     }
-    const delayedOrIntelligent = [
-      WorkPattern.DownflowDelayed,
-      WorkPattern.UpflowDelayed,
-      WorkPattern.DownflowIntelligent,
-      WorkPattern.UpflowIntelligent,
-    ] as number[];
-    if (delayedOrIntelligent.includes(s.workPattern) && this.remaining <= this.reserveL()) {
+    if (this.capacityDueAtTriggerTime()) {
       this.startCycle("regeneration", "capacity");
     } else if (intervalDue) {
       this.startCycle("regeneration", "interval");

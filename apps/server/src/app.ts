@@ -21,11 +21,14 @@ import { accountRoutes } from "./modules/account/routes.js";
 import { appConfigRoutes } from "./modules/app-config/routes.js";
 import type { AppContext } from "./modules/context.js";
 import { deviceControlRoutes } from "./modules/device-control/routes.js";
+import { deviceModelRoutes } from "./modules/device-model/routes.js";
+import { deviceRoutes } from "./modules/devices/routes.js";
 import { familyRoutes } from "./modules/family/routes.js";
 import { familyDeviceRoutes } from "./modules/family-device/routes.js";
 import { familyUserRoutes } from "./modules/family-user/routes.js";
 import { locationRoutes } from "./modules/location/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
+import { statisticsRoutes } from "./modules/statistics/routes.js";
 import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.js";
 import type { DeviceCommandPort } from "./ports.js";
 
@@ -151,6 +154,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   familyUserRoutes(app, ctx);
   locationRoutes(app, ctx);
   deviceControlRoutes(app, ctx);
+  statisticsRoutes(app, ctx);
+  deviceRoutes(app, ctx);
+  deviceModelRoutes(app, ctx);
   if (config.APP_ENV !== "production") registerDevOutboxRoute(app, db);
 
   const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;

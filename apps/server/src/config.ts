@@ -48,6 +48,11 @@ const ZEnv = z.object({
   IOS_DOWNLOAD_URL: optionalUrl,
   /** Version of the deployed web app; clients holding another one clear their cache and reload. Unset → null. */
   WEB_VERSION: z.string().optional(),
+  /**
+   * Shared secret of integration calls (external-callback, header x-external-callback-secret); unset → generated
+   * once into DATA_DIR/external-callback.secret.
+   */
+  EXTERNAL_CALLBACK_SECRET: z.string().min(16).optional(),
 });
 
 /** The validated server configuration (every field of {@link loadConfig}). */

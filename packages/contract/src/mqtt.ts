@@ -96,7 +96,17 @@ export const ZMqttEvent = z.object({
   v: z.literal(1),
   ts: ZTs,
   id: z.string(),
-  type: z.enum(["close", "regeneration-start", "regeneration-end", "station", "vacation", "reset", "ota-progress"]),
+  /** "ota-failed": a firmware update stopped at `progress` % and the device keeps its previous version. */
+  type: z.enum([
+    "close",
+    "regeneration-start",
+    "regeneration-end",
+    "station",
+    "vacation",
+    "reset",
+    "ota-progress",
+    "ota-failed",
+  ]),
   closeReason: z
     .number()
     .int()
@@ -104,7 +114,7 @@ export const ZMqttEvent = z.object({
     .nullable()
     .optional(),
   station: z.number().int().min(0).max(8).nullable().optional(),
-  /** For "ota-progress": percent of the firmware update done, 0–100. */
+  /** For "ota-progress" / "ota-failed": percent of the firmware update done (or where it failed), 0–100. */
   progress: z.number().min(0).max(100).nullable().optional(),
 });
 export type TMqttEvent = z.infer<typeof ZMqttEvent>;

@@ -132,6 +132,69 @@ export interface DeviceCommandsTable {
   acked_at: string | null;
 }
 
+/** Water used per UTC hour, rolled up from device_telemetry as it arrives (migration 0005). */
+export interface DeviceWaterHourlyTable {
+  device_id: string;
+  /** ISO UTC start of the hour, e.g. 2026-11-22T14:00:00.000Z. */
+  hour_start: string;
+  water_l: number;
+  samples: number;
+  max_flow_lpm: number;
+  updated_at: string;
+}
+
+/** Water used per UTC day, rolled up from device_water_hourly (migration 0005). */
+export interface DeviceWaterDailyTable {
+  device_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  water_l: number;
+  samples: number;
+  updated_at: string;
+}
+
+/** Salt level the owner set when refilling the brine tank (migration 0005). kg. */
+export interface DeviceSaltTable {
+  device_id: string;
+  level_kg: number;
+  refilled_at: string;
+  updated_by: string | null;
+}
+
+/** The firmware update of a device, running or last (migration 0005). */
+export interface DeviceOtaTable {
+  device_id: string;
+  command_id: string;
+  from_version: string | null;
+  target_version: string;
+  /** running | done | failed */
+  status: string;
+  /** 0–100 */
+  progress: number;
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
+/** Device clock vs server time, measured when a new state report arrives (migration 0005). */
+export interface DeviceClockTable {
+  device_id: string;
+  last_report_time: string;
+  /** Device clock − server time, seconds. */
+  drift_seconds: number;
+  measured_at: string;
+}
+
+/** A device model of the catalogue (spec §7 device-model); migration 0004. Images are relative paths. */
+export interface DeviceModelsTable {
+  model: string;
+  name: string;
+  main_image: string | null;
+  /** JSON array of relative image paths, the main image first. */
+  images_json: string;
+  creation_time: string;
+}
+
 export interface VerificationCodesTable {
   id: string;
   /** register | reset-password | change-identity | delete-account */
@@ -175,6 +238,12 @@ export interface Database {
   device_events: DeviceEventsTable;
   device_telemetry: DeviceTelemetryTable;
   device_commands: DeviceCommandsTable;
+  device_models: DeviceModelsTable;
+  device_water_hourly: DeviceWaterHourlyTable;
+  device_water_daily: DeviceWaterDailyTable;
+  device_salt: DeviceSaltTable;
+  device_ota: DeviceOtaTable;
+  device_clock: DeviceClockTable;
   verification_codes: VerificationCodesTable;
   refresh_tokens: RefreshTokensTable;
   outbox: OutboxTable;

@@ -34,7 +34,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         code: err.code,
         message: translate(lang, err.messageKey, err.params),
         details: null,
-        validationErrors: err.validationErrors,
+        // Services may give message keys (e.g. device.wrongConfiguration); plain text passes through unchanged.
+        validationErrors: err.validationErrors?.map((v) => ({ ...v, message: translate(lang, v.message) })) ?? null,
       });
     }
     if (err instanceof RequestValidationError || err instanceof ZodError) {

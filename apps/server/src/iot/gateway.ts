@@ -18,6 +18,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import type { Bus } from "../bus.js";
 import type { Db } from "../db/index.js";
 import { AppError } from "../http/errors.js";
+import { rollupTelemetryAt } from "../modules/statistics/rollup.js";
 import type { DeviceCommandPort } from "../ports.js";
 import type { IotLogger } from "./logger.js";
 
@@ -361,6 +362,7 @@ export class DeviceGateway implements DeviceCommandPort {
           .onConflict((oc) => oc.columns(["device_id", "ts"]).doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+        await rollupTelemetryAt(this.db, device.id, msg.ts); // hourly/daily statistics (issue 4), idempotent
         await this.db
           .updateTable("device_state")
           .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })

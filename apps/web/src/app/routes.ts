@@ -61,7 +61,9 @@ export const ROUTES: AppRoute[] = [
     transition: "slide",
     screen: lazyNamed(() => import("../features/family/screens/no-family-screen.js"), "NoFamilyScreen"),
   },
-  pending("DeviceSort"),
+  pending("DeviceSort", {
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-sort-screen.js"), "DeviceSortScreen"),
+  }),
   {
     name: "Test",
     path: PATHS.Test,
@@ -145,15 +147,32 @@ export const ROUTES: AppRoute[] = [
   pending("FamilyShareList", {
     screen: lazyNamed(() => import("../features/family/screens/family-share-list-screen.js"), "FamilyShareListScreen"),
   }),
-  pending("Device"),
-  pending("DeviceAttribute"),
-  pending("DeviceNameUpdate"),
-  pending("DeviceInfo"),
-  pending("DeviceSetting", { permission: PERMISSIONS.deviceSetting }),
-  pending("DeviceNetwork"),
+  pending("Device", {
+    screen: lazyNamed(() => import("../features/device/screens/device-screen.js"), "DeviceScreen"),
+  }),
+  pending("DeviceAttribute", {
+    screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.js"), "DeviceAttributeScreen"),
+  }),
+  pending("DeviceNameUpdate", {
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-name-update-screen.js"), "DeviceNameUpdateScreen"),
+  }),
+  pending("DeviceInfo", {
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-info-screen.js"), "DeviceInfoScreen"),
+  }),
+  pending("DeviceSetting", {
+    permission: PERMISSIONS.deviceSetting,
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-setting-screen.js"), "DeviceSettingScreen"),
+  }),
+  pending("DeviceNetwork", {
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-network-screen.js"), "DeviceNetworkScreen"),
+  }),
   pending("DeviceNetworkNameUpdate"),
-  pending("DeviceImage"),
-  pending("Fault"),
+  pending("DeviceImage", {
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.js"), "DeviceImageScreen"),
+  }),
+  pending("Fault", {
+    screen: lazyNamed(() => import("../features/device/screens/fault-screen.js"), "FaultScreen"),
+  }),
   pending("Article", { open: true }),
   {
     name: "PersonalInfo",

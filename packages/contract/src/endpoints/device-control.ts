@@ -1,4 +1,255 @@
-// Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics). Filled by issue 4.
+// Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
+import { z } from "zod";
+import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { ZDeviceInfo } from "./device.js";
 
-/** Device-control endpoints (spec §7). */
-export const deviceControlEndpoints = {} as const;
+const CONTROL = "/api/run-lucky/device/app/device-control";
+
+/** Optional idempotency key of a command: a repeated id is never sent or applied twice. */
+const ZCommandId = z.string().min(1).max(64).optional();
+
+/** Outcome of a command (pending → done | failed). `error` is the device's reason; `message` is for people. */
+export const ZCommandStatus = z.object({
+  commandId: z.string(),
+  status: z.enum(["pending", "done", "failed"]),
+  error: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type TCommandStatus = z.infer<typeof ZCommandStatus>;
+
+/** A stored command with its outcome (extension: get-command-status). */
+export const ZCommandRecord = ZCommandStatus.extend({
+  deviceId: z.string(),
+  name: z.string(),
+  createdAt: ZIsoTime,
+  ackedAt: ZIsoTime.nullable(),
+});
+export type TCommandRecord = z.infer<typeof ZCommandRecord>;
+
+/** How fresh the values are: device clock of the last report, and device clock minus server time, s. */
+export const ZFreshness = z.object({
+  lastReportTime: ZIsoTime.nullable(),
+  /** Device clock − server time, seconds (positive: the device is ahead); null until measured. */
+  clockDriftSeconds: z.number().nullable(),
+});
+
+/** Device info with freshness (query-device-info-return-result). */
+export const ZDeviceInfoFresh = ZDeviceInfo.extend({ clockDriftSeconds: z.number().nullable() });
+
+/** Configured duration of one station (spec §3 stations 0-8), seconds; 0 when the station has no fixed time. */
+export const ZStationMaxWorkTime = z.object({
+  station: z.number().int().min(0).max(8),
+  maxWorkTimeSeconds: z.number(),
+});
+
+/** Commands of control-device (spec §4 controls). */
+export const CONTROL_DEVICE_COMMANDS = ["forced-flushing", "forced-switch", "sync-time", "set-config"] as const;
+
+/** Firmware versions (query-ota-version) and the update in progress, if any. */
+export const ZOtaVersion = z.object({
+  currentVersion: z.string().nullable(),
+  latestVersion: z.string(),
+  updateAvailable: z.boolean(),
+  /** True while an update runs ("the device is updating", spec §4); other commands are refused meanwhile. */
+  updating: z.boolean(),
+  /** Percent done of the running (or last) update, 0–100; null when none. */
+  progress: z.number().nullable(),
+  /** running | done | failed | null */
+  otaStatus: z.string().nullable(),
+});
+export type TOtaVersion = z.infer<typeof ZOtaVersion>;
+
+/** Salt level and forecast (extension; spec issue 4 "Salt"). kg, days. */
+export const ZSaltStatus = ZFreshness.extend({
+  deviceId: z.string(),
+  /** Salt left in the brine tank, kg (level at the last refill minus salt used since); null until first reset. */
+  saltLevelKg: z.number().nullable(),
+  /** Salt used per regeneration (settings saltAddition), kg. */
+  saltPerRegenerationKg: z.number().nullable(),
+  regenerationsLast30Days: z.number().int(),
+  /** Average salt use per day over the last 30 days, kg. */
+  dailySaltUseKg: z.number(),
+  /** "Salt runs out in N days"; null when unknown (no level or no use). */
+  saltDaysLeft: z.number().int().nullable(),
+  lowSalt: z.boolean(),
+  /** Human text in the caller's language when salt is low, else null. */
+  message: z.string().nullable(),
+  refilledAt: ZIsoTime.nullable(),
+});
+export type TSaltStatus = z.infer<typeof ZSaltStatus>;
+
+/** One station within a regeneration cycle; seconds. */
+export const ZCycleStation = z.object({
+  station: z.number().int(),
+  startTime: ZIsoTime,
+  durationSeconds: z.number(),
+  /** From the settings; null when the settings give none. */
+  expectedSeconds: z.number().nullable(),
+  /** True when |duration − expected| > 20 % of expected. */
+  deviates: z.boolean(),
+});
+
+/** One regeneration cycle (extension: get-regeneration-cycles). L, kg, seconds. */
+export const ZRegenerationCycle = z.object({
+  startTime: ZIsoTime,
+  endTime: ZIsoTime.nullable(),
+  durationSeconds: z.number().nullable(),
+  expectedSeconds: z.number().nullable(),
+  stations: z.array(ZCycleStation),
+  waterL: z.number(),
+  saltKg: z.number(),
+  /** Some station (or the whole cycle) deviates by more than 20 % from the settings. */
+  deviates: z.boolean(),
+  complete: z.boolean(),
+});
+export type TRegenerationCycle = z.infer<typeof ZRegenerationCycle>;
+
+/** One bucket of water-usage statistics: an hour (day view) or a day (week/month views). L, kg. */
+export const ZFlowBucket = z.object({
+  start: ZIsoTime,
+  waterL: z.number(),
+  regenerations: z.number().int(),
+  saltKg: z.number(),
+});
+
+/** Water-usage statistics (spec §7 device-flow-statistics; report time types spec §3: 1 month, 2 week, 3 day). */
+export const ZFlowStatistics = ZFreshness.extend({
+  deviceId: z.string(),
+  reportTimeType: z.number().int(),
+  from: ZIsoTime,
+  to: ZIsoTime,
+  /** "hour" for the day view, "day" for week and month. Buckets are UTC. */
+  bucket: z.enum(["hour", "day"]),
+  buckets: z.array(ZFlowBucket),
+  totals: z.object({ waterL: z.number(), regenerations: z.number().int(), saltKg: z.number() }),
+});
+export type TFlowStatistics = z.infer<typeof ZFlowStatistics>;
+
+/** Path of the CSV export (extension, not enveloped): Q deviceId, from, to, granularity raw|hourly. */
+export const DEVICE_FLOW_STATISTICS_CSV_PATH = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
+
+const deviceQ = z.object({ deviceId: ZId });
+const commandQ = z.object({ deviceId: ZId, commandId: ZCommandId });
+
+/** Device-control endpoints (spec §7) and the issue-4 extensions. */
+export const deviceControlEndpoints = {
+  deviceStationMaxWorkTimeCache: endpoint({
+    method: "GET",
+    path: `${CONTROL}/device-station-maxworktime-cache`,
+    query: deviceQ,
+    body: undefined,
+    result: z.array(ZStationMaxWorkTime),
+    summary: "Configured duration of every station, seconds (progress bars)",
+  }),
+  queryDeviceInfoReturnResult: endpoint({
+    method: "POST",
+    path: `${CONTROL}/query-device-info-return-result`,
+    query: commandQ,
+    body: undefined,
+    result: ZDeviceInfoFresh,
+    summary: "Ask the device to report and wait (≤ 10 s) for its fresh state",
+  }),
+  forcedRegeneration: endpoint({
+    method: "POST",
+    path: `${CONTROL}/forced-regeneration`,
+    query: commandQ,
+    body: undefined,
+    result: ZCommandStatus,
+    summary: "Start a regeneration now",
+  }),
+  controlDevice: endpoint({
+    method: "POST",
+    path: `${CONTROL}/control-device`,
+    query: commandQ.extend({ time: ZIsoTime.optional() }),
+    body: z.object({
+      command: z.enum(CONTROL_DEVICE_COMMANDS),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+    result: ZCommandStatus,
+    summary: "Forced flushing, forced switch, time sync (phone time) or configuration change",
+  }),
+  queryOtaVersion: endpoint({
+    method: "POST",
+    path: `${CONTROL}/query-ota-version`,
+    query: deviceQ,
+    body: undefined,
+    result: ZOtaVersion,
+    summary: "Current and latest firmware, and the update in progress",
+  }),
+  deviceOta: endpoint({
+    method: "POST",
+    path: `${CONTROL}/device-ota`,
+    query: commandQ.extend({ version: z.string().min(1).max(32).optional() }),
+    body: undefined,
+    result: ZCommandStatus,
+    summary: "Start a firmware update; progress arrives as events on hub 1",
+  }),
+  changeVacation: endpoint({
+    method: "POST",
+    path: `${CONTROL}/change-vacation`,
+    query: commandQ,
+    body: undefined,
+    result: ZCommandStatus,
+    summary: "Enter vacation mode",
+  }),
+  exitVacation: endpoint({
+    method: "POST",
+    path: `${CONTROL}/exit-vacation`,
+    query: commandQ,
+    body: undefined,
+    result: ZCommandStatus,
+    summary: "Exit vacation mode",
+  }),
+  getCommandStatus: endpoint({
+    method: "GET",
+    path: `${CONTROL}/get-command-status`,
+    query: z.object({ commandId: z.string().min(1).max(64) }),
+    body: undefined,
+    result: ZCommandRecord,
+    summary: "Outcome of a command (extension, for polling)",
+  }),
+  resetSaltLevel: endpoint({
+    method: "POST",
+    path: `${CONTROL}/reset-salt-level`,
+    query: z.object({ deviceId: ZId, levelKg: z.coerce.number().min(0).max(1000) }),
+    body: undefined,
+    result: ZSaltStatus,
+    summary: "The owner refilled the brine tank: set the salt level, kg (extension)",
+  }),
+  getSaltStatus: endpoint({
+    method: "GET",
+    path: `${CONTROL}/get-salt-status`,
+    query: deviceQ,
+    body: undefined,
+    result: ZSaltStatus,
+    summary: "Salt level and 'salt runs out in N days' forecast (extension)",
+  }),
+  getRegenerationCycles: endpoint({
+    method: "GET",
+    path: `${CONTROL}/get-regeneration-cycles`,
+    query: z.object({
+      deviceId: ZId,
+      skipCount: z.coerce.number().int().min(0).default(0),
+      maxResultCount: z.coerce.number().int().min(1).max(100).default(15),
+    }),
+    body: undefined,
+    result: z.object({ items: z.array(ZRegenerationCycle), totalCount: z.number().int() }),
+    summary: "Regeneration cycles, newest first, with per-station deviation flags (extension, paged)",
+  }),
+  deviceFlowStatistics: endpoint({
+    method: "POST",
+    path: "/api/run-lucky/device/app/device/device-flow-statistics",
+    query: z.object({}),
+    body: z.object({
+      deviceId: ZId,
+      reportTimeType: z.coerce.number().int().min(1).max(3),
+      /** A day inside the period, YYYY-MM-DD (UTC); default today. */
+      date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}/)
+        .optional(),
+    }),
+    result: ZFlowStatistics,
+    summary: "Water used, regenerations and salt per hour (day) or per day (week, month)",
+  }),
+} as const;

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { paged, ZPagedQuery } from "../envelope.js";
+import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
+import { ZFamilyDevice } from "./family.js";
 
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
 
@@ -27,6 +29,235 @@ export const ZDeviceInfo = z.object({
 });
 export type TDeviceInfo = z.infer<typeof ZDeviceInfo>;
 
+/** The 26 advanced settings of spec §3, in the spec's order (wire names verbatim). */
+export const ADVANCED_SETTING_NAMES = [
+  "absorbSaltMode",
+  "absorbSaltSlowWashTime",
+  "backWashIntervalNumber",
+  "backWashTime",
+  "continuousWaterTime",
+  "currentTime",
+  "deviceTimeScheme",
+  "filterMaterialWorkingDay",
+  "flowRateOff",
+  "language",
+  "maximumRegenerationIntervalDay",
+  "operationDay",
+  "outRelayMode",
+  "periodicWaterProduction",
+  "periodicWaterProductionUnit",
+  "rawWaterHardness",
+  "regeneratingTriggerTime",
+  "regenerationAlarmNumber",
+  "resinVolume",
+  "saltAddition",
+  "saltTankRefillTime",
+  "washInitiationTime",
+  "washTime",
+  "washingIncreaseNumber",
+  "waterVolumeUnit",
+  "workPattern",
+] as const;
+export type AdvancedSettingName = (typeof ADVANCED_SETTING_NAMES)[number];
+
+/** A partial set of advanced settings as sent or reported: numbers, or "HH:mm" / ISO text for time fields. */
+export const ZDeviceSettings = z.record(z.string(), z.union([z.number(), z.string()]));
+export type TDeviceSettings = z.infer<typeof ZDeviceSettings>;
+
+/**
+ * How one advanced setting is entered (spec §3 "Time entry units are Hr/Min or Min/Second"): `type` number (with
+ * `min`/`max`/`step` in `unit`), time (a time of day "HH:mm", picker Hr/Min), datetime (ISO 8601 device clock) or
+ * enum (`options` values with their meaning). `picker` names the time picker for durations.
+ */
+export const ZSettingDescriptor = z.object({
+  name: z.string(),
+  type: z.enum(["number", "time", "datetime", "enum"]),
+  /** min, L, L/min, kg, days, count, mg/L CaCO₃, … ; null for enums and times of day. */
+  unit: z.string().nullable(),
+  /** "Hr/Min" for times of day, "Min/Second" for station durations (value in minutes, decimals allowed). */
+  picker: z.enum(["Hr/Min", "Min/Second"]).nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  step: z.number().nullable(),
+  options: z.array(z.object({ value: z.number(), label: z.string() })).nullable(),
+  /** Reported by the device, not set from the app. */
+  readOnly: z.boolean(),
+});
+export type TSettingDescriptor = z.infer<typeof ZSettingDescriptor>;
+
+/** Which advanced settings a model has, with units and bounds (device-lookup/get-device-model-setting). */
+export const ZDeviceModelSetting = z.object({
+  deviceModel: z.string(),
+  fields: z.array(ZSettingDescriptor),
+  /** Where the bounds come from (manual titles and addresses; docs/device-protocol.md "Advanced settings"). */
+  sources: z.array(z.string()),
+});
+export type TDeviceModelSetting = z.infer<typeof ZDeviceModelSetting>;
+
+/** A device model of the catalogue: name and product images (relative paths; the client prefixes the API host). */
+export const ZDeviceModel = z.object({
+  deviceModel: z.string(),
+  name: z.string(),
+  mainImage: z.string().nullable(),
+  images: z.array(z.string()),
+});
+export type TDeviceModel = z.infer<typeof ZDeviceModel>;
+
+/** A device with its live state, settings and model (device/get-device-with--data, family-device/get-device-detail). */
+export const ZDeviceWithData = ZDeviceInfo.omit({ commandId: true }).extend({
+  familyId: z.string().nullable(),
+  image: z.string().nullable(),
+  sort: z.number().int(),
+  /** Last reported advanced settings (spec §3 names), null before the first report. */
+  settings: ZDeviceSettings.nullable(),
+  deviceModel: ZDeviceModel.nullable(),
+});
+export type TDeviceWithData = z.infer<typeof ZDeviceWithData>;
+
+/**
+ * Body of device POST / (bind a device to a household): the pairing code "MAC:SECRET" printed by the device, or
+ * `mac` and `secret` apart. `rebind` true moves a device bound to another household (after a reset) here.
+ */
+export const ZDeviceBind = z.object({
+  familyId: ZId,
+  code: z.string().trim().min(3).max(256).optional(),
+  mac: z.string().trim().min(12).max(17).optional(),
+  secret: z.string().min(1).max(256).optional(),
+  name: z.string().trim().min(1).max(32).optional(),
+  rebind: z.boolean().optional(),
+});
+export type TDeviceBind = z.infer<typeof ZDeviceBind>;
+
+/** A device name (spec §4 DeviceNameUpdate: label "Device name", field "Name"): 1–32 characters after trimming. */
+export const ZDeviceName = z.string().trim().min(1).max(32);
+/** A device image: a relative path (e.g. "/device-images/aq-s25-front.svg"); never a URL with a host. */
+export const ZDeviceImage = z
+  .string()
+  .trim()
+  .min(1)
+  .max(512)
+  .refine((v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) && !v.startsWith("//"), "A relative path is expected");
+
+const ZMacQuery = z.object({ mac: z.string().trim().min(12).max(17) });
+const ZModelQuery = z.object({ deviceModel: z.string().trim().min(1).max(64) });
+
+/** Device, device-lookup, device-model, family-device details and the external callback (spec §7). */
+export const deviceCatalogueEndpoints = {
+  bindDevice: endpoint({
+    method: "POST",
+    path: "/api/run-lucky/device/app/device",
+    query: noQuery,
+    body: ZDeviceBind,
+    result: ZFamilyDevice,
+    summary: "Bind a provisioned device to a household (administrator; pairing code MAC:SECRET)",
+  }),
+  getDeviceWithData: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device/get-device-with--data",
+    query: z.object({ deviceId: ZId }),
+    body: undefined,
+    result: ZDeviceWithData,
+    summary: "A device with its state, settings and model",
+  }),
+  updateDeviceName: endpoint({
+    method: "POST",
+    path: "/api/run-lucky/device/app/device/update-device-name",
+    query: z.object({ deviceId: ZId, name: ZDeviceName }),
+    body: undefined,
+    result: ZFamilyDevice,
+    summary: "Rename a device (DeviceNameUpdate)",
+  }),
+  updateDeviceImage: endpoint({
+    method: "POST",
+    path: "/api/run-lucky/device/app/device/update-device-image",
+    query: z.object({ deviceId: ZId, image: ZDeviceImage }),
+    body: undefined,
+    result: ZFamilyDevice,
+    summary: "Change a device's image (DeviceImage; relative path)",
+  }),
+  getImagesByDeviceModel: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-model/get-images-by-device-model",
+    query: ZModelQuery,
+    body: undefined,
+    result: z.array(z.string()),
+    summary: "Images of a device model (relative paths)",
+  }),
+  getMainImageByDeviceModel: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-model/get-main-image-by-device-model",
+    query: ZModelQuery,
+    body: undefined,
+    result: z.string().nullable(),
+    summary: "Main image of a device model",
+  }),
+  getMainImageByDeviceMac: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-model/get-main-image-by-device-mac",
+    query: ZMacQuery,
+    body: undefined,
+    result: z.string().nullable(),
+    summary: "Main image of the model of a device the caller may use",
+  }),
+  getImagesByDeviceMac: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-model/get-images-by-device-mac",
+    query: ZMacQuery,
+    body: undefined,
+    result: z.array(z.string()),
+    summary: "Images of the model of a device the caller may use",
+  }),
+  getDeviceDetail: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/family-device/get-device-detail",
+    query: z.object({ deviceId: ZId }),
+    body: undefined,
+    result: ZDeviceWithData,
+    summary: "A household device with its state, settings and model",
+  }),
+  updateDeviceSort: endpoint({
+    method: "PUT",
+    path: "/api/run-lucky/device/app/family-device/update-device-sort",
+    query: noQuery,
+    body: z.object({ familyId: ZId, deviceIds: z.array(ZId).min(1).max(500) }),
+    result: z.array(ZFamilyDevice),
+    summary: "Reorder a household's devices (DeviceSort); every device of the family, in the new order",
+  }),
+  deleteDevice: endpoint({
+    method: "DELETE",
+    path: "/api/run-lucky/device/app/family-device/delete-device",
+    query: z.object({ deviceId: ZId }),
+    body: undefined,
+    result: z.null(),
+    summary: "Unbind a device from its household (administrator); it stays provisioned",
+  }),
+  getDeviceList: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-lookup/get-device-list",
+    query: ZPagedQuery.extend({ familyId: ZId.optional() }),
+    body: undefined,
+    result: paged(ZFamilyDevice),
+    summary: "The caller's devices (of one household, or of all of them), paged",
+  }),
+  getDeviceModelSetting: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/device-lookup/get-device-model-setting",
+    query: z.object({ deviceModel: z.string().trim().min(1).max(64).optional(), deviceId: ZId.optional() }),
+    body: undefined,
+    result: ZDeviceModelSetting,
+    summary: "Which advanced settings a model has, with units and bounds",
+  }),
+  sendDeviceConfigChangeMessage: endpoint({
+    method: "POST",
+    path: "/api/run-lucky/Iot/app/external-callback/send-device-config-change-message",
+    query: noQuery,
+    body: z.object({ mac: z.string().trim().min(12).max(17), settings: ZDeviceSettings, ts: ZIsoTime.optional() }),
+    result: z.object({ deviceId: z.string(), settings: ZDeviceSettings }),
+    open: true,
+    summary: "A configuration change made at the valve (integration call; header x-external-callback-secret)",
+  }),
+} as const;
+
 /** Device endpoints (spec §7). */
 export const deviceEndpoints = {
   // device-control
@@ -38,4 +269,5 @@ export const deviceEndpoints = {
     result: ZDeviceInfo,
     summary: "Ask the device to report now; answers the last known state",
   }),
+  ...deviceCatalogueEndpoints,
 } as const;

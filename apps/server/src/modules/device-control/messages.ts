@@ -1,4 +1,67 @@
 import { catalogue } from "../../http/catalogue.js";
 
-/** Texts of the device-control module in the five languages (spec §1); English is the source. */
-export const deviceControlMessages = catalogue<never>({}, { "zh-Hans": {}, es: {}, ru: {}, fr: {} });
+type Key =
+  | "deviceControl.offline"
+  | "deviceControl.updating"
+  | "deviceControl.badConfig"
+  | "deviceControl.badTime"
+  | "deviceControl.failed"
+  | "deviceControl.commandNotFound"
+  | "deviceControl.lowSalt"
+  | "deviceControl.saltEmpty";
+
+/** Texts of the device-control module in the five languages (spec §1); English is the source (§5, §8 labels). */
+export const deviceControlMessages = catalogue<Key>(
+  {
+    "deviceControl.offline": "Device offline",
+    "deviceControl.updating": "The device is updating. Please wait until the update has finished.",
+    "deviceControl.badConfig": "Please enter the correct configuration",
+    "deviceControl.badTime": "Please enter a valid time.",
+    "deviceControl.failed": "The device could not carry out the command ({error}).",
+    "deviceControl.commandNotFound": "Command not found.",
+    "deviceControl.lowSalt": "Salt is running low: about {days} days left. Please refill the brine tank.",
+    "deviceControl.saltEmpty": "The brine tank is out of salt. Please refill it.",
+  },
+  {
+    "zh-Hans": {
+      "deviceControl.offline": "设备离线",
+      "deviceControl.updating": "设备正在升级，请等待升级完成。",
+      "deviceControl.badConfig": "请输入正确的配置",
+      "deviceControl.badTime": "请输入有效的时间。",
+      "deviceControl.failed": "设备无法执行该命令（{error}）。",
+      "deviceControl.commandNotFound": "未找到该命令。",
+      "deviceControl.lowSalt": "盐量不足：约剩 {days} 天。请为盐箱加盐。",
+      "deviceControl.saltEmpty": "盐箱已无盐，请加盐。",
+    },
+    es: {
+      "deviceControl.offline": "Dispositivo sin conexión",
+      "deviceControl.updating": "El dispositivo se está actualizando. Espere a que termine la actualización.",
+      "deviceControl.badConfig": "Introduzca la configuración correcta",
+      "deviceControl.badTime": "Introduzca una hora válida.",
+      "deviceControl.failed": "El dispositivo no pudo ejecutar el comando ({error}).",
+      "deviceControl.commandNotFound": "Comando no encontrado.",
+      "deviceControl.lowSalt": "Queda poca sal: unos {days} días. Rellene el depósito de salmuera.",
+      "deviceControl.saltEmpty": "El depósito de salmuera no tiene sal. Rellénelo.",
+    },
+    ru: {
+      "deviceControl.offline": "Устройство не в сети",
+      "deviceControl.updating": "Устройство обновляется. Дождитесь окончания обновления.",
+      "deviceControl.badConfig": "Введите правильную конфигурацию",
+      "deviceControl.badTime": "Введите правильное время.",
+      "deviceControl.failed": "Устройство не смогло выполнить команду ({error}).",
+      "deviceControl.commandNotFound": "Команда не найдена.",
+      "deviceControl.lowSalt": "Соль заканчивается: осталось около {days} дн. Пополните солевой бак.",
+      "deviceControl.saltEmpty": "В солевом баке нет соли. Пополните его.",
+    },
+    fr: {
+      "deviceControl.offline": "Appareil hors ligne",
+      "deviceControl.updating": "L'appareil est en cours de mise à jour. Attendez la fin de la mise à jour.",
+      "deviceControl.badConfig": "Veuillez saisir la configuration correcte",
+      "deviceControl.badTime": "Veuillez saisir une heure valide.",
+      "deviceControl.failed": "L'appareil n'a pas pu exécuter la commande ({error}).",
+      "deviceControl.commandNotFound": "Commande introuvable.",
+      "deviceControl.lowSalt": "Le sel s'épuise : environ {days} jours restants. Remplissez le bac à sel.",
+      "deviceControl.saltEmpty": "Le bac à sel est vide. Remplissez-le.",
+    },
+  },
+);

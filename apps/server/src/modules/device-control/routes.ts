@@ -1,12 +1,65 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.js";
+import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
-import { queryDeviceInfo } from "./service.js";
+import {
+  controlDevice,
+  getCommandStatus,
+  queryDeviceInfo,
+  queryDeviceInfoReturnResult,
+  queryOtaVersion,
+  requireDeviceControl,
+  runCommand,
+  startOta,
+  stationMaxWorkTimes,
+  trackDeviceChanges,
+} from "./service.js";
 
-/** Routes of spec §7 /api/run-lucky/device/app/device-control. */
+/**
+ * Routes of spec §7 /api/run-lucky/device/app/device-control (and the get-command-status extension). Reads need a
+ * member of the device's family; commands also need Device.Control. Every command answers {commandId, status,
+ * error, message}; "Device offline" (409) when the device is offline or silent for 10 s.
+ */
 export function deviceControlRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const untrack = trackDeviceChanges(ctx, app.log);
+  app.addHook("onClose", async () => untrack());
+
   registerEndpoint(app, endpoints.queryDeviceInfo, async ({ user, query }) =>
     queryDeviceInfo(ctx, user.id, query.deviceId),
+  );
+  registerEndpoint(app, endpoints.deviceStationMaxWorkTimeCache, async ({ user, query }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    return stationMaxWorkTimes(ctx, query.deviceId);
+  });
+  registerEndpoint(app, endpoints.queryDeviceInfoReturnResult, async ({ user, query, lang }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    return queryDeviceInfoReturnResult(ctx, { ...query, userId: user.id, lang });
+  });
+  const simple = [
+    [endpoints.forcedRegeneration, "forced-regeneration"],
+    [endpoints.changeVacation, "change-vacation"],
+    [endpoints.exitVacation, "exit-vacation"],
+  ] as const;
+  for (const [ep, name] of simple) {
+    registerEndpoint(app, ep, async ({ user, query, lang }) => {
+      await requireDeviceControl(ctx, user, query.deviceId);
+      return runCommand(ctx, { deviceId: query.deviceId, commandId: query.commandId, userId: user.id, name, lang });
+    });
+  }
+  registerEndpoint(app, endpoints.controlDevice, async ({ user, query, body, lang }) => {
+    await requireDeviceControl(ctx, user, query.deviceId);
+    return controlDevice(ctx, { ...query, ...body, userId: user.id, lang });
+  });
+  registerEndpoint(app, endpoints.queryOtaVersion, async ({ user, query }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    return queryOtaVersion(ctx, query.deviceId);
+  });
+  registerEndpoint(app, endpoints.deviceOta, async ({ user, query, lang }) => {
+    await requireDeviceControl(ctx, user, query.deviceId);
+    return startOta(ctx, { ...query, userId: user.id, lang });
+  });
+  registerEndpoint(app, endpoints.getCommandStatus, async ({ user, query, lang }) =>
+    getCommandStatus(ctx, user.id, query.commandId, lang),
   );
 }

@@ -1,8 +1,24 @@
-import type { TDeviceInfo } from "@aquapilot/contract";
+import { randomUUID } from "node:crypto";
+import {
+  type CONTROL_DEVICE_COMMANDS,
+  type DeviceCommandName,
+  type Language,
+  PERMISSIONS,
+  type TCommandRecord,
+  type TCommandStatus,
+  type TDeviceInfo,
+  type TOtaVersion,
+} from "@aquapilot/contract";
+import type { AuthUser } from "../../auth/auth-service.js";
+import { grantedPoliciesFor } from "../../auth/policies.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
+import { readFreshness, recordClockDrift } from "../statistics/freshness.js";
+import { expectedStationSeconds, readReportedSettings } from "../statistics/settings.js";
+import { validateConfig } from "./config-validation.js";
 
 /**
  * The device's stored information and last reported state (spec §3 Device info). Units: L, L/min, s.
@@ -71,4 +87,340 @@ export async function queryDeviceInfo(ctx: AppContext, userId: string, deviceId:
     if (!(err instanceof AppError && err.code === ErrorCode.DeviceOffline)) throw err;
   }
   return getDeviceInfo(ctx.db, deviceId, commandId);
+}
+
+// ---------- commands (spec §4 controls, §7 device-control; issue 4 "Every command is confirmed") ----------
+
+/** A pending command older than this is reported failed with "Device offline" (docs/device-protocol.md timeouts). */
+export const COMMAND_TIMEOUT_MS = 10_000;
+/** A running firmware update with no progress for this long is considered failed (it no longer blocks commands). */
+export const OTA_STALE_MS = 120_000;
+/** Latest firmware per device model (shipped table); env AQ_LATEST_FIRMWARE_VERSION overrides for every model. */
+export const LATEST_FIRMWARE: Record<string, string> = { default: "1.1.0", "AQ-S25": "1.1.0" };
+
+/**
+ * Checks that the caller may control the device: member of its family (spec §6) holding Device.Control.
+ * @throws AppError NotFound (unknown device) / Forbidden (stranger, or permission missing).
+ */
+export async function requireDeviceControl(ctx: AppContext, user: AuthUser, deviceId: string): Promise<void> {
+  await requireDeviceAccess(ctx.db, user.id, deviceId);
+  if (!grantedPoliciesFor({ isMaster: user.isMaster })[PERMISSIONS.deviceControl]) {
+    throw new AppError(ErrorCode.Forbidden, "error.forbidden");
+  }
+}
+
+/** The firmware update of a device if one is running now (stale ones are closed as failed first). */
+async function runningOta(ctx: AppContext, deviceId: string) {
+  const row = await ctx.db.selectFrom("device_ota").selectAll().where("device_id", "=", deviceId).executeTakeFirst();
+  if (!row || row.status !== "running") return null;
+  if (ctx.now().getTime() - Date.parse(row.updated_at) > OTA_STALE_MS) {
+    await ctx.db
+      .updateTable("device_ota")
+      .set({ status: "failed", error: "timeout", updated_at: ctx.now().toISOString() })
+      .where("device_id", "=", deviceId)
+      .where("status", "=", "running")
+      .execute();
+    return null;
+  }
+  return row;
+}
+
+/**
+ * Sends one command and waits (≤ 10 s) for the device's acknowledgement; the outcome is also announced on hub 1
+ * (kind "ack"). A repeated `commandId` is never sent or applied twice: the recorded outcome comes back.
+ * While a firmware update runs, every command but "query" is refused ("the device is updating", spec §4).
+ * @returns {commandId, status done|failed, error (device's reason), message (caller's language)}.
+ * @throws AppError DeviceOffline "Device offline" when the device is offline or does not answer in time;
+ *   Conflict deviceControl.updating during an update.
+ */
+export async function runCommand(
+  ctx: AppContext,
+  input: {
+    deviceId: string;
+    userId: string;
+    name: DeviceCommandName;
+    params?: Record<string, unknown>;
+    commandId?: string;
+    lang: Language;
+    ignoreOta?: boolean;
+  },
+): Promise<TCommandStatus> {
+  if (input.name !== "query" && !input.ignoreOta && (await runningOta(ctx, input.deviceId))) {
+    throw new AppError(ErrorCode.Conflict, "deviceControl.updating");
+  }
+  try {
+    const r = await ctx.devices.sendCommandAndWait({
+      deviceId: input.deviceId,
+      name: input.name,
+      params: input.params ?? {},
+      userId: input.userId,
+      commandId: input.commandId,
+      timeoutMs: COMMAND_TIMEOUT_MS,
+    });
+    return {
+      commandId: r.commandId,
+      status: r.ok ? "done" : "failed",
+      error: r.ok ? null : r.error,
+      message: r.ok ? null : translate(input.lang, "deviceControl.failed", { error: r.error ?? "failed" }),
+    };
+  } catch (err) {
+    if (err instanceof AppError && err.code === ErrorCode.DeviceOffline) {
+      throw new AppError(ErrorCode.DeviceOffline, "deviceControl.offline");
+    }
+    throw err;
+  }
+}
+
+/**
+ * control-device (spec §7, Q + B): forced-flushing, forced-switch, sync-time (sets the device clock to the phone's
+ * time: `params.time` or query `time`, ISO; default server time) or set-config (`params.settings` or `params`,
+ * validated first: a wrong value gives "Please enter the correct configuration" and nothing is sent).
+ * @throws AppError Validation (deviceControl.badConfig / badTime), and as {@link runCommand}.
+ */
+export async function controlDevice(
+  ctx: AppContext,
+  input: {
+    deviceId: string;
+    userId: string;
+    command: (typeof CONTROL_DEVICE_COMMANDS)[number];
+    params?: Record<string, unknown>;
+    time?: string;
+    commandId?: string;
+    lang: Language;
+  },
+): Promise<TCommandStatus> {
+  let params: Record<string, unknown> = {};
+  if (input.command === "sync-time") {
+    const text = typeof input.params?.time === "string" ? input.params.time : (input.time ?? ctx.now().toISOString());
+    const t = Date.parse(text);
+    if (!Number.isFinite(t)) throw new AppError(ErrorCode.Validation, "deviceControl.badTime");
+    params = { time: new Date(t).toISOString() };
+  } else if (input.command === "set-config") {
+    const device = await ctx.db
+      .selectFrom("devices")
+      .select("model")
+      .where("id", "=", input.deviceId)
+      .executeTakeFirst();
+    const raw = (input.params?.settings ?? input.params) as unknown;
+    const checked = validateConfig(device?.model ?? null, raw);
+    if (!checked.ok) {
+      throw new AppError(ErrorCode.Validation, "deviceControl.badConfig", {}, [
+        { message: translate(input.lang, "deviceControl.badConfig"), members: [checked.field] },
+      ]);
+    }
+    params = { settings: checked.settings };
+  }
+  return runCommand(ctx, { ...input, name: input.command, params });
+}
+
+/** Compares dotted versions numerically: > 0 when a is newer than b. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function latestFirmware(model: string | null): string {
+  return process.env.AQ_LATEST_FIRMWARE_VERSION || LATEST_FIRMWARE[model ?? ""] || LATEST_FIRMWARE.default;
+}
+
+/** query-ota-version (spec §7): current firmware, latest available, and the update running (progress %). */
+export async function queryOtaVersion(ctx: AppContext, deviceId: string): Promise<TOtaVersion> {
+  const device = await ctx.db
+    .selectFrom("devices")
+    .select(["model", "firmware_version"])
+    .where("id", "=", deviceId)
+    .executeTakeFirstOrThrow();
+  const running = await runningOta(ctx, deviceId);
+  const last = await ctx.db
+    .selectFrom("device_ota")
+    .select(["status", "progress"])
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
+  const latest = latestFirmware(device.model);
+  return {
+    currentVersion: device.firmware_version,
+    latestVersion: latest,
+    updateAvailable: device.firmware_version === null || compareVersions(latest, device.firmware_version) > 0,
+    updating: running !== null,
+    progress: last?.progress ?? null,
+    otaStatus: last?.status ?? null,
+  };
+}
+
+/**
+ * device-ota (spec §7): records the update as running and sends "ota" with the target version (default: latest).
+ * Progress arrives as "ota-progress" events on hub 1 and is recorded by {@link trackDeviceChanges}; meanwhile other
+ * commands are refused. A refused or unanswered update is recorded as failed.
+ * @throws AppError Conflict deviceControl.updating when one runs already; as {@link runCommand}.
+ */
+export async function startOta(
+  ctx: AppContext,
+  input: { deviceId: string; userId: string; version?: string; commandId?: string; lang: Language },
+): Promise<TCommandStatus> {
+  const existing = input.commandId
+    ? await ctx.db
+        .selectFrom("device_ota")
+        .select("command_id")
+        .where("command_id", "=", input.commandId)
+        .executeTakeFirst()
+    : undefined;
+  if (!existing && (await runningOta(ctx, input.deviceId))) {
+    throw new AppError(ErrorCode.Conflict, "deviceControl.updating");
+  }
+  const device = await ctx.db
+    .selectFrom("devices")
+    .select(["model", "firmware_version"])
+    .where("id", "=", input.deviceId)
+    .executeTakeFirstOrThrow();
+  const target = input.version ?? latestFirmware(device.model);
+  const commandId = input.commandId ?? randomUUID();
+  const now = ctx.now().toISOString();
+  if (!existing) {
+    const values = {
+      command_id: commandId,
+      from_version: device.firmware_version,
+      target_version: target,
+      status: "running",
+      progress: 0,
+      error: null,
+      started_at: now,
+      updated_at: now,
+    };
+    await ctx.db
+      .insertInto("device_ota")
+      .values({ device_id: input.deviceId, ...values })
+      .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
+      .execute();
+  }
+  const fail = (error: string) =>
+    ctx.db
+      .updateTable("device_ota")
+      .set({ status: "failed", error, updated_at: ctx.now().toISOString() })
+      .where("command_id", "=", commandId)
+      .where("status", "=", "running")
+      .execute();
+  try {
+    const r = await runCommand(ctx, {
+      ...input,
+      commandId,
+      name: "ota",
+      params: { version: target },
+      ignoreOta: true,
+    });
+    if (r.status === "failed") await fail(r.error ?? "failed");
+    return r;
+  } catch (err) {
+    await fail(err instanceof AppError && err.code === ErrorCode.DeviceOffline ? "offline" : "error");
+    throw err;
+  }
+}
+
+/**
+ * get-command-status (extension): a stored command and its outcome; a command still pending after 10 s is
+ * reported failed with "Device offline".
+ * @throws AppError NotFound (deviceControl.commandNotFound) / Forbidden for commands of other families' devices.
+ */
+export async function getCommandStatus(
+  ctx: AppContext,
+  userId: string,
+  commandId: string,
+  lang: Language,
+): Promise<TCommandRecord> {
+  const row = await ctx.db.selectFrom("device_commands").selectAll().where("id", "=", commandId).executeTakeFirst();
+  if (!row) throw new AppError(ErrorCode.NotFound, "deviceControl.commandNotFound");
+  await requireDeviceAccess(ctx.db, userId, row.device_id);
+  const timedOut =
+    (row.status === "pending" && ctx.now().getTime() - Date.parse(row.created_at) > COMMAND_TIMEOUT_MS) ||
+    (row.status === "failed" && (row.error === "timeout" || row.error === "publish-failed"));
+  const status = timedOut ? "failed" : (row.status as TCommandRecord["status"]);
+  return {
+    commandId: row.id,
+    deviceId: row.device_id,
+    name: row.name,
+    status,
+    error: timedOut ? "timeout" : row.error,
+    message: timedOut
+      ? translate(lang, "deviceControl.offline")
+      : status === "failed"
+        ? translate(lang, "deviceControl.failed", { error: row.error ?? "failed" })
+        : null,
+    createdAt: row.created_at,
+    ackedAt: row.acked_at,
+  };
+}
+
+/** device-station-maxworktime-cache (spec §7): every station 0–8 with its configured duration, s (0 = none). */
+export async function stationMaxWorkTimes(
+  ctx: AppContext,
+  deviceId: string,
+): Promise<Array<{ station: number; maxWorkTimeSeconds: number }>> {
+  const settings = await readReportedSettings(ctx.db, deviceId);
+  return Array.from({ length: 9 }, (_, station) => ({
+    station,
+    maxWorkTimeSeconds: expectedStationSeconds(settings, station) ?? 0,
+  }));
+}
+
+/**
+ * query-device-info-return-result (spec §7): sends "query", waits for the acknowledgement (the device reports its
+ * state before acknowledging), measures the clock drift from that fresh report and answers the state.
+ * @throws AppError DeviceOffline "Device offline" when offline or silent for 10 s.
+ */
+export async function queryDeviceInfoReturnResult(
+  ctx: AppContext,
+  input: { deviceId: string; userId: string; commandId?: string; lang: Language },
+): Promise<TDeviceInfo & { clockDriftSeconds: number | null }> {
+  const r = await runCommand(ctx, { ...input, name: "query" });
+  if (r.status === "failed") throw new AppError(ErrorCode.DeviceOffline, "deviceControl.offline");
+  const info = await getDeviceInfo(ctx.db, input.deviceId, r.commandId);
+  if (info.lastReportTime) await recordClockDrift(ctx.db, input.deviceId, info.lastReportTime, ctx.now());
+  const { clockDriftSeconds } = await readFreshness(ctx.db, input.deviceId);
+  return { ...info, clockDriftSeconds };
+}
+
+/**
+ * Follows device changes on the bus (registered once per app): records firmware-update progress ("ota-progress"
+ * events; 100 % = done; a refused "ota" ack = failed) and measures clock drift whenever a new state report
+ * (a new lastReportTime) arrives. Answers the unsubscribe function. Errors are logged, never thrown.
+ */
+export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg: string): void }): () => void {
+  const seen = new Map<string, string>();
+  return ctx.bus.subscribe((event) => {
+    if (event.type !== "device.changed") return;
+    const m = event.message;
+    const now = ctx.now();
+    const work = async () => {
+      if (m.kind === "event" && m.event?.type === "ota-progress" && typeof m.event.progress === "number") {
+        const progress = m.event.progress;
+        const done = progress >= 100;
+        await ctx.db
+          .updateTable("device_ota")
+          .set({ progress, status: done ? "done" : "running", updated_at: now.toISOString() })
+          .where("device_id", "=", m.deviceId)
+          .where("status", "=", "running")
+          .execute();
+      } else if (m.kind === "ack" && m.ack && !m.ack.ok) {
+        await ctx.db
+          .updateTable("device_ota")
+          .set({ status: "failed", error: m.ack.error ?? "failed", updated_at: now.toISOString() })
+          .where("command_id", "=", m.ack.commandId)
+          .where("status", "=", "running")
+          .execute();
+      } else if (m.kind === "state" && m.lastReportTime) {
+        const known = seen.get(m.deviceId);
+        seen.set(m.deviceId, m.lastReportTime);
+        // The first message after a start may repeat an old report (telemetry announces the stored state too).
+        if (known === undefined || known === m.lastReportTime) return;
+        await recordClockDrift(ctx.db, m.deviceId, m.lastReportTime, now);
+      }
+    };
+    work().catch((err: Error) =>
+      log.warn({ err: err.message, deviceId: m.deviceId }, "device-control tracking failed"),
+    );
+  });
 }

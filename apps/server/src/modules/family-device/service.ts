@@ -1,6 +1,9 @@
 import type { TFamilyDevice } from "@aquapilot/contract";
+import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
-import { requireFamilyMember } from "../access.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import { stateMessage } from "../devices/service.js";
 
 /**
  * The query behind family-device/get-list-by-family-id: the family's devices left-joined with their device_state,
@@ -50,4 +53,55 @@ export async function listFamilyDevices(db: Db, userId: string, familyId: string
     deviceModel: r.model,
     lastReportTime: r.last_report_time ?? null,
   }));
+}
+
+/**
+ * Sets the order of a household's devices (spec §7 family-device/update-device-sort; screen DeviceSort, kept per
+ * household): `deviceIds` must list every device of the family exactly once; sort becomes the index. Any member
+ * may reorder. One transaction; publishes nothing (the order is not live state).
+ * @throws AppError Forbidden (not a member); Validation (device.sortMismatch, members ["deviceIds"]) when the list
+ *   misses a device, repeats one or names a device of another household — nothing changes then.
+ */
+export async function updateDeviceSort(
+  db: Db,
+  userId: string,
+  familyId: string,
+  deviceIds: string[],
+): Promise<TFamilyDevice[]> {
+  await requireFamilyMember(db, userId, familyId);
+  await db.transaction().execute(async (trx) => {
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    const current = await trx.selectFrom("devices").select("id").where("family_id", "=", familyId).execute();
+    const ids = new Set(current.map((d) => d.id));
+    const unique = new Set(deviceIds);
+    if (unique.size !== deviceIds.length || unique.size !== ids.size || deviceIds.some((id) => !ids.has(id))) {
+      throw new AppError(ErrorCode.Validation, "device.sortMismatch", {}, [
+        { message: "device.sortMismatch", members: ["deviceIds"] },
+      ]);
+    }
+    for (const [index, id] of deviceIds.entries()) {
+      await trx.updateTable("devices").set({ sort: index }).where("id", "=", id).execute();
+    }
+  });
+  return listFamilyDevices(db, userId, familyId);
+}
+
+/**
+ * Unbinds a device from its household (spec §7 family-device/delete-device): administrator only. The device stays
+ * provisioned (its secret and state are kept) and can be bound again with its pairing code. Publishes
+ * `device.changed` to the household that lost it.
+ * @throws AppError NotFound (unknown device); Forbidden (not a member, or not the administrator).
+ */
+export async function deleteFamilyDevice(deps: { db: Db; bus: Bus }, userId: string, deviceId: string): Promise<null> {
+  const { familyId } = await requireDeviceAccess(deps.db, userId, deviceId);
+  await requireFamilyAdmin(deps.db, userId, familyId);
+  const message = await stateMessage(deps.db, deviceId, familyId);
+  const result = await deps.db
+    .updateTable("devices")
+    .set({ family_id: null, sort: 0 })
+    .where("id", "=", deviceId)
+    .where("family_id", "=", familyId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) deps.bus.publish({ type: "device.changed", familyId, deviceId, message });
+  return null;
 }

@@ -1,0 +1,29 @@
+import { endpoints } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { registerEndpoint } from "../../http/route.js";
+import type { AppContext } from "../context.js";
+import { deviceModelByMac, findDeviceModel } from "./service.js";
+
+/** Routes of spec §7 /api/run-lucky/device/app/device-model: product images (relative paths) by model or MAC. */
+export function deviceModelRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(
+    app,
+    endpoints.getImagesByDeviceModel,
+    async ({ query }) => (await findDeviceModel(ctx.db, query.deviceModel))?.images ?? [],
+  );
+  registerEndpoint(
+    app,
+    endpoints.getMainImageByDeviceModel,
+    async ({ query }) => (await findDeviceModel(ctx.db, query.deviceModel))?.mainImage ?? null,
+  );
+  registerEndpoint(
+    app,
+    endpoints.getImagesByDeviceMac,
+    async ({ user, query }) => (await deviceModelByMac(ctx.db, user.id, query.mac))?.images ?? [],
+  );
+  registerEndpoint(
+    app,
+    endpoints.getMainImageByDeviceMac,
+    async ({ user, query }) => (await deviceModelByMac(ctx.db, user.id, query.mac))?.mainImage ?? null,
+  );
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
+import { type BusEvent, InProcessBus } from "../../bus.js";
+import { AppError } from "../../http/errors.js";
+import { findDeviceModel } from "../device-model/service.js";
+import { deleteFamilyDevice, updateDeviceSort } from "../family-device/service.js";
+import { provisionDevice } from "./provision.js";
+import { bindDevice, recordConfigChange } from "./service.js";
+
+describe.each(ENGINES)("device data layer on %s", (engine) => {
+  let tdb: TestDatabase;
+  const bus = new InProcessBus();
+  const events: BusEvent[] = [];
+  const deps = () => ({ db: tdb.db, bus, now: () => new Date("2026-03-01T10:00:00Z") });
+  const users: Record<string, string> = {};
+  const families: Record<string, string> = {};
+  const devices: string[] = [];
+
+  beforeAll(async () => {
+    tdb = await openTestDatabase(engine);
+    bus.subscribe((e) => events.push(e));
+    const now = new Date().toISOString();
+    for (const name of ["ann", "bob"]) {
+      users[name] = randomUUID();
+      await tdb.db
+        .insertInto("users")
+        .values({
+          id: users[name],
+          user_name: name,
+          name,
+          email: null,
+          phone_number: null,
+          country_code: null,
+          password_hash: "x",
+          service_region: 2,
+          language_type: "en",
+          avatar: null,
+          security_stamp: "s",
+          is_deleted: 0,
+          creation_time: now,
+        })
+        .execute();
+      families[name] = randomUUID();
+      await tdb.db
+        .insertInto("families")
+        .values({
+          id: families[name],
+          name: `${name}'s`,
+          address: null,
+          longitude: null,
+          latitude: null,
+          avatar: null,
+          creator_id: users[name],
+          creation_time: now,
+          province: null,
+          city: null,
+          district: null,
+        })
+        .execute();
+      await tdb.db
+        .insertInto("family_members")
+        .values({ id: randomUUID(), family_id: families[name], user_id: users[name], is_admin: 1, creation_time: now })
+        .execute();
+    }
+    for (const n of [1, 2, 3]) {
+      devices.push((await provisionDevice(tdb.db, { mac: `02BB0000000${n}`, secret: `s${n}`, name: `D${n}` })).id);
+    }
+  });
+  afterAll(() => tdb?.close());
+
+  it("seeds the simulator's models with their images", async () => {
+    const model = await findDeviceModel(tdb.db, "AQ-S35");
+    expect(model).toMatchObject({ deviceModel: "AQ-S35", mainImage: "/device-images/aq-s35.svg" });
+    expect(model?.images).toHaveLength(2);
+  });
+
+  it("binds in sort order and moves a device on rebind, announcing it to both households", async () => {
+    for (const [i, id] of devices.entries()) {
+      const d = await bindDevice(deps(), users.ann, { familyId: families.ann, code: `02BB0000000${i + 1}:s${i + 1}` });
+      expect(d).toMatchObject({ id, sort: i });
+    }
+    await expect(
+      bindDevice(deps(), users.bob, { familyId: families.bob, code: "02BB00000001:s1" }),
+    ).rejects.toMatchObject({
+      code: "Conflict",
+    });
+    events.length = 0;
+    const moved = await bindDevice(deps(), users.bob, {
+      familyId: families.bob,
+      code: "02BB00000001:s1",
+      rebind: true,
+    });
+    expect(moved).toMatchObject({ familyId: families.bob, sort: 0 });
+    expect(events.map((e) => (e.type === "device.changed" ? e.familyId : null)).sort()).toEqual(
+      [families.ann, families.bob].sort(),
+    );
+  });
+
+  it("reorders in one transaction and leaves the order untouched on a bad list", async () => {
+    const order = await updateDeviceSort(tdb.db, users.ann, families.ann, [devices[2], devices[1]]);
+    expect(order.map((d) => d.id)).toEqual([devices[2], devices[1]]);
+    await expect(updateDeviceSort(tdb.db, users.ann, families.ann, [devices[2], devices[0]])).rejects.toBeInstanceOf(
+      AppError,
+    );
+    const rows = await tdb.db
+      .selectFrom("devices")
+      .select(["id", "sort"])
+      .where("family_id", "=", families.ann)
+      .execute();
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.sort]))).toEqual({ [devices[2]]: 0, [devices[1]]: 1 });
+  });
+
+  it("merges a valve-side change once per message and unbinds keeping the device provisioned", async () => {
+    const input = { mac: "02BB00000002", settings: { washTime: 8 }, ts: "2026-03-01T09:00:00Z" };
+    await recordConfigChange(deps(), input);
+    await recordConfigChange(deps(), input);
+    const { settings } = await recordConfigChange(deps(), { ...input, settings: { saltAddition: 4 } });
+    expect(settings).toEqual({ washTime: 8, saltAddition: 4 });
+    const count = await tdb.db
+      .selectFrom("device_events")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("device_id", "=", devices[1])
+      .where("type", "=", "config-change")
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(2);
+
+    await deleteFamilyDevice(deps(), users.ann, devices[1]);
+    const row = await tdb.db.selectFrom("devices").selectAll().where("id", "=", devices[1]).executeTakeFirstOrThrow();
+    expect(row.family_id).toBeNull();
+    const again = await bindDevice(deps(), users.ann, { familyId: families.ann, mac: "02BB00000002", secret: "s2" });
+    expect(again).toMatchObject({ familyId: families.ann, sort: 1 });
+  });
+});

@@ -1,0 +1,95 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { endpoints, PERMISSIONS } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { loadOrCreateSecret } from "../../auth/secrets.js";
+import type { AppConfig } from "../../config.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { registerEndpoint, registerOpenEndpoint } from "../../http/route.js";
+import { requireDeviceAccess } from "../access.js";
+import type { AppContext } from "../context.js";
+import { modelSetting } from "../device-model/settings.js";
+import {
+  bindDevice,
+  getDeviceWithData,
+  listMyDevices,
+  recordConfigChange,
+  requirePermission,
+  updateDevice,
+} from "./service.js";
+
+/** File in DATA_DIR holding the generated external-callback secret when EXTERNAL_CALLBACK_SECRET is unset. */
+export const EXTERNAL_CALLBACK_SECRET_FILE = "external-callback.secret";
+/** Header that carries the shared secret of integration calls. */
+export const EXTERNAL_CALLBACK_HEADER = "x-external-callback-secret";
+
+/**
+ * The shared secret of the external-callback integration calls: EXTERNAL_CALLBACK_SECRET, or the text of
+ * DATA_DIR/external-callback.secret (generated once, mode 0600).
+ */
+export function externalCallbackSecret(config: Pick<AppConfig, "DATA_DIR" | "EXTERNAL_CALLBACK_SECRET">): string {
+  if (config.EXTERNAL_CALLBACK_SECRET) return config.EXTERNAL_CALLBACK_SECRET;
+  loadOrCreateSecret(config.DATA_DIR, EXTERNAL_CALLBACK_SECRET_FILE);
+  return fs.readFileSync(path.join(config.DATA_DIR, EXTERNAL_CALLBACK_SECRET_FILE), "utf8").trim();
+}
+
+function sameSecret(given: unknown, expected: string): boolean {
+  if (typeof given !== "string" || given.length === 0) return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Routes of spec §7 /api/run-lucky/device/app/device (bind, get-device-with--data, update-device-name,
+ * update-device-image), device-lookup (get-device-list, get-device-model-setting) and
+ * /api/run-lucky/Iot/app/external-callback/send-device-config-change-message (integration call authenticated by the
+ * header x-external-callback-secret, not by a user token).
+ */
+export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const callbackSecret = externalCallbackSecret(ctx.config);
+
+  registerEndpoint(app, endpoints.bindDevice, async ({ user, body }) => bindDevice(ctx, user.id, body));
+  registerEndpoint(app, endpoints.getDeviceWithData, async ({ user, query }) => {
+    requirePermission(user, PERMISSIONS.deviceView);
+    return getDeviceWithData(ctx.db, user.id, query.deviceId);
+  });
+  registerEndpoint(app, endpoints.updateDeviceName, async ({ user, query }) => {
+    requirePermission(user, PERMISSIONS.deviceSetting);
+    return updateDevice(ctx, user.id, query.deviceId, { name: query.name });
+  });
+  registerEndpoint(app, endpoints.updateDeviceImage, async ({ user, query }) => {
+    requirePermission(user, PERMISSIONS.deviceSetting);
+    return updateDevice(ctx, user.id, query.deviceId, { image: query.image });
+  });
+
+  registerEndpoint(app, endpoints.getDeviceList, async ({ user, query }) => listMyDevices(ctx.db, user.id, query));
+  registerEndpoint(app, endpoints.getDeviceModelSetting, async ({ user, query }) => {
+    if (query.deviceId) {
+      await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+      const device = await ctx.db
+        .selectFrom("devices")
+        .select("model")
+        .where("id", "=", query.deviceId)
+        .executeTakeFirstOrThrow();
+      return modelSetting(device.model);
+    }
+    if (!query.deviceModel) {
+      throw new AppError(ErrorCode.Validation, "device.modelRequired", {}, [
+        { message: "device.modelRequired", members: ["deviceModel"] },
+      ]);
+    }
+    return modelSetting(query.deviceModel);
+  });
+
+  // The secret is checked before validation, so a caller without it learns nothing about the body.
+  const callbackPath = endpoints.sendDeviceConfigChangeMessage.path;
+  app.addHook("onRequest", async (request) => {
+    if (request.routeOptions.url !== callbackPath) return;
+    if (!sameSecret(request.headers[EXTERNAL_CALLBACK_HEADER], callbackSecret)) {
+      throw new AppError(ErrorCode.Unauthorized, "device.callbackSecret");
+    }
+  });
+  registerOpenEndpoint(app, endpoints.sendDeviceConfigChangeMessage, async ({ body }) => recordConfigChange(ctx, body));
+}

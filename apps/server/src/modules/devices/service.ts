@@ -1,0 +1,378 @@
+import { createHash } from "node:crypto";
+import {
+  ADVANCED_SETTING_NAMES,
+  normaliseMac,
+  type Permission,
+  type TDeviceBind,
+  type TDeviceChangeMessage,
+  type TDeviceSettings,
+  type TDeviceWithData,
+  type TFamilyDevice,
+  type TPaged,
+} from "@aquapilot/contract";
+import type { AuthUser } from "../../auth/auth-service.js";
+import { verifyPassword } from "../../auth/passwords.js";
+import { grantedPoliciesFor } from "../../auth/policies.js";
+import type { Bus } from "../../bus.js";
+import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import { findDeviceModel } from "../device-model/service.js";
+
+/** What the device services need. */
+export interface DeviceDeps {
+  db: Db;
+  bus: Bus;
+  now: () => Date;
+}
+
+/**
+ * Checks that `user` holds `permission` in grantedPolicies (spec §6; a device master holds every one).
+ * @throws AppError Forbidden (device.noPermission).
+ */
+export function requirePermission(user: Pick<AuthUser, "isMaster">, permission: Permission): void {
+  if (!grantedPoliciesFor(user)[permission]) throw new AppError(ErrorCode.Forbidden, "device.noPermission");
+}
+
+const PAIRING_CODE = /^((?:[0-9a-f]{2}[:-]?){5}[0-9a-f]{2}):(.+)$/i;
+
+/**
+ * The MAC (12 upper-case hex digits) and secret of a bind request: the pairing code "MAC:SECRET" the device prints
+ * (the MAC may carry ":" or "-" separators), or `mac` and `secret` given apart.
+ * @throws AppError Validation (device.pairingRequired, members ["code"]) when neither form is complete.
+ */
+export function parsePairing(input: Pick<TDeviceBind, "code" | "mac" | "secret">): { mac: string; secret: string } {
+  const match = input.code ? PAIRING_CODE.exec(input.code.trim()) : null;
+  const mac = normaliseMac(match?.[1] ?? input.mac ?? "");
+  const secret = match?.[2] ?? input.secret ?? "";
+  if (mac.length !== 12 || secret.length === 0) {
+    throw new AppError(ErrorCode.Validation, "device.pairingRequired", {}, [
+      { message: "device.pairingRequired", members: ["code"] },
+    ]);
+  }
+  return { mac, secret };
+}
+
+function familyDeviceQuery(db: Db) {
+  return db
+    .selectFrom("devices as d")
+    .leftJoin("device_state as s", "s.device_id", "d.id")
+    .select([
+      "d.id",
+      "d.family_id",
+      "d.name",
+      "d.image",
+      "d.sort",
+      "d.mac",
+      "d.model",
+      "s.online",
+      "s.station",
+      "s.last_report_time",
+    ]);
+}
+
+type FamilyDeviceRow = Awaited<ReturnType<ReturnType<typeof familyDeviceQuery>["execute"]>>[number];
+
+function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
+  return {
+    id: r.id,
+    familyId: r.family_id ?? "",
+    name: r.name,
+    image: r.image,
+    online: r.online === 1,
+    station: r.station ?? null,
+    sort: r.sort,
+    mac: r.mac,
+    deviceModel: r.model,
+    lastReportTime: r.last_report_time ?? null,
+  };
+}
+
+/** One device as the household lists show it (spec §3 Device). @throws AppError NotFound when it does not exist. */
+export async function getFamilyDevice(db: Db, deviceId: string): Promise<TFamilyDevice> {
+  const row = await familyDeviceQuery(db).where("d.id", "=", deviceId).executeTakeFirst();
+  if (!row) throw new AppError(ErrorCode.NotFound, "device.notFound");
+  return toFamilyDevice(row);
+}
+
+/** The hub-1 message announcing the current state of `deviceId` to the members of `familyId` (spec §7). */
+export async function stateMessage(db: Db, deviceId: string, familyId: string | null): Promise<TDeviceChangeMessage> {
+  const r = await db
+    .selectFrom("devices as d")
+    .leftJoin("device_state as s", "s.device_id", "d.id")
+    .select([
+      "d.mac",
+      "s.online",
+      "s.station",
+      "s.station_remaining_seconds",
+      "s.remaining_water_l",
+      "s.flow_rate_lpm",
+      "s.last_report_time",
+    ])
+    .where("d.id", "=", deviceId)
+    .executeTakeFirstOrThrow();
+  return {
+    kind: "state",
+    deviceId,
+    mac: r.mac,
+    familyId,
+    online: r.online === 1,
+    station: r.station ?? null,
+    stationRemainingSeconds: r.station_remaining_seconds ?? null,
+    remainingWaterL: r.remaining_water_l ?? null,
+    flowRateLpm: r.flow_rate_lpm ?? null,
+    lastReportTime: r.last_report_time ?? null,
+  };
+}
+
+async function publishChanged(deps: DeviceDeps, deviceId: string, familyIds: Array<string | null>): Promise<void> {
+  for (const familyId of new Set(familyIds)) {
+    if (familyId === null) continue;
+    deps.bus.publish({
+      type: "device.changed",
+      familyId,
+      deviceId,
+      message: await stateMessage(deps.db, deviceId, familyId),
+    });
+  }
+}
+
+/**
+ * Binds a provisioned device to household `input.familyId` (spec §7 device POST /; issue 4): only the family's
+ * administrator; the secret is checked against devices.secret_hash (argon2). A device belongs to at most one
+ * household: one bound elsewhere is refused unless `rebind` is true (the device was reset and the caller proves
+ * its secret), then it moves and the old household loses it. The device goes last in the household's order and
+ * takes `input.name` when given. Binding again to the same household answers the device unchanged.
+ * Publishes `device.changed` for the new and the old household.
+ * @throws AppError Forbidden (not the administrator), Validation (device.pairingRequired), InvalidCode
+ *   (device.pairingInvalid: unknown MAC or wrong secret, indistinguishable), Conflict (device.boundElsewhere).
+ */
+export async function bindDevice(deps: DeviceDeps, userId: string, input: TDeviceBind): Promise<TFamilyDevice> {
+  await requireFamilyAdmin(deps.db, userId, input.familyId);
+  const { mac, secret } = parsePairing(input);
+  const device = await deps.db
+    .selectFrom("devices")
+    .select(["id", "secret_hash", "family_id"])
+    .where("mac", "=", mac)
+    .executeTakeFirst();
+  // verifyPassword(null, …) still spends a hash, so an unknown MAC takes as long as a wrong secret.
+  const valid = await verifyPassword(device?.secret_hash ?? null, secret);
+  if (!device || !valid) throw new AppError(ErrorCode.InvalidCode, "device.pairingInvalid");
+  const previous = device.family_id;
+  if (previous === input.familyId) return getFamilyDevice(deps.db, device.id);
+  if (previous !== null && input.rebind !== true) throw new AppError(ErrorCode.Conflict, "device.boundElsewhere");
+
+  await deps.db.transaction().execute(async (trx) => {
+    const last = await trx
+      .selectFrom("devices")
+      .select((eb) => eb.fn.max("sort").as("maxSort"))
+      .where("family_id", "=", input.familyId)
+      .executeTakeFirst();
+    const sort = last?.maxSort === null || last?.maxSort === undefined ? 0 : Number(last.maxSort) + 1;
+    let update = trx
+      .updateTable("devices")
+      .set({ family_id: input.familyId, sort, ...(input.name ? { name: input.name } : {}) })
+      .where("id", "=", device.id);
+    // Only from the state we checked: a concurrent bind elsewhere makes this update match nothing.
+    update = previous === null ? update.where("family_id", "is", null) : update.where("family_id", "=", previous);
+    const result = await update.executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new AppError(ErrorCode.Conflict, "device.boundElsewhere");
+  });
+  await publishChanged(deps, device.id, [input.familyId, previous]);
+  return getFamilyDevice(deps.db, device.id);
+}
+
+/**
+ * A device with its live state, last reported settings and model (spec §7 device/get-device-with--data and
+ * family-device/get-device-detail). Units: L, L/min, s.
+ * @throws AppError NotFound (unknown device) or Forbidden (the caller is not a member of its household).
+ */
+export async function getDeviceWithData(db: Db, userId: string, deviceId: string): Promise<TDeviceWithData> {
+  await requireDeviceAccess(db, userId, deviceId);
+  const r = await db
+    .selectFrom("devices as d")
+    .leftJoin("device_state as s", "s.device_id", "d.id")
+    .select([
+      "d.id",
+      "d.mac",
+      "d.name",
+      "d.image",
+      "d.model",
+      "d.sort",
+      "d.family_id",
+      "d.device_serial_number",
+      "d.serial_number",
+      "d.firmware_version",
+      "s.online",
+      "s.station",
+      "s.station_remaining_seconds",
+      "s.remaining_water_l",
+      "s.capacity_l",
+      "s.flow_rate_lpm",
+      "s.total_water_l",
+      "s.vacation",
+      "s.close_reason",
+      "s.settings_json",
+      "s.last_report_time",
+    ])
+    .where("d.id", "=", deviceId)
+    .executeTakeFirstOrThrow();
+  return {
+    id: r.id,
+    mac: r.mac,
+    name: r.name,
+    model: r.model,
+    deviceSerialNumber: r.device_serial_number,
+    serialNumber: r.serial_number,
+    firmwareVersion: r.firmware_version,
+    online: r.online === 1,
+    station: r.station ?? null,
+    stationRemainingSeconds: r.station_remaining_seconds ?? null,
+    remainingWaterL: r.remaining_water_l ?? null,
+    capacityL: r.capacity_l ?? null,
+    flowRateLpm: r.flow_rate_lpm ?? null,
+    totalWaterL: r.total_water_l ?? null,
+    vacation: r.vacation === 1,
+    closeReason: r.close_reason ?? null,
+    lastReportTime: r.last_report_time ?? null,
+    familyId: r.family_id,
+    image: r.image,
+    sort: r.sort,
+    settings: r.settings_json ? (JSON.parse(r.settings_json) as TDeviceSettings) : null,
+    deviceModel: await findDeviceModel(db, r.model),
+  };
+}
+
+/**
+ * Renames a device or changes its image (spec §7 update-device-name / update-device-image; screens DeviceNameUpdate,
+ * DeviceImage). Any member of the household may do it. Images are stored as relative paths (spec §7 Images).
+ * Publishes `device.changed`.
+ * @throws AppError NotFound / Forbidden as {@link getDeviceWithData}.
+ */
+export async function updateDevice(
+  deps: DeviceDeps,
+  userId: string,
+  deviceId: string,
+  change: { name?: string; image?: string },
+): Promise<TFamilyDevice> {
+  const { familyId } = await requireDeviceAccess(deps.db, userId, deviceId);
+  await deps.db.updateTable("devices").set(change).where("id", "=", deviceId).execute();
+  await publishChanged(deps, deviceId, [familyId]);
+  return getFamilyDevice(deps.db, deviceId);
+}
+
+/**
+ * The caller's devices (spec §7 device-lookup/get-device-list): of household `familyId`, or of every household the
+ * caller belongs to, ordered by household then sort; paged with skipCount / maxResultCount.
+ * @throws AppError Forbidden when `familyId` is given and the caller is not a member.
+ */
+export async function listMyDevices(
+  db: Db,
+  userId: string,
+  query: { familyId?: string; skipCount: number; maxResultCount: number },
+): Promise<TPaged<TFamilyDevice>> {
+  if (query.familyId) await requireFamilyMember(db, userId, query.familyId);
+  const families = query.familyId
+    ? [query.familyId]
+    : (await db.selectFrom("family_members").select("family_id").where("user_id", "=", userId).execute()).map(
+        (m) => m.family_id,
+      );
+  if (families.length === 0) return { items: [], totalCount: 0 };
+  const total = await db
+    .selectFrom("devices")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("family_id", "in", families)
+    .executeTakeFirstOrThrow();
+  const rows = await familyDeviceQuery(db)
+    .where("d.family_id", "in", families)
+    .orderBy("d.family_id")
+    .orderBy("d.sort")
+    .orderBy("d.creation_time")
+    .orderBy("d.id")
+    .limit(query.maxResultCount)
+    .offset(query.skipCount)
+    .execute();
+  return { items: rows.map(toFamilyDevice), totalCount: Number(total.n) };
+}
+
+/**
+ * Records a configuration change made at the valve (spec §7 external-callback/send-device-config-change-message):
+ * merges `settings` into device_state.settings_json, stores a device_events row of type "config-change" (once per
+ * MAC, ts and settings, so a redelivery is stored once) and publishes `device.changed`.
+ * @throws AppError NotFound (unknown MAC); Validation (device.wrongConfiguration, members = names that are not
+ *   advanced settings of spec §3).
+ */
+export async function recordConfigChange(
+  deps: DeviceDeps,
+  input: { mac: string; settings: TDeviceSettings; ts?: string },
+): Promise<{ deviceId: string; settings: TDeviceSettings }> {
+  const unknown = Object.keys(input.settings).filter((k) => !(ADVANCED_SETTING_NAMES as readonly string[]).includes(k));
+  if (unknown.length > 0 || Object.keys(input.settings).length === 0) {
+    throw new AppError(ErrorCode.Validation, "device.wrongConfiguration", {}, [
+      { message: "device.wrongConfiguration", members: unknown.length > 0 ? unknown : ["settings"] },
+    ]);
+  }
+  const device = await deps.db
+    .selectFrom("devices")
+    .select(["id", "family_id"])
+    .where("mac", "=", normaliseMac(input.mac))
+    .executeTakeFirst();
+  if (!device) throw new AppError(ErrorCode.NotFound, "device.notFound");
+  const now = deps.now().toISOString();
+  const ts = input.ts && !Number.isNaN(Date.parse(input.ts)) ? new Date(input.ts).toISOString() : now;
+  const eventId = `config-change-${createHash("sha256")
+    .update(`${ts}|${JSON.stringify(input.settings)}`)
+    .digest("hex")
+    .slice(0, 32)}`;
+  const merged = await deps.db.transaction().execute(async (trx) => {
+    const state = await trx
+      .selectFrom("device_state")
+      .select("settings_json")
+      .where("device_id", "=", device.id)
+      .executeTakeFirst();
+    const settings = { ...(state?.settings_json ? JSON.parse(state.settings_json) : {}), ...input.settings };
+    if (state) {
+      await trx
+        .updateTable("device_state")
+        .set({ settings_json: JSON.stringify(settings), updated_at: now })
+        .where("device_id", "=", device.id)
+        .execute();
+    } else {
+      await trx
+        .insertInto("device_state")
+        .values({
+          device_id: device.id,
+          online: 0,
+          vacation: 0,
+          regeneration_count: 0,
+          settings_json: JSON.stringify(settings),
+          updated_at: now,
+        })
+        .execute();
+    }
+    await trx
+      .insertInto("device_events")
+      .values({
+        id: eventId,
+        device_id: device.id,
+        type: "config-change",
+        close_reason: null,
+        station: null,
+        ts,
+        received_at: now,
+      })
+      .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
+      .execute();
+    return settings as TDeviceSettings;
+  });
+  if (device.family_id) {
+    const message = await stateMessage(deps.db, device.id, device.family_id);
+    deps.bus.publish({
+      type: "device.changed",
+      familyId: device.family_id,
+      deviceId: device.id,
+      message: { ...message, kind: "event", event: { type: "config-change", closeReason: null } },
+    });
+  }
+  return { deviceId: device.id, settings: merged };
+}

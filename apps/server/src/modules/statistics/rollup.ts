@@ -1,0 +1,128 @@
+import type { Db } from "../../db/index.js";
+
+const HOUR_MS = 3_600_000;
+
+/** ISO UTC start of the hour holding `ts` (any ISO 8601 time), e.g. 2026-11-22T14:00:00.000Z. */
+export function hourStartOf(ts: string | number | Date): string {
+  const t = new Date(ts).getTime();
+  return new Date(Math.floor(t / HOUR_MS) * HOUR_MS).toISOString();
+}
+
+/** UTC day YYYY-MM-DD holding `ts`. */
+export function dayOf(ts: string | number | Date): string {
+  return new Date(ts).toISOString().slice(0, 10);
+}
+
+/**
+ * Recomputes the hourly rollup of the hour holding `ts` from the raw telemetry of that hour, then the daily rollup of
+ * its day from the hourly rows, and upserts both (issue 4 "Water-usage statistics"). Because every value is
+ * recomputed from the rows below it, calling this any number of times for the same data gives the same rows
+ * (idempotent), and a redelivered or late telemetry message is counted once. Cost: ≤ 1 hour of raw rows + ≤ 24 rows.
+ * Raw `ts` must be ISO UTC text as produced by `Date.toISOString()` (docs/device-protocol.md), so text order is time
+ * order on both engines.
+ */
+export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, now = new Date()): Promise<void> {
+  const hourStart = hourStartOf(ts);
+  const hourEnd = new Date(new Date(hourStart).getTime() + HOUR_MS).toISOString();
+  const updatedAt = now.toISOString();
+  const hour = await db
+    .selectFrom("device_telemetry")
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>("interval_water_l"), eb.lit(0)).as("water"),
+      eb.fn.countAll<number>().as("samples"),
+      eb.fn.coalesce(eb.fn.max<number>("flow_rate_lpm"), eb.lit(0)).as("maxFlow"),
+    ])
+    .where("device_id", "=", deviceId)
+    .where("ts", ">=", hourStart)
+    .where("ts", "<", hourEnd)
+    .executeTakeFirstOrThrow();
+  const samples = Number(hour.samples);
+  if (samples === 0) {
+    await db
+      .deleteFrom("device_water_hourly")
+      .where("device_id", "=", deviceId)
+      .where("hour_start", "=", hourStart)
+      .execute();
+  } else {
+    const values = {
+      water_l: round3(Number(hour.water)),
+      samples,
+      max_flow_lpm: Number(hour.maxFlow),
+      updated_at: updatedAt,
+    };
+    await db
+      .insertInto("device_water_hourly")
+      .values({ device_id: deviceId, hour_start: hourStart, ...values })
+      .onConflict((oc) => oc.columns(["device_id", "hour_start"]).doUpdateSet(values))
+      .execute();
+  }
+  const day = dayOf(hourStart);
+  const next = new Date(new Date(`${day}T00:00:00.000Z`).getTime() + 24 * HOUR_MS).toISOString();
+  const daily = await db
+    .selectFrom("device_water_hourly")
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>("water_l"), eb.lit(0)).as("water"),
+      eb.fn.coalesce(eb.fn.sum<number>("samples"), eb.lit(0)).as("samples"),
+    ])
+    .where("device_id", "=", deviceId)
+    .where("hour_start", ">=", `${day}T00:00:00.000Z`)
+    .where("hour_start", "<", next)
+    .executeTakeFirstOrThrow();
+  const daySamples = Number(daily.samples);
+  if (daySamples === 0) {
+    await db.deleteFrom("device_water_daily").where("device_id", "=", deviceId).where("day", "=", day).execute();
+    return;
+  }
+  const dayValues = { water_l: round3(Number(daily.water)), samples: daySamples, updated_at: updatedAt };
+  await db
+    .insertInto("device_water_daily")
+    .values({ device_id: deviceId, day, ...dayValues })
+    .onConflict((oc) => oc.columns(["device_id", "day"]).doUpdateSet(dayValues))
+    .execute();
+}
+
+/**
+ * Rebuilds the hourly and daily rollups of one device (or every device) from raw telemetry: deletes them and
+ * recomputes each hour that has data. Answers the number of hours written. Safe to run while telemetry arrives
+ * (each hour is recomputed from raw, so a concurrent {@link rollupTelemetryAt} writes the same values).
+ */
+export async function backfillRollups(db: Db, deviceId?: string): Promise<number> {
+  let del1 = db.deleteFrom("device_water_hourly");
+  let del2 = db.deleteFrom("device_water_daily");
+  if (deviceId) {
+    del1 = del1.where("device_id", "=", deviceId);
+    del2 = del2.where("device_id", "=", deviceId);
+  }
+  await del1.execute();
+  await del2.execute();
+  let q = db.selectFrom("device_telemetry").select(["device_id", "ts"]).orderBy("device_id").orderBy("ts");
+  if (deviceId) q = q.where("device_id", "=", deviceId);
+  const seen = new Set<string>();
+  let hours = 0;
+  // Keyset pages so a year of per-minute rows is never held at once.
+  let last: { device_id: string; ts: string } | null = null;
+  for (;;) {
+    let page = q.limit(5000);
+    if (last) {
+      const l: { device_id: string; ts: string } = last;
+      page = page.where((eb) =>
+        eb.or([eb("device_id", ">", l.device_id), eb.and([eb("device_id", "=", l.device_id), eb("ts", ">", l.ts)])]),
+      );
+    }
+    const rows = await page.execute();
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      const key = `${r.device_id}|${hourStartOf(r.ts)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      await rollupTelemetryAt(db, r.device_id, r.ts);
+      hours++;
+    }
+    last = rows[rows.length - 1];
+  }
+  return hours;
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,71 @@
+import { DEVICE_FLOW_STATISTICS_CSV_PATH, endpoints } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { requireUser } from "../../http/authenticate.js";
+import { registerEndpoint } from "../../http/route.js";
+import { requireDeviceAccess } from "../access.js";
+import type { AppContext } from "../context.js";
+import { telemetryCsvStream } from "./csv.js";
+import { readRegenerationCycles } from "./cycles.js";
+import { deviceFlowStatistics } from "./flow-statistics.js";
+import { readSaltStatus, resetSaltLevel } from "./salt.js";
+
+const ZCsvQuery = z.object({
+  deviceId: z.string().min(1).max(64),
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  granularity: z.enum(["raw", "hourly"]).default("raw"),
+});
+
+function isoOf(text: string): string {
+  return new Date(text.length === 10 ? `${text}T00:00:00.000Z` : text).toISOString();
+}
+
+/**
+ * Routes of the statistics module (issue 4): spec §7 device/device-flow-statistics, and the extensions
+ * device-control/get-salt-status, reset-salt-level, get-regeneration-cycles and the CSV export
+ * (`GET …/device/device-flow-statistics/export.csv?deviceId&from&to&granularity=raw|hourly`, text/csv, streamed).
+ * Every call requires a member of the device's family (strangers 403, unknown devices 404).
+ */
+export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ user, body }) => {
+    await requireDeviceAccess(ctx.db, user.id, body.deviceId);
+    return deviceFlowStatistics(ctx.db, body, ctx.now());
+  });
+  registerEndpoint(app, endpoints.getSaltStatus, async ({ user, query, lang }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
+  });
+  registerEndpoint(app, endpoints.resetSaltLevel, async ({ user, query, lang }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    await resetSaltLevel(ctx.db, query.deviceId, query.levelKg, user.id, ctx.now());
+    return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
+  });
+  registerEndpoint(app, endpoints.getRegenerationCycles, async ({ user, query }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    return readRegenerationCycles(ctx.db, query.deviceId, query);
+  });
+  app.route({
+    method: "GET",
+    url: DEVICE_FLOW_STATISTICS_CSV_PATH,
+    schema: { querystring: ZCsvQuery },
+    onRequest: async (request) => {
+      requireUser(request);
+    },
+    handler: async (request, reply) => {
+      const user = requireUser(request);
+      const q = request.query as z.output<typeof ZCsvQuery>;
+      await requireDeviceAccess(ctx.db, user.id, q.deviceId);
+      const stream = telemetryCsvStream(ctx.db, {
+        deviceId: q.deviceId,
+        from: isoOf(q.from),
+        to: isoOf(q.to),
+        granularity: q.granularity,
+      });
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="water-${q.granularity}.csv"`)
+        .send(stream);
+    },
+  });
+}

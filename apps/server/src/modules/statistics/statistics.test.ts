@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/databases.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
+import { seedDemoIfEmpty } from "../demo.js";
+import { buildCycles, type CycleEvent } from "./cycles.js";
+import { reportPeriod } from "./flow-statistics.js";
+import { backfillRollups, rollupTelemetryAt } from "./rollup.js";
+import { forecastSalt } from "./salt.js";
+
+const STATS = "/api/run-lucky/device/app/device/device-flow-statistics";
+const CSV = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
+const CONTROL = "/api/run-lucky/device/app/device-control";
+
+/** Hand-made telemetry: (ts, litres metered since the previous message). */
+const TELEMETRY: Array<[string, number]> = [
+  ["2026-02-28T23:00:00.000Z", 100], // outside March
+  ["2026-03-02T12:00:00.000Z", 3],
+  ["2026-03-10T08:00:00.000Z", 10],
+  ["2026-03-10T08:30:00.000Z", 5.5],
+  ["2026-03-10T09:15:00.000Z", 20],
+  ["2026-03-11T23:59:00.000Z", 7],
+];
+const REGENERATIONS = ["2026-03-10T02:00:00.000Z", "2026-03-11T02:00:00.000Z"];
+
+describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
+  let t: TestApp;
+  let owner: string;
+  let stranger: string;
+  let deviceId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ engine, now: () => new Date("2026-03-12T12:00:00.000Z") });
+    await seedDemoIfEmpty(t.db, { devices: [{ mac: "A1B2C3D4E5A1", secret: "s1", name: "Kitchen", model: "AQ-S25" }] });
+    owner = await bearer(t.app, "demo", "demo1234");
+    await registerByEmail(t.app, "stats-stranger@example.com", "pass-word-1");
+    stranger = await bearer(t.app, "stats-stranger@example.com", "pass-word-1");
+    deviceId = (await t.db.selectFrom("devices").select("id").executeTakeFirstOrThrow()).id;
+    await t.db.deleteFrom("device_state").where("device_id", "=", deviceId).execute();
+    await t.db
+      .insertInto("device_state")
+      .values({
+        device_id: deviceId,
+        online: 1,
+        vacation: 0,
+        regeneration_count: 2,
+        settings_json: JSON.stringify({ saltAddition: 3, backWashTime: 10, absorbSaltSlowWashTime: 60 }),
+        last_report_time: "2026-03-12T11:59:00.000Z",
+        updated_at: "2026-03-12T11:59:00.000Z",
+      })
+      .execute();
+    let total = 0;
+    for (const [ts, litres] of TELEMETRY) {
+      total += litres;
+      await t.db
+        .insertInto("device_telemetry")
+        .values({ device_id: deviceId, ts, total_water_l: total, flow_rate_lpm: litres / 10, interval_water_l: litres })
+        .execute();
+      await rollupTelemetryAt(t.db, deviceId, ts);
+    }
+    for (const [i, ts] of REGENERATIONS.entries()) {
+      await t.db
+        .insertInto("device_events")
+        .values({
+          id: `r${i}`,
+          device_id: deviceId,
+          type: "regeneration-start",
+          close_reason: null,
+          station: null,
+          ts,
+          received_at: ts,
+        })
+        .execute();
+    }
+  });
+  afterAll(() => t.close());
+
+  async function stats(body: Record<string, unknown>, auth = owner) {
+    return t.app.inject({ method: "POST", url: STATS, headers: { authorization: auth }, payload: body });
+  }
+
+  it("day view: 24 hourly buckets of water, regenerations and salt", async () => {
+    const res = await stats({ deviceId, reportTimeType: 3, date: "2026-03-10" });
+    expect(res.statusCode).toBe(200);
+    const r = res.json().result;
+    expect(r.bucket).toBe("hour");
+    expect(r.buckets).toHaveLength(24);
+    expect(r.buckets[8]).toEqual({ start: "2026-03-10T08:00:00.000Z", waterL: 15.5, regenerations: 0, saltKg: 0 });
+    expect(r.buckets[9].waterL).toBe(20);
+    expect(r.buckets[2]).toMatchObject({ regenerations: 1, saltKg: 3 });
+    expect(r.totals).toEqual({ waterL: 35.5, regenerations: 1, saltKg: 3 });
+    expect(r.lastReportTime).toBe("2026-03-12T11:59:00.000Z");
+  });
+
+  it("week view: Monday to Sunday in daily buckets", async () => {
+    const r = (await stats({ deviceId, reportTimeType: 2, date: "2026-03-10" })).json().result;
+    expect(r.from).toBe("2026-03-09T00:00:00.000Z");
+    expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 7, 0, 0, 0, 0]);
+    expect(r.totals).toEqual({ waterL: 42.5, regenerations: 2, saltKg: 6 });
+  });
+
+  it("month view: the calendar month in ≤ 31 daily rows", async () => {
+    const r = (await stats({ deviceId, reportTimeType: 1, date: "2026-03-20" })).json().result;
+    expect(r.buckets).toHaveLength(31);
+    expect(r.buckets[1]).toMatchObject({ start: "2026-03-02T00:00:00.000Z", waterL: 3 });
+    expect(r.totals).toEqual({ waterL: 45.5, regenerations: 2, saltKg: 6 });
+  });
+
+  it("rollups are idempotent and a backfill rebuilds the same rows", async () => {
+    const snapshot = async () => ({
+      hourly: await t.db
+        .selectFrom("device_water_hourly")
+        .select(["hour_start", "water_l", "samples"])
+        .orderBy("hour_start")
+        .execute(),
+      daily: await t.db.selectFrom("device_water_daily").select(["day", "water_l", "samples"]).orderBy("day").execute(),
+    });
+    const before = await snapshot();
+    expect(before.hourly).toHaveLength(5);
+    expect(before.daily).toEqual([
+      { day: "2026-02-28", water_l: 100, samples: 1 },
+      { day: "2026-03-02", water_l: 3, samples: 1 },
+      { day: "2026-03-10", water_l: 35.5, samples: 3 },
+      { day: "2026-03-11", water_l: 7, samples: 1 },
+    ]);
+    for (const [ts] of TELEMETRY) await rollupTelemetryAt(t.db, deviceId, ts);
+    expect(await snapshot()).toEqual(before);
+    await t.db.updateTable("device_water_daily").set({ water_l: 999 }).execute();
+    expect(await backfillRollups(t.db, deviceId)).toBe(5);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("exports CSV with a header line, raw or hourly", async () => {
+    const raw = await t.app.inject({
+      method: "GET",
+      url: CSV,
+      query: { deviceId, from: "2026-03-10", to: "2026-03-11" },
+      headers: { authorization: owner },
+    });
+    expect(raw.statusCode).toBe(200);
+    expect(raw.headers["content-type"]).toContain("text/csv");
+    expect(raw.body.trim().split("\n")).toEqual([
+      "ts,total_water_l,flow_rate_lpm,interval_water_l",
+      "2026-03-10T08:00:00.000Z,113,1,10",
+      "2026-03-10T08:30:00.000Z,118.5,0.55,5.5",
+      "2026-03-10T09:15:00.000Z,138.5,2,20",
+    ]);
+    const hourly = await t.app.inject({
+      method: "GET",
+      url: CSV,
+      query: { deviceId, from: "2026-03-10T00:00:00Z", to: "2026-03-12T00:00:00Z", granularity: "hourly" },
+      headers: { authorization: owner },
+    });
+    expect(hourly.body.trim().split("\n")).toEqual([
+      "hour_start,water_l,samples,max_flow_lpm",
+      "2026-03-10T08:00:00.000Z,15.5,2,1",
+      "2026-03-10T09:00:00.000Z,20,1,2",
+      "2026-03-11T23:00:00.000Z,7,1,0.7",
+    ]);
+    const denied = await t.app.inject({
+      method: "GET",
+      url: CSV,
+      query: { deviceId, from: "2026-03-10", to: "2026-03-11" },
+      headers: { authorization: stranger },
+    });
+    expect(denied.statusCode).toBe(403);
+  });
+
+  it("salt: the owner resets the level; the forecast uses the last 30 days", async () => {
+    const reset = await t.app.inject({
+      method: "POST",
+      url: `${CONTROL}/reset-salt-level`,
+      query: { deviceId, levelKg: "5" },
+      headers: { authorization: owner, "accept-language": "en" },
+    });
+    expect(reset.statusCode).toBe(200);
+    // 2 regenerations × 3 kg in 30 days = 0.2 kg/day; 5 kg → 25 days; no regeneration since the refill.
+    expect(reset.json().result).toMatchObject({
+      saltLevelKg: 5,
+      saltPerRegenerationKg: 3,
+      regenerationsLast30Days: 2,
+      dailySaltUseKg: 0.2,
+      saltDaysLeft: 25,
+      lowSalt: false,
+      message: null,
+    });
+  });
+
+  it("strangers get 403 and unknown devices 404, for statistics and commands", async () => {
+    expect((await stats({ deviceId, reportTimeType: 3 }, stranger)).statusCode).toBe(403);
+    expect((await stats({ deviceId: "nope", reportTimeType: 3 })).statusCode).toBe(404);
+    const cmd = await t.app.inject({
+      method: "POST",
+      url: `${CONTROL}/forced-regeneration`,
+      query: { deviceId },
+      headers: { authorization: stranger },
+    });
+    expect(cmd.statusCode).toBe(403);
+    expect(t.devices.calls).toEqual([]);
+    const cycles = await t.app.inject({
+      method: "GET",
+      url: `${CONTROL}/get-regeneration-cycles`,
+      query: { deviceId },
+      headers: { authorization: stranger },
+    });
+    expect(cycles.statusCode).toBe(403);
+  });
+});
+
+describe("statistics pure parts", () => {
+  it("report periods", () => {
+    const now = new Date("2026-03-12T12:00:00Z");
+    expect(reportPeriod(3, undefined, now).from.toISOString()).toBe("2026-03-12T00:00:00.000Z");
+    const week = reportPeriod(2, "2026-03-15", now); // a Sunday
+    expect([week.from.toISOString(), week.to.toISOString()]).toEqual([
+      "2026-03-09T00:00:00.000Z",
+      "2026-03-16T00:00:00.000Z",
+    ]);
+    expect(reportPeriod(1, "2026-02-10", now).starts).toHaveLength(28);
+  });
+
+  it("salt forecast math", () => {
+    // 50 kg − 4 × 3 kg = 38 kg; 10 × 3 kg / 30 d = 1 kg/day → 38 days.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 50,
+        regenerationsSinceRefill: 4,
+        regenerationsLast30Days: 10,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toEqual({ saltLevelKg: 38, dailySaltUseKg: 1, saltDaysLeft: 38, lowSalt: false });
+    // 5 kg; 15 × 3 / 30 = 1.5 kg/day → ⌊3.33⌋ = 3 days ≤ 7 → low.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 5,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 15,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toEqual({ saltLevelKg: 5, dailySaltUseKg: 1.5, saltDaysLeft: 3, lowSalt: true });
+    // Less than one regeneration's salt is low even without recent use; never below 0.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 2,
+        regenerationsSinceRefill: 3,
+        regenerationsLast30Days: 0,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toEqual({ saltLevelKg: 0, dailySaltUseKg: 0, saltDaysLeft: null, lowSalt: true });
+    expect(
+      forecastSalt({
+        levelAtRefillKg: null,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 9,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toMatchObject({ saltLevelKg: null, saltDaysLeft: null, lowSalt: false });
+  });
+
+  it("regeneration cycles: per-station durations and the > 20 % deviation flag", () => {
+    const settings = {
+      backWashTime: 10,
+      absorbSaltSlowWashTime: 60,
+      saltTankRefillTime: 6,
+      washTime: 10,
+      saltAddition: 3,
+    };
+    const at = (base: string, s: number) => new Date(Date.parse(base) + s * 1000).toISOString();
+    const cycle = (base: string, backwash: number): CycleEvent[] => {
+      const marks = [0, backwash, backwash + 3600, backwash + 3960, backwash + 4560];
+      return [
+        { type: "regeneration-start", station: null, ts: at(base, 0) },
+        ...[1, 2, 3, 4].map((station, i) => ({ type: "station", station, ts: at(base, marks[i]) })),
+        { type: "station", station: 0, ts: at(base, marks[4]) },
+        { type: "regeneration-end", station: null, ts: at(base, marks[4]) },
+      ];
+    };
+    const events = [
+      ...cycle("2026-03-01T02:00:00.000Z", 600), // as configured
+      ...cycle("2026-03-02T02:00:00.000Z", 720), // backwash +20 %: not flagged
+      ...cycle("2026-03-03T02:00:00.000Z", 900), // backwash +50 %: flagged
+      { type: "regeneration-start", station: null, ts: "2026-03-04T02:00:00.000Z" },
+      { type: "station", station: 1, ts: "2026-03-04T02:00:00.000Z" },
+    ];
+    const cycles = buildCycles(events, settings, () => 42);
+    expect(cycles).toHaveLength(4);
+    expect(cycles[0]).toMatchObject({ durationSeconds: 5160, expectedSeconds: 5160, deviates: false, complete: true });
+    expect(cycles[0].stations.map((s) => [s.station, s.durationSeconds, s.expectedSeconds])).toEqual([
+      [1, 600, 600],
+      [2, 3600, 3600],
+      [3, 360, 360],
+      [4, 600, 600],
+    ]);
+    expect(cycles[0]).toMatchObject({ waterL: 42, saltKg: 3 });
+    expect(cycles[1].deviates).toBe(false);
+    expect(cycles[2].deviates).toBe(true);
+    expect(cycles[2].stations[0]).toMatchObject({ station: 1, durationSeconds: 900, deviates: true });
+    expect(cycles[3]).toMatchObject({ complete: false, endTime: null, deviates: false });
+  });
+});

@@ -1,0 +1,75 @@
+import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, asPage } from "../../../shared/api/client.js";
+import { queryKeys } from "../../../shared/api/query-keys.js";
+
+/**
+ * A household's devices in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7), under the
+ * same query key as the home tab so both show one list.
+ */
+export function useHouseholdDevices(familyId: string | null | undefined) {
+  return useQuery({
+    queryKey: queryKeys.familyDevices(familyId ?? ""),
+    queryFn: async ({ signal }) => {
+      const result = await api(endpoints.getFamilyDevices, { query: { familyId: familyId ?? "" }, signal });
+      return [...asPage<TFamilyDevice>(result).items].sort((a, b) => a.sort - b.sort);
+    },
+    enabled: Boolean(familyId),
+  });
+}
+
+/** The caller's households (`GET …/app/family/`, spec §7), under the home tab's key, for choosing where to bind. */
+export function useHouseholds() {
+  return useQuery({
+    queryKey: queryKeys.families,
+    queryFn: async ({ signal }) =>
+      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal }))
+        .items,
+  });
+}
+
+/**
+ * Saves a household's device order (DeviceSort, kept per household): `PUT
+ * /api/run-lucky/device/app/family-device/update-device-sort` with body `{familyId, deviceIds}` — every device of
+ * the family, in the new order (spec §7). Resolves the list in its new order.
+ */
+export async function updateDeviceSort(familyId: string, deviceIds: string[]): Promise<TFamilyDevice[]> {
+  return api(endpoints.updateDeviceSort, { body: { familyId, deviceIds }, loading: true });
+}
+
+/** {@link updateDeviceSort} as a mutation; the saved order replaces the household's cached list. */
+export function useUpdateDeviceSort() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { familyId: string; deviceIds: string[] }) => updateDeviceSort(v.familyId, v.deviceIds),
+    onSuccess: (list, v) => {
+      client.setQueryData(
+        queryKeys.familyDevices(v.familyId),
+        [...list].sort((a, b) => a.sort - b.sort),
+      );
+      void client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll });
+    },
+  });
+}
+
+/**
+ * Binds a provisioned device to a household (administrator; issue 4): `POST /api/run-lucky/device/app/device` with
+ * body `{familyId, mac, secret}` from the pairing code "MAC:SECRET". Resolves the device's list entry.
+ * Errors: ApiError (wrong code, device bound elsewhere, not the administrator).
+ */
+export async function bindDevice(familyId: string, mac: string, secret: string): Promise<TFamilyDevice> {
+  return api(endpoints.bindDevice, { body: { familyId, mac, secret }, loading: true });
+}
+
+/** {@link bindDevice} as a mutation that refreshes the household lists. */
+export function useBindDevice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { familyId: string; mac: string; secret: string }) => bindDevice(v.familyId, v.mac, v.secret),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll }),
+        client.invalidateQueries({ queryKey: queryKeys.families }),
+      ]),
+  });
+}

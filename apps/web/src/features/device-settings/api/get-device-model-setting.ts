@@ -1,0 +1,25 @@
+import { endpoints, type TDeviceModelSetting } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { deviceSettingsKeys } from "./keys.js";
+
+/**
+ * Which advanced settings the device's model has, with units and bounds: `GET
+ * /api/run-lucky/device/app/device-lookup/get-device-model-setting?deviceId=` (spec §7; bounds in wire units —
+ * minutes, L, kg, L/min, mg/L CaCO₃, days).
+ */
+export async function getDeviceModelSetting(deviceId: string, signal?: AbortSignal): Promise<TDeviceModelSetting> {
+  return api(endpoints.getDeviceModelSetting, { query: { deviceId }, signal });
+}
+
+/** The model's settings as a query (kept for the session: a model's bounds do not change). */
+export function useDeviceModelSetting(deviceId: string | null | undefined) {
+  return useQuery(
+    queryOptions({
+      queryKey: deviceSettingsKeys.modelSetting(deviceId ?? ""),
+      queryFn: ({ signal }) => getDeviceModelSetting(deviceId ?? "", signal),
+      enabled: Boolean(deviceId),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  );
+}

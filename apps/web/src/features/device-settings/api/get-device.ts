@@ -1,0 +1,26 @@
+import { endpoints, type TDeviceWithData } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { deviceSettingsKeys } from "./keys.js";
+
+/**
+ * A device with its live state, reported advanced settings and model: `GET
+ * /api/run-lucky/device/app/device/get-device-with--data?deviceId=` (spec §7). Errors: ApiError (403 stranger, 404).
+ */
+export async function getDevice(deviceId: string, signal?: AbortSignal): Promise<TDeviceWithData> {
+  return api(endpoints.getDeviceWithData, { query: { deviceId }, signal });
+}
+
+/** Query options of {@link getDevice}; disabled without an id. */
+export function getDeviceQueryOptions(deviceId: string | null | undefined) {
+  return queryOptions({
+    queryKey: deviceSettingsKeys.device(deviceId ?? ""),
+    queryFn: ({ signal }) => getDevice(deviceId ?? "", signal),
+    enabled: Boolean(deviceId),
+  });
+}
+
+/** The device as a query. */
+export function useDevice(deviceId: string | null | undefined) {
+  return useQuery(getDeviceQueryOptions(deviceId));
+}

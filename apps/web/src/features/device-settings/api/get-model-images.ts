@@ -1,0 +1,26 @@
+import { endpoints } from "@aquapilot/contract";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { deviceSettingsKeys } from "./keys.js";
+
+/**
+ * The product images of a device's model (relative paths; show them through `imageUrl`): `GET
+ * /api/run-lucky/device/app/device-model/get-images-by-device-mac?mac=` (spec §7), with the model's main image
+ * (`get-main-image-by-device-mac`) first when it is not in the list already.
+ */
+export async function getModelImages(mac: string, signal?: AbortSignal): Promise<string[]> {
+  const [images, main] = await Promise.all([
+    api(endpoints.getImagesByDeviceMac, { query: { mac }, signal }),
+    api(endpoints.getMainImageByDeviceMac, { query: { mac }, signal }).catch(() => null),
+  ]);
+  return main && !images.includes(main) ? [main, ...images] : images;
+}
+
+/** The model's images as a query. */
+export function useModelImages(mac: string | null | undefined) {
+  return useQuery({
+    queryKey: deviceSettingsKeys.modelImages(mac ?? ""),
+    queryFn: ({ signal }) => getModelImages(mac ?? "", signal),
+    enabled: Boolean(mac),
+  });
+}

@@ -1,0 +1,21 @@
+import type { TDeviceModelSetting } from "@aquapilot/contract";
+import { SETTING_FIELDS, type SettingBounds, type SettingField, type SettingName } from "./settings-fields.js";
+
+/**
+ * Reads get-device-model-setting (spec §7 device-lookup): the bounds per setting name (wire units) and the fields
+ * the model has, in screen order. Without an answer (still loading, or an older server) every field of §3 shows with
+ * the built-in bounds.
+ */
+export function readModelSetting(model: TDeviceModelSetting | null | undefined): {
+  bounds: Partial<Record<SettingName, SettingBounds>>;
+  fields: readonly SettingField[];
+} {
+  if (!model || model.fields.length === 0) return { bounds: {}, fields: SETTING_FIELDS };
+  const bounds: Partial<Record<SettingName, SettingBounds>> = {};
+  const names = new Set<string>();
+  for (const d of model.fields) {
+    names.add(d.name);
+    bounds[d.name as SettingName] = { min: d.min, max: d.max };
+  }
+  return { bounds, fields: SETTING_FIELDS.filter((f) => names.has(f.name)) };
+}

@@ -1,0 +1,240 @@
+import {
+  DEVICE_FLOW_STATISTICS_CSV_PATH,
+  endpoints,
+  type TCommandStatus,
+  type TDeviceChangeMessage,
+  type TDeviceInfo,
+  type TOtaVersion,
+} from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, apiBaseUrl, requestHeaders } from "../../../shared/api/client.js";
+import type { CommandKind } from "../logic/command-state.js";
+
+/** One bucket of water-usage statistics: start (ISO), water used L, regenerations, salt used kg. */
+export interface FlowPoint {
+  time: string;
+  waterL: number;
+  regenerations: number;
+  saltKg: number;
+}
+
+/** Water-usage statistics of one report time type, ready for the charts. */
+export interface FlowStatistics {
+  points: FlowPoint[];
+  totalWaterL: number;
+  totalRegenerations: number;
+  totalSaltKg: number;
+  /** Hourly buckets (day view) or daily ones. */
+  hourly: boolean;
+  /** Path of the CSV export of the same period (with query). */
+  csvPath: string;
+  lastReportTime: string | null;
+}
+
+/** Query keys of the device feature (prefix "device", so a hub reconnect invalidates them all). */
+export const deviceKeys = {
+  info: (deviceId: string) => ["device", "info", deviceId] as const,
+  durations: (deviceId: string) => ["device", "station-maxworktime", deviceId] as const,
+  stats: (deviceId: string, reportTimeType: number) => ["device", "flow-statistics", deviceId, reportTimeType] as const,
+  ota: (deviceId: string) => ["device", "ota-version", deviceId] as const,
+  salt: (deviceId: string) => ["device", "salt-status", deviceId] as const,
+  cycles: (deviceId: string) => ["device", "regeneration-cycles", deviceId] as const,
+};
+
+/** When each live value was last reported (ISO 8601; issue 4 "Freshness"). */
+export interface ReportTimes {
+  station: string | null;
+  remaining: string | null;
+  water: string | null;
+  flow: string | null;
+}
+
+/** The Device screen's live device: the server's info plus when it arrived on the phone (ms) and per-value times. */
+export type LiveDevice = TDeviceInfo & { receivedAtMs: number; reported: ReportTimes };
+
+/** Wraps a fresh `query-device-info` answer as a {@link LiveDevice} received at `nowMs`. */
+export function toLiveDevice(info: TDeviceInfo, nowMs: number = Date.now()): LiveDevice {
+  const t = info.lastReportTime;
+  return { ...info, receivedAtMs: nowMs, reported: { station: t, remaining: t, water: t, flow: t } };
+}
+
+/**
+ * Applies one hub-1 message to the live device (pure, spec §7 hub 1): online flag always; for kind "state" the
+ * station, remaining seconds (restarting the local countdown), water left and flow, each with the message's report
+ * time; an "event" with a close reason sets closeReason. Messages for another device return the same object.
+ */
+export function applyLiveMessage(
+  device: LiveDevice,
+  message: TDeviceChangeMessage,
+  nowMs: number = Date.now(),
+): LiveDevice {
+  if (message.deviceId !== device.id) return device;
+  const t = message.lastReportTime ?? device.lastReportTime;
+  const next: LiveDevice = { ...device, online: message.online, lastReportTime: t, reported: { ...device.reported } };
+  if (message.kind === "state") {
+    if (message.station !== null) {
+      next.station = message.station;
+      next.reported.station = t;
+    }
+    next.stationRemainingSeconds = message.stationRemainingSeconds;
+    next.receivedAtMs = nowMs;
+    next.reported.remaining = t;
+    if (message.remainingWaterL !== null) {
+      next.remainingWaterL = message.remainingWaterL;
+      next.reported.water = t;
+    }
+    if (message.flowRateLpm !== null) {
+      next.flowRateLpm = message.flowRateLpm;
+      next.reported.flow = t;
+    }
+  }
+  if (message.kind === "event" && message.event?.closeReason) next.closeReason = message.event.closeReason;
+  return next;
+}
+
+/** `POST …/device-control/query-device-info?deviceId` (spec §7): asks the device to report, answers the last state. */
+export async function fetchDeviceInfo(deviceId: string, signal?: AbortSignal): Promise<LiveDevice> {
+  return toLiveDevice(await api(endpoints.queryDeviceInfo, { query: { deviceId }, signal }));
+}
+
+/** The live device as a query (patched by hub 1 through `useLiveDevice`). */
+export function deviceInfoQuery(deviceId: string) {
+  return queryOptions({
+    queryKey: deviceKeys.info(deviceId),
+    queryFn: ({ signal }) => fetchDeviceInfo(deviceId, signal),
+    enabled: Boolean(deviceId),
+  });
+}
+
+/** `GET …/device-control/device-station-maxworktime-cache?deviceId`: station → configured seconds ({} on failure). */
+export async function fetchStationDurations(deviceId: string, signal?: AbortSignal): Promise<Record<number, number>> {
+  try {
+    const list = await api(endpoints.deviceStationMaxWorkTimeCache, { query: { deviceId }, signal });
+    return Object.fromEntries(list.filter((s) => s.maxWorkTimeSeconds > 0).map((s) => [s.station, s.maxWorkTimeSeconds]));
+  } catch {
+    return {};
+  }
+}
+
+/** The station durations as a query (long-lived: they change only with the settings). */
+export function useStationDurations(deviceId: string) {
+  return useQuery({
+    queryKey: deviceKeys.durations(deviceId),
+    queryFn: ({ signal }) => fetchStationDurations(deviceId, signal),
+    enabled: Boolean(deviceId),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * `POST …/device/device-flow-statistics` with `{deviceId, reportTimeType}` (1 month, 2 week, 3 day; spec §3),
+ * read into {@link FlowStatistics} with the CSV export path of the same period.
+ */
+export async function fetchFlowStatistics(
+  deviceId: string,
+  reportTimeType: number,
+  signal?: AbortSignal,
+): Promise<FlowStatistics> {
+  const r = await api(endpoints.deviceFlowStatistics, { body: { deviceId, reportTimeType }, signal });
+  const csv = new URLSearchParams({ deviceId, from: r.from, to: r.to, granularity: "hourly" });
+  return {
+    points: r.buckets.map((b) => ({ time: b.start, waterL: b.waterL, regenerations: b.regenerations, saltKg: b.saltKg })),
+    totalWaterL: r.totals.waterL,
+    totalRegenerations: r.totals.regenerations,
+    totalSaltKg: r.totals.saltKg,
+    hourly: r.bucket === "hour",
+    csvPath: `${DEVICE_FLOW_STATISTICS_CSV_PATH}?${csv}`,
+    lastReportTime: r.lastReportTime,
+  };
+}
+
+/** The statistics of one report time type as a query. */
+export function useFlowStatistics(deviceId: string, reportTimeType: number) {
+  return useQuery({
+    queryKey: deviceKeys.stats(deviceId, reportTimeType),
+    queryFn: ({ signal }) => fetchFlowStatistics(deviceId, reportTimeType, signal),
+    enabled: Boolean(deviceId),
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * `GET …/device-control/get-salt-status?deviceId`: salt level, "salt runs out in N days" and the clock drift
+ * (seconds, device − server) the server measured; refetched every minute.
+ */
+export function useSaltStatus(deviceId: string) {
+  return useQuery({
+    queryKey: deviceKeys.salt(deviceId),
+    queryFn: ({ signal }) => api(endpoints.getSaltStatus, { query: { deviceId }, signal }),
+    enabled: Boolean(deviceId),
+    refetchInterval: 60_000,
+  });
+}
+
+/** `GET …/device-control/get-regeneration-cycles?deviceId` (newest first, one page of 15). */
+export function useRegenerationCycles(deviceId: string) {
+  return useQuery({
+    queryKey: deviceKeys.cycles(deviceId),
+    queryFn: ({ signal }) =>
+      api(endpoints.getRegenerationCycles, { query: { deviceId, skipCount: 0, maxResultCount: 15 }, signal }),
+    enabled: Boolean(deviceId),
+  });
+}
+
+/** `POST …/device-control/query-ota-version?deviceId`: current and offered firmware, and a running update. */
+export function fetchOtaVersion(deviceId: string, loading = true): Promise<TOtaVersion> {
+  return api(endpoints.queryOtaVersion, { query: { deviceId }, loading });
+}
+
+/**
+ * Downloads the CSV export (owners' data, issue 4) with the bearer token and saves it as a file.
+ * Errors: ApiError-like Error with the HTTP status text when the server refuses.
+ */
+export async function downloadCsv(path: string): Promise<void> {
+  const response = await fetch(apiBaseUrl() + path, { headers: await requestHeaders(true) });
+  if (!response.ok) throw new Error(response.statusText || String(response.status));
+  const url = URL.createObjectURL(await response.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "water.csv";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Sends one control of spec §4 with the caller's command id (the idempotency key: a repeat is never applied twice)
+ * and resolves with the device's outcome {commandId, status, error, message}; the server waits for the device's
+ * acknowledgement. Time sync sends the phone's time (`nowIso`).
+ * Errors: ApiError from the client — code "DeviceOffline" (409) when the device is offline or silent.
+ */
+export async function sendDeviceCommand(
+  deviceId: string,
+  kind: CommandKind,
+  commandId: string,
+  nowIso: string = new Date().toISOString(),
+): Promise<TCommandStatus> {
+  const query = { deviceId, commandId };
+  switch (kind) {
+    case "vacationEnter":
+      return api(endpoints.changeVacation, { query });
+    case "vacationExit":
+      return api(endpoints.exitVacation, { query });
+    case "forcedRegeneration":
+      return api(endpoints.forcedRegeneration, { query });
+    case "ota":
+      return api(endpoints.deviceOta, { query });
+    case "forcedFlushing":
+      return api(endpoints.controlDevice, { query, body: { command: "forced-flushing" } });
+    case "forcedSwitch":
+      return api(endpoints.controlDevice, { query, body: { command: "forced-switch" } });
+    case "timeSync":
+      return api(endpoints.controlDevice, { query, body: { command: "sync-time", params: { time: nowIso } } });
+  }
+}
+
+/** `GET …/device-control/get-command-status?commandId` (polling fallback when the hub-1 ack is missed). */
+export function fetchCommandStatus(commandId: string): Promise<TCommandStatus> {
+  return api(endpoints.getCommandStatus, { query: { commandId } });
+}

@@ -1,0 +1,169 @@
+import { Button, ProgressBar } from "antd-mobile";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../shared/api/errors.js";
+import { confirmDialog, toast } from "../../../shared/ui/index.js";
+import { fetchOtaVersion } from "../api/device-api.js";
+import { useDeviceCommand, useLongPress } from "../hooks.js";
+import type { CommandKind, CommandState } from "../logic/command-state.js";
+import { formatPercent } from "../logic/live-values.js";
+
+/** The text key of each command's name. */
+const COMMAND_LABEL = {
+  vacationEnter: "deviceControl.vacationEnter",
+  vacationExit: "deviceControl.vacationExit",
+  forcedRegeneration: "deviceControl.forcedRegeneration",
+  forcedFlushing: "deviceControl.forcedFlushing",
+  forcedSwitch: "deviceControl.forcedSwitch",
+  ota: "deviceControl.firmwareUpdate",
+  timeSync: "deviceControl.timeSync",
+} as const satisfies Record<CommandKind, string>;
+
+/** The status line of the last command: pending → done, or the failure ("Device offline" when no answer). */
+function CommandStatus({ state }: { state: CommandState }) {
+  const { t } = useTranslation();
+  if (state.status === "idle") return null;
+  const command = t(COMMAND_LABEL[state.kind]);
+  let text: string;
+  if (state.status === "pending") text = t("deviceControl.pending", { command });
+  else if (state.status === "done") text = t("deviceControl.done", { command });
+  else if (state.failure.reason === "offline") text = t("deviceControl.deviceOffline");
+  else if (state.failure.reason === "refused")
+    text = t("deviceControl.refused", { command, error: state.failure.error ?? "" });
+  else text = t("deviceControl.failed", { command, message: state.failure.message });
+  return (
+    <div
+      className={`device-command device-command--${state.status}`}
+      data-testid="device-command-status"
+      data-status={state.status}
+      data-kind={state.kind}
+      role="status"
+    >
+      {text}
+    </div>
+  );
+}
+
+/**
+ * The controls of spec §4: vacation enter/exit and forced regeneration/flushing (each confirmed), forced switch
+ * (press and hold 2 s), firmware update with progress (blocks other commands while it runs) and time sync
+ * ("Confirm synchronization time?", sends the phone's time). `syncRequest` changes when the drift banner asks for a sync.
+ */
+export function DeviceControls(props: {
+  deviceId: string;
+  online: boolean;
+  vacation: boolean;
+  otaProgress: number | null;
+  onOtaStarted: () => void;
+  syncRequest: number;
+}) {
+  const { deviceId, online, vacation, otaProgress, onOtaStarted, syncRequest } = props;
+  const { t } = useTranslation();
+  const { state, run } = useDeviceCommand(deviceId, online);
+  const updating = otaProgress !== null;
+  const busy = state.status === "pending" || updating;
+
+  useEffect(() => {
+    if (state.status === "done" && state.kind === "ota") onOtaStarted();
+  }, [state, onOtaStarted]);
+
+  const guarded = async (kind: CommandKind, question?: string) => {
+    if (updating) {
+      toast(t("deviceControl.updating"));
+      return;
+    }
+    if (state.status === "pending") return;
+    if (question && !(await confirmDialog({ content: question }))) return;
+    await run(kind);
+  };
+
+  const timeSync = () => guarded("timeSync", t("deviceControl.confirmTimeSync"));
+  useEffect(() => {
+    if (syncRequest > 0) void timeSync();
+    // biome-ignore lint/correctness/useExhaustiveDependencies: only a new request opens the confirmation
+  }, [syncRequest]);
+
+  const firmware = async () => {
+    if (busy) return guarded("ota");
+    if (!online) return run("ota");
+    try {
+      const version = await fetchOtaVersion(deviceId);
+      if (!version.hasUpdate) {
+        toast(t("deviceControl.upToDate", { version: version.currentVersion ?? "" }));
+        return;
+      }
+      await guarded("ota", t("deviceControl.confirmUpdate", { version: version.latestVersion ?? "" }));
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+
+  const hold = useLongPress(() => void guarded("forcedSwitch"), busy);
+
+  return (
+    <section className="device-section" data-testid="device-controls">
+      <h2 className="device-section__title">{t("deviceControl.title")}</h2>
+      {updating ? (
+        <div className="device-ota" data-testid="device-ota" data-progress={otaProgress}>
+          <div className="device-ota__text">{t("deviceControl.updating")}</div>
+          <ProgressBar percent={otaProgress} />
+          <div className="device-ota__percent" data-testid="device-ota-percent">
+            {formatPercent(otaProgress)}
+          </div>
+        </div>
+      ) : null}
+      <div className="device-controls">
+        {vacation ? (
+          <Button
+            disabled={busy}
+            onClick={() => guarded("vacationExit", t("deviceControl.confirmVacationExit"))}
+            data-testid="control-vacation-exit"
+          >
+            {t("deviceControl.vacationExit")}
+          </Button>
+        ) : (
+          <Button
+            disabled={busy}
+            onClick={() => guarded("vacationEnter", t("deviceControl.confirmVacationEnter"))}
+            data-testid="control-vacation-enter"
+          >
+            {t("deviceControl.vacationEnter")}
+          </Button>
+        )}
+        <Button
+          disabled={busy}
+          onClick={() => guarded("forcedRegeneration", t("deviceControl.confirmForcedRegeneration"))}
+          data-testid="control-forced-regeneration"
+        >
+          {t("deviceControl.forcedRegeneration")}
+        </Button>
+        <Button
+          disabled={busy}
+          onClick={() => guarded("forcedFlushing", t("deviceControl.confirmForcedFlushing"))}
+          data-testid="control-forced-flushing"
+        >
+          {t("deviceControl.forcedFlushing")}
+        </Button>
+        <button
+          type="button"
+          className="device-hold"
+          disabled={busy}
+          data-testid="control-forced-switch"
+          data-progress={hold.progress.toFixed(2)}
+          {...hold.handlers}
+        >
+          <span className="device-hold__fill" style={{ width: `${hold.progress * 100}%` }} />
+          <span className="device-hold__text">{t("deviceControl.forcedSwitch")}</span>
+        </button>
+        <Button disabled={busy} onClick={firmware} data-testid="control-ota">
+          {t("deviceControl.firmwareUpdate")}
+        </Button>
+        <Button disabled={busy} onClick={timeSync} data-testid="control-time-sync">
+          {t("deviceControl.timeSync")}
+        </Button>
+      </div>
+      <div className="device-controls__hint">{t("deviceControl.holdHint")}</div>
+      <CommandStatus state={state} />
+    </section>
+  );
+}

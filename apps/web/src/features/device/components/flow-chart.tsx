@@ -1,0 +1,74 @@
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { FlowPoint } from "../api/parse.js";
+
+/** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */
+export interface FlowChartProps {
+  points: FlowPoint[];
+  metric: "waterL" | "regenerations" | "saltKg";
+  color: string;
+  /** Hourly buckets (day view) label the axis with hours, else with dates. */
+  hourly: boolean;
+  locale: string;
+  testId?: string;
+}
+
+/**
+ * A bar chart of one statistics series drawn by uPlot (issue 4 "charts … loaded only on that screen": this module
+ * is imported dynamically by the statistics section). Resizes with its container.
+ */
+export function FlowChart({ points, metric, color, hourly, locale, testId }: FlowChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const xs = points.map((p) => Date.parse(p.time) / 1000);
+    const ys = points.map((p) => p[metric]);
+    const format = new Intl.DateTimeFormat(
+      locale,
+      hourly ? { hour: "2-digit", minute: "2-digit" } : { month: "numeric", day: "numeric" },
+    );
+    const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 37.5;
+    const font = `${Math.round(rem * 0.28)}px sans-serif`;
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height: Math.round(rem * 4),
+      legend: { show: false },
+      cursor: { show: true, drag: { x: false, y: false } },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+      axes: [
+        {
+          font,
+          stroke: "#6b7483",
+          grid: { show: false },
+          size: rem * 0.9,
+          values: (_u, splits) => splits.map((s) => format.format(new Date(s * 1000))),
+        },
+        { font, stroke: "#6b7483", grid: { stroke: "#eef1f4" }, size: rem * 1.3 },
+      ],
+      series: [
+        {},
+        {
+          stroke: color,
+          fill: `${color}cc`,
+          width: 0,
+          paths: uPlot.paths.bars?.({ size: [0.7, 24] }),
+          points: { show: false },
+        },
+      ],
+    };
+    const chart = new uPlot(opts, [xs, ys], el);
+    const observer = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(200, el.clientWidth), height: opts.height }),
+    );
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      chart.destroy();
+    };
+  }, [points, metric, color, hourly, locale]);
+  return <div ref={box} className="device-chart" data-testid={testId} data-points={points.length} />;
+}
+
+export default FlowChart;

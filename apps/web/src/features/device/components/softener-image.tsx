@@ -1,0 +1,14 @@
+import { useState } from "react";
+
+/** The device's image, or a drawn softener when there is none or it fails to load. */
+export function SoftenerImage({ src }: { src: string | null }) {
+  const [broken, setBroken] = useState(false);
+  if (src && !broken) return <img src={src} alt="" onError={() => setBroken(true)} data-testid="device-image" />;
+  return (
+    <svg viewBox="0 0 48 48" width="100%" height="100%" aria-hidden="true" data-testid="device-image-placeholder">
+      <rect x="13" y="4" width="22" height="8" rx="3" fill="#0093dd" />
+      <rect x="11" y="11" width="26" height="33" rx="8" fill="#d8eefa" stroke="#0093dd" strokeWidth="2" />
+      <path d="M24 19c-3 4-6 7-6 10.5a6 6 0 0 0 12 0c0-3.5-3-6.5-6-10.5z" fill="#0093dd" />
+    </svg>
+  );
+}

@@ -1,0 +1,76 @@
+import { ProgressBar } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import type { LiveDevice } from "../api/device-api.js";
+import { formatCountdown, formatPercent, remainingSecondsAt, stationProgress } from "../logic/live-values.js";
+import { ReportedAgo } from "./freshness.js";
+
+/** Formats a number with at most `digits` decimals in the interface language. */
+function formatNumber(value: number, lang: string, digits = 1): string {
+  return new Intl.NumberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(value);
+}
+
+/**
+ * The live part of the Device screen (spec §3 stations): the station text, its remaining time counting down
+ * locally between reports with progress against the configured duration, water left before regeneration and the
+ * flow now; each value with the time it was reported.
+ */
+export function StationCard({
+  device,
+  durations,
+  now,
+}: {
+  device: LiveDevice;
+  durations: Record<number, number> | undefined;
+  now: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const station = device.station;
+  const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");
+  const remaining =
+    station && station !== 5 ? remainingSecondsAt(device.stationRemainingSeconds, device.receivedAtMs, now) : null;
+  const progress = station === null ? null : stationProgress(remaining, durations?.[station]);
+  const tone = !device.online ? "offline" : station === 0 ? "service" : station === 5 ? "closed" : "regenerating";
+  return (
+    <section className={`device-station device-station--${tone}`} data-testid="device-live">
+      <div className="device-station__label">{t("device.station")}</div>
+      <div className="device-station__value" data-testid="device-station" data-station={station ?? ""}>
+        {stationText}
+      </div>
+      <ReportedAgo time={device.reported.station} now={now} testId="device-station-reported" />
+      {remaining !== null ? (
+        <div className="device-station__remaining">
+          <div className="device-station__row">
+            <span>{t("device.remaining")}</span>
+            <strong data-testid="device-remaining" data-seconds={remaining}>
+              {formatCountdown(remaining)}
+            </strong>
+          </div>
+          {progress !== null ? (
+            <>
+              <ProgressBar percent={progress * 100} data-testid="device-station-progress" />
+              <div className="device-station__hint">
+                {t("device.stationProgress", { percent: formatPercent(progress * 100) })}
+              </div>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="device-metrics">
+        <div className="device-metric">
+          <div className="device-metric__label">{t("device.waterLeft")}</div>
+          <div className="device-metric__value" data-testid="device-water-left">
+            {device.remainingWaterL === null ? "—" : `${formatNumber(device.remainingWaterL, i18n.language, 0)} L`}
+          </div>
+          <ReportedAgo time={device.reported.water} now={now} />
+        </div>
+        <div className="device-metric">
+          <div className="device-metric__label">{t("device.flowNow")}</div>
+          <div className="device-metric__value" data-testid="device-flow">
+            {device.flowRateLpm === null ? "—" : `${formatNumber(device.flowRateLpm, i18n.language)} L/min`}
+          </div>
+          <ReportedAgo time={device.reported.flow} now={now} />
+        </div>
+      </div>
+    </section>
+  );
+}

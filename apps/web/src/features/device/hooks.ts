@@ -1,0 +1,174 @@
+import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { ApiError } from "../../shared/api/errors.js";
+import { deviceChannel, useDeviceChanges } from "../../shared/realtime/index.js";
+import {
+  applyLiveMessage,
+  deviceInfoQuery,
+  deviceKeys,
+  fetchCommandStatus,
+  type LiveDevice,
+  sendDeviceCommand,
+} from "./api/device-api.js";
+import { type CommandKind, type CommandState, commandReducer, IDLE } from "./logic/command-state.js";
+import { LongPress } from "./logic/long-press.js";
+
+/** How long a command waits for the device's acknowledgement before it fails with "Device offline", ms. */
+export const COMMAND_TIMEOUT_MS = 30_000;
+/** How often a pending command's status is polled (fallback for a missed hub-1 ack), ms. */
+export const COMMAND_POLL_MS = 3000;
+
+/** The phone's clock, re-rendered every `intervalMs` (drives local countdowns and "N min ago"). */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** A close event seen live on hub 1 (Fault screen). */
+export interface LiveCloseEvent {
+  closeReason: number;
+  time: string;
+}
+
+/**
+ * The live device of the Device screen (spec §7 hub 1): loads query-device-info, keeps the family list live
+ * (useDeviceChanges) and patches the device query on each message. Also answers the firmware update progress
+ * (percent, null when none is running) and the close events seen since the screen opened.
+ */
+export function useLiveDevice(deviceId: string, familyId: string | null | undefined) {
+  const queryClient = useQueryClient();
+  const query = useQuery(deviceInfoQuery(deviceId));
+  const channelState = useDeviceChanges(familyId);
+  const [otaProgress, setOtaProgress] = useState<number | null>(null);
+  const [closeEvents, setCloseEvents] = useState<LiveCloseEvent[]>([]);
+  useEffect(() => {
+    const channel = deviceChannel();
+    return channel.onMessage((message: TDeviceChangeMessage) => {
+      if (message.deviceId !== deviceId) return;
+      queryClient.setQueryData<LiveDevice>(deviceKeys.info(deviceId), (d) => (d ? applyLiveMessage(d, message) : d));
+      if (message.kind === "event" && message.event) {
+        const { type, progress, closeReason } = message.event;
+        if (type === "ota-progress" && typeof progress === "number") setOtaProgress(progress >= 100 ? null : progress);
+        if (closeReason) {
+          const time = message.lastReportTime ?? new Date().toISOString();
+          setCloseEvents((list) => [{ closeReason, time }, ...list].slice(0, 20));
+        }
+      }
+    });
+  }, [deviceId, queryClient]);
+  return { ...query, device: query.data, channelState, otaProgress, setOtaProgress, closeEvents };
+}
+
+/** A new command id (random v4, spec §9 "Generated ids are random v4 style"). */
+export function newCommandId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * One device command with the state machine of `command-state.ts`: `run(kind)` fails at once with "offline" when
+ * the device is offline; else it sends the command with a fresh id, settles on the hub-1 ack with that id or the
+ * call's answer (the server waits for the device), polls get-command-status while pending, and fails with
+ * "Device offline" on the server's DeviceOffline answer or after `timeoutMs`.
+ */
+export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = COMMAND_TIMEOUT_MS) {
+  const [state, dispatch] = useReducer(commandReducer, IDLE as CommandState);
+  const pending = state.status === "pending";
+  const commandId = state.status === "pending" ? state.commandId : null;
+  useEffect(() => {
+    if (!pending) return;
+    const off = deviceChannel().onMessage((message) => {
+      if (message.deviceId === deviceId && message.kind === "ack" && message.ack) dispatch({ type: "ack", ack: message.ack });
+    });
+    const timer = setTimeout(() => dispatch({ type: "timeout" }), timeoutMs);
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [pending, deviceId, timeoutMs]);
+  useEffect(() => {
+    if (!commandId) return;
+    const poll = setInterval(() => {
+      fetchCommandStatus(commandId)
+        .then((s) => {
+          if (s.status !== "pending") dispatch({ type: "ack", ack: { commandId, ok: s.status === "done", error: s.message ?? s.error } });
+        })
+        .catch(() => {});
+    }, COMMAND_POLL_MS);
+    return () => clearInterval(poll);
+  }, [commandId]);
+  const run = useCallback(
+    async (kind: CommandKind) => {
+      dispatch({ type: "reset" });
+      dispatch({ type: "send", kind, at: Date.now() });
+      if (!online) {
+        dispatch({ type: "offline" });
+        return;
+      }
+      const id = newCommandId();
+      dispatch({ type: "accepted", commandId: id });
+      try {
+        const result = await sendDeviceCommand(deviceId, kind, id);
+        if (result.status !== "pending") {
+          dispatch({
+            type: "ack",
+            ack: { commandId: id, ok: result.status === "done", error: result.message ?? result.error },
+          });
+        }
+      } catch (err) {
+        if (err instanceof ApiError && err.code === ErrorCode.DeviceOffline) dispatch({ type: "offline" });
+        else dispatch({ type: "error", message: err instanceof Error ? err.message : String(err) });
+      }
+    },
+    [deviceId, online],
+  );
+  const reset = useCallback(() => dispatch({ type: "reset" }), []);
+  return { state, run, reset };
+}
+
+/**
+ * Press-and-hold handlers for a button (spec §4 forced switch, §9 2 s): spread `handlers` on the element;
+ * `progress` (0–1) fills while held; `onFire` runs when held long enough. Disabled → no hold starts.
+ */
+export function useLongPress(onFire: () => void, disabled = false) {
+  const fire = useRef(onFire);
+  fire.current = onFire;
+  const press = useRef<LongPress | null>(null);
+  press.current ??= new LongPress(() => fire.current());
+  const [progress, setProgress] = useState(0);
+  const frame = useRef<ReturnType<typeof setInterval> | null>(null);
+  const stop = useCallback(() => {
+    press.current?.cancel();
+    if (frame.current) clearInterval(frame.current);
+    frame.current = null;
+    setProgress(0);
+  }, []);
+  const start = useCallback(() => {
+    if (disabled || !press.current) return;
+    press.current.start();
+    if (frame.current) clearInterval(frame.current);
+    frame.current = setInterval(() => {
+      const p = press.current;
+      if (!p?.holding) {
+        stop();
+        return;
+      }
+      setProgress(p.progress());
+    }, 50);
+  }, [disabled, stop]);
+  useEffect(() => stop, [stop]);
+  return {
+    progress,
+    handlers: {
+      onPointerDown: start,
+      onPointerUp: stop,
+      onPointerLeave: stop,
+      onPointerCancel: stop,
+      onContextMenu: (e: { preventDefault: () => void }) => e.preventDefault(),
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { useQuery } from "@tanstack/react-query";
+import { List } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.js";
+import { PageShell } from "../../../shared/ui/index.js";
+import { deviceInfoQuery } from "../api/device-api.js";
+import type { DeviceParams } from "./device-screen.js";
+import "../device.css";
+
+/**
+ * /DeviceAttribute (spec §2): the device's attributes — model, serial numbers, firmware, MAC, a settings summary —
+ * and links to DeviceInfo, DeviceSetting, DeviceNameUpdate and DeviceImage.
+ */
+export function DeviceAttributeScreen() {
+  const { t, i18n } = useTranslation();
+  const { deviceId = "", familyId } = useRouteParams<DeviceParams>();
+  const { data: device } = useQuery(deviceInfoQuery(deviceId));
+  const number = new Intl.NumberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
+    maximumFractionDigits: 0,
+  });
+  const value = (v: string | null | undefined) => v || "—";
+  const open = (path: RoutePath) => () => navigateTo(path, { deviceId, familyId });
+  const rows: [string, string, string][] = device
+    ? [
+        ["model", t("deviceAttribute.model"), value(device.model)],
+        ["device-serial", t("deviceAttribute.deviceSerialNumber"), value(device.deviceSerialNumber)],
+        ["serial", t("deviceAttribute.serialNumber"), value(device.serialNumber)],
+        ["firmware", t("deviceAttribute.firmware"), value(device.firmwareVersion)],
+        ["mac", t("deviceAttribute.mac"), value(device.mac)],
+      ]
+    : [];
+  const settings: [string, string, string][] = device
+    ? [
+        [
+          "capacity",
+          t("deviceAttribute.capacity"),
+          device.capacityL === null ? "—" : `${number.format(device.capacityL)} L`,
+        ],
+        [
+          "total-water",
+          t("deviceAttribute.totalWater"),
+          device.totalWaterL === null ? "—" : `${number.format(device.totalWaterL)} L`,
+        ],
+        [
+          "vacation",
+          t("deviceAttribute.vacation"),
+          device.vacation ? t("deviceAttribute.on") : t("deviceAttribute.off"),
+        ],
+      ]
+    : [];
+  return (
+    <PageShell title={t("deviceAttribute.title")} testId="device-attribute-screen">
+      <List className="device-list" data-testid="device-attributes">
+        {rows.map(([key, label, v]) => (
+          <List.Item key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
+            {label}
+          </List.Item>
+        ))}
+      </List>
+      <List className="device-list" header={t("deviceAttribute.settingsSummary")}>
+        {settings.map(([key, label, v]) => (
+          <List.Item key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
+            {label}
+          </List.Item>
+        ))}
+      </List>
+      <List className="device-list">
+        <List.Item onClick={open(PATHS.DeviceInfo)} data-testid="attr-open-info">
+          {t("deviceAttribute.deviceInfo")}
+        </List.Item>
+        <List.Item onClick={open(PATHS.DeviceSetting)} data-testid="attr-open-setting">
+          {t("deviceAttribute.deviceSetting")}
+        </List.Item>
+        <List.Item onClick={open(PATHS.DeviceNameUpdate)} extra={device?.name} data-testid="attr-open-name">
+          {t("deviceAttribute.deviceName")}
+        </List.Item>
+        <List.Item onClick={open(PATHS.DeviceImage)} data-testid="attr-open-image">
+          {t("deviceAttribute.deviceImage")}
+        </List.Item>
+      </List>
+    </PageShell>
+  );
+}

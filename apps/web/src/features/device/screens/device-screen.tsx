@@ -1,0 +1,185 @@
+import { RealtimeChannelState } from "@aquapilot/contract";
+import { Button, Tag } from "antd-mobile";
+import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { imageUrl } from "../../../shared/api/client.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
+import { PageShell, StateBlock } from "../../../shared/ui/index.js";
+import { useFamilyDevices } from "../../home/api/get-family-devices.js";
+import { useStationDurations } from "../api/device-api.js";
+import { DeviceControls } from "../components/device-controls.js";
+import { SoftenerImage } from "../components/softener-image.js";
+import { StationCard } from "../components/station-card.js";
+import { StatsSection } from "../components/stats-section.js";
+import { useLiveDevice, useNow } from "../hooks.js";
+import { clockDriftMs, isClockDrifting, minutesAgo } from "../logic/live-values.js";
+import "../device.css";
+
+/** Route params of /Device (spec §2). */
+export interface DeviceParams {
+  deviceId: string;
+  familyId: string;
+}
+
+/** The device clock as the server reports it, when it does (`deviceTime` or `currentTime`, ISO 8601). */
+function reportedDeviceTime(device: object): string | null {
+  const d = device as { deviceTime?: unknown; currentTime?: unknown };
+  const value = d.deviceTime ?? d.currentTime;
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
+ * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
+ * water-usage statistics.
+ */
+export function DeviceScreen() {
+  const { t } = useTranslation();
+  const { deviceId = "", familyId } = useRouteParams<DeviceParams>();
+  const live = useLiveDevice(deviceId, familyId);
+  const durations = useStationDurations(deviceId);
+  const family = useFamilyDevices(familyId);
+  const now = useNow(1000);
+  const [syncRequest, setSyncRequest] = useState(0);
+  const { setOtaProgress } = live;
+  const onOtaStarted = useCallback(() => setOtaProgress((p) => p ?? 0), [setOtaProgress]);
+  const device = live.device;
+  const listed = family.data?.find((d) => d.id === deviceId);
+  const title = device?.name ?? listed?.name ?? t("device.title");
+  const more = () => navigateTo(PATHS.DeviceAttribute, { deviceId, familyId });
+
+  if (!device) {
+    return (
+      <PageShell title={title} testId="device-screen">
+        {live.isError ? (
+          <StateBlock
+            icon={<ExclamationCircleOutline />}
+            title={t("device.loadFailed")}
+            text={live.error?.message}
+            action={
+              <Button color="primary" onClick={() => void live.refetch()}>
+                {t("device.retry")}
+              </Button>
+            }
+            testId="device-error"
+          />
+        ) : (
+          <div className="device-loading" />
+        )}
+      </PageShell>
+    );
+  }
+
+  const ago = minutesAgo(device.lastReportTime, now);
+  const drift = clockDriftMs(reportedDeviceTime(device), now);
+  return (
+    <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
+      <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
+        <section className="device-hero">
+          <div className="device-hero__image">
+            <SoftenerImage src={imageUrl(listed?.image)} />
+          </div>
+          <div className="device-hero__body">
+            <div className="device-hero__name" data-testid="device-name">
+              {device.name}
+            </div>
+            <div className="device-hero__tags">
+              <Tag
+                round
+                color={device.online ? "success" : "default"}
+                fill="outline"
+                data-testid="device-online"
+                data-online={device.online ? "true" : "false"}
+              >
+                {device.online ? t("device.online") : t("device.offline")}
+              </Tag>
+              <span
+                className={`device-hero__live device-hero__live--${live.channelState === RealtimeChannelState.Connected ? "on" : "off"}`}
+                data-testid="device-channel"
+                data-state={live.channelState}
+              >
+                {live.channelState === RealtimeChannelState.Connected ? t("device.live") : t("device.connecting")}
+              </span>
+            </div>
+            <div
+              className="device-hero__time"
+              data-testid="device-last-report"
+              data-reported={device.lastReportTime ?? ""}
+            >
+              {ago === null
+                ? t("device.neverReported")
+                : ago === 0
+                  ? t("device.lastReportedNow")
+                  : t("device.lastReported", { count: ago })}
+            </div>
+          </div>
+        </section>
+
+        {device.vacation ? (
+          <div className="device-banner device-banner--info" data-testid="device-vacation">
+            {t("device.vacation")}
+          </div>
+        ) : null}
+        {device.closeReason ? (
+          <button
+            type="button"
+            className="device-banner device-banner--danger"
+            onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
+            data-testid="device-close-reason"
+            data-close-reason={device.closeReason}
+          >
+            {t("device.closed", {
+              reason: t(`fault.reason.${device.closeReason}` as "fault.reason.257", {
+                defaultValue: t("fault.reason.unknown", { code: device.closeReason }),
+              }),
+            })}
+            <RightOutline />
+          </button>
+        ) : null}
+        {isClockDrifting(drift) ? (
+          <div className="device-banner device-banner--warning" data-testid="device-clock-drift">
+            <span>{t("device.clockDrift", { minutes: Math.round(Math.abs(drift ?? 0) / 60_000) })}</span>
+            <Button
+              size="mini"
+              color="warning"
+              onClick={() => setSyncRequest((n) => n + 1)}
+              data-testid="device-sync-now"
+            >
+              {t("device.syncNow")}
+            </Button>
+          </div>
+        ) : null}
+
+        <StationCard device={device} durations={durations.data} now={now} />
+
+        <DeviceControls
+          deviceId={device.id}
+          online={device.online}
+          vacation={device.vacation}
+          otaProgress={live.otaProgress}
+          onOtaStarted={onOtaStarted}
+          syncRequest={syncRequest}
+        />
+
+        <StatsSection deviceId={device.id} />
+
+        <section className="device-section device-links">
+          <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
+            <span>{t("device.more")}</span>
+            <RightOutline />
+          </button>
+          <button
+            type="button"
+            className="device-links__item"
+            onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
+            data-testid="device-open-fault"
+          >
+            <span>{t("device.faults")}</span>
+            <RightOutline />
+          </button>
+        </section>
+      </div>
+    </PageShell>
+  );
+}
