@@ -154,17 +154,26 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.js"), "DeviceAttributeScreen"),
   }),
   pending("DeviceNameUpdate", {
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-name-update-screen.js"), "DeviceNameUpdateScreen"),
+    screen: lazyNamed(
+      () => import("../features/device-settings/screens/device-name-update-screen.js"),
+      "DeviceNameUpdateScreen",
+    ),
   }),
   pending("DeviceInfo", {
     screen: lazyNamed(() => import("../features/device-settings/screens/device-info-screen.js"), "DeviceInfoScreen"),
   }),
   pending("DeviceSetting", {
     permission: PERMISSIONS.deviceSetting,
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-setting-screen.js"), "DeviceSettingScreen"),
+    screen: lazyNamed(
+      () => import("../features/device-settings/screens/device-setting-screen.js"),
+      "DeviceSettingScreen",
+    ),
   }),
   pending("DeviceNetwork", {
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-network-screen.js"), "DeviceNetworkScreen"),
+    screen: lazyNamed(
+      () => import("../features/device-settings/screens/device-network-screen.js"),
+      "DeviceNetworkScreen",
+    ),
   }),
   pending("DeviceNetworkNameUpdate"),
   pending("DeviceImage", {

@@ -112,7 +112,7 @@ export async function requireDeviceControl(ctx: AppContext, user: AuthUser, devi
 /** The firmware update of a device if one is running now (stale ones are closed as failed first). */
 async function runningOta(ctx: AppContext, deviceId: string) {
   const row = await ctx.db.selectFrom("device_ota").selectAll().where("device_id", "=", deviceId).executeTakeFirst();
-  if (!row || row.status !== "running") return null;
+  if (row?.status !== "running") return null;
   if (ctx.now().getTime() - Date.parse(row.updated_at) > OTA_STALE_MS) {
     await ctx.db
       .updateTable("device_ota")

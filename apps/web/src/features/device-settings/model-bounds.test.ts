@@ -31,3 +31,26 @@ describe("readModelSetting", () => {
     expect(read.bounds.saltAddition).toEqual({ min: 0.5, max: 8 });
   });
 });
+
+describe("readModelSetting: model-specific kinds", () => {
+  it("makes read-only fields read-only and takes the model's enum values", () => {
+    const model: TDeviceModelSetting = {
+      deviceModel: "AQ-S35",
+      sources: [],
+      fields: [
+        { ...descriptor("saltAddition", 0, 8), readOnly: true },
+        {
+          ...descriptor("language", 0, 2),
+          type: "enum",
+          options: [
+            { value: 0, label: "zh-Hans" },
+            { value: 2, label: "es" },
+          ],
+        },
+      ],
+    };
+    const read = readModelSetting(model);
+    expect(read.fields.find((f) => f.name === "saltAddition")?.kind).toBe("readonly");
+    expect(read.fields.find((f) => f.name === "language")?.options).toEqual([0, 2]);
+  });
+});

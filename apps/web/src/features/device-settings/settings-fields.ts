@@ -90,10 +90,26 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     max: 99,
     group: "regeneration",
   },
-  { name: "backWashIntervalNumber", kind: "number", unit: "times", integer: true, min: 1, max: 99, group: "regeneration" },
+  {
+    name: "backWashIntervalNumber",
+    kind: "number",
+    unit: "times",
+    integer: true,
+    min: 1,
+    max: 99,
+    group: "regeneration",
+  },
   { name: "absorbSaltMode", kind: "enum", unit: "none", options: [0, 1], group: "regeneration" },
   { name: "saltAddition", kind: "number", unit: "kg", min: 0, max: 500, group: "regeneration" },
-  { name: "regenerationAlarmNumber", kind: "number", unit: "times", integer: true, min: 0, max: 999, group: "regeneration" },
+  {
+    name: "regenerationAlarmNumber",
+    kind: "number",
+    unit: "times",
+    integer: true,
+    min: 0,
+    max: 999,
+    group: "regeneration",
+  },
   // cycle: station durations
   { name: "backWashTime", kind: "minSec", unit: "min", min: 0, max: 99, group: "cycle" },
   { name: "absorbSaltSlowWashTime", kind: "hrMin", unit: "min", min: 0, max: 240, group: "cycle" },
@@ -105,7 +121,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { name: "resinVolume", kind: "number", unit: "L", min: 0.5, max: 5000, group: "water" },
   { name: "rawWaterHardness", kind: "number", unit: "mgL", min: 1, max: 5000, group: "water" },
   { name: "waterVolumeUnit", kind: "enum", unit: "none", options: [0, 1, 2], group: "water" },
-  { name: "periodicWaterProduction", kind: "number", unit: "none", min: 0, max: 1e9, group: "water" },
+  { name: "periodicWaterProduction", kind: "number", unit: "L", min: 0, max: 1e9, group: "water" },
   { name: "periodicWaterProductionUnit", kind: "enum", unit: "none", options: [0, 1], group: "water" },
   { name: "filterMaterialWorkingDay", kind: "number", unit: "day", integer: true, min: 0, max: 9999, group: "water" },
   // protection: valve closes
@@ -114,9 +130,9 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   // device: display and relay
   { name: "currentTime", kind: "readonly", unit: "none", group: "device" },
   { name: "deviceTimeScheme", kind: "enum", unit: "none", options: [0, 1], group: "device" },
-  { name: "language", kind: "enum", unit: "none", options: [0, 1], group: "device" },
-  { name: "outRelayMode", kind: "enum", unit: "none", options: [0, 1, 2], group: "device" },
-  { name: "operationDay", kind: "number", unit: "day", integer: true, min: 0, max: 99999, group: "device" },
+  { name: "language", kind: "enum", unit: "none", options: [0, 1, 2, 3, 4], group: "device" },
+  { name: "outRelayMode", kind: "enum", unit: "none", options: [0, 1, 2, 3], group: "device" },
+  { name: "operationDay", kind: "readonly", unit: "day", group: "device" },
 ];
 
 /** The screen's group order. */

@@ -23,8 +23,7 @@ export function useHouseholds() {
   return useQuery({
     queryKey: queryKeys.families,
     queryFn: async ({ signal }) =>
-      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal }))
-        .items,
+      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal })).items,
   });
 }
 

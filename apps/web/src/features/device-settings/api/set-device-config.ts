@@ -66,9 +66,6 @@ export function waitForCommand(commandId: string, timeoutMs = CONFIG_ACK_TIMEOUT
         })
         .catch(() => {});
     }, POLL_MS);
-    const timer = setTimeout(
-      () => finish({ commandId, status: "failed", error: "timeout", message: null }),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => finish({ commandId, status: "failed", error: "timeout", message: null }), timeoutMs);
   });
 }

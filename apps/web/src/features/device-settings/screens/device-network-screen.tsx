@@ -88,7 +88,14 @@ export function DeviceNetworkScreen() {
         <p className="ds-note" style={{ margin: "0 0 0.32rem" }}>
           {t("addDevice.intro")}
         </p>
-        <Button color="primary" fill="outline" shape="rounded" className="ds-scan" onClick={() => void scan()} data-testid="add-device-scan">
+        <Button
+          color="primary"
+          fill="outline"
+          shape="rounded"
+          className="ds-scan"
+          onClick={() => void scan()}
+          data-testid="add-device-scan"
+        >
           <ScanningOutline /> {t("addDevice.scan")}
         </Button>
         <div className="ds-or">—</div>
@@ -109,7 +116,12 @@ export function DeviceNetworkScreen() {
         <div className="ds-row__hint" style={codeError ? { color: "var(--adm-color-danger)" } : undefined}>
           {codeError ? t("addDevice.invalidCode") : t("addDevice.codeHint")}
         </div>
-        <button type="button" className="ds-household" onClick={() => void chooseHousehold()} data-testid="add-device-household">
+        <button
+          type="button"
+          className="ds-household"
+          onClick={() => void chooseHousehold()}
+          data-testid="add-device-household"
+        >
           <span>{t("addDevice.household")}</span>
           <span className="ds-household__value" data-family-id={family?.id ?? ""}>
             {family?.name ?? t("addDevice.chooseHousehold")}

@@ -1,13 +1,20 @@
 import type { TCommandStatus } from "@aquapilot/contract";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleOutline, RightOutline } from "antd-mobile-icons";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 import { useRouteParams } from "../../../shared/navigation/index.js";
-import { openDateTimePicker, openListPicker, openTimePicker, PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
+import {
+  openDateTimePicker,
+  openListPicker,
+  openTimePicker,
+  PageShell,
+  StateBlock,
+  toast,
+} from "../../../shared/ui/index.js";
 import { useDevice } from "../api/get-device.js";
 import { useDeviceModelSetting } from "../api/get-device-model-setting.js";
 import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.js";
@@ -129,11 +136,7 @@ export function DeviceSettingScreen() {
       b.min !== undefined && b.max !== undefined && field.kind !== "enum" && field.kind !== "clock"
         ? t("deviceSetting.range", { min: b.min, max: b.max, unit })
         : "";
-    const hint = bad
-      ? t("deviceSetting.wrongConfig")
-      : field.kind === "readonly"
-        ? t("deviceSetting.readOnly")
-        : range;
+    const hint = bad ? t("deviceSetting.wrongConfig") : field.kind === "readonly" ? t("deviceSetting.readOnly") : range;
     const common = {
       className: `ds-row ${bad ? "ds-row--invalid" : ""}`,
       "data-testid": `device-setting-${field.name}`,
@@ -172,7 +175,12 @@ export function DeviceSettingScreen() {
       );
     }
     const shown = field.kind === "enum" ? (text === "" ? "" : optionLabel(field, text)) : shortTime(field, text);
-    const chip = field.kind === "minSec" ? t("deviceSetting.entry.minSec") : field.kind === "hrMin" ? t("deviceSetting.entry.hrMin") : null;
+    const chip =
+      field.kind === "minSec"
+        ? t("deviceSetting.entry.minSec")
+        : field.kind === "hrMin"
+          ? t("deviceSetting.entry.hrMin")
+          : null;
     return (
       <button key={field.name} type="button" {...common} onClick={() => void pick(field)}>
         {label}
@@ -188,7 +196,11 @@ export function DeviceSettingScreen() {
   const body = () => {
     if (device.isPending) {
       return (
-        <StateBlock testId="device-setting-loading" icon={<SpinLoading color="primary" />} title={t("common.loading")} />
+        <StateBlock
+          testId="device-setting-loading"
+          icon={<SpinLoading color="primary" />}
+          title={t("common.loading")}
+        />
       );
     }
     if (device.isError) {
@@ -209,7 +221,11 @@ export function DeviceSettingScreen() {
     return (
       <>
         {status.state !== "idle" ? (
-          <div className={`ds-status ds-status--${status.state}`} data-testid="device-setting-status" data-status={status.state}>
+          <div
+            className={`ds-status ds-status--${status.state}`}
+            data-testid="device-setting-status"
+            data-status={status.state}
+          >
             {status.state === "pending" ? <SpinLoading style={{ "--size": "0.427rem" }} /> : null}
             {status.state === "done" ? <CheckCircleFill /> : null}
             {status.state === "failed" ? <CloseCircleFill /> : null}

@@ -88,7 +88,11 @@ export function DeviceControls(props: {
     if (!online) return run("ota");
     try {
       const version = await fetchOtaVersion(deviceId);
-      if (!version.hasUpdate) {
+      if (version.updating) {
+        onOtaStarted();
+        return;
+      }
+      if (!version.updateAvailable) {
         toast(t("deviceControl.upToDate", { version: version.currentVersion ?? "" }));
         return;
       }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { FlowPoint } from "../api/parse.js";
+import type { FlowPoint } from "../api/device-api.js";
 
 /** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */
 export interface FlowChartProps {

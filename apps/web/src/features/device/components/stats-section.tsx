@@ -2,8 +2,9 @@ import { ReportTimeType } from "@aquapilot/contract";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiBaseUrl } from "../../../shared/api/client.js";
-import { useFlowStatistics } from "../api/device-api.js";
+import { toast } from "../../../shared/ui/index.js";
+import { downloadCsv, useFlowStatistics, useRegenerationCycles, useSaltStatus } from "../api/device-api.js";
+import { formatCountdown } from "../logic/live-values.js";
 
 /** The chart module, fetched only when the statistics section renders (keeps uPlot out of every other screen). */
 const FlowChart = lazy(() => import("./flow-chart.js"));
@@ -14,27 +15,31 @@ const TABS = [
   { value: ReportTimeType.Day, key: "deviceStats.day" },
 ] as const;
 
+/** Intl locale of an interface language. */
+const intlLocale = (lang: string) => (lang === "zh-Hans" ? "zh-CN" : lang);
+
 /**
  * Water-usage statistics of the Device screen (spec §3 report time types 1 month, 2 week, 3 day; §7
- * device-flow-statistics): charts of water used, regenerations and salt used; salt level, salt forecast, CSV export
- * and the regeneration timeline when the server offers them.
+ * device-flow-statistics): charts of water used, regenerations and salt used, and the CSV export.
  */
 export function StatsSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
   const [type, setType] = useState<number>(ReportTimeType.Week);
   const stats = useFlowStatistics(deviceId, type);
-  const locale = i18n.language === "zh-Hans" ? "zh-CN" : i18n.language;
+  const locale = intlLocale(i18n.language);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const data = stats.data;
-  const hourly = type === ReportTimeType.Day;
+  const exportCsv = () => {
+    if (data) downloadCsv(data.csvPath).catch((err: Error) => toast(err.message));
+  };
   return (
     <section className="device-section" data-testid="device-stats" data-report-time-type={type}>
       <div className="device-section__head">
         <h2 className="device-section__title">{t("deviceStats.title")}</h2>
-        {data?.csvUrl ? (
-          <a className="device-link" href={`${apiBaseUrl()}${data.csvUrl}`} download data-testid="device-stats-csv">
+        {data ? (
+          <button type="button" className="device-link" onClick={exportCsv} data-testid="device-stats-csv">
             {t("deviceStats.exportCsv")}
-          </a>
+          </button>
         ) : null}
       </div>
       <Selector
@@ -59,78 +64,95 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
       ) : null}
       {data && data.points.length > 0 ? (
         <>
-          <div className="device-stats__total" data-testid="device-stats-total">
-            {t("deviceStats.total", { value: number.format(data.totalWaterL) })}
+          <div className="device-stats__totals" data-testid="device-stats-total">
+            <span>{t("deviceStats.total", { value: number.format(data.totalWaterL) })}</span>
+            <span>
+              {t("deviceStats.regenerations")} {data.totalRegenerations}
+            </span>
+            <span>{`${number.format(data.totalSaltKg)} kg`}</span>
           </div>
           <Suspense fallback={<div className="device-empty">{t("deviceStats.loadingChart")}</div>}>
             <div className="device-chart__title">{t("deviceStats.waterUsed")}</div>
-            <FlowChart
-              points={data.points}
-              metric="waterL"
-              color="#0093dd"
-              hourly={hourly}
-              locale={locale}
-              testId="chart-water"
-            />
+            <FlowChart points={data.points} metric="waterL" color="#0093dd" hourly={data.hourly} locale={locale} testId="chart-water" />
             <div className="device-chart__title">{t("deviceStats.regenerations")}</div>
             <FlowChart
               points={data.points}
               metric="regenerations"
               color="#22b573"
-              hourly={hourly}
+              hourly={data.hourly}
               locale={locale}
               testId="chart-regenerations"
             />
             <div className="device-chart__title">{t("deviceStats.saltUsed")}</div>
-            <FlowChart
-              points={data.points}
-              metric="saltKg"
-              color="#ff9f1a"
-              hourly={hourly}
-              locale={locale}
-              testId="chart-salt"
-            />
+            <FlowChart points={data.points} metric="saltKg" color="#ff9f1a" hourly={data.hourly} locale={locale} testId="chart-salt" />
           </Suspense>
         </>
       ) : null}
-      {data && (data.saltLevelKg !== null || data.saltDaysLeft !== null) ? (
-        <div className="device-salt" data-testid="device-salt">
-          {data.saltLevelKg !== null ? (
-            <span>{t("deviceStats.saltLevel", { value: number.format(data.saltLevelKg) })}</span>
-          ) : null}
-          {data.saltDaysLeft !== null ? (
-            <span data-testid="device-salt-days">
-              {t("deviceStats.saltDaysLeft", { count: Math.floor(data.saltDaysLeft) })}
+    </section>
+  );
+}
+
+/** Salt level and "salt runs out in N days" (issue 4 "Salt"), with the server's low-salt message; hidden until known. */
+export function SaltSection({ deviceId }: { deviceId: string }) {
+  const { t, i18n } = useTranslation();
+  const salt = useSaltStatus(deviceId).data;
+  if (!salt || (salt.saltLevelKg === null && salt.saltDaysLeft === null)) return null;
+  const number = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
+  return (
+    <div className={`device-salt${salt.lowSalt ? " device-salt--low" : ""}`} data-testid="device-salt" data-low={salt.lowSalt}>
+      {salt.saltLevelKg !== null ? <span>{t("deviceStats.saltLevel", { value: number.format(salt.saltLevelKg) })}</span> : null}
+      {salt.saltDaysLeft !== null ? (
+        <span data-testid="device-salt-days">{t("deviceStats.saltDaysLeft", { count: salt.saltDaysLeft })}</span>
+      ) : null}
+      {salt.message ? <div className="device-salt__message">{salt.message}</div> : null}
+    </div>
+  );
+}
+
+/** The regeneration timeline (issue 4): each cycle with duration, water and salt; deviating cycles and stations flagged. */
+export function CyclesSection({ deviceId }: { deviceId: string }) {
+  const { t, i18n } = useTranslation();
+  const cycles = useRegenerationCycles(deviceId).data?.items ?? [];
+  if (cycles.length === 0) return null;
+  const locale = intlLocale(i18n.language);
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const when = new Intl.DateTimeFormat(locale, { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return (
+    <section className="device-section" data-testid="device-timeline">
+      <h2 className="device-section__title">{t("deviceStats.timeline")}</h2>
+      {cycles.slice(0, 8).map((c) => (
+        <div
+          key={c.startTime}
+          className={`device-timeline__item${c.deviates ? " device-timeline__item--deviating" : ""}`}
+          data-testid="device-cycle"
+          data-deviating={c.deviates ? "true" : "false"}
+        >
+          <div className="device-timeline__row">
+            <span>{when.format(new Date(c.startTime))}</span>
+            <span>
+              {t("deviceStats.cycle", {
+                minutes: c.durationSeconds === null ? "—" : Math.round(c.durationSeconds / 60),
+                water: number.format(c.waterL),
+                salt: number.format(c.saltKg),
+              })}
             </span>
+          </div>
+          {c.deviates ? (
+            <div className="device-timeline__flag">
+              {t("deviceStats.deviating")}
+              {c.stations
+                .filter((s) => s.deviates)
+                .map((s) => (
+                  <span key={s.startTime} className="device-timeline__station">
+                    {`${t(`station.${s.station}` as "station.0")} ${formatCountdown(s.durationSeconds)}${
+                      s.expectedSeconds === null ? "" : ` / ${formatCountdown(s.expectedSeconds)}`
+                    }`}
+                  </span>
+                ))}
+            </div>
           ) : null}
         </div>
-      ) : null}
-      {data && data.cycles.length > 0 ? (
-        <div className="device-timeline" data-testid="device-timeline">
-          <div className="device-chart__title">{t("deviceStats.timeline")}</div>
-          {data.cycles.map((c) => (
-            <div
-              key={c.startTime}
-              className={`device-timeline__item${c.deviating ? " device-timeline__item--deviating" : ""}`}
-              data-deviating={c.deviating ? "true" : "false"}
-            >
-              <span>
-                {new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(
-                  new Date(c.startTime),
-                )}
-              </span>
-              <span>
-                {t("deviceStats.cycle", {
-                  minutes: c.durationSeconds === null ? "—" : Math.round(c.durationSeconds / 60),
-                  water: c.waterL === null ? "—" : number.format(c.waterL),
-                  salt: c.saltKg === null ? "—" : number.format(c.saltKg),
-                })}
-              </span>
-              {c.deviating ? <span className="device-timeline__flag">{t("deviceStats.deviating")}</span> : null}
-            </div>
-          ))}
-        </div>
-      ) : null}
+      ))}
     </section>
   );
 }
