@@ -82,7 +82,8 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
   useEffect(() => {
     if (!pending) return;
     const off = deviceChannel().onMessage((message) => {
-      if (message.deviceId === deviceId && message.kind === "ack" && message.ack) dispatch({ type: "ack", ack: message.ack });
+      if (message.deviceId === deviceId && message.kind === "ack" && message.ack)
+        dispatch({ type: "ack", ack: message.ack });
     });
     const timer = setTimeout(() => dispatch({ type: "timeout" }), timeoutMs);
     return () => {
@@ -95,7 +96,8 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
     const poll = setInterval(() => {
       fetchCommandStatus(commandId)
         .then((s) => {
-          if (s.status !== "pending") dispatch({ type: "ack", ack: { commandId, ok: s.status === "done", error: s.message ?? s.error } });
+          if (s.status !== "pending")
+            dispatch({ type: "ack", ack: { commandId, ok: s.status === "done", error: s.message ?? s.error } });
         })
         .catch(() => {});
     }, COMMAND_POLL_MS);

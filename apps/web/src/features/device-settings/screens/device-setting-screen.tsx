@@ -170,7 +170,10 @@ export function DeviceSettingScreen() {
       return (
         <div key={field.name} {...common}>
           {label}
-          <span className="ds-row__value">{formatDeviceTime(text) || "—"}</span>
+          <span className="ds-row__value" data-testid={`device-setting-value-${field.name}`}>
+            {(field.name === "currentTime" ? formatDeviceTime(text) : text) || "—"}
+            {unit && text ? <span className="ds-row__unit">{unit}</span> : null}
+          </span>
         </div>
       );
     }

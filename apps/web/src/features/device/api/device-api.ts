@@ -110,7 +110,9 @@ export function deviceInfoQuery(deviceId: string) {
 export async function fetchStationDurations(deviceId: string, signal?: AbortSignal): Promise<Record<number, number>> {
   try {
     const list = await api(endpoints.deviceStationMaxWorkTimeCache, { query: { deviceId }, signal });
-    return Object.fromEntries(list.filter((s) => s.maxWorkTimeSeconds > 0).map((s) => [s.station, s.maxWorkTimeSeconds]));
+    return Object.fromEntries(
+      list.filter((s) => s.maxWorkTimeSeconds > 0).map((s) => [s.station, s.maxWorkTimeSeconds]),
+    );
   } catch {
     return {};
   }
@@ -138,7 +140,12 @@ export async function fetchFlowStatistics(
   const r = await api(endpoints.deviceFlowStatistics, { body: { deviceId, reportTimeType }, signal });
   const csv = new URLSearchParams({ deviceId, from: r.from, to: r.to, granularity: "hourly" });
   return {
-    points: r.buckets.map((b) => ({ time: b.start, waterL: b.waterL, regenerations: b.regenerations, saltKg: b.saltKg })),
+    points: r.buckets.map((b) => ({
+      time: b.start,
+      waterL: b.waterL,
+      regenerations: b.regenerations,
+      saltKg: b.saltKg,
+    })),
     totalWaterL: r.totals.waterL,
     totalRegenerations: r.totals.regenerations,
     totalSaltKg: r.totals.saltKg,

@@ -1,5 +1,5 @@
 import { Button, ProgressBar } from "antd-mobile";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { confirmDialog, toast } from "../../../shared/ui/index.js";
@@ -78,9 +78,10 @@ export function DeviceControls(props: {
   };
 
   const timeSync = () => guarded("timeSync", t("deviceControl.confirmTimeSync"));
+  const latestTimeSync = useRef(timeSync);
+  latestTimeSync.current = timeSync;
   useEffect(() => {
-    if (syncRequest > 0) void timeSync();
-    // biome-ignore lint/correctness/useExhaustiveDependencies: only a new request opens the confirmation
+    if (syncRequest > 0) void latestTimeSync.current();
   }, [syncRequest]);
 
   const firmware = async () => {

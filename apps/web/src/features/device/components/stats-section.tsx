@@ -73,7 +73,14 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
           </div>
           <Suspense fallback={<div className="device-empty">{t("deviceStats.loadingChart")}</div>}>
             <div className="device-chart__title">{t("deviceStats.waterUsed")}</div>
-            <FlowChart points={data.points} metric="waterL" color="#0093dd" hourly={data.hourly} locale={locale} testId="chart-water" />
+            <FlowChart
+              points={data.points}
+              metric="waterL"
+              color="#0093dd"
+              hourly={data.hourly}
+              locale={locale}
+              testId="chart-water"
+            />
             <div className="device-chart__title">{t("deviceStats.regenerations")}</div>
             <FlowChart
               points={data.points}
@@ -84,7 +91,14 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
               testId="chart-regenerations"
             />
             <div className="device-chart__title">{t("deviceStats.saltUsed")}</div>
-            <FlowChart points={data.points} metric="saltKg" color="#ff9f1a" hourly={data.hourly} locale={locale} testId="chart-salt" />
+            <FlowChart
+              points={data.points}
+              metric="saltKg"
+              color="#ff9f1a"
+              hourly={data.hourly}
+              locale={locale}
+              testId="chart-salt"
+            />
           </Suspense>
         </>
       ) : null}
@@ -99,8 +113,14 @@ export function SaltSection({ deviceId }: { deviceId: string }) {
   if (!salt || (salt.saltLevelKg === null && salt.saltDaysLeft === null)) return null;
   const number = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
   return (
-    <div className={`device-salt${salt.lowSalt ? " device-salt--low" : ""}`} data-testid="device-salt" data-low={salt.lowSalt}>
-      {salt.saltLevelKg !== null ? <span>{t("deviceStats.saltLevel", { value: number.format(salt.saltLevelKg) })}</span> : null}
+    <div
+      className={`device-salt${salt.lowSalt ? " device-salt--low" : ""}`}
+      data-testid="device-salt"
+      data-low={salt.lowSalt}
+    >
+      {salt.saltLevelKg !== null ? (
+        <span>{t("deviceStats.saltLevel", { value: number.format(salt.saltLevelKg) })}</span>
+      ) : null}
       {salt.saltDaysLeft !== null ? (
         <span data-testid="device-salt-days">{t("deviceStats.saltDaysLeft", { count: salt.saltDaysLeft })}</span>
       ) : null}
@@ -116,7 +136,12 @@ export function CyclesSection({ deviceId }: { deviceId: string }) {
   if (cycles.length === 0) return null;
   const locale = intlLocale(i18n.language);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-  const when = new Intl.DateTimeFormat(locale, { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  const when = new Intl.DateTimeFormat(locale, {
+    month: "numeric",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
   return (
     <section className="device-section" data-testid="device-timeline">
       <h2 className="device-section__title">{t("deviceStats.timeline")}</h2>

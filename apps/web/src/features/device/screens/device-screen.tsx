@@ -1,32 +1,25 @@
 import { RealtimeChannelState } from "@aquapilot/contract";
 import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { imageUrl } from "../../../shared/api/client.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, StateBlock } from "../../../shared/ui/index.js";
 import { useFamilyDevices } from "../../home/api/get-family-devices.js";
-import { useStationDurations } from "../api/device-api.js";
+import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../api/device-api.js";
 import { DeviceControls } from "../components/device-controls.js";
 import { SoftenerImage } from "../components/softener-image.js";
 import { StationCard } from "../components/station-card.js";
-import { StatsSection } from "../components/stats-section.js";
+import { CyclesSection, SaltSection, StatsSection } from "../components/stats-section.js";
 import { useLiveDevice, useNow } from "../hooks.js";
-import { clockDriftMs, isClockDrifting, minutesAgo } from "../logic/live-values.js";
+import { isClockDrifting, minutesAgo } from "../logic/live-values.js";
 import "../device.css";
 
 /** Route params of /Device (spec §2). */
 export interface DeviceParams {
   deviceId: string;
   familyId: string;
-}
-
-/** The device clock as the server reports it, when it does (`deviceTime` or `currentTime`, ISO 8601). */
-function reportedDeviceTime(device: object): string | null {
-  const d = device as { deviceTime?: unknown; currentTime?: unknown };
-  const value = d.deviceTime ?? d.currentTime;
-  return typeof value === "string" ? value : null;
 }
 
 /**
@@ -42,7 +35,17 @@ export function DeviceScreen() {
   const family = useFamilyDevices(familyId);
   const now = useNow(1000);
   const [syncRequest, setSyncRequest] = useState(0);
+  const salt = useSaltStatus(deviceId);
   const { setOtaProgress } = live;
+  // A firmware update already running when the screen opens blocks the controls too (spec §4).
+  useEffect(() => {
+    if (!deviceId) return;
+    fetchOtaVersion(deviceId, false)
+      .then((v) => {
+        if (v.updating) setOtaProgress(v.progress ?? 0);
+      })
+      .catch(() => {});
+  }, [deviceId, setOtaProgress]);
   const onOtaStarted = useCallback(() => setOtaProgress((p) => p ?? 0), [setOtaProgress]);
   const device = live.device;
   const listed = family.data?.find((d) => d.id === deviceId);
@@ -72,7 +75,8 @@ export function DeviceScreen() {
   }
 
   const ago = minutesAgo(device.lastReportTime, now);
-  const drift = clockDriftMs(reportedDeviceTime(device), now);
+  const driftSeconds = salt.data?.clockDriftSeconds ?? null;
+  const drift = driftSeconds === null ? null : driftSeconds * 1000;
   return (
     <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
@@ -162,7 +166,11 @@ export function DeviceScreen() {
           syncRequest={syncRequest}
         />
 
+        <SaltSection deviceId={device.id} />
+
         <StatsSection deviceId={device.id} />
+
+        <CyclesSection deviceId={device.id} />
 
         <section className="device-section device-links">
           <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
