@@ -82,8 +82,10 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
   useEffect(() => {
     if (!pending) return;
     const off = deviceChannel().onMessage((message) => {
-      if (message.deviceId === deviceId && message.kind === "ack" && message.ack)
+      // A refusal is shown from the server's answer (its text is in the user's language); success settles at once.
+      if (message.deviceId === deviceId && message.kind === "ack" && message.ack?.ok) {
         dispatch({ type: "ack", ack: message.ack });
+      }
     });
     const timer = setTimeout(() => dispatch({ type: "timeout" }), timeoutMs);
     return () => {

@@ -223,24 +223,6 @@ export function DeviceSettingScreen() {
     }
     return (
       <>
-        {status.state !== "idle" ? (
-          <div
-            className={`ds-status ds-status--${status.state}`}
-            data-testid="device-setting-status"
-            data-status={status.state}
-          >
-            {status.state === "pending" ? <SpinLoading style={{ "--size": "0.427rem" }} /> : null}
-            {status.state === "done" ? <CheckCircleFill /> : null}
-            {status.state === "failed" ? <CloseCircleFill /> : null}
-            {status.state === "pending"
-              ? t("deviceSetting.pending")
-              : status.state === "done"
-                ? t("deviceSetting.applied")
-                : status.offline
-                  ? t("deviceSetting.offline")
-                  : t("deviceSetting.failed")}
-          </div>
-        ) : null}
         {device.data?.settings ? null : <p className="ds-note">{t("deviceSetting.notReported")}</p>}
         {SETTING_GROUPS.map((group) => {
           const rows = fields.filter((f) => f.group === group);
@@ -266,6 +248,24 @@ export function DeviceSettingScreen() {
       footer={
         device.data ? (
           <div className="ds-footer">
+            {status.state !== "idle" ? (
+              <div
+                className={`ds-status ds-status--${status.state}`}
+                data-testid="device-setting-status"
+                data-status={status.state}
+              >
+                {status.state === "pending" ? <SpinLoading style={{ "--size": "0.427rem" }} /> : null}
+                {status.state === "done" ? <CheckCircleFill /> : null}
+                {status.state === "failed" ? <CloseCircleFill /> : null}
+                {status.state === "pending"
+                  ? t("deviceSetting.pending")
+                  : status.state === "done"
+                    ? t("deviceSetting.applied")
+                    : status.offline
+                      ? t("deviceSetting.offline")
+                      : t("deviceSetting.failed")}
+              </div>
+            ) : null}
             <Button
               block
               color="primary"

@@ -1,9 +1,10 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { confirmDialog, toast } from "../../../shared/ui/index.js";
-import { fetchOtaVersion } from "../api/device-api.js";
+import { deviceKeys, fetchOtaVersion } from "../api/device-api.js";
 import { useDeviceCommand, useLongPress } from "../hooks.js";
 import type { CommandKind, CommandState } from "../logic/command-state.js";
 import { formatPercent } from "../logic/live-values.js";
@@ -63,9 +64,16 @@ export function DeviceControls(props: {
   const updating = otaProgress !== null;
   const busy = state.status === "pending" || updating;
 
+  const queryClient = useQueryClient();
   useEffect(() => {
-    if (state.status === "done" && state.kind === "ota") onOtaStarted();
-  }, [state, onOtaStarted]);
+    if (state.status !== "done") return;
+    if (state.kind === "ota") onOtaStarted();
+    // A done command changes what the server knows (clock drift, salt, cycles): read them again.
+    // Vacation and firmware are not in hub-1 messages: the device info is read again too.
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.info(deviceId) });
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.salt(deviceId) });
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.cycles(deviceId) });
+  }, [state, onOtaStarted, queryClient, deviceId]);
 
   const guarded = async (kind: CommandKind, question?: string) => {
     if (updating) {

@@ -25,6 +25,7 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
     if (!el) return;
     const xs = points.map((p) => Date.parse(p.time) / 1000);
     const ys = points.map((p) => p[metric]);
+    const step = xs.length > 1 ? xs[1] - xs[0] : hourly ? 3600 : 86_400;
     const format = new Intl.DateTimeFormat(
       locale,
       hourly ? { hour: "2-digit", minute: "2-digit" } : { month: "numeric", day: "numeric" },
@@ -36,7 +37,14 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
       height: Math.round(rem * 4),
       legend: { show: false },
       cursor: { show: true, drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+      scales: {
+        x: {
+          time: true,
+          // half a bucket of room on both sides so the first and last bars are drawn whole
+          range: (_u, min, max) => [min - step / 2, max + step / 2],
+        },
+        y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+      },
       axes: [
         {
           font,
