@@ -1,0 +1,146 @@
+import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
+import { provisionDevice } from "../../apps/server/src/modules/devices/provision.js";
+import type { System } from "../../apps/server/src/system.js";
+import { launchPhone } from "../support/browser.js";
+import { startTestSystem } from "../support/system.js";
+
+/**
+ * Devices in Chromium against the whole system (issue 4): binding a new softener by its pairing code, an advanced
+ * settings change that round-trips to the valve, a wrong value refused with the §5 text, and a command to a device
+ * that went offline failing with "Device offline".
+ */
+describe("devices in Chromium", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  let spare: SimulatedDevice;
+  const identity = generateDeviceIdentity();
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "2" });
+    // A new softener from the factory: provisioned (credentials known to the cloud), online, bound to nobody.
+    await provisionDevice(system.db, {
+      mac: identity.mac,
+      secret: identity.secret,
+      name: "Garage softener",
+      model: identity.model,
+      serialNumber: identity.serialNumber,
+      deviceSerialNumber: identity.deviceSerialNumber,
+    });
+    spare = new SimulatedDevice({
+      brokerUrl: system.deviceLink.brokerUrl,
+      mac: identity.mac,
+      secret: identity.secret,
+      model: identity.model,
+      serialNumber: identity.serialNumber,
+      deviceSerialNumber: identity.deviceSerialNumber,
+      timeScale: 1,
+    });
+    await spare.start();
+    phone = await launchPhone("en-US");
+    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    page = await phone.context.newPage();
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
+    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+  });
+  afterAll(async () => {
+    await spare?.stop();
+    await phone?.close();
+    await system?.close();
+  });
+
+  async function open(target: string, params?: unknown) {
+    const q = new URLSearchParams({ target });
+    if (params) q.set("params", JSON.stringify(params));
+    await page.goto(`${system.url}/#/App?${q}`);
+  }
+
+  async function deviceIdOf(mac: string): Promise<string> {
+    return (await system.db.selectFrom("devices").select("id").where("mac", "=", mac).executeTakeFirstOrThrow()).id;
+  }
+
+  it("binds a new softener to the household with its pairing code", async () => {
+    await page.getByTestId("home-add-device").click();
+    await page.getByTestId("device-network-screen").waitFor();
+    await page.getByTestId("add-device-code").fill(`${identity.mac}:${identity.secret}`);
+    await page.getByTestId("add-device-bind").click();
+    await expect
+      .poll(
+        async () =>
+          (await system.db.selectFrom("devices").select("family_id").where("mac", "=", identity.mac).executeTakeFirst())
+            ?.family_id,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBeTruthy();
+    await open("/index/home");
+    await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
+  });
+
+  it("an advanced settings change goes to the valve and is applied; a wrong value is refused with the §5 text", async () => {
+    const deviceId = await deviceIdOf(identity.mac);
+    await open("/DeviceSetting", { deviceId });
+    await page.getByTestId("device-setting-screen").waitFor();
+    const salt = page.getByTestId("device-setting-input-saltAddition");
+    await salt.waitFor({ timeout: 15_000 });
+
+    await page.getByTestId("device-setting-input-resinVolume").fill("99999");
+    await page.getByTestId("device-setting-save").click();
+    await expect
+      .poll(() => page.locator(".adm-toast-main").last().textContent())
+      .toContain("Please enter the correct configuration");
+    await expect.poll(() => page.getByTestId("device-setting-resinVolume").getAttribute("data-invalid")).toBe("true");
+    expect(spare.valve.snapshot().settings.resinVolume).not.toBe(99999);
+
+    await page
+      .getByTestId("device-setting-input-resinVolume")
+      .fill(String(spare.valve.snapshot().settings.resinVolume));
+    await salt.fill("3.5");
+    await page.getByTestId("device-setting-save").click();
+    await expect
+      .poll(() => page.getByTestId("device-setting-status").getAttribute("data-status"), { timeout: 20_000 })
+      .toBe("done");
+    expect(spare.valve.snapshot().settings.saltAddition).toBe(3.5);
+  });
+
+  it("a command to a device that went offline fails with Device offline", async () => {
+    const deviceId = await deviceIdOf(identity.mac);
+    spare.goOffline();
+    await expect
+      .poll(
+        async () =>
+          (
+            await system.db
+              .selectFrom("device_state")
+              .select("online")
+              .where("device_id", "=", deviceId)
+              .executeTakeFirst()
+          )?.online,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(0);
+    await open("/DeviceSetting", { deviceId });
+    await page.getByTestId("device-setting-input-saltAddition").waitFor({ timeout: 15_000 });
+    await page.getByTestId("device-setting-input-saltAddition").fill("4");
+    await page.getByTestId("device-setting-save").click();
+    await expect
+      .poll(
+        async () =>
+          `${await page.locator(".adm-toast-main").allTextContents()} ${await page.getByTestId("device-setting-status").textContent()}`,
+        {
+          timeout: 25_000,
+        },
+      )
+      .toContain("Device offline");
+    await spare.goOnline();
+  });
+});
