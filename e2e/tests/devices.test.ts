@@ -135,10 +135,11 @@ describe("devices in Chromium", () => {
     await expect
       .poll(
         async () =>
-          `${await page.locator(".adm-toast-main").allTextContents()} ${await page.getByTestId("device-setting-status").textContent()}`,
-        {
-          timeout: 25_000,
-        },
+          [
+            ...(await page.locator(".adm-toast-main").allTextContents()),
+            ...(await page.getByTestId("device-setting-status").allTextContents()),
+          ].join(" "),
+        { timeout: 25_000, interval: 100 },
       )
       .toContain("Device offline");
     await spare.goOnline();

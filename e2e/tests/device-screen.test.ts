@@ -1,0 +1,115 @@
+import { STATION_TEXT } from "@aquapilot/contract";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
+import type { System } from "../../apps/server/src/system.js";
+import { launchPhone } from "../support/browser.js";
+import { startTestSystem } from "../support/system.js";
+
+/**
+ * The Device screen in Chromium against the whole system (issue 4): a forced regeneration started from the app shows
+ * every station live, in order, with its remaining time; vacation in and out; time sync; the statistics chart.
+ * The simulated valve runs 600× faster than real time so a whole cycle passes in seconds.
+ */
+describe("the Device screen in Chromium", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  let deviceId: string;
+  let familyId: string;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1", SIM_TIME_SCALE: "600" });
+    phone = await launchPhone("en-US");
+    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    page = await phone.context.newPage();
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
+    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();
+    deviceId = row.id;
+    familyId = row.family_id!;
+    const q = new URLSearchParams({ target: "/Device", params: JSON.stringify({ deviceId, familyId }) });
+    await page.goto(`${system.url}/#/App?${q}`);
+    await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  async function confirm() {
+    await page.locator(".adm-dialog-footer button").last().click();
+  }
+
+  it("a forced regeneration from the app shows every station live, in order, with its remaining time", async () => {
+    await expect
+      .poll(() => page.getByTestId("device-station").getAttribute("data-station"), { timeout: 15_000 })
+      .toBe("0");
+    // Record every station the screen shows, and the remaining time shown with it.
+    await page.evaluate(() => {
+      const seen: Array<{ station: string | null; remaining: string }> = [];
+      (window as unknown as { __stations: typeof seen }).__stations = seen;
+      const record = () => {
+        const el = document.querySelector('[data-testid="device-station"]');
+        const station = el?.getAttribute("data-station") ?? null;
+        const remaining = document.querySelector('[data-testid="device-remaining"]')?.textContent ?? "";
+        if (seen.at(-1)?.station !== station) seen.push({ station, remaining });
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, attributes: true, childList: true });
+    });
+    await page.getByTestId("control-forced-regeneration").click();
+    await confirm();
+    await expect
+      .poll(() => page.getByTestId("device-command-status").getAttribute("data-status"), { timeout: 15_000 })
+      .toBe("done");
+    const sim = system.fleet.devices[0];
+    const expected = sim.valve.regenerationSteps().map((s) => String(s));
+    // Back in service after the whole cycle.
+    await expect
+      .poll(
+        async () =>
+          (await page.evaluate(() => (window as unknown as { __stations: Array<{ station: string }> }).__stations)).map(
+            (s) => s.station,
+          ),
+        { timeout: 60_000, interval: 250 },
+      )
+      .toEqual(["0", ...expected, "0"]);
+    const seen = await page.evaluate(
+      () => (window as unknown as { __stations: Array<{ station: string; remaining: string }> }).__stations,
+    );
+    for (const s of seen.filter((x) => x.station !== "0")) expect(s.remaining).toMatch(/\d+:\d\d/);
+    await expect
+      .poll(async () => (await page.getByTestId("device-station").textContent())?.toLowerCase())
+      .toContain(STATION_TEXT[0]);
+  });
+
+  it("vacation mode enters and exits, each after a confirmation", async () => {
+    await page.getByTestId("control-vacation-enter").click();
+    await confirm();
+    await page.getByTestId("device-vacation").waitFor({ timeout: 15_000 });
+    await page.getByTestId("control-vacation-exit").click();
+    await confirm();
+    await expect.poll(() => page.getByTestId("device-vacation").count(), { timeout: 15_000 }).toBe(0);
+  });
+
+  it("time synchronisation asks first, then sets the device's clock to the phone's", async () => {
+    const sim = system.fleet.devices[0];
+    await page.getByTestId("control-time-sync").click();
+    await expect.poll(() => page.locator(".adm-dialog").textContent()).toContain("Confirm synchronization time?");
+    await confirm();
+    await expect
+      .poll(() => page.getByTestId("device-command-status").getAttribute("data-status"), { timeout: 15_000 })
+      .toBe("done");
+    expect(Math.abs(sim.valve.clock - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("the statistics chart shows the simulated water use", async () => {
+    await page.getByTestId("device-stats").scrollIntoViewIfNeeded();
+    await expect
+      .poll(async () => Number(await page.getByTestId("chart-water").getAttribute("data-points")), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+  });
+});
