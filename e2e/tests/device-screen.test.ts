@@ -118,4 +118,32 @@ describe("the Device screen in Chromium", () => {
     expect(Number(await page.getByTestId("chart-regenerations").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
     expect(Number(await page.getByTestId("chart-water").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
   });
+  it("a firmware update shows its progress to one decimal and blocks other commands until it finishes", async () => {
+    const sim = system.fleet.devices[0];
+    const before = sim.firmwareVersion;
+    await page.getByTestId("control-ota").scrollIntoViewIfNeeded();
+    await page.getByTestId("control-ota").click();
+    await confirm();
+    await page.getByTestId("device-ota").waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId("device-ota-percent").textContent()).toMatch(/\d+\.\d\s*%/);
+    expect(await page.getByTestId("control-forced-flushing").isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId("device-ota").count(), { timeout: 30_000 }).toBe(0);
+    expect(sim.firmwareVersion).not.toBe(before);
+    await expect.poll(() => page.getByTestId("control-forced-flushing").isDisabled()).toBe(false);
+  });
+
+  it("an excessive-flow close shows on the Device screen and on Fault with the spec's label", async () => {
+    const sim = system.fleet.devices[0];
+    sim.injectClose(1025);
+    await expect
+      .poll(() => page.getByTestId("device-close-reason").getAttribute("data-close-reason"), { timeout: 15_000 })
+      .toBe("1025");
+    const q = new URLSearchParams({ target: "/Fault", params: JSON.stringify({ deviceId, familyId }) });
+    await page.goto(`${system.url}/#/App?${q}`);
+    await page.getByTestId("fault-screen").waitFor();
+    const current = page.locator('[data-testid="fault-current"][data-close-reason="1025"]');
+    await current.waitFor({ timeout: 15_000 });
+    expect(await current.getAttribute("data-label")).toBe("excessiveFlow");
+    expect(await current.textContent()).toContain("Excessive flow");
+  });
 });

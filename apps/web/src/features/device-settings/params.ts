@@ -8,3 +8,8 @@ export interface DeviceParams {
 export interface HouseholdParams {
   familyId?: string;
 }
+
+/** Navigation params of DeviceNetwork: the household, and a pairing code "MAC:SECRET" scanned on the home tab. */
+export interface DeviceNetworkParams extends HouseholdParams {
+  code?: string;
+}

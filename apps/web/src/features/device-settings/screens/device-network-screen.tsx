@@ -9,7 +9,7 @@ import { getItem, setItem } from "../../../shared/storage/index.js";
 import { openListPicker, PageShell, TextField, toast } from "../../../shared/ui/index.js";
 import { useBindDevice, useHouseholds } from "../api/family-devices.js";
 import { parsePairingCode } from "../pairing-code.js";
-import type { HouseholdParams } from "../params.js";
+import type { DeviceNetworkParams } from "../params.js";
 import "../device-settings.css";
 
 /**
@@ -17,15 +17,18 @@ import "../device-settings.css";
  * (camera through the bridge, or the in-page scanner) or type it ("MAC:SECRET"), choose the household (the current
  * one by default; only an administrator may bind), bind with `POST …/app/device`, then open the device. The Wi-Fi
  * network-setup flows of §2/§4 come in a later issue and end in the same binding call; a note says so.
+ * Params `{familyId?, code?}`: `code` is a pairing code scanned on the home tab, shown prefilled.
  */
 export function DeviceNetworkScreen() {
   const { t } = useTranslation();
-  const params = useRouteParams<HouseholdParams>();
+  const params = useRouteParams<DeviceNetworkParams>();
   const households = useHouseholds();
   const bind = useBindDevice();
-  const [code, setCode] = useState("");
+  // A pairing code scanned on the home tab arrives prefilled (params {code}); it is checked like a typed one.
+  const prefilled = typeof params.code === "string" ? params.code.trim() : "";
+  const [code, setCode] = useState(prefilled);
   const [familyId, setFamilyId] = useState<string | null>(params.familyId ?? getItem("family")?.id ?? null);
-  const [codeError, setCodeError] = useState(false);
+  const [codeError, setCodeError] = useState(() => prefilled !== "" && parsePairingCode(prefilled) === null);
 
   const list = households.data ?? [];
   const family = list.find((f) => f.id === familyId) ?? null;
