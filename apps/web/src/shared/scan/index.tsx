@@ -3,6 +3,13 @@ import { hasNativeScanner, scanCode } from "../bridge/index.js";
 import { pushBackHandler } from "../ui/back-stack.js";
 import { ScannerOverlay, type ScanTexts } from "./scanner-overlay.js";
 
+export {
+  classifyScannedCode,
+  FAMILY_SHARE_CODE_PREFIX,
+  type PairingCode,
+  parsePairingCode,
+  type ScannedCode,
+} from "./classify.js";
 export type { ScanTexts } from "./scanner-overlay.js";
 
 /**

@@ -15,7 +15,7 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
-import { scanQrCode } from "../../../shared/scan/index.js";
+import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
 import { useFamilies } from "../api/get-families.js";
@@ -28,7 +28,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Home tab (spec §2 /index/home): the selected family and its devices, live through hub 1; pull-down refresh
- * (333 ms delay); header actions add device, scan (a household share code → join it), messages, invite members
+ * (333 ms delay); header actions add device, scan (a household share code → join it; a device pairing code →
+ * add it on DeviceNetwork, prefilled; anything else → a toast), messages, invite members
  * (the administrator's QR code), push management, edit order. The family name opens the switcher (every household
  * with role and counts, the current one marked, and "manage households"); the choice is kept per user name in
  * userFamilyCache (spec §3). A family that is gone (left, deleted, removed) falls back to another; a user without
@@ -118,16 +119,21 @@ export function HomeScreen() {
   };
 
   const scan = async () => {
-    const code = await scanQrCode({
-      title: t("familyJoin.scanTitle"),
-      hint: t("familyJoin.scanHint"),
+    const text = await scanQrCode({
+      title: t("home.scanTitle"),
+      hint: t("home.scanHint"),
       cameraError: t("familyJoin.cameraError"),
       album: t("familyJoin.album"),
       noCodeInImage: t("familyJoin.noCodeInImage"),
       close: t("familyJoin.close"),
     });
+    if (!text) return;
+    const scanned = classifyScannedCode(text);
     // A household share code: FamilyList checks it, asks for confirmation and joins.
-    if (code) navigateTo(PATHS.FamilyList, { joinCode: code });
+    if (scanned.kind === "family") navigateTo(PATHS.FamilyList, { joinCode: scanned.code });
+    // A device pairing code: the add-device screen, prefilled, for the current household.
+    else if (scanned.kind === "device") navigateTo(PATHS.DeviceNetwork, { familyId: family?.id, code: scanned.code });
+    else toast(t("home.scanUnknown"));
   };
 
   const refresh = async () => {
