@@ -2,7 +2,9 @@
  * `npm run bench`: starts the whole system in this process (temporary DATA_DIR, free ports, 3 simulated softeners,
  * the seeded demo owner), then runs, one after the other and only against 127.0.0.1:
  *   (a) HTTP — family-device/get-list-by-family-id at 50 connections vs a bare Fastify route with the same query;
- *   (b) real time — device `state` publish → SignalR hub 1 client vs a bare `ws` relay.
+ *   (b) real time — device `state` publish → SignalR hub 1 client vs a bare `ws` relay;
+ *   (c) telemetry ingest — 50 devices publishing telemetry, messages stored per second vs a bare Aedes broker;
+ *   (d) month statistics on a year of per-minute telemetry — rollups vs one GROUP BY over the raw rows.
  * Prints each figure with its ratio to the bare baseline, then a Markdown table (also written to bench/results.md).
  * See bench/README.md for what is measured and the caveats.
  */
@@ -15,7 +17,9 @@ import { readFleetFile } from "@aquapilot/device-sim";
 import { loadConfig } from "../apps/server/src/config.js";
 import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
 import { type BareServer, type LoadResult, runLoad, startBareServer } from "./http-bench.js";
+import { type IngestResult, measureBareIngest, measureSystemIngest } from "./ingest-bench.js";
 import { makeStatePayloads, measureBareRelayRoundTrips, measureSystemRoundTrips } from "./realtime-bench.js";
+import { measureMonthStatistics } from "./statistics-bench.js";
 import { fmt, ratio } from "./stats.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -23,6 +27,9 @@ const CONNECTIONS = 50;
 const DURATION_SEC = 8;
 const CHANGES = 300;
 const WARMUP_CHANGES = 20;
+const INGEST_DEVICES = 50;
+const INGEST_WINDOW = 1000;
+const STAT_RUNS = 200;
 
 /** Signs the demo owner in with the OAuth 2.0 password grant and returns the access token. */
 async function demoToken(baseUrl: string): Promise<string> {
@@ -124,6 +131,41 @@ async function main(): Promise<void> {
         `p99 ${ratio(rtSystem.summary.p99, rtBare.summary.p99)}`,
     );
 
+    // (c) Telemetry ingest
+    console.log(
+      `\n(c) Telemetry ingest: ${INGEST_DEVICES} devices × QoS 1 telemetry for ${DURATION_SEC} s ` +
+        `(at most ${INGEST_WINDOW} in flight), then drain`,
+    );
+    const ingestOptions = { devices: INGEST_DEVICES, durationMs: DURATION_SEC * 1000, window: INGEST_WINDOW };
+    const ingestSystem = await measureSystemIngest(system, ingestOptions);
+    const ingestBare = await measureBareIngest(ingestOptions);
+    const ingestLine = (label: string, r: IngestResult, what: string) =>
+      console.log(
+        `  ${label.padEnd(8)} ${fmt(r.perSec, 0).padStart(8)} msg/s ${what}   (${fmt(r.done, 0)} of ` +
+          `${fmt(r.published, 0)} published in ${fmt(r.seconds, 2)} s)`,
+      );
+    ingestLine("system", ingestSystem, "stored (device_telemetry rows + rollups)");
+    ingestLine("bare", ingestBare, "delivered to one counting subscriber");
+    console.log(`  ratio system ÷ bare: msg/s ${ratio(ingestSystem.perSec, ingestBare.perSec)}`);
+
+    // (d) Month statistics on a year of data
+    console.log(`\n(d) Month statistics (reportTimeType 1) on a year of per-minute telemetry, ${STAT_RUNS} runs each`);
+    const st = await measureMonthStatistics(system.db, { runs: STAT_RUNS });
+    console.log(
+      `  loaded ${fmt(st.rows, 0)} rows in ${fmt(st.loadSeconds, 1)} s; backfillRollups wrote ${fmt(st.hours, 0)} ` +
+        `hours in ${fmt(st.backfillSeconds, 1)} s; June 2025: ${st.days} days, ${fmt(st.monthWaterL, 0)} L`,
+    );
+    const statLine = (label: string, s: typeof st.system) =>
+      console.log(
+        `  ${label.padEnd(8)} p50 ${fmt(s.p50, 2)} ms   p99 ${fmt(s.p99, 2)} ms   mean ${fmt(s.mean, 2)} ms   max ${fmt(s.max, 2)} ms`,
+      );
+    statLine("system", st.system);
+    statLine("bare", st.bare);
+    console.log(
+      `  ratio system ÷ bare: p50 ${ratio(st.system.p50, st.bare.p50)}, p99 ${ratio(st.system.p99, st.bare.p99)} ` +
+        `(rollups answer in ${fmt((100 * st.system.p50) / st.bare.p50, 1)} % of the raw query's p50)`,
+    );
+
     const cpus = os.cpus();
     const table = [
       "| Benchmark | Metric | System | Bare baseline | System ÷ bare |",
@@ -133,11 +175,16 @@ async function main(): Promise<void> {
       `| | Latency p99 (ms) | ${fmt(httpSystem.p99Ms)} | ${fmt(httpBare.p99Ms)} | ${ratio(httpSystem.p99Ms, httpBare.p99Ms)} |`,
       `| Device state → SignalR client, ${CHANGES} sequential changes | Latency p50 (ms) | ${fmt(rtSystem.summary.p50, 2)} | ${fmt(rtBare.summary.p50, 2)} | ${ratio(rtSystem.summary.p50, rtBare.summary.p50)} |`,
       `| | Latency p99 (ms) | ${fmt(rtSystem.summary.p99, 2)} | ${fmt(rtBare.summary.p99, 2)} | ${ratio(rtSystem.summary.p99, rtBare.summary.p99)} |`,
+      `| Telemetry ingest, ${INGEST_DEVICES} devices, ${DURATION_SEC} s + drain | Messages stored / delivered per s | ${fmt(ingestSystem.perSec, 0)} | ${fmt(ingestBare.perSec, 0)} | ${ratio(ingestSystem.perSec, ingestBare.perSec)} |`,
+      `| Month statistics, 1 device × ${fmt(st.rows, 0)} per-minute rows, ${STAT_RUNS} runs | Latency p50 (ms) | ${fmt(st.system.p50, 2)} | ${fmt(st.bare.p50, 2)} | ${ratio(st.system.p50, st.bare.p50)} |`,
+      `| | Latency p99 (ms) | ${fmt(st.system.p99, 2)} | ${fmt(st.bare.p99, 2)} | ${ratio(st.system.p99, st.bare.p99)} |`,
       "",
       `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ` +
         `Node ${process.version}, SQLite (WAL), embedded Aedes broker; load generator, clients and server on the ` +
         `same machine. Bare baselines: a Fastify route running the same Kysely query with no auth, envelope or ` +
-        `validation; a \`ws\` relay forwarding the same ${fmt(rtSystem.payloadBytes, 0)}-byte payloads socket to socket.`,
+        `validation; a \`ws\` relay forwarding the same ${fmt(rtSystem.payloadBytes, 0)}-byte payloads socket to socket; ` +
+        `a plain Aedes broker with one subscriber that only counts the same telemetry; one \`SELECT date(ts), ` +
+        `sum(interval_water_l) … GROUP BY 1\` over the month's raw telemetry rows.`,
     ].join("\n");
     console.log(`\n${table}\n`);
     fs.writeFileSync(path.join(HERE, "results.md"), `${table}\n`);

@@ -8,10 +8,12 @@ import {
   deviceInfoQuery,
   deviceKeys,
   fetchCommandStatus,
+  invalidateDeviceStatistics,
   type LiveDevice,
   sendDeviceCommand,
 } from "./api/device-api.js";
 import { type CommandKind, type CommandState, commandReducer, IDLE } from "./logic/command-state.js";
+import { refreshesStatistics } from "./logic/live-refresh.js";
 import { LongPress } from "./logic/long-press.js";
 
 /** How long a command waits for the device's acknowledgement before it fails with "Device offline", ms. */
@@ -37,7 +39,8 @@ export interface LiveCloseEvent {
 
 /**
  * The live device of the Device screen (spec §7 hub 1): loads query-device-info, keeps the family list live
- * (useDeviceChanges) and patches the device query on each message. Also answers the firmware update progress
+ * (useDeviceChanges) and patches the device query on each message; a regeneration start/end event or a successful
+ * ack refreshes the statistics, salt status and regeneration cycles. Also answers the firmware update progress
  * (percent, null when none is running) and the close events seen since the screen opened.
  */
 export function useLiveDevice(deviceId: string, familyId: string | null | undefined) {
@@ -51,6 +54,8 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
     return channel.onMessage((message: TDeviceChangeMessage) => {
       if (message.deviceId !== deviceId) return;
       queryClient.setQueryData<LiveDevice>(deviceKeys.info(deviceId), (d) => (d ? applyLiveMessage(d, message) : d));
+      // A regeneration started or ended, or a command was acknowledged: statistics, salt and cycles are stale.
+      if (refreshesStatistics(message, deviceId)) void invalidateDeviceStatistics(queryClient, deviceId);
       if (message.kind === "event" && message.event) {
         const { type, progress, closeReason } = message.event;
         if (type === "ota-progress" && typeof progress === "number") setOtaProgress(progress >= 100 ? null : progress);

@@ -3,7 +3,10 @@ import { classifyScannedCode, parsePairingCode } from "./classify.js";
 
 describe("classifyScannedCode", () => {
   it("recognises a household share code", () => {
-    expect(classifyScannedCode("  AQF1.eyJmIjoiMSJ9.c2ln \n")).toEqual({ kind: "family", code: "AQF1.eyJmIjoiMSJ9.c2ln" });
+    expect(classifyScannedCode("  AQF1.eyJmIjoiMSJ9.c2ln \n")).toEqual({
+      kind: "family",
+      code: "AQF1.eyJmIjoiMSJ9.c2ln",
+    });
   });
 
   it("recognises a device pairing code in every MAC spelling", () => {

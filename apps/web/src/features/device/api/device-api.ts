@@ -5,8 +5,9 @@ import {
   type TDeviceChangeMessage,
   type TDeviceInfo,
   type TOtaVersion,
+  type TSaltStatus,
 } from "@aquapilot/contract";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, apiBaseUrl, requestHeaders } from "../../../shared/api/client.js";
 import type { CommandKind } from "../logic/command-state.js";
 
@@ -36,6 +37,8 @@ export const deviceKeys = {
   info: (deviceId: string) => ["device", "info", deviceId] as const,
   durations: (deviceId: string) => ["device", "station-maxworktime", deviceId] as const,
   stats: (deviceId: string, reportTimeType: number) => ["device", "flow-statistics", deviceId, reportTimeType] as const,
+  /** Prefix of the statistics of every report time type (for invalidation). */
+  statsAll: (deviceId: string) => ["device", "flow-statistics", deviceId] as const,
   ota: (deviceId: string) => ["device", "ota-version", deviceId] as const,
   salt: (deviceId: string) => ["device", "salt-status", deviceId] as const,
   cycles: (deviceId: string) => ["device", "regeneration-cycles", deviceId] as const,
@@ -176,6 +179,27 @@ export function useSaltStatus(deviceId: string) {
     enabled: Boolean(deviceId),
     refetchInterval: 60_000,
   });
+}
+
+/**
+ * `POST …/device-control/reset-salt-level?deviceId&levelKg` (issue 4 "Salt"): the owner refilled the brine tank
+ * to `levelKg` kg (0–1000). Resolves with the new salt status. Errors: ApiError from the client (e.g. 403 when the
+ * caller may not change the device).
+ */
+export function resetSaltLevel(deviceId: string, levelKg: number): Promise<TSaltStatus> {
+  return api(endpoints.resetSaltLevel, { query: { deviceId, levelKg } });
+}
+
+/**
+ * Marks what a regeneration or a command changes as stale (issue 4): the statistics of every report time type,
+ * the salt status and the regeneration cycles of `deviceId`; the shown ones are fetched again.
+ */
+export function invalidateDeviceStatistics(queryClient: QueryClient, deviceId: string): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: deviceKeys.statsAll(deviceId) }),
+    queryClient.invalidateQueries({ queryKey: deviceKeys.salt(deviceId) }),
+    queryClient.invalidateQueries({ queryKey: deviceKeys.cycles(deviceId) }),
+  ]).then(() => undefined);
 }
 
 /** `GET …/device-control/get-regeneration-cycles?deviceId` (newest first, one page of 15). */

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { confirmDialog, toast } from "../../../shared/ui/index.js";
-import { deviceKeys, fetchOtaVersion } from "../api/device-api.js";
+import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.js";
 import { useDeviceCommand, useLongPress } from "../hooks.js";
 import type { CommandKind, CommandState } from "../logic/command-state.js";
 import { formatPercent } from "../logic/live-values.js";
@@ -68,11 +68,10 @@ export function DeviceControls(props: {
   useEffect(() => {
     if (state.status !== "done") return;
     if (state.kind === "ota") onOtaStarted();
-    // A done command changes what the server knows (clock drift, salt, cycles): read them again.
+    // A done command changes what the server knows (clock drift, statistics, salt, cycles): read them again.
     // Vacation and firmware are not in hub-1 messages: the device info is read again too.
     void queryClient.invalidateQueries({ queryKey: deviceKeys.info(deviceId) });
-    void queryClient.invalidateQueries({ queryKey: deviceKeys.salt(deviceId) });
-    void queryClient.invalidateQueries({ queryKey: deviceKeys.cycles(deviceId) });
+    void invalidateDeviceStatistics(queryClient, deviceId);
   }, [state, onOtaStarted, queryClient, deviceId]);
 
   const guarded = async (kind: CommandKind, question?: string) => {

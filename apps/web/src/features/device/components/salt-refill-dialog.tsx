@@ -1,0 +1,89 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Button, Dialog } from "antd-mobile";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../../shared/api/errors.js";
+import { TextField, toast, useBackClose } from "../../../shared/ui/index.js";
+import { deviceKeys, resetSaltLevel } from "../api/device-api.js";
+import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.js";
+
+/**
+ * The "Salt refilled" dialog (issue 4 "Salt"): the level in the brine tank now, kg (default the tank size when
+ * known, else 25), sent to reset-salt-level; on success the salt status is stored and read again and the dialog
+ * closes. Back and "cancel" close it without a change.
+ */
+export function SaltRefillDialog(props: {
+  deviceId: string;
+  visible: boolean;
+  tankSizeKg?: number | null;
+  onClose: () => void;
+}) {
+  const { deviceId, visible, tankSizeKg, onClose } = props;
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(() => String(defaultRefillKg(tankSizeKg)));
+  const [saving, setSaving] = useState(false);
+  useBackClose(visible, onClose);
+  useEffect(() => {
+    if (visible) setText(String(defaultRefillKg(tankSizeKg)));
+  }, [visible, tankSizeKg]);
+  const levelKg = parseRefillKg(text);
+
+  const save = async () => {
+    if (levelKg === null || saving) return;
+    setSaving(true);
+    try {
+      const status = await resetSaltLevel(deviceId, levelKg);
+      queryClient.setQueryData(deviceKeys.salt(deviceId), status);
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.salt(deviceId) });
+      toast(t("deviceSalt.saved"));
+      onClose();
+    } catch (err) {
+      toast(errorMessage(err, t("deviceSalt.failed")));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog
+      visible={visible}
+      title={t("deviceSalt.title")}
+      closeOnMaskClick
+      onClose={onClose}
+      content={
+        <div className="device-salt-refill" data-testid="device-salt-refill-dialog">
+          <TextField
+            label={t("deviceSalt.level")}
+            value={text}
+            onChange={setText}
+            inputMode="decimal"
+            suffix={<span>kg</span>}
+            testId="device-salt-refill-kg"
+            aria-invalid={levelKg === null}
+          />
+          {levelKg === null ? (
+            <div className="device-salt-refill__error" data-testid="device-salt-refill-invalid">
+              {t("deviceSalt.invalid")}
+            </div>
+          ) : null}
+          <div className="device-salt-refill__actions">
+            <Button fill="outline" shape="rounded" onClick={onClose} data-testid="device-salt-refill-cancel">
+              {t("common.cancel")}
+            </Button>
+            <Button
+              color="primary"
+              shape="rounded"
+              loading={saving}
+              disabled={levelKg === null}
+              onClick={() => void save()}
+              data-testid="device-salt-refill-save"
+            >
+              {t("deviceSalt.save")}
+            </Button>
+          </div>
+        </div>
+      }
+    />
+  );
+}
