@@ -21,10 +21,11 @@ import { expectedStationSeconds, readReportedSettings } from "../statistics/sett
 import { validateConfig } from "./config-validation.js";
 
 /**
- * The device's stored information and last reported state (spec §3 Device info). Units: L, L/min, s.
+ * A device row joined with its last reported state, mapped to the device-info fields of spec §3 plus what the device
+ * screens need (household, image, sort, reported settings as JSON text). Units: L, L/min, s.
  * @throws AppError NotFound when the device does not exist.
  */
-export async function getDeviceInfo(db: Db, deviceId: string, commandId: string | null): Promise<TDeviceInfo> {
+export async function readDeviceRow(db: Db, deviceId: string) {
   const r = await db
     .selectFrom("devices as d")
     .leftJoin("device_state as s", "s.device_id", "d.id")
@@ -32,7 +33,10 @@ export async function getDeviceInfo(db: Db, deviceId: string, commandId: string 
       "d.id",
       "d.mac",
       "d.name",
+      "d.image",
       "d.model",
+      "d.sort",
+      "d.family_id",
       "d.device_serial_number",
       "d.serial_number",
       "d.firmware_version",
@@ -45,12 +49,13 @@ export async function getDeviceInfo(db: Db, deviceId: string, commandId: string 
       "s.total_water_l",
       "s.vacation",
       "s.close_reason",
+      "s.settings_json",
       "s.last_report_time",
     ])
     .where("d.id", "=", deviceId)
     .executeTakeFirst();
   if (!r) throw new AppError(ErrorCode.NotFound, "device.notFound");
-  return {
+  const info: Omit<TDeviceInfo, "commandId"> = {
     id: r.id,
     mac: r.mac,
     name: r.name,
@@ -68,8 +73,16 @@ export async function getDeviceInfo(db: Db, deviceId: string, commandId: string 
     vacation: r.vacation === 1,
     closeReason: r.close_reason ?? null,
     lastReportTime: r.last_report_time ?? null,
-    commandId,
   };
+  return { info, familyId: r.family_id, image: r.image, sort: r.sort, settingsJson: r.settings_json ?? null };
+}
+
+/**
+ * The device's stored information and last reported state (spec §3 Device info). Units: L, L/min, s.
+ * @throws AppError NotFound when the device does not exist.
+ */
+export async function getDeviceInfo(db: Db, deviceId: string, commandId: string | null): Promise<TDeviceInfo> {
+  return { ...(await readDeviceRow(db, deviceId)).info, commandId };
 }
 
 /**

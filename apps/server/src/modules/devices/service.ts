@@ -17,6 +17,7 @@ import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import { readDeviceRow } from "../device-control/service.js";
 import { findDeviceModel } from "../device-model/service.js";
 
 /** What the device services need. */
@@ -189,57 +190,14 @@ export async function bindDevice(deps: DeviceDeps, userId: string, input: TDevic
  */
 export async function getDeviceWithData(db: Db, userId: string, deviceId: string): Promise<TDeviceWithData> {
   await requireDeviceAccess(db, userId, deviceId);
-  const r = await db
-    .selectFrom("devices as d")
-    .leftJoin("device_state as s", "s.device_id", "d.id")
-    .select([
-      "d.id",
-      "d.mac",
-      "d.name",
-      "d.image",
-      "d.model",
-      "d.sort",
-      "d.family_id",
-      "d.device_serial_number",
-      "d.serial_number",
-      "d.firmware_version",
-      "s.online",
-      "s.station",
-      "s.station_remaining_seconds",
-      "s.remaining_water_l",
-      "s.capacity_l",
-      "s.flow_rate_lpm",
-      "s.total_water_l",
-      "s.vacation",
-      "s.close_reason",
-      "s.settings_json",
-      "s.last_report_time",
-    ])
-    .where("d.id", "=", deviceId)
-    .executeTakeFirstOrThrow();
+  const row = await readDeviceRow(db, deviceId);
   return {
-    id: r.id,
-    mac: r.mac,
-    name: r.name,
-    model: r.model,
-    deviceSerialNumber: r.device_serial_number,
-    serialNumber: r.serial_number,
-    firmwareVersion: r.firmware_version,
-    online: r.online === 1,
-    station: r.station ?? null,
-    stationRemainingSeconds: r.station_remaining_seconds ?? null,
-    remainingWaterL: r.remaining_water_l ?? null,
-    capacityL: r.capacity_l ?? null,
-    flowRateLpm: r.flow_rate_lpm ?? null,
-    totalWaterL: r.total_water_l ?? null,
-    vacation: r.vacation === 1,
-    closeReason: r.close_reason ?? null,
-    lastReportTime: r.last_report_time ?? null,
-    familyId: r.family_id,
-    image: r.image,
-    sort: r.sort,
-    settings: r.settings_json ? (JSON.parse(r.settings_json) as TDeviceSettings) : null,
-    deviceModel: await findDeviceModel(db, r.model),
+    ...row.info,
+    familyId: row.familyId,
+    image: row.image,
+    sort: row.sort,
+    settings: row.settingsJson ? (JSON.parse(row.settingsJson) as TDeviceSettings) : null,
+    deviceModel: await findDeviceModel(db, row.info.model),
   };
 }
 

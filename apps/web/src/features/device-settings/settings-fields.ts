@@ -1,4 +1,4 @@
-import { WORK_PATTERNS } from "@aquapilot/contract";
+import { ADVANCED_SETTING_NAMES, WORK_PATTERNS } from "@aquapilot/contract";
 
 /**
  * The 26 advanced settings of spec §3 as the DeviceSetting screen edits them: how each is entered, its unit, its
@@ -40,35 +40,8 @@ export interface SettingField {
 /** Screen groups of the settings page. */
 export type SettingGroup = "regeneration" | "cycle" | "water" | "protection" | "device";
 
-/** The 26 setting names of spec §3, in the spec's order. */
-export const SETTING_NAMES = [
-  "absorbSaltMode",
-  "absorbSaltSlowWashTime",
-  "backWashIntervalNumber",
-  "backWashTime",
-  "continuousWaterTime",
-  "currentTime",
-  "deviceTimeScheme",
-  "filterMaterialWorkingDay",
-  "flowRateOff",
-  "language",
-  "maximumRegenerationIntervalDay",
-  "operationDay",
-  "outRelayMode",
-  "periodicWaterProduction",
-  "periodicWaterProductionUnit",
-  "rawWaterHardness",
-  "regeneratingTriggerTime",
-  "regenerationAlarmNumber",
-  "resinVolume",
-  "saltAddition",
-  "saltTankRefillTime",
-  "washInitiationTime",
-  "washTime",
-  "washingIncreaseNumber",
-  "waterVolumeUnit",
-  "workPattern",
-] as const;
+/** The 26 setting names of spec §3, in the spec's order (the contract's list). */
+export const SETTING_NAMES = ADVANCED_SETTING_NAMES;
 
 /** A setting name of spec §3. */
 export type SettingName = (typeof SETTING_NAMES)[number];
