@@ -80,6 +80,8 @@ describe("devices in Chromium", () => {
         },
       )
       .toBeTruthy();
+    // The app opens the new device once it is bound; go home only after that navigation.
+    await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
     await open("/index/home");
     await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
   });
