@@ -183,6 +183,8 @@ export interface DeviceClockTable {
   /** Device clock − server time, seconds. */
   drift_seconds: number;
   measured_at: string;
+  /** 1 when the device clock runs faster or slower than real time by more than half (a time-scaled simulator). */
+  accelerated: Generated<number>;
 }
 
 /** A device model of the catalogue (spec §7 device-model); migration 0004. Images are relative paths. */

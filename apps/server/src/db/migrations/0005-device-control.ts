@@ -49,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("last_report_time", "text", (c) => c.notNull())
     .addColumn("drift_seconds", "double precision", (c) => c.notNull())
     .addColumn("measured_at", "text", (c) => c.notNull())
+    // 1 when the device clock runs at a multiple of real time (a time-scaled simulator): not a drift to warn about.
+    .addColumn("accelerated", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createIndex("device_events_device_ts_idx")

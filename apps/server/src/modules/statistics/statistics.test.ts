@@ -297,3 +297,20 @@ describe("statistics pure parts", () => {
     expect(cycles[3]).toMatchObject({ complete: false, endTime: null, deviates: false });
   });
 });
+
+describe("clock drift of a time-scaled clock (issue 4 Freshness)", () => {
+  it("tells a fast-forwarded clock from a drifting one", async () => {
+    const { isAcceleratedClock } = await import("./freshness.js");
+    const t0 = "2026-01-01T00:00:00.000Z";
+    const at = (s: number) => new Date(Date.parse(t0) + s * 1000);
+    // A real clock 90 s fast: advances as fast as the server's.
+    const real = { lastReportTime: at(90).toISOString(), measuredAt: t0, accelerated: false };
+    expect(isAcceleratedClock(real, at(150).toISOString(), at(60))).toBe(false);
+    // A simulator at 60×: one real minute moves its clock an hour.
+    const sim = { lastReportTime: t0, measuredAt: t0, accelerated: false };
+    expect(isAcceleratedClock(sim, at(3600).toISOString(), at(60))).toBe(true);
+    // Too close together to judge: the previous verdict stands.
+    expect(isAcceleratedClock({ ...sim, accelerated: true }, at(30).toISOString(), at(0.5))).toBe(true);
+    expect(isAcceleratedClock(undefined, t0, at(1))).toBe(false);
+  });
+});
