@@ -54,7 +54,8 @@ export function parsePairing(input: Pick<TDeviceBind, "code" | "mac" | "secret">
   return { mac, secret };
 }
 
-function familyDeviceQuery(db: Db) {
+/** Devices left-joined with their live state, selecting what a household list shows (spec §3 Device). */
+export function familyDeviceQuery(db: Db) {
   return db
     .selectFrom("devices as d")
     .leftJoin("device_state as s", "s.device_id", "d.id")
@@ -72,9 +73,11 @@ function familyDeviceQuery(db: Db) {
     ]);
 }
 
-type FamilyDeviceRow = Awaited<ReturnType<ReturnType<typeof familyDeviceQuery>["execute"]>>[number];
+/** One row of {@link familyDeviceQuery}. */
+export type FamilyDeviceRow = Awaited<ReturnType<ReturnType<typeof familyDeviceQuery>["execute"]>>[number];
 
-function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
+/** Maps a {@link familyDeviceQuery} row to the wire shape (an unbound device gets familyId ""). */
+export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
   return {
     id: r.id,
     familyId: r.family_id ?? "",

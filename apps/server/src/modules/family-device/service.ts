@@ -3,7 +3,7 @@ import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import { stateMessage } from "../devices/service.js";
+import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/service.js";
 
 /**
  * The query behind family-device/get-list-by-family-id: the family's devices left-joined with their device_state,
@@ -11,21 +11,7 @@ import { stateMessage } from "../devices/service.js";
  * bare against the full route).
  */
 export function familyDeviceRows(db: Db, familyId: string) {
-  return db
-    .selectFrom("devices as d")
-    .leftJoin("device_state as s", "s.device_id", "d.id")
-    .select([
-      "d.id",
-      "d.family_id",
-      "d.name",
-      "d.image",
-      "d.sort",
-      "d.mac",
-      "d.model",
-      "s.online",
-      "s.station",
-      "s.last_report_time",
-    ])
+  return familyDeviceQuery(db)
     .where("d.family_id", "=", familyId)
     .orderBy("d.sort")
     .orderBy("d.creation_time")
@@ -40,19 +26,7 @@ export function familyDeviceRows(db: Db, familyId: string) {
  */
 export async function listFamilyDevices(db: Db, userId: string, familyId: string): Promise<TFamilyDevice[]> {
   await requireFamilyMember(db, userId, familyId);
-  const rows = await familyDeviceRows(db, familyId);
-  return rows.map((r) => ({
-    id: r.id,
-    familyId: r.family_id ?? familyId,
-    name: r.name,
-    image: r.image,
-    online: r.online === 1,
-    station: r.station ?? null,
-    sort: r.sort,
-    mac: r.mac,
-    deviceModel: r.model,
-    lastReportTime: r.last_report_time ?? null,
-  }));
+  return (await familyDeviceRows(db, familyId)).map(toFamilyDevice);
 }
 
 /**
