@@ -1,17 +1,17 @@
 import { BindType } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Toast } from "antd-mobile";
-import { ExclamationTriangleOutline, MessageOutline } from "antd-mobile-icons";
+import { ExclamationTriangleOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { endSession } from "../../../shared/auth/logout.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, TextField } from "../../../shared/ui/index.js";
+import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
 import { useProfile } from "../api/get-profile.js";
 import { logOff } from "../api/log-off.js";
 import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";
-import { CodeButton } from "../components/code-button.js";
+import { CodeField } from "../components/code-button.js";
 import { isCode } from "../rules.js";
 import "../account.css";
 
@@ -115,17 +115,13 @@ export function DeleteAccountScreen() {
         <p className="form__intro" data-testid="delete-account-target">
           {t("deleteAccount.codeTo", { target: options.find((o) => o.value === via)?.target ?? "—" })}
         </p>
-        <TextField
+        <CodeField
           label={t("deleteAccount.code")}
-          icon={<MessageOutline />}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
           value={code}
-          onChange={(v) => setCode(v.replace(/\D/g, ""))}
-          placeholder={t("register.codePlaceholder")}
+          onChange={setCode}
+          onSend={sendCode}
           testId="delete-account-code"
-          suffix={<CodeButton onSend={sendCode} testId="delete-account-send-code" />}
+          sendTestId="delete-account-send-code"
         />
         {sentTo ? (
           <p className="sent-to" data-testid="delete-account-sent-to">

@@ -1,6 +1,6 @@
 import { BindType } from "@aquapilot/contract";
 import { Button, Tabs, Toast } from "antd-mobile";
-import { LockOutline, MailOutline, MessageOutline } from "antd-mobile-icons";
+import { LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,7 +11,7 @@ import { PageShell, TextField } from "../../../shared/ui/index.js";
 import { forgetPasswordSendEmailCode } from "../api/forget-password-send-email-code.js";
 import { forgetPasswordSendPhoneCode } from "../api/forget-password-send-phone-code.js";
 import { useResetPassword } from "../api/reset-password.js";
-import { CodeButton } from "../components/code-button.js";
+import { CodeField } from "../components/code-button.js";
 import { LanguageSwitch } from "../components/language-switch.js";
 import { PhoneField } from "../components/phone-field.js";
 import { defaultCountry } from "../countries.js";
@@ -137,17 +137,13 @@ export function FindPasswordScreen() {
             testId="find-password-account"
           />
         )}
-        <TextField
+        <CodeField
           label={t("register.code")}
-          icon={<MessageOutline />}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
           value={form.code}
-          onChange={(v) => set("code", v.replace(/\D/g, ""))}
-          placeholder={t("register.codePlaceholder")}
+          onChange={(v) => set("code", v)}
+          onSend={sendCode}
           testId="find-password-code"
-          suffix={<CodeButton onSend={sendCode} testId="find-password-send-code" />}
+          sendTestId="find-password-send-code"
         />
         <TextField
           label={t("findPassword.newPassword")}

@@ -1,6 +1,6 @@
 import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract";
 import { Button, Tabs, Toast } from "antd-mobile";
-import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline, MessageOutline } from "antd-mobile-icons";
+import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,7 +12,7 @@ import { PageShell, TextField } from "../../../shared/ui/index.js";
 import { useRegister } from "../api/register.js";
 import { sendEmailPasswordCode } from "../api/send-email-password-code.js";
 import { sendPhonePasswordCode } from "../api/send-phone-password-code.js";
-import { CodeButton } from "../components/code-button.js";
+import { CodeField } from "../components/code-button.js";
 import { LanguageSwitch } from "../components/language-switch.js";
 import { PhoneField } from "../components/phone-field.js";
 import { defaultCountry } from "../countries.js";
@@ -222,17 +222,13 @@ export function RegisterScreen() {
           placeholder={t("register.confirmPasswordPlaceholder")}
           testId="register-confirm-password"
         />
-        <TextField
+        <CodeField
           label={t("register.code")}
-          icon={<MessageOutline />}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
           value={code}
-          onChange={(v) => setCode(v.replace(/\D/g, ""))}
-          placeholder={t("register.codePlaceholder")}
+          onChange={setCode}
+          onSend={sendCode}
           testId="register-code"
-          suffix={<CodeButton onSend={sendCode} testId="register-send-code" />}
+          sendTestId="register-send-code"
         />
 
         <button

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Steps, Tabs, Toast } from "antd-mobile";
-import { CheckCircleFill, LockOutline, MailOutline, MessageOutline, PhonebookOutline } from "antd-mobile-icons";
+import { CheckCircleFill, LockOutline, MailOutline, PhonebookOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +13,7 @@ import { useProfile } from "../api/get-profile.js";
 import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";
 import { updateEmail, updatePhone } from "../api/update-identity.js";
 import { updatePhoneOrEmailVerification } from "../api/update-phone-or-email-verification.js";
-import { CodeButton } from "../components/code-button.js";
+import { CodeField } from "../components/code-button.js";
 import { PhoneField } from "../components/phone-field.js";
 import { countryOfCallingCode, defaultCountry } from "../countries.js";
 import { saveDraft, useReturnedState } from "../country-choice.js";
@@ -217,17 +217,13 @@ export function UpdatePhoneEmailScreen() {
               testId="identity-account"
             />
           )}
-          <TextField
+          <CodeField
             label={t("register.code")}
-            icon={<MessageOutline />}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
             value={form.code}
-            onChange={(v) => set("code", v.replace(/\D/g, ""))}
-            placeholder={t("register.codePlaceholder")}
+            onChange={(v) => set("code", v)}
+            onSend={sendCode}
             testId="identity-code"
-            suffix={<CodeButton onSend={sendCode} testId="identity-send-code" />}
+            sendTestId="identity-send-code"
           />
           <Button
             block
