@@ -15,6 +15,8 @@ export function getFamilyDevicesQueryOptions(familyId: string | null | undefined
     queryKey: queryKeys.familyDevices(familyId ?? ""),
     queryFn: ({ signal }) => getFamilyDevices(familyId ?? "", signal),
     enabled: Boolean(familyId),
+    // Opening the home tab always asks again: devices bound, removed or re-sorted elsewhere show at once.
+    refetchOnMount: "always",
   });
 }
 
