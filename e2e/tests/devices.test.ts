@@ -80,10 +80,55 @@ describe("devices in Chromium", () => {
         },
       )
       .toBeTruthy();
-    // The app opens the new device once it is bound; go home only after that navigation.
+    // The app asks for the new device's name, then opens the device; go home only after that navigation.
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 15_000 });
+    const nameInput = page.getByTestId("device-network-name-input");
+    await expect.poll(() => nameInput.inputValue(), { timeout: 15_000 }).not.toBe("");
+    await nameInput.fill("Utility room softener");
+    await page.getByTestId("device-network-name-done").click();
     await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+    await expect
+      .poll(
+        async () =>
+          (await system.db.selectFrom("devices").select("name").where("mac", "=", identity.mac).executeTakeFirst())
+            ?.name,
+      )
+      .toBe("Utility room softener");
     await open("/index/home");
     await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
+  });
+
+  it("a photo of the owner's own becomes the device's picture (DeviceImage upload)", async () => {
+    const deviceId = await deviceIdOf(identity.mac);
+    await open("/DeviceImage", { deviceId });
+    await page.getByTestId("device-image-screen").waitFor();
+    await page.getByTestId("device-image-list").waitFor({ timeout: 15_000 });
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+        "1f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082",
+      "hex",
+    );
+    await page
+      .getByTestId("device-image-file")
+      .setInputFiles({ name: "softener.png", mimeType: "image/png", buffer: png });
+    const own = page.getByTestId("device-image-own").getByTestId("device-image-option");
+    await expect.poll(() => own.count(), { timeout: 15_000 }).toBe(1);
+    expect(await own.getAttribute("data-selected")).toBe("true");
+    const fileUrl = (await own.getAttribute("data-image")) ?? "";
+    expect(fileUrl).toMatch(/^\/uploads\/files\/[0-9a-f]{32}\.(png|jpg)$/);
+    await page.getByTestId("device-image-save").click();
+    await expect
+      .poll(
+        async () =>
+          (await system.db.selectFrom("devices").select("image").where("id", "=", deviceId).executeTakeFirst())?.image,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(fileUrl);
+    const served = await fetch(`${system.url}${fileUrl}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^image\//);
   });
 
   it("an advanced settings change goes to the valve and is applied; a wrong value is refused with the §5 text", async () => {

@@ -1,17 +1,25 @@
 import { z } from "zod";
 import { accountEndpoints } from "./endpoints/account.js";
+import { articleEndpoints } from "./endpoints/article.js";
 import type { Endpoint } from "./endpoints/define.js";
 import { deviceEndpoints } from "./endpoints/device.js";
 import { deviceControlEndpoints } from "./endpoints/device-control.js";
 import { familyEndpoints } from "./endpoints/family.js";
+import { fileEndpoints } from "./endpoints/file.js";
 import { locationEndpoints } from "./endpoints/location.js";
+import { messageEndpoints } from "./endpoints/message.js";
+import { postSaleEndpoints } from "./endpoints/post-sale.js";
 
 export * from "./endpoints/account.js";
+export * from "./endpoints/article.js";
 export * from "./endpoints/define.js";
 export * from "./endpoints/device.js";
 export * from "./endpoints/device-control.js";
 export * from "./endpoints/family.js";
+export * from "./endpoints/file.js";
 export * from "./endpoints/location.js";
+export * from "./endpoints/message.js";
+export * from "./endpoints/post-sale.js";
 
 /**
  * Every endpoint of spec §7 served so far, by name. Each area keeps its entries in `endpoints/<area>.ts`.
@@ -22,6 +30,10 @@ export const endpoints = {
   ...locationEndpoints,
   ...deviceEndpoints,
   ...deviceControlEndpoints,
+  ...messageEndpoints,
+  ...postSaleEndpoints,
+  ...articleEndpoints,
+  ...fileEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -8,6 +8,9 @@ import * as m0002 from "./migrations/0002-accounts.js";
 import * as m0003 from "./migrations/0003-households.js";
 import * as m0004 from "./migrations/0004-devices.js";
 import * as m0005 from "./migrations/0005-device-control.js";
+import * as m0006 from "./migrations/0006-messages.js";
+import * as m0007 from "./migrations/0007-post-sale-articles.js";
+import * as m0008 from "./migrations/0008-files.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -20,6 +23,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003-households": m0003,
   "0004-devices": m0004,
   "0005-device-control": m0005,
+  "0006-messages": m0006,
+  "0007-post-sale-articles": m0007,
+  "0008-files": m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,7 @@
 import type { Generated } from "kysely";
+import type { FilesTables } from "./schema-files.js";
+import type { MessagesTables } from "./schema-messages.js";
+import type { PostSaleTables } from "./schema-post-sale.js";
 
 /**
  * Table types of the one database both engines share (SQLite embedded, PostgreSQL at scale).
@@ -108,6 +111,8 @@ export interface DeviceEventsTable {
   station: number | null;
   ts: string;
   received_at: string;
+  /** Percent of a firmware update for "ota-progress" / "ota-failed" (migration 0006); null otherwise. */
+  progress: number | null;
 }
 
 export interface DeviceTelemetryTable {
@@ -230,7 +235,7 @@ export interface OutboxTable {
   created_at: string;
 }
 
-export interface Database {
+export interface Database extends MessagesTables, PostSaleTables, FilesTables {
   users: UsersTable;
   families: FamiliesTable;
   family_members: FamilyMembersTable;

@@ -1,8 +1,13 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
 import { accountMessages } from "../modules/account/messages.js";
+import { articleMessages } from "../modules/article/messages.js";
 import { deviceControlMessages } from "../modules/device-control/messages.js";
 import { deviceMessages } from "../modules/devices/messages.js";
 import { familyMessages } from "../modules/family/messages.js";
+import { filesMessages } from "../modules/files/messages.js";
+import { messageMessages } from "../modules/message/messages.js";
+import { postSaleMessages } from "../modules/post-sale/messages.js";
+import { pushMessages } from "../modules/push/messages.js";
 import { catalogue } from "./catalogue.js";
 
 /**
@@ -199,6 +204,11 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   familyMessages,
   deviceMessages,
   deviceControlMessages,
+  messageMessages,
+  pushMessages,
+  postSaleMessages,
+  articleMessages,
+  filesMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */

@@ -175,7 +175,12 @@ export const ROUTES: AppRoute[] = [
       "DeviceNetworkScreen",
     ),
   }),
-  pending("DeviceNetworkNameUpdate"),
+  pending("DeviceNetworkNameUpdate", {
+    screen: lazyNamed(
+      () => import("../features/device-settings/screens/device-network-name-update-screen.js"),
+      "DeviceNetworkNameUpdateScreen",
+    ),
+  }),
   pending("DeviceImage", {
     screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.js"), "DeviceImageScreen"),
   }),

@@ -19,6 +19,7 @@ import { AppError, ErrorCode } from "../../http/errors.js";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
 import { readDeviceRow } from "../device-control/service.js";
 import { findDeviceModel } from "../device-model/service.js";
+import { isUploadPath, requireOwnUploads } from "../files/service.js";
 
 /** What the device services need. */
 export interface DeviceDeps {
@@ -206,9 +207,11 @@ export async function getDeviceWithData(db: Db, userId: string, deviceId: string
 
 /**
  * Renames a device or changes its image (spec §7 update-device-name / update-device-image; screens DeviceNameUpdate,
- * DeviceImage). Any member of the household may do it. Images are stored as relative paths (spec §7 Images).
+ * DeviceImage). Any member of the household may do it. Images are stored as relative paths (spec §7 Images): one of
+ * the model's pictures or a photo the caller uploaded (contract uploadFile).
  * Publishes `device.changed`.
- * @throws AppError NotFound / Forbidden as {@link getDeviceWithData}.
+ * @throws AppError NotFound / Forbidden as {@link getDeviceWithData}; Validation device.imageNotAllowed /
+ * files.notOwned for any other image.
  */
 export async function updateDevice(
   deps: DeviceDeps,
@@ -217,6 +220,7 @@ export async function updateDevice(
   change: { name?: string; image?: string },
 ): Promise<TFamilyDevice> {
   const { familyId } = await requireDeviceAccess(deps.db, userId, deviceId);
+  if (change.image !== undefined) await requireAllowedDeviceImage(deps.db, userId, deviceId, change.image);
   await deps.db.updateTable("devices").set(change).where("id", "=", deviceId).execute();
   await publishChanged(deps, deviceId, [familyId]);
   return getFamilyDevice(deps.db, deviceId);
@@ -336,4 +340,17 @@ export async function recordConfigChange(
     });
   }
   return { deviceId: device.id, settings: merged };
+}
+
+/**
+ * A device image must be one of its model's pictures (device-model images or main image) or a photo uploaded by the
+ * caller: no outside URL or someone else's upload ends up on a household's screen.
+ * @throws AppError Validation (device.imageNotAllowed, or files.notOwned for another user's upload).
+ */
+async function requireAllowedDeviceImage(db: Db, userId: string, deviceId: string, image: string): Promise<void> {
+  if (isUploadPath(image)) return requireOwnUploads(db, userId, [image]);
+  const device = await db.selectFrom("devices").select("model").where("id", "=", deviceId).executeTakeFirstOrThrow();
+  const model = await findDeviceModel(db, device.model);
+  if (model && (model.mainImage === image || model.images.includes(image))) return;
+  throw new AppError(ErrorCode.Validation, "device.imageNotAllowed");
 }

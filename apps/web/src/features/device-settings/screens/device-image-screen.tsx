@@ -1,8 +1,10 @@
+import { endpoints, FILE_UPLOAD_PREFIX } from "@aquapilot/contract";
 import { Button, SpinLoading } from "antd-mobile";
-import { CheckCircleFill, PictureOutline } from "antd-mobile-icons";
-import { useEffect, useState } from "react";
+import { CameraOutline, CheckCircleFill, PictureOutline } from "antd-mobile-icons";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
+import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.js";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
 import { useDevice } from "../api/get-device.js";
@@ -13,9 +15,10 @@ import type { DeviceParams } from "../params.js";
 import "../device-settings.css";
 
 /**
- * DeviceImage (spec §2 /DeviceImage): the current picture and the images of the device's model
- * (get-images-by-device-mac, main image first); the chosen one is saved with `update-device-image`. The server
- * offers no image upload for devices yet, so choosing is the only way (a note says so).
+ * DeviceImage (spec §2 /DeviceImage): the current picture, the owner's own photos and the images of the device's
+ * model (get-images-by-device-mac, main image first). "Upload a photo" shrinks the picture to 1024 px and uploads it
+ * (contract uploadFile, multipart); the chosen picture is saved with `update-device-image` (the server accepts only
+ * the model's pictures or the caller's own uploads).
  */
 export function DeviceImageScreen() {
   const { t } = useTranslation();
@@ -24,10 +27,31 @@ export function DeviceImageScreen() {
   const images = useModelImages(device.data?.mac);
   const update = useUpdateDeviceImage();
   const [chosen, setChosen] = useState<string | null>(null);
+  const [uploads, setUploads] = useState<string[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (device.data && chosen === null) setChosen(device.data.image);
   }, [device.data, chosen]);
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const blob = await shrinkImage(file, 1024, 5 * 1024 * 1024);
+      const name = blob === file ? file.name : "device.jpg";
+      const { fileUrl } = await uploadMultipart(endpoints.uploadFile, blob, name);
+      setUploads((list) => [fileUrl, ...list]);
+      setChosen(fileUrl);
+      toast(t("deviceImage.uploaded"));
+    } catch (err) {
+      toast(errorMessage(err, t("errors.requestFailed")));
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = "";
+    }
+  };
 
   const save = async () => {
     if (!deviceId || !chosen) return;
@@ -42,6 +66,23 @@ export function DeviceImageScreen() {
   };
 
   const list = images.data ?? [];
+  // The owner's photos: uploaded here, or the current picture when it is an upload.
+  const current = device.data?.image;
+  const own = current?.startsWith(FILE_UPLOAD_PREFIX) && !uploads.includes(current) ? [...uploads, current] : uploads;
+  const option = (image: string) => (
+    <button
+      type="button"
+      key={image}
+      className={`ds-image ${chosen === image ? "ds-image--selected" : ""}`}
+      onClick={() => setChosen(image)}
+      data-testid="device-image-option"
+      data-image={image}
+      data-selected={chosen === image ? "true" : "false"}
+    >
+      <DeviceImage image={image} />
+      {chosen === image ? <CheckCircleFill className="ds-image__check" /> : null}
+    </button>
+  );
   return (
     <PageShell
       title={t("routes.DeviceImage")}
@@ -67,6 +108,29 @@ export function DeviceImageScreen() {
       <div className="ds-current" data-testid="device-image-current">
         <DeviceImage image={chosen ?? device.data?.image} />
       </div>
+      <div className="ds-group__title">{t("deviceImage.yours")}</div>
+      <div className="ds-images" data-testid="device-image-own">
+        {own.map(option)}
+        <button
+          type="button"
+          className="ds-image ds-image--upload"
+          onClick={() => fileInput.current?.click()}
+          disabled={uploading}
+          data-testid="device-image-upload"
+        >
+          {uploading ? <SpinLoading color="primary" /> : <CameraOutline />}
+          <span>{t("deviceImage.upload")}</span>
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          hidden
+          onChange={(e) => void onFile(e.target.files?.[0])}
+          data-testid="device-image-file"
+        />
+      </div>
+      <p className="ds-note">{t("deviceImage.uploadHint")}</p>
       <div className="ds-group__title">{t("deviceImage.pick")}</div>
       {images.isPending && device.data ? (
         <StateBlock icon={<SpinLoading color="primary" />} title={t("common.loading")} />
@@ -74,23 +138,9 @@ export function DeviceImageScreen() {
         <StateBlock testId="device-image-empty" icon={<PictureOutline />} title={t("deviceImage.none")} />
       ) : (
         <div className="ds-images" data-testid="device-image-list">
-          {list.map((image) => (
-            <button
-              type="button"
-              key={image}
-              className={`ds-image ${chosen === image ? "ds-image--selected" : ""}`}
-              onClick={() => setChosen(image)}
-              data-testid="device-image-option"
-              data-image={image}
-              data-selected={chosen === image ? "true" : "false"}
-            >
-              <DeviceImage image={image} />
-              {chosen === image ? <CheckCircleFill className="ds-image__check" /> : null}
-            </button>
-          ))}
+          {list.map(option)}
         </div>
       )}
-      <p className="ds-note">{t("deviceImage.uploadNote")}</p>
     </PageShell>
   );
 }

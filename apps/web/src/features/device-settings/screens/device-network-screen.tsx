@@ -15,7 +15,8 @@ import "../device-settings.css";
 /**
  * DeviceNetwork (spec §2 /DeviceNetwork), reached by "add device" on the home tab: scan the device's pairing code
  * (camera through the bridge, or the in-page scanner) or type it ("MAC:SECRET"), choose the household (the current
- * one by default; only an administrator may bind), bind with `POST …/app/device`, then open the device. The Wi-Fi
+ * one by default; only an administrator may bind), bind with `POST …/app/device`, then name it on
+ * DeviceNetworkNameUpdate, which opens the device. The Wi-Fi
  * network-setup flows of §2/§4 come in a later issue and end in the same binding call; a note says so.
  * Params `{familyId?, code?}`: `code` is a pairing code scanned on the home tab, shown prefilled.
  */
@@ -79,7 +80,7 @@ export function DeviceNetworkScreen() {
       const device = await bind.mutateAsync({ familyId: family.id, mac: parsed.mac, secret: parsed.secret });
       toast(t("addDevice.bound"));
       setItem("device", { id: device.id, name: device.name, mac: device.mac });
-      navigateTo(PATHS.Device, { deviceId: device.id, familyId: device.familyId }, { replace: true });
+      navigateTo(PATHS.DeviceNetworkNameUpdate, { deviceId: device.id, familyId: device.familyId }, { replace: true });
     } catch (err) {
       toast(errorMessage(err, t("errors.requestFailed")));
     }

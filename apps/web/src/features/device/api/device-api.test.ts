@@ -49,6 +49,14 @@ describe("applyLiveMessage (hub 1 → Device screen)", () => {
     expect(next.receivedAtMs).toBe(5000);
     expect(next.reported.station).toBe("2026-01-01T00:05:00Z");
     expect(next.reported.water).toBe("2026-01-01T00:00:00Z");
+    // 5 device minutes arrived 5 phone seconds later: the countdown runs at 60×.
+    expect(next.clockRate).toBe(60);
+    const real = applyLiveMessage(
+      next,
+      message({ station: 1, stationRemainingSeconds: 530, lastReportTime: "2026-01-01T00:05:10Z" }),
+      15_000,
+    );
+    expect(real.clockRate).toBe(1);
   });
 
   it("ignores other devices and applies online and close events", () => {

@@ -10,6 +10,7 @@ import {
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, apiBaseUrl, requestHeaders } from "../../../shared/api/client.js";
 import type { CommandKind } from "../logic/command-state.js";
+import { deviceClockRate } from "../logic/live-values.js";
 
 /** One bucket of water-usage statistics: start (ISO), water used L, regenerations, salt used kg. */
 export interface FlowPoint {
@@ -52,19 +53,23 @@ export interface ReportTimes {
   flow: string | null;
 }
 
-/** The Device screen's live device: the server's info plus when it arrived on the phone (ms) and per-value times. */
-export type LiveDevice = TDeviceInfo & { receivedAtMs: number; reported: ReportTimes };
+/**
+ * The Device screen's live device: the server's info plus when it arrived on the phone (ms), per-value times and the
+ * device's clock rate (device seconds per phone second, 1 for a real valve) that the station countdown runs at.
+ */
+export type LiveDevice = TDeviceInfo & { receivedAtMs: number; reported: ReportTimes; clockRate: number };
 
 /** Wraps a fresh `query-device-info` answer as a {@link LiveDevice} received at `nowMs`. */
 export function toLiveDevice(info: TDeviceInfo, nowMs: number = Date.now()): LiveDevice {
   const t = info.lastReportTime;
-  return { ...info, receivedAtMs: nowMs, reported: { station: t, remaining: t, water: t, flow: t } };
+  return { ...info, receivedAtMs: nowMs, reported: { station: t, remaining: t, water: t, flow: t }, clockRate: 1 };
 }
 
 /**
  * Applies one hub-1 message to the live device (pure, spec §7 hub 1): online flag always; for kind "state" the
  * station, remaining seconds (restarting the local countdown), water left and flow, each with the message's report
- * time; an "event" with a close reason sets closeReason. Messages for another device return the same object.
+ * time, and the device's clock rate measured against the previous report; an "event" with a close reason sets
+ * closeReason. Messages for another device return the same object.
  */
 export function applyLiveMessage(
   device: LiveDevice,
@@ -79,6 +84,10 @@ export function applyLiveMessage(
       next.station = message.station;
       next.reported.station = t;
     }
+    next.clockRate = deviceClockRate(
+      { reportTime: device.reported.remaining, atMs: device.receivedAtMs, rate: device.clockRate ?? 1 },
+      { reportTime: message.lastReportTime, atMs: nowMs },
+    );
     next.stationRemainingSeconds = message.stationRemainingSeconds;
     next.receivedAtMs = nowMs;
     next.reported.remaining = t;

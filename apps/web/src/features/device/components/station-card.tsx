@@ -27,7 +27,9 @@ export function StationCard({
   const station = device.station;
   const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");
   const remaining =
-    station && station !== 5 ? remainingSecondsAt(device.stationRemainingSeconds, device.receivedAtMs, now) : null;
+    station && station !== 5
+      ? remainingSecondsAt(device.stationRemainingSeconds, device.receivedAtMs, now, device.clockRate)
+      : null;
   const progress = station === null ? null : stationProgress(remaining, durations?.[station]);
   const tone = !device.online ? "offline" : station === 0 ? "service" : station === 5 ? "closed" : "regenerating";
   return (

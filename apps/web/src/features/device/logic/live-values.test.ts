@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   clockDriftMs,
+  deviceClockRate,
   formatCountdown,
   formatPercent,
   isClockDrifting,
@@ -15,6 +16,23 @@ describe("station countdown", () => {
     expect(remainingSecondsAt(600, 1_000_000, 1_030_000)).toBe(570);
     expect(remainingSecondsAt(20, 1_000_000, 1_030_000)).toBe(0);
     expect(remainingSecondsAt(null, 0, 10)).toBeNull();
+  });
+
+  it("runs the countdown at the device's clock rate (a time-scaled simulator counts 60 s per second)", () => {
+    expect(remainingSecondsAt(600, 1_000_000, 1_005_000, 60)).toBe(300);
+    expect(remainingSecondsAt(600, 1_000_000, 1_020_000, 60)).toBe(0);
+  });
+
+  it("measures the device's clock rate between reports, treating jitter as 1 and keeping it when unmeasurable", () => {
+    const prev = { reportTime: "2026-01-01T00:00:00Z", atMs: 10_000, rate: 1 };
+    // 5 device minutes in 5 phone seconds: 60×.
+    expect(deviceClockRate(prev, { reportTime: "2026-01-01T00:05:00Z", atMs: 15_000 })).toBe(60);
+    // 6 device seconds in 5 phone seconds: a real valve with network jitter.
+    expect(deviceClockRate(prev, { reportTime: "2026-01-01T00:00:06Z", atMs: 15_000 })).toBe(1);
+    // Too close together, no time, or a clock that went back: keep the previous rate.
+    expect(deviceClockRate({ ...prev, rate: 60 }, { reportTime: "2026-01-01T00:05:00Z", atMs: 10_500 })).toBe(60);
+    expect(deviceClockRate({ ...prev, rate: 60 }, { reportTime: null, atMs: 20_000 })).toBe(60);
+    expect(deviceClockRate({ ...prev, rate: 60 }, { reportTime: "2025-12-31T23:00:00Z", atMs: 20_000 })).toBe(60);
   });
 
   it("ignores a clock that runs backwards", () => {

@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import { endpoints, FILE_UPLOAD_MAX_BYTES } from "@aquapilot/contract";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import { AppError, ErrorCode } from "../../http/errors.js";
+import { registerEndpoint } from "../../http/route.js";
+import type { AppContext } from "../context.js";
+import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_PREFIX, uploadsDir } from "./service.js";
+
+/**
+ * Image upload (contract `uploadFile`, `POST /api/app/file/upload`, multipart/form-data with one file part: PNG,
+ * JPEG or WebP by its first bytes and declared type, at most 5 MB; 30 per user per minute) and the read-only serving
+ * of DATA_DIR/uploads at `/uploads/…` (GET/HEAD, `nosniff`, cached for a year: names are random and never reused).
+ * Errors: Validation profile.avatarMissing / profile.avatarType / profile.avatarTooLarge, TooManyRequests
+ * files.tooMany.
+ */
+export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const root = uploadsDir(ctx.config.DATA_DIR);
+  fs.mkdirSync(root, { recursive: true });
+
+  app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: FILE_UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+    registerEndpoint(scope, endpoints.uploadFile, async ({ request, user }) => {
+      if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
+      await requireUploadAllowance(ctx.db, user.id, ctx.now());
+      const file = await request.file();
+      if (!file) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
+      let buf: Buffer;
+      try {
+        buf = await file.toBuffer();
+      } catch (err) {
+        if (err instanceof scope.multipartErrors.RequestFileTooLargeError) {
+          throw new AppError(ErrorCode.Validation, "profile.avatarTooLarge", {
+            max: FILE_UPLOAD_MAX_BYTES / 1024 / 1024,
+          });
+        }
+        throw err;
+      }
+      const ext = sniffImage(buf);
+      if (!ext || IMAGE_TYPES[ext] !== (file.mimetype === "image/jpg" ? "image/jpeg" : file.mimetype)) {
+        throw new AppError(ErrorCode.Validation, "profile.avatarType");
+      }
+      return storeUpload(ctx.db, ctx.config.DATA_DIR, user.id, buf, ext, ctx.now());
+    });
+  });
+
+  app.register(fastifyStatic, {
+    root,
+    prefix: UPLOADS_PREFIX,
+    decorateReply: false,
+    index: false,
+    list: false,
+    dotfiles: "deny",
+    setHeaders: (res) => {
+      res.setHeader("x-content-type-options", "nosniff");
+      res.setHeader("cache-control", "public, max-age=31536000, immutable");
+    },
+  });
+}

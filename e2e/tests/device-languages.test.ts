@@ -1,0 +1,165 @@
+import { LANGUAGES, type Language } from "@aquapilot/contract";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../apps/server/src/http/messages.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
+import type { System } from "../../apps/server/src/system.js";
+import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
+import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
+import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
+import deviceRu from "../../apps/web/src/features/device/locales/ru.json" with { type: "json" };
+import deviceZhHans from "../../apps/web/src/features/device/locales/zh-Hans.json" with { type: "json" };
+import settingsEn from "../../apps/web/src/features/device-settings/locales/en.json" with { type: "json" };
+import settingsEs from "../../apps/web/src/features/device-settings/locales/es.json" with { type: "json" };
+import settingsFr from "../../apps/web/src/features/device-settings/locales/fr.json" with { type: "json" };
+import settingsRu from "../../apps/web/src/features/device-settings/locales/ru.json" with { type: "json" };
+import settingsZhHans from "../../apps/web/src/features/device-settings/locales/zh-Hans.json" with { type: "json" };
+import baseEn from "../../apps/web/src/locales/en.json" with { type: "json" };
+import baseEs from "../../apps/web/src/locales/es.json" with { type: "json" };
+import baseFr from "../../apps/web/src/locales/fr.json" with { type: "json" };
+import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
+import baseZhHans from "../../apps/web/src/locales/zh-Hans.json" with { type: "json" };
+import { launchPhone } from "../support/browser.js";
+import { startTestSystem } from "../support/system.js";
+
+const BASE = { en: baseEn, "zh-Hans": baseZhHans, es: baseEs, ru: baseRu, fr: baseFr } as const;
+const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;
+const SETTINGS = { en: settingsEn, "zh-Hans": settingsZhHans, es: settingsEs, ru: settingsRu, fr: settingsFr } as const;
+
+/**
+ * The device screens in Chromium in each of the five languages (issue 4 "Done when … in all five languages"): one
+ * simulated softener per language (600× time) so the languages do not disturb each other. For each language: the
+ * live station text and a forced regeneration's stations, DeviceInfo's four §3 labels, a wrong advanced setting
+ * refused with the §5 text in that language, a leak close on Fault with its label, and a command to an offline
+ * device failing with "Device offline" in that language. The expected texts come from the app's and the server's
+ * own catalogues, so a missing or English-only translation fails here.
+ */
+describe("the device screens in all five languages", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let token: string | null = null;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: String(LANGUAGES.length), SIM_TIME_SCALE: "600" });
+    phone = await launchPhone("en-US");
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  /** A page signed in as the demo owner with the app in `lang`. */
+  async function pageIn(lang: Language): Promise<Page> {
+    const page = await phone.context.newPage();
+    await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+    if (!token) {
+      await page.goto(`${system.url}/#/login`);
+      await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
+      await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
+      await page.getByTestId("login-submit").click();
+      await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+      token = await page.evaluate(() => localStorage.getItem("token"));
+    }
+    return page;
+  }
+
+  async function open(page: Page, target: string, params: unknown) {
+    const q = new URLSearchParams({ target, params: JSON.stringify(params) });
+    await page.goto(`${system.url}/#/App?${q}`);
+  }
+
+  async function confirm(page: Page) {
+    await page.locator(".adm-dialog-footer button").last().click();
+  }
+
+  for (const [index, lang] of LANGUAGES.entries()) {
+    it(`${lang}: stations, device information, a refused setting, a fault and an offline command`, async () => {
+      const sim = system.fleet.devices[index];
+      const row = await system.db
+        .selectFrom("devices")
+        .select(["id", "family_id"])
+        .where("mac", "=", sim.mac)
+        .executeTakeFirstOrThrow();
+      const ids = { deviceId: row.id, familyId: row.family_id };
+      const page = await pageIn(lang);
+      const station = (n: number) => (BASE[lang].station as Record<string, string>)[String(n)];
+
+      // Device: the live station in this language, then a forced regeneration's stations as they come.
+      await open(page, "/Device", ids);
+      await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.getByTestId("device-station").textContent(), { timeout: 15_000 }).toBe(station(0));
+      await page.getByTestId("control-forced-regeneration").click();
+      await confirm(page);
+      await expect
+        .poll(() => page.getByTestId("device-station").getAttribute("data-station"), { timeout: 15_000 })
+        .not.toBe("0");
+      const shown = await page.getByTestId("device-station").getAttribute("data-station");
+      expect(await page.getByTestId("device-station").textContent()).toBe(station(Number(shown)));
+      await expect
+        .poll(() => page.getByTestId("device-station").getAttribute("data-station"), { timeout: 60_000 })
+        .toBe("0");
+
+      // DeviceInfo: the four labels of spec §3 in this language.
+      await open(page, "/DeviceInfo", ids);
+      await page.getByTestId("device-info-screen").waitFor({ timeout: 15_000 });
+      const info = SETTINGS[lang].deviceInfo;
+      await expect
+        .poll(() => page.getByTestId("device-info-screen").textContent(), { timeout: 15_000 })
+        .toContain(info.mac);
+      const text = (await page.getByTestId("device-info-screen").textContent()) ?? "";
+      for (const label of [info.model, info.deviceSerialNumber, info.serialNumber]) expect(text).toContain(label);
+
+      // DeviceSetting: a wrong value is refused with the §5 text in this language, nothing sent.
+      await open(page, "/DeviceSetting", ids);
+      await page.getByTestId("device-setting-screen").waitFor();
+      await page.getByTestId("device-setting-input-resinVolume").waitFor({ timeout: 15_000 });
+      const before = sim.valve.snapshot().settings.resinVolume;
+      await page.getByTestId("device-setting-input-resinVolume").fill("99999");
+      await page.getByTestId("device-setting-save").click();
+      await expect
+        .poll(() => page.locator(".adm-toast-main").last().textContent(), { timeout: 15_000 })
+        .toContain(MESSAGES[lang]["device.wrongConfiguration"]);
+      expect(sim.valve.snapshot().settings.resinVolume).toBe(before);
+
+      // Fault: a leak-point close (513) with its reason in this language.
+      sim.injectClose(513);
+      await open(page, "/Fault", ids);
+      await page.getByTestId("fault-screen").waitFor();
+      const current = page.locator('[data-testid="fault-current"][data-close-reason="513"]');
+      await current.waitFor({ timeout: 15_000 });
+      expect(await current.textContent()).toContain(DEVICE[lang].fault.reason["513"]);
+
+      // An offline device: a command fails with "Device offline" in this language.
+      sim.goOffline();
+      await expect
+        .poll(
+          async () =>
+            (
+              await system.db
+                .selectFrom("device_state")
+                .select("online")
+                .where("device_id", "=", row.id)
+                .executeTakeFirst()
+            )?.online,
+          { timeout: 10_000 },
+        )
+        .toBe(0);
+      await open(page, "/Device", ids);
+      await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+      await page.getByTestId("control-forced-flushing").click();
+      await confirm(page);
+      await expect
+        .poll(
+          async () =>
+            [
+              ...(await page.locator(".adm-toast-main").allTextContents()),
+              ...(await page.getByTestId("device-command-status").allTextContents()),
+            ].join(" "),
+          { timeout: 25_000, interval: 100 },
+        )
+        .toContain(DEVICE[lang].deviceControl.deviceOffline);
+      await sim.goOnline();
+      await page.close();
+    });
+  }
+});
