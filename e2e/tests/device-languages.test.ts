@@ -123,6 +123,19 @@ describe("the device screens in all five languages", () => {
 
       // Fault: a leak-point close (513) with its reason in this language.
       sim.injectClose(513);
+      await expect
+        .poll(
+          async () =>
+            (
+              await system.db
+                .selectFrom("device_state")
+                .select("close_reason")
+                .where("device_id", "=", row.id)
+                .executeTakeFirst()
+            )?.close_reason,
+          { timeout: 15_000 },
+        )
+        .toBe(513);
       await open(page, "/Fault", ids);
       await page.getByTestId("fault-screen").waitFor();
       const current = page.locator('[data-testid="fault-current"][data-close-reason="513"]');

@@ -109,12 +109,15 @@ export async function fetchDeviceInfo(deviceId: string, signal?: AbortSignal): P
   return toLiveDevice(await api(endpoints.queryDeviceInfo, { query: { deviceId }, signal }));
 }
 
-/** The live device as a query (patched by hub 1 through `useLiveDevice`). */
+/** The live device as a query (patched by hub 1 through `useLiveDevice`; refetched whenever a screen mounts it). */
 export function deviceInfoQuery(deviceId: string) {
   return queryOptions({
     queryKey: deviceKeys.info(deviceId),
     queryFn: ({ signal }) => fetchDeviceInfo(deviceId, signal),
     enabled: Boolean(deviceId),
+    // Live values: every screen that opens asks again (a close or station change may have come while no device
+    // screen listened to hub 1), while the last answer shows meanwhile.
+    staleTime: 0,
   });
 }
 
