@@ -29,10 +29,12 @@ import { familyDeviceRoutes } from "./modules/family-device/routes.js";
 import { familyUserRoutes } from "./modules/family-user/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
 import { locationRoutes } from "./modules/location/routes.js";
+import { MessageCenter } from "./modules/message/center.js";
 import { messageRoutes } from "./modules/message/routes.js";
 import { postSaleRoutes } from "./modules/post-sale/routes.js";
 import { profileRoutes } from "./modules/profile/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
+import { createPushService } from "./modules/push/service.js";
 import { statisticsRoutes } from "./modules/statistics/routes.js";
 import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.js";
 import type { DeviceCommandPort } from "./ports.js";
@@ -132,6 +134,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
   registerAuthentication(app, auth);
+  const push = createPushService({ db, config, logger: app.log, now });
   const ctx: AppContext = {
     config,
     db,
@@ -148,6 +151,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       now,
     }),
     now,
+    push,
+    messages: new MessageCenter({
+      db,
+      bus: deps.bus,
+      push,
+      offlineMinutes: config.OFFLINE_MESSAGE_MINUTES,
+      now,
+      logger: app.log,
+    }),
   };
 
   authRoutes(app, ctx);

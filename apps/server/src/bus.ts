@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract";
 
 /**
  * Events that cross module boundaries inside the server: the device gateway announces changes,
@@ -12,7 +12,9 @@ export type BusEvent =
   /** A user's access ended (logout everywhere, password change, deletion, removal from a family). */
   | { type: "user.revoked"; userId: string }
   /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */
-  | { type: "family.members-changed"; familyId: string };
+  | { type: "family.members-changed"; familyId: string }
+  /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */
+  | { type: "message.created"; userId: string; message: TMessage };
 
 export interface Bus {
   /** Delivers the event to every subscriber (in this process, or in every process for a shared bus). */

@@ -53,6 +53,24 @@ const ZEnv = z.object({
    * once into DATA_DIR/external-callback.secret.
    */
   EXTERNAL_CALLBACK_SECRET: z.string().min(16).optional(),
+  // Messages and push (issue 5; docs/messages-push.md).
+  /** JPush application key and master secret; when either is empty, pushes to phones go to the outbox (demo). */
+  JPUSH_APP_KEY: z.string().default(""),
+  JPUSH_MASTER_SECRET: z.string().default(""),
+  /** JPush REST API base URL (the push call is POST {JPUSH_BASE_URL}/v3/push). */
+  JPUSH_BASE_URL: z.url().default("https://api.jpush.cn"),
+  /** Send iOS notifications through the APNs production environment (JPush options.apns_production). */
+  JPUSH_APNS_PRODUCTION: z.enum(["true", "false"]).default("false"),
+  /** VAPID key pair (base64url) of Web Push; when unset a pair is generated once into DATA_DIR/web-push-vapid.json. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  /** VAPID contact (mailto: or https: URL) sent to push services. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, "expected mailto: or https://")
+    .default("mailto:push@aquapilot.example"),
+  /** A device offline for longer than this many minutes gets an "offline" message (once per offline period). */
+  OFFLINE_MESSAGE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
 });
 
 /** The validated server configuration (every field of {@link loadConfig}). */

@@ -8,6 +8,8 @@ import { type Db, openDatabase } from "./db/index.js";
 import { type DeviceLink, factoryRoutes, startDeviceLink } from "./iot/index.js";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.js";
 import { provisionDevice } from "./modules/devices/provision.js";
+import { MESSAGE_EVENT_TYPES } from "./modules/message/center.js";
+import { forwardMessagesToHub } from "./modules/message/routes.js";
 import { type Hubs, registerHubs } from "./realtime/index.js";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
@@ -83,9 +85,17 @@ export async function startSystem(
           ),
       },
     });
+    // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
+    const stopForwarding = forwardMessagesToHub(bus, hubs);
+    cleanups.push(async () => stopForwarding());
+    deviceLink.gateway.setEventHook(async (e) => {
+      if (MESSAGE_EVENT_TYPES.includes(e.type)) await app.messages.fromDeviceEvent(e.deviceId, e.eventId);
+    });
     if (config.APP_ENV !== "production") await app.register(factoryRoutes, { db });
     await app.listen({ port: config.PORT, host: config.HOST });
     cleanups.push(() => app.close());
+    cleanups.push(async () => deviceLink.gateway.setEventHook(null));
+    cleanups.push(app.messages.startWorker());
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;

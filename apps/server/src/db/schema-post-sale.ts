@@ -1,3 +1,59 @@
-/** Table types of the post-sale module (joined into {@link import("./schema.js").Database}). */
-// biome-ignore lint/complexity/noBannedTypes: filled in by the module
-export type PostSaleTables = {};
+/**
+ * Table types of the post-sale and article modules (joined into {@link import("./schema.js").Database});
+ * migration 0007. Conventions of schema.ts: text ids, ISO 8601 UTC text times, 0/1 booleans, JSON as text.
+ */
+
+/**
+ * An after-sales request (spec §3 "After-sales request: device, description, handled or unhandled").
+ * `device_id` and `family_id` are plain text, not foreign keys, and the device's name is copied: deleting or unbinding
+ * the device or deleting the household keeps old requests readable.
+ */
+export interface AfterSalesTable {
+  id: string;
+  /** The owner who filed it (users are anonymised, never removed: decision 7). */
+  user_id: string;
+  device_id: string;
+  /** The device's name when the request was filed. */
+  device_name: string;
+  family_id: string;
+  description: string;
+  /** JSON array of upload paths (`/files/…`) owned by `user_id`. */
+  photos_json: string;
+  contact_phone: string | null;
+  /** 0 unhandled, 1 handled by the service team (operator CLI). */
+  handled: number;
+  handled_time: string | null;
+  /** The service team's answer. */
+  reply: string | null;
+  /** Frozen ZDiagnostics snapshot (JSON), attached with the owner's consent. */
+  diagnostics_json: string | null;
+  creation_time: string;
+  last_modification_time: string | null;
+}
+
+/** One language version of a help article (spec §7 article); primary key (id, language). */
+export interface ArticlesTable {
+  /** Stable slug, e.g. "salt" or "privacy-policy" (the same in every language). */
+  id: string;
+  /** zh-Hans | en | es | ru | fr */
+  language: string;
+  /** help | policy */
+  category: string;
+  /** Ascending list order. */
+  sort: number;
+  title: string;
+  summary: string;
+  /** Markdown (CommonMark, no raw HTML). */
+  content: string;
+  /** Lower-cased title, summary and content for keyword search (the same LIKE on both engines). */
+  search_text: string;
+  /** SHA-256 of what was seeded, so an unchanged seed does not move last_modification_time. */
+  content_hash: string;
+  last_modification_time: string;
+}
+
+/** The tables of this part of the schema. */
+export type PostSaleTables = {
+  after_sales: AfterSalesTable;
+  articles: ArticlesTable;
+};

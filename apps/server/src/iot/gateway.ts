@@ -43,6 +43,12 @@ export interface GatewayOptions {
 
 type Kind = TDeviceChangeMessage["kind"];
 
+/**
+ * Called after a device event is stored — and again for a redelivered one — so records derived from it (user
+ * messages, issue 5) are written idempotently even when an earlier attempt crashed half-way. Errors are logged.
+ */
+export type DeviceEventHook = (event: { deviceId: string; eventId: string; type: string }) => Promise<unknown>;
+
 interface Waiter {
   resolve: (r: { ok: boolean; error: string | null }) => void;
 }
@@ -62,6 +68,7 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly unsubscribeBus: () => void;
   private closed = false;
+  private eventHook: DeviceEventHook | null = null;
 
   private constructor(
     private readonly client: MqttClient,
@@ -108,6 +115,11 @@ export class DeviceGateway implements DeviceCommandPort {
     );
     options.logger.info({ url: url.toString() }, "device gateway connected");
     return gateway;
+  }
+
+  /** Sets (or with null removes) the {@link DeviceEventHook}; system.ts points it at the message center. */
+  setEventHook(hook: DeviceEventHook | null): void {
+    this.eventHook = hook;
   }
 
   /** True while connected to the broker. */
@@ -384,13 +396,19 @@ export class DeviceGateway implements DeviceCommandPort {
             station: msg.station ?? null,
             ts: msg.ts,
             received_at: now,
+            progress: msg.progress ?? null,
           })
           .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
           .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // redelivery
-        await this.announce(device.id, "event", {
-          event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
-        });
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+          await this.announce(device.id, "event", {
+            event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
+          });
+        }
+        // Also on a redelivery: the hook is idempotent and repairs a crash between storing and deriving.
+        await this.eventHook?.({ deviceId: device.id, eventId: msg.id, type: msg.type }).catch((err: Error) =>
+          this.logger.error({ mac, eventId: msg.id, err: err.message }, "device event hook failed"),
+        );
         return;
       }
       case "ack": {

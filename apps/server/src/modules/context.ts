@@ -5,6 +5,8 @@ import type { AppConfig } from "../config.js";
 import type { Db } from "../db/index.js";
 import type { Notifier } from "../notify/index.js";
 import type { DeviceCommandPort } from "../ports.js";
+import type { MessageCenter } from "./message/center.js";
+import type { PushService } from "./push/service.js";
 
 /** What services need, built once in buildApp and handed to each module's routes. */
 export interface AppContext {
@@ -15,6 +17,10 @@ export interface AppContext {
   auth: AuthService;
   codes: CodeService;
   notifier: Notifier;
+  /** Push bindings and delivery (issue 5: JPush, Web Push, outbox). Always set by buildApp. */
+  push?: PushService;
+  /** The message center (issue 5): stores, publishes (hub 2) and pushes messages. Always set by buildApp. */
+  messages?: MessageCenter;
   /** The clock; tests move it. */
   now: () => Date;
 }

@@ -16,6 +16,7 @@ import { clearLoginInfo } from "../shared/auth/session.js";
 import { i18n } from "../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 import { deviceChannel } from "../shared/realtime/index.js";
+import { MessageCenterWatch } from "../shared/realtime/message-channel.js";
 import { createAppRouter } from "./router.js";
 
 const ANTD_LOCALES = { "zh-Hans": zhCN, en: enUS, es: esES, ru: ruRU, fr: frFR } as const;
@@ -60,6 +61,7 @@ export function App() {
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <AppUpdateWatch />
+        <MessageCenterWatch />
         <Shell />
       </QueryClientProvider>
     </I18nextProvider>

@@ -113,7 +113,10 @@ export const ROUTES: AppRoute[] = [
     transition: "slide",
     screen: lazyNamed(() => import("../features/account/screens/find-password-screen.js"), "FindPasswordScreen"),
   },
-  pending("MessageDetails"),
+  pending("MessageDetails", {
+    permission: PERMISSIONS.message,
+    screen: lazyNamed(() => import("../features/message/screens/message-details-screen.js"), "MessageDetailsScreen"),
+  }),
   pending("FamilyList", {
     screen: lazyNamed(() => import("../features/family/screens/family-list-screen.js"), "FamilyListScreen"),
   }),
@@ -187,7 +190,10 @@ export const ROUTES: AppRoute[] = [
   pending("Fault", {
     screen: lazyNamed(() => import("../features/device/screens/fault-screen.js"), "FaultScreen"),
   }),
-  pending("Article", { open: true }),
+  pending("Article", {
+    open: true,
+    screen: lazyNamed(() => import("../features/article/screens/article-screen.js"), "ArticleScreen"),
+  }),
   {
     name: "PersonalInfo",
     path: PATHS.PersonalInfo,
@@ -233,8 +239,17 @@ export const ROUTES: AppRoute[] = [
     transition: "slide",
     screen: lazyNamed(() => import("../features/account/screens/delete-account-screen.js"), "DeleteAccountScreen"),
   },
-  pending("AfterSaleList"),
-  pending("AfterSaleCreate"),
+  pending("AfterSaleList", {
+    permission: PERMISSIONS.afterSale,
+    screen: lazyNamed(() => import("../features/after-sale/screens/after-sale-list-screen.js"), "AfterSaleListScreen"),
+  }),
+  pending("AfterSaleCreate", {
+    permission: PERMISSIONS.afterSale,
+    screen: lazyNamed(
+      () => import("../features/after-sale/screens/after-sale-create-screen.js"),
+      "AfterSaleCreateScreen",
+    ),
+  }),
   {
     name: "App",
     path: PATHS.App,

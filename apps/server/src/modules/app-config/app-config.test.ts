@@ -10,7 +10,7 @@ describe("GET app-config-setting (spec §1, §7)", () => {
     t = undefined;
   });
 
-  it("answers the defaults without a token: 114, Tianditu, empty keys, nulls", async () => {
+  it("answers the defaults without a token: 114, Tianditu, empty keys, the seeded policy articles, nulls", async () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: "GET", url: URL });
     expect(res.statusCode).toBe(200);
@@ -21,8 +21,8 @@ describe("GET app-config-setting (spec §1, §7)", () => {
         customerServicePhone: "114",
         mapType: 4,
         mapKeys: { amap: "", baidu: "", tencent: "", tianditu: "" },
-        privacyPolicyArticleId: null,
-        userAgreementArticleId: null,
+        privacyPolicyArticleId: "privacy-policy",
+        userAgreementArticleId: "user-agreement",
         androidLatestVersion: null,
         iosLatestVersion: null,
         androidDownloadUrl: null,

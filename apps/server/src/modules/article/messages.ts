@@ -1,4 +1,12 @@
 import { catalogue } from "../../http/catalogue.js";
 
 /** Texts of the article module in the five languages (spec §1); English is the source. */
-export const articleMessages = catalogue<string>({}, { "zh-Hans": {}, es: {}, ru: {}, fr: {} });
+export const articleMessages = catalogue(
+  { "article.notFound": "Article not found." },
+  {
+    "zh-Hans": { "article.notFound": "文章不存在。" },
+    es: { "article.notFound": "Artículo no encontrado." },
+    ru: { "article.notFound": "Статья не найдена." },
+    fr: { "article.notFound": "Article introuvable." },
+  },
+);

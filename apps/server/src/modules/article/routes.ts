@@ -1,5 +1,19 @@
+import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import { registerOpenEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
+import { seedArticles } from "./seed.js";
+import { getArticle, listArticles } from "./service.js";
 
-/** Routes of the article module (issue 5; filled in next). */
-export function articleRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/**
+ * Routes of spec §7 /api/business-basic-data/app/article (open: no token needed, spec §2 "Article"), answered in
+ * the caller's Accept-Language with zh-Hans fallback. Seeds the help content (content/<lang>/<id>.md) when the app
+ * becomes ready, idempotently (see {@link seedArticles}).
+ */
+export function articleRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook("onReady", async () => {
+    await seedArticles(ctx.db, ctx.now());
+  });
+  registerOpenEndpoint(app, endpoints.getArticleList, async ({ query, lang }) => listArticles(ctx.db, lang, query));
+  registerOpenEndpoint(app, endpoints.getArticle, async ({ params, lang }) => getArticle(ctx.db, params.id, lang));
+}

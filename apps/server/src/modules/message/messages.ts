@@ -1,4 +1,161 @@
 import { catalogue } from "../../http/catalogue.js";
 
-/** Texts of the message module in the five languages (spec §1); English is the source. */
-export const messageMessages = catalogue<string>({}, { "zh-Hans": {}, es: {}, ru: {}, fr: {} });
+/**
+ * Texts of the message module in the five languages (spec §1); English is the source. `{device}` is the device's
+ * name; "Device offline" and "Excessive flow" are the spec §8 labels.
+ */
+export const messageMessages = catalogue(
+  {
+    "message.notFound": "Message not found.",
+    "message.type.1": "Device alarm",
+    "message.type.2": "Device notice",
+    "message.type.3": "Announcement",
+    "message.leak.title": "Leak detected",
+    "message.leak.content":
+      "{device} closed its valve because the leak sensor detected water. Check for leaks before opening it again.",
+    "message.excessiveFlow.title": "Excessive flow",
+    "message.excessiveFlow.content": "{device} closed its valve because the water flow was too high.",
+    "message.continuousUse.title": "Water used too long",
+    "message.continuousUse.content": "{device} closed its valve because water ran without a break for too long.",
+    "message.valveButton.title": "Valve closed",
+    "message.valveButton.content": "{device} was closed with the button on the valve.",
+    "message.offline.title": "Device offline",
+    "message.offline.content":
+      "{device} has been offline for more than {minutes} minutes. Check its power supply and Wi-Fi.",
+    "message.regenerationFinished.title": "Regeneration finished",
+    "message.regenerationFinished.content": "{device} finished its regeneration and is back in service.",
+    "message.saltLow.title": "Salt low",
+    "message.saltLow.content": "{device} is running low on salt: about {days} days left. Please refill the brine tank.",
+    "message.saltEmpty.content": "{device} is almost out of salt. Please refill the brine tank.",
+    "message.otaFinished.title": "Firmware updated",
+    "message.otaFinished.content": "{device} finished its firmware update.",
+    "message.otaFailed.title": "Firmware update failed",
+    "message.otaFailed.content":
+      "The firmware update of {device} stopped at {progress}%. The device keeps its previous version.",
+    "message.test.title": "Test message",
+    "message.test.content": "This is a test message. Your message centre and push notifications work.",
+  },
+  {
+    "zh-Hans": {
+      "message.notFound": "消息不存在。",
+      "message.type.1": "设备告警",
+      "message.type.2": "设备通知",
+      "message.type.3": "平台公告",
+      "message.leak.title": "检测到漏水",
+      "message.leak.content": "{device} 的漏水传感器检测到水，已关闭阀门。请先检查漏水情况再重新打开。",
+      "message.excessiveFlow.title": "流量过大",
+      "message.excessiveFlow.content": "{device} 因瞬时流量过大已关闭阀门。",
+      "message.continuousUse.title": "连续用水时间过长",
+      "message.continuousUse.content": "{device} 因连续用水时间过长已关闭阀门。",
+      "message.valveButton.title": "阀门已关闭",
+      "message.valveButton.content": "{device} 已通过阀门上的按键关闭。",
+      "message.offline.title": "设备离线",
+      "message.offline.content": "{device} 已离线超过 {minutes} 分钟。请检查电源和 Wi-Fi。",
+      "message.regenerationFinished.title": "再生完成",
+      "message.regenerationFinished.content": "{device} 已完成再生，恢复正常供水。",
+      "message.saltLow.title": "盐量不足",
+      "message.saltLow.content": "{device} 的盐量不足：大约还能用 {days} 天。请为盐箱加盐。",
+      "message.saltEmpty.content": "{device} 的盐快用完了。请为盐箱加盐。",
+      "message.otaFinished.title": "固件已更新",
+      "message.otaFinished.content": "{device} 已完成固件升级。",
+      "message.otaFailed.title": "固件升级失败",
+      "message.otaFailed.content": "{device} 的固件升级在 {progress}% 时中止，设备保留原版本。",
+      "message.test.title": "测试消息",
+      "message.test.content": "这是一条测试消息。您的消息中心和推送通知工作正常。",
+    },
+    es: {
+      "message.notFound": "Mensaje no encontrado.",
+      "message.type.1": "Alarma del dispositivo",
+      "message.type.2": "Aviso del dispositivo",
+      "message.type.3": "Anuncio",
+      "message.leak.title": "Fuga detectada",
+      "message.leak.content":
+        "{device} cerró su válvula porque el sensor de fugas detectó agua. Compruebe si hay fugas antes de abrirla de nuevo.",
+      "message.excessiveFlow.title": "Caudal excesivo",
+      "message.excessiveFlow.content": "{device} cerró su válvula porque el caudal de agua era demasiado alto.",
+      "message.continuousUse.title": "Uso de agua demasiado largo",
+      "message.continuousUse.content":
+        "{device} cerró su válvula porque el agua corrió sin interrupción durante demasiado tiempo.",
+      "message.valveButton.title": "Válvula cerrada",
+      "message.valveButton.content": "{device} se cerró con el botón de la válvula.",
+      "message.offline.title": "Dispositivo sin conexión",
+      "message.offline.content":
+        "{device} lleva más de {minutes} minutos sin conexión. Compruebe su alimentación y la Wi-Fi.",
+      "message.regenerationFinished.title": "Regeneración terminada",
+      "message.regenerationFinished.content": "{device} terminó su regeneración y vuelve a estar en servicio.",
+      "message.saltLow.title": "Sal baja",
+      "message.saltLow.content": "A {device} le queda poca sal: unos {days} días. Rellene el depósito de salmuera.",
+      "message.saltEmpty.content": "A {device} casi no le queda sal. Rellene el depósito de salmuera.",
+      "message.otaFinished.title": "Firmware actualizado",
+      "message.otaFinished.content": "{device} terminó la actualización de firmware.",
+      "message.otaFailed.title": "Error en la actualización de firmware",
+      "message.otaFailed.content":
+        "La actualización de firmware de {device} se detuvo al {progress} %. El dispositivo conserva su versión anterior.",
+      "message.test.title": "Mensaje de prueba",
+      "message.test.content":
+        "Este es un mensaje de prueba. Su centro de mensajes y las notificaciones push funcionan.",
+    },
+    ru: {
+      "message.notFound": "Сообщение не найдено.",
+      "message.type.1": "Тревога устройства",
+      "message.type.2": "Уведомление устройства",
+      "message.type.3": "Объявление",
+      "message.leak.title": "Обнаружена протечка",
+      "message.leak.content":
+        "{device} закрыл клапан: датчик протечки обнаружил воду. Проверьте протечки, прежде чем открыть его снова.",
+      "message.excessiveFlow.title": "Чрезмерный расход",
+      "message.excessiveFlow.content": "{device} закрыл клапан: расход воды был слишком большим.",
+      "message.continuousUse.title": "Слишком долгий расход воды",
+      "message.continuousUse.content": "{device} закрыл клапан: вода текла без перерыва слишком долго.",
+      "message.valveButton.title": "Клапан закрыт",
+      "message.valveButton.content": "{device} закрыт кнопкой на клапане.",
+      "message.offline.title": "Устройство не в сети",
+      "message.offline.content": "{device} не в сети более {minutes} минут. Проверьте питание и Wi-Fi.",
+      "message.regenerationFinished.title": "Регенерация завершена",
+      "message.regenerationFinished.content": "{device} завершил регенерацию и снова в работе.",
+      "message.saltLow.title": "Мало соли",
+      "message.saltLow.content":
+        "В {device} заканчивается соль: осталось примерно {days} дн. Досыпьте соль в солевой бак.",
+      "message.saltEmpty.content": "В {device} почти не осталось соли. Досыпьте соль в солевой бак.",
+      "message.otaFinished.title": "Прошивка обновлена",
+      "message.otaFinished.content": "{device} завершил обновление прошивки.",
+      "message.otaFailed.title": "Ошибка обновления прошивки",
+      "message.otaFailed.content":
+        "Обновление прошивки {device} остановилось на {progress}%. Устройство сохраняет прежнюю версию.",
+      "message.test.title": "Тестовое сообщение",
+      "message.test.content": "Это тестовое сообщение. Центр сообщений и push-уведомления работают.",
+    },
+    fr: {
+      "message.notFound": "Message introuvable.",
+      "message.type.1": "Alarme de l'appareil",
+      "message.type.2": "Avis de l'appareil",
+      "message.type.3": "Annonce",
+      "message.leak.title": "Fuite détectée",
+      "message.leak.content":
+        "{device} a fermé sa vanne car le capteur de fuite a détecté de l'eau. Vérifiez les fuites avant de la rouvrir.",
+      "message.excessiveFlow.title": "Débit excessif",
+      "message.excessiveFlow.content": "{device} a fermé sa vanne car le débit d'eau était trop élevé.",
+      "message.continuousUse.title": "Utilisation d'eau trop longue",
+      "message.continuousUse.content": "{device} a fermé sa vanne car l'eau a coulé sans interruption trop longtemps.",
+      "message.valveButton.title": "Vanne fermée",
+      "message.valveButton.content": "{device} a été fermé avec le bouton de la vanne.",
+      "message.offline.title": "Appareil hors ligne",
+      "message.offline.content":
+        "{device} est hors ligne depuis plus de {minutes} minutes. Vérifiez son alimentation et le Wi-Fi.",
+      "message.regenerationFinished.title": "Régénération terminée",
+      "message.regenerationFinished.content": "{device} a terminé sa régénération et est de nouveau en service.",
+      "message.saltLow.title": "Sel bas",
+      "message.saltLow.content":
+        "{device} manque de sel : il reste environ {days} jours. Veuillez remplir le bac à saumure.",
+      "message.saltEmpty.content": "{device} n'a presque plus de sel. Veuillez remplir le bac à saumure.",
+      "message.otaFinished.title": "Micrologiciel mis à jour",
+      "message.otaFinished.content": "{device} a terminé la mise à jour de son micrologiciel.",
+      "message.otaFailed.title": "Échec de la mise à jour du micrologiciel",
+      "message.otaFailed.content":
+        "La mise à jour du micrologiciel de {device} s'est arrêtée à {progress} %. L'appareil garde sa version précédente.",
+      "message.test.title": "Message de test",
+      "message.test.content":
+        "Ceci est un message de test. Votre centre de messages et les notifications push fonctionnent.",
+    },
+  },
+);

@@ -1,5 +1,50 @@
+import { endpoints, HUB_METHODS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import type { Bus } from "../../bus.js";
+import { registerEndpoint } from "../../http/route.js";
+import type { Hubs } from "../../realtime/hubs.js";
 import type { AppContext } from "../context.js";
+import type { MessageCenter } from "./center.js";
+import { getMessage, listMessages, messageTypeList, setAllMessagesRead, setMessagesRead } from "./service.js";
 
-/** Routes of the message module (issue 5; filled in next). */
-export function messageRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The message center (issue 5): system.ts starts its worker and hooks it to the device gateway. */
+    messages: MessageCenter;
+  }
+}
+
+/**
+ * Routes of the message module: the message centre (spec §7 /api/push-service/app/message): get-message-type-list,
+ * get-user-message-list, get-message-detail, set-message-read, set-message-all-read, test-send-message. Every call
+ * reads or changes the caller's own messages only. Also decorates `app.messages` with the center.
+ */
+export function messageRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const center = ctx.messages;
+  if (!center) throw new Error("messageRoutes needs ctx.messages (built by buildApp)");
+  app.decorate("messages", center);
+  // Pushes still in flight finish before the database goes away.
+  app.addHook("onClose", async () => center.idle());
+  registerEndpoint(app, endpoints.getMessageTypeList, async ({ lang }) => messageTypeList(lang));
+  registerEndpoint(app, endpoints.getUserMessageList, async ({ user, query }) => listMessages(ctx.db, user.id, query));
+  registerEndpoint(app, endpoints.getMessageDetail, async ({ user, query }) => getMessage(ctx.db, user.id, query.id));
+  registerEndpoint(app, endpoints.setMessageRead, async ({ user, body }) =>
+    setMessagesRead(ctx.db, user.id, body.ids, ctx.now()),
+  );
+  registerEndpoint(app, endpoints.setMessageAllRead, async ({ user }) =>
+    setAllMessagesRead(ctx.db, user.id, ctx.now()),
+  );
+  registerEndpoint(app, endpoints.testSendMessage, async ({ user }) => center.sendTest(user.id));
+}
+
+/**
+ * Hub 2 delivery (spec §7 "Hub 2 … listens for ReceiveMessage"): every `message.created` on the bus is sent as
+ * `ReceiveMessage(message)` (the ZMessage object) to the recipient's hub-2 connections in this process. Answers the
+ * unsubscribe function.
+ */
+export function forwardMessagesToHub(bus: Bus, hubs: Pick<Hubs, "sendToUser">): () => void {
+  return bus.subscribe((event) => {
+    if (event.type !== "message.created") return;
+    hubs.sendToUser("message", event.userId, HUB_METHODS.receiveMessage, [event.message]);
+  });
+}

@@ -1,4 +1,30 @@
 import { catalogue } from "../../http/catalogue.js";
 
 /** Texts of the post-sale module in the five languages (spec §1); English is the source. */
-export const postSaleMessages = catalogue<string>({}, { "zh-Hans": {}, es: {}, ru: {}, fr: {} });
+export const postSaleMessages = catalogue(
+  {
+    "postSale.notFound": "After-sales request not found.",
+    "postSale.handled":
+      "This after-sales request has already been handled by the service team and can no longer be changed or withdrawn.",
+  },
+  {
+    "zh-Hans": {
+      "postSale.notFound": "售后申请不存在。",
+      "postSale.handled": "该售后申请已由服务团队处理，不能再修改或撤回。",
+    },
+    es: {
+      "postSale.notFound": "Solicitud de posventa no encontrada.",
+      "postSale.handled":
+        "El equipo de servicio ya ha atendido esta solicitud de posventa; ya no se puede modificar ni retirar.",
+    },
+    ru: {
+      "postSale.notFound": "Заявка на сервисное обслуживание не найдена.",
+      "postSale.handled": "Сервисная служба уже обработала эту заявку, её нельзя изменить или отозвать.",
+    },
+    fr: {
+      "postSale.notFound": "Demande de service après-vente introuvable.",
+      "postSale.handled":
+        "Cette demande de service après-vente a déjà été traitée par l'équipe de service et ne peut plus être modifiée ni retirée.",
+    },
+  },
+);

@@ -1,5 +1,19 @@
+import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
+import { createAfterSale, deleteAfterSale, getAfterSale, listAfterSales, updateAfterSale } from "./service.js";
 
-/** Routes of the post-sale module (issue 5; filled in next). */
-export function postSaleRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/** Routes of spec §7 /api/run-lucky/device/app/post-sale: the caller's after-sales requests (rules in service.ts). */
+export function postSaleRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, endpoints.createAfterSale, async ({ user, body }) => createAfterSale(ctx, user.id, body));
+  registerEndpoint(app, endpoints.getAfterSaleList, async ({ user, query }) => listAfterSales(ctx.db, user.id, query));
+  registerEndpoint(app, endpoints.getAfterSale, async ({ user, params }) => getAfterSale(ctx.db, user.id, params.id));
+  registerEndpoint(app, endpoints.updateAfterSale, async ({ user, params, body }) =>
+    updateAfterSale(ctx, user.id, params.id, body),
+  );
+  registerEndpoint(app, endpoints.deleteAfterSale, async ({ user, params }) => {
+    await deleteAfterSale(ctx, user.id, params.id);
+    return null;
+  });
+}

@@ -1,5 +1,43 @@
+import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
+import {
+  bindRegistration,
+  isPushOpen,
+  setPushOpen,
+  subscribeWebPush,
+  unbindRegistration,
+  unsubscribeWebPush,
+} from "./service.js";
 
-/** Routes of the push module (issue 5; filled in next). */
-export function pushRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/**
+ * Routes of the push module (spec §7): /api/push-service/app/jpush app-device-binding / app-device-unbinding,
+ * /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message GET and POST (the push switch), and the Web Push
+ * extension (public-key, subscribe, unsubscribe). Every call acts on the caller only.
+ */
+export function pushRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const push = ctx.push;
+  if (!push) throw new Error("pushRoutes needs ctx.push (built by buildApp)");
+  registerEndpoint(app, endpoints.appDeviceBinding, async ({ user, query }) => {
+    await bindRegistration(ctx.db, user.id, query.registrationId, query.platform, ctx.now());
+    return null;
+  });
+  registerEndpoint(app, endpoints.appDeviceUnbinding, async ({ user, query }) => {
+    await unbindRegistration(ctx.db, user.id, query.registrationId);
+    return null;
+  });
+  registerEndpoint(app, endpoints.getPushSwitch, async ({ user }) => isPushOpen(ctx.db, user.id));
+  registerEndpoint(app, endpoints.setPushSwitch, async ({ user, query }) =>
+    setPushOpen(ctx.db, user.id, query.isOpen, ctx.now()),
+  );
+  registerEndpoint(app, endpoints.getWebPushPublicKey, async () => ({ publicKey: push.webPushPublicKey }));
+  registerEndpoint(app, endpoints.webPushSubscribe, async ({ user, body }) => {
+    await subscribeWebPush(ctx.db, user.id, body, ctx.now());
+    return null;
+  });
+  registerEndpoint(app, endpoints.webPushUnsubscribe, async ({ user, body }) => {
+    await unsubscribeWebPush(ctx.db, user.id, body.endpoint);
+    return null;
+  });
+}

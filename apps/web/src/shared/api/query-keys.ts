@@ -13,4 +13,10 @@ export const queryKeys = {
   families: ["family", "list"] as const,
   /** `GET /api/basic-data/app/profile/`. */
   profile: ["profile"] as const,
+  /** Every message query (prefix): the message centre's lists, details and the unread badge (spec §7 push-service). */
+  messageAll: ["message"] as const,
+  /** The unread badge: `get-user-message-list?isRead=false&maxResultCount=1` → totalCount. */
+  unreadMessageCount: ["message", "unread-count"] as const,
+  /** `GET …/is_open_jpush__message/`: the push switch of the home tab. */
+  pushSwitch: ["push-setting", "is_open_jpush__message"] as const,
 };

@@ -1,28 +1,71 @@
-import type { Endpoint } from "@aquapilot/contract";
-import { z } from "zod";
+import { endpoints } from "@aquapilot/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client.js";
+import { queryKeys } from "../api/query-keys.js";
 
 /**
- * `POST /api/push-service/app/jpush/app-device-unbinding` with `registrationId` (spec §7 push). Not in
- * packages/contract yet, so it is declared here in the contract's shape; move it there when the server implements it.
+ * Push registration and the push switch (spec §7 push-service jpush and is_open_jpush__message; spec §4 Logout;
+ * spec §8 "Push bind/unbind failures ignored").
  */
-export const appDeviceUnbinding = {
-  method: "POST",
-  path: "/api/push-service/app/jpush/app-device-unbinding",
-  query: z.object({ registrationId: z.string().min(1) }),
-  body: undefined,
-  params: undefined,
-  result: z.unknown(),
-  summary: "Unbind this phone's push registration from the user",
-} satisfies Endpoint;
+
+/** `POST /api/push-service/app/jpush/app-device-unbinding` (the contract's entry; kept under this name for imports). */
+export const appDeviceUnbinding = endpoints.appDeviceUnbinding;
+
+/**
+ * Binds this phone's JPush registration (from the native config's `pushRegistrationId`) to the signed-in user:
+ * `POST …/jpush/app-device-binding?registrationId=&platform=`. Failures are ignored (spec §8) and resolve false.
+ */
+export async function bindPush(registrationId: string, platform?: "android" | "ios" | null): Promise<boolean> {
+  try {
+    await api(endpoints.appDeviceBinding, { query: { registrationId, ...(platform ? { platform } : {}) } });
+    return true;
+  } catch (err) {
+    console.info("[push] bind failed (ignored)", err);
+    return false;
+  }
+}
 
 /** Unbinds the push registration (spec §4 Logout); failures are ignored (spec §8) and resolve false. */
 export async function unbindPush(registrationId: string): Promise<boolean> {
   try {
-    await api(appDeviceUnbinding, { query: { registrationId } });
+    await api(endpoints.appDeviceUnbinding, { query: { registrationId } });
     return true;
   } catch (err) {
     console.info("[push] unbind failed (ignored)", err);
     return false;
   }
+}
+
+/** Whether push messages are on for the signed-in user: `GET …/is_open_jpush__message/` (true by default). */
+export function getPushSwitch(signal?: AbortSignal): Promise<boolean> {
+  return api(endpoints.getPushSwitch, { signal });
+}
+
+/** Turns push messages on or off: `POST …/is_open_jpush__message/?isOpen=`; resolves with the stored value. */
+export function setPushSwitch(isOpen: boolean): Promise<boolean> {
+  return api(endpoints.setPushSwitch, { query: { isOpen }, loading: true });
+}
+
+/** The push switch of the home tab's "push management" as a query. */
+export function usePushSwitch(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.pushSwitch,
+    queryFn: ({ signal }) => getPushSwitch(signal),
+    enabled,
+  });
+}
+
+/** Sets the push switch; the cached value follows at once and is rolled back when the call fails. */
+export function useSetPushSwitch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setPushSwitch,
+    onMutate: (isOpen) => {
+      const before = queryClient.getQueryData<boolean>(queryKeys.pushSwitch);
+      queryClient.setQueryData(queryKeys.pushSwitch, isOpen);
+      return { before };
+    },
+    onError: (_err, _isOpen, context) => queryClient.setQueryData(queryKeys.pushSwitch, context?.before),
+    onSuccess: (value) => queryClient.setQueryData(queryKeys.pushSwitch, value),
+  });
 }

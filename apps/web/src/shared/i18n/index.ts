@@ -6,6 +6,16 @@ import accountEs from "../../features/account/locales/es.json";
 import accountFr from "../../features/account/locales/fr.json";
 import accountRu from "../../features/account/locales/ru.json";
 import accountZhHans from "../../features/account/locales/zh-Hans.json";
+import afterSaleEn from "../../features/after-sale/locales/en.json";
+import afterSaleEs from "../../features/after-sale/locales/es.json";
+import afterSaleFr from "../../features/after-sale/locales/fr.json";
+import afterSaleRu from "../../features/after-sale/locales/ru.json";
+import afterSaleZhHans from "../../features/after-sale/locales/zh-Hans.json";
+import articleEn from "../../features/article/locales/en.json";
+import articleEs from "../../features/article/locales/es.json";
+import articleFr from "../../features/article/locales/fr.json";
+import articleRu from "../../features/article/locales/ru.json";
+import articleZhHans from "../../features/article/locales/zh-Hans.json";
 import deviceEn from "../../features/device/locales/en.json";
 import deviceEs from "../../features/device/locales/es.json";
 import deviceFr from "../../features/device/locales/fr.json";
@@ -21,6 +31,11 @@ import familyEs from "../../features/family/locales/es.json";
 import familyFr from "../../features/family/locales/fr.json";
 import familyRu from "../../features/family/locales/ru.json";
 import familyZhHans from "../../features/family/locales/zh-Hans.json";
+import messageEn from "../../features/message/locales/en.json";
+import messageEs from "../../features/message/locales/es.json";
+import messageFr from "../../features/message/locales/fr.json";
+import messageRu from "../../features/message/locales/ru.json";
+import messageZhHans from "../../features/message/locales/zh-Hans.json";
 import baseEn from "../../locales/en.json";
 import baseEs from "../../locales/es.json";
 import baseFr from "../../locales/fr.json";
@@ -43,7 +58,10 @@ export type LocaleTree = typeof baseZhHans &
   typeof familyZhHans &
   typeof uiZhHans &
   typeof deviceZhHans &
-  typeof deviceSettingsZhHans;
+  typeof deviceSettingsZhHans &
+  typeof messageZhHans &
+  typeof afterSaleZhHans &
+  typeof articleZhHans;
 
 /** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
 function assemble(...parts: object[]): LocaleTree {
@@ -66,11 +84,21 @@ declare module "i18next" {
 
 /** Every locale's messages, keyed by the spec's language codes (spec §1). */
 export const LOCALES: Record<Language, LocaleTree> = {
-  "zh-Hans": assemble(baseZhHans, accountZhHans, familyZhHans, uiZhHans, deviceZhHans, deviceSettingsZhHans),
-  en: assemble(baseEn, accountEn, familyEn, uiEn, deviceEn, deviceSettingsEn),
-  es: assemble(baseEs, accountEs, familyEs, uiEs, deviceEs, deviceSettingsEs),
-  ru: assemble(baseRu, accountRu, familyRu, uiRu, deviceRu, deviceSettingsRu),
-  fr: assemble(baseFr, accountFr, familyFr, uiFr, deviceFr, deviceSettingsFr),
+  "zh-Hans": assemble(
+    baseZhHans,
+    accountZhHans,
+    familyZhHans,
+    uiZhHans,
+    deviceZhHans,
+    deviceSettingsZhHans,
+    messageZhHans,
+    afterSaleZhHans,
+    articleZhHans,
+  ),
+  en: assemble(baseEn, accountEn, familyEn, uiEn, deviceEn, deviceSettingsEn, messageEn, afterSaleEn, articleEn),
+  es: assemble(baseEs, accountEs, familyEs, uiEs, deviceEs, deviceSettingsEs, messageEs, afterSaleEs, articleEs),
+  ru: assemble(baseRu, accountRu, familyRu, uiRu, deviceRu, deviceSettingsRu, messageRu, afterSaleRu, articleRu),
+  fr: assemble(baseFr, accountFr, familyFr, uiFr, deviceFr, deviceSettingsFr, messageFr, afterSaleFr, articleFr),
 };
 
 /** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */

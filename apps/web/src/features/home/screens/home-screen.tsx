@@ -1,5 +1,5 @@
 import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
-import { ActionSheet, Button, PullToRefresh, Skeleton } from "antd-mobile";
+import { ActionSheet, Badge, Button, PullToRefresh, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
   AddOutline,
@@ -13,8 +13,10 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
+import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
@@ -43,6 +45,9 @@ export function HomeScreen() {
   const family = useMemo(() => selectHomeFamily(families.data ?? [], selectedId), [families.data, selectedId]);
   const devices = useFamilyDevices(family?.id);
   const channel = useDeviceChanges(family?.id);
+  const unread = useUnreadMessageCount();
+  const unreadText = badgeText(unread.data);
+  const [pushOpen, setPushOpen] = useState(false);
 
   useEffect(() => {
     if (
@@ -171,8 +176,16 @@ export function HomeScreen() {
               aria-label={t("home.messages")}
               onClick={() => navigateTo(PATHS.MessageDetails)}
               data-testid="home-messages"
+              data-unread={unread.data ?? 0}
             >
-              <BellOutline />
+              <Badge
+                content={unreadText}
+                className="home__bell-badge"
+                data-testid="home-messages-badge"
+                data-count={unread.data ?? 0}
+              >
+                <BellOutline />
+              </Badge>
             </button>
           </div>
         </div>
@@ -198,7 +211,7 @@ export function HomeScreen() {
             </span>
             {t("home.inviteMembers")}
           </button>
-          <button type="button" onClick={() => navigateTo(PATHS.Setting, { section: "push" })} data-testid="home-push">
+          <button type="button" onClick={() => setPushOpen(true)} data-testid="home-push">
             <span className="home__quick-icon">
               <SoundOutline />
             </span>
@@ -259,6 +272,7 @@ export function HomeScreen() {
           )}
         </section>
       </PullToRefresh>
+      <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} />
     </div>
   );
 }

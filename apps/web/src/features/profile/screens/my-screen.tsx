@@ -1,6 +1,6 @@
 import { LIMITS, PERMISSIONS } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, List } from "antd-mobile";
+import { Badge, Button, List } from "antd-mobile";
 import {
   ExclamationTriangleOutline,
   InformationCircleOutline,
@@ -19,6 +19,7 @@ import { logout } from "../../../shared/auth/logout.js";
 import type { PermissionRequirement } from "../../../shared/auth/permissions.js";
 import { usePermission } from "../../../shared/auth/permitted.js";
 import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
 import { getItem } from "../../../shared/storage/index.js";
 import { confirmDialog } from "../../../shared/ui/index.js";
 import { useProfile } from "../api/get-profile.js";
@@ -31,6 +32,8 @@ interface MenuItem {
   path: RoutePath;
   /** What the item needs (spec §6): hidden or disabled when the signed-in user lacks it. */
   permission?: PermissionRequirement;
+  /** Badge text at the right (the message centre's unread count), none when null. */
+  badge?: string | null;
 }
 
 /**
@@ -47,6 +50,7 @@ export function MyScreen() {
   const userName = profile.data?.userName ?? getItem("loginInfo")?.userName ?? "";
   const displayName = profile.data?.name || userName;
   const contact = profile.data?.email || profile.data?.phoneNumber || "";
+  const unread = useUnreadMessageCount();
 
   const groups: MenuItem[][] = [
     [
@@ -58,6 +62,7 @@ export function MyScreen() {
         label: t("my.messageCentre"),
         path: PATHS.MessageDetails,
         permission: PERMISSIONS.message,
+        badge: badgeText(unread.data),
       },
       {
         key: "myShares",
@@ -128,6 +133,9 @@ export function MyScreen() {
                     prefix={<span className="menu-icon">{item.icon}</span>}
                     onClick={disabled ? undefined : () => navigateTo(item.path)}
                     disabled={disabled}
+                    extra={
+                      item.badge ? <Badge content={item.badge} data-testid={`my-menu-${item.key}-badge`} /> : undefined
+                    }
                     data-testid={`my-menu-${item.key}`}
                   >
                     {item.label}

@@ -1,0 +1,129 @@
+/**
+ * Operator script (issue 5 "platform announcements"): stores a type-3 message for every active user, or for the one
+ * user with `--user <email>`. Uses the server's configuration (DATABASE_URL or the SQLite file in DATA_DIR).
+ *
+ *   npm run announce -- --title "Maintenance tonight" --content "The service pauses 02:00–02:30." [--user a@b.c]
+ *
+ * The messages are stored unpublished; the running server's message worker delivers them (hub 2 ReceiveMessage and
+ * push) within seconds, or at its next start. Exit codes: 0 done, 1 no live account with that e-mail, 2 bad usage
+ * or configuration.
+ */
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import { InProcessBus } from "../bus.js";
+import { type AppConfig, ConfigError, loadConfig } from "../config.js";
+import { type Db, openDatabase } from "../db/index.js";
+import { MessageCenter } from "../modules/message/center.js";
+import { createPushService } from "../modules/push/service.js";
+
+/** Longest announcement title and content accepted, characters. */
+export const ANNOUNCE_LIMITS = { title: 200, content: 4000 } as const;
+
+/**
+ * Stores an announcement (unpublished, for the server's worker to deliver) for every live user or for the live user
+ * with e-mail `userEmail` (trimmed, lower case). Answers the number of messages stored and the source key, or null
+ * when `userEmail` names no live account.
+ * @throws RangeError when the title or content is empty or longer than {@link ANNOUNCE_LIMITS}.
+ */
+export async function storeAnnouncement(
+  db: Db,
+  config: AppConfig,
+  input: { title: string; content: string; userEmail?: string },
+): Promise<{ count: number; sourceKey: string } | null> {
+  const title = input.title.trim();
+  const content = input.content.trim();
+  if (!title || title.length > ANNOUNCE_LIMITS.title) throw new RangeError("title must be 1–200 characters");
+  if (!content || content.length > ANNOUNCE_LIMITS.content) throw new RangeError("content must be 1–4000 characters");
+  let userIds: string[] | undefined;
+  if (input.userEmail !== undefined) {
+    const user = await db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", input.userEmail.trim().toLowerCase())
+      .where("is_deleted", "=", 0)
+      .executeTakeFirst();
+    if (!user) return null;
+    userIds = [user.id];
+  }
+  const logger = pino({ level: "silent" });
+  const bus = new InProcessBus();
+  const center = new MessageCenter({
+    db,
+    bus,
+    push: createPushService({ db, config, logger }),
+    offlineMinutes: config.OFFLINE_MESSAGE_MINUTES,
+    now: () => new Date(),
+    logger,
+  });
+  try {
+    return await center.announce({ title, content, userIds }, { publish: false });
+  } finally {
+    await bus.close();
+  }
+}
+
+const USAGE = 'usage: npm run announce -- --title "…" --content "…" [--user <email>]\n';
+
+async function main(argv: string[]): Promise<number> {
+  let values: { title?: string; content?: string; user?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { title: { type: "string" }, content: { type: "string" }, user: { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (!values.title || !values.content) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    const result = await storeAnnouncement(db, config, {
+      title: values.title,
+      content: values.content,
+      userEmail: values.user,
+    });
+    if (!result) {
+      process.stderr.write(`no live account with e-mail ${values.user}\n`);
+      return 1;
+    }
+    process.stdout.write(
+      `announcement stored for ${result.count} user(s) (${result.sourceKey}); the running server delivers it\n`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof RangeError) {
+      process.stderr.write(`${err.message}\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(`${err.stack ?? err.message}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../test/helpers.js";
+import { searchable } from "./seed.js";
+
+const BASE = "/api/business-basic-data/app/article";
+const HELP_IDS = ["salt", "regeneration", "vacation-mode", "add-device", "water-statistics", "fault-alarms"];
+const POLICY_IDS = ["privacy-policy", "user-agreement"];
+
+describe("help articles over HTTP (spec §7 article, issue 5)", () => {
+  let t: TestApp;
+  const get = (url: string, opts: { query?: Record<string, string>; lang?: string; auth?: string } = {}) =>
+    t.app.inject({
+      method: "GET",
+      url: `${BASE}${url}`,
+      query: opts.query,
+      headers: {
+        ...(opts.lang ? { "accept-language": opts.lang } : {}),
+        ...(opts.auth ? { authorization: opts.auth } : {}),
+      },
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // An article that only exists in zh-Hans, to see the fallback.
+    await t.db
+      .insertInto("articles")
+      .values({
+        id: "zh-only",
+        language: "zh-Hans",
+        category: "help",
+        sort: 70,
+        title: "仅中文的文章",
+        summary: "只有中文版本。",
+        content: "这篇文章只有中文版本，用来检验回退。\n",
+        search_text: searchable("仅中文的文章\n只有中文版本。\n这篇文章只有中文版本，用来检验回退。"),
+        content_hash: "x",
+        last_modification_time: "2026-01-01T00:00:00.000Z",
+      })
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  it("seeds the help and the policies at start and serves them without a token, sorted, in the caller's language", async () => {
+    for (const lang of ["en", "es", "ru", "fr", "zh-CN"]) {
+      const res = await get("/get-list", { lang, query: { maxResultCount: "100" } });
+      expect(res.statusCode).toBe(200);
+      const { items, totalCount } = res.json().result;
+      expect(totalCount).toBe(9);
+      expect(items.map((a: { id: string }) => a.id)).toEqual([...HELP_IDS, "zh-only", ...POLICY_IDS]);
+      const expected = lang === "zh-CN" ? "zh-Hans" : lang;
+      expect(
+        items
+          .filter((a: { id: string }) => a.id !== "zh-only")
+          .every((a: { language: string }) => a.language === expected),
+      ).toBe(true);
+      expect(items.find((a: { id: string }) => a.id === "zh-only")).toMatchObject({
+        language: "zh-Hans",
+        title: "仅中文的文章",
+      });
+      expect(items[0]).not.toHaveProperty("content");
+    }
+    const noHeader = (await get("/get-list")).json().result.items[0];
+    expect(noHeader).toMatchObject({ id: "salt", language: "zh-Hans", category: "help" });
+  });
+
+  it("answers one article in the caller's language, else zh-Hans; Markdown content; 404 in the caller's language", async () => {
+    const en = await get("/salt", { lang: "en-GB,en;q=0.9" });
+    expect(en.statusCode).toBe(200);
+    expect(en.json().result).toMatchObject({
+      id: "salt",
+      language: "en",
+      category: "help",
+      title: "Salt: how it works and when to refill",
+      sort: 10,
+    });
+    expect(en.json().result.content).toMatch(/^## Why a softener needs salt/);
+    const ru = (await get("/regeneration", { lang: "ru" })).json().result;
+    expect(ru.content).toContain("Обратная промывка");
+    const fallback = (await get("/zh-only", { lang: "fr" })).json().result;
+    expect(fallback).toMatchObject({ id: "zh-only", language: "zh-Hans", content: expect.stringContaining("回退") });
+    const missing = await get("/no-such-article", { lang: "es" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({
+      success: false,
+      error: { code: "NotFound", message: "Artículo no encontrado." },
+    });
+    const policy = (await get("/privacy-policy", { lang: "de" })).json().result;
+    expect(policy).toMatchObject({ category: "policy", language: "zh-Hans", title: "隐私政策" });
+  });
+
+  it("searches title, summary and content case-insensitively, in the served version only", async () => {
+    const ids = async (keyword: string, lang: string) =>
+      (await get("/get-list", { lang, query: { keyword } })).json().result.items.map((a: { id: string }) => a.id);
+    expect(await ids("VACATION", "en")).toEqual(expect.arrayContaining(["vacation-mode"]));
+    expect(await ids("1025", "en")).toEqual(["fault-alarms"]);
+    expect(await ids("pairing code", "en")).toEqual(["add-device"]);
+    expect(await ids("ОБРАТНАЯ ПРОМЫВКА", "ru")).toEqual(expect.arrayContaining(["regeneration"]));
+    expect(await ids("ÉCHEC", "fr")).toEqual(["add-device"]);
+    expect(await ids("回退", "en")).toEqual(["zh-only"]);
+    expect(await ids("回退", "zh-Hans")).toEqual(["zh-only"]);
+    // An English word is not found through another language's version.
+    expect(await ids("brine", "ru")).toEqual([]);
+    // LIKE wildcards are literal.
+    expect(await ids("99.5 %", "en")).toEqual(["salt"]);
+    expect(await ids("9%5", "en")).toEqual([]);
+    const policies = (await get("/get-list", { lang: "en", query: { category: "policy" } })).json().result;
+    expect(policies.items.map((a: { id: string }) => a.id)).toEqual(POLICY_IDS);
+    expect(policies.totalCount).toBe(2);
+    const tooLong = await get("/get-list", { lang: "fr", query: { keyword: "x".repeat(65) } });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.validationErrors[0]).toEqual({
+      message: "keyword doit contenir au plus 64 caractères.",
+      members: ["keyword"],
+    });
+  });
+
+  it("pages with skipCount and maxResultCount and reports totalCount", async () => {
+    const page = async (skip: number, max: number) =>
+      (await get("/get-list", { lang: "en", query: { skipCount: String(skip), maxResultCount: String(max) } })).json()
+        .result;
+    const first = await page(0, 4);
+    expect(first.totalCount).toBe(9);
+    expect(first.items.map((a: { id: string }) => a.id)).toEqual(HELP_IDS.slice(0, 4));
+    const last = await page(8, 4);
+    expect(last.items.map((a: { id: string }) => a.id)).toEqual(["user-agreement"]);
+    expect((await page(20, 4)).items).toEqual([]);
+    const keyworded = (await get("/get-list", { lang: "en", query: { keyword: "salt", maxResultCount: "2" } })).json()
+      .result;
+    expect(keyworded.items).toHaveLength(2);
+    expect(keyworded.totalCount).toBeGreaterThan(2);
+  });
+});

@@ -1,0 +1,15 @@
+import { endpoints, type TAfterSale } from "@aquapilot/contract";
+import { api } from "../../../shared/api/client.js";
+import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.js";
+
+/**
+ * One page of the caller's after-sales requests, newest first: `GET /api/run-lucky/device/app/post-sale/?skipCount=
+ * &maxResultCount=&handled=` (spec §7; AfterSaleList tabs unhandled / handled). Errors: ApiError as for `api()`.
+ */
+export function getAfterSalePage(
+  handled: boolean,
+  page: PageRequest,
+  signal?: AbortSignal,
+): Promise<PageAnswer<TAfterSale>> {
+  return api(endpoints.getAfterSaleList, { query: { ...page, handled }, signal });
+}

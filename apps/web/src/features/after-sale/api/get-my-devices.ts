@@ -1,0 +1,40 @@
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { fetchAllPages } from "../../../shared/ui/paged-list.js";
+import { afterSaleKeys } from "./keys.js";
+
+/** A device the caller may file a request for, with its household's name. */
+export interface ChoosableDevice {
+  device: TFamilyDevice;
+  familyName: string;
+}
+
+/**
+ * The devices of every household of the caller, each with its household's name, for AfterSaleCreate's device choice:
+ * all pages of `GET …/device-lookup/get-device-list` and of `GET …/family/` (15 a page, spec §9), sorted by household
+ * and then by the households' own device order.
+ */
+export async function getMyDevices(signal?: AbortSignal): Promise<ChoosableDevice[]> {
+  const [devices, families] = await Promise.all([
+    fetchAllPages((page, s) => api(endpoints.getDeviceList, { query: page, signal: s }), undefined, undefined, signal),
+    fetchAllPages((page, s) => api(endpoints.getFamilies, { query: page, signal: s }), undefined, undefined, signal),
+  ]);
+  const names = new Map(families.map((f) => [f.id, f.name]));
+  const order = new Map(families.map((f, i) => [f.id, i]));
+  return devices
+    .map((device) => ({ device, familyName: names.get(device.familyId) ?? "" }))
+    .sort(
+      (a, b) =>
+        (order.get(a.device.familyId) ?? 1e6) - (order.get(b.device.familyId) ?? 1e6) || a.device.sort - b.device.sort,
+    );
+}
+
+/** {@link getMyDevices} as a query. */
+export function useMyDevices(enabled = true) {
+  return useQuery({
+    queryKey: afterSaleKeys.devices,
+    queryFn: ({ signal }) => getMyDevices(signal),
+    enabled,
+  });
+}

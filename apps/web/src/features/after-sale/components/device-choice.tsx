@@ -1,0 +1,47 @@
+import { CheckCircleFill } from "antd-mobile-icons";
+import { useTranslation } from "react-i18next";
+import { imageUrl } from "../../../shared/api/client.js";
+import type { ChoosableDevice } from "../api/get-my-devices.js";
+
+/**
+ * The device choice of AfterSaleCreate: one card per device of the caller's households (name, household, online
+ * state), the chosen one ticked. Test ids: `after-sale-device` (data-device-id, data-selected).
+ */
+export function DeviceChoice(props: {
+  devices: readonly ChoosableDevice[];
+  value: string | null;
+  onChange: (deviceId: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="device-choice" role="radiogroup">
+      {props.devices.map(({ device, familyName }) => {
+        const selected = device.id === props.value;
+        const image = imageUrl(device.image);
+        return (
+          <button
+            key={device.id}
+            type="button"
+            role="radio"
+            aria-checked={selected}
+            className={`device-choice__item ${selected ? "device-choice__item--selected" : ""}`}
+            onClick={() => props.onChange(device.id)}
+            data-testid="after-sale-device"
+            data-device-id={device.id}
+            data-selected={selected}
+          >
+            <span className="device-choice__image">{image ? <img src={image} alt="" /> : null}</span>
+            <span className="device-choice__body">
+              <span className="device-choice__name">{device.name}</span>
+              <span className="device-choice__meta">
+                {familyName ? `${familyName} · ` : ""}
+                {device.online ? t("home.online") : t("home.offline")}
+              </span>
+            </span>
+            {selected ? <CheckCircleFill className="device-choice__tick" /> : <span className="device-choice__ring" />}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

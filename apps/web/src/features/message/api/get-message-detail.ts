@@ -1,0 +1,23 @@
+import { endpoints, type TMessage } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { messageKeys } from "./keys.js";
+
+/** One of the caller's messages: `GET /api/push-service/app/message/get-message-detail?id=`. Errors: ApiError (404). */
+export function getMessageDetail(id: string, signal?: AbortSignal): Promise<TMessage> {
+  return api(endpoints.getMessageDetail, { query: { id }, signal });
+}
+
+/** Query options of MessageDetails with an id. */
+export function getMessageDetailQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: messageKeys.detail(id),
+    queryFn: ({ signal }) => getMessageDetail(id, signal),
+    refetchOnMount: "always",
+  });
+}
+
+/** One message (MessageDetails with `{id}`); disabled without an id. */
+export function useMessageDetail(id: string | undefined) {
+  return useQuery({ ...getMessageDetailQueryOptions(id ?? ""), enabled: Boolean(id) });
+}

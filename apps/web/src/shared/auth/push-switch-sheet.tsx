@@ -1,0 +1,43 @@
+import { Popup, Switch } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../api/errors.js";
+import { toast } from "../ui/dialogs.js";
+import { useBackClose } from "../ui/overlay.js";
+import { usePushSwitch, useSetPushSwitch } from "./push.js";
+import "./push-switch-sheet.css";
+
+/**
+ * "Push management" of the home tab (spec §2): a bottom sheet with the push switch, read with
+ * `GET …/is_open_jpush__message/` and set with `POST …/is_open_jpush__message/?isOpen=` (spec §7); back closes it
+ * first (spec §2). Test ids: `push-switch-sheet`, `push-switch` (data-checked).
+ */
+export function PushSwitchSheet({ visible, onClose }: { visible: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const current = usePushSwitch(visible);
+  const set = useSetPushSwitch();
+  useBackClose(visible, onClose);
+  const checked = current.data ?? true;
+  const change = (isOpen: boolean) =>
+    set.mutate(isOpen, {
+      onSuccess: (value) => toast(value ? t("message.push.on") : t("message.push.off")),
+      onError: (err) => toast(errorMessage(err, t("errors.requestFailed"))),
+    });
+  return (
+    <Popup visible={visible} onMaskClick={onClose} bodyClassName="push-sheet" destroyOnClose>
+      <div data-testid="push-switch-sheet">
+        <div className="push-sheet__title">{t("message.push.title")}</div>
+        <div className="push-sheet__row">
+          <span className="push-sheet__label">{t("message.push.label")}</span>
+          <Switch
+            checked={checked}
+            loading={current.isPending || set.isPending}
+            onChange={change}
+            data-testid="push-switch"
+            data-checked={checked}
+          />
+        </div>
+        <p className="push-sheet__hint">{t("message.push.hint")}</p>
+      </div>
+    </Popup>
+  );
+}

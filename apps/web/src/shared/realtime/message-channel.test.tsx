@@ -1,0 +1,298 @@
+import { HUB_METHODS, RealtimeChannelState, type TMessage } from "@aquapilot/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { queryKeys } from "../api/query-keys.js";
+import { clearLoginInfo } from "../auth/session.js";
+import { installSimulatedBridge } from "../bridge/index.js";
+import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.js";
+import { setItem } from "../storage/index.js";
+import type { HubConnectionLike } from "./device-channel.js";
+import {
+  badgeText,
+  MessageChannel,
+  unreadAfterRead,
+  unreadAfterReceive,
+  useMessageCenter,
+  useUnreadMessageCount,
+} from "./message-channel.js";
+
+/** A stand-in for the SignalR HubConnection (the network edge): the test drives its callbacks. */
+class FakeConnection implements HubConnectionLike {
+  handlers = new Map<string, (...args: unknown[]) => void>();
+  close?: (error?: Error) => void;
+  reconnecting?: (error?: Error) => void;
+  reconnected?: (id?: string) => void;
+  stopped = false;
+  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
+  start() {
+    return this.startResult();
+  }
+  async stop() {
+    this.stopped = true;
+  }
+  on(method: string, handler: (...args: unknown[]) => void) {
+    this.handlers.set(method, handler);
+  }
+  onclose(cb: (error?: Error) => void) {
+    this.close = cb;
+  }
+  onreconnecting(cb: (error?: Error) => void) {
+    this.reconnecting = cb;
+  }
+  onreconnected(cb: (id?: string) => void) {
+    this.reconnected = cb;
+  }
+  send(payload: unknown) {
+    this.handlers.get(HUB_METHODS.receiveMessage)?.(payload);
+  }
+}
+
+const message = (over: Partial<TMessage> = {}): TMessage => ({
+  id: "m1",
+  type: 1,
+  title: "Leak detected",
+  content: "The valve closed because a leak was detected.",
+  isRead: false,
+  readTime: null,
+  creationTime: "2025-05-01T10:00:00.000Z",
+  deviceId: "d1",
+  deviceName: "Kitchen softener",
+  familyId: "f1",
+  event: "leak",
+  closeReason: 513,
+  ...over,
+});
+
+function signIn(policies = ["Message"]) {
+  setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
+  setItem("loginInfo", { userName: "ann", grantedPolicies: policies, token: "tok" });
+}
+
+function wrapperFor(client: QueryClient) {
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.spyOn(console, "info").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("hub 2 channel state (spec §3/§4)", () => {
+  it("start → connected; reconnect attempt → connecting; reconnected → connected; close → none", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fake = new FakeConnection();
+    const channel = new MessageChannel(() => fake, 60_000);
+    const seen: number[] = [];
+    channel.onState((s) => seen.push(s));
+    const reconnected = vi.fn();
+    channel.onReconnected(reconnected);
+    await channel.start();
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    fake.reconnecting?.(new Error("drop"));
+    expect(channel.state).toBe(RealtimeChannelState.Connecting);
+    fake.reconnected?.("id");
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    fake.close?.(new Error("gone"));
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    expect(seen).toEqual([1, 2, 1, 2, 0]);
+    await channel.stop();
+  });
+
+  it("a failed start ends in none, is retried, and the late connect counts as a reconnect (refetch)", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const attempts: FakeConnection[] = [];
+    const channel = new MessageChannel(() => {
+      const fake = new FakeConnection(() =>
+        attempts.length === 1 ? Promise.reject(new Error("refused")) : Promise.resolve(),
+      );
+      attempts.push(fake);
+      return fake;
+    }, 1000);
+    const reconnected = vi.fn();
+    channel.onReconnected(reconnected);
+    await channel.start();
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(attempts).toHaveLength(2);
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    await channel.stop();
+    expect(attempts[1].stopped).toBe(true);
+    expect(channel.state).toBe(RealtimeChannelState.None);
+    // stopped: no further retry
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(attempts).toHaveLength(2);
+  });
+
+  it("takes the message as an object or JSON text and drops what does not match the contract", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fake = new FakeConnection();
+    const channel = new MessageChannel(() => fake);
+    const got = vi.fn();
+    channel.onMessage(got);
+    await channel.start();
+    fake.send(message());
+    fake.send(JSON.stringify(message({ id: "m2" })));
+    fake.send("{broken");
+    fake.send({ id: "m3", title: "no type" });
+    expect(got.mock.calls.map((c) => c[0].id)).toEqual(["m1", "m2"]);
+    await channel.stop();
+  });
+});
+
+describe("unread badge counting", () => {
+  it("shows nothing for 0, the number up to 99, then 99+", () => {
+    expect(badgeText(0)).toBeNull();
+    expect(badgeText(undefined)).toBeNull();
+    expect(badgeText(1)).toBe("1");
+    expect(badgeText(99)).toBe("99");
+    expect(badgeText(100)).toBe("99+");
+  });
+
+  it("counts received unread messages up and reads down, never below zero", () => {
+    expect(unreadAfterReceive(2, { isRead: false })).toBe(3);
+    expect(unreadAfterReceive(2, { isRead: true })).toBe(2);
+    expect(unreadAfterReceive(undefined, { isRead: false })).toBeUndefined();
+    expect(unreadAfterRead(3, 1)).toBe(2);
+    expect(unreadAfterRead(1, 5)).toBe(0);
+    expect(unreadAfterRead(undefined, 1)).toBeUndefined();
+  });
+
+  it("reads the count from get-user-message-list?isRead=false&maxResultCount=1", async () => {
+    signIn();
+    const fetchMock = vi.fn(async (_url: string) =>
+      Response.json({ success: true, result: { items: [message()], totalCount: 7 }, error: null, __abp: true }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const client = new QueryClient();
+    const { result } = renderHook(() => useUnreadMessageCount(), { wrapper: wrapperFor(client) });
+    await waitFor(() => expect(result.current.data).toBe(7));
+    const url = String(fetchMock.mock.calls[0][0]);
+    expect(url).toContain("/api/push-service/app/message/get-user-message-list?");
+    expect(url).toContain("isRead=false");
+    expect(url).toContain("maxResultCount=1");
+  });
+
+  it("does not ask while signed out", async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal("fetch", fetchMock);
+    const { result } = renderHook(() => useUnreadMessageCount(), { wrapper: wrapperFor(new QueryClient()) });
+    await act(async () => {});
+    expect(result.current.fetchStatus).toBe("idle");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe("useMessageCenter", () => {
+  it("runs hub 2 while signed in: badge +1, message queries invalidated, a toast; reconnect refetches; sign-out stops", async () => {
+    signIn();
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ success: true, result: null, __abp: true })),
+    );
+    const fake = new FakeConnection();
+    const channel = new MessageChannel(() => fake);
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.unreadMessageCount, 2);
+    const invalidate = vi.spyOn(client, "invalidateQueries").mockResolvedValue();
+    const notify = vi.fn();
+    const { result, unmount } = renderHook(() => useMessageCenter({ channel, notify, open: () => {} }), {
+      wrapper: wrapperFor(client),
+    });
+    await act(async () => {});
+    expect(result.current).toBe(RealtimeChannelState.Connected);
+
+    act(() => fake.send(message({ id: "m9" })));
+    expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(3);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.messageAll });
+    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ id: "m9" }));
+
+    invalidate.mockClear();
+    act(() => fake.reconnecting?.());
+    expect(result.current).toBe(RealtimeChannelState.Connecting);
+    act(() => fake.reconnected?.());
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.messageAll });
+
+    act(() => clearLoginInfo());
+    await act(async () => {});
+    expect(fake.stopped).toBe(true);
+    expect(result.current).toBe(RealtimeChannelState.None);
+    unmount();
+  });
+
+  it("stays off without the Message permission", async () => {
+    signIn(["Device.View"]);
+    const start = vi.fn(async () => {});
+    const channel = new MessageChannel(() => Object.assign(new FakeConnection(), { start }));
+    renderHook(() => useMessageCenter({ channel, notify: () => {}, open: () => {} }), {
+      wrapper: wrapperFor(new QueryClient()),
+    });
+    await act(async () => {});
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it("binds the native push registration once signed in (spec §7 jpush)", async () => {
+    signIn();
+    const remove = installSimulatedBridge({
+      getConfig: () => ({ pushRegistrationId: "reg-1", platform: "ios" }) as never,
+    });
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) =>
+      Response.json({ success: true, result: null, __abp: true }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const channel = new MessageChannel(() => new FakeConnection());
+    renderHook(() => useMessageCenter({ channel, notify: () => {}, open: () => {} }), {
+      wrapper: wrapperFor(new QueryClient()),
+    });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe("/api/push-service/app/jpush/app-device-binding?registrationId=reg-1&platform=ios");
+    expect(init?.method).toBe("POST");
+    remove();
+    await channel.stop();
+  });
+
+  it("opens the message list when the native shell reports a tapped push (spec §2)", async () => {
+    const open = vi.fn();
+    const channel = new MessageChannel(() => new FakeConnection());
+    renderHook(() => useMessageCenter({ channel, notify: () => {}, open }), {
+      wrapper: wrapperFor(new QueryClient()),
+    });
+    await act(async () => {});
+    expect(window.AquaPilotOpenMessages?.()).toBe(true);
+    expect(open).toHaveBeenLastCalledWith(null);
+    window.AquaPilotOpenMessages?.('{"messageId":"m42"}');
+    expect(open).toHaveBeenLastCalledWith("m42");
+  });
+});
+
+describe("native push-opened event", () => {
+  it("reads ids from text, JSON text and objects", () => {
+    expect(parsePushPayload(undefined)).toBeNull();
+    expect(parsePushPayload("m1")).toBe("m1");
+    expect(parsePushPayload('{"messageId":"m2"}')).toBe("m2");
+    expect(parsePushPayload({ id: 7 })).toBe("7");
+    expect(parsePushPayload("{bad")).toBeNull();
+  });
+
+  it("keeps a tap that came before anyone listened (cold start) for the first listener", () => {
+    emitPushMessageOpened("m5");
+    const first = vi.fn();
+    const off = onPushMessageOpened(first);
+    expect(first).toHaveBeenCalledWith("m5");
+    off();
+  });
+});

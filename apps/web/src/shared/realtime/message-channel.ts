@@ -1,0 +1,367 @@
+import {
+  endpoints,
+  HUB_METHODS,
+  HUB_PATHS,
+  PERMISSIONS,
+  RealtimeChannelState,
+  type TMessage,
+  ZMessage,
+} from "@aquapilot/contract";
+import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
+import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Toast } from "antd-mobile";
+import { createElement, useEffect, useSyncExternalStore } from "react";
+import { api, apiBaseUrl } from "../api/client.js";
+import { queryKeys } from "../api/query-keys.js";
+import { ensureFreshToken } from "../api/token.js";
+import { checkPermission } from "../auth/permissions.js";
+import { bindPush } from "../auth/push.js";
+import { getGrantedPolicies, subscribeSession } from "../auth/session.js";
+import { getNativeConfig } from "../bridge/index.js";
+import { onPushMessageOpened } from "../bridge/push-open.js";
+import { navigateTo, PATHS } from "../navigation/index.js";
+import { getAccessToken } from "../storage/index.js";
+import type { HubConnectionLike } from "./device-channel.js";
+
+/**
+ * Real-time hub 2 (spec §7): `/signalr-hubs/message`, method `ReceiveMessage` with one {@link ZMessage} (an object,
+ * or its JSON text). Bearer token, automatic reconnect, the channel state of spec §3/§4 (none 0, connecting 1,
+ * connected 2), and the message centre's live parts: the unread badge, refetch after a reconnect, a short toast per
+ * new message, the push registration and the native "push opened" event.
+ */
+
+/** Builds the real SignalR connection of hub 2 with `accessTokenFactory` and `withAutomaticReconnect`. */
+export function createMessageHubConnection(
+  accessTokenFactory: () => string | Promise<string>,
+  baseUrl = "",
+): HubConnectionLike {
+  return new HubConnectionBuilder()
+    .withUrl(baseUrl + HUB_PATHS.message, { accessTokenFactory })
+    .withAutomaticReconnect([0, 2000, 5000, 10_000, 20_000, 30_000])
+    .configureLogging(LogLevel.Warning)
+    .build();
+}
+
+type Listener<T> = (value: T) => void;
+
+/**
+ * One hub-2 channel. `start()` and `stop()` may be called any number of times; listeners receive parsed messages
+ * (invalid ones are logged and dropped), state changes, and reconnects (the caller refetches what may have been sent
+ * while the connection was down). A failed first start is retried after `retryMs` while the channel is wanted.
+ */
+export class MessageChannel {
+  private connection: HubConnectionLike | null = null;
+  private current: RealtimeChannelState = RealtimeChannelState.None;
+  private wanted = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private readonly messages = new Set<Listener<TMessage>>();
+  private readonly states = new Set<Listener<RealtimeChannelState>>();
+  private readonly reconnects = new Set<Listener<void>>();
+
+  /**
+   * @param factory builds a new connection per start
+   * @param retryMs delay before retrying a failed start or a closed connection, ms
+   */
+  constructor(
+    private readonly factory: () => HubConnectionLike,
+    private readonly retryMs = 5000,
+  ) {}
+
+  /** The channel state of spec §3 (none 0, connecting 1, connected 2). */
+  get state(): RealtimeChannelState {
+    return this.current;
+  }
+
+  /** Whether the channel should be running (between `start()` and `stop()`). */
+  get started(): boolean {
+    return this.wanted;
+  }
+
+  private setState(next: RealtimeChannelState): void {
+    if (next === this.current) return;
+    this.current = next;
+    for (const l of this.states) l(next);
+  }
+
+  private announceReconnect(): void {
+    for (const l of this.reconnects) l();
+  }
+
+  /** Starts the channel (spec §4: start → connected; failure → none, retried after `retryMs` while wanted). */
+  async start(): Promise<void> {
+    this.wanted = true;
+    if (this.connection) return;
+    const connection = this.factory();
+    this.connection = connection;
+    connection.on(HUB_METHODS.receiveMessage, (payload: unknown) => this.receive(payload));
+    connection.onreconnecting(() => {
+      if (this.connection === connection) this.setState(RealtimeChannelState.Connecting);
+    });
+    connection.onreconnected(() => {
+      if (this.connection !== connection) return;
+      this.setState(RealtimeChannelState.Connected);
+      this.announceReconnect();
+    });
+    connection.onclose((error) => {
+      if (this.connection !== connection) return;
+      if (error) console.warn("[realtime] hub 2 closed", error);
+      this.connection = null;
+      this.setState(RealtimeChannelState.None);
+      this.scheduleRetry();
+    });
+    this.setState(RealtimeChannelState.Connecting);
+    try {
+      await connection.start();
+      if (this.connection === connection) this.setState(RealtimeChannelState.Connected);
+    } catch (err) {
+      // spec §8: a connection failure is only logged
+      console.warn("[realtime] hub 2 start failed", err);
+      if (this.connection === connection) {
+        this.connection = null;
+        this.setState(RealtimeChannelState.None);
+        this.scheduleRetry();
+      }
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (!this.wanted || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.wanted || this.connection) return;
+      void this.start().then(() => {
+        // the connection was down: messages stored meanwhile must be fetched
+        if (this.current === RealtimeChannelState.Connected) this.announceReconnect();
+      });
+    }, this.retryMs);
+  }
+
+  /** Stops the channel (sign-out, 401): state → none, no retry. */
+  async stop(): Promise<void> {
+    this.wanted = false;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    const connection = this.connection;
+    this.connection = null;
+    this.setState(RealtimeChannelState.None);
+    if (connection) await connection.stop().catch(() => {});
+  }
+
+  private receive(payload: unknown): void {
+    let data: unknown = payload;
+    if (typeof payload === "string") {
+      try {
+        data = JSON.parse(payload);
+      } catch {
+        console.warn("[realtime] hub 2 message is not JSON", payload);
+        return;
+      }
+    }
+    const parsed = ZMessage.safeParse(data);
+    if (!parsed.success) {
+      console.warn("[realtime] hub 2 message does not match the contract", parsed.error.message);
+      return;
+    }
+    for (const l of this.messages) l(parsed.data);
+  }
+
+  /** Listens for new messages; returns the unsubscribe function. */
+  onMessage(listener: Listener<TMessage>): () => void {
+    this.messages.add(listener);
+    return () => this.messages.delete(listener);
+  }
+
+  /** Listens for state changes; returns the unsubscribe function. */
+  onState(listener: Listener<RealtimeChannelState>): () => void {
+    this.states.add(listener);
+    return () => this.states.delete(listener);
+  }
+
+  /** Listens for reconnects after a drop (refetch what may have been missed); returns the unsubscribe function. */
+  onReconnected(listener: Listener<void>): () => void {
+    this.reconnects.add(listener);
+    return () => this.reconnects.delete(listener);
+  }
+}
+
+let channel: MessageChannel | null = null;
+
+/** The app's hub-2 channel (created on first use; the token is the stored access token, refreshed when due). */
+export function messageChannel(): MessageChannel {
+  channel ??= new MessageChannel(() =>
+    createMessageHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl()),
+  );
+  return channel;
+}
+
+/** Replaces the app's hub-2 channel (tests). */
+export function setMessageChannel(next: MessageChannel | null): void {
+  channel = next;
+}
+
+// ---------- unread badge ----------
+
+/** Largest number a badge shows; above it the badge reads "99+". */
+export const BADGE_MAX = 99;
+
+/** The badge text for an unread count: nothing for 0 or unknown, "1"…"99", then "99+". */
+export function badgeText(count: number | null | undefined, max = BADGE_MAX): string | null {
+  if (!count || count < 0) return null;
+  return count > max ? `${max}+` : String(count);
+}
+
+/** The unread count after a message arrived over hub 2: +1 for an unread one; an unknown count stays unknown. */
+export function unreadAfterReceive(count: number | undefined, message: Pick<TMessage, "isRead">): number | undefined {
+  if (count === undefined) return undefined;
+  return message.isRead ? count : count + 1;
+}
+
+/** The unread count after `marked` messages were marked read (never below 0); an unknown count stays unknown. */
+export function unreadAfterRead(count: number | undefined, marked: number): number | undefined {
+  if (count === undefined) return undefined;
+  return Math.max(0, count - Math.max(0, marked));
+}
+
+/**
+ * The caller's unread message count: `GET …/get-user-message-list?isRead=false&skipCount=0&maxResultCount=1` →
+ * `totalCount` (a bare-array answer counts its length).
+ */
+export async function fetchUnreadCount(signal?: AbortSignal): Promise<number> {
+  const result = await api(endpoints.getUserMessageList, {
+    query: { isRead: false, skipCount: 0, maxResultCount: 1 },
+    signal,
+  });
+  const list = result as unknown;
+  if (Array.isArray(list)) return list.length;
+  return result?.totalCount ?? 0;
+}
+
+/** Whether the signed-in user may see messages (spec §6 "Message"); false when signed out. */
+function canSeeMessages(): boolean {
+  return getAccessToken() !== null && checkPermission(getGrantedPolicies(), PERMISSIONS.message);
+}
+
+function sessionKey(): string {
+  return canSeeMessages() ? (getAccessToken() ?? "") : "";
+}
+
+/** Whether a user who may see messages is signed in, as React state (re-renders on sign-in and sign-out). */
+export function useMessagesEnabled(): boolean {
+  return useSyncExternalStore(subscribeSession, canSeeMessages, () => false);
+}
+
+/**
+ * The unread badge count (home bell, My tab entry): a query under `queryKeys.unreadMessageCount`, refreshed on every
+ * ReceiveMessage, after reads and after a reconnect (they invalidate `queryKeys.messageAll`). Silent on failure (a
+ * badge is not worth a toast). `data` is undefined until loaded or when signed out.
+ */
+export function useUnreadMessageCount() {
+  const enabled = useMessagesEnabled();
+  return useQuery({
+    queryKey: queryKeys.unreadMessageCount,
+    queryFn: ({ signal }) => fetchUnreadCount(signal),
+    enabled,
+    meta: { silent: true },
+    staleTime: 15_000,
+  });
+}
+
+/** The hub-2 channel state (none 0, connecting 1, connected 2) as React state. */
+export function useMessageChannelState(target: MessageChannel = messageChannel()): RealtimeChannelState {
+  return useSyncExternalStore(
+    (cb) => target.onState(cb),
+    () => target.state,
+    () => RealtimeChannelState.None,
+  );
+}
+
+/**
+ * Applies one received message to the cache: bumps the unread count at once (before the refetch answers) and
+ * invalidates every message query (lists, details, the count) so open screens show it.
+ */
+export function applyReceivedMessage(queryClient: QueryClient, message: TMessage): void {
+  queryClient.setQueryData<number>(queryKeys.unreadMessageCount, (count) => unreadAfterReceive(count, message));
+  void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
+}
+
+/** Options of {@link useMessageCenter}. */
+export interface MessageCenterOptions {
+  channel?: MessageChannel;
+  /** Shows the short notice of a new message (default: an antd-mobile toast at the top, 2.5 s). */
+  notify?: (message: TMessage) => void;
+  /** Opens the message list or one message (default: `navigateTo(PATHS.MessageDetails, {id}?)`). */
+  open?: (messageId: string | null) => void;
+}
+
+function defaultNotify(message: TMessage): void {
+  Toast.show({
+    content: createElement("span", { "data-testid": "message-toast", "data-message-id": message.id }, message.title),
+    position: "top",
+    duration: 2500,
+  });
+}
+
+function defaultOpen(messageId: string | null): void {
+  try {
+    navigateTo(PATHS.MessageDetails, messageId ? { id: messageId } : null);
+  } catch (err) {
+    console.warn("[push] cannot open the message list yet", err);
+  }
+}
+
+/**
+ * The message centre's live side, mounted once at the app root: while a user who may see messages is signed in, hub 2
+ * runs (bearer token, automatic reconnect; stopped at sign-out and on 401) and each ReceiveMessage bumps the badge,
+ * invalidates the message queries and shows a short toast; a reconnect refetches every message query so nothing sent
+ * while offline is missed. It also binds the native push registration once per sign-in (failures ignored) and opens
+ * the message list when the native shell reports a tapped push notification (spec §2).
+ */
+export function useMessageCenter(options: MessageCenterOptions = {}): RealtimeChannelState {
+  const target = options.channel ?? messageChannel();
+  const notify = options.notify ?? defaultNotify;
+  const open = options.open ?? defaultOpen;
+  const queryClient = useQueryClient();
+  const session = useSyncExternalStore(subscribeSession, sessionKey, () => "");
+  const signedIn = session !== "";
+
+  useEffect(() => {
+    if (!signedIn) {
+      void target.stop();
+      return;
+    }
+    void target.start();
+    const offMessage = target.onMessage((message) => {
+      applyReceivedMessage(queryClient, message);
+      notify(message);
+    });
+    const offReconnect = target.onReconnected(() => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
+    });
+    return () => {
+      offMessage();
+      offReconnect();
+    };
+  }, [signedIn, target, queryClient, notify]);
+
+  // The push registration follows the signed-in user (spec §7 jpush app-device-binding; failures ignored).
+  useEffect(() => {
+    if (!signedIn) return;
+    let alive = true;
+    void getNativeConfig().then((config) => {
+      if (alive && config.pushRegistrationId) void bindPush(config.pushRegistrationId, config.platform);
+    });
+    return () => {
+      alive = false;
+    };
+  }, [signedIn]);
+
+  useEffect(() => onPushMessageOpened(open), [open]);
+
+  return useMessageChannelState(target);
+}
+
+/** {@link useMessageCenter} as a component for the app root (renders nothing). */
+export function MessageCenterWatch(): null {
+  useMessageCenter();
+  return null;
+}
