@@ -2,14 +2,19 @@ import { AppOutline, UserOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
+import { badgeText, useUnreadMessageCount } from "../shared/realtime/message-channel.js";
 
-/** `/index`: the main layout with the bottom tab bar Home / My (spec §2). */
+/**
+ * `/index`: the main layout with the bottom tab bar Home / My (spec §2). The My tab carries the unread-message badge
+ * (the message centre is one of its entries; spec §2 My tab).
+ */
 export function IndexLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const unread = badgeText(useUnreadMessageCount().data);
   const tabs = [
-    { key: "home", path: PATHS.Home, icon: <AppOutline />, label: t("tabs.home") },
-    { key: "my", path: PATHS.My, icon: <UserOutline />, label: t("tabs.my") },
+    { key: "home", path: PATHS.Home, icon: <AppOutline />, label: t("tabs.home"), badge: null },
+    { key: "my", path: PATHS.My, icon: <UserOutline />, label: t("tabs.my"), badge: unread },
   ];
   return (
     <div className="tabs-layout">
@@ -28,7 +33,14 @@ export function IndexLayout() {
               onClick={() => !active && navigateTo(tab.path, null, { replace: true })}
               data-testid={`tab-${tab.key}`}
             >
-              <span className="tab-bar__icon">{tab.icon}</span>
+              <span className="tab-bar__icon">
+                {tab.icon}
+                {tab.badge ? (
+                  <span className="tab-bar__badge" data-testid={`tab-${tab.key}-badge`}>
+                    {tab.badge}
+                  </span>
+                ) : null}
+              </span>
               <span className="tab-bar__label">{tab.label}</span>
             </button>
           );

@@ -13,9 +13,11 @@ import {
   LockOutline,
   MailOutline,
 } from "antd-mobile-icons";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { logout } from "../../../shared/auth/logout.js";
+import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
@@ -39,12 +41,13 @@ export async function switchLanguage(lang: Language): Promise<void> {
 /**
  * Setting (spec §2 /Setting): language (five, spec §1), account security (change password, change phone or e-mail,
  * delete account), clear cache (through the bridge when present, else the app's own caches; the session and the
- * language stay), push management (placeholder row), About, and logout (the same as the My tab's, spec §4).
+ * language stay), push management (the push switch sheet), About, and logout (the same as the My tab's, spec §4).
  */
 export function SettingScreen() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const lang = currentLanguage();
+  const [pushOpen, setPushOpen] = useState(false);
 
   const clear = async () => {
     if (!(await confirmDialog({ content: t("settings.clearCacheConfirm") }))) return;
@@ -120,8 +123,7 @@ export function SettingScreen() {
           </List.Item>
           <List.Item
             prefix={<BellOutline className="settings__icon" />}
-            onClick={() => Toast.show({ content: t("settings.pushSoon") })}
-            extra={<span className="settings__muted">{t("settings.pushSoonShort")}</span>}
+            onClick={() => setPushOpen(true)}
             data-testid="setting-push"
           >
             {t("home.pushManagement")}
@@ -148,6 +150,7 @@ export function SettingScreen() {
           </Button>
         </div>
       </div>
+      <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} />
     </PageShell>
   );
 }
