@@ -2,6 +2,7 @@ import { unstableSetRender } from "antd-mobile";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { App } from "./app/app.js";
+import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, resolveStartupLanguage } from "./shared/i18n/index.js";
 import "./styles.css";
@@ -44,6 +45,8 @@ async function start(): Promise<void> {
       <App />
     </StrictMode>,
   );
+  // Web Push for the installed web app (issue 5); a no-op inside the native shells and where unsupported.
+  if (import.meta.env.PROD) void registerServiceWorker();
 }
 
 void start();

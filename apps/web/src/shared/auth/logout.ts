@@ -5,16 +5,18 @@ import { PATHS } from "../navigation/index.js";
 import { deviceChannel } from "../realtime/index.js";
 import { unbindPush } from "./push.js";
 import { signOut } from "./session.js";
+import { disableWebPush } from "./web-push.js";
 
 /**
  * Logout of spec §4 (after the confirm dialog), shared by the My tab and Setting: unbinds the push registration when
- * the native config has one (failures ignored), revokes the refresh token at `POST /connect/revocation` (failures
+ * the native config has one, else this browser's Web Push subscription (failures ignored), revokes the refresh token at `POST /connect/revocation` (failures
  * ignored), clears permissions, device, token and login info, drops all cached queries, stops hub 1, then goes to
  * Login and reloads the page.
  */
 export async function logout(queryClient: QueryClient, reload: () => void = () => window.location.reload()) {
   const { pushRegistrationId } = await getNativeConfig();
   if (pushRegistrationId) await unbindPush(pushRegistrationId);
+  else await disableWebPush().catch(() => undefined);
   await revokeRefreshToken();
   endSession(queryClient);
   await deviceChannel().stop();

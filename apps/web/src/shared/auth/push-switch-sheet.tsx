@@ -1,15 +1,19 @@
 import { Popup, Switch } from "antd-mobile";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../api/errors.js";
 import { toast } from "../ui/dialogs.js";
 import { useBackClose } from "../ui/overlay.js";
 import { usePushSwitch, useSetPushSwitch } from "./push.js";
+import { disableWebPush, enableWebPush, type WebPushState, webPushState } from "./web-push.js";
 import "./push-switch-sheet.css";
 
 /**
  * "Push management" of the home tab (spec §2): a bottom sheet with the push switch, read with
  * `GET …/is_open_jpush__message/` and set with `POST …/is_open_jpush__message/?isOpen=` (spec §7); back closes it
- * first (spec §2). Test ids: `push-switch-sheet`, `push-switch` (data-checked).
+ * first (spec §2). In a browser that can receive Web Push (the installed web app), a second switch turns
+ * notifications on for this browser (permission, subscription). Test ids: `push-switch-sheet`, `push-switch`
+ * (data-checked), `web-push-switch` (data-state).
  */
 export function PushSwitchSheet({ visible, onClose }: { visible: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -17,6 +21,23 @@ export function PushSwitchSheet({ visible, onClose }: { visible: boolean; onClos
   const set = useSetPushSwitch();
   useBackClose(visible, onClose);
   const checked = current.data ?? true;
+  const [web, setWeb] = useState<WebPushState>("unsupported");
+  const [webBusy, setWebBusy] = useState(false);
+  useEffect(() => {
+    if (visible) void webPushState().then(setWeb);
+  }, [visible]);
+  const changeWeb = async (on: boolean) => {
+    setWebBusy(true);
+    try {
+      const next = on ? await enableWebPush() : await disableWebPush();
+      setWeb(next);
+      if (next === "denied") toast(t("message.push.browserDenied"));
+    } catch (err) {
+      toast(errorMessage(err, t("message.push.browserFailed")));
+    } finally {
+      setWebBusy(false);
+    }
+  };
   const change = (isOpen: boolean) =>
     set.mutate(isOpen, {
       onSuccess: (value) => toast(value ? t("message.push.on") : t("message.push.off")),
@@ -37,6 +58,24 @@ export function PushSwitchSheet({ visible, onClose }: { visible: boolean; onClos
           />
         </div>
         <p className="push-sheet__hint">{t("message.push.hint")}</p>
+        {web === "unsupported" ? null : (
+          <>
+            <div className="push-sheet__row">
+              <span className="push-sheet__label">{t("message.push.browser")}</span>
+              <Switch
+                checked={web === "on"}
+                disabled={web === "denied"}
+                loading={webBusy}
+                onChange={(on) => void changeWeb(on)}
+                data-testid="web-push-switch"
+                data-state={web}
+              />
+            </div>
+            <p className="push-sheet__hint">
+              {web === "denied" ? t("message.push.browserDenied") : t("message.push.browserHint")}
+            </p>
+          </>
+        )}
       </div>
     </Popup>
   );
