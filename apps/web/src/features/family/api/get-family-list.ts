@@ -1,6 +1,7 @@
 import { endpoints, LIMITS, type TFamily, type TPaged } from "@aquapilot/contract";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
+import { nextPageSkip } from "../../../shared/ui/paged-list.js";
 import { familyKeys } from "./keys.js";
 
 /**
@@ -20,10 +21,7 @@ export async function getFamilyPage(skipCount: number, signal?: AbortSignal): Pr
  * page comes back short).
  */
 export function nextSkipCount(pages: TPaged<unknown>[], pageSize: number = LIMITS.pageSize): number | undefined {
-  const loaded = pages.reduce((n, p) => n + p.items.length, 0);
-  const last = pages.at(-1);
-  if (!last || last.items.length < pageSize || loaded >= last.totalCount) return undefined;
-  return loaded;
+  return pages.length === 0 ? undefined : nextPageSkip(pages, pageSize);
 }
 
 /** Infinite query options of the FamilyList pages. */
