@@ -87,5 +87,15 @@ export async function openRoute(
   const q = new URLSearchParams({ target });
   if (params !== undefined && params !== null) q.set("params", JSON.stringify(params));
   await page.goto(`${baseUrl}/#/App?${q}`);
-  await page.getByTestId(screenTestId).waitFor({ timeout: 15_000 });
+  try {
+    await page.getByTestId(screenTestId).waitFor({ timeout: 15_000 });
+  } catch (err) {
+    // Say where the app went instead (URL and the screens on the page), which the bare timeout does not.
+    const shown = await page
+      .locator('[data-testid$="-screen"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
+    throw new Error(`${screenTestId} did not show after ${target}: at ${page.url()} showing [${shown.join(", ")}]`, {
+      cause: err,
+    });
+  }
 }

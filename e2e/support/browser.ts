@@ -54,3 +54,10 @@ export async function snap(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+/** A new page of `context` with the app in `lang` (stored under `lang` before the app starts, spec §1/§4). */
+export async function newPageIn(context: BrowserContext, lang: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+  return page;
+}

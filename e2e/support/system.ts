@@ -32,3 +32,15 @@ export async function startTestSystem(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/** The id of the (first) household `email` belongs to, read from the system's database. */
+export async function familyIdOf(system: System, email: string): Promise<string> {
+  const row = await system.db
+    .selectFrom("families")
+    .innerJoin("family_members", "family_members.family_id", "families.id")
+    .innerJoin("users", "users.id", "family_members.user_id")
+    .select("families.id")
+    .where("users.email", "=", email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

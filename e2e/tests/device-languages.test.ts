@@ -19,7 +19,7 @@ import baseEs from "../../apps/web/src/locales/es.json" with { type: "json" };
 import baseFr from "../../apps/web/src/locales/fr.json" with { type: "json" };
 import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
 import baseZhHans from "../../apps/web/src/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone } from "../support/browser.js";
+import { launchPhone, newPageIn } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 const BASE = { en: baseEn, "zh-Hans": baseZhHans, es: baseEs, ru: baseRu, fr: baseFr } as const;
@@ -50,8 +50,7 @@ describe("the device screens in all five languages", () => {
 
   /** A page signed in as the demo owner with the app in `lang`. */
   async function pageIn(lang: Language): Promise<Page> {
-    const page = await phone.context.newPage();
-    await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+    const page = await newPageIn(phone.context, lang);
     if (!token) {
       await page.goto(`${system.url}/#/login`);
       await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);

@@ -4,7 +4,7 @@ import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import type { System } from "../../apps/server/src/system.js";
 import { launchPhone } from "../support/browser.js";
 import { codeFromOutbox } from "../support/outbox.js";
-import { startTestSystem } from "../support/system.js";
+import { familyIdOf, startTestSystem } from "../support/system.js";
 
 /**
  * Households in Chromium against the whole system (issue 3): a new owner creates a household choosing its address;
@@ -46,13 +46,7 @@ describe("households in Chromium", () => {
     expect(
       (await fetch(`${system.url}/api/basic-data/app/account/register?${params}`, { method: "POST" })).status,
     ).toBe(200);
-    const demo = await system.db
-      .selectFrom("families")
-      .innerJoin("family_members", "family_members.family_id", "families.id")
-      .innerJoin("users", "users.id", "family_members.user_id")
-      .select("families.id")
-      .where("users.email", "=", DEMO_ACCOUNT.email)
-      .executeTakeFirstOrThrow();
+    const demo = { id: await familyIdOf(system, DEMO_ACCOUNT.email) };
     homeId = demo.id;
   });
   afterAll(async () => {
