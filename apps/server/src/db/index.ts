@@ -51,7 +51,7 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     pg.types.setTypeParser(20, (v) => Number(v));
     pg.types.setTypeParser(1700, (v) => Number(v));
     db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+      dialect: new PostgresDialect({ pool: postgresPool(opts.databaseUrl) }),
     });
   } else {
     engine = "sqlite";
@@ -71,4 +71,17 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message ?? error}`);
   }
   return { db, engine };
+}
+
+/**
+ * The PostgreSQL pool (10 connections). An idle connection the server ends (a restart, an administrator's terminate,
+ * a failover) emits "error" on the pool; without a listener Node would crash the process. The pool drops that client
+ * by itself and the next query opens a new connection, so the error is only logged.
+ */
+function postgresPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on("error", (err: Error & { code?: string }) => {
+    console.warn(`[db] idle PostgreSQL connection lost (${err.code ?? "no code"}): ${err.message}`);
+  });
+  return pool;
 }
