@@ -108,8 +108,10 @@ describe("usePagedQuery", () => {
     expect(result.current.totalCount).toBe(40);
     expect(result.current.hasMore).toBe(true);
     await act(() => result.current.loadMore());
+    // Each load starts from the state the previous one rendered (the list calls loadMore once per scroll).
+    await waitFor(() => expect(result.current.items).toHaveLength(30));
     await act(() => result.current.loadMore());
-    expect(result.current.items).toHaveLength(40);
+    await waitFor(() => expect(result.current.items).toHaveLength(40));
     expect(result.current.hasMore).toBe(false);
     expect(s.calls.map((c) => c.skipCount)).toEqual([0, 15, 30]);
   });
