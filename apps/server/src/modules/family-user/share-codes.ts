@@ -10,7 +10,7 @@ import {
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { paged } from "../../http/paging.js";
 import { lockFamily, requireFamilyAdmin } from "../access.js";
-import type { FamilyDeps } from "../family/service.js";
+import { type FamilyDeps, familyCountColumns } from "../family/service.js";
 
 /** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
 export const SHARE_KEY_FILE = "family-share-key";
@@ -174,22 +174,7 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
         }
         const family = await trx
           .selectFrom("families as f")
-          .select((eb) => [
-            "f.id",
-            "f.name",
-            "f.address",
-            "f.avatar",
-            eb
-              .selectFrom("family_members as m")
-              .select((e) => e.fn.countAll<number>().as("c"))
-              .whereRef("m.family_id", "=", "f.id")
-              .as("member_count"),
-            eb
-              .selectFrom("devices as d")
-              .select((e) => e.fn.countAll<number>().as("c"))
-              .whereRef("d.family_id", "=", "f.id")
-              .as("device_count"),
-          ])
+          .select((eb) => ["f.id", "f.name", "f.address", "f.avatar", ...familyCountColumns(eb)])
           .where("f.id", "=", claims.f)
           .executeTakeFirstOrThrow();
         return {

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
+import type { ExpressionBuilder } from "kysely";
 import type { Bus } from "../../bus.js";
-import type { Db } from "../../db/index.js";
+import type { Database, Db } from "../../db/index.js";
+import type { FamiliesTable } from "../../db/schema.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { paged } from "../../http/paging.js";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
@@ -39,18 +41,31 @@ function familyRows(db: Db, userId: string) {
       "f.avatar",
       "f.creation_time",
       "me.is_admin",
-      eb
-        .selectFrom("family_members as m")
-        .select((e) => e.fn.countAll<number>().as("c"))
-        .whereRef("m.family_id", "=", "f.id")
-        .as("member_count"),
-      eb
-        .selectFrom("devices as d")
-        .select((e) => e.fn.countAll<number>().as("c"))
-        .whereRef("d.family_id", "=", "f.id")
-        .as("device_count"),
+      ...familyCountColumns(eb),
     ])
     .where("me.user_id", "=", userId);
+}
+
+/**
+ * The member and device counts of the household aliased `f`, as two sub-selects `member_count` and `device_count`
+ * (FamilyList, FamilyDetails, a share code's preview).
+ */
+export function familyCountColumns<DB extends Database & { f: FamiliesTable }, TB extends keyof DB & "f">(
+  eb: ExpressionBuilder<DB, TB>,
+) {
+  const e = eb as unknown as ExpressionBuilder<Database & { f: FamiliesTable }, "f">;
+  return [
+    e
+      .selectFrom("family_members as m")
+      .select((x) => x.fn.countAll<number>().as("c"))
+      .whereRef("m.family_id", "=", "f.id")
+      .as("member_count"),
+    e
+      .selectFrom("devices as d")
+      .select((x) => x.fn.countAll<number>().as("c"))
+      .whereRef("d.family_id", "=", "f.id")
+      .as("device_count"),
+  ] as const;
 }
 
 type FamilyRow = Awaited<ReturnType<ReturnType<typeof familyRows>["execute"]>>[number];
