@@ -45,6 +45,7 @@ const TEXT_KEY: Record<TMessageEvent, string> = {
   "salt-low": "message.saltLow",
   "ota-finished": "message.otaFinished",
   "ota-failed": "message.otaFailed",
+  "after-sale-answered": "message.afterSaleAnswered",
 };
 
 /** Rows written per INSERT (keeps far below the bind-parameter limits of both engines). */
@@ -97,14 +98,14 @@ export function describeDeviceEvent(row: {
 }
 
 /** What produced a set of messages; `key` is unique per recipient (messages_user_source_uq). */
-interface Source {
+export interface MessageSource {
   key: string;
-  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test";
+  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test" | "after-sale";
   deviceId: string | null;
 }
 
 /** One recipient's message before it is stored. */
-type Draft = Omit<MessagesTable, "id" | "source_key" | "is_read" | "read_time" | "creation_time">;
+export type MessageDraft = Omit<MessagesTable, "id" | "source_key" | "is_read" | "read_time" | "creation_time">;
 
 /** Options of {@link MessageCenter}. */
 export interface MessageCenterDeps {
@@ -296,7 +297,7 @@ export class MessageCenter {
     input: { title: string; content: string; userIds?: string[] },
     opts: { publish?: boolean } = {},
   ): Promise<{ sourceKey: string; count: number }> {
-    const source: Source = { key: `announcement:${randomUUID()}`, kind: "announcement", deviceId: null };
+    const source: MessageSource = { key: `announcement:${randomUUID()}`, kind: "announcement", deviceId: null };
     const count = await this.store(
       source,
       async (trx) => {
@@ -324,7 +325,7 @@ export class MessageCenter {
 
   /** test-send-message (spec §7): a test announcement to `userId` only, in the user's language; answers it. */
   async sendTest(userId: string): Promise<TMessage> {
-    const source: Source = { key: `test:${randomUUID()}`, kind: "test", deviceId: null };
+    const source: MessageSource = { key: `test:${randomUUID()}`, kind: "test", deviceId: null };
     await this.store(source, async (trx) => {
       const user = await trx
         .selectFrom("users")
@@ -431,7 +432,7 @@ export class MessageCenter {
 
   /** One message per current member of the device's household, titled and worded in each member's language. */
   private storeForHousehold(
-    source: Source,
+    source: MessageSource,
     meaning: { event: TMessageEvent; type: TMessageTypeValue; closeReason: number | null },
     params: Record<string, string | number>,
     contentKey?: string,
@@ -474,45 +475,14 @@ export class MessageCenter {
    * `publish` — publishes them. Answers how many messages this call stored.
    */
   private async store(
-    source: Source,
-    build: (trx: Transaction<Database>) => Promise<Draft[]>,
+    source: MessageSource,
+    build: (trx: Transaction<Database>) => Promise<MessageDraft[]>,
     publish = true,
   ): Promise<number> {
     const now = this.deps.now().toISOString();
-    const stored = await this.deps.db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .insertInto("message_sources")
-        .values({
-          source_key: source.key,
-          kind: source.kind,
-          device_id: source.deviceId,
-          created_at: now,
-          published_at: null,
-        })
-        .onConflict((oc) => oc.column("source_key").doNothing())
-        .executeTakeFirst();
-      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return 0;
-      const drafts = await build(trx);
-      let count = 0;
-      for (let i = 0; i < drafts.length; i += INSERT_CHUNK) {
-        const r = await trx
-          .insertInto("messages")
-          .values(
-            drafts.slice(i, i + INSERT_CHUNK).map((d) => ({
-              ...d,
-              id: randomUUID(),
-              source_key: source.key,
-              is_read: 0,
-              read_time: null,
-              creation_time: now,
-            })),
-          )
-          .onConflict((oc) => oc.columns(["user_id", "source_key"]).doNothing())
-          .executeTakeFirst();
-        count += Number(r.numInsertedOrUpdatedRows ?? 0);
-      }
-      return count;
-    });
+    const stored = await this.deps.db
+      .transaction()
+      .execute(async (trx) => insertSourceMessages(trx, source, build, now));
     if (stored > 0) this.deps.logger.info({ source: source.key, count: stored }, "messages stored");
     if (publish) await this.publishSource(source.key);
     return stored;
@@ -551,4 +521,51 @@ export class MessageCenter {
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
   }
+}
+
+/**
+ * Stores a message source and its messages inside the caller's transaction `trx` (nothing when the source key exists
+ * already; `(user_id, source_key)` stays unique), unpublished: the message worker of the running server publishes
+ * them (hub 2, push) within seconds. `build` gives the recipients' drafts; `now` is the ISO creation time. Used by
+ * {@link MessageCenter} and by modules whose own write must commit together with its message (after-sales answers).
+ * Answers how many messages were stored.
+ */
+export async function insertSourceMessages(
+  trx: Transaction<Database>,
+  source: MessageSource,
+  build: (trx: Transaction<Database>) => Promise<MessageDraft[]>,
+  now: string,
+): Promise<number> {
+  const claimed = await trx
+    .insertInto("message_sources")
+    .values({
+      source_key: source.key,
+      kind: source.kind,
+      device_id: source.deviceId,
+      created_at: now,
+      published_at: null,
+    })
+    .onConflict((oc) => oc.column("source_key").doNothing())
+    .executeTakeFirst();
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return 0;
+  const drafts = await build(trx);
+  let count = 0;
+  for (let i = 0; i < drafts.length; i += INSERT_CHUNK) {
+    const r = await trx
+      .insertInto("messages")
+      .values(
+        drafts.slice(i, i + INSERT_CHUNK).map((d) => ({
+          ...d,
+          id: randomUUID(),
+          source_key: source.key,
+          is_read: 0,
+          read_time: null,
+          creation_time: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(["user_id", "source_key"]).doNothing())
+      .executeTakeFirst();
+    count += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return count;
 }

@@ -34,6 +34,8 @@ export const messageMessages = catalogue(
       "The firmware update of {device} stopped at {progress}%. The device keeps its previous version.",
     "message.test.title": "Test message",
     "message.test.content": "This is a test message. Your message centre and push notifications work.",
+    "message.afterSaleAnswered.title": "After-sales request answered",
+    "message.afterSaleAnswered.content": "The service team answered your request about {device}: {reply}",
   },
   {
     "zh-Hans": {
@@ -62,6 +64,8 @@ export const messageMessages = catalogue(
       "message.otaFailed.content": "{device} 的固件升级在 {progress}% 时中止，设备保留原版本。",
       "message.test.title": "测试消息",
       "message.test.content": "这是一条测试消息。您的消息中心和推送通知工作正常。",
+      "message.afterSaleAnswered.title": "售后申请已回复",
+      "message.afterSaleAnswered.content": "服务团队已回复您关于 {device} 的申请：{reply}",
     },
     es: {
       "message.notFound": "Mensaje no encontrado.",
@@ -94,6 +98,8 @@ export const messageMessages = catalogue(
       "message.test.title": "Mensaje de prueba",
       "message.test.content":
         "Este es un mensaje de prueba. Su centro de mensajes y las notificaciones push funcionan.",
+      "message.afterSaleAnswered.title": "Solicitud de posventa respondida",
+      "message.afterSaleAnswered.content": "El servicio técnico respondió a su solicitud sobre {device}: {reply}",
     },
     ru: {
       "message.notFound": "Сообщение не найдено.",
@@ -124,6 +130,8 @@ export const messageMessages = catalogue(
         "Обновление прошивки {device} остановилось на {progress}%. Устройство сохраняет прежнюю версию.",
       "message.test.title": "Тестовое сообщение",
       "message.test.content": "Это тестовое сообщение. Центр сообщений и push-уведомления работают.",
+      "message.afterSaleAnswered.title": "Ответ на сервисную заявку",
+      "message.afterSaleAnswered.content": "Сервисная служба ответила на вашу заявку по устройству {device}: {reply}",
     },
     fr: {
       "message.notFound": "Message introuvable.",
@@ -156,6 +164,9 @@ export const messageMessages = catalogue(
       "message.test.title": "Message de test",
       "message.test.content":
         "Ceci est un message de test. Votre centre de messages et les notifications push fonctionnent.",
+      "message.afterSaleAnswered.title": "Demande après-vente traitée",
+      "message.afterSaleAnswered.content":
+        "Le service après-vente a répondu à votre demande concernant {device} : {reply}",
     },
   },
 );

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
 import { AppError } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { provisionDevice } from "../devices/provision.js";
+import { asLanguage } from "../message/center.js";
 import { collectDiagnostics } from "./diagnostics.js";
 import {
   createAfterSale,
@@ -160,6 +162,29 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
     expect(handled).toMatchObject({ handled: true, reply: "Done." });
     expect(await handleAfterSale(deps(), a1.id, "Again")).toBe("already-handled");
     expect(await handleAfterSale(deps(), "missing", "x")).toBe("not-found");
+    // The owner is told once, in their language, with the reply; the message waits for the server's worker.
+    const told = await tdb.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("source_key", "=", `after-sale:${a1.id}`)
+      .execute();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ user_id: users.ann, type: 2, event: "after-sale-answered", is_read: 0 });
+    const lang = (
+      await tdb.db.selectFrom("users").select("language_type").where("id", "=", users.ann).executeTakeFirstOrThrow()
+    ).language_type;
+    expect(told[0].content).toBe(
+      translate(asLanguage(lang), "message.afterSaleAnswered.content", {
+        device: told[0].device_name ?? "",
+        reply: "Done.",
+      }),
+    );
+    const source = await tdb.db
+      .selectFrom("message_sources")
+      .select("published_at")
+      .where("source_key", "=", `after-sale:${a1.id}`)
+      .executeTakeFirstOrThrow();
+    expect(source.published_at).toBeNull();
     await expect(deleteAfterSale(deps(), users.ann, a1.id)).rejects.toMatchObject({ messageKey: "postSale.handled" });
     await expect(
       updateAfterSale(deps(), users.ann, a1.id, { ...input(deviceId, "late edit"), attachDiagnostics: false }),

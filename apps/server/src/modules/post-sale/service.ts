@@ -1,20 +1,23 @@
 import { randomUUID } from "node:crypto";
-import type {
-  TAfterSale,
-  TDiagnostics,
-  TPaged,
-  TPagedQuery,
-  ZAfterSaleCreate,
-  ZAfterSaleUpdate,
+import {
+  MESSAGE_TYPES,
+  type TAfterSale,
+  type TDiagnostics,
+  type TPaged,
+  type TPagedQuery,
+  type ZAfterSaleCreate,
+  type ZAfterSaleUpdate,
 } from "@aquapilot/contract";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { z } from "zod";
 import type { Database, Db } from "../../db/index.js";
 import type { AfterSalesTable } from "../../db/schema-post-sale.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { paged } from "../../http/paging.js";
 import { isPostgres, requireDeviceAccess } from "../access.js";
 import { requireOwnUploads } from "../files/service.js";
+import { asLanguage, insertSourceMessages } from "../message/center.js";
 import { collectDiagnostics } from "./diagnostics.js";
 
 /** What the after-sales services need: the database and the clock. */
@@ -284,6 +287,40 @@ export async function handleAfterSale(
     const row = await trx.selectFrom("after_sales").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return "not-found";
     if (Number(res.numUpdatedRows) !== 1) return "already-handled";
+    await notifyAnswered(trx, row, now);
     return toAfterSale(row);
   });
+}
+
+/**
+ * Tells the owner that the service team answered (issue 5 message sources): one device notice "after-sale-answered"
+ * in the owner's language with the reply, written in the handling transaction (source `after-sale:{id}`, so once)
+ * and delivered by the running server's message worker (hub 2, push).
+ */
+async function notifyAnswered(
+  trx: Transaction<Database>,
+  row: Selectable<AfterSalesTable>,
+  now: string,
+): Promise<void> {
+  const owner = await trx.selectFrom("users").select("language_type").where("id", "=", row.user_id).executeTakeFirst();
+  const lang = asLanguage(owner?.language_type);
+  const params = { device: row.device_name, reply: row.reply ?? "" };
+  await insertSourceMessages(
+    trx,
+    { key: `after-sale:${row.id}`, kind: "after-sale", deviceId: row.device_id },
+    async () => [
+      {
+        user_id: row.user_id,
+        type: MESSAGE_TYPES.deviceNotice,
+        event: "after-sale-answered",
+        title: translate(lang, "message.afterSaleAnswered.title"),
+        content: translate(lang, "message.afterSaleAnswered.content", params),
+        device_id: row.device_id,
+        device_name: row.device_name,
+        family_id: row.family_id,
+        close_reason: null,
+      },
+    ],
+    now,
+  );
 }

@@ -197,6 +197,19 @@ function MessageView({ id }: { id: string }) {
               </span>
             </button>
           ) : null}
+          {message.event === "after-sale-answered" ? (
+            <button
+              type="button"
+              className="message-detail__device"
+              onClick={() => navigateTo(PATHS.AfterSaleList, { tab: "handled" })}
+              data-testid="message-open-after-sales"
+            >
+              <span className="message-detail__device-label">{t("message.afterSales")}</span>
+              <span className="message-detail__device-go">
+                {t("message.viewRequests")} <RightOutline />
+              </span>
+            </button>
+          ) : null}
         </article>
       )}
     </PageShell>
