@@ -183,6 +183,14 @@ describe("after-sales requests in Chromium", () => {
     const reply = "We checked the valve remotely; a technician will call you on Friday.";
     const handled = await handleAfterSale({ db: system.db, now: () => new Date() }, id, reply);
     expect(handled).toMatchObject({ id, handled: true });
+    // The owner's open app is told by the server's message worker; the message leads to the handled requests.
+    const toast = page.getByTestId("message-toast");
+    await toast.waitFor({ timeout: 15_000 });
+    const messageId = await toast.getAttribute("data-message-id");
+    await openRoute(page, system.url, "/MessageDetails", { id: messageId }, "message-detail-screen");
+    expect(await page.getByTestId("message-detail-content").textContent()).toContain(reply);
+    await page.getByTestId("message-open-after-sales").click();
+    await page.getByTestId("after-sale-list-screen").waitFor({ timeout: 10_000 });
 
     await openRoute(page, system.url, "/AfterSaleList", { tab: "handled" }, "after-sale-list-screen");
     expect(await page.getByTestId("after-sale-tab-handled").getAttribute("data-active")).toBe("true");
