@@ -1,4 +1,4 @@
-import { HUB_METHODS, RealtimeChannelState, type TMessage } from "@aquapilot/contract";
+import { RealtimeChannelState, type TMessage } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -8,7 +8,7 @@ import { clearLoginInfo } from "../auth/session.js";
 import { installSimulatedBridge } from "../bridge/index.js";
 import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.js";
 import { setItem } from "../storage/index.js";
-import type { HubConnectionLike } from "./device-channel.js";
+import { FakeConnection } from "./fake-connection.js";
 import {
   badgeText,
   MessageChannel,
@@ -17,37 +17,6 @@ import {
   useMessageCenter,
   useUnreadMessageCount,
 } from "./message-channel.js";
-
-/** A stand-in for the SignalR HubConnection (the network edge): the test drives its callbacks. */
-class FakeConnection implements HubConnectionLike {
-  handlers = new Map<string, (...args: unknown[]) => void>();
-  close?: (error?: Error) => void;
-  reconnecting?: (error?: Error) => void;
-  reconnected?: (id?: string) => void;
-  stopped = false;
-  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
-  start() {
-    return this.startResult();
-  }
-  async stop() {
-    this.stopped = true;
-  }
-  on(method: string, handler: (...args: unknown[]) => void) {
-    this.handlers.set(method, handler);
-  }
-  onclose(cb: (error?: Error) => void) {
-    this.close = cb;
-  }
-  onreconnecting(cb: (error?: Error) => void) {
-    this.reconnecting = cb;
-  }
-  onreconnected(cb: (id?: string) => void) {
-    this.reconnected = cb;
-  }
-  send(payload: unknown) {
-    this.handlers.get(HUB_METHODS.receiveMessage)?.(payload);
-  }
-}
 
 const message = (over: Partial<TMessage> = {}): TMessage => ({
   id: "m1",

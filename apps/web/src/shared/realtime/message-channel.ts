@@ -7,7 +7,6 @@ import {
   type TMessage,
   ZMessage,
 } from "@aquapilot/contract";
-import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Toast } from "antd-mobile";
 import { createElement, useEffect, useSyncExternalStore } from "react";
@@ -21,7 +20,7 @@ import { getNativeConfig } from "../bridge/index.js";
 import { onPushMessageOpened } from "../bridge/push-open.js";
 import { navigateTo, PATHS } from "../navigation/index.js";
 import { getAccessToken } from "../storage/index.js";
-import type { HubConnectionLike } from "./device-channel.js";
+import { createHubConnection, HubChannel, type HubConnectionLike } from "./hub-channel.js";
 
 /**
  * Real-time hub 2 (spec §7): `/signalr-hubs/message`, method `ReceiveMessage` with one {@link ZMessage} (an object,
@@ -35,152 +34,17 @@ export function createMessageHubConnection(
   accessTokenFactory: () => string | Promise<string>,
   baseUrl = "",
 ): HubConnectionLike {
-  return new HubConnectionBuilder()
-    .withUrl(baseUrl + HUB_PATHS.message, { accessTokenFactory })
-    .withAutomaticReconnect([0, 2000, 5000, 10_000, 20_000, 30_000])
-    .configureLogging(LogLevel.Warning)
-    .build();
+  return createHubConnection(HUB_PATHS.message, accessTokenFactory, baseUrl);
 }
 
-type Listener<T> = (value: T) => void;
-
-/**
- * One hub-2 channel. `start()` and `stop()` may be called any number of times; listeners receive parsed messages
- * (invalid ones are logged and dropped), state changes, and reconnects (the caller refetches what may have been sent
- * while the connection was down). A failed first start is retried after `retryMs` while the channel is wanted.
- */
-export class MessageChannel {
-  private connection: HubConnectionLike | null = null;
-  private current: RealtimeChannelState = RealtimeChannelState.None;
-  private wanted = false;
-  private retry: ReturnType<typeof setTimeout> | null = null;
-  private readonly messages = new Set<Listener<TMessage>>();
-  private readonly states = new Set<Listener<RealtimeChannelState>>();
-  private readonly reconnects = new Set<Listener<void>>();
-
+/** One hub-2 channel: {@link HubChannel} of new messages. */
+export class MessageChannel extends HubChannel<TMessage> {
   /**
    * @param factory builds a new connection per start
    * @param retryMs delay before retrying a failed start or a closed connection, ms
    */
-  constructor(
-    private readonly factory: () => HubConnectionLike,
-    private readonly retryMs = 5000,
-  ) {}
-
-  /** The channel state of spec §3 (none 0, connecting 1, connected 2). */
-  get state(): RealtimeChannelState {
-    return this.current;
-  }
-
-  /** Whether the channel should be running (between `start()` and `stop()`). */
-  get started(): boolean {
-    return this.wanted;
-  }
-
-  private setState(next: RealtimeChannelState): void {
-    if (next === this.current) return;
-    this.current = next;
-    for (const l of this.states) l(next);
-  }
-
-  private announceReconnect(): void {
-    for (const l of this.reconnects) l();
-  }
-
-  /** Starts the channel (spec §4: start → connected; failure → none, retried after `retryMs` while wanted). */
-  async start(): Promise<void> {
-    this.wanted = true;
-    if (this.connection) return;
-    const connection = this.factory();
-    this.connection = connection;
-    connection.on(HUB_METHODS.receiveMessage, (payload: unknown) => this.receive(payload));
-    connection.onreconnecting(() => {
-      if (this.connection === connection) this.setState(RealtimeChannelState.Connecting);
-    });
-    connection.onreconnected(() => {
-      if (this.connection !== connection) return;
-      this.setState(RealtimeChannelState.Connected);
-      this.announceReconnect();
-    });
-    connection.onclose((error) => {
-      if (this.connection !== connection) return;
-      if (error) console.warn("[realtime] hub 2 closed", error);
-      this.connection = null;
-      this.setState(RealtimeChannelState.None);
-      this.scheduleRetry();
-    });
-    this.setState(RealtimeChannelState.Connecting);
-    try {
-      await connection.start();
-      if (this.connection === connection) this.setState(RealtimeChannelState.Connected);
-    } catch (err) {
-      // spec §8: a connection failure is only logged
-      console.warn("[realtime] hub 2 start failed", err);
-      if (this.connection === connection) {
-        this.connection = null;
-        this.setState(RealtimeChannelState.None);
-        this.scheduleRetry();
-      }
-    }
-  }
-
-  private scheduleRetry(): void {
-    if (!this.wanted || this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      if (!this.wanted || this.connection) return;
-      void this.start().then(() => {
-        // the connection was down: messages stored meanwhile must be fetched
-        if (this.current === RealtimeChannelState.Connected) this.announceReconnect();
-      });
-    }, this.retryMs);
-  }
-
-  /** Stops the channel (sign-out, 401): state → none, no retry. */
-  async stop(): Promise<void> {
-    this.wanted = false;
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
-    const connection = this.connection;
-    this.connection = null;
-    this.setState(RealtimeChannelState.None);
-    if (connection) await connection.stop().catch(() => {});
-  }
-
-  private receive(payload: unknown): void {
-    let data: unknown = payload;
-    if (typeof payload === "string") {
-      try {
-        data = JSON.parse(payload);
-      } catch {
-        console.warn("[realtime] hub 2 message is not JSON", payload);
-        return;
-      }
-    }
-    const parsed = ZMessage.safeParse(data);
-    if (!parsed.success) {
-      console.warn("[realtime] hub 2 message does not match the contract", parsed.error.message);
-      return;
-    }
-    for (const l of this.messages) l(parsed.data);
-  }
-
-  /** Listens for new messages; returns the unsubscribe function. */
-  onMessage(listener: Listener<TMessage>): () => void {
-    this.messages.add(listener);
-    return () => this.messages.delete(listener);
-  }
-
-  /** Listens for state changes; returns the unsubscribe function. */
-  onState(listener: Listener<RealtimeChannelState>): () => void {
-    this.states.add(listener);
-    return () => this.states.delete(listener);
-  }
-
-  /** Listens for reconnects after a drop (refetch what may have been missed); returns the unsubscribe function. */
-  onReconnected(listener: Listener<void>): () => void {
-    this.reconnects.add(listener);
-    return () => this.reconnects.delete(listener);
+  constructor(factory: () => HubConnectionLike, retryMs = 5000) {
+    super({ label: "hub 2", method: HUB_METHODS.receiveMessage, schema: ZMessage }, factory, retryMs);
   }
 }
 

@@ -1,42 +1,12 @@
-import { HUB_METHODS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
+import { RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../api/query-keys.js";
-import { DeviceChangeChannel, type HubConnectionLike } from "./device-channel.js";
+import { DeviceChangeChannel } from "./device-channel.js";
+import { FakeConnection } from "./fake-connection.js";
 import { applyDeviceChange, useDeviceChanges } from "./index.js";
-
-/** A stand-in for the SignalR HubConnection (the network edge): the test drives its callbacks. */
-class FakeConnection implements HubConnectionLike {
-  handlers = new Map<string, (...args: unknown[]) => void>();
-  close?: (error?: Error) => void;
-  reconnecting?: (error?: Error) => void;
-  reconnected?: (id?: string) => void;
-  stopped = false;
-  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
-  start() {
-    return this.startResult();
-  }
-  async stop() {
-    this.stopped = true;
-  }
-  on(method: string, handler: (...args: unknown[]) => void) {
-    this.handlers.set(method, handler);
-  }
-  onclose(cb: (error?: Error) => void) {
-    this.close = cb;
-  }
-  onreconnecting(cb: (error?: Error) => void) {
-    this.reconnecting = cb;
-  }
-  onreconnected(cb: (id?: string) => void) {
-    this.reconnected = cb;
-  }
-  send(payload: unknown) {
-    this.handlers.get(HUB_METHODS.deviceChange)?.(payload);
-  }
-}
 
 const device = (id: string, over: Partial<TFamilyDevice> = {}): TFamilyDevice => ({
   id,

@@ -1,0 +1,36 @@
+import type { HubConnectionLike } from "./hub-channel.js";
+
+/**
+ * A stand-in for the SignalR HubConnection in unit tests (the network edge): the test drives its callbacks. `send`
+ * delivers a hub message to the handler the channel registered (a channel registers one method).
+ */
+export class FakeConnection implements HubConnectionLike {
+  handlers = new Map<string, (...args: unknown[]) => void>();
+  close?: (error?: Error) => void;
+  reconnecting?: (error?: Error) => void;
+  reconnected?: (id?: string) => void;
+  stopped = false;
+  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
+  start() {
+    return this.startResult();
+  }
+  async stop() {
+    this.stopped = true;
+  }
+  on(method: string, handler: (...args: unknown[]) => void) {
+    this.handlers.set(method, handler);
+  }
+  onclose(cb: (error?: Error) => void) {
+    this.close = cb;
+  }
+  onreconnecting(cb: (error?: Error) => void) {
+    this.reconnecting = cb;
+  }
+  onreconnected(cb: (id?: string) => void) {
+    this.reconnected = cb;
+  }
+  /** Delivers `payload` as the argument of the registered hub method. */
+  send(payload: unknown) {
+    for (const handler of this.handlers.values()) handler(payload);
+  }
+}

@@ -1,0 +1,181 @@
+import { RealtimeChannelState } from "@aquapilot/contract";
+import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
+
+/** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
+export interface HubConnectionLike {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  on(method: string, handler: (...args: unknown[]) => void): void;
+  onclose(callback: (error?: Error) => void): void;
+  onreconnecting(callback: (error?: Error) => void): void;
+  onreconnected(callback: (connectionId?: string) => void): void;
+}
+
+/**
+ * Builds a real SignalR connection to the hub at `path` (spec §7 hubs 1 and 2) with `accessTokenFactory` (bearer
+ * token) and automatic reconnect (0, 2, 5, 10, 20, 30 s).
+ */
+export function createHubConnection(
+  path: string,
+  accessTokenFactory: () => string | Promise<string>,
+  baseUrl = "",
+): HubConnectionLike {
+  return new HubConnectionBuilder()
+    .withUrl(baseUrl + path, { accessTokenFactory })
+    .withAutomaticReconnect([0, 2000, 5000, 10_000, 20_000, 30_000])
+    .configureLogging(LogLevel.Warning)
+    .build();
+}
+
+type Listener<T> = (value: T) => void;
+
+/** What a channel listens for: the hub's name in logs, its client method, and the contract schema of its argument. */
+export interface HubChannelSpec<T> {
+  label: string;
+  method: string;
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } };
+}
+
+/**
+ * One real-time channel over a SignalR hub with the channel state of spec §3/§4 (start → connected; drop or reconnect
+ * attempt → connecting; reconnected → connected; close or failure → none). `start()` and `stop()` may be called any
+ * number of times. Listeners receive the method's argument parsed with the contract schema (an object or its JSON
+ * text; invalid ones are logged and dropped), state changes, and reconnects — after which callers refetch what may
+ * have been sent while the connection was down. A failed start or a closed connection is retried after `retryMs`
+ * while the channel is wanted (spec §8: connection failures are only logged).
+ */
+export class HubChannel<T> {
+  private connection: HubConnectionLike | null = null;
+  private current: RealtimeChannelState = RealtimeChannelState.None;
+  private wanted = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private readonly messages = new Set<Listener<T>>();
+  private readonly states = new Set<Listener<RealtimeChannelState>>();
+  private readonly reconnects = new Set<Listener<void>>();
+
+  /**
+   * @param spec the hub's method and the schema of its argument
+   * @param factory builds a new connection per start
+   * @param retryMs delay before retrying a failed start or a closed connection, ms
+   */
+  constructor(
+    private readonly spec: HubChannelSpec<T>,
+    private readonly factory: () => HubConnectionLike,
+    private readonly retryMs = 5000,
+  ) {}
+
+  /** The channel state of spec §3 (none 0, connecting 1, connected 2). */
+  get state(): RealtimeChannelState {
+    return this.current;
+  }
+
+  /** Whether the channel should be running (between `start()` and `stop()`). */
+  get started(): boolean {
+    return this.wanted;
+  }
+
+  private setState(next: RealtimeChannelState): void {
+    if (next === this.current) return;
+    this.current = next;
+    for (const l of this.states) l(next);
+  }
+
+  private announceReconnect(): void {
+    for (const l of this.reconnects) l();
+  }
+
+  /** Starts the channel (spec §4: start → connected; failure → none, retried after `retryMs` while wanted). */
+  async start(): Promise<void> {
+    this.wanted = true;
+    if (this.connection) return;
+    const connection = this.factory();
+    this.connection = connection;
+    connection.on(this.spec.method, (payload: unknown) => this.receive(payload));
+    connection.onreconnecting(() => {
+      if (this.connection === connection) this.setState(RealtimeChannelState.Connecting);
+    });
+    connection.onreconnected(() => {
+      if (this.connection !== connection) return;
+      this.setState(RealtimeChannelState.Connected);
+      this.announceReconnect();
+    });
+    connection.onclose((error) => {
+      if (this.connection !== connection) return;
+      if (error) console.warn(`[realtime] ${this.spec.label} closed`, error);
+      this.connection = null;
+      this.setState(RealtimeChannelState.None);
+      this.scheduleRetry();
+    });
+    this.setState(RealtimeChannelState.Connecting);
+    try {
+      await connection.start();
+      if (this.connection === connection) this.setState(RealtimeChannelState.Connected);
+    } catch (err) {
+      console.warn(`[realtime] ${this.spec.label} start failed`, err);
+      if (this.connection === connection) {
+        this.connection = null;
+        this.setState(RealtimeChannelState.None);
+        this.scheduleRetry();
+      }
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (!this.wanted || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.wanted || this.connection) return;
+      void this.start().then(() => {
+        // the connection was down: what was sent meanwhile must be fetched
+        if (this.current === RealtimeChannelState.Connected) this.announceReconnect();
+      });
+    }, this.retryMs);
+  }
+
+  /** Stops the channel (sign-out, 401): state → none, no retry. */
+  async stop(): Promise<void> {
+    this.wanted = false;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    const connection = this.connection;
+    this.connection = null;
+    this.setState(RealtimeChannelState.None);
+    if (connection) await connection.stop().catch(() => {});
+  }
+
+  private receive(payload: unknown): void {
+    let data: unknown = payload;
+    if (typeof payload === "string") {
+      try {
+        data = JSON.parse(payload);
+      } catch {
+        console.warn(`[realtime] ${this.spec.label} message is not JSON`, payload);
+        return;
+      }
+    }
+    const parsed = this.spec.schema.safeParse(data);
+    if (!parsed.success) {
+      console.warn(`[realtime] ${this.spec.label} message does not match the contract`, parsed.error.message);
+      return;
+    }
+    for (const l of this.messages) l(parsed.data);
+  }
+
+  /** Listens for the hub's messages; returns the unsubscribe function. */
+  onMessage(listener: Listener<T>): () => void {
+    this.messages.add(listener);
+    return () => this.messages.delete(listener);
+  }
+
+  /** Listens for state changes; returns the unsubscribe function. */
+  onState(listener: Listener<RealtimeChannelState>): () => void {
+    this.states.add(listener);
+    return () => this.states.delete(listener);
+  }
+
+  /** Listens for reconnects (refetch what may have been missed); returns the unsubscribe function. */
+  onReconnected(listener: Listener<void>): () => void {
+    this.reconnects.add(listener);
+    return () => this.reconnects.delete(listener);
+  }
+}
