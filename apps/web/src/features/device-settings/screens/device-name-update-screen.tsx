@@ -1,18 +1,12 @@
-import { ZDeviceName } from "@aquapilot/contract";
 import { Button } from "antd-mobile";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { getItem, setItem } from "../../../shared/storage/index.js";
-import { PageShell, TextField, toast } from "../../../shared/ui/index.js";
-import { useDevice } from "../api/get-device.js";
-import { useUpdateDeviceName } from "../api/update-device.js";
+import { PageShell, toast } from "../../../shared/ui/index.js";
+import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.js";
 import type { DeviceParams } from "../params.js";
 import "../device-settings.css";
 
-/** Longest device name (characters after trimming; contract ZDeviceName). */
-export const DEVICE_NAME_MAX = 32;
+export { DEVICE_NAME_MAX } from "../components/device-name-form.js";
 
 /**
  * DeviceNameUpdate (spec §2 /DeviceNameUpdate; §3 "Device name edit has label Device name and field Name"): one
@@ -21,29 +15,12 @@ export const DEVICE_NAME_MAX = 32;
 export function DeviceNameUpdateScreen() {
   const { t } = useTranslation();
   const { deviceId } = useRouteParams<DeviceParams>();
-  const device = useDevice(deviceId);
-  const rename = useUpdateDeviceName();
-  const [name, setName] = useState("");
-  const [touched, setTouched] = useState(false);
-
-  useEffect(() => {
-    if (device.data && !touched) setName(device.data.name);
-  }, [device.data, touched]);
+  const form = useDeviceNameForm(deviceId);
 
   const save = async () => {
-    if (!deviceId) return;
-    const parsed = ZDeviceName.safeParse(name);
-    if (!parsed.success) return toast(t("deviceName.required"));
-    if (parsed.data === device.data?.name) return goBack();
-    try {
-      await rename.mutateAsync({ deviceId, name: parsed.data });
-      const stored = getItem("device");
-      if (stored?.id === deviceId) setItem("device", { ...stored, name: parsed.data });
-      toast(t("deviceName.saved"));
-      goBack();
-    } catch (err) {
-      toast(errorMessage(err, t("errors.requestFailed")));
-    }
+    const outcome = await form.save();
+    if (outcome === "saved") toast(t("deviceName.saved"));
+    if (outcome !== "refused") goBack();
   };
 
   return (
@@ -56,26 +33,12 @@ export function DeviceNameUpdateScreen() {
     >
       <div className="ds-form">
         <div className="ds-form__label">{t("deviceName.label")}</div>
-        <TextField
-          label={t("deviceName.field")}
-          value={name}
-          onChange={(v) => {
-            setTouched(true);
-            setName(v);
-          }}
-          placeholder={t("deviceName.placeholder")}
-          maxLength={DEVICE_NAME_MAX}
-          disabled={device.isPending}
-          testId="device-name-input"
-        />
-        <div className="ds-form__count">
-          {name.trim().length}/{DEVICE_NAME_MAX}
-        </div>
+        <DeviceNameField form={form} testId="device-name-input" />
         <Button
           block
           color="primary"
           shape="rounded"
-          loading={rename.isPending}
+          loading={form.saving}
           onClick={() => void save()}
           data-testid="device-name-save"
         >
