@@ -317,6 +317,36 @@ describe("the message centre in Chromium", () => {
     await expect.poll(() => toggle.getAttribute("data-checked")).toBe("true");
   });
 
+  it("a member removed by the administrator is told at once, in her language, and her Home drops the household", async () => {
+    // A fresh page of her phone, followed from its first hub-2 frame.
+    await member.page.close();
+    const page = await member.phone.context.newPage();
+    member.page = page;
+    const hubReady = trackMessageHub(page);
+    await openRoute(page, system.url, "/index/home", undefined, "home-screen");
+    await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => hubReady(), { timeout: 15_000 }).toBe(true);
+    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+    const users = await apiCall<Array<{ id: string; userId: string }>>(
+      system.url,
+      `/api/run-lucky/device/app/family-user/get-list-by-family-id?familyId=${familyId}`,
+      { token: owner.token },
+    );
+    const membership = users.result.find((u) => u.userId === member.userId);
+    expect(membership).toBeDefined();
+    const removed = await apiCall(system.url, `/api/run-lucky/device/app/family-user/${membership?.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    expect(removed.status).toBe(200);
+    const toast = page.getByTestId("message-toast");
+    await expect
+      .poll(() => toast.allTextContents(), { timeout: 5_000 })
+      .toContain(messageMessages["zh-Hans"]["message.householdRemoved.title"]);
+    // Her only household is gone: the app leaves Home for NoFamily without a reload.
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 10_000 });
+  });
+
   it("infinite scroll over 45 messages: 15, 30, then 45 and done exactly at totalCount; pull-down shows a new one", async () => {
     const email = `reader-${Date.now()}@example.com`;
     await registerByEmail(system.url, email, "reader12", "en");

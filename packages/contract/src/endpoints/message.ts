@@ -18,7 +18,7 @@ export type TMessageTypeValue = z.infer<typeof ZMessageTypeValue>;
  * What a device message is about (null for announcements). Alarms: "leak" (513), "excessive-flow" (1025),
  * "continuous-use" (769), "valve-button" (257), "offline"; notices: "regeneration-finished", "salt-low",
  * "ota-finished", "ota-failed", "after-sale-answered" (the service team answered an after-sales request about the
- * device).
+ * device); "household-removed" (an announcement-type notice: the household's administrator removed the recipient).
  */
 export const MESSAGE_EVENTS = [
   "leak",
@@ -31,6 +31,7 @@ export const MESSAGE_EVENTS = [
   "ota-finished",
   "ota-failed",
   "after-sale-answered",
+  "household-removed",
 ] as const;
 export const ZMessageEvent = z.enum(MESSAGE_EVENTS);
 export type TMessageEvent = z.infer<typeof ZMessageEvent>;

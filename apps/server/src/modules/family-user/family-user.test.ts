@@ -5,6 +5,7 @@ import { type BusEvent, InProcessBus } from "../../bus.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import type { Db } from "../../db/index.js";
 import { AppError } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { requireFamilyMember } from "../access.js";
 import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.js";
 import { countAdministrators, listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.js";
@@ -73,6 +74,13 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     return { admin, familyId: family.id, memberIds };
   }
 
+  const removalNotices = (userId: string) =>
+    tdb.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("event", "=", "household-removed")
+      .execute();
   const adminOf = async (familyId: string) =>
     (
       await tdb.db
@@ -115,6 +123,30 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     await withdrawFromFamily(deps, memberIds[0], familyId);
     expect(events).toEqual([{ type: "family.members-changed", familyId }]);
     await expect(requireFamilyMember(tdb.db, memberIds[0], familyId)).rejects.toMatchObject({ status: 403 });
+    // Leaving by oneself writes no notice; being removed does (below).
+    expect(await removalNotices(memberIds[0])).toHaveLength(0);
+  });
+
+  it("a removed member is told once, in their language, naming the household", async () => {
+    const { admin, familyId, memberIds } = await household(1);
+    await tdb.db.updateTable("users").set({ language_type: "fr" }).where("id", "=", memberIds[0]).execute();
+    const membership = (await listFamilyUsers(deps, admin, familyId)).find((m) => m.userId === memberIds[0])!;
+    await removeFamilyUser(deps, admin, membership.id);
+    await expect(removeFamilyUser(deps, admin, membership.id)).rejects.toMatchObject({ status: 404 });
+    const notices = await removalNotices(memberIds[0]);
+    expect(notices).toHaveLength(1);
+    const family = await tdb.db
+      .selectFrom("families")
+      .select("name")
+      .where("id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    expect(notices[0]).toMatchObject({
+      type: 3,
+      family_id: familyId,
+      title: translate("fr", "message.householdRemoved.title"),
+      content: translate("fr", "message.householdRemoved.content", { family: family.name }),
+    });
+    expect(await removalNotices(admin)).toHaveLength(0);
   });
 
   it("transfers the administrator role and lists members administrator first", async () => {

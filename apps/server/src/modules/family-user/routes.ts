@@ -18,6 +18,8 @@ export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   registerEndpoint(app, endpoints.removeFamilyUser, async ({ user, params }) => {
     await removeFamilyUser(ctx, user.id, params.id);
+    // Deliver the removed member's notice now rather than at the message worker's next pass.
+    await ctx.messages?.publishPending();
     return null;
   });
   registerEndpoint(app, endpoints.transferAdministrator, async ({ user, query }) => {

@@ -1,7 +1,11 @@
-import type { TFamilyUser } from "@aquapilot/contract";
+import { MESSAGE_TYPES, type TFamilyUser } from "@aquapilot/contract";
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
+import { translate } from "../../http/messages.js";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
 import type { FamilyDeps } from "../family/service.js";
+import { asLanguage, insertSourceMessages } from "../message/center.js";
 
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,
@@ -34,7 +38,9 @@ export async function listFamilyUsers(deps: FamilyDeps, userId: string, familyId
 /**
  * The administrator removes member `familyUserId` (spec §6 "add and remove members"), under the family lock with
  * the administrator re-checked inside the transaction. The removed user's REST access to the family's devices ends
- * with the row; `family.members-changed` makes the hubs stop delivering its device events.
+ * with the row; `family.members-changed` makes the hubs stop delivering its device events. The removed user is told
+ * by a message ("household-removed", in their language) written in the same transaction; the caller publishes it
+ * (or the message worker does within seconds).
  * @throws AppError NotFound (family.memberNotFound) for an unknown member id; Forbidden (family.notMember /
  *   family.notAdmin) when the caller is not that family's administrator; Validation (family.cannotRemoveSelf).
  */
@@ -60,6 +66,7 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
     if (row.user_id === userId || row.is_admin === 1)
       throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
     await trx.deleteFrom("family_members").where("id", "=", familyUserId).execute();
+    await notifyRemoved(trx, row.user_id, familyId, familyUserId, deps.now().toISOString());
   });
   deps.bus.publish({ type: "family.members-changed", familyId });
 }
@@ -120,4 +127,39 @@ export async function countAdministrators(deps: Pick<FamilyDeps, "db">, familyId
     .where("is_admin", "=", 1)
     .executeTakeFirstOrThrow();
   return Number(row.c);
+}
+
+/**
+ * Tells a removed member (issue 5 messages; a removed member's app learns it at once over hub 2): one message
+ * "household-removed" in their language naming the household, written in the removal's transaction (source
+ * `household-removed:{membershipId}`, so once).
+ */
+async function notifyRemoved(
+  trx: Transaction<Database>,
+  userId: string,
+  familyId: string,
+  membershipId: string,
+  now: string,
+): Promise<void> {
+  const user = await trx.selectFrom("users").select("language_type").where("id", "=", userId).executeTakeFirst();
+  const family = await trx.selectFrom("families").select("name").where("id", "=", familyId).executeTakeFirstOrThrow();
+  const lang = asLanguage(user?.language_type);
+  await insertSourceMessages(
+    trx,
+    { key: `household-removed:${membershipId}`, kind: "household", deviceId: null },
+    async () => [
+      {
+        user_id: userId,
+        type: MESSAGE_TYPES.announcement,
+        event: "household-removed",
+        title: translate(lang, "message.householdRemoved.title"),
+        content: translate(lang, "message.householdRemoved.content", { family: family.name }),
+        device_id: null,
+        device_name: null,
+        family_id: familyId,
+        close_reason: null,
+      },
+    ],
+    now,
+  );
 }

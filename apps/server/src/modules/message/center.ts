@@ -46,6 +46,7 @@ const TEXT_KEY: Record<TMessageEvent, string> = {
   "ota-finished": "message.otaFinished",
   "ota-failed": "message.otaFailed",
   "after-sale-answered": "message.afterSaleAnswered",
+  "household-removed": "message.householdRemoved",
 };
 
 /** Rows written per INSERT (keeps far below the bind-parameter limits of both engines). */
@@ -100,7 +101,7 @@ export function describeDeviceEvent(row: {
 /** What produced a set of messages; `key` is unique per recipient (messages_user_source_uq). */
 export interface MessageSource {
   key: string;
-  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test" | "after-sale";
+  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test" | "after-sale" | "household";
   deviceId: string | null;
 }
 

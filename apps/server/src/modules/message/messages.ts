@@ -36,6 +36,9 @@ export const messageMessages = catalogue(
     "message.test.content": "This is a test message. Your message centre and push notifications work.",
     "message.afterSaleAnswered.title": "After-sales request answered",
     "message.afterSaleAnswered.content": "The service team answered your request about {device}: {reply}",
+    "message.householdRemoved.title": "Removed from a household",
+    "message.householdRemoved.content":
+      "The administrator of {family} removed you from the household. Its devices no longer appear in your app.",
   },
   {
     "zh-Hans": {
@@ -66,6 +69,8 @@ export const messageMessages = catalogue(
       "message.test.content": "这是一条测试消息。您的消息中心和推送通知工作正常。",
       "message.afterSaleAnswered.title": "售后申请已回复",
       "message.afterSaleAnswered.content": "服务团队已回复您关于 {device} 的申请：{reply}",
+      "message.householdRemoved.title": "已被移出家庭",
+      "message.householdRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的应用中。",
     },
     es: {
       "message.notFound": "Mensaje no encontrado.",
@@ -100,6 +105,9 @@ export const messageMessages = catalogue(
         "Este es un mensaje de prueba. Su centro de mensajes y las notificaciones push funcionan.",
       "message.afterSaleAnswered.title": "Solicitud de posventa respondida",
       "message.afterSaleAnswered.content": "El servicio técnico respondió a su solicitud sobre {device}: {reply}",
+      "message.householdRemoved.title": "Eliminado de un hogar",
+      "message.householdRemoved.content":
+        "El administrador de {family} le ha quitado del hogar. Sus equipos ya no aparecen en su aplicación.",
     },
     ru: {
       "message.notFound": "Сообщение не найдено.",
@@ -132,6 +140,9 @@ export const messageMessages = catalogue(
       "message.test.content": "Это тестовое сообщение. Центр сообщений и push-уведомления работают.",
       "message.afterSaleAnswered.title": "Ответ на сервисную заявку",
       "message.afterSaleAnswered.content": "Сервисная служба ответила на вашу заявку по устройству {device}: {reply}",
+      "message.householdRemoved.title": "Вы удалены из дома",
+      "message.householdRemoved.content":
+        "Администратор дома «{family}» удалил вас из него. Его устройства больше не показываются в вашем приложении.",
     },
     fr: {
       "message.notFound": "Message introuvable.",
@@ -167,6 +178,9 @@ export const messageMessages = catalogue(
       "message.afterSaleAnswered.title": "Demande après-vente traitée",
       "message.afterSaleAnswered.content":
         "Le service après-vente a répondu à votre demande concernant {device} : {reply}",
+      "message.householdRemoved.title": "Retiré d'un foyer",
+      "message.householdRemoved.content":
+        "L'administrateur de {family} vous a retiré du foyer. Ses appareils n'apparaissent plus dans votre application.",
     },
   },
 );

@@ -9,6 +9,10 @@ export const queryKeys = {
   familyDevices: (familyId: string) => ["family-device", "get-list-by-family-id", familyId] as const,
   /** Every device / device-control query (prefix). */
   deviceAll: ["device"] as const,
+  /** Every family query (prefix; the household screens' keys in features/family start with it). */
+  familyAll: ["family"] as const,
+  /** Every family-user query (prefix). */
+  familyUserAll: ["family-user"] as const,
   /** `GET /api/run-lucky/device/app/family/`. */
   families: ["family", "list"] as const,
   /** `GET /api/basic-data/app/profile/`. */

@@ -10,6 +10,7 @@ import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "..
 import { setItem } from "../storage/index.js";
 import { FakeConnection } from "./fake-connection.js";
 import {
+  applyReceivedMessage,
   badgeText,
   MessageChannel,
   unreadAfterRead,
@@ -162,6 +163,31 @@ describe("unread badge counting", () => {
     await act(async () => {});
     expect(result.current.fetchStatus).toBe("idle");
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe("applyReceivedMessage", () => {
+  it("counts the message and reloads messages; a household-removed notice empties that household and reloads the lists", () => {
+    const client = new QueryClient();
+    const keys = [queryKeys.families, queryKeys.familyDevices("f2"), ["family", "detail", "f1"], ["message", "list"]];
+    for (const key of keys) client.setQueryData(key, ["cached"]);
+    client.setQueryData(queryKeys.familyDevices("f1"), ["cached"]);
+    client.setQueryData(queryKeys.unreadMessageCount, 2);
+    const stale = () => keys.map((key) => client.getQueryState(key)?.isInvalidated ?? false);
+
+    applyReceivedMessage(client, message({ event: "leak" }));
+    expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(3);
+    expect(stale()).toEqual([false, false, false, true]);
+
+    applyReceivedMessage(
+      client,
+      message({ id: "m2", type: 3, event: "household-removed", deviceId: null, familyId: "f1" }),
+    );
+    expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(4);
+    // The household list reloads; the lost household's own queries are not refetched (they would answer 403).
+    expect(stale()).toEqual([true, false, false, true]);
+    expect(client.getQueryData(queryKeys.familyDevices("f1"))).toEqual([]);
+    expect(client.getQueryData(queryKeys.familyDevices("f2"))).toEqual(["cached"]);
   });
 });
 

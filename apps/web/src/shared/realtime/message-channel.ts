@@ -141,11 +141,22 @@ export function useMessageChannelState(target: MessageChannel = messageChannel()
 
 /**
  * Applies one received message to the cache: bumps the unread count at once (before the refetch answers) and
- * invalidates every message query (lists, details, the count) so open screens show it.
+ * invalidates every message query (lists, details, the count) so open screens show it; a "household-removed" notice
+ * also empties that household's device list and reloads the household lists (the user lost that household).
  */
 export function applyReceivedMessage(queryClient: QueryClient, message: TMessage): void {
   queryClient.setQueryData<number>(queryKeys.unreadMessageCount, (count) => unreadAfterReceive(count, message));
   void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
+  if (message.event === "household-removed" && message.familyId) {
+    // The user lost that household: its device list empties at once and the household lists reload (the home tab
+    // then moves to another household or to NoFamily). Queries of the lost household itself are not refetched —
+    // they would only answer 403 and put an error toast over this notice.
+    const gone = message.familyId;
+    queryClient.setQueryData(queryKeys.familyDevices(gone), []);
+    const other = (query: { queryKey: readonly unknown[] }) => !query.queryKey.includes(gone);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll, predicate: other });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll, predicate: other });
+  }
 }
 
 /** Options of {@link useMessageCenter}. */
