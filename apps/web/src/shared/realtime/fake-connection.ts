@@ -2,7 +2,7 @@ import type { HubConnectionLike } from "./hub-channel.js";
 
 /**
  * A stand-in for the SignalR HubConnection in unit tests (the network edge): the test drives its callbacks. `send`
- * delivers a hub message to the handler the channel registered (a channel registers one method).
+ * invokes the client method `method` as the server would; nothing happens when the channel did not register it.
  */
 export class FakeConnection implements HubConnectionLike {
   handlers = new Map<string, (...args: unknown[]) => void>();
@@ -29,8 +29,8 @@ export class FakeConnection implements HubConnectionLike {
   onreconnected(cb: (id?: string) => void) {
     this.reconnected = cb;
   }
-  /** Delivers `payload` as the argument of the registered hub method. */
-  send(payload: unknown) {
-    for (const handler of this.handlers.values()) handler(payload);
+  /** Invokes client method `method` with `payload`, as the server's hub would. */
+  send(method: string, payload: unknown) {
+    this.handlers.get(method)?.(payload);
   }
 }

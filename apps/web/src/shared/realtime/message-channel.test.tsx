@@ -1,4 +1,4 @@
-import { RealtimeChannelState, type TMessage } from "@aquapilot/contract";
+import { HUB_METHODS, RealtimeChannelState, type TMessage } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -58,55 +58,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("hub 2 channel state (spec §3/§4)", () => {
-  it("start → connected; reconnect attempt → connecting; reconnected → connected; close → none", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    const fake = new FakeConnection();
-    const channel = new MessageChannel(() => fake, 60_000);
-    const seen: number[] = [];
-    channel.onState((s) => seen.push(s));
-    const reconnected = vi.fn();
-    channel.onReconnected(reconnected);
-    await channel.start();
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    fake.reconnecting?.(new Error("drop"));
-    expect(channel.state).toBe(RealtimeChannelState.Connecting);
-    fake.reconnected?.("id");
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(1);
-    fake.close?.(new Error("gone"));
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    expect(seen).toEqual([1, 2, 1, 2, 0]);
-    await channel.stop();
-  });
-
-  it("a failed start ends in none, is retried, and the late connect counts as a reconnect (refetch)", async () => {
-    vi.useFakeTimers();
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    const attempts: FakeConnection[] = [];
-    const channel = new MessageChannel(() => {
-      const fake = new FakeConnection(() =>
-        attempts.length === 1 ? Promise.reject(new Error("refused")) : Promise.resolve(),
-      );
-      attempts.push(fake);
-      return fake;
-    }, 1000);
-    const reconnected = vi.fn();
-    channel.onReconnected(reconnected);
-    await channel.start();
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(attempts).toHaveLength(2);
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(1);
-    await channel.stop();
-    expect(attempts[1].stopped).toBe(true);
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    // stopped: no further retry
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(attempts).toHaveLength(2);
-  });
-
+describe("hub 2 messages", () => {
   it("takes the message as an object or JSON text and drops what does not match the contract", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const fake = new FakeConnection();
@@ -114,10 +66,10 @@ describe("hub 2 channel state (spec §3/§4)", () => {
     const got = vi.fn();
     channel.onMessage(got);
     await channel.start();
-    fake.send(message());
-    fake.send(JSON.stringify(message({ id: "m2" })));
-    fake.send("{broken");
-    fake.send({ id: "m3", title: "no type" });
+    fake.send(HUB_METHODS.receiveMessage, message());
+    fake.send(HUB_METHODS.receiveMessage, JSON.stringify(message({ id: "m2" })));
+    fake.send(HUB_METHODS.receiveMessage, "{broken");
+    fake.send(HUB_METHODS.receiveMessage, { id: "m3", title: "no type" });
     expect(got.mock.calls.map((c) => c[0].id)).toEqual(["m1", "m2"]);
     await channel.stop();
   });
@@ -210,7 +162,7 @@ describe("useMessageCenter", () => {
     await act(async () => {});
     expect(result.current).toBe(RealtimeChannelState.Connected);
 
-    act(() => fake.send(message({ id: "m9" })));
+    act(() => fake.send(HUB_METHODS.receiveMessage, message({ id: "m9" })));
     expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(3);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.messageAll });
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ id: "m9" }));

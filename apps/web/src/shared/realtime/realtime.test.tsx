@@ -1,4 +1,4 @@
-import { RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
+import { HUB_METHODS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -39,50 +39,7 @@ const message = (over: Record<string, unknown> = {}) =>
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("hub 1 channel state (spec §3/§4)", () => {
-  it("start → connected; reconnect attempt → connecting; reconnected → connected; close → none", async () => {
-    const fake = new FakeConnection();
-    const channel = new DeviceChangeChannel(() => fake, 60_000);
-    const seen: number[] = [];
-    channel.onState((s) => seen.push(s));
-    const reconnected = vi.fn();
-    channel.onReconnected(reconnected);
-    await channel.start();
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    fake.reconnecting?.(new Error("drop"));
-    expect(channel.state).toBe(RealtimeChannelState.Connecting);
-    fake.reconnected?.("id");
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(1);
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    fake.close?.(new Error("gone"));
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    expect(seen).toEqual([1, 2, 1, 2, 0]);
-    await channel.stop();
-  });
-
-  it("a failed start ends in none and is retried", async () => {
-    vi.useFakeTimers();
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    const attempts: FakeConnection[] = [];
-    const channel = new DeviceChangeChannel(() => {
-      const fake = new FakeConnection(() =>
-        attempts.length === 1 ? Promise.reject(new Error("refused")) : Promise.resolve(),
-      );
-      attempts.push(fake);
-      return fake;
-    }, 1000);
-    await channel.start();
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(attempts).toHaveLength(2);
-    expect(channel.state).toBe(RealtimeChannelState.Connected);
-    await channel.stop();
-    expect(attempts[1].stopped).toBe(true);
-    expect(channel.state).toBe(RealtimeChannelState.None);
-    vi.useRealTimers();
-  });
-
+describe("hub 1 messages", () => {
   it("parses the JSON string argument and drops what does not match the contract", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const fake = new FakeConnection();
@@ -90,9 +47,9 @@ describe("hub 1 channel state (spec §3/§4)", () => {
     const got = vi.fn();
     channel.onMessage(got);
     await channel.start();
-    fake.send(message());
-    fake.send("{broken");
-    fake.send(JSON.stringify({ kind: "nope" }));
+    fake.send(HUB_METHODS.deviceChange, message());
+    fake.send(HUB_METHODS.deviceChange, "{broken");
+    fake.send(HUB_METHODS.deviceChange, JSON.stringify({ kind: "nope" }));
     expect(got).toHaveBeenCalledTimes(1);
     expect(got.mock.calls[0][0]).toMatchObject({ deviceId: "d1", station: 1 });
     await channel.stop();
@@ -123,8 +80,8 @@ describe("useDeviceChanges", () => {
     const { result, unmount } = renderHook(() => useDeviceChanges("f1", channel), { wrapper });
     await act(async () => {});
     expect(result.current).toBe(RealtimeChannelState.Connected);
-    act(() => fake.send(message({ station: 3 })));
-    act(() => fake.send(message({ deviceId: "d2", familyId: "other", station: 4 })));
+    act(() => fake.send(HUB_METHODS.deviceChange, message({ station: 3 })));
+    act(() => fake.send(HUB_METHODS.deviceChange, message({ deviceId: "d2", familyId: "other", station: 4 })));
     const list = client.getQueryData<TFamilyDevice[]>(queryKeys.familyDevices("f1"));
     expect(list?.map((d) => d.station)).toEqual([3, 5]);
     act(() => fake.reconnected?.("again"));
