@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
+      { test: { name: "provisioning", root: "packages/provisioning", include: ["src/**/*.test.ts"] } },
       {
         test: {
           name: "server",
