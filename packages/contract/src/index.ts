@@ -1,5 +1,7 @@
 /** The wire contract of AquaPilot: enums (spec §3), envelope (§7, §8), endpoints (§7), hubs and MQTT topics. */
 
+export * from "./activation.js";
+export * from "./dev-bridge.js";
 export * from "./endpoints.js";
 export * from "./enums.js";
 export * from "./envelope.js";

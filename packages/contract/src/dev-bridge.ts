@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/**
+ * The development bridge (issue 9; docs/device-protocol.md §13.6): what a native shell does for the old
+ * (access point) setup — read the phone's Wi-Fi, join and leave the module's access point, send the join packet,
+ * discover on the home network — done by the server on loopback against the simulator, so the flow can be tried in a
+ * browser with `npm start`. Mounted only when APP_ENV is not production (like /dev/factory); the UDP targets are the
+ * configured simulator ports, never an address from the request. Plain JSON.
+ *
+ * The native bridge (window.AquaPilotNative) offers the same operations with the same result shapes.
+ */
+export const DEV_BRIDGE_PATHS = {
+  /** GET → {@link ZPhoneWifi}: the simulated phone's current network. */
+  wifi: "/dev/bridge/wifi",
+  /** GET → {@link ZWifiNetworkList}: networks in range (the phone's Wi-Fi settings list). */
+  networks: "/dev/bridge/wifi/networks",
+  /** POST {@link ZWifiSelect} → {@link ZPhoneWifi}: the phone joins a home network (its Wi-Fi settings). */
+  select: "/dev/bridge/wifi/select",
+  /** POST {@link ZJoinAccessPoint} → {@link ZJoinAccessPointResult}. */
+  joinAccessPoint: "/dev/bridge/ap/join",
+  /** POST → {@link ZPhoneWifi}: back to the home network. */
+  leaveAccessPoint: "/dev/bridge/ap/leave",
+  /** POST {@link ZSendJoinPacket} → {@link ZSendJoinPacketResult}. */
+  sendJoinPacket: "/dev/bridge/udp/join",
+  /** POST {@link ZDiscover} → {@link ZDiscoverResult}. */
+  discover: "/dev/bridge/udp/discover",
+} as const;
+
+/** Wi-Fi bands a phone reports. */
+export const WIFI_BANDS = ["2.4GHz", "5GHz"] as const;
+export type WifiBand = (typeof WIFI_BANDS)[number];
+
+/** The phone's current Wi-Fi: not connected, or a network's name and band (null when the phone cannot tell). */
+export const ZPhoneWifi = z.object({
+  connected: z.boolean(),
+  ssid: z.string().max(32).nullable(),
+  band: z.enum(WIFI_BANDS).nullable(),
+});
+export type TPhoneWifi = z.infer<typeof ZPhoneWifi>;
+
+export const ZWifiNetwork = z.object({
+  ssid: z.string().min(1).max(32),
+  band: z.enum(WIFI_BANDS),
+  /** Needs a password. */
+  secured: z.boolean(),
+  /** Received signal, dBm (−30 excellent … −90 unusable). */
+  rssi: z.number().int().min(-120).max(0),
+});
+export type TWifiNetwork = z.infer<typeof ZWifiNetwork>;
+export const ZWifiNetworkList = z.object({ networks: z.array(ZWifiNetwork) });
+export type TWifiNetworkList = z.infer<typeof ZWifiNetworkList>;
+
+export const ZWifiSelect = z.object({ ssid: z.string().min(1).max(32) });
+
+export const ZJoinAccessPoint = z.object({ ssid: z.string().min(1).max(32) });
+/** `not-found`: no access point of that name in range (the module is not in setup mode). */
+export const ZJoinAccessPointResult = z.object({ ok: z.boolean(), error: z.enum(["not-found", "failed"]).nullable() });
+export type TJoinAccessPointResult = z.infer<typeof ZJoinAccessPointResult>;
+
+/** A packet as standard base64. */
+const ZPacket = z.string().min(4).max(4096);
+
+export const ZSendJoinPacket = z.object({ packet: ZPacket });
+/** `acknowledged`: the module answered the join packet (our 0x15 acknowledgement) within 3 s. */
+export const ZSendJoinPacketResult = z.object({ acknowledged: z.boolean() });
+export type TSendJoinPacketResult = z.infer<typeof ZSendJoinPacketResult>;
+
+export const ZDiscover = z.object({ packet: ZPacket, timeoutMs: z.number().int().min(100).max(5000) });
+/** Every answer received within the time, as sent (base64), with the sender's address. */
+export const ZDiscoverResult = z.object({
+  answers: z.array(z.object({ address: z.string(), packet: ZPacket })),
+});
+export type TDiscoverResult = z.infer<typeof ZDiscoverResult>;
