@@ -30,11 +30,15 @@ export const DEV_BRIDGE_PATHS = {
 export const WIFI_BANDS = ["2.4GHz", "5GHz"] as const;
 export type WifiBand = (typeof WIFI_BANDS)[number];
 
-/** The phone's current Wi-Fi: not connected, or a network's name and band (null when the phone cannot tell). */
+/**
+ * The phone's current Wi-Fi: not connected, or a network's name, band and the phone's IPv4 address on it (each null
+ * when the phone cannot tell). The address goes into the hello packet (the module answers its own subnet only).
+ */
 export const ZPhoneWifi = z.object({
   connected: z.boolean(),
   ssid: z.string().max(32).nullable(),
   band: z.enum(WIFI_BANDS).nullable(),
+  ip: z.string().max(15).nullable(),
 });
 export type TPhoneWifi = z.infer<typeof ZPhoneWifi>;
 
