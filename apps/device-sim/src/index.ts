@@ -35,3 +35,14 @@ export {
   type SoftenerSettings,
   validateSettings,
 } from "./settings.js";
+export {
+  addressOn,
+  DEFAULT_PHONE_NETWORK,
+  findNetwork,
+  NEIGHBOURHOOD,
+  SIM_HOST,
+  SIM_NETMASK,
+  type SimBand,
+  type SimNetwork,
+  sameSubnet,
+} from "./setup/neighbourhood.js";
