@@ -21,16 +21,21 @@ const FLAGS = [
 /**
  * Starts Chromium with a fresh profile at a phone-sized viewport (375×812, the design width).
  * @param locale Accept-Language / navigator.language of the browser, e.g. "en" or "zh-CN".
+ * @param opts `bluetooth`: turn Web Bluetooth on (`--enable-features=WebBluetooth`), for the network-setup tests
+ *   whose peripheral Chromium's BluetoothEmulation plays (support/bluetooth.ts).
  * @returns the context and a close function that also removes the profile folder.
  */
-export async function launchPhone(locale = "en"): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchPhone(
+  locale = "en",
+  opts: { bluetooth?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "aq-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: FLAGS,
+    args: opts.bluetooth ? [...FLAGS, "--enable-features=WebBluetooth"] : FLAGS,
     viewport: { width: 375, height: 812 },
     deviceScaleFactor: 2,
     isMobile: true,
