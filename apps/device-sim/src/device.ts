@@ -55,6 +55,8 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
   otaFailureChance?: number;
   /** Reconnect period after a lost connection, ms (default 2000; 0 = never). */
   reconnectPeriodMs?: number;
+  /** How long the MQTT client waits for CONNACK before it gives up on a connection attempt, ms (default 10 000). */
+  connectTimeoutMs?: number;
   /** Where to write diagnostics (default: nowhere). */
   log?: (message: string) => void;
 }
@@ -241,7 +243,7 @@ export class SimulatedDevice extends EventEmitter {
       clean: true,
       keepalive: 30,
       reconnectPeriod: this.opts.reconnectPeriodMs ?? 2000,
-      connectTimeout: 10_000,
+      connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
       will: {
         topic: deviceTopic(this.mac, "status"),
         payload: Buffer.from(JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: false })),

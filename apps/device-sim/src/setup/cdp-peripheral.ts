@@ -1,0 +1,221 @@
+/**
+ * Makes a new-generation {@link SetupModeDevice} appear to Chromium's Web Bluetooth through the DevTools
+ * `BluetoothEmulation` domain (issue 9; docs/device-protocol.md §13.6): Chromium plays the radio, the simulated
+ * module answers its GATT operations. Works on a browser-level CDP session (playwright-core
+ * `browser.newBrowserCDPSession()`), e.g. from `npm run sim -- --setup-mode --browser http://127.0.0.1:9222` or a
+ * browser test.
+ */
+import {
+  BLSYNC_READ_UUID,
+  BLSYNC_SERVICE_UUID,
+  BLSYNC_WRITE_UUID,
+  CCC_DESCRIPTOR_UUID,
+  fromBase64,
+  toBase64,
+} from "@aquapilot/provisioning";
+import type { SetupModeDevice } from "./setup-device.js";
+
+/**
+ * The part of a Chrome DevTools Protocol session the peripheral needs; playwright-core's `CDPSession` satisfies it.
+ * `send` resolves with the command's result object.
+ */
+export interface CdpSession {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: string, handler: (params: never) => void): unknown;
+  off(event: string, handler: (params: never) => void): unknown;
+}
+
+/** States of the emulated Bluetooth adapter (BluetoothEmulation.CentralState). */
+export type BluetoothAdapterState = "absent" | "powered-off" | "powered-on";
+
+/** HCI error "Connection Failed to be Established" (Core Vol 1 Part F), answered while the module is unconnectable. */
+export const HCI_CONNECTION_FAILED = 0x3e;
+
+/** Options of {@link attachBluetoothPeripheral}. */
+export interface AttachBluetoothOptions {
+  /**
+   * The session already called `BluetoothEmulation.enable` (default false: it is called with powered-on and LE).
+   * Enabling again after a `disable` crashes Chromium: switch the adapter with {@link setBluetoothAdapterState}.
+   */
+  alreadyEnabled?: boolean;
+  /** Diagnostics (never frame contents: they carry the Wi-Fi password). */
+  log?: (message: string) => void;
+}
+
+/** The emulated peripheral, as returned by {@link attachBluetoothPeripheral}. */
+export interface BluetoothPeripheral {
+  /** Its BLE address, "AA:BB:CC:DD:EE:FF" (the Wi-Fi MAC + 1 on the last octet). */
+  readonly address: string;
+  /** Drops the GATT link (BluetoothEmulation.simulateGATTDisconnection); the page sees `gattserverdisconnected`. */
+  disconnect(): Promise<void>;
+  /** While false, connection attempts fail with HCI 0x3E (out of range, or advertising stopped). */
+  setConnectable(connectable: boolean): void;
+  /** Stops answering (removes the event listeners) and removes the provisioning service. */
+  detach(): Promise<void>;
+}
+
+interface GattOperationEvent {
+  address: string;
+  type: "connection" | "discovery";
+}
+interface CharacteristicOperationEvent {
+  characteristicId: string;
+  type: "read" | "write" | "subscribe-to-notifications" | "unsubscribe-from-notifications";
+  data?: string;
+  writeType?: string;
+}
+interface DescriptorOperationEvent {
+  descriptorId: string;
+  type: "read" | "write";
+  data?: string;
+}
+
+/**
+ * Sets the emulated adapter's state (BluetoothEmulation.setSimulatedCentralState): "absent" (no Bluetooth),
+ * "powered-off" (Bluetooth switched off) or "powered-on". The domain must be enabled already.
+ * @throws the CDP error when the domain is not enabled.
+ */
+export async function setBluetoothAdapterState(session: CdpSession, state: BluetoothAdapterState): Promise<void> {
+  await session.send("BluetoothEmulation.setSimulatedCentralState", { state });
+}
+
+/**
+ * Makes `device` (new generation, started) a preconnected BLE peripheral of the browser behind `session`
+ * (docs/device-protocol.md §13.1, §13.6):
+ * 1. `BluetoothEmulation.enable` {state: "powered-on", leSupported: true} unless `alreadyEnabled`;
+ * 2. `simulatePreconnectedPeripheral` {address, name "WiFi-BL3372-XXXX", knownServiceUuids: [provisioning service]};
+ * 3. the service, its write characteristic (write, write without response), its read characteristic (read, notify)
+ *    and the read characteristic's CCC descriptor 0x2902;
+ * 4. then answers every operation: connection and discovery with HCI 0 (0x3E for a connection while unconnectable),
+ *    writes through `device.gatt.write`, reads through `device.gatt.read` (base64 `data`), (un)subscriptions with 0,
+ *    descriptor reads with [0, 0] and writes with 0. After the answer to PROV_STOP was read the module drops the
+ *    link and stops being connectable (it stops advertising).
+ *
+ * Chromium 156 shows the peripheral's name as "" in the chooser prompt (`device.name` is right in the page) and may
+ * raise the chooser prompt event twice for one id.
+ * @throws Error when `device` is of the old generation; the CDP error of a refused command (e.g. the domain is
+ *   missing: Chromium without `--enable-features=WebBluetooth`, or a page-level session).
+ */
+export async function attachBluetoothPeripheral(
+  session: CdpSession,
+  device: SetupModeDevice,
+  opts: AttachBluetoothOptions = {},
+): Promise<BluetoothPeripheral> {
+  if (device.generation !== "new") throw new Error("only a new-generation module has Bluetooth");
+  const gatt = device.gatt;
+  const address = device.bluetoothAddress;
+  const log = opts.log;
+  const send = <T>(method: string, params: Record<string, unknown>) =>
+    session.send(`BluetoothEmulation.${method}`, params) as Promise<T>;
+  const reply = (method: string, params: Record<string, unknown>) => {
+    send(method, params).catch((err: Error) => log?.(`${address}: ${method} failed: ${err.message}`));
+  };
+
+  if (!opts.alreadyEnabled) await send("enable", { state: "powered-on", leSupported: true });
+  await send("simulatePreconnectedPeripheral", {
+    address,
+    name: device.name,
+    manufacturerData: [],
+    knownServiceUuids: [BLSYNC_SERVICE_UUID],
+  });
+  const { serviceId } = await send<{ serviceId: string }>("addService", { address, serviceUuid: BLSYNC_SERVICE_UUID });
+  const { characteristicId: writeId } = await send<{ characteristicId: string }>("addCharacteristic", {
+    serviceId,
+    characteristicUuid: BLSYNC_WRITE_UUID,
+    properties: { write: true, writeWithoutResponse: true },
+  });
+  const { characteristicId: readId } = await send<{ characteristicId: string }>("addCharacteristic", {
+    serviceId,
+    characteristicUuid: BLSYNC_READ_UUID,
+    properties: { read: true, notify: true },
+  });
+  const { descriptorId } = await send<{ descriptorId: string }>("addDescriptor", {
+    characteristicId: readId,
+    descriptorUuid: CCC_DESCRIPTOR_UUID,
+  });
+
+  let connectable = true;
+  let dropping = false;
+  const disconnect = async () => {
+    gatt.reset();
+    await send("simulateGATTDisconnection", { address });
+  };
+
+  const onGatt = (event: GattOperationEvent) => {
+    if (event.address.toUpperCase() !== address) return;
+    const refused = event.type === "connection" && !connectable;
+    if (event.type === "connection" && !refused) gatt.reset(); // a new link: no half message, nothing to read
+    reply("simulateGATTOperationResponse", { address, type: event.type, code: refused ? HCI_CONNECTION_FAILED : 0 });
+  };
+
+  const onCharacteristic = (event: CharacteristicOperationEvent) => {
+    const uuid =
+      event.characteristicId === writeId
+        ? BLSYNC_WRITE_UUID
+        : event.characteristicId === readId
+          ? BLSYNC_READ_UUID
+          : null;
+    if (!uuid) return;
+    const base = { characteristicId: event.characteristicId, type: event.type };
+    if (event.type === "write") {
+      let value: Uint8Array;
+      try {
+        value = fromBase64(event.data ?? "");
+      } catch {
+        value = new Uint8Array(0);
+      }
+      reply("simulateCharacteristicOperationResponse", { ...base, code: gatt.write(uuid, value).code });
+    } else if (event.type === "read") {
+      const result = gatt.read(uuid);
+      reply("simulateCharacteristicOperationResponse", {
+        ...base,
+        code: result.code,
+        ...(result.value ? { data: toBase64(result.value) } : {}),
+      });
+      if (gatt.provisioningStopped && !gatt.hasPendingAnswer && !dropping) {
+        // PROV_STOP answered and read: the module stops advertising and drops the link.
+        dropping = true;
+        connectable = false;
+        setTimeout(() => {
+          disconnect()
+            .then(() => log?.(`${address}: provisioning stopped, link dropped`))
+            .catch((err: Error) => log?.(`${address}: disconnect failed: ${err.message}`));
+        }, 50);
+      }
+    } else {
+      reply("simulateCharacteristicOperationResponse", { ...base, code: 0 });
+    }
+  };
+
+  const onDescriptor = (event: DescriptorOperationEvent) => {
+    if (event.descriptorId !== descriptorId) return;
+    reply("simulateDescriptorOperationResponse", {
+      descriptorId,
+      type: event.type,
+      code: 0,
+      ...(event.type === "read" ? { data: toBase64(new Uint8Array([0, 0])) } : {}),
+    });
+  };
+
+  session.on("BluetoothEmulation.gattOperationReceived", onGatt);
+  session.on("BluetoothEmulation.characteristicOperationReceived", onCharacteristic);
+  session.on("BluetoothEmulation.descriptorOperationReceived", onDescriptor);
+  log?.(`${address}: ${device.name} is in range (Bluetooth emulation)`);
+
+  let detached = false;
+  return {
+    address,
+    disconnect,
+    setConnectable(value: boolean) {
+      connectable = value;
+    },
+    async detach() {
+      if (detached) return;
+      detached = true;
+      session.off("BluetoothEmulation.gattOperationReceived", onGatt);
+      session.off("BluetoothEmulation.characteristicOperationReceived", onCharacteristic);
+      session.off("BluetoothEmulation.descriptorOperationReceived", onDescriptor);
+      await send("removeService", { serviceId }).catch(() => undefined);
+    },
+  };
+}
