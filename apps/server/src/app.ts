@@ -16,8 +16,12 @@ import type { AppConfig } from "./config.js";
 import type { Db } from "./db/index.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandler } from "./http/error-handler.js";
+import { registerRateLimiting } from "./http/rate-limit.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { accountRoutes } from "./modules/account/routes.js";
+import { ACTIVATION_KEY_FILE } from "./modules/activation/nonce.js";
+import { activationRoutes } from "./modules/activation/routes.js";
+import { deviceBrokerUrl } from "./modules/activation/service.js";
 import { appConfigRoutes } from "./modules/app-config/routes.js";
 import { articleRoutes } from "./modules/article/routes.js";
 import type { AppContext } from "./modules/context.js";
@@ -87,6 +91,11 @@ export interface AppDeps {
   sms?: SmsSender;
   /** Built web app to serve at "/"; default apps/web/dist; served only when it holds index.html. */
   webDistDir?: string;
+  /**
+   * Where devices reach the broker (the device link's `brokerUrl`), told by activation step one unless
+   * MQTT_PUBLIC_URL is set; default derived from the configuration (modules/activation `deviceBrokerUrl`).
+   */
+  brokerUrl?: string;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -94,8 +103,10 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
 /**
  * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, form
  * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
- * error handler, bearer authentication, every REST route of the walking skeleton, `/dev/outbox` outside production,
- * and the built web app at "/" when apps/web/dist exists.
+ * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), every REST route of the
+ * walking skeleton, the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
+ * `/dev/outbox` outside production, and the built web app at "/" when apps/web/dist exists. The development-only
+ * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
  *
  * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`.
  * The caller closes the app (`await app.close()`); the database, bus and device link stay the caller's to close.
@@ -134,6 +145,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
   registerAuthentication(app, auth);
+  registerRateLimiting(app);
+  // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
+  app.register(activationRoutes, {
+    deps: {
+      db,
+      now,
+      nonceKey: loadOrCreateSecret(config.DATA_DIR, ACTIVATION_KEY_FILE),
+      mqttUrl: deviceBrokerUrl(config, deps.brokerUrl),
+    },
+  });
   const push = createPushService({ db, config, logger: app.log, now });
   const ctx: AppContext = {
     config,

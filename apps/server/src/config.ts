@@ -3,6 +3,13 @@ import { z } from "zod";
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 /** An absolute URL of any scheme (postgres://, mqtt://, smtp://, redis://, https://); empty counts as unset. */
 const optionalUrl = z.url().optional();
+/** A broker URL devices may be given: mqtt, mqtts, ws or wss, without user name or password. */
+const mqttPublicUrl = z
+  .url({ protocol: /^(mqtts?|wss?)$/ })
+  .refine((u) => !URL.canParse(u) || (new URL(u).username === "" && new URL(u).password === ""), {
+    message: "must not carry credentials",
+  })
+  .optional();
 
 /** Environment variables read by the server (docs/architecture.md "Configuration"), with their defaults. */
 const ZEnv = z.object({
@@ -71,6 +78,17 @@ const ZEnv = z.object({
     .default("mailto:push@aquapilot.example"),
   /** A device offline for longer than this many minutes gets an "offline" message (once per offline period). */
   OFFLINE_MESSAGE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
+  // Network setup (issue 9; docs/device-protocol.md §13).
+  /**
+   * The broker URL devices are told in activation step one (`mqttUrl`, §13.4), e.g. mqtts://mqtt.example.com:8883
+   * when devices reach the broker through a public name or a TLS front. Unset → the device link's own broker URL
+   * (MQTT_URL without its credentials, or the embedded broker's address). Must not carry credentials.
+   */
+  MQTT_PUBLIC_URL: mqttPublicUrl,
+  /** UDP port on 127.0.0.1 where the simulator plays the module's access point (development bridge, §13.6). */
+  SIM_AP_UDP_PORT: port(48880),
+  /** UDP port on 127.0.0.1 where the simulator plays the module on the home network (development bridge, §13.6). */
+  SIM_LAN_UDP_PORT: port(48881),
 });
 
 /** The validated server configuration (every field of {@link loadConfig}). */
@@ -88,7 +106,7 @@ export class ConfigError extends Error {
  * Reads and validates the configuration from environment variables (docs/architecture.md "Configuration").
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
  * MQTT_PORT 1883, SIM_DEVICES 3, SIM_TIME_SCALE 60, LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114,
- * MAP_TYPE 4 (Tianditu), MAP_KEY_* empty.
+ * MAP_TYPE 4 (Tianditu), MAP_KEY_* empty, SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset.
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"".
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

@@ -5,7 +5,8 @@ import { buildApp, createLogger } from "./app.js";
 import { type Bus, InProcessBus } from "./bus.js";
 import type { AppConfig } from "./config.js";
 import { type Db, openDatabase } from "./db/index.js";
-import { type DeviceLink, factoryRoutes, startDeviceLink } from "./iot/index.js";
+import { registerDevelopmentRoutes } from "./dev/index.js";
+import { type DeviceLink, startDeviceLink } from "./iot/index.js";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.js";
 import { provisionDevice } from "./modules/devices/provision.js";
 import { MESSAGE_EVENT_TYPES } from "./modules/message/center.js";
@@ -66,7 +67,7 @@ export async function startSystem(
     });
     cleanups.push(() => deviceLink.close());
 
-    const app = buildApp({ config, db, bus, devices: deviceLink, logger });
+    const app = buildApp({ config, db, bus, devices: deviceLink, logger, brokerUrl: deviceLink.brokerUrl });
     const hubs = registerHubs(app, {
       bus,
       logger: app.log,
@@ -91,7 +92,8 @@ export async function startSystem(
     deviceLink.gateway.setEventHook(async (e) => {
       if (MESSAGE_EVENT_TYPES.includes(e.type)) await app.messages.fromDeviceEvent(e.deviceId, e.eventId);
     });
-    if (config.APP_ENV !== "production") await app.register(factoryRoutes, { db });
+    // Factory registration and the development bridge (§13.6), never in production.
+    await registerDevelopmentRoutes(app, { config, db });
     await app.listen({ port: config.PORT, host: config.HOST });
     cleanups.push(() => app.close());
     cleanups.push(async () => deviceLink.gateway.setEventHook(null));

@@ -11,6 +11,7 @@ import * as m0005 from "./migrations/0005-device-control.js";
 import * as m0006 from "./migrations/0006-messages.js";
 import * as m0007 from "./migrations/0007-post-sale-articles.js";
 import * as m0008 from "./migrations/0008-files.js";
+import * as m0009 from "./migrations/0009-device-activations.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0006-messages": m0006,
   "0007-post-sale-articles": m0007,
   "0008-files": m0008,
+  "0009-device-activations": m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { ActivationTables } from "./schema-activation.js";
 import type { FilesTables } from "./schema-files.js";
 import type { MessagesTables } from "./schema-messages.js";
 import type { PostSaleTables } from "./schema-post-sale.js";
@@ -235,7 +236,7 @@ export interface OutboxTable {
   created_at: string;
 }
 
-export interface Database extends MessagesTables, PostSaleTables, FilesTables {
+export interface Database extends MessagesTables, PostSaleTables, FilesTables, ActivationTables {
   users: UsersTable;
   families: FamiliesTable;
   family_members: FamilyMembersTable;

@@ -42,7 +42,22 @@ export function fastifyUrl(ep: Pick<Endpoint, "path" | "params">): string {
   return ep.path.replace(PATH_PARAM, ":$1");
 }
 
-function register<E extends Endpoint>(app: FastifyInstance, ep: E, needsUser: boolean, handler: Handler<E, never>) {
+/** Extra per-route options of {@link registerEndpoint}. */
+export interface EndpointOptions {
+  /**
+   * Runs after authentication and validation, before the handler (e.g. a rate limit keyed by the caller);
+   * throwing an AppError answers it through the error handler.
+   */
+  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+function register<E extends Endpoint>(
+  app: FastifyInstance,
+  ep: E,
+  needsUser: boolean,
+  handler: Handler<E, never>,
+  options: EndpointOptions = {},
+) {
   app.route({
     method: ep.method,
     url: fastifyUrl(ep),
@@ -59,6 +74,7 @@ function register<E extends Endpoint>(app: FastifyInstance, ep: E, needsUser: bo
           requireUser(request);
         }
       : undefined,
+    preHandler: options.preHandler,
     handler: async (request, reply) => {
       const result = await handler({
         query: request.query as never,
@@ -79,12 +95,18 @@ function register<E extends Endpoint>(app: FastifyInstance, ep: E, needsUser: bo
  * verbatim (`{id}` segments become Fastify `:id` and are validated by the entry's `params`), query/body validated by
  * the entry's schemas, the handler's result wrapped in the ABP envelope and serialised through
  * `abpEnvelope(result)`. Anonymous callers get 401 with unAuthorizedRequest true.
+ * `options.preHandler` runs between validation and the handler.
  * @throws at registration when the entry is marked `open` (use {@link registerOpenEndpoint}) or its path names a
  *   parameter its `params` schema lacks.
  */
-export function registerEndpoint<E extends Endpoint>(app: FastifyInstance, ep: E, handler: Handler<E, AuthUser>): void {
+export function registerEndpoint<E extends Endpoint>(
+  app: FastifyInstance,
+  ep: E,
+  handler: Handler<E, AuthUser>,
+  options?: EndpointOptions,
+): void {
   if (ep.open) throw new Error(`${ep.path} is open: register it with registerOpenEndpoint`);
-  register(app, ep, true, handler as Handler<E, never>);
+  register(app, ep, true, handler as Handler<E, never>, options);
 }
 
 /** Like {@link registerEndpoint} for an `open` entry: the handler gets `user` null when the caller is anonymous. */

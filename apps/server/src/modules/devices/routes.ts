@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { loadOrCreateSecret } from "../../auth/secrets.js";
 import type { AppConfig } from "../../config.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
+import { createLimiter } from "../../http/rate-limit.js";
 import { registerEndpoint, registerOpenEndpoint } from "../../http/route.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -18,6 +19,13 @@ import {
   requirePermission,
   updateDevice,
 } from "./service.js";
+
+/**
+ * Rate limits of the binding call (docs/device-protocol.md §13.7), requests per minute: per signed-in user and per
+ * client address. Over either → 429 TooManyRequests (ABP envelope) with `retry-after` seconds; the request is not
+ * looked at further.
+ */
+export const BIND_LIMITS = { perUser: 10, perAddress: 30, windowMs: 60_000 } as const;
 
 /** File in DATA_DIR holding the generated external-callback secret when EXTERNAL_CALLBACK_SECRET is unset. */
 export const EXTERNAL_CALLBACK_SECRET_FILE = "external-callback.secret";
@@ -42,7 +50,7 @@ function sameSecret(given: unknown, expected: string): boolean {
 }
 
 /**
- * Routes of spec §7 /api/run-lucky/device/app/device (bind, get-device-with--data, update-device-name,
+ * Routes of spec §7 /api/run-lucky/device/app/device (bind — rate limited by {@link BIND_LIMITS} —, get-device-with--data, update-device-name,
  * update-device-image), device-lookup (get-device-list, get-device-model-setting) and
  * /api/run-lucky/Iot/app/external-callback/send-device-config-change-message (integration call authenticated by the
  * header x-external-callback-secret, not by a user token).
@@ -50,7 +58,28 @@ function sameSecret(given: unknown, expected: string): boolean {
 export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
   const callbackSecret = externalCallbackSecret(ctx.config);
 
-  registerEndpoint(app, endpoints.bindDevice, async ({ user, body }) => bindDevice(ctx, user.id, body));
+  // Binding checks a secret (argon2) or a pairing code from activation: limited per user and per client address.
+  const bindByUser = createLimiter(app, {
+    max: BIND_LIMITS.perUser,
+    windowMs: BIND_LIMITS.windowMs,
+    key: (request) => (request.user ? request.user.id : null),
+  });
+  const bindByAddress = createLimiter(app, {
+    max: BIND_LIMITS.perAddress,
+    windowMs: BIND_LIMITS.windowMs,
+    key: (request) => request.ip,
+  });
+  registerEndpoint(app, endpoints.bindDevice, async ({ user, body }) => bindDevice(ctx, user.id, body), {
+    preHandler: async (request, reply) => {
+      for (const limiter of [bindByUser, bindByAddress]) {
+        const outcome = await limiter(request);
+        if (outcome.limited) {
+          reply.header("retry-after", String(outcome.retryAfterSeconds));
+          throw new AppError(ErrorCode.TooManyRequests, "error.tooManyRequests");
+        }
+      }
+    },
+  });
   registerEndpoint(app, endpoints.getDeviceWithData, async ({ user, query }) => {
     requirePermission(user, PERMISSIONS.deviceView);
     return getDeviceWithData(ctx.db, user.id, query.deviceId);

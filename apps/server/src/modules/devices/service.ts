@@ -17,6 +17,7 @@ import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import { consumeActivation, findUsableActivation } from "../activation/queries.js";
 import { readDeviceRow } from "../device-control/service.js";
 import { findDeviceModel } from "../device-model/service.js";
 import { isUploadPath, requireOwnUploads } from "../files/service.js";
@@ -40,7 +41,8 @@ const PAIRING_CODE = /^((?:[0-9a-f]{2}[:-]?){5}[0-9a-f]{2}):(.+)$/i;
 
 /**
  * The MAC (12 upper-case hex digits) and secret of a bind request: the pairing code "MAC:SECRET" the device prints
- * (the MAC may carry ":" or "-" separators), or `mac` and `secret` given apart.
+ * or "MAC:TOKEN" from activation (docs/device-protocol.md §13.4; the MAC may carry ":" or "-" separators), or `mac`
+ * and `secret` given apart. Which kind of secret it is, {@link bindDevice} finds out.
  * @throws AppError Validation (device.pairingRequired, members ["code"]) when neither form is complete.
  */
 export function parsePairing(input: Pick<TDeviceBind, "code" | "mac" | "secret">): { mac: string; secret: string } {
@@ -143,31 +145,50 @@ async function publishChanged(deps: DeviceDeps, deviceId: string, familyIds: Arr
 }
 
 /**
- * Binds a provisioned device to household `input.familyId` (spec §7 device POST /; issue 4): only the family's
- * administrator; the secret is checked against devices.secret_hash (argon2). A device belongs to at most one
- * household: one bound elsewhere is refused unless `rebind` is true (the device was reset and the caller proves
- * its secret), then it moves and the old household loses it. The device goes last in the household's order and
- * takes `input.name` when given. Binding again to the same household answers the device unchanged.
+ * Binds a provisioned device to household `input.familyId` (spec §7 device POST /; issue 4; issue 9,
+ * docs/device-protocol.md §13.4): only the family's administrator. The secret part of the pairing code
+ * "MAC:SECRET" is either
+ * - a pairing code from activation (modules/activation): valid when an unused, unexpired `device_activations` row of
+ *   that device has its SHA-256; it is consumed (used_at, used_by) inside the binding transaction with a conditional
+ *   update, so of two concurrent binds with one code exactly one succeeds; or
+ * - the factory secret, checked against devices.secret_hash (argon2), reusable as before.
+ * A device belongs to at most one household: one bound elsewhere is refused unless `rebind` is true (the device was
+ * reset and the caller proves its secret or holds a fresh code), then it moves and the old household loses it; a
+ * refusal leaves the code unused. The device goes last in the household's order and takes `input.name` when given.
+ * Binding again to the same household answers the device unchanged (and still consumes a code from activation).
  * Publishes `device.changed` for the new and the old household.
  * @throws AppError Forbidden (not the administrator), Validation (device.pairingRequired), InvalidCode
- *   (device.pairingInvalid: unknown MAC or wrong secret, indistinguishable), Conflict (device.boundElsewhere).
+ *   (device.pairingInvalid: unknown MAC, wrong secret, or a code that is unknown, used or expired — indistinguishable,
+ *   also for the loser of a concurrent bind with one code), Conflict (device.boundElsewhere).
  */
 export async function bindDevice(deps: DeviceDeps, userId: string, input: TDeviceBind): Promise<TFamilyDevice> {
   await requireFamilyAdmin(deps.db, userId, input.familyId);
   const { mac, secret } = parsePairing(input);
+  const now = deps.now().toISOString();
   const device = await deps.db
     .selectFrom("devices")
     .select(["id", "secret_hash", "family_id"])
     .where("mac", "=", mac)
     .executeTakeFirst();
-  // verifyPassword(null, …) still spends a hash, so an unknown MAC takes as long as a wrong secret.
-  const valid = await verifyPassword(device?.secret_hash ?? null, secret);
+  const activation = device ? await findUsableActivation(deps.db, device.id, secret, now) : undefined;
+  // verifyPassword(null, …) still spends a hash, so an unknown MAC takes as long as a wrong secret or a spent code.
+  const valid = activation !== undefined || (await verifyPassword(device?.secret_hash ?? null, secret));
   if (!device || !valid) throw new AppError(ErrorCode.InvalidCode, "device.pairingInvalid");
+  const consume = async (db: Db) => {
+    if (activation && !(await consumeActivation(db, activation.id, userId, now))) {
+      throw new AppError(ErrorCode.InvalidCode, "device.pairingInvalid");
+    }
+  };
   const previous = device.family_id;
-  if (previous === input.familyId) return getFamilyDevice(deps.db, device.id);
+  if (previous === input.familyId) {
+    await consume(deps.db);
+    return getFamilyDevice(deps.db, device.id);
+  }
   if (previous !== null && input.rebind !== true) throw new AppError(ErrorCode.Conflict, "device.boundElsewhere");
 
   await deps.db.transaction().execute(async (trx) => {
+    // The code first: a concurrent bind with the same code then fails here, as pairingInvalid.
+    await consume(trx);
     const last = await trx
       .selectFrom("devices")
       .select((eb) => eb.fn.max("sort").as("maxSort"))

@@ -1,0 +1,106 @@
+import {
+  ACTIVATION_PATHS,
+  normaliseMac,
+  ZActivationBegin,
+  ZActivationBeginResult,
+  ZActivationComplete,
+  ZActivationCompleteResult,
+} from "@aquapilot/contract";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { createLimiter, type Limiter } from "../../http/rate-limit.js";
+import { type ActivationDeps, ActivationFailure, beginActivation, completeActivation } from "./service.js";
+
+/**
+ * Rate limits of the activation calls (docs/device-protocol.md §13.4, §13.7), requests per minute. Per MAC they bound
+ * what one device (or someone trying its MAC) may ask; per client address they bound a scanner trying many MACs.
+ * A module makes one begin and one complete per attempt, and retries at most every few seconds.
+ */
+export const ACTIVATION_LIMITS = {
+  beginPerMac: 20,
+  beginPerAddress: 60,
+  completePerMac: 10,
+  completePerAddress: 30,
+  windowMs: 60_000,
+} as const;
+
+/** Largest accepted body of an activation call, bytes (the schemas allow well under 1 KiB). */
+const BODY_LIMIT = 8 * 1024;
+
+function macKey(request: FastifyRequest): string | null {
+  const mac = normaliseMac(String((request.body as { mac?: unknown } | null)?.mac ?? ""));
+  return mac.length === 12 ? mac : null;
+}
+
+async function enforce(limiter: Limiter, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const outcome = await limiter(request);
+  if (outcome.limited) {
+    reply.header("retry-after", String(outcome.retryAfterSeconds));
+    throw new ActivationFailure("rate-limited");
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ActivationFailure("invalid-request");
+  return parsed.data;
+}
+
+/**
+ * Device-facing activation routes (docs/device-protocol.md §13.4; packages/contract/src/activation.ts), plain JSON,
+ * not the app's ABP envelope: `POST /iot/v1/activation/begin` and `POST /iot/v1/activation/complete`. Each request
+ * is first counted per client address, then its body is validated (400 `invalid-request`), then counted per MAC
+ * ({@link ACTIVATION_LIMITS}; 429 `rate-limited` with `retry-after` seconds), then handed to the service. Errors are
+ * `{error}` with 400/401/404/409/429 (a body Fastify cannot read — bad JSON, wrong content type, too large — is 400
+ * `invalid-request`); anything unexpected is 500 `{error: "internal"}`, logged without the body.
+ *
+ * Needs the app's rate-limit plugin (http/rate-limit.ts `registerRateLimiting`). Bodies are never logged (the
+ * request serializer logs method, URL and address only), so secrets, nonces and tokens stay out of the logs.
+ */
+export const activationRoutes: FastifyPluginAsync<{ deps: ActivationDeps }> = async (app, opts) => {
+  const { deps } = opts;
+  const address = (request: FastifyRequest) => request.ip;
+  const minute = ACTIVATION_LIMITS.windowMs;
+  const limits = {
+    beginByAddress: createLimiter(app, { max: ACTIVATION_LIMITS.beginPerAddress, windowMs: minute, key: address }),
+    beginByMac: createLimiter(app, { max: ACTIVATION_LIMITS.beginPerMac, windowMs: minute, key: macKey }),
+    completeByAddress: createLimiter(app, {
+      max: ACTIVATION_LIMITS.completePerAddress,
+      windowMs: minute,
+      key: address,
+    }),
+    completeByMac: createLimiter(app, { max: ACTIVATION_LIMITS.completePerMac, windowMs: minute, key: macKey }),
+  };
+
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+    if (err instanceof ActivationFailure) return reply.code(err.status).send({ error: err.error });
+    const status = (err as FastifyError).statusCode;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      return reply.code(400).send({ error: "invalid-request" });
+    }
+    request.log.error({ err, reqId: request.id }, "activation failed");
+    return reply.code(500).send({ error: "internal" });
+  });
+
+  app.post(
+    ACTIVATION_PATHS.begin,
+    { bodyLimit: BODY_LIMIT, schema: { response: { 200: ZActivationBeginResult } } },
+    async (request, reply) => {
+      await enforce(limits.beginByAddress, request, reply);
+      const body = parse(ZActivationBegin, request.body);
+      await enforce(limits.beginByMac, request, reply);
+      return beginActivation(deps, body);
+    },
+  );
+
+  app.post(
+    ACTIVATION_PATHS.complete,
+    { bodyLimit: BODY_LIMIT, schema: { response: { 200: ZActivationCompleteResult } } },
+    async (request, reply) => {
+      await enforce(limits.completeByAddress, request, reply);
+      const body = parse(ZActivationComplete, request.body);
+      await enforce(limits.completeByMac, request, reply);
+      return completeActivation(deps, body);
+    },
+  );
+};
