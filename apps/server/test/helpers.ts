@@ -6,6 +6,7 @@ import { buildApp, createLogger } from "../src/app.js";
 import { InProcessBus } from "../src/bus.js";
 import { type AppConfig, loadConfig } from "../src/config.js";
 import type { Db } from "../src/db/index.js";
+import { type DevBridgeOptions, registerDevelopmentRoutes } from "../src/dev/index.js";
 import { AppError, ErrorCode } from "../src/http/errors.js";
 import type { Mailer } from "../src/notify/index.js";
 import type { DeviceCommandPort } from "../src/ports.js";
@@ -66,6 +67,11 @@ export async function createTestApp(
     webDistDir?: string;
     /** Replaces the e-mail transport. */
     mailer?: Mailer;
+    /**
+     * Also mount the development-only routes (factory, bridge) as system.ts does (src/dev
+     * `registerDevelopmentRoutes`; absent with APP_ENV=production), with these bridge options.
+     */
+    development?: { bridge?: Partial<DevBridgeOptions> };
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
@@ -89,6 +95,9 @@ export async function createTestApp(
     webDistDir: opts.webDistDir ?? "/nonexistent",
     mailer: opts.mailer,
   });
+  if (opts.development) {
+    await registerDevelopmentRoutes(app, { config, db: database.db, bridge: opts.development.bridge });
+  }
   await app.ready();
   return {
     app,

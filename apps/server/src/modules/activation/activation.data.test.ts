@@ -1,0 +1,229 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { ACTIVATION_NONCE_SECONDS } from "@aquapilot/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
+import { InProcessBus } from "../../bus.js";
+import { AppError } from "../../http/errors.js";
+import { provisionDevice } from "../devices/provision.js";
+import { bindDevice } from "../devices/service.js";
+import { signNonce } from "./nonce.js";
+import { consumeActivation, findUsableActivation, hashActivationToken } from "./queries.js";
+import { type ActivationDeps, completeActivation } from "./service.js";
+
+const SECRET = "factory-secret-of-a-softener-0001";
+
+/**
+ * Pairing codes from activation on both engines (docs/device-protocol.md §13.4): issued hashed, bound once (consumed
+ * inside the binding transaction), refused when used or expired, exactly one winner when two bind at once.
+ */
+describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
+  let tdb: TestDatabase;
+  const bus = new InProcessBus();
+  let clock = new Date("2026-06-01T08:00:00.000Z");
+  const nonceKey = new Uint8Array(randomBytes(32));
+  const users: Record<string, string> = {};
+  const families: Record<string, string> = {};
+  const devices: Record<string, string> = {};
+  const bindDeps = () => ({ db: tdb.db, bus, now: () => clock });
+  const activationDeps = (): ActivationDeps => ({ db: tdb.db, now: () => clock, nonceKey, mqttUrl: "mqtt://h:1883" });
+
+  /** Activation step two for `mac` with a fresh nonce: the pairing code MAC:TOKEN. */
+  async function issue(mac: string): Promise<string> {
+    const nonce = signNonce(nonceKey, mac, new Date(clock.getTime() + ACTIVATION_NONCE_SECONDS * 1000));
+    return (await completeActivation(activationDeps(), { mac, nonce, secret: SECRET })).pairingCode;
+  }
+
+  async function row(code: string) {
+    return tdb.db
+      .selectFrom("device_activations")
+      .selectAll()
+      .where("token_hash", "=", hashActivationToken(code.split(":")[1]))
+      .executeTakeFirstOrThrow();
+  }
+
+  async function familyOf(deviceId: string) {
+    return (await tdb.db.selectFrom("devices").select("family_id").where("id", "=", deviceId).executeTakeFirstOrThrow())
+      .family_id;
+  }
+
+  const invalid = { code: "InvalidCode", messageKey: "device.pairingInvalid" };
+
+  beforeAll(async () => {
+    tdb = await openTestDatabase(engine);
+    const now = new Date().toISOString();
+    for (const name of ["ann", "bob", "cat"]) {
+      users[name] = randomUUID();
+      await tdb.db
+        .insertInto("users")
+        .values({
+          id: users[name],
+          user_name: name,
+          name,
+          email: null,
+          phone_number: null,
+          country_code: null,
+          password_hash: "x",
+          service_region: 2,
+          language_type: "en",
+          avatar: null,
+          security_stamp: "s",
+          is_deleted: 0,
+          creation_time: now,
+        })
+        .execute();
+    }
+    for (const name of ["ann", "bob"]) {
+      families[name] = randomUUID();
+      await tdb.db
+        .insertInto("families")
+        .values({
+          id: families[name],
+          name: `${name}'s`,
+          address: null,
+          longitude: null,
+          latitude: null,
+          avatar: null,
+          creator_id: users[name],
+          creation_time: now,
+          province: null,
+          city: null,
+          district: null,
+        })
+        .execute();
+      await tdb.db
+        .insertInto("family_members")
+        .values({ id: randomUUID(), family_id: families[name], user_id: users[name], is_admin: 1, creation_time: now })
+        .execute();
+    }
+    // cat is a member of ann's household, not its administrator.
+    await tdb.db
+      .insertInto("family_members")
+      .values({ id: randomUUID(), family_id: families.ann, user_id: users.cat, is_admin: 0, creation_time: now })
+      .execute();
+    for (const n of [1, 2, 3, 4, 5]) {
+      const mac = `02FF0000000${n}`;
+      devices[mac] = (await provisionDevice(tdb.db, { mac, secret: SECRET, name: `D${n}` })).id;
+    }
+  });
+  afterAll(() => tdb?.close());
+
+  it("binds once with a code, recording who used it; the same code then fails", async () => {
+    const code = await issue("02FF00000001");
+    expect(code).toMatch(/^02FF00000001:[A-Za-z0-9_-]{22}$/);
+    const stored = await row(code);
+    expect(stored).toMatchObject({ device_id: devices["02FF00000001"], used_at: null, used_by: null });
+    expect(Object.values(stored)).not.toContain(code.split(":")[1]);
+
+    const bound = await bindDevice(bindDeps(), users.ann, { familyId: families.ann, code });
+    expect(bound).toMatchObject({ id: devices["02FF00000001"], familyId: families.ann });
+    expect(await row(code)).toMatchObject({ used_at: clock.toISOString(), used_by: users.ann });
+
+    // Used: refused like an unknown code, also to the same household and with rebind.
+    await expect(bindDevice(bindDeps(), users.ann, { familyId: families.ann, code })).rejects.toMatchObject(invalid);
+    await expect(
+      bindDevice(bindDeps(), users.bob, { familyId: families.bob, code, rebind: true }),
+    ).rejects.toMatchObject(invalid);
+    expect(await familyOf(devices["02FF00000001"])).toBe(families.ann);
+  });
+
+  it("refuses an expired code and a code of another device, changing nothing", async () => {
+    const code = await issue("02FF00000002");
+    const start = clock;
+    try {
+      clock = new Date(start.getTime() + 10 * 60_000);
+      await expect(bindDevice(bindDeps(), users.ann, { familyId: families.ann, code })).rejects.toMatchObject(invalid);
+    } finally {
+      clock = start;
+    }
+    // The token of device 2 with the MAC of device 3.
+    const foreign = `02FF00000003:${code.split(":")[1]}`;
+    await expect(bindDevice(bindDeps(), users.ann, { familyId: families.ann, code: foreign })).rejects.toMatchObject(
+      invalid,
+    );
+    expect(await row(code)).toMatchObject({ used_at: null, used_by: null });
+    expect(await familyOf(devices["02FF00000002"])).toBeNull();
+    expect(await familyOf(devices["02FF00000003"])).toBeNull();
+    // Still valid just before its expiry.
+    clock = new Date(start.getTime() + 10 * 60_000 - 1);
+    try {
+      await expect(bindDevice(bindDeps(), users.ann, { familyId: families.ann, code })).resolves.toMatchObject({
+        familyId: families.ann,
+      });
+    } finally {
+      clock = start;
+    }
+  });
+
+  it("refuses a non-administrator and a device bound elsewhere without rebind, leaving the code unused", async () => {
+    const code = await issue("02FF00000002");
+    await expect(bindDevice(bindDeps(), users.cat, { familyId: families.ann, code })).rejects.toMatchObject({
+      code: "Forbidden",
+    });
+    await expect(bindDevice(bindDeps(), users.bob, { familyId: families.bob, code })).rejects.toMatchObject({
+      code: "Conflict",
+      messageKey: "device.boundElsewhere",
+    });
+    expect(await row(code)).toMatchObject({ used_at: null });
+    // With rebind the fresh code moves it, and is consumed.
+    const moved = await bindDevice(bindDeps(), users.bob, { familyId: families.bob, code, rebind: true });
+    expect(moved).toMatchObject({ familyId: families.bob });
+    expect(await row(code)).toMatchObject({ used_by: users.bob });
+  });
+
+  it("of two binds with one code at the same moment, exactly one succeeds", async () => {
+    const code = await issue("02FF00000004");
+    const results = await Promise.allSettled([
+      bindDevice(bindDeps(), users.ann, { familyId: families.ann, code }),
+      bindDevice(bindDeps(), users.bob, { familyId: families.bob, code }),
+    ]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0].reason).toBeInstanceOf(AppError);
+    expect(lost[0].reason).toMatchObject(invalid);
+    const winner = results[0].status === "fulfilled" ? "ann" : "bob";
+    expect(await familyOf(devices["02FF00000004"])).toBe(families[winner]);
+    expect(await row(code)).toMatchObject({ used_by: users[winner] });
+  });
+
+  it("consumes a code exactly once when two transactions race for it", async () => {
+    const code = await issue("02FF00000005");
+    const found = await findUsableActivation(tdb.db, devices["02FF00000005"], code.split(":")[1], clock.toISOString());
+    expect(found).toBeDefined();
+    const id = found!.id;
+    const now = clock.toISOString();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first transaction consumes the code and keeps its transaction open; the second tries meanwhile (on
+    // PostgreSQL it waits for the row lock, on SQLite for the connection), then sees the code used.
+    const first = tdb.db.transaction().execute(async (trx) => {
+      const ok = await consumeActivation(trx, id, users.ann, now);
+      await held;
+      return ok;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = tdb.db.transaction().execute((trx) => consumeActivation(trx, id, users.bob, now));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    expect(await first).toBe(true);
+    expect(await second).toBe(false);
+    expect(await row(code)).toMatchObject({ used_by: users.ann });
+  });
+
+  it("keeps the factory secret working, and a failed bind consumes nothing", async () => {
+    const code = await issue("02FF00000003");
+    await expect(
+      bindDevice(bindDeps(), users.ann, { familyId: families.ann, code: "02FF00000003:wrong-secret" }),
+    ).rejects.toMatchObject(invalid);
+    const bound = await bindDevice(bindDeps(), users.ann, {
+      familyId: families.ann,
+      mac: "02FF00000003",
+      secret: SECRET,
+    });
+    expect(bound).toMatchObject({ familyId: families.ann });
+    expect(await row(code)).toMatchObject({ used_at: null });
+  });
+});
