@@ -8,30 +8,23 @@
  * POST /dev/factory/devices. Prints each device's pairing code MAC:SECRET. Ctrl-C stops the fleet cleanly.
  * --new N appends N fresh identities to the fleet file, registers them (with --server), prints their pairing codes
  * and runs them with the others; with --create-only it exits after printing.
+ *
+ * Or one brand-new softener in network-setup mode (issue 9; docs/device-sim.md "Setup mode"):
+ *   npm run sim -- --setup-mode [--generation new|old] [--fail <failure>] [--server http://127.0.0.1:8080]
+ *                  [--browser http://127.0.0.1:9222] [--ap-port 48880] [--lan-port 48881] [--time-scale N]
+ * It is registered at the factory, prints what the box shows and the Wi-Fi networks in range, then waits for the app:
+ * over Chromium's Bluetooth emulation (new) or the development bridge's UDP (old). Every state change is printed.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createFleet, type DeviceIdentity, generateDeviceIdentity } from "./fleet.js";
+import { registerAtFactory } from "./factory.js";
+import { createFleet, generateDeviceIdentity } from "./fleet.js";
 import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.js";
+import { runSetupMode, SETUP_MODE_USAGE } from "./setup/setup-cli.js";
 
 function fail(message: string): never {
   process.stderr.write(`aquapilot-sim: ${message}\n`);
   process.exit(2);
-}
-
-async function register(server: string, device: DeviceIdentity): Promise<void> {
-  const res = await fetch(new URL("/dev/factory/devices", server), {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      mac: device.mac,
-      secret: device.secret,
-      model: device.model,
-      serialNumber: device.serialNumber,
-      deviceSerialNumber: device.deviceSerialNumber,
-    }),
-  });
-  if (!res.ok) throw new Error(`registering ${device.mac} failed: HTTP ${res.status} ${await res.text()}`);
 }
 
 async function main(): Promise<void> {
@@ -45,14 +38,44 @@ async function main(): Promise<void> {
       seed: { type: "string", default: "1" },
       new: { type: "string" },
       "create-only": { type: "boolean", default: false },
+      "setup-mode": { type: "boolean", default: false },
+      generation: { type: "string", default: "new" },
+      fail: { type: "string" },
+      browser: { type: "string" },
+      "ap-port": { type: "string" },
+      "lan-port": { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
   if (values.help) {
     process.stdout.write(
       "usage: aquapilot-sim --devices N --broker mqtt://host:port [--time-scale 60] [--fleet-file path] " +
-        "[--server http://127.0.0.1:8080] [--seed 1] [--new N [--create-only]]\n",
+        "[--server http://127.0.0.1:8080] [--seed 1] [--new N [--create-only]]\n" +
+        SETUP_MODE_USAGE,
     );
+    return;
+  }
+  if (values["setup-mode"]) {
+    const timeScale = Number(values["time-scale"]);
+    if (!(timeScale > 0)) fail("--time-scale must be a positive number");
+    const port = (name: "ap-port" | "lan-port"): number | undefined => {
+      const v = values[name];
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--${name} must be an integer 0–65535`);
+      return n;
+    };
+    if (values.generation !== "new" && values.generation !== "old") fail("--generation must be new or old");
+    await runSetupMode({
+      generation: values.generation,
+      failure: values.fail,
+      serverUrl: values.server ?? "http://127.0.0.1:8080",
+      browserUrl: values.browser,
+      apPort: port("ap-port"),
+      lanPort: port("lan-port"),
+      timeScale,
+      fail,
+    });
     return;
   }
   const file = path.resolve(values["fleet-file"]);
@@ -89,7 +112,7 @@ async function main(): Promise<void> {
 
   if (values.server) {
     const toRegister = values["create-only"] ? created : chosen;
-    for (const d of toRegister) await register(values.server, d);
+    for (const d of toRegister) await registerAtFactory(values.server, d);
     process.stdout.write(`registered ${toRegister.length} device(s) with ${values.server}\n`);
   }
   if (values["create-only"]) return;

@@ -21,8 +21,8 @@ import type { SetupModeDevice } from "./setup-device.js";
  */
 export interface CdpSession {
   send(method: string, params?: Record<string, unknown>): Promise<unknown>;
-  on(event: string, handler: (params: never) => void): unknown;
-  off(event: string, handler: (params: never) => void): unknown;
+  on(event: string, handler: (params: unknown) => void): unknown;
+  off(event: string, handler: (params: unknown) => void): unknown;
 }
 
 /** States of the emulated Bluetooth adapter (BluetoothEmulation.CentralState). */
@@ -197,9 +197,12 @@ export async function attachBluetoothPeripheral(
     });
   };
 
-  session.on("BluetoothEmulation.gattOperationReceived", onGatt);
-  session.on("BluetoothEmulation.characteristicOperationReceived", onCharacteristic);
-  session.on("BluetoothEmulation.descriptorOperationReceived", onDescriptor);
+  const listeners: Array<[string, (params: unknown) => void]> = [
+    ["BluetoothEmulation.gattOperationReceived", (p) => onGatt(p as GattOperationEvent)],
+    ["BluetoothEmulation.characteristicOperationReceived", (p) => onCharacteristic(p as CharacteristicOperationEvent)],
+    ["BluetoothEmulation.descriptorOperationReceived", (p) => onDescriptor(p as DescriptorOperationEvent)],
+  ];
+  for (const [event, handler] of listeners) session.on(event, handler);
   log?.(`${address}: ${device.name} is in range (Bluetooth emulation)`);
 
   let detached = false;
@@ -212,9 +215,7 @@ export async function attachBluetoothPeripheral(
     async detach() {
       if (detached) return;
       detached = true;
-      session.off("BluetoothEmulation.gattOperationReceived", onGatt);
-      session.off("BluetoothEmulation.characteristicOperationReceived", onCharacteristic);
-      session.off("BluetoothEmulation.descriptorOperationReceived", onDescriptor);
+      for (const [event, handler] of listeners) session.off(event, handler);
       await send("removeService", { serviceId }).catch(() => undefined);
     },
   };
