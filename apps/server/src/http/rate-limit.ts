@@ -1,4 +1,4 @@
-import rateLimit from "@fastify/rate-limit";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
@@ -9,6 +9,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
  */
 export function registerRateLimiting(app: FastifyInstance): void {
   app.register(rateLimit, { global: false });
+}
+
+/**
+ * The client address as a limit key, as the plugin keys it by default: IPv4 as is, IPv6 by its /64 (one household or
+ * host gets one bucket however many addresses it rotates through). `request.ip` follows the app's trustProxy setting.
+ */
+export function clientAddressKey(request: FastifyRequest): string {
+  return normalizeIP(request.ip);
 }
 
 /** One limit: at most `max` requests per `windowMs` for each key. */

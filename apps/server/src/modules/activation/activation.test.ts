@@ -198,7 +198,7 @@ describe("device activation over HTTP", () => {
     }
   });
 
-  it("limits step one per MAC and per address, and step two per MAC (429 rate-limited)", async () => {
+  it("limits both steps per MAC and per client address (429 rate-limited)", async () => {
     // Per MAC: every address counts towards the same device.
     for (let i = 0; i < ACTIVATION_LIMITS.beginPerMac; i++) {
       const res = await post(ACTIVATION_PATHS.begin, { mac: "02CC00000005" }, freshAddress());
@@ -236,6 +236,20 @@ describe("device activation over HTTP", () => {
     );
     expect(tooMany.statusCode).toBe(429);
     expect(tooMany.json()).toEqual({ error: "rate-limited" });
+
+    // Step two per address.
+    const guesser = freshAddress();
+    for (let i = 0; i < ACTIVATION_LIMITS.completePerAddress; i++) {
+      const mac = `02DE${i.toString(16).padStart(8, "0")}`;
+      const res = await post(ACTIVATION_PATHS.complete, { mac, nonce: "x".repeat(40), secret: SECRET }, guesser);
+      expect(res.statusCode).toBe(409);
+    }
+    const guessed = await post(
+      ACTIVATION_PATHS.complete,
+      { mac: "02CC00000002", nonce: "x".repeat(40), secret: SECRET },
+      guesser,
+    );
+    expect(guessed.statusCode).toBe(429);
   });
 
   it("never logs the secret, the nonce or the token", async () => {

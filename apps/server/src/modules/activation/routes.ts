@@ -8,7 +8,7 @@ import {
 } from "@aquapilot/contract";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { createLimiter, type Limiter } from "../../http/rate-limit.js";
+import { clientAddressKey, createLimiter, type Limiter } from "../../http/rate-limit.js";
 import { type ActivationDeps, ActivationFailure, beginActivation, completeActivation } from "./service.js";
 
 /**
@@ -59,7 +59,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  */
 export const activationRoutes: FastifyPluginAsync<{ deps: ActivationDeps }> = async (app, opts) => {
   const { deps } = opts;
-  const address = (request: FastifyRequest) => request.ip;
+  const address = clientAddressKey;
   const minute = ACTIVATION_LIMITS.windowMs;
   const limits = {
     beginByAddress: createLimiter(app, { max: ACTIVATION_LIMITS.beginPerAddress, windowMs: minute, key: address }),

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { loadOrCreateSecret } from "../../auth/secrets.js";
 import type { AppConfig } from "../../config.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
-import { createLimiter } from "../../http/rate-limit.js";
+import { clientAddressKey, createLimiter } from "../../http/rate-limit.js";
 import { registerEndpoint, registerOpenEndpoint } from "../../http/route.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -67,7 +67,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
   const bindByAddress = createLimiter(app, {
     max: BIND_LIMITS.perAddress,
     windowMs: BIND_LIMITS.windowMs,
-    key: (request) => request.ip,
+    key: clientAddressKey,
   });
   registerEndpoint(app, endpoints.bindDevice, async ({ user, body }) => bindDevice(ctx, user.id, body), {
     preHandler: async (request, reply) => {
