@@ -39,7 +39,9 @@ export interface System {
  * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
  * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then loads or extends the
  * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
- * the database is empty, registers the devices' credentials and connects the simulated softeners.
+ * the database is empty, registers the devices' credentials and connects the simulated softeners. Outside production
+ * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
+ * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL.
  * @throws ConfigError-like errors from the parts, after closing what had started.
  */
 export async function startSystem(

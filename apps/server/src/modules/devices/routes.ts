@@ -50,8 +50,8 @@ function sameSecret(given: unknown, expected: string): boolean {
 }
 
 /**
- * Routes of spec §7 /api/run-lucky/device/app/device (bind — rate limited by {@link BIND_LIMITS} —, get-device-with--data, update-device-name,
- * update-device-image), device-lookup (get-device-list, get-device-model-setting) and
+ * Routes of spec §7 /api/run-lucky/device/app/device (bind, rate limited by {@link BIND_LIMITS}; get-device-with--data,
+ * update-device-name, update-device-image), device-lookup (get-device-list, get-device-model-setting) and
  * /api/run-lucky/Iot/app/external-callback/send-device-config-change-message (integration call authenticated by the
  * header x-external-callback-secret, not by a user token).
  */
