@@ -1,0 +1,359 @@
+/**
+ * The Bluetooth peripheral over CDP: every answer through a recording fake session, and (when Chromium is installed)
+ * the whole Bluetooth setup through real Chromium's BluetoothEmulation and Web Bluetooth in a page, against the real
+ * broker and the contract-true activation cloud (test-cloud.ts).
+ */
+import { EventEmitter } from "node:events";
+import fs from "node:fs";
+import {
+  BLSYNC_READ_UUID,
+  BLSYNC_SERVICE_UUID,
+  BLSYNC_WRITE_UUID,
+  BlsyncAssembler,
+  BlsyncCommand,
+  BlsyncData,
+  BlsyncFrameType,
+  type BlsyncMessage,
+  CCC_DESCRIPTOR_UUID,
+  dataFrames,
+  decodeFrame,
+  decodeModuleWifiState,
+  encodeMessage,
+  fromBase64,
+  fromUtf8,
+  toBase64,
+  utf8,
+} from "@aquapilot/provisioning";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  attachBluetoothPeripheral,
+  type CdpSession,
+  HCI_CONNECTION_FAILED,
+  setBluetoothAdapterState,
+} from "./cdp-peripheral.js";
+import { SetupModeDevice } from "./setup-device.js";
+import { startTestCloud, type TestCloud } from "./test-cloud.js";
+
+const FAST = { association: 30, apScanTimeout: 100, passwordReject: 50, dhcp: 20, dnsTimeout: 100 };
+
+/** A CDP session that records commands, answers the ids BluetoothEmulation would, and lets the test raise events. */
+class FakeSession extends EventEmitter implements CdpSession {
+  sent: Array<{ method: string; params: Record<string, unknown> }> = [];
+  async send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    this.sent.push({ method, params });
+    if (method.endsWith("addService")) return { serviceId: "svc-1" };
+    if (method.endsWith("addCharacteristic")) {
+      return { characteristicId: params.characteristicUuid === BLSYNC_WRITE_UUID ? "chr-w" : "chr-r" };
+    }
+    if (method.endsWith("addDescriptor")) return { descriptorId: "dsc-1" };
+    return {};
+  }
+  raise(event: string, params: Record<string, unknown>): void {
+    this.emit(`BluetoothEmulation.${event}`, params);
+  }
+  /** Commands sent since `from`, without the domain prefix. */
+  since(from: number): Array<{ method: string; params: Record<string, unknown> }> {
+    return this.sent
+      .slice(from)
+      .map((s) => ({ method: s.method.replace("BluetoothEmulation.", ""), params: s.params }));
+  }
+}
+
+let cloud: TestCloud;
+beforeAll(async () => {
+  cloud = await startTestCloud();
+});
+afterAll(async () => {
+  await cloud?.close();
+});
+
+async function newDevice(): Promise<SetupModeDevice> {
+  const device = new SetupModeDevice({
+    generation: "new",
+    serverUrl: cloud.serverUrl,
+    timing: FAST,
+    softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, household: { persons: 0 } },
+  });
+  await device.start();
+  return device;
+}
+
+describe("attachBluetoothPeripheral (recorded CDP)", () => {
+  it("creates the peripheral, its service, characteristics and CCC descriptor", async () => {
+    const device = await newDevice();
+    const session = new FakeSession();
+    const p = await attachBluetoothPeripheral(session, device);
+    expect(p.address).toBe(device.bluetoothAddress);
+    expect(session.since(0)).toEqual([
+      { method: "enable", params: { state: "powered-on", leSupported: true } },
+      {
+        method: "simulatePreconnectedPeripheral",
+        params: {
+          address: device.bluetoothAddress,
+          name: device.name,
+          manufacturerData: [],
+          knownServiceUuids: [BLSYNC_SERVICE_UUID],
+        },
+      },
+      { method: "addService", params: { address: device.bluetoothAddress, serviceUuid: BLSYNC_SERVICE_UUID } },
+      {
+        method: "addCharacteristic",
+        params: {
+          serviceId: "svc-1",
+          characteristicUuid: BLSYNC_WRITE_UUID,
+          properties: { write: true, writeWithoutResponse: true },
+        },
+      },
+      {
+        method: "addCharacteristic",
+        params: { serviceId: "svc-1", characteristicUuid: BLSYNC_READ_UUID, properties: { read: true, notify: true } },
+      },
+      { method: "addDescriptor", params: { characteristicId: "chr-r", descriptorUuid: CCC_DESCRIPTOR_UUID } },
+    ]);
+    const again = new FakeSession();
+    await attachBluetoothPeripheral(again, device, { alreadyEnabled: true });
+    expect(again.sent.map((s) => s.method)).not.toContain("BluetoothEmulation.enable");
+    await device.stop();
+  });
+
+  it("answers GATT, characteristic and descriptor operations; drops the link after PROV_STOP was read", async () => {
+    const device = await newDevice();
+    const session = new FakeSession();
+    const p = await attachBluetoothPeripheral(session, device);
+    const address = device.bluetoothAddress;
+    let at = session.sent.length;
+    const lastReply = () => session.since(at).at(-1);
+
+    session.raise("gattOperationReceived", { address, type: "connection" });
+    expect(lastReply()).toEqual({
+      method: "simulateGATTOperationResponse",
+      params: { address, type: "connection", code: 0 },
+    });
+    session.raise("gattOperationReceived", { address, type: "discovery" });
+    expect(lastReply()?.params).toEqual({ address, type: "discovery", code: 0 });
+    at = session.sent.length;
+    session.raise("gattOperationReceived", { address: "02:00:00:00:00:01", type: "connection" });
+    expect(session.since(at)).toEqual([]); // another peripheral's
+
+    const write = (frame: Uint8Array) => {
+      at = session.sent.length;
+      session.raise("characteristicOperationReceived", {
+        characteristicId: "chr-w",
+        type: "write",
+        data: toBase64(frame),
+        writeType: "write-with-response",
+      });
+      return lastReply();
+    };
+    const read = () => {
+      at = session.sent.length;
+      session.raise("characteristicOperationReceived", { characteristicId: "chr-r", type: "read" });
+      return lastReply();
+    };
+    const version = encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.GetVersion, seq: 3 })[0];
+    expect(write(version)).toEqual({
+      method: "simulateCharacteristicOperationResponse",
+      params: { characteristicId: "chr-w", type: "write", code: 0 },
+    });
+    const r = read();
+    expect(r?.params).toMatchObject({ characteristicId: "chr-r", type: "read", code: 0 });
+    const answer = decodeFrame(fromBase64(r?.params.data as string));
+    expect(answer).toMatchObject({ ack: true, seq: 3, id: 0 });
+    expect(fromUtf8(answer.data)).toBe("v1.1.0\0");
+    expect(read()?.params).toEqual({ characteristicId: "chr-r", type: "read", code: 0x04 }); // nothing prepared
+
+    at = session.sent.length;
+    session.raise("characteristicOperationReceived", { characteristicId: "chr-r", type: "subscribe-to-notifications" });
+    expect(lastReply()?.params).toEqual({ characteristicId: "chr-r", type: "subscribe-to-notifications", code: 0 });
+    session.raise("descriptorOperationReceived", { descriptorId: "dsc-1", type: "read" });
+    expect(lastReply()).toEqual({
+      method: "simulateDescriptorOperationResponse",
+      params: { descriptorId: "dsc-1", type: "read", code: 0, data: toBase64(new Uint8Array([0, 0])) },
+    });
+    session.raise("descriptorOperationReceived", { descriptorId: "dsc-1", type: "write", data: "AQA=" });
+    expect(lastReply()?.params).toEqual({ descriptorId: "dsc-1", type: "write", code: 0 });
+
+    p.setConnectable(false);
+    session.raise("gattOperationReceived", { address, type: "connection" });
+    expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
+    p.setConnectable(true);
+
+    write(encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.ProvStop, seq: 4 })[0]);
+    at = session.sent.length;
+    read();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(session.since(at).map((s) => s.method)).toEqual([
+      "simulateCharacteristicOperationResponse",
+      "simulateGATTDisconnection",
+    ]);
+    session.raise("gattOperationReceived", { address, type: "connection" });
+    expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
+
+    at = session.sent.length;
+    await p.disconnect();
+    expect(session.since(at)).toEqual([{ method: "simulateGATTDisconnection", params: { address } }]);
+    await setBluetoothAdapterState(session, "powered-off");
+    expect(session.since(at).at(-1)).toEqual({ method: "setSimulatedCentralState", params: { state: "powered-off" } });
+    at = session.sent.length;
+    await p.detach();
+    expect(session.since(at)).toEqual([{ method: "removeService", params: { serviceId: "svc-1" } }]);
+    at = session.sent.length;
+    session.raise("gattOperationReceived", { address, type: "connection" });
+    expect(session.since(at)).toEqual([]); // no longer answering
+    await device.stop();
+  });
+
+  it("refuses an old-generation module", async () => {
+    const old = new SetupModeDevice({ generation: "old", serverUrl: cloud.serverUrl, register: false });
+    await expect(attachBluetoothPeripheral(new FakeSession(), old)).rejects.toThrow(/new-generation/);
+  });
+});
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chromium (Web Bluetooth)", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--enable-features=WebBluetooth"],
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** GATT write + read until the last fragment, done by the page through Web Bluetooth. */
+  async function request(page: Page, frames: Uint8Array[], withoutResponse = false): Promise<BlsyncMessage> {
+    let last: BlsyncMessage | null = null;
+    for (const frame of frames) {
+      await page.evaluate(([bytes, noResponse]) => (globalThis as unknown as PageGlobals).aqWrite(bytes, noResponse), [
+        Array.from(frame),
+        withoutResponse,
+      ] as const);
+      const assembler = new BlsyncAssembler();
+      for (last = null; !last; ) {
+        const bytes = await page.evaluate(() => (globalThis as unknown as PageGlobals).aqRead());
+        last = assembler.push(new Uint8Array(bytes));
+      }
+    }
+    return last as BlsyncMessage;
+  }
+
+  it("the page finds WiFi-BL3372-XXXX, provisions it to state 4 and loses the link after PROV_STOP", async () => {
+    const device = await newDevice();
+    const session = await browser.newBrowserCDPSession();
+    const peripheral = await attachBluetoothPeripheral(session, device);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${cloud.serverUrl}/`); // a secure (loopback) origin
+    const pageSession = await context.newCDPSession(page);
+    await pageSession.send("DeviceAccess.enable");
+    const prompted: Array<{ id: string; name: string }> = [];
+    const answered = new Set<string>();
+    pageSession.on("DeviceAccess.deviceRequestPrompted", (event) => {
+      prompted.push(...event.devices);
+      const mine = event.devices.find((d) => d.id === peripheral.address);
+      if (!mine || answered.has(event.id)) return; // a prompt can be raised twice for one id
+      answered.add(event.id);
+      void pageSession.send("DeviceAccess.selectPrompt", { id: event.id, deviceId: mine.id });
+    });
+
+    const name = await page.evaluate(
+      async ([service, writeUuid, readUuid]) => {
+        const g = globalThis as unknown as PageGlobals;
+        const dev = await g.navigator.bluetooth.requestDevice({ filters: [{ services: [service] }] });
+        const server = await dev.gatt.connect();
+        const svc = await server.getPrimaryService(service);
+        const w = await svc.getCharacteristic(writeUuid);
+        const r = await svc.getCharacteristic(readUuid);
+        g.aqWrite = (bytes, noResponse) =>
+          noResponse
+            ? w.writeValueWithoutResponse(new Uint8Array(bytes))
+            : w.writeValueWithResponse(new Uint8Array(bytes));
+        g.aqRead = async () => Array.from(new Uint8Array((await r.readValue()).buffer));
+        g.aqDisconnected = false;
+        dev.addEventListener("gattserverdisconnected", () => {
+          g.aqDisconnected = true;
+        });
+        g.aqDevice = dev;
+        return dev.name;
+      },
+      [BLSYNC_SERVICE_UUID, BLSYNC_WRITE_UUID, BLSYNC_READ_UUID] as const,
+    );
+    expect(name).toBe(device.name);
+    expect(prompted.map((d) => d.id)).toContain(peripheral.address);
+
+    let seq = 0;
+    const next = async (frames: Uint8Array[], withoutResponse = false) => {
+      const m = await request(page, frames, withoutResponse);
+      seq = (seq + frames.length) & 0xff;
+      return m;
+    };
+    const command = (id: number) => encodeMessage({ type: BlsyncFrameType.Command, id, seq });
+    const version = await next(command(BlsyncCommand.GetVersion), true);
+    expect(fromUtf8(version.data)).toBe("v1.1.0\0");
+    expect((await next(dataFrames(BlsyncData.StaWifiSsid, utf8("AquaHome"), seq))).id).toBe(0);
+    expect((await next(dataFrames(BlsyncData.StaWifiPassword, utf8("softwater24"), seq))).id).toBe(0);
+    expect((await next(command(BlsyncCommand.ConnectWifi))).id).toBe(0);
+    let state = decodeModuleWifiState((await next(command(BlsyncCommand.WifiStateGet))).data);
+    for (let i = 0; i < 100 && state.state < 4 && state.failure === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state = decodeModuleWifiState((await next(command(BlsyncCommand.WifiStateGet))).data);
+    }
+    expect(state).toMatchObject({ state: 4, failure: 0, pairingCode: cloud.issued.get(device.mac) });
+    expect((await next(command(BlsyncCommand.ProvStop))).id).toBe(0);
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).aqDisconnected)).toBe(true);
+    const reconnect = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).aqDevice.gatt.connect().then(
+        () => "connected",
+        () => "refused",
+      ),
+    );
+    expect(reconnect).toBe("refused"); // it stopped advertising
+
+    await setBluetoothAdapterState(session, "absent");
+    expect(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.bluetooth.getAvailability()),
+    ).toBe(false);
+    await setBluetoothAdapterState(session, "powered-on");
+    expect(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.bluetooth.getAvailability()),
+    ).toBe(true);
+
+    await peripheral.detach();
+    await context.close();
+    await session.detach();
+    await device.stop();
+  }, 30_000);
+});
+
+/** What the page code uses of Web Bluetooth (the project compiles without the DOM library). */
+interface PageCharacteristic {
+  writeValueWithResponse(value: Uint8Array): Promise<void>;
+  writeValueWithoutResponse(value: Uint8Array): Promise<void>;
+  readValue(): Promise<{ buffer: ArrayBuffer }>;
+}
+interface PageDevice {
+  name: string;
+  gatt: {
+    connect(): Promise<{
+      getPrimaryService(uuid: string): Promise<{ getCharacteristic(uuid: string): Promise<PageCharacteristic> }>;
+    }>;
+  };
+  addEventListener(type: string, listener: () => void): void;
+}
+interface PageGlobals {
+  navigator: {
+    bluetooth: {
+      requestDevice(options: { filters: Array<{ services: string[] }> }): Promise<PageDevice>;
+      getAvailability(): Promise<boolean>;
+    };
+  };
+  aqWrite: (bytes: number[], withoutResponse: boolean) => Promise<void>;
+  aqRead: () => Promise<number[]>;
+  aqDisconnected: boolean;
+  aqDevice: PageDevice;
+}
