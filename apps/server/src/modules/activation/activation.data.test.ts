@@ -38,7 +38,7 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
       .selectFrom("device_activations")
       .selectAll()
       .where("token_hash", "=", hashActivationToken(code.split(":")[1]))
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
   }
 
   async function familyOf(deviceId: string) {
@@ -100,7 +100,7 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
       .insertInto("family_members")
       .values({ id: randomUUID(), family_id: families.ann, user_id: users.cat, is_admin: 0, creation_time: now })
       .execute();
-    for (const n of [1, 2, 3, 4, 5]) {
+    for (const n of [1, 2, 3, 4, 5, 6]) {
       const mac = `02FF0000000${n}`;
       devices[mac] = (await provisionDevice(tdb.db, { mac, secret: SECRET, name: `D${n}` })).id;
     }
@@ -112,7 +112,7 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
     expect(code).toMatch(/^02FF00000001:[A-Za-z0-9_-]{22}$/);
     const stored = await row(code);
     expect(stored).toMatchObject({ device_id: devices["02FF00000001"], used_at: null, used_by: null });
-    expect(Object.values(stored)).not.toContain(code.split(":")[1]);
+    expect(Object.values(stored ?? {})).not.toContain(code.split(":")[1]);
 
     const bound = await bindDevice(bindDeps(), users.ann, { familyId: families.ann, code });
     expect(bound).toMatchObject({ id: devices["02FF00000001"], familyId: families.ann });
@@ -124,6 +124,18 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
       bindDevice(bindDeps(), users.bob, { familyId: families.bob, code, rebind: true }),
     ).rejects.toMatchObject(invalid);
     expect(await familyOf(devices["02FF00000001"])).toBe(families.ann);
+  });
+
+  it("withdraws a device's other unused codes once one of them has bound it", async () => {
+    const first = await issue("02FF00000006");
+    const second = await issue("02FF00000006");
+    await bindDevice(bindDeps(), users.ann, { familyId: families.ann, code: first });
+    expect(await row(second)).toBeUndefined();
+    // The earlier setup attempt's code cannot move the claimed device, even with rebind.
+    await expect(
+      bindDevice(bindDeps(), users.bob, { familyId: families.bob, code: second, rebind: true }),
+    ).rejects.toMatchObject(invalid);
+    expect(await familyOf(devices["02FF00000006"])).toBe(families.ann);
   });
 
   it("refuses an expired code and a code of another device, changing nothing", async () => {
@@ -218,12 +230,14 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
     await expect(
       bindDevice(bindDeps(), users.ann, { familyId: families.ann, code: "02FF00000003:wrong-secret" }),
     ).rejects.toMatchObject(invalid);
+    expect(await row(code)).toMatchObject({ used_at: null });
     const bound = await bindDevice(bindDeps(), users.ann, {
       familyId: families.ann,
       mac: "02FF00000003",
       secret: SECRET,
     });
     expect(bound).toMatchObject({ familyId: families.ann });
-    expect(await row(code)).toMatchObject({ used_at: null });
+    // Claimed by its factory secret: the unused code of an earlier setup attempt is withdrawn.
+    expect(await row(code)).toBeUndefined();
   });
 });

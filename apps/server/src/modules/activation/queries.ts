@@ -78,3 +78,17 @@ export async function consumeActivation(db: Db, id: string, userId: string, now:
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Withdraws every still-unused pairing code of device `deviceId` (docs/device-protocol.md §13.4): once a household
+ * has claimed the device, codes issued for earlier setup attempts must not move it again.
+ * @returns how many codes were withdrawn.
+ */
+export async function revokeUnusedActivations(db: Db, deviceId: string): Promise<number> {
+  const result = await db
+    .deleteFrom("device_activations")
+    .where("device_id", "=", deviceId)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -17,7 +17,7 @@ import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import { consumeActivation, findUsableActivation } from "../activation/queries.js";
+import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/queries.js";
 import { readDeviceRow } from "../device-control/service.js";
 import { findDeviceModel } from "../device-model/service.js";
 import { isUploadPath, requireOwnUploads } from "../files/service.js";
@@ -174,10 +174,12 @@ export async function bindDevice(deps: DeviceDeps, userId: string, input: TDevic
   // verifyPassword(null, …) still spends a hash, so an unknown MAC takes as long as a wrong secret or a spent code.
   const valid = activation !== undefined || (await verifyPassword(device?.secret_hash ?? null, secret));
   if (!device || !valid) throw new AppError(ErrorCode.InvalidCode, "device.pairingInvalid");
+  // Consume the code used, then withdraw the device's other unused codes: the device is claimed now.
   const consume = async (db: Db) => {
     if (activation && !(await consumeActivation(db, activation.id, userId, now))) {
       throw new AppError(ErrorCode.InvalidCode, "device.pairingInvalid");
     }
+    await revokeUnusedActivations(db, device.id);
   };
   const previous = device.family_id;
   if (previous === input.familyId) {
