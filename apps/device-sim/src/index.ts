@@ -1,9 +1,12 @@
 /**
  * Simulated water softeners for AquaPilot: a control-valve model ({@link SoftenerModel}), a device speaking the
- * device protocol v1 over MQTT ({@link SimulatedDevice}) and fleets of them ({@link createFleet}).
- * See docs/device-protocol.md.
+ * device protocol v1 over MQTT ({@link SimulatedDevice}), fleets of them ({@link createFleet}), and a brand-new
+ * softener in network-setup mode ({@link SetupModeDevice}, issue 9) with its Bluetooth provisioning service
+ * ({@link BlsyncGattModel}) and Chromium's Bluetooth emulation ({@link attachBluetoothPeripheral}).
+ * See docs/device-protocol.md and docs/device-sim.md.
  */
 export { type CommandOutcome, SimulatedDevice, type SimulatedDeviceOptions } from "./device.js";
+export { FACTORY_DEVICES_PATH, registerAtFactory } from "./factory.js";
 export {
   createFleet,
   type DeviceIdentity,
@@ -36,6 +39,24 @@ export {
   validateSettings,
 } from "./settings.js";
 export {
+  type AttachBluetoothOptions,
+  attachBluetoothPeripheral,
+  type BluetoothAdapterState,
+  type BluetoothPeripheral,
+  type CdpSession,
+  HCI_CONNECTION_FAILED,
+  setBluetoothAdapterState,
+} from "./setup/cdp-peripheral.js";
+export {
+  AttError,
+  BLSYNC_VERSION_ANSWER,
+  BlsyncGattModel,
+  type BlsyncModule,
+  bluetoothAddressOf,
+  type GattReadResult,
+  type GattWriteResult,
+} from "./setup/gatt-model.js";
+export {
   addressOn,
   DEFAULT_PHONE_NETWORK,
   findNetwork,
@@ -46,3 +67,20 @@ export {
   type SimNetwork,
   sameSubnet,
 } from "./setup/neighbourhood.js";
+export {
+  DEFAULT_AP_UDP_PORT,
+  DEFAULT_LAN_UDP_PORT,
+  DEFAULT_SETUP_TIMING,
+  describeSetupStatus,
+  SETUP_FAILURE_TEXTS,
+  SETUP_FAILURES,
+  SETUP_STATE_NAMES,
+  type SetupFailureInfo,
+  type SetupFailureName,
+  type SetupGeneration,
+  SetupModeDevice,
+  type SetupModeDeviceOptions,
+  type SetupStatus,
+  type SetupTiming,
+  setupFailureInfo,
+} from "./setup/setup-device.js";

@@ -36,6 +36,8 @@ export interface AttachBluetoothOptions {
   /**
    * The session already called `BluetoothEmulation.enable` (default false: it is called with powered-on and LE).
    * Enabling again after a `disable` crashes Chromium: switch the adapter with {@link setBluetoothAdapterState}.
+   * (A session that already enabled it is tolerated: Chromium's "already enabled" refusal is ignored. A new session
+   * after an earlier one closed may enable again.)
    */
   alreadyEnabled?: boolean;
   /** Diagnostics (never frame contents: they carry the Wi-Fi password). */
@@ -111,7 +113,12 @@ export async function attachBluetoothPeripheral(
     send(method, params).catch((err: Error) => log?.(`${address}: ${method} failed: ${err.message}`));
   };
 
-  if (!opts.alreadyEnabled) await send("enable", { state: "powered-on", leSupported: true });
+  if (!opts.alreadyEnabled) {
+    // A session that enabled the domain already gets "BluetoothEmulation already enabled": keep its adapter state.
+    await send("enable", { state: "powered-on", leSupported: true }).catch((err: Error) => {
+      if (!/already enabled/i.test(err.message)) throw err;
+    });
+  }
   await send("simulatePreconnectedPeripheral", {
     address,
     name: device.name,

@@ -3,6 +3,7 @@
  * SDK (version 0) layout, fragmented SSIDs and passwords, multi-frame answers, the read buffer rules,
  * retransmissions, malformed frames and unknown commands (docs/device-protocol.md §13.2).
  */
+import fs from "node:fs";
 import {
   BLSYNC_READ_UUID,
   BLSYNC_SERVICE_UUID,
@@ -263,5 +264,13 @@ describe("bluetoothAddressOf", () => {
     expect(bluetoothAddressOf("02abcdef3f2a")).toBe("02:AB:CD:EF:3F:2B");
     expect(bluetoothAddressOf("02:AB:CD:EF:3F:FF")).toBe("02:AB:CD:EF:3F:00");
     expect(() => bluetoothAddressOf("02AB")).toThrow(RangeError);
+  });
+});
+
+describe("gatt-model.ts", () => {
+  it("imports nothing but the browser-safe provisioning codecs (a browser test can load it)", () => {
+    const source = fs.readFileSync(new URL("./gatt-model.ts", import.meta.url), "utf8");
+    const imports = [...source.matchAll(/^import[\s\S]*?from "([^"]+)";/gm)].map((m) => m[1]);
+    expect(imports).toEqual(["@aquapilot/provisioning"]);
   });
 });
