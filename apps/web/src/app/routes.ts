@@ -174,7 +174,7 @@ export const ROUTES: AppRoute[] = [
   }),
   pending("DeviceNetwork", {
     screen: lazyNamed(
-      () => import("../features/device-settings/screens/device-network-screen.js"),
+      () => import("../features/network-setup/screens/device-network-screen.js"),
       "DeviceNetworkScreen",
     ),
   }),

@@ -4,12 +4,7 @@ export interface DeviceParams {
   familyId?: string;
 }
 
-/** Navigation params of DeviceSort and DeviceNetwork (the household whose devices are sorted or added to). */
+/** Navigation params of DeviceSort (the household whose devices are sorted). */
 export interface HouseholdParams {
   familyId?: string;
-}
-
-/** Navigation params of DeviceNetwork: the household, and a pairing code "MAC:SECRET" scanned on the home tab. */
-export interface DeviceNetworkParams extends HouseholdParams {
-  code?: string;
 }

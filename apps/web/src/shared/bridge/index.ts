@@ -1,6 +1,20 @@
+import {
+  type TDiscoverResult,
+  type TJoinAccessPointResult,
+  type TPhoneWifi,
+  type TSendJoinPacketResult,
+  type TWifiNetworkList,
+  ZDiscoverResult,
+  ZJoinAccessPointResult,
+  ZPhoneWifi,
+  ZSendJoinPacketResult,
+  ZWifiNetworkList,
+} from "@aquapilot/contract";
+import type { z } from "zod";
+
 /**
  * The typed native bridge (spec §7 "Native bridge"): language, config, permission check, location enabled,
- * start intent, clear cache. The Android/iOS shells inject `window.AquaPilotNative` before the page loads; each
+ * start intent, clear cache, and (issue 9, docs/device-protocol.md §13.6) the phone's Wi-Fi for network setup. The Android/iOS shells inject `window.AquaPilotNative` before the page loads; each
  * method may answer synchronously or with a Promise, and values may come JSON-encoded (Android's
  * addJavascriptInterface can only return strings). Without the object every call fails silently: it resolves to the
  * documented empty value and logs one line.
@@ -30,12 +44,33 @@ export interface NativeBridge {
   checkPermission?(name: string): MaybeAsync<boolean | string>;
   /** Whether location services (GPS) are switched on. */
   isLocationEnabled?(): MaybeAsync<boolean | string>;
-  /** Starts a native intent / screen, e.g. "settings", "wifi-settings", "scan". */
+  /**
+   * Starts a native intent / screen: "settings" (this app's settings, where permissions are granted),
+   * "wifi-settings", "bluetooth-settings", "location-settings" (network setup, spec §8), "scan".
+   */
   startIntent?(intent: string, extras?: string): MaybeAsync<void>;
   /** Clears the web view cache. */
   clearCache?(): MaybeAsync<void>;
   /** Opens the phone's camera to scan a QR code; answers the code's text, or null/"" when the user cancels. */
   scanCode?(): MaybeAsync<string | null>;
+  /** The phone's current Wi-Fi ({@link TPhoneWifi}, object or JSON text). Needs the location permission on Android. */
+  getCurrentWifi?(): MaybeAsync<TPhoneWifi | string>;
+  /** Networks in range ({@link TWifiNetworkList}, object or JSON text). */
+  getWifiNetworks?(): MaybeAsync<TWifiNetworkList | string>;
+  /** Joins an access point by name (the old module's "WiFi-BL3372"); {@link TJoinAccessPointResult}. */
+  joinAccessPoint?(ssid: string): MaybeAsync<TJoinAccessPointResult | string>;
+  /** Leaves the access point, back to the home network; answers the phone's Wi-Fi then ({@link TPhoneWifi}). */
+  leaveAccessPoint?(): MaybeAsync<TPhoneWifi | string>;
+  /**
+   * Sends the join packet (standard base64) to 192.168.10.1:80 over UDP and waits up to 3 s for the module's
+   * acknowledgement; {@link TSendJoinPacketResult}.
+   */
+  sendJoinPacket?(packet: string): MaybeAsync<TSendJoinPacketResult | string>;
+  /**
+   * Broadcasts a hello packet (standard base64) to 255.255.255.255:80 over UDP and collects every answer for
+   * `timeoutMs` (100–5000) ms; {@link TDiscoverResult}. The answers come back to the bridge's own socket.
+   */
+  discoverDevices?(packet: string, timeoutMs: number): MaybeAsync<TDiscoverResult | string>;
 }
 
 /** The name of the injected object: `window.AquaPilotNative`. */
@@ -149,6 +184,72 @@ export function hasNativeScanner(): boolean {
 export async function scanCode(): Promise<string | null> {
   const value = await call("scanCode", null, (fn, b) => fn.call(b));
   return typeof value === "string" && value.trim() ? value.trim() : null;
+}
+
+/** Parses a bridge answer given as an object or JSON text against `schema`; null when it does not fit. */
+export function parseBridgeAnswer<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | null {
+  if (value === null || value === undefined) return null;
+  let raw: unknown = value;
+  if (typeof value === "string") {
+    try {
+      raw = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    console.warn("[bridge] answer does not fit its schema", parsed.error.issues[0]?.message);
+    return null;
+  }
+  return parsed.data;
+}
+
+/** Whether the native shell offers the Wi-Fi operations of network setup (issue 9; `getCurrentWifi` is injected). */
+export function hasNativeWifi(): boolean {
+  return typeof native()?.getCurrentWifi === "function";
+}
+
+/**
+ * The phone's current Wi-Fi from the native shell (docs/device-protocol.md §13.6): `{connected, ssid, band, ip}`.
+ * Null without a bridge, when the call fails or the answer does not fit the contract (fail-silent, logged).
+ */
+export async function getCurrentWifi(): Promise<TPhoneWifi | null> {
+  return parseBridgeAnswer(ZPhoneWifi, await call("getCurrentWifi", null, (fn, b) => fn.call(b)));
+}
+
+/** The Wi-Fi networks in range from the native shell (`{networks: [{ssid, band, secured, rssi}]}`), or null. */
+export async function getWifiNetworks(): Promise<TWifiNetworkList | null> {
+  return parseBridgeAnswer(ZWifiNetworkList, await call("getWifiNetworks", null, (fn, b) => fn.call(b)));
+}
+
+/**
+ * Joins an access point by name (the old module's setup network, spec §2 "Old version"): `{ok, error}` with
+ * `error` "not-found" (no such network in range) or "failed". Null without a bridge or on a failed call.
+ */
+export async function joinAccessPoint(ssid: string): Promise<TJoinAccessPointResult | null> {
+  return parseBridgeAnswer(ZJoinAccessPointResult, await call("joinAccessPoint", null, (fn, b) => fn.call(b, ssid)));
+}
+
+/** Leaves the module's access point; answers the phone's Wi-Fi afterwards, or null. */
+export async function leaveAccessPoint(): Promise<TPhoneWifi | null> {
+  return parseBridgeAnswer(ZPhoneWifi, await call("leaveAccessPoint", null, (fn, b) => fn.call(b)));
+}
+
+/** Sends the join packet (base64) to the module's access point; `{acknowledged}` (within 3 s), or null. */
+export async function sendJoinPacket(packet: string): Promise<TSendJoinPacketResult | null> {
+  return parseBridgeAnswer(ZSendJoinPacketResult, await call("sendJoinPacket", null, (fn, b) => fn.call(b, packet)));
+}
+
+/**
+ * Broadcasts a hello packet (base64) on the home network and collects answers for `timeoutMs` ms:
+ * `{answers: [{address, packet}]}` (packets base64), or null.
+ */
+export async function discoverDevices(packet: string, timeoutMs: number): Promise<TDiscoverResult | null> {
+  return parseBridgeAnswer(
+    ZDiscoverResult,
+    await call("discoverDevices", null, (fn, b) => fn.call(b, packet, timeoutMs)),
+  );
 }
 
 /**

@@ -36,6 +36,11 @@ import messageEs from "../../features/message/locales/es.json";
 import messageFr from "../../features/message/locales/fr.json";
 import messageRu from "../../features/message/locales/ru.json";
 import messageZhHans from "../../features/message/locales/zh-Hans.json";
+import networkSetupEn from "../../features/network-setup/locales/en.json";
+import networkSetupEs from "../../features/network-setup/locales/es.json";
+import networkSetupFr from "../../features/network-setup/locales/fr.json";
+import networkSetupRu from "../../features/network-setup/locales/ru.json";
+import networkSetupZhHans from "../../features/network-setup/locales/zh-Hans.json";
 import baseEn from "../../locales/en.json";
 import baseEs from "../../locales/es.json";
 import baseFr from "../../locales/fr.json";
@@ -61,7 +66,8 @@ export type LocaleTree = typeof baseZhHans &
   typeof deviceSettingsZhHans &
   typeof messageZhHans &
   typeof afterSaleZhHans &
-  typeof articleZhHans;
+  typeof articleZhHans &
+  typeof networkSetupZhHans;
 
 /** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
 function assemble(...parts: object[]): LocaleTree {
@@ -94,11 +100,56 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageZhHans,
     afterSaleZhHans,
     articleZhHans,
+    networkSetupZhHans,
   ),
-  en: assemble(baseEn, accountEn, familyEn, uiEn, deviceEn, deviceSettingsEn, messageEn, afterSaleEn, articleEn),
-  es: assemble(baseEs, accountEs, familyEs, uiEs, deviceEs, deviceSettingsEs, messageEs, afterSaleEs, articleEs),
-  ru: assemble(baseRu, accountRu, familyRu, uiRu, deviceRu, deviceSettingsRu, messageRu, afterSaleRu, articleRu),
-  fr: assemble(baseFr, accountFr, familyFr, uiFr, deviceFr, deviceSettingsFr, messageFr, afterSaleFr, articleFr),
+  en: assemble(
+    baseEn,
+    accountEn,
+    familyEn,
+    uiEn,
+    deviceEn,
+    deviceSettingsEn,
+    messageEn,
+    afterSaleEn,
+    articleEn,
+    networkSetupEn,
+  ),
+  es: assemble(
+    baseEs,
+    accountEs,
+    familyEs,
+    uiEs,
+    deviceEs,
+    deviceSettingsEs,
+    messageEs,
+    afterSaleEs,
+    articleEs,
+    networkSetupEs,
+  ),
+  ru: assemble(
+    baseRu,
+    accountRu,
+    familyRu,
+    uiRu,
+    deviceRu,
+    deviceSettingsRu,
+    messageRu,
+    afterSaleRu,
+    articleRu,
+    networkSetupRu,
+  ),
+  fr: assemble(
+    baseFr,
+    accountFr,
+    familyFr,
+    uiFr,
+    deviceFr,
+    deviceSettingsFr,
+    messageFr,
+    afterSaleFr,
+    articleFr,
+    networkSetupFr,
+  ),
 };
 
 /** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */

@@ -11,6 +11,8 @@ export function confirmDialog(options: {
   title?: ReactNode;
   content: ReactNode;
   confirmText?: string;
+  /** The cancel button's text (default "Cancel"). */
+  cancelText?: string;
   danger?: boolean;
 }) {
   return new Promise<boolean>((resolve) => {
@@ -29,7 +31,7 @@ export function confirmDialog(options: {
       onClose: () => done(false),
       actions: [
         [
-          { key: "cancel", text: i18n.t("common.cancel"), onClick: () => done(false) },
+          { key: "cancel", text: options.cancelText ?? i18n.t("common.cancel"), onClick: () => done(false) },
           {
             key: "confirm",
             text: options.confirmText ?? i18n.t("common.confirm"),

@@ -12,11 +12,13 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Adds a show/hide toggle for password fields. */
   revealable?: boolean;
   testId?: string;
+  /** data-testid of the show/hide toggle of a revealable field. */
+  revealTestId?: string;
 }
 
 /** A form row: optional label above, icon, native input, optional suffix; sized for a 375 px design. */
 export function TextField(props: TextFieldProps) {
-  const { label, icon, value, onChange, suffix, revealable, testId, type, className, ...rest } = props;
+  const { label, icon, value, onChange, suffix, revealable, testId, revealTestId, type, className, ...rest } = props;
   const id = useId();
   const [shown, setShown] = useState(false);
   const inputType = revealable ? (shown ? "text" : "password") : type;
@@ -43,6 +45,8 @@ export function TextField(props: TextFieldProps) {
             type="button"
             className="field__reveal"
             aria-label={shown ? "hide" : "show"}
+            aria-pressed={shown}
+            data-testid={revealTestId}
             onClick={() => setShown((s) => !s)}
           >
             {shown ? <EyeOutline /> : <EyeInvisibleOutline />}

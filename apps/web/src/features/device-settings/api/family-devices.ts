@@ -1,4 +1,4 @@
-import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
@@ -15,15 +15,6 @@ export function useHouseholdDevices(familyId: string | null | undefined) {
       return [...asPage<TFamilyDevice>(result).items].sort((a, b) => a.sort - b.sort);
     },
     enabled: Boolean(familyId),
-  });
-}
-
-/** The caller's households (`GET …/app/family/`, spec §7), under the home tab's key, for choosing where to bind. */
-export function useHouseholds() {
-  return useQuery({
-    queryKey: queryKeys.families,
-    queryFn: async ({ signal }) =>
-      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal })).items,
   });
 }
 
@@ -48,27 +39,5 @@ export function useUpdateDeviceSort() {
       );
       void client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll });
     },
-  });
-}
-
-/**
- * Binds a provisioned device to a household (administrator; issue 4): `POST /api/run-lucky/device/app/device` with
- * body `{familyId, mac, secret}` from the pairing code "MAC:SECRET". Resolves the device's list entry.
- * Errors: ApiError (wrong code, device bound elsewhere, not the administrator).
- */
-export async function bindDevice(familyId: string, mac: string, secret: string): Promise<TFamilyDevice> {
-  return api(endpoints.bindDevice, { body: { familyId, mac, secret }, loading: true });
-}
-
-/** {@link bindDevice} as a mutation that refreshes the household lists. */
-export function useBindDevice() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (v: { familyId: string; mac: string; secret: string }) => bindDevice(v.familyId, v.mac, v.secret),
-    onSuccess: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll }),
-        client.invalidateQueries({ queryKey: queryKeys.families }),
-      ]),
   });
 }

@@ -1,8 +1,8 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { useHouseholds } from "../../../shared/api/households.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, toast } from "../../../shared/ui/index.js";
-import { useHouseholds } from "../api/family-devices.js";
 import { DeviceImage } from "../components/device-image.js";
 import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.js";
 import type { DeviceParams } from "../params.js";

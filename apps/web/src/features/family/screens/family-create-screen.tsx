@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { type LocationResult, openAddressSelect } from "../../../shared/map/index.js";
 import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, TextField, toast } from "../../../shared/ui/index.js";
+import { confirmDialog, PageShell, TextField, toast } from "../../../shared/ui/index.js";
 import { useCreateFamily } from "../api/create-family.js";
 import { AvatarPicker } from "../components/avatar-picker.js";
 import { FamilyAvatar, PRESET_AVATARS } from "../components/family-avatar.js";
@@ -22,7 +22,8 @@ export interface FamilyCreateParams {
 /**
  * FamilyCreate (spec §2 /FamilyCreate): name (1–32 characters), address required (spec §5 "Select household
  * address", chosen on the map through `openAddressSelect()`), a preset avatar. The caller becomes the administrator.
- * A user's first household becomes the home family and the app goes to the home tab; otherwise back to the list.
+ * A user's first household (or one created from NoFamily) becomes the home family and the app offers to add a device
+ * to it now (→ /DeviceNetwork for it, with Home beneath) or later (Home); otherwise back to the list.
  */
 export function FamilyCreateScreen() {
   const { t } = useTranslation();
@@ -62,7 +63,19 @@ export function FamilyCreateScreen() {
       toast(t("family.created"));
       if (from === "NoFamily" || !homeFamilyId()) {
         setHomeFamily(family);
+        // A first household (from NoFamily): offer to add a device to it now, or later from Home (issue 9).
+        const now = await confirmDialog({
+          title: t("family.addDeviceNowTitle"),
+          content: (
+            <span data-testid="family-create-add-device-offer">
+              {t("family.addDeviceNowText", { name: family.name })}
+            </span>
+          ),
+          confirmText: t("family.addDeviceNow"),
+          cancelText: t("family.addDeviceLater"),
+        });
         navigateTo(PATHS.Home, null, { replace: true });
+        if (now) navigateTo(PATHS.DeviceNetwork, { familyId: family.id });
       } else {
         goBack();
       }

@@ -8,7 +8,8 @@ import "../family.css";
 
 /**
  * NoFamily (spec §2 /NoFamily): shown when the user has no family; offers to create one (/FamilyCreate, which then
- * makes it the home family) or to join one by scanning or pasting a share code.
+ * makes it the home family and offers to add a device to it now or later) or to join one by scanning or pasting a
+ * share code.
  */
 export function NoFamilyScreen() {
   const { t } = useTranslation();

@@ -1,0 +1,52 @@
+import type { TFamily } from "@aquapilot/contract";
+import { useEffect, useMemo, useState } from "react";
+import { useHouseholds } from "../../../shared/api/households.js";
+import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.js";
+import { type NavigateOptions, navigateTo, PATHS } from "../../../shared/navigation/index.js";
+import { getItem } from "../../../shared/storage/index.js";
+import type { DeviceNetworkParams, SetupStep } from "../params.js";
+
+/**
+ * The household a setup adds to (spec §6: only its administrator may): the one in the params, else the home
+ * family (spec §3 `family`), else the first of the caller's households. `list` is every household.
+ */
+export function useSetupHousehold(familyId: string | undefined) {
+  const households = useHouseholds();
+  const list = households.data ?? [];
+  const family = useMemo<TFamily | null>(() => {
+    if (list.length === 0) return null;
+    const wanted = familyId ?? getItem("family")?.id;
+    return list.find((f) => f.id === wanted) ?? list[0];
+  }, [list, familyId]);
+  return { list, family, pending: households.isPending, error: households.error };
+}
+
+/**
+ * Goes to a step of /DeviceNetwork (spec §2: params as JSON) keeping the household and mode; pushes a history entry
+ * so the system back button walks the steps, unless `options.replace`.
+ */
+export function goToStep(
+  params: Partial<DeviceNetworkParams>,
+  step: SetupStep,
+  extra: Partial<DeviceNetworkParams> = {},
+  options: NavigateOptions = {},
+): void {
+  const next: DeviceNetworkParams = { familyId: params.familyId, mode: params.mode, step, ...extra };
+  if (step === "mode" || step === "code") delete next.mode;
+  navigateTo(PATHS.DeviceNetwork, next, options);
+}
+
+/** The phone's Wi-Fi bridge (native, development or none), once resolved; null while probing. */
+export function useWifiBridge(): WifiBridge | null {
+  const [bridge, setBridge] = useState<WifiBridge | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void resolveWifiBridge().then((b) => {
+      if (alive) setBridge(b);
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return bridge;
+}

@@ -1,0 +1,586 @@
+import {
+  type BleSetupFailure,
+  type BleSetupStep,
+  BlsyncAssembler,
+  BlsyncCommand,
+  BlsyncData,
+  BlsyncFrameType,
+  type BlsyncMessage,
+  BlsyncResult,
+  decodeModuleWifiState,
+  encodeMessage,
+  fromUtf8,
+  ModuleSetupState,
+  utf8,
+} from "@aquapilot/provisioning";
+import {
+  type BindDevice,
+  type BoundDevice,
+  bindErrorMessage,
+  creep,
+  type FlowClock,
+  type FlowStatus,
+  FlowStopped,
+  Listeners,
+  realClock,
+  roundPercent,
+  sleep,
+  withTimeout,
+} from "./flow-kit.js";
+
+/**
+ * The new version's network setup over Bluetooth (spec §2 "New version", §3 states 0–4, §4 progress and the eight
+ * failures; exchange of docs/device-protocol.md §13.2) as a pure state machine over an injected transport and clock:
+ *
+ * connect → [GET_VERSION] → SSID → PASSWORD (one answer read after every frame) → CONNECT_WIFI → WIFI_STATE_GET every
+ * second (all answer frames read) until state 4 with a pairing code or a failure → PROV_STOP → bind → added.
+ *
+ * A read that fails (ATT error, bad frame, time-out) is answered by retransmitting the same frame with the retry bit
+ * (the module answers a retransmission again without acting twice). A link that drops half-way is reopened to the
+ * same device (no chooser) up to {@link BLE_FLOW_LIMITS.reconnectAttempts} times and the flow goes on where it was.
+ * The Bluetooth part must end within 120 s ("connection timed out"); the owner may cancel at any time before
+ * binding.
+ */
+
+/** The GATT link to one chosen module (the write and read characteristics of the provisioning service). */
+export interface BleTransport {
+  /** Opens (or reopens) the link to the chosen module. */
+  connect(): Promise<void>;
+  /** Writes one frame (≤ 20 bytes) to the write characteristic. */
+  write(frame: Uint8Array): Promise<void>;
+  /** Reads the read characteristic: the next frame of the prepared answer. Rejects when nothing is prepared. */
+  read(): Promise<Uint8Array>;
+  /** Closes the link. */
+  disconnect(): Promise<void>;
+  /** Calls `listener` whenever the link drops; answers the function that stops listening. */
+  onDisconnect(listener: () => void): () => void;
+}
+
+/** Limits of the Bluetooth flow, ms unless named otherwise. */
+export const BLE_FLOW_LIMITS = {
+  /** The whole Bluetooth part, from the first connect to the pairing code ("connection timed out"). */
+  overallMs: 120_000,
+  /** Between two WIFI_STATE_GET requests. */
+  pollIntervalMs: 1000,
+  /** One GATT write or read. */
+  operationMs: 5000,
+  /** Opening the link. */
+  connectMs: 15_000,
+  /** Tries per frame (the first write and the retransmissions). */
+  frameAttempts: 3,
+  /** Tries to open the link at the start before "initialization failed". */
+  connectAttempts: 2,
+  /** Tries to reopen a dropped link before "connection timed out". */
+  reconnectAttempts: 3,
+  /** Pause before each reopening. */
+  reconnectDelayMs: 1000,
+  /** Frames of one answer at most (a Wi-Fi state answer takes about a dozen). */
+  maxAnswerFrames: 64,
+};
+export type BleFlowLimits = typeof BLE_FLOW_LIMITS;
+
+/**
+ * Why a run failed: "module" — the module reported `code` in its Wi-Fi state; "deadline" — 120 s passed;
+ * "connect" — the link could not be opened; "link-lost" — it dropped and could not be reopened; "protocol" — the
+ * module refused a request; "bind" — binding with the pairing code failed (`message` from the server).
+ */
+export type BleFailureReason = "module" | "deadline" | "connect" | "link-lost" | "protocol" | "bind";
+
+/** A failed run: the spec §4 failure shown to the owner (null for "bind") and why. */
+export interface BleFailure {
+  code: BleSetupFailure | null;
+  reason: BleFailureReason;
+  message: string | null;
+}
+
+/** The Bluetooth link as the owner may see it. */
+export type BleLinkState = "idle" | "connecting" | "connected" | "reconnecting" | "closed";
+
+/** What the flow is doing: opening the link, sending the Wi-Fi, polling the module, binding, done. */
+export type BlePhase = "connect" | "configure" | "poll" | "bind" | "done";
+
+/** One immutable picture of a run (times from the injected clock, ms). */
+export interface BleSetupSnapshot {
+  status: FlowStatus;
+  /** The spec §4 progress step: starting network setup, adding device, Device added successfully. */
+  step: BleSetupStep;
+  phase: BlePhase;
+  /** The module's last reported state 0–4 (spec §3), null before the first answer. */
+  moduleState: ModuleSetupState | null;
+  link: BleLinkState;
+  failure: BleFailure | null;
+  /** The bound device once succeeded. */
+  device: BoundDevice | null;
+  /** The module's protocol version ("v1.1.0") when it answered GET_VERSION. */
+  moduleVersion: string | null;
+  /** How often the link was reopened in this run. */
+  reconnects: number;
+  startedAt: number;
+  /** When the phase or the module state last changed (the progress bar creeps from there). */
+  since: number;
+  /** The percent shown when the run ended without success. */
+  endedPercent: number | null;
+}
+
+/** What a Bluetooth run needs. */
+export interface BleSetupOptions {
+  transport: BleTransport;
+  /** Wi-Fi name and password sent to the module (UTF-8, 1–32 and 0–64 bytes; validated by the Wi-Fi page). */
+  ssid: string;
+  password: string;
+  bind: BindDevice;
+  clock?: FlowClock;
+  limits?: Partial<BleFlowLimits>;
+  /** Ask the module's version first (docs §13.2 step 1; default true). */
+  askVersion?: boolean;
+}
+
+/** The link dropped or stopped answering; the run reopens it. */
+class LinkLost extends Error {
+  constructor(readonly detail?: unknown) {
+    super("bluetooth link lost");
+    this.name = "LinkLost";
+  }
+}
+
+/** The run ends with `failure`. */
+class Fail extends Error {
+  constructor(readonly failure: BleFailure) {
+    super(`setup failed: ${failure.reason}`);
+    this.name = "Fail";
+  }
+}
+
+const fail = (code: BleSetupFailure | null, reason: BleFailureReason, message: string | null = null) =>
+  new Fail({ code, reason, message });
+
+/** Failure codes of spec §4 used by the app itself (BleSetupFailure). */
+const INITIALIZATION_FAILED = 1 as BleSetupFailure;
+const CONNECTION_TIMED_OUT = 2 as BleSetupFailure;
+
+/** A signal that aborts when any of `signals` does; `dispose` removes its listeners. */
+function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const cleanups: Array<() => void> = [];
+  for (const s of signals) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    const on = () => controller.abort(s.reason);
+    s.addEventListener("abort", on, { once: true });
+    cleanups.push(() => s.removeEventListener("abort", on));
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const c of cleanups) c();
+    },
+  };
+}
+
+/**
+ * One Bluetooth network setup. `start()` runs it (a second call answers the same promise: double taps start one
+ * setup), `cancel()` stops it before binding, `retry()` runs again after a failure or a cancel (binding only, when
+ * the pairing code is known and only binding failed). `subscribe()` delivers every new {@link BleSetupSnapshot}.
+ */
+export class BleSetupRun {
+  private readonly clock: FlowClock;
+  private readonly limits: BleFlowLimits;
+  private readonly listeners = new Listeners<BleSetupSnapshot>();
+  private state: BleSetupSnapshot;
+  private running: Promise<BleSetupSnapshot> | null = null;
+  private stop = new AbortController();
+  private linkAbort = new AbortController();
+  private closing = false;
+  private seq = 0;
+  private pairingCode: string | null = null;
+  private unlisten: (() => void) | null = null;
+
+  constructor(private readonly options: BleSetupOptions) {
+    this.clock = options.clock ?? realClock;
+    this.limits = { ...BLE_FLOW_LIMITS, ...options.limits };
+    this.state = this.initial();
+  }
+
+  /** The current snapshot. */
+  snapshot(): BleSetupSnapshot {
+    return this.state;
+  }
+
+  /** Calls `listener` with every new snapshot; answers the function that stops it. */
+  subscribe(listener: (s: BleSetupSnapshot) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  /** Starts the run (once); resolves with the final snapshot, never rejects. */
+  start(): Promise<BleSetupSnapshot> {
+    if (!this.running) this.running = this.run(false);
+    return this.running;
+  }
+
+  /**
+   * Stops a running setup before binding (the link is closed, the status becomes "cancelled"). Answers false when
+   * nothing was stopped: not running, or already binding (the server call cannot be taken back).
+   */
+  cancel(): boolean {
+    if (this.state.status !== "running" || this.state.phase === "bind") return false;
+    this.stop.abort("cancel");
+    return true;
+  }
+
+  /**
+   * Runs again after "failed" or "cancelled": only the binding when the module already handed over its pairing code
+   * and binding failed, else the whole exchange on the same device (no chooser). Answers the running promise.
+   */
+  retry(): Promise<BleSetupSnapshot> {
+    if (this.state.status === "running" && this.running) return this.running;
+    const bindOnly = this.state.failure?.reason === "bind" && this.pairingCode !== null;
+    this.stop = new AbortController();
+    this.running = this.run(bindOnly);
+    return this.running;
+  }
+
+  private initial(): BleSetupSnapshot {
+    const now = this.clock.now();
+    return {
+      status: "running",
+      step: "starting",
+      phase: "connect",
+      moduleState: null,
+      link: "idle",
+      failure: null,
+      device: null,
+      moduleVersion: null,
+      reconnects: 0,
+      startedAt: now,
+      since: now,
+      endedPercent: null,
+    };
+  }
+
+  private update(patch: Partial<BleSetupSnapshot>): void {
+    const next = { ...this.state, ...patch };
+    if (
+      (patch.phase !== undefined && patch.phase !== this.state.phase) ||
+      (patch.moduleState !== undefined && patch.moduleState !== this.state.moduleState)
+    ) {
+      next.since = this.clock.now();
+    }
+    this.state = next;
+    this.listeners.emit(next);
+  }
+
+  private async run(bindOnly: boolean): Promise<BleSetupSnapshot> {
+    if (bindOnly) {
+      this.update({ status: "running", failure: null, endedPercent: null, step: "adding", phase: "bind" });
+      return this.bindWith(this.pairingCode as string);
+    }
+    this.pairingCode = null;
+    this.state = this.initial();
+    this.listeners.emit(this.state);
+    const deadline = this.clock.setTimeout(() => this.stop.abort("deadline"), this.limits.overallMs);
+    this.listen();
+    let code: string;
+    try {
+      code = await this.exchange();
+    } catch (err) {
+      this.clock.clearTimeout(deadline);
+      await this.close();
+      return this.end(this.failureOf(err));
+    }
+    this.clock.clearTimeout(deadline);
+    await this.close();
+    this.pairingCode = code;
+    this.update({ step: "adding", phase: "bind" });
+    return this.bindWith(code);
+  }
+
+  private failureOf(err: unknown): BleFailure | "cancel" {
+    if (err instanceof Fail) return err.failure;
+    if (err instanceof FlowStopped) {
+      if (err.reason === "cancel") return "cancel";
+      return { code: CONNECTION_TIMED_OUT, reason: "deadline", message: null };
+    }
+    console.error("[network-setup] bluetooth flow broke", err);
+    return { code: INITIALIZATION_FAILED, reason: "protocol", message: null };
+  }
+
+  private end(outcome: BleFailure | "cancel"): BleSetupSnapshot {
+    const endedPercent = bleProgressPercent(this.state, this.clock.now());
+    if (outcome === "cancel") this.update({ status: "cancelled", endedPercent, link: "closed" });
+    else this.update({ status: "failed", failure: outcome, endedPercent, link: "closed" });
+    return this.state;
+  }
+
+  private async bindWith(code: string): Promise<BleSetupSnapshot> {
+    try {
+      const device = await this.options.bind(code);
+      this.update({ status: "succeeded", step: "added", phase: "done", device });
+    } catch (err) {
+      this.update({
+        status: "failed",
+        failure: { code: null, reason: "bind", message: bindErrorMessage(err) },
+        endedPercent: bleProgressPercent(this.state, this.clock.now()),
+      });
+    }
+    return this.state;
+  }
+
+  /** Closes the link on purpose (no reconnect), best effort. */
+  private async close(): Promise<void> {
+    this.closing = true;
+    this.unlisten?.();
+    this.unlisten = null;
+    try {
+      await withTimeout(this.clock, this.options.transport.disconnect(), this.limits.operationMs, "disconnect");
+    } catch {
+      // the link is gone either way
+    }
+    this.closing = false;
+  }
+
+  /** The Bluetooth part: answers the pairing code. */
+  private async exchange(): Promise<string> {
+    await this.openLink();
+    let configured = false;
+    for (;;) {
+      try {
+        if (!configured) {
+          await this.configure();
+          configured = true;
+        }
+        return await this.poll();
+      } catch (err) {
+        if (!(err instanceof LinkLost)) throw err;
+        await this.reopen();
+      }
+    }
+  }
+
+  /** Listens for link drops: a drop not caused by the app aborts the pending operation ({@link LinkLost}). */
+  private listen(): void {
+    this.unlisten?.();
+    this.unlisten = this.options.transport.onDisconnect(() => {
+      if (this.closing) return;
+      this.linkAbort.abort("link");
+      if (this.state.status === "running") this.update({ link: "closed" });
+    });
+  }
+
+  /** One try to open the link within the connect limit. */
+  private async connectOnce(): Promise<void> {
+    this.linkAbort = new AbortController();
+    await withTimeout(this.clock, this.options.transport.connect(), this.limits.connectMs, "connect", this.stop.signal);
+    this.update({ link: "connected" });
+  }
+
+  /** Opens the link at the start, {@link BLE_FLOW_LIMITS.connectAttempts} tries; then "initialization failed". */
+  private async openLink(): Promise<void> {
+    let last: unknown = null;
+    for (let i = 0; i < this.limits.connectAttempts; i++) {
+      if (i > 0) await sleep(this.clock, this.limits.reconnectDelayMs, this.stop.signal);
+      this.update({ link: "connecting" });
+      try {
+        await this.connectOnce();
+        return;
+      } catch (err) {
+        if (err instanceof FlowStopped) throw err;
+        last = err;
+        console.warn("[network-setup] bluetooth connect failed", err);
+      }
+    }
+    throw fail(INITIALIZATION_FAILED, "connect", last instanceof Error ? last.message : null);
+  }
+
+  /**
+   * Reopens a dropped (or silent) link to the same module, without a chooser; at most
+   * {@link BLE_FLOW_LIMITS.reconnectAttempts} reopenings per run, then "connection timed out".
+   */
+  private async reopen(): Promise<void> {
+    await this.close();
+    this.listen();
+    for (;;) {
+      if (this.state.reconnects >= this.limits.reconnectAttempts) throw fail(CONNECTION_TIMED_OUT, "link-lost");
+      this.update({ link: "reconnecting", reconnects: this.state.reconnects + 1 });
+      await sleep(this.clock, this.limits.reconnectDelayMs, this.stop.signal);
+      try {
+        await this.connectOnce();
+        return;
+      } catch (err) {
+        if (err instanceof FlowStopped) throw err;
+        console.warn("[network-setup] bluetooth reconnect failed", err);
+      }
+    }
+  }
+
+  /** Runs one GATT operation within the operation limit; a dropped link rejects with {@link LinkLost}. */
+  private async op<T>(work: () => Promise<T>, what: string): Promise<T> {
+    if (this.stop.signal.aborted) throw new FlowStopped(this.stop.signal.reason);
+    if (this.linkAbort.signal.aborted) throw new LinkLost();
+    const both = anySignal([this.stop.signal, this.linkAbort.signal]);
+    try {
+      return await withTimeout(this.clock, work(), this.limits.operationMs, what, both.signal);
+    } catch (err) {
+      if (err instanceof FlowStopped && !this.stop.signal.aborted) throw new LinkLost(err);
+      throw err;
+    } finally {
+      both.dispose();
+    }
+  }
+
+  /** Reads frames until one whole answer (ack, data) is assembled. */
+  private async readAnswer(what: string): Promise<BlsyncMessage> {
+    const assembler = new BlsyncAssembler();
+    for (let i = 0; i < this.limits.maxAnswerFrames; i++) {
+      const bytes = await this.op(() => this.options.transport.read(), `read ${what}`);
+      const message = assembler.push(bytes);
+      if (!message) continue;
+      if (!message.ack || message.type !== BlsyncFrameType.Data) throw new Error(`not an answer to ${what}`);
+      return message;
+    }
+    throw new Error(`answer to ${what} never ended`);
+  }
+
+  /**
+   * Sends one request message and answers the module's answer to its last frame. `build(seq, retry)` encodes the
+   * message; each frame is written, then its answer read; a failed read retransmits that frame with the retry bit.
+   * Every frame but the last must be answered OK.
+   */
+  private async request(build: (seq: number, retry: boolean) => Uint8Array[], what: string): Promise<BlsyncMessage> {
+    const count = build(0, false).length;
+    const seq = this.seq;
+    this.seq = (this.seq + count) & 0xff;
+    const frames = build(seq, false);
+    const retries = build(seq, true);
+    let answer: BlsyncMessage | null = null;
+    for (let i = 0; i < frames.length; i++) {
+      answer = await this.exchangeFrame(frames[i], retries[i], (seq + i) & 0xff, what);
+      if (i < frames.length - 1 && answer.id !== BlsyncResult.Ok) {
+        throw fail(INITIALIZATION_FAILED, "protocol", `${what} refused (${answer.id})`);
+      }
+    }
+    return answer as BlsyncMessage;
+  }
+
+  private async exchangeFrame(frame: Uint8Array, retry: Uint8Array, frameSeq: number, what: string) {
+    let last: unknown = null;
+    for (let attempt = 0; attempt < this.limits.frameAttempts; attempt++) {
+      try {
+        await this.op(() => this.options.transport.write(attempt === 0 ? frame : retry), `write ${what}`);
+        const answer = await this.readAnswer(what);
+        if (answer.seq === frameSeq) return answer;
+        last = new Error(`answer to seq ${answer.seq}, expected ${frameSeq}`);
+      } catch (err) {
+        if (err instanceof LinkLost || err instanceof FlowStopped) throw err;
+        last = err;
+      }
+    }
+    // The module stopped answering: treat it as a lost link (reopen, then go on).
+    throw new LinkLost(last);
+  }
+
+  private command(id: BlsyncCommand, what: string): Promise<BlsyncMessage> {
+    return this.request((seq, retry) => encodeMessage({ type: BlsyncFrameType.Command, id, seq, retry }), what);
+  }
+
+  private data(id: BlsyncData, bytes: Uint8Array, what: string): Promise<BlsyncMessage> {
+    return this.request(
+      (seq, retry) => encodeMessage({ type: BlsyncFrameType.Data, id, data: bytes, seq, retry }),
+      what,
+    );
+  }
+
+  /** Sends the Wi-Fi name and password and asks the module to connect (docs §13.2 steps 1–4). */
+  private async configure(): Promise<void> {
+    this.update({ phase: "configure" });
+    if (this.options.askVersion !== false) {
+      const version = await this.command(BlsyncCommand.GetVersion, "GET_VERSION");
+      if (version.id === BlsyncResult.Ok) {
+        try {
+          this.update({ moduleVersion: fromUtf8(version.data).replace(/\0+$/, "") || null });
+        } catch {
+          // not text: the version is only informative
+        }
+      }
+    }
+    const ssid = await this.data(BlsyncData.StaWifiSsid, utf8(this.options.ssid), "SSID");
+    if (ssid.id !== BlsyncResult.Ok) throw fail(INITIALIZATION_FAILED, "protocol", `SSID refused (${ssid.id})`);
+    const password = await this.data(BlsyncData.StaWifiPassword, utf8(this.options.password), "PASSWORD");
+    if (password.id !== BlsyncResult.Ok) {
+      throw fail(INITIALIZATION_FAILED, "protocol", `PASSWORD refused (${password.id})`);
+    }
+    this.update({ moduleState: ModuleSetupState.ConfigReceived });
+    const connect = await this.command(BlsyncCommand.ConnectWifi, "CONNECT_WIFI");
+    if (connect.id !== BlsyncResult.Ok) {
+      throw fail(INITIALIZATION_FAILED, "protocol", `CONNECT_WIFI refused (${connect.id})`);
+    }
+  }
+
+  /** Asks the module's Wi-Fi state every second until state 4 with a pairing code (answered) or a failure. */
+  private async poll(): Promise<string> {
+    if (this.state.phase !== "poll") this.update({ phase: "poll" });
+    for (;;) {
+      const began = this.clock.now();
+      const answer = await this.command(BlsyncCommand.WifiStateGet, "WIFI_STATE_GET");
+      if (answer.id === BlsyncResult.Ok) {
+        let reported: ReturnType<typeof decodeModuleWifiState> | null = null;
+        try {
+          reported = decodeModuleWifiState(answer.data);
+        } catch (err) {
+          console.warn("[network-setup] unreadable Wi-Fi state", err);
+        }
+        if (reported) {
+          this.update({ moduleState: reported.state as ModuleSetupState });
+          if (reported.failure !== 0) throw fail(reported.failure as BleSetupFailure, "module");
+          if (reported.state === ModuleSetupState.ServerConnected && reported.pairingCode) {
+            await this.provStop();
+            return reported.pairingCode;
+          }
+        }
+      }
+      await sleep(this.clock, this.limits.pollIntervalMs - (this.clock.now() - began), this.stop.signal);
+    }
+  }
+
+  /** Tells the module to stop provisioning (it drops the link); best effort, the pairing code is already known. */
+  private async provStop(): Promise<void> {
+    try {
+      await this.command(BlsyncCommand.ProvStop, "PROV_STOP");
+    } catch (err) {
+      if (err instanceof FlowStopped) throw err;
+    }
+  }
+}
+
+/**
+ * The progress percent of a Bluetooth run at `now` (spec §9: one decimal): opening the link 0–10, sending the Wi-Fi
+ * 10–20, then by module state (0/1 → 20–30, 2 connecting to Wi-Fi → 30–55, 3 Wi-Fi connected → 55–80, 4 server
+ * connected → 85), binding 85–98, added 100; each part creeps with time. An ended run keeps its last percent.
+ */
+export function bleProgressPercent(s: BleSetupSnapshot, now: number): number {
+  if (s.status === "succeeded") return 100;
+  if (s.status !== "running" && s.endedPercent !== null) return s.endedPercent;
+  const t = now - s.since;
+  let value: number;
+  switch (s.phase) {
+    case "connect":
+      value = creep(0, 10, t, 3000);
+      break;
+    case "configure":
+      value = creep(10, 20, t, 2000);
+      break;
+    case "poll":
+      if (s.moduleState === ModuleSetupState.ServerConnected) value = 85;
+      else if (s.moduleState === ModuleSetupState.WifiConnected) value = creep(55, 80, t, 6000);
+      else if (s.moduleState === ModuleSetupState.ConnectingToWifi) value = creep(30, 55, t, 8000);
+      else value = creep(20, 30, t, 3000);
+      break;
+    case "bind":
+      value = creep(85, 98, t, 2000);
+      break;
+    default:
+      value = 100;
+  }
+  return roundPercent(value);
+}

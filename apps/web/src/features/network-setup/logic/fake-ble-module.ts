@@ -1,0 +1,271 @@
+import {
+  answerFrames,
+  BLSYNC_VERSION,
+  type BleSetupFailure,
+  BlsyncAssembler,
+  BlsyncCommand,
+  BlsyncData,
+  BlsyncFrameType,
+  BlsyncResult,
+  decodeFrame,
+  encodeModuleWifiState,
+  fromUtf8,
+  ModuleSetupState,
+  type TModuleWifiState,
+  utf8,
+} from "@aquapilot/provisioning";
+import type { BleTransport } from "./ble-flow.js";
+
+/**
+ * A simulated WIFI-BL3372 module in Bluetooth setup mode for the flow's unit tests, frames in and frames out with
+ * the real codecs of @aquapilot/provisioning, following the module rules of docs/device-protocol.md §13.2: every
+ * write prepares one answer (a read with nothing prepared fails like ATT error 0x04), a retransmission (retry bit,
+ * same seq) is answered again without acting twice, SSID/PASSWORD → state 1, CONNECT_WIFI → state 2 and then the
+ * planned outcome on the (fake) timers. Fault injection: failing reads, dropped links, failing connects.
+ * Test support only; the app never imports it.
+ */
+
+/** How the module's connection attempt ends, and when (ms after CONNECT_WIFI). */
+export interface FakeModulePlan {
+  /** "ok": state 4 with a pairing code; a failure code 1–8; "never": stays connecting to Wi-Fi. */
+  outcome: "ok" | BleSetupFailure | "never";
+  /** Association time (state 2 → 3), default 1500. */
+  associateMs?: number;
+  /** From Wi-Fi connected to server connected (or to a cloud failure 5–8), default 1500. */
+  cloudMs?: number;
+}
+
+/** What the fake records for assertions. */
+export interface FakeModuleLog {
+  /** Every whole request message: command name or data id, in order (retransmissions not repeated). */
+  requests: string[];
+  /** Frames received with the retry bit. */
+  retransmissions: number;
+  connects: number;
+  writes: number;
+  reads: number;
+}
+
+const COMMAND_NAMES: Record<number, string> = {
+  [BlsyncCommand.ConnectWifi]: "CONNECT_WIFI",
+  [BlsyncCommand.DisconnectWifi]: "DISCONNECT_WIFI",
+  [BlsyncCommand.GetVersion]: "GET_VERSION",
+  [BlsyncCommand.ProvStop]: "PROV_STOP",
+  [BlsyncCommand.WifiStateGet]: "WIFI_STATE_GET",
+};
+
+/** The simulated module; {@link FakeBleModule.transport} is what the flow talks to. */
+export class FakeBleModule {
+  readonly log: FakeModuleLog = { requests: [], retransmissions: 0, connects: 0, writes: 0, reads: 0 };
+  ssid: string | null = null;
+  password: string | null = null;
+  state: TModuleWifiState = { state: 0, ip: "", gw: "", mask: "", ssid: "", bssid: "", failure: 0 };
+  /** Whether the module still advertises (false after PROV_STOP). */
+  advertising = true;
+  connected = false;
+  /** Reads that fail from now on (the answer stays prepared), then reads work again. */
+  failReads = 0;
+  /** Connects that fail from now on. */
+  failConnects = 0;
+  /** Drop the link when a request with this name arrives (before answering), once per entry. */
+  dropOn: string[] = [];
+  /** Never answer these requests (the write succeeds, nothing is prepared). */
+  silentOn: string[] = [];
+  /** When true, the module answers a CONNECT_WIFI with result 2 as if no SSID was stored. */
+  refuseConnect = false;
+  private prepared: Uint8Array[] = [];
+  private lastAnswer: Uint8Array[] = [];
+  private lastSeq: number | null = null;
+  private readonly assembler = new BlsyncAssembler();
+  private readonly listeners = new Set<() => void>();
+  private timers: ReturnType<typeof setTimeout>[] = [];
+
+  constructor(
+    public plan: FakeModulePlan = { outcome: "ok" },
+    readonly mac = "0211AABB3372",
+    readonly pairingCode = "0211AABB3372:tok3n-Abc_123",
+  ) {}
+
+  /** The GATT link to this module as the flow sees it. */
+  readonly transport: BleTransport = {
+    connect: async () => {
+      this.log.connects += 1;
+      if (this.failConnects > 0) {
+        this.failConnects -= 1;
+        throw new Error("NetworkError: Connection attempt failed.");
+      }
+      if (!this.advertising) throw new Error("NotFoundError: device out of range");
+      this.connected = true;
+      this.prepared = [];
+      this.assembler.reset();
+    },
+    write: async (frame) => {
+      this.log.writes += 1;
+      if (!this.connected) throw new Error("NetworkError: GATT Server is disconnected.");
+      this.receive(frame);
+    },
+    read: async () => {
+      this.log.reads += 1;
+      if (!this.connected) throw new Error("NetworkError: GATT Server is disconnected.");
+      if (this.failReads > 0) {
+        this.failReads -= 1;
+        throw new Error("NotSupportedError: GATT operation failed for unknown reason.");
+      }
+      const next = this.prepared.shift();
+      if (!next) throw new Error("ATT error 0x04: Invalid PDU (nothing prepared)");
+      return next;
+    },
+    disconnect: async () => {
+      this.drop();
+    },
+    onDisconnect: (listener) => {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    },
+  };
+
+  /** Drops the link (out of range, module reset); the flow's listeners hear it. */
+  drop(): void {
+    if (!this.connected) return;
+    this.connected = false;
+    this.prepared = [];
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Stops the module's timers (end of a test). */
+  dispose(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+  }
+
+  private later(ms: number, fn: () => void): void {
+    this.timers.push(setTimeout(fn, ms));
+  }
+
+  private prepare(frames: Uint8Array[]): void {
+    this.prepared = [...frames];
+    this.lastAnswer = frames;
+  }
+
+  private receive(bytes: Uint8Array): void {
+    let frame: ReturnType<typeof decodeFrame>;
+    try {
+      frame = decodeFrame(bytes);
+    } catch {
+      this.prepare(answerFrames(bytes[1] ?? 0, BlsyncResult.FrameError));
+      return;
+    }
+    if (frame.retry && frame.seq === this.lastSeq) {
+      this.log.retransmissions += 1;
+      this.prepared = [...this.lastAnswer];
+      return;
+    }
+    this.lastSeq = frame.seq;
+    let message: ReturnType<BlsyncAssembler["push"]>;
+    try {
+      message = this.assembler.push(bytes);
+    } catch {
+      this.prepare(answerFrames(frame.seq, BlsyncResult.FrameError));
+      return;
+    }
+    if (!message) {
+      this.prepare(answerFrames(frame.seq, BlsyncResult.Ok));
+      return;
+    }
+    const name =
+      message.type === BlsyncFrameType.Command
+        ? (COMMAND_NAMES[message.id] ?? `CMD_${message.id}`)
+        : message.id === BlsyncData.StaWifiSsid
+          ? "SSID"
+          : message.id === BlsyncData.StaWifiPassword
+            ? "PASSWORD"
+            : `DATA_${message.id}`;
+    this.log.requests.push(name);
+    const dropAt = this.dropOn.indexOf(name);
+    if (dropAt >= 0) {
+      this.dropOn.splice(dropAt, 1);
+      this.handle(name, message.data);
+      this.drop();
+      return;
+    }
+    if (this.silentOn.includes(name)) {
+      this.handle(name, message.data);
+      this.prepared = [];
+      this.lastAnswer = [];
+      return;
+    }
+    this.prepare(answerFrames(frame.seq, ...this.handle(name, message.data)));
+  }
+
+  /** Acts on a whole request; answers [result, data]. */
+  private handle(name: string, data: Uint8Array): [number, Uint8Array?] {
+    switch (name) {
+      case "GET_VERSION":
+        return [BlsyncResult.Ok, utf8(`${BLSYNC_VERSION}\0`)];
+      case "SSID":
+        this.ssid = fromUtf8(data);
+        this.configured();
+        return [BlsyncResult.Ok];
+      case "PASSWORD":
+        this.password = fromUtf8(data);
+        this.configured();
+        return [BlsyncResult.Ok];
+      case "CONNECT_WIFI":
+        if (!this.ssid || this.refuseConnect) return [BlsyncResult.Error];
+        this.connectWifi();
+        return [BlsyncResult.Ok];
+      case "DISCONNECT_WIFI":
+        this.dispose();
+        this.state = { ...this.state, state: ModuleSetupState.ConfigReceived };
+        return [BlsyncResult.Ok];
+      case "WIFI_STATE_GET":
+        return [BlsyncResult.Ok, encodeModuleWifiState(this.state)];
+      case "PROV_STOP":
+        this.advertising = false;
+        this.later(50, () => this.drop());
+        return [BlsyncResult.Ok];
+      default:
+        return [BlsyncResult.Error];
+    }
+  }
+
+  private configured(): void {
+    this.dispose();
+    this.state = { ...this.state, state: ModuleSetupState.ConfigReceived, failure: 0 };
+    delete this.state.pairingCode;
+  }
+
+  private connectWifi(): void {
+    const { outcome, associateMs = 1500, cloudMs = 1500 } = this.plan;
+    this.state = { ...this.state, state: ModuleSetupState.ConnectingToWifi, failure: 0, ssid: this.ssid ?? "" };
+    const failWith = (code: number) => {
+      this.state = { ...this.state, failure: code };
+    };
+    if (outcome === 1) {
+      failWith(1);
+      return;
+    }
+    if (outcome === "never") return;
+    if (outcome === 3 || outcome === 4) {
+      this.later(outcome === 3 ? 5000 : 2500, () => failWith(outcome));
+      return;
+    }
+    this.later(associateMs, () => {
+      this.state = {
+        ...this.state,
+        state: ModuleSetupState.WifiConnected,
+        ip: "192.168.1.57",
+        gw: "192.168.1.1",
+        mask: "255.255.255.0",
+        bssid: "02:aa:bb:cc:dd:01",
+      };
+      this.later(cloudMs, () => {
+        if (outcome === "ok") {
+          this.state = { ...this.state, state: ModuleSetupState.ServerConnected, pairingCode: this.pairingCode };
+        } else {
+          failWith(outcome);
+        }
+      });
+    });
+  }
+}

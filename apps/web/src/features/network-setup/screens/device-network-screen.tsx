@@ -1,0 +1,58 @@
+import { useTranslation } from "react-i18next";
+import { useRouteParams } from "../../../shared/navigation/index.js";
+import { PageShell } from "../../../shared/ui/index.js";
+import { CodeStep } from "../components/code-step.js";
+import { GuideStep } from "../components/guide-step.js";
+import { ModeStep } from "../components/mode-step.js";
+import { PermissionsStep } from "../components/permissions-step.js";
+import { ProgressStep } from "../components/progress-step.js";
+import { useSetupHousehold } from "../components/setup-context.js";
+import { WifiStep } from "../components/wifi-step.js";
+import { type DeviceNetworkParams, resolveStep } from "../params.js";
+import "../network-setup.css";
+
+/**
+ * DeviceNetwork (spec §2 /DeviceNetwork): adding a device, from the box onto the owner's Wi-Fi (issue 9). Each step
+ * is a navigation of its own (params `{familyId, step, mode, run?, code?}` as JSON, spec §2), so the system back
+ * button walks the steps and a reload on any step works: "mode" (household, New version / Old version / "I have a
+ * pairing code"), "code" (the pairing-code binding of issue 4), "guide" (setup mode: power cycle, button until the
+ * beep, wait 5 s), "permissions" (location and Bluetooth), "wifi" (network, name and password, Connect to Wi-Fi),
+ * "progress" (the running setup; after a reload, "interrupted"). Every step ends on DeviceNetworkNameUpdate.
+ * Reached from Home "add device" (and NoFamily after creating a household). Test ids: `device-network-screen`
+ * (data-step) and those of each step component.
+ */
+export function DeviceNetworkScreen() {
+  const { t } = useTranslation();
+  const params = useRouteParams<DeviceNetworkParams>();
+  const step = resolveStep(params);
+  const household = useSetupHousehold(params.familyId);
+  const familyId = household.family?.id ?? null;
+  const withFamily = { ...params, familyId: familyId ?? params.familyId };
+
+  return (
+    <PageShell
+      title={t(`networkSetup.titles.${step}`)}
+      testId="device-network-screen"
+      className="ns-page"
+      tone={step === "code" || step === "wifi" ? "white" : "grey"}
+    >
+      <div className="ns-body" data-step={step}>
+        {step === "mode" ? (
+          <ModeStep
+            params={withFamily}
+            family={household.family}
+            households={household.list}
+            pending={household.pending}
+          />
+        ) : null}
+        {step === "code" ? (
+          <CodeStep params={withFamily} family={household.family} households={household.list} />
+        ) : null}
+        {step === "guide" ? <GuideStep params={withFamily} /> : null}
+        {step === "permissions" ? <PermissionsStep params={withFamily} /> : null}
+        {step === "wifi" ? <WifiStep params={withFamily} familyId={familyId} /> : null}
+        {step === "progress" ? <ProgressStep params={withFamily} /> : null}
+      </div>
+    </PageShell>
+  );
+}

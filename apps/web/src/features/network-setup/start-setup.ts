@@ -1,0 +1,81 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { errorMessage } from "../../shared/api/errors.js";
+import { bindDevice } from "../../shared/api/households.js";
+import { queryKeys } from "../../shared/api/query-keys.js";
+import type { WifiBridge } from "../../shared/bridge/wifi-bridge.js";
+import { i18n } from "../../shared/i18n/index.js";
+import { type ChosenModule, createBleClientTransport } from "./ble/ble-transport.js";
+import { BleSetupRun } from "./logic/ble-flow.js";
+import type { BindDevice } from "./logic/flow-kit.js";
+import { SmartSetupRun } from "./logic/smart-flow.js";
+import { newSessionId, type SetupSession, saveSession } from "./setup-session.js";
+
+/**
+ * The binding step of both flows (spec §7 device `POST /`): binds the device to `familyId` with the pairing code
+ * "MAC:TOKEN" the module handed over, then refreshes the household lists so Home shows it. Rejects with an Error
+ * carrying the server's message (spec §8), shown on the progress page.
+ */
+export function bindToHousehold(familyId: string, client: QueryClient): BindDevice {
+  return async (code) => {
+    try {
+      const device = await bindDevice(familyId, { code }, { loading: false });
+      void Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll }),
+        client.invalidateQueries({ queryKey: queryKeys.families }),
+      ]);
+      return { id: device.id, familyId: device.familyId, name: device.name, mac: device.mac };
+    } catch (err) {
+      throw new Error(errorMessage(err, i18n.t("errors.requestFailed")));
+    }
+  };
+}
+
+/** What both starters need: where the device goes and the Wi-Fi it gets. */
+interface StartInput {
+  familyId: string;
+  ssid: string;
+  password: string;
+  client: QueryClient;
+}
+
+/** Starts a Bluetooth setup with the chosen module and keeps it in the session store; answers the session. */
+export function startBleSetup(input: StartInput & { module: ChosenModule }): SetupSession {
+  const run = new BleSetupRun({
+    transport: createBleClientTransport(input.module),
+    ssid: input.ssid,
+    password: input.password,
+    bind: bindToHousehold(input.familyId, input.client),
+  });
+  const session: SetupSession = {
+    id: newSessionId(),
+    mode: "ble",
+    run,
+    familyId: input.familyId,
+    ssid: input.ssid,
+    password: input.password,
+  };
+  saveSession(session);
+  void run.start();
+  return session;
+}
+
+/** Starts an access-point setup over the phone's Wi-Fi bridge and keeps it in the session store. */
+export function startSmartSetup(input: StartInput & { bridge: WifiBridge }): SetupSession {
+  const run = new SmartSetupRun({
+    bridge: input.bridge,
+    ssid: input.ssid,
+    password: input.password,
+    bind: bindToHousehold(input.familyId, input.client),
+  });
+  const session: SetupSession = {
+    id: newSessionId(),
+    mode: "ap",
+    run,
+    familyId: input.familyId,
+    ssid: input.ssid,
+    password: input.password,
+  };
+  saveSession(session);
+  void run.start();
+  return session;
+}

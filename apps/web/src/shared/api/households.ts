@@ -1,0 +1,55 @@
+import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, asPage } from "./client.js";
+import { queryKeys } from "./query-keys.js";
+
+/**
+ * Households and device binding, shared by the features that add devices (network setup) and name or sort them
+ * (device settings): a feature never imports another feature.
+ */
+
+/** The caller's households (`GET …/app/family/`, spec §7), under the home tab's key, for choosing where to bind. */
+export function useHouseholds() {
+  return useQuery({
+    queryKey: queryKeys.families,
+    queryFn: async ({ signal }) =>
+      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal })).items,
+  });
+}
+
+/**
+ * What binds a device: the pairing code "MAC:SECRET" printed on the device (issue 4) or the single-use "MAC:TOKEN"
+ * the module hands over after network setup (issue 9; docs/device-protocol.md §13.4), as `code`, or `mac` and
+ * `secret` apart.
+ */
+export type DevicePairing = { code: string } | { mac: string; secret: string };
+
+/**
+ * Binds a device to a household (administrator only; spec §6, §7 device `POST /api/run-lucky/device/app/device`)
+ * with body `{familyId, code}` or `{familyId, mac, secret}`. Resolves the device's list entry.
+ * `options.loading` (default true) counts the call in the loading indicator; network setup shows its own progress.
+ * Errors: ApiError (invalid or expired code, device bound elsewhere, not the administrator, rate limited).
+ */
+export async function bindDevice(
+  familyId: string,
+  pairing: DevicePairing,
+  options: { loading?: boolean } = {},
+): Promise<TFamilyDevice> {
+  return api(endpoints.bindDevice, { body: { familyId, ...pairing }, loading: options.loading ?? true });
+}
+
+/** {@link bindDevice} as a mutation that refreshes the household lists (Home shows the new device at once). */
+export function useBindDevice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { familyId: string } & DevicePairing) => {
+      const { familyId, ...pairing } = v;
+      return bindDevice(familyId, pairing as DevicePairing);
+    },
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.familyDevicesAll }),
+        client.invalidateQueries({ queryKey: queryKeys.families }),
+      ]),
+  });
+}
