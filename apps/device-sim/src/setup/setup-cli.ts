@@ -124,9 +124,10 @@ export async function runSetupMode(opts: SetupModeCliOptions): Promise<void> {
     const hint = message === "fetch failed" ? ` (is the server at ${opts.serverUrl} running?)` : "";
     opts.fail(`setup mode cannot start: ${message}${hint}`);
   }
-  if (info?.name !== "activation-1") out(`registered at the factory with ${opts.serverUrl}`);
-  else out(`not registered at the factory (--fail activation-1): the cloud will not know it`);
-  out();
+  if (info?.name === "activation-1") {
+    out("not registered at the factory (--fail activation-1): the cloud will not know it");
+    out();
+  }
   out("Wi-Fi networks in range (demo passwords):");
   out(`  ${"network".padEnd(16)}${"band".padEnd(8)}${"password".padEnd(15)}${"signal".padEnd(10)}phone's address`);
   for (const n of NEIGHBOURHOOD) {

@@ -302,6 +302,9 @@ export function setupFailureInfo(name: string): SetupFailureInfo {
   return info;
 }
 
+/** The status fields of a module that is on no network. */
+const OFF_NETWORK = { ip: "", gw: "", mask: "", bssid: "", pairingCode: null } as const;
+
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** A copy of `secret` with every character changed (failure "activation-2"). */
@@ -499,7 +502,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   /** Stores the SSID (docs/device-protocol.md §13.2): any attempt ends, state 1, failure 0. @returns 0. */
   setSsid(ssid: string): number {
     this.reconfigure();
-    this.update({ state: ModuleSetupState.ConfigReceived, failure: 0, ssid });
+    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConfigReceived, failure: 0, ssid });
     return 0;
   }
 
@@ -507,7 +510,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   setPassword(password: string): number {
     this.reconfigure();
     this.password = password;
-    this.update({ state: ModuleSetupState.ConfigReceived, failure: 0 });
+    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConfigReceived, failure: 0 });
     return 0;
   }
 
@@ -526,6 +529,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   disconnectWifi(): number {
     this.reconfigure();
     this.update({
+      ...OFF_NETWORK,
       state: this.status.ssid ? ModuleSetupState.ConfigReceived : ModuleSetupState.Awaiting,
       failure: 0,
     });
@@ -568,7 +572,6 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     const online = this.online;
     this.online = null;
     if (online) this.track(online.stop());
-    this.update({ ip: "", gw: "", mask: "", bssid: "", pairingCode: null });
   }
 
   /** Ends the running attempt: cancels its timers and HTTP calls, stops a connecting softener, closes the stall. */
@@ -623,6 +626,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.after(this.timing.apReopenAfterFailedJoin, () => {
       void this.openAccessPoint()
         .then(() => {
+          if (this.stopped) return;
           this.password = null;
           this.update({ state: ModuleSetupState.Awaiting, failure: 0, ssid: "" });
           this.opts.log?.(`${this.mac}: access point ${SETUP_AP_SSID} reopened`);
@@ -639,7 +643,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     const f = this.failureName;
     const log = this.opts.log;
     const ssid = this.status.ssid;
-    this.update({ state: ModuleSetupState.ConnectingToWifi, failure: 0 });
+    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConnectingToWifi, failure: 0 });
     log?.(`${this.mac}: joining "${ssid}"`);
     if (this.generation === "new") {
       this.deadline = this.after(t.moduleDeadline, () => {
@@ -835,8 +839,10 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   private async openAccessPoint(): Promise<void> {
     if (this.ap || this.stopped) return;
     const port = this.apBoundPort ?? this.opts.apPort ?? DEFAULT_AP_UDP_PORT;
-    this.ap = await this.bindUdp(port, (msg, rinfo) => this.onApPacket(msg, rinfo));
-    this.apBoundPort = this.ap.address().port;
+    const ap = await this.bindUdp(port, (msg, rinfo) => this.onApPacket(msg, rinfo));
+    if (this.stopped) return closeUdp(ap); // stopped while binding
+    this.ap = ap;
+    this.apBoundPort = ap.address().port;
   }
 
   private async closeAccessPoint(): Promise<void> {
