@@ -44,8 +44,11 @@ export type BlsyncFrameType = (typeof BlsyncFrameType)[keyof typeof BlsyncFrameT
 export const BlsyncVersion = { Sdk: 0, Compact: 1 } as const;
 export type BlsyncVersion = (typeof BlsyncVersion)[keyof typeof BlsyncVersion];
 
-/** Command ids (transfer.h cmd_id_t). The modelled module handles ConnectWifi, DisconnectWifi, GetVersion,
- * WifiScan, WifiDataGet, ProvStop and WifiStateGet. */
+/**
+ * Command ids (transfer.h cmd_id_t). The modelled module handles ConnectWifi, DisconnectWifi, GetVersion, ProvStop and
+ * WifiStateGet; it answers every other id (WifiScan and WifiDataGet included: the app takes the network's name from
+ * the phone, not from the module's scan) with result {@link BlsyncResult.Error}, as blsync_ble.c's default case does.
+ */
 export const BlsyncCommand = {
   Ack: 0x00,
   SetSecMode: 0x01,
