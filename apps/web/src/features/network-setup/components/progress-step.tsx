@@ -1,5 +1,5 @@
 import { BLE_SETUP_STEPS, SMART_SETUP_STEPS } from "@aquapilot/provisioning";
-import { Button, DotLoading, ProgressBar } from "antd-mobile";
+import { Button, ProgressBar, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mobile-icons";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
@@ -179,7 +179,7 @@ function Progress({ session }: { session: SetupSession }) {
 
   return (
     <div className="ns-step" data-testid="network-setup-progress" data-status={snap.status} data-mode={session.mode}>
-      <section className="ns-card ns-progress">
+      <section className={`ns-card ns-progress ns-progress--${snap.status}`}>
         <div className="ns-progress__head">
           <span className="ns-progress__ssid">{session.ssid}</span>
           <span className="ns-progress__percent" data-testid="network-setup-percent">
@@ -209,7 +209,7 @@ function Progress({ session }: { session: SetupSession }) {
                   ) : state === "failed" ? (
                     <CloseCircleFill />
                   ) : state === "active" ? (
-                    <DotLoading color="primary" />
+                    <SpinLoading color="primary" className="ns-steps__spin" />
                   ) : (
                     <span className="ns-steps__dot" />
                   )}
@@ -218,7 +218,9 @@ function Progress({ session }: { session: SetupSession }) {
                   <span className="ns-steps__label ns-cap">
                     {t(`networkSetup.progress.steps.${step as "starting"}`)}
                   </span>
-                  {state === "active" && step === "starting" ? <Detail session={session} snap={snap} /> : null}
+                  {(state === "active" || state === "failed") && step === "starting" ? (
+                    <Detail session={session} snap={snap} />
+                  ) : null}
                 </span>
               </li>
             );
@@ -288,8 +290,10 @@ function Detail({ session, snap }: { session: SetupSession; snap: BleSetupSnapsh
     ) : null;
   }
   const s = snap as BleSetupSnapshot;
+  const running = s.status === "running";
+  if (!running && s.moduleState === null) return null;
   let text: string;
-  if (s.link === "reconnecting" || s.link === "closed") text = t("networkSetup.progress.reconnecting");
+  if (running && (s.link === "reconnecting" || s.link === "closed")) text = t("networkSetup.progress.reconnecting");
   else if (s.moduleState === null) text = t("networkSetup.progress.connecting");
   else {
     text = t("networkSetup.progress.deviceState", {

@@ -101,10 +101,7 @@ export function WifiStep({ params, familyId }: { params: Partial<DeviceNetworkPa
     }
     const found = validateWifi(name, password, mode, { current, networks });
     setProblem(found);
-    if (found) {
-      toast(t(`networkSetup.wifi.errors.${found}`, { ssid: name }));
-      return;
-    }
+    if (found) return;
     if (!familyId) return;
     busyRef.current = true;
     setBusy(true);
@@ -166,25 +163,27 @@ export function WifiStep({ params, familyId }: { params: Partial<DeviceNetworkPa
           <span className="ns-wifi__icon">
             <WifiIcon />
           </span>
-          <div
-            className="ns-wifi__main"
-            data-testid="network-setup-current-wifi"
-            data-ssid={current?.connected ? (current.ssid ?? "") : ""}
-            data-band={current?.band ?? ""}
-          >
+          <div className="ns-wifi__main">
             <div className="ns-wifi__label">{t("networkSetup.wifi.current")}</div>
-            <div className="ns-wifi__value">{currentText()}</div>
-          </div>
-          {bridge && bridge.kind !== "none" ? (
-            <button
-              type="button"
-              className="ns-wifi__switch"
-              onClick={() => void switchNetwork()}
-              data-testid="network-setup-switch-network"
+            <div
+              className="ns-wifi__value"
+              data-testid="network-setup-current-wifi"
+              data-ssid={current?.connected ? (current.ssid ?? "") : ""}
+              data-band={current?.band ?? ""}
             >
-              <LoopOutline /> {t("networkSetup.wifi.switch")}
-            </button>
-          ) : null}
+              {currentText()}
+            </div>
+            {bridge && bridge.kind !== "none" ? (
+              <button
+                type="button"
+                className="ns-wifi__switch"
+                onClick={() => void switchNetwork()}
+                data-testid="network-setup-switch-network"
+              >
+                <LoopOutline /> {t("networkSetup.wifi.switch")}
+              </button>
+            ) : null}
+          </div>
         </div>
         <div className="ns-wifi__notes">
           <div className="ns-wifi__note" data-testid="network-setup-only-24">

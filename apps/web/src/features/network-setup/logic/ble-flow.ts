@@ -477,6 +477,7 @@ export class BleSetupRun {
       }
     }
     // The module stopped answering: treat it as a lost link (reopen, then go on).
+    console.warn(`[network-setup] ${what} not answered`, last);
     throw new LinkLost(last);
   }
 
