@@ -5,7 +5,7 @@ import { pushBackHandler } from "../../../shared/ui/index.js";
 
 /**
  * A one-button dialog that takes part in the back stack (spec §2: back closes the top dialog first). Resolves when
- * it closes (button, mask or back). `testId` marks its content for browser tests.
+ * it closes (button, mask, back, or any navigation). `testId` marks its content for browser tests.
  */
 export function alertDialog(options: { title: ReactNode; content: ReactNode; confirmText?: string; testId?: string }) {
   return new Promise<void>((resolve) => {
@@ -13,6 +13,7 @@ export function alertDialog(options: { title: ReactNode; content: ReactNode; con
     const done = () => {
       if (settled) return;
       settled = true;
+      window.removeEventListener("hashchange", done);
       removeBack();
       handler.close();
       resolve();
@@ -25,5 +26,7 @@ export function alertDialog(options: { title: ReactNode; content: ReactNode; con
       actions: [{ key: "ok", text: options.confirmText ?? i18n.t("common.ok"), bold: true, onClick: done }],
     });
     const removeBack = pushBackHandler(done);
+    // a navigation (e.g. the browser's back) closes it too
+    window.addEventListener("hashchange", done);
   });
 }

@@ -148,14 +148,16 @@ export function PermissionsStep({ params }: { params: Partial<DeviceNetworkParam
   return (
     <div className="ns-step" data-testid="network-setup-permissions" data-ready={ready}>
       <p className="ns-lead">{t("networkSetup.permissions.intro")}</p>
-      {groups.map((g) => (
-        <section key={g.title} className="ns-card">
-          <div className="ns-card__title ns-cap">{g.title}</div>
-          {g.items.map((item) => (
-            <Row key={item} item={item} report={report} checking={checking && !report} />
+      {report?.blocked === "needsApp"
+        ? null
+        : groups.map((g) => (
+            <section key={g.title} className="ns-card">
+              <div className="ns-card__title ns-cap">{g.title}</div>
+              {g.items.map((item) => (
+                <Row key={item} item={item} report={report} checking={checking && !report} />
+              ))}
+            </section>
           ))}
-        </section>
-      ))}
       {report?.blocked === "unsupported" ? (
         <div className="ns-banner ns-banner--error" data-testid="network-setup-unsupported">
           <ExclamationCircleFill />

@@ -128,7 +128,7 @@ export async function checkPermissions(mode: SetupMode, deps: PermissionDeps): P
       const rows = await Promise.all(items.map((i) => safe(() => nativeRow(i, deps), i)));
       return { rows, blocked: null, ready: rows.every((r) => r.state !== "failed") };
     }
-    const skip: SkipReason = "devBridge";
+    const skip: SkipReason = deps.wifiBridge === "dev" ? "devBridge" : "browser";
     const rows: PermissionRow[] = items.map((item) => ({ item, state: "skipped", skip }));
     const blocked = deps.wifiBridge === "dev" ? null : "needsApp";
     return { rows, blocked, ready: blocked === null };
