@@ -119,7 +119,9 @@ function Progress({ session }: { session: SetupSession }) {
   }, [session]);
 
   // Leaving while it runs asks first (spec §2 back; issue 9 "the back button during a running setup asks").
-  const blocker = useBlocker(() => session.run.snapshot().status === "running");
+  // `leaving`: the owner chose to stop; the run may still be winding down (leaving the access point).
+  const leaving = useRef(false);
+  const blocker = useBlocker(() => !leaving.current && session.run.snapshot().status === "running");
   const asking = useRef(false);
   useEffect(() => {
     if (blocker.state !== "blocked" || asking.current) return;
@@ -132,6 +134,7 @@ function Progress({ session }: { session: SetupSession }) {
     }).then((stop) => {
       asking.current = false;
       if (stop) {
+        leaving.current = true;
         session.run.cancel();
         blocker.proceed?.();
       } else {
