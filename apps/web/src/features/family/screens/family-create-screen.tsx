@@ -60,7 +60,6 @@ export function FamilyCreateScreen() {
         district: location.district || null,
         avatar,
       });
-      toast(t("family.created"));
       if (from === "NoFamily" || !homeFamilyId()) {
         setHomeFamily(family);
         // A first household (from NoFamily): offer to add a device to it now, or later from Home (issue 9).
@@ -77,6 +76,7 @@ export function FamilyCreateScreen() {
         navigateTo(PATHS.Home, null, { replace: true });
         if (now) navigateTo(PATHS.DeviceNetwork, { familyId: family.id });
       } else {
+        toast(t("family.created"));
         goBack();
       }
     } catch (err) {
