@@ -1,4 +1,4 @@
-import type { TPhoneWifi, TWifiNetwork } from "@aquapilot/contract";
+import type { TFamily, TPhoneWifi, TWifiNetwork } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, DotLoading } from "antd-mobile";
 import { ExclamationCircleFill, InformationCircleOutline, LoopOutline } from "antd-mobile-icons";
@@ -28,15 +28,18 @@ type ChooserProblem = Exclude<BluetoothErrorKind, "failed"> | "failed";
  * validation ("Please enter the Wi-Fi name and password", byte limits, 5 GHz refused) and "Connect to Wi-Fi": the
  * new version opens the Bluetooth chooser (a cancelled or failed chooser shows why and how to go on), the old
  * version warns when the phone is on another network; then the setup starts and the progress step opens.
- * Test ids: `network-setup-wifi`, `network-setup-current-wifi` (data-ssid, data-band), `network-setup-switch-network`,
+ * A household the caller does not administer is refused here too (a deep link), before the device is touched.
+ * Test ids: `network-setup-wifi`, `network-setup-admin-only`, `network-setup-current-wifi` (data-ssid, data-band), `network-setup-switch-network`,
  * `network-setup-only-24`, `network-setup-wifi-name`, `network-setup-wifi-password`, `network-setup-wifi-eye`,
  * `network-setup-wifi-error` (data-problem), `network-setup-connect`, `network-setup-no-device` (data-problem),
  * `network-setup-network-sheet`, `network-setup-network-option`.
  */
-export function WifiStep({ params, familyId }: { params: Partial<DeviceNetworkParams>; familyId: string | null }) {
+export function WifiStep({ params, family }: { params: Partial<DeviceNetworkParams>; family: TFamily | null }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const mode = params.mode as SetupMode;
+  // Only the household's administrator may bind (spec §6): refuse before the device is touched.
+  const familyId = family?.isAdmin ? family.id : null;
   const bridge = useWifiBridge();
   const stored = getItem("wifi");
   const [current, setCurrent] = useState<TPhoneWifi | null>(null);
@@ -265,6 +268,12 @@ export function WifiStep({ params, familyId }: { params: Partial<DeviceNetworkPa
                 </>
               )}
             </div>
+          </div>
+        ) : null}
+        {family && !family.isAdmin ? (
+          <div className="ns-banner ns-banner--warn" data-testid="network-setup-admin-only">
+            <ExclamationCircleFill />
+            <div>{t("networkSetup.mode.adminOnly")}</div>
           </div>
         ) : null}
         <Button

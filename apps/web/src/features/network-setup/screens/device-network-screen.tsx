@@ -50,7 +50,7 @@ export function DeviceNetworkScreen() {
         ) : null}
         {step === "guide" ? <GuideStep params={withFamily} /> : null}
         {step === "permissions" ? <PermissionsStep params={withFamily} /> : null}
-        {step === "wifi" ? <WifiStep params={withFamily} familyId={familyId} /> : null}
+        {step === "wifi" ? <WifiStep params={withFamily} family={household.family} /> : null}
         {step === "progress" ? <ProgressStep params={withFamily} /> : null}
       </div>
     </PageShell>
