@@ -40,9 +40,10 @@ const FAST = { association: 30, apScanTimeout: 100, passwordReject: 50, dhcp: 20
 /** A CDP session that records commands, answers the ids BluetoothEmulation would, and lets the test raise events. */
 class FakeSession extends EventEmitter implements CdpSession {
   sent: Array<{ method: string; params: Record<string, unknown> }> = [];
+  private services = 0;
   async send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     this.sent.push({ method, params });
-    if (method.endsWith("addService")) return { serviceId: "svc-1" };
+    if (method.endsWith("addService")) return { serviceId: `svc-${++this.services}` };
     if (method.endsWith("addCharacteristic")) {
       return { characteristicId: params.characteristicUuid === BLSYNC_WRITE_UUID ? "chr-w" : "chr-r" };
     }
@@ -186,18 +187,32 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
     expect(session.since(at).map((s) => s.method)).toEqual([
       "simulateCharacteristicOperationResponse",
       "simulateGATTDisconnection",
+      "addService",
+      "addCharacteristic",
+      "addCharacteristic",
+      "addDescriptor",
     ]);
     session.raise("gattOperationReceived", { address, type: "connection" });
     expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
 
     at = session.sent.length;
     await p.disconnect();
-    expect(session.since(at)).toEqual([{ method: "simulateGATTDisconnection", params: { address } }]);
+    // Chromium forgets the services on a simulated disconnection; the module's table is added again.
+    expect(session.since(at).map((c) => c.method)).toEqual([
+      "simulateGATTDisconnection",
+      "addService",
+      "addCharacteristic",
+      "addCharacteristic",
+      "addDescriptor",
+    ]);
+    expect(session.since(at)[0]).toEqual({ method: "simulateGATTDisconnection", params: { address } });
     await setBluetoothAdapterState(session, "powered-off");
     expect(session.since(at).at(-1)).toEqual({ method: "setSimulatedCentralState", params: { state: "powered-off" } });
     at = session.sent.length;
     await p.detach();
-    expect(session.since(at)).toEqual([{ method: "removeService", params: { serviceId: "svc-1" } }]);
+    // The table added last is the one removed.
+    const tables = session.sent.filter((c) => c.method.endsWith("addService")).length;
+    expect(session.since(at)).toEqual([{ method: "removeService", params: { serviceId: `svc-${tables}` } }]);
     at = session.sent.length;
     session.raise("gattOperationReceived", { address, type: "connection" });
     expect(session.since(at)).toEqual([]); // no longer answering
@@ -298,6 +313,22 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chr
     expect((await next(dataFrames(BlsyncData.StaWifiSsid, utf8("AquaHome"), seq))).id).toBe(0);
     expect((await next(dataFrames(BlsyncData.StaWifiPassword, utf8("softwater24"), seq))).id).toBe(0);
     expect((await next(command(BlsyncCommand.ConnectWifi))).id).toBe(0);
+    // The link drops half-way; the page connects again (no chooser) and finds the service again.
+    await peripheral.disconnect();
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).aqDisconnected)).toBe(true);
+    await page.evaluate(
+      async ([service, writeUuid, readUuid]) => {
+        const g = globalThis as unknown as PageGlobals;
+        const server = await g.aqDevice.gatt.connect();
+        const svc = await server.getPrimaryService(service);
+        const w = await svc.getCharacteristic(writeUuid);
+        const r = await svc.getCharacteristic(readUuid);
+        g.aqWrite = (bytes) => w.writeValueWithResponse(new Uint8Array(bytes));
+        g.aqRead = async () => Array.from(new Uint8Array((await r.readValue()).buffer));
+        g.aqDisconnected = false;
+      },
+      [BLSYNC_SERVICE_UUID, BLSYNC_WRITE_UUID, BLSYNC_READ_UUID] as const,
+    );
     let state = decodeModuleWifiState((await next(command(BlsyncCommand.WifiStateGet))).data);
     for (let i = 0; i < 100 && state.state < 4 && state.failure === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -48,7 +48,10 @@ export interface AttachBluetoothOptions {
 export interface BluetoothPeripheral {
   /** Its BLE address, "AA:BB:CC:DD:EE:FF" (the Wi-Fi MAC + 1 on the last octet). */
   readonly address: string;
-  /** Drops the GATT link (BluetoothEmulation.simulateGATTDisconnection); the page sees `gattserverdisconnected`. */
+  /**
+   * Drops the GATT link (BluetoothEmulation.simulateGATTDisconnection); the page sees `gattserverdisconnected`. The
+   * module stays in range: the page may connect again and finds the provisioning service again.
+   */
   disconnect(): Promise<void>;
   /** While false, connection attempts fail with HCI 0x3E (out of range, or advertising stopped). */
   setConnectable(connectable: boolean): void;
@@ -125,27 +128,39 @@ export async function attachBluetoothPeripheral(
     manufacturerData: [],
     knownServiceUuids: [BLSYNC_SERVICE_UUID],
   });
-  const { serviceId } = await send<{ serviceId: string }>("addService", { address, serviceUuid: BLSYNC_SERVICE_UUID });
-  const { characteristicId: writeId } = await send<{ characteristicId: string }>("addCharacteristic", {
-    serviceId,
-    characteristicUuid: BLSYNC_WRITE_UUID,
-    properties: { write: true, writeWithoutResponse: true },
-  });
-  const { characteristicId: readId } = await send<{ characteristicId: string }>("addCharacteristic", {
-    serviceId,
-    characteristicUuid: BLSYNC_READ_UUID,
-    properties: { read: true, notify: true },
-  });
-  const { descriptorId } = await send<{ descriptorId: string }>("addDescriptor", {
-    characteristicId: readId,
-    descriptorUuid: CCC_DESCRIPTOR_UUID,
-  });
+  // The GATT table. Chromium's emulation forgets a peripheral's services when it simulates a disconnection, while a
+  // real module keeps its table across links; so the table is added again after every disconnection (new ids).
+  const table = { serviceId: "", writeId: "", readId: "", descriptorId: "" };
+  const addTable = async () => {
+    const { serviceId } = await send<{ serviceId: string }>("addService", {
+      address,
+      serviceUuid: BLSYNC_SERVICE_UUID,
+    });
+    const { characteristicId: writeId } = await send<{ characteristicId: string }>("addCharacteristic", {
+      serviceId,
+      characteristicUuid: BLSYNC_WRITE_UUID,
+      properties: { write: true, writeWithoutResponse: true },
+    });
+    const { characteristicId: readId } = await send<{ characteristicId: string }>("addCharacteristic", {
+      serviceId,
+      characteristicUuid: BLSYNC_READ_UUID,
+      properties: { read: true, notify: true },
+    });
+    const { descriptorId } = await send<{ descriptorId: string }>("addDescriptor", {
+      characteristicId: readId,
+      descriptorUuid: CCC_DESCRIPTOR_UUID,
+    });
+    Object.assign(table, { serviceId, writeId, readId, descriptorId });
+  };
+  await addTable();
 
   let connectable = true;
   let dropping = false;
+  let detached = false;
   const disconnect = async () => {
     gatt.reset();
     await send("simulateGATTDisconnection", { address });
+    if (!detached) await addTable();
   };
 
   const onGatt = (event: GattOperationEvent) => {
@@ -157,9 +172,9 @@ export async function attachBluetoothPeripheral(
 
   const onCharacteristic = (event: CharacteristicOperationEvent) => {
     const uuid =
-      event.characteristicId === writeId
+      event.characteristicId === table.writeId
         ? BLSYNC_WRITE_UUID
-        : event.characteristicId === readId
+        : event.characteristicId === table.readId
           ? BLSYNC_READ_UUID
           : null;
     if (!uuid) return;
@@ -195,9 +210,9 @@ export async function attachBluetoothPeripheral(
   };
 
   const onDescriptor = (event: DescriptorOperationEvent) => {
-    if (event.descriptorId !== descriptorId) return;
+    if (event.descriptorId !== table.descriptorId) return;
     reply("simulateDescriptorOperationResponse", {
-      descriptorId,
+      descriptorId: event.descriptorId,
       type: event.type,
       code: 0,
       ...(event.type === "read" ? { data: toBase64(new Uint8Array([0, 0])) } : {}),
@@ -212,7 +227,6 @@ export async function attachBluetoothPeripheral(
   for (const [event, handler] of listeners) session.on(event, handler);
   log?.(`${address}: ${device.name} is in range (Bluetooth emulation)`);
 
-  let detached = false;
   return {
     address,
     disconnect,
@@ -223,7 +237,7 @@ export async function attachBluetoothPeripheral(
       if (detached) return;
       detached = true;
       for (const [event, handler] of listeners) session.off(event, handler);
-      await send("removeService", { serviceId }).catch(() => undefined);
+      await send("removeService", { serviceId: table.serviceId }).catch(() => undefined);
     },
   };
 }
