@@ -1,0 +1,261 @@
+import { setBluetoothAdapterState } from "@aquapilot/device-sim";
+import { BLE_SETUP_FAILURES } from "@aquapilot/provisioning";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { System } from "../../apps/server/src/system.js";
+import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
+import { openRoute, signInOnPage } from "../support/api.js";
+import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.js";
+import { launchPhone, newPageIn } from "../support/browser.js";
+import {
+  enableBluetoothEmulation,
+  type NewOwner,
+  newOwnerWithHousehold,
+  startModule,
+  type TestModule,
+} from "../support/setup-mode.js";
+import { startTestSystem } from "../support/system.js";
+
+const T = setupEn.networkSetup;
+
+/** Which `--fail` name provokes each Bluetooth failure code (docs/device-sim.md, setup mode). */
+const FAILURE_NAMES: Record<number, string> = {
+  1: "init",
+  2: "timeout",
+  3: "ap-timeout",
+  4: "password",
+  5: "dns",
+  6: "activation-1",
+  7: "activation-2",
+  8: "no-server-response",
+};
+
+/**
+ * Network setup over Bluetooth in Chromium (issue 9): the real Web Bluetooth API against a simulated WIFI-BL3372
+ * module played through Chromium's BluetoothEmulation (browser-level CDP), the device chooser answered through
+ * DeviceAccess (page-level CDP), the whole system behind it (factory, activation, broker, binding, hub 1). The
+ * emulation is browser-wide, so these tests run one at a time in one browser.
+ */
+describe("network setup over Bluetooth", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let radio: CDPSession;
+  let page: Page;
+  let owner: NewOwner;
+  let module: TestModule | null = null;
+  /** What the owner does with the next device chooser (default: pick the module of the test). */
+  let answer: ChooserAnswer = () => "wait";
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "0" });
+    owner = await newOwnerWithHousehold(system, "bluetooth-owner");
+    phone = await launchPhone("en-US", { bluetooth: true });
+    radio = await enableBluetoothEmulation(phone.context);
+    page = await newPageIn(phone.context, "en");
+    await answerDeviceChoosers(page, (devices) => answer(devices));
+    await signInOnPage(page, system.url, owner.email, owner.password);
+  });
+  afterEach(async () => {
+    await module?.stop();
+    module = null;
+    answer = () => "wait";
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  /** A new module in setup mode, in range of the phone; the chooser picks it. */
+  async function newModule(opts: { failure?: string; timing?: Record<string, number> } = {}): Promise<TestModule> {
+    module = await startModule(system, { generation: "new", bluetooth: radio, ...opts });
+    const address = module.peripheral?.address ?? "";
+    answer = (devices) => (devices.some((d) => d.id === address) ? address : "wait");
+    return module;
+  }
+
+  async function openWifiStep(): Promise<void> {
+    await openRoute(
+      page,
+      system.url,
+      "/DeviceNetwork",
+      { familyId: owner.familyId, step: "wifi", mode: "ble" },
+      "network-setup-wifi",
+    );
+    await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-ssid")).toBe("AquaHome");
+  }
+
+  async function connectWith(password: string, name = "AquaHome"): Promise<void> {
+    await page.getByTestId("network-setup-wifi-name").fill(name);
+    await page.getByTestId("network-setup-wifi-password").fill(password);
+    await page.getByTestId("network-setup-connect").click();
+  }
+
+  async function familyOf(mac: string): Promise<string | null | undefined> {
+    return (await system.db.selectFrom("devices").select("family_id").where("mac", "=", mac).executeTakeFirst())
+      ?.family_id;
+  }
+
+  it("a new owner adds a new softener from Home and sees it live on Home", async () => {
+    const { device } = await newModule();
+    await page.getByTestId("home-screen").waitFor();
+    await page.getByTestId("home-add-device").click();
+    await page.getByTestId("network-setup-mode-ble").click();
+
+    // The step page: Next stays off for 5 s after the beep (spec §9), then goes on.
+    const next = page.getByTestId("network-setup-next");
+    await page.getByTestId("network-setup-guide").waitFor();
+    expect(await next.isDisabled()).toBe(true);
+    await expect.poll(() => next.isDisabled(), { timeout: 8000, interval: 250 }).toBe(false);
+    await next.click();
+
+    // Permissions: in a browser, Bluetooth is what matters; the emulated adapter is on.
+    await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");
+    await page.getByTestId("network-setup-next").click();
+
+    // The Wi-Fi page reads the (simulated) phone's network and prefills its name.
+    await page.getByTestId("network-setup-wifi").waitFor();
+    await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-ssid")).toBe("AquaHome");
+    expect(await page.getByTestId("network-setup-wifi-name").inputValue()).toBe("AquaHome");
+    await page.getByTestId("network-setup-wifi-password").fill("softwater24");
+    await page.getByTestId("network-setup-connect").click();
+
+    // Progress to "Device added successfully", then the name step.
+    await page.getByTestId("network-setup-progress").waitFor();
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+    expect(device.state).toBe(4);
+    expect(await familyOf(device.mac)).toBe(owner.familyId);
+    const used = await system.db
+      .selectFrom("device_activations")
+      .innerJoin("devices", "devices.id", "device_activations.device_id")
+      .select(["device_activations.used_at", "device_activations.used_by"])
+      .where("devices.mac", "=", device.mac)
+      .execute();
+    expect(used).toHaveLength(1);
+    expect(used[0].used_at).not.toBeNull();
+
+    await page.getByTestId("device-network-name-input").fill("Cellar softener");
+    await page.getByTestId("device-network-name-done").click();
+    await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+
+    // Home shows it, online, live through hub 1.
+    await openRoute(page, system.url, "/index/home", null, "home-screen");
+    const card = page.locator('[data-testid="device-card"]', { hasText: "Cellar softener" });
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.getAttribute("data-online"), { timeout: 15_000 }).toBe("true");
+    // The Wi-Fi is remembered for the next device (spec §3 `wifi`).
+    expect(await page.evaluate(() => localStorage.getItem("wifi"))).toContain("AquaHome");
+  });
+
+  it.each(BLE_SETUP_FAILURES.map((code) => [code, FAILURE_NAMES[code]] as const))(
+    "shows failure %i (%s) with its §4 text and what to do next",
+    async (code, name) => {
+      const { device } = await newModule({ failure: name });
+      await openWifiStep();
+      await connectWith("softwater24");
+      const failure = page.getByTestId("network-setup-failure");
+      await failure.waitFor({ timeout: 20_000 });
+      expect(await failure.getAttribute("data-code")).toBe(String(code));
+      expect(await page.getByTestId("network-setup-failure-text").textContent()).toBe(
+        T.progress.bleFailures[String(code) as keyof typeof T.progress.bleFailures],
+      );
+      expect(await page.getByTestId("network-setup-failure-hint").textContent()).toBe(
+        T.progress.bleHints[String(code) as keyof typeof T.progress.bleHints],
+      );
+      for (const action of ["network-setup-retry", "network-setup-change-wifi", "network-setup-home"]) {
+        expect(await page.getByTestId(action).isVisible()).toBe(true);
+      }
+      expect(device.failure).toBe(code);
+      // Not bound anywhere (with activation-1 the factory never registered it: no row at all).
+      expect((await familyOf(device.mac)) ?? null).toBeNull();
+    },
+  );
+
+  it("a wrong password fails with the password text; with the right one the retry succeeds", async () => {
+    const { device } = await newModule();
+    await openWifiStep();
+    await connectWith("wrong-password");
+    await page.getByTestId("network-setup-failure").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("network-setup-failure-text").textContent()).toBe(T.progress.bleFailures["4"]);
+    await page.getByTestId("network-setup-change-wifi").click();
+    await page.getByTestId("network-setup-wifi").waitFor();
+    await connectWith("softwater24");
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+    expect(await familyOf(device.mac)).toBe(owner.familyId);
+  });
+
+  it("a Bluetooth link lost half-way is reconnected and the setup completes", async () => {
+    // Slow association, so the link can drop while the module is connecting to the Wi-Fi.
+    const { device, peripheral } = await newModule({ timing: { association: 2500 } });
+    await openWifiStep();
+    await connectWith("softwater24");
+    await expect.poll(() => device.state, { timeout: 10_000, interval: 100 }).toBe(2);
+    await peripheral?.disconnect();
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+    expect(await familyOf(device.mac)).toBe(owner.familyId);
+  });
+
+  it("a cancelled chooser says no device was chosen, and the owner can choose again", async () => {
+    const { device, peripheral } = await newModule();
+    let offered = 0;
+    answer = () => {
+      offered += 1;
+      return null; // the owner closes the chooser
+    };
+    await openWifiStep();
+    await connectWith("softwater24");
+    const banner = page.getByTestId("network-setup-no-device");
+    await banner.waitFor();
+    expect(await banner.getAttribute("data-problem")).toBe("cancelled");
+    expect(offered).toBeGreaterThan(0);
+    expect(device.state).toBe(0);
+    // Choosing again, this time the module.
+    const address = peripheral?.address ?? "";
+    answer = (devices) => (devices.some((d) => d.id === address) ? address : "wait");
+    await page.getByTestId("network-setup-connect").click();
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+  });
+
+  it("without a Bluetooth adapter the owner is told so, before any chooser", async () => {
+    await setBluetoothAdapterState(radio as never, "absent");
+    try {
+      await openRoute(
+        page,
+        system.url,
+        "/DeviceNetwork",
+        { familyId: owner.familyId, step: "permissions", mode: "ble" },
+        "network-setup-permissions",
+      );
+      const row = page.getByTestId("network-setup-permission-bluetoothService-text");
+      await expect.poll(() => row.textContent()).toBe(T.permissions.problems.bluetoothUnavailable);
+      expect(await page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("false");
+    } finally {
+      await setBluetoothAdapterState(radio as never, "powered-on");
+    }
+    await page.getByTestId("network-setup-permissions-recheck").click();
+    await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");
+  });
+
+  it("refuses an empty Wi-Fi name or password and a 5 GHz network, with the spec's texts", async () => {
+    await openWifiStep();
+    const error = page.getByTestId("network-setup-wifi-error");
+    await connectWith("softwater24", "");
+    await expect.poll(() => error.textContent()).toBe(T.wifi.errors.required);
+    await connectWith("", "AquaHome");
+    await expect.poll(() => error.textContent()).toBe(T.wifi.errors.required);
+
+    // The phone moves to the router's 5 GHz network: the app refuses it.
+    await page.getByTestId("network-setup-switch-network").click();
+    await page.getByTestId("network-setup-network-sheet").waitFor();
+    await page.locator('[data-testid="network-setup-network-option"][data-ssid="AquaHome-5G"]').click();
+    await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-band")).toBe("5GHz");
+    try {
+      await connectWith("softwater24", "AquaHome-5G");
+      await expect.poll(() => error.getAttribute("data-problem")).toBe("fiveGhz");
+      expect(await error.textContent()).toBe(T.wifi.errors.fiveGhz.replace("{{ssid}}", "AquaHome-5G"));
+    } finally {
+      await page.getByTestId("network-setup-switch-network").click();
+      await page.locator('[data-testid="network-setup-network-option"][data-ssid="AquaHome"]').click();
+      await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-band")).toBe("2.4GHz");
+    }
+  });
+});
