@@ -3,6 +3,7 @@ import {
   attachBluetoothPeripheral,
   type BluetoothPeripheral,
   type CdpSession,
+  isBluetoothEmulationAlive,
   SetupModeDevice,
   type SetupTiming,
 } from "@aquapilot/device-sim";
@@ -56,16 +57,50 @@ export async function newOwnerWithHousehold(system: System, name: string, lang =
 }
 
 /**
- * Turns on Chromium's Bluetooth emulation for the whole browser of `context` (a browser-level CDP session: the
- * domain exists only there), with a powered-on LE adapter. Enable it once per browser: enabling again after a
- * disable crashes Chromium; switch the adapter with `setBluetoothAdapterState` instead.
+ * Chromium's Bluetooth emulation for the whole browser of a context (a browser-level CDP session: the domain exists
+ * only there), with a powered-on LE adapter.
+ *
+ * Seen in Chromium 156: once a page that used Web Bluetooth loads another document (a reload, a sign-in from
+ * scratch), the session's emulation stops working ("BluetoothEmulation not enabled", while enabling again answers
+ * "already enabled") and its peripherals are gone. A new browser-level session can enable it again, so
+ * {@link BluetoothRadio.renew} replaces the session; attach modules after renewing.
  */
-export async function enableBluetoothEmulation(context: BrowserContext): Promise<CDPSession> {
-  const browser = context.browser();
-  if (!browser) throw new Error("no browser behind this context");
-  const session = await browser.newBrowserCDPSession();
-  await session.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
-  return session;
+export class BluetoothRadio {
+  private constructor(
+    private readonly context: BrowserContext,
+    private current: CDPSession,
+  ) {}
+
+  /** Starts the emulation (powered-on, LE) on a new browser-level session of `context`'s browser. */
+  static async start(context: BrowserContext): Promise<BluetoothRadio> {
+    return new BluetoothRadio(context, await BluetoothRadio.open(context));
+  }
+
+  private static async open(context: BrowserContext): Promise<CDPSession> {
+    const browser = context.browser();
+    if (!browser) throw new Error("no browser behind this context");
+    const session = await browser.newBrowserCDPSession();
+    await session.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
+    return session;
+  }
+
+  /** The current browser-level session. */
+  get session(): CDPSession {
+    return this.current;
+  }
+
+  /** Whether the emulation still answers on the current session (it also sets the adapter to powered-on). */
+  alive(): Promise<boolean> {
+    return isBluetoothEmulationAlive(this.current as unknown as CdpSession);
+  }
+
+  /** Replaces the session when the emulation stopped answering (see the class note); keeps a live one. */
+  async renew(): Promise<CDPSession> {
+    if (await this.alive()) return this.current;
+    await this.current.detach().catch(() => undefined);
+    this.current = await BluetoothRadio.open(this.context);
+    return this.current;
+  }
 }
 
 /** A setup-mode softener for one test, and what it takes to put it away. */
@@ -86,7 +121,8 @@ export async function startModule(
     generation: "new" | "old";
     failure?: string;
     timing?: Partial<SetupTiming>;
-    bluetooth?: CDPSession;
+    /** New generation: the browser's Bluetooth emulation the module joins (renewed first when needed). */
+    bluetooth?: BluetoothRadio;
     apPort?: number;
     lanPort?: number;
   },
@@ -101,10 +137,10 @@ export async function startModule(
     timeScale: 1,
   });
   await device.start();
-  const peripheral =
-    opts.generation === "new" && opts.bluetooth
-      ? await attachBluetoothPeripheral(opts.bluetooth as unknown as CdpSession, device, { alreadyEnabled: true })
-      : null;
+  const radio = opts.generation === "new" && opts.bluetooth ? await opts.bluetooth.renew() : null;
+  const peripheral = radio
+    ? await attachBluetoothPeripheral(radio as unknown as CdpSession, device, { alreadyEnabled: true })
+    : null;
   return {
     device,
     peripheral,

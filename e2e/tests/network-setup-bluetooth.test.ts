@@ -1,6 +1,6 @@
 import { setBluetoothAdapterState } from "@aquapilot/device-sim";
 import { BLE_SETUP_FAILURES } from "@aquapilot/provisioning";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.js";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
@@ -8,7 +8,7 @@ import { openRoute, signInOnPage } from "../support/api.js";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.js";
 import { launchPhone, newPageIn } from "../support/browser.js";
 import {
-  enableBluetoothEmulation,
+  BluetoothRadio,
   type NewOwner,
   newOwnerWithHousehold,
   startModule,
@@ -39,7 +39,7 @@ const FAILURE_NAMES: Record<number, string> = {
 describe("network setup over Bluetooth", () => {
   let system: System;
   let phone: { context: BrowserContext; close: () => Promise<void> };
-  let radio: CDPSession;
+  let radio: BluetoothRadio;
   let page: Page;
   let owner: NewOwner;
   let module: TestModule | null = null;
@@ -50,7 +50,7 @@ describe("network setup over Bluetooth", () => {
     system = await startTestSystem({ SIM_DEVICES: "0" });
     owner = await newOwnerWithHousehold(system, "bluetooth-owner");
     phone = await launchPhone("en-US", { bluetooth: true });
-    radio = await enableBluetoothEmulation(phone.context);
+    radio = await BluetoothRadio.start(phone.context);
     page = await newPageIn(phone.context, "en");
     await answerDeviceChoosers(page, (devices) => answer(devices));
     await signInOnPage(page, system.url, owner.email, owner.password);
@@ -216,7 +216,7 @@ describe("network setup over Bluetooth", () => {
   });
 
   it("without a Bluetooth adapter the owner is told so, before any chooser", async () => {
-    await setBluetoothAdapterState(radio as never, "absent");
+    await setBluetoothAdapterState((await radio.renew()) as never, "absent");
     try {
       await openRoute(
         page,
@@ -229,7 +229,7 @@ describe("network setup over Bluetooth", () => {
       await expect.poll(() => row.textContent()).toBe(T.permissions.problems.bluetoothUnavailable);
       expect(await page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("false");
     } finally {
-      await setBluetoothAdapterState(radio as never, "powered-on");
+      await setBluetoothAdapterState((await radio.renew()) as never, "powered-on");
     }
     await page.getByTestId("network-setup-permissions-recheck").click();
     await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");

@@ -45,6 +45,7 @@ export {
   type BluetoothPeripheral,
   type CdpSession,
   HCI_CONNECTION_FAILED,
+  isBluetoothEmulationAlive,
   setBluetoothAdapterState,
 } from "./setup/cdp-peripheral.js";
 export {

@@ -30,6 +30,7 @@ import {
   attachBluetoothPeripheral,
   type CdpSession,
   HCI_CONNECTION_FAILED,
+  isBluetoothEmulationAlive,
   setBluetoothAdapterState,
 } from "./cdp-peripheral.js";
 import { SetupModeDevice } from "./setup-device.js";
@@ -358,6 +359,24 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chr
     await context.close();
     await session.detach();
     await device.stop();
+  }, 30_000);
+
+  it("a page reload after using Web Bluetooth ends the session's emulation; a new session brings it back", async () => {
+    const session = await browser.newBrowserCDPSession();
+    await session.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${cloud.serverUrl}/`);
+    expect(await isBluetoothEmulationAlive(session)).toBe(true);
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.bluetooth.getAvailability());
+    await page.reload();
+    expect(await isBluetoothEmulationAlive(session)).toBe(false);
+    await session.detach();
+    const fresh = await browser.newBrowserCDPSession();
+    await fresh.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
+    expect(await isBluetoothEmulationAlive(fresh)).toBe(true);
+    await fresh.detach();
+    await context.close();
   }, 30_000);
 });
 

@@ -1,4 +1,19 @@
 /**
+ * Whether Chromium's Bluetooth emulation still answers on `session`, probed by setting the adapter to powered-on.
+ * Seen in Chromium 156: once a page that used Web Bluetooth loads another document (a reload), the session's
+ * emulation stops working — commands answer "BluetoothEmulation not enabled" while `enable` answers "already
+ * enabled" — and its peripherals are gone; a new browser-level session can enable it again and attach anew.
+ */
+export async function isBluetoothEmulationAlive(session: CdpSession): Promise<boolean> {
+  try {
+    await session.send("BluetoothEmulation.setSimulatedCentralState", { state: "powered-on" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Makes a new-generation {@link SetupModeDevice} appear to Chromium's Web Bluetooth through the DevTools
  * `BluetoothEmulation` domain (issue 9; docs/device-protocol.md §13.6): Chromium plays the radio, the simulated
  * module answers its GATT operations. Works on a browser-level CDP session (playwright-core

@@ -6,7 +6,7 @@
 
 import { SETUP_AP_ADDRESS } from "@aquapilot/provisioning";
 import type { Browser } from "playwright-core";
-import { attachBluetoothPeripheral, type BluetoothPeripheral } from "./cdp-peripheral.js";
+import { attachBluetoothPeripheral, type BluetoothPeripheral, isBluetoothEmulationAlive } from "./cdp-peripheral.js";
 import { NEIGHBOURHOOD, SIM_HOST } from "./neighbourhood.js";
 import {
   describeSetupStatus,
@@ -43,6 +43,8 @@ export interface SetupModeCliOptions {
 
 const DEFAULT_BROWSER_URL = "http://127.0.0.1:9222";
 const RETRY_MS = 3000;
+/** How often the CLI checks that Chromium's Bluetooth emulation still answers, ms. */
+const WATCH_MS = 2000;
 
 function out(line = ""): void {
   process.stdout.write(`${line}\n`);
@@ -165,14 +167,25 @@ export async function runSetupMode(opts: SetupModeCliOptions): Promise<void> {
     try {
       const connected = await chromium.connectOverCDP(browserUrl, { timeout: 5000 });
       browser = connected;
-      const session = await connected.newBrowserCDPSession();
+      let session = await connected.newBrowserCDPSession();
       peripheral = await attachBluetoothPeripheral(session, device, { log });
       out(
         `Bluetooth: ${device.name} (${peripheral.address}) is in range of Chromium at ${browserUrl}; ` +
           "open the app's network setup, New version, and choose it",
       );
       lastProblem = "";
-      await new Promise<void>((resolve) => connected.on("disconnected", () => resolve()));
+      const gone = new Promise<"gone">((resolve) => connected.on("disconnected", () => resolve("gone")));
+      for (;;) {
+        const tick = await Promise.race([gone, new Promise<"tick">((r) => setTimeout(() => r("tick"), WATCH_MS))]);
+        if (tick === "gone" || stopping) break;
+        // A reloaded page ends Chromium's emulation on this session (isBluetoothEmulationAlive): attach anew,
+        // unless the module already stopped advertising.
+        if (device.gatt?.provisioningStopped || (await isBluetoothEmulationAlive(session))) continue;
+        await session.detach().catch(() => undefined);
+        session = await connected.newBrowserCDPSession();
+        peripheral = await attachBluetoothPeripheral(session, device, { log });
+        out(`Bluetooth: the page was reloaded; ${device.name} is in range again`);
+      }
       peripheral = null;
       browser = null;
       if (stopping) return;
