@@ -3,18 +3,9 @@
  * codes of both flows, the progress steps, and the module names (issue 9; docs/device-protocol.md §13).
  */
 
+import { BluetoothSetupState } from "@aquapilot/contract";
 import { z } from "zod";
 import { fromUtf8, utf8 } from "./bytes.js";
-
-/** Bluetooth network-setup states 0–4 (spec §3); the same numbers as the contract's BluetoothSetupState. */
-export const ModuleSetupState = {
-  Awaiting: 0,
-  ConfigReceived: 1,
-  ConnectingToWifi: 2,
-  WifiConnected: 3,
-  ServerConnected: 4,
-} as const;
-export type ModuleSetupState = (typeof ModuleSetupState)[keyof typeof ModuleSetupState];
 
 /**
  * Failures of the Bluetooth flow (spec §4), in the order the module meets them; the module reports the code in its
@@ -81,7 +72,7 @@ export function moduleBluetoothName(mac: string): string {
 /**
  * The module's answer to "get Wi-Fi state" (blsync_ble.c CMD_WIFI_STATE_GET: state, ip, gw, mask, ssid, bssid),
  * sent as compact JSON; we add `failure` (a {@link BleSetupFailure}, 0 none) and, once the state is
- * {@link ModuleSetupState.ServerConnected}, `pairingCode` ("MAC:TOKEN", single use, expiring) for the app's binding
+ * {@link BluetoothSetupState.ServerConnected}, `pairingCode` ("MAC:TOKEN", single use, expiring) for the app's binding
  * call. Addresses are empty until the module has joined the network.
  */
 export const ZModuleWifiState = z.object({

@@ -11,6 +11,7 @@ import { EventEmitter } from "node:events";
 import net from "node:net";
 import {
   ACTIVATION_PATHS,
+  BluetoothSetupState,
   normaliseMac,
   ZActivationBeginResult,
   ZActivationCompleteResult,
@@ -25,7 +26,6 @@ import {
   decodeJoinPacket,
   encodeHelloAnswer,
   encodeJoinAck,
-  ModuleSetupState,
   moduleBluetoothName,
   SETUP_AP_ADDRESS,
   SETUP_AP_SSID,
@@ -236,7 +236,7 @@ export const DEFAULT_LAN_UDP_PORT = 48881;
 /** What a setup-mode device reports: its state, failure, addresses and (at state 4) the pairing code. */
 export interface SetupStatus {
   /** Setup state 0–4 (spec §3). */
-  state: ModuleSetupState;
+  state: BluetoothSetupState;
   /** Failure code 1–8 of spec §4 (old generation: 1 when the access point never came up), 0 none. */
   failure: number;
   /** The configured network, or "". */
@@ -289,7 +289,7 @@ export interface SetupModeDeviceOptions {
 export function describeSetupStatus(status: Pick<SetupStatus, "state" | "failure" | "pairingCode">): string {
   if (status.failure !== 0) return `failure ${status.failure} ${SETUP_FAILURE_TEXTS[status.failure] ?? ""}`.trim();
   const name = SETUP_STATE_NAMES[status.state] ?? "";
-  if (status.state === ModuleSetupState.ServerConnected && status.pairingCode) {
+  if (status.state === BluetoothSetupState.ServerConnected && status.pairingCode) {
     return `state ${status.state} ${name} — pairing code issued`;
   }
   return `state ${status.state} ${name}`;
@@ -408,7 +408,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   }
 
   /** Current setup state 0–4 (spec §3). */
-  get state(): ModuleSetupState {
+  get state(): BluetoothSetupState {
     return this.status.state;
   }
 
@@ -502,7 +502,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   /** Stores the SSID (docs/device-protocol.md §13.2): any attempt ends, state 1, failure 0. @returns 0. */
   setSsid(ssid: string): number {
     this.reconfigure();
-    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConfigReceived, failure: 0, ssid });
+    this.update({ ...OFF_NETWORK, state: BluetoothSetupState.ConfigReceived, failure: 0, ssid });
     return 0;
   }
 
@@ -510,7 +510,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   setPassword(password: string): number {
     this.reconfigure();
     this.password = password;
-    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConfigReceived, failure: 0 });
+    this.update({ ...OFF_NETWORK, state: BluetoothSetupState.ConfigReceived, failure: 0 });
     return 0;
   }
 
@@ -519,8 +519,9 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     if (!this.status.ssid || this.stopped) return 2;
     const running =
       this.status.failure === 0 &&
-      (this.status.state === ModuleSetupState.ConnectingToWifi || this.status.state === ModuleSetupState.WifiConnected);
-    if (running || this.status.state === ModuleSetupState.ServerConnected) return 0;
+      (this.status.state === BluetoothSetupState.ConnectingToWifi ||
+        this.status.state === BluetoothSetupState.WifiConnected);
+    if (running || this.status.state === BluetoothSetupState.ServerConnected) return 0;
     void this.runAttempt();
     return 0;
   }
@@ -530,7 +531,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.reconfigure();
     this.update({
       ...OFF_NETWORK,
-      state: this.status.ssid ? ModuleSetupState.ConfigReceived : ModuleSetupState.Awaiting,
+      state: this.status.ssid ? BluetoothSetupState.ConfigReceived : BluetoothSetupState.Awaiting,
       failure: 0,
     });
     return 0;
@@ -547,7 +548,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       ssid: s.ssid,
       bssid: s.bssid,
       failure: s.failure,
-      ...(s.pairingCode && s.state === ModuleSetupState.ServerConnected ? { pairingCode: s.pairingCode } : {}),
+      ...(s.pairingCode && s.state === BluetoothSetupState.ServerConnected ? { pairingCode: s.pairingCode } : {}),
     };
   }
 
@@ -608,6 +609,28 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     return t;
   }
 
+  /**
+   * Whether `work` settles successfully within `ms` (a module's own timeout on a network step); a rejection is
+   * logged with `what` and counts as false.
+   */
+  private within(ms: number, work: Promise<unknown>, what: string): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = this.after(ms, () => resolve(false));
+      const settle = (ok: boolean) => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        resolve(ok);
+      };
+      work.then(
+        () => settle(true),
+        (err: Error) => {
+          this.opts.log?.(`${this.mac}: ${what}: ${err.message}`);
+          settle(false);
+        },
+      );
+    });
+  }
+
   /** Resolves after `ms`; never resolves when the attempt ends meanwhile (its timer is cancelled). */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.after(ms, resolve));
@@ -628,7 +651,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
         .then(() => {
           if (this.stopped) return;
           this.password = null;
-          this.update({ state: ModuleSetupState.Awaiting, failure: 0, ssid: "" });
+          this.update({ state: BluetoothSetupState.Awaiting, failure: 0, ssid: "" });
           this.opts.log?.(`${this.mac}: access point ${SETUP_AP_SSID} reopened`);
         })
         .catch((err: Error) => this.opts.log?.(`${this.mac}: access point cannot reopen: ${err.message}`));
@@ -643,11 +666,11 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     const f = this.failureName;
     const log = this.opts.log;
     const ssid = this.status.ssid;
-    this.update({ ...OFF_NETWORK, state: ModuleSetupState.ConnectingToWifi, failure: 0 });
+    this.update({ ...OFF_NETWORK, state: BluetoothSetupState.ConnectingToWifi, failure: 0 });
     log?.(`${this.mac}: joining "${ssid}"`);
     if (this.generation === "new") {
       this.deadline = this.after(t.moduleDeadline, () => {
-        if (alive() && this.status.state < ModuleSetupState.ServerConnected) this.fail(2);
+        if (alive() && this.status.state < BluetoothSetupState.ServerConnected) this.fail(2);
       });
       if (f === "init") return this.fail(BleSetupFailure.InitializationFailed);
       if (f === "timeout") return; // stalls; the deadline reports failure 2
@@ -670,7 +693,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     await this.sleep(t.dhcp);
     if (!alive()) return;
     this.update({
-      state: ModuleSetupState.WifiConnected,
+      state: BluetoothSetupState.WifiConnected,
       ip: addressOn(network, SIM_HOST.module),
       gw: addressOn(network, SIM_HOST.gateway),
       mask: SIM_NETMASK,
@@ -726,22 +749,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     });
     this.candidate = softener;
     log?.(`${this.mac}: MQTT CONNECT to ${redactUrl(brokerUrl)}`);
-    const connected = await new Promise<boolean>((resolve) => {
-      const timer = this.after(t.connackTimeout, () => resolve(false));
-      softener.start().then(
-        () => {
-          clearTimeout(timer);
-          this.timers.delete(timer);
-          resolve(true);
-        },
-        (err: Error) => {
-          clearTimeout(timer);
-          this.timers.delete(timer);
-          log?.(`${this.mac}: MQTT connection refused: ${err.message}`);
-          resolve(false);
-        },
-      );
-    });
+    const connected = await this.within(t.connackTimeout, softener.start(), "MQTT connection refused");
     if (!alive()) return;
     if (!connected) return this.fail(BleSetupFailure.NoServerResponse);
     this.candidate = null;
@@ -752,7 +760,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       this.deadline = null;
     }
     this.update({
-      state: ModuleSetupState.ServerConnected,
+      state: BluetoothSetupState.ServerConnected,
       failure: 0,
       pairingCode: completeResult.data.pairingCode,
     });
@@ -761,22 +769,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   /** A real DNS lookup of `host`, at most the DNS timeout. */
   private lookup(host: string): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = this.after(this.timing.dnsTimeout, () => resolve(false));
-      dns.promises.lookup(host).then(
-        () => {
-          clearTimeout(timer);
-          this.timers.delete(timer);
-          resolve(true);
-        },
-        (err: Error) => {
-          clearTimeout(timer);
-          this.timers.delete(timer);
-          this.opts.log?.(`${this.mac}: DNS lookup of ${host} failed: ${err.message}`);
-          resolve(false);
-        },
-      );
-    });
+    return this.within(this.timing.dnsTimeout, dns.promises.lookup(host), `DNS lookup of ${host} failed`);
   }
 
   /** POSTs JSON to the cloud; the parsed answer of a 2xx, or null (refused, unreachable, not JSON, timed out). */
@@ -894,7 +887,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       return;
     }
     this.password = join.password;
-    this.update({ state: ModuleSetupState.ConfigReceived, failure: 0, ssid: join.ssid });
+    this.update({ state: BluetoothSetupState.ConfigReceived, failure: 0, ssid: join.ssid });
     this.send(this.ap, encodeJoinAck(), rinfo);
     if (this.joinPending) return; // a retry of the same join: acknowledged again, acted on once
     this.joinPending = true;
@@ -917,12 +910,12 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       return;
     }
     const s = this.status;
-    if (s.state < ModuleSetupState.WifiConnected || !s.ip) return; // not on the network
+    if (s.state < BluetoothSetupState.WifiConnected || !s.ip) return; // not on the network
     if (!sameSubnet(hello.localIp, s.ip)) return; // a phone on another network does not reach it
     const cloudState =
       s.failure !== 0
         ? CloudState.Failed
-        : s.state === ModuleSetupState.ServerConnected
+        : s.state === BluetoothSetupState.ServerConnected
           ? CloudState.Connected
           : CloudState.Connecting;
     this.send(this.lan, this.helloAnswer(s.ip, cloudState), rinfo);

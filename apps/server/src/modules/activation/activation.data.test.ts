@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { ACTIVATION_NONCE_SECONDS } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
+import { insertHousehold, insertMember, insertUser } from "../../../test/factories.js";
 import { InProcessBus } from "../../bus.js";
 import { AppError } from "../../http/errors.js";
 import { provisionDevice } from "../devices/provision.js";
@@ -51,55 +52,10 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
   beforeAll(async () => {
     tdb = await openTestDatabase(engine);
     const now = new Date().toISOString();
-    for (const name of ["ann", "bob", "cat"]) {
-      users[name] = randomUUID();
-      await tdb.db
-        .insertInto("users")
-        .values({
-          id: users[name],
-          user_name: name,
-          name,
-          email: null,
-          phone_number: null,
-          country_code: null,
-          password_hash: "x",
-          service_region: 2,
-          language_type: "en",
-          avatar: null,
-          security_stamp: "s",
-          is_deleted: 0,
-          creation_time: now,
-        })
-        .execute();
-    }
-    for (const name of ["ann", "bob"]) {
-      families[name] = randomUUID();
-      await tdb.db
-        .insertInto("families")
-        .values({
-          id: families[name],
-          name: `${name}'s`,
-          address: null,
-          longitude: null,
-          latitude: null,
-          avatar: null,
-          creator_id: users[name],
-          creation_time: now,
-          province: null,
-          city: null,
-          district: null,
-        })
-        .execute();
-      await tdb.db
-        .insertInto("family_members")
-        .values({ id: randomUUID(), family_id: families[name], user_id: users[name], is_admin: 1, creation_time: now })
-        .execute();
-    }
+    for (const name of ["ann", "bob", "cat"]) users[name] = await insertUser(tdb.db, name, now);
+    for (const name of ["ann", "bob"]) families[name] = await insertHousehold(tdb.db, name, users[name], now);
     // cat is a member of ann's household, not its administrator.
-    await tdb.db
-      .insertInto("family_members")
-      .values({ id: randomUUID(), family_id: families.ann, user_id: users.cat, is_admin: 0, creation_time: now })
-      .execute();
+    await insertMember(tdb.db, families.ann, users.cat, false, now);
     for (const n of [1, 2, 3, 4, 5, 6]) {
       const mac = `02FF0000000${n}`;
       devices[mac] = (await provisionDevice(tdb.db, { mac, secret: SECRET, name: `D${n}` })).id;

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
+import { insertHousehold, insertUser } from "../../../test/factories.js";
 import { type BusEvent, InProcessBus } from "../../bus.js";
 import { AppError } from "../../http/errors.js";
 import { findDeviceModel } from "../device-model/service.js";
@@ -22,46 +22,8 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
     bus.subscribe((e) => events.push(e));
     const now = new Date().toISOString();
     for (const name of ["ann", "bob"]) {
-      users[name] = randomUUID();
-      await tdb.db
-        .insertInto("users")
-        .values({
-          id: users[name],
-          user_name: name,
-          name,
-          email: null,
-          phone_number: null,
-          country_code: null,
-          password_hash: "x",
-          service_region: 2,
-          language_type: "en",
-          avatar: null,
-          security_stamp: "s",
-          is_deleted: 0,
-          creation_time: now,
-        })
-        .execute();
-      families[name] = randomUUID();
-      await tdb.db
-        .insertInto("families")
-        .values({
-          id: families[name],
-          name: `${name}'s`,
-          address: null,
-          longitude: null,
-          latitude: null,
-          avatar: null,
-          creator_id: users[name],
-          creation_time: now,
-          province: null,
-          city: null,
-          district: null,
-        })
-        .execute();
-      await tdb.db
-        .insertInto("family_members")
-        .values({ id: randomUUID(), family_id: families[name], user_id: users[name], is_admin: 1, creation_time: now })
-        .execute();
+      users[name] = await insertUser(tdb.db, name, now);
+      families[name] = await insertHousehold(tdb.db, name, users[name], now);
     }
     for (const n of [1, 2, 3]) {
       devices.push((await provisionDevice(tdb.db, { mac: `02BB0000000${n}`, secret: `s${n}`, name: `D${n}` })).id);

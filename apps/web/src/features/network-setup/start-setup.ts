@@ -38,6 +38,14 @@ interface StartInput {
   client: QueryClient;
 }
 
+/** Keeps a started run as a session under a fresh id, starts it, and answers the session. */
+function keep(session: Omit<SetupSession, "id">): SetupSession {
+  const kept = { ...session, id: newSessionId() } as SetupSession;
+  saveSession(kept);
+  void kept.run.start();
+  return kept;
+}
+
 /** Starts a Bluetooth setup with the chosen module and keeps it in the session store; answers the session. */
 export function startBleSetup(input: StartInput & { module: ChosenModule }): SetupSession {
   const run = new BleSetupRun({
@@ -46,17 +54,7 @@ export function startBleSetup(input: StartInput & { module: ChosenModule }): Set
     password: input.password,
     bind: bindToHousehold(input.familyId, input.client),
   });
-  const session: SetupSession = {
-    id: newSessionId(),
-    mode: "ble",
-    run,
-    familyId: input.familyId,
-    ssid: input.ssid,
-    password: input.password,
-  };
-  saveSession(session);
-  void run.start();
-  return session;
+  return keep({ mode: "ble", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }
 
 /** Starts an access-point setup over the phone's Wi-Fi bridge and keeps it in the session store. */
@@ -67,15 +65,5 @@ export function startSmartSetup(input: StartInput & { bridge: WifiBridge }): Set
     password: input.password,
     bind: bindToHousehold(input.familyId, input.client),
   });
-  const session: SetupSession = {
-    id: newSessionId(),
-    mode: "ap",
-    run,
-    familyId: input.familyId,
-    ssid: input.ssid,
-    password: input.password,
-  };
-  saveSession(session);
-  void run.start();
-  return session;
+  return keep({ mode: "ap", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }

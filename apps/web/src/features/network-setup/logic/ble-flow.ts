@@ -1,3 +1,4 @@
+import { BluetoothSetupState } from "@aquapilot/contract";
 import {
   type BleSetupFailure,
   type BleSetupStep,
@@ -10,20 +11,18 @@ import {
   decodeModuleWifiState,
   encodeMessage,
   fromUtf8,
-  ModuleSetupState,
   utf8,
 } from "@aquapilot/provisioning";
 import {
   type BindDevice,
   type BoundDevice,
-  bindErrorMessage,
   creep,
   type FlowClock,
   type FlowStatus,
   FlowStopped,
-  Listeners,
   realClock,
   roundPercent,
+  SetupRun,
   sleep,
   withTimeout,
 } from "./flow-kit.js";
@@ -106,7 +105,7 @@ export interface BleSetupSnapshot {
   step: BleSetupStep;
   phase: BlePhase;
   /** The module's last reported state 0–4 (spec §3), null before the first answer. */
-  moduleState: ModuleSetupState | null;
+  moduleState: BluetoothSetupState | null;
   link: BleLinkState;
   failure: BleFailure | null;
   /** The bound device once succeeded. */
@@ -184,64 +183,19 @@ function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose: () =
  * setup), `cancel()` stops it before binding, `retry()` runs again after a failure or a cancel (binding only, when
  * the pairing code is known and only binding failed). `subscribe()` delivers every new {@link BleSetupSnapshot}.
  */
-export class BleSetupRun {
-  private readonly clock: FlowClock;
+export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   private readonly limits: BleFlowLimits;
-  private readonly listeners = new Listeners<BleSetupSnapshot>();
-  private state: BleSetupSnapshot;
-  private running: Promise<BleSetupSnapshot> | null = null;
-  private stop = new AbortController();
   private linkAbort = new AbortController();
   private closing = false;
   private seq = 0;
-  private pairingCode: string | null = null;
   private unlisten: (() => void) | null = null;
 
   constructor(private readonly options: BleSetupOptions) {
-    this.clock = options.clock ?? realClock;
+    super(options.clock ?? realClock);
     this.limits = { ...BLE_FLOW_LIMITS, ...options.limits };
-    this.state = this.initial();
   }
 
-  /** The current snapshot. */
-  snapshot(): BleSetupSnapshot {
-    return this.state;
-  }
-
-  /** Calls `listener` with every new snapshot; answers the function that stops it. */
-  subscribe(listener: (s: BleSetupSnapshot) => void): () => void {
-    return this.listeners.add(listener);
-  }
-
-  /** Starts the run (once); resolves with the final snapshot, never rejects. */
-  start(): Promise<BleSetupSnapshot> {
-    if (!this.running) this.running = this.run(false);
-    return this.running;
-  }
-
-  /**
-   * Stops a running setup before binding (the link is closed, the status becomes "cancelled"). Answers false when
-   * nothing was stopped: not running, or already binding (the server call cannot be taken back).
-   */
-  cancel(): boolean {
-    if (this.state.status !== "running" || this.state.phase === "bind") return false;
-    this.stop.abort("cancel");
-    return true;
-  }
-
-  /**
-   * Runs again after "failed" or "cancelled": only the binding when the module already handed over its pairing code
-   * and binding failed, else the whole exchange on the same device (no chooser). Answers the running promise.
-   */
-  retry(): Promise<BleSetupSnapshot> {
-    if (this.state.status === "running" && this.running) return this.running;
-    const bindOnly = this.state.failure?.reason === "bind" && this.pairingCode !== null;
-    this.stop = new AbortController();
-    this.running = this.run(bindOnly);
-    return this.running;
-  }
-
-  private initial(): BleSetupSnapshot {
+  protected initial(): BleSetupSnapshot {
     const now = this.clock.now();
     return {
       status: "running",
@@ -259,41 +213,55 @@ export class BleSetupRun {
     };
   }
 
-  private update(patch: Partial<BleSetupSnapshot>): void {
-    const next = { ...this.state, ...patch };
-    if (
+  protected isNewPhase(patch: Partial<BleSetupSnapshot>): boolean {
+    return (
       (patch.phase !== undefined && patch.phase !== this.state.phase) ||
       (patch.moduleState !== undefined && patch.moduleState !== this.state.moduleState)
-    ) {
-      next.since = this.clock.now();
-    }
-    this.state = next;
-    this.listeners.emit(next);
+    );
   }
 
-  private async run(bindOnly: boolean): Promise<BleSetupSnapshot> {
-    if (bindOnly) {
-      this.update({ status: "running", failure: null, endedPercent: null, step: "adding", phase: "bind" });
-      return this.bindWith(this.pairingCode as string);
-    }
-    this.pairingCode = null;
-    this.state = this.initial();
-    this.listeners.emit(this.state);
+  protected cancellable(): boolean {
+    return this.state.phase !== "bind";
+  }
+
+  protected percent(): number {
+    return bleProgressPercent(this.state, this.clock.now());
+  }
+
+  protected bind(pairingCode: string): Promise<BoundDevice> {
+    return this.options.bind(pairingCode);
+  }
+
+  protected bindingPatch(): Partial<BleSetupSnapshot> {
+    return { step: "adding", phase: "bind" };
+  }
+
+  protected boundPatch(device: BoundDevice): Partial<BleSetupSnapshot> {
+    return { step: "added", phase: "done", device };
+  }
+
+  protected bindFailure(message: string | null): BleFailure {
+    return { code: null, reason: "bind", message };
+  }
+
+  /** The Bluetooth part within the overall limit; the link is closed afterwards, whatever happened. */
+  protected async exchange(): Promise<string> {
     const deadline = this.clock.setTimeout(() => this.stop.abort("deadline"), this.limits.overallMs);
     this.listen();
-    let code: string;
     try {
-      code = await this.exchange();
-    } catch (err) {
+      return await this.talk();
+    } finally {
       this.clock.clearTimeout(deadline);
       await this.close();
-      return this.end(this.failureOf(err));
     }
-    this.clock.clearTimeout(deadline);
-    await this.close();
-    this.pairingCode = code;
-    this.update({ step: "adding", phase: "bind" });
-    return this.bindWith(code);
+  }
+
+  protected end(err: unknown): BleSetupSnapshot {
+    const outcome = this.failureOf(err);
+    const endedPercent = this.percent();
+    if (outcome === "cancel") this.update({ status: "cancelled", endedPercent, link: "closed" });
+    else this.update({ status: "failed", failure: outcome, endedPercent, link: "closed" });
+    return this.state;
   }
 
   private failureOf(err: unknown): BleFailure | "cancel" {
@@ -304,27 +272,6 @@ export class BleSetupRun {
     }
     console.error("[network-setup] bluetooth flow broke", err);
     return { code: INITIALIZATION_FAILED, reason: "protocol", message: null };
-  }
-
-  private end(outcome: BleFailure | "cancel"): BleSetupSnapshot {
-    const endedPercent = bleProgressPercent(this.state, this.clock.now());
-    if (outcome === "cancel") this.update({ status: "cancelled", endedPercent, link: "closed" });
-    else this.update({ status: "failed", failure: outcome, endedPercent, link: "closed" });
-    return this.state;
-  }
-
-  private async bindWith(code: string): Promise<BleSetupSnapshot> {
-    try {
-      const device = await this.options.bind(code);
-      this.update({ status: "succeeded", step: "added", phase: "done", device });
-    } catch (err) {
-      this.update({
-        status: "failed",
-        failure: { code: null, reason: "bind", message: bindErrorMessage(err) },
-        endedPercent: bleProgressPercent(this.state, this.clock.now()),
-      });
-    }
-    return this.state;
   }
 
   /** Closes the link on purpose (no reconnect), best effort. */
@@ -341,7 +288,7 @@ export class BleSetupRun {
   }
 
   /** The Bluetooth part: answers the pairing code. */
-  private async exchange(): Promise<string> {
+  private async talk(): Promise<string> {
     await this.openLink();
     let configured = false;
     for (;;) {
@@ -511,7 +458,7 @@ export class BleSetupRun {
     if (password.id !== BlsyncResult.Ok) {
       throw fail(INITIALIZATION_FAILED, "protocol", `PASSWORD refused (${password.id})`);
     }
-    this.update({ moduleState: ModuleSetupState.ConfigReceived });
+    this.update({ moduleState: BluetoothSetupState.ConfigReceived });
     const connect = await this.command(BlsyncCommand.ConnectWifi, "CONNECT_WIFI");
     if (connect.id !== BlsyncResult.Ok) {
       throw fail(INITIALIZATION_FAILED, "protocol", `CONNECT_WIFI refused (${connect.id})`);
@@ -532,9 +479,9 @@ export class BleSetupRun {
           console.warn("[network-setup] unreadable Wi-Fi state", err);
         }
         if (reported) {
-          this.update({ moduleState: reported.state as ModuleSetupState });
+          this.update({ moduleState: reported.state as BluetoothSetupState });
           if (reported.failure !== 0) throw fail(reported.failure as BleSetupFailure, "module");
-          if (reported.state === ModuleSetupState.ServerConnected && reported.pairingCode) {
+          if (reported.state === BluetoothSetupState.ServerConnected && reported.pairingCode) {
             await this.provStop();
             return reported.pairingCode;
           }
@@ -572,9 +519,9 @@ export function bleProgressPercent(s: BleSetupSnapshot, now: number): number {
       value = creep(10, 20, t, 2000);
       break;
     case "poll":
-      if (s.moduleState === ModuleSetupState.ServerConnected) value = 85;
-      else if (s.moduleState === ModuleSetupState.WifiConnected) value = creep(55, 80, t, 6000);
-      else if (s.moduleState === ModuleSetupState.ConnectingToWifi) value = creep(30, 55, t, 8000);
+      if (s.moduleState === BluetoothSetupState.ServerConnected) value = 85;
+      else if (s.moduleState === BluetoothSetupState.WifiConnected) value = creep(55, 80, t, 6000);
+      else if (s.moduleState === BluetoothSetupState.ConnectingToWifi) value = creep(30, 55, t, 8000);
       else value = creep(20, 30, t, 3000);
       break;
     case "bind":

@@ -1,3 +1,4 @@
+import { BluetoothSetupState } from "@aquapilot/contract";
 import {
   answerFrames,
   BLSYNC_VERSION,
@@ -10,7 +11,6 @@ import {
   decodeFrame,
   encodeModuleWifiState,
   fromUtf8,
-  ModuleSetupState,
   type TModuleWifiState,
   utf8,
 } from "@aquapilot/provisioning";
@@ -216,7 +216,7 @@ export class FakeBleModule {
         return [BlsyncResult.Ok];
       case "DISCONNECT_WIFI":
         this.dispose();
-        this.state = { ...this.state, state: ModuleSetupState.ConfigReceived };
+        this.state = { ...this.state, state: BluetoothSetupState.ConfigReceived };
         return [BlsyncResult.Ok];
       case "WIFI_STATE_GET":
         return [BlsyncResult.Ok, encodeModuleWifiState(this.state)];
@@ -231,13 +231,13 @@ export class FakeBleModule {
 
   private configured(): void {
     this.dispose();
-    this.state = { ...this.state, state: ModuleSetupState.ConfigReceived, failure: 0 };
+    this.state = { ...this.state, state: BluetoothSetupState.ConfigReceived, failure: 0 };
     delete this.state.pairingCode;
   }
 
   private connectWifi(): void {
     const { outcome, associateMs = 1500, cloudMs = 1500 } = this.plan;
-    this.state = { ...this.state, state: ModuleSetupState.ConnectingToWifi, failure: 0, ssid: this.ssid ?? "" };
+    this.state = { ...this.state, state: BluetoothSetupState.ConnectingToWifi, failure: 0, ssid: this.ssid ?? "" };
     const failWith = (code: number) => {
       this.state = { ...this.state, failure: code };
     };
@@ -253,7 +253,7 @@ export class FakeBleModule {
     this.later(associateMs, () => {
       this.state = {
         ...this.state,
-        state: ModuleSetupState.WifiConnected,
+        state: BluetoothSetupState.WifiConnected,
         ip: "192.168.1.57",
         gw: "192.168.1.1",
         mask: "255.255.255.0",
@@ -261,7 +261,7 @@ export class FakeBleModule {
       };
       this.later(cloudMs, () => {
         if (outcome === "ok") {
-          this.state = { ...this.state, state: ModuleSetupState.ServerConnected, pairingCode: this.pairingCode };
+          this.state = { ...this.state, state: BluetoothSetupState.ServerConnected, pairingCode: this.pairingCode };
         } else {
           failWith(outcome);
         }

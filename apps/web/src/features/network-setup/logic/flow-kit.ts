@@ -154,3 +154,120 @@ export type BindDevice = (pairingCode: string) => Promise<BoundDevice>;
 export function bindErrorMessage(err: unknown): string | null {
   return err instanceof Error && err.message ? err.message : null;
 }
+
+/** What every setup snapshot carries (times from the run's clock, ms). */
+export interface RunSnapshot {
+  status: FlowStatus;
+  failure: { reason: string } | null;
+  device: BoundDevice | null;
+  startedAt: number;
+  /** When the progress last moved to a new phase (the progress bar creeps from there). */
+  since: number;
+  endedPercent: number | null;
+}
+
+/**
+ * One network setup run, whichever the flow (issue 9): `start()` runs it once (double taps start one setup),
+ * `cancel()` stops it before binding, `retry()` runs again after a failure or a cancel — only the binding when the
+ * module already handed over its pairing code and just binding failed — and `subscribe()` delivers every new
+ * snapshot. Subclasses give the first snapshot, what counts as a new phase, when cancelling is still possible, and
+ * the exchange with the module.
+ */
+export abstract class SetupRun<S extends RunSnapshot> {
+  protected state: S;
+  protected stop = new AbortController();
+  /** The pairing code "MAC:TOKEN" once the module handed it over in this run. */
+  protected pairingCode: string | null = null;
+  private readonly listeners = new Listeners<S>();
+  private running: Promise<S> | null = null;
+
+  protected constructor(protected readonly clock: FlowClock) {
+    this.state = this.initial();
+  }
+
+  /** The snapshot a run starts from. */
+  protected abstract initial(): S;
+  /** Whether `patch` moves the progress to a new phase (`since` restarts). */
+  protected abstract isNewPhase(patch: Partial<S>): boolean;
+  /** Whether the run may still be cancelled (before binding). */
+  protected abstract cancellable(): boolean;
+  /** The exchange with the module up to its pairing code; rejects on a failure or a cancel (FlowStopped). */
+  protected abstract exchange(): Promise<string>;
+  /** The final snapshot of a run the exchange ended with `err` (failed or cancelled). */
+  protected abstract end(err: unknown): Promise<S> | S;
+  /** The progress percent now (spec §9, one decimal), kept when a run ends without success. */
+  protected abstract percent(): number;
+  /** The failure of a refused binding (the server's message shown to the owner). */
+  protected abstract bindFailure(message: string | null): S["failure"];
+  /** The snapshot changes of the binding step, and of a bound device. */
+  protected abstract bindingPatch(): Partial<S>;
+  protected abstract boundPatch(device: BoundDevice): Partial<S>;
+
+  /** The current snapshot. */
+  snapshot(): S {
+    return this.state;
+  }
+
+  /** Calls `listener` with every new snapshot; answers the function that stops it. */
+  subscribe(listener: (s: S) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  /** Starts the run (once); resolves with the final snapshot, never rejects. */
+  start(): Promise<S> {
+    if (!this.running) this.running = this.run(false);
+    return this.running;
+  }
+
+  /** Stops a running setup before binding; false when nothing was stopped (not running, or already binding). */
+  cancel(): boolean {
+    if (this.state.status !== "running" || !this.cancellable()) return false;
+    this.stop.abort("cancel");
+    return true;
+  }
+
+  /** Runs again after "failed" or "cancelled" (binding only when just binding failed); answers the running promise. */
+  retry(): Promise<S> {
+    if (this.state.status === "running" && this.running) return this.running;
+    const bindOnly = this.state.failure?.reason === "bind" && this.pairingCode !== null;
+    this.stop = new AbortController();
+    this.running = this.run(bindOnly);
+    return this.running;
+  }
+
+  /** Applies `patch` and tells the listeners. */
+  protected update(patch: Partial<S>): void {
+    const next = { ...this.state, ...patch };
+    if (this.isNewPhase(patch)) next.since = this.clock.now();
+    this.state = next;
+    this.listeners.emit(next);
+  }
+
+  private async run(bindOnly: boolean): Promise<S> {
+    if (!bindOnly) {
+      this.pairingCode = null;
+      this.state = this.initial();
+      this.listeners.emit(this.state);
+      try {
+        this.pairingCode = await this.exchange();
+      } catch (err) {
+        return this.end(err);
+      }
+    }
+    this.update({ status: "running", failure: null, endedPercent: null, ...this.bindingPatch() } as Partial<S>);
+    try {
+      const device = await this.bind(this.pairingCode as string);
+      this.update({ status: "succeeded", ...this.boundPatch(device) } as Partial<S>);
+    } catch (err) {
+      this.update({
+        status: "failed",
+        failure: this.bindFailure(bindErrorMessage(err)),
+        endedPercent: this.percent(),
+      } as Partial<S>);
+    }
+    return this.state;
+  }
+
+  /** Binds the device with the pairing code (spec §7 device POST /). */
+  protected abstract bind(pairingCode: string): Promise<BoundDevice>;
+}

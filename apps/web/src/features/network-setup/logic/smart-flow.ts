@@ -15,14 +15,13 @@ import {
 import {
   type BindDevice,
   type BoundDevice,
-  bindErrorMessage,
   creep,
   type FlowClock,
   type FlowStatus,
   FlowStopped,
-  Listeners,
   realClock,
   roundPercent,
+  SetupRun,
   sleep,
   withTimeout,
 } from "./flow-kit.js";
@@ -162,54 +161,15 @@ export function readHelloAnswers(result: TDiscoverResult | null): HelloAnswer[] 
  * it before binding (the phone leaves the access point if it is on it), `retry()` runs again after a failure or a
  * cancel (binding only when just binding failed). `subscribe()` delivers every new {@link SmartSetupSnapshot}.
  */
-export class SmartSetupRun {
-  private readonly clock: FlowClock;
+export class SmartSetupRun extends SetupRun<SmartSetupSnapshot> {
   private readonly limits: SmartFlowLimits;
-  private readonly listeners = new Listeners<SmartSetupSnapshot>();
-  private state: SmartSetupSnapshot;
-  private running: Promise<SmartSetupSnapshot> | null = null;
-  private stop = new AbortController();
-  private pairingCode: string | null = null;
 
   constructor(private readonly options: SmartSetupOptions) {
-    this.clock = options.clock ?? realClock;
+    super(options.clock ?? realClock);
     this.limits = { ...SMART_FLOW_LIMITS, ...options.limits };
-    this.state = this.initial();
   }
 
-  /** The current snapshot. */
-  snapshot(): SmartSetupSnapshot {
-    return this.state;
-  }
-
-  /** Calls `listener` with every new snapshot; answers the function that stops it. */
-  subscribe(listener: (s: SmartSetupSnapshot) => void): () => void {
-    return this.listeners.add(listener);
-  }
-
-  /** Starts the run (once); resolves with the final snapshot, never rejects. */
-  start(): Promise<SmartSetupSnapshot> {
-    if (!this.running) this.running = this.run(false);
-    return this.running;
-  }
-
-  /** Stops a running setup before binding; false when nothing was stopped (not running, or already binding). */
-  cancel(): boolean {
-    if (this.state.status !== "running" || this.state.step === "adding") return false;
-    this.stop.abort("cancel");
-    return true;
-  }
-
-  /** Runs again after "failed" or "cancelled" (binding only when just binding failed); answers the running promise. */
-  retry(): Promise<SmartSetupSnapshot> {
-    if (this.state.status === "running" && this.running) return this.running;
-    const bindOnly = this.state.failure?.reason === "bind" && this.pairingCode !== null;
-    this.stop = new AbortController();
-    this.running = this.run(bindOnly);
-    return this.running;
-  }
-
-  private initial(): SmartSetupSnapshot {
+  protected initial(): SmartSetupSnapshot {
     const now = this.clock.now();
     return {
       status: "running",
@@ -224,11 +184,32 @@ export class SmartSetupRun {
     };
   }
 
-  private update(patch: Partial<SmartSetupSnapshot>): void {
-    const next = { ...this.state, ...patch };
-    if (patch.step !== undefined && patch.step !== this.state.step) next.since = this.clock.now();
-    this.state = next;
-    this.listeners.emit(next);
+  protected isNewPhase(patch: Partial<SmartSetupSnapshot>): boolean {
+    return patch.step !== undefined && patch.step !== this.state.step;
+  }
+
+  protected cancellable(): boolean {
+    return this.state.step !== "adding";
+  }
+
+  protected percent(): number {
+    return smartProgressPercent(this.state, this.clock.now());
+  }
+
+  protected bind(pairingCode: string): Promise<BoundDevice> {
+    return this.options.bind(pairingCode);
+  }
+
+  protected bindingPatch(): Partial<SmartSetupSnapshot> {
+    return { step: "adding" };
+  }
+
+  protected boundPatch(device: BoundDevice): Partial<SmartSetupSnapshot> {
+    return { step: "added", device };
+  }
+
+  protected bindFailure(message: string | null): SmartFailure {
+    return { code: null, reason: "bind", moduleFailure: 0, message };
   }
 
   /** Runs one bridge call within its limit; null when it failed or took too long; cancel rejects FlowStopped. */
@@ -242,34 +223,10 @@ export class SmartSetupRun {
     }
   }
 
-  private async run(bindOnly: boolean): Promise<SmartSetupSnapshot> {
-    if (!bindOnly) {
-      this.pairingCode = null;
-      this.state = this.initial();
-      this.listeners.emit(this.state);
-      try {
-        this.pairingCode = await this.exchange();
-      } catch (err) {
-        await this.leaveIfOnAccessPoint();
-        return this.end(err);
-      }
-    }
-    this.update({ status: "running", failure: null, endedPercent: null, step: "adding" });
-    try {
-      const device = await this.options.bind(this.pairingCode as string);
-      this.update({ status: "succeeded", step: "added", device });
-    } catch (err) {
-      this.update({
-        status: "failed",
-        failure: { code: null, reason: "bind", moduleFailure: 0, message: bindErrorMessage(err) },
-        endedPercent: smartProgressPercent(this.state, this.clock.now()),
-      });
-    }
-    return this.state;
-  }
-
-  private end(err: unknown): SmartSetupSnapshot {
-    const endedPercent = smartProgressPercent(this.state, this.clock.now());
+  /** Back on the home network first, then the failure or the cancel. */
+  protected async end(err: unknown): Promise<SmartSetupSnapshot> {
+    await this.leaveIfOnAccessPoint();
+    const endedPercent = this.percent();
     if (err instanceof FlowStopped) {
       this.update({ status: "cancelled", endedPercent });
     } else if (err instanceof Fail) {
@@ -297,7 +254,7 @@ export class SmartSetupRun {
   }
 
   /** Access point, join packet, discovery: answers the pairing code. */
-  private async exchange(): Promise<string> {
+  protected async exchange(): Promise<string> {
     const { bridge } = this.options;
     const joined = await this.call(() => bridge.joinAccessPoint(SETUP_AP_SSID), "join access point", 10_000);
     if (!joined?.ok) {
