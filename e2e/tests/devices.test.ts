@@ -128,6 +128,8 @@ describe("devices in Chromium", () => {
         },
       )
       .toBe(fileUrl);
+    // Saving goes back once the server has answered: let that navigation happen before the next test navigates.
+    await page.getByTestId("device-image-screen").waitFor({ state: "detached", timeout: 15_000 });
     const served = await fetch(`${system.url}${fileUrl}`);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toMatch(/^image\//);

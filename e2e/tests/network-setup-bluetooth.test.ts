@@ -45,6 +45,7 @@ describe("network setup over Bluetooth", () => {
   let module: TestModule | null = null;
   /** What the owner does with the next device chooser (default: pick the module of the test). */
   let answer: ChooserAnswer = () => "wait";
+  let chooser: Awaited<ReturnType<typeof answerDeviceChoosers>>;
 
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "0" });
@@ -52,7 +53,7 @@ describe("network setup over Bluetooth", () => {
     phone = await launchPhone("en-US", { bluetooth: true });
     radio = await BluetoothRadio.start(phone.context);
     page = await newPageIn(phone.context, "en");
-    await answerDeviceChoosers(page, (devices) => answer(devices));
+    chooser = await answerDeviceChoosers(page, (devices) => answer(devices));
     await signInOnPage(page, system.url, owner.email, owner.password);
   });
   afterEach(async () => {
@@ -185,11 +186,46 @@ describe("network setup over Bluetooth", () => {
 
   it("a Bluetooth link lost half-way is reconnected and the setup completes", async () => {
     // Slow association, so the link can drop while the module is connecting to the Wi-Fi.
-    const { device, peripheral } = await newModule({ timing: { association: 2500 } });
+    const { device, peripheral } = await newModule({ timing: { association: 2500, moduleDeadline: 30_000 } });
     await openWifiStep();
     await connectWith("softwater24");
     await expect.poll(() => device.state, { timeout: 10_000, interval: 100 }).toBe(2);
     await peripheral?.disconnect();
+    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+    expect(await familyOf(device.mac)).toBe(owner.familyId);
+  });
+
+  it("a double tap starts one setup; back asks before stopping it, and back again closes the question", async () => {
+    // Slow association: the setup is still running while the owner presses back.
+    const { device } = await newModule({ timing: { association: 6000, moduleDeadline: 30_000 } });
+    // Into the Wi-Fi step through the app, as an owner comes (the router can only hold a back press to a page it
+    // opened itself, not to one whose URL was typed).
+    await openRoute(
+      page,
+      system.url,
+      "/DeviceNetwork",
+      { familyId: owner.familyId, step: "permissions", mode: "ble" },
+      "network-setup-permissions",
+    );
+    await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");
+    await page.getByTestId("network-setup-next").click();
+    await page.getByTestId("network-setup-wifi").waitFor();
+    await page.getByTestId("network-setup-wifi-password").fill("softwater24");
+    const prompts = chooser.answered();
+    await page.getByTestId("network-setup-connect").dblclick();
+    const progress = page.getByTestId("network-setup-progress");
+    await progress.waitFor();
+    await expect.poll(() => device.state, { timeout: 10_000, interval: 100 }).toBe(2);
+    expect(chooser.answered() - prompts).toBe(1); // one chooser, one setup
+
+    const question = page.locator(".adm-dialog-body");
+    await page.goBack();
+    await question.waitFor();
+    expect(await progress.getAttribute("data-status")).toBe("running");
+    await page.goBack(); // the system back button closes the question first
+    await question.waitFor({ state: "hidden" });
+    expect(await progress.getAttribute("data-status")).toBe("running");
+    // The setup went on and ends as usual.
     await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
     expect(await familyOf(device.mac)).toBe(owner.familyId);
   });

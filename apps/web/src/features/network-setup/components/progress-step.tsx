@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
 import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { setItem } from "../../../shared/storage/index.js";
-import { confirmDialog } from "../../../shared/ui/index.js";
+import { confirmDialog, handleBack } from "../../../shared/ui/index.js";
 import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.js";
 import { formatPercent } from "../logic/flow-kit.js";
 import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.js";
@@ -124,7 +124,12 @@ function Progress({ session }: { session: SetupSession }) {
   const blocker = useBlocker(() => !leaving.current && session.run.snapshot().status === "running");
   const asking = useRef(false);
   useEffect(() => {
-    if (blocker.state !== "blocked" || asking.current) return;
+    if (blocker.state !== "blocked") return;
+    // Back again while the question is open: back closes the top dialog first (spec §2), the setup goes on.
+    if (asking.current) {
+      handleBack();
+      return;
+    }
     asking.current = true;
     void confirmDialog({
       title: t("networkSetup.progress.cancelTitle"),
