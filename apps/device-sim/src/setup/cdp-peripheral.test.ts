@@ -42,12 +42,21 @@ const FAST = { association: 30, apScanTimeout: 100, passwordReject: 50, dhcp: 20
 class FakeSession extends EventEmitter implements CdpSession {
   sent: Array<{ method: string; params: Record<string, unknown> }> = [];
   private services = 0;
+  /** Name ids as Chromium does (they start with the peripheral's address). */
+  constructor(private readonly chromiumIds = false) {
+    super();
+  }
   async send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     this.sent.push({ method, params });
-    if (method.endsWith("addService")) return { serviceId: `svc-${++this.services}` };
-    if (method.endsWith("addCharacteristic")) {
-      return { characteristicId: params.characteristicUuid === BLSYNC_WRITE_UUID ? "chr-w" : "chr-r" };
+    const write = params.characteristicUuid === BLSYNC_WRITE_UUID;
+    if (this.chromiumIds) {
+      // Ids as Chromium's emulation makes them: "<address>_<service>", then "_<characteristic>", then "_<descriptor>".
+      if (method.endsWith("addService")) return { serviceId: `${params.address}_${++this.services}` };
+      if (method.endsWith("addCharacteristic")) return { characteristicId: `${params.serviceId}_${write ? 1 : 2}` };
+      if (method.endsWith("addDescriptor")) return { descriptorId: `${params.characteristicId}_1` };
     }
+    if (method.endsWith("addService")) return { serviceId: `svc-${++this.services}` };
+    if (method.endsWith("addCharacteristic")) return { characteristicId: write ? "chr-w" : "chr-r" };
     if (method.endsWith("addDescriptor")) return { descriptorId: "dsc-1" };
     return {};
   }
@@ -61,6 +70,9 @@ class FakeSession extends EventEmitter implements CdpSession {
       .map((s) => ({ method: s.method.replace("BluetoothEmulation.", ""), params: s.params }));
   }
 }
+
+/** Lets pending promise callbacks run (replies to connection and discovery wait for the GATT table). */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 let cloud: TestCloud;
 beforeAll(async () => {
@@ -128,14 +140,17 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
     const lastReply = () => session.since(at).at(-1);
 
     session.raise("gattOperationReceived", { address, type: "connection" });
+    await settle();
     expect(lastReply()).toEqual({
       method: "simulateGATTOperationResponse",
       params: { address, type: "connection", code: 0 },
     });
     session.raise("gattOperationReceived", { address, type: "discovery" });
+    await settle();
     expect(lastReply()?.params).toEqual({ address, type: "discovery", code: 0 });
     at = session.sent.length;
     session.raise("gattOperationReceived", { address: "02:00:00:00:00:01", type: "connection" });
+    await settle();
     expect(session.since(at)).toEqual([]); // another peripheral's
 
     const write = (frame: Uint8Array) => {
@@ -178,13 +193,14 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
 
     p.setConnectable(false);
     session.raise("gattOperationReceived", { address, type: "connection" });
+    await settle();
     expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
     p.setConnectable(true);
 
     write(encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.ProvStop, seq: 4 })[0]);
     at = session.sent.length;
     read();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the drop waits for a quiet moment (150 ms)
     expect(session.since(at).map((s) => s.method)).toEqual([
       "simulateCharacteristicOperationResponse",
       "simulateGATTDisconnection",
@@ -194,6 +210,7 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
       "addDescriptor",
     ]);
     session.raise("gattOperationReceived", { address, type: "connection" });
+    await settle();
     expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
 
     at = session.sent.length;
@@ -215,8 +232,44 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
     const tables = session.sent.filter((c) => c.method.endsWith("addService")).length;
     expect(session.since(at)).toEqual([{ method: "removeService", params: { serviceId: `svc-${tables}` } }]);
     at = session.sent.length;
+    // Out of range now: a connection attempt is refused (never left waiting). ("chr-r" is not a Chromium id of this
+    // address, so it is not this module's and is left alone.)
+    session.raise("characteristicOperationReceived", { characteristicId: "chr-r", type: "read" });
     session.raise("gattOperationReceived", { address, type: "connection" });
-    expect(session.since(at)).toEqual([]); // no longer answering
+    await settle();
+    expect(session.since(at)).toEqual([
+      { method: "simulateGATTOperationResponse", params: { address, type: "connection", code: HCI_CONNECTION_FAILED } },
+    ]);
+    await device.stop();
+  });
+
+  it("fails operations on an earlier link's characteristics, and refuses everything once detached", async () => {
+    const device = await newDevice();
+    const session = new FakeSession(true);
+    const p = await attachBluetoothPeripheral(session, device, { alreadyEnabled: true });
+    const address = p.address;
+    const stale = `${address}_1_1`;
+    await p.disconnect(); // the table comes back as service 2
+    const at = session.sent.length;
+    // The page still holds the first link's write characteristic.
+    session.raise("characteristicOperationReceived", { characteristicId: stale, type: "write", data: "AA==" });
+    session.raise("characteristicOperationReceived", { characteristicId: `${address}_2_2`, type: "read" });
+    await settle();
+    expect(session.since(at).map((c) => c.params)).toEqual([
+      { characteristicId: stale, type: "write", code: 0x01 },
+      { characteristicId: `${address}_2_2`, type: "read", code: 0x04 }, // the current one: nothing prepared yet
+    ]);
+    await p.detach();
+    const after = session.sent.length;
+    session.raise("characteristicOperationReceived", { characteristicId: `${address}_2_2`, type: "read" });
+    session.raise("descriptorOperationReceived", { descriptorId: `${address}_2_2_1`, type: "read" });
+    session.raise("gattOperationReceived", { address, type: "connection" });
+    await settle();
+    expect(session.since(after).map((c) => c.params)).toEqual([
+      { characteristicId: `${address}_2_2`, type: "read", code: 0x01 },
+      { descriptorId: `${address}_2_2_1`, type: "read", code: 0x01 },
+      { address, type: "connection", code: HCI_CONNECTION_FAILED },
+    ]);
     await device.stop();
   });
 

@@ -43,6 +43,14 @@ export interface CdpSession {
 /** States of the emulated Bluetooth adapter (BluetoothEmulation.CentralState). */
 export type BluetoothAdapterState = "absent" | "powered-off" | "powered-on";
 
+const GATT_EVENT = "BluetoothEmulation.gattOperationReceived";
+/** How long no GATT operation must have happened before a simulated disconnection, ms (see `disconnect`). */
+const QUIET_MS = 150;
+/** The longest a simulated disconnection waits for that quiet moment, ms. */
+const QUIET_WAIT_LIMIT_MS = 3000;
+/** ATT error "Invalid Handle" (Core Vol 3 Part F 3.4.1.1), for an operation on a characteristic of an earlier link. */
+const ATT_INVALID_HANDLE = 0x01;
+
 /** HCI error "Connection Failed to be Established" (Core Vol 1 Part F), answered while the module is unconnectable. */
 export const HCI_CONNECTION_FAILED = 0x3e;
 
@@ -64,13 +72,19 @@ export interface BluetoothPeripheral {
   /** Its BLE address, "AA:BB:CC:DD:EE:FF" (the Wi-Fi MAC + 1 on the last octet). */
   readonly address: string;
   /**
-   * Drops the GATT link (BluetoothEmulation.simulateGATTDisconnection); the page sees `gattserverdisconnected`. The
-   * module stays in range: the page may connect again and finds the provisioning service again.
+   * Drops the GATT link (BluetoothEmulation.simulateGATTDisconnection) between two operations of the page (after
+   * 150 ms without one, waiting at most 3 s: Chromium's emulation leaves an operation in flight unsettled for good);
+   * the page sees `gattserverdisconnected`. The module stays in range: the page may connect again and finds the
+   * provisioning service again.
    */
   disconnect(): Promise<void>;
   /** While false, connection attempts fail with HCI 0x3E (out of range, or advertising stopped). */
   setConnectable(connectable: boolean): void;
-  /** Stops answering (removes the event listeners) and removes the provisioning service. */
+  /**
+   * The module leaves the browser's range: its provisioning service is removed and every later operation on its
+   * address is refused — connections with HCI 0x3E, characteristic and descriptor operations with ATT 0x01 — never
+   * left unanswered (Chromium would wait forever and hold every later Web Bluetooth call of the page).
+   */
   detach(): Promise<void>;
 }
 
@@ -172,28 +186,58 @@ export async function attachBluetoothPeripheral(
   let connectable = true;
   let dropping = false;
   let detached = false;
+  // Answers to connection and discovery wait until the table is back after a disconnection (else a quick reconnect
+  // discovers no service).
+  let tableReady: Promise<void> = Promise.resolve();
+  // When the page last had an operation with the module (real ms). Chromium's emulation never settles an operation
+  // that is in flight when it simulates a disconnection (a real stack fails it) and then holds every later one, so
+  // the link drops between operations: after a quiet moment (the app polls about once a second).
+  let lastOperationAt = 0;
+  const quietMoment = async () => {
+    const giveUp = Date.now() + QUIET_WAIT_LIMIT_MS;
+    while (Date.now() - lastOperationAt < QUIET_MS && Date.now() < giveUp) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
   const disconnect = async () => {
+    await quietMoment();
     gatt.reset();
-    await send("simulateGATTDisconnection", { address });
-    if (!detached) await addTable();
+    const readd = (async () => {
+      await send("simulateGATTDisconnection", { address });
+      if (!detached) await addTable();
+    })();
+    tableReady = readd.catch(() => undefined);
+    await readd;
   };
 
   const onGatt = (event: GattOperationEvent) => {
     if (event.address.toUpperCase() !== address) return;
-    const refused = event.type === "connection" && !connectable;
-    if (event.type === "connection" && !refused) gatt.reset(); // a new link: no half message, nothing to read
-    reply("simulateGATTOperationResponse", { address, type: event.type, code: refused ? HCI_CONNECTION_FAILED : 0 });
+    void tableReady.then(() => {
+      // Detached: the module is out of range. Chromium waits for an answer forever, so refuse rather than ignore.
+      const refused = event.type === "connection" && (!connectable || detached);
+      if (event.type === "connection" && !refused) gatt.reset(); // a new link: no half message, nothing to read
+      reply("simulateGATTOperationResponse", { address, type: event.type, code: refused ? HCI_CONNECTION_FAILED : 0 });
+    });
   };
 
   const onCharacteristic = (event: CharacteristicOperationEvent) => {
+    lastOperationAt = Date.now();
     const uuid =
       event.characteristicId === table.writeId
         ? BLSYNC_WRITE_UUID
         : event.characteristicId === table.readId
           ? BLSYNC_READ_UUID
           : null;
-    if (!uuid) return;
     const base = { characteristicId: event.characteristicId, type: event.type };
+    if (!uuid || detached) {
+      // A characteristic of an earlier link (Chromium names them "<address>_<service>_<characteristic>"): the page
+      // still holds its object after a disconnection. Fail the operation, as a real stack does; unanswered, Chromium
+      // would hold every later operation of the page behind it.
+      if (event.characteristicId.startsWith(`${address}_`)) {
+        reply("simulateCharacteristicOperationResponse", { ...base, code: ATT_INVALID_HANDLE });
+      }
+      return;
+    }
     if (event.type === "write") {
       let value: Uint8Array;
       try {
@@ -225,7 +269,17 @@ export async function attachBluetoothPeripheral(
   };
 
   const onDescriptor = (event: DescriptorOperationEvent) => {
-    if (event.descriptorId !== table.descriptorId) return;
+    if (event.descriptorId !== table.descriptorId || detached) {
+      // A descriptor of an earlier link, or the module left: fail it rather than leave Chromium waiting.
+      if (event.descriptorId.startsWith(`${address}_`)) {
+        reply("simulateDescriptorOperationResponse", {
+          descriptorId: event.descriptorId,
+          type: event.type,
+          code: ATT_INVALID_HANDLE,
+        });
+      }
+      return;
+    }
     reply("simulateDescriptorOperationResponse", {
       descriptorId: event.descriptorId,
       type: event.type,
@@ -235,7 +289,7 @@ export async function attachBluetoothPeripheral(
   };
 
   const listeners: Array<[string, (params: unknown) => void]> = [
-    ["BluetoothEmulation.gattOperationReceived", (p) => onGatt(p as GattOperationEvent)],
+    [GATT_EVENT, (p) => onGatt(p as GattOperationEvent)],
     ["BluetoothEmulation.characteristicOperationReceived", (p) => onCharacteristic(p as CharacteristicOperationEvent)],
     ["BluetoothEmulation.descriptorOperationReceived", (p) => onDescriptor(p as DescriptorOperationEvent)],
   ];
@@ -251,7 +305,8 @@ export async function attachBluetoothPeripheral(
     async detach() {
       if (detached) return;
       detached = true;
-      for (const [event, handler] of listeners) session.off(event, handler);
+      // The listeners stay: they now refuse every operation on this address (never leave Chromium waiting: that
+      // wedges the browser's Web Bluetooth for the page).
       await send("removeService", { serviceId: table.serviceId }).catch(() => undefined);
     },
   };
