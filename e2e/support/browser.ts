@@ -66,3 +66,17 @@ export async function newPageIn(context: BrowserContext, lang: string): Promise<
   await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
   return page;
 }
+
+/**
+ * The harshest double tap: two clicks on the element with `data-testid=testId` in one task, so the app cannot
+ * re-render (and disable the button) in between — what a fast finger on a slow phone does.
+ */
+export async function doubleTap(page: Page, testId: string): Promise<void> {
+  await page.getByTestId(testId).waitFor();
+  await page.evaluate((id) => {
+    const el = document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+    if (!el) throw new Error(`no element ${id}`);
+    el.click();
+    el.click();
+  }, testId);
+}

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.js";
 import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.js";
-import { launchPhone } from "../support/browser.js";
+import { doubleTap, launchPhone } from "../support/browser.js";
 import { codeFromOutbox } from "../support/outbox.js";
 import { startTestSystem } from "../support/system.js";
 
@@ -76,11 +76,26 @@ describe("account flows in Chromium", () => {
     const code = await codeFromOutbox(system.url, `+86${number}`);
     await page.getByTestId("register-code").fill(code);
     await page.getByTestId("register-privacy").click();
-    await page.getByTestId("register-submit").click();
+    // Every toast text from here on (a toast lasts 2 s; the recorder sees each one).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __toasts: string[] }).__toasts = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll(".adm-toast-main")) {
+          const text = el.textContent ?? "";
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    // A double tap (issue 10): one account, and no "verification code has expired" from a second registration.
+    await doubleTap(page, "register-submit");
     await Promise.race([
       page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 }),
       page.getByTestId("login-screen").waitFor({ timeout: 15_000 }),
     ]);
+    const toasts = await page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+    expect(toasts.join(" | ")).not.toMatch(/expired|not requested/i);
+    expect(toasts.join(" | ")).toMatch(/success/i);
     await signIn(page, number, "phone123");
     await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
     await page.close();

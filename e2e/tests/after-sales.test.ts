@@ -7,7 +7,7 @@ import { handleAfterSale } from "../../apps/server/src/modules/post-sale/service
 import type { System } from "../../apps/server/src/system.js";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
-import { launchPhone } from "../support/browser.js";
+import { doubleTap, launchPhone } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 const T = afterSaleEn.afterSale;
@@ -114,7 +114,9 @@ describe("after-sales requests in Chromium", () => {
     expect(await consent.getAttribute("aria-checked")).toBe("false");
     await consent.click();
     await expect.poll(() => consent.getAttribute("aria-checked")).toBe("true");
-    await page.getByTestId("after-sale-submit").click();
+    // A double tap on Submit (issue 10 "Every submit happens once"): one request, and the list (not a page further
+    // back) afterwards.
+    await doubleTap(page, "after-sale-submit");
     await expect.poll(toastText, { timeout: 10_000 }).toContain(T.submitted);
 
     // Back on the list: the request, unhandled, with the device's name and the description.
@@ -122,6 +124,9 @@ describe("after-sales requests in Chromium", () => {
     await expect.poll(() => rowsOnScreen().count(), { timeout: 10_000 }).toBe(1);
     const row = rowsOnScreen().first();
     const id = (await row.getAttribute("data-id"))!;
+    expect(
+      await system.db.selectFrom("after_sales").select("id").where("device_id", "=", chosen.id).execute(),
+    ).toHaveLength(1);
     expect(await row.getAttribute("data-handled")).toBe("false");
     expect(await row.getByTestId("after-sale-row-device").textContent()).toBe(chosen.name);
     expect(await row.getByTestId("after-sale-row-description").textContent()).toBe(

@@ -16,6 +16,7 @@ import type { AppConfig } from "./config.js";
 import type { Db } from "./db/index.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandler } from "./http/error-handler.js";
+import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.js";
 import { registerRateLimiting } from "./http/rate-limit.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { accountRoutes } from "./modules/account/routes.js";
@@ -103,7 +104,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
 /**
  * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, form
  * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
- * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), every REST route of the
+ * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
+ * creating and commanding calls (http/idempotency.ts), every REST route of the
  * walking skeleton, the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
  * `/dev/outbox` outside production, and the built web app at "/" when apps/web/dist exists. The development-only
  * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
@@ -146,6 +148,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
   registerAuthentication(app, auth);
   registerRateLimiting(app);
+  registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
   app.register(activationRoutes, {
     deps: {

@@ -12,6 +12,7 @@ import * as m0006 from "./migrations/0006-messages.js";
 import * as m0007 from "./migrations/0007-post-sale-articles.js";
 import * as m0008 from "./migrations/0008-files.js";
 import * as m0009 from "./migrations/0009-device-activations.js";
+import * as m0010 from "./migrations/0010-idempotency-keys.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007-post-sale-articles": m0007,
   "0008-files": m0008,
   "0009-device-activations": m0009,
+  "0010-idempotency-keys": m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

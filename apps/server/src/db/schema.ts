@@ -1,6 +1,7 @@
 import type { Generated } from "kysely";
 import type { ActivationTables } from "./schema-activation.js";
 import type { FilesTables } from "./schema-files.js";
+import type { IdempotencyTables } from "./schema-idempotency.js";
 import type { MessagesTables } from "./schema-messages.js";
 import type { PostSaleTables } from "./schema-post-sale.js";
 
@@ -236,7 +237,7 @@ export interface OutboxTable {
   created_at: string;
 }
 
-export interface Database extends MessagesTables, PostSaleTables, FilesTables, ActivationTables {
+export interface Database extends MessagesTables, PostSaleTables, FilesTables, ActivationTables, IdempotencyTables {
   users: UsersTable;
   families: FamiliesTable;
   family_members: FamilyMembersTable;

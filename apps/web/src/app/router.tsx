@@ -4,6 +4,7 @@ import { type ComponentType, lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { createHashRouter, Navigate, type RouteObject } from "react-router";
 import { PATHS, setNavigator } from "../shared/navigation/index.js";
+import { setOverlayPage } from "../shared/navigation/overlay-history.js";
 import { NotBuiltPage, StateBlock } from "../shared/ui/index.js";
 import { RouteGuard } from "./guard.js";
 import { type AppRoute, ROUTES } from "./routes.js";
@@ -86,6 +87,9 @@ export function createAppRouter() {
     ...ROUTES.map(toRouteObject),
     { path: "*", element: <Navigate to={PATHS.Home} replace /> },
   ]);
+  // Dialogs belong to their page: a new page closes the ones left open (issue 10 "a dialog never outlives its page").
+  setOverlayPage(router.state.location.key);
+  router.subscribe((state) => setOverlayPage(state.location.key));
   setNavigator({
     navigate: (to, options) => (typeof to === "number" ? router.navigate(to) : router.navigate(to, options)),
   });

@@ -177,6 +177,40 @@ describe("api() answers and the error mapping of spec §8", () => {
     expect(err).toMatchObject({ code: -2, status: null, message: "Server error, please try again later" });
   });
 
+  it("a creating call carries an Idempotency-Key and, its answer lost, is sent once more with the same key", async () => {
+    const calls = fakeFetch(new TypeError("Failed to fetch"), json(200, envelope({ ok: true })));
+    await expect(api(testEndpoint, { params: { id: "x" }, query: { name: null }, body: { a: 1 } })).resolves.toEqual({
+      ok: true,
+    });
+    expect(calls).toHaveLength(2);
+    const key = header(calls[0], "Idempotency-Key");
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(header(calls[1], "Idempotency-Key")).toBe(key);
+    // A read carries none and is not sent twice.
+    const reads = fakeFetch(new TypeError("Failed to fetch"));
+    await api(endpoints.getProfile).catch(() => null);
+    expect(reads).toHaveLength(1);
+    expect(header(reads[0], "Idempotency-Key")).toBeNull();
+  });
+
+  it("an identical creating call made while one is under way joins it; a different one goes on its own", async () => {
+    let release: (r: Response) => void = () => {};
+    const calls = fakeFetch(
+      () => new Promise<Response>((resolve) => (release = resolve)),
+      json(200, envelope({ ok: false })),
+    );
+    const options = { params: { id: "x" }, query: { name: null }, body: { a: 1 } };
+    const first = api(testEndpoint, options);
+    const second = api(testEndpoint, options);
+    const other = api(testEndpoint, { ...options, body: { a: 2 } });
+    await expect(other).resolves.toEqual({ ok: false });
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    release(json(200, envelope({ ok: true })));
+    await expect(Promise.all([first, second])).resolves.toEqual([{ ok: true }, { ok: true }]);
+    expect(calls).toHaveLength(2);
+    expect(header(calls[0], "Idempotency-Key")).not.toBe(header(calls[1], "Idempotency-Key"));
+  });
+
   it("HTTP 401: Login expired and the global unauthorised event", async () => {
     fakeFetch(json(401, { error: { code: "Unauthorized", message: "nope" } }));
     const seen = vi.fn();

@@ -28,6 +28,11 @@ interface BaseOptions<E extends Endpoint> {
   /** Count this call in the loading indicator (spec §5); off by default for background queries. */
   loading?: boolean;
   signal?: AbortSignal;
+  /**
+   * The `Idempotency-Key` of a creating or commanding call (POST, PUT, PATCH, DELETE); by default a fresh random key
+   * per call. The server runs a key once per caller within 24 h and replays its first answer to a repeat.
+   */
+  idempotencyKey?: string;
 }
 
 /**
@@ -206,8 +211,22 @@ export function unwrapResponse(status: number, statusText: string, body: unknown
   return data.result ?? null;
 }
 
+/** Methods that create or command: they carry an `Idempotency-Key` (issue 10 "Every submit happens once"). */
+export const KEYED_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A fresh idempotency key: a random v4 UUID. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+/** Creating or commanding calls under way, by method, URL and body: an identical one joins the first. */
+const inFlight = new Map<string, Promise<unknown>>();
+
 /**
  * Calls one contract endpoint and resolves with its unwrapped result (spec §7, §8).
+ * Creating and commanding calls (POST, PUT, PATCH, DELETE) carry an `Idempotency-Key` (`options.idempotencyKey` or a
+ * fresh one): a call whose answer was lost to the network is sent once more with the same key (the server runs it
+ * once), and an identical call made while one is under way (a double tap) joins it instead of being sent again.
  * Errors: `Error` for an undeclared parameter (nothing sent); {@link ApiError} with code -2 for a network failure,
  * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise.
  */
@@ -215,21 +234,52 @@ export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>):
   const options = (args[0] ?? {}) as BaseOptions<E> & { params?: object };
   assertDeclared(endpoint, options.query as object | undefined, options.body);
   const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
+  const body = options.body === undefined ? undefined : JSON.stringify(dropNulls(options.body));
+  if (!KEYED_METHODS.has(endpoint.method)) return send<E>(endpoint, url, body, options, null);
+  const sameCall = `${endpoint.method} ${url} ${body ?? ""}`;
+  const running = inFlight.get(sameCall);
+  if (running) return running as Promise<ResultOf<E>>;
+  const call = send<E>(endpoint, url, body, options, options.idempotencyKey ?? newIdempotencyKey());
+  inFlight.set(sameCall, call);
+  try {
+    return await call;
+  } finally {
+    inFlight.delete(sameCall);
+  }
+}
+
+async function send<E extends Endpoint>(
+  endpoint: E,
+  url: string,
+  body: string | undefined,
+  options: BaseOptions<E>,
+  idempotencyKey: string | null,
+): Promise<ResultOf<E>> {
   // The token goes along even to open calls: application-configuration answers the caller's grantedPolicies with it.
   const headers = await requestHeaders(true);
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   const init: RequestInit = { method: endpoint.method, headers, signal: options.signal };
-  if (options.body !== undefined) {
+  if (body !== undefined) {
     headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(dropNulls(options.body));
+    init.body = body;
   }
   if (options.loading) beginLoading();
   try {
-    const send = async (request: RequestInit): Promise<Response> => {
+    const sendOnce = async (request: RequestInit): Promise<Response> => {
       try {
         return await fetch(url, request);
       } catch (err) {
         if (err instanceof DOMException && err.name === "AbortError") throw err;
         throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
+      }
+    };
+    // A keyed call whose answer was lost is safe to send again: the server runs the key once.
+    const send = async (request: RequestInit): Promise<Response> => {
+      try {
+        return await sendOnce(request);
+      } catch (err) {
+        if (!idempotencyKey || !(err instanceof ApiError)) throw err;
+        return sendOnce(request);
       }
     };
     let response = await send(init);

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { useLocation } from "react-router";
 import { setProjectId } from "../api/client.js";
+import { afterOverlays } from "./overlay-history.js";
 import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.js";
 
 export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.js";
@@ -61,17 +62,24 @@ export function resolveAppTarget(search: string): string {
   return rest ? `${path}?${rest}` : path;
 }
 
-/** Navigates to a route through `/App` with its params (spec §2). */
+/**
+ * Navigates to a route through `/App` with its params (spec §2). Open dialogs of the current page close first (as
+ * "leave") and their history entries go; the navigation happens once they are gone (see overlay-history.ts).
+ */
 export function navigateTo(path: RoutePath, params?: object | null, options: NavigateOptions = {}): void {
   if (!navigator) throw new Error("navigateTo before the router was set");
-  navigator.navigate(appUrl(path, params, options), { replace: options.replace });
+  const url = appUrl(path, params, options);
+  afterOverlays(() => navigator?.navigate(url, { replace: options.replace }));
 }
 
-/** Goes back one page (the top bar's back arrow after dialogs were closed). */
+/** Goes back one page (the top bar's back arrow after dialogs were closed; open dialogs close first). */
 export function goBack(): void {
   if (!navigator) return;
-  if (window.history.length > 1) navigator.navigate(-1);
-  else navigator.navigate(PATHS.Home, { replace: true });
+  afterOverlays(() => {
+    if (!navigator) return;
+    if (window.history.length > 1) navigator.navigate(-1);
+    else navigator.navigate(PATHS.Home, { replace: true });
+  });
 }
 
 /** Parses the `params` query value; a missing or corrupt value gives `{}`. */

@@ -1,24 +1,33 @@
 import { goBack } from "../navigation/index.js";
+import {
+  closeTopOverlay,
+  type OverlayCloseReason,
+  openOverlay,
+  openOverlayCount,
+} from "../navigation/overlay-history.js";
+
+export type { OverlayCloseReason } from "../navigation/overlay-history.js";
 
 /**
  * The back stack of spec §2: "Back closes the top dialog first, then lets the page handle back." Dialogs and popups
- * push a close handler while open; the top bar's back arrow (and a native shell's hardware back, through
- * `window.AquaPilotBack()`) pops the top one, and only with none open runs the page's own back.
+ * register a close handler while open; each open one is an entry of the browser history (see
+ * shared/navigation/overlay-history.ts), so the phone's system back and the browser's back close it like the top
+ * bar's arrow and a native shell's hardware back (through `window.AquaPilotBack()`) do. Only with none open does back
+ * run the page's own back.
  */
-const handlers: Array<() => void> = [];
 
-/** Registers a close handler for an open dialog; returns the function that removes it (call it on close). */
-export function pushBackHandler(close: () => void): () => void {
-  handlers.push(close);
-  return () => {
-    const i = handlers.lastIndexOf(close);
-    if (i >= 0) handlers.splice(i, 1);
-  };
+/**
+ * Registers a close handler for an open dialog and gives it a history entry; returns the function that removes it
+ * (call it when the dialog closes by itself). The handler gets "back" for a back press and "leave" when the page goes
+ * away; either way the dialog must close (a "leave" must never count as a confirmation).
+ */
+export function pushBackHandler(close: (reason: OverlayCloseReason) => void): () => void {
+  return openOverlay(close);
 }
 
 /** How many dialogs are registered as open. */
 export function openDialogCount(): number {
-  return handlers.length;
+  return openOverlayCount();
 }
 
 /**
@@ -26,11 +35,7 @@ export function openDialogCount(): number {
  * page (returns "page").
  */
 export function handleBack(pageBack?: () => void): "dialog" | "page" {
-  const top = handlers.pop();
-  if (top) {
-    top();
-    return "dialog";
-  }
+  if (closeTopOverlay()) return "dialog";
   if (pageBack) pageBack();
   else goBack();
   return "page";

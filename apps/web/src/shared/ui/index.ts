@@ -26,8 +26,9 @@ export {
   type PickerOption,
 } from "./list-picker.js";
 export { NotBuiltPage } from "./not-built-page.js";
-export { mountOverlay, useBackClose } from "./overlay.js";
+export { mountOverlay, useBackClose, useBackGuard } from "./overlay.js";
 export { PageShell, type PageShellProps } from "./page-shell.js";
+export { useSingleFlight } from "./single-flight.js";
 export { StateBlock } from "./state-block.js";
 export { TextField, type TextFieldProps } from "./text-field.js";
 export {

@@ -25,6 +25,35 @@ export function useBackClose(visible: boolean, close: () => void): void {
   }, [visible]);
 }
 
+/**
+ * While `active`, a back press (system, browser, top bar or hardware back) does not leave the page but runs `onBack`
+ * (e.g. "stop the setup?"). `onBack` resolves whether to keep guarding: true re-arms the guard (the owner stayed),
+ * false leaves it down (the owner chose to go; navigate from `onBack` then). A page change drops the guard silently.
+ */
+export function useBackGuard(active: boolean, onBack: () => Promise<boolean>): void {
+  const onBackRef = useRef(onBack);
+  onBackRef.current = onBack;
+  useEffect(() => {
+    if (!active) return;
+    let alive = true;
+    let remove: (() => void) | null = null;
+    const arm = () => {
+      remove = pushBackHandler((reason) => {
+        remove = null;
+        if (reason !== "back" || !alive) return;
+        void onBackRef.current().then((keep) => {
+          if (keep && alive) arm();
+        });
+      });
+    };
+    arm();
+    return () => {
+      alive = false;
+      remove?.();
+    };
+  }, [active]);
+}
+
 /** How long a closing popup keeps its element for the leave animation, in ms. */
 export const OVERLAY_LEAVE_MS = 320;
 

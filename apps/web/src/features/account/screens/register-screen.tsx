@@ -8,7 +8,7 @@ import { ApiError } from "../../../shared/api/errors.js";
 import { signIn } from "../../../shared/auth/session.js";
 import { currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { PageShell, TextField } from "../../../shared/ui/index.js";
+import { PageShell, TextField, useSingleFlight } from "../../../shared/ui/index.js";
 import { useRegister } from "../api/register.js";
 import { sendEmailPasswordCode } from "../api/send-email-password-code.js";
 import { sendPhonePasswordCode } from "../api/send-phone-password-code.js";
@@ -108,40 +108,40 @@ export function RegisterScreen() {
     return true;
   };
 
+  // One registration per tap series: a second tap before the button shows as busy is dropped (issue 10).
+  const submitting = useSingleFlight();
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    if (!validate()) return;
-    const identity = checkIdentity(tab, account, form.country);
-    if (!identity.ok) return;
-    const accountValue = identity.email ?? identity.phone?.nationalNumber ?? "";
-    register.mutate(
-      {
-        bindType: tab === "email" ? BindType.Email : BindType.Phone,
-        account: accountValue,
-        password,
-        code: code.trim(),
-        serviceRegion: region,
-        ...(identity.phone ? { countryCode: identity.phone.countryCode } : {}),
-      },
-      {
-        onSuccess: async () => {
-          try {
-            await signIn(accountValue, password);
-            Toast.show({ icon: "success", content: t("register.success") });
-            navigateTo(PATHS.Home, null, { replace: true });
-          } catch {
-            Toast.show({ content: t("register.successLogin") });
-            navigateTo(PATHS.Login, null, { replace: true });
-          }
-        },
-        onError: (err) => {
-          Toast.show({
-            icon: "fail",
-            content: err instanceof ApiError && err.message ? err.message : t("errors.requestFailed"),
-          });
-        },
-      },
-    );
+    void submitting.run(async () => {
+      if (!validate()) return;
+      const identity = checkIdentity(tab, account, form.country);
+      if (!identity.ok) return;
+      const accountValue = identity.email ?? identity.phone?.nationalNumber ?? "";
+      try {
+        await register.mutateAsync({
+          bindType: tab === "email" ? BindType.Email : BindType.Phone,
+          account: accountValue,
+          password,
+          code: code.trim(),
+          serviceRegion: region,
+          ...(identity.phone ? { countryCode: identity.phone.countryCode } : {}),
+        });
+      } catch (err) {
+        Toast.show({
+          icon: "fail",
+          content: err instanceof ApiError && err.message ? err.message : t("errors.requestFailed"),
+        });
+        return;
+      }
+      try {
+        await signIn(accountValue, password);
+        Toast.show({ icon: "success", content: t("register.success") });
+        navigateTo(PATHS.Home, null, { replace: true });
+      } catch {
+        Toast.show({ content: t("register.successLogin") });
+        navigateTo(PATHS.Login, null, { replace: true });
+      }
+    });
   };
 
   const isEmail = tab === "email";
@@ -249,7 +249,7 @@ export function RegisterScreen() {
           shape="rounded"
           size="large"
           type="submit"
-          loading={register.isPending}
+          loading={submitting.running}
           data-testid="register-submit"
         >
           {t("register.submit")}

@@ -6,7 +6,15 @@ import { useTranslation } from "react-i18next";
 import { imageUrl } from "../../../shared/api/client.js";
 import { ApiError, errorMessage } from "../../../shared/api/errors.js";
 import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, formatDate, PageShell, StateBlock, TextField, toast } from "../../../shared/ui/index.js";
+import {
+  confirmDialog,
+  formatDate,
+  PageShell,
+  StateBlock,
+  TextField,
+  toast,
+  useSingleFlight,
+} from "../../../shared/ui/index.js";
 import { useCreateAfterSale } from "../api/create-after-sale.js";
 import { useDeleteAfterSale } from "../api/delete-after-sale.js";
 import { useAfterSale } from "../api/get-after-sale.js";
@@ -143,7 +151,9 @@ function AfterSaleForm({
   const create = useCreateAfterSale();
   const update = useUpdateAfterSale();
   const del = useDeleteAfterSale();
-  const busy = create.isPending || update.isPending || del.isPending;
+  // One submit or withdrawal at a time: a double tap is dropped before the button shows as busy (issue 10).
+  const flight = useSingleFlight();
+  const busy = flight.running;
 
   // A single device needs no choosing.
   const list = useMemo(() => devices.data ?? [], [devices.data]);
@@ -151,47 +161,48 @@ function AfterSaleForm({
     if (!editing && !deviceId && list.length === 1) setDeviceId(list[0].device.id);
   }, [editing, deviceId, list]);
 
-  const submit = async () => {
-    if (busy) return;
-    const problem = draftProblem({ deviceId, description, photos });
-    if (problem) {
-      toast(t(`afterSale.errors.${problem}`));
-      return;
-    }
-    const body = {
-      description: description.trim(),
-      photos: uploadedPaths(photos),
-      contactPhone: contactPhone.trim() || null,
-      attachDiagnostics,
-    };
-    try {
-      if (existing) await update.mutateAsync({ id: existing.id, body });
-      else await create.mutateAsync({ ...body, deviceId: deviceId as string });
-      toast(existing ? t("afterSale.saved") : t("afterSale.submitted"));
-      goBack();
-    } catch (err) {
-      toast(errorMessage(err, t("errors.requestFailed")));
-    }
-  };
+  const submit = () =>
+    flight.run(async () => {
+      const problem = draftProblem({ deviceId, description, photos });
+      if (problem) {
+        toast(t(`afterSale.errors.${problem}`));
+        return;
+      }
+      const body = {
+        description: description.trim(),
+        photos: uploadedPaths(photos),
+        contactPhone: contactPhone.trim() || null,
+        attachDiagnostics,
+      };
+      try {
+        if (existing) await update.mutateAsync({ id: existing.id, body });
+        else await create.mutateAsync({ ...body, deviceId: deviceId as string });
+        toast(existing ? t("afterSale.saved") : t("afterSale.submitted"));
+        goBack();
+      } catch (err) {
+        toast(errorMessage(err, t("errors.requestFailed")));
+      }
+    });
 
-  const withdraw = async () => {
-    if (!existing || busy) return;
-    if (
-      !(await confirmDialog({
-        content: t("afterSale.deleteConfirm"),
-        confirmText: t("afterSale.delete"),
-        danger: true,
-      }))
-    )
-      return;
-    try {
-      await del.mutateAsync(existing.id);
-      toast(t("afterSale.deleted"));
-      goBack();
-    } catch (err) {
-      toast(errorMessage(err, t("errors.requestFailed")));
-    }
-  };
+  const withdraw = () =>
+    flight.run(async () => {
+      if (!existing) return;
+      if (
+        !(await confirmDialog({
+          content: t("afterSale.deleteConfirm"),
+          confirmText: t("afterSale.delete"),
+          danger: true,
+        }))
+      )
+        return;
+      try {
+        await del.mutateAsync(existing.id);
+        toast(t("afterSale.deleted"));
+        goBack();
+      } catch (err) {
+        toast(errorMessage(err, t("errors.requestFailed")));
+      }
+    });
 
   const length = description.trim().length;
 
@@ -219,7 +230,7 @@ function AfterSaleForm({
             shape="rounded"
             color="primary"
             onClick={() => void submit()}
-            loading={create.isPending || update.isPending}
+            loading={flight.running}
             disabled={busy}
             data-testid="after-sale-submit"
           >

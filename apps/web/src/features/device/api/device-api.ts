@@ -259,21 +259,27 @@ export async function sendDeviceCommand(
   nowIso: string = new Date().toISOString(),
 ): Promise<TCommandStatus> {
   const query = { deviceId, commandId };
+  // The command id is also the idempotency key: a resend of this command is never run twice (issue 10).
+  const idempotencyKey = commandId;
   switch (kind) {
     case "vacationEnter":
-      return api(endpoints.changeVacation, { query });
+      return api(endpoints.changeVacation, { query, idempotencyKey });
     case "vacationExit":
-      return api(endpoints.exitVacation, { query });
+      return api(endpoints.exitVacation, { query, idempotencyKey });
     case "forcedRegeneration":
-      return api(endpoints.forcedRegeneration, { query });
+      return api(endpoints.forcedRegeneration, { query, idempotencyKey });
     case "ota":
-      return api(endpoints.deviceOta, { query });
+      return api(endpoints.deviceOta, { query, idempotencyKey });
     case "forcedFlushing":
-      return api(endpoints.controlDevice, { query, body: { command: "forced-flushing" } });
+      return api(endpoints.controlDevice, { query, idempotencyKey, body: { command: "forced-flushing" } });
     case "forcedSwitch":
-      return api(endpoints.controlDevice, { query, body: { command: "forced-switch" } });
+      return api(endpoints.controlDevice, { query, idempotencyKey, body: { command: "forced-switch" } });
     case "timeSync":
-      return api(endpoints.controlDevice, { query, body: { command: "sync-time", params: { time: nowIso } } });
+      return api(endpoints.controlDevice, {
+        query,
+        idempotencyKey,
+        body: { command: "sync-time", params: { time: nowIso } },
+      });
   }
 }
 

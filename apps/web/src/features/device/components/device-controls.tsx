@@ -3,7 +3,7 @@ import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
-import { confirmDialog, toast } from "../../../shared/ui/index.js";
+import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.js";
 import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.js";
 import { useDeviceCommand, useLongPress } from "../hooks.js";
 import type { CommandKind, CommandState } from "../logic/command-state.js";
@@ -74,15 +74,18 @@ export function DeviceControls(props: {
     void invalidateDeviceStatistics(queryClient, deviceId);
   }, [state, onOtaStarted, queryClient, deviceId]);
 
-  const guarded = async (kind: CommandKind, question?: string) => {
-    if (updating) {
-      toast(t("deviceControl.updating"));
-      return;
-    }
-    if (state.status === "pending") return;
-    if (question && !(await confirmDialog({ content: question }))) return;
-    await run(kind);
-  };
+  // One command at a time: a second tap while the question is open or the command is being sent is dropped.
+  const flight = useSingleFlight();
+  const guarded = (kind: CommandKind, question?: string) =>
+    flight.run(async () => {
+      if (updating) {
+        toast(t("deviceControl.updating"));
+        return;
+      }
+      if (state.status === "pending") return;
+      if (question && !(await confirmDialog({ content: question }))) return;
+      await run(kind);
+    });
 
   const timeSync = () => guarded("timeSync", t("deviceControl.confirmTimeSync"));
   const latestTimeSync = useRef(timeSync);

@@ -8,7 +8,7 @@ import { errorMessage } from "../../../shared/api/errors.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { type ScanTexts, scanQrCode } from "../../../shared/scan/index.js";
-import { confirmDialog, toast } from "../../../shared/ui/index.js";
+import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.js";
 import { joinByShareCode, previewShareCode } from "../api/analysis-code.js";
 import { familyKeys } from "../api/keys.js";
 import { setHomeFamily } from "../home-family.js";
@@ -51,7 +51,7 @@ export function useJoinFamily() {
     [queryClient],
   );
 
-  const join = useCallback(
+  const joinOnce = useCallback(
     async (rawCode: string): Promise<boolean> => {
       const code = rawCode.trim();
       if (!code) {
@@ -91,6 +91,14 @@ export function useJoinFamily() {
       }
     },
     [t, enter],
+  );
+
+  // One join at a time: a second tap on Join (or a scan) while one is being checked or confirmed is dropped.
+  const flight = useSingleFlight();
+  const runJoin = flight.run;
+  const join = useCallback(
+    async (rawCode: string): Promise<boolean> => (await runJoin(() => joinOnce(rawCode))) ?? false,
+    [runJoin, joinOnce],
   );
 
   const scanAndJoin = useCallback(async () => {

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { type LocationResult, openAddressSelect } from "../../../shared/map/index.js";
 import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, TextField, toast } from "../../../shared/ui/index.js";
+import { confirmDialog, PageShell, TextField, toast, useSingleFlight } from "../../../shared/ui/index.js";
 import { useCreateFamily } from "../api/create-family.js";
 import { AvatarPicker } from "../components/avatar-picker.js";
 import { FamilyAvatar, PRESET_AVATARS } from "../components/family-avatar.js";
@@ -45,44 +45,47 @@ export function FamilyCreateScreen() {
     }
   };
 
-  const submit = async () => {
-    const nameError = validateFamilyName(name);
-    if (nameError) return toast(t(nameError));
-    if (!location?.address) return toast(t("family.addressRequired"));
-    try {
-      const family = await create.mutateAsync({
-        name: name.trim(),
-        address: location.address,
-        longitude: location.longitude,
-        latitude: location.latitude,
-        province: location.province || null,
-        city: location.city || null,
-        district: location.district || null,
-        avatar,
-      });
-      if (from === "NoFamily" || !homeFamilyId()) {
-        setHomeFamily(family);
-        // A first household (from NoFamily): offer to add a device to it now, or later from Home (issue 9).
-        const now = await confirmDialog({
-          title: t("family.addDeviceNowTitle"),
-          content: (
-            <span data-testid="family-create-add-device-offer">
-              {t("family.addDeviceNowText", { name: family.name })}
-            </span>
-          ),
-          confirmText: t("family.addDeviceNow"),
-          cancelText: t("family.addDeviceLater"),
+  // One household per tap series (issue 10 "Every submit happens once").
+  const flight = useSingleFlight();
+  const submit = () =>
+    flight.run(async () => {
+      const nameError = validateFamilyName(name);
+      if (nameError) return toast(t(nameError));
+      if (!location?.address) return toast(t("family.addressRequired"));
+      try {
+        const family = await create.mutateAsync({
+          name: name.trim(),
+          address: location.address,
+          longitude: location.longitude,
+          latitude: location.latitude,
+          province: location.province || null,
+          city: location.city || null,
+          district: location.district || null,
+          avatar,
         });
-        navigateTo(PATHS.Home, null, { replace: true });
-        if (now) navigateTo(PATHS.DeviceNetwork, { familyId: family.id });
-      } else {
-        toast(t("family.created"));
-        goBack();
+        if (from === "NoFamily" || !homeFamilyId()) {
+          setHomeFamily(family);
+          // A first household (from NoFamily): offer to add a device to it now, or later from Home (issue 9).
+          const now = await confirmDialog({
+            title: t("family.addDeviceNowTitle"),
+            content: (
+              <span data-testid="family-create-add-device-offer">
+                {t("family.addDeviceNowText", { name: family.name })}
+              </span>
+            ),
+            confirmText: t("family.addDeviceNow"),
+            cancelText: t("family.addDeviceLater"),
+          });
+          navigateTo(PATHS.Home, null, { replace: true });
+          if (now) navigateTo(PATHS.DeviceNetwork, { familyId: family.id });
+        } else {
+          toast(t("family.created"));
+          goBack();
+        }
+      } catch (err) {
+        toast(errorMessage(err, t("errors.requestFailed")));
       }
-    } catch (err) {
-      toast(errorMessage(err, t("errors.requestFailed")));
-    }
-  };
+    });
 
   return (
     <PageShell title={t("routes.FamilyCreate")} tone="white" testId="family-create-screen" className="family-page">
@@ -128,7 +131,7 @@ export function FamilyCreateScreen() {
           shape="rounded"
           size="large"
           className="family-form__submit"
-          loading={create.isPending}
+          loading={flight.running}
           onClick={submit}
           data-testid="family-create-submit"
         >

@@ -13,7 +13,6 @@ export function alertDialog(options: { title: ReactNode; content: ReactNode; con
     const done = () => {
       if (settled) return;
       settled = true;
-      window.removeEventListener("hashchange", done);
       removeBack();
       handler.close();
       resolve();
@@ -25,8 +24,7 @@ export function alertDialog(options: { title: ReactNode; content: ReactNode; con
       onClose: done,
       actions: [{ key: "ok", text: options.confirmText ?? i18n.t("common.ok"), bold: true, onClick: done }],
     });
+    // back closes it, and so does leaving its page
     const removeBack = pushBackHandler(done);
-    // a navigation (e.g. the browser's back) closes it too
-    window.addEventListener("hashchange", done);
   });
 }

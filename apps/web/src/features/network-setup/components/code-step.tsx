@@ -8,7 +8,7 @@ import { useBindDevice } from "../../../shared/api/households.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { parsePairingCode, scanQrCode } from "../../../shared/scan/index.js";
 import { setItem } from "../../../shared/storage/index.js";
-import { openListPicker, TextField, toast } from "../../../shared/ui/index.js";
+import { openListPicker, TextField, toast, useSingleFlight } from "../../../shared/ui/index.js";
 import type { DeviceNetworkParams } from "../params.js";
 import { goToStep } from "./setup-context.js";
 
@@ -62,24 +62,30 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
     if (id && id !== family?.id) goToStep({ ...params, familyId: id, code }, "code", {}, { replace: true });
   };
 
-  const submit = async () => {
-    const parsed = parsePairingCode(code);
-    if (!parsed) {
-      setCodeError(true);
-      return toast(t("addDevice.invalidCode"));
-    }
-    if (!family) return toast(t("addDevice.noFamily"));
-    if (!family.isAdmin) return toast(t("addDevice.adminOnly"));
-    if (bind.isPending) return;
-    try {
-      const device = await bind.mutateAsync({ familyId: family.id, mac: parsed.mac, secret: parsed.secret });
-      toast(t("addDevice.bound"));
-      setItem("device", { id: device.id, name: device.name, mac: device.mac });
-      navigateTo(PATHS.DeviceNetworkNameUpdate, { deviceId: device.id, familyId: device.familyId }, { replace: true });
-    } catch (err) {
-      toast(errorMessage(err, t("errors.requestFailed")));
-    }
-  };
+  // One binding per tap series (issue 10 "Every submit happens once").
+  const flight = useSingleFlight();
+  const submit = () =>
+    flight.run(async () => {
+      const parsed = parsePairingCode(code);
+      if (!parsed) {
+        setCodeError(true);
+        return toast(t("addDevice.invalidCode"));
+      }
+      if (!family) return toast(t("addDevice.noFamily"));
+      if (!family.isAdmin) return toast(t("addDevice.adminOnly"));
+      try {
+        const device = await bind.mutateAsync({ familyId: family.id, mac: parsed.mac, secret: parsed.secret });
+        toast(t("addDevice.bound"));
+        setItem("device", { id: device.id, name: device.name, mac: device.mac });
+        navigateTo(
+          PATHS.DeviceNetworkNameUpdate,
+          { deviceId: device.id, familyId: device.familyId },
+          { replace: true },
+        );
+      } catch (err) {
+        toast(errorMessage(err, t("errors.requestFailed")));
+      }
+    });
 
   return (
     <div className="ns-step ns-form" data-testid="network-setup-code">
@@ -129,7 +135,7 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
         color="primary"
         shape="rounded"
         size="large"
-        loading={bind.isPending}
+        loading={flight.running}
         disabled={!code.trim()}
         onClick={() => void submit()}
         data-testid="add-device-bind"

@@ -3,10 +3,9 @@ import { Button, ProgressBar, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mobile-icons";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { useBlocker } from "react-router";
 import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { setItem } from "../../../shared/storage/index.js";
-import { confirmDialog, handleBack } from "../../../shared/ui/index.js";
+import { confirmDialog, useBackGuard } from "../../../shared/ui/index.js";
 import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.js";
 import { formatPercent } from "../logic/flow-kit.js";
 import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.js";
@@ -118,35 +117,20 @@ function Progress({ session }: { session: SetupSession }) {
     };
   }, [session]);
 
-  // Leaving while it runs asks first (spec §2 back; issue 9 "the back button during a running setup asks").
-  // `leaving`: the owner chose to stop; the run may still be winding down (leaving the access point).
-  const leaving = useRef(false);
-  const blocker = useBlocker(() => !leaving.current && session.run.snapshot().status === "running");
-  const asking = useRef(false);
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    // Back again while the question is open: back closes the top dialog first (spec §2), the setup goes on.
-    if (asking.current) {
-      handleBack();
-      return;
-    }
-    asking.current = true;
-    void confirmDialog({
+  // Back while it runs asks first (spec §2 back; issue 9 "the back button during a running setup asks"); back again
+  // while the question is open closes the question (the top dialog first), and the setup goes on.
+  useBackGuard(running, async () => {
+    const stop = await confirmDialog({
       title: t("networkSetup.progress.cancelTitle"),
       content: t("networkSetup.progress.cancelText"),
       confirmText: t("networkSetup.progress.stop"),
       danger: true,
-    }).then((stop) => {
-      asking.current = false;
-      if (stop) {
-        leaving.current = true;
-        session.run.cancel();
-        blocker.proceed?.();
-      } else {
-        blocker.reset?.();
-      }
     });
-  }, [blocker, session, t]);
+    if (!stop) return true;
+    session.run.cancel();
+    goBack();
+    return false;
+  });
 
   // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device (decision 12).
   const done = useRef(false);

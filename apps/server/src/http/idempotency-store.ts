@@ -1,0 +1,90 @@
+import type { Db } from "../db/index.js";
+
+/** How long a key is remembered: a repeat within this window replays the first answer, ms (24 h). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A first request that has not answered after this long is taken as lost (its process crashed), ms. */
+export const IDEMPOTENCY_ABANDONED_MS = 60_000;
+
+/** Who sent a keyed request, the key and its request's fingerprint. */
+export interface IdempotencyClaim {
+  caller: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * What {@link claimIdempotencyKey} found: the key is this request's to run ("claimed"), the first request's answer
+ * to send again ("replay"), the first request still running ("running"), or the key already used for a different
+ * request ("mismatch").
+ */
+export type ClaimOutcome =
+  | { kind: "claimed" }
+  | { kind: "replay"; status: number; body: string }
+  | { kind: "running" }
+  | { kind: "mismatch" };
+
+/**
+ * Claims `claim.key` for `claim.caller` (issue 10 "same key and same caller within 24 h → the first answer
+ * replayed"). Keys older than {@link IDEMPOTENCY_WINDOW_MS} are forgotten first; the insert relies on the primary key,
+ * so of two processes claiming one key at once exactly one wins. A running row older than
+ * {@link IDEMPOTENCY_ABANDONED_MS} is taken over (a conditional update: again one winner).
+ * @param now the current time.
+ */
+export async function claimIdempotencyKey(db: Db, claim: IdempotencyClaim, now: Date): Promise<ClaimOutcome> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  await db.deleteFrom("idempotency_keys").where("created_at", "<", cutoff).execute();
+  const inserted = await db
+    .insertInto("idempotency_keys")
+    .values({ ...claim, created_at: now.toISOString(), response_status: null, response_body: null })
+    .onConflict((oc) => oc.columns(["caller", "key"]).doNothing())
+    .returning("key")
+    .executeTakeFirst();
+  if (inserted) return { kind: "claimed" };
+
+  const row = await db
+    .selectFrom("idempotency_keys")
+    .selectAll()
+    .where("caller", "=", claim.caller)
+    .where("key", "=", claim.key)
+    .executeTakeFirst();
+  // Deleted in between (expired at this very moment): the caller may simply try again.
+  if (!row) return { kind: "running" };
+  if (row.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
+  if (row.response_status !== null && row.response_body !== null)
+    return { kind: "replay", status: row.response_status, body: row.response_body };
+  if (Date.parse(row.created_at) > now.getTime() - IDEMPOTENCY_ABANDONED_MS) return { kind: "running" };
+  const taken = await db
+    .updateTable("idempotency_keys")
+    .set({ created_at: now.toISOString() })
+    .where("caller", "=", claim.caller)
+    .where("key", "=", claim.key)
+    .where("created_at", "=", row.created_at)
+    .where("response_status", "is", null)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1 ? { kind: "claimed" } : { kind: "running" };
+}
+
+/** Stores the answer of a claimed key (HTTP status and the body text) so repeats replay it. */
+export async function completeIdempotencyKey(
+  db: Db,
+  ref: { caller: string; key: string },
+  status: number,
+  body: string,
+): Promise<void> {
+  await db
+    .updateTable("idempotency_keys")
+    .set({ response_status: status, response_body: body })
+    .where("caller", "=", ref.caller)
+    .where("key", "=", ref.key)
+    .execute();
+}
+
+/** Forgets a claimed key whose request failed on the server's side (5xx), so a retry runs it again. */
+export async function releaseIdempotencyKey(db: Db, ref: { caller: string; key: string }): Promise<void> {
+  await db
+    .deleteFrom("idempotency_keys")
+    .where("caller", "=", ref.caller)
+    .where("key", "=", ref.key)
+    .where("response_status", "is", null)
+    .execute();
+}

@@ -1,0 +1,141 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
+import type { System } from "../../apps/server/src/system.js";
+import { launchPhone } from "../support/browser.js";
+import { startTestSystem } from "../support/system.js";
+
+/**
+ * Back is one stack (issue 10 §1, spec §2 "Back closes the top dialog first, then lets the page handle back"): the
+ * browser's back — what a phone's system back does in the installed app — closes the top confirm dialog, action
+ * sheet, popup, picker or full-screen map and keeps the page and what was typed on it; a dialog never outlives its
+ * page, and a confirmation of a page that is gone sends nothing.
+ */
+describe("back closes the top overlay first, in Chromium", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  let deviceId: string;
+  let familyId: string;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1" });
+    phone = await launchPhone("en-US");
+    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    page = await phone.context.newPage();
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
+    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();
+    deviceId = row.id;
+    familyId = row.family_id ?? "";
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  /** The route the app shows (its `data-route`), once one is shown. */
+  const route = () => page.locator("[data-route]").last().getAttribute("data-route");
+  const dialogs = () => page.locator(".adm-dialog-footer:visible").count();
+
+  async function open(target: string, params: object, testId: string) {
+    await page.evaluate(
+      ([t, p]) => {
+        window.location.hash = `#/App?${new URLSearchParams({ target: t as string, params: JSON.stringify(p) })}`;
+      },
+      [target, params] as const,
+    );
+    await page.getByTestId(testId).waitFor({ timeout: 15_000 });
+  }
+
+  it("back closes the Device screen's confirmation and stays; back again leaves; nothing is sent", async () => {
+    await open("/index/home", {}, "home-screen");
+    await open("/Device", { deviceId, familyId }, "device-screen");
+    const sentBefore = await system.db.selectFrom("device_commands").select("id").execute();
+
+    await page.getByTestId("control-vacation-enter").click();
+    await expect.poll(dialogs).toBe(1);
+    await page.goBack();
+    await expect.poll(dialogs).toBe(0);
+    expect(await route()).toBe("Device");
+    await page.getByTestId("device-screen").waitFor();
+
+    // The question again, then back twice: the dialog first, then the page; Home shows no leftover dialog.
+    await page.getByTestId("control-vacation-enter").click();
+    await expect.poll(dialogs).toBe(1);
+    await page.goBack();
+    await expect.poll(dialogs).toBe(0);
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor();
+    expect(await dialogs()).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    const sentAfter = await system.db.selectFrom("device_commands").select("id").execute();
+    expect(sentAfter.length).toBe(sentBefore.length);
+    expect(system.fleet.devices[0].valve.snapshot().vacation).toBe(false);
+  });
+
+  it("a confirmation left open when its page goes away closes with it and sends nothing", async () => {
+    await open("/Device", { deviceId, familyId }, "device-screen");
+    const sentBefore = await system.db.selectFrom("device_commands").select("id").execute();
+    await page.getByTestId("control-vacation-enter").click();
+    await expect.poll(dialogs).toBe(1);
+    // Not a back press: the app itself goes elsewhere (here, the address bar) while the question is open.
+    await open("/index/home", {}, "home-screen");
+    await expect.poll(dialogs).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await system.db.selectFrom("device_commands").select("id").execute()).length).toBe(sentBefore.length);
+    // The history holds no dead dialog entry in between: one back returns to the Device page.
+    await page.goBack();
+    await page.getByTestId("device-screen").waitFor();
+    expect(await dialogs()).toBe(0);
+  });
+
+  it("the household name typed on FamilyCreate is kept when back closes the map", async () => {
+    await open("/index/home", {}, "home-screen");
+    await open("/FamilyCreate", {}, "family-create-name");
+    await page.getByTestId("family-create-name").fill("Lakeside cottage");
+    await page.getByTestId("family-create-address").click();
+    await page.getByTestId("address-select").waitFor();
+    await page.goBack();
+    await expect.poll(() => page.getByTestId("address-select").count()).toBe(0);
+    expect(await route()).toBe("FamilyCreate");
+    expect(await page.getByTestId("family-create-name").inputValue()).toBe("Lakeside cottage");
+
+    // A reload with the map open: the page comes back without it, and one back leaves the page.
+    await page.getByTestId("family-create-address").click();
+    await page.getByTestId("address-select").waitFor();
+    await page.reload();
+    await page.getByTestId("family-create-name").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("address-select").count()).toBe(0);
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor();
+  });
+
+  it("back closes Home's household sheet and push popup, and a picker on its page, one at a time", async () => {
+    await open("/index/home", {}, "home-screen");
+    await page.getByTestId("home-family").click();
+    await page.locator(".adm-action-sheet").waitFor();
+    await page.goBack();
+    await expect.poll(() => page.locator(".adm-action-sheet:visible").count()).toBe(0);
+    expect(await route()).toBe("Home");
+
+    await page.getByTestId("home-push").click();
+    await page.getByTestId("push-switch-sheet").waitFor();
+    await page.goBack();
+    await expect.poll(() => page.getByTestId("push-switch-sheet").count()).toBe(0);
+    await page.getByTestId("home-screen").waitFor();
+
+    await open("/Test", {}, "test-page-1");
+    await page.getByTestId("test-open-list-single").click();
+    await page.getByTestId("list-picker-option-cherry").waitFor();
+    await page.goBack();
+    await expect.poll(() => page.getByTestId("list-picker-option-cherry").count()).toBe(0);
+    expect(await route()).toBe("Test");
+    // Only now does back leave the page.
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor();
+  });
+});
