@@ -32,13 +32,17 @@ export function forecastSalt(input: {
   return { saltLevelKg: level, dailySaltUseKg: daily, saltDaysLeft: daysLeft, lowSalt };
 }
 
+/**
+ * Regenerations the cloud received since `sinceIso` (the cloud's clock, like the refill time): a device clock that
+ * runs ahead (or a 60× demo valve) must not make a regeneration from before a refill count after it (issue 10).
+ */
 async function countRegenerations(db: Db, deviceId: string, sinceIso: string): Promise<number> {
   const r = await db
     .selectFrom("device_events")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("device_id", "=", deviceId)
     .where("type", "=", "regeneration-start")
-    .where("ts", ">=", sinceIso)
+    .where("received_at", ">=", sinceIso)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -185,6 +185,30 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     });
   });
 
+  it("salt: the level entered is the level shown, even when the device's clock runs ahead of the cloud's", async () => {
+    // A regeneration the cloud received an hour before the refill, stamped by a fast device clock a day later.
+    await t.db
+      .insertInto("device_events")
+      .values({
+        id: "r-fast-clock",
+        device_id: deviceId,
+        type: "regeneration-start",
+        close_reason: null,
+        station: null,
+        ts: "2026-03-13T11:00:00.000Z",
+        received_at: "2026-03-12T11:00:00.000Z",
+      })
+      .execute();
+    const reset = await t.app.inject({
+      method: "POST",
+      url: `${CONTROL}/reset-salt-level`,
+      query: { deviceId, levelKg: "25" },
+      headers: { authorization: owner, "accept-language": "en" },
+    });
+    expect(reset.json().result).toMatchObject({ saltLevelKg: 25, regenerationsLast30Days: 3 });
+    await t.db.deleteFrom("device_events").where("id", "=", "r-fast-clock").execute();
+  });
+
   it("strangers get 403 and unknown devices 404, for statistics and commands", async () => {
     expect((await stats({ deviceId, reportTimeType: 3 }, stranger)).statusCode).toBe(403);
     expect((await stats({ deviceId: "nope", reportTimeType: 3 })).statusCode).toBe(404);

@@ -10,7 +10,7 @@ import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.js";
 /**
  * The "Salt refilled" dialog (issue 4 "Salt"): the level in the brine tank now, kg (default the tank size when
  * known, else 25), sent to reset-salt-level; on success the salt status is stored and read again and the dialog
- * closes. Back and "cancel" close it without a change.
+ * closes. Back and "cancel" close it without a change. Rendered into `document.body`, centred in the viewport.
  */
 export function SaltRefillDialog(props: {
   deviceId: string;
@@ -48,6 +48,10 @@ export function SaltRefillDialog(props: {
   return (
     <Dialog
       visible={visible}
+      // Above everything wherever the page is scrolled (issue 10): antd-mobile renders a Dialog in place by default,
+      // inside the page's scrolled and transformed container.
+      getContainer={() => document.body}
+      destroyOnClose
       title={t("deviceSalt.title")}
       closeOnMaskClick
       onClose={onClose}
