@@ -14,13 +14,39 @@ function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 }
 
+/** i18next's plural suffixes (CLDR categories): `deviceCount_one`, `deviceCount_other`, … */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** A key without its plural suffix: one message whatever forms its language needs. */
+function messageKey(key: string): string {
+  return key.replace(PLURAL_SUFFIX, "");
+}
+
+/** The plural categories a language needs (Intl.PluralRules: zh-Hans other; en, es, fr one/other (+ many); ru four). */
+function pluralCategories(lang: string): string[] {
+  return [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
+}
+
+function lookup(tree: unknown, key: string): unknown {
+  return key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
+}
+
 describe("locales (spec §1: one key tree in five languages)", () => {
-  const reference = keys(LOCALES["zh-Hans"]).sort();
+  const referenceKeys = keys(LOCALES["zh-Hans"]);
+  const reference = [...new Set(referenceKeys.map(messageKey))].sort();
+  const plural = new Set(
+    LANGUAGES.flatMap((lang) =>
+      keys(LOCALES[lang])
+        .filter((k) => PLURAL_SUFFIX.test(k))
+        .map(messageKey),
+    ),
+  );
 
   for (const lang of LANGUAGES) {
-    it(`${lang} has exactly the keys of zh-Hans, non-empty, with the same placeholders`, () => {
+    it(`${lang} has exactly the messages of zh-Hans, non-empty, with the same placeholders and its plural forms`, () => {
       const tree = LOCALES[lang];
-      const own = keys(tree).sort();
+      const ownKeys = keys(tree);
+      const own = [...new Set(ownKeys.map(messageKey))].sort();
       expect(
         own.filter((k) => !reference.includes(k)),
         "extra keys",
@@ -29,14 +55,41 @@ describe("locales (spec §1: one key tree in five languages)", () => {
         reference.filter((k) => !own.includes(k)),
         "missing keys",
       ).toEqual([]);
-      for (const key of own) {
-        const text = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
+      for (const key of ownKeys) {
+        const text = lookup(tree, key);
         expect(typeof text === "string" && text.length > 0, `${lang} ${key}`).toBe(true);
-        const ref = key.split(".").reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], LOCALES["zh-Hans"]);
+        const base = messageKey(key);
+        const refKey = plural.has(base) ? `${base}_other` : key;
+        const ref = lookup(LOCALES["zh-Hans"], refKey);
         expect(placeholders(text as string), `${lang} ${key} placeholders`).toEqual(placeholders(ref as string));
+      }
+      // A message with a count has exactly the forms its language's plural rules ask for (i18next picks by count).
+      for (const base of plural) {
+        const forms = ownKeys
+          .filter((k) => messageKey(k) === base && PLURAL_SUFFIX.test(k))
+          .map((k) => (PLURAL_SUFFIX.exec(k) as RegExpExecArray)[1])
+          .sort();
+        expect(forms, `${lang} ${base} plural forms`).toEqual(pluralCategories(lang));
       }
     });
   }
+
+  it('counts read right in every language (issue 10: no "1 devices")', async () => {
+    const count = async (lang: string, n: number) => {
+      await i18n.changeLanguage(lang);
+      return i18n.t("home.deviceCount", { count: n });
+    };
+    expect(await count("en", 1)).toBe("1 device");
+    expect(await count("en", 2)).toBe("2 devices");
+    expect(await count("es", 1)).toBe("1 dispositivo");
+    expect(await count("fr", 1)).toBe("1 appareil");
+    expect(await count("ru", 1)).toBe("1 устройство");
+    expect(await count("ru", 3)).toBe("3 устройства");
+    expect(await count("ru", 5)).toBe("5 устройств");
+    expect(await count("ru", 21)).toBe("21 устройство");
+    expect(await count("zh-Hans", 1)).toBe("1 台设备");
+    await i18n.changeLanguage("en");
+  });
 
   it("translates rather than copies English (the spec's §5 texts differ per language)", () => {
     for (const lang of ["zh-Hans", "es", "ru", "fr"] as const) {
