@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 
 /** Debian's Chromium (apt-get install chromium); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -79,4 +80,16 @@ export async function doubleTap(page: Page, testId: string): Promise<void> {
     el.click();
     el.click();
   }, testId);
+}
+
+/**
+ * Signs the demo owner in through the Login screen (the embedded demo account, issue 2) and waits for Home.
+ * @param baseUrl the running system's URL.
+ */
+export async function signInAsDemo(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/#/login`);
+  await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
+  await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
+  await page.getByTestId("login-submit").click();
+  await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
 }

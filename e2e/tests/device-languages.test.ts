@@ -2,7 +2,6 @@ import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../apps/server/src/http/messages.js";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import type { System } from "../../apps/server/src/system.js";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
@@ -19,7 +18,7 @@ import baseEs from "../../apps/web/src/locales/es.json" with { type: "json" };
 import baseFr from "../../apps/web/src/locales/fr.json" with { type: "json" };
 import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
 import baseZhHans from "../../apps/web/src/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone, newPageIn } from "../support/browser.js";
+import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 const BASE = { en: baseEn, "zh-Hans": baseZhHans, es: baseEs, ru: baseRu, fr: baseFr } as const;
@@ -52,11 +51,7 @@ describe("the device screens in all five languages", () => {
   async function pageIn(lang: Language): Promise<Page> {
     const page = await newPageIn(phone.context, lang);
     if (!token) {
-      await page.goto(`${system.url}/#/login`);
-      await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
-      await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
-      await page.getByTestId("login-submit").click();
-      await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+      await signInAsDemo(page, system.url);
       token = await page.evaluate(() => localStorage.getItem("token"));
     }
     return page;

@@ -1,9 +1,8 @@
 import { STATION_TEXT } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, snap } from "../support/browser.js";
+import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 /**
@@ -23,11 +22,7 @@ describe("the Device screen in Chromium", () => {
     phone = await launchPhone("en-US");
     await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
     page = await phone.context.newPage();
-    await page.goto(`${system.url}/#/login`);
-    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
-    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
-    await page.getByTestId("login-submit").click();
-    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    await signInAsDemo(page, system.url);
     const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();
     deviceId = row.id;
     familyId = row.family_id!;

@@ -1,10 +1,9 @@
 import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import { provisionDevice } from "../../apps/server/src/modules/devices/provision.js";
 import type { System } from "../../apps/server/src/system.js";
-import { launchPhone } from "../support/browser.js";
+import { launchPhone, signInAsDemo } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 /**
@@ -43,11 +42,7 @@ describe("devices in Chromium", () => {
     phone = await launchPhone("en-US");
     await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
     page = await phone.context.newPage();
-    await page.goto(`${system.url}/#/login`);
-    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
-    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
-    await page.getByTestId("login-submit").click();
-    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    await signInAsDemo(page, system.url);
   });
   afterAll(async () => {
     await spare?.stop();

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
 import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, snap } from "../support/browser.js";
+import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
 import { startTestSystem } from "../support/system.js";
 
 type Locale = {
@@ -49,11 +48,7 @@ describe.each(["zh-Hans", "en"])("screens in %s", (lang) => {
     await page.waitForTimeout(800); // let the page transition finish before the picture
     await snap(page, `register-${lang}`);
 
-    await page.goto(`${system.url}/#/login`);
-    await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
-    await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
-    await page.getByTestId("login-submit").click();
-    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    await signInAsDemo(page, system.url);
     await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
     await expect.poll(() => page.getByTestId("device-station").first().textContent()).toBe(texts.station["0"]);
     await page.waitForTimeout(2500); // let the sign-in toast fade before the picture
