@@ -198,8 +198,7 @@ describe("network setup over Bluetooth", () => {
   it("a double tap starts one setup; back asks before stopping it, and back again closes the question", async () => {
     // Slow association: the setup is still running while the owner presses back.
     const { device } = await newModule({ timing: { association: 6000, moduleDeadline: 30_000 } });
-    // Into the Wi-Fi step through the app, as an owner comes (the router can only hold a back press to a page it
-    // opened itself, not to one whose URL was typed).
+    // Into the Wi-Fi step through the app, as an owner comes (the next test comes by a typed URL).
     await openRoute(
       page,
       system.url,
@@ -228,6 +227,22 @@ describe("network setup over Bluetooth", () => {
     // The setup went on and ends as usual.
     await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
     expect(await familyOf(device.mac)).toBe(owner.familyId);
+  });
+
+  it("back during a setup, then Stop: the setup ends, the owner is back on the Wi-Fi step, nothing is bound", async () => {
+    const { device } = await newModule({ timing: { association: 6000, moduleDeadline: 30_000 } });
+    await openWifiStep();
+    await connectWith("softwater24");
+    const progress = page.getByTestId("network-setup-progress");
+    await progress.waitFor();
+    await expect.poll(() => device.state, { timeout: 10_000, interval: 100 }).toBe(2);
+    await page.goBack();
+    await page.locator(".adm-dialog-body").waitFor();
+    await page.locator(".adm-dialog-footer button").last().click(); // Stop
+    await page.getByTestId("network-setup-wifi").waitFor();
+    expect(await progress.count()).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await familyOf(device.mac)) ?? null).toBeNull();
   });
 
   it("a cancelled chooser says no device was chosen, and the owner can choose again", async () => {

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { goBack } from "../navigation/index.js";
+import { addPageGuard } from "../navigation/overlay-history.js";
 import { pushBackHandler } from "./back-stack.js";
 
 /**
@@ -26,31 +28,28 @@ export function useBackClose(visible: boolean, close: () => void): void {
 }
 
 /**
- * While `active`, a back press (system, browser, top bar or hardware back) does not leave the page but runs `onBack`
- * (e.g. "stop the setup?"). `onBack` resolves whether to keep guarding: true re-arms the guard (the owner stayed),
- * false leaves it down (the owner chose to go; navigate from `onBack` then). A page change drops the guard silently.
+ * While `active`, a back press that would leave the page (system, browser, top bar or hardware back) stays on it and
+ * runs `onBack` instead (e.g. "stop the setup?"). `onBack` resolves true to let the owner go — the guard is dropped and
+ * the page goes back — or false to stay. A back press while `onBack` is still asking closes its dialog first (the
+ * top overlay), as any back does. See `addPageGuard` (shared/navigation/overlay-history.ts).
  */
 export function useBackGuard(active: boolean, onBack: () => Promise<boolean>): void {
   const onBackRef = useRef(onBack);
   onBackRef.current = onBack;
   useEffect(() => {
     if (!active) return;
-    let alive = true;
-    let remove: (() => void) | null = null;
-    const arm = () => {
-      remove = pushBackHandler((reason) => {
-        remove = null;
-        if (reason !== "back" || !alive) return;
-        void onBackRef.current().then((keep) => {
-          if (keep && alive) arm();
-        });
+    let asking = false;
+    const remove = addPageGuard(() => {
+      if (asking) return;
+      asking = true;
+      void onBackRef.current().then((leave) => {
+        asking = false;
+        if (!leave) return;
+        remove();
+        goBack();
       });
-    };
-    arm();
-    return () => {
-      alive = false;
-      remove?.();
-    };
+    });
+    return remove;
   }, [active]);
 }
 

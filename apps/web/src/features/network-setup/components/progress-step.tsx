@@ -126,10 +126,8 @@ function Progress({ session }: { session: SetupSession }) {
       confirmText: t("networkSetup.progress.stop"),
       danger: true,
     });
-    if (!stop) return true;
-    session.run.cancel();
-    goBack();
-    return false;
+    if (stop) session.run.cancel();
+    return stop;
   });
 
   // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device (decision 12).
