@@ -7,10 +7,16 @@ import type { Db } from "../src/db/index.js";
  */
 
 /**
- * Inserts a user `userName` (language en, region 2 Europe, no identities, a password hash nobody can match).
+ * Inserts a user `userName` (language en, region 2 Europe, no phone, `opts.email` or no e-mail, a password hash nobody
+ * can match).
  * @returns the user's id.
  */
-export async function insertUser(db: Db, userName: string, now = new Date().toISOString()): Promise<string> {
+export async function insertUser(
+  db: Db,
+  userName: string,
+  now = new Date().toISOString(),
+  opts: { email?: string } = {},
+): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto("users")
@@ -18,7 +24,7 @@ export async function insertUser(db: Db, userName: string, now = new Date().toIS
       id,
       user_name: userName,
       name: userName,
-      email: null,
+      email: opts.email ?? null,
       phone_number: null,
       country_code: null,
       password_hash: "x",

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
+import { insertHousehold, insertMember, insertUser } from "../../../test/factories.js";
 import { AppError } from "../../http/errors.js";
 import { translate } from "../../http/messages.js";
 import { provisionDevice } from "../devices/provision.js";
@@ -39,53 +39,10 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
   beforeAll(async () => {
     tdb = await openTestDatabase(engine);
     const now = new Date(ms).toISOString();
-    for (const name of ["ann", "bob", "eve"]) {
-      users[name] = randomUUID();
-      await tdb.db
-        .insertInto("users")
-        .values({
-          id: users[name],
-          user_name: name,
-          name,
-          email: `${name}@x.test`,
-          phone_number: null,
-          country_code: null,
-          password_hash: "x",
-          service_region: 2,
-          language_type: "en",
-          avatar: null,
-          security_stamp: "s",
-          is_deleted: 0,
-          creation_time: now,
-        })
-        .execute();
-    }
-    familyId = randomUUID();
-    await tdb.db
-      .insertInto("families")
-      .values({
-        id: familyId,
-        name: "Home",
-        address: null,
-        longitude: null,
-        latitude: null,
-        avatar: null,
-        creator_id: users.ann,
-        creation_time: now,
-        province: null,
-        city: null,
-        district: null,
-      })
-      .execute();
-    for (const [name, admin] of [
-      ["ann", 1],
-      ["bob", 0],
-    ] as const) {
-      await tdb.db
-        .insertInto("family_members")
-        .values({ id: randomUUID(), family_id: familyId, user_id: users[name], is_admin: admin, creation_time: now })
-        .execute();
-    }
+    for (const name of ["ann", "bob", "eve"])
+      users[name] = await insertUser(tdb.db, name, now, { email: `${name}@x.test` });
+    familyId = await insertHousehold(tdb.db, "ann", users.ann, now);
+    await insertMember(tdb.db, familyId, users.bob, false, now);
     deviceId = (await provisionDevice(tdb.db, { mac: "0AA5A1E0D001", secret: "s", name: "Cellar" })).id;
     await tdb.db.updateTable("devices").set({ family_id: familyId }).where("id", "=", deviceId).execute();
   });

@@ -81,14 +81,7 @@ function Interrupted({ params }: { params: Partial<DeviceNetworkParams> }) {
         >
           {t("networkSetup.progress.backToWifi")}
         </Button>
-        <Button
-          block
-          shape="rounded"
-          onClick={() => navigateTo(PATHS.Home, null, { replace: true })}
-          data-testid="network-setup-home"
-        >
-          {t("networkSetup.progress.home")}
-        </Button>
+        <HomeButton />
       </div>
     </div>
   );
@@ -255,18 +248,26 @@ function Progress({ session }: { session: SetupSession }) {
             >
               {t("networkSetup.progress.changeWifi")}
             </Button>
-            <Button
-              block
-              shape="rounded"
-              onClick={() => navigateTo(PATHS.Home, null, { replace: true })}
-              data-testid="network-setup-home"
-            >
-              {t("networkSetup.progress.home")}
-            </Button>
+            <HomeButton />
           </>
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** "Go back to homepage" after a setup that cannot go on (spec §4 failure actions). */
+function HomeButton() {
+  const { t } = useTranslation();
+  return (
+    <Button
+      block
+      shape="rounded"
+      onClick={() => navigateTo(PATHS.Home, null, { replace: true })}
+      data-testid="network-setup-home"
+    >
+      {t("networkSetup.progress.home")}
+    </Button>
   );
 }
 
