@@ -25,14 +25,13 @@ export type ClaimOutcome =
 
 /**
  * Claims `claim.key` for `claim.caller` (issue 10 "same key and same caller within 24 h → the first answer
- * replayed"). Keys older than {@link IDEMPOTENCY_WINDOW_MS} are forgotten first; the insert relies on the primary key,
- * so of two processes claiming one key at once exactly one wins. A running row older than
- * {@link IDEMPOTENCY_ABANDONED_MS} is taken over (a conditional update: again one winner).
+ * replayed"). The insert relies on the primary key, so of two processes claiming one key at once exactly one wins. A
+ * row older than {@link IDEMPOTENCY_WINDOW_MS} counts as forgotten, and a running row older than
+ * {@link IDEMPOTENCY_ABANDONED_MS} as abandoned: either is taken over by a conditional update (again one winner).
+ * Forgotten rows are deleted by {@link purgeIdempotencyKeys}, not here.
  * @param now the current time.
  */
 export async function claimIdempotencyKey(db: Db, claim: IdempotencyClaim, now: Date): Promise<ClaimOutcome> {
-  const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
-  await db.deleteFrom("idempotency_keys").where("created_at", "<", cutoff).execute();
   const inserted = await db
     .insertInto("idempotency_keys")
     .values({ ...claim, created_at: now.toISOString(), response_status: null, response_body: null })
@@ -47,21 +46,30 @@ export async function claimIdempotencyKey(db: Db, claim: IdempotencyClaim, now: 
     .where("caller", "=", claim.caller)
     .where("key", "=", claim.key)
     .executeTakeFirst();
-  // Deleted in between (expired at this very moment): the caller may simply try again.
+  // Purged in between (forgotten at this very moment): the caller may simply try again.
   if (!row) return { kind: "running" };
-  if (row.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
-  if (row.response_status !== null && row.response_body !== null)
-    return { kind: "replay", status: row.response_status, body: row.response_body };
-  if (Date.parse(row.created_at) > now.getTime() - IDEMPOTENCY_ABANDONED_MS) return { kind: "running" };
+  const age = now.getTime() - Date.parse(row.created_at);
+  const forgotten = age > IDEMPOTENCY_WINDOW_MS;
+  if (!forgotten) {
+    if (row.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
+    if (row.response_status !== null && row.response_body !== null)
+      return { kind: "replay", status: row.response_status, body: row.response_body };
+    if (age < IDEMPOTENCY_ABANDONED_MS) return { kind: "running" };
+  }
   const taken = await db
     .updateTable("idempotency_keys")
-    .set({ created_at: now.toISOString() })
+    .set({ fingerprint: claim.fingerprint, created_at: now.toISOString(), response_status: null, response_body: null })
     .where("caller", "=", claim.caller)
     .where("key", "=", claim.key)
     .where("created_at", "=", row.created_at)
-    .where("response_status", "is", null)
     .executeTakeFirst();
   return Number(taken.numUpdatedRows) === 1 ? { kind: "claimed" } : { kind: "running" };
+}
+
+/** Deletes keys older than {@link IDEMPOTENCY_WINDOW_MS} (housekeeping; a forgotten key no longer replays anyway). */
+export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  await db.deleteFrom("idempotency_keys").where("created_at", "<", cutoff).execute();
 }
 
 /** Stores the answer of a claimed key (HTTP status and the body text) so repeats replay it. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../../test/databases.js";
 import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../../test/helpers.js";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from "./idempotency.js";
-import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_WINDOW_MS } from "./idempotency-store.js";
+import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_WINDOW_MS, purgeIdempotencyKeys } from "./idempotency-store.js";
 
 /**
  * `Idempotency-Key` on both engines (issue 10 "Every submit happens once"): the same key from the same caller within
@@ -163,5 +163,12 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
     expect(later.statusCode).toBe(200);
     expect(later.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBeUndefined();
     expect(await familiesNamed("Late home")).toBe(2);
+    // A forgotten key may even carry another request now; the purge then removes day-old keys.
+    clock += IDEMPOTENCY_WINDOW_MS + 1000;
+    ann = await bearer(t.app, "ann@example.com", "pass-word-1");
+    expect((await createFamily(t, ann, "k-late", "Later home")).statusCode).toBe(200);
+    expect(await familiesNamed("Later home")).toBe(1);
+    await purgeIdempotencyKeys(t.db, new Date(clock + IDEMPOTENCY_WINDOW_MS + 1000));
+    expect(await t.db.selectFrom("idempotency_keys").select("key").execute()).toEqual([]);
   });
 });

@@ -2,7 +2,12 @@ import { createHmac } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../db/index.js";
 import { AppError, ErrorCode } from "./errors.js";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "./idempotency-store.js";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  purgeIdempotencyKeys,
+  releaseIdempotencyKey,
+} from "./idempotency-store.js";
 
 /** The request header carrying the client's idempotency key (lower-case, as Node gives headers). */
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -13,6 +18,8 @@ export const IDEMPOTENCY_KEY_FILE = "idempotency-fingerprint.key";
 /** A repeat that arrives while the first request runs waits at most this long for its answer, ms. */
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 const POLL_MS = 50;
+/** Forgotten keys are deleted at most this often per process (not on every request), ms. */
+const PURGE_EVERY_MS = 10 * 60_000;
 
 /** 1–128 printable ASCII characters without spaces (a UUID is typical). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
@@ -49,6 +56,7 @@ export interface IdempotencyDeps {
 export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
   const { db, fingerprintKey, now } = deps;
   app.decorateRequest("idempotency", null);
+  let nextPurge = 0;
 
   app.addHook("preHandler", async (request, reply) => {
     if (!KEYED_METHODS.has(request.method)) return;
@@ -63,6 +71,10 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       )
       .digest("hex");
     const claim = { caller, key: header, fingerprint };
+    if (Date.now() >= nextPurge) {
+      nextPurge = Date.now() + PURGE_EVERY_MS;
+      await purgeIdempotencyKeys(db, now());
+    }
     const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
     for (;;) {
       const outcome = await claimIdempotencyKey(db, claim, now());
