@@ -235,11 +235,11 @@ export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>):
   assertDeclared(endpoint, options.query as object | undefined, options.body);
   const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
   const body = options.body === undefined ? undefined : JSON.stringify(dropNulls(options.body));
-  if (!KEYED_METHODS.has(endpoint.method)) return send<E>(endpoint, url, body, options, null);
+  if (!KEYED_METHODS.has(endpoint.method)) return callOnce<E>(endpoint, url, body, options, null);
   const sameCall = `${endpoint.method} ${url} ${body ?? ""}`;
   const running = inFlight.get(sameCall);
   if (running) return running as Promise<ResultOf<E>>;
-  const call = send<E>(endpoint, url, body, options, options.idempotencyKey ?? newIdempotencyKey());
+  const call = callOnce<E>(endpoint, url, body, options, options.idempotencyKey ?? newIdempotencyKey());
   inFlight.set(sameCall, call);
   try {
     return await call;
@@ -248,7 +248,8 @@ export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>):
   }
 }
 
-async function send<E extends Endpoint>(
+/** One call on the wire: headers, body, the loading count, a resend of a keyed call, the 401 refresh, the envelope. */
+async function callOnce<E extends Endpoint>(
   endpoint: E,
   url: string,
   body: string | undefined,

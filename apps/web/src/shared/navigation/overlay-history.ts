@@ -123,6 +123,7 @@ function traverse(delta: number): void {
   traversing = true;
   const from = entryIndex();
   traversalTarget = from === null ? null : from + delta;
+  if (fallbackTimer) clearTimeout(fallbackTimer);
   fallbackTimer = setTimeout(() => {
     // The traversal never reported (a browser that does not fire popstate here): take the history as it is.
     traversing = false;
