@@ -35,6 +35,25 @@ describe("back closes the top overlay first, in Chromium", () => {
   /** The route the app shows (its `data-route`), once one is shown. */
   const route = () => page.locator("[data-route]").last().getAttribute("data-route");
   const dialogs = () => page.locator(".adm-dialog-footer:visible").count();
+  /** Waits (up to 5 s: a dialog leaves with an animation) for `n` visible dialogs; on failure says where history is. */
+  async function expectDialogs(n: number) {
+    try {
+      await expect.poll(dialogs, { timeout: 5_000 }).toBe(n);
+    } catch (err) {
+      const where = await page.evaluate(() => {
+        const nav = (window as unknown as { navigation?: { currentEntry?: { index: number }; entries(): unknown[] } })
+          .navigation;
+        return JSON.stringify({
+          dialogs: document.querySelectorAll(".adm-dialog").length,
+          state: history.state,
+          hash: location.hash,
+          index: nav?.currentEntry?.index,
+          entries: nav?.entries().length,
+        });
+      });
+      throw new Error(`${(err as Error).message}\nhistory: ${where}`);
+    }
+  }
 
   async function open(target: string, params: object, testId: string) {
     await page.evaluate(
@@ -52,17 +71,17 @@ describe("back closes the top overlay first, in Chromium", () => {
     const sentBefore = await system.db.selectFrom("device_commands").select("id").execute();
 
     await page.getByTestId("control-vacation-enter").click();
-    await expect.poll(dialogs).toBe(1);
+    await expectDialogs(1);
     await page.goBack();
-    await expect.poll(dialogs).toBe(0);
+    await expectDialogs(0);
     expect(await route()).toBe("Device");
     await page.getByTestId("device-screen").waitFor();
 
     // The question again, then back twice: the dialog first, then the page; Home shows no leftover dialog.
     await page.getByTestId("control-vacation-enter").click();
-    await expect.poll(dialogs).toBe(1);
+    await expectDialogs(1);
     await page.goBack();
-    await expect.poll(dialogs).toBe(0);
+    await expectDialogs(0);
     await page.goBack();
     await page.getByTestId("home-screen").waitFor();
     expect(await dialogs()).toBe(0);
@@ -72,14 +91,38 @@ describe("back closes the top overlay first, in Chromium", () => {
     expect(system.fleet.devices[0].valve.snapshot().vacation).toBe(false);
   });
 
+  /** Taps `testId` and presses back `gapMs` later, for each gap: the overlay is still opening when back comes. */
+  async function tapThenBack(testId: string, visible: () => Promise<number>) {
+    for (const gapMs of [0, 15, 30, 60, 120]) {
+      await page.evaluate(
+        ([id, gap]) => {
+          document.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.click();
+          setTimeout(() => history.back(), gap as number);
+        },
+        [testId, gapMs] as const,
+      );
+      await expect.poll(visible, { timeout: 5_000 }).toBe(0);
+    }
+  }
+
+  it("back pressed while a confirmation, an action sheet or a popup is still opening closes it all the same", async () => {
+    await open("/Device", { deviceId, familyId }, "device-screen");
+    await tapThenBack("control-vacation-enter", dialogs);
+    expect(await route()).toBe("Device");
+    await open("/index/home", {}, "home-screen");
+    await tapThenBack("home-family", () => page.locator(".adm-action-sheet:visible").count());
+    await tapThenBack("home-push", () => page.getByTestId("push-switch-sheet").locator("visible=true").count());
+    expect(await route()).toBe("Home");
+  });
+
   it("a confirmation left open when its page goes away closes with it and sends nothing", async () => {
     await open("/Device", { deviceId, familyId }, "device-screen");
     const sentBefore = await system.db.selectFrom("device_commands").select("id").execute();
     await page.getByTestId("control-vacation-enter").click();
-    await expect.poll(dialogs).toBe(1);
+    await expectDialogs(1);
     // Not a back press: the app itself goes elsewhere (here, the address bar) while the question is open.
     await open("/index/home", {}, "home-screen");
-    await expect.poll(dialogs).toBe(0);
+    await expectDialogs(0);
     await new Promise((r) => setTimeout(r, 1000));
     expect((await system.db.selectFrom("device_commands").select("id").execute()).length).toBe(sentBefore.length);
     // The history holds no dead dialog entry in between: one back returns to the Device page.

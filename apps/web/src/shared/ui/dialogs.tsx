@@ -1,7 +1,66 @@
-import { Dialog, Toast } from "antd-mobile";
+import { ActionSheet, Dialog, type DialogShowProps, Toast } from "antd-mobile";
 import type { ReactNode } from "react";
 import { i18n } from "../i18n/index.js";
 import { pushBackHandler } from "./back-stack.js";
+
+/** A dialog that has not reported itself shown after this long is closed anyway, ms (its opening takes ~300 ms). */
+const SHOW_FALLBACK_MS = 1_000;
+
+/**
+ * `Dialog.show` whose `close()` also works during the opening animation: antd-mobile loses a close that arrives
+ * before the dialog has finished opening and leaves it on screen for good (seen when back was pressed a few
+ * milliseconds after a dialog opened), so such a close waits for `afterShow` (or {@link SHOW_FALLBACK_MS}).
+ */
+export function showDialog(props: DialogShowProps): { close: () => void } {
+  let shown = false;
+  let closing = false;
+  const handler = Dialog.show({
+    ...props,
+    afterShow: () => {
+      shown = true;
+      props.afterShow?.();
+      if (closing) handler.close();
+    },
+  });
+  return {
+    close: () => {
+      if (shown) {
+        handler.close();
+        return;
+      }
+      if (closing) return;
+      closing = true;
+      setTimeout(() => {
+        if (!shown) handler.close();
+      }, SHOW_FALLBACK_MS);
+    },
+  };
+}
+
+/** How long an action sheet takes to slide in, ms; a close asked for earlier waits until then. */
+const SHEET_OPENING_MS = 400;
+
+/**
+ * `ActionSheet.show` whose `close()` also works while the sheet slides in (the same antd-mobile loss as
+ * {@link showDialog}; the action sheet reports no `afterShow`, so an early close waits {@link SHEET_OPENING_MS}).
+ */
+export function showActionSheet(props: Parameters<typeof ActionSheet.show>[0]): { close: () => void } {
+  const openedAt = Date.now();
+  const handler = ActionSheet.show(props);
+  let closing = false;
+  return {
+    close: () => {
+      const wait = openedAt + SHEET_OPENING_MS - Date.now();
+      if (wait <= 0) {
+        handler.close();
+        return;
+      }
+      if (closing) return;
+      closing = true;
+      setTimeout(() => handler.close(), wait);
+    },
+  };
+}
 
 /**
  * A confirm dialog that takes part in the back stack (spec §2): back closes it like "cancel".
@@ -24,7 +83,7 @@ export function confirmDialog(options: {
       handler.close();
       resolve(value);
     };
-    const handler = Dialog.show({
+    const handler = showDialog({
       title: options.title,
       content: options.content,
       closeOnMaskClick: true,

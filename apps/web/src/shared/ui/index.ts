@@ -15,7 +15,7 @@ export {
   formatDate,
   SWIPE_DURATION_MS,
 } from "./date-time-rules.js";
-export { confirmDialog, toast } from "./dialogs.js";
+export { confirmDialog, showActionSheet, showDialog, toast } from "./dialogs.js";
 export { ImagePreview, type ImagePreviewProps, openImagePreview } from "./image-preview.js";
 export {
   LIST_PICKER_TOTAL_WIDTH,

@@ -1,9 +1,8 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
-import { ActionSheet } from "antd-mobile";
 import { DownOutline, GlobalOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
-import { pushBackHandler } from "../../../shared/ui/index.js";
+import { pushBackHandler, showActionSheet } from "../../../shared/ui/index.js";
 
 /** The language switch of the Login and Register screens (spec §1: five languages, stored under `lang`). */
 export function LanguageSwitch({ tone = "light" }: { tone?: "light" | "dark" }) {
@@ -11,7 +10,7 @@ export function LanguageSwitch({ tone = "light" }: { tone?: "light" | "dark" }) 
   const lang = currentLanguage();
   const open = () => {
     let removeBack = () => {};
-    const handler = ActionSheet.show({
+    const handler = showActionSheet({
       extra: t("language.title"),
       cancelText: t("common.cancel"),
       closeOnAction: true,

@@ -1,10 +1,10 @@
 import { LIMITS, type TFamilyShare } from "@aquapilot/contract";
-import { Button, Dialog, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
+import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
 import { LinkOutline } from "antd-mobile-icons";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
-import { confirmDialog, PageShell, pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
+import { confirmDialog, PageShell, pushBackHandler, StateBlock, showDialog, toast } from "../../../shared/ui/index.js";
 import { useMyFamilyShares } from "../api/get-my-family-shares.js";
 import { useRevokeShareCode } from "../api/revoke-share-code.js";
 import { QrImage } from "../components/qr-image.js";
@@ -32,7 +32,7 @@ export function FamilyShareListScreen() {
   const showQr = (share: TFamilyShare) => {
     if (!share.code) return;
     let removeBack = () => {};
-    const handler = Dialog.show({
+    const handler = showDialog({
       title: share.familyName,
       content: <QrImage code={share.code} testId="family-share-qr-image" className="qr-image--dialog" />,
       closeOnMaskClick: true,

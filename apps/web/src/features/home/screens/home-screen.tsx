@@ -1,5 +1,5 @@
 import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
-import { ActionSheet, Badge, Button, PullToRefresh, Skeleton } from "antd-mobile";
+import { Badge, Button, PullToRefresh, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
   AddOutline,
@@ -10,7 +10,7 @@ import {
   SoundOutline,
   UserAddOutline,
 } from "antd-mobile-icons";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
@@ -19,7 +19,7 @@ import { useDeviceChanges } from "../../../shared/realtime/index.js";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
-import { pushBackHandler, StateBlock, toast } from "../../../shared/ui/index.js";
+import { pushBackHandler, StateBlock, showActionSheet, toast } from "../../../shared/ui/index.js";
 import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
 import { DeviceCard } from "../components/device-card.js";
@@ -71,15 +71,12 @@ export function HomeScreen() {
     if (devicesGone) void families.refetch();
   }, [devicesGone, families.refetch]);
 
-  // The switcher is imperative (rendered outside the page): close it when the page goes away.
-  const sheet = useRef<{ close: () => void } | null>(null);
-  useEffect(() => () => sheet.current?.close(), []);
-
+  // The switcher is imperative (rendered outside the page); the back stack closes it when the page goes away.
   const switchFamily = () => {
     const list = families.data ?? [];
     if (list.length === 0) return;
     let removeBack = () => {};
-    const handler = ActionSheet.show({
+    const handler = showActionSheet({
       extra: t("home.switchFamily"),
       cancelText: t("common.cancel"),
       closeOnAction: true,
@@ -105,12 +102,8 @@ export function HomeScreen() {
           onClick: () => navigateTo(PATHS.FamilyList),
         },
       ],
-      onClose: () => {
-        removeBack();
-        sheet.current = null;
-      },
+      onClose: () => removeBack(),
     });
-    sheet.current = handler;
     removeBack = pushBackHandler(() => handler.close());
   };
 

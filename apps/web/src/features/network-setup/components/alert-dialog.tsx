@@ -1,7 +1,6 @@
-import { Dialog } from "antd-mobile";
 import type { ReactNode } from "react";
 import { i18n } from "../../../shared/i18n/index.js";
-import { pushBackHandler } from "../../../shared/ui/index.js";
+import { pushBackHandler, showDialog } from "../../../shared/ui/index.js";
 
 /**
  * A one-button dialog that takes part in the back stack (spec §2: back closes the top dialog first). Resolves when
@@ -17,7 +16,7 @@ export function alertDialog(options: { title: ReactNode; content: ReactNode; con
       handler.close();
       resolve();
     };
-    const handler = Dialog.show({
+    const handler = showDialog({
       title: options.title,
       content: <div data-testid={options.testId}>{options.content}</div>,
       closeOnMaskClick: true,
