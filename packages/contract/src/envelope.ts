@@ -62,3 +62,10 @@ export const ErrorCode = {
   Internal: "Internal",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * Request header carrying the phone's IANA time zone (e.g. "Europe/Paris"), sent by the app on every call (issue 10
+ * "One clock"): the server cuts "today", day, week and month buckets at the owner's local midnight with it. Absent or
+ * unknown → UTC.
+ */
+export const TIME_ZONE_HEADER = "X-Time-Zone";

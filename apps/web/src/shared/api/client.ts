@@ -1,4 +1,11 @@
-import type { BodyOf, Endpoint, QueryOf, ResultOf, TPaged } from "@aquapilot/contract";
+import {
+  type BodyOf,
+  type Endpoint,
+  type QueryOf,
+  type ResultOf,
+  TIME_ZONE_HEADER,
+  type TPaged,
+} from "@aquapilot/contract";
 import type { z } from "zod";
 import { currentLanguage, i18n } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
@@ -155,9 +162,23 @@ export function fillPath(path: string, params: object | undefined): string {
   return filled;
 }
 
-/** The request headers of spec §7: bearer token, Accept-Language, project-id. */
+/** The phone's IANA time zone (e.g. "Europe/Paris"), or null when the runtime does not tell. */
+function phoneTimeZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The request headers of spec §7: bearer token, Accept-Language, project-id; plus the phone's time zone
+ * ({@link TIME_ZONE_HEADER}, issue 10 "One clock") so the server cuts days at the owner's local midnight.
+ */
 export async function requestHeaders(withToken: boolean): Promise<Record<string, string>> {
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
+  const timeZone = phoneTimeZone();
+  if (timeZone) headers[TIME_ZONE_HEADER] = timeZone;
   if (withToken) {
     const token = await ensureFreshToken();
     if (token) headers.Authorization = `Bearer ${token}`;
