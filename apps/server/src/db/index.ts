@@ -67,7 +67,8 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     file.pragma("synchronous = NORMAL");
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
-  const migrator = new Migrator({ db, provider });
+  // Unordered: migrations written in parallel branches may land in any order; each runs once, by name.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
