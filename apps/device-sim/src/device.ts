@@ -218,6 +218,9 @@ export class SimulatedDevice extends EventEmitter {
       ts: new Date(s.clock).toISOString(),
       station: s.station,
       stationRemainingSeconds: s.stationRemainingSeconds === null ? null : Math.round(s.stationRemainingSeconds),
+      stationStartedAt: s.stationStartedAt === null ? null : new Date(s.stationStartedAt).toISOString(),
+      stationDurationSeconds: s.stationDurationSeconds === null ? null : Math.round(s.stationDurationSeconds),
+      serviceRemainingSeconds: s.serviceRemainingSeconds === null ? null : Math.round(s.serviceRemainingSeconds),
       remainingWaterL: round(s.remainingWaterL),
       capacityL: round(s.capacityL),
       flowRateLpm: round(s.flowRateLpm, 2),
@@ -342,8 +345,10 @@ export class SimulatedDevice extends EventEmitter {
         case "close":
           msg = { ...base, type: "close", closeReason: e.closeReason };
           break;
-        case "regeneration-start":
         case "regeneration-end":
+          msg = { ...base, type: e.type, waterL: e.waterL, saltKg: e.saltKg };
+          break;
+        case "regeneration-start":
         case "reset":
           msg = { ...base, type: e.type };
           break;

@@ -58,6 +58,33 @@ describe("example 1: downflow delayed regeneration", () => {
     expect(m.snapshot()).toMatchObject({ remainingWaterL: 300, regenerationCount: 1, saltUsedKg: 2.5, station: 0 });
   });
 
+  it("reports the station's start, length and the time back in service, and the water and salt of the cycle", () => {
+    const m = new SoftenerModel({
+      startTime: at("2025-01-06T10:00:00Z"),
+      settings,
+      remainingWaterL: 0,
+      household: { persons: 0 },
+    });
+    run(m, 15.5 * 3600 + 3 * 60, 60); // 01:33, three minutes into the 8-minute backwash
+    expect(m.snapshot()).toMatchObject({
+      station: 1,
+      stationStartedAt: at("2025-01-07T01:30:00Z"),
+      stationDurationSeconds: 480,
+      stationRemainingSeconds: 300,
+      serviceRemainingSeconds: 300 + (45 + 5 + 12) * 60,
+    });
+    m.syncTime(at("2025-01-07T01:00:00Z")); // a time sync moves the station's start with the clock
+    expect(m.snapshot()).toMatchObject({ stationStartedAt: at("2025-01-07T00:57:00Z"), stationRemainingSeconds: 300 });
+    const end = run(m, 3 * 3600, 60).find((e) => e.type === "regeneration-end");
+    // Drain: backwash 8 min × 0.6 L/min + brine draw 45 × 0.1 + fast rinse 12 × 0.6 = 16.5 L, refill 2.5 kg × 2.8 = 7.
+    expect(end).toMatchObject({ completed: true, waterL: 23.5, saltKg: 2.5 });
+    expect(m.snapshot()).toMatchObject({
+      stationStartedAt: null,
+      stationDurationSeconds: null,
+      serviceRemainingSeconds: null,
+    });
+  });
+
   it("does not regenerate while any soft water is left, however little", () => {
     const m = new SoftenerModel({
       startTime: at("2025-01-06T10:00:00Z"),

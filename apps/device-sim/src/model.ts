@@ -71,7 +71,16 @@ export type CycleReason = "capacity" | "interval" | "forced" | "forced-flushing"
 export type SoftenerEvent =
   | { type: "station"; at: number; station: Station; previous: Station }
   | { type: "regeneration-start"; at: number; cycle: CycleKind; reason: CycleReason; steps: Station[] }
-  | { type: "regeneration-end"; at: number; cycle: CycleKind; completed: boolean }
+  | {
+      type: "regeneration-end";
+      at: number;
+      cycle: CycleKind;
+      completed: boolean;
+      /** Water the cycle sent to the drain, L (see {@link drainLpm}). */
+      waterL: number;
+      /** Salt the cycle drew from the brine tank, kg (saltAddition when a completed regeneration drew brine). */
+      saltKg: number;
+    }
   | { type: "close"; at: number; closeReason: SystemCloseReason }
   | { type: "reset"; at: number }
   | { type: "vacation"; at: number; vacation: boolean };
@@ -93,6 +102,12 @@ export interface SoftenerSnapshot {
   station: Station;
   /** Seconds left in the current station; null in service or closed. */
   stationRemainingSeconds: number | null;
+  /** Device clock (epoch ms) when the current cycle station began; null outside a cycle. */
+  stationStartedAt: number | null;
+  /** Total length of the current cycle station, s; null outside a cycle. */
+  stationDurationSeconds: number | null;
+  /** Seconds until the valve is back in service: the rest of this station plus the stations after it; null outside. */
+  serviceRemainingSeconds: number | null;
   cycle: CycleKind | null;
   remainingWaterL: number;
   capacityL: number;
@@ -115,7 +130,26 @@ interface Cycle {
   steps: Station[];
   index: number;
   endsAt: number;
+  /** Device clock when the current step began, epoch ms. */
+  stepStartedAt: number;
+  /** Water sent to the drain by the steps done so far, L. */
+  drainL: number;
 }
+
+/**
+ * Water a station sends to the drain, L/min, for a bed of `resinL` litres: backwash and fast rinse about 0.3 L/min per
+ * litre of resin (a 25 L bed: 7.5 L/min), brine draw and slow rinse 0.05 (1.25 L/min); salt dissolving none. The
+ * brine refill is counted by salt instead (≈ 2.8 L of water per kg, saturated brine holds ~360 g/L). Typical
+ * regenerations then use 100–200 L, as real 25 L softeners do.
+ */
+export function drainLpm(station: Station, resinL: number): number {
+  if (station === Station.Backwashing || station === Station.FastRinsing) return 0.3 * resinL;
+  if (station === Station.BrineDrawAndSlowRinse) return 0.05 * resinL;
+  return 0;
+}
+
+/** Water one brine refill takes for `saltKg` of salt, L (saturated brine, ~360 g of salt per litre). */
+export const BRINE_L_PER_KG = 2.8;
 
 interface Draw {
   flowLpm: number;
@@ -301,7 +335,10 @@ export class SoftenerModel {
     this.nowMs = target;
     this.trueMsSinceSync = 0;
     this.driftMs = 0;
-    if (this.cycle) this.cycle.endsAt += delta;
+    if (this.cycle) {
+      this.cycle.endsAt += delta;
+      this.cycle.stepStartedAt += delta;
+    }
     if (this.draw) this.draw.endsAt += delta;
     if (this.flowSince !== null) this.flowSince += delta;
     this.currentDay = this.localDay();
@@ -390,6 +427,9 @@ export class SoftenerModel {
       clock: this.nowMs,
       station: this.station,
       stationRemainingSeconds: this.cycle ? Math.max(0, (this.cycle.endsAt - this.nowMs) / 1000) : null,
+      stationStartedAt: this.cycle ? this.cycle.stepStartedAt : null,
+      stationDurationSeconds: this.cycle ? Math.max(0, (this.cycle.endsAt - this.cycle.stepStartedAt) / 1000) : null,
+      serviceRemainingSeconds: this.cycle ? this.serviceRemainingSeconds(this.cycle) : null,
       cycle: this.cycle?.kind ?? null,
       remainingWaterL: this.remaining,
       capacityL: this.capacity,
@@ -621,16 +661,34 @@ export class SoftenerModel {
     if (this.closeReason !== null) throw new SoftenerError("closed");
     if (this.cycle) throw new SoftenerError("busy");
     const steps = kind === "regeneration" ? this.regenerationSteps() : [Station.Backwashing, Station.FastRinsing];
-    this.cycle = { kind, steps, index: -1, endsAt: this.nowMs };
+    this.cycle = { kind, steps, index: -1, endsAt: this.nowMs, stepStartedAt: this.nowMs, drainL: 0 };
     if (kind === "regeneration") this.lastRegenerationAt = this.nowMs;
     else this.lastFlushAt = this.nowMs;
     this.emit({ type: "regeneration-start", at: this.nowMs, cycle: kind, reason, steps: [...steps] });
     this.enterStep(0);
   }
 
+  /** Seconds until `cycle` is back in service: what is left of its step plus the durations of the steps after it. */
+  private serviceRemainingSeconds(cycle: Cycle): number {
+    let seconds = Math.max(0, (cycle.endsAt - this.nowMs) / 1000);
+    for (let i = cycle.index + 1; i < cycle.steps.length; i++) {
+      seconds += Math.max(0, this.stationDurationSeconds(cycle.steps[i]));
+    }
+    return seconds;
+  }
+
+  /** Adds the drain water of the step being left (its real time in the step × {@link drainLpm}) to the cycle. */
+  private leaveStep(cycle: Cycle): void {
+    if (cycle.index < 0) return;
+    const minutes = Math.max(0, this.nowMs - cycle.stepStartedAt) / MINUTE;
+    cycle.drainL += minutes * drainLpm(cycle.steps[cycle.index], this.settings.resinVolume);
+    cycle.stepStartedAt = this.nowMs; // counted once, also when finishCycle follows
+  }
+
   private enterStep(index: number): void {
     const cycle = this.cycle;
     if (!cycle) return;
+    this.leaveStep(cycle);
     let i = index;
     while (i < cycle.steps.length && this.stationDurationSeconds(cycle.steps[i]) <= 0) i++;
     if (i >= cycle.steps.length) {
@@ -638,6 +696,7 @@ export class SoftenerModel {
       return;
     }
     cycle.index = i;
+    cycle.stepStartedAt = this.nowMs;
     cycle.endsAt = this.nowMs + Math.round(this.stationDurationSeconds(cycle.steps[i]) * 1000);
     this.setStation(cycle.steps[i]);
   }
@@ -645,18 +704,22 @@ export class SoftenerModel {
   private finishCycle(completed: boolean): void {
     const cycle = this.cycle;
     if (!cycle) return;
+    this.leaveStep(cycle);
     this.cycle = null;
+    let saltKg = 0;
     if (completed && cycle.kind === "regeneration") {
       this.regenerationCount += 1;
       if (this.settings.workPattern !== WorkPattern.FilterType) {
         this.remaining = this.capacity;
         this.saltUsedKg += this.settings.saltAddition;
+        if (cycle.steps.includes(Station.BrineDrawAndSlowRinse)) saltKg = this.settings.saltAddition;
       }
     } else if (completed) {
       this.flushCount += 1;
     }
+    const waterL = Math.round((cycle.drainL + saltKg * BRINE_L_PER_KG) * 10) / 10;
     if (this.closeReason === null) this.setStation(Station.InService);
-    this.emit({ type: "regeneration-end", at: this.nowMs, cycle: cycle.kind, completed });
+    this.emit({ type: "regeneration-end", at: this.nowMs, cycle: cycle.kind, completed, waterL, saltKg });
   }
 
   private close(reason: SystemCloseReason): void {

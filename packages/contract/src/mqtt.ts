@@ -65,6 +65,15 @@ export const ZMqttState = z.object({
   station: z.number().int().min(0).max(8),
   /** Seconds left in the current station; null in service. */
   stationRemainingSeconds: z.number().min(0).nullable(),
+  /**
+   * When the current station began, on the device clock (which a time sync moves together with `ts`); null in service.
+   * With `ts` and `stationDurationSeconds` the app computes a countdown that never runs backwards (issue 10).
+   */
+  stationStartedAt: ZTs.nullable().optional(),
+  /** Total length of the current station as the valve runs it, s; null in service. */
+  stationDurationSeconds: z.number().min(0).max(604_800).nullable().optional(),
+  /** Seconds until the valve is back in service (the rest of this station plus the stations after it); null in service. */
+  serviceRemainingSeconds: z.number().min(0).max(604_800).nullable().optional(),
   /** Soft water left before the next regeneration is due, L. */
   remainingWaterL: z.number().min(0),
   /** Exchange capacity between regenerations, L. */
@@ -116,6 +125,10 @@ export const ZMqttEvent = z.object({
   station: z.number().int().min(0).max(8).nullable().optional(),
   /** For "ota-progress" / "ota-failed": percent of the firmware update done (or where it failed), 0–100. */
   progress: z.number().min(0).max(100).nullable().optional(),
+  /** For "regeneration-end": water the cycle sent to the drain (backwash, rinses, brine refill), L. */
+  waterL: z.number().min(0).max(10_000).nullable().optional(),
+  /** For "regeneration-end": salt the cycle drew from the brine tank, kg. */
+  saltKg: z.number().min(0).max(100).nullable().optional(),
 });
 export type TMqttEvent = z.infer<typeof ZMqttEvent>;
 

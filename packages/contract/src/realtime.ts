@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZStationTiming } from "./endpoints/device.js";
 
 /**
  * Real-time hub constants (spec §7 "Real-time hub 1/2").
@@ -28,6 +29,7 @@ export const ZDeviceChangeMessage = z.object({
   online: z.boolean(),
   station: z.number().int().min(0).max(8).nullable(),
   stationRemainingSeconds: z.number().nullable(),
+  ...ZStationTiming.shape,
   remainingWaterL: z.number().nullable(),
   flowRateLpm: z.number().nullable(),
   lastReportTime: z.string().nullable(),

@@ -102,6 +102,20 @@ export interface DeviceStateTable {
   last_report_time: string | null;
   /** Server time the row was last written. */
   updated_at: string;
+  /** Server time the last state report arrived (migration 0013): the "last report" the owner sees. */
+  reported_at: string | null;
+  /** Device clock time the current station began (migration 0013); null in service. */
+  station_started_at: string | null;
+  /** Total length of the current station, s (migration 0013). */
+  station_duration_seconds: number | null;
+  /** Seconds until back in service, as last reported (migration 0013). */
+  service_remaining_seconds: number | null;
+  /** Measured device seconds per real second (migration 0013); null until measured (then 1 is assumed). */
+  clock_rate: number | null;
+  /** Device clock time of the last rate measurement's anchor (migration 0013). */
+  rate_anchor_ts: string | null;
+  /** Server time of that anchor (migration 0013). */
+  rate_anchor_at: string | null;
 }
 
 export interface DeviceEventsTable {
@@ -115,6 +129,10 @@ export interface DeviceEventsTable {
   received_at: string;
   /** Percent of a firmware update for "ota-progress" / "ota-failed" (migration 0006); null otherwise. */
   progress: number | null;
+  /** For "regeneration-end": water the cycle sent to the drain, L (migration 0013). */
+  water_l: number | null;
+  /** For "regeneration-end": salt the cycle drew, kg (migration 0013). */
+  salt_kg: number | null;
 }
 
 export interface DeviceTelemetryTable {
@@ -123,6 +141,8 @@ export interface DeviceTelemetryTable {
   total_water_l: number;
   flow_rate_lpm: number;
   interval_water_l: number;
+  /** Server time of arrival (migration 0013); the hourly water buckets use it. Null only for rows written before. */
+  received_at: string | null;
 }
 
 export interface DeviceCommandsTable {

@@ -36,22 +36,22 @@ export function callerTimeZone(request: Pick<FastifyRequest, "headers">): string
 
 /** Start (local midnight, as an instant) of the local day holding `instant` in `zone`. */
 export function localDayStart(instant: Date | number, zone: string): Date {
-  return new Date(startOfDay(new TZDate(instant, zone)).getTime());
+  return new Date(startOfDay(new TZDate(+instant, zone)).getTime());
 }
 
 /** Local midnight `days` days after the local day holding `instant` (negative: before); DST-aware. */
 export function addLocalDays(instant: Date | number, days: number, zone: string): Date {
-  return new Date(addDays(startOfDay(new TZDate(instant, zone)), days).getTime());
+  return new Date(addDays(startOfDay(new TZDate(+instant, zone)), days).getTime());
 }
 
 /** Local midnight of the first day of the month holding `instant`, `months` months later (0: that month). */
 export function localMonthStart(instant: Date | number, zone: string, months = 0): Date {
-  return new Date(addMonths(startOfMonth(new TZDate(instant, zone)), months).getTime());
+  return new Date(addMonths(startOfMonth(new TZDate(+instant, zone)), months).getTime());
 }
 
 /** The local calendar date of `instant` in `zone` as YYYY-MM-DD. */
 export function localDateKey(instant: Date | number, zone: string): string {
-  const d = new TZDate(instant, zone);
+  const d = new TZDate(+instant, zone);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 

@@ -20,7 +20,9 @@ import type { Db } from "../db/index.js";
 import { AppError } from "../http/errors.js";
 import { rollupTelemetryAt } from "../modules/statistics/rollup.js";
 import type { DeviceCommandPort } from "../ports.js";
+import { foldClockRate } from "./clock-rate.js";
 import type { IotLogger } from "./logger.js";
+import { stationTiming } from "./station-timing.js";
 
 /** Channels the gateway subscribes to for every device. */
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
@@ -324,9 +326,15 @@ export class DeviceGateway implements DeviceCommandPort {
       case "state": {
         const msg = this.validate(ZMqttState, json, mac, channel);
         if (!msg) return;
+        const clock = await this.foldRate(device.id, msg.ts, new Date(now));
         const values = {
+          ...clock,
+          reported_at: now,
           station: msg.station,
           station_remaining_seconds: msg.stationRemainingSeconds,
+          station_started_at: msg.stationStartedAt ?? null,
+          station_duration_seconds: msg.stationDurationSeconds ?? null,
+          service_remaining_seconds: msg.serviceRemainingSeconds ?? null,
           remaining_water_l: msg.remainingWaterL,
           capacity_l: msg.capacityL,
           flow_rate_lpm: msg.flowRateLpm,
@@ -370,14 +378,17 @@ export class DeviceGateway implements DeviceCommandPort {
             total_water_l: msg.totalWaterL,
             flow_rate_lpm: msg.flowRateLpm,
             interval_water_l: msg.intervalWaterL,
+            received_at: now,
           })
           .onConflict((oc) => oc.columns(["device_id", "ts"]).doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-        await rollupTelemetryAt(this.db, device.id, msg.ts); // hourly/daily statistics (issue 4), idempotent
+        // Hourly/daily statistics (issue 4), idempotent, in real time: the hour the water arrived (issue 10).
+        await rollupTelemetryAt(this.db, device.id, now);
+        const clock = await this.foldRate(device.id, msg.ts, new Date(now));
         await this.db
           .updateTable("device_state")
-          .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
+          .set({ ...clock, flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
           .where("device_id", "=", device.id)
           .execute();
         await this.announce(device.id, "state");
@@ -397,6 +408,8 @@ export class DeviceGateway implements DeviceCommandPort {
             ts: msg.ts,
             received_at: now,
             progress: msg.progress ?? null,
+            water_l: msg.waterL ?? null,
+            salt_kg: msg.saltKg ?? null,
           })
           .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
           .executeTakeFirst();
@@ -446,6 +459,28 @@ export class DeviceGateway implements DeviceCommandPort {
     return null;
   }
 
+  /**
+   * The device clock's rate after a report with device time `ts` arriving at `now` ({@link foldClockRate}), as the
+   * `device_state` columns to write; nothing when the device has no state row yet (the state's insert anchors it).
+   */
+  private async foldRate(
+    deviceId: string,
+    ts: string,
+    now: Date,
+  ): Promise<{ clock_rate: number | null; rate_anchor_ts: string | null; rate_anchor_at: string | null }> {
+    const row = await this.db
+      .selectFrom("device_state")
+      .select(["clock_rate", "rate_anchor_ts", "rate_anchor_at"])
+      .where("device_id", "=", deviceId)
+      .executeTakeFirst();
+    const next = foldClockRate(
+      { rate: row?.clock_rate ?? null, anchorTs: row?.rate_anchor_ts ?? null, anchorAt: row?.rate_anchor_at ?? null },
+      ts,
+      now,
+    );
+    return { clock_rate: next.rate, rate_anchor_ts: next.anchorTs, rate_anchor_at: next.anchorAt };
+  }
+
   /** Builds the change message from the stored rows and publishes it on the bus. */
   private async announce(
     deviceId: string,
@@ -465,6 +500,11 @@ export class DeviceGateway implements DeviceCommandPort {
         "device_state.remaining_water_l",
         "device_state.flow_rate_lpm",
         "device_state.last_report_time",
+        "device_state.reported_at",
+        "device_state.station_started_at",
+        "device_state.station_duration_seconds",
+        "device_state.service_remaining_seconds",
+        "device_state.clock_rate",
       ])
       .where("devices.id", "=", deviceId)
       .executeTakeFirst();
@@ -477,6 +517,7 @@ export class DeviceGateway implements DeviceCommandPort {
       online: row.online === 1,
       station: row.station ?? null,
       stationRemainingSeconds: row.station_remaining_seconds ?? null,
+      ...stationTiming(row),
       remainingWaterL: row.remaining_water_l ?? null,
       flowRateLpm: row.flow_rate_lpm ?? null,
       lastReportTime: row.last_report_time ?? null,

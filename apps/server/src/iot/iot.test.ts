@@ -321,6 +321,25 @@ describe("embedded broker and gateway", () => {
     expect(q.ok).toBe(true);
   });
 
+  it("announces the station's timing with the server's arrival time (issue 10 One clock)", async () => {
+    const before = Date.now();
+    const q = await link.sendCommandAndWait({ deviceId: deviceIds[A.mac], name: "query", timeoutMs: 3000 });
+    expect(q.ok).toBe(true);
+    const st = await waitFor(() =>
+      changes(A.mac, "state").find((e) => e.message.station === 1 && Date.parse(e.message.reportedAt ?? "") >= before),
+    );
+    const m = st.message;
+    expect(m.stationDurationSeconds).toBe(600); // backWashTime 10 min
+    expect(m.stationElapsedSeconds).toBeGreaterThanOrEqual(0);
+    expect((m.stationDurationSeconds ?? 0) - (m.stationElapsedSeconds ?? 0)).toBeCloseTo(
+      m.stationRemainingSeconds ?? 0,
+      -1,
+    );
+    expect(m.serviceRemainingSeconds).toBeGreaterThan(m.stationRemainingSeconds ?? 0);
+    expect(Date.parse(m.reportedAt ?? "")).toBeLessThanOrEqual(Date.now());
+    expect(m.clockRate).toBe(1);
+  });
+
   it("the event of a close reaches the bus once", async () => {
     const a = started.find((d) => d.mac === A.mac)!;
     a.injectClose(513);

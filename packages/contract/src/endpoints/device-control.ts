@@ -89,14 +89,19 @@ export const ZCycleStation = z.object({
   deviates: z.boolean(),
 });
 
-/** One regeneration cycle (extension: get-regeneration-cycles). L, kg, seconds. */
+/**
+ * One regeneration cycle (extension: get-regeneration-cycles). L, kg, seconds. Times are real (server arrival, ISO
+ * UTC); durations are the valve's own seconds.
+ */
 export const ZRegenerationCycle = z.object({
   startTime: ZIsoTime,
   endTime: ZIsoTime.nullable(),
   durationSeconds: z.number().nullable(),
   expectedSeconds: z.number().nullable(),
   stations: z.array(ZCycleStation),
-  waterL: z.number(),
+  /** Water the cycle sent to the drain, L, as the valve reports it; null when it does not. */
+  waterL: z.number().nullable(),
+  /** Salt the cycle drew, kg (reported, or saltAddition for a brine cycle of a valve that does not report it). */
   saltKg: z.number(),
   /** Some station (or the whole cycle) deviates by more than 20 % from the settings. */
   deviates: z.boolean(),
@@ -118,7 +123,10 @@ export const ZFlowStatistics = ZFreshness.extend({
   reportTimeType: z.number().int(),
   from: ZIsoTime,
   to: ZIsoTime,
-  /** "hour" for the day view, "day" for week and month. Buckets are UTC. */
+  /**
+   * "hour" for the day view, "day" for week and month. Buckets are the caller's local hours and days (the
+   * `X-Time-Zone` header; UTC without it), by real time; each `start` is an instant in ISO UTC.
+   */
   bucket: z.enum(["hour", "day"]),
   buckets: z.array(ZFlowBucket),
   totals: z.object({ waterL: z.number(), regenerations: z.number().int(), saltKg: z.number() }),
@@ -243,7 +251,7 @@ export const deviceControlEndpoints = {
     body: z.object({
       deviceId: ZId,
       reportTimeType: z.coerce.number().int().min(1).max(3),
-      /** A day inside the period, YYYY-MM-DD (UTC); default today. */
+      /** A day inside the period, YYYY-MM-DD, a calendar date in the caller's time zone; default today there. */
       date: z
         .string()
         .regex(/^\d{4}-\d{2}-\d{2}/)

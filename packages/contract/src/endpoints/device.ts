@@ -5,6 +5,25 @@ import { ZFamilyDevice } from "./family.js";
 
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
 
+/**
+ * How far the current station is, for a countdown that never runs backwards (issue 10 "One clock"). Device seconds
+ * (a time-scaled simulator runs `clockRate` of them per real second; a real valve 1). The station ends
+ * `stationDurationSeconds − stationElapsedSeconds` device seconds after `reportedAt` (server time of that report).
+ */
+export const ZStationTiming = z.object({
+  /** Seconds of the current station done when it was reported (device clock `ts − stationStartedAt`); null in service. */
+  stationElapsedSeconds: z.number().nullable().optional(),
+  /** Total length of the current station, s; null in service or when the device does not say. */
+  stationDurationSeconds: z.number().nullable().optional(),
+  /** Seconds until the valve is back in service, as reported; null in service or unknown. */
+  serviceRemainingSeconds: z.number().nullable().optional(),
+  /** When the server received that report (ISO UTC, real time — the time to show the owner). */
+  reportedAt: z.string().nullable().optional(),
+  /** Device seconds per real second, measured by the server between reports (1 for a real valve). */
+  clockRate: z.number().optional(),
+});
+export type TStationTiming = z.infer<typeof ZStationTiming>;
+
 /** Live device information (spec §3 Device info, plus the reported state). Units: L, L/min, s. */
 export const ZDeviceInfo = z.object({
   id: z.string(),
@@ -17,6 +36,7 @@ export const ZDeviceInfo = z.object({
   online: z.boolean(),
   station: z.number().int().min(0).max(8).nullable(),
   stationRemainingSeconds: z.number().nullable(),
+  ...ZStationTiming.shape,
   remainingWaterL: z.number().nullable(),
   capacityL: z.number().nullable(),
   flowRateLpm: z.number().nullable(),

@@ -14,6 +14,7 @@ import { grantedPoliciesFor } from "../../auth/policies.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { translate } from "../../http/messages.js";
+import { stationTiming } from "../../iot/station-timing.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
 import { readFreshness, recordClockDrift } from "../statistics/freshness.js";
@@ -51,6 +52,11 @@ export async function readDeviceRow(db: Db, deviceId: string) {
       "s.close_reason",
       "s.settings_json",
       "s.last_report_time",
+      "s.reported_at",
+      "s.station_started_at",
+      "s.station_duration_seconds",
+      "s.service_remaining_seconds",
+      "s.clock_rate",
     ])
     .where("d.id", "=", deviceId)
     .executeTakeFirst();
@@ -66,6 +72,7 @@ export async function readDeviceRow(db: Db, deviceId: string) {
     online: r.online === 1,
     station: r.station ?? null,
     stationRemainingSeconds: r.station_remaining_seconds ?? null,
+    ...stationTiming(r),
     remainingWaterL: r.remaining_water_l ?? null,
     capacityL: r.capacity_l ?? null,
     flowRateLpm: r.flow_rate_lpm ?? null,

@@ -16,6 +16,7 @@ import { grantedPoliciesFor } from "../../auth/policies.js";
 import type { Bus } from "../../bus.js";
 import type { Db } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
+import { stationTiming } from "../../iot/station-timing.js";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
 import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/queries.js";
 import { readDeviceRow } from "../device-control/service.js";
@@ -73,13 +74,17 @@ export function familyDeviceQuery(db: Db) {
       "s.online",
       "s.station",
       "s.last_report_time",
+      "s.reported_at",
     ]);
 }
 
 /** One row of {@link familyDeviceQuery}. */
 export type FamilyDeviceRow = Awaited<ReturnType<ReturnType<typeof familyDeviceQuery>["execute"]>>[number];
 
-/** Maps a {@link familyDeviceQuery} row to the wire shape (an unbound device gets familyId ""). */
+/**
+ * Maps a {@link familyDeviceQuery} row to the wire shape (an unbound device gets familyId ""); `lastReportTime` is the
+ * real time the server received the last report, which the home list shows in the phone's local time.
+ */
 export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
   return {
     id: r.id,
@@ -91,7 +96,8 @@ export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
     sort: r.sort,
     mac: r.mac,
     deviceModel: r.model,
-    lastReportTime: r.last_report_time ?? null,
+    // Real time of the last report (issue 10 "One clock"); the device clock only for rows from before migration 0013.
+    lastReportTime: r.reported_at ?? r.last_report_time ?? null,
   };
 }
 
@@ -115,6 +121,11 @@ export async function stateMessage(db: Db, deviceId: string, familyId: string | 
       "s.remaining_water_l",
       "s.flow_rate_lpm",
       "s.last_report_time",
+      "s.reported_at",
+      "s.station_started_at",
+      "s.station_duration_seconds",
+      "s.service_remaining_seconds",
+      "s.clock_rate",
     ])
     .where("d.id", "=", deviceId)
     .executeTakeFirstOrThrow();
@@ -126,6 +137,7 @@ export async function stateMessage(db: Db, deviceId: string, familyId: string | 
     online: r.online === 1,
     station: r.station ?? null,
     stationRemainingSeconds: r.station_remaining_seconds ?? null,
+    ...stationTiming(r),
     remainingWaterL: r.remaining_water_l ?? null,
     flowRateLpm: r.flow_rate_lpm ?? null,
     lastReportTime: r.last_report_time ?? null,

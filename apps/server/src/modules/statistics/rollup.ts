@@ -14,12 +14,12 @@ export function dayOf(ts: string | number | Date): string {
 }
 
 /**
- * Recomputes the hourly rollup of the hour holding `ts` from the raw telemetry of that hour, then the daily rollup of
+ * Recomputes the hourly rollup of the hour holding `ts` (server time of arrival: hours are real hours, issue 10 "One
+ * clock", whatever the device clock says) from the raw telemetry that arrived in that hour, then the daily rollup of
  * its day from the hourly rows, and upserts both (issue 4 "Water-usage statistics"). Because every value is
  * recomputed from the rows below it, calling this any number of times for the same data gives the same rows
  * (idempotent), and a redelivered or late telemetry message is counted once. Cost: ≤ 1 hour of raw rows + ≤ 24 rows.
- * Raw `ts` must be ISO UTC text as produced by `Date.toISOString()` (docs/device-protocol.md), so text order is time
- * order on both engines.
+ * `received_at` is ISO UTC text as produced by `Date.toISOString()`, so text order is time order on both engines.
  */
 export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, now = new Date()): Promise<void> {
   const hourStart = hourStartOf(ts);
@@ -33,8 +33,8 @@ export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, no
       eb.fn.coalesce(eb.fn.max<number>("flow_rate_lpm"), eb.lit(0)).as("maxFlow"),
     ])
     .where("device_id", "=", deviceId)
-    .where("ts", ">=", hourStart)
-    .where("ts", "<", hourEnd)
+    .where("received_at", ">=", hourStart)
+    .where("received_at", "<", hourEnd)
     .executeTakeFirstOrThrow();
   const samples = Number(hour.samples);
   if (samples === 0) {
@@ -95,7 +95,11 @@ export async function backfillRollups(db: Db, deviceId?: string): Promise<number
   }
   await del1.execute();
   await del2.execute();
-  let q = db.selectFrom("device_telemetry").select(["device_id", "ts"]).orderBy("device_id").orderBy("ts");
+  let q = db
+    .selectFrom("device_telemetry")
+    .select(["device_id", "ts", "received_at"])
+    .orderBy("device_id")
+    .orderBy("ts");
   if (deviceId) q = q.where("device_id", "=", deviceId);
   const seen = new Set<string>();
   let hours = 0;
@@ -112,10 +116,11 @@ export async function backfillRollups(db: Db, deviceId?: string): Promise<number
     const rows = await page.execute();
     if (rows.length === 0) break;
     for (const r of rows) {
-      const key = `${r.device_id}|${hourStartOf(r.ts)}`;
+      const at = r.received_at ?? r.ts;
+      const key = `${r.device_id}|${hourStartOf(at)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      await rollupTelemetryAt(db, r.device_id, r.ts);
+      await rollupTelemetryAt(db, r.device_id, at);
       hours++;
     }
     last = rows[rows.length - 1];

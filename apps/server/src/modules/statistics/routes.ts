@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireUser } from "../../http/authenticate.js";
 import { registerEndpoint } from "../../http/route.js";
+import { callerTimeZone } from "../../http/time-zone.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
 import { telemetryCsvStream } from "./csv.js";
@@ -28,9 +29,9 @@ function isoOf(text: string): string {
  * Every call requires a member of the device's family (strangers 403, unknown devices 404).
  */
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ user, body }) => {
+  registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ user, body, request }) => {
     await requireDeviceAccess(ctx.db, user.id, body.deviceId);
-    return deviceFlowStatistics(ctx.db, body, ctx.now());
+    return deviceFlowStatistics(ctx.db, body, ctx.now(), callerTimeZone(request));
   });
   registerEndpoint(app, endpoints.getSaltStatus, async ({ user, query, lang }) => {
     await requireDeviceAccess(ctx.db, user.id, query.deviceId);

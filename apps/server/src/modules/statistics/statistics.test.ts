@@ -53,7 +53,14 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
       total += litres;
       await t.db
         .insertInto("device_telemetry")
-        .values({ device_id: deviceId, ts, total_water_l: total, flow_rate_lpm: litres / 10, interval_water_l: litres })
+        .values({
+          device_id: deviceId,
+          ts,
+          received_at: ts,
+          total_water_l: total,
+          flow_rate_lpm: litres / 10,
+          interval_water_l: litres,
+        })
         .execute();
       await rollupTelemetryAt(t.db, deviceId, ts);
     }
@@ -103,6 +110,31 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     expect(r.buckets).toHaveLength(31);
     expect(r.buckets[1]).toMatchObject({ start: "2026-03-02T00:00:00.000Z", waterL: 3 });
     expect(r.totals).toEqual({ waterL: 45.5, regenerations: 2, saltKg: 6 });
+  });
+
+  it("days are the owner's local days: water and regenerations by real time in the X-Time-Zone", async () => {
+    // 23:59 UTC on 11 March is 07:59 on 12 March in Shanghai; 02:00 UTC regenerations are 10:00 local the same day.
+    const res = await t.app.inject({
+      method: "POST",
+      url: STATS,
+      headers: { authorization: owner, "x-time-zone": "Asia/Shanghai" },
+      payload: { deviceId, reportTimeType: 2, date: "2026-03-10" },
+    });
+    const r = res.json().result;
+    expect(r.from).toBe("2026-03-08T16:00:00.000Z"); // Monday 9 March, 00:00 in Shanghai
+    expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 0, 7, 0, 0, 0]);
+    expect(r.buckets.map((b: { regenerations: number }) => b.regenerations)).toEqual([0, 1, 1, 0, 0, 0, 0]);
+    const day = (
+      await t.app.inject({
+        method: "POST",
+        url: STATS,
+        headers: { authorization: owner, "x-time-zone": "Asia/Shanghai" },
+        payload: { deviceId, reportTimeType: 3, date: "2026-03-12" },
+      })
+    ).json().result;
+    expect(day.buckets[7]).toMatchObject({ start: "2026-03-11T23:00:00.000Z", waterL: 7 });
+    const bad = await stats({ deviceId, reportTimeType: 3, date: "2026-02-30" });
+    expect(bad.statusCode).toBe(400);
   });
 
   it("rollups are idempotent and a backfill rebuilds the same rows", async () => {
@@ -305,7 +337,7 @@ describe("statistics pure parts", () => {
       { type: "regeneration-start", station: null, ts: "2026-03-04T02:00:00.000Z" },
       { type: "station", station: 1, ts: "2026-03-04T02:00:00.000Z" },
     ];
-    const cycles = buildCycles(events, settings, () => 42);
+    const cycles = buildCycles(events, settings);
     expect(cycles).toHaveLength(4);
     expect(cycles[0]).toMatchObject({ durationSeconds: 5160, expectedSeconds: 5160, deviates: false, complete: true });
     expect(cycles[0].stations.map((s) => [s.station, s.durationSeconds, s.expectedSeconds])).toEqual([
@@ -314,11 +346,68 @@ describe("statistics pure parts", () => {
       [3, 360, 360],
       [4, 600, 600],
     ]);
-    expect(cycles[0]).toMatchObject({ waterL: 42, saltKg: 3 });
+    expect(cycles[0]).toMatchObject({ waterL: null, saltKg: 3 });
     expect(cycles[1].deviates).toBe(false);
     expect(cycles[2].deviates).toBe(true);
     expect(cycles[2].stations[0]).toMatchObject({ station: 1, durationSeconds: 900, deviates: true });
     expect(cycles[3]).toMatchObject({ complete: false, endTime: null, deviates: false });
+  });
+});
+
+describe("regeneration timeline across a time sync (issue 10 One clock)", () => {
+  const settings = {
+    backWashTime: 10,
+    absorbSaltSlowWashTime: 60,
+    saltTankRefillTime: 6,
+    washTime: 10,
+    saltAddition: 3,
+  };
+  const ev = (type: string, station: number | null, ts: string, receivedAt: string, extra = {}): CycleEvent => ({
+    type,
+    station,
+    ts,
+    receivedAt,
+    ...extra,
+  });
+  // A clock 5 h fast runs a normal cycle; the owner then syncs it, and the next cycle is stamped 5 h "earlier".
+  const first = [
+    ev("regeneration-start", null, "2026-03-01T07:00:00.000Z", "2026-03-01T02:00:00.000Z"),
+    ev("station", 1, "2026-03-01T07:00:00.000Z", "2026-03-01T02:00:00.000Z"),
+    ev("station", 2, "2026-03-01T07:10:00.000Z", "2026-03-01T02:10:00.000Z"),
+    ev("station", 3, "2026-03-01T08:10:00.000Z", "2026-03-01T03:10:00.000Z"),
+    ev("station", 4, "2026-03-01T08:16:00.000Z", "2026-03-01T03:16:00.000Z"),
+    ev("regeneration-end", null, "2026-03-01T08:26:00.000Z", "2026-03-01T03:26:00.000Z", { waterL: 151.5, saltKg: 3 }),
+  ];
+  const second = [
+    ev("regeneration-start", null, "2026-03-02T02:00:00.000Z", "2026-03-02T02:00:00.000Z"),
+    ev("station", 1, "2026-03-02T02:00:00.000Z", "2026-03-02T02:00:00.000Z"),
+    ev("station", 2, "2026-03-02T02:10:00.000Z", "2026-03-02T02:10:00.000Z"),
+    ev("station", 3, "2026-03-02T03:10:00.000Z", "2026-03-02T03:10:00.000Z"),
+    ev("station", 4, "2026-03-02T03:16:00.000Z", "2026-03-02T03:16:00.000Z"),
+    ev("regeneration-end", null, "2026-03-02T03:26:00.000Z", "2026-03-02T03:26:00.000Z", { waterL: 149, saltKg: 3 }),
+  ];
+
+  it("keeps past cycles as they were, in real time, with the water and salt the valve reported", () => {
+    const before = buildCycles(first, settings);
+    const after = buildCycles([...first, ...second], settings);
+    expect(after[0]).toEqual(before[0]);
+    expect(after.map((c) => [c.startTime, c.deviates, c.waterL, c.saltKg])).toEqual([
+      ["2026-03-01T02:00:00.000Z", false, 151.5, 3],
+      ["2026-03-02T02:00:00.000Z", false, 149, 3],
+    ]);
+  });
+
+  it("does not flag a station whose span crosses a sync that set the clock back", () => {
+    const cycle = [
+      ev("regeneration-start", null, "2026-03-03T07:00:00.000Z", "2026-03-03T02:00:00.000Z"),
+      ev("station", 1, "2026-03-03T07:00:00.000Z", "2026-03-03T02:00:00.000Z"),
+      ev("station", 2, "2026-03-03T02:10:00.000Z", "2026-03-03T02:10:00.000Z"), // synced during the backwash
+      ev("regeneration-end", null, "2026-03-03T03:10:00.000Z", "2026-03-03T03:10:00.000Z"),
+    ];
+    const [c] = buildCycles(cycle, settings);
+    expect(c.stations[0]).toMatchObject({ station: 1, durationSeconds: 0, deviates: false });
+    expect(c.stations[1]).toMatchObject({ station: 2, durationSeconds: 3600, deviates: false });
+    expect(c).toMatchObject({ durationSeconds: null, deviates: false, waterL: null, saltKg: 3 });
   });
 });
 

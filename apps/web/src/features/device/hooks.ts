@@ -60,7 +60,7 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
         const { type, progress, closeReason } = message.event;
         if (type === "ota-progress" && typeof progress === "number") setOtaProgress(progress >= 100 ? null : progress);
         if (closeReason) {
-          const time = message.lastReportTime ?? new Date().toISOString();
+          const time = new Date().toISOString(); // real time the phone heard of it, not the device clock
           setCloseEvents((list) => [{ closeReason, time }, ...list].slice(0, 20));
         }
       }

@@ -36,7 +36,8 @@ export function applyDeviceChange(list: TFamilyDevice[], message: TDeviceChangeM
     ...device,
     online: message.online,
     station: message.station ?? device.station,
-    lastReportTime: message.lastReportTime ?? device.lastReportTime,
+    // The list shows real time (issue 10 "One clock"): the server's arrival stamp of the report.
+    lastReportTime: message.reportedAt ?? message.lastReportTime ?? device.lastReportTime,
   };
   return list.map((d, i) => (i === index ? next : d));
 }

@@ -49,14 +49,42 @@ describe("applyLiveMessage (hub 1 → Device screen)", () => {
     expect(next.receivedAtMs).toBe(5000);
     expect(next.reported.station).toBe("2026-01-01T00:05:00Z");
     expect(next.reported.water).toBe("2026-01-01T00:00:00Z");
-    // 5 device minutes arrived 5 phone seconds later: the countdown runs at 60×.
-    expect(next.clockRate).toBe(60);
-    const real = applyLiveMessage(
+    // The server measured the device clock at 60×: the countdown runs at that rate, real time is the server's stamp.
+    const fast = applyLiveMessage(
       next,
-      message({ station: 1, stationRemainingSeconds: 530, lastReportTime: "2026-01-01T00:05:10Z" }),
-      15_000,
+      message({
+        station: 1,
+        stationRemainingSeconds: 480,
+        stationElapsedSeconds: 120,
+        stationDurationSeconds: 600,
+        serviceRemainingSeconds: 480 + 4500,
+        reportedAt: "2026-05-01T10:00:00.000Z",
+        clockRate: 60,
+        lastReportTime: "2026-01-01T00:06:00Z",
+      }),
+      Date.parse("2026-05-01T10:00:00.500Z"),
     );
-    expect(real.clockRate).toBe(1);
+    expect(fast.clockRate).toBe(60);
+    expect(fast.reported.station).toBe("2026-05-01T10:00:00.000Z");
+    expect(fast.stationClock).toMatchObject({
+      station: 1,
+      endsAtMs: Date.parse("2026-05-01T10:00:08.000Z"),
+      serviceAtMs: Date.parse("2026-05-01T10:01:23.000Z"),
+    });
+    // A refetch or report saying more time is left does not move the end later.
+    const slower = applyLiveMessage(
+      fast,
+      message({
+        station: 1,
+        stationRemainingSeconds: 470,
+        stationElapsedSeconds: 130,
+        stationDurationSeconds: 600,
+        reportedAt: "2026-05-01T10:00:05.000Z",
+        clockRate: 60,
+      }),
+      Date.parse("2026-05-01T10:00:05.000Z"),
+    );
+    expect(slower.stationClock?.endsAtMs).toBe(Date.parse("2026-05-01T10:00:08.000Z"));
   });
 
   it("ignores other devices and applies online and close events", () => {

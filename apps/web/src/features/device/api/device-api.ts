@@ -10,7 +10,7 @@ import {
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, apiBaseUrl, requestHeaders } from "../../../shared/api/client.js";
 import type { CommandKind } from "../logic/command-state.js";
-import { deviceClockRate } from "../logic/live-values.js";
+import { mergeStationClock, type StationClock, stationClockOf } from "../logic/station-clock.js";
 
 /** One bucket of water-usage statistics: start (ISO), water used L, regenerations, salt used kg. */
 export interface FlowPoint {
@@ -54,15 +54,38 @@ export interface ReportTimes {
 }
 
 /**
- * The Device screen's live device: the server's info plus when it arrived on the phone (ms), per-value times and the
- * device's clock rate (device seconds per phone second, 1 for a real valve) that the station countdown runs at.
+ * The Device screen's live device: the server's info plus when it arrived on the phone (ms), per-value times, the
+ * device's clock rate (device seconds per real second as the server measured it, 1 for a real valve) and the running
+ * station's clock (issue 10 "One clock": the countdown and "back in service at", never running backwards).
  */
-export type LiveDevice = TDeviceInfo & { receivedAtMs: number; reported: ReportTimes; clockRate: number };
+export type LiveDevice = TDeviceInfo & {
+  receivedAtMs: number;
+  reported: ReportTimes;
+  clockRate: number;
+  stationClock: StationClock | null;
+};
 
 /** Wraps a fresh `query-device-info` answer as a {@link LiveDevice} received at `nowMs`. */
 export function toLiveDevice(info: TDeviceInfo, nowMs: number = Date.now()): LiveDevice {
-  const t = info.lastReportTime;
-  return { ...info, receivedAtMs: nowMs, reported: { station: t, remaining: t, water: t, flow: t }, clockRate: 1 };
+  const t = info.reportedAt ?? info.lastReportTime; // real time first (issue 10 "One clock")
+  return {
+    ...info,
+    receivedAtMs: nowMs,
+    reported: { station: t, remaining: t, water: t, flow: t },
+    clockRate: info.clockRate ?? 1,
+    stationClock: stationClockOf(info, nowMs),
+  };
+}
+
+/**
+ * Keeps the shown station clock when a refetched device arrives (TanStack `structuralSharing`): the same station
+ * instance keeps the earlier end ({@link mergeStationClock}), so a refetch never makes the countdown jump up.
+ */
+export function keepStationClock(previous: unknown, next: unknown): unknown {
+  const old = previous as LiveDevice | undefined;
+  const fresh = next as LiveDevice;
+  if (!old || !fresh || old.id !== fresh.id) return fresh;
+  return { ...fresh, stationClock: mergeStationClock(old.stationClock, fresh.stationClock, Date.now()) };
 }
 
 /**
@@ -77,18 +100,27 @@ export function applyLiveMessage(
   nowMs: number = Date.now(),
 ): LiveDevice {
   if (message.deviceId !== device.id) return device;
-  const t = message.lastReportTime ?? device.lastReportTime;
-  const next: LiveDevice = { ...device, online: message.online, lastReportTime: t, reported: { ...device.reported } };
+  // What the owner sees is real time: the server's arrival stamp, the device clock only when there is none.
+  const t = message.reportedAt ?? message.lastReportTime ?? device.reportedAt ?? device.lastReportTime;
+  const next: LiveDevice = {
+    ...device,
+    online: message.online,
+    lastReportTime: message.lastReportTime ?? device.lastReportTime,
+    reportedAt: message.reportedAt ?? device.reportedAt ?? null,
+    reported: { ...device.reported },
+  };
   if (message.kind === "state") {
     if (message.station !== null) {
       next.station = message.station;
       next.reported.station = t;
     }
-    next.clockRate = deviceClockRate(
-      { reportTime: device.reported.remaining, atMs: device.receivedAtMs, rate: device.clockRate ?? 1 },
-      { reportTime: message.lastReportTime, atMs: nowMs },
-    );
+    next.clockRate = message.clockRate ?? device.clockRate ?? 1;
     next.stationRemainingSeconds = message.stationRemainingSeconds;
+    next.stationElapsedSeconds = message.stationElapsedSeconds ?? null;
+    next.stationDurationSeconds = message.stationDurationSeconds ?? null;
+    next.serviceRemainingSeconds = message.serviceRemainingSeconds ?? null;
+    next.reportedAt = message.reportedAt ?? null;
+    next.stationClock = mergeStationClock(device.stationClock ?? null, stationClockOf(message, nowMs), nowMs);
     next.receivedAtMs = nowMs;
     next.reported.remaining = t;
     if (message.remainingWaterL !== null) {
@@ -118,6 +150,7 @@ export function deviceInfoQuery(deviceId: string) {
     // Live values: every screen that opens asks again (a close or station change may have come while no device
     // screen listened to hub 1), while the last answer shows meanwhile.
     staleTime: 0,
+    structuralSharing: keepStationClock,
   });
 }
 

@@ -1,7 +1,8 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import type { LiveDevice } from "../api/device-api.js";
-import { formatCountdown, formatPercent, remainingSecondsAt, stationProgress } from "../logic/live-values.js";
+import { formatCountdown, formatPercent, stationProgress } from "../logic/live-values.js";
+import { stationRemainingAt } from "../logic/station-clock.js";
 import { ReportedAgo } from "./freshness.js";
 
 /** Formats a number with at most `digits` decimals in the interface language. */
@@ -9,10 +10,18 @@ function formatNumber(value: number, lang: string, digits = 1): string {
   return new Intl.NumberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(value);
 }
 
+/** A phone-local "HH:mm" for an instant (ms) in the interface language. */
+function formatClockTime(ms: number, lang: string): string {
+  return new Intl.DateTimeFormat(lang === "zh-Hans" ? "zh-CN" : lang, { hour: "2-digit", minute: "2-digit" }).format(
+    new Date(ms),
+  );
+}
+
 /**
  * The live part of the Device screen (spec §3 stations): the station text, its remaining time counting down
- * locally between reports with progress against the configured duration, water left before regeneration and the
- * flow now; each value with the time it was reported.
+ * locally from the valve's reported station start and duration (issue 10 "One clock": never backwards within a
+ * station, see `station-clock.ts`) with progress against the station's length, "back in service at HH:mm" in the
+ * phone's local time, water left before regeneration and the flow now; each value with the time it was reported.
  */
 export function StationCard({
   device,
@@ -26,11 +35,11 @@ export function StationCard({
   const { t, i18n } = useTranslation();
   const station = device.station;
   const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");
-  const remaining =
-    station && station !== 5
-      ? remainingSecondsAt(device.stationRemainingSeconds, device.receivedAtMs, now, device.clockRate)
-      : null;
-  const progress = station === null ? null : stationProgress(remaining, durations?.[station]);
+  const clock = device.stationClock?.station === station ? device.stationClock : null;
+  const remaining = clock ? stationRemainingAt(clock, now) : null;
+  const progress =
+    station === null || !clock ? null : stationProgress(remaining, clock.durationSeconds ?? durations?.[station]);
+  const serviceAt = clock?.serviceAtMs ?? null;
   const tone = !device.online ? "offline" : station === 0 ? "service" : station === 5 ? "closed" : "regenerating";
   return (
     <section className={`device-station device-station--${tone}`} data-testid="device-live">
@@ -54,6 +63,11 @@ export function StationCard({
                 {t("device.stationProgress", { percent: formatPercent(progress * 100) })}
               </div>
             </>
+          ) : null}
+          {serviceAt !== null ? (
+            <div className="device-station__hint" data-testid="device-back-in-service" data-at={serviceAt}>
+              {t("device.backInService", { time: formatClockTime(serviceAt, i18n.language) })}
+            </div>
           ) : null}
         </div>
       ) : null}

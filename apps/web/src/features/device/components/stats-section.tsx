@@ -179,7 +179,7 @@ export function CyclesSection({ deviceId }: { deviceId: string }) {
             <span>
               {t("deviceStats.cycle", {
                 minutes: c.durationSeconds === null ? "—" : Math.round(c.durationSeconds / 60),
-                water: number.format(c.waterL),
+                water: c.waterL === null ? "—" : number.format(c.waterL),
                 salt: number.format(c.saltKg),
               })}
             </span>

@@ -1,47 +1,10 @@
 /**
- * Pure helpers of the Device screen (spec §3 stations, issue 4 "Freshness"): local countdown of the station's
- * remaining time between reports, progress against the station's configured duration, ages and clock drift.
+ * Pure helpers of the Device screen (spec §3 stations, issue 4 "Freshness"): progress against the station's
+ * duration, countdown and percent formats, ages and clock drift (the countdown itself: `station-clock.ts`).
  */
 
 /** A clock drift between the device and the phone above this many ms shows the time-sync warning (issue 4). */
 export const CLOCK_DRIFT_WARN_MS = 60_000;
-
-/**
- * The station's remaining seconds at `nowMs`, counted down locally from the last report: `reportedSeconds` as
- * reported at `reportedAtMs` (ms since epoch, the phone's clock when the value arrived), running `rate` device
- * seconds per phone second (1 for a real valve; see {@link deviceClockRate}), never below 0.
- * Null when nothing was reported.
- */
-export function remainingSecondsAt(
-  reportedSeconds: number | null,
-  reportedAtMs: number,
-  nowMs: number,
-  rate = 1,
-): number | null {
-  if (reportedSeconds === null || !Number.isFinite(reportedSeconds)) return null;
-  const elapsed = Math.max(0, (nowMs - reportedAtMs) / 1000) * rate;
-  return Math.max(0, Math.round(reportedSeconds - elapsed));
-}
-
-/**
- * How many device seconds pass per phone second, measured between two reports: the difference of the device's report
- * times (ISO, the device's clock) over the difference of the phone's arrival times (ms). A real valve runs at 1; a
- * time-scaled simulator at e.g. 60, and its countdown must run as fast or it jumps at every report. Rates within
- * 0.5–1.5 count as 1 (network jitter); with less than 1 s between arrivals, or unreadable times, the previous rate is
- * kept. Result clamped to 1/1000–100000.
- */
-export function deviceClockRate(
-  previous: { reportTime: string | null; atMs: number; rate: number },
-  next: { reportTime: string | null; atMs: number },
-): number {
-  const phoneMs = next.atMs - previous.atMs;
-  if (!previous.reportTime || !next.reportTime || phoneMs < 1000) return previous.rate;
-  const deviceMs = Date.parse(next.reportTime) - Date.parse(previous.reportTime);
-  if (!Number.isFinite(deviceMs) || deviceMs <= 0) return previous.rate;
-  const rate = deviceMs / phoneMs;
-  if (rate >= 0.5 && rate <= 1.5) return 1;
-  return Math.min(100_000, Math.max(0.001, rate));
-}
 
 /**
  * Share of the station done (0–1) given the remaining seconds and the station's configured duration in seconds

@@ -74,7 +74,8 @@ export function DeviceScreen() {
     );
   }
 
-  const ago = minutesAgo(device.lastReportTime, now);
+  const reportedAt = device.reportedAt ?? device.lastReportTime; // real time (issue 10 "One clock")
+  const ago = minutesAgo(reportedAt, now);
   const driftSeconds = salt.data?.clockDriftSeconds ?? null;
   const drift = driftSeconds === null ? null : driftSeconds * 1000;
   return (
@@ -109,7 +110,7 @@ export function DeviceScreen() {
             <div
               className="device-hero__time"
               data-testid="device-last-report"
-              data-reported={device.lastReportTime ?? ""}
+              data-reported={reportedAt ?? ""}
             >
               {ago === null
                 ? t("device.neverReported")
