@@ -8,7 +8,7 @@ import type { System } from "../../apps/server/src/system.js";
 import messageEn from "../../apps/web/src/features/message/locales/en.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
-import { launchPhone } from "../support/browser.js";
+import { launchPhone, snap } from "../support/browser.js";
 import { familyIdOf, startTestSystem } from "../support/system.js";
 
 const WEB = { en: messageEn, "zh-Hans": messageZhHans } as const;
@@ -285,6 +285,26 @@ describe("the message centre in Chromium", () => {
     expect(await row.getAttribute("data-message-id")).toBe(sent.result.id);
     expect(await row.getAttribute("data-read")).toBe("false");
     expect(await row.textContent()).toContain(messageMessages["zh-Hans"]["message.test.title"]);
+  });
+
+  it("messages switch language with the interface: the same message reads in the language chosen now", async () => {
+    const page = member.page;
+    await openRoute(page, system.url, "/MessageDetails", { filter: "all" }, "message-centre-screen");
+    const row = page.getByTestId("message-row").first();
+    await row.waitFor({ timeout: 10_000 });
+    const id = await row.getAttribute("data-message-id");
+    expect(await row.textContent()).toContain(messageMessages["zh-Hans"]["message.test.title"]);
+    for (const lang of ["en", "ru", "zh-Hans"] as const) {
+      await openRoute(page, system.url, "/Setting", undefined, "setting-screen");
+      await page.getByTestId(`setting-language-${lang}`).click();
+      await openRoute(page, system.url, "/MessageDetails", { filter: "all" }, "message-centre-screen");
+      const same = page.locator(`[data-testid="message-row"][data-message-id="${id}"]`);
+      await expect
+        .poll(() => same.textContent(), { timeout: 10_000 })
+        .toContain(messageMessages[lang]["message.test.title"]);
+      await page.waitForTimeout(400); // the page's slide-in
+      await snap(page, `message-list-${lang}`);
+    }
   });
 
   it("push management on Home turns the push switch off on the server; messages still reach the centre", async () => {

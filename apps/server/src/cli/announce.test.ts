@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
 import { storeAnnouncement } from "./announce.js";
 
 describe("npm run announce (issue 5 platform announcements)", () => {
@@ -41,5 +41,28 @@ describe("npm run announce (issue 5 platform announcements)", () => {
       await storeAnnouncement(t.db, t.config, { title: "Hi", content: "x", userEmail: "nobody@home.test" }),
     ).toBeNull();
     await expect(storeAnnouncement(t.db, t.config, { title: " ", content: "x" })).rejects.toThrow(RangeError);
+  });
+
+  it("keeps the languages it was written in: each reader gets theirs, else the main text (issue 10)", async () => {
+    await storeAnnouncement(t.db, t.config, {
+      title: "Price change",
+      content: "From March",
+      userEmail: "a@home.test",
+      texts: { fr: { title: "Changement de prix", content: "À partir de mars" } },
+    });
+    const auth = await bearer(t.app, "a@home.test", "pass-word-1");
+    const newest = async (lang: string) =>
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/api/push-service/app/message/get-user-message-list",
+          headers: { authorization: auth, "accept-language": lang },
+        })
+      ).json().result.items[0];
+    expect(await newest("fr")).toMatchObject({ title: "Changement de prix", content: "À partir de mars" });
+    expect(await newest("ru")).toMatchObject({ title: "Price change", content: "From March" });
+    await expect(
+      storeAnnouncement(t.db, t.config, { title: "x", content: "y", texts: { fr: { title: "", content: "z" } } }),
+    ).rejects.toThrow(RangeError);
   });
 });

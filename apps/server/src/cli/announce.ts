@@ -3,6 +3,10 @@
  * user with `--user <email>`. Uses the server's configuration (DATABASE_URL or the SQLite file in DATA_DIR).
  *
  *   npm run announce -- --title "Maintenance tonight" --content "The service pauses 02:00–02:30." [--user a@b.c]
+ *     [--title-fr "Maintenance ce soir" --content-fr "Le service s'interrompt de 02:00 à 02:30." …]
+ *
+ * `--title-<lang>`/`--content-<lang>` (lang: zh-Hans, en, es, ru, fr) add the announcement in other languages: each
+ * reader gets the one in their current language, and `--title`/`--content` when it is not among them (issue 10).
  *
  * The messages are stored unpublished; the running server's message worker delivers them (hub 2 ReceiveMessage and
  * push) within seconds, or at its next start. Exit codes: 0 done, 1 no live account with that e-mail, 2 bad usage
@@ -10,6 +14,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { LANGUAGES, type Language } from "@aquapilot/contract";
 import { pino } from "pino";
 import { InProcessBus } from "../bus.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
@@ -29,12 +34,26 @@ export const ANNOUNCE_LIMITS = { title: 200, content: 4000 } as const;
 export async function storeAnnouncement(
   db: Db,
   config: AppConfig,
-  input: { title: string; content: string; userEmail?: string },
+  input: {
+    title: string;
+    content: string;
+    userEmail?: string;
+    texts?: Partial<Record<Language, { title: string; content: string }>>;
+  },
 ): Promise<{ count: number; sourceKey: string } | null> {
-  const title = input.title.trim();
-  const content = input.content.trim();
-  if (!title || title.length > ANNOUNCE_LIMITS.title) throw new RangeError("title must be 1–200 characters");
-  if (!content || content.length > ANNOUNCE_LIMITS.content) throw new RangeError("content must be 1–4000 characters");
+  const checked = (t: { title: string; content: string }) => {
+    const title = t.title.trim();
+    const content = t.content.trim();
+    if (!title || title.length > ANNOUNCE_LIMITS.title) throw new RangeError("title must be 1–200 characters");
+    if (!content || content.length > ANNOUNCE_LIMITS.content) throw new RangeError("content must be 1–4000 characters");
+    return { title, content };
+  };
+  const { title, content } = checked(input);
+  let texts: Partial<Record<Language, { title: string; content: string }>> | undefined;
+  for (const [lang, text] of Object.entries(input.texts ?? {})) {
+    if (!(LANGUAGES as readonly string[]).includes(lang)) throw new RangeError(`unknown language ${lang}`);
+    if (text) texts = { ...texts, [lang]: checked(text) };
+  }
   let userIds: string[] | undefined;
   if (input.userEmail !== undefined) {
     const user = await db
@@ -57,20 +76,27 @@ export async function storeAnnouncement(
     logger,
   });
   try {
-    return await center.announce({ title, content, userIds }, { publish: false });
+    return await center.announce({ title, content, userIds, texts }, { publish: false });
   } finally {
     await bus.close();
   }
 }
 
-const USAGE = 'usage: npm run announce -- --title "…" --content "…" [--user <email>]\n';
+const USAGE =
+  'usage: npm run announce -- --title "…" --content "…" [--user <email>] [--title-<lang> "…" --content-<lang> "…"]\n';
 
 async function main(argv: string[]): Promise<number> {
-  let values: { title?: string; content?: string; user?: string };
+  let values: Record<string, string | undefined>;
+  const perLanguage = Object.fromEntries(
+    LANGUAGES.flatMap((l) => [
+      [`title-${l}`, { type: "string" as const }],
+      [`content-${l}`, { type: "string" as const }],
+    ]),
+  );
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { title: { type: "string" }, content: { type: "string" }, user: { type: "string" } },
+      options: { title: { type: "string" }, content: { type: "string" }, user: { type: "string" }, ...perLanguage },
       strict: true,
       allowPositionals: false,
     }));
@@ -94,10 +120,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
+    const texts: Partial<Record<Language, { title: string; content: string }>> = {};
+    for (const l of LANGUAGES) {
+      const t = values[`title-${l}`];
+      const c = values[`content-${l}`];
+      if (t !== undefined || c !== undefined) texts[l] = { title: t ?? "", content: c ?? "" };
+    }
     const result = await storeAnnouncement(db, config, {
       title: values.title,
       content: values.content,
       userEmail: values.user,
+      texts,
     });
     if (!result) {
       process.stderr.write(`no live account with e-mail ${values.user}\n`);

@@ -18,6 +18,14 @@ export interface MessagesTable {
   is_read: number;
   read_time: string | null;
   creation_time: string;
+  /** Catalogue key of the title, translated at read time (migration 0015); null for announcements and old rows. */
+  title_key?: string | null;
+  /** Catalogue key of the content (migration 0015). */
+  content_key?: string | null;
+  /** JSON object of the keys' parameters, e.g. {"device":"Kitchen","days":3} (migration 0015). */
+  params_json?: string | null;
+  /** An announcement's texts per language, JSON {language: {title, content}} (migration 0015). */
+  texts_json?: string | null;
 }
 
 /** One source of messages, written with them in one transaction; `published_at` = hub 2 and push claimed. */

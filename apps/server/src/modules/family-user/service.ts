@@ -2,10 +2,9 @@ import { MESSAGE_TYPES, type TFamilyUser } from "@aquapilot/contract";
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/index.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
 import type { FamilyDeps } from "../family/service.js";
-import { asLanguage, insertSourceMessages } from "../message/center.js";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.js";
 
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,
@@ -152,8 +151,9 @@ async function notifyRemoved(
         user_id: userId,
         type: MESSAGE_TYPES.announcement,
         event: "household-removed",
-        title: translate(lang, "message.householdRemoved.title"),
-        content: translate(lang, "message.householdRemoved.content", { family: family.name }),
+        ...catalogueTexts(lang, "message.householdRemoved.title", "message.householdRemoved.content", {
+          family: family.name,
+        }),
         device_id: null,
         device_name: null,
         family_id: familyId,

@@ -53,13 +53,58 @@ const TEXT_KEY: Record<TMessageEvent, string> = {
 const INSERT_CHUNK = 200;
 const MINUTE_MS = 60_000;
 
-/** The wire shape (contract ZMessage) of a stored message row. */
-export function presentMessage(row: MessagesTable): TMessage {
+/**
+ * The stored texts of a message worded by the catalogue (issue 10: messages render in the reader's current
+ * language): the title and content in `lang` for writing now, plus the keys and parameters that
+ * {@link presentMessage} translates again at each read.
+ */
+export function catalogueTexts(
+  lang: Language,
+  titleKey: string,
+  contentKey: string,
+  params: Record<string, string | number> = {},
+): Pick<MessagesTable, "title" | "content" | "title_key" | "content_key" | "params_json"> {
+  return {
+    title: translate(lang, titleKey, params),
+    content: translate(lang, contentKey, params),
+    title_key: titleKey,
+    content_key: contentKey,
+    params_json: JSON.stringify(params),
+  };
+}
+
+/** The title and content of a stored message in `lang`: re-translated, the announcement's own text, or as stored. */
+function textsIn(row: MessagesTable, lang: Language | undefined): { title: string; content: string } {
+  if (lang && row.title_key && row.content_key) {
+    let params: Record<string, string | number> = {};
+    try {
+      params = JSON.parse(row.params_json ?? "{}");
+    } catch {
+      // unreadable parameters: the keys alone still translate
+    }
+    return { title: translate(lang, row.title_key, params), content: translate(lang, row.content_key, params) };
+  }
+  if (lang && row.texts_json) {
+    try {
+      const texts = JSON.parse(row.texts_json) as Partial<Record<Language, { title?: string; content?: string }>>;
+      const own = texts[lang];
+      if (own?.title && own.content) return { title: own.title, content: own.content };
+    } catch {
+      // fall back to the stored text
+    }
+  }
+  return { title: row.title, content: row.content };
+}
+
+/**
+ * The wire shape (contract ZMessage) of a stored message row, worded in `lang` (the reader's current language) when
+ * the row keeps its catalogue keys or an announcement has that language; else as stored.
+ */
+export function presentMessage(row: MessagesTable, lang?: Language): TMessage {
   return {
     id: row.id,
     type: row.type as TMessageTypeValue,
-    title: row.title,
-    content: row.content,
+    ...textsIn(row, lang),
     isRead: row.is_read === 1,
     readTime: row.read_time,
     creationTime: row.creation_time,
@@ -295,7 +340,13 @@ export class MessageCenter {
    * process). Answers the source key and how many messages were stored.
    */
   async announce(
-    input: { title: string; content: string; userIds?: string[] },
+    input: {
+      title: string;
+      content: string;
+      userIds?: string[];
+      /** The same announcement in other languages; each reader gets theirs, else `title`/`content`. */
+      texts?: Partial<Record<Language, { title: string; content: string }>>;
+    },
     opts: { publish?: boolean } = {},
   ): Promise<{ sourceKey: string; count: number }> {
     const source: MessageSource = { key: `announcement:${randomUUID()}`, kind: "announcement", deviceId: null };
@@ -313,6 +364,7 @@ export class MessageCenter {
           event: null,
           title: input.title,
           content: input.content,
+          texts_json: input.texts ? JSON.stringify(input.texts) : null,
           device_id: null,
           device_name: null,
           family_id: null,
@@ -339,8 +391,7 @@ export class MessageCenter {
           user_id: user.id,
           type: MESSAGE_TYPES.announcement,
           event: null,
-          title: translate(lang, "message.test.title"),
-          content: translate(lang, "message.test.content"),
+          ...catalogueTexts(lang, "message.test.title", "message.test.content"),
           device_id: null,
           device_name: null,
           family_id: null,
@@ -460,8 +511,7 @@ export class MessageCenter {
           user_id: m.id,
           type: meaning.type,
           event: meaning.event,
-          title: translate(lang, `${prefix}.title`),
-          content: translate(lang, contentKey ?? `${prefix}.content`, values),
+          ...catalogueTexts(lang, `${prefix}.title`, contentKey ?? `${prefix}.content`, values),
           device_id: device.id,
           device_name: device.name,
           family_id: device.family_id,
@@ -501,9 +551,16 @@ export class MessageCenter {
       .where("published_at", "is", null)
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) === 0) return 0;
-    const rows = await this.deps.db.selectFrom("messages").selectAll().where("source_key", "=", key).execute();
+    const rows = await this.deps.db
+      .selectFrom("messages")
+      .innerJoin("users", "users.id", "messages.user_id")
+      .selectAll("messages")
+      .select("users.language_type")
+      .where("messages.source_key", "=", key)
+      .execute();
     for (const row of rows) {
-      const message = presentMessage(row);
+      // Hub 2 and push speak the recipient's language as last chosen; lists re-translate at each read.
+      const message = presentMessage(row, asLanguage(row.language_type));
       try {
         this.deps.bus.publish({ type: "message.created", userId: row.user_id, message });
       } catch (err) {

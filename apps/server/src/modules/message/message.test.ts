@@ -150,10 +150,19 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
       readTime: null,
     });
     expect(mine.items[0].content).toContain("Kitchen");
-    const theirs = (await call("GET", `${MSG}/get-user-message-list`, h.member)).json().result;
+    const theirs = (await call("GET", `${MSG}/get-user-message-list`, h.member, { lang: "fr" })).json().result;
     expect(theirs.totalCount).toBe(1);
     expect(theirs.items[0]).toMatchObject({ title: "Fuite détectée", event: "leak" });
     expect(theirs.items[0].id).not.toBe(mine.items[0].id);
+    // Read in another language, the same stored message is worded in that language (issue 10).
+    const inRussian = await t.app.inject({
+      method: "GET",
+      url: `${MSG}/get-user-message-list`,
+      headers: { authorization: h.owner, "accept-language": "ru" },
+    });
+    expect(inRussian.json().result.items[0].id).toBe(mine.items[0].id);
+    expect(inRussian.json().result.items[0].title).toBe("Обнаружена протечка");
+    expect(inRussian.json().result.items[0].content).toContain("Kitchen");
     expect((await call("GET", `${MSG}/get-user-message-list`, h.stranger)).json().result).toEqual({
       items: [],
       totalCount: 0,

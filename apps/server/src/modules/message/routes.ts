@@ -1,5 +1,5 @@
-import { endpoints, HUB_METHODS } from "@aquapilot/contract";
-import type { FastifyInstance } from "fastify";
+import { endpoints, HUB_METHODS, type Language } from "@aquapilot/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Bus } from "../../bus.js";
 import { registerEndpoint } from "../../http/route.js";
 import type { Hubs } from "../../realtime/hubs.js";
@@ -26,8 +26,16 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Pushes still in flight finish before the database goes away.
   app.addHook("onClose", async () => center.idle());
   registerEndpoint(app, endpoints.getMessageTypeList, async ({ lang }) => messageTypeList(lang));
-  registerEndpoint(app, endpoints.getUserMessageList, async ({ user, query }) => listMessages(ctx.db, user.id, query));
-  registerEndpoint(app, endpoints.getMessageDetail, async ({ user, query }) => getMessage(ctx.db, user.id, query.id));
+  // Lists and details are worded in the caller's current language (Accept-Language, as the app always sends),
+  // whatever it was when written; without the header, as written (the recipient's language then).
+  const readerLanguage = (request: FastifyRequest, lang: Language) =>
+    request.headers["accept-language"] ? lang : undefined;
+  registerEndpoint(app, endpoints.getUserMessageList, async ({ user, query, lang, request }) =>
+    listMessages(ctx.db, user.id, query, readerLanguage(request, lang)),
+  );
+  registerEndpoint(app, endpoints.getMessageDetail, async ({ user, query, lang, request }) =>
+    getMessage(ctx.db, user.id, query.id, readerLanguage(request, lang)),
+  );
   registerEndpoint(app, endpoints.setMessageRead, async ({ user, body }) =>
     setMessagesRead(ctx.db, user.id, body.ids, ctx.now()),
   );

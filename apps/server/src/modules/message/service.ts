@@ -31,6 +31,7 @@ export async function listMessages(
   db: Db,
   userId: string,
   query: z.output<typeof ZMessageListQuery>,
+  lang?: Language,
 ): Promise<TPaged<TMessage>> {
   const base = () => {
     let q = db.selectFrom("messages").where("user_id", "=", userId);
@@ -57,7 +58,7 @@ export async function listMessages(
           .offset(offset)
           .limit(limit)
           .execute()
-      ).map(presentMessage),
+      ).map((row) => presentMessage(row, lang)),
   );
 }
 
@@ -65,7 +66,7 @@ export async function listMessages(
  * get-message-detail (spec §7): one of the caller's messages.
  * @throws AppError NotFound (message.notFound) for an unknown id and for another user's message alike.
  */
-export async function getMessage(db: Db, userId: string, id: string): Promise<TMessage> {
+export async function getMessage(db: Db, userId: string, id: string, lang?: Language): Promise<TMessage> {
   const row = await db
     .selectFrom("messages")
     .selectAll()
@@ -73,7 +74,7 @@ export async function getMessage(db: Db, userId: string, id: string): Promise<TM
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row) throw new AppError(ErrorCode.NotFound, "message.notFound");
-  return presentMessage(row);
+  return presentMessage(row, lang);
 }
 
 /**

@@ -13,11 +13,10 @@ import type { z } from "zod";
 import type { Database, Db } from "../../db/index.js";
 import type { AfterSalesTable } from "../../db/schema-post-sale.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
 import { paged } from "../../http/paging.js";
 import { isPostgres, requireDeviceAccess } from "../access.js";
 import { requireOwnUploads } from "../files/service.js";
-import { asLanguage, insertSourceMessages } from "../message/center.js";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.js";
 import { collectDiagnostics } from "./diagnostics.js";
 
 /** What the after-sales services need: the database and the clock. */
@@ -313,8 +312,7 @@ async function notifyAnswered(
         user_id: row.user_id,
         type: MESSAGE_TYPES.deviceNotice,
         event: "after-sale-answered",
-        title: translate(lang, "message.afterSaleAnswered.title"),
-        content: translate(lang, "message.afterSaleAnswered.content", params),
+        ...catalogueTexts(lang, "message.afterSaleAnswered.title", "message.afterSaleAnswered.content", params),
         device_id: row.device_id,
         device_name: row.device_name,
         family_id: row.family_id,

@@ -1,4 +1,5 @@
 import { queryKeys } from "../../../shared/api/query-keys.js";
+import { currentLanguage } from "../../../shared/i18n/index.js";
 
 /** Read filter of the message centre (spec §2 "Message tab: filter all, read, unread"). */
 export type MessageFilter = "all" | "read" | "unread";
@@ -8,13 +9,15 @@ export const MESSAGE_FILTERS: readonly MessageFilter[] = ["all", "read", "unread
 
 /**
  * Query keys of the message screens. Every key starts with `queryKeys.messageAll` (["message"]), so one invalidation
- * refreshes lists, details and the unread badge together (after ReceiveMessage, reads and reconnects).
+ * refreshes lists, details and the unread badge together (after ReceiveMessage, reads and reconnects). Lists and
+ * details carry the interface language: the server words messages in the reader's current language, so switching
+ * it fetches them again in the new one (issue 10).
  */
 export const messageKeys = {
   all: queryKeys.messageAll,
   /** One filter's paged list. */
-  list: (filter: MessageFilter) => [...queryKeys.messageAll, "list", filter] as const,
+  list: (filter: MessageFilter) => [...queryKeys.messageAll, "list", filter, currentLanguage()] as const,
   /** `get-message-detail?id=`. */
-  detail: (id: string) => [...queryKeys.messageAll, "detail", id] as const,
+  detail: (id: string) => [...queryKeys.messageAll, "detail", id, currentLanguage()] as const,
   unreadCount: queryKeys.unreadMessageCount,
 };
