@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.js";
 import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.js";
-import { doubleTap, launchPhone } from "../support/browser.js";
+import { doubleTap, launchPhone, snap } from "../support/browser.js";
 import { codeFromOutbox } from "../support/outbox.js";
 import { startTestSystem } from "../support/system.js";
 
@@ -56,6 +56,49 @@ describe("account flows in Chromium", () => {
     const mail = smtp.to(address).at(-1)!;
     return `${mail.subject}\n${mail.text}`;
   }
+
+  it("the user agreement and privacy policy on Login and Register open their articles; back keeps the form", async () => {
+    const page = await newPage();
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-privacy-link").click();
+    await page.getByTestId("article").waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("article").getAttribute("data-article-id")).toBe("privacy-policy");
+    await page.goBack();
+    await page.getByTestId("login-agreement").click();
+    await page.getByTestId("article").waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("article").getAttribute("data-article-id")).toBe("user-agreement");
+    await page.goBack();
+    await page.getByTestId("login-register").click();
+    await page.getByTestId("register-password").waitFor();
+    await page.getByTestId("register-password").fill("typed-before-reading");
+    // Tapping a link inside the acceptance sentence opens the article without accepting.
+    await page.getByTestId("register-agreement").click();
+    await page.getByTestId("article").waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("article").getAttribute("data-article-id")).toBe("user-agreement");
+    await page.goBack();
+    await page.getByTestId("register-privacy").waitFor();
+    expect(await page.getByTestId("register-privacy").getAttribute("aria-checked")).toBe("false");
+    expect(await page.getByTestId("register-password").inputValue()).toBe("typed-before-reading");
+    await page.locator(".agree__text").click({ position: { x: 4, y: 4 } });
+    expect(await page.getByTestId("register-privacy").getAttribute("aria-checked")).toBe("true");
+    await page.close();
+  });
+
+  it("Login and Register show the legal links in all five languages", async () => {
+    for (const lang of ["en", "zh-Hans", "ru", "es", "fr"]) {
+      const page = await phone.context.newPage();
+      await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+      await page.goto(`${system.url}/#/login`);
+      await page.getByTestId("login-privacy-link").waitFor();
+      expect(await page.getByTestId("login-legal").textContent()).not.toContain("<");
+      await snap(page, `login-${lang}`);
+      await page.getByTestId("login-register").click();
+      await page.getByTestId("register-agreement").waitFor();
+      await page.waitForTimeout(400);
+      await snap(page, `register-${lang}`);
+      await page.close();
+    }
+  });
 
   it("registers by phone with the SMS code and signs in with the phone number", async () => {
     const page = await newPage();

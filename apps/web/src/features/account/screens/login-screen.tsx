@@ -9,6 +9,7 @@ import { deviceChannel } from "../../../shared/realtime/index.js";
 import { BrandMark, TextField } from "../../../shared/ui/index.js";
 import { useLogin } from "../api/login.js";
 import { LanguageSwitch } from "../components/language-switch.js";
+import { LegalText } from "../components/legal-text.js";
 
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
@@ -121,7 +122,9 @@ export function LoginScreen() {
           </button>
         </div>
       </form>
-      <p className="auth__privacy">{t("login.privacyNote")}</p>
+      <p className="auth__privacy" data-testid="login-legal">
+        <LegalText i18nKey="login.privacyNote" testIdPrefix="login" />
+      </p>
     </div>
   );
 }

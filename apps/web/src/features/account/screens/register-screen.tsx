@@ -14,6 +14,7 @@ import { sendEmailPasswordCode } from "../api/send-email-password-code.js";
 import { sendPhonePasswordCode } from "../api/send-phone-password-code.js";
 import { CodeField } from "../components/code-button.js";
 import { LanguageSwitch } from "../components/language-switch.js";
+import { LegalText } from "../components/legal-text.js";
 import { PhoneField } from "../components/phone-field.js";
 import { defaultCountry } from "../countries.js";
 import { saveDraft, useReturnedState } from "../country-choice.js";
@@ -231,17 +232,27 @@ export function RegisterScreen() {
           sendTestId="register-send-code"
         />
 
-        <button
-          type="button"
-          role="checkbox"
-          aria-checked={accepted}
-          className={`agree ${accepted ? "agree--on" : ""}`}
-          onClick={() => setAccepted((a) => !a)}
-          data-testid="register-privacy"
-        >
-          <span className="agree__box">{accepted ? <CheckCircleFill /> : null}</span>
-          <span className="agree__text">{t("register.privacyAccept")}</span>
-        </button>
+        <div className={`agree ${accepted ? "agree--on" : ""}`}>
+          <button
+            type="button"
+            role="checkbox"
+            aria-checked={accepted}
+            aria-labelledby="register-privacy-text"
+            className="agree__box"
+            onClick={() => setAccepted((a) => !a)}
+            data-testid="register-privacy"
+          >
+            {accepted ? <CheckCircleFill /> : null}
+          </button>
+          {/* The sentence toggles too (a wide target; the checkbox is the keyboard control), except its two links. */}
+          <span id="register-privacy-text" className="agree__text" onClick={() => setAccepted((a) => !a)}>
+            <LegalText
+              i18nKey="register.privacyAccept"
+              testIdPrefix="register"
+              beforeOpen={() => saveDraft(PAGE_ID, form)}
+            />
+          </span>
+        </div>
 
         <Button
           block
