@@ -171,6 +171,35 @@ describe("account flows in Chromium", () => {
     await page.close();
   });
 
+  it("NoFamily offers the language (stored on the server too) and signing out, in every language", async () => {
+    const email = `nofamily-${Date.now()}@example.com`;
+    await registerByEmail(email, "nofam12");
+    const page = await newPage();
+    await signIn(page, email, "nofam12");
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
+    for (const lang of ["fr", "ru", "es", "zh-Hans", "en"] as const) {
+      await page.getByTestId("language-switch").click();
+      await page
+        .locator(".adm-action-sheet-button-item")
+        .nth(["zh-Hans", "en", "es", "ru", "fr"].indexOf(lang))
+        .click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      await expect
+        .poll(
+          async () =>
+            (await system.db.selectFrom("users").select("language_type").where("email", "=", email).executeTakeFirst())
+              ?.language_type,
+        )
+        .toBe(lang);
+      await page.waitForTimeout(300);
+      await snap(page, `no-family-${lang}`);
+    }
+    await page.getByTestId("no-family-logout").click();
+    await page.locator(".adm-dialog-footer button").last().click();
+    await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+
   it("changes the e-mail: password first, then a code that the SMTP sink receives at the new address", async () => {
     const email = `old-${Date.now()}@example.com`;
     const next = `new-${Date.now()}@example.com`;

@@ -4,8 +4,17 @@ import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
 import { pushBackHandler, showActionSheet } from "../../../shared/ui/index.js";
 
-/** The language switch of the Login and Register screens (spec §1: five languages, stored under `lang`). */
-export function LanguageSwitch({ tone = "light" }: { tone?: "light" | "dark" }) {
+/**
+ * The language switch of the Login, Register and NoFamily screens (spec §1: five languages, stored under `lang`).
+ * `choose` applies the choice (default: the interface only; a signed-in screen also tells the server).
+ */
+export function LanguageSwitch({
+  tone = "light",
+  choose = changeLanguage,
+}: {
+  tone?: "light" | "dark";
+  choose?: (lang: Language) => Promise<void>;
+}) {
   const { t } = useTranslation();
   const lang = currentLanguage();
   const open = () => {
@@ -18,7 +27,7 @@ export function LanguageSwitch({ tone = "light" }: { tone?: "light" | "dark" }) 
         key: l,
         text: t(`language.${l}`),
         bold: l === lang,
-        onClick: () => void changeLanguage(l),
+        onClick: () => void choose(l),
       })),
       onClose: () => removeBack(),
     });

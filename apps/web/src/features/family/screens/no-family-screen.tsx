@@ -1,20 +1,36 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
 import { AddOutline, TeamOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
+import { logout } from "../../../shared/auth/logout.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock } from "../../../shared/ui/index.js";
+import { confirmDialog, PageShell, StateBlock } from "../../../shared/ui/index.js";
+import { LanguageSwitch } from "../../account/components/language-switch.js";
+import { switchLanguage } from "../../settings/screens/setting-screen.js";
 import { JoinFamilyPanel } from "../components/join-family.js";
 import "../family.css";
 
 /**
  * NoFamily (spec §2 /NoFamily): shown when the user has no family; offers to create one (/FamilyCreate, which then
  * makes it the home family and offers to add a device to it now or later) or to join one by scanning or pasting a
- * share code.
+ * share code. With no tab bar here, it also offers the language (told to the server too) and signing out (issue 10).
  */
 export function NoFamilyScreen() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const askLogout = async () => {
+    if (await confirmDialog({ content: t("my.logoutConfirm"), confirmText: t("my.logout"), danger: true })) {
+      await logout(queryClient);
+    }
+  };
   return (
-    <PageShell title={t("routes.NoFamily")} back={false} testId="no-family-screen" className="family-page">
+    <PageShell
+      title={t("routes.NoFamily")}
+      back={false}
+      right={<LanguageSwitch tone="dark" choose={switchLanguage} />}
+      testId="no-family-screen"
+      className="family-page"
+    >
       <StateBlock
         icon={<TeamOutline />}
         title={t("noFamily.title")}
@@ -35,6 +51,9 @@ export function NoFamilyScreen() {
         <div className="no-family__join-title">{t("familyJoin.title")}</div>
         <JoinFamilyPanel />
       </section>
+      <Button block fill="none" className="no-family__logout" onClick={askLogout} data-testid="no-family-logout">
+        {t("my.logout")}
+      </Button>
     </PageShell>
   );
 }
