@@ -13,6 +13,7 @@ import * as m0007 from "./migrations/0007-post-sale-articles.js";
 import * as m0008 from "./migrations/0008-files.js";
 import * as m0009 from "./migrations/0009-device-activations.js";
 import * as m0010 from "./migrations/0010-idempotency-keys.js";
+import * as m0012 from "./migrations/0012-salt-reminder.js";
 import * as m0013 from "./migrations/0013-one-clock.js";
 import * as m0015 from "./migrations/0015-message-texts.js";
 import type { Database } from "./schema.js";
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008-files": m0008,
   "0009-device-activations": m0009,
   "0010-idempotency-keys": m0010,
+  "0012-salt-reminder": m0012,
   "0013-one-clock": m0013,
   "0015-message-texts": m0015,
 };

@@ -4,6 +4,7 @@ import type { FilesTables } from "./schema-files.js";
 import type { IdempotencyTables } from "./schema-idempotency.js";
 import type { MessagesTables } from "./schema-messages.js";
 import type { PostSaleTables } from "./schema-post-sale.js";
+import type { SaltTables } from "./schema-salt.js";
 
 /**
  * Table types of the one database both engines share (SQLite embedded, PostgreSQL at scale).
@@ -257,7 +258,13 @@ export interface OutboxTable {
   created_at: string;
 }
 
-export interface Database extends MessagesTables, PostSaleTables, FilesTables, ActivationTables, IdempotencyTables {
+export interface Database
+  extends MessagesTables,
+    PostSaleTables,
+    FilesTables,
+    ActivationTables,
+    IdempotencyTables,
+    SaltTables {
   users: UsersTable;
   families: FamiliesTable;
   family_members: FamilyMembersTable;

@@ -8,6 +8,7 @@ import { filesMessages } from "../modules/files/messages.js";
 import { messageMessages } from "../modules/message/messages.js";
 import { postSaleMessages } from "../modules/post-sale/messages.js";
 import { pushMessages } from "../modules/push/messages.js";
+import { statisticsMessages } from "../modules/statistics/messages.js";
 import { catalogue } from "./catalogue.js";
 
 /**
@@ -224,6 +225,7 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   postSaleMessages,
   articleMessages,
   filesMessages,
+  statisticsMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */

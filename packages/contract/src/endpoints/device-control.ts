@@ -75,8 +75,18 @@ export const ZSaltStatus = ZFreshness.extend({
   /** Human text in the caller's language when salt is low, else null. */
   message: z.string().nullable(),
   refilledAt: ZIsoTime.nullable(),
+  /** The level the owner entered at the last refill, kg (the gauge's full mark); null until the first refill. */
+  refillLevelKg: z.number().nullable().optional(),
+  /** The low-salt reminder: salt is low when it runs out within this many days (the household's setting). */
+  reminderDays: z.number().int().optional(),
 });
 export type TSaltStatus = z.infer<typeof ZSaltStatus>;
+
+/**
+ * The low-salt reminder setting (issue 10 "Salt an owner can trust"): "remind me when salt runs out within N days",
+ * a whole number of days from `min` to `max`; `default` until a member changes it.
+ */
+export const SALT_REMINDER_DAYS = { min: 1, max: 30, default: 7 } as const;
 
 /** One station within a regeneration cycle; seconds. */
 export const ZCycleStation = z.object({
@@ -231,6 +241,17 @@ export const deviceControlEndpoints = {
     body: undefined,
     result: ZSaltStatus,
     summary: "Salt level and 'salt runs out in N days' forecast (extension)",
+  }),
+  setSaltReminder: endpoint({
+    method: "PUT",
+    path: `${CONTROL}/set-salt-reminder`,
+    // `days` is checked by the server (a whole number in SALT_REMINDER_DAYS), so a wrong value is answered with the
+    // setting's own text ("Choose from 1 to 30 days") in the caller's language rather than a generic one.
+    query: z.object({ deviceId: ZId, days: z.coerce.number() }),
+    body: undefined,
+    result: ZSaltStatus,
+    summary:
+      "Set the low-salt reminder: salt is low when it runs out within N days, 1–30; any member of the household (extension, issue 10)",
   }),
   getRegenerationCycles: endpoint({
     method: "GET",

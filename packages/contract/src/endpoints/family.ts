@@ -38,6 +38,62 @@ export const ZFamilyDevice = z.object({
 });
 export type TFamilyDevice = z.infer<typeof ZFamilyDevice>;
 
+/**
+ * The badges of one device on the Home dashboard (issue 10 "Home is a dashboard"): vacation mode on; a cycle running
+ * (stations 1–4 and 6–8); firmware `"available"` (a newer version than the one the device reports) or `"updating"`
+ * (an update running); an open alarm, `"closed"` (the valve closed the water with a close reason, spec §3) or
+ * `"offline"` (offline longer than OFFLINE_MESSAGE_MINUTES, the same rule as the offline alarm message).
+ */
+export const ZDashboardBadges = z.object({
+  vacation: z.boolean(),
+  regenerating: z.boolean(),
+  firmwareUpdate: z.enum(["available", "updating"]).nullable(),
+  alarm: z.enum(["closed", "offline"]).nullable(),
+});
+export type TDashboardBadges = z.infer<typeof ZDashboardBadges>;
+
+/**
+ * One device's figures on the Home dashboard (issue 10). Units: L, kg, days; times ISO 8601 UTC instants (real time,
+ * never the device clock), which the app shows in the phone's local time.
+ */
+export const ZDeviceDashboard = z.object({
+  deviceId: z.string(),
+  /** Salt left in the brine tank, kg; null until the owner has entered a level (get-salt-status). */
+  saltLevelKg: z.number().nullable(),
+  /** "Salt runs out in N days"; null when unknown. */
+  saltDaysLeft: z.number().int().nullable(),
+  /** Salt runs out within the owner's reminder threshold, or cannot feed the next regeneration. */
+  lowSalt: z.boolean(),
+  /** Water metered since the caller's local midnight (X-Time-Zone), by the cloud's receive time, L. */
+  waterTodayL: z.number(),
+  /** Soft water left before regeneration is due, as last reported, L. */
+  remainingWaterL: z.number().nullable(),
+  /** Soft water a freshly regenerated bed delivers, L (0 for a filter). */
+  capacityL: z.number().nullable(),
+  /** When the valve will start its next regeneration (forecast); null while one runs, in vacation, when closed or unknown. */
+  nextRegenerationAt: ZIsoTime.nullable(),
+  /** Close reason of an open close (spec §3), else null. */
+  closeReason: z.number().int().nullable(),
+  /** When the cloud last heard from the device (server time), null when never. */
+  lastSeenAt: ZIsoTime.nullable(),
+  badges: ZDashboardBadges,
+});
+export type TDeviceDashboard = z.infer<typeof ZDeviceDashboard>;
+
+/** The Home dashboard of one household (issue 10): a household total of water used today and every device's figures. */
+export const ZFamilyDashboard = z.object({
+  familyId: z.string(),
+  /** The IANA time zone "today" was cut in (the X-Time-Zone header; UTC without it). */
+  timeZone: z.string(),
+  /** Local midnight that began today, ISO UTC instant. */
+  dayStart: ZIsoTime,
+  /** Sum of the devices' waterTodayL, L. */
+  waterTodayL: z.number(),
+  /** In the household's device order (sort). */
+  devices: z.array(ZDeviceDashboard),
+});
+export type TFamilyDashboard = z.infer<typeof ZFamilyDashboard>;
+
 /** A family name: 1–32 characters after trimming. */
 export const ZFamilyName = z.string().trim().min(1).max(32);
 /** An avatar: a relative path or URL of an uploaded image (spec §7 "Images"). */
@@ -218,6 +274,16 @@ export const familyEndpoints = {
     result: z.array(ZFamilyDevice),
     summary: "Devices of a family the caller belongs to, in sort order",
   }),
+  getFamilyDashboard: endpoint({
+    method: "GET",
+    path: "/api/run-lucky/device/app/family-device/dashboard",
+    query: z.object({ familyId: ZId }),
+    body: undefined,
+    result: ZFamilyDashboard,
+    summary:
+      "Home dashboard of a family the caller belongs to: water used today (caller's local day), salt, water left, next regeneration and badges per device (extension, issue 10)",
+  }),
+
 
   // family-user (spec §7 /api/run-lucky/device/app/family-user)
   getFamilyUsers: endpoint({

@@ -1,14 +1,22 @@
 import { endpoints, PERMISSIONS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.js";
+import { callerTimeZone } from "../../http/time-zone.js";
 import type { AppContext } from "../context.js";
 import { getDeviceWithData, requirePermission } from "../devices/service.js";
+import { readFamilyDashboard } from "./dashboard.js";
 import { deleteFamilyDevice, listFamilyDevices, updateDeviceSort } from "./service.js";
 
-/** Routes of spec §7 /api/run-lucky/device/app/family-device. */
+/**
+ * Routes of spec §7 /api/run-lucky/device/app/family-device, and the Home dashboard (issue 10, extension:
+ * `GET …/family-device/dashboard?familyId`, members only, "today" in the caller's X-Time-Zone).
+ */
 export function familyDeviceRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getFamilyDevices, async ({ user, query }) =>
     listFamilyDevices(ctx.db, user.id, query.familyId),
+  );
+  registerEndpoint(app, endpoints.getFamilyDashboard, async ({ user, query, request, lang }) =>
+    readFamilyDashboard(ctx, user.id, query.familyId, callerTimeZone(request), lang),
   );
   registerEndpoint(app, endpoints.getDeviceDetail, async ({ user, query }) => {
     requirePermission(user, PERMISSIONS.deviceView);

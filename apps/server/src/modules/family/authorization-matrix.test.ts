@@ -64,6 +64,7 @@ const MATRIX: Record<string, Row> = {
     admin: 200,
   },
   getFamilyDevices: { request: (f) => ({ query: { familyId: f.familyId } }), stranger: 403, member: 200, admin: 200 },
+  getFamilyDashboard: { request: (f) => ({ query: { familyId: f.familyId } }), stranger: 403, member: 200, admin: 200 },
   getFamilyUsers: { request: (f) => ({ query: { familyId: f.familyId } }), stranger: 403, member: 200, admin: 200 },
   removeFamilyUser: {
     request: (f) => ({ params: { id: f.memberFamilyUserId } }),

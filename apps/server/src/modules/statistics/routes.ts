@@ -9,7 +9,7 @@ import type { AppContext } from "../context.js";
 import { telemetryCsvStream } from "./csv.js";
 import { readRegenerationCycles } from "./cycles.js";
 import { deviceFlowStatistics } from "./flow-statistics.js";
-import { readSaltStatus, resetSaltLevel } from "./salt.js";
+import { readSaltStatus, resetSaltLevel, setSaltReminder } from "./salt.js";
 
 const ZCsvQuery = z.object({
   deviceId: z.string().min(1).max(64),
@@ -24,7 +24,7 @@ function isoOf(text: string): string {
 
 /**
  * Routes of the statistics module (issue 4): spec §7 device/device-flow-statistics, and the extensions
- * device-control/get-salt-status, reset-salt-level, get-regeneration-cycles and the CSV export
+ * device-control/get-salt-status, reset-salt-level, set-salt-reminder, get-regeneration-cycles and the CSV export
  * (`GET …/device/device-flow-statistics/export.csv?deviceId&from&to&granularity=raw|hourly`, text/csv, streamed).
  * Every call requires a member of the device's family (strangers 403, unknown devices 404).
  */
@@ -40,6 +40,13 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.resetSaltLevel, async ({ user, query, lang }) => {
     await requireDeviceAccess(ctx.db, user.id, query.deviceId);
     await resetSaltLevel(ctx.db, query.deviceId, query.levelKg, user.id, ctx.now());
+    return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
+  });
+  // The low-salt reminder (issue 10): any member of the household may set it, like "Salt refilled" — whoever looks
+  // after the brine tank decides how early everyone is reminded; it changes no device setting and no membership.
+  registerEndpoint(app, endpoints.setSaltReminder, async ({ user, query, lang }) => {
+    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+    await setSaltReminder(ctx.db, query.deviceId, query.days, user.id, ctx.now());
     return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
   });
   registerEndpoint(app, endpoints.getRegenerationCycles, async ({ user, query }) => {

@@ -1,24 +1,30 @@
-import type { Language, TSaltStatus } from "@aquapilot/contract";
+import { type Language, SALT_REMINDER_DAYS, type TSaltStatus } from "@aquapilot/contract";
 import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
 import { translate } from "../../http/messages.js";
 import { readFreshness } from "./freshness.js";
 import { readReportedSettings, saltPerRegenerationKg } from "./settings.js";
 
-/** Salt is "low" when it runs out within this many days, or cannot feed the next regeneration. */
-export const LOW_SALT_DAYS = 7;
+/**
+ * Salt is "low" when it runs out within this many days (or cannot feed the next regeneration), until the household
+ * sets its own reminder ({@link setSaltReminder}).
+ */
+export const LOW_SALT_DAYS: number = SALT_REMINDER_DAYS.default;
 const DAY_MS = 86_400_000;
 
 /**
  * The salt forecast (issue 4 "Salt"), pure: level now = level at refill − regenerations since × salt per
  * regeneration (never below 0); daily use = regenerations of the last 30 days × salt per regeneration ÷ 30;
- * days left = ⌊level ÷ daily use⌋ (null without a level or without use); low when days left ≤ {@link LOW_SALT_DAYS}
- * or the level is below one regeneration's salt. Units: kg, days.
+ * days left = ⌊level ÷ daily use⌋ (null without a level or without use); low when days left ≤ `reminderDays` (the
+ * household's low-salt reminder, default {@link LOW_SALT_DAYS}) or the level is below one regeneration's salt.
+ * Units: kg, days.
  */
 export function forecastSalt(input: {
   levelAtRefillKg: number | null;
   regenerationsSinceRefill: number;
   regenerationsLast30Days: number;
   saltPerRegenerationKg: number | null;
+  reminderDays?: number;
 }): { saltLevelKg: number | null; dailySaltUseKg: number; saltDaysLeft: number | null; lowSalt: boolean } {
   const perRegen = input.saltPerRegenerationKg ?? 0;
   const level =
@@ -27,8 +33,9 @@ export function forecastSalt(input: {
       : Math.max(0, Math.round((input.levelAtRefillKg - input.regenerationsSinceRefill * perRegen) * 1000) / 1000);
   const daily = Math.round(((input.regenerationsLast30Days * perRegen) / 30) * 10000) / 10000;
   const daysLeft = level === null || daily <= 0 ? null : Math.floor(level / daily);
+  const threshold = input.reminderDays ?? LOW_SALT_DAYS;
   const lowSalt =
-    level !== null && ((daysLeft !== null && daysLeft <= LOW_SALT_DAYS) || (perRegen > 0 && level < perRegen));
+    level !== null && ((daysLeft !== null && daysLeft <= threshold) || (perRegen > 0 && level < perRegen));
   return { saltLevelKg: level, dailySaltUseKg: daily, saltDaysLeft: daysLeft, lowSalt };
 }
 
@@ -47,9 +54,28 @@ async function countRegenerations(db: Db, deviceId: string, sinceIso: string): P
   return Number(r.n);
 }
 
-/** Salt level, forecast and freshness of a device, with a low-salt message in `lang` (access checked by the caller). */
+/**
+ * The household's low-salt reminder of a device: salt is low when it runs out within this many days
+ * (`device_salt_reminder.days`, migration 0012); the default {@link LOW_SALT_DAYS} until a member sets one.
+ */
+export async function readSaltReminderDays(db: Db, deviceId: string): Promise<number> {
+  const row = await db
+    .selectFrom("device_salt_reminder")
+    .select("days")
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
+  return row?.days ?? LOW_SALT_DAYS;
+}
+
+/**
+ * Salt level, forecast and freshness of a device, with a low-salt message in `lang` (access checked by the caller).
+ * "Low" follows the household's reminder ({@link readSaltReminderDays}); the message center's low-salt notice reads
+ * this status, so it goes out once per refill as soon as the forecast falls within the reminder.
+ * Also answers the level entered at the last refill (`refillLevelKg`, the gauge's full mark) and `reminderDays`.
+ */
 export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: Language): Promise<TSaltStatus> {
   const settings = await readReportedSettings(db, deviceId);
+  const reminderDays = await readSaltReminderDays(db, deviceId);
   const perRegen = saltPerRegenerationKg(settings);
   const level = await db
     .selectFrom("device_salt")
@@ -63,6 +89,7 @@ export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: 
     regenerationsSinceRefill: since,
     regenerationsLast30Days: last30,
     saltPerRegenerationKg: perRegen,
+    reminderDays,
   });
   const message = !f.lowSalt
     ? null
@@ -76,8 +103,40 @@ export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: 
     regenerationsLast30Days: last30,
     message,
     refilledAt: level?.refilled_at ?? null,
+    refillLevelKg: level?.level_kg ?? null,
+    reminderDays,
     ...(await readFreshness(db, deviceId)),
   };
+}
+
+/**
+ * Sets the household's low-salt reminder of a device (issue 10): salt counts as low — on Home, on Device and for the
+ * once-per-refill low-salt message — when the forecast says it runs out within `days` days. One row per device
+ * (upsert), with who set it and when. Access is checked by the caller (statistics/routes.ts): any member of the
+ * device's household may set it, not only the administrator — it is everyday care of the brine tank like "Salt
+ * refilled" (which members may do too), whoever refills the salt is the one who knows how early a reminder helps, and
+ * it changes no valve setting, membership or anyone's access (spec §6 keeps those for the administrator).
+ * @param days a whole number from SALT_REMINDER_DAYS.min to .max.
+ * @throws AppError Validation `salt.reminderRange` (members ["days"]) for anything else; nothing is stored then.
+ */
+export async function setSaltReminder(
+  db: Db,
+  deviceId: string,
+  days: number,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  if (!Number.isInteger(days) || days < SALT_REMINDER_DAYS.min || days > SALT_REMINDER_DAYS.max) {
+    throw new AppError(ErrorCode.Validation, "salt.reminderRange", {}, [
+      { message: "salt.reminderRange", members: ["days"] },
+    ]);
+  }
+  const values = { days, updated_by: userId, updated_at: now.toISOString() };
+  await db
+    .insertInto("device_salt_reminder")
+    .values({ device_id: deviceId, ...values })
+    .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
+    .execute();
 }
 
 /** The owner refilled the brine tank: sets the level (kg) as of `now` (upsert). */

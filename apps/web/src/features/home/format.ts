@@ -3,17 +3,65 @@ export function intlLocale(lang: string): string {
   return lang === "zh-Hans" ? "zh-CN" : lang;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * Formats a device's last report time (ISO 8601) for the card: "HH:mm" today, otherwise "MM-dd HH:mm" in the
- * language's conventions; `never` when there is none.
+ * A number for the dashboard in the language's conventions (Intl grouping and decimal mark): at most
+ * `maxFractionDigits` decimals (trailing zeros dropped). The unit is added by the translation ("{{value}} L",
+ * "{{value}} kg"), with a space, in each language.
  */
-export function formatReportTime(iso: string | null, lang: string, never: string, now = new Date()): string {
-  if (!iso) return never;
+export function formatNumber(value: number, lang: string, maxFractionDigits = 0): string {
+  return new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: maxFractionDigits }).format(value);
+}
+
+/** Litres for the dashboard: whole litres from 100 L up, one decimal below (a few litres still show). */
+export function formatWater(litres: number, lang: string): string {
+  return formatNumber(litres, lang, Math.abs(litres) >= 100 ? 0 : 1);
+}
+
+/** Kilograms for the dashboard, one decimal at most. */
+export function formatKg(kg: number, lang: string): string {
+  return formatNumber(kg, lang, 1);
+}
+
+/** Days since 1970 of the calendar date `date` shows in `timeZone` (the phone's when undefined). */
+function calendarDay(date: Date, timeZone?: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+  }).formatToParts(date);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Math.round(Date.UTC(part("year"), part("month") - 1, part("day")) / DAY_MS);
+}
+
+/**
+ * A moment for the dashboard, in the phone's local time (issue 10 "One clock": `iso` is a real UTC instant from the
+ * server, never a device clock), in `lang`: the time alone when `timeOnlyToday` and it is today; otherwise
+ * "today", "tomorrow" or "yesterday" (Intl.RelativeTimeFormat) before the time, the short weekday within a week, else
+ * the day and month. `timeZone` overrides the phone's zone (tests). Answers null for a missing or unreadable time.
+ */
+export function formatMoment(
+  iso: string | null | undefined,
+  lang: string,
+  opts: { now?: Date; timeZone?: string; timeOnlyToday?: boolean } = {},
+): string | null {
+  if (!iso) return null;
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return never;
-  const sameDay = date.toDateString() === now.toDateString();
-  const options: Intl.DateTimeFormatOptions = sameDay
-    ? { hour: "2-digit", minute: "2-digit" }
-    : { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
-  return new Intl.DateTimeFormat(intlLocale(lang), options).format(date);
+  if (Number.isNaN(date.getTime())) return null;
+  const locale = intlLocale(lang);
+  const { timeZone } = opts;
+  const time = new Intl.DateTimeFormat(locale, { timeZone, hour: "2-digit", minute: "2-digit" }).format(date);
+  const diff = calendarDay(date, timeZone) - calendarDay(opts.now ?? new Date(), timeZone);
+  if (diff === 0 && opts.timeOnlyToday) return time;
+  let day: string;
+  if (Math.abs(diff) <= 1) {
+    day = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(diff, "day");
+  } else if (Math.abs(diff) < 7) {
+    day = new Intl.DateTimeFormat(locale, { timeZone, weekday: "short" }).format(date);
+  } else {
+    day = new Intl.DateTimeFormat(locale, { timeZone, day: "numeric", month: "short" }).format(date);
+  }
+  return `${day} ${time}`;
 }

@@ -31,6 +31,11 @@ import familyEs from "../../features/family/locales/es.json";
 import familyFr from "../../features/family/locales/fr.json";
 import familyRu from "../../features/family/locales/ru.json";
 import familyZhHans from "../../features/family/locales/zh-Hans.json";
+import homeEn from "../../features/home/locales/en.json";
+import homeEs from "../../features/home/locales/es.json";
+import homeFr from "../../features/home/locales/fr.json";
+import homeRu from "../../features/home/locales/ru.json";
+import homeZhHans from "../../features/home/locales/zh-Hans.json";
 import messageEn from "../../features/message/locales/en.json";
 import messageEs from "../../features/message/locales/es.json";
 import messageFr from "../../features/message/locales/fr.json";
@@ -67,6 +72,7 @@ export type LocaleTree = typeof baseZhHans &
   typeof messageZhHans &
   typeof afterSaleZhHans &
   typeof articleZhHans &
+  typeof homeZhHans &
   typeof networkSetupZhHans;
 
 /** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
@@ -100,6 +106,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageZhHans,
     afterSaleZhHans,
     articleZhHans,
+    homeZhHans,
     networkSetupZhHans,
   ),
   en: assemble(
@@ -112,6 +119,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageEn,
     afterSaleEn,
     articleEn,
+    homeEn,
     networkSetupEn,
   ),
   es: assemble(
@@ -124,6 +132,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageEs,
     afterSaleEs,
     articleEs,
+    homeEs,
     networkSetupEs,
   ),
   ru: assemble(
@@ -136,6 +145,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageRu,
     afterSaleRu,
     articleRu,
+    homeRu,
     networkSetupRu,
   ),
   fr: assemble(
@@ -148,6 +158,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     messageFr,
     afterSaleFr,
     articleFr,
+    homeFr,
     networkSetupFr,
   ),
 };

@@ -1,11 +1,10 @@
 import { ReportTimeType } from "@aquapilot/contract";
-import { Button, Selector, Skeleton } from "antd-mobile";
+import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../shared/ui/index.js";
-import { downloadCsv, useFlowStatistics, useRegenerationCycles, useSaltStatus } from "../api/device-api.js";
+import { downloadCsv, useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
 import { formatCountdown } from "../logic/live-values.js";
-import { SaltRefillDialog } from "./salt-refill-dialog.js";
 
 /** The chart module, fetched only when the statistics section renders (keeps uPlot out of every other screen). */
 const FlowChart = lazy(() => import("./flow-chart.js"));
@@ -104,50 +103,6 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
         </>
       ) : null}
     </section>
-  );
-}
-
-/**
- * Salt level and "salt runs out in N days" (issue 4 "Salt"), with the server's low-salt message, and the owner's
- * "Salt refilled" action (dialog → reset-salt-level). Hidden until the salt status has loaded; before the first
- * refill only the action shows.
- */
-export function SaltSection({ deviceId }: { deviceId: string }) {
-  const { t, i18n } = useTranslation();
-  const salt = useSaltStatus(deviceId).data;
-  const [refilling, setRefilling] = useState(false);
-  if (!salt) return null;
-  const number = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
-  const known = salt.saltLevelKg !== null || salt.saltDaysLeft !== null;
-  return (
-    <div
-      className={`device-salt${salt.lowSalt ? " device-salt--low" : ""}`}
-      data-testid="device-salt"
-      data-low={salt.lowSalt}
-      data-level={salt.saltLevelKg ?? ""}
-    >
-      {salt.saltLevelKg !== null ? (
-        <span data-testid="device-salt-level">
-          {t("deviceStats.saltLevel", { value: number.format(salt.saltLevelKg) })}
-        </span>
-      ) : null}
-      {salt.saltDaysLeft !== null ? (
-        <span data-testid="device-salt-days">{t("deviceStats.saltDaysLeft", { count: salt.saltDaysLeft })}</span>
-      ) : null}
-      {known ? null : <span data-testid="device-salt-unknown">{t("deviceSalt.unknown")}</span>}
-      {salt.message ? <div className="device-salt__message">{salt.message}</div> : null}
-      <Button
-        size="mini"
-        fill="outline"
-        shape="rounded"
-        className="device-salt__refill"
-        onClick={() => setRefilling(true)}
-        data-testid="device-salt-refill"
-      >
-        {t("deviceSalt.refilled")}
-      </Button>
-      <SaltRefillDialog deviceId={deviceId} visible={refilling} onClose={() => setRefilling(false)} />
-    </div>
   );
 }
 

@@ -9,9 +9,10 @@ import { PageShell, StateBlock } from "../../../shared/ui/index.js";
 import { useFamilyDevices } from "../../home/api/get-family-devices.js";
 import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../api/device-api.js";
 import { DeviceControls } from "../components/device-controls.js";
+import { SaltGaugeCard } from "../components/salt-gauge-card.js";
 import { SoftenerImage } from "../components/softener-image.js";
 import { StationCard } from "../components/station-card.js";
-import { CyclesSection, SaltSection, StatsSection } from "../components/stats-section.js";
+import { CyclesSection, StatsSection } from "../components/stats-section.js";
 import { useLiveDevice, useNow } from "../hooks.js";
 import { isClockDrifting, minutesAgo } from "../logic/live-values.js";
 import "../device.css";
@@ -167,7 +168,7 @@ export function DeviceScreen() {
           syncRequest={syncRequest}
         />
 
-        <SaltSection deviceId={device.id} />
+        <SaltGaugeCard deviceId={device.id} />
 
         <StatsSection deviceId={device.id} />
 

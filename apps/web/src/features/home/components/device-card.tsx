@@ -1,10 +1,11 @@
-import type { TFamilyDevice } from "@aquapilot/contract";
+import type { TDeviceDashboard, TFamilyDevice } from "@aquapilot/contract";
 import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { imageUrl } from "../../../shared/api/client.js";
-import { formatReportTime } from "../format.js";
+import { formatKg, formatMoment, formatWater } from "../format.js";
+import { isCycleStation } from "../logic/dashboard-live.js";
 
 /** Tone of a station: in service green, regeneration steps blue, closed red, unknown grey. */
 function stationTone(station: number | null): string {
@@ -25,53 +26,164 @@ function SoftenerIcon() {
   );
 }
 
+/** The badges of a device as antd-mobile tags (keys for the browser tests' `data-badges`). */
+function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean) {
+  const b = figures?.badges;
+  const list: Array<{ key: string; color: "primary" | "success" | "warning" | "danger" | "default"; text: string }> =
+    [];
+  if (!b) return list;
+  if (b.alarm)
+    list.push({ key: `alarm-${b.alarm}`, color: "danger", text: b.alarm === "closed" ? "closed" : "offline" });
+  if (regenerating) list.push({ key: "regenerating", color: "primary", text: "regenerating" });
+  if (b.vacation) list.push({ key: "vacation", color: "success", text: "vacation" });
+  if (b.firmwareUpdate) {
+    list.push({
+      key: `firmware-${b.firmwareUpdate}`,
+      color: "warning",
+      text: b.firmwareUpdate === "updating" ? "updating" : "updateAvailable",
+    });
+  }
+  return list;
+}
+
 /**
- * One device on the home tab (spec §2/§3): image (placeholder when none), name, online/offline tag, the station text
- * and the last report time. Data attributes `data-device-id`, `data-station` and `data-online` serve the browser tests.
+ * One device on the Home dashboard (spec §2/§3; issue 10 "Home is a dashboard"): image (placeholder when none), name,
+ * online/offline tag, the live station and when the cloud last heard from it (phone time), the badges (alarm,
+ * regenerating, vacation, firmware) as tags, and three figures — salt (days until empty, else the level), water used
+ * today and water left before regeneration — with the next regeneration time. `figures` is the device's entry of the
+ * dashboard (absent while it loads: the figures show "—"). Data attributes carry the raw values for the browser tests:
+ * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`.
  */
-export function DeviceCard({ device, onOpen }: { device: TFamilyDevice; onOpen: (device: TFamilyDevice) => void }) {
+export function DeviceCard({
+  device,
+  figures,
+  onOpen,
+}: {
+  device: TFamilyDevice;
+  figures?: TDeviceDashboard;
+  onOpen: (device: TFamilyDevice) => void;
+}) {
   const { t, i18n } = useTranslation();
+  const lang = i18n.language;
   const [broken, setBroken] = useState(false);
   const src = broken ? null : imageUrl(device.image);
   const tone = device.online ? stationTone(device.station) : "offline";
   const stationText = device.station === null ? t("station.unknown") : t(`station.${device.station}` as "station.0");
+  // The live station (hub 1) is newer than the dashboard's badge.
+  const regenerating =
+    device.station === null ? (figures?.badges.regenerating ?? false) : isCycleStation(device.station);
+  const badges = badgeList(figures, regenerating);
+  const seen = formatMoment(figures?.lastSeenAt, lang, { timeOnlyToday: true });
+  const dash = "—";
+
+  const salt =
+    figures?.saltDaysLeft !== null && figures?.saltDaysLeft !== undefined
+      ? t("dashboard.saltDays", { count: figures.saltDaysLeft })
+      : figures?.saltLevelKg !== null && figures?.saltLevelKg !== undefined
+        ? t("dashboard.kg", { value: formatKg(figures.saltLevelKg, lang) })
+        : figures
+          ? t("dashboard.saltNotSet")
+          : dash;
+  const today = figures ? t("dashboard.litres", { value: formatWater(figures.waterTodayL, lang) }) : dash;
+  const left =
+    figures?.remainingWaterL !== null && figures?.remainingWaterL !== undefined
+      ? t("dashboard.litres", { value: formatWater(figures.remainingWaterL, lang) })
+      : dash;
+  const next = regenerating
+    ? t("dashboard.regeneratingNow")
+    : figures?.nextRegenerationAt
+      ? (formatMoment(figures.nextRegenerationAt, lang) ?? dash)
+      : figures?.badges.vacation
+        ? t("dashboard.pausedVacation")
+        : figures
+          ? t("dashboard.notPlanned")
+          : dash;
+
   return (
     <button
       type="button"
-      className={`device-card device-card--${tone}`}
+      className={`device-card device-card--dashboard device-card--${tone}`}
       onClick={() => onOpen(device)}
       data-testid="device-card"
       data-device-id={device.id}
       data-station={device.station ?? ""}
       data-online={device.online ? "true" : "false"}
+      data-badges={badges.map((b) => b.key).join(" ")}
     >
-      <div className="device-card__image">
-        {src ? <img src={src} alt="" onError={() => setBroken(true)} /> : <SoftenerIcon />}
+      <div className="device-card__main">
+        <div className="device-card__image">
+          {src ? <img src={src} alt="" onError={() => setBroken(true)} /> : <SoftenerIcon />}
+        </div>
+        <div className="device-card__body">
+          <div className="device-card__top">
+            <span className="device-card__name">{device.name}</span>
+            <Tag
+              round
+              color={device.online ? "success" : "default"}
+              fill="outline"
+              className="device-card__tag"
+              data-testid="device-online"
+              data-online={device.online ? "true" : "false"}
+            >
+              {device.online ? t("home.online") : t("home.offline")}
+            </Tag>
+          </div>
+          <div className="device-card__station" data-testid="device-station" data-station={device.station ?? ""}>
+            <span className="device-card__dot" />
+            <span className="device-card__station-text">{stationText}</span>
+          </div>
+          {seen ? (
+            <div className="device-card__time" data-testid="device-seen" data-time={figures?.lastSeenAt ?? ""}>
+              <ClockCircleOutline />
+              {t("dashboard.seen", { time: seen })}
+            </div>
+          ) : null}
+        </div>
+        <RightOutline className="device-card__arrow" />
       </div>
-      <div className="device-card__body">
-        <div className="device-card__top">
-          <span className="device-card__name">{device.name}</span>
-          <Tag
-            round
-            color={device.online ? "success" : "default"}
-            fill="outline"
-            className="device-card__tag"
-            data-testid="device-online"
-            data-online={device.online ? "true" : "false"}
-          >
-            {device.online ? t("home.online") : t("home.offline")}
-          </Tag>
+      {badges.length > 0 ? (
+        <div className="device-card__badges" data-testid="device-badges">
+          {badges.map((b) => (
+            <Tag key={b.key} color={b.color} fill="outline" className="device-card__badge" data-badge={b.key}>
+              {t(`dashboard.badge.${b.text}` as "dashboard.badge.vacation")}
+            </Tag>
+          ))}
         </div>
-        <div className="device-card__station" data-testid="device-station" data-station={device.station ?? ""}>
-          <span className="device-card__dot" />
-          {stationText}
+      ) : null}
+      <div className="device-card__figures">
+        <div
+          className={`device-card__figure${figures?.lowSalt ? " device-card__figure--low" : ""}`}
+          data-testid="device-salt-figure"
+          data-days={figures?.saltDaysLeft ?? ""}
+          data-level={figures?.saltLevelKg ?? ""}
+          data-low={figures?.lowSalt ? "true" : "false"}
+        >
+          <span className="device-card__figure-label">
+            {figures?.lowSalt ? t("dashboard.lowSalt") : t("dashboard.salt")}
+          </span>
+          <span className="device-card__figure-value">{salt}</span>
         </div>
-        <div className="device-card__time">
-          <ClockCircleOutline />
-          {t("home.lastReport", { time: formatReportTime(device.lastReportTime, i18n.language, t("common.never")) })}
+        <div className="device-card__figure" data-testid="device-water-today" data-value={figures?.waterTodayL ?? ""}>
+          <span className="device-card__figure-label">{t("dashboard.today")}</span>
+          <span className="device-card__figure-value">{today}</span>
+        </div>
+        <div
+          className="device-card__figure"
+          data-testid="device-water-left"
+          data-value={figures?.remainingWaterL ?? ""}
+        >
+          <span className="device-card__figure-label">{t("dashboard.waterLeft")}</span>
+          <span className="device-card__figure-value">{left}</span>
         </div>
       </div>
-      <RightOutline className="device-card__arrow" />
+      <div
+        className="device-card__next"
+        data-testid="device-next-regeneration"
+        data-value={regenerating ? "regenerating" : (figures?.nextRegenerationAt ?? "")}
+      >
+        <span className="device-card__next-label">{t("dashboard.nextRegeneration")}</span>
+        <span className="device-card__next-value">{next}</span>
+      </div>
     </button>
   );
 }

@@ -24,12 +24,16 @@ import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
 import { DeviceCard } from "../components/device-card.js";
 import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.js";
+import { formatWater } from "../format.js";
+import { useLiveDashboard } from "../use-live-dashboard.js";
 import "../home.css";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Home tab (spec §2 /index/home): the selected family and its devices, live through hub 1; pull-down refresh
+ * Home tab (spec §2 /index/home; issue 10 "Home is a dashboard"): the selected family's water used today at the top
+ * and its devices with salt, water used today, water left, next regeneration and badges, live through hub 1;
+ * pull-down refresh
  * (333 ms delay); header actions add device, scan (a household share code → join it; a device pairing code →
  * add it on DeviceNetwork, prefilled; anything else → a toast), messages, invite members
  * (the administrator's QR code), push management, edit order. The family name opens the switcher (every household
@@ -38,12 +42,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * family goes to /NoFamily.
  */
 export function HomeScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const userName = getItem("loginInfo")?.userName ?? "";
   const families = useFamilies();
   const [selectedId, setSelectedId] = useState(() => getUserFamily(userName));
   const family = useMemo(() => selectHomeFamily(families.data ?? [], selectedId), [families.data, selectedId]);
   const devices = useFamilyDevices(family?.id);
+  const dashboard = useLiveDashboard(family?.id);
   const channel = useDeviceChanges(family?.id);
   const unread = useUnreadMessageCount();
   const unreadText = badgeText(unread.data);
@@ -136,7 +141,7 @@ export function HomeScreen() {
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
-    await Promise.all([families.refetch(), devices.refetch()]);
+    await Promise.all([families.refetch(), devices.refetch(), dashboard.refetch()]);
   };
 
   const openDevice = (device: TFamilyDevice) => {
@@ -181,6 +186,19 @@ export function HomeScreen() {
               </Badge>
             </button>
           </div>
+        </div>
+        <div
+          className="home__total"
+          data-testid="home-water-today"
+          data-value={dashboard.data?.waterTodayL ?? ""}
+          data-day-start={dashboard.data?.dayStart ?? ""}
+        >
+          <span className="home__total-label">{t("dashboard.todayTotal")}</span>
+          <span className="home__total-value">
+            {dashboard.data
+              ? t("dashboard.litres", { value: formatWater(dashboard.data.waterTodayL, i18n.language) })
+              : "—"}
+          </span>
         </div>
         <div className="home__summary">
           <span>{t("home.deviceCount", { count: list.length })}</span>
@@ -259,7 +277,12 @@ export function HomeScreen() {
           ) : (
             <div className="device-list" data-testid="device-list">
               {list.map((d) => (
-                <DeviceCard key={d.id} device={d} onOpen={openDevice} />
+                <DeviceCard
+                  key={d.id}
+                  device={d}
+                  figures={dashboard.data?.devices.find((x) => x.deviceId === d.id)}
+                  onOpen={openDevice}
+                />
               ))}
             </div>
           )}

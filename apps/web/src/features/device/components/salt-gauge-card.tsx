@@ -1,0 +1,99 @@
+import { Button, ProgressBar } from "antd-mobile";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { intlLocale } from "../../home/format.js";
+import { useSaltStatus } from "../api/device-api.js";
+import { saltGaugePercent } from "../logic/salt-gauge.js";
+import { SaltRefillDialog } from "./salt-refill-dialog.js";
+import { SaltReminderSetting } from "./salt-reminder.js";
+import "./salt-gauge.css";
+
+/**
+ * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level
+ * entered at the last refill (percent), the level in kg, "lasts about N days", the last refill's date and time in the
+ * phone's local time (the cloud's time of the refill), the server's low-salt text, "Salt refilled" (the refill
+ * dialog, offering the last refill's level) and the low-salt reminder setting. Before the first refill it says the level is not set yet and offers the
+ * refill. Data attributes for the browser tests: `data-level` (kg), `data-low`, `data-percent`.
+ */
+export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
+  const { t, i18n } = useTranslation();
+  const salt = useSaltStatus(deviceId).data;
+  const [refilling, setRefilling] = useState(false);
+  if (!salt) return null;
+  const locale = intlLocale(i18n.language);
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const percent = saltGaugePercent(salt.saltLevelKg, salt.refillLevelKg);
+  const refilledAt = salt.refilledAt ? new Date(salt.refilledAt) : null;
+  const refilled =
+    refilledAt && !Number.isNaN(refilledAt.getTime())
+      ? new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(refilledAt)
+      : null;
+  return (
+    <section
+      className={`device-section salt-gauge${salt.lowSalt ? " salt-gauge--low" : ""}`}
+      data-testid="device-salt"
+      data-low={salt.lowSalt}
+      data-level={salt.saltLevelKg ?? ""}
+      data-percent={percent ?? ""}
+    >
+      <div className="device-section__head">
+        <h2 className="device-section__title">{t("saltGauge.title")}</h2>
+        <Button
+          size="mini"
+          color="primary"
+          fill="outline"
+          shape="rounded"
+          className="salt-gauge__refill"
+          onClick={() => setRefilling(true)}
+          data-testid="device-salt-refill"
+        >
+          {t("deviceSalt.refilled")}
+        </Button>
+      </div>
+      {salt.saltLevelKg === null ? (
+        <div className="salt-gauge__unknown" data-testid="device-salt-unknown">
+          {t("deviceSalt.unknown")}
+        </div>
+      ) : (
+        <>
+          <div
+            className="salt-gauge__bar"
+            data-testid="device-salt-gauge"
+            role="img"
+            aria-label={t("saltGauge.gauge", { percent: percent ?? 0 })}
+          >
+            <ProgressBar percent={percent ?? 0} className="salt-gauge__progress" />
+            {percent !== null ? <span className="salt-gauge__percent">{`${number.format(percent)} %`}</span> : null}
+          </div>
+          <div className="salt-gauge__figures">
+            <span className="salt-gauge__level" data-testid="device-salt-level">
+              {t("deviceStats.saltLevel", { value: number.format(salt.saltLevelKg) })}
+            </span>
+            <span className="salt-gauge__days" data-testid="device-salt-days" data-days={salt.saltDaysLeft ?? ""}>
+              {salt.saltDaysLeft === null
+                ? t("saltGauge.noForecast")
+                : t("saltGauge.daysLeft", { count: salt.saltDaysLeft })}
+            </span>
+          </div>
+        </>
+      )}
+      {refilled ? (
+        <div className="salt-gauge__refilled" data-testid="device-salt-refilled-at" data-time={salt.refilledAt ?? ""}>
+          {t("saltGauge.lastRefill", { date: refilled })}
+        </div>
+      ) : null}
+      {salt.message ? (
+        <div className="salt-gauge__message" data-testid="device-salt-message">
+          {salt.message}
+        </div>
+      ) : null}
+      <SaltReminderSetting deviceId={deviceId} days={salt.reminderDays} />
+      <SaltRefillDialog
+        deviceId={deviceId}
+        visible={refilling}
+        tankSizeKg={salt.refillLevelKg}
+        onClose={() => setRefilling(false)}
+      />
+    </section>
+  );
+}

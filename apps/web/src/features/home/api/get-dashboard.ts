@@ -1,0 +1,37 @@
+import { endpoints, type TFamilyDashboard } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { queryKeys } from "../../../shared/api/query-keys.js";
+
+/** How often Home asks for the dashboard again while it is shown (water used today grows; offline alarms start), ms. */
+export const DASHBOARD_REFRESH_MS = 60_000;
+
+/** Query key of a household's dashboard (under the family-device prefix, so a hub reconnect refreshes it too). */
+export function dashboardKey(familyId: string) {
+  return [...queryKeys.familyDevicesAll, "dashboard", familyId] as const;
+}
+
+/**
+ * `GET …/family-device/dashboard?familyId` (issue 10): the household's water used today (the phone's local day: the
+ * client sends X-Time-Zone) and per device salt, water left, next regeneration and badges.
+ * Errors: ApiError (403 when the caller is no longer a member).
+ */
+export function getDashboard(familyId: string, signal?: AbortSignal): Promise<TFamilyDashboard> {
+  return api(endpoints.getFamilyDashboard, { query: { familyId }, signal });
+}
+
+/** Query options of {@link getDashboard}: asked again on every visit and every {@link DASHBOARD_REFRESH_MS}. */
+export function dashboardQueryOptions(familyId: string | null | undefined) {
+  return queryOptions({
+    queryKey: dashboardKey(familyId ?? ""),
+    queryFn: ({ signal }) => getDashboard(familyId ?? "", signal),
+    enabled: Boolean(familyId),
+    refetchOnMount: "always",
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+}
+
+/** A household's dashboard as a query (patched live by useLiveDashboard). */
+export function useDashboard(familyId: string | null | undefined) {
+  return useQuery(dashboardQueryOptions(familyId));
+}

@@ -1,0 +1,38 @@
+import type { TFamilyDashboard } from "@aquapilot/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { deviceChannel } from "../../shared/realtime/index.js";
+import { dashboardKey, useDashboard } from "./api/get-dashboard.js";
+import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard } from "./logic/dashboard-live.js";
+
+/**
+ * A household's dashboard kept live through hub 1 (spec §7; issue 10): every message of one of its devices patches
+ * the cached dashboard (water left, regenerating, last seen) without a request; events that change the other figures
+ * (a cycle started or ended, vacation, a close or reopening, a firmware update ended, online/offline) ask for the
+ * dashboard again — joined into at most one request per 10 s.
+ */
+export function useLiveDashboard(familyId: string | null | undefined) {
+  const queryClient = useQueryClient();
+  const query = useDashboard(familyId);
+  useEffect(() => {
+    if (!familyId) return;
+    const key = dashboardKey(familyId);
+    const refresh = new CoalescedRefresh(() => void queryClient.invalidateQueries({ queryKey: key, exact: true }));
+    const off = deviceChannel().onMessage((message) => {
+      if (message.familyId !== null && message.familyId !== familyId) return;
+      const current = queryClient.getQueryData<TFamilyDashboard>(key);
+      if (current) {
+        queryClient.setQueryData<TFamilyDashboard>(
+          key,
+          applyDashboardMessage(current, message, new Date().toISOString()),
+        );
+      }
+      if (refetchesDashboard(message, current)) refresh.request();
+    });
+    return () => {
+      off();
+      refresh.dispose();
+    };
+  }, [familyId, queryClient]);
+  return query;
+}
