@@ -116,6 +116,19 @@ describe("households in Chromium", () => {
     await expect.poll(() => adminPage.getByTestId("family-qr-countdown").textContent()).toMatch(/1[45]:\d\d/);
     const code = await adminPage.getByTestId("family-qr-image").getAttribute("data-code");
     expect(code).toBeTruthy();
+    // Coming back to the screen shows the same code (no new entry in "my shares"); refresh makes a new one.
+    await open(adminPage, "/index/home");
+    await open(adminPage, "/FamilyQrcode", { familyId: homeId });
+    await adminPage.getByTestId("family-qr-image").locator("img").waitFor();
+    expect(await adminPage.getByTestId("family-qr-image").getAttribute("data-code")).toBe(code);
+    const codesBefore = await system.db.selectFrom("family_share_codes").select("id").execute();
+    await adminPage.getByTestId("family-qr-refresh").click();
+    await expect
+      .poll(() => adminPage.getByTestId("family-qr-image").getAttribute("data-code"), { timeout: 10_000 })
+      .not.toBe(code);
+    expect((await system.db.selectFrom("family_share_codes").select("id").execute()).length).toBe(
+      codesBefore.length + 1,
+    );
 
     await open(memberPage, "/FamilyList");
     await memberPage.getByTestId("family-list-join").click();

@@ -37,5 +37,8 @@ export function endpoint<
 export const noQuery = z.object({});
 /** An entity id (text, random v4 UUID on this server). */
 export const ZId = z.string().min(1).max(64);
+
+/** A boolean query parameter: the text "true" or "false" (a real boolean passes as is). */
+export const ZBoolQuery = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 /** ISO 8601 UTC time text. */
 export const ZIsoTime = z.string();

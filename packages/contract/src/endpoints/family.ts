@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
 
@@ -284,7 +284,6 @@ export const familyEndpoints = {
       "Home dashboard of a family the caller belongs to: water used today (caller's local day), salt, water left, next regeneration and badges per device (extension, issue 10)",
   }),
 
-
   // family-user (spec §7 /api/run-lucky/device/app/family-user)
   getFamilyUsers: endpoint({
     method: "GET",
@@ -314,10 +313,12 @@ export const familyEndpoints = {
   getShareCode: endpoint({
     method: "GET",
     path: `${FAMILY_USER}/trans-to-other-member-qr-code`,
-    query: ZFamilyIdQuery,
+    // `refresh` (extension): a new code even when the administrator's current one is still good (the refresh button).
+    query: ZFamilyIdQuery.extend({ refresh: ZBoolQuery.optional() }),
     body: undefined,
     result: ZShareCode,
-    summary: "A signed join-family share code valid 15 minutes (administrator)",
+    summary:
+      "The administrator's join-family share code (valid 15 minutes; the current one again while it has time left)",
   }),
   analysisCode: endpoint({
     method: "POST",

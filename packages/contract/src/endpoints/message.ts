@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
 
 // Messages and push (spec §7 /api/push-service/app/message, /api/push-service/app/jpush,
 // /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message; hub 2 ReceiveMessage).
@@ -58,8 +58,6 @@ export type TMessage = z.infer<typeof ZMessage>;
 /** One entry of get-message-type-list: the type value and its name in the caller's language. */
 export const ZMessageType = z.object({ value: ZMessageTypeValue, name: z.string() });
 export type TMessageType = z.infer<typeof ZMessageType>;
-
-const ZBoolQuery = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 
 /** Query of get-user-message-list: page, optional read filter (absent = all), optional type. */
 export const ZMessageListQuery = ZPagedQuery.extend({

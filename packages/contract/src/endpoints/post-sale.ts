@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
 
 // After-sales requests (spec §3 "After-sales request: device, description, handled or unhandled";
 // §7 /api/run-lucky/device/app/post-sale; screens AfterSaleList, AfterSaleCreate).
@@ -58,7 +58,6 @@ export type TAfterSaleCreate = z.input<typeof ZAfterSaleCreate>;
 export const ZAfterSaleUpdate = ZAfterSaleCreate.omit({ deviceId: true });
 export type TAfterSaleUpdate = z.input<typeof ZAfterSaleUpdate>;
 
-const ZBoolQuery = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 const ZIdParams = z.object({ id: ZId });
 
 export const postSaleEndpoints = {

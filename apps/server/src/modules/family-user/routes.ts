@@ -26,7 +26,9 @@ export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
     await transferAdministrator(ctx, user.id, query);
     return null;
   });
-  registerEndpoint(app, endpoints.getShareCode, async ({ user, query }) => shares.create(user.id, query.familyId));
+  registerEndpoint(app, endpoints.getShareCode, async ({ user, query }) =>
+    shares.create(user.id, query.familyId, query.refresh ?? false),
+  );
   registerEndpoint(app, endpoints.analysisCode, async ({ user, query }) =>
     shares.analyse(user.id, query.code, query.preview),
   );

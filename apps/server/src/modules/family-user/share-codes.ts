@@ -18,6 +18,11 @@ export const SHARE_KEY_FILE = "family-share-key";
 export const SHARE_PURPOSE = "join-family";
 /** Share code validity (spec §4, §9 "QR validity 15 minutes"), seconds. */
 export const SHARE_CODE_SECONDS = LIMITS.qrValidityMinutes * 60;
+/**
+ * A visit to the share screen shows the administrator's current code again while it has at least this long left,
+ * seconds, instead of adding a new entry to "my shares" at every visit (issue 10); with less, a new one is made.
+ */
+export const SHARE_CODE_REUSE_MIN_SECONDS = 3 * 60;
 const VERSION = "AQF1";
 
 /** What a share code carries (signed, not encrypted: nothing secret is inside). */
@@ -36,8 +41,11 @@ export interface ShareClaims {
 
 /** Share codes of spec §4 "Family QR code valid 15 minutes, refreshable": create, scan, list, revoke. */
 export interface ShareCodes {
-  /** A new code for `familyId` by its administrator. @throws AppError Forbidden (family.notMember / notAdmin). */
-  create(userId: string, familyId: string): Promise<TShareCode>;
+  /**
+   * The administrator's code for `familyId`: their newest live one while it has {@link SHARE_CODE_REUSE_MIN_SECONDS}
+   * left, else (or with `refresh`) a new one. @throws AppError Forbidden (family.notMember / notAdmin).
+   */
+  create(userId: string, familyId: string, refresh?: boolean): Promise<TShareCode>;
   /**
    * Checks a scanned code and, unless `preview`, joins `userId` to its family (joining twice is harmless).
    * @throws AppError InvalidCode (400) family.codeInvalid (tampered, foreign or malformed), family.codeExpired,
@@ -99,9 +107,28 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
   return {
     sign,
 
-    async create(userId, familyId) {
+    async create(userId, familyId, refresh = false) {
       await requireFamilyAdmin(db, userId, familyId);
       const issued = now();
+      if (!refresh) {
+        const current = await db
+          .selectFrom("family_share_codes")
+          .select(["id", "family_id", "inviter_id", "expires_at"])
+          .where("family_id", "=", familyId)
+          .where("inviter_id", "=", userId)
+          .where("purpose", "=", SHARE_PURPOSE)
+          .where("revoked_at", "is", null)
+          .where("expires_at", ">", new Date(issued.getTime() + SHARE_CODE_REUSE_MIN_SECONDS * 1000).toISOString())
+          .orderBy("expires_at", "desc")
+          .executeTakeFirst();
+        if (current) {
+          return {
+            code: sign(claimsOf(current)),
+            expiresAt: current.expires_at,
+            validSeconds: Math.floor((Date.parse(current.expires_at) - issued.getTime()) / 1000),
+          };
+        }
+      }
       // Rounded up to whole seconds, so the expiry in the code and in the row agree exactly.
       const expiresMs = Math.ceil((issued.getTime() + SHARE_CODE_SECONDS * 1000) / 1000) * 1000;
       const row = {

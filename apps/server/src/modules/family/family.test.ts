@@ -110,6 +110,25 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     const mine = (await call("GET", "/family-user/my-share-list", owner)).json().result;
     expect(mine.items[0]).toMatchObject({ familyId, familyName: "Flat", joinCount: 1, expired: false });
 
+    // Another visit to the share screen shows the same code (one entry in "my shares"); the refresh button makes a new
+    // one; with under three minutes left a visit gets a new one too (issue 10).
+    const again = (
+      await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId } })
+    ).json().result;
+    expect(again.code).toBe(share.code);
+    expect((await call("GET", "/family-user/my-share-list", owner)).json().result.totalCount).toBe(mine.totalCount);
+    const refreshed = (
+      await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId, refresh: "true" } })
+    ).json().result;
+    expect(refreshed.code).not.toBe(share.code);
+    clock += 13 * 60_000;
+    const late = (
+      await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId } })
+    ).json().result;
+    expect(late.code).not.toBe(refreshed.code);
+    expect(late.validSeconds).toBe(900);
+    clock -= 13 * 60_000;
+
     clock += 901_000;
     const expired = await call("POST", "/family-user/analysis-code", guest, {
       query: { code: share.code },
@@ -118,7 +137,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     expect(expired.statusCode).toBe(400);
     expect(expired.json().error.message).toBe("该二维码已过期，请让管理员重新生成。");
     const later = (await call("GET", "/family-user/my-share-list", owner)).json().result;
-    expect(later.items[0]).toMatchObject({ expired: true, code: null });
+    expect(later.items.at(-1)).toMatchObject({ expired: true, code: null }); // the first code, oldest
   });
 
   it("transfers the administrator, the old one leaves and loses the devices at once", async () => {

@@ -1,5 +1,5 @@
 import { endpoints, type TShareCode } from "@aquapilot/contract";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { familyKeys } from "./keys.js";
 
@@ -9,22 +9,29 @@ export interface ReceivedShareCode extends TShareCode {
 }
 
 /**
- * A fresh share code of a family, valid 15 minutes (spec §4, §9): `GET …/family-user/trans-to-other-member-qr-code`
- * (§7 Q). Administrator only (spec §6).
+ * The administrator's share code of a family, valid 15 minutes (spec §4, §9): `GET …/family-user/
+ * trans-to-other-member-qr-code` (§7 Q) — the current one again while it has a few minutes left, or with `refresh`
+ * a new one (issue 10: a visit does not add an entry to "my shares"). Administrator only (spec §6).
  */
-export async function getFamilyShareCode(familyId: string, signal?: AbortSignal): Promise<ReceivedShareCode> {
-  const result = await api(endpoints.getShareCode, { query: { familyId }, signal });
+export async function getFamilyShareCode(
+  familyId: string,
+  signal?: AbortSignal,
+  refresh = false,
+): Promise<ReceivedShareCode> {
+  const result = await api(endpoints.getShareCode, { query: refresh ? { familyId, refresh } : { familyId }, signal });
   return { ...result, receivedAt: Date.now() };
 }
 
 /**
  * Query options of {@link getFamilyShareCode}: a code is fetched once per visit and only replaced by the refresh
- * button (never in the background, which would swap the QR code under a scanning phone).
+ * button (never in the background, which would swap the QR code under a scanning phone). `generation` counts the
+ * refresh taps: 0 asks for the current code, each later one for a new code while the previous one stays shown.
  */
-export function getFamilyShareCodeQueryOptions(familyId: string | null | undefined) {
+export function getFamilyShareCodeQueryOptions(familyId: string | null | undefined, generation = 0) {
   return queryOptions({
-    queryKey: familyKeys.shareCode(familyId ?? ""),
-    queryFn: ({ signal }) => getFamilyShareCode(familyId ?? "", signal),
+    queryKey: [...familyKeys.shareCode(familyId ?? ""), generation],
+    queryFn: ({ signal }) => getFamilyShareCode(familyId ?? "", signal, generation > 0),
+    placeholderData: keepPreviousData,
     enabled: Boolean(familyId),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
@@ -35,6 +42,6 @@ export function getFamilyShareCodeQueryOptions(familyId: string | null | undefin
 }
 
 /** A family's share code as a query (FamilyQrcode). */
-export function useFamilyShareCode(familyId: string | null | undefined) {
-  return useQuery(getFamilyShareCodeQueryOptions(familyId));
+export function useFamilyShareCode(familyId: string | null | undefined, generation = 0) {
+  return useQuery(getFamilyShareCodeQueryOptions(familyId, generation));
 }

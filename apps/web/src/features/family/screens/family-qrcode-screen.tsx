@@ -1,5 +1,6 @@
 import { Button, DotLoading } from "antd-mobile";
 import { ClockCircleOutline, CloseCircleOutline, RedoOutline } from "antd-mobile-icons";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
@@ -13,7 +14,8 @@ import "../family.css";
 
 /**
  * FamilyQrcode (spec §2 /FamilyQrcode, share by QR code): the QR image of a signed share code valid 15 minutes
- * (spec §4, §9) with a mm:ss countdown and a refresh button; once expired the code is greyed out with a refresh
+ * (spec §4, §9) — the administrator's current one on each visit, a new one from the refresh button — with a mm:ss
+ * countdown; once expired the code is greyed out with a refresh
  * prompt. The code can be copied for pasting. Administrator only (spec §6): members see why not.
  */
 export function FamilyQrcodeScreen() {
@@ -21,12 +23,15 @@ export function FamilyQrcodeScreen() {
   const { familyId } = useRouteParams<FamilyParams>();
   const family = useFamily(familyId);
   const admin = family.data?.isAdmin === true;
-  const share = useFamilyShareCode(admin ? familyId : null);
+  const [generation, setGeneration] = useState(0);
+  const share = useFamilyShareCode(admin ? familyId : null, generation);
   const deadline = share.data ? shareCodeDeadline(share.data) : null;
   const left = useCountdown(deadline);
   const expired = left === 0;
 
-  const refresh = () => void share.refetch();
+  const refresh = () => {
+    if (!share.isFetching) setGeneration((g) => g + 1); // a double tap asks for one new code
+  };
 
   const copy = async () => {
     if (!share.data) return;
