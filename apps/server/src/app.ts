@@ -32,6 +32,7 @@ import { deviceRoutes } from "./modules/devices/routes.js";
 import { familyRoutes } from "./modules/family/routes.js";
 import { familyDeviceRoutes } from "./modules/family-device/routes.js";
 import { familyUserRoutes } from "./modules/family-user/routes.js";
+import { faultRoutes } from "./modules/fault/routes.js";
 import { fileRoutes } from "./modules/files/routes.js";
 import { locationRoutes } from "./modules/location/routes.js";
 import { MessageCenter } from "./modules/message/center.js";
@@ -203,6 +204,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   postSaleRoutes(app, ctx);
   articleRoutes(app, ctx);
   fileRoutes(app, ctx);
+  faultRoutes(app, ctx);
   if (config.APP_ENV !== "production") registerDevOutboxRoute(app, db);
 
   const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;

@@ -5,6 +5,7 @@ import type { Endpoint } from "./endpoints/define.js";
 import { deviceEndpoints } from "./endpoints/device.js";
 import { deviceControlEndpoints } from "./endpoints/device-control.js";
 import { familyEndpoints } from "./endpoints/family.js";
+import { faultEndpoints } from "./endpoints/fault.js";
 import { fileEndpoints } from "./endpoints/file.js";
 import { locationEndpoints } from "./endpoints/location.js";
 import { messageEndpoints } from "./endpoints/message.js";
@@ -16,6 +17,7 @@ export * from "./endpoints/define.js";
 export * from "./endpoints/device.js";
 export * from "./endpoints/device-control.js";
 export * from "./endpoints/family.js";
+export * from "./endpoints/fault.js";
 export * from "./endpoints/file.js";
 export * from "./endpoints/location.js";
 export * from "./endpoints/message.js";
@@ -34,6 +36,7 @@ export const endpoints = {
   ...postSaleEndpoints,
   ...articleEndpoints,
   ...fileEndpoints,
+  ...faultEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

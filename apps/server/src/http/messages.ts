@@ -4,6 +4,7 @@ import { articleMessages } from "../modules/article/messages.js";
 import { deviceControlMessages } from "../modules/device-control/messages.js";
 import { deviceMessages } from "../modules/devices/messages.js";
 import { familyMessages } from "../modules/family/messages.js";
+import { faultMessages } from "../modules/fault/messages.js";
 import { filesMessages } from "../modules/files/messages.js";
 import { messageMessages } from "../modules/message/messages.js";
 import { postSaleMessages } from "../modules/post-sale/messages.js";
@@ -226,6 +227,7 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   articleMessages,
   filesMessages,
   statisticsMessages,
+  faultMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */

@@ -188,7 +188,7 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.js"), "DeviceImageScreen"),
   }),
   pending("Fault", {
-    screen: lazyNamed(() => import("../features/device/screens/fault-screen.js"), "FaultScreen"),
+    screen: lazyNamed(() => import("../features/fault/screens/fault-screen.js"), "FaultScreen"),
   }),
   pending("Article", {
     open: true,

@@ -4,6 +4,8 @@ import { searchable } from "./seed.js";
 
 const BASE = "/api/business-basic-data/app/article";
 const HELP_IDS = ["salt", "regeneration", "vacation-mode", "add-device", "water-statistics", "fault-alarms"];
+// One article per fault (issue 10 point 5), linked from the fault list, after the general one.
+HELP_IDS.push("fault-leak", "fault-excessive-flow", "fault-continuous-use", "fault-valve-button", "fault-offline");
 const POLICY_IDS = ["privacy-policy", "user-agreement"];
 
 describe("help articles over HTTP (spec §7 article, issue 5)", () => {
@@ -45,7 +47,7 @@ describe("help articles over HTTP (spec §7 article, issue 5)", () => {
       const res = await get("/get-list", { lang, query: { maxResultCount: "100" } });
       expect(res.statusCode).toBe(200);
       const { items, totalCount } = res.json().result;
-      expect(totalCount).toBe(9);
+      expect(totalCount).toBe(14);
       expect(items.map((a: { id: string }) => a.id)).toEqual([...HELP_IDS, "zh-only", ...POLICY_IDS]);
       const expected = lang === "zh-CN" ? "zh-Hans" : lang;
       expect(
@@ -119,9 +121,9 @@ describe("help articles over HTTP (spec §7 article, issue 5)", () => {
       (await get("/get-list", { lang: "en", query: { skipCount: String(skip), maxResultCount: String(max) } })).json()
         .result;
     const first = await page(0, 4);
-    expect(first.totalCount).toBe(9);
+    expect(first.totalCount).toBe(14);
     expect(first.items.map((a: { id: string }) => a.id)).toEqual(HELP_IDS.slice(0, 4));
-    const last = await page(8, 4);
+    const last = await page(13, 4);
     expect(last.items.map((a: { id: string }) => a.id)).toEqual(["user-agreement"]);
     expect((await page(20, 4)).items).toEqual([]);
     const keyworded = (await get("/get-list", { lang: "en", query: { keyword: "salt", maxResultCount: "2" } })).json()

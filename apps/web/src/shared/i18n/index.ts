@@ -31,6 +31,11 @@ import familyEs from "../../features/family/locales/es.json";
 import familyFr from "../../features/family/locales/fr.json";
 import familyRu from "../../features/family/locales/ru.json";
 import familyZhHans from "../../features/family/locales/zh-Hans.json";
+import faultEn from "../../features/fault/locales/en.json";
+import faultEs from "../../features/fault/locales/es.json";
+import faultFr from "../../features/fault/locales/fr.json";
+import faultRu from "../../features/fault/locales/ru.json";
+import faultZhHans from "../../features/fault/locales/zh-Hans.json";
 import homeEn from "../../features/home/locales/en.json";
 import homeEs from "../../features/home/locales/es.json";
 import homeFr from "../../features/home/locales/fr.json";
@@ -73,7 +78,8 @@ export type LocaleTree = typeof baseZhHans &
   typeof afterSaleZhHans &
   typeof articleZhHans &
   typeof homeZhHans &
-  typeof networkSetupZhHans;
+  typeof networkSetupZhHans &
+  typeof faultZhHans;
 
 /** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
 function assemble(...parts: object[]): LocaleTree {
@@ -108,6 +114,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     articleZhHans,
     homeZhHans,
     networkSetupZhHans,
+    faultZhHans,
   ),
   en: assemble(
     baseEn,
@@ -121,6 +128,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     articleEn,
     homeEn,
     networkSetupEn,
+    faultEn,
   ),
   es: assemble(
     baseEs,
@@ -134,6 +142,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     articleEs,
     homeEs,
     networkSetupEs,
+    faultEs,
   ),
   ru: assemble(
     baseRu,
@@ -147,6 +156,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     articleRu,
     homeRu,
     networkSetupRu,
+    faultRu,
   ),
   fr: assemble(
     baseFr,
@@ -160,6 +170,7 @@ export const LOCALES: Record<Language, LocaleTree> = {
     articleFr,
     homeFr,
     networkSetupFr,
+    faultFr,
   ),
 };
 

@@ -27,10 +27,15 @@ import { PhotoGrid } from "../components/photo-grid.js";
 import { DESCRIPTION_MAX, draftProblem, type PhotoItem, photosThatFit, uploadedPaths } from "../rules.js";
 import "../after-sale.css";
 
-/** Navigation params of AfterSaleCreate: `id` edits (or, once handled, shows) a request; `deviceId` preselects one. */
+/**
+ * Navigation params of AfterSaleCreate: `id` edits (or, once handled, shows) a request; `deviceId` preselects one;
+ * `description` and `attachDiagnostics` pre-fill a new request (the fault list's "request service", issue 10).
+ */
 export interface AfterSaleCreateParams {
   id?: string;
   deviceId?: string;
+  description?: string;
+  attachDiagnostics?: boolean;
 }
 
 /**
@@ -41,8 +46,16 @@ export interface AfterSaleCreateParams {
  * team's reply.
  */
 export function AfterSaleCreateScreen() {
-  const { id, deviceId } = useRouteParams<AfterSaleCreateParams>();
-  return id ? <AfterSaleExisting id={id} /> : <AfterSaleForm initialDeviceId={deviceId ?? null} />;
+  const { id, deviceId, description, attachDiagnostics } = useRouteParams<AfterSaleCreateParams>();
+  return id ? (
+    <AfterSaleExisting id={id} />
+  ) : (
+    <AfterSaleForm
+      initialDeviceId={deviceId ?? null}
+      initialDescription={typeof description === "string" ? description.slice(0, DESCRIPTION_MAX) : ""}
+      initialDiagnostics={attachDiagnostics === true}
+    />
+  );
 }
 
 /** Loads the request of `{id}` and shows the edit form (unhandled) or the read-only view (handled). */
@@ -136,17 +149,23 @@ function usePhotoUploads(initial: readonly string[]) {
 function AfterSaleForm({
   existing,
   initialDeviceId = null,
+  initialDescription = "",
+  initialDiagnostics = false,
 }: {
   existing?: TAfterSale;
   initialDeviceId?: string | null;
+  initialDescription?: string;
+  initialDiagnostics?: boolean;
 }) {
   const { t } = useTranslation();
   const editing = Boolean(existing);
   const devices = useMyDevices(!editing);
   const [deviceId, setDeviceId] = useState<string | null>(existing?.deviceId ?? initialDeviceId);
-  const [description, setDescription] = useState(existing?.description ?? "");
+  const [description, setDescription] = useState(existing?.description ?? initialDescription);
   const [contactPhone, setContactPhone] = useState(existing?.contactPhone ?? "");
-  const [attachDiagnostics, setAttachDiagnostics] = useState(existing ? existing.diagnostics !== null : false);
+  const [attachDiagnostics, setAttachDiagnostics] = useState(
+    existing ? existing.diagnostics !== null : initialDiagnostics,
+  );
   const { photos, add, remove } = usePhotoUploads(existing?.photos ?? []);
   const create = useCreateAfterSale();
   const update = useUpdateAfterSale();

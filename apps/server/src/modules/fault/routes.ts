@@ -1,0 +1,20 @@
+import { endpoints, PERMISSIONS } from "@aquapilot/contract";
+import type { FastifyInstance } from "fastify";
+import { registerEndpoint } from "../../http/route.js";
+import type { AppContext } from "../context.js";
+import { requirePermission } from "../devices/service.js";
+import { listFaults, reopenWater } from "./service.js";
+
+/**
+ * Routes of the faults extension (/api/run-lucky/device/app/fault; issue 10 point 5): the caller's fault list
+ * (Device.View, members of the households only) and reopen-water (Device.Control; rules in service.ts).
+ */
+export function faultRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, endpoints.getFaultList, async ({ user, query }) => {
+    requirePermission(user, PERMISSIONS.deviceView);
+    return listFaults(ctx, user.id, query.deviceId);
+  });
+  registerEndpoint(app, endpoints.reopenWater, async ({ user, query, lang }) =>
+    reopenWater(ctx, user, { deviceId: query.deviceId, commandId: query.commandId, lang }),
+  );
+}

@@ -1,0 +1,27 @@
+import { endpoints, type TFault } from "@aquapilot/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.js";
+import { faultKeys } from "./keys.js";
+
+/**
+ * `GET /api/run-lucky/device/app/fault/get-fault-list?deviceId` (contract getFaultList, issue 10 point 5): the open
+ * faults and the closes of the last 30 days of every device of the caller's households, or of `deviceId` alone; open
+ * first, newest first, times in ISO UTC. Errors: ApiError (403 when the device is not in a household of the caller).
+ */
+export function fetchFaults(deviceId?: string, signal?: AbortSignal): Promise<TFault[]> {
+  return api(endpoints.getFaultList, { query: deviceId ? { deviceId } : {}, signal });
+}
+
+/** Query options of {@link fetchFaults}: asked again whenever a screen opens (faults come and go while away). */
+export function faultsQuery(deviceId?: string) {
+  return queryOptions({
+    queryKey: faultKeys.list(deviceId),
+    queryFn: ({ signal }) => fetchFaults(deviceId, signal),
+    staleTime: 0,
+  });
+}
+
+/** {@link faultsQuery} as a hook (the screens keep it live with `useLiveFaults`). */
+export function useFaults(deviceId?: string) {
+  return useQuery(faultsQuery(deviceId));
+}

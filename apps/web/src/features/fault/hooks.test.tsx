@@ -1,0 +1,80 @@
+import { HUB_METHODS, type TFault } from "@aquapilot/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DeviceChangeChannel } from "../../shared/realtime/device-channel.js";
+import { FakeConnection } from "../../shared/realtime/fake-connection.js";
+import { setItem } from "../../shared/storage/index.js";
+import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.js";
+
+const leak: TFault = {
+  id: "close:d1:e1",
+  kind: "close",
+  deviceId: "d1",
+  deviceName: "Cellar",
+  deviceOnline: true,
+  familyId: "f1",
+  familyName: "Home",
+  closeReason: 513,
+  label: "systemError",
+  startedAt: "2026-06-15T10:00:00.000Z",
+  clearedAt: null,
+  open: true,
+  reopen: "command",
+  articleId: "fault-leak",
+};
+
+const hubMessage = (over: Record<string, unknown>) =>
+  JSON.stringify({
+    kind: "state",
+    deviceId: "d1",
+    mac: "0AA5A1E0F001",
+    familyId: "f1",
+    online: true,
+    station: 0,
+    stationRemainingSeconds: null,
+    remainingWaterL: 800,
+    flowRateLpm: 0,
+    lastReportTime: "2026-06-15T10:00:00.000Z",
+    ...over,
+  });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe("useLiveFaults (issue 10: the list updates live from hub 1)", () => {
+  it("fetches again once after a burst of close events, not for ordinary reports", async () => {
+    setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
+    const answers: TFault[][] = [[], [leak]];
+    const fetchFaults = vi.fn(async (_url: string) =>
+      Response.json({ success: true, result: answers.shift() ?? [leak], error: null, __abp: true }),
+    );
+    vi.stubGlobal("fetch", fetchFaults);
+    const fake = new FakeConnection();
+    const channel = new DeviceChangeChannel(() => fake);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(() => useLiveFaults(undefined, channel), { wrapper });
+    await waitFor(() => expect(result.current.data).toEqual([]));
+    expect(fetchFaults).toHaveBeenCalledTimes(1);
+    expect(String(fetchFaults.mock.calls[0][0])).toContain("/api/run-lucky/device/app/fault/get-fault-list");
+
+    act(() => fake.send(HUB_METHODS.deviceChange, hubMessage({ station: 0 })));
+    await new Promise((r) => setTimeout(r, LIVE_REFRESH_DEBOUNCE_MS * 2));
+    expect(fetchFaults).toHaveBeenCalledTimes(1);
+    expect(String(fetchFaults.mock.calls[0][0])).toContain("/api/run-lucky/device/app/fault/get-fault-list");
+
+    act(() => {
+      fake.send(HUB_METHODS.deviceChange, hubMessage({ kind: "event", event: { type: "close", closeReason: 513 } }));
+      fake.send(HUB_METHODS.deviceChange, hubMessage({ station: 5 }));
+    });
+    await waitFor(() => expect(result.current.data).toEqual([leak]));
+    expect(fetchFaults).toHaveBeenCalledTimes(2);
+    await channel.stop();
+  });
+});
