@@ -95,6 +95,18 @@ describe("devices in Chromium", () => {
     await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
   });
 
+  it("adding a device that is already in this household says so, instead of 'Device added'", async () => {
+    await open("/index/home");
+    await page.getByTestId("home-add-device").click();
+    await page.getByTestId("device-network-screen").waitFor();
+    await page.getByTestId("network-setup-mode-code").click();
+    await page.getByTestId("add-device-code").fill(`${identity.mac}:${identity.secret}`);
+    await page.getByTestId("add-device-bind").click();
+    await expect
+      .poll(() => page.locator(".adm-toast-main").last().textContent(), { timeout: 10_000 })
+      .toBe("This device is already in this household");
+  });
+
   it("a photo of the owner's own becomes the device's picture (DeviceImage upload)", async () => {
     const deviceId = await deviceIdOf(identity.mac);
     await open("/DeviceImage", { deviceId });

@@ -168,7 +168,8 @@ export const deviceCatalogueEndpoints = {
     path: "/api/run-lucky/device/app/device",
     query: noQuery,
     body: ZDeviceBind,
-    result: ZFamilyDevice,
+    // `alreadyInFamily` (extension): the device was in this household already; nothing changed.
+    result: ZFamilyDevice.extend({ alreadyInFamily: z.boolean().optional() }),
     summary: "Bind a provisioned device to a household (administrator; pairing code MAC:SECRET)",
   }),
   getDeviceWithData: endpoint({

@@ -99,7 +99,8 @@ describe("devices over HTTP: binding, device screens, models, settings, external
     const again = await call("POST", "/device", owner, {
       payload: { familyId: homeId, code: "02AA00000001:secret-a" },
     });
-    expect(again.json().result).toMatchObject({ id: ids.a, sort: 0 });
+    expect(again.json().result).toMatchObject({ id: ids.a, sort: 0, alreadyInFamily: true });
+    expect(ok.json().result.alreadyInFamily).toBeUndefined();
   });
 
   it("refuses binding a device of another household unless rebind is explicit with the secret", async () => {

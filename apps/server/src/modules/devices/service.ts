@@ -167,13 +167,18 @@ async function publishChanged(deps: DeviceDeps, deviceId: string, familyIds: Arr
  * A device belongs to at most one household: one bound elsewhere is refused unless `rebind` is true (the device was
  * reset and the caller proves its secret or holds a fresh code), then it moves and the old household loses it; a
  * refusal leaves the code unused. The device goes last in the household's order and takes `input.name` when given.
- * Binding again to the same household answers the device unchanged (and still consumes a code from activation).
+ * Binding again to the same household answers the device unchanged with `alreadyInFamily: true` (and still consumes
+ * a code from activation), so the app can say so instead of "Device added".
  * Publishes `device.changed` for the new and the old household.
  * @throws AppError Forbidden (not the administrator), Validation (device.pairingRequired), InvalidCode
  *   (device.pairingInvalid: unknown MAC, wrong secret, or a code that is unknown, used or expired — indistinguishable,
  *   also for the loser of a concurrent bind with one code), Conflict (device.boundElsewhere).
  */
-export async function bindDevice(deps: DeviceDeps, userId: string, input: TDeviceBind): Promise<TFamilyDevice> {
+export async function bindDevice(
+  deps: DeviceDeps,
+  userId: string,
+  input: TDeviceBind,
+): Promise<TFamilyDevice & { alreadyInFamily?: boolean }> {
   await requireFamilyAdmin(deps.db, userId, input.familyId);
   const { mac, secret } = parsePairing(input);
   const now = deps.now().toISOString();
@@ -196,7 +201,7 @@ export async function bindDevice(deps: DeviceDeps, userId: string, input: TDevic
   const previous = device.family_id;
   if (previous === input.familyId) {
     await consume(deps.db);
-    return getFamilyDevice(deps.db, device.id);
+    return { ...(await getFamilyDevice(deps.db, device.id)), alreadyInFamily: true };
   }
   if (previous !== null && input.rebind !== true) throw new AppError(ErrorCode.Conflict, "device.boundElsewhere");
 

@@ -26,7 +26,8 @@ export type DevicePairing = { code: string } | { mac: string; secret: string };
 
 /**
  * Binds a device to a household (administrator only; spec §6, §7 device `POST /api/run-lucky/device/app/device`)
- * with body `{familyId, code}` or `{familyId, mac, secret}`. Resolves the device's list entry.
+ * with body `{familyId, code}` or `{familyId, mac, secret}`. Resolves the device's list entry, with
+ * `alreadyInFamily: true` when it was in this household already (nothing changed).
  * `options.loading` (default true) counts the call in the loading indicator; network setup shows its own progress.
  * Errors: ApiError (invalid or expired code, device bound elsewhere, not the administrator, rate limited).
  */
@@ -34,7 +35,7 @@ export async function bindDevice(
   familyId: string,
   pairing: DevicePairing,
   options: { loading?: boolean } = {},
-): Promise<TFamilyDevice> {
+): Promise<TFamilyDevice & { alreadyInFamily?: boolean }> {
   return api(endpoints.bindDevice, { body: { familyId, ...pairing }, loading: options.loading ?? true });
 }
 

@@ -112,13 +112,10 @@ export function HomeScreen() {
     removeBack = pushBackHandler(() => handler.close());
   };
 
+  // Inviting and adding devices are the administrator's (spec §6): members are not offered them (issue 10).
+  const isAdmin = family?.isAdmin === true;
   const invite = () => {
-    if (!family) return;
-    if (!family.isAdmin) {
-      toast(t("familyQr.adminOnly"));
-      return;
-    }
-    navigateTo(PATHS.FamilyQrcode, { familyId: family.id });
+    if (family) navigateTo(PATHS.FamilyQrcode, { familyId: family.id });
   };
 
   const scan = async () => {
@@ -166,9 +163,11 @@ export function HomeScreen() {
             <button type="button" aria-label={t("home.scan")} onClick={scan} data-testid="home-scan">
               <ScanningOutline />
             </button>
-            <button type="button" aria-label={t("home.addDevice")} onClick={addDevice} data-testid="home-add-device">
-              <AddCircleOutline />
-            </button>
+            {isAdmin ? (
+              <button type="button" aria-label={t("home.addDevice")} onClick={addDevice} data-testid="home-add-device">
+                <AddCircleOutline />
+              </button>
+            ) : null}
             <button
               type="button"
               aria-label={t("home.messages")}
@@ -216,12 +215,14 @@ export function HomeScreen() {
           </span>
         </div>
         <div className="home__quick">
-          <button type="button" onClick={invite} data-testid="home-invite" data-admin={family?.isAdmin === true}>
-            <span className="home__quick-icon">
-              <UserAddOutline />
-            </span>
-            {t("home.inviteMembers")}
-          </button>
+          {isAdmin ? (
+            <button type="button" onClick={invite} data-testid="home-invite">
+              <span className="home__quick-icon">
+                <UserAddOutline />
+              </span>
+              {t("home.inviteMembers")}
+            </button>
+          ) : null}
           <button type="button" onClick={() => setPushOpen(true)} data-testid="home-push">
             <span className="home__quick-icon">
               <SoundOutline />
@@ -267,11 +268,13 @@ export function HomeScreen() {
               testId="home-empty"
               icon={<AddCircleOutline />}
               title={t("home.noDevices")}
-              text={t("home.noDevicesHint")}
+              text={isAdmin ? t("home.noDevicesHint") : t("home.noDevicesMemberHint")}
               action={
-                <Button color="primary" shape="rounded" onClick={addDevice} data-testid="home-add-device-empty">
-                  <AddOutline /> {t("home.addDevice")}
-                </Button>
+                isAdmin ? (
+                  <Button color="primary" shape="rounded" onClick={addDevice} data-testid="home-add-device-empty">
+                    <AddOutline /> {t("home.addDevice")}
+                  </Button>
+                ) : null
               }
             />
           ) : (

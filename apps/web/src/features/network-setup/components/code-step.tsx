@@ -75,7 +75,7 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
       if (!family.isAdmin) return toast(t("addDevice.adminOnly"));
       try {
         const device = await bind.mutateAsync({ familyId: family.id, mac: parsed.mac, secret: parsed.secret });
-        toast(t("addDevice.bound"));
+        toast(device.alreadyInFamily ? t("addDevice.alreadyHere") : t("addDevice.bound"));
         setItem("device", { id: device.id, name: device.name, mac: device.mac });
         navigateTo(
           PATHS.DeviceNetworkNameUpdate,

@@ -1,0 +1,68 @@
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
+import type { System } from "../../apps/server/src/system.js";
+import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
+import { launchPhone, newPageIn, snap } from "../support/browser.js";
+import { familyIdOf, startTestSystem } from "../support/system.js";
+
+/**
+ * Roles (issue 10 "admin-only actions hidden from members", spec §6): a member of the demo household sees no
+ * "Invite members" and no "add device" on Home, in every language, while the administrator sees both.
+ */
+describe("what a member is offered", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  const member = { email: "member-roles@example.com", password: "member-pass-1" };
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1" });
+    await registerByEmail(system.url, member.email, member.password);
+    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+    const admin = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+    const share = await apiCall<{ code: string }>(
+      system.url,
+      `/api/run-lucky/device/app/family-user/trans-to-other-member-qr-code?familyId=${familyId}`,
+      { token: admin },
+    );
+    const joiner = await accessToken(system.url, member.email, member.password);
+    const joined = await apiCall(
+      system.url,
+      `/api/run-lucky/device/app/family-user/analysis-code?code=${encodeURIComponent(share.result.code)}`,
+      { method: "POST", token: joiner },
+    );
+    expect(joined.status).toBe(200);
+    phone = await launchPhone("en-US");
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  it("the administrator is offered inviting and adding devices; a member is not, in every language", async () => {
+    const adminPhone = await launchPhone("en-US");
+    try {
+      const adminPage = await newPageIn(adminPhone.context, "en");
+      await signInOnPage(adminPage, system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+      await adminPage.getByTestId("device-card").first().waitFor({ timeout: 15_000 });
+      expect(await adminPage.getByTestId("home-invite").count()).toBe(1);
+      expect(await adminPage.getByTestId("home-add-device").count()).toBe(1);
+    } finally {
+      await adminPhone.close();
+    }
+    const first = await newPageIn(phone.context, "en");
+    await signInOnPage(first, system.url, member.email, member.password);
+    await first.close();
+    for (const lang of ["en", "zh-Hans", "ru", "es", "fr"]) {
+      const page = await newPageIn(phone.context, lang);
+      await openRoute(page, system.url, "/index/home", undefined, "home-screen");
+      await page.getByTestId("device-card").first().waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("home-invite").count()).toBe(0);
+      expect(await page.getByTestId("home-add-device").count()).toBe(0);
+      // What a member may do stays: push management and the device order.
+      expect(await page.getByTestId("home-push").count()).toBe(1);
+      await snap(page, `home-member-${lang}`);
+      await page.close();
+    }
+  });
+});
