@@ -28,11 +28,15 @@ export async function localisedFieldErrors<T>(lang: Language, fn: () => Promise<
 
 /** Routes of spec §7 /api/run-lucky/device/app/family (rules in service.ts). */
 export function familyRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, endpoints.getFamilies, async ({ user, query }) => listFamilies(ctx.db, user.id, query));
+  registerEndpoint(app, endpoints.getFamilies, async ({ user, query, lang }) =>
+    listFamilies(ctx.db, user.id, query, lang),
+  );
   registerEndpoint(app, endpoints.createFamily, async ({ user, body, lang }) =>
     localisedFieldErrors(lang, () => createFamily(ctx, user.id, body)),
   );
-  registerEndpoint(app, endpoints.getFamily, async ({ user, params }) => getFamily(ctx.db, user.id, params.id));
+  registerEndpoint(app, endpoints.getFamily, async ({ user, params, lang }) =>
+    getFamily(ctx.db, user.id, params.id, lang),
+  );
   registerEndpoint(app, endpoints.deleteFamily, async ({ user, params }) => {
     await deleteFamily(ctx, user.id, params.id);
     return null;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
+import type { Language, TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
 import type { ExpressionBuilder } from "kysely";
 import type { Bus } from "../../bus.js";
 import type { Database, Db } from "../../db/index.js";
@@ -7,6 +7,7 @@ import type { FamiliesTable } from "../../db/schema.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { paged } from "../../http/paging.js";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
+import { localizeAddress } from "../location/service.js";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
 export interface FamilyDeps {
@@ -70,16 +71,24 @@ export function familyCountColumns<DB extends Database & { f: FamiliesTable }, T
 
 type FamilyRow = Awaited<ReturnType<ReturnType<typeof familyRows>["execute"]>>[number];
 
-function toFamily(r: FamilyRow): TFamily {
-  return {
-    id: r.id,
-    name: r.name,
+/** The wire shape of a family row; with `lang`, its address and region names in that language where known. */
+function toFamily(r: FamilyRow, lang?: Language): TFamily {
+  const stored = {
     address: r.address,
-    longitude: r.longitude === null ? null : Number(r.longitude),
-    latitude: r.latitude === null ? null : Number(r.latitude),
     province: r.province ?? null,
     city: r.city ?? null,
     district: r.district ?? null,
+  };
+  const place = lang ? localizeAddress(stored, lang) : stored;
+  return {
+    id: r.id,
+    name: r.name,
+    address: place.address,
+    longitude: r.longitude === null ? null : Number(r.longitude),
+    latitude: r.latitude === null ? null : Number(r.latitude),
+    province: place.province,
+    city: place.city,
+    district: place.district,
     avatar: r.avatar,
     isAdmin: r.is_admin === 1,
     memberCount: Number(r.member_count ?? 0),
@@ -90,9 +99,15 @@ function toFamily(r: FamilyRow): TFamily {
 
 /**
  * The families `userId` belongs to, oldest first, paged (spec §7 GET /api/run-lucky/device/app/family/), each with
- * the caller's admin flag and the member and device counts.
+ * the caller's admin flag and the member and device counts; with `lang`, addresses in that language where the region
+ * data knows them (issue 10).
  */
-export async function listFamilies(db: Db, userId: string, query: Partial<TPagedQuery>): Promise<TPaged<TFamily>> {
+export async function listFamilies(
+  db: Db,
+  userId: string,
+  query: Partial<TPagedQuery>,
+  lang?: Language,
+): Promise<TPaged<TFamily>> {
   return paged(
     query,
     async () => {
@@ -110,7 +125,7 @@ export async function listFamilies(db: Db, userId: string, query: Partial<TPaged
         .offset(offset)
         .limit(limit)
         .execute();
-      return rows.map(toFamily);
+      return rows.map((r) => toFamily(r, lang));
     },
   );
 }
@@ -120,10 +135,10 @@ export async function listFamilies(db: Db, userId: string, query: Partial<TPaged
  * @throws AppError Forbidden (family.notMember) when the caller is not a member — also when the family does not
  *   exist, so a stranger learns nothing.
  */
-export async function getFamily(db: Db, userId: string, familyId: string): Promise<TFamily> {
+export async function getFamily(db: Db, userId: string, familyId: string, lang?: Language): Promise<TFamily> {
   const row = await familyRows(db, userId).where("f.id", "=", familyId).executeTakeFirst();
   if (!row) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-  return toFamily(row);
+  return toFamily(row, lang);
 }
 
 /**

