@@ -14,11 +14,20 @@ describe("what a member is offered", () => {
   let system: System;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const member = { email: "member-roles@example.com", password: "member-pass-1" };
+  let familyId: string;
+  /** The demo household's region (上海市 黄浦区) as each language's reader sees it. */
+  const REGION_LINE: Record<string, string> = {
+    en: "Shanghai Huangpu District",
+    "zh-Hans": "上海市 黄浦区",
+    ru: "Шанхай район Хуанпу",
+    es: "Shanghái Distrito de Huangpu",
+    fr: "Shanghai District de Huangpu",
+  };
 
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     await registerByEmail(system.url, member.email, member.password);
-    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+    familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
     const admin = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     const share = await apiCall<{ code: string }>(
       system.url,
@@ -62,6 +71,11 @@ describe("what a member is offered", () => {
       // What a member may do stays: push management and the device order.
       expect(await page.getByTestId("home-push").count()).toBe(1);
       await snap(page, `home-member-${lang}`);
+      // The household's region reads in the interface language (the region data's names, issue 10).
+      await openRoute(page, system.url, "/FamilyDetails", { familyId }, "family-details-screen");
+      await expect
+        .poll(() => page.getByTestId("family-details-location").textContent(), { timeout: 10_000 })
+        .toContain(REGION_LINE[lang]);
       await page.close();
     }
   });

