@@ -111,7 +111,7 @@ describe("the device screens in all five languages", () => {
       await page.getByTestId("device-setting-input-resinVolume").fill("99999");
       await page.getByTestId("device-setting-save").click();
       await expect
-        .poll(() => page.locator(".adm-toast-main").last().textContent(), { timeout: 15_000 })
+        .poll(() => page.getByTestId("device-setting-status").textContent(), { timeout: 15_000 })
         .toContain(MESSAGES[lang]["device.wrongConfiguration"]);
       expect(sim.valve.snapshot().settings.resinVolume).toBe(before);
 

@@ -152,7 +152,7 @@ describe("devices in Chromium", () => {
     await page.getByTestId("device-setting-input-resinVolume").fill("99999");
     await page.getByTestId("device-setting-save").click();
     await expect
-      .poll(() => page.locator(".adm-toast-main").last().textContent())
+      .poll(() => page.getByTestId("device-setting-status").textContent())
       .toContain("Please enter the correct configuration");
     await expect.poll(() => page.getByTestId("device-setting-resinVolume").getAttribute("data-invalid")).toBe("true");
     expect(spare.valve.snapshot().settings.resinVolume).not.toBe(99999);

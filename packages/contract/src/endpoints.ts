@@ -10,6 +10,7 @@ import { fileEndpoints } from "./endpoints/file.js";
 import { locationEndpoints } from "./endpoints/location.js";
 import { messageEndpoints } from "./endpoints/message.js";
 import { postSaleEndpoints } from "./endpoints/post-sale.js";
+import { preferenceEndpoints } from "./endpoints/preferences.js";
 
 export * from "./endpoints/account.js";
 export * from "./endpoints/article.js";
@@ -22,6 +23,7 @@ export * from "./endpoints/file.js";
 export * from "./endpoints/location.js";
 export * from "./endpoints/message.js";
 export * from "./endpoints/post-sale.js";
+export * from "./endpoints/preferences.js";
 
 /**
  * Every endpoint of spec §7 served so far, by name. Each area keeps its entries in `endpoints/<area>.ts`.
@@ -36,6 +38,7 @@ export const endpoints = {
   ...postSaleEndpoints,
   ...articleEndpoints,
   ...fileEndpoints,
+  ...preferenceEndpoints,
   ...faultEndpoints,
 } as const;
 

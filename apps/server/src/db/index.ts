@@ -15,6 +15,7 @@ import * as m0009 from "./migrations/0009-device-activations.js";
 import * as m0010 from "./migrations/0010-idempotency-keys.js";
 import * as m0012 from "./migrations/0012-salt-reminder.js";
 import * as m0013 from "./migrations/0013-one-clock.js";
+import * as m0014 from "./migrations/0014-user-preferences.js";
 import * as m0015 from "./migrations/0015-message-texts.js";
 import type { Database } from "./schema.js";
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010-idempotency-keys": m0010,
   "0012-salt-reminder": m0012,
   "0013-one-clock": m0013,
+  "0014-user-preferences": m0014,
   "0015-message-texts": m0015,
 };
 

@@ -4,6 +4,7 @@ import type { FilesTables } from "./schema-files.js";
 import type { IdempotencyTables } from "./schema-idempotency.js";
 import type { MessagesTables } from "./schema-messages.js";
 import type { PostSaleTables } from "./schema-post-sale.js";
+import type { PreferencesTables } from "./schema-preferences.js";
 import type { SaltTables } from "./schema-salt.js";
 
 /**
@@ -264,6 +265,7 @@ export interface Database
     FilesTables,
     ActivationTables,
     IdempotencyTables,
+    PreferencesTables,
     SaltTables {
   users: UsersTable;
   families: FamiliesTable;

@@ -18,6 +18,8 @@ export const accountMessages = catalogue(
     "profile.avatarMissing": "Choose an image file to upload.",
     "profile.avatarType": "The image must be a PNG, JPEG or WebP file.",
     "profile.avatarTooLarge": "The image must be at most {max} MB.",
+    "profile.volumeUnit": "Choose the volume unit: L (litres) or gal (US gallons).",
+    "profile.hardnessUnit": "Choose the hardness unit: mgL (mg/L CaCO₃), dH (°dH), fH (°fH) or gpg.",
     "notify.reset.subject": "Reset your AquaPilot password",
     "notify.reset.body":
       "Your password reset code is {code}. It is valid for {minutes} minutes. If you did not ask for it, ignore this message.",
@@ -41,6 +43,8 @@ export const accountMessages = catalogue(
       "profile.avatarMissing": "请选择要上传的图片文件。",
       "profile.avatarType": "图片必须是 PNG、JPEG 或 WebP 格式。",
       "profile.avatarTooLarge": "图片不能超过 {max} MB。",
+      "profile.volumeUnit": "请选择体积单位：L（升）或 gal（美制加仑）。",
+      "profile.hardnessUnit": "请选择硬度单位：mgL（mg/L CaCO₃）、dH（°dH）、fH（°fH）或 gpg。",
       "notify.reset.subject": "重置您的 AquaPilot 密码",
       "notify.reset.body": "您的密码重置验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请忽略此消息。",
       "notify.identity.subject": "确认您的 AquaPilot 新联系方式",
@@ -63,6 +67,8 @@ export const accountMessages = catalogue(
       "profile.avatarMissing": "Elija un archivo de imagen para subir.",
       "profile.avatarType": "La imagen debe ser un archivo PNG, JPEG o WebP.",
       "profile.avatarTooLarge": "La imagen debe ocupar como máximo {max} MB.",
+      "profile.volumeUnit": "Elija la unidad de volumen: L (litros) o gal (galones estadounidenses).",
+      "profile.hardnessUnit": "Elija la unidad de dureza: mgL (mg/L CaCO₃), dH (°dH), fH (°fH) o gpg.",
       "notify.reset.subject": "Restablezca su contraseña de AquaPilot",
       "notify.reset.body":
         "Su código para restablecer la contraseña es {code}. Es válido durante {minutes} minutos. Si no lo ha solicitado, ignore este mensaje.",
@@ -85,6 +91,8 @@ export const accountMessages = catalogue(
       "profile.avatarMissing": "Выберите файл изображения для загрузки.",
       "profile.avatarType": "Изображение должно быть в формате PNG, JPEG или WebP.",
       "profile.avatarTooLarge": "Размер изображения не должен превышать {max} МБ.",
+      "profile.volumeUnit": "Выберите единицу объёма: L (литры) или gal (галлоны США).",
+      "profile.hardnessUnit": "Выберите единицу жёсткости: mgL (мг/л CaCO₃), dH (°dH), fH (°fH) или gpg.",
       "notify.reset.subject": "Сброс пароля AquaPilot",
       "notify.reset.body":
         "Ваш код для сброса пароля: {code}. Он действителен {minutes} минут. Если вы его не запрашивали, проигнорируйте это сообщение.",
@@ -108,6 +116,8 @@ export const accountMessages = catalogue(
       "profile.avatarMissing": "Choisissez un fichier image à envoyer.",
       "profile.avatarType": "L'image doit être un fichier PNG, JPEG ou WebP.",
       "profile.avatarTooLarge": "L'image doit faire au plus {max} Mo.",
+      "profile.volumeUnit": "Choisissez l'unité de volume : L (litres) ou gal (gallons US).",
+      "profile.hardnessUnit": "Choisissez l'unité de dureté : mgL (mg/L CaCO₃), dH (°dH), fH (°fH) ou gpg.",
       "notify.reset.subject": "Réinitialisez votre mot de passe AquaPilot",
       "notify.reset.body":
         "Votre code de réinitialisation du mot de passe est {code}. Il est valable {minutes} minutes. Si vous ne l'avez pas demandé, ignorez ce message.",

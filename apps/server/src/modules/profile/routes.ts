@@ -5,6 +5,7 @@ import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
 import { avatarRoutes } from "./avatar.js";
 import { deleteAccount } from "./delete-account.js";
+import { preferenceRoutes } from "./preferences.js";
 import {
   changeLanguage,
   changePassword,
@@ -17,7 +18,8 @@ import {
 
 /**
  * Routes of spec §7 /api/basic-data/app/profile: profile read and update, avatar upload (and `/uploads/…`),
- * change_password, change_language-type, the phone/e-mail change (ticket, code, update) and log-off (deletion).
+ * change_password, change_language-type, the phone/e-mail change (ticket, code, update) and log-off (deletion); and
+ * the caller's display units (appuser_setting/units, ./preferences.ts).
  */
 export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tickets = createTicketService({ dataDir: ctx.config.DATA_DIR, now: ctx.now });
@@ -49,4 +51,5 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
     return null;
   });
   avatarRoutes(app, ctx);
+  preferenceRoutes(app, ctx);
 }

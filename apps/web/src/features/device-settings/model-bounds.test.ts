@@ -28,7 +28,7 @@ describe("readModelSetting", () => {
     };
     const read = readModelSetting(model);
     expect(read.fields.map((f) => f.name)).toEqual(["workPattern", "saltAddition"]);
-    expect(read.bounds.saltAddition).toEqual({ min: 0.5, max: 8 });
+    expect(read.bounds.saltAddition).toEqual({ min: 0.5, max: 8, step: null });
   });
 });
 

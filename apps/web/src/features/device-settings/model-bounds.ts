@@ -2,7 +2,7 @@ import type { TDeviceModelSetting } from "@aquapilot/contract";
 import { SETTING_FIELDS, type SettingBounds, type SettingField, type SettingName } from "./settings-fields.js";
 
 /**
- * Reads get-device-model-setting (spec §7 device-lookup): the bounds per setting name (wire units) and the fields
+ * Reads get-device-model-setting (spec §7 device-lookup): the bounds and step per setting name (wire units) and the fields
  * the model has, in screen order. Without an answer (still loading, or an older server) every field of §3 shows with
  * the built-in bounds. The model's read-only fields are shown, never sent; its enum values replace the built-in ones.
  */
@@ -15,7 +15,7 @@ export function readModelSetting(model: TDeviceModelSetting | null | undefined):
   const names = new Set<string>();
   for (const d of model.fields) {
     names.add(d.name);
-    bounds[d.name as SettingName] = { min: d.min, max: d.max };
+    bounds[d.name as SettingName] = { min: d.min, max: d.max, step: d.step };
   }
   const readOnly = new Set(model.fields.filter((d) => d.readOnly).map((d) => d.name));
   const options = new Map(model.fields.filter((d) => d.options?.length).map((d) => [d.name, d.options ?? []]));

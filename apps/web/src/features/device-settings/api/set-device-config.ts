@@ -18,7 +18,8 @@ export function newCommandId(): string {
  * /api/run-lucky/device/app/device-control/control-device?deviceId=&commandId=` with body
  * `{command: "set-config", params: {settings}}` (spec §7). The server checks the model's bounds first (a wrong value
  * answers "Please enter the correct configuration" and nothing is sent). Resolves the first status (usually
- * "pending"; the same `commandId` sent again is never applied twice).
+ * "pending"; the same `commandId` sent again is never applied twice). No global loading indicator: the screen's save
+ * bar shows the progress.
  */
 export async function sendDeviceConfig(
   deviceId: string,
@@ -28,7 +29,6 @@ export async function sendDeviceConfig(
   return api(endpoints.controlDevice, {
     query: { deviceId, commandId },
     body: { command: "set-config", params: { settings } },
-    loading: true,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { TCommandStatus } from "@aquapilot/contract";
+import type { TCommandStatus, TDeviceWithData } from "@aquapilot/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleOutline, RightOutline } from "antd-mobile-icons";
@@ -6,74 +6,171 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
+import { formatDuration, formatMinutes } from "../../../shared/format/duration.js";
 import { useRouteParams } from "../../../shared/navigation/index.js";
+import { formatDate } from "../../../shared/ui/date-time-rules.js";
 import {
+  confirmDialog,
   openDateTimePicker,
   openListPicker,
   openTimePicker,
   PageShell,
   StateBlock,
-  toast,
+  useSingleFlight,
 } from "../../../shared/ui/index.js";
+import { useUnitPreferences } from "../../../shared/units/preferences.js";
+import { useDeviceCommand, useNow } from "../../device/hooks.js";
 import { useDevice } from "../api/get-device.js";
 import { useDeviceModelSetting } from "../api/get-device-model-setting.js";
 import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.js";
+import { deviceClockNow, deviceClockOffset } from "../device-clock.js";
 import { readModelSetting } from "../model-bounds.js";
 import type { DeviceParams } from "../params.js";
 import {
   boundsOf,
   changedSettings,
   checkSetting,
+  type DisplayUnitKey,
+  displayRangeOf,
+  displayUnitOf,
+  durationMinutesOf,
+  editedFieldNames,
+  formatNumberText,
+  parseNumberText,
   SETTING_GROUPS,
   type SettingField,
   type SettingName,
+  type SettingProblem,
+  type SettingsRecord,
   settingToText,
+  type UnitContext,
+  wireToDisplayText,
 } from "../settings-fields.js";
 import "../device-settings.css";
 
-type Status = { state: "idle" } | { state: "pending" } | { state: "done" } | { state: "failed"; offline: boolean };
+/** What the save bar says: nothing yet, sending, the device applied it (or nothing needed sending), refused. */
+type Status =
+  | { state: "idle" }
+  | { state: "pending" }
+  | { state: "done"; nothing: boolean }
+  | { state: "failed"; message: string }
+  | { state: "invalid"; count: number };
+
+/** How long values the device acknowledged are shown before its report must confirm them, ms. */
+const APPLIED_HOLD_MS = 30_000;
 
 /**
  * DeviceSetting (spec §2 /DeviceSetting "advanced settings", permission Device.Setting): the 26 settings of §3
- * grouped, each with its unit and the model's bounds (get-device-model-setting); durations through the Min/Second
- * time picker or the Hr/Min date/time picker, choices through the list picker. Save checks every changed value
- * (§5 number range check, "Please enter the correct configuration"), sends `set-config` with only the changes and
- * shows pending → applied (hub 1 acknowledgement or the command's stored status) or the failure.
+ * grouped, each with its allowed range beside it (the model's bounds from get-device-model-setting) — still shown next
+ * to the error when a value is outside it. Volumes, flows and hardness are shown and typed in the owner's units
+ * (Setting → Units, kept per user) and sent in the device's; every duration reads in the one format of the spec §9
+ * duration helper. The device's own clock is shown with the phone's beside it and a time sync (spec §4). A sticky save
+ * bar at the bottom (safe-area aware) counts unsaved changes, is disabled while saving or with nothing changed, and
+ * shows the outcome where the owner is: sending, applied by the device, or refused with the server's message.
  */
 export function DeviceSettingScreen() {
   const { t, i18n } = useTranslation();
   const { deviceId } = useRouteParams<DeviceParams>();
   const device = useDevice(deviceId);
   const model = useDeviceModelSetting(deviceId);
+  const units = useUnitPreferences();
   const client = useQueryClient();
+  const flight = useSingleFlight();
   const { bounds, fields } = useMemo(() => readModelSetting(model.data), [model.data]);
-  const current = useMemo(() => (device.data?.settings ?? {}) as Record<string, number | string>, [device.data]);
-  const [edited, setEdited] = useState<Partial<Record<SettingName, string>>>({});
-  const [invalid, setInvalid] = useState<SettingName[]>([]);
+  const reported = useMemo(() => (device.data?.settings ?? {}) as SettingsRecord, [device.data]);
+  // Values the device acknowledged, shown until its next report carries them (it may arrive a moment later).
+  const [applied, setApplied] = useState<SettingsRecord>({});
+  const current = useMemo(() => ({ ...reported, ...applied }), [reported, applied]);
+  const lang = i18n.language;
+  const ctx = useMemo<UnitContext>(
+    () => ({
+      volumeUnit: units.volumeUnit,
+      hardnessUnit: units.hardnessUnit,
+      lang,
+      periodicUnit: reported.periodicWaterProductionUnit as number | undefined,
+    }),
+    [units.volumeUnit, units.hardnessUnit, lang, reported.periodicWaterProductionUnit],
+  );
+  // The owner's typed or picked values, by field; a field without one shows what the device has.
+  const [edits, setEdits] = useState<Partial<Record<SettingName, string>>>({});
+  const [invalid, setInvalid] = useState<Partial<Record<SettingName, SettingProblem>>>({});
   const [status, setStatus] = useState<Status>({ state: "idle" });
 
-  // Start from what the device reports; re-read after an applied change.
+  const initial = useMemo(() => {
+    const texts: Partial<Record<SettingName, string>> = {};
+    for (const f of fields) texts[f.name] = settingToText(f, current[f.name], ctx, bounds[f.name]?.step);
+    return texts;
+  }, [fields, current, ctx, bounds]);
+  const edited = useMemo(() => ({ ...initial, ...edits }), [initial, edits]);
+  const dirty = useMemo(
+    () => editedFieldNames(current, edited, bounds, ctx, fields),
+    [current, edited, bounds, ctx, fields],
+  );
+
+  // Once the device's report shows what it acknowledged (or after a while), read the report alone again.
   useEffect(() => {
-    if (!device.data) return;
-    const next: Partial<Record<SettingName, string>> = {};
-    for (const f of fields) next[f.name] = settingToText(f, current[f.name]);
-    setEdited(next);
-    setInvalid([]);
-  }, [device.data, fields, current]);
+    const names = Object.keys(applied) as SettingName[];
+    if (names.length === 0) return;
+    if (names.every((n) => reported[n] === applied[n])) {
+      setApplied({});
+      return;
+    }
+    const timer = setTimeout(() => setApplied({}), APPLIED_HOLD_MS);
+    return () => clearTimeout(timer);
+  }, [reported, applied]);
 
   const setValue = (field: SettingField, text: string) => {
-    setEdited((e) => ({ ...e, [field.name]: text }));
-    setInvalid((list) =>
-      list.includes(field.name) && checkSetting(field, text, bounds[field.name]).ok
-        ? list.filter((n) => n !== field.name)
-        : list,
-    );
+    setEdits((e) => ({ ...e, [field.name]: text }));
+    setStatus((s) => (s.state === "pending" ? s : { state: "idle" }));
+    // A field marked wrong is checked again at once, so its error goes as soon as the value is right.
+    setInvalid((list) => {
+      if (!list[field.name]) return list;
+      const checked = checkSetting(field, text, bounds[field.name], ctx);
+      const { [field.name]: _, ...rest } = list;
+      return checked.ok ? rest : { ...rest, [field.name]: checked.problem };
+    });
   };
 
-  const unitText = (field: SettingField) => (field.unit === "none" ? "" : t(`deviceSetting.units.${field.unit}`));
+  /** Checks a typed number when the owner leaves the field (an empty or unchanged field is left alone). */
+  const checkOnBlur = (field: SettingField) => {
+    const text = edited[field.name] ?? "";
+    if (text.trim() === "" || text === initial[field.name]) return;
+    const checked = checkSetting(field, text, bounds[field.name], ctx);
+    setInvalid((list) => {
+      const { [field.name]: _, ...rest } = list;
+      return checked.ok ? rest : { ...rest, [field.name]: checked.problem };
+    });
+  };
+
+  const unitLabel = (key: DisplayUnitKey, count?: number) => {
+    if (key === "none") return "";
+    if (key === "day" || key === "times") return t(`units.symbols.${key}`, { count: count ?? 2 });
+    return t(`units.symbols.${key}`);
+  };
   const optionLabel = (field: SettingField, value: string) => {
     const key = `deviceSetting.${field.name}.${value}`;
     return i18n.exists(key) ? t(key as "deviceSetting.workPattern.0") : t("deviceSetting.option", { value });
+  };
+
+  /** The allowed range of a field as text in the owner's unit (durations in the §9 format); "" when it has none. */
+  const rangeText = (field: SettingField): string => {
+    if (field.kind === "number") {
+      const range = displayRangeOf(field, bounds[field.name], ctx);
+      if (!range) return "";
+      const digits = range.unit.factor === 1 ? 6 : range.unit.decimals;
+      const min = formatNumberText(range.min, lang, digits);
+      const max = formatNumberText(range.max, lang, digits);
+      const unit = unitLabel(range.unit.key, range.max);
+      // No space before a Chinese unit word (天, 次, 分钟; docs/glossary.md "Units"); a space before symbols.
+      const gap = lang === "zh-Hans" && /^[\u4e00-\u9fff]/.test(unit) ? "" : " ";
+      return t("deviceSetting.range", { range: `${min}–${max}${unit ? `${gap}${unit}` : ""}` });
+    }
+    if (field.kind === "minSec" || field.kind === "hrMin") {
+      const b = boundsOf(field, bounds[field.name]);
+      if (b.min === undefined || b.max === undefined) return "";
+      return t("deviceSetting.range", { range: `${formatMinutes(b.min, lang)} – ${formatMinutes(b.max, lang)}` });
+    }
+    return "";
   };
 
   const pick = async (field: SettingField) => {
@@ -99,44 +196,78 @@ export function DeviceSettingScreen() {
     }
   };
 
-  const save = async () => {
-    if (!deviceId || status.state === "pending") return;
-    const result = changedSettings(current, edited, bounds);
-    if ("invalid" in result) {
-      setInvalid(result.invalid);
-      toast(t("deviceSetting.wrongConfig"));
-      return;
-    }
-    if (Object.keys(result.settings).length === 0) {
-      toast(t("deviceSetting.noChanges"));
-      return;
-    }
-    setStatus({ state: "pending" });
-    try {
-      const first: TCommandStatus = await sendDeviceConfig(deviceId, result.settings);
-      const outcome = first.status === "pending" ? await waitForCommand(first.commandId) : first;
-      if (outcome.status === "done") {
-        setStatus({ state: "done" });
-        await client.invalidateQueries({ queryKey: queryKeys.deviceAll });
-      } else {
-        setStatus({ state: "failed", offline: outcome.error === "timeout" || outcome.error === "offline" });
+  const save = () =>
+    flight.run(async () => {
+      if (!deviceId || status.state === "pending") return;
+      const result = changedSettings(current, edited, bounds, ctx, fields);
+      if ("invalid" in result) {
+        const problems: Partial<Record<SettingName, SettingProblem>> = {};
+        for (const name of result.invalid) {
+          const field = fields.find((f) => f.name === name);
+          const checked = field ? checkSetting(field, edited[name] ?? "", bounds[name], ctx) : null;
+          problems[name] = checked && !checked.ok ? checked.problem : "range";
+        }
+        setInvalid(problems);
+        setStatus({ state: "invalid", count: result.invalid.length });
+        document
+          .querySelector(`[data-testid="device-setting-${result.invalid[0]}"]`)
+          ?.scrollIntoView({ block: "center", behavior: "smooth" });
+        return;
       }
-    } catch (err) {
-      setStatus({ state: "idle" });
-      toast(errorMessage(err, t("deviceSetting.wrongConfig")));
-    }
+      setInvalid({});
+      if (Object.keys(result.settings).length === 0) {
+        setEdits({});
+        setStatus({ state: "done", nothing: true });
+        return;
+      }
+      setStatus({ state: "pending" });
+      try {
+        const first: TCommandStatus = await sendDeviceConfig(deviceId, result.settings);
+        const outcome = first.status === "pending" ? await waitForCommand(first.commandId) : first;
+        if (outcome.status === "done") {
+          setApplied((a) => ({ ...a, ...result.settings }));
+          setEdits({});
+          setStatus({ state: "done", nothing: false });
+          await client.invalidateQueries({ queryKey: queryKeys.deviceAll });
+        } else {
+          const offline = outcome.error === "timeout" || outcome.error === "offline";
+          setStatus({
+            state: "failed",
+            message: offline ? t("deviceSetting.offline") : outcome.message || t("deviceSetting.failed"),
+          });
+        }
+      } catch (err) {
+        setStatus({ state: "failed", message: errorMessage(err, t("deviceSetting.failed")) });
+      }
+    });
+
+  const renderHint = (field: SettingField) => {
+    const problem = invalid[field.name];
+    const range = rangeText(field);
+    if (!problem && !range && field.kind !== "readonly") return null;
+    return (
+      <div className="ds-row__hint">
+        {problem ? (
+          <span className="ds-row__error" data-testid={`device-setting-error-${field.name}`}>
+            {t(`deviceSetting.problem.${problem}`)}
+          </span>
+        ) : null}
+        {range ? (
+          <span className="ds-row__range" data-testid={`device-setting-range-${field.name}`}>
+            {range}
+          </span>
+        ) : null}
+        {!range && field.kind === "readonly" ? <span>{t("deviceSetting.readOnly")}</span> : null}
+      </div>
+    );
   };
 
   const renderRow = (field: SettingField) => {
+    if (field.name === "currentTime" && device.data) {
+      return <DeviceClockRow key={field.name} device={device.data} />;
+    }
     const text = edited[field.name] ?? "";
-    const bad = invalid.includes(field.name);
-    const b = boundsOf(field, bounds[field.name]);
-    const unit = unitText(field);
-    const range =
-      b.min !== undefined && b.max !== undefined && field.kind !== "enum" && field.kind !== "clock"
-        ? t("deviceSetting.range", { min: b.min, max: b.max, unit })
-        : "";
-    const hint = bad ? t("deviceSetting.wrongConfig") : field.kind === "readonly" ? t("deviceSetting.readOnly") : range;
+    const bad = Boolean(invalid[field.name]);
     const common = {
       className: `ds-row ${bad ? "ds-row--invalid" : ""}`,
       "data-testid": `device-setting-${field.name}`,
@@ -145,10 +276,12 @@ export function DeviceSettingScreen() {
     const label = (
       <div className="ds-row__main">
         <div className="ds-row__label">{t(`deviceSetting.fields.${field.name}`)}</div>
-        {hint ? <div className="ds-row__hint">{hint}</div> : null}
+        {renderHint(field)}
       </div>
     );
     if (field.kind === "number") {
+      const unit = displayUnitOf(field, ctx, bounds[field.name]?.step);
+      const typed = parseNumberText(text);
       return (
         <div key={field.name} {...common}>
           {label}
@@ -158,38 +291,50 @@ export function DeviceSettingScreen() {
               value={text}
               placeholder={t("deviceSetting.placeholder")}
               aria-label={t(`deviceSetting.fields.${field.name}`)}
+              aria-invalid={bad}
               onChange={(e) => setValue(field, e.target.value)}
+              onBlur={() => checkOnBlur(field)}
               data-testid={`device-setting-input-${field.name}`}
             />
-            {unit ? <span className="ds-row__unit">{unit}</span> : null}
+            {unit.key !== "none" ? (
+              <span className="ds-row__unit" data-testid={`device-setting-unit-${field.name}`}>
+                {unitLabel(unit.key, typed ?? undefined)}
+              </span>
+            ) : null}
           </span>
         </div>
       );
     }
     if (field.kind === "readonly") {
+      const unit = displayUnitOf(field, ctx, bounds[field.name]?.step);
+      const value = current[field.name];
+      const shown = typeof value === "number" ? wireToDisplayText(field, value, ctx, bounds[field.name]?.step) : text;
       return (
         <div key={field.name} {...common}>
           {label}
           <span className="ds-row__value" data-testid={`device-setting-value-${field.name}`}>
-            {(field.name === "currentTime" ? formatDeviceTime(text) : text) || "—"}
-            {unit && text ? <span className="ds-row__unit">{unit}</span> : null}
+            {shown || "—"}
+            {unit.key !== "none" && shown ? (
+              <span className="ds-row__unit">{unitLabel(unit.key, typeof value === "number" ? value : undefined)}</span>
+            ) : null}
           </span>
         </div>
       );
     }
-    const shown = field.kind === "enum" ? (text === "" ? "" : optionLabel(field, text)) : shortTime(field, text);
-    const chip =
-      field.kind === "minSec"
-        ? t("deviceSetting.entry.minSec")
-        : field.kind === "hrMin"
-          ? t("deviceSetting.entry.hrMin")
-          : null;
+    const minutes = durationMinutesOf(field, text);
+    const shown =
+      field.kind === "enum"
+        ? text === ""
+          ? ""
+          : optionLabel(field, text)
+        : minutes !== null
+          ? formatMinutes(minutes, lang)
+          : text;
     return (
       <button key={field.name} type="button" {...common} onClick={() => void pick(field)}>
         {label}
         <span className="ds-row__value" data-testid={`device-setting-value-${field.name}`}>
           {shown || t("deviceSetting.select")}
-          {chip ? <span className="ds-row__chip">{chip}</span> : null}
         </span>
         <RightOutline className="ds-row__arrow" />
       </button>
@@ -197,7 +342,7 @@ export function DeviceSettingScreen() {
   };
 
   const body = () => {
-    if (device.isPending) {
+    if (device.isPending || !units.ready) {
       return (
         <StateBlock
           testId="device-setting-loading"
@@ -238,39 +383,49 @@ export function DeviceSettingScreen() {
     );
   };
 
+  const pending = status.state === "pending";
+  const statusText = (() => {
+    switch (status.state) {
+      case "pending":
+        return t("deviceSetting.pending");
+      case "done":
+        return status.nothing ? t("deviceSetting.savedNothing") : t("deviceSetting.applied");
+      case "failed":
+        return t("deviceSetting.failedWith", { message: status.message });
+      case "invalid":
+        return `${t("deviceSetting.wrongConfig")} · ${t("deviceSetting.fixFields", { count: status.count })}`;
+      default:
+        return dirty.length > 0 ? t("deviceSetting.unsaved", { count: dirty.length }) : "";
+    }
+  })();
+  const tone = status.state === "idle" ? "dirty" : status.state === "invalid" ? "failed" : status.state;
+
   return (
     <PageShell
       title={t("routes.DeviceSetting")}
-      right={<span data-testid="device-setting-save-top">{t("deviceSetting.save")}</span>}
-      onRight={() => void save()}
       testId="device-setting-screen"
       className="ds-page"
       footer={
-        device.data ? (
-          <div className="ds-footer">
-            {status.state !== "idle" ? (
-              <div
-                className={`ds-status ds-status--${status.state}`}
-                data-testid="device-setting-status"
-                data-status={status.state}
-              >
-                {status.state === "pending" ? <SpinLoading style={{ "--size": "0.427rem" }} /> : null}
-                {status.state === "done" ? <CheckCircleFill /> : null}
-                {status.state === "failed" ? <CloseCircleFill /> : null}
-                {status.state === "pending"
-                  ? t("deviceSetting.pending")
-                  : status.state === "done"
-                    ? t("deviceSetting.applied")
-                    : status.offline
-                      ? t("deviceSetting.offline")
-                      : t("deviceSetting.failed")}
-              </div>
-            ) : null}
+        device.data && units.ready ? (
+          <div className="ds-bar" data-testid="device-setting-bar">
+            <div
+              className={`ds-status ds-status--${tone}`}
+              data-testid="device-setting-status"
+              data-status={status.state}
+              role="status"
+              aria-live="polite"
+            >
+              {pending ? <SpinLoading style={{ "--size": "0.427rem" }} /> : null}
+              {status.state === "done" ? <CheckCircleFill /> : null}
+              {status.state === "failed" || status.state === "invalid" ? <CloseCircleFill /> : null}
+              <span className="ds-status__text">{statusText}</span>
+            </div>
             <Button
-              block
               color="primary"
               shape="rounded"
-              loading={status.state === "pending"}
+              className="ds-bar__save"
+              loading={pending}
+              disabled={pending || dirty.length === 0}
               onClick={() => void save()}
               data-testid="device-setting-save"
             >
@@ -285,17 +440,104 @@ export function DeviceSettingScreen() {
   );
 }
 
-/** A duration's picker text shortened for the row: Min/Second "mm:ss" (hour folded back), Hr/Min "HH:mm". */
-function shortTime(field: SettingField, text: string): string {
-  if (field.kind !== "minSec") return text;
-  const m = /^(\d{2}):(\d{2}):(\d{2})$/.exec(text);
-  if (!m) return text;
-  return `${String(Number(m[1]) * 60 + Number(m[2])).padStart(2, "0")}:${m[3]}`;
-}
+/**
+ * The device's own clock (spec §3 currentTime; issue 10 "One clock": shown only here and in the drift warning), read
+ * only: the device time now in the phone's time zone, the phone's time beside it, how far apart they are (§9
+ * duration format) and "Sync time" (spec §4: asks "Confirm synchronization time?", sets the device clock to the
+ * phone's).
+ */
+function DeviceClockRow({ device }: { device: TDeviceWithData }) {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const now = useNow(1000);
+  const [syncedAt, setSyncedAt] = useState<number | null>(null);
+  const [sentAt, setSentAt] = useState<number | null>(null);
+  const { state, run } = useDeviceCommand(device.id, device.online);
 
-/** The device clock (ISO 8601) in the phone's locale, or the text itself when it is not a date. */
-function formatDeviceTime(text: string): string {
-  if (!text) return "";
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
+  // After an acknowledged sync the clock reads from the phone's time at sending until the device reports again.
+  useEffect(() => {
+    if (state.status !== "done" || state.kind !== "timeSync" || sentAt === null) return;
+    setSyncedAt(sentAt);
+    void client.invalidateQueries({ queryKey: queryKeys.deviceAll });
+  }, [state, sentAt, client]);
+
+  const deviceNow = deviceClockNow(device, now, syncedAt);
+  const offset = deviceClockOffset(device, now, syncedAt);
+  const sync = async () => {
+    if (state.status === "pending") return;
+    if (!(await confirmDialog({ content: t("deviceControl.confirmTimeSync") }))) return;
+    setSentAt(Date.now());
+    await run("timeSync");
+  };
+
+  const lang = i18n.language;
+  const offsetText =
+    offset === null
+      ? null
+      : Math.abs(offset) < 2000
+        ? t("deviceSetting.deviceTime.inStep")
+        : t(offset > 0 ? "deviceSetting.deviceTime.ahead" : "deviceSetting.deviceTime.behind", {
+            duration: formatDuration(Math.abs(offset), lang),
+          });
+  const syncText = (() => {
+    if (state.status === "idle" || state.kind !== "timeSync") return null;
+    if (state.status === "pending") return t("deviceSetting.deviceTime.syncing");
+    if (state.status === "done") return t("deviceSetting.deviceTime.synced");
+    const f = state.failure;
+    const message =
+      f.reason === "offline"
+        ? t("deviceSetting.deviceTime.offline")
+        : f.reason === "refused"
+          ? (f.error ?? t("deviceSetting.failed"))
+          : f.message;
+    return t("deviceSetting.deviceTime.syncFailed", { message });
+  })();
+
+  return (
+    <div className="ds-row ds-clock" data-testid="device-setting-currentTime" data-invalid="false">
+      <div className="ds-row__main">
+        <div className="ds-row__label">{t("deviceSetting.fields.currentTime")}</div>
+        {deviceNow === null ? (
+          <div className="ds-row__hint">{t("deviceSetting.deviceTime.unknown")}</div>
+        ) : (
+          <>
+            <div className="ds-clock__time" data-testid="device-setting-device-time">
+              {formatDate(new Date(deviceNow), "yyyy-MM-dd HH:mm:ss")}
+            </div>
+            <div className="ds-row__hint" data-testid="device-setting-phone-time">
+              {t("deviceSetting.deviceTime.phone")} {formatDate(new Date(now), "yyyy-MM-dd HH:mm:ss")}
+            </div>
+            {offsetText ? (
+              <div className="ds-row__hint" data-testid="device-setting-clock-offset">
+                {offsetText}
+              </div>
+            ) : null}
+          </>
+        )}
+        {syncText ? (
+          <div
+            className={`ds-clock__status ds-clock__status--${state.status}`}
+            data-testid="device-setting-sync-status"
+            data-status={state.status}
+            role="status"
+          >
+            {syncText}
+          </div>
+        ) : null}
+        <Button
+          size="small"
+          color="primary"
+          fill="outline"
+          shape="rounded"
+          className="ds-clock__sync"
+          loading={state.status === "pending"}
+          disabled={state.status === "pending"}
+          onClick={() => void sync()}
+          data-testid="device-setting-sync-time"
+        >
+          {t("deviceSetting.deviceTime.sync")}
+        </Button>
+      </div>
+    </div>
+  );
 }

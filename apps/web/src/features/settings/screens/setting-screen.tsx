@@ -23,6 +23,7 @@ import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
 import { changeLanguageType } from "../api/change-language-type.js";
 import { clearAppCaches } from "../clear-cache.js";
+import { UnitsSection } from "../components/units-section.js";
 import "../settings.css";
 
 /**
@@ -39,7 +40,8 @@ export async function switchLanguage(lang: Language): Promise<void> {
 }
 
 /**
- * Setting (spec §2 /Setting): language (five, spec §1), account security (change password, change phone or e-mail,
+ * Setting (spec §2 /Setting): language (five, spec §1), the owner's units (volume and water hardness, issue 10),
+ * account security (change password, change phone or e-mail,
  * delete account), clear cache (through the bridge when present, else the app's own caches; the session and the
  * language stay), push management (the push switch sheet), About, and logout (the same as the My tab's, spec §4).
  */
@@ -81,6 +83,8 @@ export function SettingScreen() {
             </List.Item>
           ))}
         </List>
+
+        <UnitsSection />
 
         <div className="settings__title">
           <LockOutline /> {t("settings.accountSecurity")}

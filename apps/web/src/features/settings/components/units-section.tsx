@@ -1,0 +1,77 @@
+import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/contract";
+import { List, Selector, Toast } from "antd-mobile";
+import { CalculatorOutline } from "antd-mobile-icons";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../../shared/api/errors.js";
+import { useSetUnitPreferences, useUnitPreferences } from "../../../shared/units/preferences.js";
+
+/**
+ * Setting → Units (issue 10 point 9): the owner's volume unit (litres or US gallons) and water hardness unit
+ * (mg/L CaCO₃, °dH, °fH or gpg), kept per user on the server and used by DeviceSetting for display and input.
+ * A choice shows at once; a refusal puts the previous one back and shows the server's message.
+ */
+export function UnitsSection() {
+  const { t } = useTranslation();
+  const units = useUnitPreferences();
+  const change = useSetUnitPreferences();
+
+  const choose = (next: Partial<TUnitPreferences>) => {
+    change.mutate(next, {
+      onSuccess: () => Toast.show({ icon: "success", content: t("units.saved") }),
+      onError: (err) => Toast.show({ icon: "fail", content: errorMessage(err, String(err)) }),
+    });
+  };
+
+  return (
+    <>
+      <div className="settings__title">
+        <CalculatorOutline /> {t("units.title")}
+      </div>
+      <List className="card-list settings-units" mode="card">
+        <List.Item
+          description={t(`units.names.${units.volumeUnit}`)}
+          title={t("units.volume")}
+          data-testid="setting-units-volume"
+          data-value={units.volumeUnit}
+        >
+          <Selector
+            className="settings-units__choices"
+            columns={VOLUME_UNITS.length}
+            showCheckMark={false}
+            disabled={!units.ready}
+            value={[units.volumeUnit]}
+            options={VOLUME_UNITS.map((u) => ({
+              value: u,
+              label: <span data-testid={`setting-units-volume-${u}`}>{t(`units.short.${u}`)}</span>,
+            }))}
+            onChange={(v) => {
+              if (v[0] && v[0] !== units.volumeUnit) choose({ volumeUnit: v[0] });
+            }}
+          />
+        </List.Item>
+        <List.Item
+          description={t(`units.names.${units.hardnessUnit}`)}
+          title={t("units.hardness")}
+          data-testid="setting-units-hardness"
+          data-value={units.hardnessUnit}
+        >
+          <Selector
+            className="settings-units__choices"
+            columns={HARDNESS_UNITS.length}
+            showCheckMark={false}
+            disabled={!units.ready}
+            value={[units.hardnessUnit]}
+            options={HARDNESS_UNITS.map((u) => ({
+              value: u,
+              label: <span data-testid={`setting-units-hardness-${u}`}>{t(`units.short.${u}`)}</span>,
+            }))}
+            onChange={(v) => {
+              if (v[0] && v[0] !== units.hardnessUnit) choose({ hardnessUnit: v[0] });
+            }}
+          />
+        </List.Item>
+      </List>
+      <p className="settings-units__hint">{t("units.hint")}</p>
+    </>
+  );
+}
