@@ -2,6 +2,7 @@ import { unstableSetRender } from "antd-mobile";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { App } from "./app/app.js";
+import { setTenant } from "./shared/api/transport.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, resolveStartupLanguage } from "./shared/i18n/index.js";
@@ -9,8 +10,8 @@ import "./styles.css";
 
 /**
  * Entry point: the antd-mobile React 19 render shim (without it Toast/Dialog render nothing), the language of
- * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's status bar
- * and safe-area sizes as CSS variables, then the React root.
+ * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant for
+ * every call and its status bar and safe-area sizes as CSS variables, then the React root.
  */
 type ContainerWithRoot = (Element | DocumentFragment) & { _reactRoot?: Root };
 
@@ -34,6 +35,8 @@ async function start(): Promise<void> {
     return;
   }
   await changeLanguage(lang);
+  // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
+  setTenant(config.tenant);
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);

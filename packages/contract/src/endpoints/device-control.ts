@@ -146,6 +146,36 @@ export type TFlowStatistics = z.infer<typeof ZFlowStatistics>;
 /** Path of the CSV export (extension, not enveloped): Q deviceId, from, to, granularity raw|hourly. */
 export const DEVICE_FLOW_STATISTICS_CSV_PATH = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
 
+/**
+ * Response header of the CSV export: how many data rows (header line not counted) matched when the export began.
+ * The body is streamed without a Content-Length, so this is what a progress bar can count against; rows arriving
+ * while it streams may make the body a little longer.
+ */
+export const CSV_TOTAL_ROWS_HEADER = "X-Total-Rows";
+
+/** Query of the CSV export: the device, the period (ISO times or dates, `from` ≤ t < `to`) and the granularity. */
+export const ZFlowStatisticsCsvQuery = z.object({
+  deviceId: ZId,
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  granularity: z.enum(["raw", "hourly"]).default("raw"),
+});
+export type TFlowStatisticsCsvQuery = z.input<typeof ZFlowStatisticsCsvQuery>;
+
+/**
+ * The CSV export as an endpoint for the web client's `apiStream()` (spec §7 "streaming response"): `text/csv`,
+ * streamed, not enveloped (errors before the first byte are). Kept out of `endpoints` because it answers no envelope;
+ * the server registers it by hand (statistics/routes.ts).
+ */
+export const deviceFlowStatisticsCsv = endpoint({
+  method: "GET",
+  path: DEVICE_FLOW_STATISTICS_CSV_PATH,
+  query: ZFlowStatisticsCsvQuery,
+  body: undefined,
+  result: z.string(),
+  summary: "Telemetry as CSV (raw rows or hourly rollups), streamed; X-Total-Rows announces the rows",
+});
+
 const deviceQ = z.object({ deviceId: ZId });
 const commandQ = z.object({ deviceId: ZId, commandId: ZCommandId });
 

@@ -1,22 +1,20 @@
-import { DEVICE_FLOW_STATISTICS_CSV_PATH, endpoints } from "@aquapilot/contract";
+import {
+  CSV_TOTAL_ROWS_HEADER,
+  DEVICE_FLOW_STATISTICS_CSV_PATH,
+  endpoints,
+  ZFlowStatisticsCsvQuery,
+} from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { requireUser } from "../../http/authenticate.js";
 import { registerEndpoint } from "../../http/route.js";
 import { callerTimeZone } from "../../http/time-zone.js";
 import { requireDeviceAccess } from "../access.js";
 import type { AppContext } from "../context.js";
-import { telemetryCsvStream } from "./csv.js";
+import { countCsvRows, telemetryCsvStream } from "./csv.js";
 import { readRegenerationCycles } from "./cycles.js";
 import { deviceFlowStatistics } from "./flow-statistics.js";
 import { readSaltStatus, resetSaltLevel, setSaltReminder } from "./salt.js";
-
-const ZCsvQuery = z.object({
-  deviceId: z.string().min(1).max(64),
-  from: z.iso.datetime({ offset: true }).or(z.iso.date()),
-  to: z.iso.datetime({ offset: true }).or(z.iso.date()),
-  granularity: z.enum(["raw", "hourly"]).default("raw"),
-});
 
 function isoOf(text: string): string {
   return new Date(text.length === 10 ? `${text}T00:00:00.000Z` : text).toISOString();
@@ -25,7 +23,8 @@ function isoOf(text: string): string {
 /**
  * Routes of the statistics module (issue 4): spec §7 device/device-flow-statistics, and the extensions
  * device-control/get-salt-status, reset-salt-level, set-salt-reminder, get-regeneration-cycles and the CSV export
- * (`GET …/device/device-flow-statistics/export.csv?deviceId&from&to&granularity=raw|hourly`, text/csv, streamed).
+ * (`GET …/device/device-flow-statistics/export.csv?deviceId&from&to&granularity=raw|hourly`, text/csv, streamed, with
+ * the rows it will hold announced in `X-Total-Rows`).
  * Every call requires a member of the device's family (strangers 403, unknown devices 404).
  */
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -56,24 +55,22 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.route({
     method: "GET",
     url: DEVICE_FLOW_STATISTICS_CSV_PATH,
-    schema: { querystring: ZCsvQuery },
+    schema: { querystring: ZFlowStatisticsCsvQuery },
     onRequest: async (request) => {
       requireUser(request);
     },
     handler: async (request, reply) => {
       const user = requireUser(request);
-      const q = request.query as z.output<typeof ZCsvQuery>;
+      const q = request.query as z.output<typeof ZFlowStatisticsCsvQuery>;
       await requireDeviceAccess(ctx.db, user.id, q.deviceId);
-      const stream = telemetryCsvStream(ctx.db, {
-        deviceId: q.deviceId,
-        from: isoOf(q.from),
-        to: isoOf(q.to),
-        granularity: q.granularity,
-      });
+      const input = { deviceId: q.deviceId, from: isoOf(q.from), to: isoOf(q.to), granularity: q.granularity };
+      // The stream has no Content-Length: announce the rows so the app's progress has a total (issue 10 point 8).
+      const rows = await countCsvRows(ctx.db, input);
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="water-${q.granularity}.csv"`)
-        .send(stream);
+        .header(CSV_TOTAL_ROWS_HEADER, String(rows))
+        .send(telemetryCsvStream(ctx.db, input));
     },
   });
 }

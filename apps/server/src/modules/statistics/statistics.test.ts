@@ -161,7 +161,7 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it("exports CSV with a header line, raw or hourly", async () => {
+  it("exports CSV with a header line, raw or hourly, announcing its rows in X-Total-Rows", async () => {
     const raw = await t.app.inject({
       method: "GET",
       url: CSV,
@@ -176,6 +176,9 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
       "2026-03-10T08:30:00.000Z,118.5,0.55,5.5",
       "2026-03-10T09:15:00.000Z,138.5,2,20",
     ]);
+    // Streamed without a length: the row count (header line not counted) is announced for the app's progress.
+    expect(raw.headers["content-length"]).toBeUndefined();
+    expect(raw.headers["x-total-rows"]).toBe("3");
     const hourly = await t.app.inject({
       method: "GET",
       url: CSV,
@@ -188,6 +191,15 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
       "2026-03-10T09:00:00.000Z,20,1,2",
       "2026-03-11T23:00:00.000Z,7,1,0.7",
     ]);
+    expect(hourly.headers["x-total-rows"]).toBe("3");
+    const none = await t.app.inject({
+      method: "GET",
+      url: CSV,
+      query: { deviceId, from: "2020-01-01", to: "2020-01-02", granularity: "hourly" },
+      headers: { authorization: owner },
+    });
+    expect(none.body).toBe("hour_start,water_l,samples,max_flow_lpm\n");
+    expect(none.headers["x-total-rows"]).toBe("0");
     const denied = await t.app.inject({
       method: "GET",
       url: CSV,

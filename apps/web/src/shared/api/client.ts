@@ -1,22 +1,41 @@
-import {
-  type BodyOf,
-  type Endpoint,
-  type QueryOf,
-  type ResultOf,
-  TIME_ZONE_HEADER,
-  type TPaged,
-} from "@aquapilot/contract";
+import type { BodyOf, Endpoint, QueryOf, ResultOf, TPaged } from "@aquapilot/contract";
 import type { z } from "zod";
-import { currentLanguage, i18n } from "../i18n/index.js";
+import { i18n } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
 import { emitUnauthorized } from "./events.js";
 import { beginLoading, endLoading } from "./loading.js";
 import { ensureFreshToken, renewAfterUnauthorized } from "./token.js";
+import {
+  abortError,
+  commonHeaders,
+  encodeFields,
+  jsonBody,
+  networkError,
+  RequestBody,
+  type TransferProgress,
+  transmit,
+  type WireRequest,
+} from "./transport.js";
+
+export {
+  binaryBody,
+  dropNulls,
+  formBody,
+  getProjectId,
+  getTenant,
+  jsonBody,
+  multipartBody,
+  RequestBody,
+  setProjectId,
+  setTenant,
+  type TransferProgress,
+} from "./transport.js";
 
 /**
- * The typed API client of spec §7/§8: `api(endpoint, {query, body, params})` for any entry of the contract's `endpoints`.
- * Sends the bearer token, `Accept-Language` and `project-id`; accepts only declared parameters; unwraps the ABP
- * envelope; maps failures to {@link ApiError} per spec §8.
+ * The typed API client of spec §7/§8: `api(endpoint, {query, body, params})` for any entry of the contract's `endpoints`,
+ * with a body of any kind of spec §7 (JSON by default; {@link formBody}, {@link multipartBody}, {@link binaryBody}),
+ * and `apiStream()` for an answer read as it arrives. Sends the bearer token, `Accept-Language`, `project-id` and the
+ * tenant; accepts only declared parameters; unwraps the ABP envelope; maps failures to {@link ApiError} per spec §8.
  */
 
 /** The `params` schema an endpoint declares (spec §7 "P"), `never` when it declares none. */
@@ -28,10 +47,14 @@ type HasParams<E extends Endpoint> = [DeclaredParams<E>] extends [never] ? false
 /** Path values of an endpoint (spec §7 "P"): the input of its `params` schema, `never` when it declares none. */
 export type ParamsOf<E extends Endpoint> = DeclaredParams<E> extends z.ZodObject ? z.input<DeclaredParams<E>> : never;
 
-/** Options of one call: query values, JSON body, the counted loading toast, an abort signal. */
+/** Options of one call: query values, body, the counted loading toast, an abort signal, upload progress. */
 interface BaseOptions<E extends Endpoint> {
   query?: QueryOf<E>;
-  body?: BodyOf<E>;
+  /**
+   * The body: a value of the endpoint's declared JSON body (sent as JSON, nulls dropped), or a body of another kind
+   * made by {@link formBody}, {@link multipartBody} or {@link binaryBody} (spec §7 "Body kinds supported").
+   */
+  body?: BodyOf<E> | RequestBody;
   /** Count this call in the loading indicator (spec §5); off by default for background queries. */
   loading?: boolean;
   signal?: AbortSignal;
@@ -40,6 +63,11 @@ interface BaseOptions<E extends Endpoint> {
    * per call. The server runs a key once per caller within 24 h and replays its first answer to a repeat.
    */
   idempotencyKey?: string;
+  /**
+   * Reports the request body going out (bytes sent, total when known). Given with a body, the call goes through
+   * XMLHttpRequest, the only browser API with upload progress; a resend starts again from 0.
+   */
+  onUploadProgress?: (progress: TransferProgress) => void;
 }
 
 /**
@@ -54,7 +82,6 @@ export type ApiArgs<E extends Endpoint> =
   HasParams<E> extends true ? [options: ApiOptions<E>] : [options?: ApiOptions<E>];
 
 let baseUrl = "";
-let projectId: string | null = null;
 
 /** Sets the API host for images and calls ("" = same origin, the default in the browser and behind the dev proxy). */
 export function setApiBaseUrl(url: string): void {
@@ -64,16 +91,6 @@ export function setApiBaseUrl(url: string): void {
 /** The API host prefix ("" = same origin). */
 export function apiBaseUrl(): string {
   return baseUrl;
-}
-
-/** Sets the project id sent as the `project-id` header (spec §3 "Project id, sent as a header"); null stops it. */
-export function setProjectId(id: string | null): void {
-  projectId = id;
-}
-
-/** The current project id, or null. */
-export function getProjectId(): string | null {
-  return projectId;
 }
 
 /** Keys a zod object schema declares, or null when the schema is not an object (spec §5 declared parameters). */
@@ -86,29 +103,31 @@ function declaredKeys(schema: unknown): string[] | null {
 
 /**
  * Throws when a parameter is not declared by the endpoint (spec §5 "Request parameters must all be declared,
- * otherwise an error"), before anything is sent.
+ * otherwise an error"), before anything is sent. A JSON body needs a declared body schema and only its keys; a form
+ * or multipart body may only name the declared keys when the endpoint declares an object body (an endpoint without a
+ * JSON schema, such as an upload, takes form, multipart and binary bodies as they are); a GET takes no body at all.
  */
 export function assertDeclared(endpoint: Endpoint, query: object | undefined, body: unknown): void {
+  const where = `${endpoint.method} ${endpoint.path}`;
   const queryKeys = declaredKeys(endpoint.query) ?? [];
   for (const key of Object.keys(query ?? {})) {
-    if (!queryKeys.includes(key)) {
-      throw new Error(`Undeclared query parameter "${key}" for ${endpoint.method} ${endpoint.path}`);
-    }
+    if (!queryKeys.includes(key)) throw new Error(`Undeclared query parameter "${key}" for ${where}`);
   }
   if (body === undefined) return;
-  if (endpoint.body === undefined) throw new Error(`${endpoint.method} ${endpoint.path} takes no body`);
-  const bodyKeys = declaredKeys(endpoint.body);
-  if (bodyKeys && body && typeof body === "object" && !Array.isArray(body)) {
-    for (const key of Object.keys(body)) {
-      if (!bodyKeys.includes(key)) {
-        throw new Error(`Undeclared body parameter "${key}" for ${endpoint.method} ${endpoint.path}`);
-      }
-    }
+  const encoded = body instanceof RequestBody ? body : null;
+  if (endpoint.method === "GET" || ((!encoded || encoded.kind === "json") && endpoint.body === undefined)) {
+    throw new Error(`${where} takes no body`);
   }
-}
-
-function scalar(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : String(value);
+  const bodyKeys = declaredKeys(endpoint.body);
+  if (!bodyKeys) return;
+  const names = encoded
+    ? (encoded.fieldNames ?? [])
+    : body && typeof body === "object" && !Array.isArray(body)
+      ? Object.keys(body)
+      : [];
+  for (const key of names) {
+    if (!bodyKeys.includes(key)) throw new Error(`Undeclared body parameter "${key}" for ${where}`);
+  }
 }
 
 /**
@@ -116,30 +135,8 @@ function scalar(value: unknown): string {
  * null and undefined are dropped.
  */
 export function serializeQuery(query: object | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === null || value === undefined) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && item !== undefined) params.append(key, scalar(item));
-    } else {
-      params.append(key, scalar(value));
-    }
-  }
-  const text = params.toString();
+  const text = encodeFields(query);
   return text ? `?${text}` : "";
-}
-
-/** Drops null values from a JSON body, recursively through plain objects and arrays (spec §7 "null dropped"). */
-export function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => v !== null).map(dropNulls);
-  if (value && typeof value === "object" && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, dropNulls(v)]),
-    );
-  }
-  return value;
 }
 
 /**
@@ -154,7 +151,7 @@ export function fillPath(path: string, params: object | undefined): string {
     names.add(name);
     const v = values[name];
     if (v === undefined || v === null || v === "") throw new Error(`Missing path value "${name}" for ${path}`);
-    return encodeURIComponent(scalar(v));
+    return encodeURIComponent(v instanceof Date ? v.toISOString() : String(v));
   });
   for (const key of Object.keys(values)) {
     if (!names.has(key)) throw new Error(`Undeclared path parameter "${key}" for ${path}`);
@@ -162,28 +159,17 @@ export function fillPath(path: string, params: object | undefined): string {
   return filled;
 }
 
-/** The phone's IANA time zone (e.g. "Europe/Paris"), or null when the runtime does not tell. */
-function phoneTimeZone(): string | null {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The request headers of spec §7: bearer token, Accept-Language, project-id; plus the phone's time zone
- * ({@link TIME_ZONE_HEADER}, issue 10 "One clock") so the server cuts days at the owner's local midnight.
+ * The request headers of spec §7: bearer token (refreshed first when about to expire), Accept-Language, project-id;
+ * plus the phone's time zone (issue 10 "One clock": the server cuts days at the owner's local midnight) and the
+ * native shell's tenant (see transport.ts {@link commonHeaders}).
  */
 export async function requestHeaders(withToken: boolean): Promise<Record<string, string>> {
-  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
-  const timeZone = phoneTimeZone();
-  if (timeZone) headers[TIME_ZONE_HEADER] = timeZone;
+  const headers = commonHeaders();
   if (withToken) {
     const token = await ensureFreshToken();
     if (token) headers.Authorization = `Bearer ${token}`;
   }
-  if (projectId) headers["project-id"] = projectId;
   return headers;
 }
 
@@ -243,24 +229,49 @@ export function newIdempotencyKey(): string {
 /** Creating or commanding calls under way, by method, URL and body: an identical one joins the first. */
 const inFlight = new Map<string, Promise<unknown>>();
 
-/**
- * Calls one contract endpoint and resolves with its unwrapped result (spec §7, §8).
- * Creating and commanding calls (POST, PUT, PATCH, DELETE) carry an `Idempotency-Key` (`options.idempotencyKey` or a
- * fresh one): a call whose answer was lost to the network is sent once more with the same key (the server runs it
- * once), and an identical call made while one is under way (a double tap) joins it instead of being sent again.
- * Errors: `Error` for an undeclared parameter (nothing sent); {@link ApiError} with code -2 for a network failure,
- * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise.
- */
-export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>): Promise<ResultOf<E>> {
-  const options = (args[0] ?? {}) as BaseOptions<E> & { params?: object };
+/** The options of any call as the shared steps read them. */
+type LooseOptions = Omit<BaseOptions<Endpoint>, "query" | "body"> & { query?: object; body?: unknown; params?: object };
+
+/** The URL and wire body of a call, after the declared-parameter check (nothing is sent when it throws). */
+function prepare(endpoint: Endpoint, options: LooseOptions) {
   assertDeclared(endpoint, options.query as object | undefined, options.body);
   const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
-  const body = options.body === undefined ? undefined : JSON.stringify(dropNulls(options.body));
-  if (!KEYED_METHODS.has(endpoint.method)) return callOnce<E>(endpoint, url, body, options, null);
-  const sameCall = `${endpoint.method} ${url} ${body ?? ""}`;
+  const raw = options.body;
+  const body = raw === undefined ? undefined : raw instanceof RequestBody ? raw : jsonBody(raw);
+  return { url, body };
+}
+
+/**
+ * Calls one contract endpoint and resolves with its unwrapped result (spec §7, §8).
+ * The body is JSON unless it is a {@link RequestBody} of another kind (form-urlencoded, multipart, binary);
+ * `onUploadProgress` reports a body going out. Creating and commanding calls (POST, PUT, PATCH, DELETE) carry an
+ * `Idempotency-Key` (`options.idempotencyKey` or a fresh one): a call whose answer was lost to the network is sent
+ * once more with the same key (the server runs it once), and an identical call made while one is under way (a double
+ * tap) joins it instead of being sent again (JSON and form bodies compare by their text; multipart and binary bodies
+ * are never joined).
+ * Errors: `Error` for an undeclared parameter (nothing sent); {@link ApiError} with code -2 for a network failure,
+ * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise; an `AbortError`
+ * when `signal` aborts.
+ */
+export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>): Promise<ResultOf<E>> {
+  const options = (args[0] ?? {}) as LooseOptions;
+  const { url, body } = prepare(endpoint, options);
+  const read = async (key: string | null): Promise<ResultOf<E>> => {
+    if (options.loading) beginLoading();
+    try {
+      const response = await exchange(endpoint.method, url, body, options, key);
+      return unwrapResponse(response.status, response.statusText, await readJson(response)) as ResultOf<E>;
+    } finally {
+      if (options.loading) endLoading();
+    }
+  };
+  if (!KEYED_METHODS.has(endpoint.method)) return read(null);
+  const key = options.idempotencyKey ?? newIdempotencyKey();
+  if (body && body.signature === null) return read(key);
+  const sameCall = `${endpoint.method} ${url} ${body?.kind ?? ""} ${body?.signature ?? ""}`;
   const running = inFlight.get(sameCall);
   if (running) return running as Promise<ResultOf<E>>;
-  const call = callOnce<E>(endpoint, url, body, options, options.idempotencyKey ?? newIdempotencyKey());
+  const call = read(key);
   inFlight.set(sameCall, call);
   try {
     return await call;
@@ -269,62 +280,184 @@ export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>):
   }
 }
 
-/** One call on the wire: headers, body, the loading count, a resend of a keyed call, the 401 refresh, the envelope. */
-async function callOnce<E extends Endpoint>(
-  endpoint: E,
+/** An answer's body as JSON, or null when it is empty, unreadable or not JSON. */
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => "");
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One exchange on the wire, up to the server's `Response`: headers (token, language, time zone, project, tenant,
+ * idempotency key), a resend of a keyed call whose answer was lost, and the 401 refresh. The caller reads the body.
+ */
+async function exchange(
+  method: string,
   url: string,
-  body: string | undefined,
-  options: BaseOptions<E>,
+  body: RequestBody | undefined,
+  options: LooseOptions,
   idempotencyKey: string | null,
-): Promise<ResultOf<E>> {
+): Promise<Response> {
   // The token goes along even to open calls: application-configuration answers the caller's grantedPolicies with it.
   const headers = await requestHeaders(true);
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
-  const init: RequestInit = { method: endpoint.method, headers, signal: options.signal };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    init.body = body;
+  const request: WireRequest = {
+    method,
+    headers,
+    body,
+    signal: options.signal,
+    onUploadProgress: options.onUploadProgress,
+  };
+  // A keyed call whose answer was lost is safe to send again: the server runs the key once.
+  const send = async (req: WireRequest): Promise<Response> => {
+    try {
+      return await transmit(url, req);
+    } catch (err) {
+      if (!idempotencyKey || !(err instanceof ApiError)) throw err;
+      return transmit(url, req);
+    }
+  };
+  const response = await send(request);
+  // A 401 on a call that carried a token: refresh once and retry before giving up (issue 3 "Tokens").
+  const sent = headers.Authorization?.slice("Bearer ".length);
+  if (response.status === 401 && sent) {
+    const renewed = await renewAfterUnauthorized(sent);
+    if (renewed) {
+      await response.body?.cancel().catch(() => undefined);
+      return send({ ...request, headers: { ...headers, Authorization: `Bearer ${renewed}` } });
+    }
   }
-  if (options.loading) beginLoading();
+  return response;
+}
+
+/** Options of {@link apiStream}: those of {@link api}, plus what to do with the answer as it arrives. */
+export interface StreamOptions<E extends Endpoint> extends BaseOptions<E> {
+  /** Called once with the answer's headers, before its first byte is read (e.g. a total announced by the server). */
+  onResponse?: (headers: Headers) => void;
+  /** Called with every piece of the body as it arrives and the progress so far (bytes; total when announced). */
+  onChunk?: (chunk: Uint8Array, progress: TransferProgress) => void;
+  /** Keep the pieces and answer them as one Blob (default true); false when `onChunk` consumes them. */
+  collect?: boolean;
+}
+
+/** Options of {@link apiStream} with `params` typed like {@link ApiOptions}. */
+export type ApiStreamOptions<E extends Endpoint> = StreamOptions<E> &
+  (HasParams<E> extends true ? { params: ParamsOf<E> } : { params?: undefined });
+
+/** What a streamed call answers once its body has been read to the end. */
+export interface StreamResult {
+  /** The whole body (empty when `collect` was false), typed with the answer's content type. */
+  blob: Blob;
+  headers: Headers;
+  status: number;
+  /** Bytes received (after any content decoding). */
+  bytes: number;
+  /** The file name of `Content-Disposition`, or null. */
+  fileName: string | null;
+}
+
+/**
+ * The total size a streamed answer announces: `Content-Length`, unless a content encoding makes it count other
+ * bytes than the ones read (compressed size). Null when unknown.
+ */
+export function announcedLength(headers: Headers): number | null {
+  const encoding = headers.get("content-encoding");
+  if (encoding && encoding !== "identity") return null;
+  const text = headers.get("content-length");
+  if (text === null || !/^\d+$/.test(text.trim())) return null;
+  return Number(text);
+}
+
+/**
+ * The file name a `Content-Disposition` header gives (`filename*=UTF-8''…` preferred over `filename="…"`), without
+ * any folder part; null when there is none.
+ */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
+  let name: string | null = null;
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended[2].trim().replace(/^"|"$/g, ""));
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(disposition);
+    name = plain ? (plain[1] ?? plain[2] ?? "").replace(/\\(.)/g, "$1").trim() : null;
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base || null;
+}
+
+/**
+ * Calls one endpoint whose answer is not an envelope but a stream (spec §7 "streaming response"), e.g. the CSV
+ * export, and reads the body piece by piece as it arrives: `onResponse(headers)` first, then `onChunk(piece,
+ * {loaded, total})` per piece (total from `Content-Length` when announced, else null); resolves when the body has
+ * ended. Same headers, declared-parameter check, 401 refresh, idempotency, resend and loading count as {@link api}
+ * (a resend happens only before the answer began; identical calls are not joined).
+ * Errors: an error answer (non-2xx) is read as an envelope and mapped like {@link api} (server message in the
+ * user's language, 401 Login expired); {@link ApiError} code -2 when the connection fails before or during the body;
+ * an `AbortError` when `signal` aborts, also mid-body; a throwing `onChunk` aborts the read with its error.
+ */
+export async function apiStream<E extends Endpoint>(endpoint: E, options: ApiStreamOptions<E>): Promise<StreamResult> {
+  const opts = options as LooseOptions & Omit<StreamOptions<E>, "query" | "body">;
+  const { url, body } = prepare(endpoint, opts);
+  const key = KEYED_METHODS.has(endpoint.method) ? (opts.idempotencyKey ?? newIdempotencyKey()) : null;
+  if (opts.loading) beginLoading();
   try {
-    const sendOnce = async (request: RequestInit): Promise<Response> => {
+    const response = await exchange(endpoint.method, url, body, opts, key);
+    if (response.status < 200 || response.status >= 300) {
+      unwrapResponse(response.status, response.statusText, await readJson(response));
+    }
+    opts.onResponse?.(response.headers);
+    const total = announcedLength(response.headers);
+    const keep = opts.collect !== false;
+    const pieces: Uint8Array[] = [];
+    let loaded = 0;
+    const reader = response.body?.getReader();
+    if (reader) {
+      const signal = opts.signal;
+      // An abort ends a pending read at once, whatever the platform does with the connection.
+      const onAbort = () => void reader.cancel().catch(() => undefined);
+      signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        return await fetch(url, request);
+        for (;;) {
+          if (signal?.aborted) throw abortError();
+          let next: ReadableStreamReadResult<Uint8Array>;
+          try {
+            next = await reader.read();
+          } catch {
+            throw signal?.aborted ? abortError() : networkError();
+          }
+          if (signal?.aborted) throw abortError();
+          if (next.done) break;
+          loaded += next.value.byteLength;
+          if (keep) pieces.push(next.value);
+          opts.onChunk?.(next.value, { loaded, total });
+        }
       } catch (err) {
-        if (err instanceof DOMException && err.name === "AbortError") throw err;
-        throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
-      }
-    };
-    // A keyed call whose answer was lost is safe to send again: the server runs the key once.
-    const send = async (request: RequestInit): Promise<Response> => {
-      try {
-        return await sendOnce(request);
-      } catch (err) {
-        if (!idempotencyKey || !(err instanceof ApiError)) throw err;
-        return sendOnce(request);
-      }
-    };
-    let response = await send(init);
-    // A 401 on a call that carried a token: refresh once and retry before giving up (issue 3 "Tokens").
-    const sent = headers.Authorization?.slice("Bearer ".length);
-    if (response.status === 401 && sent) {
-      const renewed = await renewAfterUnauthorized(sent);
-      if (renewed) {
-        response = await send({ ...init, headers: { ...headers, Authorization: `Bearer ${renewed}` } });
+        await reader.cancel().catch(() => undefined);
+        throw err;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
       }
     }
-    const text = await response.text().catch(() => "");
-    let body: unknown = null;
-    if (text) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = null;
-      }
-    }
-    return unwrapResponse(response.status, response.statusText, body) as ResultOf<E>;
+    const type = response.headers.get("content-type") ?? "";
+    return {
+      blob: new Blob(pieces as BlobPart[], { type }),
+      headers: response.headers,
+      status: response.status,
+      bytes: loaded,
+      fileName: fileNameOf(response.headers.get("content-disposition")),
+    };
   } finally {
-    if (options.loading) endLoading();
+    if (opts.loading) endLoading();
   }
 }
 

@@ -3,10 +3,13 @@ import { i18n } from "../i18n/index.js";
 import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
 import { emitUnauthorized } from "./events.js";
+import { commonHeaders, formBody, transmit } from "./transport.js";
 
 /**
  * OAuth 2.0 token calls of `POST /connect/token` (form-urlencoded; password and refresh_token grants) and the
- * refresh-before-expiry rule. Errors come back as `{error, error_description}` (not the ABP envelope).
+ * refresh-before-expiry rule. Errors come back as `{error, error_description}` (not the ABP envelope). They go over the
+ * same wire as `api()` (transport.ts: form body, language, time-zone, project and tenant headers, network failures as
+ * code -2) but not through it: they carry no bearer token and answer no envelope, and `api()` itself waits on them.
  */
 
 /** Refresh this long before the access token expires, ms. */
@@ -26,18 +29,11 @@ export function setTokenBaseUrl(url: string): void {
  * code -2 on a network failure.
  */
 export async function requestToken(request: TTokenRequest, now: () => number = Date.now): Promise<StoredToken> {
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(request)) if (value !== undefined) form.append(key, String(value));
-  let response: Response;
-  try {
-    response = await fetch(tokenBaseUrl + TOKEN_PATH, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-      body: form.toString(),
-    });
-  } catch {
-    throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
-  }
+  const response = await transmit(tokenBaseUrl + TOKEN_PATH, {
+    method: "POST",
+    headers: commonHeaders(),
+    body: formBody(request),
+  });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const data = (body ?? {}) as { error?: unknown; error_description?: unknown };
@@ -119,16 +115,11 @@ export async function renewAfterUnauthorized(sentToken: string): Promise<string 
 export async function revokeRefreshToken(): Promise<boolean> {
   const stored = getItem("token");
   if (!stored?.refreshToken) return false;
-  const form = new URLSearchParams({ token: stored.refreshToken, token_type_hint: "refresh_token" });
   try {
-    const response = await fetch(tokenBaseUrl + REVOCATION_PATH, {
+    const response = await transmit(tokenBaseUrl + REVOCATION_PATH, {
       method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        Authorization: `Bearer ${stored.accessToken}`,
-      },
-      body: form.toString(),
+      headers: { ...commonHeaders(), Authorization: `Bearer ${stored.accessToken}` },
+      body: formBody({ token: stored.refreshToken, token_type_hint: "refresh_token" }),
     });
     return response.ok;
   } catch (err) {

@@ -1,39 +1,27 @@
 import type { Endpoint, ResultOf } from "@aquapilot/contract";
-import { i18n } from "../i18n/index.js";
-import { apiBaseUrl, requestHeaders, unwrapResponse } from "./client.js";
-import { ApiError, ClientErrorCode } from "./errors.js";
-import { beginLoading, endLoading } from "./loading.js";
+import { api } from "./client.js";
+import { multipartBody, type TransferProgress } from "./transport.js";
 
 /**
  * Uploads one file as multipart/form-data with a single part named `file` (spec §7 "Body kinds supported: …
  * multipart") to a contract endpoint that takes no JSON body (e.g. `endpoints.uploadFile`,
- * `endpoints.uploadAvatar`), with the bearer and language headers and the counted loading toast, and resolves the
- * envelope's result parsed by the endpoint's result schema. Errors: ApiError as for `api()` (code -2 on network
- * failure, the server's message otherwise); an AbortError when `signal` aborts.
+ * `endpoints.uploadAvatar`), through `api()` — bearer, language, tenant and time-zone headers, an `Idempotency-Key`
+ * (a lost answer is resent once under it, so the file is stored once), the 401 refresh and the counted loading toast
+ * — and resolves the envelope's result parsed by the endpoint's result schema. `onProgress` reports the bytes sent
+ * (browsers: through XMLHttpRequest). Errors: ApiError as for `api()` (code -2 on network failure, the server's
+ * message otherwise); an AbortError when `signal` aborts.
  */
 export async function uploadMultipart<E extends Endpoint>(
   endpoint: E,
   file: Blob,
   fileName: string,
   signal?: AbortSignal,
+  onProgress?: (progress: TransferProgress) => void,
 ): Promise<ResultOf<E>> {
-  const form = new FormData();
-  form.append("file", file, fileName);
-  const headers = await requestHeaders(true);
-  beginLoading();
-  try {
-    let response: Response;
-    try {
-      response = await fetch(apiBaseUrl() + endpoint.path, { method: endpoint.method, headers, body: form, signal });
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "AbortError") throw err;
-      throw new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
-    }
-    const body: unknown = await response.json().catch(() => null);
-    return endpoint.result.parse(unwrapResponse(response.status, response.statusText, body)) as ResultOf<E>;
-  } finally {
-    endLoading();
-  }
+  const body = multipartBody({ file: { blob: file, fileName } });
+  const call = api as (e: Endpoint, options: object) => Promise<unknown>;
+  const result = await call(endpoint, { body, signal, loading: true, onUploadProgress: onProgress });
+  return endpoint.result.parse(result) as ResultOf<E>;
 }
 
 /** Image types the server's uploads take (contract FILE_UPLOAD_TYPES; the avatar upload takes the same). */

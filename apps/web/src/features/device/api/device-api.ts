@@ -1,15 +1,19 @@
 import {
-  DEVICE_FLOW_STATISTICS_CSV_PATH,
+  CSV_TOTAL_ROWS_HEADER,
+  deviceFlowStatisticsCsv,
   endpoints,
   type TCommandStatus,
   type TDeviceChangeMessage,
   type TDeviceInfo,
+  type TFlowStatisticsCsvQuery,
   type TOtaVersion,
   type TSaltStatus,
 } from "@aquapilot/contract";
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
-import { api, apiBaseUrl, requestHeaders } from "../../../shared/api/client.js";
+import { api, apiStream } from "../../../shared/api/client.js";
+import { saveBlob } from "../../../shared/api/save-file.js";
 import type { CommandKind } from "../logic/command-state.js";
+import { announcedRows, CsvLineCounter, exportPercent } from "../logic/csv-progress.js";
 import { mergeStationClock, type StationClock, stationClockOf } from "../logic/station-clock.js";
 
 /** One bucket of water-usage statistics: start (ISO), water used L, regenerations, salt used kg. */
@@ -28,8 +32,8 @@ export interface FlowStatistics {
   totalSaltKg: number;
   /** Hourly buckets (day view) or daily ones. */
   hourly: boolean;
-  /** Path of the CSV export of the same period (with query). */
-  csvPath: string;
+  /** Query of the CSV export of the same period (hourly rows). */
+  csvQuery: TFlowStatisticsCsvQuery;
   lastReportTime: string | null;
 }
 
@@ -186,7 +190,6 @@ export async function fetchFlowStatistics(
   signal?: AbortSignal,
 ): Promise<FlowStatistics> {
   const r = await api(endpoints.deviceFlowStatistics, { body: { deviceId, reportTimeType }, signal });
-  const csv = new URLSearchParams({ deviceId, from: r.from, to: r.to, granularity: "hourly" });
   return {
     points: r.buckets.map((b) => ({
       time: b.start,
@@ -198,7 +201,7 @@ export async function fetchFlowStatistics(
     totalRegenerations: r.totals.regenerations,
     totalSaltKg: r.totals.saltKg,
     hourly: r.bucket === "hour",
-    csvPath: `${DEVICE_FLOW_STATISTICS_CSV_PATH}?${csv}`,
+    csvQuery: { deviceId, from: r.from, to: r.to, granularity: "hourly" },
     lastReportTime: r.lastReportTime,
   };
 }
@@ -262,21 +265,43 @@ export function fetchOtaVersion(deviceId: string, loading = true): Promise<TOtaV
   return api(endpoints.queryOtaVersion, { query: { deviceId }, loading });
 }
 
+/** How far a CSV export is: data rows and bytes received, the rows announced (null: unknown) and the percent. */
+export interface CsvExportProgress {
+  rows: number;
+  totalRows: number | null;
+  bytes: number;
+  /** Percent with one decimal (spec §9), null while the total is unknown. */
+  percent: number | null;
+}
+
 /**
- * Downloads the CSV export (owners' data, issue 4) with the bearer token and saves it as a file.
- * Errors: ApiError-like Error with the HTTP status text when the server refuses.
+ * Downloads the CSV export (owners' data, issue 4) through `apiStream()` and saves it as a file once complete
+ * (issue 10 point 8): `onProgress` follows every piece with the rows so far against the server's `X-Total-Rows`.
+ * Resolves with the data rows saved and the file name (the server's, else `water-<granularity>.csv`).
+ * Errors: ApiError from the client (the server's message in the user's language, code -2 on a lost connection);
+ * an AbortError when `signal` aborts (nothing is saved).
  */
-export async function downloadCsv(path: string): Promise<void> {
-  const response = await fetch(apiBaseUrl() + path, { headers: await requestHeaders(true) });
-  if (!response.ok) throw new Error(response.statusText || String(response.status));
-  const url = URL.createObjectURL(await response.blob());
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "water.csv";
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export async function downloadCsv(
+  query: TFlowStatisticsCsvQuery,
+  options: { signal?: AbortSignal; onProgress?: (progress: CsvExportProgress) => void } = {},
+): Promise<{ rows: number; fileName: string }> {
+  const counter = new CsvLineCounter();
+  let totalRows: number | null = null;
+  const result = await apiStream(deviceFlowStatisticsCsv, {
+    query,
+    signal: options.signal,
+    onResponse: (headers) => {
+      totalRows = announcedRows(headers.get(CSV_TOTAL_ROWS_HEADER));
+    },
+    onChunk: (chunk, progress) => {
+      counter.push(chunk);
+      const rows = counter.dataRows();
+      options.onProgress?.({ rows, totalRows, bytes: progress.loaded, percent: exportPercent(rows, totalRows) });
+    },
+  });
+  const fileName = result.fileName ?? `water-${query.granularity ?? "raw"}.csv`;
+  saveBlob(result.blob, fileName);
+  return { rows: counter.dataRows(true), fileName };
 }
 
 /**

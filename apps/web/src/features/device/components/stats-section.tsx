@@ -2,9 +2,9 @@ import { ReportTimeType } from "@aquapilot/contract";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../../shared/ui/index.js";
-import { downloadCsv, useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
+import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
 import { formatCountdown } from "../logic/live-values.js";
+import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.js";
 
 /** The chart module, fetched only when the statistics section renders (keeps uPlot out of every other screen). */
 const FlowChart = lazy(() => import("./flow-chart.js"));
@@ -29,19 +29,14 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
   const locale = intlLocale(i18n.language);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const data = stats.data;
-  const exportCsv = () => {
-    if (data) downloadCsv(data.csvPath).catch((err: Error) => toast(err.message));
-  };
+  const csv = useCsvExport();
   return (
     <section className="device-section" data-testid="device-stats" data-report-time-type={type}>
       <div className="device-section__head">
         <h2 className="device-section__title">{t("deviceStats.title")}</h2>
-        {data ? (
-          <button type="button" className="device-link" onClick={exportCsv} data-testid="device-stats-csv">
-            {t("deviceStats.exportCsv")}
-          </button>
-        ) : null}
+        {data ? <CsvExportButton control={csv} query={data.csvQuery} /> : null}
       </div>
+      <CsvExportProgressPanel control={csv} />
       <Selector
         className="device-tabs"
         columns={3}
