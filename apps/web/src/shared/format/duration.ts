@@ -23,7 +23,7 @@ const DAY = 24 * HOUR;
  * Unit symbols that differ from Intl's short ones (docs/glossary.md "Units"): English writes "h" and "s" where Intl
  * writes "hr" and "sec".
  */
-const SYMBOLS: Record<string, Partial<Record<"hour" | "minute" | "second", string>>> = {
+const SYMBOLS: Record<string, Partial<Record<"day" | "hour" | "minute" | "second", string>>> = {
   en: { hour: "h", second: "s" },
 };
 
