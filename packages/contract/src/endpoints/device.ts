@@ -44,6 +44,8 @@ export const ZDeviceInfo = z.object({
   vacation: z.boolean(),
   closeReason: z.number().int().nullable(),
   lastReportTime: ZIsoTime.nullable(),
+  /** When the device was registered with the cloud at the factory (ISO UTC): what its age counts from (spec §9). */
+  registeredAt: ZIsoTime.nullable().optional(),
   /** Id of the query command sent to the device; its acknowledgement arrives on hub 1. */
   commandId: z.string().nullable(),
 });

@@ -156,7 +156,7 @@ describe("device control with a real broker and simulated softeners", () => {
       { command: "sync-time" },
     );
     expect(sync.body.result).toMatchObject({ status: "done" });
-    const info = await call<{ mac: string; clockDriftSeconds: number; lastReportTime: string }>(
+    const info = await call<{ mac: string; clockDriftSeconds: number; lastReportTime: string; registeredAt: string }>(
       "POST",
       `${CONTROL}/query-device-info-return-result`,
       { deviceId: d.id },
@@ -164,6 +164,9 @@ describe("device control with a real broker and simulated softeners", () => {
     expect(info.status).toBe(200);
     expect(info.body.result.mac).toBe(d.mac);
     expect(Math.abs(info.body.result.clockDriftSeconds)).toBeLessThan(5);
+    // What the device's age counts from (spec §9): its factory registration.
+    const row = await system.db.selectFrom("devices").select("creation_time").where("id", "=", d.id).executeTakeFirst();
+    expect(info.body.result.registeredAt).toBe(row?.creation_time);
   });
 
   it("while an OTA runs other commands are refused; it finishes with the new version", async () => {

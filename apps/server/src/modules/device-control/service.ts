@@ -41,6 +41,7 @@ export async function readDeviceRow(db: Db, deviceId: string) {
       "d.device_serial_number",
       "d.serial_number",
       "d.firmware_version",
+      "d.creation_time",
       "s.online",
       "s.station",
       "s.station_remaining_seconds",
@@ -80,6 +81,7 @@ export async function readDeviceRow(db: Db, deviceId: string) {
     vacation: r.vacation === 1,
     closeReason: r.close_reason ?? null,
     lastReportTime: r.last_report_time ?? null,
+    registeredAt: r.creation_time,
   };
   return { info, familyId: r.family_id, image: r.image, sort: r.sort, settingsJson: r.settings_json ?? null };
 }

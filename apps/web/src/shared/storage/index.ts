@@ -151,6 +151,25 @@ export function setUserFamily(userName: string, familyId: string): void {
   setItem("userFamilyCache", { ...(getItem("userFamilyCache") ?? {}), [userName]: familyId });
 }
 
+/**
+ * The password remembered for Wi-Fi network `name` (spec §3 `wifi`: the name and password of the last network setup
+ * that succeeded), or "" when none is remembered or the remembered one is another network. Names compare exactly
+ * (SSIDs are case-sensitive and may hold spaces).
+ */
+export function rememberedWifiPassword(name: string): string {
+  const remembered = getItem("wifi");
+  return remembered && name && remembered.name === name ? remembered.password : "";
+}
+
+/**
+ * Remembers the Wi-Fi a network setup succeeded with (spec §3 `wifi`), replacing the previous one; a blank name is not
+ * stored. Called only after a success, so a wrong password is never remembered.
+ */
+export function rememberWifi(name: string, password: string): void {
+  if (!name.trim()) return;
+  setItem("wifi", { name, password });
+}
+
 /** Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device. */
 export function clearSession(): void {
   removeItem("token");

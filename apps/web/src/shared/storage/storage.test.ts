@@ -1,5 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { clearSession, getAccessToken, getItem, getUserFamily, setItem, setUserFamily } from "./index.js";
+import {
+  clearSession,
+  getAccessToken,
+  getItem,
+  getUserFamily,
+  rememberedWifiPassword,
+  rememberWifi,
+  setItem,
+  setUserFamily,
+} from "./index.js";
 
 describe("persisted client state (spec §3)", () => {
   beforeEach(() => localStorage.clear());
@@ -58,5 +67,26 @@ describe("persisted client state (spec §3)", () => {
     setItem("version", "1");
     setItem("version", null);
     expect(getItem("version")).toBeNull();
+  });
+
+  it('remembers the last Wi-Fi a setup succeeded with under "wifi" and offers its password only for that network', () => {
+    expect(rememberedWifiPassword("Home")).toBe("");
+    rememberWifi("Home 2.4", "s3cret pass");
+    expect(JSON.parse(localStorage.getItem("wifi") ?? "null")).toEqual({ name: "Home 2.4", password: "s3cret pass" });
+    expect(rememberedWifiPassword("Home 2.4")).toBe("s3cret pass");
+    expect(rememberedWifiPassword("home 2.4")).toBe("");
+    expect(rememberedWifiPassword("Office")).toBe("");
+    expect(rememberedWifiPassword("")).toBe("");
+    rememberWifi("Office", "x");
+    expect(rememberedWifiPassword("Home 2.4")).toBe("");
+    expect(rememberedWifiPassword("Office")).toBe("x");
+    rememberWifi("  ", "ignored");
+    expect(getItem("wifi")).toEqual({ name: "Office", password: "x" });
+  });
+
+  it("sign-out keeps the remembered Wi-Fi (spec §4 clears token, login info and device only)", () => {
+    rememberWifi("Home", "pw");
+    clearSession();
+    expect(rememberedWifiPassword("Home")).toBe("pw");
   });
 });

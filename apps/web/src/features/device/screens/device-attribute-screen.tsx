@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { List } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { ageInYears } from "../../../shared/format/age.js";
 import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell } from "../../../shared/ui/index.js";
 import { deviceInfoQuery } from "../api/device-api.js";
@@ -8,7 +9,8 @@ import type { DeviceParams } from "./device-screen.js";
 import "../device.css";
 
 /**
- * /DeviceAttribute (spec §2): the device's attributes — model, serial numbers, firmware, MAC, a settings summary —
+ * /DeviceAttribute (spec §2): the device's attributes — model, serial numbers, firmware, MAC, age (365-day years since
+ * its factory registration, spec §9), a settings summary —
  * and links to DeviceInfo, DeviceSetting, DeviceNameUpdate and DeviceImage.
  */
 export function DeviceAttributeScreen() {
@@ -19,6 +21,12 @@ export function DeviceAttributeScreen() {
     maximumFractionDigits: 0,
   });
   const value = (v: string | null | undefined) => v || "—";
+  // The device's age since its factory registration, in 365-day years (spec §9).
+  const age = (start: string | null | undefined) => {
+    const years = ageInYears(start);
+    if (years === null) return "—";
+    return years === 0 ? t("deviceAttribute.ageUnderOne") : t("deviceAttribute.ageYears", { count: years });
+  };
   const open = (path: RoutePath) => () => navigateTo(path, { deviceId, familyId });
   const rows: [string, string, string][] = device
     ? [
@@ -27,6 +35,7 @@ export function DeviceAttributeScreen() {
         ["serial", t("deviceAttribute.serialNumber"), value(device.serialNumber)],
         ["firmware", t("deviceAttribute.firmware"), value(device.firmwareVersion)],
         ["mac", t("deviceAttribute.mac"), value(device.mac)],
+        ["age", t("deviceAttribute.age"), age(device.registeredAt)],
       ]
     : [];
   const settings: [string, string, string][] = device

@@ -4,7 +4,7 @@ import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mo
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { setItem } from "../../../shared/storage/index.js";
+import { rememberWifi, setItem } from "../../../shared/storage/index.js";
 import { confirmDialog, useBackGuard } from "../../../shared/ui/index.js";
 import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.js";
 import { formatPercent } from "../logic/flow-kit.js";
@@ -129,7 +129,7 @@ function Progress({ session }: { session: SetupSession }) {
     if (snap.status !== "succeeded" || !snap.device || done.current) return;
     done.current = true;
     const device = snap.device;
-    setItem("wifi", { name: session.ssid, password: session.password });
+    rememberWifi(session.ssid, session.password);
     setItem("device", { id: device.id, name: device.name, mac: device.mac });
     const timer = setTimeout(
       () =>

@@ -4,7 +4,7 @@ import { Button, DotLoading } from "antd-mobile";
 import { ExclamationCircleFill, InformationCircleOutline, LoopOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { getItem } from "../../../shared/storage/index.js";
+import { getItem, rememberedWifiPassword } from "../../../shared/storage/index.js";
 import { confirmDialog, TextField, toast } from "../../../shared/ui/index.js";
 import { chooseModule } from "../ble/ble-transport.js";
 import type { BluetoothErrorKind } from "../logic/bluetooth-errors.js";
@@ -60,9 +60,8 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
     setCurrent(wifi);
     setNetworks(list?.networks ?? null);
     if (!edited.current && wifi?.connected && wifi.ssid) {
-      const remembered = getItem("wifi");
       setName(wifi.ssid);
-      setPassword(remembered?.name === wifi.ssid ? remembered.password : "");
+      setPassword(rememberedWifiPassword(wifi.ssid));
     }
   }, [bridge]);
 
@@ -208,8 +207,8 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
             edited.current = true;
             setName(v);
             setProblem(null);
-            const remembered = getItem("wifi");
-            if (remembered?.name === v && !password) setPassword(remembered.password);
+            const remembered = rememberedWifiPassword(v);
+            if (remembered && !password) setPassword(remembered);
           }}
           placeholder={t("networkSetup.wifi.namePlaceholder")}
           autoCapitalize="off"
