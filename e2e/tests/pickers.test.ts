@@ -118,7 +118,7 @@ describe("pickers and the address dialog in Chromium", () => {
   it("address dialog offline: search moves the map, the rectangle pick reports its corners, confirm answers a location", async () => {
     await page.getByTestId("test-open-address-select").click();
     await page.getByTestId("address-select").waitFor();
-    await expect.poll(() => page.getByTestId("address-select-title").textContent()).toBe("choose location");
+    await expect.poll(() => page.getByTestId("address-select-title").textContent()).toBe("Choose location");
     await expect.poll(() => page.getByTestId("address-select-lnglat").textContent()).toMatch(/^121\.49\d*,31\.23\d*$/);
     await page.getByTestId("address-select-search").fill("Zhejiang");
     await page.getByTestId("address-select-result-0").waitFor({ timeout: 10_000 });

@@ -1,5 +1,6 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { pluralBlocks, templateParams } from "./message-format.js";
 import { MESSAGES, resolveLanguage, translate } from "./messages.js";
 
 describe("server message catalogue", () => {
@@ -20,9 +21,51 @@ describe("server message catalogue", () => {
 
   it.each(LANGUAGES)("%s keeps every placeholder of en", (lang) => {
     for (const key of reference) {
-      const want = (MESSAGES.en[key as keyof (typeof MESSAGES)["en"]].match(/\{\w+\}/g) ?? []).sort();
-      const got = (MESSAGES[lang][key as keyof (typeof MESSAGES)["en"]].match(/\{\w+\}/g) ?? []).sort();
-      expect(got, `${lang} ${key}`).toEqual(want);
+      expect(templateParams(MESSAGES[lang][key]), `${lang} ${key}`).toEqual(templateParams(MESSAGES.en[key]));
+    }
+  });
+
+  /** The CLDR plural categories of a language, e.g. ru one/few/many/other (Intl.PluralRules). */
+  const categories = (lang: string) => [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
+
+  it.each(LANGUAGES)(
+    "%s counts with the plural forms its rules ask for where en counts (glossary 'Plurals')",
+    (lang) => {
+      for (const key of reference) {
+        const counted = pluralBlocks(MESSAGES.en[key]).map((b) => b.param);
+        const blocks = pluralBlocks(MESSAGES[lang][key]);
+        for (const block of blocks) {
+          const forms = Object.keys(block.branches)
+            .filter((s) => !s.startsWith("="))
+            .sort();
+          expect(forms, `${lang} ${key} {${block.param}, plural}`).toEqual(categories(lang));
+          for (const branch of Object.values(block.branches)) expect(branch, `${lang} ${key}`).toContain("#");
+        }
+        // A language with a single form (zh-Hans) may write the number plainly; every other one needs the block.
+        if (categories(lang).length > 1)
+          expect(blocks.map((b) => b.param).sort(), `${lang} ${key}`).toEqual(counted.sort());
+      }
+    },
+  );
+
+  it("has no number of days, minutes or tries before a noun without a plural block", () => {
+    // "{days} days", "{minutes} минут", "{remaining} essais": a count read as a word must come from a plural block.
+    const bare = /\{(days|minutes|hours|remaining|count|n)\}(?!\s*(s|min|с|мин|秒|分钟|天|次|小时)\b)/u;
+    for (const lang of LANGUAGES) {
+      if (categories(lang).length === 1) continue;
+      for (const key of reference) expect(MESSAGES[lang][key], `${lang} ${key}`).not.toMatch(bare);
+    }
+  });
+
+  it("addresses the reader as the glossary says: es usted, ru вы without «Онлайн», zh-Hans 您; household not family", () => {
+    const esTu =
+      /(^|[^\p{L}])(tu|tus|tú|te|puedes|tienes|quieres|debes|añade|pulsa|toca|elige|introduce|comprueba|selecciona|escanea|pega|únete|mantén|vuelve a intentarlo)(?![\p{L}])/iu;
+    for (const key of reference) {
+      expect(MESSAGES.es[key], `es ${key}`).not.toMatch(esTu);
+      expect(MESSAGES.ru[key], `ru ${key}`).not.toMatch(/Онлайн/i);
+      expect(MESSAGES["zh-Hans"][key], `zh-Hans ${key}`).not.toMatch(/你/);
+      expect(MESSAGES.en[key].replace(/\{\w+\}/g, ""), `en ${key}`).not.toMatch(/\bfamily\b/i);
+      expect(MESSAGES.es[key], `es ${key}`).not.toMatch(/\bequipos?\b/i);
     }
   });
 
@@ -30,6 +73,24 @@ describe("server message catalogue", () => {
     expect(translate("en", "account.codeTooSoon", { seconds: 42 })).toContain("42 s");
     expect(translate("zh-Hans", "account.codeTooSoon", { seconds: 42 })).toContain("42 秒");
     expect(translate("en", "error.notFound")).not.toBe(translate("fr", "error.notFound"));
+  });
+
+  it("counts in the reader's language (issue 10: no '1 days')", () => {
+    const salt = (lang: "en" | "ru" | "es" | "fr" | "zh-Hans", days: number) =>
+      translate(lang, "message.saltLow.content", { device: "Kitchen", days });
+    expect(salt("en", 1)).toContain("about 1 day left");
+    expect(salt("en", 4)).toContain("about 4 days left");
+    expect(salt("ru", 1)).toContain("остался примерно 1 день");
+    expect(salt("ru", 3)).toContain("осталось примерно 3 дня");
+    expect(salt("ru", 5)).toContain("осталось примерно 5 дней");
+    expect(salt("es", 1)).toContain("aproximadamente 1 día");
+    expect(salt("fr", 1)).toContain("environ 1 jour");
+    expect(salt("zh-Hans", 1)).toContain("1 天");
+    expect(translate("en", "account.codeWrong", { remaining: 1 })).toContain("1 try left");
+    expect(translate("ru", "account.codeWrong", { remaining: 2 })).toContain("Осталось 2 попытки");
+    expect(translate("en", "validation.tooShort", { field: "Name", min: 1 })).toBe(
+      "Name must be at least 1 character long.",
+    );
   });
 });
 

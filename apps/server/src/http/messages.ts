@@ -11,6 +11,7 @@ import { postSaleMessages } from "../modules/post-sale/messages.js";
 import { pushMessages } from "../modules/push/messages.js";
 import { statisticsMessages } from "../modules/statistics/messages.js";
 import { catalogue } from "./catalogue.js";
+import { formatMessage, type MessageParams } from "./message-format.js";
 
 /**
  * The server's message catalogue (spec §1 languages; §8 error texts). English is the source; every other language
@@ -29,20 +30,20 @@ const en = {
   "idempotency.keyReused": "This Idempotency-Key was already used for a different request.",
   "idempotency.inProgress": "The same request is still being processed. Please wait a moment.",
   "validation.required": "{field} is required.",
-  "validation.tooShort": "{field} must be at least {min} characters long.",
-  "validation.tooLong": "{field} must be at most {max} characters long.",
+  "validation.tooShort": "{field} must be at least {min, plural, one {# character} other {# characters}} long.",
+  "validation.tooLong": "{field} must be at most {max, plural, one {# character} other {# characters}} long.",
   "validation.tooSmall": "{field} must be at least {min}.",
   "validation.tooBig": "{field} must be at most {max}.",
   "validation.invalidFormat": "{field} has an invalid format.",
   "validation.invalid": "{field} is not valid.",
-  "family.notMember": "You are not a member of this family.",
-  "family.notAdmin": "Only the family administrator can do this.",
+  "family.notMember": "You are not a member of this household.",
+  "family.notAdmin": "Only the household administrator can do this.",
   "device.notFound": "Device not found.",
   "device.offline": "Device offline.",
   "user.notFound": "User not found.",
   "account.alreadyRegistered": "This account is already registered.",
   "account.codeNotFound": "The verification code has expired or was not requested. Please request a new code.",
-  "account.codeWrong": "Verification failed: wrong code. {remaining} tries left.",
+  "account.codeWrong": "Verification failed: wrong code. {remaining, plural, one {# try} other {# tries}} left.",
   "account.codeDead": "Too many wrong tries. Please request a new code.",
   "account.codeTooSoon": "A code was just sent. Please wait {seconds} s before requesting another one.",
   "account.countryCodeRequired": "A country code is required for a phone number.",
@@ -53,7 +54,7 @@ const en = {
   "token.invalidRequest": "The token request is missing a required parameter.",
   "notify.code.subject": "Your AquaPilot verification code",
   "notify.code.body":
-    "Your verification code is {code}. It is valid for {minutes} minutes. Do not share it with anyone.",
+    "Your verification code is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. Do not share it with anyone.",
 } as const;
 
 /** A key of the server message catalogue. */
@@ -109,20 +110,23 @@ const es: Record<MessageKey, string> = {
   "idempotency.keyReused": "Esta Idempotency-Key ya se usó para otra solicitud.",
   "idempotency.inProgress": "La misma solicitud aún se está procesando. Espere un momento.",
   "validation.required": "{field} es obligatorio.",
-  "validation.tooShort": "{field} debe tener al menos {min} caracteres.",
-  "validation.tooLong": "{field} debe tener como máximo {max} caracteres.",
+  "validation.tooShort":
+    "{field} debe tener al menos {min, plural, one {# carácter} many {# caracteres} other {# caracteres}}.",
+  "validation.tooLong":
+    "{field} debe tener como máximo {max, plural, one {# carácter} many {# caracteres} other {# caracteres}}.",
   "validation.tooSmall": "{field} debe ser como mínimo {min}.",
   "validation.tooBig": "{field} debe ser como máximo {max}.",
   "validation.invalidFormat": "{field} tiene un formato no válido.",
   "validation.invalid": "{field} no es válido.",
-  "family.notMember": "No es miembro de esta familia.",
-  "family.notAdmin": "Solo el administrador de la familia puede hacer esto.",
+  "family.notMember": "No es miembro de este hogar.",
+  "family.notAdmin": "Solo el administrador del hogar puede hacer esto.",
   "device.notFound": "Dispositivo no encontrado.",
   "device.offline": "Dispositivo sin conexión.",
   "user.notFound": "Usuario no encontrado.",
   "account.alreadyRegistered": "Esta cuenta ya está registrada.",
   "account.codeNotFound": "El código de verificación ha caducado o no se solicitó. Solicite un código nuevo.",
-  "account.codeWrong": "Verificación fallida: código incorrecto. Quedan {remaining} intentos.",
+  "account.codeWrong":
+    "Verificación fallida: código incorrecto. {remaining, plural, one {Queda # intento} many {Quedan # intentos} other {Quedan # intentos}}.",
   "account.codeDead": "Demasiados intentos fallidos. Solicite un código nuevo.",
   "account.codeTooSoon": "Se acaba de enviar un código. Espere {seconds} s antes de solicitar otro.",
   "account.countryCodeRequired": "Un número de teléfono necesita el código de país.",
@@ -133,7 +137,7 @@ const es: Record<MessageKey, string> = {
   "token.invalidRequest": "Falta un parámetro obligatorio en la solicitud del token.",
   "notify.code.subject": "Su código de verificación de AquaPilot",
   "notify.code.body":
-    "Su código de verificación es {code}. Es válido durante {minutes} minutos. No lo comparta con nadie.",
+    "Su código de verificación es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. No lo comparta con nadie.",
 };
 
 const ru: Record<MessageKey, string> = {
@@ -148,20 +152,23 @@ const ru: Record<MessageKey, string> = {
   "idempotency.keyReused": "Этот Idempotency-Key уже использован для другого запроса.",
   "idempotency.inProgress": "Такой же запрос ещё обрабатывается. Подождите немного.",
   "validation.required": "Поле {field} обязательно.",
-  "validation.tooShort": "Поле {field} должно содержать не менее {min} символов.",
-  "validation.tooLong": "Поле {field} должно содержать не более {max} символов.",
+  "validation.tooShort":
+    "Поле {field} должно содержать не менее {min, plural, one {# символа} few {# символов} many {# символов} other {# символа}}.",
+  "validation.tooLong":
+    "Поле {field} должно содержать не более {max, plural, one {# символа} few {# символов} many {# символов} other {# символа}}.",
   "validation.tooSmall": "Значение {field} должно быть не меньше {min}.",
   "validation.tooBig": "Значение {field} должно быть не больше {max}.",
   "validation.invalidFormat": "Поле {field} имеет неверный формат.",
   "validation.invalid": "Поле {field} недействительно.",
-  "family.notMember": "Вы не состоите в этой семье.",
-  "family.notAdmin": "Это может сделать только администратор семьи.",
+  "family.notMember": "Вы не участник этого дома.",
+  "family.notAdmin": "Это может сделать только администратор дома.",
   "device.notFound": "Устройство не найдено.",
   "device.offline": "Устройство не в сети.",
   "user.notFound": "Пользователь не найден.",
   "account.alreadyRegistered": "Эта учётная запись уже зарегистрирована.",
   "account.codeNotFound": "Код подтверждения истёк или не запрашивался. Запросите новый код.",
-  "account.codeWrong": "Проверка не пройдена: неверный код. Осталось попыток: {remaining}.",
+  "account.codeWrong":
+    "Проверка не пройдена: неверный код. {remaining, plural, one {Осталась # попытка} few {Осталось # попытки} many {Осталось # попыток} other {Осталось # попытки}}.",
   "account.codeDead": "Слишком много неверных попыток. Запросите новый код.",
   "account.codeTooSoon": "Код только что отправлен. Подождите {seconds} с перед повторным запросом.",
   "account.countryCodeRequired": "Для номера телефона нужен код страны.",
@@ -171,7 +178,8 @@ const ru: Record<MessageKey, string> = {
   "token.unsupportedGrant": "Неподдерживаемый grant_type.",
   "token.invalidRequest": "В запросе токена не хватает обязательного параметра.",
   "notify.code.subject": "Ваш код подтверждения AquaPilot",
-  "notify.code.body": "Ваш код подтверждения: {code}. Он действителен {minutes} минут. Никому его не сообщайте.",
+  "notify.code.body":
+    "Ваш код подтверждения: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Никому его не сообщайте.",
 };
 
 const fr: Record<MessageKey, string> = {
@@ -186,20 +194,23 @@ const fr: Record<MessageKey, string> = {
   "idempotency.keyReused": "Cette Idempotency-Key a déjà servi pour une autre requête.",
   "idempotency.inProgress": "La même requête est encore en cours de traitement. Veuillez patienter.",
   "validation.required": "{field} est obligatoire.",
-  "validation.tooShort": "{field} doit contenir au moins {min} caractères.",
-  "validation.tooLong": "{field} doit contenir au plus {max} caractères.",
+  "validation.tooShort":
+    "{field} doit contenir au moins {min, plural, one {# caractère} many {# caractères} other {# caractères}}.",
+  "validation.tooLong":
+    "{field} doit contenir au plus {max, plural, one {# caractère} many {# caractères} other {# caractères}}.",
   "validation.tooSmall": "{field} doit être au moins {min}.",
   "validation.tooBig": "{field} doit être au plus {max}.",
   "validation.invalidFormat": "{field} a un format invalide.",
   "validation.invalid": "{field} n'est pas valide.",
-  "family.notMember": "Vous n'êtes pas membre de cette famille.",
-  "family.notAdmin": "Seul l'administrateur de la famille peut faire cela.",
+  "family.notMember": "Vous n'êtes pas membre de ce foyer.",
+  "family.notAdmin": "Seul l'administrateur du foyer peut faire cela.",
   "device.notFound": "Appareil introuvable.",
   "device.offline": "Appareil hors ligne.",
   "user.notFound": "Utilisateur introuvable.",
   "account.alreadyRegistered": "Ce compte est déjà enregistré.",
   "account.codeNotFound": "Le code de vérification a expiré ou n'a pas été demandé. Demandez un nouveau code.",
-  "account.codeWrong": "Échec de la vérification : code erroné. Encore {remaining} essais.",
+  "account.codeWrong":
+    "Échec de la vérification : code erroné. Encore {remaining, plural, one {# essai} many {# essais} other {# essais}}.",
   "account.codeDead": "Trop d'essais erronés. Demandez un nouveau code.",
   "account.codeTooSoon": "Un code vient d'être envoyé. Attendez {seconds} s avant d'en demander un autre.",
   "account.countryCodeRequired": "Un numéro de téléphone nécessite un indicatif pays.",
@@ -210,7 +221,7 @@ const fr: Record<MessageKey, string> = {
   "token.invalidRequest": "Il manque un paramètre obligatoire dans la demande de jeton.",
   "notify.code.subject": "Votre code de vérification AquaPilot",
   "notify.code.body":
-    "Votre code de vérification est {code}. Il est valable {minutes} minutes. Ne le communiquez à personne.",
+    "Votre code de vérification est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Ne le communiquez à personne.",
 };
 
 /** Every language's catalogue, keyed by the spec §1 language code. */
@@ -250,14 +261,13 @@ export function isMessageKey(key: string): boolean {
 }
 
 /**
- * The message for `key` in `lang`, with `{name}` placeholders filled from `params`.
- * An unknown key is returned as is (so a typo shows up instead of vanishing).
+ * The message for `key` in `lang`, with `{name}` placeholders filled from `params` and plural blocks
+ * (`{days, plural, one {# day} other {# days}}`) resolved by the language's plural rules (see message-format.ts,
+ * docs/glossary.md "Plurals"). An unknown key is returned as is (so a typo shows up instead of vanishing).
  */
-export function translate(lang: Language, key: string, params: Record<string, string | number> = {}): string {
+export function translate(lang: Language, key: string, params: MessageParams = {}): string {
   const template = isMessageKey(key) ? (MESSAGES[lang][key] ?? MESSAGES[DEFAULT_LANGUAGE][key]) : key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  return formatMessage(lang, template, params);
 }
 
 /**

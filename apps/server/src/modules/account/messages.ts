@@ -22,13 +22,13 @@ export const accountMessages = catalogue(
     "profile.hardnessUnit": "Choose the hardness unit: mgL (mg/L CaCO₃), dH (°dH), fH (°fH) or gpg.",
     "notify.reset.subject": "Reset your AquaPilot password",
     "notify.reset.body":
-      "Your password reset code is {code}. It is valid for {minutes} minutes. If you did not ask for it, ignore this message.",
+      "Your password reset code is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, ignore this message.",
     "notify.identity.subject": "Confirm your new AquaPilot contact details",
     "notify.identity.body":
-      "Your confirmation code is {code}. It is valid for {minutes} minutes. Enter it in the app to link this contact to your AquaPilot account.",
+      "Your confirmation code is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. Enter it in the app to link this contact to your AquaPilot account.",
     "notify.delete.subject": "Confirm the deletion of your AquaPilot account",
     "notify.delete.body":
-      "Your security code to delete your AquaPilot account is {code}. It is valid for {minutes} minutes. If you did not ask for it, change your password.",
+      "Your security code to delete your AquaPilot account is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, change your password.",
   },
   {
     "zh-Hans": {
@@ -49,7 +49,7 @@ export const accountMessages = catalogue(
       "notify.reset.body": "您的密码重置验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请忽略此消息。",
       "notify.identity.subject": "确认您的 AquaPilot 新联系方式",
       "notify.identity.body":
-        "您的确认验证码是 {code}，{minutes} 分钟内有效。请在应用中输入，将此联系方式绑定到您的 AquaPilot 账号。",
+        "您的确认验证码是 {code}，{minutes} 分钟内有效。请在 App 中输入，将此联系方式绑定到您的 AquaPilot 账号。",
       "notify.delete.subject": "确认注销您的 AquaPilot 账号",
       "notify.delete.body":
         "您注销 AquaPilot 账号的安全验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请修改密码。",
@@ -71,22 +71,22 @@ export const accountMessages = catalogue(
       "profile.hardnessUnit": "Elija la unidad de dureza: mgL (mg/L CaCO₃), dH (°dH), fH (°fH) o gpg.",
       "notify.reset.subject": "Restablezca su contraseña de AquaPilot",
       "notify.reset.body":
-        "Su código para restablecer la contraseña es {code}. Es válido durante {minutes} minutos. Si no lo ha solicitado, ignore este mensaje.",
+        "Su código para restablecer la contraseña es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. Si no lo ha solicitado, ignore este mensaje.",
       "notify.identity.subject": "Confirme sus nuevos datos de contacto de AquaPilot",
       "notify.identity.body":
-        "Su código de confirmación es {code}. Es válido durante {minutes} minutos. Introdúzcalo en la aplicación para vincular este contacto a su cuenta de AquaPilot.",
+        "Su código de confirmación es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. Introdúzcalo en la app para vincular este contacto a su cuenta de AquaPilot.",
       "notify.delete.subject": "Confirme la eliminación de su cuenta de AquaPilot",
       "notify.delete.body":
-        "Su código de seguridad para eliminar su cuenta de AquaPilot es {code}. Es válido durante {minutes} minutos. Si no lo ha solicitado, cambie su contraseña.",
+        "Su código de seguridad para eliminar su cuenta de AquaPilot es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. Si no lo ha solicitado, cambie su contraseña.",
     },
     ru: {
       "account.passwordMismatch": "Пароли не совпадают.",
       "profile.wrongPassword": "Текущий пароль неверен.",
       "profile.userNameTaken": "Это имя пользователя уже занято.",
-      "profile.identityTaken": "Этот адрес e-mail или номер телефона уже принадлежит другой учётной записи.",
-      "profile.sameIdentity": "Это уже e-mail или номер телефона вашей учётной записи.",
-      "profile.identityRequired": "Введите e-mail или номер телефона с кодом страны.",
-      "profile.noIdentity": "У вашей учётной записи нет e-mail или телефона, на который можно отправить код.",
+      "profile.identityTaken": "Этот адрес эл. почты или номер телефона уже принадлежит другой учётной записи.",
+      "profile.sameIdentity": "Это уже адрес эл. почты или номер телефона вашей учётной записи.",
+      "profile.identityRequired": "Введите адрес эл. почты или номер телефона с кодом страны.",
+      "profile.noIdentity": "У вашей учётной записи нет адреса эл. почты или телефона, на который можно отправить код.",
       "profile.ticketInvalid": "Подтверждение пароля истекло или недействительно. Подтвердите пароль снова.",
       "profile.avatarMissing": "Выберите файл изображения для загрузки.",
       "profile.avatarType": "Изображение должно быть в формате PNG, JPEG или WebP.",
@@ -95,13 +95,13 @@ export const accountMessages = catalogue(
       "profile.hardnessUnit": "Выберите единицу жёсткости: mgL (мг/л CaCO₃), dH (°dH), fH (°fH) или gpg.",
       "notify.reset.subject": "Сброс пароля AquaPilot",
       "notify.reset.body":
-        "Ваш код для сброса пароля: {code}. Он действителен {minutes} минут. Если вы его не запрашивали, проигнорируйте это сообщение.",
+        "Ваш код для сброса пароля: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Если вы его не запрашивали, проигнорируйте это сообщение.",
       "notify.identity.subject": "Подтвердите новые контактные данные AquaPilot",
       "notify.identity.body":
-        "Ваш код подтверждения: {code}. Он действителен {minutes} минут. Введите его в приложении, чтобы привязать этот контакт к учётной записи AquaPilot.",
+        "Ваш код подтверждения: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Введите его в приложении, чтобы привязать этот контакт к учётной записи AquaPilot.",
       "notify.delete.subject": "Подтвердите удаление учётной записи AquaPilot",
       "notify.delete.body":
-        "Ваш код безопасности для удаления учётной записи AquaPilot: {code}. Он действителен {minutes} минут. Если вы его не запрашивали, смените пароль.",
+        "Ваш код безопасности для удаления учётной записи AquaPilot: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Если вы его не запрашивали, смените пароль.",
     },
     fr: {
       "account.passwordMismatch": "Les mots de passe ne correspondent pas.",
@@ -120,13 +120,13 @@ export const accountMessages = catalogue(
       "profile.hardnessUnit": "Choisissez l'unité de dureté : mgL (mg/L CaCO₃), dH (°dH), fH (°fH) ou gpg.",
       "notify.reset.subject": "Réinitialisez votre mot de passe AquaPilot",
       "notify.reset.body":
-        "Votre code de réinitialisation du mot de passe est {code}. Il est valable {minutes} minutes. Si vous ne l'avez pas demandé, ignorez ce message.",
+        "Votre code de réinitialisation du mot de passe est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Si vous ne l'avez pas demandé, ignorez ce message.",
       "notify.identity.subject": "Confirmez vos nouvelles coordonnées AquaPilot",
       "notify.identity.body":
-        "Votre code de confirmation est {code}. Il est valable {minutes} minutes. Saisissez-le dans l'application pour lier ce contact à votre compte AquaPilot.",
+        "Votre code de confirmation est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Saisissez-le dans l'application pour lier ce contact à votre compte AquaPilot.",
       "notify.delete.subject": "Confirmez la suppression de votre compte AquaPilot",
       "notify.delete.body":
-        "Votre code de sécurité pour supprimer votre compte AquaPilot est {code}. Il est valable {minutes} minutes. Si vous ne l'avez pas demandé, changez votre mot de passe.",
+        "Votre code de sécurité pour supprimer votre compte AquaPilot est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Si vous ne l'avez pas demandé, changez votre mot de passe.",
     },
   },
 );

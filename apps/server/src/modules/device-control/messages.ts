@@ -19,7 +19,8 @@ export const deviceControlMessages = catalogue<Key>(
     "deviceControl.badTime": "Please enter a valid time.",
     "deviceControl.failed": "The device could not carry out the command ({error}).",
     "deviceControl.commandNotFound": "Command not found.",
-    "deviceControl.lowSalt": "Salt is running low: about {days} days left. Please refill the brine tank.",
+    "deviceControl.lowSalt":
+      "Salt is running low: about {days, plural, one {# day} other {# days}} left. Please refill the brine tank.",
     "deviceControl.saltEmpty": "The brine tank is out of salt. Please refill it.",
   },
   {
@@ -40,8 +41,9 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.badTime": "Introduzca una hora válida.",
       "deviceControl.failed": "El dispositivo no pudo ejecutar el comando ({error}).",
       "deviceControl.commandNotFound": "Comando no encontrado.",
-      "deviceControl.lowSalt": "Queda poca sal: unos {days} días. Rellene el depósito de salmuera.",
-      "deviceControl.saltEmpty": "El depósito de salmuera no tiene sal. Rellénelo.",
+      "deviceControl.lowSalt":
+        "Queda poca sal: {days, plural, one {aproximadamente # día} many {unos # días} other {unos # días}}. Rellene el tanque de salmuera.",
+      "deviceControl.saltEmpty": "El tanque de salmuera no tiene sal. Rellénelo.",
     },
     ru: {
       "deviceControl.offline": "Устройство не в сети",
@@ -50,8 +52,9 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.badTime": "Введите правильное время.",
       "deviceControl.failed": "Устройство не смогло выполнить команду ({error}).",
       "deviceControl.commandNotFound": "Команда не найдена.",
-      "deviceControl.lowSalt": "Соль заканчивается: осталось около {days} дн. Пополните солевой бак.",
-      "deviceControl.saltEmpty": "В солевом баке нет соли. Пополните его.",
+      "deviceControl.lowSalt":
+        "Соль заканчивается: {days, plural, one {остался примерно # день} few {осталось примерно # дня} many {осталось примерно # дней} other {осталось примерно # дня}}. Досыпьте соль в солевой бак.",
+      "deviceControl.saltEmpty": "В солевом баке нет соли. Досыпьте соль.",
     },
     fr: {
       "deviceControl.offline": "Appareil hors ligne",
@@ -60,8 +63,9 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.badTime": "Veuillez saisir une heure valide.",
       "deviceControl.failed": "L'appareil n'a pas pu exécuter la commande ({error}).",
       "deviceControl.commandNotFound": "Commande introuvable.",
-      "deviceControl.lowSalt": "Le sel s'épuise : environ {days} jours restants. Remplissez le bac à sel.",
-      "deviceControl.saltEmpty": "Le bac à sel est vide. Remplissez-le.",
+      "deviceControl.lowSalt":
+        "Le sel s'épuise : {days, plural, one {environ # jour restant} many {environ # jours restants} other {environ # jours restants}}. Rechargez le bac à sel.",
+      "deviceControl.saltEmpty": "Le bac à sel est vide. Rechargez-le en sel.",
     },
   },
 );

@@ -205,7 +205,7 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
   it("refuses a caller who is not a member, in the caller's language", async () => {
     const res = await dashboard({ auth: stranger, lang: "fr" });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: "Forbidden", message: "Vous n'êtes pas membre de cette famille." });
+    expect(res.json().error).toMatchObject({ code: "Forbidden", message: "Vous n'êtes pas membre de ce foyer." });
     expect((await dashboard({ auth: stranger, familyId: randomUUID() })).statusCode).toBe(403);
   });
 

@@ -96,7 +96,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
     expect(tampered.statusCode).toBe(400);
     expect(tampered.json()).toMatchObject({
       result: null,
-      error: { code: "InvalidCode", message: "Ce code QR n'est pas une invitation familiale valide." },
+      error: { code: "InvalidCode", message: "Ce code QR n'est pas une invitation valide à un foyer." },
     });
 
     const preview = await call("POST", "/family-user/analysis-code", guest, {

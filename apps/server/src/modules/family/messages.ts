@@ -7,14 +7,14 @@ import { catalogue } from "../../http/catalogue.js";
 export const familyMessages = catalogue(
   {
     "family.addressRequired": "Select household address",
-    "family.memberNotFound": "This member is not in the family.",
+    "family.memberNotFound": "This member is not in the household.",
     "family.adminCannotLeave":
-      "You are the administrator of this family. Transfer the administrator role to another member, or delete the family, before leaving.",
+      "You are the administrator of this household. Transfer the administrator role to another member, or delete the household, before leaving.",
     "family.cannotRemoveSelf":
-      "You cannot remove yourself. Transfer the administrator role first, or delete the family.",
+      "You cannot remove yourself. Transfer the administrator role first, or delete the household.",
     "family.transferTargetRequired": "Choose the member who becomes the administrator.",
     "family.transferToSelf": "You are already the administrator. Choose another member.",
-    "family.codeInvalid": "This QR code is not a valid family invitation.",
+    "family.codeInvalid": "This QR code is not a valid household invitation.",
     "family.codeExpired": "This QR code has expired. Ask the administrator for a new one.",
     "family.codeRevoked": "This QR code is no longer valid. Ask the administrator for a new one.",
     "family.shareNotFound": "Share code not found.",
@@ -38,14 +38,14 @@ export const familyMessages = catalogue(
     },
     es: {
       "family.addressRequired": "Seleccione la dirección del hogar",
-      "family.memberNotFound": "Este miembro no pertenece a la familia.",
+      "family.memberNotFound": "Este miembro no pertenece al hogar.",
       "family.adminCannotLeave":
-        "Es el administrador de esta familia. Transfiera el rol de administrador a otro miembro, o elimine la familia, antes de salir.",
+        "Es el administrador de este hogar. Transfiera el rol de administrador a otro miembro, o elimine el hogar, antes de salir.",
       "family.cannotRemoveSelf":
-        "No puede eliminarse a sí mismo. Transfiera primero el rol de administrador o elimine la familia.",
+        "No puede eliminarse a sí mismo. Transfiera primero el rol de administrador o elimine el hogar.",
       "family.transferTargetRequired": "Elija el miembro que será el administrador.",
       "family.transferToSelf": "Ya es el administrador. Elija otro miembro.",
-      "family.codeInvalid": "Este código QR no es una invitación familiar válida.",
+      "family.codeInvalid": "Este código QR no es una invitación válida a un hogar.",
       "family.codeExpired": "Este código QR ha caducado. Pida uno nuevo al administrador.",
       "family.codeRevoked": "Este código QR ya no es válido. Pida uno nuevo al administrador.",
       "family.shareNotFound": "Código compartido no encontrado.",
@@ -54,13 +54,13 @@ export const familyMessages = catalogue(
     },
     ru: {
       "family.addressRequired": "Выберите адрес дома",
-      "family.memberNotFound": "Этого участника нет в семье.",
+      "family.memberNotFound": "Этого участника нет в доме.",
       "family.adminCannotLeave":
-        "Вы администратор этой семьи. Прежде чем выйти, передайте роль администратора другому участнику или удалите семью.",
-      "family.cannotRemoveSelf": "Нельзя удалить самого себя. Сначала передайте роль администратора или удалите семью.",
+        "Вы администратор этого дома. Прежде чем выйти, передайте роль администратора другому участнику или удалите дом.",
+      "family.cannotRemoveSelf": "Нельзя удалить самого себя. Сначала передайте роль администратора или удалите дом.",
       "family.transferTargetRequired": "Выберите участника, который станет администратором.",
       "family.transferToSelf": "Вы уже администратор. Выберите другого участника.",
-      "family.codeInvalid": "Этот QR-код не является действительным приглашением в семью.",
+      "family.codeInvalid": "Этот QR-код не является действительным приглашением в дом.",
       "family.codeExpired": "Срок действия QR-кода истёк. Попросите администратора создать новый.",
       "family.codeRevoked": "Этот QR-код больше не действителен. Попросите администратора создать новый.",
       "family.shareNotFound": "Код приглашения не найден.",
@@ -69,14 +69,14 @@ export const familyMessages = catalogue(
     },
     fr: {
       "family.addressRequired": "Sélectionnez l'adresse du foyer",
-      "family.memberNotFound": "Ce membre ne fait pas partie de la famille.",
+      "family.memberNotFound": "Ce membre ne fait pas partie du foyer.",
       "family.adminCannotLeave":
-        "Vous êtes l'administrateur de cette famille. Transférez le rôle d'administrateur à un autre membre, ou supprimez la famille, avant de la quitter.",
+        "Vous êtes l'administrateur de ce foyer. Transférez le rôle d'administrateur à un autre membre, ou supprimez le foyer, avant de le quitter.",
       "family.cannotRemoveSelf":
-        "Vous ne pouvez pas vous retirer vous-même. Transférez d'abord le rôle d'administrateur, ou supprimez la famille.",
+        "Vous ne pouvez pas vous retirer vous-même. Transférez d'abord le rôle d'administrateur, ou supprimez le foyer.",
       "family.transferTargetRequired": "Choisissez le membre qui deviendra administrateur.",
       "family.transferToSelf": "Vous êtes déjà l'administrateur. Choisissez un autre membre.",
-      "family.codeInvalid": "Ce code QR n'est pas une invitation familiale valide.",
+      "family.codeInvalid": "Ce code QR n'est pas une invitation valide à un foyer.",
       "family.codeExpired": "Ce code QR a expiré. Demandez-en un nouveau à l'administrateur.",
       "family.codeRevoked": "Ce code QR n'est plus valide. Demandez-en un nouveau à l'administrateur.",
       "family.shareNotFound": "Code de partage introuvable.",

@@ -117,7 +117,7 @@ describe.each(ENGINES)("faults over HTTP on %s (issue 10 point 5)", (engine) => 
     expect(stranger.json().result).toEqual([]);
     const one = await call("GET", LIST, tokens.stranger, { deviceId }, "fr");
     expect(one.statusCode).toBe(403);
-    expect(one.json().error.message).toBe("Vous n'êtes pas membre de cette famille.");
+    expect(one.json().error.message).toBe("Vous n'êtes pas membre de ce foyer.");
     expect((await call("GET", LIST, tokens.owner, { deviceId: "nope" })).statusCode).toBe(404);
   });
 

@@ -15,7 +15,7 @@ export const faultMessages = catalogue(
     es: {
       "fault.notClosed": "El agua no está cerrada; no hay nada que volver a abrir.",
       "fault.reopenOffline":
-        "Dispositivo sin conexión: la aplicación no puede volver a abrir el agua ahora. Pulse el botón de la válvula para abrirla.",
+        "Dispositivo sin conexión: la app no puede volver a abrir el agua ahora. Pulse el botón de la válvula para abrirla.",
     },
     ru: {
       "fault.notClosed": "Вода не перекрыта, открывать нечего.",

@@ -16,7 +16,7 @@ export const filesMessages = catalogue(
     es: {
       "files.notOwned": "Esta imagen no se subió desde su cuenta. Vuelva a subirla.",
       "files.tooMany": "Demasiadas subidas en poco tiempo. Inténtelo de nuevo en un minuto.",
-      "device.imageNotAllowed": "Elija una de las imágenes del modelo del equipo o suba una foto.",
+      "device.imageNotAllowed": "Elija una de las imágenes del modelo del dispositivo o suba una foto.",
     },
     ru: {
       "files.notOwned": "Это изображение загружено не из вашей учётной записи. Загрузите его снова.",

@@ -21,11 +21,12 @@ export const messageMessages = catalogue(
     "message.valveButton.content": "{device} was closed with the button on the valve.",
     "message.offline.title": "Device offline",
     "message.offline.content":
-      "{device} has been offline for more than {minutes} minutes. Check its power supply and Wi-Fi.",
+      "{device} has been offline for more than {minutes, plural, one {# minute} other {# minutes}}. Check its power supply and Wi-Fi.",
     "message.regenerationFinished.title": "Regeneration finished",
     "message.regenerationFinished.content": "{device} finished its regeneration and is back in service.",
     "message.saltLow.title": "Salt low",
-    "message.saltLow.content": "{device} is running low on salt: about {days} days left. Please refill the brine tank.",
+    "message.saltLow.content":
+      "{device} is running low on salt: about {days, plural, one {# day} other {# days}} left. Please refill the brine tank.",
     "message.saltEmpty.content": "{device} is almost out of salt. Please refill the brine tank.",
     "message.otaFinished.title": "Firmware updated",
     "message.otaFinished.content": "{device} finished its firmware update.",
@@ -70,13 +71,13 @@ export const messageMessages = catalogue(
       "message.afterSaleAnswered.title": "售后申请已回复",
       "message.afterSaleAnswered.content": "服务团队已回复您关于 {device} 的申请：{reply}",
       "message.householdRemoved.title": "已被移出家庭",
-      "message.householdRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的应用中。",
+      "message.householdRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的 App 中。",
     },
     es: {
       "message.notFound": "Mensaje no encontrado.",
       "message.type.1": "Alarma del dispositivo",
       "message.type.2": "Aviso del dispositivo",
-      "message.type.3": "Anuncio",
+      "message.type.3": "Comunicado",
       "message.leak.title": "Fuga detectada",
       "message.leak.content":
         "{device} cerró su válvula porque el sensor de fugas detectó agua. Compruebe si hay fugas antes de abrirla de nuevo.",
@@ -89,12 +90,13 @@ export const messageMessages = catalogue(
       "message.valveButton.content": "{device} se cerró con el botón de la válvula.",
       "message.offline.title": "Dispositivo sin conexión",
       "message.offline.content":
-        "{device} lleva más de {minutes} minutos sin conexión. Compruebe su alimentación y la Wi-Fi.",
+        "{device} lleva más de {minutes, plural, one {# minuto} many {# minutos} other {# minutos}} sin conexión. Compruebe su alimentación y la Wi-Fi.",
       "message.regenerationFinished.title": "Regeneración terminada",
       "message.regenerationFinished.content": "{device} terminó su regeneración y vuelve a estar en servicio.",
       "message.saltLow.title": "Sal baja",
-      "message.saltLow.content": "A {device} le queda poca sal: unos {days} días. Rellene el depósito de salmuera.",
-      "message.saltEmpty.content": "A {device} casi no le queda sal. Rellene el depósito de salmuera.",
+      "message.saltLow.content":
+        "A {device} le queda poca sal: {days, plural, one {aproximadamente # día} many {unos # días} other {unos # días}}. Rellene el tanque de salmuera.",
+      "message.saltEmpty.content": "A {device} casi no le queda sal. Rellene el tanque de salmuera.",
       "message.otaFinished.title": "Firmware actualizado",
       "message.otaFinished.content": "{device} terminó la actualización de firmware.",
       "message.otaFailed.title": "Error en la actualización de firmware",
@@ -107,7 +109,7 @@ export const messageMessages = catalogue(
       "message.afterSaleAnswered.content": "El servicio técnico respondió a su solicitud sobre {device}: {reply}",
       "message.householdRemoved.title": "Eliminado de un hogar",
       "message.householdRemoved.content":
-        "El administrador de {family} le ha quitado del hogar. Sus equipos ya no aparecen en su aplicación.",
+        "El administrador de {family} le ha quitado del hogar. Sus dispositivos ya no aparecen en su app.",
     },
     ru: {
       "message.notFound": "Сообщение не найдено.",
@@ -124,12 +126,13 @@ export const messageMessages = catalogue(
       "message.valveButton.title": "Клапан закрыт",
       "message.valveButton.content": "{device} закрыт кнопкой на клапане.",
       "message.offline.title": "Устройство не в сети",
-      "message.offline.content": "{device} не в сети более {minutes} минут. Проверьте питание и Wi-Fi.",
+      "message.offline.content":
+        "{device} не в сети более {minutes, plural, one {# минуты} few {# минут} many {# минут} other {# минуты}}. Проверьте питание и Wi-Fi.",
       "message.regenerationFinished.title": "Регенерация завершена",
       "message.regenerationFinished.content": "{device} завершил регенерацию и снова в работе.",
       "message.saltLow.title": "Мало соли",
       "message.saltLow.content":
-        "В {device} заканчивается соль: осталось примерно {days} дн. Досыпьте соль в солевой бак.",
+        "В {device} заканчивается соль: {days, plural, one {остался примерно # день} few {осталось примерно # дня} many {осталось примерно # дней} other {осталось примерно # дня}}. Досыпьте соль в солевой бак.",
       "message.saltEmpty.content": "В {device} почти не осталось соли. Досыпьте соль в солевой бак.",
       "message.otaFinished.title": "Прошивка обновлена",
       "message.otaFinished.content": "{device} завершил обновление прошивки.",
@@ -160,13 +163,13 @@ export const messageMessages = catalogue(
       "message.valveButton.content": "{device} a été fermé avec le bouton de la vanne.",
       "message.offline.title": "Appareil hors ligne",
       "message.offline.content":
-        "{device} est hors ligne depuis plus de {minutes} minutes. Vérifiez son alimentation et le Wi-Fi.",
+        "{device} est hors ligne depuis plus de {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Vérifiez son alimentation et le Wi-Fi.",
       "message.regenerationFinished.title": "Régénération terminée",
       "message.regenerationFinished.content": "{device} a terminé sa régénération et est de nouveau en service.",
       "message.saltLow.title": "Sel bas",
       "message.saltLow.content":
-        "{device} manque de sel : il reste environ {days} jours. Veuillez remplir le bac à saumure.",
-      "message.saltEmpty.content": "{device} n'a presque plus de sel. Veuillez remplir le bac à saumure.",
+        "{device} manque de sel : {days, plural, one {il reste environ # jour} many {il reste environ # jours} other {il reste environ # jours}}. Veuillez recharger le bac à sel.",
+      "message.saltEmpty.content": "{device} n'a presque plus de sel. Veuillez recharger le bac à sel.",
       "message.otaFinished.title": "Micrologiciel mis à jour",
       "message.otaFinished.content": "{device} a terminé la mise à jour de son micrologiciel.",
       "message.otaFailed.title": "Échec de la mise à jour du micrologiciel",

@@ -15,7 +15,7 @@ export const postSaleMessages = catalogue(
     es: {
       "postSale.notFound": "Solicitud de posventa no encontrada.",
       "postSale.handled":
-        "El equipo de servicio ya ha atendido esta solicitud de posventa; ya no se puede modificar ni retirar.",
+        "El servicio técnico ya ha atendido esta solicitud de posventa; ya no se puede modificar ni retirar.",
     },
     ru: {
       "postSale.notFound": "Заявка на сервисное обслуживание не найдена.",

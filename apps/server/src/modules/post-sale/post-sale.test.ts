@@ -104,7 +104,7 @@ describe("after-sales requests over HTTP (spec §7 post-sale, issue 5)", () => {
   it("refuses a device outside the caller's households and photos the caller did not upload", async () => {
     const stranger = await create("stranger", { deviceId, description: "Not my softener at all." }, "es");
     expect(stranger.statusCode).toBe(403);
-    expect(stranger.json().error.message).toBe("No es miembro de esta familia.");
+    expect(stranger.json().error.message).toBe("No es miembro de este hogar.");
     const unknown = await create("owner", { deviceId: "no-such-device", description: "Unknown device here." });
     expect(unknown.statusCode).toBe(404);
     const theirs = await storeUpload(t.db, t.config.DATA_DIR, ids.stranger, PNG, "png", new Date(clock.ms));

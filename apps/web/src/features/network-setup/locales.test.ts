@@ -2,35 +2,46 @@ import { describe, expect, it } from "vitest";
 import { LOCALES } from "../../shared/i18n/index.js";
 import { resolveStep } from "./params.js";
 
-/** The spec's English texts of network setup (spec §2, §3, §4, §5, §8), exactly. */
+/**
+ * The spec's English texts as a screen shows them on their own: the spec's words, the first letter raised (sentence
+ * case, docs/glossary.md; issue 10 "lowercase … titles").
+ */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The spec's English texts of network setup (spec §2, §3, §4, §5, §8), word for word. */
 describe("network setup texts (spec §2–§8)", () => {
   const en = LOCALES.en.networkSetup;
 
   it("carries the spec's English texts", () => {
     expect(en.progress.steps).toEqual({
-      starting: "starting network setup",
-      searching: "searching for device",
-      wifiConnected: "device connected to Wi-Fi successfully",
-      connectingServer: "device is connecting to the server",
-      adding: "adding device",
+      starting: sentence("starting network setup"),
+      searching: sentence("searching for device"),
+      wifiConnected: sentence("device connected to Wi-Fi successfully"),
+      connectingServer: sentence("device is connecting to the server"),
+      adding: sentence("adding device"),
       added: "Device added successfully",
     });
-    expect(Object.values(en.progress.bleFailures)).toEqual([
-      "initialization failed",
-      "connection timed out",
-      "module connection to the access point timed out",
-      "password issue with the module's connection to the router",
-      "DNS resolution failed",
-      "activation step one failed",
-      "activation step two failed",
-      "no server response on the persistent connection",
-    ]);
-    expect(Object.values(en.progress.smartFailures)).toEqual([
-      "initialization failed",
-      "connection timed out",
-      "failed to find device",
-      "device failed to connect to the server",
-    ]);
+    expect(Object.values(en.progress.bleFailures)).toEqual(
+      [
+        "initialization failed",
+        "connection timed out",
+        "module connection to the access point timed out",
+        "password issue with the module's connection to the router",
+        "DNS resolution failed",
+        "activation step one failed",
+        "activation step two failed",
+        "no server response on the persistent connection",
+      ].map(sentence),
+    );
+    expect(Object.values(en.progress.smartFailures)).toEqual(
+      [
+        "initialization failed",
+        "connection timed out",
+        "failed to find device",
+        "device failed to connect to the server",
+      ].map(sentence),
+    );
+    // The module's states follow "Device:" inside a line, so they keep the spec's lowercase.
     expect(Object.values(en.progress.moduleStates)).toEqual([
       "awaiting",
       "config received",
@@ -47,8 +58,8 @@ describe("network setup texts (spec §2–§8)", () => {
     });
     expect(en.permissions.locationOffDetail).toBe("Location services are off");
     expect(en.permissions.permissionFailed).toBe("Permission request failed");
-    expect(en.permissions.grantedBle).toBe("location and Bluetooth permissions granted");
-    expect(en.permissions.switchedOnBle).toBe("location and Bluetooth switched on");
+    expect(en.permissions.grantedBle).toBe(sentence("location and Bluetooth permissions granted"));
+    expect(en.permissions.switchedOnBle).toBe(sentence("location and Bluetooth switched on"));
     expect(en.wifi.errors.required).toBe("Please enter the Wi-Fi name and password");
     expect(en.wifi.notConnected).toBe("Currently not connected to WiFi");
     expect(en.wifi.connect).toBe("Connect to Wi-Fi");

@@ -45,7 +45,7 @@ export function TestPageLayout(props: { n: number; groups: TestGroup[]; children
     }
   };
   return (
-    <PageShell title={t("testPages.title", { n: props.n })} testId={`test-page-${props.n}`}>
+    <PageShell title={t("testPages.title", { page: props.n })} testId={`test-page-${props.n}`}>
       <div className="test-page">
         <section className="test-page__result">
           <div className="test-page__result-label">

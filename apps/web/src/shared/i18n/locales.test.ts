@@ -74,6 +74,115 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     });
   }
 
+  /** Every message of a language as [key, text], plural forms included. */
+  const texts = (lang: (typeof LANGUAGES)[number]) =>
+    keys(LOCALES[lang]).map((k) => [k, lookup(LOCALES[lang], k) as string] as const);
+
+  /**
+   * Count-like placeholders (docs/glossary.md "Plurals"): `{{count}}` must come with plural forms; in a message
+   * without plural forms the others are allowed only right before a unit symbol that does not change with the number
+   * ("{{seconds}} s", "{{minutes}} мин"). (A plural message may show another number too, e.g. "{{rows}} of {{total}}
+   * rows" chosen by count = total.)
+   */
+  const COUNT_LIKE = /\{\{(n|days|hours|minutes|seconds|members|devices|remaining|total)\}\}/gu;
+  const UNIT_AFTER = /^\s*(?:(?:s|min|h|с|мин|ч)(?![\p{L}])|秒|分钟|小时)/u;
+
+  for (const lang of LANGUAGES) {
+    it(`${lang}: every count is a plural (issue 10: no "1 days")`, () => {
+      for (const [key, text] of texts(lang)) {
+        if (text.includes("{{count}}"))
+          expect(PLURAL_SUFFIX.test(key), `${lang} ${key} uses {{count}} without plural forms`).toBe(true);
+        if (PLURAL_SUFFIX.test(key)) continue;
+        for (const m of text.matchAll(COUNT_LIKE)) {
+          const after = text.slice((m.index ?? 0) + m[0].length);
+          expect(UNIT_AFTER.test(after), `${lang} ${key}: ${m[0]} is a count; use {{count}} and plural forms`).toBe(
+            true,
+          );
+        }
+      }
+    });
+  }
+
+  it("es addresses the owner as usted (glossary: no tú forms)", () => {
+    // Tell-tale tú words: pronouns, possessives and verb forms that are never usted, anywhere; tú imperatives (which
+    // are also the usted indicative, "la posición que elige") when they open the text or a sentence.
+    const tu =
+      /(?<![\p{L}])(tu|tus|tú|te|ti|contigo|puedes|tienes|quieres|debes|estás|eres|has|mantén|únete|cópialo)(?![\p{L}])/iu;
+    const imperative =
+      /(^|[.;:!?¿¡(]\s*)(pulsa|toca|elige|introduce|selecciona|escanea|pega|desliza|suelta|añade|comprueba|vuelve|espera|abre|cierra|crea|usa|actualiza|comparte|coloca|inicia|confirma|revisa|busca|escribe|permite|mira|guarda|deja)(?![\p{L}])/iu;
+    const found = texts("es").filter(([, text]) => tu.test(text) || imperative.test(text));
+    expect(found.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+  });
+
+  it("ru says «В сети» for online and «В реальном времени» for live, never «Онлайн» (glossary)", () => {
+    const found = texts("ru").filter(([, text]) => /онлайн/iu.test(text));
+    expect(found.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+    expect(LOCALES.ru.home.live).toBe(LOCALES.ru.device.live);
+    expect(LOCALES.ru.home.online).toBe(LOCALES.ru.device.online);
+  });
+
+  it("zh-Hans addresses the owner as 您, never 你 (glossary)", () => {
+    const found = texts("zh-Hans").filter(([, text]) => text.includes("你"));
+    expect(found.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+  });
+
+  /**
+   * Sentence case (glossary): titles, buttons, tabs, menu rows, route titles, station names and the network setup's
+   * progress steps and failures start with a capital letter in en, es, fr and ru. A key counts as a title or button
+   * when its last part is one of BUTTON_KEYS or ends in "Title", or it lies under routes, tabs, my, station, steps
+   * or *Failures.
+   */
+  const BUTTON_KEYS = new Set([
+    "title",
+    "submit",
+    "save",
+    "cancel",
+    "confirm",
+    "ok",
+    "retry",
+    "clear",
+    "close",
+    "done",
+    "next",
+  ]);
+  const isTitleOrButton = (key: string) => {
+    const parts = messageKey(key).split(".");
+    const last = parts[parts.length - 1];
+    return (
+      BUTTON_KEYS.has(last) ||
+      /Title$/.test(last) ||
+      ["routes", "tabs", "my", "station"].includes(parts[0]) ||
+      parts.some((p) => p === "steps" || /Failures$/.test(p))
+    );
+  };
+  for (const lang of ["en", "es", "fr", "ru"] as const) {
+    it(`${lang}: titles and buttons are in sentence case (issue 10: no "choose location", "confirm", "cancel")`, () => {
+      const lower = texts(lang).filter(([key, text]) => isTitleOrButton(key) && /^[\p{Ll}]/u.test(text));
+      expect(lower.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+      const upperWords = texts(lang).filter(
+        ([key, text]) =>
+          isTitleOrButton(key) &&
+          lang === "en" &&
+          /^\p{Lu}\p{Ll}+ (\p{Lu}\p{Ll}+ ){1,}/u.test(text) &&
+          !/(Wi-Fi|Bluetooth|AquaPilot|QR|MAC)/.test(text),
+      );
+      expect(
+        upperWords.map(([key, text]) => `${key}: ${text}`),
+        "Title Case instead of sentence case",
+      ).toEqual([]);
+    });
+  }
+
+  it("keeps the picker's and map's spec texts (§2) with only the first letter raised", () => {
+    expect(LOCALES.en.map.title).toBe("Choose location");
+    expect(LOCALES.en.map.confirm).toBe("Confirm");
+    expect(LOCALES.en.picker.cancel).toBe("Cancel");
+    expect(LOCALES.en.picker.confirm).toBe("Confirm");
+    expect(LOCALES.en.picker.clear).toBe("Clear");
+    expect(LOCALES.en.picker.timeTitle).toBe("Select minutes and seconds");
+    expect(LOCALES.en.map.searchPlaceholder).toBe("Location search");
+  });
+
   it('counts read right in every language (issue 10: no "1 devices")', async () => {
     const count = async (lang: string, n: number) => {
       await i18n.changeLanguage(lang);
@@ -88,6 +197,20 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     expect(await count("ru", 5)).toBe("5 устройств");
     expect(await count("ru", 21)).toBe("21 устройство");
     expect(await count("zh-Hans", 1)).toBe("1 台设备");
+    const say = async (
+      lang: string,
+      key: "device.reportedAgo" | "familyUser.count" | "saltGauge.daysLeft",
+      n: number,
+    ) => {
+      await i18n.changeLanguage(lang);
+      return i18n.t(key, { count: n });
+    };
+    expect(await say("en", "device.reportedAgo", 1)).toBe("1 minute ago");
+    expect(await say("en", "saltGauge.daysLeft", 1)).toBe("Lasts about 1 day");
+    expect(await say("ru", "device.reportedAgo", 3)).toBe("3 минуты назад");
+    expect(await say("ru", "familyUser.count", 11)).toBe("11 участников");
+    expect(await say("es", "familyUser.count", 1)).toBe("1 miembro");
+    expect(await say("fr", "familyUser.count", 0)).toBe("0 membre");
     await i18n.changeLanguage("en");
   });
 

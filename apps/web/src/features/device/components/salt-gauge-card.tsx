@@ -22,6 +22,7 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
   if (!salt) return null;
   const locale = intlLocale(i18n.language);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const percentFormat = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
   const percent = saltGaugePercent(salt.saltLevelKg, salt.refillLevelKg);
   const refilledAt = salt.refilledAt ? new Date(salt.refilledAt) : null;
   const refilled =
@@ -63,7 +64,9 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
             aria-label={t("saltGauge.gauge", { percent: percent ?? 0 })}
           >
             <ProgressBar percent={percent ?? 0} className="salt-gauge__progress" />
-            {percent !== null ? <span className="salt-gauge__percent">{`${number.format(percent)} %`}</span> : null}
+            {percent !== null ? (
+              <span className="salt-gauge__percent">{percentFormat.format(percent / 100)}</span>
+            ) : null}
           </div>
           <div className="salt-gauge__figures">
             <span className="salt-gauge__level" data-testid="device-salt-level">

@@ -75,14 +75,18 @@ export function StationCard({
         <div className="device-metric">
           <div className="device-metric__label">{t("device.waterLeft")}</div>
           <div className="device-metric__value" data-testid="device-water-left">
-            {device.remainingWaterL === null ? "—" : `${formatNumber(device.remainingWaterL, i18n.language, 0)} L`}
+            {device.remainingWaterL === null
+              ? "—"
+              : t("device.litres", { value: formatNumber(device.remainingWaterL, i18n.language, 0) })}
           </div>
           <ReportedAgo time={device.reported.water} now={now} />
         </div>
         <div className="device-metric">
           <div className="device-metric__label">{t("device.flowNow")}</div>
           <div className="device-metric__value" data-testid="device-flow">
-            {device.flowRateLpm === null ? "—" : `${formatNumber(device.flowRateLpm, i18n.language)} L/min`}
+            {device.flowRateLpm === null
+              ? "—"
+              : t("device.litresPerMinute", { value: formatNumber(device.flowRateLpm, i18n.language) })}
           </div>
           <ReportedAgo time={device.reported.flow} now={now} />
         </div>

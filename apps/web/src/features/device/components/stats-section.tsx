@@ -64,7 +64,7 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
             <span>
               {t("deviceStats.regenerations")} {data.totalRegenerations}
             </span>
-            <span>{`${number.format(data.totalSaltKg)} kg`}</span>
+            <span>{t("device.kilograms", { value: number.format(data.totalSaltKg) })}</span>
           </div>
           <Suspense fallback={<div className="device-empty">{t("deviceStats.loadingChart")}</div>}>
             <div className="device-chart__title">{t("deviceStats.waterUsed")}</div>

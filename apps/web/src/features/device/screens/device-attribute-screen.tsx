@@ -43,12 +43,12 @@ export function DeviceAttributeScreen() {
         [
           "capacity",
           t("deviceAttribute.capacity"),
-          device.capacityL === null ? "—" : `${number.format(device.capacityL)} L`,
+          device.capacityL === null ? "—" : t("device.litres", { value: number.format(device.capacityL) }),
         ],
         [
           "total-water",
           t("deviceAttribute.totalWater"),
-          device.totalWaterL === null ? "—" : `${number.format(device.totalWaterL)} L`,
+          device.totalWaterL === null ? "—" : t("device.litres", { value: number.format(device.totalWaterL) }),
         ],
         [
           "vacation",

@@ -122,8 +122,8 @@ function JoinPreview({ family }: { family: TShareAnalysis }) {
         {t("familyJoin.confirmText", {
           inviter: family.inviterName,
           name: family.familyName,
-          members: family.memberCount,
-          devices: family.deviceCount,
+          membersText: t("home.members", { count: family.memberCount }),
+          devicesText: t("home.deviceCount", { count: family.deviceCount }),
         })}
       </div>
     </div>

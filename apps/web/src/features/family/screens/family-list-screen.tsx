@@ -165,7 +165,7 @@ function FamilyCard({ family, isHome }: { family: TFamily; isHome: boolean }) {
             {family.isAdmin ? t("family.admin") : t("family.member")}
           </Tag>
           <span data-testid="family-item-summary">
-            {t("family.summary", { members: family.memberCount, devices: family.deviceCount })}
+            {`${t("home.members", { count: family.memberCount })} · ${t("home.deviceCount", { count: family.deviceCount })}`}
           </span>
         </span>
         {family.address ? <span className="family-card__address">{family.address}</span> : null}

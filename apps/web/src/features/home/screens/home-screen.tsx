@@ -94,10 +94,11 @@ export function HomeScreen() {
               {f.id === family?.id ? <span className="family-switch__current">{t("familyHome.current")}</span> : null}
             </span>
           ),
-          description: `${f.isAdmin ? t("family.admin") : t("family.member")} · ${t("familyHome.summary", {
-            members: f.memberCount,
-            devices: f.deviceCount,
-          })}`,
+          description: [
+            f.isAdmin ? t("family.admin") : t("family.member"),
+            t("home.members", { count: f.memberCount }),
+            t("home.deviceCount", { count: f.deviceCount }),
+          ].join(" · "),
           bold: f.id === family?.id,
           onClick: () => setSelectedId(f.id),
         })),
