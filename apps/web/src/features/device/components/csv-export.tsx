@@ -3,9 +3,10 @@ import { ProgressBar } from "antd-mobile";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
+import { formatPercent } from "../../../shared/format/percent.js";
 import { toast } from "../../../shared/ui/index.js";
 import { type CsvExportProgress, downloadCsv } from "../api/device-api.js";
-import { formatBytes, formatPercentIn } from "../logic/csv-progress.js";
+import { formatBytes } from "../logic/csv-progress.js";
 import "./csv-export.css";
 
 /** What the export is doing: nothing, or streaming with its progress so far. */
@@ -126,7 +127,7 @@ export function CsvExportProgressPanel({ control }: { control: CsvExportControl 
         <span className="csv-export__title">{t("deviceCsv.exporting")}</span>
         {percent === null ? null : (
           <span className="csv-export__percent" data-testid="device-csv-percent">
-            {formatPercentIn(percent, lang)}
+            {formatPercent(percent, lang)}
           </span>
         )}
       </div>

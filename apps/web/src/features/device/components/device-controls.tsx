@@ -3,11 +3,11 @@ import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
+import { formatPercent } from "../../../shared/format/percent.js";
 import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.js";
 import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.js";
 import { useDeviceCommand, useLongPress } from "../hooks.js";
 import type { CommandKind, CommandState } from "../logic/command-state.js";
-import { formatPercent } from "../logic/live-values.js";
 
 /** The text key of each command's name. */
 const COMMAND_LABEL = {
@@ -59,7 +59,7 @@ export function DeviceControls(props: {
   syncRequest: number;
 }) {
   const { deviceId, online, vacation, otaProgress, onOtaStarted, syncRequest } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { state, run } = useDeviceCommand(deviceId, online);
   const updating = otaProgress !== null;
   const busy = state.status === "pending" || updating;
@@ -123,7 +123,7 @@ export function DeviceControls(props: {
           <div className="device-ota__text">{t("deviceControl.updating")}</div>
           <ProgressBar percent={otaProgress} />
           <div className="device-ota__percent" data-testid="device-ota-percent">
-            {formatPercent(otaProgress)}
+            {formatPercent(otaProgress, i18n.language)}
           </div>
         </div>
       ) : null}

@@ -1,7 +1,8 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { formatPercent } from "../../../shared/format/percent.js";
 import type { LiveDevice } from "../api/device-api.js";
-import { formatCountdown, formatPercent, stationProgress } from "../logic/live-values.js";
+import { formatCountdown, stationProgress } from "../logic/live-values.js";
 import { stationRemainingAt } from "../logic/station-clock.js";
 import { ReportedAgo } from "./freshness.js";
 
@@ -60,7 +61,7 @@ export function StationCard({
             <>
               <ProgressBar percent={progress * 100} data-testid="device-station-progress" />
               <div className="device-station__hint">
-                {t("device.stationProgress", { percent: formatPercent(progress * 100) })}
+                {t("device.stationProgress", { percent: formatPercent(progress * 100, i18n.language) })}
               </div>
             </>
           ) : null}

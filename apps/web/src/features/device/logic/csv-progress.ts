@@ -63,18 +63,6 @@ function intlLocale(lang: string): string {
   return lang === "zh-Hans" ? "zh-CN" : lang;
 }
 
-/**
- * A percent (0–100) as the language writes it with exactly one decimal, e.g. en "71.4%", fr "71,4 %" (spec §9);
- * `live-values.ts` formatPercent writes the same figure the same way in every language.
- */
-export function formatPercentIn(percent: number, lang: string): string {
-  return new Intl.NumberFormat(intlLocale(lang), {
-    style: "percent",
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-  }).format(percent / 100);
-}
-
 /** A byte count in the language's units: kB below 1 MB, then MB (1000-based), one decimal at most. */
 export function formatBytes(bytes: number, lang: string): string {
   const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, "kilobyte"] : [bytes / 1e6, "megabyte"];

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  clockDriftMs,
-  formatCountdown,
-  formatPercent,
-  isClockDrifting,
-  minutesAgo,
-  stationProgress,
-} from "./live-values.js";
+import { clockDriftMs, formatCountdown, isClockDrifting, minutesAgo, stationProgress } from "./live-values.js";
 
 describe("freshness", () => {
   const now = Date.parse("2026-01-01T12:00:00Z");
@@ -26,14 +19,20 @@ describe("freshness", () => {
   });
 });
 
-describe("formatPercent (spec §9: one decimal)", () => {
-  it("rounds to one decimal and clamps", () => {
-    expect(formatPercent(42.25)).toBe("42.3%");
-    expect(formatPercent(0)).toBe("0.0%");
-    expect(formatPercent(100)).toBe("100.0%");
-    expect(formatPercent(130)).toBe("100.0%");
-    expect(formatPercent(-3)).toBe("0.0%");
-    expect(formatPercent(null)).toBe("0.0%");
-    expect(formatPercent(Number.NaN)).toBe("0.0%");
+describe("station progress and countdown text", () => {
+  it("measures progress against the station's duration", () => {
+    expect(stationProgress(450, 600)).toBeCloseTo(0.25);
+    expect(stationProgress(0, 600)).toBe(1);
+    expect(stationProgress(900, 600)).toBe(0);
+    expect(stationProgress(100, undefined)).toBeNull();
+    expect(stationProgress(100, 0)).toBeNull();
+    expect(stationProgress(null, 600)).toBeNull();
+  });
+
+  it("formats m:ss and h:mm:ss", () => {
+    expect(formatCountdown(0)).toBe("0:00");
+    expect(formatCountdown(65)).toBe("1:05");
+    expect(formatCountdown(3600 + 62)).toBe("1:01:02");
+    expect(formatCountdown(-5)).toBe("0:00");
   });
 });

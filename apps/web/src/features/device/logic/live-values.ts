@@ -51,12 +51,3 @@ export function clockDriftMs(deviceTime: string | null | undefined, observedAtMs
 export function isClockDrifting(driftMs: number | null): boolean {
   return driftMs !== null && Math.abs(driftMs) > CLOCK_DRIFT_WARN_MS;
 }
-
-/**
- * A progress percentage with one decimal (spec §9 "Progress percent with one decimal"), clamped to 0–100:
- * 42.25 → "42.3%"; null or NaN → "0.0%".
- */
-export function formatPercent(value: number | null | undefined): string {
-  const v = value === null || value === undefined || !Number.isFinite(value) ? 0 : value;
-  return `${Math.min(100, Math.max(0, v)).toFixed(1)}%`;
-}

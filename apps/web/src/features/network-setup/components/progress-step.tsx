@@ -3,11 +3,12 @@ import { Button, ProgressBar, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mobile-icons";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
+import { formatPercent } from "../../../shared/format/percent.js";
 import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { rememberWifi, setItem } from "../../../shared/storage/index.js";
 import { confirmDialog, useBackGuard } from "../../../shared/ui/index.js";
 import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.js";
-import { formatPercent } from "../logic/flow-kit.js";
+import { roundPercent } from "../logic/flow-kit.js";
 import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.js";
 import type { DeviceNetworkParams } from "../params.js";
 import { findSession, type SetupSession } from "../setup-session.js";
@@ -88,7 +89,7 @@ function Interrupted({ params }: { params: Partial<DeviceNetworkParams> }) {
 }
 
 function Progress({ session }: { session: SetupSession }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const snap = useSnapshot(session);
   const running = snap.status === "running";
   const now = useNow(running);
@@ -166,14 +167,14 @@ function Progress({ session }: { session: SetupSession }) {
         <div className="ns-progress__head">
           <span className="ns-progress__ssid">{session.ssid}</span>
           <span className="ns-progress__percent" data-testid="network-setup-percent">
-            {formatPercent(percent)}%
+            {formatPercent(percent, i18n.language)}
           </span>
         </div>
         <ProgressBar
           percent={percent}
           className={`ns-progress__bar ns-progress__bar--${snap.status}`}
           data-testid="network-setup-progress-bar"
-          data-percent={formatPercent(percent)}
+          data-percent={roundPercent(percent).toFixed(1)}
         />
         <ol className="ns-steps">
           {steps.map((step, i) => {

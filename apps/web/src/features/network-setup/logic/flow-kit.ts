@@ -109,11 +109,6 @@ export function roundPercent(value: number): number {
   return Math.min(100, Math.max(0, Math.round(value * 10) / 10));
 }
 
-/** A percent as text with exactly one decimal, e.g. 42 → "42.0" (spec §9). */
-export function formatPercent(value: number): string {
-  return roundPercent(value).toFixed(1);
-}
-
 /** Listeners of a run's snapshots; `emit` calls each, and a throwing listener never breaks the flow. */
 export class Listeners<T> {
   private readonly set = new Set<(value: T) => void>();
