@@ -108,11 +108,7 @@ export function DeviceScreen() {
                 {live.channelState === RealtimeChannelState.Connected ? t("device.live") : t("device.connecting")}
               </span>
             </div>
-            <div
-              className="device-hero__time"
-              data-testid="device-last-report"
-              data-reported={reportedAt ?? ""}
-            >
+            <div className="device-hero__time" data-testid="device-last-report" data-reported={reportedAt ?? ""}>
               {ago === null
                 ? t("device.neverReported")
                 : ago === 0
