@@ -143,20 +143,12 @@ const FINALS: Record<string, string> = {
   ün: "юнь",
 };
 
-/** Syllables without an initial (y-, w- and bare vowels), Palladius. */
+/** Bare-vowel syllables, which read as the same finals without an initial. */
+const BARE = ["a", "o", "e", "ai", "ei", "ao", "ou", "an", "en", "ang", "eng", "er"] as const;
+
+/** Syllables without an initial (bare vowels, y- and w-), Palladius. */
 const WHOLE: Record<string, string> = {
-  a: "а",
-  o: "о",
-  e: "э",
-  ai: "ай",
-  ei: "эй",
-  ao: "ао",
-  ou: "оу",
-  an: "ань",
-  en: "энь",
-  ang: "ан",
-  eng: "эн",
-  er: "эр",
+  ...Object.fromEntries(BARE.map((f) => [f, FINALS[f]])),
   yi: "и",
   ya: "я",
   ye: "е",
