@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.js";
 import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { familyIdOf, startTestSystem } from "../support/system.js";
 
 /** The model table the server enforces (docs/device-protocol.md §9): bounds in the device's units. */
 const MODEL_TABLE = JSON.parse(
@@ -214,6 +214,21 @@ describe("DeviceSetting in the owner's units", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("the Device screen and Home show water in the owner's unit too", async () => {
+    await open(page, "/Device", { deviceId, familyId: await familyIdOf(system, "demo@aquapilot.local") });
+    await page.getByTestId("device-water-left").waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId("device-water-left").textContent(), { timeout: 10_000 }).toMatch(/ gal$/);
+    const litres = (await system.db.selectFrom("device_state").select("remaining_water_l").executeTakeFirstOrThrow())
+      .remaining_water_l as number;
+    const shown = Number((await page.getByTestId("device-water-left").textContent())?.replace(/[^\d.]/g, ""));
+    // The valve keeps metering meanwhile: within 5 % of the stored litres in gallons.
+    expect(Math.abs(shown - litres / GAL)).toBeLessThanOrEqual(Math.max(1, (0.05 * litres) / GAL));
+    expect(await page.getByTestId("device-flow").textContent()).toMatch(/ gal\/min$/);
+    await open(page, "/index/home");
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator(".home__total-value").textContent(), { timeout: 10_000 }).toMatch(/ gal$/);
   });
 
   it("screenshots of DeviceSetting and Setting in all five languages", async () => {

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { i18n } from "../../shared/i18n/index.js";
-import { formatKg, formatMoment, formatNumber, formatWater } from "./format.js";
+import { volumeText } from "../../shared/units/volume.js";
+import { formatKg, formatMoment, formatNumber } from "./format.js";
 
 /** Intl writes narrow / no-break spaces as group separators; compare with plain spaces. */
 const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, " ") ?? null;
 
 describe("dashboard numbers in each language (issue 10: L and kg with a space, Intl formats)", () => {
-  it("groups and rounds water in the language's conventions", () => {
-    expect(formatWater(1234.56, "en")).toBe("1,235");
-    expect(plain(formatWater(1234.56, "fr"))).toBe("1 235");
-    expect(plain(formatWater(1234.56, "ru"))).toBe("1 235");
-    expect(formatWater(1234.56, "es")).toBe("1235");
-    expect(formatWater(1234.56, "zh-Hans")).toBe("1,235");
-    expect(formatWater(12.34, "en")).toBe("12.3");
-    expect(formatWater(12.34, "fr")).toBe("12,3");
-    expect(formatWater(0, "ru")).toBe("0");
+  it("groups and rounds in the language's conventions", () => {
     expect(formatKg(25, "en")).toBe("25");
     expect(formatKg(7.25, "es")).toBe("7,3");
     expect(formatNumber(1000.4, "en")).toBe("1,000");
@@ -31,7 +24,9 @@ describe("dashboard numbers in each language (issue 10: L and kg with a space, I
     for (const [lang, kg, litres] of cases) {
       const t = i18n.getFixedT(lang);
       expect(t("dashboard.kg", { value: formatKg(25, lang) }), lang).toBe(kg);
-      expect(plain(t("dashboard.litres", { value: formatWater(1234.56, lang) })), lang).toBe(litres);
+      expect(plain(volumeText(1234.56, "L", lang, (k) => t(`units.symbols.${k}` as "units.symbols.L"))), lang).toBe(
+        litres,
+      );
     }
   });
 

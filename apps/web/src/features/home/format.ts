@@ -14,11 +14,6 @@ export function formatNumber(value: number, lang: string, maxFractionDigits = 0)
   return new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: maxFractionDigits }).format(value);
 }
 
-/** Litres for the dashboard: whole litres from 100 L up, one decimal below (a few litres still show). */
-export function formatWater(litres: number, lang: string): string {
-  return formatNumber(litres, lang, Math.abs(litres) >= 100 ? 0 : 1);
-}
-
 /** Kilograms for the dashboard, one decimal at most. */
 export function formatKg(kg: number, lang: string): string {
   return formatNumber(kg, lang, 1);

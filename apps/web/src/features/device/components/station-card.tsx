@@ -1,15 +1,11 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import { formatPercent } from "../../../shared/format/percent.js";
+import { useVolume } from "../../../shared/units/volume.js";
 import type { LiveDevice } from "../api/device-api.js";
 import { formatCountdown, stationProgress } from "../logic/live-values.js";
 import { stationRemainingAt } from "../logic/station-clock.js";
 import { ReportedAgo } from "./freshness.js";
-
-/** Formats a number with at most `digits` decimals in the interface language. */
-function formatNumber(value: number, lang: string, digits = 1): string {
-  return new Intl.NumberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(value);
-}
 
 /** A phone-local "HH:mm" for an instant (ms) in the interface language. */
 function formatClockTime(ms: number, lang: string): string {
@@ -34,6 +30,7 @@ export function StationCard({
   now: number;
 }) {
   const { t, i18n } = useTranslation();
+  const { volume, flow } = useVolume();
   const station = device.station;
   const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");
   const clock = device.stationClock?.station === station ? device.stationClock : null;
@@ -76,18 +73,14 @@ export function StationCard({
         <div className="device-metric">
           <div className="device-metric__label">{t("device.waterLeft")}</div>
           <div className="device-metric__value" data-testid="device-water-left">
-            {device.remainingWaterL === null
-              ? "—"
-              : t("device.litres", { value: formatNumber(device.remainingWaterL, i18n.language, 0) })}
+            {device.remainingWaterL === null ? "—" : volume(device.remainingWaterL)}
           </div>
           <ReportedAgo time={device.reported.water} now={now} />
         </div>
         <div className="device-metric">
           <div className="device-metric__label">{t("device.flowNow")}</div>
           <div className="device-metric__value" data-testid="device-flow">
-            {device.flowRateLpm === null
-              ? "—"
-              : t("device.litresPerMinute", { value: formatNumber(device.flowRateLpm, i18n.language) })}
+            {device.flowRateLpm === null ? "—" : flow(device.flowRateLpm)}
           </div>
           <ReportedAgo time={device.reported.flow} now={now} />
         </div>

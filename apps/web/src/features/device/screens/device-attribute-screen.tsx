@@ -7,6 +7,7 @@ import { PageShell } from "../../../shared/ui/index.js";
 import { deviceInfoQuery } from "../api/device-api.js";
 import type { DeviceParams } from "./device-screen.js";
 import "../device.css";
+import { useVolume } from "../../../shared/units/volume.js";
 
 /**
  * /DeviceAttribute (spec §2): the device's attributes — model, serial numbers, firmware, MAC, age (365-day years since
@@ -15,9 +16,10 @@ import "../device.css";
  */
 export function DeviceAttributeScreen() {
   const { t, i18n } = useTranslation();
+  const { volume } = useVolume();
   const { deviceId = "", familyId } = useRouteParams<DeviceParams>();
   const { data: device } = useQuery(deviceInfoQuery(deviceId));
-  const number = new Intl.NumberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
+  const _number = new Intl.NumberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
     maximumFractionDigits: 0,
   });
   const value = (v: string | null | undefined) => v || "—";
@@ -40,15 +42,11 @@ export function DeviceAttributeScreen() {
     : [];
   const settings: [string, string, string][] = device
     ? [
-        [
-          "capacity",
-          t("deviceAttribute.capacity"),
-          device.capacityL === null ? "—" : t("device.litres", { value: number.format(device.capacityL) }),
-        ],
+        ["capacity", t("deviceAttribute.capacity"), device.capacityL === null ? "—" : volume(device.capacityL)],
         [
           "total-water",
           t("deviceAttribute.totalWater"),
-          device.totalWaterL === null ? "—" : t("device.litres", { value: number.format(device.totalWaterL) }),
+          device.totalWaterL === null ? "—" : volume(device.totalWaterL),
         ],
         [
           "vacation",

@@ -4,7 +4,8 @@ import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { imageUrl } from "../../../shared/api/client.js";
-import { formatKg, formatMoment, formatWater } from "../format.js";
+import { useVolume } from "../../../shared/units/volume.js";
+import { formatKg, formatMoment } from "../format.js";
 import { isCycleStation } from "../logic/dashboard-live.js";
 
 /** Tone of a station: in service green, regeneration steps blue, closed red, unknown grey. */
@@ -64,6 +65,7 @@ export function DeviceCard({
   onOpen: (device: TFamilyDevice) => void;
 }) {
   const { t, i18n } = useTranslation();
+  const { volume } = useVolume();
   const lang = i18n.language;
   const [broken, setBroken] = useState(false);
   const src = broken ? null : imageUrl(device.image);
@@ -84,10 +86,10 @@ export function DeviceCard({
         : figures
           ? t("dashboard.saltNotSet")
           : dash;
-  const today = figures ? t("dashboard.litres", { value: formatWater(figures.waterTodayL, lang) }) : dash;
+  const today = figures ? volume(figures.waterTodayL) : dash;
   const left =
     figures?.remainingWaterL !== null && figures?.remainingWaterL !== undefined
-      ? t("dashboard.litres", { value: formatWater(figures.remainingWaterL, lang) })
+      ? volume(figures.remainingWaterL)
       : dash;
   const next = regenerating
     ? t("dashboard.regeneratingNow")

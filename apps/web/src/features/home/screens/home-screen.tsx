@@ -24,9 +24,9 @@ import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
 import { DeviceCard } from "../components/device-card.js";
 import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.js";
-import { formatWater } from "../format.js";
 import { useLiveDashboard } from "../use-live-dashboard.js";
 import "../home.css";
+import { useVolume } from "../../../shared/units/volume.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,7 +42,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * family goes to /NoFamily.
  */
 export function HomeScreen() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { volume } = useVolume();
   const userName = getItem("loginInfo")?.userName ?? "";
   const families = useFamilies();
   const [selectedId, setSelectedId] = useState(() => getUserFamily(userName));
@@ -194,11 +195,7 @@ export function HomeScreen() {
           data-day-start={dashboard.data?.dayStart ?? ""}
         >
           <span className="home__total-label">{t("dashboard.todayTotal")}</span>
-          <span className="home__total-value">
-            {dashboard.data
-              ? t("dashboard.litres", { value: formatWater(dashboard.data.waterTodayL, i18n.language) })
-              : "—"}
-          </span>
+          <span className="home__total-value">{dashboard.data ? volume(dashboard.data.waterTodayL) : "—"}</span>
         </div>
         <div className="home__summary">
           <span>{t("home.deviceCount", { count: list.length })}</span>

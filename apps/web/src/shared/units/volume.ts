@@ -1,0 +1,51 @@
+import type { VolumeUnit } from "@aquapilot/contract";
+import { useTranslation } from "react-i18next";
+import { fromLitres } from "./conversions.js";
+import { useUnitPreferences } from "./preferences.js";
+
+/** The symbol keys of each volume unit and its per-minute flow (locales `units.symbols.*`, glossary per language). */
+const SYMBOLS: Record<VolumeUnit, { volume: "L" | "gal"; flow: "Lmin" | "galmin" }> = {
+  L: { volume: "L", flow: "Lmin" },
+  gal: { volume: "gal", flow: "galmin" },
+};
+
+/**
+ * A volume in litres as text in `unit` and the language's number format, with the localised symbol after a space:
+ * whole units from 100 up, one decimal below (e.g. en "3,038 L", ru "3 038 л", "802.6 gal"). `symbol` translates a
+ * `units.symbols.*` key. Pure.
+ */
+export function volumeText(
+  litres: number,
+  unit: VolumeUnit,
+  lang: string,
+  symbol: (key: string) => string,
+  kind: "volume" | "flow" = "volume",
+): string {
+  const value = fromLitres(litres, unit);
+  const digits = kind === "flow" ? 1 : Math.abs(value) >= 100 ? 0 : 1;
+  const number = new Intl.NumberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(
+    value,
+  );
+  return `${number} ${symbol(SYMBOLS[unit][kind])}`;
+}
+
+/**
+ * Volumes and flows in the owner's chosen unit (issue 10 point 9: litres or US gallons, kept per user): `volume(L)`
+ * and `flow(L/min)` as text in the interface language, and the unit's symbol for axis labels.
+ */
+export function useVolume(): {
+  unit: VolumeUnit;
+  volume: (litres: number) => string;
+  flow: (litresPerMinute: number) => string;
+  symbol: string;
+} {
+  const { t, i18n } = useTranslation();
+  const { volumeUnit } = useUnitPreferences();
+  const symbol = (key: string) => t(`units.symbols.${key}` as "units.symbols.L");
+  return {
+    unit: volumeUnit,
+    volume: (litres) => volumeText(litres, volumeUnit, i18n.language, symbol),
+    flow: (lpm) => volumeText(lpm, volumeUnit, i18n.language, symbol, "flow"),
+    symbol: symbol(SYMBOLS[volumeUnit].volume),
+  };
+}
