@@ -85,7 +85,8 @@ describe("account flows in Chromium", () => {
   });
 
   it("Login and Register show the legal links in all five languages", async () => {
-    for (const lang of ["en", "zh-Hans", "ru", "es", "fr"]) {
+    // English last: the context's stored language carries over to the next tests' pages.
+    for (const lang of ["zh-Hans", "ru", "es", "fr", "en"]) {
       const page = await phone.context.newPage();
       await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
       await page.goto(`${system.url}/#/login`);
