@@ -226,6 +226,10 @@ describe("DeviceSetting in the owner's units", () => {
     // The valve keeps metering meanwhile: within 5 % of the stored litres in gallons.
     expect(Math.abs(shown - litres / GAL)).toBeLessThanOrEqual(Math.max(1, (0.05 * litres) / GAL));
     expect(await page.getByTestId("device-flow").textContent()).toMatch(/ gal\/min$/);
+    await page.getByTestId("device-stats").scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => page.getByTestId("device-stats-total").textContent(), { timeout: 15_000 })
+      .toMatch(/gal in total/);
     await open(page, "/index/home");
     await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
     await expect.poll(() => page.locator(".home__total-value").textContent(), { timeout: 10_000 }).toMatch(/ gal$/);

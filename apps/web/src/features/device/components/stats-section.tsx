@@ -2,6 +2,8 @@ import { ReportTimeType } from "@aquapilot/contract";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { fromLitres } from "../../../shared/units/conversions.js";
+import { useVolume } from "../../../shared/units/volume.js";
 import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
 import { formatCountdown } from "../logic/live-values.js";
 import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.js";
@@ -24,6 +26,7 @@ const intlLocale = (lang: string) => (lang === "zh-Hans" ? "zh-CN" : lang);
  */
 export function StatsSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
+  const { unit, volume, symbol } = useVolume();
   const [type, setType] = useState<number>(ReportTimeType.Week);
   const stats = useFlowStatistics(deviceId, type);
   const locale = intlLocale(i18n.language);
@@ -60,16 +63,16 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
       {data && data.points.length > 0 ? (
         <>
           <div className="device-stats__totals" data-testid="device-stats-total">
-            <span>{t("deviceStats.total", { value: number.format(data.totalWaterL) })}</span>
+            <span>{t("deviceStats.total", { value: volume(data.totalWaterL) })}</span>
             <span>
               {t("deviceStats.regenerations")} {data.totalRegenerations}
             </span>
             <span>{t("device.kilograms", { value: number.format(data.totalSaltKg) })}</span>
           </div>
           <Suspense fallback={<div className="device-empty">{t("deviceStats.loadingChart")}</div>}>
-            <div className="device-chart__title">{t("deviceStats.waterUsed")}</div>
+            <div className="device-chart__title">{t("deviceStats.waterUsed", { unit: symbol })}</div>
             <FlowChart
-              points={data.points}
+              points={data.points.map((p) => ({ ...p, waterL: fromLitres(p.waterL, unit) }))}
               metric="waterL"
               color="#0093dd"
               hourly={data.hourly}
@@ -104,6 +107,7 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
 /** The regeneration timeline (issue 4): each cycle with duration, water and salt; deviating cycles and stations flagged. */
 export function CyclesSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
+  const { volume } = useVolume();
   const cycles = useRegenerationCycles(deviceId).data?.items ?? [];
   if (cycles.length === 0) return null;
   const locale = intlLocale(i18n.language);
@@ -129,7 +133,7 @@ export function CyclesSection({ deviceId }: { deviceId: string }) {
             <span>
               {t("deviceStats.cycle", {
                 minutes: c.durationSeconds === null ? "—" : Math.round(c.durationSeconds / 60),
-                water: c.waterL === null ? "—" : number.format(c.waterL),
+                water: c.waterL === null ? "—" : volume(c.waterL),
                 salt: number.format(c.saltKg),
               })}
             </span>
