@@ -57,6 +57,18 @@ describe("station countdown (issue 10 One clock)", () => {
     expect(mergeStationClock(merged, again, T0 + 900_000)).toBe(again);
   });
 
+  it("a merge at a higher rate never shows a larger number to a screen whose 'now' lags behind", () => {
+    const shown = stationClockOf({ station: 2, stationRemainingSeconds: 1500, clockRate: 60 }, T0);
+    if (!shown) throw new Error("no clock");
+    const staleNow = T0 + 500; // the screen's ticking "now", half a second behind the message
+    const before = stationRemainingAt(shown, staleNow);
+    const faster = stationClockOf({ station: 2, stationRemainingSeconds: 1440, clockRate: 62 }, T0 + 1000);
+    const merged = mergeStationClock(shown, faster, T0 + 1000);
+    if (!merged) throw new Error("no clock");
+    expect(stationRemainingAt(merged, staleNow)).toBeLessThanOrEqual(before);
+    expect(stationRemainingAt(merged, T0 + 2000)).toBeLessThanOrEqual(stationRemainingAt(merged, T0 + 1000));
+  });
+
   it("sampled every second through random reports, the remaining time never increases", () => {
     let seed = 7;
     const random = () => {
@@ -85,7 +97,8 @@ describe("station countdown (issue 10 One clock)", () => {
         shown = mergeStationClock(shown, report, now);
       }
       if (!shown) throw new Error("no clock");
-      const remaining = stationRemainingAt(shown, now);
+      // The screen reads with its own ticking "now", up to a second behind the last message.
+      const remaining = stationRemainingAt(shown, now - Math.round(random() * 900));
       expect(remaining).toBeLessThanOrEqual(last);
       last = remaining;
     }

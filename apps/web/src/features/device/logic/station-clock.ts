@@ -32,6 +32,11 @@ export interface StationClock {
   rate: number;
   /** Total length of the station, device seconds; null when not reported. */
   durationSeconds: number | null;
+  /**
+   * Phone time (ms) this clock was made or last merged at: a screen still holding an older "now" reads the countdown
+   * as of this moment, so a merge at a higher rate cannot show a larger number for an earlier instant.
+   */
+  sinceMs: number;
 }
 
 /**
@@ -61,6 +66,7 @@ export function stationClockOf(input: StationTimingInput, receivedAtMs: number):
     serviceAtMs: service === null ? null : anchor + (Math.max(service, remaining) / rate) * 1000,
     rate,
     durationSeconds: duration,
+    sinceMs: receivedAtMs,
   };
 }
 
@@ -90,6 +96,7 @@ export function mergeStationClock(
     endsAtMs: nowMs + (left / next.rate) * 1000,
     serviceAtMs,
     durationSeconds: next.durationSeconds ?? shown.durationSeconds,
+    sinceMs: Math.max(nowMs, shown.sinceMs),
   };
 }
 
@@ -97,7 +104,11 @@ function remainingExact(clock: StationClock, nowMs: number): number {
   return Math.max(0, ((clock.endsAtMs - nowMs) / 1000) * clock.rate);
 }
 
-/** Device seconds left in the station at phone time `nowMs`, whole seconds rounded up, never below 0. */
+/**
+ * Device seconds left in the station at phone time `nowMs` (read no earlier than the clock's `sinceMs`), whole seconds
+ * rounded up, never below 0.
+ */
 export function stationRemainingAt(clock: StationClock, nowMs: number): number {
-  return Math.max(0, Math.ceil(((clock.endsAtMs - nowMs) / 1000) * clock.rate - 1e-9));
+  const at = Math.max(nowMs, clock.sinceMs);
+  return Math.max(0, Math.ceil(((clock.endsAtMs - at) / 1000) * clock.rate - 1e-9));
 }
