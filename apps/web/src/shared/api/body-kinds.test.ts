@@ -4,34 +4,12 @@ import { z } from "zod";
 import { i18n } from "../i18n/index.js";
 import { setItem } from "../storage/index.js";
 import { api, binaryBody, formBody, multipartBody, setTenant } from "./client.js";
+import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.js";
 import { requestToken } from "./token.js";
 import { TENANT_HEADER } from "./transport.js";
 import { uploadMultipart } from "./upload.js";
 
-interface Call {
-  url: string;
-  init: RequestInit;
-}
-
-/** A scripted `fetch` (the edge of the world): records calls and answers from a queue. */
-function fakeFetch(...answers: Array<Response | Error>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      const next = answers.shift();
-      if (!next) throw new Error("unexpected fetch");
-      if (next instanceof Error) throw next;
-      return next;
-    }),
-  );
-  return calls;
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-}
+type Call = FetchCall;
 
 const envelope = (result: unknown) => ({ success: true, result, error: null });
 const header = (call: Call, name: string) => new Headers(call.init.headers).get(name);

@@ -7,30 +7,9 @@ import { api, asPage, dropNulls, fillPath, imageUrl, serializeQuery, setProjectI
 import { ApiError } from "./errors.js";
 import { onUnauthorized } from "./events.js";
 import { pendingLoads, setLoadingIndicator } from "./loading.js";
+import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.js";
 
-interface Call {
-  url: string;
-  init: RequestInit;
-}
-
-/** A scripted `fetch` (the edge of the world): records calls and answers from a queue. */
-function fakeFetch(...answers: Array<Response | Error | (() => Promise<Response>)>) {
-  const calls: Call[] = [];
-  const fn = vi.fn(async (url: string, init: RequestInit) => {
-    calls.push({ url, init });
-    const next = answers.shift();
-    if (!next) throw new Error("unexpected fetch");
-    if (next instanceof Error) throw next;
-    if (typeof next === "function") return next();
-    return next;
-  });
-  vi.stubGlobal("fetch", fn);
-  return calls;
-}
-
-function json(status: number, body: unknown, statusText = ""): Response {
-  return new Response(JSON.stringify(body), { status, statusText, headers: { "Content-Type": "application/json" } });
-}
+type Call = FetchCall;
 
 function envelope(result: unknown) {
   return { success: true, result, error: null, unAuthorizedRequest: false, __abp: true };

@@ -6,6 +6,7 @@ import { getItem, setItem } from "../storage/index.js";
 import { announcedLength, apiStream, fileNameOf } from "./client.js";
 import { onUnauthorized } from "./events.js";
 import { pendingLoads } from "./loading.js";
+import { fakeFetch, trickle } from "./testing/fake-fetch.js";
 
 /** A streamed GET like the CSV export: declared query, an answer that is not an envelope. */
 const csv = endpoint({
@@ -17,47 +18,6 @@ const csv = endpoint({
   summary: "test stream",
 });
 
-const encoder = new TextEncoder();
-
-/**
- * A body that arrives in pieces: each piece is handed out only when the test calls `next()`, so what the reader saw
- * in between can be checked; `fail()` breaks the connection mid-body.
- */
-function trickle(pieces: string[]) {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-    },
-  });
-  return {
-    stream,
-    next() {
-      const piece = pieces.shift();
-      if (piece === undefined) controller.close();
-      else controller.enqueue(encoder.encode(piece));
-    },
-    fail() {
-      controller.error(new TypeError("network error"));
-    },
-  };
-}
-
-function stubFetch(...answers: Array<Response | Error>) {
-  const calls: Array<{ url: string; init: RequestInit }> = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      const next = answers.shift();
-      if (!next) throw new Error("unexpected fetch");
-      if (next instanceof Error) throw next;
-      return next;
-    }),
-  );
-  return calls;
-}
-
 beforeEach(async () => {
   localStorage.clear();
   await i18n.changeLanguage("en");
@@ -68,7 +28,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
   it("hands out every piece with the bytes so far, then the whole body, its type and file name", async () => {
     setItem("token", { accessToken: "tok", refreshToken: "r", expiresAt: Date.now() + 3600_000 });
     const body = trickle(["a,b\n", "1,2\n", "3,4\n"]);
-    const calls = stubFetch(
+    const calls = fakeFetch(
       new Response(body.stream, {
         headers: {
           "content-type": "text/csv; charset=utf-8",
@@ -106,7 +66,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
   });
 
   it("the total is the announced Content-Length; collect: false keeps nothing", async () => {
-    stubFetch(new Response("0123456789", { headers: { "content-length": "10" } }));
+    fakeFetch(new Response("0123456789", { headers: { "content-length": "10" } }));
     const totals: Array<number | null> = [];
     const result = await apiStream(csv, {
       query: { deviceId: "d" },
@@ -119,7 +79,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
   });
 
   it("an error answer is read as the envelope: the server's message in the user's language", async () => {
-    stubFetch(
+    fakeFetch(
       new Response(JSON.stringify({ success: false, error: { code: "Forbidden", message: "Accès refusé" } }), {
         status: 403,
         headers: { "content-type": "application/json" },
@@ -138,7 +98,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
     await i18n.changeLanguage("ru");
     const broken = trickle(["a\n"]);
     const aborted = trickle(["a\n"]);
-    stubFetch(new Response(broken.stream), new Response(aborted.stream));
+    fakeFetch(new Response(broken.stream), new Response(aborted.stream));
     const seen: number[] = [];
     const first = apiStream(csv, { query: { deviceId: "d" }, onChunk: (_c, p) => seen.push(p.loaded) });
     broken.next();
@@ -157,7 +117,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
 
   it("a 401 refreshes the token once and streams the retried answer", async () => {
     setItem("token", { accessToken: "old", refreshToken: "r", expiresAt: Date.now() + 3600_000 });
-    const calls = stubFetch(
+    const calls = fakeFetch(
       new Response("", { status: 401 }),
       new Response(
         JSON.stringify({ access_token: "new", token_type: "Bearer", expires_in: 3600, refresh_token: "r2" }),
@@ -175,7 +135,7 @@ describe("apiStream(): a streamed answer read as it arrives (spec §7 'streaming
   });
 
   it("a throwing onChunk stops the read with its own error", async () => {
-    stubFetch(new Response("abc"));
+    fakeFetch(new Response("abc"));
     await expect(
       apiStream(csv, {
         query: { deviceId: "d" },

@@ -4,6 +4,7 @@ import { i18n } from "../i18n/index.js";
 import { getItem, setItem } from "../storage/index.js";
 import { api } from "./client.js";
 import { onUnauthorized } from "./events.js";
+import { fakeFetch, json } from "./testing/fake-fetch.js";
 import {
   ensureFreshToken,
   loginWithPassword,
@@ -13,26 +14,7 @@ import {
   revokeRefreshToken,
 } from "./token.js";
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-}
-
 const tokenBody = { access_token: "A2", token_type: "Bearer", expires_in: 3600, refresh_token: "R2" };
-
-function fakeFetch(...answers: Array<Response | Error>) {
-  const calls: Array<{ url: string; init: RequestInit }> = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      const next = answers.shift();
-      if (!next) throw new Error("unexpected fetch");
-      if (next instanceof Error) throw next;
-      return next;
-    }),
-  );
-  return calls;
-}
 
 beforeEach(async () => {
   localStorage.clear();

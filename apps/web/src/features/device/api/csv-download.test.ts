@@ -1,26 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { trickle } from "../../../shared/api/testing/fake-fetch.js";
 import { i18n } from "../../../shared/i18n/index.js";
 import { type CsvExportProgress, downloadCsv } from "./device-api.js";
-
-const encoder = new TextEncoder();
-
-/** A streamed CSV answer whose pieces are released one by one by the test. */
-function trickle(pieces: string[]) {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-    },
-  });
-  return {
-    stream,
-    next() {
-      const piece = pieces.shift();
-      if (piece === undefined) controller.close();
-      else controller.enqueue(encoder.encode(piece));
-    },
-  };
-}
 
 /** What the page saved: the clicked download links (the browser's download), with their blob. */
 function watchDownloads() {
