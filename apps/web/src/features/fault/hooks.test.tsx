@@ -7,23 +7,9 @@ import { DeviceChangeChannel } from "../../shared/realtime/device-channel.js";
 import { FakeConnection } from "../../shared/realtime/fake-connection.js";
 import { setItem } from "../../shared/storage/index.js";
 import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.js";
+import { faultFixture } from "./logic/fault-fixture.js";
 
-const leak: TFault = {
-  id: "close:d1:e1",
-  kind: "close",
-  deviceId: "d1",
-  deviceName: "Cellar",
-  deviceOnline: true,
-  familyId: "f1",
-  familyName: "Home",
-  closeReason: 513,
-  label: "systemError",
-  startedAt: "2026-06-15T10:00:00.000Z",
-  clearedAt: null,
-  open: true,
-  reopen: "command",
-  articleId: "fault-leak",
-};
+const leak = faultFixture();
 
 const hubMessage = (over: Record<string, unknown>) =>
   JSON.stringify({

@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage, TFault } from "@aquapilot/contract";
+import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
 import { LOCALES } from "../../../shared/i18n/index.js";
 import {
@@ -13,24 +13,9 @@ import {
   reopenWarningKey,
   splitFaults,
 } from "./fault.js";
+import { faultFixture } from "./fault-fixture.js";
 
-const fault = (over: Partial<TFault> = {}): TFault => ({
-  id: "close:d1:e1",
-  kind: "close",
-  deviceId: "d1",
-  deviceName: "Cellar",
-  deviceOnline: true,
-  familyId: "f1",
-  familyName: "Home",
-  closeReason: 513,
-  label: "systemError",
-  startedAt: "2026-06-15T10:00:00.000Z",
-  clearedAt: null,
-  open: true,
-  reopen: "command",
-  articleId: "fault-leak",
-  ...over,
-});
+const fault = faultFixture;
 
 const message = (over: Partial<TDeviceChangeMessage> = {}): TDeviceChangeMessage => ({
   kind: "state",
