@@ -385,10 +385,10 @@ export class DeviceGateway implements DeviceCommandPort {
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
         // Hourly/daily statistics (issue 4), idempotent, in real time: the hour the water arrived (issue 10).
         await rollupTelemetryAt(this.db, device.id, now);
-        const clock = await this.foldRate(device.id, msg.ts, new Date(now));
+        // The clock rate is measured on state reports only: no extra read on the busiest path.
         await this.db
           .updateTable("device_state")
-          .set({ ...clock, flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
+          .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
           .where("device_id", "=", device.id)
           .execute();
         await this.announce(device.id, "state");
