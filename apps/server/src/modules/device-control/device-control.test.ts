@@ -156,6 +156,8 @@ describe("device control with a real broker and simulated softeners", () => {
       { command: "sync-time" },
     );
     expect(sync.body.result).toMatchObject({ status: "done" });
+    // A real-time clock, as the gateway measures it after two state reports (a drift means nothing before that).
+    await system.db.updateTable("device_state").set({ clock_rate: 1 }).where("device_id", "=", d.id).execute();
     const info = await call<{ mac: string; clockDriftSeconds: number; lastReportTime: string; registeredAt: string }>(
       "POST",
       `${CONTROL}/query-device-info-return-result`,
@@ -163,6 +165,7 @@ describe("device control with a real broker and simulated softeners", () => {
     );
     expect(info.status).toBe(200);
     expect(info.body.result.mac).toBe(d.mac);
+    expect(info.body.result.clockDriftSeconds).not.toBeNull();
     expect(Math.abs(info.body.result.clockDriftSeconds)).toBeLessThan(5);
     // What the device's age counts from (spec §9): its factory registration.
     const row = await system.db.selectFrom("devices").select("creation_time").where("id", "=", d.id).executeTakeFirst();

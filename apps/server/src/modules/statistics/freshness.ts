@@ -2,7 +2,8 @@ import type { Db } from "../../db/index.js";
 
 /**
  * Freshness of a device's values (issue 4 "Freshness"): device-clock time of its last report and the measured
- * drift of its clock from server time, seconds (positive: device ahead). Nulls when unknown.
+ * drift of its clock from server time, seconds (positive: device ahead). The drift is null when unknown: not measured,
+ * or the clock's rate (`device_state.clock_rate`, issue 10) is not yet measured as real time.
  */
 export async function readFreshness(
   db: Db,
@@ -12,14 +13,16 @@ export async function readFreshness(
     .selectFrom("devices as d")
     .leftJoin("device_state as s", "s.device_id", "d.id")
     .leftJoin("device_clock as c", "c.device_id", "d.id")
-    .select(["s.last_report_time", "c.drift_seconds", "c.accelerated"])
+    .select(["s.last_report_time", "s.clock_rate", "c.drift_seconds", "c.accelerated"])
     .where("d.id", "=", deviceId)
     .executeTakeFirst();
   return {
     lastReportTime: row?.last_report_time ?? null,
-    // A clock that runs at a multiple of real time (a time-scaled simulator) has no meaningful drift.
+    // A clock that runs at a multiple of real time (a time-scaled simulator) has no meaningful drift, and neither has
+    // one whose rate the gateway has not measured yet (two state reports ≥ 5 s apart): a fresh 60× simulator would
+    // otherwise show "15 min off" until its second reading.
     clockDriftSeconds:
-      row?.drift_seconds === null || row?.drift_seconds === undefined || row.accelerated === 1
+      row?.drift_seconds === null || row?.drift_seconds === undefined || row.accelerated === 1 || row.clock_rate !== 1
         ? null
         : row.drift_seconds,
   };

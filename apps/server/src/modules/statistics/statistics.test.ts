@@ -85,6 +85,22 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     return t.app.inject({ method: "POST", url: STATS, headers: { authorization: auth }, payload: body });
   }
 
+  it("shows a clock drift only once the clock's rate is measured as real time (no false warning at start)", async () => {
+    const { readFreshness, recordClockDrift } = await import("./freshness.js");
+    const setRate = (rate: number | null) =>
+      t.db.updateTable("device_state").set({ clock_rate: rate }).where("device_id", "=", deviceId).execute();
+    // The device clock reads 15 min ahead of the server.
+    await recordClockDrift(t.db, deviceId, "2026-03-12T12:15:00.000Z", new Date("2026-03-12T12:00:00.000Z"));
+    await setRate(null); // a fresh device: rate not measured yet
+    expect((await readFreshness(t.db, deviceId)).clockDriftSeconds).toBeNull();
+    await setRate(60); // a 60× simulator
+    expect((await readFreshness(t.db, deviceId)).clockDriftSeconds).toBeNull();
+    await setRate(1); // a real clock, 15 min fast
+    expect((await readFreshness(t.db, deviceId)).clockDriftSeconds).toBe(900);
+    await t.db.deleteFrom("device_clock").where("device_id", "=", deviceId).execute();
+    await setRate(null);
+  });
+
   it("day view: 24 hourly buckets of water, regenerations and salt", async () => {
     const res = await stats({ deviceId, reportTimeType: 3, date: "2026-03-10" });
     expect(res.statusCode).toBe(200);
