@@ -15,6 +15,7 @@ export {
   formatDate,
   SWIPE_DURATION_MS,
 } from "./date-time-rules.js";
+export { DeviceImage } from "./device-image.js";
 export { confirmDialog, showActionSheet, showDialog, toast } from "./dialogs.js";
 export { ImagePreview, type ImagePreviewProps, openImagePreview } from "./image-preview.js";
 export {

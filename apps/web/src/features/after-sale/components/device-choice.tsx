@@ -1,6 +1,6 @@
 import { CheckCircleFill } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { imageUrl } from "../../../shared/api/client.js";
+import { DeviceImage } from "../../../shared/ui/device-image.js";
 import type { ChoosableDevice } from "../api/get-my-devices.js";
 
 /**
@@ -17,7 +17,6 @@ export function DeviceChoice(props: {
     <div className="device-choice" role="radiogroup">
       {props.devices.map(({ device, familyName }) => {
         const selected = device.id === props.value;
-        const image = imageUrl(device.image);
         return (
           <button
             key={device.id}
@@ -30,7 +29,9 @@ export function DeviceChoice(props: {
             data-device-id={device.id}
             data-selected={selected}
           >
-            <span className="device-choice__image">{image ? <img src={image} alt="" /> : null}</span>
+            <span className="device-choice__image">
+              <DeviceImage image={device.image} />
+            </span>
             <span className="device-choice__body">
               <span className="device-choice__name">{device.name}</span>
               <span className="device-choice__meta">

@@ -6,11 +6,11 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.js";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
+import { DeviceImage } from "../../../shared/ui/device-image.js";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
 import { useDevice } from "../api/get-device.js";
 import { useModelImages } from "../api/get-model-images.js";
 import { useUpdateDeviceImage } from "../api/update-device.js";
-import { DeviceImage } from "../components/device-image.js";
 import type { DeviceParams } from "../params.js";
 import "../device-settings.css";
 

@@ -3,14 +3,13 @@ import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { imageUrl } from "../../../shared/api/client.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
+import { DeviceImage } from "../../../shared/ui/device-image.js";
 import { PageShell, StateBlock } from "../../../shared/ui/index.js";
 import { useFamilyDevices } from "../../home/api/get-family-devices.js";
 import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../api/device-api.js";
 import { DeviceControls } from "../components/device-controls.js";
 import { SaltGaugeCard } from "../components/salt-gauge-card.js";
-import { SoftenerImage } from "../components/softener-image.js";
 import { StationCard } from "../components/station-card.js";
 import { CyclesSection, StatsSection } from "../components/stats-section.js";
 import { useLiveDevice, useNow } from "../hooks.js";
@@ -84,7 +83,7 @@ export function DeviceScreen() {
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
         <section className="device-hero">
           <div className="device-hero__image">
-            <SoftenerImage src={imageUrl(listed?.image)} />
+            <DeviceImage image={listed?.image} />
           </div>
           <div className="device-hero__body">
             <div className="device-hero__name" data-testid="device-name">

@@ -1,9 +1,8 @@
 import type { TDeviceDashboard, TFamilyDevice } from "@aquapilot/contract";
 import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { imageUrl } from "../../../shared/api/client.js";
+import { DeviceImage } from "../../../shared/ui/device-image.js";
 import { useVolume } from "../../../shared/units/volume.js";
 import { formatKg, formatMoment } from "../format.js";
 import { isCycleStation } from "../logic/dashboard-live.js";
@@ -17,16 +16,6 @@ function stationTone(station: number | null): string {
 }
 
 /** A softener drawn as a placeholder when the device has no image. */
-function SoftenerIcon() {
-  return (
-    <svg viewBox="0 0 48 48" width="100%" height="100%" aria-hidden="true">
-      <rect x="13" y="4" width="22" height="8" rx="3" fill="#0093dd" />
-      <rect x="11" y="11" width="26" height="33" rx="8" fill="#d8eefa" stroke="#0093dd" strokeWidth="2" />
-      <path d="M24 19c-3 4-6 7-6 10.5a6 6 0 0 0 12 0c0-3.5-3-6.5-6-10.5z" fill="#0093dd" />
-    </svg>
-  );
-}
-
 /** The badges of a device as antd-mobile tags (keys for the browser tests' `data-badges`). */
 function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean) {
   const b = figures?.badges;
@@ -67,8 +56,6 @@ export function DeviceCard({
   const { t, i18n } = useTranslation();
   const { volume } = useVolume();
   const lang = i18n.language;
-  const [broken, setBroken] = useState(false);
-  const src = broken ? null : imageUrl(device.image);
   const tone = device.online ? stationTone(device.station) : "offline";
   const stationText = device.station === null ? t("station.unknown") : t(`station.${device.station}` as "station.0");
   // The live station (hub 1) is newer than the dashboard's badge.
@@ -114,7 +101,7 @@ export function DeviceCard({
     >
       <div className="device-card__main">
         <div className="device-card__image">
-          {src ? <img src={src} alt="" onError={() => setBroken(true)} /> : <SoftenerIcon />}
+          <DeviceImage image={device.image} />
         </div>
         <div className="device-card__body">
           <div className="device-card__top">
