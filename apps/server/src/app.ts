@@ -146,7 +146,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(formbody);
   registerErrorHandler(app);
 
-  const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
+  const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
   registerAuthentication(app, auth);
   registerRateLimiting(app);
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });

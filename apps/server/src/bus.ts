@@ -11,6 +11,8 @@ export type BusEvent =
   | { type: "device.changed"; familyId: string | null; deviceId: string; message: TDeviceChangeMessage }
   /** A user's access ended (logout everywhere, password change, deletion, removal from a family). */
   | { type: "user.revoked"; userId: string }
+  /** One session (sign-in) of the user ended (logout, replayed refresh token; issue 11): hubs close its connections. */
+  | { type: "session.ended"; userId: string; sessionId: string }
   /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */
   | { type: "family.members-changed"; familyId: string }
   /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */

@@ -11,7 +11,7 @@ import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.js";
 import { provisionDevice } from "./modules/devices/provision.js";
 import { MESSAGE_EVENT_TYPES } from "./modules/message/center.js";
 import { forwardMessagesToHub } from "./modules/message/routes.js";
-import { type Hubs, registerHubs } from "./realtime/index.js";
+import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.js";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
 export interface System {
@@ -70,24 +70,7 @@ export async function startSystem(
     cleanups.push(() => deviceLink.close());
 
     const app = buildApp({ config, db, bus, devices: deviceLink, logger, brokerUrl: deviceLink.brokerUrl });
-    const hubs = registerHubs(app, {
-      bus,
-      logger: app.log,
-      auth: {
-        authenticate: async (token) => {
-          const user = await app.auth.verifyAccessToken(token);
-          return user ? { userId: user.userId } : null;
-        },
-        familyIdsOf: async (userId) =>
-          (await db.selectFrom("family_members").select("family_id").where("user_id", "=", userId).execute()).map(
-            (r) => r.family_id,
-          ),
-        memberIdsOf: async (familyId) =>
-          (await db.selectFrom("family_members").select("user_id").where("family_id", "=", familyId).execute()).map(
-            (r) => r.user_id,
-          ),
-      },
-    });
+    const hubs = registerHubs(app, { bus, logger: app.log, auth: accountHubAuth(app.auth, db) });
     // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
     const stopForwarding = forwardMessagesToHub(bus, hubs);
     cleanups.push(async () => stopForwarding());

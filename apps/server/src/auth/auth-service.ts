@@ -1,9 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TTokenResponse } from "@aquapilot/contract";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Bus } from "../bus.js";
 import type { Db } from "../db/index.js";
 import { verifyPassword } from "./passwords.js";
 import { loadOrCreateSecret } from "./secrets.js";
+import { endSession, type SessionEndReason, startSession } from "./sessions.js";
 
 /** Access token lifetime: 1 h (seconds). */
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -26,30 +28,50 @@ export interface AuthUser {
   serviceRegion: number;
   /** A device master (spec §6): holds every permission, and alone holds "master" (users.is_master). */
   isMaster: boolean;
+  /** The session (sign-in) the access token belongs to: its `sid` claim (issue 11 "Tokens"). */
+  sessionId: string;
 }
 
 /** Issues and checks tokens (docs/architecture.md "auth"). One instance per app: `app.auth`. */
 export interface AuthService {
   /**
-   * Verifies a bearer access token: signature, expiry, and that the user still exists, is not deleted and has the
-   * security stamp the token carries. The realtime hubs use this. Never throws; null when anything is wrong.
+   * Verifies a bearer access token: signature, expiry, that the user still exists, is not deleted and has the
+   * security stamp the token carries, and that the token's session (`sid`) has not ended (logout, replay; issue 11).
+   * One indexed query. The realtime hubs use this. Never throws for a bad token; null when anything is wrong.
    */
-  verifyAccessToken(token: string): Promise<{ userId: string; userName: string } | null>;
+  verifyAccessToken(token: string): Promise<{ userId: string; userName: string; sessionId: string } | null>;
   /** Like {@link verifyAccessToken} but answers the full {@link AuthUser} (used for `request.user`). */
   authenticate(token: string): Promise<AuthUser | null>;
   /** OAuth 2.0 password grant: `username` is an e-mail, phone number or user name. Null on bad credentials. */
   passwordGrant(username: string, password: string): Promise<TTokenResponse | null>;
-  /** OAuth 2.0 refresh_token grant: rotates the refresh token (the presented one is revoked). Null when invalid. */
-  refreshGrant(refreshToken: string): Promise<TTokenResponse | null>;
-  /** Issues a fresh access + refresh token pair for a user row. */
-  issueTokens(user: { id: string; user_name: string; security_stamp: string }): Promise<TTokenResponse>;
-  /** Revokes every refresh token of a user (logout everywhere, password change, deletion). */
-  revokeRefreshTokens(userId: string): Promise<void>;
   /**
-   * Revokes one refresh token given in clear (RFC 7009 `/connect/revocation`). Unknown, expired or already revoked
-   * tokens are ignored; answers whether a live token was revoked.
+   * OAuth 2.0 refresh_token grant with rotation inside the token's session (refresh-token family, issue 11): the
+   * presented token is spent and a new pair of the same session is issued. A token presented after it was already
+   * spent (a replay: it leaked, or the legitimate client and a thief both hold it) ends the whole session — every
+   * refresh token and access token of it — and publishes bus `session.ended`. Null when invalid, expired, replayed
+   * or the session has ended.
    */
-  revokeRefreshToken(refreshToken: string): Promise<boolean>;
+  refreshGrant(refreshToken: string): Promise<TTokenResponse | null>;
+  /**
+   * Issues a fresh access + refresh token pair for a user row: in `sessionId`, or in a new session (a sign-in)
+   * when it is omitted.
+   */
+  issueTokens(
+    user: { id: string; user_name: string; security_stamp: string },
+    sessionId?: string,
+  ): Promise<TTokenResponse>;
+  /**
+   * Ends the session a token belongs to (RFC 7009 `/connect/revocation`, the app's logout): a refresh token of the
+   * session (live or already rotated) or one of its valid access tokens. Its access tokens are refused from the next
+   * call, its refresh tokens at once, and bus `session.ended` closes its hub connections. Unknown or foreign tokens
+   * and ended sessions are ignored; answers whether a live session ended.
+   */
+  revokeToken(token: string): Promise<boolean>;
+  /**
+   * Ends one session for `reason` and publishes bus `session.ended` when it was live (issue 11). Answers whether
+   * this call ended it.
+   */
+  endSession(sessionId: string, reason: SessionEndReason): Promise<boolean>;
 }
 
 /** SHA-256 hex of an opaque token; only this is stored (refresh_tokens.token_hash). */
@@ -59,41 +81,68 @@ export function sha256Hex(value: string): string {
 
 /**
  * Creates the {@link AuthService}. The HS256 key is read from `dataDir/jwt-signing-key`, generated on first start,
- * so tokens stay valid across restarts. `now` is the clock (tests move it).
+ * so tokens stay valid across restarts. `now` is the clock (tests move it); `bus` receives `session.ended` when a
+ * session ends (logout, replay), so the hubs close its connections; `log` notes replays (ids only, never tokens).
  *
- * The lead obtains it for the hubs from the built app: `const app = buildApp(deps); app.auth.verifyAccessToken(t)`.
+ * The hubs reach it through the built app: `app.auth.verifyAccessToken(t)` (realtime/hub-auth.ts).
  */
-export function createAuthService(opts: { db: Db; dataDir: string; now?: () => Date }): AuthService {
+export function createAuthService(opts: {
+  db: Db;
+  dataDir: string;
+  now?: () => Date;
+  bus?: Pick<Bus, "publish">;
+  log?: { warn(obj: object, msg: string): void };
+}): AuthService {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const key = loadOrCreateSecret(opts.dataDir, JWT_KEY_FILE);
 
-  async function loadUser(token: string) {
+  /** The verified claims of an access token, or null (bad signature, issuer, expiry or shape). */
+  async function claimsOf(token: string): Promise<{ sub: string; stamp: string; sid: string } | null> {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ["HS256"],
         issuer: ISSUER,
         currentDate: now(),
       });
-      if (typeof payload.sub !== "string" || typeof payload.security_stamp !== "string") return null;
-      const user = await db
-        .selectFrom("users")
-        .selectAll()
-        .where("id", "=", payload.sub)
-        .where("is_deleted", "=", 0)
-        .executeTakeFirst();
-      if (!user || user.security_stamp !== payload.security_stamp) return null;
-      return user;
+      const { sub, security_stamp: stamp, sid } = payload;
+      // Tokens issued before sessions existed carry no sid: refused, the app refreshes (docs/decisions.md "Sessions").
+      if (typeof sub !== "string" || typeof stamp !== "string" || typeof sid !== "string") return null;
+      return { sub, stamp, sid };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;
     }
   }
 
+  async function loadUser(token: string) {
+    const claims = await claimsOf(token);
+    if (!claims) return null;
+    // One query: the user and the token's session, both by primary key.
+    const user = await db
+      .selectFrom("users")
+      .innerJoin("sessions", "sessions.user_id", "users.id")
+      .selectAll("users")
+      .select("sessions.ended_at as session_ended_at")
+      .where("users.id", "=", claims.sub)
+      .where("users.is_deleted", "=", 0)
+      .where("sessions.id", "=", claims.sid)
+      .executeTakeFirst();
+    if (!user || user.security_stamp !== claims.stamp || user.session_ended_at !== null) return null;
+    return { ...user, sessionId: claims.sid };
+  }
+
+  async function finish(sessionId: string, reason: SessionEndReason): Promise<boolean> {
+    const ended = await endSession(db, sessionId, reason, now());
+    if (!ended) return false;
+    opts.bus?.publish({ type: "session.ended", userId: ended.userId, sessionId });
+    return true;
+  }
+
   const service: AuthService = {
     async verifyAccessToken(token) {
       const user = await loadUser(token);
-      return user ? { userId: user.id, userName: user.user_name } : null;
+      return user ? { userId: user.id, userName: user.user_name, sessionId: user.sessionId } : null;
     },
 
     async authenticate(token) {
@@ -108,12 +157,18 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
         languageType: user.language_type,
         serviceRegion: user.service_region,
         isMaster: user.is_master === 1,
+        sessionId: user.sessionId,
       };
     },
 
-    async issueTokens(user) {
+    async issueTokens(user, existingSession) {
+      const sessionId = existingSession ?? (await startSession(db, user.id, now()));
       const issuedAt = Math.floor(now().getTime() / 1000);
-      const accessToken = await new SignJWT({ preferred_username: user.user_name, security_stamp: user.security_stamp })
+      const accessToken = await new SignJWT({
+        preferred_username: user.user_name,
+        security_stamp: user.security_stamp,
+        sid: sessionId,
+      })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(user.id)
         .setIssuer(ISSUER)
@@ -131,6 +186,7 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
           expires_at: new Date(now().getTime() + REFRESH_TOKEN_SECONDS * 1000).toISOString(),
           revoked_at: null,
           created_at: now().toISOString(),
+          session_id: sessionId,
         })
         .execute();
       return {
@@ -170,10 +226,13 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
       const row = await db
         .selectFrom("refresh_tokens")
         .innerJoin("users", "users.id", "refresh_tokens.user_id")
+        .leftJoin("sessions", "sessions.id", "refresh_tokens.session_id")
         .select([
           "refresh_tokens.id as tokenId",
+          "refresh_tokens.session_id",
           "refresh_tokens.expires_at",
           "refresh_tokens.revoked_at",
+          "sessions.ended_at as session_ended_at",
           "users.id",
           "users.user_name",
           "users.security_stamp",
@@ -181,35 +240,42 @@ export function createAuthService(opts: { db: Db; dataDir: string; now?: () => D
         ])
         .where("refresh_tokens.token_hash", "=", sha256Hex(refreshToken))
         .executeTakeFirst();
-      if (!row || row.revoked_at !== null || row.is_deleted !== 0 || row.expires_at <= now().toISOString()) return null;
-      // Revoke first and only if nobody else did: a token used twice at once yields one new pair.
-      const revoked = await db
+      if (!row?.session_id) return null;
+      const sessionId = row.session_id;
+      const replayed = async () => {
+        // Spent already: a copy is in other hands. End the family, so neither copy's successors work (issue 11).
+        if (await finish(sessionId, "replay")) {
+          opts.log?.warn({ userId: row.id, sessionId }, "auth: rotated refresh token replayed; session ended");
+        }
+        return null;
+      };
+      if (row.session_ended_at !== null) return null;
+      if (row.revoked_at !== null) return replayed();
+      if (row.is_deleted !== 0 || row.expires_at <= now().toISOString()) return null;
+      // Spend it first and only if nobody else did: of two uses at once, one wins and the other is a replay.
+      const spent = await db
         .updateTable("refresh_tokens")
         .set({ revoked_at: now().toISOString() })
         .where("id", "=", row.tokenId)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
-      if (Number(revoked.numUpdatedRows) !== 1) return null;
-      return service.issueTokens(row);
+      if (Number(spent.numUpdatedRows) !== 1) return replayed();
+      return service.issueTokens(row, sessionId);
     },
 
-    async revokeRefreshTokens(userId) {
-      await db
-        .updateTable("refresh_tokens")
-        .set({ revoked_at: now().toISOString() })
-        .where("user_id", "=", userId)
-        .where("revoked_at", "is", null)
-        .execute();
-    },
-
-    async revokeRefreshToken(refreshToken) {
-      const res = await db
-        .updateTable("refresh_tokens")
-        .set({ revoked_at: now().toISOString() })
-        .where("token_hash", "=", sha256Hex(refreshToken))
-        .where("revoked_at", "is", null)
+    async revokeToken(token) {
+      const claims = token.includes(".") ? await claimsOf(token) : null;
+      if (claims) return finish(claims.sid, "logout");
+      const row = await db
+        .selectFrom("refresh_tokens")
+        .select("session_id")
+        .where("token_hash", "=", sha256Hex(token))
         .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
+      return row?.session_id ? finish(row.session_id, "logout") : false;
+    },
+
+    endSession(sessionId, reason) {
+      return finish(sessionId, reason);
     },
   };
   return service;

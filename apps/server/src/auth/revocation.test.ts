@@ -18,7 +18,7 @@ describe("POST /connect/revocation (RFC 7009)", () => {
   });
   afterAll(() => t.close());
 
-  it("revokes the refresh token of this session only: refresh refused, other sessions unaffected", async () => {
+  it("ends this session only: refresh and access token refused at once, other sessions unaffected", async () => {
     const mine = await signIn(t.app, "rev@example.com", "rev-pass-1");
     const other = await signIn(t.app, "rev@example.com", "rev-pass-1");
     const res = await revoke({ token: mine.refresh, token_type_hint: "refresh_token" });
@@ -27,8 +27,9 @@ describe("POST /connect/revocation (RFC 7009)", () => {
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(await refreshStatus(t.app, mine.refresh)).toBe(400);
     expect(await refreshStatus(t.app, other.refresh)).toBe(200);
-    // The access token lives until expires_in (stateless); the client drops it on logout.
-    expect((await call(t.app, "GET", "/api/basic-data/app/profile/", { token: mine.access })).statusCode).toBe(200);
+    // The access token carries its session (sid), checked on every call: logout ends it too (issue 11).
+    expect((await call(t.app, "GET", "/api/basic-data/app/profile/", { token: mine.access })).statusCode).toBe(401);
+    expect((await call(t.app, "GET", "/api/basic-data/app/profile/", { token: other.access })).statusCode).toBe(200);
   });
 
   it("revokes a refresh token sent with a wrong hint too", async () => {

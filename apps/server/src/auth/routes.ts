@@ -52,8 +52,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(tokens);
   });
 
-  // RFC 7009: 200 whether or not the token was known (nothing to learn by probing); only refresh tokens are
-  // stateful, so an access token is left to expire (its lifetime is expires_in) — logout drops it on the client.
+  // RFC 7009: 200 whether or not the token was known (nothing to learn by probing). A refresh or access token ends
+  // its whole session (issue 11): the session's access tokens are refused and its hub connections closed at once.
   app.post(REVOCATION_PATH, async (request, reply) => {
     const parsed = ZRevocationRequest.safeParse(request.body ?? {});
     if (!parsed.success) {
@@ -62,8 +62,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
         error_description: translate(request.lang, "token.invalidRequest"),
       });
     }
-    // The hint is only a hint (RFC 7009 §2.1): the token is looked up as a refresh token whatever it says.
-    await ctx.auth.revokeRefreshToken(parsed.data.token);
+    // The hint is only a hint (RFC 7009 §2.1): the token is tried as an access token and as a refresh token.
+    await ctx.auth.revokeToken(parsed.data.token);
     return reply.code(200).header("cache-control", "no-store").send();
   });
 

@@ -58,24 +58,31 @@ describe("POST /connect/token", () => {
     );
   });
 
-  it("rotates refresh tokens: the new one works, the old one is refused", async () => {
+  it("rotates refresh tokens: the new one works; the old one is refused and, replayed, ends the family", async () => {
     const first = (await passwordGrant(t.app, "owner", "pass-word-1")).body;
     const r1 = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: String(first.refresh_token) }));
     expect(r1.statusCode).toBe(200);
     const second = r1.json();
     expect(second.refresh_token).not.toBe(first.refresh_token);
+    const r2 = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: second.refresh_token }));
+    expect(r2.statusCode).toBe(200);
     const again = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: String(first.refresh_token) }));
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe("invalid_grant");
-    const r2 = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: second.refresh_token }));
-    expect(r2.statusCode).toBe(200);
+    // The replay ended the session (issue 11): the newest refresh token of the family is refused as well.
+    const r3 = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: r2.json().refresh_token }));
+    expect(r3.statusCode).toBe(400);
     const stored = await t.db.selectFrom("refresh_tokens").select("token_hash").execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(first.refresh_token);
   });
 
   it("refuses an access token whose security stamp changed", async () => {
     const auth = await bearer(t.app, "owner", "pass-word-1");
-    expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toEqual({ userId, userName: "owner" });
+    expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toEqual({
+      userId,
+      userName: "owner",
+      sessionId: expect.any(String),
+    });
     await t.db.updateTable("users").set({ security_stamp: "changed" }).where("id", "=", userId).execute();
     expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toBeNull();
     const res = await t.app.inject({

@@ -140,6 +140,7 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
     expect(await ctx.auth.verifyAccessToken(tokens!.access_token)).toEqual({
       userId: user.id,
       userName: user.userName,
+      sessionId: expect.any(String),
     });
     expect(user.userName).toMatch(/^dl_[0-9a-f]{6}$/);
     const rotated = await ctx.auth.refreshGrant(tokens!.refresh_token);

@@ -245,8 +245,24 @@ export interface RefreshTokensTable {
   /** SHA-256 of the opaque token; the token itself is never stored. */
   token_hash: string;
   expires_at: string;
+  /** When the token was rotated (used once) or revoked; a rotated token presented again ends its session. */
   revoked_at: string | null;
   created_at: string;
+  /** The session (refresh-token family) the token belongs to (migration 0016, which gave older rows one each). */
+  session_id: string | null;
+}
+
+/**
+ * One sign-in and everything issued from it (issue 11 "Tokens"; migration 0016): its refresh tokens (`session_id`)
+ * and its access tokens (JWT claim `sid`). Ending it refuses all of them.
+ */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  ended_at: string | null;
+  /** logout | replay | all (password change, reset or deletion) | migrated */
+  ended_reason: string | null;
 }
 
 export interface OutboxTable {
@@ -284,6 +300,7 @@ export interface Database
   device_clock: DeviceClockTable;
   verification_codes: VerificationCodesTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
   outbox: OutboxTable;
 }
 export type { Generated };

@@ -23,7 +23,7 @@ interface Harness {
   bus: InProcessBus;
   hubs: Hubs;
   base: string;
-  /** token → userId; delete an entry to make the token invalid */
+  /** token → userId; delete an entry to make the token invalid. Each token is its own session: sessionId = token. */
   tokens: Map<string, string>;
   /** userId → family ids; edit it, then publish family.members-changed */
   families: Map<string, string[]>;
@@ -51,6 +51,7 @@ async function startServer(config: { options?: HubOptions; withMemberIds?: boole
   const bus = new InProcessBus();
   const tokens = new Map([
     ["token-alice", "alice"],
+    ["token-alice-2", "alice"],
     ["token-bob", "bob"],
     ["token-carol", "carol"],
   ]);
@@ -63,7 +64,7 @@ async function startServer(config: { options?: HubOptions; withMemberIds?: boole
   const auth: HubAuth = {
     async authenticate(token) {
       const userId = tokens.get(token);
-      return userId ? { userId } : null;
+      return userId ? { userId, sessionId: token } : null;
     },
     async familyIdsOf(userId) {
       calls++;
@@ -374,6 +375,96 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
     publishDevice(h, "F1", "dev-1");
     await waitFor(() => alice.received.length === 1);
     expect(deviceIds(alice)).toEqual(["dev-1"]);
+  });
+});
+
+describe("sessions and the per-user connection limit (issue 11)", () => {
+  it("session.ended closes that session's connections on both hubs, not the user's other session", async () => {
+    const h = await startServer();
+    const ended = await connect(h, "deviceChange", "token-alice", {}, [0, 100]);
+    const endedMessages = await connect(h, "message", "token-alice", {}, [0, 100]);
+    const kept = await connect(h, "deviceChange", "token-alice-2");
+    // A negotiation of the ending session that has not opened its WebSocket yet is forgotten too.
+    const { connectionToken } = (await (await negotiate(h, "deviceChange", "token-alice")).json()) as {
+      connectionToken: string;
+    };
+    let reconnecting = 0;
+    ended.connection.onreconnecting(() => reconnecting++);
+    const started = Date.now();
+    h.tokens.delete("token-alice");
+    h.bus.publish({ type: "session.ended", userId: "alice", sessionId: "token-alice" });
+    const [e1, e2] = await Promise.all([ended.closedWith, endedMessages.closedWith]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(String(e1)).toContain("session has ended");
+    expect(String(e2)).toContain("session has ended");
+    expect(reconnecting).toBe(0);
+    expect(
+      await upgradeStatus(`${h.base}${HUB_PATHS.deviceChange}?id=${connectionToken}&access_token=token-alice-2`),
+    ).toBe(404);
+    publishDevice(h, "F1", "dev-1");
+    await waitFor(() => kept.received.length === 1);
+    expect(kept.connection.state).toBe(HubConnectionState.Connected);
+  });
+
+  it("refuses a user's connection beyond the limit with 429 in the caller's language; others unaffected", async () => {
+    const h = await startServer({ options: { maxConnectionsPerUser: 3 } });
+    const held = [
+      await connect(h, "deviceChange", "token-alice"),
+      await connect(h, "message", "token-alice"),
+      await connect(h, "deviceChange", "token-alice-2", {
+        skipNegotiation: true,
+        transport: HttpTransportType.WebSockets,
+      }),
+    ];
+    const refused = await fetch(`${h.base}${HUB_PATHS.deviceChange}/negotiate?negotiateVersion=1`, {
+      method: "POST",
+      headers: { Authorization: "Bearer token-alice", "Accept-Language": "fr" },
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      error: { code: "TooManyRequests", message: "Trop de requêtes. Veuillez réessayer plus tard." },
+      __abp: true,
+    });
+    expect(await upgradeStatus(`${h.base}${HUB_PATHS.message}?access_token=token-alice`)).toBe(429);
+    await expect(build(h, "message", "token-alice-2").connection.start()).rejects.toThrow();
+    // Another user has a budget of their own; a freed slot is usable again.
+    await connect(h, "deviceChange", "token-bob");
+    await held[0].connection.stop();
+    await waitFor(() => h.hubs.connectionCount() === 3);
+    await connect(h, "deviceChange", "token-alice");
+    expect(h.hubs.connectionCount()).toBe(4);
+  });
+
+  it("pending negotiations count within the limit and are never dropped for newer ones; they expire", async () => {
+    const h = await startServer({ options: { maxConnectionsPerUser: 3, negotiateTimeoutMs: 500 } });
+    const pending: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await negotiate(h, "deviceChange", "token-alice");
+      expect(res.status).toBe(200);
+      pending.push(((await res.json()) as { connectionToken: string }).connectionToken);
+    }
+    expect((await negotiate(h, "deviceChange", "token-alice")).status).toBe(429);
+    // The oldest is still there (the old cap dropped it): it attaches.
+    expect(await upgradeStatus(`${h.base}${HUB_PATHS.deviceChange}?id=${pending[0]}&access_token=token-alice`)).toBe(
+      101,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // The two that never attached have expired and freed their slots (the attached one was closed by the test).
+    expect((await negotiate(h, "deviceChange", "token-alice")).status).toBe(200);
+    expect((await negotiate(h, "deviceChange", "token-alice")).status).toBe(200);
+  });
+
+  it("60 clients of one user starting at once all connect (the old 16-negotiation cap lost some)", async () => {
+    const h = await startServer();
+    const many = Array.from({ length: 60 }, () => build(h, "deviceChange", "token-alice"));
+    const results = await Promise.allSettled(many.map((c) => c.connection.start()));
+    const connected = results.filter((r) => r.status === "fulfilled").length;
+    console.log(`hub limit: ${connected} of 60 simultaneous clients of one user connected`);
+    expect(connected).toBe(60);
+    publishDevice(h, "F1", "dev-1");
+    await waitFor(() => many.every((c) => c.received.length === 1));
   });
 });
 

@@ -5,6 +5,8 @@ import { HUB_METHODS, HUB_PATHS } from "@aquapilot/contract";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import type { Bus, BusEvent } from "../bus.js";
+import { fail } from "../http/envelope.js";
+import { resolveLanguage, translate } from "../http/messages.js";
 import { RecordReader, writeRecord } from "./framing.js";
 import {
   closeMessage,
@@ -21,8 +23,11 @@ export type HubName = keyof typeof HUB_PATHS;
 
 /** The seam between the hubs and the account system: who a bearer token belongs to, and their families. */
 export interface HubAuth {
-  /** null when the token is invalid or the user's access has ended */
-  authenticate(accessToken: string): Promise<{ userId: string } | null>;
+  /**
+   * null when the token is invalid or the user's access has ended; `sessionId` is the token's session (sign-in), so
+   * bus `session.ended` can close that session's connections alone (issue 11)
+   */
+  authenticate(accessToken: string): Promise<{ userId: string; sessionId?: string | null } | null>;
   /** ids of the families the user currently belongs to */
   familyIdsOf(userId: string): Promise<string[]>;
   /**
@@ -56,12 +61,26 @@ export interface HubOptions {
   maxMessageChars?: number;
   /** A connection whose unsent output exceeds this many bytes is closed (it reconnects and reloads). Default 1 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * Most connections one user may hold on both hubs together, counting pending negotiations and upgrades in
+   * progress (issue 11). Beyond it a negotiate or upgrade is answered 429 with Retry-After and nothing already held
+   * is dropped, so clients reconnecting after a restart all get in as long as they fit. Default
+   * {@link MAX_CONNECTIONS_PER_USER}.
+   */
+  maxConnectionsPerUser?: number;
 }
+
+/**
+ * Default of {@link HubOptions.maxConnectionsPerUser}: 256. An app instance holds 2 (hub 1 and hub 2), so this is 128
+ * open apps or tabs of one account — far above a household's phones, yet it bounds what one stolen or buggy token can
+ * hold open, and an account driving a fleet of 200 clients (the reconnect suite) still fits.
+ */
+export const MAX_CONNECTIONS_PER_USER = 256;
+/** Seconds a client refused for the per-user limit is told to wait (Retry-After). */
+const LIMIT_RETRY_AFTER_SECONDS = 5;
 
 const HUB_NAMES = Object.keys(HUB_PATHS) as HubName[];
 const HUB_BY_PATH = new Map<string, HubName>(HUB_NAMES.map((hub) => [HUB_PATHS[hub], hub]));
-/** Negotiations one user may hold open at once; older ones are dropped first. */
-const MAX_PENDING_PER_USER = 16;
 /** How long a family's events may wait for its membership reload before they are delivered anyway (ms). */
 const MEMBERSHIP_RELOAD_LIMIT_MS = 10_000;
 /** How long a closing socket may take to finish the WebSocket close handshake before it is cut (ms). */
@@ -70,8 +89,15 @@ const CLOSE_GRACE_MS = 1_000;
 interface Negotiation {
   hub: HubName;
   userId: string;
+  sessionId: string | null;
   connectionId: string;
   timer: NodeJS.Timeout;
+}
+
+/** Who a connection or negotiation belongs to: the user and the session (sign-in) of its access token. */
+interface Caller {
+  userId: string;
+  sessionId: string | null;
 }
 
 interface UserEntry {
@@ -145,6 +171,7 @@ class HubClient {
     readonly token: string,
     readonly hub: HubName,
     readonly userId: string,
+    readonly sessionId: string | null,
     readonly ws: WebSocket,
     private readonly options: Required<HubOptions>,
   ) {
@@ -226,13 +253,18 @@ class HubServer implements Hubs {
   /** Live connections by the token the client attached with (for the 409 of a second WebSocket). */
   private readonly liveByToken = new Map<string, HubClient>();
   private readonly users = new Map<string, UserEntry>();
+  /** userId → upgrades past their token check and not yet attached (they hold a slot of the per-user limit). */
+  private readonly upgrading = new Map<string, number>();
   /** familyId → ids of connected users who belong to it (only users with at least one connection). */
   private readonly familyMembers = new Map<string, Set<string>>();
   private readonly familyGates = new Map<string, FamilyGate>();
   private loadSeq = 0;
   /** Bumped on every family.members-changed: a connect whose family load overlapped one loads again. */
   private membershipEpoch = 0;
-  /** Bumped on every user.revoked; `revokedAt` remembers them only while upgrades or negotiations are in flight. */
+  /**
+   * Bumped on every user.revoked and session.ended; `revokedAt` (keys `user:<id>`, `session:<id>`) remembers them
+   * only while upgrades or negotiations are in flight.
+   */
   private revocationSeq = 0;
   private readonly revokedAt = new Map<string, number>();
   private authInFlight = 0;
@@ -255,6 +287,7 @@ class HubServer implements Hubs {
       negotiateTimeoutMs: options.negotiateTimeoutMs ?? 15_000,
       maxMessageChars: options.maxMessageChars ?? 32 * 1024,
       maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
+      maxConnectionsPerUser: options.maxConnectionsPerUser ?? MAX_CONNECTIONS_PER_USER,
     };
     // A frame may hold several records of up to maxMessageChars characters (≤ 4 UTF-8 bytes each); refuse bigger ones.
     const maxPayload = Math.max(64 * 1024, this.options.maxMessageChars * 4);
@@ -304,6 +337,7 @@ class HubServer implements Hubs {
     for (const negotiation of this.negotiations.values()) clearTimeout(negotiation.timer);
     this.negotiations.clear();
     this.negotiationsByUser.clear();
+    this.upgrading.clear();
     this.familyGates.clear();
     const clients = [...this.liveByToken.values()];
     // Allow reconnect: a restart or rolling deploy should not sign the app out of its live updates.
@@ -314,18 +348,43 @@ class HubServer implements Hubs {
 
   // ---- negotiate -------------------------------------------------------------------------------------------------
 
-  private async negotiate(hub: HubName, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  private negotiate(hub: HubName, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    return this.guarded((revoked) => this.negotiateGuarded(hub, request, reply, revoked));
+  }
+
+  private async negotiateGuarded(
+    hub: HubName,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    revoked: (caller: Caller) => boolean,
+  ): Promise<unknown> {
     const query = request.query as Record<string, string | undefined>;
     const token = bearerToken(request.headers.authorization) ?? query.access_token ?? null;
-    const userId = token ? await this.authenticate(token) : null;
-    if (!userId) return reply.code(401).header("WWW-Authenticate", "Bearer").send();
+    const caller = await this.authenticate(token, revoked);
+    if (!caller) return reply.code(401).header("WWW-Authenticate", "Bearer").send();
     if (this.closing) return reply.code(503).send({ error: "Server is shutting down." });
+    const { userId, sessionId } = caller;
+    if (this.slotsInUse(userId) >= this.options.maxConnectionsPerUser) {
+      this.log.warn({ userId, limit: this.options.maxConnectionsPerUser }, "realtime: per-user connection limit");
+      const lang = request.lang ?? resolveLanguage(request.headers["accept-language"]);
+      return reply
+        .code(429)
+        .header("Retry-After", String(LIMIT_RETRY_AFTER_SECONDS))
+        .send(
+          fail({
+            code: "TooManyRequests",
+            message: translate(lang, "error.tooManyRequests"),
+            details: null,
+            validationErrors: null,
+          }),
+        );
+    }
     const requested = Number.parseInt(query.negotiateVersion ?? "0", 10);
     const negotiateVersion = Number.isFinite(requested) && requested >= 1 ? 1 : 0;
     const connectionId = newId();
     // Version 0 clients attach with the connectionId; version 1 clients with the separate, secret connectionToken.
     const connectionToken = negotiateVersion === 1 ? newId() : connectionId;
-    this.addNegotiation(connectionToken, { hub, userId, connectionId });
+    this.addNegotiation(connectionToken, { hub, userId, sessionId, connectionId });
     reply.header("Cache-Control", "no-cache");
     return reply.send({
       negotiateVersion,
@@ -344,7 +403,21 @@ class HubServer implements Hubs {
       this.negotiationsByUser.set(value.userId, tokens);
     }
     tokens.add(token);
-    if (tokens.size > MAX_PENDING_PER_USER) this.dropNegotiation(tokens.values().next().value as string);
+  }
+
+  /** Slots of the per-user limit in use: live connections, pending negotiations and upgrades in progress. */
+  private slotsInUse(userId: string): number {
+    return (
+      (this.users.get(userId)?.connections.size ?? 0) +
+      (this.negotiationsByUser.get(userId)?.size ?? 0) +
+      (this.upgrading.get(userId) ?? 0)
+    );
+  }
+
+  private addUpgrading(userId: string, delta: 1 | -1): void {
+    const next = (this.upgrading.get(userId) ?? 0) + delta;
+    if (next > 0) this.upgrading.set(userId, next);
+    else this.upgrading.delete(userId);
   }
 
   private dropNegotiation(token: string): Negotiation | undefined {
@@ -359,21 +432,31 @@ class HubServer implements Hubs {
   }
 
   /**
-   * Resolves the token to a user id, or null. A `user.revoked` for that user that arrives while the check is in
-   * flight also gives null, so a connection cannot slip in between the revocation and the token check.
+   * Runs `body` (a negotiation or an upgrade, from its token check to its attach) while revocations are remembered:
+   * `revoked(caller)` tells whether a `user.revoked` for that user or a `session.ended` for that session arrived since
+   * it began, so a connection cannot slip in between a revocation and its own token check.
    */
-  private async authenticate(token: string): Promise<string | null> {
+  private async guarded<T>(body: (revoked: (caller: Caller) => boolean) => Promise<T>): Promise<T> {
     this.authInFlight++;
     const startSeq = this.revocationSeq;
+    const revoked = (caller: Caller) =>
+      (this.revokedAt.get(`user:${caller.userId}`) ?? 0) > startSeq ||
+      (caller.sessionId !== null && (this.revokedAt.get(`session:${caller.sessionId}`) ?? 0) > startSeq);
     try {
-      const user = await this.auth.authenticate(token);
-      if (!user) return null;
-      if ((this.revokedAt.get(user.userId) ?? 0) > startSeq) return null;
-      return user.userId;
+      return await body(revoked);
     } finally {
       this.authInFlight--;
       if (this.authInFlight === 0) this.revokedAt.clear();
     }
+  }
+
+  /** Resolves the token to its user and session; null when invalid or revoked meanwhile (see {@link guarded}). */
+  private async authenticate(token: string | null, revoked: (caller: Caller) => boolean): Promise<Caller | null> {
+    if (!token) return null;
+    const user = await this.auth.authenticate(token);
+    if (!user) return null;
+    const caller = { userId: user.userId, sessionId: user.sessionId ?? null };
+    return revoked(caller) ? null : caller;
   }
 
   // ---- WebSockets transport --------------------------------------------------------------------------------------
@@ -384,7 +467,7 @@ class HubServer implements Hubs {
     if (!hub) return; // not ours: another upgrade listener may take it
     const onError = (error: Error) => this.log.debug({ err: error }, "realtime: upgrade socket error");
     socket.on("error", onError);
-    this.acceptUpgrade(hub, url, request, socket, head)
+    this.guarded((revoked) => this.acceptUpgrade(hub, url, request, socket, head, revoked))
       .catch((error: unknown) => {
         this.log.error({ err: error }, "realtime: upgrade failed");
         rejectUpgrade(socket, 500, "Internal server error");
@@ -398,12 +481,14 @@ class HubServer implements Hubs {
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    revoked: (caller: Caller) => boolean,
   ): Promise<void> {
     if (this.closing) return rejectUpgrade(socket, 503, "Server is shutting down.");
     // Node clients send the bearer header; browsers cannot set headers on a WebSocket and send access_token.
     const token = bearerToken(request.headers.authorization) ?? url.searchParams.get("access_token");
-    const userId = token ? await this.authenticate(token) : null;
-    if (!userId) return rejectUpgrade(socket, 401, "Unauthorized", { "WWW-Authenticate": "Bearer" });
+    const caller = await this.authenticate(token, revoked);
+    if (!caller) return rejectUpgrade(socket, 401, "Unauthorized", { "WWW-Authenticate": "Bearer" });
+    const { userId, sessionId } = caller;
 
     const id = url.searchParams.get("id");
     let connectionId: string;
@@ -417,21 +502,36 @@ class HubServer implements Hubs {
       }
       if (negotiation.hub !== hub) return rejectUpgrade(socket, 404, "No Connection with that ID");
       if (negotiation.userId !== userId) return rejectUpgrade(socket, 403, "Forbidden");
+      // The negotiation's slot of the per-user limit passes to the upgrade.
       this.dropNegotiation(id);
       connectionId = negotiation.connectionId;
       connectionToken = id;
     } else {
-      // skipNegotiation: the WebSocket is the whole connection.
+      // skipNegotiation: the WebSocket is the whole connection, and takes a slot here.
+      if (this.slotsInUse(userId) >= this.options.maxConnectionsPerUser) {
+        return rejectUpgrade(socket, 429, "Too many connections for this user.", {
+          "Retry-After": String(LIMIT_RETRY_AFTER_SECONDS),
+        });
+      }
       connectionId = newId();
       connectionToken = connectionId;
     }
 
-    const loaded = await this.loadFamiliesFresh(userId);
-    if (this.closing) return rejectUpgrade(socket, 503, "Server is shutting down.");
-    if (socket.destroyed) return;
-    this.wss.handleUpgrade(request, socket, head, (ws) => {
-      this.attach(new HubClient(connectionId, connectionToken, hub, userId, ws, this.options), loaded);
-    });
+    this.addUpgrading(userId, 1);
+    try {
+      const loaded = await this.loadFamiliesFresh(userId);
+      if (this.closing) return rejectUpgrade(socket, 503, "Server is shutting down.");
+      if (socket.destroyed) return;
+      // A session.ended or user.revoked during the family load: the token check above is stale.
+      if (revoked(caller)) {
+        return rejectUpgrade(socket, 401, "Unauthorized", { "WWW-Authenticate": "Bearer" });
+      }
+      this.wss.handleUpgrade(request, socket, head, (ws) => {
+        this.attach(new HubClient(connectionId, connectionToken, hub, userId, sessionId, ws, this.options), loaded);
+      });
+    } finally {
+      this.addUpgrading(userId, -1);
+    }
   }
 
   /** Loads the user's families, again if a membership change happened meanwhile (so the result is current). */
@@ -623,6 +723,9 @@ class HubServer implements Hubs {
         case "user.revoked":
           this.revokeUser(event.userId);
           return;
+        case "session.ended":
+          this.revokeSession(event.userId, event.sessionId);
+          return;
         case "family.members-changed":
           this.onMembersChanged(event.familyId);
           return;
@@ -653,11 +756,23 @@ class HubServer implements Hubs {
 
   private revokeUser(userId: string): void {
     this.revocationSeq++;
-    if (this.authInFlight > 0) this.revokedAt.set(userId, this.revocationSeq);
+    if (this.authInFlight > 0) this.revokedAt.set(`user:${userId}`, this.revocationSeq);
     for (const token of [...(this.negotiationsByUser.get(userId) ?? [])]) this.dropNegotiation(token);
     const entry = this.users.get(userId);
     if (!entry) return;
     for (const client of [...entry.connections]) client.close("The user's access has ended.", false);
+  }
+
+  /** session.ended (logout, replayed refresh token; issue 11): closes that session's connections, not the user's others. */
+  private revokeSession(userId: string, sessionId: string): void {
+    this.revocationSeq++;
+    if (this.authInFlight > 0) this.revokedAt.set(`session:${sessionId}`, this.revocationSeq);
+    for (const token of [...(this.negotiationsByUser.get(userId) ?? [])]) {
+      if (this.negotiations.get(token)?.sessionId === sessionId) this.dropNegotiation(token);
+    }
+    for (const client of [...(this.users.get(userId)?.connections ?? [])]) {
+      if (client.sessionId === sessionId) client.close("The session has ended.", false);
+    }
   }
 }
 

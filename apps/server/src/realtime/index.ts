@@ -1,2 +1,10 @@
 /** Real-time hubs (spec §7): the ASP.NET Core SignalR server protocol on `ws`. See {@link registerHubs}. */
-export { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.js";
+export { accountHubAuth } from "./hub-auth.js";
+export {
+  type HubAuth,
+  type HubName,
+  type HubOptions,
+  type Hubs,
+  MAX_CONNECTIONS_PER_USER,
+  registerHubs,
+} from "./hubs.js";

@@ -1,0 +1,25 @@
+import type { AuthService } from "../auth/auth-service.js";
+import type { Db } from "../db/index.js";
+import type { HubAuth } from "./hubs.js";
+
+/**
+ * The hubs' view of the account system (spec §7 hubs; issue 11): a bearer token is checked like on every REST call
+ * (signature, expiry, security stamp, live session) and answers the user and the session, so a logout closes that
+ * session's connections (bus `session.ended`); families and members come from `family_members`.
+ */
+export function accountHubAuth(auth: Pick<AuthService, "verifyAccessToken">, db: Db): HubAuth {
+  return {
+    authenticate: async (token) => {
+      const user = await auth.verifyAccessToken(token);
+      return user ? { userId: user.userId, sessionId: user.sessionId } : null;
+    },
+    familyIdsOf: async (userId) =>
+      (await db.selectFrom("family_members").select("family_id").where("user_id", "=", userId).execute()).map(
+        (r) => r.family_id,
+      ),
+    memberIdsOf: async (familyId) =>
+      (await db.selectFrom("family_members").select("user_id").where("family_id", "=", familyId).execute()).map(
+        (r) => r.user_id,
+      ),
+  };
+}
