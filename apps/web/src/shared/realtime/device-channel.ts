@@ -21,9 +21,10 @@ export function createDeviceHubConnection(
 export class DeviceChangeChannel extends HubChannel<TDeviceChangeMessage> {
   /**
    * @param factory builds a new connection per start
-   * @param retryMs delay before retrying a failed start or a closed connection, ms
+   * @param retry wait before restarting after a failed start or a close, ms: fixed, or by retry number (default:
+   *   jittered exponential backoff, forever; issue 11)
    */
-  constructor(factory: () => HubConnectionLike, retryMs = 5000) {
-    super({ label: "hub 1", method: HUB_METHODS.deviceChange, schema: ZDeviceChangeMessage }, factory, retryMs);
+  constructor(factory: () => HubConnectionLike, retry?: number | ((attempt: number) => number)) {
+    super({ label: "hub 1", method: HUB_METHODS.deviceChange, schema: ZDeviceChangeMessage }, factory, retry);
   }
 }

@@ -13,12 +13,16 @@ afterEach(() => {
 /** The part of a channel these tests drive (either hub's message type). */
 type Channel = Pick<HubChannel<unknown>, "start" | "stop" | "state" | "onState" | "onReconnected">;
 
-const CHANNELS: Array<[string, (factory: () => HubConnectionLike, retryMs: number) => Channel]> = [
-  ["hub 1 (device changes)", (factory, retryMs) => new DeviceChangeChannel(factory, retryMs)],
-  ["hub 2 (messages)", (factory, retryMs) => new MessageChannel(factory, retryMs)],
+type Retry = number | ((attempt: number) => number);
+const CHANNELS: Array<[string, (factory: () => HubConnectionLike, retry: Retry) => Channel]> = [
+  ["hub 1 (device changes)", (factory, retry) => new DeviceChangeChannel(factory, retry)],
+  ["hub 2 (messages)", (factory, retry) => new MessageChannel(factory, retry)],
 ];
 
 describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
+  /** The channel with a deterministic backoff of 1000 · 2^retry ms (the app's default adds jitter and a cap). */
+  const makeWithDelay = (factory: () => HubConnectionLike) => make(factory, (attempt) => 1000 * 2 ** attempt);
+
   it("start → connected; reconnect attempt → connecting; reconnected → connected; close → none", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const fake = new FakeConnection();
@@ -65,5 +69,40 @@ describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
     // stopped: no further retry
     await vi.advanceTimersByTimeAsync(5000);
     expect(attempts).toHaveLength(2);
+  });
+
+  it("restarts forever with growing waits (by retry number), and starts counting again after a success", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const attempts: FakeConnection[] = [];
+    // The server is away for the first 8 starts; then it is back.
+    const channel = makeWithDelay(() => {
+      const fake = new FakeConnection(() =>
+        attempts.length <= 8 ? Promise.reject(new Error("server away")) : Promise.resolve(),
+      );
+      attempts.push(fake);
+      return fake;
+    });
+    const startedAt: number[] = [];
+    const t0 = Date.now();
+    const record = () => startedAt.push(Date.now() - t0);
+    channel.onState((s) => {
+      if (s === RealtimeChannelState.Connecting) record();
+    });
+    await channel.start();
+    await vi.advanceTimersByTimeAsync(1000 * (2 ** 9 - 1));
+    expect(attempts).toHaveLength(9);
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    // waits of 1, 2, 4 … 128 s between the starts: retry number n waits 1000 · 2^n ms
+    const waits = startedAt.slice(1).map((t, i) => t - startedAt[i]);
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000]);
+    // The server ends the connection later: the first retry after a success waits the first step again.
+    attempts[8].close?.(new Error("ended"));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(attempts).toHaveLength(9);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(attempts).toHaveLength(10);
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    await channel.stop();
   });
 });

@@ -1,5 +1,6 @@
 import { RealtimeChannelState } from "@aquapilot/contract";
 import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
+import { backoffDelay, ForeverRetryPolicy } from "./retry-policy.js";
 
 /** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
 export interface HubConnectionLike {
@@ -13,7 +14,8 @@ export interface HubConnectionLike {
 
 /**
  * Builds a real SignalR connection to the hub at `path` (spec §7 hubs 1 and 2) with `accessTokenFactory` (bearer
- * token) and automatic reconnect (0, 2, 5, 10, 20, 30 s).
+ * token) and automatic reconnect with the app's own policy: jittered exponential backoff up to 30 s, forever
+ * ({@link ForeverRetryPolicy}, issue 11).
  */
 export function createHubConnection(
   path: string,
@@ -22,7 +24,7 @@ export function createHubConnection(
 ): HubConnectionLike {
   return new HubConnectionBuilder()
     .withUrl(baseUrl + path, { accessTokenFactory })
-    .withAutomaticReconnect([0, 2000, 5000, 10_000, 20_000, 30_000])
+    .withAutomaticReconnect(new ForeverRetryPolicy())
     .configureLogging(LogLevel.Warning)
     .build();
 }
@@ -41,28 +43,36 @@ export interface HubChannelSpec<T> {
  * attempt → connecting; reconnected → connected; close or failure → none). `start()` and `stop()` may be called any
  * number of times. Listeners receive the method's argument parsed with the contract schema (an object or its JSON
  * text; invalid ones are logged and dropped), state changes, and reconnects — after which callers refetch what may
- * have been sent while the connection was down. A failed start or a closed connection is retried after `retryMs`
- * while the channel is wanted (spec §8: connection failures are only logged).
+ * have been sent while the connection was down. A failed start or a closed connection (the server ended it, e.g. a
+ * revoked session, or automatic reconnect was stopped) is retried while the channel is wanted, with jittered
+ * exponential backoff that never gives up (issue 11; spec §8: connection failures are only logged).
  */
 export class HubChannel<T> {
   private connection: HubConnectionLike | null = null;
   private current: RealtimeChannelState = RealtimeChannelState.None;
   private wanted = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  /** Failed starts and closes since the last successful start: the backoff's retry number. */
+  private failures = 0;
   private readonly messages = new Set<Listener<T>>();
   private readonly states = new Set<Listener<RealtimeChannelState>>();
   private readonly reconnects = new Set<Listener<void>>();
 
+  private readonly retryDelay: (attempt: number) => number;
+
   /**
    * @param spec the hub's method and the schema of its argument
    * @param factory builds a new connection per start
-   * @param retryMs delay before retrying a failed start or a closed connection, ms
+   * @param retry the wait before restarting after a failed start or a close, ms: a function of the retry number
+   *   (0 for the first retry since the last successful start; default {@link backoffDelay}), or a fixed number
    */
   constructor(
     private readonly spec: HubChannelSpec<T>,
     private readonly factory: () => HubConnectionLike,
-    private readonly retryMs = 5000,
-  ) {}
+    retry: number | ((attempt: number) => number) = (attempt) => backoffDelay(attempt),
+  ) {
+    this.retryDelay = typeof retry === "number" ? () => retry : retry;
+  }
 
   /** The channel state of spec §3 (none 0, connecting 1, connected 2). */
   get state(): RealtimeChannelState {
@@ -84,7 +94,7 @@ export class HubChannel<T> {
     for (const l of this.reconnects) l();
   }
 
-  /** Starts the channel (spec §4: start → connected; failure → none, retried after `retryMs` while wanted). */
+  /** Starts the channel (spec §4: start → connected; failure → none, retried with backoff while wanted). */
   async start(): Promise<void> {
     this.wanted = true;
     if (this.connection) return;
@@ -109,7 +119,10 @@ export class HubChannel<T> {
     this.setState(RealtimeChannelState.Connecting);
     try {
       await connection.start();
-      if (this.connection === connection) this.setState(RealtimeChannelState.Connected);
+      if (this.connection === connection) {
+        this.failures = 0;
+        this.setState(RealtimeChannelState.Connected);
+      }
     } catch (err) {
       console.warn(`[realtime] ${this.spec.label} start failed`, err);
       if (this.connection === connection) {
@@ -122,6 +135,8 @@ export class HubChannel<T> {
 
   private scheduleRetry(): void {
     if (!this.wanted || this.retry) return;
+    const delay = this.retryDelay(this.failures);
+    this.failures++;
     this.retry = setTimeout(() => {
       this.retry = null;
       if (!this.wanted || this.connection) return;
@@ -129,12 +144,13 @@ export class HubChannel<T> {
         // the connection was down: what was sent meanwhile must be fetched
         if (this.current === RealtimeChannelState.Connected) this.announceReconnect();
       });
-    }, this.retryMs);
+    }, delay);
   }
 
   /** Stops the channel (sign-out, 401): state → none, no retry. */
   async stop(): Promise<void> {
     this.wanted = false;
+    this.failures = 0;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     const connection = this.connection;
