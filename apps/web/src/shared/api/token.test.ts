@@ -8,6 +8,7 @@ import { fakeFetch, json } from "./testing/fake-fetch.js";
 import {
   ensureFreshToken,
   loginWithPassword,
+  REFRESH_LOCK,
   REFRESH_MARGIN_MS,
   renewAfterUnauthorized,
   requestToken,
@@ -77,6 +78,36 @@ describe("refresh before expiry", () => {
     });
     expect(getItem("token")?.refreshToken).toBe("R2");
     expect(getItem("loginInfo")?.token).toBe("A2");
+  });
+
+  it("refreshes under a Web Lock; a pair another tab renewed meanwhile is used, the spent token never sent", async () => {
+    const calls = fakeFetch(json(200, tokenBody));
+    const requested: string[] = [];
+    let otherTabFirst = true;
+    vi.stubGlobal("navigator", {
+      ...navigator,
+      locks: {
+        request: async (name: string, exchange: () => Promise<unknown>) => {
+          requested.push(name);
+          // The first time, another tab held the lock and renewed the shared pair (R1 → R9) before this one got it.
+          if (otherTabFirst) {
+            otherTabFirst = false;
+            setItem("token", { accessToken: "A9", refreshToken: "R9", expiresAt: Date.now() + 3600_000 });
+          }
+          return exchange();
+        },
+      },
+    });
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 1000 });
+    expect(await ensureFreshToken()).toBe("A9");
+    expect(calls).toHaveLength(0);
+    expect(requested).toEqual([REFRESH_LOCK]);
+    // Due again later, with nobody else renewing: this tab exchanges its own (current) refresh token, under the lock.
+    setItem("token", { accessToken: "A9", refreshToken: "R9", expiresAt: Date.now() + 1000 });
+    expect(await ensureFreshToken()).toBe("A2");
+    expect(calls).toHaveLength(1);
+    expect(new URLSearchParams(calls[0].init.body as string).get("refresh_token")).toBe("R9");
+    expect(requested).toEqual([REFRESH_LOCK, REFRESH_LOCK]);
   });
 
   it("a refused refresh clears the token and emits the unauthorised event", async () => {

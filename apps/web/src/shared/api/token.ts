@@ -59,8 +59,22 @@ export async function loginWithPassword(username: string, password: string): Pro
   return token;
 }
 
+/** Name of the Web Lock that lets one tab at a time exchange the shared refresh token. */
+export const REFRESH_LOCK = "aquapilot-token-refresh";
+
 /**
- * Exchanges the stored refresh token for a new token pair (single flight: concurrent callers share one request).
+ * Runs `exchange` holding the {@link REFRESH_LOCK} Web Lock, so tabs of the app (which share the stored token) never
+ * present one refresh token twice: the server takes a spent refresh token presented again for a stolen one and ends
+ * the whole session (issue 11). Without the Web Locks API (old WebViews) it runs at once.
+ */
+function withRefreshLock<T>(exchange: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  return locks ? locks.request(REFRESH_LOCK, exchange) : exchange();
+}
+
+/**
+ * Exchanges the stored refresh token for a new token pair (single flight: concurrent callers share one request;
+ * across tabs, one at a time under a Web Lock — a tab that finds the pair already renewed by another uses it as is).
  * A refused refresh (HTTP 400/401) clears the token and, unless `emit` is false, emits the unauthorised event;
  * returns null then. A network failure keeps the token and rethrows.
  */
@@ -71,11 +85,16 @@ export function refreshAccessToken(options: { emit?: boolean } = {}): Promise<St
   const emit = options.emit ?? true;
   refreshing = (async () => {
     try {
-      const token = await requestToken({ grant_type: "refresh_token", refresh_token: stored.refreshToken });
-      setItem("token", token);
-      const info = getItem("loginInfo");
-      if (info) setItem("loginInfo", { ...info, token: token.accessToken });
-      return token;
+      return await withRefreshLock(async () => {
+        const current = getItem("token");
+        // Signed out, or another tab renewed the pair while this one waited: never present a spent refresh token.
+        if (!current || current.refreshToken !== stored.refreshToken) return current;
+        const token = await requestToken({ grant_type: "refresh_token", refresh_token: current.refreshToken });
+        setItem("token", token);
+        const info = getItem("loginInfo");
+        if (info) setItem("loginInfo", { ...info, token: token.accessToken });
+        return token;
+      });
     } catch (err) {
       if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) {
         removeItem("token");
