@@ -177,6 +177,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       mailer: deps.mailer,
       sms: deps.sms,
       now,
+      production: config.APP_ENV === "production",
     }),
     now,
     push,
