@@ -60,14 +60,18 @@ export const REDACT_PATHS = [
   "secret",
   "*.secret",
   "query.code",
+  "query.installationId",
   "body.code",
   "*.query.code",
   "*.body.code",
 ];
 
-const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret)=)[^&#]*/gi;
+const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret|installationId)=)[^&#]*/gi;
 
-/** A URL with the values of secret query parameters (password, code, tokens) replaced by "[redacted]". */
+/**
+ * A URL with the values of secret query parameters (password, code, tokens, the push installation id of issue 11)
+ * replaced by "[redacted]".
+ */
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]");
 }

@@ -17,6 +17,7 @@ import * as m0012 from "./migrations/0012-salt-reminder.js";
 import * as m0013 from "./migrations/0013-one-clock.js";
 import * as m0014 from "./migrations/0014-user-preferences.js";
 import * as m0015 from "./migrations/0015-message-texts.js";
+import * as m0016 from "./migrations/0016-push-installations.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0013-one-clock": m0013,
   "0014-user-preferences": m0014,
   "0015-message-texts": m0015,
+  "0016-push-installations": m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
