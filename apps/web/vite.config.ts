@@ -56,9 +56,13 @@ export default defineConfig({
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
-        // Rolldown's successor of manualChunks: antd-mobile (and its icons) get a chunk of their own.
+        // Rolldown's successor of manualChunks: antd-mobile (and its icons) get a chunk of their own; so does zod,
+        // together with src/shared/zod-jitless.ts, so zod is jitless before any chunk builds a schema (strict CSP).
         codeSplitting: {
-          groups: [{ name: "antd-mobile", test: /node_modules[\\/]antd-mobile(-icons)?[\\/]/, priority: 10 }],
+          groups: [
+            { name: "antd-mobile", test: /node_modules[\\/]antd-mobile(-icons)?[\\/]/, priority: 10 },
+            { name: "zod", test: /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/]zod-jitless\.ts$/, priority: 20 },
+          ],
         },
       },
     },

@@ -18,6 +18,7 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.js";
 import { registerRateLimiting } from "./http/rate-limit.js";
+import { registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { accountRoutes } from "./modules/account/routes.js";
 import { ACTIVATION_KEY_FILE } from "./modules/activation/nonce.js";
@@ -59,14 +60,18 @@ export const REDACT_PATHS = [
   "secret",
   "*.secret",
   "query.code",
+  "query.installationId",
   "body.code",
   "*.query.code",
   "*.body.code",
 ];
 
-const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret)=)[^&#]*/gi;
+const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret|installationId)=)[^&#]*/gi;
 
-/** A URL with the values of secret query parameters (password, code, tokens) replaced by "[redacted]". */
+/**
+ * A URL with the values of secret query parameters (password, code, tokens, the push installation id of issue 11)
+ * replaced by "[redacted]".
+ */
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]");
 }
@@ -107,7 +112,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
  * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
  * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
  * creating and commanding calls (http/idempotency.ts), every REST route of the
- * walking skeleton, the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
+ * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
+ * TLS, no-store by default), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
  * `/dev/outbox` outside production, and the built web app at "/" when apps/web/dist exists. The development-only
  * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
  *
@@ -145,6 +151,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.register(formbody);
   registerErrorHandler(app);
+  registerSecurityHeaders(app, config);
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
   registerAuthentication(app, auth);
@@ -174,6 +181,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       mailer: deps.mailer,
       sms: deps.sms,
       now,
+      production: config.APP_ENV === "production",
     }),
     now,
     push,
@@ -209,7 +217,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
   if (fs.existsSync(path.join(webDist, "index.html"))) {
-    app.register(fastifyStatic, { root: webDist, prefix: "/", index: "index.html" });
+    app.register(fastifyStatic, {
+      root: webDist,
+      prefix: "/",
+      index: "index.html",
+      // Caching by file (issue 11): hashed assets immutable, the rest revalidated (http/security-headers.ts).
+      cacheControl: false,
+      setHeaders: (res, file) => res.setHeader("cache-control", webAppCacheControl(path.relative(webDist, file))),
+    });
   }
   return app;
 }

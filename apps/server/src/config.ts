@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { weakSecretProblems } from "./auth/secret-policy.js";
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 /** An absolute URL of any scheme (postgres://, mqtt://, smtp://, redis://, https://); empty counts as unset. */
@@ -26,7 +27,7 @@ const ZEnv = z.object({
   SMTP_URL: optionalUrl,
   /** Public base URL of the server (links in e-mails, QR codes). */
   PUBLIC_URL: optionalUrl,
-  /** Demo fleet size: how many simulated softeners start with the server. */
+  /** Demo fleet size: how many simulated softeners start with the server (default 3; 0 when APP_ENV=production). */
   SIM_DEVICES: z.coerce.number().int().min(0).max(1000).default(3),
   /** Simulated seconds per real second. */
   SIM_TIME_SCALE: z.coerce.number().positive().max(1_000_000).default(60),
@@ -102,12 +103,31 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose value is a secret or may hold one: never repeated in a {@link ConfigError}. */
+const SECRET_NAME = /SECRET|PRIVATE_KEY|PASSWORD|TOKEN|MAP_KEY|APP_KEY/;
+
+/** How a variable's value may appear in an error message: secrets hidden, URLs without their password. */
+function shown(name: string, value: string | undefined): string {
+  if (value === undefined) return "unset";
+  if (SECRET_NAME.test(name)) return "value hidden";
+  if (URL.canParse(value) && new URL(value).password) {
+    const u = new URL(value);
+    u.password = "***";
+    return `got ${JSON.stringify(u.toString())}`;
+  }
+  return `got ${JSON.stringify(value)}`;
+}
+
 /**
  * Reads and validates the configuration from environment variables (docs/architecture.md "Configuration").
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
- * MQTT_PORT 1883, SIM_DEVICES 3, SIM_TIME_SCALE 60, LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114,
- * MAP_TYPE 4 (Tianditu), MAP_KEY_* empty, SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset.
- * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"".
+ * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
+ * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
+ * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset.
+ * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
+ * `weakSecretProblems`, issue 11).
+ * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak
+ *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"); secret values are never repeated.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const input: Record<string, string | undefined> = {};
@@ -115,14 +135,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const v = env[key];
     input[key] = v === undefined || v.trim() === "" ? undefined : v;
   }
+  if (input.APP_ENV === "production" && input.SIM_DEVICES === undefined) input.SIM_DEVICES = "0";
   const parsed = ZEnv.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? "?");
-        return `${name}: ${issue.message} (got ${JSON.stringify(input[name])})`;
+        return `${name}: ${issue.message} (${shown(name, input[name])})`;
       }),
     );
+  }
+  if (parsed.data.APP_ENV === "production") {
+    const problems = weakSecretProblems(parsed.data);
+    if (problems.length > 0) throw new ConfigError(problems);
   }
   return parsed.data;
 }

@@ -16,7 +16,17 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const system = await startSystem(config);
+  let system: Awaited<ReturnType<typeof startSystem>>;
+  try {
+    system = await startSystem(config);
+  } catch (err) {
+    // Refusals of production (issue 11: demo credentials) read like configuration errors: the message, no stack.
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   const lines = [
     "",
     `AquaPilot is running at ${system.url}`,

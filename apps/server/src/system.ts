@@ -2,8 +2,9 @@ import path from "node:path";
 import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "./app.js";
+import { verifyPassword } from "./auth/passwords.js";
 import { type Bus, InProcessBus } from "./bus.js";
-import type { AppConfig } from "./config.js";
+import { type AppConfig, ConfigError } from "./config.js";
 import { type Db, openDatabase } from "./db/index.js";
 import { registerDevelopmentRoutes } from "./dev/index.js";
 import { type DeviceLink, startDeviceLink } from "./iot/index.js";
@@ -41,8 +42,10 @@ export interface System {
  * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
  * the database is empty, registers the devices' credentials and connects the simulated softeners. Outside production
  * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
- * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL.
- * @throws ConfigError-like errors from the parts, after closing what had started.
+ * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production (issue 11) there is
+ * no demo owner, no factory route, bridge or /dev/outbox, and the start is refused while the demo account still
+ * signs in with its published password.
+ * @throws ConfigError when production finds the demo credentials; errors of the parts; after closing what had started.
  */
 export async function startSystem(
   config: AppConfig,
@@ -56,6 +59,7 @@ export async function startSystem(
   try {
     const { db, engine } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     cleanups.push(() => db.destroy());
+    if (config.APP_ENV === "production") await refuseDemoCredentials(db);
     const bus = new InProcessBus();
     cleanups.push(() => bus.close());
     const deviceLink = await startDeviceLink({
@@ -95,8 +99,12 @@ export async function startSystem(
     }
     if (config.SIM_DEVICES > 0) writeFleetFile(fleetFile, file);
     const devices = file.devices.slice(0, config.SIM_DEVICES);
-    const seeded = await seedDemoIfEmpty(db, { devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })) });
-    const demo = seeded.created ? { email: seeded.email, password: seeded.password } : null;
+    // Production is production (issue 11): never a demo owner with a published password.
+    const seeded =
+      config.APP_ENV === "production"
+        ? null
+        : await seedDemoIfEmpty(db, { devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })) });
+    const demo = seeded?.created ? { email: seeded.email, password: seeded.password } : null;
     const demoAvailable =
       (await db
         .selectFrom("users")
@@ -124,6 +132,25 @@ export async function startSystem(
   } catch (err) {
     await closeAll();
     throw err;
+  }
+}
+
+/**
+ * Refuses a production start while the demo owner (created by an earlier start outside production on the same
+ * database) still signs in with the published demo password (issue 11: a known credential is a weak secret).
+ * @throws ConfigError naming the account and what to do; the password is not repeated.
+ */
+export async function refuseDemoCredentials(db: Db): Promise<void> {
+  const row = await db
+    .selectFrom("users")
+    .select("password_hash")
+    .where("email", "=", DEMO_ACCOUNT.email)
+    .where("is_deleted", "=", 0)
+    .executeTakeFirst();
+  if (row?.password_hash && (await verifyPassword(row.password_hash, DEMO_ACCOUNT.password))) {
+    throw new ConfigError([
+      `demo account ${DEMO_ACCOUNT.email}: still signs in with the published demo password; delete the account or change its password before starting with APP_ENV=production`,
+    ]);
   }
 }
 

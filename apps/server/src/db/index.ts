@@ -18,6 +18,7 @@ import * as m0013 from "./migrations/0013-one-clock.js";
 import * as m0014 from "./migrations/0014-user-preferences.js";
 import * as m0015 from "./migrations/0015-message-texts.js";
 import * as m0016 from "./migrations/0016-session-families.js";
+import * as m0017 from "./migrations/0017-push-installations.js";
 import type { Database } from "./schema.js";
 
 export type { Database } from "./schema.js";
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014-user-preferences": m0014,
   "0015-message-texts": m0015,
   "0016-session-families": m0016,
+  "0017-push-installations": m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

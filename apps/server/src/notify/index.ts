@@ -45,21 +45,34 @@ export class SmtpMailer implements Mailer {
 }
 
 /**
- * Writes the whole message, codes included, to the server log at info level. Used when no SMTP server or SMS
- * provider is configured: in the demo it is the only way to read a code besides GET /dev/outbox.
+ * Writes the message to the server log at info level. Used when no SMTP server or SMS provider is configured: in the
+ * demo it is the only way to read a code besides GET /dev/outbox, so the whole message is logged, codes included —
+ * except with `withBody` false (APP_ENV=production, issue 11: codes never reach the logs), where only the recipient
+ * and subject are logged, as a warning that nothing was delivered.
  */
 export class LogSender implements Mailer, SmsSender {
   constructor(
     private readonly logger: FastifyBaseLogger,
     private readonly channel: "email" | "sms",
+    private readonly withBody = true,
   ) {}
   async send(message: OutgoingMessage): Promise<void> {
+    if (!this.withBody) {
+      this.logger.warn(
+        { channel: this.channel, recipient: message.recipient },
+        `no ${this.channel} provider configured: "${message.subject}" to ${message.recipient} not delivered`,
+      );
+      return;
+    }
     this.logger.info(
       { channel: this.channel, recipient: message.recipient },
       `outbox ${this.channel} to ${message.recipient}: ${message.subject} — ${message.body}`,
     );
   }
 }
+
+/** The body kept in the `outbox` table in production instead of the message (which may hold a code). */
+export const BODY_NOT_KEPT = "[not kept in production]";
 
 /** A message written from catalogue keys (http/messages.ts) in the recipient's language. */
 export interface LocalizedMessage {
@@ -98,7 +111,8 @@ function asLanguage(value: string | undefined): Language | null {
 /**
  * The notifier of the app: e-mail through SMTP when `smtpUrl` is set, else to the log; SMS to the log; every message
  * also stored in `outbox`. `mailer` / `sms` replace the defaults (tests, other providers). `db` also answers the
- * recipient's stored language for {@link Notifier.sendLocalized}.
+ * recipient's stored language for {@link Notifier.sendLocalized}. `production` (APP_ENV=production, issue 11): no
+ * message body — codes — in the log or the `outbox` table ({@link BODY_NOT_KEPT}); recipient, subject and time stay.
  */
 export function createNotifier(opts: {
   db: Db;
@@ -107,10 +121,13 @@ export function createNotifier(opts: {
   mailer?: Mailer;
   sms?: SmsSender;
   now?: () => Date;
+  production?: boolean;
 }): Notifier {
   const now = opts.now ?? (() => new Date());
-  const mailer = opts.mailer ?? (opts.smtpUrl ? new SmtpMailer(opts.smtpUrl) : new LogSender(opts.logger, "email"));
-  const sms = opts.sms ?? new LogSender(opts.logger, "sms");
+  const withBody = !opts.production;
+  const mailer =
+    opts.mailer ?? (opts.smtpUrl ? new SmtpMailer(opts.smtpUrl) : new LogSender(opts.logger, "email", withBody));
+  const sms = opts.sms ?? new LogSender(opts.logger, "sms", withBody);
   const keep = (channel: string, m: OutgoingMessage) =>
     opts.db
       .insertInto("outbox")
@@ -119,7 +136,7 @@ export function createNotifier(opts: {
         channel,
         recipient: m.recipient,
         subject: m.subject,
-        body: m.body,
+        body: withBody ? m.body : BODY_NOT_KEPT,
         created_at: now().toISOString(),
       })
       .execute();

@@ -133,6 +133,14 @@ export const messageEndpoints = {
       registrationId: z.string().trim().min(1).max(256),
       /** The shell's platform; absent = unknown (treated as android by JPush). */
       platform: z.enum(["android", "ios"]).optional(),
+      /**
+       * This app installation's random id (issue 11): the proof that lets a registration bound to another account move
+       * here — only the installation that bound it knows it. Absent from older apps (they cannot take one over).
+       */
+      installationId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,128}$/)
+        .optional(),
     }),
     body: undefined,
     result: z.null(),

@@ -14,7 +14,7 @@ describe("GET app-config-setting (spec §1, §7)", () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: "GET", url: URL });
     expect(res.statusCode).toBe(200);
-    expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.json()).toMatchObject({
       success: true,
       result: {

@@ -4,12 +4,9 @@ import { registerOpenEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
 import { appConfigSetting } from "./service.js";
 
-/** Route of spec §7 `GET /api/business-basic-data/app/app-config-setting/` (open; answered with no-cache). */
+/** Route of spec §7 `GET /api/business-basic-data/app/app-config-setting/` (open; answered with no-store, like every API answer: http/security-headers.ts). */
 export function appConfigRoutes(app: FastifyInstance, ctx: AppContext): void {
   const setting = appConfigSetting(ctx.config);
-  registerOpenEndpoint(app, endpoints.appConfigSetting, async ({ reply }) => {
-    // Version checks must see a new deployment at once.
-    reply.header("cache-control", "no-cache");
-    return setting;
-  });
+  // Version checks must see a new deployment at once: never cached (no-store from the security headers).
+  registerOpenEndpoint(app, endpoints.appConfigSetting, async () => setting);
 }

@@ -5,6 +5,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { registerEndpoint } from "../../http/route.js";
+import { IMMUTABLE } from "../../http/security-headers.js";
 import type { AppContext } from "../context.js";
 import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_PREFIX, uploadsDir } from "./service.js";
 
@@ -52,9 +53,11 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     index: false,
     list: false,
     dotfiles: "deny",
+    // @fastify/static would overwrite a Cache-Control set here with its own "max-age=0" unless cacheControl is off.
+    cacheControl: false,
     setHeaders: (res) => {
       res.setHeader("x-content-type-options", "nosniff");
-      res.setHeader("cache-control", "public, max-age=31536000, immutable");
+      res.setHeader("cache-control", IMMUTABLE);
     },
   });
 }

@@ -289,10 +289,18 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
     await call("POST", SWITCH, h.owner, { query: { isOpen: "true" } });
   });
 
-  it("moves a registration re-bound by another user; unbinding someone else's registration changes nothing", async () => {
-    await call("POST", `${JPUSH}/app-device-binding`, h.owner, { query: { registrationId: "shared-phone" } });
-    await call("POST", `${JPUSH}/app-device-binding`, h.member, {
+  it("moves a registration re-bound from the same installation; unbinding someone else's changes nothing", async () => {
+    const installationId = "install-shared-phone-0001";
+    await call("POST", `${JPUSH}/app-device-binding`, h.owner, {
+      query: { registrationId: "shared-phone", installationId },
+    });
+    // Without the installation's proof another user cannot take it (issue 11; modules/push/push-binding.test.ts).
+    const taken = await call("POST", `${JPUSH}/app-device-binding`, h.member, {
       query: { registrationId: "shared-phone", platform: "ios" },
+    });
+    expect(taken.statusCode).toBe(409);
+    await call("POST", `${JPUSH}/app-device-binding`, h.member, {
+      query: { registrationId: "shared-phone", platform: "ios", installationId },
     });
     const row = await t.db
       .selectFrom("push_registrations")

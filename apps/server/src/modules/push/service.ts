@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { MESSAGE_TYPES, type TMessage, type TWebPushSubscription } from "@aquapilot/contract";
 import type { AppConfig } from "../../config.js";
 import type { Db } from "../../db/index.js";
+import { AppError, ErrorCode } from "../../http/errors.js";
 import {
   JPushSender,
   loadOrCreateVapidKeys,
@@ -184,9 +186,26 @@ export async function setPushOpen(db: Db, userId: string, isOpen: boolean, now: 
   return isOpen;
 }
 
+/** SHA-256 (hex) of an installation id: what `push_registrations.installation_hash` keeps (issue 11). */
+export function installationHash(installationId: string): string {
+  return createHash("sha256").update(installationId, "utf8").digest("hex");
+}
+
+/** Equality of two secrets in time independent of where they differ (hashes first, so lengths may differ). */
+function sameSecret(a: string, b: string): boolean {
+  const ha = createHash("sha256").update(a, "utf8").digest();
+  const hb = createHash("sha256").update(b, "utf8").digest();
+  return timingSafeEqual(ha, hb);
+}
+
 /**
- * app-device-binding (spec §7): binds a JPush registration to `userId`. A registration id is unique: binding one that
- * another user holds moves it (the phone changed hands or accounts), so a push never reaches the previous user.
+ * app-device-binding (spec §7): binds a JPush registration to `userId`. A registration id is unique and names one
+ * app installation. Free, or already the caller's: it is (re)bound, keeping the installation proof
+ * (`installationId`, hashed; the last one given wins). Held by another user (issue 11, no silent takeover): it moves
+ * only when the caller presents the installation id it was bound with — the same installation re-registering (the
+ * phone changed accounts without signing out); otherwise it is refused and the holder keeps it.
+ * @throws AppError Conflict `push.registrationTaken` (409) when another user holds it and the proof is missing or
+ *   does not match.
  */
 export async function bindRegistration(
   db: Db,
@@ -194,21 +213,44 @@ export async function bindRegistration(
   registrationId: string,
   platform: "android" | "ios" | undefined,
   now: Date,
+  installationId?: string,
 ): Promise<void> {
   const at = now.toISOString();
-  await db
-    .insertInto("push_registrations")
-    .values({
-      registration_id: registrationId,
-      user_id: userId,
-      platform: platform ?? null,
-      created_at: at,
-      updated_at: at,
-    })
-    .onConflict((oc) =>
-      oc.column("registration_id").doUpdateSet({ user_id: userId, platform: platform ?? null, updated_at: at }),
-    )
-    .execute();
+  const hash = installationId ? installationHash(installationId) : null;
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("push_registrations")
+      .values({
+        registration_id: registrationId,
+        user_id: userId,
+        platform: platform ?? null,
+        installation_hash: hash,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.column("registration_id").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return;
+    const held = await trx
+      .selectFrom("push_registrations")
+      .select(["user_id", "installation_hash"])
+      .where("registration_id", "=", registrationId)
+      .executeTakeFirstOrThrow();
+    if (held.user_id !== userId) {
+      const proven = hash !== null && held.installation_hash !== null && sameSecret(hash, held.installation_hash);
+      if (!proven) throw new AppError(ErrorCode.Conflict, "push.registrationTaken");
+    }
+    await trx
+      .updateTable("push_registrations")
+      .set({
+        user_id: userId,
+        platform: platform ?? null,
+        installation_hash: hash ?? held.installation_hash,
+        updated_at: at,
+      })
+      .where("registration_id", "=", registrationId)
+      .execute();
+  });
 }
 
 /**
@@ -223,7 +265,13 @@ export async function unbindRegistration(db: Db, userId: string, registrationId:
     .execute();
 }
 
-/** Keeps a browser's Web Push subscription for `userId` (an endpoint is unique: re-subscribing moves it). */
+/**
+ * Keeps a browser's Web Push subscription for `userId`. An endpoint is unique and names one browser's subscription.
+ * Free, or already the caller's: stored (keys refreshed). Held by another user (issue 11, no silent takeover): it moves
+ * only when the caller presents the same subscription keys (p256dh and auth) — which only the browser holding the
+ * subscription has: the same browser subscribing for another account; otherwise it is refused and the holder keeps it.
+ * @throws AppError Conflict `push.subscriptionTaken` (409) when another user holds the endpoint with other keys.
+ */
 export async function subscribeWebPush(db: Db, userId: string, s: TWebPushSubscription, now: Date): Promise<void> {
   const at = now.toISOString();
   const values = {
@@ -233,11 +281,23 @@ export async function subscribeWebPush(db: Db, userId: string, s: TWebPushSubscr
     expiration_time: s.expirationTime ?? null,
     updated_at: at,
   };
-  await db
-    .insertInto("web_push_subscriptions")
-    .values({ endpoint: s.endpoint, created_at: at, ...values })
-    .onConflict((oc) => oc.column("endpoint").doUpdateSet(values))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("web_push_subscriptions")
+      .values({ endpoint: s.endpoint, created_at: at, ...values })
+      .onConflict((oc) => oc.column("endpoint").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return;
+    const held = await trx
+      .selectFrom("web_push_subscriptions")
+      .select(["user_id", "p256dh", "auth"])
+      .where("endpoint", "=", s.endpoint)
+      .executeTakeFirstOrThrow();
+    // Both keys are compared, always, so the answer's timing does not tell which one differed.
+    const sameKeys = [sameSecret(held.p256dh, s.keys.p256dh), sameSecret(held.auth, s.keys.auth)].every(Boolean);
+    if (held.user_id !== userId && !sameKeys) throw new AppError(ErrorCode.Conflict, "push.subscriptionTaken");
+    await trx.updateTable("web_push_subscriptions").set(values).where("endpoint", "=", s.endpoint).execute();
+  });
 }
 
 /** Forgets the caller's subscription with this endpoint (others' are left alone). */

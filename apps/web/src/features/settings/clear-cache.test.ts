@@ -11,13 +11,14 @@ function fillStorage() {
   setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: 1 });
   setItem("loginInfo", { userName: "ana", grantedPolicies: [], token: "A" });
   setItem("lang", "fr");
+  setItem("pushInstallationId", "installation-id-0001");
   setItem("device", { id: "d" });
   setItem("wifi", { name: "home", password: "x" });
   localStorage.setItem("other", "1");
 }
 
 describe("clear cache (issue 3 Setting)", () => {
-  it("clears queries, CacheStorage and storage but keeps token, login info and language", async () => {
+  it("clears queries, CacheStorage and storage but keeps token, login info, language and installation id", async () => {
     fillStorage();
     const deleted: string[] = [];
     vi.stubGlobal("caches", {
@@ -33,6 +34,7 @@ describe("clear cache (issue 3 Setting)", () => {
     expect(getItem("token")?.accessToken).toBe("A");
     expect(getItem("loginInfo")?.userName).toBe("ana");
     expect(getItem("lang")).toBe("fr");
+    expect(getItem("pushInstallationId")).toBe("installation-id-0001");
     expect(getItem("device")).toBeNull();
     expect(getItem("wifi")).toBeNull();
     expect(localStorage.getItem("other")).toBeNull();

@@ -1,8 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { clearNativeCache, hasNativeBridge } from "../../shared/bridge/index.js";
 
-/** localStorage keys a cache clear keeps (issue 3): the session and the language. */
-export const KEPT_KEYS: readonly string[] = ["token", "loginInfo", "lang"];
+/**
+ * localStorage keys a cache clear keeps (issue 3): the session, the language and the push installation id (issue 11:
+ * the proof this installation's push registration is its own).
+ */
+export const KEPT_KEYS: readonly string[] = ["token", "loginInfo", "lang", "pushInstallationId"];
 
 /** What {@link clearAppCaches} did. */
 export interface ClearResult {

@@ -2,6 +2,7 @@ import { endpoints } from "@aquapilot/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client.js";
 import { queryKeys } from "../api/query-keys.js";
+import { getItem, setItem } from "../storage/index.js";
 
 /**
  * Push registration and the push switch (spec §7 push-service jpush and is_open_jpush__message; spec §4 Logout;
@@ -12,12 +13,33 @@ import { queryKeys } from "../api/query-keys.js";
 export const appDeviceUnbinding = endpoints.appDeviceUnbinding;
 
 /**
+ * This installation's random id (issue 11): 16 random bytes, base64url, created on first use and kept in storage
+ * (`pushInstallationId`, across sign-out and cache clears). The server keeps only its hash; presenting it is how a
+ * push registration bound to another account on this same phone moves to the account signed in now.
+ */
+export function pushInstallationId(): string {
+  const stored = getItem("pushInstallationId");
+  if (stored) return stored;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const id = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+  setItem("pushInstallationId", id);
+  return id;
+}
+
+/**
  * Binds this phone's JPush registration (from the native config's `pushRegistrationId`) to the signed-in user:
- * `POST …/jpush/app-device-binding?registrationId=&platform=`. Failures are ignored (spec §8) and resolve false.
+ * `POST …/jpush/app-device-binding?registrationId=&platform=&installationId=` ({@link pushInstallationId}). Failures
+ * are ignored (spec §8) and resolve false — including the server's refusal of a registration another account holds
+ * when this installation cannot prove it is the same one (409, issue 11).
  */
 export async function bindPush(registrationId: string, platform?: "android" | "ios" | null): Promise<boolean> {
   try {
-    await api(endpoints.appDeviceBinding, { query: { registrationId, ...(platform ? { platform } : {}) } });
+    await api(endpoints.appDeviceBinding, {
+      query: { registrationId, ...(platform ? { platform } : {}), installationId: pushInstallationId() },
+    });
     return true;
   } catch (err) {
     console.info("[push] bind failed (ignored)", err);

@@ -206,7 +206,12 @@ describe("useMessageCenter", () => {
     });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe("/api/push-service/app/jpush/app-device-binding?registrationId=reg-1&platform=ios");
+    expect(url).toMatch(
+      /^\/api\/push-service\/app\/jpush\/app-device-binding\?registrationId=reg-1&platform=ios&installationId=[A-Za-z0-9_-]{22}$/,
+    );
+    // The same installation id on every binding (issue 11: the proof that this phone's registration is its own).
+    const installationId = new URL(url, "http://x").searchParams.get("installationId");
+    expect(localStorage.getItem("pushInstallationId")).toBe(JSON.stringify(installationId));
     expect(init?.method).toBe("POST");
     remove();
     await channel.stop();

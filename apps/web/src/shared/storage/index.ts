@@ -51,6 +51,11 @@ export interface StorageSchema {
   userFamilyCache: Record<string, string>;
   wifi: StoredWifi;
   lang: Language;
+  /**
+   * This installation's random id (issue 11), sent with the push binding: the proof that lets this phone's push
+   * registration move to the account signed in here. Kept across sign-out and cache clears.
+   */
+  pushInstallationId: string;
 }
 
 /** A persisted key of spec §3. */
@@ -75,6 +80,7 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
     isObject(v) && Object.values(v).every((x) => typeof x === "string"),
   wifi: (v): v is StoredWifi => isObject(v) && typeof v.name === "string" && typeof v.password === "string",
   lang: (v): v is Language => typeof v === "string" && ["zh-Hans", "en", "es", "ru", "fr"].includes(v),
+  pushInstallationId: (v): v is string => typeof v === "string" && /^[A-Za-z0-9_-]{16,128}$/.test(v),
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,0 +1,199 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HUB_PATHS } from "@aquapilot/contract";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/helpers.js";
+import { uploadsDir } from "../modules/files/service.js";
+import { registerHubs } from "../realtime/index.js";
+import { HSTS, IMMUTABLE, NO_STORE, REVALIDATE, webAppCacheControl } from "./security-headers.js";
+
+/** The CSP header as directive → sources. */
+function csp(res: LightMyRequestResponse): Map<string, string[]> {
+  const header = String(res.headers["content-security-policy"] ?? "");
+  return new Map(
+    header
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name, sources]),
+  );
+}
+
+let checked = 0;
+/** The headers every answer carries (issue 11): CSP that forbids framing, nosniff, DENY, a referrer policy. */
+function expectBaseHeaders(res: LightMyRequestResponse): void {
+  checked++;
+  const policy = csp(res);
+  expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+  expect(policy.get("default-src")).toEqual(["'self'"]);
+  expect(policy.get("object-src")).toEqual(["'none'"]);
+  expect(res.headers["x-frame-options"]).toBe("DENY");
+  expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(res.headers["x-powered-by"]).toBeUndefined();
+}
+
+describe("security headers and caching (issue 11)", () => {
+  let t: TestApp;
+  let web: string;
+  const asset = "assets/index-Ab12Cd34.js";
+
+  beforeAll(async () => {
+    web = fs.mkdtempSync(path.join(os.tmpdir(), "aq-web-"));
+    fs.mkdirSync(path.join(web, "assets"));
+    fs.mkdirSync(path.join(web, "device-images"));
+    fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>AquaPilot</title>");
+    fs.writeFileSync(path.join(web, "version.json"), '{"version":"1"}');
+    fs.writeFileSync(path.join(web, "sw.js"), "self.addEventListener('push', () => {});");
+    fs.writeFileSync(path.join(web, asset), "export {};");
+    fs.writeFileSync(path.join(web, "device-images", "softener.png"), "png");
+    t = await createTestApp({ webDistDir: web });
+    const dir = path.join(uploadsDir(t.config.DATA_DIR), "files");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "0123456789abcdef0123456789abcdef.png"), "png");
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(web, { recursive: true, force: true });
+    console.log(`security headers: ${checked} answers checked for CSP, framing, nosniff and referrer policy`);
+  });
+
+  it("answers the API with no-store and the security headers, success or error", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/abp/application-configuration"],
+      ["GET", "/api/business-basic-data/app/app-config-setting/"],
+      ["GET", "/api/no-such-call"],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expectBaseHeaders(res);
+      expect(res.headers["cache-control"], url).toBe(NO_STORE);
+    }
+  });
+
+  it("answers /connect/token with no-store, also when the grant fails", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/connect/token",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "grant_type=password&username=nobody%40x.test&password=wrong-pass&client_id=App",
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expectBaseHeaders(res);
+    expect(res.headers["cache-control"]).toBe(NO_STORE);
+  });
+
+  it("serves hashed assets immutable, and index.html, version.json, sw.js and pictures revalidated", async () => {
+    const expected: Array<[string, string]> = [
+      ["/", REVALIDATE],
+      ["/index.html", REVALIDATE],
+      ["/version.json", REVALIDATE],
+      ["/sw.js", REVALIDATE],
+      ["/device-images/softener.png", REVALIDATE],
+      [`/${asset}`, IMMUTABLE],
+    ];
+    for (const [url, cacheControl] of expected) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["cache-control"], url).toBe(cacheControl);
+      expectBaseHeaders(res);
+    }
+    expect(webAppCacheControl("assets/x-1.css")).toBe(IMMUTABLE);
+    expect(webAppCacheControl("assets.html")).toBe(REVALIDATE);
+  });
+
+  it("serves uploads for a year, immutable, with nosniff (decision 13)", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/uploads/files/0123456789abcdef0123456789abcdef.png" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expectBaseHeaders(res);
+  });
+
+  it("has a strict CSP: no inline or eval script, no inline style, hubs on the same host, no framing", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/", headers: { host: "app.example.com:8443" } });
+    const policy = csp(res);
+    for (const directive of ["script-src", "style-src"]) {
+      const sources = policy.get(directive) ?? [];
+      expect(sources, directive).toContain("'self'");
+      expect(sources.join(" "), directive).not.toMatch(/unsafe|\*|https?:$|data:/);
+    }
+    expect(policy.get("script-src-attr")).toEqual(["'none'"]);
+    expect(policy.get("connect-src")).toEqual(
+      expect.arrayContaining(["'self'", "ws://app.example.com:8443", "wss://app.example.com:8443"]),
+    );
+    expect(policy.get("img-src")).toEqual(expect.arrayContaining(["'self'", "data:", "blob:"]));
+    expect(policy.get("worker-src")).toEqual(["'self'"]);
+    expect(policy.get("base-uri")).toEqual(["'self'"]);
+    // The default map provider (MAP_TYPE 4, Tianditu): its tile and web-service hosts, no JSONP host.
+    expect(policy.get("img-src")).toContain("https://*.tianditu.gov.cn");
+    expect(policy.get("connect-src")).toContain("https://api.tianditu.gov.cn");
+    expect(policy.get("script-src")).toEqual(["'self'"]);
+  });
+
+  it("keeps a hostile Host header out of the policy", async () => {
+    for (const host of ["evil.test; script-src *", "evil.test 'unsafe-inline'", "a,b"]) {
+      const res = await t.app.inject({ method: "GET", url: "/", headers: { host, "x-forwarded-host": host } });
+      expect(res.statusCode).toBe(200);
+      const header = String(res.headers["content-security-policy"]);
+      expect(header).not.toContain("evil");
+      expect(header).not.toContain("unsafe");
+      expect(csp(res).get("script-src")).toEqual(["'self'"]);
+    }
+  });
+
+  it("sends HSTS only when the request came over TLS (X-Forwarded-Proto through the trusted proxy)", async () => {
+    const plain = await t.app.inject({ method: "GET", url: "/api/abp/application-configuration" });
+    expect(plain.headers["strict-transport-security"]).toBeUndefined();
+    const tls = await t.app.inject({
+      method: "GET",
+      url: "/api/abp/application-configuration",
+      headers: { "x-forwarded-proto": "https" },
+    });
+    expect(tls.headers["strict-transport-security"]).toBe(HSTS);
+    const page = await t.app.inject({ method: "GET", url: "/", headers: { "x-forwarded-proto": "https" } });
+    expect(page.headers["strict-transport-security"]).toBe(HSTS);
+  });
+});
+
+describe("security headers on the hubs' negotiation and per map provider", () => {
+  it("answers a hub negotiation (refused here) with no-store and the headers", async () => {
+    // registerHubs must run before ready: build a second app by hand with the hubs mounted.
+    const { buildApp, createLogger } = await import("../app.js");
+    const { InProcessBus } = await import("../bus.js");
+    const { openTestDatabase } = await import("../../test/databases.js");
+    const { loadConfig } = await import("../config.js");
+    const database = await openTestDatabase("sqlite");
+    const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: database.dataDir, MAP_TYPE: "2" });
+    const bus = new InProcessBus();
+    const app = buildApp({
+      config,
+      db: database.db,
+      bus,
+      devices: { sendCommand: async () => ({ commandId: "x" }) } as never,
+      logger: createLogger(config),
+      webDistDir: "/nonexistent",
+    });
+    registerHubs(app, {
+      bus,
+      auth: { authenticate: async () => null, familyIdsOf: async () => [], memberIdsOf: async () => [] },
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: "POST", url: `${HUB_PATHS.deviceChange}/negotiate?negotiateVersion=1` });
+      expect(res.statusCode).toBe(401);
+      expectBaseHeaders(res);
+      expect(res.headers["cache-control"]).toBe(NO_STORE);
+      // MAP_TYPE 2 (Baidu): its tiles and its JSONP web service, nothing of the other vendors.
+      const policy = csp(res);
+      expect(policy.get("script-src")).toEqual(["'self'", "https://api.map.baidu.com"]);
+      expect(policy.get("img-src")).toContain("https://*.bdimg.com");
+      expect(String(res.headers["content-security-policy"])).not.toMatch(/tianditu|autonavi|gtimg|qq\.com/);
+    } finally {
+      await app.close();
+      await bus.close();
+      await database.close();
+    }
+  });
+});

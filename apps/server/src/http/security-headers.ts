@@ -1,0 +1,127 @@
+import type { IncomingMessage } from "node:http";
+import helmet from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+import type { AppConfig } from "../config.js";
+
+/**
+ * Security headers and caching of every answer (issue 11 "Headers"; docs/security.md): `@fastify/helmet` with the
+ * Content-Security-Policy of {@link contentSecurityPolicy}, HSTS only behind TLS, `Cache-Control: no-store` on every
+ * answer that does not choose its own caching (the API, /connect, the hubs' negotiation, errors), and the caching
+ * rules of the built web app ({@link webAppCacheControl}) and uploads ({@link IMMUTABLE}).
+ */
+
+/** Cache-Control of content that never changes under its URL: hashed build assets and uploads (decision 13). */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+/** Cache-Control of files whose URL stays while their content changes: revalidate every time (ETag / 304). */
+export const REVALIDATE = "no-cache";
+/** Cache-Control of every other answer (API, /connect, hubs, errors): never stored by a browser or a proxy. */
+export const NO_STORE = "no-store";
+
+/**
+ * Path prefixes of the server's own answers (REST API, token endpoint, hubs' negotiation, device activation,
+ * development routes): always {@link NO_STORE}, whatever a route set (they carry tokens, codes and personal data).
+ */
+export const NO_STORE_PREFIXES = ["/api/", "/connect/", "/signalr-hubs/", "/iot/", "/dev/"];
+
+/** HSTS value sent on answers to requests that came over TLS (directly or per X-Forwarded-Proto): one year. */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * The external hosts the web app's map needs for the configured provider (MAP_TYPE, spec §1: 1 AMap, 2 Baidu,
+ * 3 Tencent, any other Tianditu), from apps/web/src/shared/map/providers.ts: `img` tile hosts, `connect` web services
+ * called with fetch (CORS), `script` web services called by JSONP (Baidu and Tencent have no CORS). Only the
+ * configured provider's hosts enter the policy: the app never uses another one.
+ */
+export function mapHosts(mapType: number): { img: string[]; connect: string[]; script: string[] } {
+  switch (mapType) {
+    case 1:
+      return { img: ["https://*.is.autonavi.com"], connect: ["https://restapi.amap.com"], script: [] };
+    case 2:
+      return { img: ["https://*.bdimg.com"], connect: [], script: ["https://api.map.baidu.com"] };
+    case 3:
+      return { img: ["https://*.map.gtimg.com"], connect: [], script: ["https://apis.map.qq.com"] };
+    default:
+      return { img: ["https://*.tianditu.gov.cn"], connect: ["https://api.tianditu.gov.cn"], script: [] };
+  }
+}
+
+/** A Host header value safe to put into a header: a name or IPv4 / [IPv6] literal with an optional port. */
+const SAFE_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The hubs' WebSocket origins of this request (`ws://host wss://host`), for older WebKit that does not let 'self'
+ * match ws:/wss:. The host is the one the browser used: X-Forwarded-Host (first value; the app trusts its proxy),
+ * else Host. Answers "'self'" when the host is missing or not a plain host name (nothing else reaches the header).
+ */
+export function hubSources(req: IncomingMessage): string {
+  const forwarded = req.headers["x-forwarded-host"];
+  const raw = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+  return raw && SAFE_HOST.test(raw) ? `ws://${raw} wss://${raw}` : "'self'";
+}
+
+/**
+ * The Content-Security-Policy directives of the app (issue 11), in helmet's form. Scripts only from the app's own
+ * origin (Vite's build has no inline script; no 'unsafe-inline', no 'unsafe-eval') plus the configured map provider's
+ * JSONP host; styles from the app's own CSS files (React and antd-mobile set inline styles through the CSSOM, which
+ * CSP does not govern, so no 'unsafe-inline' either); images from the app, uploads, data: URIs (map marker, Leaflet's
+ * CSS icons), blob: (photo previews) and the provider's tile hosts; connections to the app, its hubs (ws/wss, same
+ * host) and the provider's CORS web services; the service worker and manifest from the app; no plugins, no framing
+ * (frame-ancestors 'none'), forms and <base> only to the app.
+ */
+export function contentSecurityPolicy(config: Pick<AppConfig, "MAP_TYPE">) {
+  const map = mapHosts(config.MAP_TYPE);
+  return {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", ...map.script],
+    "script-src-attr": ["'none'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:", "blob:", ...map.img],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", hubSources, ...map.connect],
+    "media-src": ["'self'", "blob:"],
+    "worker-src": ["'self'"],
+    "manifest-src": ["'self'"],
+    "object-src": ["'none'"],
+    "frame-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+  };
+}
+
+/**
+ * Cache-Control of a file of the built web app (apps/web/dist), by its path relative to the app's root: files under
+ * `assets/` carry a content hash in their name (Vite) → {@link IMMUTABLE}; everything else (index.html,
+ * version.json, sw.js, the manifest, favicon, device pictures) keeps its URL across releases → {@link REVALIDATE}.
+ */
+export function webAppCacheControl(relativePath: string): string {
+  const p = relativePath.replaceAll("\\", "/").replace(/^\/+/, "");
+  return p.startsWith("assets/") ? IMMUTABLE : REVALIDATE;
+}
+
+/**
+ * Registers the security headers on the root app (call before the routes): helmet (CSP of
+ * {@link contentSecurityPolicy}, X-Frame-Options DENY, nosniff, Referrer-Policy strict-origin-when-cross-origin so
+ * map vendors' key whitelists still see the origin, Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy
+ * same-origin, no X-Powered-By), HSTS ({@link HSTS}) only on requests that came over TLS (`request.protocol`, which
+ * honours X-Forwarded-Proto through the app's trustProxy), and {@link NO_STORE} on every answer under
+ * {@link NO_STORE_PREFIXES} and on every other answer that set no Cache-Control of its own (static files set theirs).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppConfig, "MAP_TYPE">): void {
+  app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: "same-origin" },
+    crossOriginResourcePolicy: { policy: "same-origin" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: "deny" },
+  });
+  app.addHook("onSend", async (request, reply) => {
+    if (request.protocol === "https") reply.header("strict-transport-security", HSTS);
+    const url = request.url.toLowerCase();
+    if (!reply.hasHeader("cache-control") || NO_STORE_PREFIXES.some((p) => url.startsWith(p))) {
+      reply.header("cache-control", NO_STORE);
+    }
+  });
+}

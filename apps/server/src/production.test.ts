@@ -1,0 +1,292 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DEV_BRIDGE_PATHS } from "@aquapilot/contract";
+import { afterAll, describe, expect, it } from "vitest";
+import { ENGINES, openTestDatabase } from "../test/databases.js";
+import { createTestApp } from "../test/helpers.js";
+import { hashPassword } from "./auth/passwords.js";
+import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.js";
+import { loadOrCreateSecret } from "./auth/secrets.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { BODY_NOT_KEPT } from "./notify/index.js";
+import { DEMO_ACCOUNT, startSystem } from "./system.js";
+
+/**
+ * "Production is production" (issue 11): with APP_ENV=production there is no demo owner, no factory route, dev bridge
+ * or /dev/outbox, no code in the log or the outbox table, and the start is refused on a weak secret (named, never
+ * shown) or while the demo account keeps its published password.
+ */
+
+const strong = () => randomBytes(32).toString("base64url");
+const figures = { refused: 0, accepted: 0, starts: 0 };
+
+/** The ConfigError loadConfig throws for `env` in production (fails the test when none is thrown). */
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig({ APP_ENV: "production", ...env });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      figures.refused++;
+      return err;
+    }
+    throw err;
+  }
+  throw new Error(`accepted in production: ${Object.keys(env).join(", ")}`);
+}
+
+afterAll(() => {
+  console.log(
+    `production: ${figures.refused} weak configurations refused, ${figures.accepted} strong ones accepted, ${figures.starts} production starts checked`,
+  );
+});
+
+describe("weak secrets refuse a production start (config)", () => {
+  const weak: Array<[string, Record<string, string>]> = [
+    ["EXTERNAL_CALLBACK_SECRET", { EXTERNAL_CALLBACK_SECRET: "short-but-16-chars" }],
+    ["EXTERNAL_CALLBACK_SECRET", { EXTERNAL_CALLBACK_SECRET: "ab".repeat(20) }],
+    ["EXTERNAL_CALLBACK_SECRET", { EXTERNAL_CALLBACK_SECRET: "0123456789abcdef0123456789abcdef" }],
+    ["JPUSH_MASTER_SECRET", { JPUSH_APP_KEY: "a1b2c3d4e5f6a7b8c9d0e1f2" }],
+    ["JPUSH_MASTER_SECRET", { JPUSH_APP_KEY: "a1b2c3d4e5f6a7b8c9d0e1f2", JPUSH_MASTER_SECRET: "s3cret" }],
+    ["VAPID_PRIVATE_KEY", { VAPID_PUBLIC_KEY: "BPub", VAPID_PRIVATE_KEY: "A".repeat(43) }],
+    ["VAPID_PRIVATE_KEY", { VAPID_PUBLIC_KEY: "BPub", VAPID_PRIVATE_KEY: "changeme" }],
+    ["DATABASE_URL", { DATABASE_URL: "postgres://postgres:postgres@db.internal:5432/aquapilot" }],
+    ["SMTP_URL", { SMTP_URL: "smtp://mailer:passw0rd@smtp.internal:587" }],
+    ["REDIS_URL", { REDIS_URL: "redis://default:changeme@redis.internal:6379" }],
+    ["MQTT_URL", { MQTT_URL: "mqtt://gateway:admin@broker.internal:1883" }],
+  ];
+
+  it.each(weak)("refuses a weak %s, naming it and never showing the value", (name, env) => {
+    const err = refusal(env);
+    expect(err.problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
+    for (const [key, value] of Object.entries(env)) {
+      if (/SECRET|PRIVATE|_URL/.test(key)) {
+        const secret = key.endsWith("_URL") ? new URL(value).password : value;
+        expect(err.message).not.toContain(secret);
+      }
+    }
+  });
+
+  it("accepts strong secrets, and unset ones (generated into DATA_DIR)", () => {
+    const good = [
+      {},
+      { EXTERNAL_CALLBACK_SECRET: strong() },
+      { JPUSH_APP_KEY: "a1b2c3d4e5f6a7b8c9d0e1f2", JPUSH_MASTER_SECRET: "9f8e7d6c5b4a39281706f5e4" },
+      { VAPID_PUBLIC_KEY: "BPub", VAPID_PRIVATE_KEY: strong() },
+      { DATABASE_URL: `postgres://aquapilot:${strong()}@db.internal:5432/aquapilot`, REDIS_URL: "redis://redis:6379" },
+    ];
+    for (const env of good) {
+      expect(() => loadConfig({ APP_ENV: "production", ...env })).not.toThrow();
+      figures.accepted++;
+    }
+  });
+
+  it("leaves development and tests alone (their secrets are not production's)", () => {
+    const env = { EXTERNAL_CALLBACK_SECRET: "0123456789abcdef", JPUSH_APP_KEY: "k", JPUSH_MASTER_SECRET: "secret" };
+    expect(() => loadConfig({ APP_ENV: "development", ...env })).not.toThrow();
+    expect(() => loadConfig({ APP_ENV: "test", ...env })).not.toThrow();
+  });
+
+  it("never repeats a secret in a validation error either", () => {
+    const err = (() => {
+      try {
+        loadConfig({ APP_ENV: "development", EXTERNAL_CALLBACK_SECRET: "tiny-s3cr3t" });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error("accepted");
+    })();
+    expect(err.message).toContain("EXTERNAL_CALLBACK_SECRET");
+    expect(err.message).not.toContain("tiny-s3cr3t");
+    expect(KNOWN_WEAK_SECRETS.has("demo1234")).toBe(true);
+  });
+
+  it("starts no simulated softeners in production unless SIM_DEVICES says so", () => {
+    expect(loadConfig({ APP_ENV: "production" }).SIM_DEVICES).toBe(0);
+    expect(loadConfig({ APP_ENV: "production", SIM_DEVICES: "2" }).SIM_DEVICES).toBe(2);
+    expect(loadConfig({ APP_ENV: "development" }).SIM_DEVICES).toBe(3);
+  });
+});
+
+describe("key files in DATA_DIR", () => {
+  it("refuses a key file that is not random, naming the file and not the key", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-keys-"));
+    try {
+      const placeholder = Buffer.alloc(32, 0x41).toString("base64url");
+      fs.writeFileSync(path.join(dir, "jwt-signing-key"), placeholder, { mode: 0o600 });
+      expect(() => loadOrCreateSecret(dir, "jwt-signing-key")).toThrow(/jwt-signing-key.*not random/);
+      try {
+        loadOrCreateSecret(dir, "jwt-signing-key");
+      } catch (err) {
+        expect(String(err)).not.toContain(placeholder);
+      }
+      fs.writeFileSync(path.join(dir, "short-key"), Buffer.from("changeme").toString("base64url"));
+      expect(() => loadOrCreateSecret(dir, "short-key")).toThrow(/shorter than 32 bytes/);
+      // A generated key passes, and is the same on the next start.
+      const key = loadOrCreateSecret(dir, "fresh-key");
+      expect(key.length).toBe(32);
+      expect(Buffer.from(loadOrCreateSecret(dir, "fresh-key")).equals(Buffer.from(key))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(ENGINES)("a production start on %s", (engine) => {
+  /** Starts the whole system in production on a fresh database of the engine; closes everything afterwards. */
+  async function withProductionSystem(
+    prepare: (db: Awaited<ReturnType<typeof openTestDatabase>>["db"]) => Promise<void>,
+    check: (system: Awaited<ReturnType<typeof startSystem>> | Error) => Promise<void>,
+  ): Promise<void> {
+    const database = await openTestDatabase(engine);
+    try {
+      await prepare(database.db);
+      const config = loadConfig({
+        APP_ENV: "production",
+        PORT: "0",
+        MQTT_PORT: "0",
+        DATA_DIR: database.dataDir,
+        LOG_LEVEL: "silent",
+        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      });
+      const system = await startSystem(config).catch((err: Error) => err);
+      figures.starts++;
+      try {
+        await check(system);
+      } finally {
+        if (!(system instanceof Error)) await system.close();
+      }
+    } finally {
+      await database.close();
+    }
+  }
+
+  it("creates no demo account, mounts no factory route, bridge or outbox, and starts no simulated softeners", async () => {
+    await withProductionSystem(
+      async () => {},
+      async (system) => {
+        if (system instanceof Error) throw system;
+        expect(system.demo).toBeNull();
+        expect(system.demoAvailable).toBe(false);
+        expect(system.fleet.devices).toHaveLength(0);
+        expect(await system.db.selectFrom("users").select("id").execute()).toEqual([]);
+        const signIn = await fetch(`${system.url}/connect/token`, {
+          method: "POST",
+          body: new URLSearchParams({
+            grant_type: "password",
+            username: DEMO_ACCOUNT.email,
+            password: DEMO_ACCOUNT.password,
+          }),
+        });
+        expect(signIn.status).toBe(400);
+        for (const [method, url] of [
+          ["GET", "/dev/outbox"],
+          ["POST", "/dev/factory/devices"],
+          ["GET", DEV_BRIDGE_PATHS.wifi],
+          ["POST", DEV_BRIDGE_PATHS.discover],
+        ]) {
+          const res = await fetch(`${system.url}${url}`, {
+            method,
+            headers: { "content-type": "application/json" },
+            body: method === "POST" ? "{}" : undefined,
+          });
+          expect(res.status, url).toBe(404);
+        }
+      },
+    );
+  });
+
+  it("refuses to start while the demo account keeps its published password, and starts once it is changed", async () => {
+    const insertDemo = (password: string) => async (db: Awaited<ReturnType<typeof openTestDatabase>>["db"]) => {
+      await db
+        .insertInto("users")
+        .values({
+          id: `demo-${engine}`,
+          user_name: DEMO_ACCOUNT.userName,
+          name: "Demo",
+          email: DEMO_ACCOUNT.email,
+          phone_number: null,
+          country_code: null,
+          password_hash: await hashPassword(password),
+          service_region: 2,
+          language_type: "en",
+          avatar: null,
+          security_stamp: "stamp",
+          is_deleted: 0,
+          creation_time: new Date().toISOString(),
+        })
+        .execute();
+    };
+    await withProductionSystem(insertDemo(DEMO_ACCOUNT.password), async (system) => {
+      expect(system).toBeInstanceOf(ConfigError);
+      expect((system as ConfigError).message).toContain(DEMO_ACCOUNT.email);
+      expect((system as ConfigError).message).not.toContain(DEMO_ACCOUNT.password);
+    });
+    await withProductionSystem(insertDemo(strong()), async (system) => {
+      expect(system).not.toBeInstanceOf(Error);
+    });
+  });
+});
+
+describe("codes in production", () => {
+  it("keep out of the log and the outbox table when no e-mail provider is configured", async () => {
+    const t = await createTestApp({ env: { APP_ENV: "production" } });
+    try {
+      const res = await t.app.inject({
+        method: "GET",
+        url: "/api/basic-data/app/account/send_email_password_code",
+        query: { email: "new-owner@production.test" },
+      });
+      expect(res.statusCode).toBe(200);
+      const rows = await t.db.selectFrom("outbox").selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0].recipient).toBe("new-owner@production.test");
+      expect(rows[0].body).toBe(BODY_NOT_KEPT);
+      const logged = t.logs.join("\n");
+      expect(logged).toContain("new-owner@production.test");
+      expect(logged).not.toMatch(/\b\d{6}\b/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("npm start with APP_ENV=production", () => {
+  it("exits with a message naming the weak variable, without the value", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-prod-"));
+    const weakValue = "qwerty";
+    try {
+      const tsx = path.join(import.meta.dirname, "../../../node_modules/.bin/tsx");
+      const child = spawn(tsx, [path.join(import.meta.dirname, "server.ts")], {
+        env: {
+          PATH: process.env.PATH,
+          APP_ENV: "production",
+          DATA_DIR: dataDir,
+          PORT: "0",
+          MQTT_PORT: "0",
+          EXTERNAL_CALLBACK_SECRET: "short-secret-value",
+          JPUSH_APP_KEY: "a1b2c3d4e5f6a7b8c9d0e1f2",
+          JPUSH_MASTER_SECRET: weakValue,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (d) => {
+        stderr += String(d);
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      figures.refused++;
+      expect(code).toBe(2);
+      expect(stderr).toContain("EXTERNAL_CALLBACK_SECRET");
+      expect(stderr).toContain("JPUSH_MASTER_SECRET");
+      expect(stderr).not.toContain("short-secret-value");
+      expect(stderr).not.toContain(weakValue);
+      // Nothing was started: no database file was created.
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
