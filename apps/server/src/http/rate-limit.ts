@@ -209,8 +209,8 @@ export interface LimitRule {
    * uncounted by this rule.
    */
   key: (request: FastifyRequest) => string | null;
-  /** The counter's name (see {@link CounterOptions.name}); default `limit-<n>` by order of creation in the app. */
-  name?: string;
+  /** The counter's name, unique in the app (see {@link CounterOptions.name}). */
+  name: string;
 }
 
 /** Outcome of {@link Limiter}: within the limit, or over it with the seconds until the window ends. */
@@ -219,8 +219,6 @@ export type LimitOutcome = { limited: false } | { limited: true; retryAfterSecon
 /** Counts one request against a rule; see {@link createLimiter}. */
 export type Limiter = (request: FastifyRequest) => Promise<LimitOutcome>;
 
-const unnamed = new WeakMap<FastifyInstance, number>();
-
 /**
  * A limiter for `rule` on a fixed-window {@link createCounter}: each call counts the request under
  * `rule.key(request)` and answers whether the limit is exceeded (the request that makes the count `max + 1` is the
@@ -228,13 +226,7 @@ const unnamed = new WeakMap<FastifyInstance, number>();
  * @throws when {@link registerRateLimiting} was not called on the app (at the first request).
  */
 export function createLimiter(app: FastifyInstance, rule: LimitRule): Limiter {
-  let name = rule.name;
-  if (name === undefined) {
-    const n = (unnamed.get(app) ?? 0) + 1;
-    unnamed.set(app, n);
-    name = `limit-${n}`;
-  }
-  const counter = createCounter(app, { name, windowMs: rule.windowMs });
+  const counter = createCounter(app, { name: rule.name, windowMs: rule.windowMs });
   return async (request) => {
     const key = rule.key(request);
     if (key === null) return { limited: false };
