@@ -41,7 +41,9 @@ interface CounterStore extends PluginStore {
 
 /**
  * The plugin's `store` option: a class whose children (one per `createRateLimit`, i.e. per counter) are the plugin's
- * LocalStore or RedisStore, keyed under the counter's name, and registered in `stores` so a key can be reset.
+ * LocalStore (one LRU per counter) or RedisStore (keys under `aquapilot-rl:<counter name>:`), each handed to its
+ * counter through `onStore` so the counter can reset a key. The root store itself counts nothing (`global: false`).
+ * @throws at a counter's first use when it has no name or its name is taken.
  */
 function resettableStore(redis: Redis | null) {
   const names = new Set<string>();
