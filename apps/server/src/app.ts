@@ -45,6 +45,7 @@ import { createPushService } from "./modules/push/service.js";
 import { statisticsRoutes } from "./modules/statistics/routes.js";
 import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.js";
 import type { DeviceCommandPort } from "./ports.js";
+import { createGuards, scaleLimits } from "./security/limits.js";
 
 /** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
 export const REDACT_PATHS = [
@@ -142,7 +143,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     loggerInstance: logger as FastifyBaseLogger,
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -155,7 +156,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
   registerAuthentication(app, auth);
-  registerRateLimiting(app);
+  registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
   app.register(activationRoutes, {
@@ -173,6 +174,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bus: deps.bus,
     devices: deps.devices,
     auth,
+    guards: createGuards(app, scaleLimits(config.RATE_LIMIT_SCALE)),
     codes: createCodeService({ db, secret: loadOrCreateSecret(config.DATA_DIR, CODE_KEY_FILE), now }),
     notifier: createNotifier({
       db,

@@ -33,8 +33,29 @@ const ZEnv = z.object({
   SIM_TIME_SCALE: z.coerce.number().positive().max(1_000_000).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
-  /** Redis pub/sub backplane for the bus when N server processes run behind a load balancer (docs/deploy.md). */
+  /**
+   * Redis pub/sub backplane for the bus when N server processes run behind a load balancer (docs/deploy.md); the HTTP
+   * rate limits and sign-in lockouts (security/limits.ts) then count in Redis too, shared by every process.
+   */
   REDIS_URL: optionalUrl,
+  /**
+   * Which peers may name the client's address in X-Forwarded-For (Fastify `trustProxy`, issue 11): "loopback" (the
+   * default: a reverse proxy on the same host), "true" (any peer: only when nothing reaches the server except
+   * through the proxy), "false" (never), or a comma list of addresses, CIDRs and the names loopback, linklocal,
+   * uniquelocal. The per-address rate limits key on the address found this way, so trusting a peer that is not a
+   * proxy lets any client choose its address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*$/, "expected true, false, or a list of addresses / CIDRs")
+    .default("loopback")
+    .transform((text): boolean | string => (text === "true" ? true : text === "false" ? false : text)),
+  /**
+   * Multiplies the count of every HTTP rate limit and sign-in threshold (security/limits.ts; windows and delays stay
+   * as they are). 1 in production; test and demo systems that sign many users in from one address raise it.
+   */
+  RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(1_000_000).default(1),
   // App configuration served by GET /api/business-basic-data/app/app-config-setting/ (spec §1, §7).
   /** Customer service phone shown on About (spec §1: 114). */
   CUSTOMER_SERVICE_PHONE: z.string().min(1).max(32).default("114"),
@@ -123,7 +144,7 @@ function shown(name: string, value: string | undefined): string {
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
- * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset.
+ * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1.
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak

@@ -54,8 +54,16 @@ export interface TestApp {
 }
 
 /**
+ * RATE_LIMIT_SCALE of test apps: suites sign many users in from one address (127.0.0.1), so every rate-limit count
+ * is multiplied by this unless `env` sets RATE_LIMIT_SCALE (the guessing suite, security/guessing.test.ts, sets "1"
+ * to test the production limits).
+ */
+export const TEST_RATE_LIMIT_SCALE = "1000";
+
+/**
  * Builds the app like server.ts does, on a fresh database of `engine` (default SQLite) or on `database` (to restart
- * on the same DATA_DIR). `env` overrides configuration variables; `now` is the clock.
+ * on the same DATA_DIR). `env` overrides configuration variables (RATE_LIMIT_SCALE is {@link TEST_RATE_LIMIT_SCALE}
+ * unless given); `now` is the clock.
  */
 export async function createTestApp(
   opts: {
@@ -75,7 +83,13 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
-  const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "info", DATA_DIR: database.dataDir, ...opts.env });
+  const config = loadConfig({
+    APP_ENV: "test",
+    LOG_LEVEL: "info",
+    DATA_DIR: database.dataDir,
+    RATE_LIMIT_SCALE: TEST_RATE_LIMIT_SCALE,
+    ...opts.env,
+  });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {

@@ -1,8 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TTokenResponse } from "@aquapilot/contract";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Selectable } from "kysely";
 import type { Bus } from "../bus.js";
 import type { Db } from "../db/index.js";
+import type { UsersTable } from "../db/schema.js";
 import { verifyPassword } from "./passwords.js";
 import { loadOrCreateSecret } from "./secrets.js";
 import { endSession, type SessionEndReason, startSession } from "./sessions.js";
@@ -42,8 +44,17 @@ export interface AuthService {
   verifyAccessToken(token: string): Promise<{ userId: string; userName: string; sessionId: string } | null>;
   /** Like {@link verifyAccessToken} but answers the full {@link AuthUser} (used for `request.user`). */
   authenticate(token: string): Promise<AuthUser | null>;
-  /** OAuth 2.0 password grant: `username` is an e-mail, phone number or user name. Null on bad credentials. */
-  passwordGrant(username: string, password: string): Promise<TTokenResponse | null>;
+  /**
+   * The live account a sign-in name designates: an e-mail (any case), else a phone number (with or without "+"),
+   * else a user name; null when none. Lets the caller throttle by account before the password is checked.
+   */
+  findAccount(username: string): Promise<SignInUser | null>;
+  /**
+   * OAuth 2.0 password grant: `username` is an e-mail, phone number or user name. Null on bad credentials; an
+   * unknown account still spends one argon2 verification (passwords.ts), so timing does not tell it apart. `found`
+   * is the result of {@link findAccount} when the caller already looked the account up.
+   */
+  passwordGrant(username: string, password: string, found?: SignInUser | null): Promise<TTokenResponse | null>;
   /**
    * OAuth 2.0 refresh_token grant with rotation inside the token's session (refresh-token family, issue 11): the
    * presented token is spent and a new pair of the same session is issued. A token presented after it was already
@@ -73,6 +84,9 @@ export interface AuthService {
    */
   endSession(sessionId: string, reason: SessionEndReason): Promise<boolean>;
 }
+
+/** A users row as sign-in finds it. */
+export type SignInUser = Selectable<UsersTable>;
 
 /** SHA-256 hex of an opaque token; only this is stored (refresh_tokens.token_hash). */
 export function sha256Hex(value: string): string {
@@ -197,7 +211,7 @@ export function createAuthService(opts: {
       };
     },
 
-    async passwordGrant(username, password) {
+    async findAccount(username) {
       const login = username.trim();
       const candidates = await db
         .selectFrom("users")
@@ -213,11 +227,16 @@ export function createAuthService(opts: {
         .limit(3)
         .execute();
       // One login string may match different accounts in different columns: e-mail, then phone, then user name.
-      const user =
+      return (
         candidates.find((u) => u.email === login.toLowerCase()) ??
         candidates.find((u) => u.phone_number === login.replace(/^\+/, "")) ??
         candidates.find((u) => u.user_name === login) ??
-        null;
+        null
+      );
+    },
+
+    async passwordGrant(username, password, found) {
+      const user = found !== undefined ? found : await service.findAccount(username);
       if (!(await verifyPassword(user?.password_hash ?? null, password)) || !user) return null;
       return service.issueTokens(user);
     },

@@ -3,17 +3,38 @@ import {
   REVOCATION_PATH,
   TOKEN_PATH,
   type TTokenError,
+  type TTokenResponse,
   ZRevocationRequest,
   ZTokenRequest,
 } from "@aquapilot/contract";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { translate } from "../http/messages.js";
 import { registerOpenEndpoint } from "../http/route.js";
 import type { AppContext } from "../modules/context.js";
+import { requireGuards, type SignInGuard, type SignInRefusal } from "../security/limits.js";
 import { grantedPoliciesFor } from "./policies.js";
 
-function tokenError(reply: FastifyReply, error: TTokenError) {
-  return reply.code(400).header("cache-control", "no-store").send(error);
+function tokenError(reply: FastifyReply, error: TTokenError, status = 400) {
+  return reply.code(status).header("cache-control", "no-store").send(error);
+}
+
+/**
+ * The 429 of a throttled password grant (issue 11) in the endpoint's OAuth shape: `invalid_grant` (RFC 6749 has no
+ * rate-limit error for the token endpoint, and the contract's ZTokenError has none) with a description in the
+ * caller's language telling how long to wait, and `Retry-After` in seconds.
+ */
+function throttled(request: FastifyRequest, reply: FastifyReply, refusal: SignInRefusal) {
+  const seconds = refusal.retryAfterSeconds;
+  const key = seconds < 120 ? "limits.signInSeconds" : "limits.signInMinutes";
+  reply.header("retry-after", String(seconds));
+  return tokenError(
+    reply,
+    {
+      error: "invalid_grant",
+      error_description: translate(request.lang, key, { seconds, minutes: Math.ceil(seconds / 60) }),
+    },
+    429,
+  );
 }
 
 /**
@@ -23,6 +44,9 @@ function tokenError(reply: FastifyReply, error: TTokenError) {
  * `GET /api/abp/application-configuration` (spec §7 current-login-info: currentUser and grantedPolicies).
  * Token answers are not enveloped: `{access_token, token_type, expires_in, refresh_token}` or
  * 400 `{error, error_description}` with the description in the caller's language.
+ * Password grants are throttled per client address and per account before the password is checked
+ * (security/limits.ts {@link SignInGuard}): 429 `invalid_grant` with Retry-After. Refresh grants are not (a refresh
+ * token is 256 random bits, checked by one indexed lookup; and the app signs out on any 4xx of a refresh).
  */
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(TOKEN_PATH, async (request, reply) => {
@@ -36,10 +60,18 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
     }
     const grant = parsed.data;
-    const tokens =
-      grant.grant_type === "password"
-        ? await ctx.auth.passwordGrant(grant.username, grant.password)
-        : await ctx.auth.refreshGrant(grant.refresh_token);
+    let tokens: TTokenResponse | null;
+    if (grant.grant_type === "password") {
+      const found = await ctx.auth.findAccount(grant.username);
+      const guard = requireGuards(ctx).signIn;
+      const admitted = await guard.admit(request, found ? { userId: found.id } : { unknownLogin: grant.username });
+      if ("reason" in admitted) return throttled(request, reply, admitted);
+      tokens = await ctx.auth.passwordGrant(grant.username, grant.password, found);
+      if (tokens) await guard.succeeded(request, admitted);
+      else await guard.failed(request, admitted);
+    } else {
+      tokens = await ctx.auth.refreshGrant(grant.refresh_token);
+    }
     if (!tokens) {
       return tokenError(reply, {
         error: "invalid_grant",

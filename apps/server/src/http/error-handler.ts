@@ -21,15 +21,20 @@ function send(reply: FastifyReply, status: number, error: TAbpError) {
 /**
  * Installs the one error handler (conventions §10) and the 404 handler. Every error becomes the ABP error envelope
  * (spec §7, §8) with a message in the caller's language:
- * AppError → its status and code; request validation (or a ZodError from a service) → 400 with validationErrors
- * whose members are field names; 401 → unAuthorizedRequest true; other 4xx from Fastify (bad JSON, body too
- * large…) → that status; anything else → 500 with a generic message, logged with the request id.
+ * AppError → its status and code (a 429 whose params hold `seconds` also gets `Retry-After`, issue 11); request
+ * validation (or a ZodError from a service) → 400 with validationErrors whose members are field names; 401 →
+ * unAuthorizedRequest true; other 4xx from Fastify (bad JSON, body too large…) → that status; anything else → 500
+ * with a generic message, logged with the request id.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     const lang = languageOf(request);
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, reqId: request.id }, `request failed: ${err.messageKey}`);
+      // A 429 that knows its wait (rate limits, the 60 s code resend) says it in Retry-After too (issue 11).
+      if (err.status === 429 && typeof err.params.seconds === "number") {
+        reply.header("retry-after", String(Math.max(1, Math.ceil(err.params.seconds))));
+      }
       return send(reply, err.status, {
         code: err.code,
         message: translate(lang, err.messageKey, err.params),

@@ -10,6 +10,7 @@ import { messageMessages } from "../modules/message/messages.js";
 import { postSaleMessages } from "../modules/post-sale/messages.js";
 import { pushMessages } from "../modules/push/messages.js";
 import { statisticsMessages } from "../modules/statistics/messages.js";
+import { securityMessages } from "../security/messages.js";
 import { catalogue } from "./catalogue.js";
 import { formatMessage, type MessageParams } from "./message-format.js";
 
@@ -239,6 +240,7 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   filesMessages,
   statisticsMessages,
   faultMessages,
+  securityMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */

@@ -5,6 +5,7 @@ import type { AppConfig } from "../config.js";
 import type { Db } from "../db/index.js";
 import type { Notifier } from "../notify/index.js";
 import type { DeviceCommandPort } from "../ports.js";
+import type { Guards } from "../security/limits.js";
 import type { MessageCenter } from "./message/center.js";
 import type { PushService } from "./push/service.js";
 
@@ -17,6 +18,11 @@ export interface AppContext {
   auth: AuthService;
   codes: CodeService;
   notifier: Notifier;
+  /**
+   * Rate limits and the sign-in lockout of the HTTP API (issue 11, security/limits.ts). Always set by buildApp;
+   * absent only where services are called without HTTP (data-layer tests).
+   */
+  guards?: Guards;
   /** Push bindings and delivery (issue 5: JPush, Web Push, outbox). Always set by buildApp. */
   push?: PushService;
   /** The message center (issue 5): stores, publishes (hub 2) and pushes messages. Always set by buildApp. */

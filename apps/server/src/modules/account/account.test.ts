@@ -58,10 +58,21 @@ describe("account: codes and registration (spec §5 Register)", () => {
     expect(reuse.json().error.code).toBe("InvalidCode");
   });
 
-  it("answers 409 Conflict for an account that is already registered", async () => {
-    const res = await send("new.user@example.com");
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ code: "Conflict", message: "This account is already registered." });
+  it("answers an already registered address like a new one; only the e-mail says so, without a code (issue 11)", async () => {
+    advance(120);
+    const existing = await send("New.User@example.com", "es");
+    const fresh = await send("brand.new@example.com", "es");
+    expect(existing.statusCode).toBe(200);
+    expect(existing.json()).toEqual(fresh.json());
+    const [mail] = (await t.app.inject({ method: "GET", url: "/dev/outbox?recipient=new.user@example.com" })).json();
+    // In the account's language (registered in English above), not the caller's.
+    expect(mail.subject).toBe("Your AquaPilot account");
+    expect(mail.body).toContain("you already have an account. Sign in, or reset your password");
+    expect(mail.body).not.toMatch(/\d{6}/);
+    // The same 60 s rule as for a new address.
+    advance(30);
+    expect((await send("new.user@example.com")).statusCode).toBe(429);
+    expect((await send("brand.new@example.com")).statusCode).toBe(429);
   });
 
   it("answers 409 when the user name is taken, leaving the code unspent", async () => {

@@ -26,6 +26,12 @@ export const accountMessages = catalogue(
     "notify.identity.subject": "Confirm your new AquaPilot contact details",
     "notify.identity.body":
       "Your confirmation code is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. Enter it in the app to link this contact to your AquaPilot account.",
+    "notify.registered.subject": "Your AquaPilot account",
+    "notify.registered.body":
+      "Someone asked to register a new AquaPilot account with this address, but you already have an account. Sign in, or reset your password if you have forgotten it. If you did not ask for this, ignore this message.",
+    "notify.noAccount.subject": "AquaPilot password reset",
+    "notify.noAccount.body":
+      "Someone asked to reset the password of an AquaPilot account with this address, but no account uses it. To create one, register in the app. If you did not ask for this, ignore this message.",
     "notify.delete.subject": "Confirm the deletion of your AquaPilot account",
     "notify.delete.body":
       "Your security code to delete your AquaPilot account is {code}. It is valid for {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, change your password.",
@@ -50,6 +56,12 @@ export const accountMessages = catalogue(
       "notify.identity.subject": "确认您的 AquaPilot 新联系方式",
       "notify.identity.body":
         "您的确认验证码是 {code}，{minutes} 分钟内有效。请在 App 中输入，将此联系方式绑定到您的 AquaPilot 账号。",
+      "notify.registered.subject": "您的 AquaPilot 账号",
+      "notify.registered.body":
+        "有人请求用此地址注册新的 AquaPilot 账号，但您已经拥有账号。请直接登录；如果忘记了密码，请重置密码。如果不是您本人操作，请忽略此消息。",
+      "notify.noAccount.subject": "AquaPilot 密码重置请求",
+      "notify.noAccount.body":
+        "有人请求重置使用此地址的 AquaPilot 账号的密码，但没有账号使用此地址。如需账号，请在 App 中注册。如果不是您本人操作，请忽略此消息。",
       "notify.delete.subject": "确认注销您的 AquaPilot 账号",
       "notify.delete.body":
         "您注销 AquaPilot 账号的安全验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请修改密码。",
@@ -75,6 +87,12 @@ export const accountMessages = catalogue(
       "notify.identity.subject": "Confirme sus nuevos datos de contacto de AquaPilot",
       "notify.identity.body":
         "Su código de confirmación es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. Introdúzcalo en la app para vincular este contacto a su cuenta de AquaPilot.",
+      "notify.registered.subject": "Su cuenta de AquaPilot",
+      "notify.registered.body":
+        "Alguien ha solicitado registrar una nueva cuenta de AquaPilot con esta dirección, pero usted ya tiene una cuenta. Inicie sesión o, si ha olvidado su contraseña, restablézcala. Si no lo ha solicitado, ignore este mensaje.",
+      "notify.noAccount.subject": "Restablecimiento de contraseña de AquaPilot",
+      "notify.noAccount.body":
+        "Alguien ha solicitado restablecer la contraseña de una cuenta de AquaPilot con esta dirección, pero ninguna cuenta la utiliza. Para crear una, regístrese en la app. Si no lo ha solicitado, ignore este mensaje.",
       "notify.delete.subject": "Confirme la eliminación de su cuenta de AquaPilot",
       "notify.delete.body":
         "Su código de seguridad para eliminar su cuenta de AquaPilot es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. Si no lo ha solicitado, cambie su contraseña.",
@@ -99,6 +117,12 @@ export const accountMessages = catalogue(
       "notify.identity.subject": "Подтвердите новые контактные данные AquaPilot",
       "notify.identity.body":
         "Ваш код подтверждения: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Введите его в приложении, чтобы привязать этот контакт к учётной записи AquaPilot.",
+      "notify.registered.subject": "Ваша учётная запись AquaPilot",
+      "notify.registered.body":
+        "Кто-то запросил регистрацию новой учётной записи AquaPilot с этим адресом, но у вас уже есть учётная запись. Войдите в неё или сбросьте пароль, если вы его забыли. Если вы этого не запрашивали, проигнорируйте это сообщение.",
+      "notify.noAccount.subject": "Запрос на сброс пароля AquaPilot",
+      "notify.noAccount.body":
+        "Кто-то запросил сброс пароля учётной записи AquaPilot с этим адресом, но ни одна учётная запись его не использует. Чтобы создать учётную запись, зарегистрируйтесь в приложении. Если вы этого не запрашивали, проигнорируйте это сообщение.",
       "notify.delete.subject": "Подтвердите удаление учётной записи AquaPilot",
       "notify.delete.body":
         "Ваш код безопасности для удаления учётной записи AquaPilot: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Если вы его не запрашивали, смените пароль.",
@@ -124,6 +148,12 @@ export const accountMessages = catalogue(
       "notify.identity.subject": "Confirmez vos nouvelles coordonnées AquaPilot",
       "notify.identity.body":
         "Votre code de confirmation est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Saisissez-le dans l'application pour lier ce contact à votre compte AquaPilot.",
+      "notify.registered.subject": "Votre compte AquaPilot",
+      "notify.registered.body":
+        "Quelqu'un a demandé à créer un nouveau compte AquaPilot avec cette adresse, mais vous avez déjà un compte. Connectez-vous, ou réinitialisez votre mot de passe si vous l'avez oublié. Si vous ne l'avez pas demandé, ignorez ce message.",
+      "notify.noAccount.subject": "Réinitialisation du mot de passe AquaPilot",
+      "notify.noAccount.body":
+        "Quelqu'un a demandé à réinitialiser le mot de passe d'un compte AquaPilot avec cette adresse, mais aucun compte ne l'utilise. Pour en créer un, inscrivez-vous dans l'app. Si vous ne l'avez pas demandé, ignorez ce message.",
       "notify.delete.subject": "Confirmez la suppression de votre compte AquaPilot",
       "notify.delete.body":
         "Votre code de sécurité pour supprimer votre compte AquaPilot est {code}. Il est valable {minutes, plural, one {# minute} many {# minutes} other {# minutes}}. Si vous ne l'avez pas demandé, changez votre mot de passe.",

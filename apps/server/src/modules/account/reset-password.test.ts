@@ -89,13 +89,17 @@ describe("find password (spec §5 Find password; §7 forget_password_*, reset_pa
     expect(reused.json().error.code).toBe("InvalidCode");
   });
 
-  it("does not reveal whether an account exists: success, nothing sent, reset fails like a wrong code", async () => {
-    const before = smtp.mails.length;
-    const sent = await call(t.app, "GET", SEND_EMAIL, { query: { email: "nobody@example.com" } });
+  it("does not reveal whether an account exists: success, a notice without code, reset fails like a wrong code", async () => {
+    const sent = await call(t.app, "GET", SEND_EMAIL, { query: { email: "nobody@example.com" }, lang: "fr" });
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toEqual((await call(t.app, "GET", SEND_EMAIL, { query: { email: "x@y.com" } })).json());
-    expect(smtp.mails.length).toBe(before);
-    expect(await outbox(t.app, "nobody@example.com")).toEqual([]);
+    // The same work as for an account (issue 11): a message goes out, in the caller's language, saying only that no
+    // account uses the address.
+    const notice = smtp.to("nobody@example.com");
+    expect(notice).toHaveLength(1);
+    expect(notice[0].subject).toBe("Réinitialisation du mot de passe AquaPilot");
+    expect(notice[0].text).toContain("aucun compte ne l'utilise");
+    expect(notice[0].text).not.toMatch(/\d{6}/);
     // Same 60 s limit as for a real account.
     expect((await call(t.app, "GET", SEND_EMAIL, { query: { email: "nobody@example.com" } })).statusCode).toBe(429);
 
@@ -141,11 +145,13 @@ describe("find password (spec §5 Find password; §7 forget_password_*, reset_pa
     expect(reg.statusCode).toBe(200);
     advance(61);
 
-    // A wrong country code is another number: success, nothing sent.
+    // A wrong country code is another number: success, and that number only learns that no account uses it.
     expect(
       (await call(t.app, "GET", SEND_PHONE, { query: { phoneNumber: "13900139000", countryCode: "44" } })).statusCode,
     ).toBe(200);
-    expect(await outbox(t.app, "+4413900139000")).toEqual([]);
+    const [notice] = await outbox(t.app, "+4413900139000");
+    expect(notice.subject).toBe("AquaPilot password reset");
+    expect(notice.body).not.toMatch(/\d{6}/);
 
     const sent = await call(t.app, "GET", SEND_PHONE, {
       query: { phoneNumber: "13900139000", countryCode: "+86" },

@@ -1,4 +1,5 @@
 import { BindType, type Language } from "@aquapilot/contract";
+import type { FastifyRequest } from "fastify";
 import { hashPassword } from "../../auth/passwords.js";
 import { endSessions } from "../../auth/sessions.js";
 import type { Db } from "../../db/index.js";
@@ -13,11 +14,17 @@ function liveUsers(db: Db) {
 
 /**
  * Sends a password-reset code to `email` (spec §7 forget_password_send_email_code) in the account's stored language.
- * For an e-mail no live account has, it answers the same (a code is issued, with the same 60 s limit, and never
- * sent), so the answer does not reveal whether the account exists.
- * @throws AppError TooManyRequests within 60 s of the last code; Internal when delivery fails.
+ * For an e-mail no live account has, it answers the same: a code is issued (same limits and 60 s rule) and never
+ * sent; the e-mail says instead that no account uses the address (issue 11), so neither the answer nor its timing
+ * reveals whether the account exists.
+ * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
-export async function sendResetCodeByEmail(ctx: AppContext, email: string, lang: Language): Promise<void> {
+export async function sendResetCodeByEmail(
+  ctx: AppContext,
+  request: FastifyRequest,
+  email: string,
+  lang: Language,
+): Promise<void> {
   const target = normaliseEmail(email);
   const user = await liveUsers(ctx.db).where("email", "=", target).executeTakeFirst();
   await sendVerificationCode(ctx, {
@@ -26,18 +33,20 @@ export async function sendResetCodeByEmail(ctx: AppContext, email: string, lang:
     recipient: target,
     userId: user?.id,
     lang,
-    deliver: user !== undefined,
+    request,
+    notice: user ? undefined : "no-account",
   });
 }
 
 /**
  * Sends a password-reset code by SMS to `countryCode` + `phoneNumber` (spec §7
  * forget_password_send_phone_password_code); like {@link sendResetCodeByEmail} it answers the same for a number no
- * live account has with that country code, and sends nothing then.
- * @throws AppError TooManyRequests within 60 s of the last code; Internal when delivery fails.
+ * live account has with that country code, and the SMS then says that no account uses the number.
+ * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
 export async function sendResetCodeByPhone(
   ctx: AppContext,
+  request: FastifyRequest,
   phoneNumber: string,
   countryCode: string,
   lang: Language,
@@ -54,7 +63,8 @@ export async function sendResetCodeByPhone(
     recipient: phoneTarget(phone, cc),
     userId: user?.id,
     lang,
-    deliver: user !== undefined,
+    request,
+    notice: user ? undefined : "no-account",
   });
 }
 

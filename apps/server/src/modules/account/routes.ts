@@ -1,32 +1,37 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerOpenEndpoint } from "../../http/route.js";
+import { requireGuards } from "../../security/limits.js";
 import type { AppContext } from "../context.js";
 import { resetPassword, sendResetCodeByEmail, sendResetCodeByPhone } from "./reset-password.js";
 import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTypes } from "./service.js";
 
-/** Routes of spec §7 /api/basic-data/app/account (registration codes, register, bind types, find password). */
+/**
+ * Routes of spec §7 /api/basic-data/app/account (registration codes, register, bind types, find password). Code
+ * sending and registration are rate limited (issue 11, security/limits.ts): 429 in the envelope with Retry-After.
+ */
 export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerOpenEndpoint(app, endpoints.sendEmailPasswordCode, async ({ query, lang }) => {
-    await sendEmailRegisterCode(ctx, query.email, lang);
+  registerOpenEndpoint(app, endpoints.sendEmailPasswordCode, async ({ query, lang, request }) => {
+    await sendEmailRegisterCode(ctx, request, query.email, lang);
     return null;
   });
-  registerOpenEndpoint(app, endpoints.sendPhonePasswordCode, async ({ query, lang }) => {
-    await sendPhoneRegisterCode(ctx, query.phoneNumber, query.countryCode, lang);
+  registerOpenEndpoint(app, endpoints.sendPhonePasswordCode, async ({ query, lang, request }) => {
+    await sendPhoneRegisterCode(ctx, request, query.phoneNumber, query.countryCode, lang);
     return null;
   });
-  registerOpenEndpoint(app, endpoints.register, async ({ query, lang }) =>
-    registerUser(ctx, { ...query, language: lang }),
-  );
+  registerOpenEndpoint(app, endpoints.register, async ({ query, lang, request }) => {
+    await requireGuards(ctx).register(request);
+    return registerUser(ctx, { ...query, language: lang });
+  });
   registerOpenEndpoint(app, endpoints.userBindTypeList, async () => userBindTypes());
 
-  // Find password (spec §5): the send calls answer success for unknown accounts and send nothing.
-  registerOpenEndpoint(app, endpoints.forgetPasswordSendEmailCode, async ({ query, lang }) => {
-    await sendResetCodeByEmail(ctx, query.email, lang);
+  // Find password (spec §5): the send calls answer success for unknown accounts too (issue 11: the message says so).
+  registerOpenEndpoint(app, endpoints.forgetPasswordSendEmailCode, async ({ query, lang, request }) => {
+    await sendResetCodeByEmail(ctx, request, query.email, lang);
     return null;
   });
-  registerOpenEndpoint(app, endpoints.forgetPasswordSendPhoneCode, async ({ query, lang }) => {
-    await sendResetCodeByPhone(ctx, query.phoneNumber, query.countryCode, lang);
+  registerOpenEndpoint(app, endpoints.forgetPasswordSendPhoneCode, async ({ query, lang, request }) => {
+    await sendResetCodeByPhone(ctx, request, query.phoneNumber, query.countryCode, lang);
     return null;
   });
   registerOpenEndpoint(app, endpoints.resetPassword, async ({ query, lang }) => {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.js";
 import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.js";
@@ -56,11 +57,25 @@ const CODE_TEXTS: Record<CodePurpose, { subjectKey: string; bodyKey: string }> =
 };
 
 /**
+ * Notices sent INSTEAD of a code when the answer must not tell whether an account exists (issue 11): the caller gets
+ * the same answer either way and only the owner of the address learns it, from the message itself.
+ */
+const NOTICE_TEXTS = {
+  /** A registration code was asked for an address that already has an account. */
+  registered: { subjectKey: "notify.registered.subject", bodyKey: "notify.registered.body" },
+  /** A password-reset code was asked for an address that has no account. */
+  "no-account": { subjectKey: "notify.noAccount.subject", bodyKey: "notify.noAccount.body" },
+} as const;
+
+/**
  * Issues a code for `purpose` and `codeTarget` and sends it to `recipient` by e-mail or SMS, in the language of
- * `userId` or of the user owning `recipient`, else `lang` (the caller's Accept-Language). With `deliver` false the
- * code is issued (same 60 s rate limit, so answers do not tell whether an account exists) but nothing is sent.
- * An undeliverable code is discarded so the user may ask again at once.
- * @throws AppError TooManyRequests within 60 s of the last code; Internal (account.sendFailed) when delivery fails.
+ * `userId` or of the user owning `recipient`, else `lang` (the caller's Accept-Language). First the message is
+ * counted against the code-sending limits of the caller's address, the recipient and the channel (issue 11,
+ * security/limits.ts). With `notice` the code is issued (same 60 s rule) but never sent: the notice goes instead, so
+ * the work and the answer are the same whether or not an account exists. A message that cannot be delivered
+ * discards its code, so the user may ask again at once.
+ * @throws AppError TooManyRequests (429, with Retry-After) over a limit or within 60 s of the last code for the
+ *   same purpose and target; Internal (account.sendFailed) when delivery fails.
  */
 export async function sendVerificationCode(
   ctx: AppContext,
@@ -71,19 +86,21 @@ export async function sendVerificationCode(
     codeTarget?: string;
     userId?: string | null;
     lang: Language;
-    deliver?: boolean;
+    /** The HTTP request asking for it (its client address is limited). */
+    request: FastifyRequest;
+    notice?: keyof typeof NOTICE_TEXTS;
   },
 ): Promise<void> {
+  await ctx.guards?.codeSend(opts.request, opts.channel, opts.recipient);
   const { id, code } = await ctx.codes.issue(opts.purpose, opts.codeTarget ?? opts.recipient);
-  if (opts.deliver === false) return;
   try {
     await ctx.notifier.sendLocalized({
       channel: opts.channel,
       recipient: opts.recipient,
       userId: opts.userId,
       fallbackLanguage: opts.lang,
-      ...CODE_TEXTS[opts.purpose],
-      params: { code, minutes: CODE_TTL_SECONDS / 60 },
+      ...(opts.notice ? NOTICE_TEXTS[opts.notice] : CODE_TEXTS[opts.purpose]),
+      params: opts.notice ? {} : { code, minutes: CODE_TTL_SECONDS / 60 },
     });
   } catch (err) {
     await ctx.codes.discard(id);
@@ -91,33 +108,51 @@ export async function sendVerificationCode(
   }
 }
 
-async function sendCode(ctx: AppContext, channel: "email" | "sms", target: string, lang: Language): Promise<void> {
-  await sendVerificationCode(ctx, { purpose: "register", channel, recipient: target, lang });
-}
-
 /**
- * Sends a 6-digit registration code by e-mail, in the caller's language (spec §7 send_email_password_code).
- * @throws AppError Conflict when the e-mail is already registered; TooManyRequests within 60 s of the last code.
+ * Sends a 6-digit registration code by e-mail, in the caller's language (spec §7 send_email_password_code). For an
+ * address that already has an account the answer is the same, and the e-mail says "you already have an account;
+ * sign in or reset your password" in the account's language instead of carrying a code (issue 11: no enumeration).
+ * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
-export async function sendEmailRegisterCode(ctx: AppContext, email: string, lang: Language): Promise<void> {
+export async function sendEmailRegisterCode(
+  ctx: AppContext,
+  request: FastifyRequest,
+  email: string,
+  lang: Language,
+): Promise<void> {
   const target = normaliseEmail(email);
-  if (await accountExists(ctx.db, { email: target }))
-    throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
-  await sendCode(ctx, "email", target, lang);
+  const exists = await accountExists(ctx.db, { email: target });
+  await sendVerificationCode(ctx, {
+    purpose: "register",
+    channel: "email",
+    recipient: target,
+    lang,
+    request,
+    notice: exists ? "registered" : undefined,
+  });
 }
 
 /**
- * Sends a 6-digit registration code by SMS (spec §7 send_phone_password_code).
- * @throws AppError Conflict when the phone number is already registered; TooManyRequests within 60 s.
+ * Sends a 6-digit registration code by SMS (spec §7 send_phone_password_code); for a number that already has an
+ * account the SMS says so instead, as {@link sendEmailRegisterCode}.
+ * @throws AppError TooManyRequests over a limit or within 60 s; Internal when delivery fails.
  */
 export async function sendPhoneRegisterCode(
   ctx: AppContext,
+  request: FastifyRequest,
   phoneNumber: string,
   countryCode: string,
   lang: Language,
 ): Promise<void> {
-  if (await accountExists(ctx.db, { phoneNumber })) throw new AppError(ErrorCode.Conflict, "account.alreadyRegistered");
-  await sendCode(ctx, "sms", phoneTarget(phoneNumber, countryCode), lang);
+  const exists = await accountExists(ctx.db, { phoneNumber });
+  await sendVerificationCode(ctx, {
+    purpose: "register",
+    channel: "sms",
+    recipient: phoneTarget(phoneNumber, countryCode),
+    lang,
+    request,
+    notice: exists ? "registered" : undefined,
+  });
 }
 
 /** Registration input (spec §7 register query; §5 rules). */

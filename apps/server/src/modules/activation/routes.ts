@@ -62,14 +62,30 @@ export const activationRoutes: FastifyPluginAsync<{ deps: ActivationDeps }> = as
   const address = clientAddressKey;
   const minute = ACTIVATION_LIMITS.windowMs;
   const limits = {
-    beginByAddress: createLimiter(app, { max: ACTIVATION_LIMITS.beginPerAddress, windowMs: minute, key: address }),
-    beginByMac: createLimiter(app, { max: ACTIVATION_LIMITS.beginPerMac, windowMs: minute, key: macKey }),
+    beginByAddress: createLimiter(app, {
+      name: "activation-begin-address",
+      max: ACTIVATION_LIMITS.beginPerAddress,
+      windowMs: minute,
+      key: address,
+    }),
+    beginByMac: createLimiter(app, {
+      name: "activation-begin-mac",
+      max: ACTIVATION_LIMITS.beginPerMac,
+      windowMs: minute,
+      key: macKey,
+    }),
     completeByAddress: createLimiter(app, {
+      name: "activation-complete-address",
       max: ACTIVATION_LIMITS.completePerAddress,
       windowMs: minute,
       key: address,
     }),
-    completeByMac: createLimiter(app, { max: ACTIVATION_LIMITS.completePerMac, windowMs: minute, key: macKey }),
+    completeByMac: createLimiter(app, {
+      name: "activation-complete-mac",
+      max: ACTIVATION_LIMITS.completePerMac,
+      windowMs: minute,
+      key: macKey,
+    }),
   };
 
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {

@@ -60,11 +60,13 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // Binding checks a secret (argon2) or a pairing code from activation: limited per user and per client address.
   const bindByUser = createLimiter(app, {
+    name: "bind-user",
     max: BIND_LIMITS.perUser,
     windowMs: BIND_LIMITS.windowMs,
     key: (request) => (request.user ? request.user.id : null),
   });
   const bindByAddress = createLimiter(app, {
+    name: "bind-address",
     max: BIND_LIMITS.perAddress,
     windowMs: BIND_LIMITS.windowMs,
     key: clientAddressKey,

@@ -2,6 +2,7 @@ import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { loadOrCreateSecret } from "../../auth/secrets.js";
 import { registerEndpoint } from "../../http/route.js";
+import { requireGuards } from "../../security/limits.js";
 import type { AppContext } from "../context.js";
 import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.js";
 import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.js";
@@ -9,6 +10,7 @@ import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.js";
 /**
  * Routes of spec §7 /api/run-lucky/device/app/family-user, plus the documented extensions `GET my-share-list` and
  * `DELETE revoke-share-code` (FamilyShareList). The share code key lives in DATA_DIR/family-share-key.
+ * `analysis-code` (scan and join) is rate limited per client address (issue 11).
  */
 export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
@@ -29,8 +31,13 @@ export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getShareCode, async ({ user, query }) =>
     shares.create(user.id, query.familyId, query.refresh ?? false),
   );
-  registerEndpoint(app, endpoints.analysisCode, async ({ user, query }) =>
-    shares.analyse(user.id, query.code, query.preview),
+  // Scanning and joining by share code: limited per client address (issue 11, security/limits.ts), before the code
+  // is looked at; over the limit → 429 in the envelope with Retry-After.
+  registerEndpoint(
+    app,
+    endpoints.analysisCode,
+    async ({ user, query }) => shares.analyse(user.id, query.code, query.preview),
+    { preHandler: (request) => requireGuards(ctx).joinByCode(request) },
   );
   registerEndpoint(app, endpoints.getMyShares, async ({ user, query }) => shares.listMine(user.id, query));
   registerEndpoint(app, endpoints.revokeShareCode, async ({ user, query }) => {

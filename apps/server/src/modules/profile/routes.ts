@@ -37,8 +37,8 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.updatePhoneOrEmailVerification, async ({ user, query, lang }) =>
     issueIdentityTicket(ctx, tickets, user.id, query.password, lang),
   );
-  registerEndpoint(app, endpoints.sendUserIdentityVerification, async ({ user, query, lang }) =>
-    sendIdentityCode(ctx, tickets, user.id, query, lang),
+  registerEndpoint(app, endpoints.sendUserIdentityVerification, async ({ user, query, lang, request }) =>
+    sendIdentityCode(ctx, tickets, user.id, query, lang, request),
   );
   registerEndpoint(app, endpoints.updateEmail, async ({ user, query, lang }) =>
     updateIdentity(ctx, tickets, user.id, query, lang),

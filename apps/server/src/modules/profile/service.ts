@@ -1,4 +1,5 @@
 import { BindType, type Language, type TIdentityTicket, type TProfile } from "@aquapilot/contract";
+import type { FastifyRequest } from "fastify";
 import type { Selectable } from "kysely";
 import { hashPassword, verifyPassword } from "../../auth/passwords.js";
 import { endSessions } from "../../auth/sessions.js";
@@ -211,8 +212,10 @@ export interface SendIdentityCodeInput {
  * - purpose "change-identity": with a valid ticket, to the NEW e-mail, or the new phone number with country code;
  * - purpose "delete-account": to the account's own e-mail (bindType 1, the default when there is one) or phone
  *   (bindType 2) — spec §5 "Delete account: security code verification first".
+ * `request` is the HTTP request (its client address counts against the code-sending limits, issue 11).
  * @throws AppError InvalidCode (profile.ticketInvalid); Validation (profile.identityRequired, profile.sameIdentity,
- *   profile.noIdentity); Conflict (409 profile.identityTaken); TooManyRequests within 60 s; Internal on delivery.
+ *   profile.noIdentity); Conflict (409 profile.identityTaken); TooManyRequests over a limit or within 60 s;
+ *   Internal on delivery.
  */
 export async function sendIdentityCode(
   ctx: AppContext,
@@ -220,6 +223,7 @@ export async function sendIdentityCode(
   userId: string,
   input: SendIdentityCodeInput,
   lang: Language,
+  request: FastifyRequest,
 ): Promise<{ sentTo: string }> {
   if (input.purpose === "delete-account") {
     const user = await loadUser(ctx.db, userId);
@@ -236,6 +240,7 @@ export async function sendIdentityCode(
       recipient,
       userId,
       lang,
+      request,
     });
     return { sentTo: maskRecipient(recipient, user.country_code ?? "") };
   }
@@ -251,6 +256,7 @@ export async function sendIdentityCode(
     codeTarget: identityCodeTarget(userId, id),
     userId,
     lang,
+    request,
   });
   return { sentTo: maskRecipient(recipient, id.kind === "phone" ? id.countryCode : "") };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.js";
+import { ApiError } from "../../shared/api/errors.js";
+import { checkIdentity, type FindPasswordForm, isCode, isEmail, signInFailure, validateFindPassword } from "./rules.js";
 
 const good: FindPasswordForm = {
   mode: "email",
@@ -41,5 +42,17 @@ describe("Find password rules (spec §5)", () => {
       ok: true,
       phone: { nationalNumber: "612345678", countryCode: "+33" },
     });
+  });
+});
+
+describe("Login failure text (spec §5 Login; issue 11 throttling)", () => {
+  it("shows the server's wait for a throttled sign-in, the spec's text for wrong credentials", () => {
+    const wait = "Too many failed sign-ins. Please wait 4 s before trying again.";
+    expect(signInFailure(new ApiError(wait, "invalid_grant", 429))).toEqual({ text: wait });
+    expect(signInFailure(new ApiError("Login failed: wrong account or password.", "invalid_grant", 400))).toEqual({
+      key: "login.verificationFailed",
+    });
+    expect(signInFailure(new ApiError("", -2, null))).toEqual({ key: "login.loginFailed" });
+    expect(signInFailure(new ApiError("", 429, 429))).toEqual({ key: "login.loginFailed" });
   });
 });

@@ -2,7 +2,6 @@ import { Button, Toast } from "antd-mobile";
 import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../shared/api/errors.js";
 import { clearLoginInfo } from "../../../shared/auth/session.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { deviceChannel } from "../../../shared/realtime/index.js";
@@ -10,6 +9,7 @@ import { BrandMark, TextField } from "../../../shared/ui/index.js";
 import { useLogin } from "../api/login.js";
 import { LanguageSwitch } from "../components/language-switch.js";
 import { LegalText } from "../components/legal-text.js";
+import { signInFailure } from "../rules.js";
 
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
@@ -41,12 +41,8 @@ export function LoginScreen() {
           navigateTo(PATHS.Home, null, { replace: true });
         },
         onError: (err) => {
-          const wrongCredentials =
-            err instanceof ApiError && (err.code === "invalid_grant" || err.status === 400 || err.status === 401);
-          Toast.show({
-            icon: "fail",
-            content: wrongCredentials ? t("login.verificationFailed") : t("login.loginFailed"),
-          });
+          const failure = signInFailure(err);
+          Toast.show({ icon: "fail", content: "text" in failure ? failure.text : t(failure.key) });
         },
       },
     );
