@@ -15,6 +15,7 @@ import type { Bus } from "./bus.js";
 import type { AppConfig } from "./config.js";
 import type { Db } from "./db/index.js";
 import { registerAuthentication } from "./http/authenticate.js";
+import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.js";
 import { registerRateLimiting } from "./http/rate-limit.js";
@@ -103,8 +104,8 @@ export interface AppDeps {
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 /**
- * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, form
- * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
+ * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, the edge
+ * limits of issue 11 (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
  * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
  * creating and commanding calls (http/idempotency.ts), every REST route of the
  * walking skeleton, the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
@@ -134,9 +135,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: EDGE_LIMITS.paramLength },
     genReqId: () => randomUUID(),
     trustProxy: true,
+    ...edgeServerOptions(),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -145,6 +147,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.register(formbody);
   registerErrorHandler(app);
+  registerEdgeRules(app);
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now });
   registerAuthentication(app, auth);

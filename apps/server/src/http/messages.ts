@@ -11,6 +11,7 @@ import { postSaleMessages } from "../modules/post-sale/messages.js";
 import { pushMessages } from "../modules/push/messages.js";
 import { statisticsMessages } from "../modules/statistics/messages.js";
 import { catalogue } from "./catalogue.js";
+import { edgeMessages } from "./edge-messages.js";
 import { formatMessage, type MessageParams } from "./message-format.js";
 
 /**
@@ -239,6 +240,7 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   filesMessages,
   statisticsMessages,
   faultMessages,
+  edgeMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */
