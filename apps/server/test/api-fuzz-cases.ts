@@ -527,23 +527,31 @@ export function casesFor(
   add("wrong-method", build(base, { method: ep.method === "GET" ? "PATCH" : "GET" }));
 
   // Headers the server reads.
-  add("header-accept-language-nul", build(base, { headers: { "accept-language": "en\u0000" } }));
+  // A control character in any header meets the same edge rule: one such header per route, in turn.
+  const controlHeaders: Array<[string, string]> = [
+    ["accept-language", "en\u0000"],
+    ["x-time-zone", "Europe/Paris\u0000"],
+    ["idempotency-key", "k\u0000"],
+    ["x-external-callback-secret", "s\u0001"],
+    ["authorization", "Bearer \u0000"],
+  ];
+  const [controlName, controlValue] = controlHeaders[route.name.length % controlHeaders.length];
+  add(`header-${controlName}-control`, build(base, { headers: { [controlName]: controlValue } }));
   add(
     "header-accept-language-junk",
     build(base, { headers: { "accept-language": `${"xx-XX;q=0.5,".repeat(500)}*;q=abc` } }),
   );
   add("header-time-zone-traversal", build(base, { headers: { "x-time-zone": "../../../../etc/localtime" } }));
-  add("header-time-zone-nul", build(base, { headers: { "x-time-zone": "Europe/Paris\u0000" } }));
   add("header-time-zone-huge", build(base, { headers: { "x-time-zone": "A/".repeat(3_000) } }));
   add("header-forwarded-for", build(base, { headers: { "x-forwarded-for": "999.999.999.999, ::ffff:zz, \u202e" } }));
-  add("header-idempotency-nul", build(base, { headers: { "idempotency-key": "k\u0000" } }));
-  add("header-idempotency-unicode", build(base, { headers: { "idempotency-key": "ключ-é".repeat(40) } }));
+  if (takesBody) {
+    add("header-idempotency-unicode", build(base, { headers: { "idempotency-key": "ключ-é".repeat(40) } }));
+  }
   add("header-authorization-junk", build(base, { headers: { authorization: `Bearer ${"a.".repeat(3_000)}` } }));
   add(
     "header-authorization-none-alg",
     build(base, { headers: { authorization: "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0." } }),
   );
-  add("header-callback-secret", build(base, { headers: { "x-external-callback-secret": "s\u0001" } }));
 
   if (route.upload) {
     const upload = (label: string, parts: Parameters<typeof multipartBody>[0]) => {
