@@ -15,6 +15,7 @@ import type { Bus } from "./bus.js";
 import type { AppConfig } from "./config.js";
 import type { Db } from "./db/index.js";
 import { registerAuthentication } from "./http/authenticate.js";
+import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.js";
 import { registerRateLimiting } from "./http/rate-limit.js";
@@ -109,8 +110,9 @@ export interface AppDeps {
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 /**
- * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, form
- * bodies for /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
+ * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, the edge
+ * limits of issue 11 (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for
+ * /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
  * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
  * creating and commanding calls (http/idempotency.ts), every REST route of the
  * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
@@ -141,9 +143,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: EDGE_LIMITS.paramLength },
     genReqId: () => randomUUID(),
     trustProxy: config.TRUST_PROXY,
+    ...edgeServerOptions(),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -153,6 +156,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(formbody);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
+  registerEdgeRules(app);
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
   registerAuthentication(app, auth);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZText } from "./endpoints/define.js";
 
 /**
  * Device activation over HTTP (issue 9; docs/device-protocol.md §13.4): the two steps a module takes after joining
@@ -24,15 +25,15 @@ export const ACTIVATION_TOKEN_MINUTES = 10;
 /** Seconds a step-one nonce stays valid. */
 export const ACTIVATION_NONCE_SECONDS = 120;
 
-const ZMac = z
-  .string()
-  .trim()
-  .refine((m) => m.replace(/[^0-9a-fA-F]/g, "").length === 12, "mac needs 12 hex digits");
+const ZMac = ZText(32, { trim: true }).refine(
+  (m) => m.replace(/[^0-9a-fA-F]/g, "").length === 12,
+  "mac needs 12 hex digits",
+);
 
 export const ZActivationBegin = z.object({
   mac: ZMac,
-  model: z.string().max(64).optional(),
-  firmwareVersion: z.string().max(32).optional(),
+  model: ZText(64).optional(),
+  firmwareVersion: ZText(32).optional(),
 });
 export type TActivationBegin = z.infer<typeof ZActivationBegin>;
 
@@ -49,8 +50,8 @@ export type TActivationBeginResult = z.infer<typeof ZActivationBeginResult>;
 
 export const ZActivationComplete = z.object({
   mac: ZMac,
-  nonce: z.string().min(16).max(512),
-  secret: z.string().min(16).max(256),
+  nonce: ZText(512, { min: 16 }),
+  secret: ZText(256, { min: 16 }),
 });
 export type TActivationComplete = z.infer<typeof ZActivationComplete>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { accountEndpoints } from "./endpoints/account.js";
 import { articleEndpoints } from "./endpoints/article.js";
-import type { Endpoint } from "./endpoints/define.js";
+import { type Endpoint, ZText } from "./endpoints/define.js";
 import { deviceEndpoints } from "./endpoints/device.js";
 import { deviceControlEndpoints } from "./endpoints/device-control.js";
 import { familyEndpoints } from "./endpoints/family.js";
@@ -52,18 +52,22 @@ export type ResultOf<E extends Endpoint> = z.output<E["result"]>;
 
 export const TOKEN_PATH = "/connect/token";
 
+/**
+ * Form body of `POST /connect/token` (RFC 6749 §4.3 password grant, §6 refresh): every field bounded single-line text
+ * (issue 11 "one input rule"); a field that breaks it answers 400 `invalid_request`.
+ */
 export const ZTokenRequest = z.discriminatedUnion("grant_type", [
   z.object({
     grant_type: z.literal("password"),
-    username: z.string().min(1),
-    password: z.string().min(1),
-    client_id: z.string().optional(),
-    scope: z.string().optional(),
+    username: ZText(256, { min: 1 }),
+    password: ZText(128, { min: 1 }),
+    client_id: ZText(64).optional(),
+    scope: ZText(512).optional(),
   }),
   z.object({
     grant_type: z.literal("refresh_token"),
-    refresh_token: z.string().min(1),
-    client_id: z.string().optional(),
+    refresh_token: ZText(4096, { min: 1 }),
+    client_id: ZText(64).optional(),
   }),
 ]);
 export type TTokenRequest = z.infer<typeof ZTokenRequest>;

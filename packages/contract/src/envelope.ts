@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZQueryInt } from "./endpoints/define.js";
 
 /**
  * The ABP response envelope (spec §7 "Success response shape", §8).
@@ -36,10 +37,13 @@ export type TAbpEnvelope<T> = {
   __abp: true;
 };
 
-/** Paged list query of spec §7: `skipCount`, `maxResultCount` (default 15 = spec §9 page size). */
+/** Largest `skipCount` of a paged list query (issue 11: every number bounded; no list is this long). */
+export const MAX_SKIP_COUNT = 1_000_000;
+
+/** Paged list query of spec §7: `skipCount` (0..{@link MAX_SKIP_COUNT}), `maxResultCount` (1..1000, default 15 = spec §9 page size). */
 export const ZPagedQuery = z.object({
-  skipCount: z.coerce.number().int().min(0).default(0),
-  maxResultCount: z.coerce.number().int().min(1).max(1000).default(15),
+  skipCount: ZQueryInt(0, MAX_SKIP_COUNT).default(0),
+  maxResultCount: ZQueryInt(1, 1000).default(15),
 });
 export type TPagedQuery = z.infer<typeof ZPagedQuery>;
 

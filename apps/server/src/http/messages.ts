@@ -12,6 +12,7 @@ import { pushMessages } from "../modules/push/messages.js";
 import { statisticsMessages } from "../modules/statistics/messages.js";
 import { securityMessages } from "../security/messages.js";
 import { catalogue } from "./catalogue.js";
+import { edgeMessages } from "./edge-messages.js";
 import { formatMessage, type MessageParams } from "./message-format.js";
 
 /**
@@ -241,6 +242,7 @@ const PARTS: Array<Record<Language, Record<string, string>>> = [
   statisticsMessages,
   faultMessages,
   securityMessages,
+  edgeMessages,
 ];
 
 /** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */

@@ -1,4 +1,4 @@
-import type { Language, TValidationError } from "@aquapilot/contract";
+import { INPUT_RULES, type Language, type TValidationError } from "@aquapilot/contract";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ZodType, z } from "zod";
 import { translate } from "./messages.js";
@@ -44,7 +44,9 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 
 /**
  * Turns zod issues into ABP `validationErrors` (`{message, members}`; members are the field names) written in
- * `lang`. `input` is the validated value, used to tell a missing field from a wrong one.
+ * `lang`. `input` is the validated value, used to tell a missing field from a wrong one. The contract's input rule
+ * (issue 11) has its own texts: a control character or broken text → "input.forbiddenCharacters", a record with too
+ * many keys → "input.tooManyEntries", an array too long → "input.tooManyItems".
  */
 export function toValidationErrors(issues: z.core.$ZodIssue[], input: unknown, lang: Language): TValidationError[] {
   return issues.map((issue) => {
@@ -68,11 +70,29 @@ export function toValidationErrors(issues: z.core.$ZodIssue[], input: unknown, l
               });
         break;
       case "too_big":
-        message = translate(lang, issue.origin === "string" ? "validation.tooLong" : "validation.tooBig", {
-          ...params,
-          max: String(issue.maximum),
-        });
+        message = translate(
+          lang,
+          issue.origin === "string"
+            ? "validation.tooLong"
+            : issue.origin === "array"
+              ? "input.tooManyItems"
+              : "validation.tooBig",
+          { ...params, max: String(issue.maximum) },
+        );
         break;
+      case "custom": {
+        // The contract's one input rule (packages/contract define.ts INPUT_RULES, issue 11).
+        const rule = (issue.params as { rule?: string; max?: number } | undefined)?.rule;
+        if (rule === INPUT_RULES.text || rule === INPUT_RULES.multilineText) {
+          message = translate(lang, "input.forbiddenCharacters", params);
+        } else if (rule === INPUT_RULES.maxKeys) {
+          message = translate(lang, "input.tooManyEntries", {
+            ...params,
+            max: String((issue.params as { max?: number }).max ?? ""),
+          });
+        } else message = translate(lang, "validation.invalid", params);
+        break;
+      }
       case "invalid_format":
         message = translate(lang, "validation.invalidFormat", params);
         break;

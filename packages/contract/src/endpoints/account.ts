@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "../enums.js";
-import { endpoint, noQuery, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZEmail, ZIsoTime, ZQueryChoice, ZText } from "./define.js";
 
 // Account, profile and login info (spec §7 /api/basic-data/app/account, /profile; current-login-info).
 
@@ -36,16 +36,26 @@ export const ZProfile = z.object({
 });
 export type TProfile = z.infer<typeof ZProfile>;
 
-const ZPassword = z.string().min(6).max(128);
-const ZCode = z.string().regex(/^\d{6}$/);
-const ZPhoneNumber = z.string().regex(/^\d{4,15}$/);
-const ZCountryCode = z.string().regex(/^\+?\d{1,4}$/);
+/** A new password: 6–128 characters (spec §5), single-line. */
+const ZPassword = ZText(128, { min: 6 });
+/** A password as typed at sign-in or confirmation: 1–128 characters. */
+const ZPasswordEntry = ZText(128, { min: 1 });
+/** A verification code: exactly 6 digits (spec §7 codes). */
+const ZCode = ZText(6).regex(/^\d{6}$/);
+/** A national phone number: 4–15 digits. */
+const ZPhoneNumber = ZText(15).regex(/^\d{4,15}$/);
+/** A calling code, with or without "+": 1–4 digits. */
+const ZCountryCode = ZText(5).regex(/^\+?\d{1,4}$/);
+/** An e-mail or a phone number as typed for an account: 3–256 characters. */
+const ZAccount = ZText(256, { min: 3 });
+/** Bind type 1 e-mail or 2 phone (spec §3), sent as query text. */
+const ZBindTypeQuery = ZQueryChoice([1, 2]);
+/** A signed identity-change ticket (update-phone-or-email-verification). */
+const ZTicket = ZText(2048);
 /** A user name (spec §2 UpdateUserName): 2–64 characters, unique. */
-export const ZUserName = z.string().trim().min(2).max(64);
+export const ZUserName = ZText(64, { trim: true, min: 2 });
 /** An image reference: a relative path such as "/uploads/avatars/x.png" or an http(s) URL (spec §7 "Images"). */
-export const ZImageRef = z
-  .string()
-  .max(512)
+export const ZImageRef = ZText(512)
   .regex(/^(\/[A-Za-z0-9._~\-/]*|https?:\/\/\S+)$/)
   .refine((v) => !v.includes(".."), "no parent segments");
 
@@ -78,9 +88,9 @@ export type TAppConfigSetting = z.infer<typeof ZAppConfigSetting>;
 /** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
 export const REVOCATION_PATH = "/connect/revocation";
 export const ZRevocationRequest = z.object({
-  token: z.string().min(1),
+  token: ZText(4096, { min: 1 }),
   token_type_hint: z.enum(["refresh_token", "access_token"]).optional(),
-  client_id: z.string().optional(),
+  client_id: ZText(64).optional(),
 });
 export type TRevocationRequest = z.infer<typeof ZRevocationRequest>;
 
@@ -100,7 +110,7 @@ export const accountEndpoints = {
   sendEmailPasswordCode: endpoint({
     method: "GET",
     path: "/api/basic-data/app/account/send_email_password_code",
-    query: z.object({ email: z.email() }),
+    query: z.object({ email: ZEmail }),
     body: undefined,
     result: z.null(),
     open: true,
@@ -109,7 +119,7 @@ export const accountEndpoints = {
   sendPhonePasswordCode: endpoint({
     method: "GET",
     path: "/api/basic-data/app/account/send_phone_password_code",
-    query: z.object({ phoneNumber: z.string().regex(/^\d{4,15}$/), countryCode: z.string().regex(/^\+?\d{1,4}$/) }),
+    query: z.object({ phoneNumber: ZPhoneNumber, countryCode: ZCountryCode }),
     body: undefined,
     result: z.null(),
     open: true,
@@ -119,16 +129,14 @@ export const accountEndpoints = {
     method: "POST",
     path: "/api/basic-data/app/account/register",
     query: z.object({
-      bindType: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])),
-      account: z.string().min(3).max(256),
+      bindType: ZBindTypeQuery,
+      account: ZAccount,
       password: ZPassword,
       code: ZCode,
-      serviceRegion: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])),
-      countryCode: z
-        .string()
-        .regex(/^\+?\d{1,4}$/)
-        .optional(),
-      userName: z.string().min(2).max(64).optional(),
+      /** Service region 1 China or 2 Europe (spec §3). */
+      serviceRegion: ZQueryChoice([1, 2]),
+      countryCode: ZCountryCode.optional(),
+      userName: ZText(64, { min: 2 }).optional(),
     }),
     body: undefined,
     result: z.object({ id: z.string(), userName: z.string() }),
@@ -158,7 +166,7 @@ export const accountEndpoints = {
   forgetPasswordSendEmailCode: endpoint({
     method: "GET",
     path: "/api/basic-data/app/account/forget_password_send_email_code",
-    query: z.object({ email: z.email() }),
+    query: z.object({ email: ZEmail }),
     body: undefined,
     result: z.null(),
     open: true,
@@ -169,15 +177,12 @@ export const accountEndpoints = {
     path: "/api/basic-data/app/account/reset_password",
     query: z.object({
       /** E-mail or phone number. */
-      account: z.string().min(3).max(256),
+      account: ZAccount,
       code: ZCode,
       password: ZPassword,
-      confirmPassword: z.string().min(1).max(128),
+      confirmPassword: ZPasswordEntry,
       /** 1 email, 2 phone; guessed from the account when absent ("@" → e-mail). */
-      bindType: z.coerce
-        .number()
-        .pipe(z.union([z.literal(1), z.literal(2)]))
-        .optional(),
+      bindType: ZBindTypeQuery.optional(),
       /** For a phone account; the registered country code is used when absent. */
       countryCode: ZCountryCode.optional(),
     }),
@@ -202,7 +207,7 @@ export const accountEndpoints = {
     query: noQuery,
     body: z.object({
       userName: ZUserName.optional(),
-      name: z.string().trim().max(64).nullable().optional(),
+      name: ZText(64, { trim: true }).nullable().optional(),
       avatar: ZImageRef.nullable().optional(),
     }),
     result: ZProfile,
@@ -221,7 +226,7 @@ export const accountEndpoints = {
     method: "POST",
     path: "/api/basic-data/app/profile/change_password",
     query: noQuery,
-    body: z.object({ currentPassword: z.string().min(1).max(128), newPassword: ZPassword }),
+    body: z.object({ currentPassword: ZPasswordEntry, newPassword: ZPassword }),
     result: z.null(),
     summary: "Change the password; ends every session (tokens and hub connections): the app signs in again",
   }),
@@ -236,7 +241,7 @@ export const accountEndpoints = {
   updatePhoneOrEmailVerification: endpoint({
     method: "POST",
     path: "/api/basic-data/app/profile/update-phone-or-email-verification",
-    query: z.object({ password: z.string().min(1).max(128) }),
+    query: z.object({ password: ZPasswordEntry }),
     body: undefined,
     result: ZIdentityTicket,
     summary: "Verify the password before changing phone or e-mail; answers a 10-minute ticket",
@@ -247,15 +252,12 @@ export const accountEndpoints = {
     query: z.object({
       /** change-identity (default): a code to the NEW e-mail or phone, with the ticket; delete-account: to the own. */
       purpose: z.enum(["change-identity", "delete-account"]).default("change-identity"),
-      ticket: z.string().max(2048).optional(),
-      email: z.email().optional(),
+      ticket: ZTicket.optional(),
+      email: ZEmail.optional(),
       phoneNumber: ZPhoneNumber.optional(),
       countryCode: ZCountryCode.optional(),
       /** delete-account only: 1 to the own e-mail, 2 to the own phone; default e-mail when present. */
-      bindType: z.coerce
-        .number()
-        .pipe(z.union([z.literal(1), z.literal(2)]))
-        .optional(),
+      bindType: ZBindTypeQuery.optional(),
     }),
     body: undefined,
     result: z.object({ sentTo: z.string() }),
@@ -265,7 +267,7 @@ export const accountEndpoints = {
     method: "POST",
     path: "/api/basic-data/app/profile/update-phone",
     query: z.object({
-      ticket: z.string().max(2048),
+      ticket: ZTicket,
       phoneNumber: ZPhoneNumber,
       countryCode: ZCountryCode,
       code: ZCode,
@@ -277,7 +279,7 @@ export const accountEndpoints = {
   updateEmail: endpoint({
     method: "POST",
     path: "/api/basic-data/app/profile/update-email",
-    query: z.object({ ticket: z.string().max(2048), email: z.email(), code: ZCode }),
+    query: z.object({ ticket: ZTicket, email: ZEmail, code: ZCode }),
     body: undefined,
     result: ZProfile,
     summary: "Change the e-mail with the ticket and the code sent to the new address",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { endpoint, ZId, ZIsoTime, ZText } from "./define.js";
 
 // Help articles (spec §7 /api/business-basic-data/app/article; screen Article, open without a token).
 
@@ -41,7 +41,7 @@ export const articleEndpoints = {
     method: "GET",
     path: "/api/business-basic-data/app/article/get-list",
     query: ZPagedQuery.extend({
-      keyword: z.string().trim().max(64).optional(),
+      keyword: ZText(64, { trim: true }).optional(),
       category: z.enum(["help", "policy"]).optional(),
     }),
     body: undefined,

@@ -1,12 +1,23 @@
 // Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
 import { z } from "zod";
-import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { MAX_SKIP_COUNT } from "../envelope.js";
+import { endpoint, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZQueryInt, ZQueryNumber, ZRecord, ZText } from "./define.js";
 import { ZDeviceInfo } from "./device.js";
 
 const CONTROL = "/api/run-lucky/device/app/device-control";
 
 /** Optional idempotency key of a command: a repeated id is never sent or applied twice. */
-const ZCommandId = z.string().min(1).max(64).optional();
+const ZCommandId = ZText(64, { min: 1 }).optional();
+
+/** One value of a control-device parameter or setting: a number within ±1e9, a short single-line text or a switch. */
+const ZControlValue = z.union([ZNumber(-1e9, 1e9), ZText(64), z.boolean()]);
+
+/**
+ * `params` of control-device (issue 11: bounded): at most 64 entries — `time` (sync-time, ISO text), `settings`
+ * (set-config: at most 64 settings by name) or the settings themselves at the top level. Which settings and values a
+ * model takes is checked by the server against the model's bounds.
+ */
+const ZControlParams = ZRecord(ZText(64), z.union([ZControlValue, ZRecord(ZText(64), ZControlValue, 64)]), 64);
 
 /** Outcome of a command (pending → done | failed). `error` is the device's reason; `message` is for people. */
 export const ZCommandStatus = z.object({
@@ -156,8 +167,8 @@ export const CSV_TOTAL_ROWS_HEADER = "X-Total-Rows";
 /** Query of the CSV export: the device, the period (ISO times or dates, `from` ≤ t < `to`) and the granularity. */
 export const ZFlowStatisticsCsvQuery = z.object({
   deviceId: ZId,
-  from: z.iso.datetime({ offset: true }).or(z.iso.date()),
-  to: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  from: z.iso.datetime({ offset: true }).max(40).or(z.iso.date().max(10)),
+  to: z.iso.datetime({ offset: true }).max(40).or(z.iso.date().max(10)),
   granularity: z.enum(["raw", "hourly"]).default("raw"),
 });
 export type TFlowStatisticsCsvQuery = z.input<typeof ZFlowStatisticsCsvQuery>;
@@ -208,10 +219,10 @@ export const deviceControlEndpoints = {
   controlDevice: endpoint({
     method: "POST",
     path: `${CONTROL}/control-device`,
-    query: commandQ.extend({ time: ZIsoTime.optional() }),
+    query: commandQ.extend({ time: ZIsoTimeInput.optional() }),
     body: z.object({
       command: z.enum(CONTROL_DEVICE_COMMANDS),
-      params: z.record(z.string(), z.unknown()).optional(),
+      params: ZControlParams.optional(),
     }),
     result: ZCommandStatus,
     summary: "Forced flushing, forced switch, time sync (phone time) or configuration change",
@@ -227,7 +238,7 @@ export const deviceControlEndpoints = {
   deviceOta: endpoint({
     method: "POST",
     path: `${CONTROL}/device-ota`,
-    query: commandQ.extend({ version: z.string().min(1).max(32).optional() }),
+    query: commandQ.extend({ version: ZText(32, { min: 1 }).optional() }),
     body: undefined,
     result: ZCommandStatus,
     summary: "Start a firmware update; progress arrives as events on hub 1",
@@ -251,7 +262,7 @@ export const deviceControlEndpoints = {
   getCommandStatus: endpoint({
     method: "GET",
     path: `${CONTROL}/get-command-status`,
-    query: z.object({ commandId: z.string().min(1).max(64) }),
+    query: z.object({ commandId: ZText(64, { min: 1 }) }),
     body: undefined,
     result: ZCommandRecord,
     summary: "Outcome of a command (extension, for polling)",
@@ -259,7 +270,7 @@ export const deviceControlEndpoints = {
   resetSaltLevel: endpoint({
     method: "POST",
     path: `${CONTROL}/reset-salt-level`,
-    query: z.object({ deviceId: ZId, levelKg: z.coerce.number().min(0).max(1000) }),
+    query: z.object({ deviceId: ZId, levelKg: ZQueryNumber(0, 1000) }),
     body: undefined,
     result: ZSaltStatus,
     summary: "The owner refilled the brine tank: set the salt level, kg (extension)",
@@ -276,8 +287,9 @@ export const deviceControlEndpoints = {
     method: "PUT",
     path: `${CONTROL}/set-salt-reminder`,
     // `days` is checked by the server (a whole number in SALT_REMINDER_DAYS), so a wrong value is answered with the
-    // setting's own text ("Choose from 1 to 30 days") in the caller's language rather than a generic one.
-    query: z.object({ deviceId: ZId, days: z.coerce.number() }),
+    // setting's own text ("Choose from 1 to 30 days") in the caller's language rather than a generic one; the wide
+    // bounds here only keep absurd numbers (1e308) out.
+    query: z.object({ deviceId: ZId, days: ZQueryNumber(-10_000, 10_000) }),
     body: undefined,
     result: ZSaltStatus,
     summary:
@@ -288,8 +300,8 @@ export const deviceControlEndpoints = {
     path: `${CONTROL}/get-regeneration-cycles`,
     query: z.object({
       deviceId: ZId,
-      skipCount: z.coerce.number().int().min(0).default(0),
-      maxResultCount: z.coerce.number().int().min(1).max(100).default(15),
+      skipCount: ZQueryInt(0, MAX_SKIP_COUNT).default(0),
+      maxResultCount: ZQueryInt(1, 100).default(15),
     }),
     body: undefined,
     result: z.object({ items: z.array(ZRegenerationCycle), totalCount: z.number().int() }),
@@ -301,10 +313,9 @@ export const deviceControlEndpoints = {
     query: z.object({}),
     body: z.object({
       deviceId: ZId,
-      reportTimeType: z.coerce.number().int().min(1).max(3),
+      reportTimeType: ZQueryInt(1, 3),
       /** A day inside the period, YYYY-MM-DD, a calendar date in the caller's time zone; default today there. */
-      date: z
-        .string()
+      date: ZText(40)
         .regex(/^\d{4}-\d{2}-\d{2}/)
         .optional(),
     }),

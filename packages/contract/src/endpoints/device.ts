@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZRecord, ZText } from "./define.js";
 import { ZFamilyDevice } from "./family.js";
 
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
@@ -87,6 +87,13 @@ export const ZDeviceSettings = z.record(z.string(), z.union([z.number(), z.strin
 export type TDeviceSettings = z.infer<typeof ZDeviceSettings>;
 
 /**
+ * Advanced settings as a client sends them (issue 11): at most 64 names of at most 64 characters, each a finite number
+ * within ±1e9 or a single-line text of at most 64 characters ("HH:mm", ISO time). Which names and values a model
+ * takes is checked by the server against the model's bounds (device-model settings).
+ */
+export const ZDeviceSettingsInput = ZRecord(ZText(64), z.union([ZNumber(-1e9, 1e9), ZText(64)]), 64);
+
+/**
  * How one advanced setting is entered (spec §3 "Time entry units are Hr/Min or Min/Second"): `type` number (with
  * `min`/`max`/`step` in `unit`), time (a time of day "HH:mm", picker Hr/Min), datetime (ISO 8601 device clock) or
  * enum (`options` values with their meaning). `picker` names the time picker for durations.
@@ -142,26 +149,28 @@ export type TDeviceWithData = z.infer<typeof ZDeviceWithData>;
  */
 export const ZDeviceBind = z.object({
   familyId: ZId,
-  code: z.string().trim().min(3).max(256).optional(),
-  mac: z.string().trim().min(12).max(17).optional(),
-  secret: z.string().min(1).max(256).optional(),
-  name: z.string().trim().min(1).max(32).optional(),
+  code: ZText(256, { trim: true, min: 3 }).optional(),
+  mac: ZText(17, { trim: true, min: 12 }).optional(),
+  secret: ZText(256, { min: 1 }).optional(),
+  name: ZText(32, { trim: true, min: 1 }).optional(),
   rebind: z.boolean().optional(),
 });
 export type TDeviceBind = z.infer<typeof ZDeviceBind>;
 
 /** A device name (spec §4 DeviceNameUpdate: label "Device name", field "Name"): 1–32 characters after trimming. */
-export const ZDeviceName = z.string().trim().min(1).max(32);
+export const ZDeviceName = ZText(32, { trim: true, min: 1 });
 /** A device image: a relative path (e.g. "/device-images/aq-s25-front.svg"); never a URL with a host. */
-export const ZDeviceImage = z
-  .string()
-  .trim()
-  .min(1)
-  .max(512)
-  .refine((v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) && !v.startsWith("//"), "A relative path is expected");
+export const ZDeviceImage = ZText(512, { trim: true, min: 1 }).refine(
+  (v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) && !v.startsWith("//"),
+  "A relative path is expected",
+);
 
-const ZMacQuery = z.object({ mac: z.string().trim().min(12).max(17) });
-const ZModelQuery = z.object({ deviceModel: z.string().trim().min(1).max(64) });
+/** A MAC address as typed: 12 hex digits with or without separators (12–17 characters). */
+const ZMacText = ZText(17, { trim: true, min: 12 });
+/** A device model name (device-model catalogue key). */
+const ZModelName = ZText(64, { trim: true, min: 1 });
+const ZMacQuery = z.object({ mac: ZMacText });
+const ZModelQuery = z.object({ deviceModel: ZModelName });
 
 /** Device, device-lookup, device-model, family-device details and the external callback (spec §7). */
 export const deviceCatalogueEndpoints = {
@@ -265,7 +274,7 @@ export const deviceCatalogueEndpoints = {
   getDeviceModelSetting: endpoint({
     method: "GET",
     path: "/api/run-lucky/device/app/device-lookup/get-device-model-setting",
-    query: z.object({ deviceModel: z.string().trim().min(1).max(64).optional(), deviceId: ZId.optional() }),
+    query: z.object({ deviceModel: ZModelName.optional(), deviceId: ZId.optional() }),
     body: undefined,
     result: ZDeviceModelSetting,
     summary: "Which advanced settings a model has, with units and bounds",
@@ -274,7 +283,7 @@ export const deviceCatalogueEndpoints = {
     method: "POST",
     path: "/api/run-lucky/Iot/app/external-callback/send-device-config-change-message",
     query: noQuery,
-    body: z.object({ mac: z.string().trim().min(12).max(17), settings: ZDeviceSettings, ts: ZIsoTime.optional() }),
+    body: z.object({ mac: ZMacText, settings: ZDeviceSettingsInput, ts: ZIsoTimeInput.optional() }),
     result: z.object({ deviceId: z.string(), settings: ZDeviceSettings }),
     open: true,
     summary: "A configuration change made at the valve (integration call; header x-external-callback-secret)",

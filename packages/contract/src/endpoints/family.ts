@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryNumber, ZText } from "./define.js";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
 
@@ -95,12 +95,16 @@ export const ZFamilyDashboard = z.object({
 export type TFamilyDashboard = z.infer<typeof ZFamilyDashboard>;
 
 /** A family name: 1–32 characters after trimming. */
-export const ZFamilyName = z.string().trim().min(1).max(32);
+export const ZFamilyName = ZText(32, { trim: true, min: 1 });
 /** An avatar: a relative path or URL of an uploaded image (spec §7 "Images"). */
-export const ZAvatar = z.string().trim().min(1).max(512);
-const ZLongitude = z.number().min(-180).max(180);
-const ZLatitude = z.number().min(-90).max(90);
-const ZRegionName = z.string().trim().max(64);
+export const ZAvatar = ZText(512, { trim: true, min: 1 });
+/** Degrees east, −180..180. */
+const ZLongitude = ZNumber(-180, 180);
+/** Degrees north, −90..90. */
+const ZLatitude = ZNumber(-90, 90);
+const ZRegionName = ZText(64, { trim: true });
+/** A household address as typed or chosen on the map: at most 256 characters, one line. */
+const ZAddress = ZText(256, { trim: true });
 
 /**
  * Body of family POST / (spec §5 "Create family: address required"). `address`, `longitude` and `latitude` are
@@ -110,7 +114,7 @@ const ZRegionName = z.string().trim().max(64);
  */
 export const ZFamilyCreate = z.object({
   name: ZFamilyName,
-  address: z.string().trim().max(256).nullish(),
+  address: ZAddress.nullish(),
   longitude: ZLongitude.nullish(),
   latitude: ZLatitude.nullish(),
   province: ZRegionName.nullish(),
@@ -126,9 +130,9 @@ const ZIdParams = z.object({ id: ZId });
 /** Query of update-family-address: the same address rule as create (all three of address, longitude, latitude). */
 export const ZFamilyAddressQuery = z.object({
   familyId: ZId,
-  address: z.string().trim().max(256).optional(),
-  longitude: z.coerce.number().min(-180).max(180).optional(),
-  latitude: z.coerce.number().min(-90).max(90).optional(),
+  address: ZAddress.optional(),
+  longitude: ZQueryNumber(-180, 180).optional(),
+  latitude: ZQueryNumber(-90, 90).optional(),
   province: ZRegionName.optional(),
   city: ZRegionName.optional(),
   district: ZRegionName.optional(),
@@ -324,7 +328,7 @@ export const familyEndpoints = {
     method: "POST",
     path: `${FAMILY_USER}/analysis-code`,
     query: z.object({
-      code: z.string().trim().min(1).max(1024),
+      code: ZText(1024, { trim: true, min: 1 }),
       /** Extension: "true" checks the code and answers the family without joining (for the confirmation). */
       preview: z
         .enum(["true", "false"])

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, ZId, ZIsoTime } from "./define.js";
+import { endpoint, ZId, ZIsoTime, ZText } from "./define.js";
 import { ZCommandStatus } from "./device-control.js";
 
 // Faults (spec §2 Other /Fault and the My tab's "faults"; §3 system close reasons; §8 labels; issue 10 point 5
@@ -103,7 +103,7 @@ export const faultEndpoints = {
   reopenWater: endpoint({
     method: "POST",
     path: `${FAULT}/reopen-water`,
-    query: z.object({ deviceId: ZId, commandId: z.string().min(1).max(64).optional() }),
+    query: z.object({ deviceId: ZId, commandId: ZText(64, { min: 1 }).optional() }),
     body: undefined,
     result: ZCommandStatus,
     summary: "Reopen a valve that closed the water (forced-switch on a closed valve; refused when it is open)",

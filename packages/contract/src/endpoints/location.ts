@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "./define.js";
+import { endpoint, ZQueryChoice, ZQueryInt, ZQueryNumber, ZText } from "./define.js";
 
 // Region tree and IP lookup (spec §7 /api/business-basic-data/app/travel-location-lookup), plus two documented
 // extensions for the map's offline fallback (reverse, search).
@@ -7,10 +7,7 @@ import { endpoint } from "./define.js";
 const LOOKUP = "/api/business-basic-data/app/travel-location-lookup";
 
 /** Service region filter (spec §3: 1 China, 2 Europe); absent = the caller's own region (China when anonymous). */
-const ZServiceRegionQuery = z.coerce
-  .number()
-  .pipe(z.union([z.literal(1), z.literal(2)]))
-  .optional();
+const ZServiceRegionQuery = ZQueryChoice([1, 2]).optional();
 
 /**
  * One node of the region tree: China GB/T 2260 province (1) → city (2) → district (3); Europe country (1) → ISO
@@ -68,7 +65,7 @@ export const locationEndpoints = {
   getRegionChildren: endpoint({
     method: "POST",
     path: `${LOOKUP}/travel-location-child`,
-    query: z.object({ parentId: z.coerce.number().int().min(0).optional(), serviceRegion: ZServiceRegionQuery }),
+    query: z.object({ parentId: ZQueryInt(0, 2_147_483_647).optional(), serviceRegion: ZServiceRegionQuery }),
     body: undefined,
     result: z.array(ZRegion),
     open: true,
@@ -77,7 +74,7 @@ export const locationEndpoints = {
   getLocationByIp: endpoint({
     method: "GET",
     path: `${LOOKUP}/travel_Location_by_ipaddress`,
-    query: z.object({ ipAddress: z.string().trim().max(64).optional() }),
+    query: z.object({ ipAddress: ZText(64, { trim: true }).optional() }),
     body: undefined,
     result: ZIpLocation,
     open: true,
@@ -87,8 +84,8 @@ export const locationEndpoints = {
     method: "GET",
     path: `${LOOKUP}/reverse`,
     query: z.object({
-      longitude: z.coerce.number().min(-180).max(180),
-      latitude: z.coerce.number().min(-90).max(90),
+      longitude: ZQueryNumber(-180, 180),
+      latitude: ZQueryNumber(-90, 90),
       serviceRegion: ZServiceRegionQuery,
     }),
     body: undefined,
@@ -99,7 +96,7 @@ export const locationEndpoints = {
   searchRegions: endpoint({
     method: "GET",
     path: `${LOOKUP}/search`,
-    query: z.object({ keyword: z.string().trim().min(1).max(64), serviceRegion: ZServiceRegionQuery }),
+    query: z.object({ keyword: ZText(64, { trim: true, min: 1 }), serviceRegion: ZServiceRegionQuery }),
     body: undefined,
     result: z.array(ZRegionPlace),
     open: true,

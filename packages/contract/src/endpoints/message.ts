@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryInt, ZText, ZUrl } from "./define.js";
 
 // Messages and push (spec §7 /api/push-service/app/message, /api/push-service/app/jpush,
 // /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message; hub 2 ReceiveMessage).
@@ -62,7 +62,7 @@ export type TMessageType = z.infer<typeof ZMessageType>;
 /** Query of get-user-message-list: page, optional read filter (absent = all), optional type. */
 export const ZMessageListQuery = ZPagedQuery.extend({
   isRead: ZBoolQuery.optional(),
-  type: z.coerce.number().int().min(1).max(3).optional(),
+  type: ZQueryInt(1, 3).optional(),
 });
 
 /** Body of set-message-read: the ids to mark read (the caller's own; others' ids are refused). */
@@ -70,9 +70,10 @@ export const ZSetMessageRead = z.object({ ids: z.array(ZId).min(1).max(500) });
 
 /** A standard Web Push subscription (PushSubscription.toJSON()). */
 export const ZWebPushSubscription = z.object({
-  endpoint: z.url().max(2048),
-  expirationTime: z.number().nullable().optional(),
-  keys: z.object({ p256dh: z.string().min(1).max(512), auth: z.string().min(1).max(512) }),
+  endpoint: ZUrl(2048),
+  /** When the subscription expires, ms since 1970 (a JavaScript time; at most the largest Date). */
+  expirationTime: ZNumber(0, 8.64e15).nullable().optional(),
+  keys: z.object({ p256dh: ZText(512, { min: 1 }), auth: ZText(512, { min: 1 }) }),
 });
 export type TWebPushSubscription = z.infer<typeof ZWebPushSubscription>;
 
@@ -130,16 +131,15 @@ export const messageEndpoints = {
     method: "POST",
     path: "/api/push-service/app/jpush/app-device-binding",
     query: z.object({
-      registrationId: z.string().trim().min(1).max(256),
+      registrationId: ZText(256, { trim: true, min: 1 }),
       /** The shell's platform; absent = unknown (treated as android by JPush). */
       platform: z.enum(["android", "ios"]).optional(),
       /**
        * This app installation's random id (issue 11): the proof that lets a registration bound to another account move
        * here — only the installation that bound it knows it. Absent from older apps (they cannot take one over).
        */
-      installationId: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{16,128}$/)
+      installationId: ZText(128, { min: 16 })
+        .regex(/^[A-Za-z0-9_-]+$/)
         .optional(),
     }),
     body: undefined,
@@ -149,7 +149,7 @@ export const messageEndpoints = {
   appDeviceUnbinding: endpoint({
     method: "POST",
     path: "/api/push-service/app/jpush/app-device-unbinding",
-    query: z.object({ registrationId: z.string().trim().min(1).max(256) }),
+    query: z.object({ registrationId: ZText(256, { trim: true, min: 1 }) }),
     body: undefined,
     result: z.null(),
     summary: "Unbind this phone's JPush registration from the caller",
@@ -192,7 +192,7 @@ export const messageEndpoints = {
     method: "POST",
     path: "/api/push-service/app/web-push/unsubscribe",
     query: noQuery,
-    body: z.object({ endpoint: z.url().max(2048) }),
+    body: z.object({ endpoint: ZUrl(2048) }),
     result: z.null(),
     summary: "Forget this browser's push subscription",
   }),

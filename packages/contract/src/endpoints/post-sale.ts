@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime } from "./define.js";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZMultilineText, ZText } from "./define.js";
 
 // After-sales requests (spec §3 "After-sales request: device, description, handled or unhandled";
 // §7 /api/run-lucky/device/app/post-sale; screens AfterSaleList, AfterSaleCreate).
 
 /** An uploaded photo: the relative path answered by the file upload ({@link ZUploadedFile}.fileUrl). */
-export const ZPhotoPath = z.string().trim().min(1).max(512);
+export const ZPhotoPath = ZText(512, { trim: true, min: 1 });
 
 /**
  * The device's diagnostics attached to a request with the owner's consent: firmware version, the current settings,
@@ -46,9 +46,10 @@ export type TAfterSale = z.infer<typeof ZAfterSale>;
 /** Body of post-sale POST /: a device of the caller's household, 5–500 characters, up to 6 photos. */
 export const ZAfterSaleCreate = z.object({
   deviceId: ZId,
-  description: z.string().trim().min(5).max(500),
+  /** What is wrong, in the owner's words: 5–500 characters, may span lines. */
+  description: ZMultilineText(500, { trim: true, min: 5 }),
   photos: z.array(ZPhotoPath).max(6).default([]),
-  contactPhone: z.string().trim().max(32).nullish(),
+  contactPhone: ZText(32, { trim: true }).nullish(),
   /** The owner's consent to attach the device's diagnostics. */
   attachDiagnostics: z.boolean().default(false),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, noQuery } from "./define.js";
+import { endpoint, noQuery, ZText } from "./define.js";
 
 // The owner's display units, kept per user (issue 10 point 9; extension of spec §7
 // /api/RunLuckyIot/appuser_setting/app/setting, the per-user app settings).
@@ -47,8 +47,8 @@ export const preferenceEndpoints = {
     // Checked by the server against VOLUME_UNITS / HARDNESS_UNITS, so a wrong unit is answered with the choices in
     // the caller's language (validationErrors) rather than a generic "not valid". Absent fields stay as they are.
     body: z.object({
-      volumeUnit: z.string().max(16).optional(),
-      hardnessUnit: z.string().max(16).optional(),
+      volumeUnit: ZText(16).optional(),
+      hardnessUnit: ZText(16).optional(),
     }),
     result: ZUnitPreferences,
     summary: "Choose the caller's display units; answers all of them (400 with the choices for an unknown unit)",

@@ -3,6 +3,7 @@ import { endpoints, FILE_UPLOAD_MAX_BYTES } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { asBodyError } from "../../http/edge.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { registerEndpoint } from "../../http/route.js";
 import { IMMUTABLE } from "../../http/security-headers.js";
@@ -25,10 +26,11 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     registerEndpoint(scope, endpoints.uploadFile, async ({ request, user }) => {
       if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
       await requireUploadAllowance(ctx.db, user.id, ctx.now());
-      const file = await request.file();
-      if (!file) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
+      let file: Awaited<ReturnType<typeof request.file>>;
       let buf: Buffer;
       try {
+        file = await request.file();
+        if (!file) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
         buf = await file.toBuffer();
       } catch (err) {
         if (err instanceof scope.multipartErrors.RequestFileTooLargeError) {
@@ -36,7 +38,7 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
             max: FILE_UPLOAD_MAX_BYTES / 1024 / 1024,
           });
         }
-        throw err;
+        throw asBodyError(err);
       }
       const ext = sniffImage(buf);
       if (!ext || IMAGE_TYPES[ext] !== (file.mimetype === "image/jpg" ? "image/jpeg" : file.mimetype)) {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { asBodyError } from "../../http/edge.js";
 import { AppError, ErrorCode } from "../../http/errors.js";
 import { registerEndpoint } from "../../http/route.js";
 import type { AppContext } from "../context.js";
@@ -35,18 +36,19 @@ export function avatarRoutes(app: FastifyInstance, ctx: AppContext): void {
     await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
     registerEndpoint(scope, endpoints.uploadAvatar, async ({ request }) => {
       if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
-      const file = await request.file();
-      if (!file) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
-      const declared = EXTENSION_BY_TYPE[file.mimetype];
+      let file: Awaited<ReturnType<typeof request.file>>;
       let buf: Buffer;
       try {
+        file = await request.file();
+        if (!file) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
         buf = await file.toBuffer();
       } catch (err) {
         if (err instanceof scope.multipartErrors.RequestFileTooLargeError) {
           throw new AppError(ErrorCode.Validation, "profile.avatarTooLarge", { max: AVATAR_MAX_BYTES / 1024 / 1024 });
         }
-        throw err;
+        throw asBodyError(err);
       }
+      const declared = EXTENSION_BY_TYPE[file.mimetype];
       const actual = sniffImage(buf);
       if (!declared || actual !== declared) throw new AppError(ErrorCode.Validation, "profile.avatarType");
       const name = `${randomBytes(16).toString("hex")}.${actual}`;
