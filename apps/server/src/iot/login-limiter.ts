@@ -8,8 +8,8 @@ import { isIPv6 } from "node:net";
  * Per client id (a device's MAC) and per remote address: every failed password check is counted; while failures are
  * recent, each further check waits first (a growing delay), and at the limit the key is blocked — every login under
  * it is refused at once, without a password check, until the block ends. Checks run one at a time per client id and
- * a few at a time per address, so a burst of parallel attempts is counted as it goes instead of all being checked
- * before the first failure is known. A device that logged in successfully since the server started ("known good":
+ * a few at a time per address (a slot is held only for the check, not the delay), so a burst of parallel attempts is
+ * counted as it goes instead of all being checked before the first failure is known. A device that logged in successfully since the server started ("known good":
  * the SHA-256 of the password that worked) skips delays and blocks — its password is still checked — so an attacker
  * hammering a MAC or sharing an address (a NAT) cannot lock the real device out.
  */
@@ -179,16 +179,13 @@ export class LoginLimiter {
       this.counts.blocked++;
       return "blocked";
     }
-    const gateKeys = [`a|${keys.address}`, ...(keys.client !== undefined ? [`c|${keys.client}`] : [])];
-    const acquired: string[] = [];
+    // The client id's gate first: attempts on one MAC wait for each other there, holding nothing an address shares.
+    const clientGate = keys.client !== undefined ? `c|${keys.client}` : null;
+    if (clientGate && !(await this.acquire(clientGate, 1))) {
+      this.counts.busy++;
+      return "busy";
+    }
     try {
-      for (const key of gateKeys) {
-        if (!(await this.acquire(key, key.startsWith("a|") ? this.limits.addressConcurrency : 1))) {
-          this.counts.busy++;
-          return "busy";
-        }
-        acquired.push(key);
-      }
       if (this.isBlocked(keys)) {
         this.counts.blocked++;
         return "blocked";
@@ -201,9 +198,23 @@ export class LoginLimiter {
         this.counts.delayed++;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-      return this.finish(keys, passwordDigest, await this.count(check));
+      // Then a slot of the address, held only for the check itself (the delay above holds none).
+      const addressGate = `a|${keys.address}`;
+      if (!(await this.acquire(addressGate, this.limits.addressConcurrency))) {
+        this.counts.busy++;
+        return "busy";
+      }
+      try {
+        if (this.isBlocked(keys)) {
+          this.counts.blocked++;
+          return "blocked";
+        }
+        return this.finish(keys, passwordDigest, await this.count(check));
+      } finally {
+        this.release(addressGate);
+      }
     } finally {
-      for (const key of acquired) this.release(key);
+      if (clientGate) this.release(clientGate);
     }
   }
 
