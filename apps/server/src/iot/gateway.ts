@@ -132,6 +132,8 @@ export class DeviceGateway implements DeviceCommandPort {
   /** Devices that connected again (a live `online: true`) and whose counters may restart once. */
   private readonly restartAllowed = new Set<string>();
   private readonly logGate = new Map<string, { until: number; suppressed: number }>();
+  /** Last receive time (ms) given to a record of each device whose own time was replaced: kept strictly increasing. */
+  private readonly lastStamp = new Map<string, number>();
 
   private constructor(
     private readonly client: MqttClient,
@@ -658,8 +660,12 @@ export class DeviceGateway implements DeviceCommandPort {
     this.correctedCounts.timeReplaced++;
     const reportTs = pinnedDeviceTime(ts, now);
     this.gatedLog("info", mac, "time", { mac, deviceTime: ts, receivedAt: now.toISOString(), state: isState });
+    // Two messages of one device arriving in the same millisecond must not share a (device, ts) key.
+    const stamp = Math.max(now.getTime(), (this.lastStamp.get(mac) ?? 0) + 1);
+    if (this.lastStamp.size >= 100_000) this.lastStamp.clear();
+    this.lastStamp.set(mac, stamp);
     return {
-      recordTs: now.toISOString(),
+      recordTs: new Date(stamp).toISOString(),
       reportTs,
       foldTs: withinDeviceEra(Date.parse(ts)) ? ts : reportTs,
     };
