@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import net from "node:net";
+import type { Duplex } from "node:stream";
 import {
   deviceTopic,
   MQTT_MAX_PACKET_BYTES,
@@ -204,10 +205,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
   const server = net.createServer((socket) => {
-    const conn = guardPacketSize(socket, maxPacketBytes, (remainingLength) => {
+    const conn: Duplex = guardPacketSize(socket, maxPacketBytes, (remainingLength) => {
       oversizedPackets++;
+      // Aedes hangs its client on the connection: its id is the device's MAC once it has connected.
+      const clientId = (conn as Duplex & { client?: { id?: string | null } }).client?.id ?? null;
       logger?.warn(
-        { address: socket.remoteAddress, bytes: remainingLength, limit: maxPacketBytes },
+        { client: clientId, address: socket.remoteAddress, bytes: remainingLength, limit: maxPacketBytes },
         "mqtt connection closed: packet too large",
       );
     });

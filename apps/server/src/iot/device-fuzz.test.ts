@@ -417,6 +417,8 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     expect(link.broker?.stats.oversizedPackets).toBe(oversizedBefore + oversized.length);
     expect(Object.keys(link.gateway.rejected).sort()).toEqual([...GATEWAY_REJECT_REASONS].sort());
     expect(link.gateway.rejected["counter-decreased"]).toBeGreaterThanOrEqual(3);
+    const closedLines = log.lines.filter((l) => l.msg === "mqtt connection closed: packet too large");
+    expect(closedLines.map((l) => (l.obj as { client?: string }).client)).toContain(A.mac);
     const errors = log.lines.filter((l) => l.level === "error");
     expect(errors).toEqual([]);
     // No log line carries a password or a payload.
