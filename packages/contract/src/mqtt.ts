@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AdvancedSettingName } from "./endpoints/device.js";
 import { SYSTEM_CLOSE_REASONS } from "./enums.js";
 
 /**
@@ -50,61 +51,210 @@ export function parseDeviceTopic(topic: string): { mac: string; channel: MqttCha
   return { mac: parts[3], channel };
 }
 
-const ZTs = z.string().describe("ISO 8601 time on the device clock");
+/**
+ * Largest MQTT packet the cloud reads, bytes of the packet's remaining length (topic, packet id and payload; issue 11).
+ * The largest legitimate message, a state report with all 26 settings, is about 1.5 KB; the embedded broker closes a
+ * connection that announces a bigger packet before reading it, and the gateway drops a bigger payload from an
+ * external broker (set Mosquitto's `message_size_limit` / EMQX's `max_packet_size` to the same value).
+ */
+export const MQTT_MAX_PACKET_BYTES = 16_384;
+
+/**
+ * Physical bounds of the numbers a device reports (issue 11), units in the names. Generous on purpose (a valve
+ * reporting a value beyond them is broken or hostile), and above every value the simulator can produce.
+ */
+export const MQTT_BOUNDS = {
+  /** Metered totals, capacity and water left, L (10⁹ L = 1 000 000 m³, centuries of a large valve). */
+  waterL: 1e9,
+  /** Water metered between two telemetry messages, L (a week of a 60× simulator offline stays below). */
+  intervalWaterL: 1e6,
+  /** Instantaneous flow, L/min (a 2″ valve passes about 400 L/min). */
+  flowLpm: 1000,
+  /** Durations of stations and cycles, s (7 days). */
+  seconds: 604_800,
+  /** Event counters such as regenerations. */
+  count: 1e7,
+  /** Text fields naming the device (model, firmware version, serial numbers), characters. */
+  identityChars: 64,
+  /** Device-chosen ids (events, acknowledged command ids), characters. */
+  idChars: 64,
+  /** Error text in an acknowledgement, characters. */
+  errorChars: 200,
+} as const;
+
+/** Text without control characters (C0, DEL, C1): no NUL, no line breaks, no escape sequences. */
+const PRINTABLE = /^[^\p{Cc}]*$/u;
+
+function ZText(max: number) {
+  return z.string().max(max).regex(PRINTABLE, "control characters are not allowed");
+}
+
+/** An id on the wire (a device's event id, a command id): 1–64 characters without control characters. */
+const ZDeviceId = ZText(MQTT_BOUNDS.idChars).min(1);
+
+/**
+ * ISO 8601 time on the device clock (issue 11): at most 40 characters, a real calendar instant with `Z` or an offset,
+ * normalised to UTC with milliseconds (`Date.toISOString()`, so text order is time order). Whether the time is
+ * plausible is the gateway's question (it depends on the server's clock and the device clock's measured rate).
+ */
+const ZTs = z
+  .string()
+  .max(40)
+  .pipe(z.iso.datetime({ offset: true }))
+  .refine((s) => Number.isFinite(Date.parse(s)), "not a time")
+  .transform((s) => new Date(s).toISOString())
+  .describe("ISO 8601 time on the device clock");
+
+const ZWaterL = z.number().min(0).max(MQTT_BOUNDS.waterL);
+const ZSeconds = z.number().min(0).max(MQTT_BOUNDS.seconds);
 
 export const ZMqttStatus = z.object({ v: z.literal(1), online: z.boolean(), ts: ZTs.optional() });
 export type TMqttStatus = z.infer<typeof ZMqttStatus>;
 
+/** A setting the device may report: the 26 advanced settings of spec §3 and the salt it has used so far. */
+export type ReportedSettingName = AdvancedSettingName | "saltUsedKg";
+
+type SettingRule = { kind: "number"; min: number; max: number; int?: true } | { kind: "hhmm" } | { kind: "datetime" };
+
+/**
+ * What a device may report for each setting (issue 11): the bounds a valve accepts (the simulator's, which contain
+ * the cloud's per-model bounds of docs/device-protocol.md §9), times of day "HH:mm", `currentTime` an ISO time or "".
+ */
+export const REPORTED_SETTING_RULES = {
+  absorbSaltMode: { kind: "number", min: 0, max: 1, int: true },
+  absorbSaltSlowWashTime: { kind: "number", min: 0, max: 240 },
+  backWashIntervalNumber: { kind: "number", min: 1, max: 99, int: true },
+  backWashTime: { kind: "number", min: 0, max: 99 },
+  continuousWaterTime: { kind: "number", min: 0, max: 999 },
+  currentTime: { kind: "datetime" },
+  deviceTimeScheme: { kind: "number", min: 0, max: 1, int: true },
+  filterMaterialWorkingDay: { kind: "number", min: 0, max: 9999, int: true },
+  flowRateOff: { kind: "number", min: 0, max: 999 },
+  language: { kind: "number", min: 0, max: 99, int: true },
+  maximumRegenerationIntervalDay: { kind: "number", min: 0, max: 99, int: true },
+  operationDay: { kind: "number", min: 0, max: 99999, int: true },
+  outRelayMode: { kind: "number", min: 0, max: 9, int: true },
+  periodicWaterProduction: { kind: "number", min: 0, max: 1e9 },
+  periodicWaterProductionUnit: { kind: "number", min: 0, max: 9, int: true },
+  rawWaterHardness: { kind: "number", min: 1, max: 5000 },
+  regeneratingTriggerTime: { kind: "hhmm" },
+  regenerationAlarmNumber: { kind: "number", min: 0, max: 999, int: true },
+  resinVolume: { kind: "number", min: 0.5, max: 5000 },
+  saltAddition: { kind: "number", min: 0, max: 500 },
+  saltTankRefillTime: { kind: "number", min: 0, max: 99 },
+  washInitiationTime: { kind: "hhmm" },
+  washTime: { kind: "number", min: 0, max: 99 },
+  washingIncreaseNumber: { kind: "number", min: 0, max: 99, int: true },
+  waterVolumeUnit: { kind: "number", min: 0, max: 2, int: true },
+  workPattern: { kind: "number", min: 0, max: 6, int: true },
+  /** Salt drawn since installation, kg (cumulative). */
+  saltUsedKg: { kind: "number", min: 0, max: 1e7 },
+} as const satisfies Record<ReportedSettingName, SettingRule>;
+
+/** Settings as stored from a report: known names only, each within its rule. */
+export type TReportedSettings = Partial<Record<ReportedSettingName, number | string>>;
+
+function settingValueOk(rule: SettingRule, value: unknown): value is number | string {
+  switch (rule.kind) {
+    case "number":
+      return (
+        typeof value === "number" &&
+        Number.isFinite(value) &&
+        value >= rule.min &&
+        value <= rule.max &&
+        (!rule.int || Number.isInteger(value))
+      );
+    case "hhmm":
+      return typeof value === "string" && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+    case "datetime":
+      return value === "" || (typeof value === "string" && ZTs.safeParse(value).success);
+  }
+}
+
+/**
+ * Keeps the settings of a report that the cloud knows and that lie within {@link REPORTED_SETTING_RULES}, pure
+ * (issue 11): unknown names and out-of-range or mistyped values are dropped (listed in `dropped`), never stored.
+ * Input: the `settings` object as received (any shape); output in a fresh object (no prototype keys carried over).
+ */
+export function sanitizeReportedSettings(raw: unknown): { settings: TReportedSettings; dropped: string[] } {
+  const settings: TReportedSettings = {};
+  const dropped: string[] = [];
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { settings, dropped };
+  for (const [key, value] of Object.entries(raw)) {
+    const rule = Object.hasOwn(REPORTED_SETTING_RULES, key)
+      ? REPORTED_SETTING_RULES[key as ReportedSettingName]
+      : undefined;
+    if (rule && settingValueOk(rule, value)) settings[key as ReportedSettingName] = value;
+    else dropped.push(key);
+  }
+  return { settings, dropped };
+}
+
+/** The `settings` of a state report: any object, reduced to the known, valid settings ({@link sanitizeReportedSettings}). */
+export const ZMqttReportedSettings = z
+  .record(z.string(), z.unknown())
+  .transform((raw): TReportedSettings => sanitizeReportedSettings(raw).settings);
+
 /**
  * Reported state (retained). Units: litres (L), litres per minute (L/min), seconds (s), kilograms (kg).
- * `settings` carries the advanced settings of spec §3 as the device currently applies them.
+ * `settings` carries the advanced settings of spec §3 as the device currently applies them. Every number is finite
+ * and within {@link MQTT_BOUNDS}; every text is bounded (issue 11).
  */
 export const ZMqttState = z.object({
   v: z.literal(1),
   ts: ZTs,
   station: z.number().int().min(0).max(8),
   /** Seconds left in the current station; null in service. */
-  stationRemainingSeconds: z.number().min(0).nullable(),
+  stationRemainingSeconds: ZSeconds.nullable(),
   /**
    * When the current station began, on the device clock (which a time sync moves together with `ts`); null in service.
    * With `ts` and `stationDurationSeconds` the app computes a countdown that never runs backwards (issue 10).
    */
   stationStartedAt: ZTs.nullable().optional(),
   /** Total length of the current station as the valve runs it, s; null in service. */
-  stationDurationSeconds: z.number().min(0).max(604_800).nullable().optional(),
+  stationDurationSeconds: ZSeconds.nullable().optional(),
   /** Seconds until the valve is back in service (the rest of this station plus the stations after it); null in service. */
-  serviceRemainingSeconds: z.number().min(0).max(604_800).nullable().optional(),
+  serviceRemainingSeconds: ZSeconds.nullable().optional(),
   /** Soft water left before the next regeneration is due, L. */
-  remainingWaterL: z.number().min(0),
+  remainingWaterL: ZWaterL,
   /** Exchange capacity between regenerations, L. */
-  capacityL: z.number().min(0),
-  flowRateLpm: z.number().min(0),
-  totalWaterL: z.number().min(0),
+  capacityL: ZWaterL,
+  flowRateLpm: z.number().min(0).max(MQTT_BOUNDS.flowLpm),
+  /** Metered water since installation, L; never decreases (docs/device-protocol.md §5.1). */
+  totalWaterL: ZWaterL,
   vacation: z.boolean(),
-  closeReason: z.number().int().nullable(),
-  firmwareVersion: z.string(),
-  model: z.string(),
-  serialNumber: z.string(),
-  deviceSerialNumber: z.string(),
-  regenerationCount: z.number().int().min(0),
-  settings: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
+  closeReason: z.number().int().min(0).max(65_535).nullable(),
+  firmwareVersion: ZText(MQTT_BOUNDS.identityChars),
+  model: ZText(MQTT_BOUNDS.identityChars),
+  serialNumber: ZText(MQTT_BOUNDS.identityChars),
+  deviceSerialNumber: ZText(MQTT_BOUNDS.identityChars),
+  /** Completed regenerations since installation; never decreases (docs/device-protocol.md §5.1). */
+  regenerationCount: z.number().int().min(0).max(MQTT_BOUNDS.count),
+  settings: ZMqttReportedSettings.optional(),
 });
 export type TMqttState = z.infer<typeof ZMqttState>;
 
-export const ZMqttTelemetry = z.object({
-  v: z.literal(1),
-  ts: ZTs,
-  totalWaterL: z.number().min(0),
-  flowRateLpm: z.number().min(0),
-  /** Water metered since the previous telemetry message, L. */
-  intervalWaterL: z.number().min(0),
-});
+export const ZMqttTelemetry = z
+  .object({
+    v: z.literal(1),
+    ts: ZTs,
+    /** Metered water since installation, L; never decreases (docs/device-protocol.md §5.1). */
+    totalWaterL: ZWaterL,
+    flowRateLpm: z.number().min(0).max(MQTT_BOUNDS.flowLpm),
+    /** Water metered since the previous telemetry message, L (never more than the total). */
+    intervalWaterL: z.number().min(0).max(MQTT_BOUNDS.intervalWaterL),
+  })
+  .refine((m) => m.intervalWaterL <= m.totalWaterL + 0.5, {
+    message: "intervalWaterL exceeds totalWaterL",
+    path: ["intervalWaterL"],
+  });
 export type TMqttTelemetry = z.infer<typeof ZMqttTelemetry>;
 
 export const ZMqttEvent = z.object({
   v: z.literal(1),
   ts: ZTs,
-  id: z.string(),
+  /** Chosen by the device (a UUID); 1–64 characters without control characters. */
+  id: ZDeviceId,
   /** "ota-failed": a firmware update stopped at `progress` % and the device keeps its previous version. */
   type: z.enum([
     "close",
@@ -157,9 +307,11 @@ export type TMqttCommand = z.infer<typeof ZMqttCommand>;
 
 export const ZMqttAck = z.object({
   v: z.literal(1),
-  id: z.string(),
+  /** The command's id (1–64 characters, see {@link ZMqttCommand}). */
+  id: ZDeviceId,
   ts: ZTs,
   ok: z.boolean(),
-  error: z.string().nullable().optional(),
+  /** Why the command was refused, e.g. "busy" or "invalid-setting:washTime"; at most 200 characters. */
+  error: ZText(MQTT_BOUNDS.errorChars).nullable().optional(),
 });
 export type TMqttAck = z.infer<typeof ZMqttAck>;

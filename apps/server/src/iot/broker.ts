@@ -1,10 +1,25 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import net from "node:net";
-import { deviceTopic, MQTT_TOPIC_ROOT, normaliseMac, parseDeviceTopic } from "@aquapilot/contract";
+import type { Duplex } from "node:stream";
+import {
+  deviceTopic,
+  MQTT_MAX_PACKET_BYTES,
+  MQTT_TOPIC_ROOT,
+  normaliseMac,
+  parseDeviceTopic,
+} from "@aquapilot/contract";
 import { verify } from "@node-rs/argon2";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import type { Db } from "../db/index.js";
 import type { IotLogger } from "./logger.js";
+import {
+  addressKey,
+  LoginLimiter,
+  type LoginLimiterStats,
+  type LoginLimits,
+  type LoginOutcome,
+} from "./login-limiter.js";
+import { guardPacketSize } from "./packet-guard.js";
 
 /** The gateway's MQTT username (docs/device-protocol.md, "Credentials"). */
 export const GATEWAY_USERNAME = "gateway";
@@ -26,6 +41,20 @@ export interface EmbeddedBrokerOptions {
   /** Password of the "gateway" user. */
   gatewayPassword: string;
   logger?: IotLogger;
+  /** Overrides of the password-guessing limits (login-limiter.ts DEFAULT_LOGIN_LIMITS; tests). */
+  loginLimits?: Partial<LoginLimits>;
+  /** Clock of the guessing limits' blocks, epoch ms (tests). */
+  now?: () => number;
+  /** Largest packet read, bytes of remaining length (default MQTT_MAX_PACKET_BYTES). */
+  maxPacketBytes?: number;
+}
+
+/** What the broker refused since start (issue 11), for tests and diagnostics. */
+export interface EmbeddedBrokerStats {
+  /** Connections closed because a packet announced more than the size limit (or a malformed length). */
+  oversizedPackets: number;
+  /** The password-guessing limiter's counts. */
+  logins: LoginLimiterStats;
 }
 
 /** A running embedded broker. */
@@ -35,6 +64,8 @@ export interface EmbeddedBroker {
   host: string;
   /** Number of connected clients. */
   readonly connectedClients: number;
+  /** Refusals since start (a copy). */
+  readonly stats: EmbeddedBrokerStats;
   /** Disconnects every client and stops listening. */
   close(): Promise<void>;
 }
@@ -59,7 +90,11 @@ function gatewayTopicAllowed(topic: string): boolean {
  * Starts Aedes 1.x on a TCP server (docs/device-protocol.md "Credentials" and "ACL").
  * - authenticate: username "gateway" with the gateway password, or a device with username = MAC (client id must be
  *   the MAC too, so no device can take over another's session) and password = provisioning secret.
- *   A device's will must be its own status topic.
+ *   A device's will must be its own status topic. Wrong passwords are slowed and then blocked per client id and per
+ *   remote address (login-limiter.ts; docs/device-protocol.md §2): a blocked login is refused with CONNACK 5
+ *   without a password check.
+ * - packet size: a packet announcing more than `maxPacketBytes` (default MQTT_MAX_PACKET_BYTES, 16 KiB) closes the
+ *   connection before its body is read (packet-guard.ts).
  * - authorizePublish: a device only to its own status/state/telemetry/event/ack; the gateway anywhere under
  *   `aq/v1/devices/`. A refused publish closes the connection (MQTT 3.1.1 has no negative PUBACK).
  * - authorizeSubscribe: a device only its own cmd; the gateway anything under the tree (also `$share/…`);
@@ -70,7 +105,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { logger } = options;
   const identities = new WeakMap<Client, Identity>();
   const willTopics = new WeakMap<Client, string | null>();
+  const addresses = new WeakMap<object, string>();
   const gatewayDigest = digest(options.gatewayPassword);
+  let oversizedPackets = 0;
+  const limiter = new LoginLimiter(options.loginLimits, options.now, (kind, key, untilMs) =>
+    logger?.warn(
+      { [kind]: key, until: new Date(untilMs).toISOString() },
+      "mqtt logins blocked after repeated wrong passwords",
+    ),
+  );
   const aedes = await Aedes.createBroker({ heartbeatInterval: 60_000, drainTimeout: 30_000 });
 
   aedes.preConnect = (client, packet, callback) => {
@@ -80,33 +123,57 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   aedes.authenticate = (client, username, password, done) => {
     const pass = password?.toString("utf8") ?? "";
-    if (!username) return done(authError("Bad username or password", 4), false);
+    const address = addresses.get(client.conn) ?? "unknown";
+    const refuse = (message: string, returnCode: number) => done(authError(message, returnCode), false);
+    const answer = (outcome: LoginOutcome) => {
+      if (outcome === "blocked") return refuse("Not authorized", 5);
+      if (outcome === "busy") return refuse("Server unavailable", 3);
+      return refuse("Bad username or password", 4);
+    };
+    if (!username) {
+      limiter.recordFailure({ address });
+      return refuse("Bad username or password", 4);
+    }
     if (username === GATEWAY_USERNAME) {
+      // A 256-bit generated secret compared in constant time: the right one always gets in (the gateway must never
+      // be locked out); wrong ones count against the address like any other.
       if (timingSafeEqual(digest(pass), gatewayDigest)) {
         identities.set(client, { kind: "gateway" });
         return done(null, true);
       }
-      return done(authError("Bad username or password", 4), false);
+      limiter.attempt({ address }, null, async () => false).then(answer, () => refuse("Server unavailable", 3));
+      return;
     }
     const mac = normaliseMac(username);
-    if (!/^[0-9A-F]{12}$/.test(mac)) return done(authError("Bad username or password", 4), false);
-    if (client.id !== mac) return done(authError("Client id must be the MAC", 2), false);
+    if (!/^[0-9A-F]{12}$/.test(mac)) {
+      limiter.recordFailure({ address });
+      return refuse("Bad username or password", 4);
+    }
+    if (client.id !== mac) {
+      limiter.recordFailure({ address });
+      return refuse("Client id must be the MAC", 2);
+    }
     const will = willTopics.get(client);
-    if (will && will !== deviceTopic(mac, "status")) return done(authError("Will topic not allowed", 5), false);
-    options.authorize(mac, pass).then(
-      (ok) => {
-        if (!ok) {
-          logger?.info({ mac }, "mqtt device refused: bad credentials");
-          return done(authError("Bad username or password", 4), false);
-        }
-        identities.set(client, { kind: "device", mac });
-        done(null, true);
-      },
-      (err: Error) => {
-        logger?.error({ mac, err: err.message }, "mqtt device authentication failed");
-        done(authError("Server unavailable", 3), false);
-      },
-    );
+    if (will && will !== deviceTopic(mac, "status")) {
+      limiter.recordFailure({ address });
+      return refuse("Will topic not allowed", 5);
+    }
+    limiter
+      .attempt({ client: mac, address }, digest(pass), () => options.authorize(mac, pass))
+      .then(
+        (outcome) => {
+          if (outcome === "ok") {
+            identities.set(client, { kind: "device", mac });
+            return done(null, true);
+          }
+          if (outcome === "refused") logger?.info({ mac }, "mqtt device refused: bad credentials");
+          answer(outcome);
+        },
+        (err: Error) => {
+          logger?.error({ mac, err: err.message }, "mqtt device authentication failed");
+          refuse("Server unavailable", 3);
+        },
+      );
   };
 
   aedes.authorizePublish = (client, packet, callback) => {
@@ -136,7 +203,20 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   aedes.on("clientError", (client, err) => logger?.debug({ client: client.id, err: err.message }, "mqtt client error"));
 
-  const server = net.createServer(aedes.handle);
+  const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
+  const server = net.createServer((socket) => {
+    const conn: Duplex = guardPacketSize(socket, maxPacketBytes, (remainingLength) => {
+      oversizedPackets++;
+      // Aedes hangs its client on the connection: its id is the device's MAC once it has connected.
+      const clientId = (conn as Duplex & { client?: { id?: string | null } }).client?.id ?? null;
+      logger?.warn(
+        { client: clientId, address: socket.remoteAddress, bytes: remainingLength, limit: maxPacketBytes },
+        "mqtt connection closed: packet too large",
+      );
+    });
+    addresses.set(conn, addressKey(socket.remoteAddress));
+    aedes.handle(conn);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -152,6 +232,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     host: options.host,
     get connectedClients() {
       return aedes.connectedClients;
+    },
+    get stats() {
+      return { oversizedPackets, logins: limiter.stats };
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

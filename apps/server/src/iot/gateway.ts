@@ -3,6 +3,8 @@ import {
   allDevicesTopic,
   type DeviceCommandName,
   deviceTopic,
+  MQTT_BOUNDS,
+  MQTT_MAX_PACKET_BYTES,
   MQTT_PROTOCOL_VERSION,
   type MqttChannel,
   parseDeviceTopic,
@@ -20,8 +22,15 @@ import type { Db } from "../db/index.js";
 import { AppError } from "../http/errors.js";
 import { rollupTelemetryAt } from "../modules/statistics/rollup.js";
 import type { DeviceCommandPort } from "../ports.js";
-import { foldClockRate } from "./clock-rate.js";
+import { type ClockRateState, foldClockRate } from "./clock-rate.js";
 import type { IotLogger } from "./logger.js";
+import {
+  checkCounter,
+  isPlausibleDeviceTime,
+  pinnedDeviceTime,
+  storedStationStart,
+  withinDeviceEra,
+} from "./plausibility.js";
 import { stationTiming } from "./station-timing.js";
 
 /** Channels the gateway subscribes to for every device. */
@@ -29,6 +38,37 @@ const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
 
 /** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
 export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
+
+/**
+ * Why the gateway refuses a device message (issue 11; docs/device-protocol.md §5.1). A refused message is counted
+ * ({@link DeviceGateway.rejected}), logged with the device's MAC and never stored:
+ * too-large — payload over MQTT_MAX_PACKET_BYTES; not-json — not a UTF-8 JSON text; invalid — outside the contract's
+ * schema (types, bounds, lengths, times); counter-decreased — total water or regenerations lower than stored outside a
+ * reconnection; unknown-device — a MAC the cloud does not know.
+ */
+export const GATEWAY_REJECT_REASONS = [
+  "too-large",
+  "not-json",
+  "invalid",
+  "counter-decreased",
+  "unknown-device",
+] as const;
+export type GatewayRejectReason = (typeof GATEWAY_REJECT_REASONS)[number];
+
+/**
+ * What the gateway corrected in messages it accepted (issue 11), counts since start: messages whose device time was
+ * implausible (stored with the receive time, or for a state report the pinned reading), station starts dropped as
+ * inconsistent, setting keys dropped (unknown or out of range), counter restarts accepted after a reconnection.
+ */
+export interface GatewayCorrections {
+  timeReplaced: number;
+  stationStartDropped: number;
+  settingsDropped: number;
+  counterRestarts: number;
+}
+
+/** The same warning about one device is written at most once per this many ms (the rest are counted). */
+const LOG_GATE_MS = 60_000;
 
 /** Options of {@link DeviceGateway.connect}. */
 export interface GatewayOptions {
@@ -45,6 +85,12 @@ export interface GatewayOptions {
 
 type Kind = TDeviceChangeMessage["kind"];
 
+/** The part of a zod issue the gateway logs (path and message; never the input). */
+interface ZodIssueLike {
+  path: PropertyKey[];
+  message: string;
+}
+
 /**
  * Called after a device event is stored — and again for a redelivered one — so records derived from it (user
  * messages, issue 5) are written idempotently even when an earlier attempt crashed half-way. Errors are logged.
@@ -57,9 +103,11 @@ interface Waiter {
 
 /**
  * The cloud side of the device link: an MQTT client of the broker that records what devices report and sends
- * them commands (docs/device-protocol.md). Every message is validated with the contract's zod schemas (invalid
- * ones are logged and dropped), written with Kysely, and announced on the bus as `device.changed` with a full
- * {@link TDeviceChangeMessage} built from the stored row. Messages of one device are processed in arrival order.
+ * them commands (docs/device-protocol.md). Every message is validated with the contract's zod schemas and the
+ * plausibility rules of issue 11 (plausibility.ts: the device time, counters that never go down); a refused one is
+ * counted per reason ({@link rejected}), logged with the MAC and never stored. Accepted ones are written with
+ * Kysely, and announced on the bus as `device.changed` with a full {@link TDeviceChangeMessage} built from the stored
+ * row. Messages of one device are processed in arrival order.
  *
  * Scale-out note: every gateway subscribes to every device here; with several server processes use a broker
  * with shared subscriptions (`$share/gw/aq/v1/devices/+/…`) so each message is recorded once — the records are
@@ -71,6 +119,21 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly unsubscribeBus: () => void;
   private closed = false;
   private eventHook: DeviceEventHook | null = null;
+  private readonly rejectedCounts = Object.fromEntries(GATEWAY_REJECT_REASONS.map((r) => [r, 0])) as Record<
+    GatewayRejectReason,
+    number
+  >;
+  private readonly correctedCounts: GatewayCorrections = {
+    timeReplaced: 0,
+    stationStartDropped: 0,
+    settingsDropped: 0,
+    counterRestarts: 0,
+  };
+  /** Devices that connected again (a live `online: true`) and whose counters may restart once. */
+  private readonly restartAllowed = new Set<string>();
+  private readonly logGate = new Map<string, { until: number; suppressed: number }>();
+  /** Last receive time (ms) given to a record of each device whose own time was replaced: kept strictly increasing. */
+  private readonly lastStamp = new Map<string, number>();
 
   private constructor(
     private readonly client: MqttClient,
@@ -86,7 +149,17 @@ export class DeviceGateway implements DeviceCommandPort {
       this.waiters.delete(event.message.ack.commandId);
       for (const w of set) w.resolve({ ok: event.message.ack.ok, error: event.message.ack.error });
     });
-    client.on("message", (topic, payload) => this.enqueue(topic, payload));
+    client.on("message", (topic, payload, packet) => this.enqueue(topic, payload, packet.retain));
+  }
+
+  /** Refused device messages since start, per reason (issue 11); a copy. */
+  get rejected(): Readonly<Record<GatewayRejectReason, number>> {
+    return { ...this.rejectedCounts };
+  }
+
+  /** Corrections made to accepted device messages since start (issue 11); a copy. */
+  get corrected(): Readonly<GatewayCorrections> {
+    return { ...this.correctedCounts };
   }
 
   /**
@@ -273,12 +346,17 @@ export class DeviceGateway implements DeviceCommandPort {
 
   // ---------- inbound ----------
 
-  private enqueue(topic: string, payload: Buffer): void {
+  private enqueue(topic: string, payload: Buffer, retained: boolean): void {
     const parsed = parseDeviceTopic(topic);
     if (!parsed || parsed.channel === "cmd") return;
+    if (payload.length > MQTT_MAX_PACKET_BYTES) {
+      // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
+      this.reject(parsed.mac, parsed.channel, "too-large", { bytes: payload.length });
+      return;
+    }
     const previous = this.chains.get(parsed.mac) ?? Promise.resolve();
     const next = previous
-      .then(() => this.handle(parsed.mac, parsed.channel, payload))
+      .then(() => this.handle(parsed.mac, parsed.channel, payload, retained))
       .catch((err: Error) => this.logger.error({ mac: parsed.mac, topic, err: err.message }, "device message failed"))
       .finally(() => {
         if (this.chains.get(parsed.mac) === next) this.chains.delete(parsed.mac);
@@ -286,25 +364,69 @@ export class DeviceGateway implements DeviceCommandPort {
     this.chains.set(parsed.mac, next);
   }
 
-  private async handle(mac: string, channel: MqttChannel, payload: Buffer): Promise<void> {
+  /**
+   * Counts a refused message and logs it with the device's MAC (never the payload); the same reason for the same
+   * device is logged at most once a minute, with the number of refusals not logged since.
+   */
+  private reject(mac: string, channel: MqttChannel, reason: GatewayRejectReason, detail: object = {}): void {
+    this.rejectedCounts[reason]++;
+    this.gatedLog(reason === "unknown-device" ? "info" : "warn", mac, reason, {
+      mac,
+      channel,
+      reason,
+      ...detail,
+    });
+  }
+
+  private gatedLog(level: "info" | "warn", mac: string, what: string, obj: Record<string, unknown>): void {
+    const key = `${mac}|${what}`;
+    const nowMs = Date.now();
+    const gate = this.logGate.get(key);
+    if (gate && gate.until > nowMs) {
+      gate.suppressed++;
+      return;
+    }
+    if (this.logGate.size >= 10_000) this.logGate.clear();
+    this.logGate.set(key, { until: nowMs + LOG_GATE_MS, suppressed: 0 });
+    const message = obj.reason ? "device message refused" : `device message corrected: ${what}`;
+    this.logger[level](gate?.suppressed ? { ...obj, notLoggedSince: gate.suppressed } : obj, message);
+  }
+
+  private async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<void> {
     if (payload.length === 0) return; // a cleared retained message
     let json: unknown;
     try {
       json = JSON.parse(payload.toString("utf8"));
     } catch {
-      this.logger.warn({ mac, channel }, "device message is not JSON; dropped");
+      this.reject(mac, channel, "not-json");
       return;
     }
+    // One read gives the device, its stored counters and its measured clock (no extra read per message).
     const device = await this.db
       .selectFrom("devices")
-      .select(["id", "family_id"])
-      .where("mac", "=", mac)
+      .leftJoin("device_state", "device_state.device_id", "devices.id")
+      .select([
+        "devices.id",
+        "devices.family_id",
+        "device_state.total_water_l",
+        "device_state.regeneration_count",
+        "device_state.clock_rate",
+        "device_state.rate_anchor_ts",
+        "device_state.rate_anchor_at",
+      ])
+      .where("devices.mac", "=", mac)
       .executeTakeFirst();
     if (!device) {
-      this.logger.info({ mac, channel }, "message from an unknown device ignored");
+      this.reject(mac, channel, "unknown-device");
       return;
     }
-    const now = new Date().toISOString();
+    const nowDate = new Date();
+    const now = nowDate.toISOString();
+    const clock: ClockRateState = {
+      rate: device.clock_rate ?? null,
+      anchorTs: device.rate_anchor_ts ?? null,
+      anchorAt: device.rate_anchor_at ?? null,
+    };
     switch (channel) {
       case "status": {
         const msg = this.validate(ZMqttStatus, json, mac, channel);
@@ -320,19 +442,38 @@ export class DeviceGateway implements DeviceCommandPort {
           })
           .onConflict((oc) => oc.column("device_id").doUpdateSet({ online: msg.online ? 1 : 0, updated_at: now }))
           .execute();
+        // A live "online" means the device (re)connected: its counters may start again once (a reboot). A retained
+        // status replayed to a (re)subscribing gateway says nothing new.
+        if (msg.online && !retained) this.restartAllowed.add(mac);
+        else if (!msg.online) this.restartAllowed.delete(mac);
         await this.announce(device.id, "online");
         return;
       }
       case "state": {
         const msg = this.validate(ZMqttState, json, mac, channel);
         if (!msg) return;
-        const clock = await this.foldRate(device.id, msg.ts, new Date(now));
+        if (!this.countersAccepted(mac, channel, device, msg.totalWaterL, msg.regenerationCount)) return;
+        const { reportTs, foldTs } = this.deviceTime(mac, msg.ts, nowDate, clock, true);
+        const startedAt = storedStationStart(msg.stationStartedAt, msg.ts, reportTs, MQTT_BOUNDS.seconds);
+        if (msg.stationStartedAt && !startedAt) this.correctedCounts.stationStartDropped++;
+        const rawSettings = (json as { settings?: unknown }).settings;
+        const dropped =
+          rawSettings && typeof rawSettings === "object"
+            ? Object.keys(rawSettings).length - Object.keys(msg.settings ?? {}).length
+            : 0;
+        if (dropped > 0) {
+          this.correctedCounts.settingsDropped += dropped;
+          this.gatedLog("info", mac, "settings", { mac, channel, droppedSettings: dropped });
+        }
+        const rate = foldClockRate(clock, foldTs, nowDate);
         const values = {
-          ...clock,
+          clock_rate: rate.rate,
+          rate_anchor_ts: rate.anchorTs,
+          rate_anchor_at: rate.anchorAt,
           reported_at: now,
           station: msg.station,
           station_remaining_seconds: msg.stationRemainingSeconds,
-          station_started_at: msg.stationStartedAt ?? null,
+          station_started_at: startedAt,
           station_duration_seconds: msg.stationDurationSeconds ?? null,
           service_remaining_seconds: msg.serviceRemainingSeconds ?? null,
           remaining_water_l: msg.remainingWaterL,
@@ -342,7 +483,7 @@ export class DeviceGateway implements DeviceCommandPort {
           vacation: msg.vacation ? 1 : 0,
           close_reason: msg.closeReason,
           regeneration_count: msg.regenerationCount,
-          last_report_time: msg.ts,
+          last_report_time: reportTs,
           updated_at: now,
           ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
         };
@@ -370,11 +511,13 @@ export class DeviceGateway implements DeviceCommandPort {
       case "telemetry": {
         const msg = this.validate(ZMqttTelemetry, json, mac, channel);
         if (!msg) return;
+        if (!this.countersAccepted(mac, channel, device, msg.totalWaterL, null)) return;
+        const { recordTs } = this.deviceTime(mac, msg.ts, nowDate, clock, false);
         const inserted = await this.db
           .insertInto("device_telemetry")
           .values({
             device_id: device.id,
-            ts: msg.ts,
+            ts: recordTs,
             total_water_l: msg.totalWaterL,
             flow_rate_lpm: msg.flowRateLpm,
             interval_water_l: msg.intervalWaterL,
@@ -397,6 +540,7 @@ export class DeviceGateway implements DeviceCommandPort {
       case "event": {
         const msg = this.validate(ZMqttEvent, json, mac, channel);
         if (!msg) return;
+        const { recordTs } = this.deviceTime(mac, msg.ts, nowDate, clock, false);
         const inserted = await this.db
           .insertInto("device_events")
           .values({
@@ -405,7 +549,7 @@ export class DeviceGateway implements DeviceCommandPort {
             type: msg.type,
             close_reason: msg.closeReason ?? null,
             station: msg.station ?? null,
-            ts: msg.ts,
+            ts: recordTs,
             received_at: now,
             progress: msg.progress ?? null,
             water_l: msg.waterL ?? null,
@@ -448,37 +592,83 @@ export class DeviceGateway implements DeviceCommandPort {
   }
 
   private validate<T>(
-    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
+    schema: {
+      safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: ZodIssueLike[] } };
+    },
     json: unknown,
     mac: string,
     channel: MqttChannel,
   ): T | null {
     const r = schema.safeParse(json);
     if (r.success) return r.data;
-    this.logger.warn({ mac, channel, err: r.error.message }, "invalid device message dropped");
+    // Where and what, never the value: the payload is the device's and may be anything.
+    const issues = r.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.map(String).join(".").slice(0, 80) || "(message)"}: ${i.message.slice(0, 120)}`);
+    this.reject(mac, channel, "invalid", { issues });
     return null;
   }
 
   /**
-   * The device clock's rate after a report with device time `ts` arriving at `now` ({@link foldClockRate}), as the
-   * `device_state` columns to write; nothing when the device has no state row yet (the state's insert anchors it).
+   * Applies the counter rule (docs/device-protocol.md §5.1): total water and regenerations never go down, except
+   * once right after the device connected again. Counts and logs a refusal; answers whether the message may go on.
    */
-  private async foldRate(
-    deviceId: string,
+  private countersAccepted(
+    mac: string,
+    channel: MqttChannel,
+    stored: { total_water_l?: number | null; regeneration_count?: number | null },
+    totalWaterL: number,
+    regenerationCount: number | null,
+  ): boolean {
+    const restart = this.restartAllowed.has(mac);
+    const verdicts = [checkCounter(stored.total_water_l, totalWaterL, restart, MQTT_BOUNDS.waterL)];
+    if (regenerationCount !== null) {
+      verdicts.push(checkCounter(stored.regeneration_count, regenerationCount, restart, MQTT_BOUNDS.count));
+    }
+    if (verdicts.includes("decreased")) {
+      this.reject(mac, channel, "counter-decreased", {
+        storedTotalWaterL: stored.total_water_l ?? null,
+        totalWaterL,
+      });
+      return false;
+    }
+    this.restartAllowed.delete(mac);
+    if (verdicts.includes("restart")) {
+      this.correctedCounts.counterRestarts++;
+      this.logger.info(
+        { mac, channel, totalWaterL, regenerationCount },
+        "device counters restarted after a reconnection",
+      );
+    }
+    return true;
+  }
+
+  /**
+   * Where a message's device time `ts` is stored (docs/device-protocol.md §5.1): a plausible time as it is; else
+   * records (telemetry, events) get the receive time and a state report the reading pinned a day from now, so the
+   * clock-drift warning asks for a time sync. `foldTs` is what the clock-rate measurement sees: the raw reading when
+   * it lies in 2000–2099 (the clock's pace is real even when its setting is wrong), else the pinned one.
+   */
+  private deviceTime(
+    mac: string,
     ts: string,
     now: Date,
-  ): Promise<{ clock_rate: number | null; rate_anchor_ts: string | null; rate_anchor_at: string | null }> {
-    const row = await this.db
-      .selectFrom("device_state")
-      .select(["clock_rate", "rate_anchor_ts", "rate_anchor_at"])
-      .where("device_id", "=", deviceId)
-      .executeTakeFirst();
-    const next = foldClockRate(
-      { rate: row?.clock_rate ?? null, anchorTs: row?.rate_anchor_ts ?? null, anchorAt: row?.rate_anchor_at ?? null },
-      ts,
-      now,
-    );
-    return { clock_rate: next.rate, rate_anchor_ts: next.anchorTs, rate_anchor_at: next.anchorAt };
+    clock: ClockRateState,
+    isState: boolean,
+  ): { recordTs: string; reportTs: string; foldTs: string } {
+    if (isPlausibleDeviceTime(ts, now, clock)) return { recordTs: ts, reportTs: ts, foldTs: ts };
+    this.correctedCounts.timeReplaced++;
+    const reportTs = pinnedDeviceTime(ts, now);
+    this.gatedLog("info", mac, "time", { mac, deviceTime: ts, receivedAt: now.toISOString(), state: isState });
+    // Two messages of one device arriving in the same millisecond must not share a (device, ts) key.
+    const stamp = Math.max(now.getTime(), (this.lastStamp.get(mac) ?? 0) + 1);
+    if (this.lastStamp.size >= 100_000) this.lastStamp.clear();
+    this.lastStamp.set(mac, stamp);
+    return {
+      recordTs: new Date(stamp).toISOString(),
+      reportTs,
+      foldTs: withinDeviceEra(Date.parse(ts)) ? ts : reportTs,
+    };
   }
 
   /** Builds the change message from the stored rows and publishes it on the bus. */

@@ -2,14 +2,33 @@ import { loadOrCreateSecret } from "../auth/secrets.js";
 import type { Bus } from "../bus.js";
 import type { Db } from "../db/index.js";
 import type { DeviceCommandPort } from "../ports.js";
-import { createDeviceAuthorizer, type EmbeddedBroker, GATEWAY_USERNAME, startEmbeddedBroker } from "./broker.js";
+import {
+  createDeviceAuthorizer,
+  type EmbeddedBroker,
+  type EmbeddedBrokerOptions,
+  GATEWAY_USERNAME,
+  startEmbeddedBroker,
+} from "./broker.js";
 import { DeviceGateway } from "./gateway.js";
 import type { IotLogger } from "./logger.js";
 
-export { createDeviceAuthorizer, GATEWAY_USERNAME, startEmbeddedBroker } from "./broker.js";
+export {
+  createDeviceAuthorizer,
+  type EmbeddedBroker,
+  type EmbeddedBrokerStats,
+  GATEWAY_USERNAME,
+  startEmbeddedBroker,
+} from "./broker.js";
 export { factoryRoutes } from "./factory-route.js";
-export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.js";
+export {
+  DEFAULT_ACK_TIMEOUT_MS,
+  DeviceGateway,
+  GATEWAY_REJECT_REASONS,
+  type GatewayCorrections,
+  type GatewayRejectReason,
+} from "./gateway.js";
 export { type IotLogger, silentLogger } from "./logger.js";
+export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.js";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
@@ -20,6 +39,8 @@ export interface DeviceLink extends DeviceCommandPort {
   brokerUrl: string;
   /** The gateway (for tests and diagnostics). */
   gateway: DeviceGateway;
+  /** The embedded broker (its refusal counts), or null with an external broker. */
+  broker: EmbeddedBroker | null;
   /** Stops the gateway, then the embedded broker (if any). */
   close(): Promise<void>;
 }
@@ -39,6 +60,8 @@ export interface DeviceLinkOptions {
   /** Gateway password; default: generated once and kept in DATA_DIR/mqtt-gateway.secret. */
   gatewayPassword?: string;
   logger: IotLogger;
+  /** Limits of the embedded broker other than the defaults (tests): guessing limits, their clock, packet size. */
+  brokerLimits?: Pick<EmbeddedBrokerOptions, "loginLimits" | "now" | "maxPacketBytes">;
 }
 
 /**
@@ -70,6 +93,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       authorize: createDeviceAuthorizer(options.db),
       gatewayPassword: password,
       logger: options.logger,
+      ...options.brokerLimits,
     });
     const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
     brokerUrl = `mqtt://${reachable.includes(":") ? `[${reachable}]` : reachable}:${broker.port}`;
@@ -92,6 +116,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
   return {
     brokerUrl,
     gateway,
+    broker,
     sendCommand: (input) => gateway.sendCommand(input),
     sendCommandAndWait: (input) => gateway.sendCommandAndWait(input),
     async close() {

@@ -1,6 +1,13 @@
+import { MQTT_BOUNDS } from "@aquapilot/contract";
 import type { Db } from "../../db/index.js";
 
 const HOUR_MS = 3_600_000;
+
+/** True when `ts` is a readable time (ISO 8601 or epoch ms) that `Date` can also print. */
+function readableTime(ts: string | number | Date): boolean {
+  const t = new Date(ts).getTime();
+  return Number.isFinite(t);
+}
 
 /** ISO UTC start of the hour holding `ts` (any ISO 8601 time), e.g. 2026-11-22T14:00:00.000Z. */
 export function hourStartOf(ts: string | number | Date): string {
@@ -20,8 +27,13 @@ export function dayOf(ts: string | number | Date): string {
  * recomputed from the rows below it, calling this any number of times for the same data gives the same rows
  * (idempotent), and a redelivered or late telemetry message is counted once. Cost: ≤ 1 hour of raw rows + ≤ 24 rows.
  * `received_at` is ISO UTC text as produced by `Date.toISOString()`, so text order is time order on both engines.
+ * Hardened against rows stored before issue 11 (or by hand): a raw row counts only when its water (0 ≤ L ≤
+ * MQTT_BOUNDS.intervalWaterL) and flow (0 ≤ L/min ≤ MQTT_BOUNDS.flowLpm) are plausible — NaN, ±Infinity, 1e308,
+ * negative or text values are left out on both engines instead of turning the hour into NULL — and an unreadable `ts`
+ * rolls nothing up (no throw).
  */
 export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, now = new Date()): Promise<void> {
+  if (!readableTime(ts)) return;
   const hourStart = hourStartOf(ts);
   const hourEnd = new Date(new Date(hourStart).getTime() + HOUR_MS).toISOString();
   const updatedAt = now.toISOString();
@@ -35,6 +47,10 @@ export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, no
     .where("device_id", "=", deviceId)
     .where("received_at", ">=", hourStart)
     .where("received_at", "<", hourEnd)
+    .where("interval_water_l", ">=", 0)
+    .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
+    .where("flow_rate_lpm", ">=", 0)
+    .where("flow_rate_lpm", "<=", MQTT_BOUNDS.flowLpm)
     .executeTakeFirstOrThrow();
   const samples = Number(hour.samples);
   if (samples === 0) {
@@ -67,6 +83,8 @@ export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, no
     .where("device_id", "=", deviceId)
     .where("hour_start", ">=", `${day}T00:00:00.000Z`)
     .where("hour_start", "<", next)
+    .where("water_l", ">=", 0)
+    .where("water_l", "<=", MQTT_BOUNDS.waterL)
     .executeTakeFirstOrThrow();
   const daySamples = Number(daily.samples);
   if (daySamples === 0) {
@@ -84,7 +102,8 @@ export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, no
 /**
  * Rebuilds the hourly and daily rollups of one device (or every device) from raw telemetry: deletes them and
  * recomputes each hour that has data. Answers the number of hours written. Safe to run while telemetry arrives
- * (each hour is recomputed from raw, so a concurrent {@link rollupTelemetryAt} writes the same values).
+ * (each hour is recomputed from raw, so a concurrent {@link rollupTelemetryAt} writes the same values). Rows with
+ * unreadable times or implausible values are skipped (issue 11), never a reason to throw.
  */
 export async function backfillRollups(db: Db, deviceId?: string): Promise<number> {
   let del1 = db.deleteFrom("device_water_hourly");
@@ -116,7 +135,9 @@ export async function backfillRollups(db: Db, deviceId?: string): Promise<number
     const rows = await page.execute();
     if (rows.length === 0) break;
     for (const r of rows) {
-      const at = r.received_at ?? r.ts;
+      // A row whose times cannot be read (stored before issue 11) is skipped, not a reason to stop the rebuild.
+      const at = r.received_at && readableTime(r.received_at) ? r.received_at : r.ts;
+      if (!readableTime(at)) continue;
       const key = `${r.device_id}|${hourStartOf(at)}`;
       if (seen.has(key)) continue;
       seen.add(key);
