@@ -202,6 +202,26 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
     expect((await dashboard()).json().result).toMatchObject({ timeZone: "UTC", waterTodayL: 25 });
   });
 
+  it("leaves out implausible raw telemetry stored before issue 11 in a partial hour (a half-hour zone)", async () => {
+    const before = (await dashboard({ zone: "Asia/Kolkata" })).json().result.waterTodayL;
+    // Kolkata's day starts at 18:30 UTC: 18:30–19:00 is summed from raw rows, not from the hourly rollup.
+    await t.db
+      .insertInto("device_telemetry")
+      .values({
+        device_id: ids[0],
+        ts: "2026-03-11T18:45:00.000Z",
+        received_at: "2026-03-11T18:45:00.000Z",
+        total_water_l: 1e308,
+        flow_rate_lpm: 6,
+        interval_water_l: 1e308,
+      })
+      .execute();
+    const after = (await dashboard({ zone: "Asia/Kolkata" })).json().result.waterTodayL;
+    await t.db.deleteFrom("device_telemetry").where("received_at", "=", "2026-03-11T18:45:00.000Z").execute();
+    expect(typeof before).toBe("number");
+    expect(after).toBe(before);
+  });
+
   it("refuses a caller who is not a member, in the caller's language", async () => {
     const res = await dashboard({ auth: stranger, lang: "fr" });
     expect(res.statusCode).toBe(403);

@@ -1,4 +1,10 @@
-import type { Language, TDashboardBadges, TDeviceDashboard, TFamilyDashboard } from "@aquapilot/contract";
+import {
+  type Language,
+  MQTT_BOUNDS,
+  type TDashboardBadges,
+  type TDeviceDashboard,
+  type TFamilyDashboard,
+} from "@aquapilot/contract";
 import type { Db } from "../../db/index.js";
 import { addLocalDays, localDayStart } from "../../http/time-zone.js";
 import { requireFamilyMember } from "../access.js";
@@ -43,6 +49,11 @@ async function rawWater(db: Db, deviceId: string, fromIso: string, toIso: string
     .where("device_id", "=", deviceId)
     .where("received_at", ">=", fromIso)
     .where("received_at", "<", toIso)
+    // The rollup's plausibility rule (issue 11): rows stored before it with NaN, 1e308 or negative water count nothing.
+    .where("interval_water_l", ">=", 0)
+    .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
+    .where("flow_rate_lpm", ">=", 0)
+    .where("flow_rate_lpm", "<=", MQTT_BOUNDS.flowLpm)
     .executeTakeFirstOrThrow();
   return Number(r.water);
 }
