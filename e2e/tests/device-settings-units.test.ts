@@ -160,10 +160,15 @@ describe("DeviceSetting in the owner's units", () => {
   });
 
   it("a save made with the page scrolled to the top shows its result in the sticky bar; the device gets its own units", async () => {
-    await page.getByTestId("device-setting-input-rawWaterHardness").fill("20");
-    await page.getByTestId("device-setting-input-resinVolume").fill("7");
+    // 20 °dH, or 22 when the valve (its hardness is drawn at random) already holds what 20 °dH rounds to.
+    const hardnessDh = Math.round(20 * DH) === sim().valve.snapshot().settings.rawWaterHardness ? 22 : 20;
+    await page.getByTestId("device-setting-input-rawWaterHardness").fill(String(hardnessDh));
+    // 7 gal, or 9 when the valve (its resin volume is drawn at random) already holds what 7 gal rounds to.
+    const toResinL = (gal: number) => Math.round((gal * GAL) / RESIN.step) * RESIN.step;
+    const resinGal = toResinL(7) === sim().valve.snapshot().settings.resinVolume ? 9 : 7;
+    await page.getByTestId("device-setting-input-resinVolume").fill(String(resinGal));
     await expect
-      .poll(async () => plain(await page.getByTestId("device-setting-status").textContent()))
+      .poll(async () => plain(await page.getByTestId("device-setting-status").textContent()), { timeout: 5_000 })
       .toBe("2 unsaved changes");
     expect(await page.getByTestId("device-setting-error-rawWaterHardness").count()).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -183,10 +188,10 @@ describe("DeviceSetting in the owner's units", () => {
     expect(plain(await page.getByTestId("device-setting-status").textContent())).toBe("Applied by the device");
     await snap(page, "device-setting-units-saved-en");
     // 20 °dH = 356.96 mg/L → 357; 7 gal = 26.5 L (steps of 0.5 L).
-    expect(sim().valve.snapshot().settings.rawWaterHardness).toBe(Math.round(20 * DH));
-    expect(sim().valve.snapshot().settings.resinVolume).toBe(Math.round((7 * GAL) / RESIN.step) * RESIN.step);
+    expect(sim().valve.snapshot().settings.rawWaterHardness).toBe(Math.round(hardnessDh * DH));
+    expect(sim().valve.snapshot().settings.resinVolume).toBe(toResinL(resinGal));
     expect(await page.getByTestId("device-setting-input-rawWaterHardness").inputValue()).toBe(
-      oneDecimal(Math.round(20 * DH) / DH),
+      oneDecimal(Math.round(hardnessDh * DH) / DH),
     );
     expect(await page.getByTestId("device-setting-save").isDisabled()).toBe(true);
   });

@@ -1,24 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import net from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.js";
 import { insertUser } from "../../test/factories.js";
+import { freePort } from "../../test/free-port.js";
 import { createTestApp, type TestApp } from "../../test/helpers.js";
 import { hashPassword } from "../auth/passwords.js";
 import { REDIS_KEY_PREFIX } from "../http/rate-limit.js";
 import { DEFAULT_LIMITS } from "./limits.js";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function redisServerBinary(): string | null {
   try {
