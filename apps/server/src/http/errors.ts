@@ -21,8 +21,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  /** The same as `status`, under the name Fastify and scoped error handlers read (e.g. device activation's). */
-  readonly statusCode: number;
   constructor(
     code: ErrorCode,
     readonly messageKey: string,
@@ -34,7 +32,11 @@ export class AppError extends Error {
     this.name = "AppError";
     this.code = code;
     this.status = ERROR_STATUS[code];
-    this.statusCode = this.status;
+  }
+
+  /** The same as `status`, under the name Fastify and scoped error handlers read (e.g. device activation's). */
+  get statusCode(): number {
+    return this.status;
   }
 }
 

@@ -175,10 +175,7 @@ export class LoginLimiter {
   ): Promise<LoginOutcome> {
     const known = keys.client !== undefined && passwordDigest !== null && this.isKnownGood(keys.client, passwordDigest);
     if (known) return this.finish(keys, passwordDigest, await this.count(check));
-    if (this.isBlocked(keys)) {
-      this.counts.blocked++;
-      return "blocked";
-    }
+    if (this.refusedAsBlocked(keys)) return "blocked";
     // The client id's gate first: attempts on one MAC wait for each other there, holding nothing an address shares.
     const clientGate = keys.client !== undefined ? `c|${keys.client}` : null;
     if (clientGate && !(await this.acquire(clientGate, 1))) {
@@ -186,10 +183,7 @@ export class LoginLimiter {
       return "busy";
     }
     try {
-      if (this.isBlocked(keys)) {
-        this.counts.blocked++;
-        return "blocked";
-      }
+      if (this.refusedAsBlocked(keys)) return "blocked";
       const delay = Math.max(
         loginDelayMs(this.recent(this.clients, keys.client), 1, this.limits),
         loginDelayMs(this.recent(this.addresses, keys.address), this.limits.addressDelayStep, this.limits),
@@ -205,10 +199,7 @@ export class LoginLimiter {
         return "busy";
       }
       try {
-        if (this.isBlocked(keys)) {
-          this.counts.blocked++;
-          return "blocked";
-        }
+        if (this.refusedAsBlocked(keys)) return "blocked";
         return this.finish(keys, passwordDigest, await this.count(check));
       } finally {
         this.release(addressGate);
@@ -223,6 +214,13 @@ export class LoginLimiter {
     this.counts.failures++;
     if (keys.client !== undefined) this.fail(this.clients, "client", keys.client, this.limits.clientFailures);
     this.fail(this.addresses, "address", keys.address, this.limits.addressFailures);
+  }
+
+  /** Whether the login is blocked now ({@link isBlocked}), counted as a refusal by block when it is. */
+  private refusedAsBlocked(keys: { client?: string; address: string }): boolean {
+    if (!this.isBlocked(keys)) return false;
+    this.counts.blocked++;
+    return true;
   }
 
   private async count(check: () => Promise<boolean>): Promise<boolean> {
