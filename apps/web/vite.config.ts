@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -41,7 +42,12 @@ const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig({
   plugins: [react(), versionPlugin()],
-  resolve: { dedupe: ["react", "react-dom"] },
+  resolve: {
+    dedupe: ["react", "react-dom"],
+    // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
+    // turns zod's JIT off before any schema is built (strict CSP, decision 25) — whichever lazy chunk loads zod first.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) }],
+  },
   server: {
     proxy: {
       "/api": { target: API_URL, changeOrigin: true },
@@ -54,18 +60,9 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     chunkSizeWarningLimit: 800,
-    rolldownOptions: {
-      output: {
-        // Rolldown's successor of manualChunks: antd-mobile (and its icons) get a chunk of their own; so does zod,
-        // together with src/shared/zod-jitless.ts, so zod is jitless before any chunk builds a schema (strict CSP).
-        codeSplitting: {
-          groups: [
-            { name: "antd-mobile", test: /node_modules[\\/]antd-mobile(-icons)?[\\/]/, priority: 10 },
-            { name: "zod", test: /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/]zod-jitless\.ts$/, priority: 20 },
-          ],
-        },
-      },
-    },
+    // First-screen budget (issue 12): no forced vendor groups; rolldown splits per screen and per shared module, so a
+    // route loads only the antd-mobile components, icons and contract parts it uses (scripts/size-budget).
+    manifest: true,
   },
   test: {
     name: "web",

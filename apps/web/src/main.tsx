@@ -1,5 +1,3 @@
-// First: zod must be jitless before any contract schema is built (strict CSP, shared/zod-jitless.ts).
-import "./shared/zod-jitless.js";
 import { unstableSetRender } from "antd-mobile";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";

@@ -1,33 +1,6 @@
 import { z } from "zod";
+import { WIFI_BANDS } from "./constants.js";
 
-/**
- * The development bridge (issue 9; docs/device-protocol.md §13.6): what a native shell does for the old
- * (access point) setup — read the phone's Wi-Fi, join and leave the module's access point, send the join packet,
- * discover on the home network — done by the server on loopback against the simulator, so the flow can be tried in a
- * browser with `npm start`. Mounted only when APP_ENV is not production (like /dev/factory); the UDP targets are the
- * configured simulator ports, never an address from the request. Plain JSON.
- *
- * The native bridge (window.AquaPilotNative) offers the same operations with the same result shapes.
- */
-export const DEV_BRIDGE_PATHS = {
-  /** GET → {@link ZPhoneWifi}: the simulated phone's current network. */
-  wifi: "/dev/bridge/wifi",
-  /** GET → {@link ZWifiNetworkList}: networks in range (the phone's Wi-Fi settings list). */
-  networks: "/dev/bridge/wifi/networks",
-  /** POST {@link ZWifiSelect} → {@link ZPhoneWifi}: the phone joins a home network (its Wi-Fi settings). */
-  select: "/dev/bridge/wifi/select",
-  /** POST {@link ZJoinAccessPoint} → {@link ZJoinAccessPointResult}. */
-  joinAccessPoint: "/dev/bridge/ap/join",
-  /** POST → {@link ZPhoneWifi}: back to the home network. */
-  leaveAccessPoint: "/dev/bridge/ap/leave",
-  /** POST {@link ZSendJoinPacket} → {@link ZSendJoinPacketResult}. */
-  sendJoinPacket: "/dev/bridge/udp/join",
-  /** POST {@link ZDiscover} → {@link ZDiscoverResult}. */
-  discover: "/dev/bridge/udp/discover",
-} as const;
-
-/** Wi-Fi bands a phone reports. */
-export const WIFI_BANDS = ["2.4GHz", "5GHz"] as const;
 export type WifiBand = (typeof WIFI_BANDS)[number];
 
 /**

@@ -11,6 +11,7 @@ import { locationEndpoints } from "./endpoints/location.js";
 import { messageEndpoints } from "./endpoints/message.js";
 import { postSaleEndpoints } from "./endpoints/post-sale.js";
 import { preferenceEndpoints } from "./endpoints/preferences.js";
+import type { SchemasOf, WireEndpoint } from "./wire-endpoint.js";
 
 export * from "./endpoints/account.js";
 export * from "./endpoints/article.js";
@@ -44,13 +45,16 @@ export const endpoints = {
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
-export type QueryOf<E extends Endpoint> = z.input<E["query"]>;
-export type BodyOf<E extends Endpoint> = E["body"] extends z.ZodType ? z.input<E["body"]> : undefined;
-export type ResultOf<E extends Endpoint> = z.output<E["result"]>;
+/** Query values of an endpoint (or of its {@link WireEndpoint}), as the caller writes them. */
+export type QueryOf<E extends Endpoint | WireEndpoint> = z.input<SchemasOf<E>["query"]>;
+/** The JSON body of an endpoint (or of its {@link WireEndpoint}); `undefined` when it takes none. */
+export type BodyOf<E extends Endpoint | WireEndpoint> = SchemasOf<E>["body"] extends z.ZodType
+  ? z.input<SchemasOf<E>["body"]>
+  : undefined;
+/** What an endpoint (or its {@link WireEndpoint}) answers in the envelope's `result`. */
+export type ResultOf<E extends Endpoint | WireEndpoint> = z.output<SchemasOf<E>["result"]>;
 
 // ---------- OAuth 2.0 token endpoint (not enveloped) ----------
-
-export const TOKEN_PATH = "/connect/token";
 
 /**
  * Form body of `POST /connect/token` (RFC 6749 §4.3 password grant, §6 refresh): every field bounded single-line text
@@ -86,15 +90,3 @@ export const ZTokenError = z.object({
   error_description: z.string(),
 });
 export type TTokenError = z.infer<typeof ZTokenError>;
-
-/** Permission names carried in grantedPolicies (spec §6). A device master holds every one; only a master holds "master". */
-export const PERMISSIONS = {
-  master: "master",
-  familyManage: "Family.Manage",
-  deviceView: "Device.View",
-  deviceControl: "Device.Control",
-  deviceSetting: "Device.Setting",
-  message: "Message",
-  afterSale: "AfterSale",
-} as const;
-export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SKIP_COUNT } from "./constants.js";
 import { ZQueryInt } from "./endpoints/define.js";
 
 /**
@@ -37,9 +38,6 @@ export type TAbpEnvelope<T> = {
   __abp: true;
 };
 
-/** Largest `skipCount` of a paged list query (issue 11: every number bounded; no list is this long). */
-export const MAX_SKIP_COUNT = 1_000_000;
-
 /** Paged list query of spec §7: `skipCount` (0..{@link MAX_SKIP_COUNT}), `maxResultCount` (1..1000, default 15 = spec §9 page size). */
 export const ZPagedQuery = z.object({
   skipCount: ZQueryInt(0, MAX_SKIP_COUNT).default(0),
@@ -52,24 +50,3 @@ export function paged<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), totalCount: z.number().int() });
 }
 export type TPaged<T> = { items: T[]; totalCount: number };
-
-/** Stable error codes the server puts in `error.code`. */
-export const ErrorCode = {
-  Validation: "Validation",
-  Unauthorized: "Unauthorized",
-  Forbidden: "Forbidden",
-  NotFound: "NotFound",
-  Conflict: "Conflict",
-  TooManyRequests: "TooManyRequests",
-  InvalidCode: "InvalidCode",
-  DeviceOffline: "DeviceOffline",
-  Internal: "Internal",
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
-
-/**
- * Request header carrying the phone's IANA time zone (e.g. "Europe/Paris"), sent by the app on every call (issue 10
- * "One clock"): the server cuts "today", day, week and month buckets at the owner's local midnight with it. Absent or
- * unknown → UTC.
- */
-export const TIME_ZONE_HEADER = "X-Time-Zone";

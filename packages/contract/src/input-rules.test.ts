@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ZActivationBegin, ZActivationComplete } from "./activation.js";
-import { REVOCATION_PATH, ZRevocationRequest } from "./endpoints/account.js";
+import { REVOCATION_PATH, TOKEN_PATH } from "./constants.js";
+import { ZRevocationRequest } from "./endpoints/account.js";
 import {
   isMultilineText,
   isSingleLineText,
@@ -15,7 +16,7 @@ import {
   ZUrl,
 } from "./endpoints/define.js";
 import { deviceFlowStatisticsCsv } from "./endpoints/device-control.js";
-import { endpoints, TOKEN_PATH, ZTokenRequest } from "./endpoints.js";
+import { endpoints, ZTokenRequest } from "./endpoints.js";
 import { auditInputSchema } from "./input-audit.js";
 
 /** Every input schema a client reaches: each endpoint's query, body and path values, and the hand-registered calls. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AdvancedSettingName } from "./endpoints/device.js";
+import type { AdvancedSettingName } from "./constants.js";
 import { SYSTEM_CLOSE_REASONS } from "./enums.js";
 
 /**

@@ -2,22 +2,6 @@ import { z } from "zod";
 import { ZStationTiming } from "./endpoints/device.js";
 
 /**
- * Real-time hub constants (spec §7 "Real-time hub 1/2").
- * Paths and method names are the wire of existing apps: keep their spelling.
- */
-export const HUB_PATHS = {
-  deviceChange: "/signalr-hubs/device-chang-content-type-message",
-  message: "/signalr-hubs/message",
-} as const;
-
-export const HUB_METHODS = {
-  /** Hub 1: a device's state changed; the argument is a JSON string of {@link ZDeviceChangeMessage}. */
-  deviceChange: "DeviceChangContentTypeMessage",
-  /** Hub 2: a new message for the user. */
-  receiveMessage: "ReceiveMessage",
-} as const;
-
-/**
  * What hub 1 sends, serialised as a JSON string (spec §7: "listens for DeviceChangContentTypeMessage (JSON string)").
  * `kind` says what changed: reported state, online flag, an event, or a command acknowledgement.
  */

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS } from "@aquapilot/contract/wire";
 import { DotLoading, Toast } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";

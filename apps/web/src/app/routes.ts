@@ -1,4 +1,4 @@
-import { PERMISSIONS } from "@aquapilot/contract";
+import { PERMISSIONS } from "@aquapilot/contract/wire";
 import type { ComponentType } from "react";
 import type { PermissionRequirement } from "../shared/auth/permissions.js";
 import { PATHS, type RouteName } from "../shared/navigation/index.js";

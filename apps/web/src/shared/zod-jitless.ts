@@ -1,9 +1,13 @@
-import { z } from "zod";
+import { config } from "zod/v4/core";
 
 /**
- * Turns off zod's just-in-time compiled parsers (issue 11, strict CSP). Zod 4 probes `new Function("")` when it first
- * builds an object schema; under the server's Content-Security-Policy (no 'unsafe-eval') that probe is refused and
- * reported as a CSP violation, and parsing falls back to the interpreter anyway. Imported first by main.tsx, before
- * any schema of the contract is built.
+ * zod for the web build, with its just-in-time compiled parsers off (issue 11, strict CSP; issue 12). Zod 4 probes
+ * `new Function("")` when it builds an object schema; under the server's Content-Security-Policy (no 'unsafe-eval')
+ * that probe is refused and reported as a CSP violation, and parsing falls back to the interpreter anyway.
+ * vite.config.ts aliases the bare specifier "zod" to this module for every importer (the contract included), so the
+ * switch is set before the first schema of whichever lazily loaded chunk brings zod in; the first screen loads none.
  */
-z.config({ jitless: true });
+config({ jitless: true });
+
+export * from "zod/v4";
+export { default } from "zod/v4";

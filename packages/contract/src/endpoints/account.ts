@@ -85,8 +85,6 @@ export const ZAppConfigSetting = z.object({
 });
 export type TAppConfigSetting = z.infer<typeof ZAppConfigSetting>;
 
-/** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
-export const REVOCATION_PATH = "/connect/revocation";
 export const ZRevocationRequest = z.object({
   token: ZText(4096, { min: 1 }),
   token_type_hint: z.enum(["refresh_token", "access_token"]).optional(),

@@ -1,6 +1,6 @@
 // Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
 import { z } from "zod";
-import { MAX_SKIP_COUNT } from "../envelope.js";
+import { DEVICE_FLOW_STATISTICS_CSV_PATH, MAX_SKIP_COUNT } from "../constants.js";
 import { endpoint, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZQueryInt, ZQueryNumber, ZRecord, ZText } from "./define.js";
 import { ZDeviceInfo } from "./device.js";
 
@@ -93,12 +93,6 @@ export const ZSaltStatus = ZFreshness.extend({
 });
 export type TSaltStatus = z.infer<typeof ZSaltStatus>;
 
-/**
- * The low-salt reminder setting (issue 10 "Salt an owner can trust"): "remind me when salt runs out within N days",
- * a whole number of days from `min` to `max`; `default` until a member changes it.
- */
-export const SALT_REMINDER_DAYS = { min: 1, max: 30, default: 7 } as const;
-
 /** One station within a regeneration cycle; seconds. */
 export const ZCycleStation = z.object({
   station: z.number().int(),
@@ -153,16 +147,6 @@ export const ZFlowStatistics = ZFreshness.extend({
   totals: z.object({ waterL: z.number(), regenerations: z.number().int(), saltKg: z.number() }),
 });
 export type TFlowStatistics = z.infer<typeof ZFlowStatistics>;
-
-/** Path of the CSV export (extension, not enveloped): Q deviceId, from, to, granularity raw|hourly. */
-export const DEVICE_FLOW_STATISTICS_CSV_PATH = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
-
-/**
- * Response header of the CSV export: how many data rows (header line not counted) matched when the export began.
- * The body is streamed without a Content-Length, so this is what a progress bar can count against; rows arriving
- * while it streams may make the body a little longer.
- */
-export const CSV_TOTAL_ROWS_HEADER = "X-Total-Rows";
 
 /** Query of the CSV export: the device, the period (ISO times or dates, `from` ≤ t < `to`) and the granularity. */
 export const ZFlowStatisticsCsvQuery = z.object({

@@ -51,37 +51,6 @@ export const ZDeviceInfo = z.object({
 });
 export type TDeviceInfo = z.infer<typeof ZDeviceInfo>;
 
-/** The 26 advanced settings of spec §3, in the spec's order (wire names verbatim). */
-export const ADVANCED_SETTING_NAMES = [
-  "absorbSaltMode",
-  "absorbSaltSlowWashTime",
-  "backWashIntervalNumber",
-  "backWashTime",
-  "continuousWaterTime",
-  "currentTime",
-  "deviceTimeScheme",
-  "filterMaterialWorkingDay",
-  "flowRateOff",
-  "language",
-  "maximumRegenerationIntervalDay",
-  "operationDay",
-  "outRelayMode",
-  "periodicWaterProduction",
-  "periodicWaterProductionUnit",
-  "rawWaterHardness",
-  "regeneratingTriggerTime",
-  "regenerationAlarmNumber",
-  "resinVolume",
-  "saltAddition",
-  "saltTankRefillTime",
-  "washInitiationTime",
-  "washTime",
-  "washingIncreaseNumber",
-  "waterVolumeUnit",
-  "workPattern",
-] as const;
-export type AdvancedSettingName = (typeof ADVANCED_SETTING_NAMES)[number];
-
 /** A partial set of advanced settings as sent or reported: numbers, or "HH:mm" / ISO text for time fields. */
 export const ZDeviceSettings = z.record(z.string(), z.union([z.number(), z.string()]));
 export type TDeviceSettings = z.infer<typeof ZDeviceSettings>;

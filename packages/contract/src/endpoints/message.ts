@@ -5,12 +5,6 @@ import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryInt, ZText
 // Messages and push (spec §7 /api/push-service/app/message, /api/push-service/app/jpush,
 // /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message; hub 2 ReceiveMessage).
 
-/**
- * Message types: 1 device alarm (a system close: leak 513, excessive flow 1025, continuous use 769, valve button 257,
- * offline too long), 2 device notice (regeneration finished, salt low, firmware update finished or failed),
- * 3 platform announcement (operator `npm run announce`, `test-send-message`).
- */
-export const MESSAGE_TYPES = { deviceAlarm: 1, deviceNotice: 2, announcement: 3 } as const;
 export const ZMessageTypeValue = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type TMessageTypeValue = z.infer<typeof ZMessageTypeValue>;
 

@@ -1,22 +1,9 @@
 import { z } from "zod";
+import { HARDNESS_UNITS, VOLUME_UNITS } from "../constants.js";
 import { endpoint, noQuery, ZText } from "./define.js";
 
 // The owner's display units, kept per user (issue 10 point 9; extension of spec §7
 // /api/RunLuckyIot/appuser_setting/app/setting, the per-user app settings).
-
-/**
- * Volume units the owner can choose: litres or US gallons (1 US gal = 3.785411784 L). Flows follow: L/min or gal/min.
- * Devices always receive litres (docs/device-protocol.md §9).
- */
-export const VOLUME_UNITS = ["L", "gal"] as const;
-export type VolumeUnit = (typeof VOLUME_UNITS)[number];
-
-/**
- * Water hardness units the owner can choose: mg/L as CaCO₃ (the device's own unit), German degrees °dH
- * (1 °dH = 17.848 mg/L), French degrees °fH (1 °fH = 10 mg/L) or grains per US gallon (1 gpg = 17.118 mg/L).
- */
-export const HARDNESS_UNITS = ["mgL", "dH", "fH", "gpg"] as const;
-export type HardnessUnit = (typeof HARDNESS_UNITS)[number];
 
 /** The owner's display units. */
 export const ZUnitPreferences = z.object({
@@ -24,9 +11,6 @@ export const ZUnitPreferences = z.object({
   hardnessUnit: z.enum(HARDNESS_UNITS),
 });
 export type TUnitPreferences = z.infer<typeof ZUnitPreferences>;
-
-/** The units of a user who never chose: the device's own (litres, mg/L CaCO₃). */
-export const DEFAULT_UNIT_PREFERENCES: TUnitPreferences = { volumeUnit: "L", hardnessUnit: "mgL" };
 
 const UNITS_PATH = "/api/RunLuckyIot/appuser_setting/app/setting/units";
 

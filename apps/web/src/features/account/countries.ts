@@ -1,4 +1,4 @@
-import type { Language } from "@aquapilot/contract";
+import type { Language } from "@aquapilot/contract/wire";
 import countries from "i18n-iso-countries";
 import en from "i18n-iso-countries/langs/en.json";
 import es from "i18n-iso-countries/langs/es.json";

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS } from "@aquapilot/contract/wire";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import { ApiError } from "../../shared/api/errors.js";

@@ -1,4 +1,4 @@
-import type { TDeviceModelSetting } from "@aquapilot/contract";
+import type { TDeviceModelSetting } from "@aquapilot/contract/wire";
 import { SETTING_FIELDS, type SettingBounds, type SettingField, type SettingName } from "./settings-fields.js";
 
 /**

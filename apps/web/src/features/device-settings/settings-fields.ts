@@ -4,7 +4,7 @@ import {
   type HardnessUnit,
   type VolumeUnit,
   WORK_PATTERNS,
-} from "@aquapilot/contract";
+} from "@aquapilot/contract/wire";
 import { displayDecimals, fromLitres, fromMgL, roundTo, roundToStep } from "../../shared/units/conversions.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract";
+import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/errors.js";

@@ -1,4 +1,4 @@
-import type { TFamilyShare } from "@aquapilot/contract";
+import type { TFamilyShare } from "@aquapilot/contract/wire";
 
 /**
  * Formats an ISO 8601 time as "yyyy-MM-dd HH:mm" in the phone's time zone (spec §9 date formats); "" for an empty

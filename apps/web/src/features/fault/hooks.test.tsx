@@ -2,12 +2,16 @@ import { HUB_METHODS, type TFault } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DeviceChangeChannel } from "../../shared/realtime/device-channel.js";
 import { FakeConnection } from "../../shared/realtime/fake-connection.js";
+import { loadHubModule } from "../../shared/realtime/lazy-hub.js";
 import { setItem } from "../../shared/storage/index.js";
 import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.js";
 import { faultFixture } from "./logic/fault-fixture.js";
+
+// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+beforeAll(() => loadHubModule());
 
 const leak = faultFixture();
 

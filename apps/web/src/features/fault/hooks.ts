@@ -1,4 +1,4 @@
-import type { TFault } from "@aquapilot/contract";
+import type { TFault } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { type DeviceChangeChannel, deviceChannel } from "../../shared/realtime/index.js";

@@ -1,4 +1,4 @@
-import type { TFamilyDashboard } from "@aquapilot/contract";
+import type { TFamilyDashboard } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { deviceChannel } from "../../shared/realtime/index.js";

@@ -1,4 +1,4 @@
-import { MESSAGE_TYPES, type TMessage } from "@aquapilot/contract";
+import { MESSAGE_TYPES, type TMessage } from "@aquapilot/contract/wire";
 import { formatDate } from "../../shared/ui/index.js";
 
 /**

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS } from "@aquapilot/contract/wire";
 
 /** Form rules of the profile screens (spec §5), as pure functions returning the i18n key of the first problem. */
 

@@ -1,4 +1,5 @@
-import { endpoint, endpoints } from "@aquapilot/contract";
+import { endpoint, toWire } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.js";
@@ -15,24 +16,28 @@ const envelope = (result: unknown) => ({ success: true, result, error: null });
 const header = (call: Call, name: string) => new Headers(call.init.headers).get(name);
 
 /** A POST endpoint declaring an object body, like the contract's JSON entries. */
-const declared = endpoint({
-  method: "POST",
-  path: "/api/test/declared",
-  query: z.object({}),
-  body: z.object({ name: z.string(), ids: z.array(z.number()).optional(), at: z.date().optional() }),
-  result: z.unknown(),
-  summary: "test",
-});
+const declared = toWire(
+  endpoint({
+    method: "POST",
+    path: "/api/test/declared",
+    query: z.object({}),
+    body: z.object({ name: z.string(), ids: z.array(z.number()).optional(), at: z.date().optional() }),
+    result: z.unknown(),
+    summary: "test",
+  }),
+);
 
 /** A POST endpoint without a JSON schema (an upload). */
-const upload = endpoint({
-  method: "POST",
-  path: "/api/test/upload",
-  query: z.object({}),
-  body: undefined,
-  result: z.object({ fileUrl: z.string() }),
-  summary: "test upload",
-});
+const upload = toWire(
+  endpoint({
+    method: "POST",
+    path: "/api/test/upload",
+    query: z.object({}),
+    body: undefined,
+    result: z.object({ fileUrl: z.string() }),
+    summary: "test upload",
+  }),
+);
 
 beforeEach(async () => {
   localStorage.clear();

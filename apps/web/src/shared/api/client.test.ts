@@ -1,4 +1,5 @@
-import { type Endpoint, endpoint, endpoints } from "@aquapilot/contract";
+import { type Endpoint, endpoint, toWire } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.js";
@@ -18,7 +19,7 @@ function envelope(result: unknown) {
 const header = (call: Call, name: string) => new Headers(call.init.headers).get(name);
 
 /** A test endpoint with a query, a JSON body and a path value, declared like the contract's entries. */
-const testEndpoint = {
+const testEndpoint = toWire({
   method: "POST",
   path: "/api/test/{id}/do",
   query: z.object({ ids: z.array(z.number()).optional(), at: z.date().optional(), name: z.string().nullable() }),
@@ -26,7 +27,7 @@ const testEndpoint = {
   result: z.object({ ok: z.boolean() }),
   params: z.object({ id: z.string() }),
   summary: "test",
-} satisfies Endpoint;
+} satisfies Endpoint);
 
 beforeEach(async () => {
   localStorage.clear();
@@ -81,15 +82,17 @@ describe("api() request (spec §7)", () => {
 
 describe('path parameters (spec §7 "P")', () => {
   /** Like the contract's `GET /family/{id}`: a path with one `{id}` segment and its `params` schema. */
-  const byId = endpoint({
-    method: "DELETE",
-    path: "/api/run-lucky/device/app/family/{id}",
-    query: z.object({}),
-    body: undefined,
-    params: z.object({ id: z.string() }),
-    result: z.null(),
-    summary: "test by id",
-  });
+  const byId = toWire(
+    endpoint({
+      method: "DELETE",
+      path: "/api/run-lucky/device/app/family/{id}",
+      query: z.object({}),
+      body: undefined,
+      params: z.object({ id: z.string() }),
+      result: z.null(),
+      summary: "test by id",
+    }),
+  );
 
   it("substitutes {id} from params, URI-encoded", async () => {
     const calls = fakeFetch(json(200, envelope(null)), json(200, envelope(null)));

@@ -1,4 +1,4 @@
-import type { BodyOf, Endpoint, QueryOf, ResultOf, TPaged } from "@aquapilot/contract";
+import type { BodyOf, QueryOf, ResultOf, SchemasOf, TPaged, WireEndpoint } from "@aquapilot/contract/wire";
 import type { z } from "zod";
 import { i18n } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
@@ -39,16 +39,17 @@ export {
  */
 
 /** The `params` schema an endpoint declares (spec §7 "P"), `never` when it declares none. */
-type DeclaredParams<E extends Endpoint> = Exclude<E["params"], undefined>;
+type DeclaredParams<E extends WireEndpoint> = Exclude<SchemasOf<E>["params"], undefined>;
 
 /** Whether an endpoint declares path parameters. */
-type HasParams<E extends Endpoint> = [DeclaredParams<E>] extends [never] ? false : true;
+type HasParams<E extends WireEndpoint> = [DeclaredParams<E>] extends [never] ? false : true;
 
 /** Path values of an endpoint (spec §7 "P"): the input of its `params` schema, `never` when it declares none. */
-export type ParamsOf<E extends Endpoint> = DeclaredParams<E> extends z.ZodObject ? z.input<DeclaredParams<E>> : never;
+export type ParamsOf<E extends WireEndpoint> =
+  DeclaredParams<E> extends z.ZodObject ? z.input<DeclaredParams<E>> : never;
 
 /** Options of one call: query values, body, the counted loading toast, an abort signal, upload progress. */
-interface BaseOptions<E extends Endpoint> {
+interface BaseOptions<E extends WireEndpoint> {
   query?: QueryOf<E>;
   /**
    * The body: a value of the endpoint's declared JSON body (sent as JSON, nulls dropped), or a body of another kind
@@ -74,11 +75,11 @@ interface BaseOptions<E extends Endpoint> {
  * Options of one call. `params` fills the `{name}` segments of the endpoint's path (spec §7 "P"); it is required,
  * and typed from the contract's `params` schema, exactly when the endpoint declares one.
  */
-export type ApiOptions<E extends Endpoint> = BaseOptions<E> &
+export type ApiOptions<E extends WireEndpoint> = BaseOptions<E> &
   (HasParams<E> extends true ? { params: ParamsOf<E> } : { params?: undefined });
 
 /** The options argument of {@link api}: mandatory for endpoints with path parameters, optional otherwise. */
-export type ApiArgs<E extends Endpoint> =
+export type ApiArgs<E extends WireEndpoint> =
   HasParams<E> extends true ? [options: ApiOptions<E>] : [options?: ApiOptions<E>];
 
 let baseUrl = "";
@@ -93,33 +94,25 @@ export function apiBaseUrl(): string {
   return baseUrl;
 }
 
-/** Keys a zod object schema declares, or null when the schema is not an object (spec §5 declared parameters). */
-function declaredKeys(schema: unknown): string[] | null {
-  if (schema && typeof schema === "object" && "shape" in schema) {
-    return Object.keys((schema as { shape: Record<string, unknown> }).shape);
-  }
-  return null;
-}
-
 /**
  * Throws when a parameter is not declared by the endpoint (spec §5 "Request parameters must all be declared,
  * otherwise an error"), before anything is sent. A JSON body needs a declared body schema and only its keys; a form
  * or multipart body may only name the declared keys when the endpoint declares an object body (an endpoint without a
  * JSON schema, such as an upload, takes form, multipart and binary bodies as they are); a GET takes no body at all.
  */
-export function assertDeclared(endpoint: Endpoint, query: object | undefined, body: unknown): void {
+export function assertDeclared(endpoint: WireEndpoint, query: object | undefined, body: unknown): void {
   const where = `${endpoint.method} ${endpoint.path}`;
-  const queryKeys = declaredKeys(endpoint.query) ?? [];
+  const queryKeys = endpoint.query;
   for (const key of Object.keys(query ?? {})) {
     if (!queryKeys.includes(key)) throw new Error(`Undeclared query parameter "${key}" for ${where}`);
   }
   if (body === undefined) return;
   const encoded = body instanceof RequestBody ? body : null;
-  if (endpoint.method === "GET" || ((!encoded || encoded.kind === "json") && endpoint.body === undefined)) {
+  if (endpoint.method === "GET" || ((!encoded || encoded.kind === "json") && endpoint.body === null)) {
     throw new Error(`${where} takes no body`);
   }
-  const bodyKeys = declaredKeys(endpoint.body);
-  if (!bodyKeys) return;
+  const bodyKeys = endpoint.body;
+  if (bodyKeys === null || bodyKeys === "any") return;
   const names = encoded
     ? (encoded.fieldNames ?? [])
     : body && typeof body === "object" && !Array.isArray(body)
@@ -230,10 +223,14 @@ export function newIdempotencyKey(): string {
 const inFlight = new Map<string, Promise<unknown>>();
 
 /** The options of any call as the shared steps read them. */
-type LooseOptions = Omit<BaseOptions<Endpoint>, "query" | "body"> & { query?: object; body?: unknown; params?: object };
+type LooseOptions = Omit<BaseOptions<WireEndpoint>, "query" | "body"> & {
+  query?: object;
+  body?: unknown;
+  params?: object;
+};
 
 /** The URL and wire body of a call, after the declared-parameter check (nothing is sent when it throws). */
-function prepare(endpoint: Endpoint, options: LooseOptions) {
+function prepare(endpoint: WireEndpoint, options: LooseOptions) {
   assertDeclared(endpoint, options.query as object | undefined, options.body);
   const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
   const raw = options.body;
@@ -253,7 +250,7 @@ function prepare(endpoint: Endpoint, options: LooseOptions) {
  * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise; an `AbortError`
  * when `signal` aborts.
  */
-export async function api<E extends Endpoint>(endpoint: E, ...args: ApiArgs<E>): Promise<ResultOf<E>> {
+export async function api<E extends WireEndpoint>(endpoint: E, ...args: ApiArgs<E>): Promise<ResultOf<E>> {
   const options = (args[0] ?? {}) as LooseOptions;
   const { url, body } = prepare(endpoint, options);
   const read = async (key: string | null): Promise<ResultOf<E>> => {
@@ -335,7 +332,7 @@ async function exchange(
 }
 
 /** Options of {@link apiStream}: those of {@link api}, plus what to do with the answer as it arrives. */
-export interface StreamOptions<E extends Endpoint> extends BaseOptions<E> {
+export interface StreamOptions<E extends WireEndpoint> extends BaseOptions<E> {
   /** Called once with the answer's headers, before its first byte is read (e.g. a total announced by the server). */
   onResponse?: (headers: Headers) => void;
   /** Called with every piece of the body as it arrives and the progress so far (bytes; total when announced). */
@@ -345,7 +342,7 @@ export interface StreamOptions<E extends Endpoint> extends BaseOptions<E> {
 }
 
 /** Options of {@link apiStream} with `params` typed like {@link ApiOptions}. */
-export type ApiStreamOptions<E extends Endpoint> = StreamOptions<E> &
+export type ApiStreamOptions<E extends WireEndpoint> = StreamOptions<E> &
   (HasParams<E> extends true ? { params: ParamsOf<E> } : { params?: undefined });
 
 /** What a streamed call answers once its body has been read to the end. */
@@ -405,7 +402,10 @@ export function fileNameOf(disposition: string | null): string | null {
  * user's language, 401 Login expired); {@link ApiError} code -2 when the connection fails before or during the body;
  * an `AbortError` when `signal` aborts, also mid-body; a throwing `onChunk` aborts the read with its error.
  */
-export async function apiStream<E extends Endpoint>(endpoint: E, options: ApiStreamOptions<E>): Promise<StreamResult> {
+export async function apiStream<E extends WireEndpoint>(
+  endpoint: E,
+  options: ApiStreamOptions<E>,
+): Promise<StreamResult> {
   const opts = options as LooseOptions & Omit<StreamOptions<E>, "query" | "body">;
   const { url, body } = prepare(endpoint, opts);
   const key = KEYED_METHODS.has(endpoint.method) ? (opts.idempotencyKey ?? newIdempotencyKey()) : null;

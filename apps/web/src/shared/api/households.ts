@@ -1,4 +1,4 @@
-import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract";
+import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, asPage } from "./client.js";
 import { queryKeys } from "./query-keys.js";

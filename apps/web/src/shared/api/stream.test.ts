@@ -1,4 +1,4 @@
-import { endpoint } from "@aquapilot/contract";
+import { endpoint, toWire } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.js";
@@ -9,14 +9,16 @@ import { pendingLoads } from "./loading.js";
 import { fakeFetch, trickle } from "./testing/fake-fetch.js";
 
 /** A streamed GET like the CSV export: declared query, an answer that is not an envelope. */
-const csv = endpoint({
-  method: "GET",
-  path: "/api/test/export.csv",
-  query: z.object({ deviceId: z.string() }),
-  body: undefined,
-  result: z.string(),
-  summary: "test stream",
-});
+const csv = toWire(
+  endpoint({
+    method: "GET",
+    path: "/api/test/export.csv",
+    query: z.object({ deviceId: z.string() }),
+    body: undefined,
+    result: z.string(),
+    summary: "test stream",
+  }),
+);
 
 beforeEach(async () => {
   localStorage.clear();

@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../i18n/index.js";
 import { getItem, setItem } from "../storage/index.js";

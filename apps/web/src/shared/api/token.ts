@@ -1,4 +1,4 @@
-import { REVOCATION_PATH, TOKEN_PATH, type TTokenRequest, ZTokenResponse } from "@aquapilot/contract";
+import { REVOCATION_PATH, TOKEN_PATH, type TTokenRequest, type TTokenResponse } from "@aquapilot/contract/wire";
 import { i18n } from "../i18n/index.js";
 import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
@@ -43,13 +43,28 @@ export async function requestToken(request: TTokenRequest, now: () => number = D
       i18n.t("errors.serverError");
     throw new ApiError(message, typeof data.error === "string" ? data.error : response.status, response.status);
   }
-  const parsed = ZTokenResponse.safeParse(body);
-  if (!parsed.success) throw new ApiError("", ClientErrorCode.NoEnvelope, response.status);
+  if (!isTokenResponse(body)) throw new ApiError("", ClientErrorCode.NoEnvelope, response.status);
   return {
-    accessToken: parsed.data.access_token,
-    refreshToken: parsed.data.refresh_token,
-    expiresAt: now() + parsed.data.expires_in * 1000,
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token,
+    expiresAt: now() + body.expires_in * 1000,
   };
+}
+
+/**
+ * Whether a token answer has the shape of the contract's `ZTokenResponse` (RFC 6749 §5.1): checked by hand, not by
+ * the schema, because sign-in is on the first screen and loads no zod (issue 12).
+ */
+function isTokenResponse(body: unknown): body is TTokenResponse {
+  const b = body as Partial<Record<keyof TTokenResponse, unknown>> | null;
+  return (
+    typeof b === "object" &&
+    b !== null &&
+    typeof b.access_token === "string" &&
+    b.token_type === "Bearer" &&
+    Number.isInteger(b.expires_in) &&
+    typeof b.refresh_token === "string"
+  );
 }
 
 /** Signs in with the password grant (spec §5 Login) and stores the token. Errors as {@link requestToken}. */

@@ -1,4 +1,4 @@
-import { TIME_ZONE_HEADER } from "@aquapilot/contract";
+import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { currentLanguage, i18n } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
 

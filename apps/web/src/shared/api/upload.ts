@@ -1,4 +1,4 @@
-import type { Endpoint, ResultOf } from "@aquapilot/contract";
+import { FILE_UPLOAD_TYPES, type ResultOf, type WireEndpoint } from "@aquapilot/contract/wire";
 import { api } from "./client.js";
 import { multipartBody, type TransferProgress } from "./transport.js";
 
@@ -7,11 +7,12 @@ import { multipartBody, type TransferProgress } from "./transport.js";
  * multipart") to a contract endpoint that takes no JSON body (e.g. `endpoints.uploadFile`,
  * `endpoints.uploadAvatar`), through `api()` — bearer, language, tenant and time-zone headers, an `Idempotency-Key`
  * (a lost answer is resent once under it, so the file is stored once), the 401 refresh and the counted loading toast
- * — and resolves the envelope's result parsed by the endpoint's result schema. `onProgress` reports the bytes sent
+ * — and resolves the envelope's result, typed by the endpoint's result schema (not parsed at run time, like every
+ * `api()` answer: the first screen loads no schema, issue 12). `onProgress` reports the bytes sent
  * (browsers: through XMLHttpRequest). Errors: ApiError as for `api()` (code -2 on network failure, the server's
  * message otherwise); an AbortError when `signal` aborts.
  */
-export async function uploadMultipart<E extends Endpoint>(
+export async function uploadMultipart<E extends WireEndpoint>(
   endpoint: E,
   file: Blob,
   fileName: string,
@@ -19,13 +20,12 @@ export async function uploadMultipart<E extends Endpoint>(
   onProgress?: (progress: TransferProgress) => void,
 ): Promise<ResultOf<E>> {
   const body = multipartBody({ file: { blob: file, fileName } });
-  const call = api as (e: Endpoint, options: object) => Promise<unknown>;
-  const result = await call(endpoint, { body, signal, loading: true, onUploadProgress: onProgress });
-  return endpoint.result.parse(result) as ResultOf<E>;
+  const call = api as (e: WireEndpoint, options: object) => Promise<unknown>;
+  return (await call(endpoint, { body, signal, loading: true, onUploadProgress: onProgress })) as ResultOf<E>;
 }
 
-/** Image types the server's uploads take (contract FILE_UPLOAD_TYPES; the avatar upload takes the same). */
-const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/webp"];
+/** Image types the server's uploads take (the avatar upload takes the same). */
+const ACCEPTED_TYPES: readonly string[] = FILE_UPLOAD_TYPES;
 
 /**
  * Prepares a picked photo for upload: re-encodes it as JPEG (`quality`) at most `maxSide` px on its longer side when

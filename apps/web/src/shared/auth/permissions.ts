@@ -1,4 +1,4 @@
-import { PERMISSIONS } from "@aquapilot/contract";
+import { PERMISSIONS } from "@aquapilot/contract/wire";
 
 /**
  * Permission checks of spec §6 over grantedPolicies (a list of permission names). A holder of "master" (a device

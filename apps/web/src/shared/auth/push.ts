@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client.js";
 import { queryKeys } from "../api/query-keys.js";

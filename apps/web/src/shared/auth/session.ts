@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { api } from "../api/client.js";
 import { loginWithPassword } from "../api/token.js";
 import { clearSession, getItem, setItem } from "../storage/index.js";

@@ -1,15 +1,15 @@
 import { DEV_BRIDGE_PATHS } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { installSimulatedBridge } from "./index.js";
 import {
   discoverDevices,
   getCurrentWifi,
   getWifiNetworks,
   hasNativeWifi,
-  installSimulatedBridge,
   joinAccessPoint,
   leaveAccessPoint,
   sendJoinPacket,
-} from "./index.js";
+} from "./native-wifi.js";
 import { createDevWifiBridge, type FetchLike, resolveWifiBridge } from "./wifi-bridge.js";
 
 const HOME = { connected: true, ssid: "AquaHome", band: "2.4GHz", ip: "192.168.1.23" };

@@ -1,18 +1,21 @@
 import {
-  DEV_BRIDGE_PATHS,
-  type TDiscoverResult,
-  type TJoinAccessPointResult,
-  type TPhoneWifi,
-  type TSendJoinPacketResult,
-  type TWifiNetworkList,
   ZDiscoverResult,
   ZJoinAccessPointResult,
   ZPhoneWifi,
   ZSendJoinPacketResult,
   ZWifiNetworkList,
 } from "@aquapilot/contract";
+import {
+  DEV_BRIDGE_PATHS,
+  type TDiscoverResult,
+  type TJoinAccessPointResult,
+  type TPhoneWifi,
+  type TSendJoinPacketResult,
+  type TWifiNetworkList,
+} from "@aquapilot/contract/wire";
 import type { z } from "zod";
 import { apiBaseUrl } from "../api/client.js";
+import { startIntent } from "./index.js";
 import {
   discoverDevices,
   getCurrentWifi,
@@ -22,8 +25,7 @@ import {
   leaveAccessPoint,
   parseBridgeAnswer,
   sendJoinPacket,
-  startIntent,
-} from "./index.js";
+} from "./native-wifi.js";
 
 /**
  * The phone's Wi-Fi for network setup (issue 9; docs/device-protocol.md §13.6), whoever provides it:

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import accountEn from "../../features/account/locales/en.json";

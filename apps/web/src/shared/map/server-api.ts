@@ -1,4 +1,4 @@
-import { endpoints, type TRegion, type TRegionPlace } from "@aquapilot/contract";
+import { endpoints, type TRegion, type TRegionPlace } from "@aquapilot/contract/wire";
 import { api } from "../api/client.js";
 import type { MapKeys } from "./providers.js";
 

@@ -1,20 +1,24 @@
-import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage, ZDeviceChangeMessage } from "@aquapilot/contract";
-import { createHubConnection, HubChannel, type HubConnectionLike } from "./hub-channel.js";
+import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
+import { HubChannel, type HubConnectionLike } from "./hub-channel.js";
+import { deviceChangeSchema, lazyHubConnection } from "./lazy-hub.js";
 
 export type { HubConnectionLike } from "./hub-channel.js";
 
 /**
  * Real-time hub 1 (spec §7): `/signalr-hubs/device-chang-content-type-message`, method `DeviceChangContentTypeMessage`
- * whose single argument is a JSON string of {@link ZDeviceChangeMessage}. Bearer token, automatic reconnect, and the
+ * whose single argument is a JSON string of the contract's `ZDeviceChangeMessage`. Bearer token, automatic reconnect, and the
  * channel state of spec §3/§4: none 0, connecting 1, connected 2.
  */
 
-/** Builds the real SignalR connection of hub 1 with `accessTokenFactory` and `withAutomaticReconnect`. */
+/**
+ * Builds the SignalR connection of hub 1 with `accessTokenFactory` and `withAutomaticReconnect`; the SignalR client
+ * and the schema load when it first starts (issue 12).
+ */
 export function createDeviceHubConnection(
   accessTokenFactory: () => string | Promise<string>,
   baseUrl = "",
 ): HubConnectionLike {
-  return createHubConnection(HUB_PATHS.deviceChange, accessTokenFactory, baseUrl);
+  return lazyHubConnection((m) => m.createHubConnection(HUB_PATHS.deviceChange, accessTokenFactory, baseUrl));
 }
 
 /** One hub-1 channel: {@link HubChannel} of device change messages. */
@@ -25,6 +29,6 @@ export class DeviceChangeChannel extends HubChannel<TDeviceChangeMessage> {
    *   jittered exponential backoff, forever; issue 11)
    */
   constructor(factory: () => HubConnectionLike, retry?: number | ((attempt: number) => number)) {
-    super({ label: "hub 1", method: HUB_METHODS.deviceChange, schema: ZDeviceChangeMessage }, factory, retry);
+    super({ label: "hub 1", method: HUB_METHODS.deviceChange, schema: deviceChangeSchema }, factory, retry);
   }
 }

@@ -1,9 +1,13 @@
 import { RealtimeChannelState } from "@aquapilot/contract";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DeviceChangeChannel } from "./device-channel.js";
 import { FakeConnection } from "./fake-connection.js";
 import type { HubChannel, HubConnectionLike } from "./hub-channel.js";
+import { loadHubModule } from "./lazy-hub.js";
 import { MessageChannel } from "./message-channel.js";
+
+// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+beforeAll(() => loadHubModule());
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,6 +1,5 @@
-import { RealtimeChannelState } from "@aquapilot/contract";
-import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
-import { backoffDelay, ForeverRetryPolicy } from "./retry-policy.js";
+import { RealtimeChannelState } from "@aquapilot/contract/wire";
+import { backoffDelay } from "./retry-policy.js";
 
 /** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
 export interface HubConnectionLike {
@@ -10,23 +9,6 @@ export interface HubConnectionLike {
   onclose(callback: (error?: Error) => void): void;
   onreconnecting(callback: (error?: Error) => void): void;
   onreconnected(callback: (connectionId?: string) => void): void;
-}
-
-/**
- * Builds a real SignalR connection to the hub at `path` (spec §7 hubs 1 and 2) with `accessTokenFactory` (bearer
- * token) and automatic reconnect with the app's own policy: jittered exponential backoff up to 30 s, forever
- * ({@link ForeverRetryPolicy}, issue 11).
- */
-export function createHubConnection(
-  path: string,
-  accessTokenFactory: () => string | Promise<string>,
-  baseUrl = "",
-): HubConnectionLike {
-  return new HubConnectionBuilder()
-    .withUrl(baseUrl + path, { accessTokenFactory })
-    .withAutomaticReconnect(new ForeverRetryPolicy())
-    .configureLogging(LogLevel.Warning)
-    .build();
 }
 
 type Listener<T> = (value: T) => void;

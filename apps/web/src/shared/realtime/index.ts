@@ -1,5 +1,5 @@
-import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract";
-import { RealtimeChannelState } from "@aquapilot/contract";
+import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract/wire";
+import { RealtimeChannelState } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { apiBaseUrl } from "../api/client.js";

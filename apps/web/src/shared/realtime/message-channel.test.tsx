@@ -2,13 +2,14 @@ import { HUB_METHODS, RealtimeChannelState, type TMessage } from "@aquapilot/con
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../api/query-keys.js";
 import { clearLoginInfo } from "../auth/session.js";
 import { installSimulatedBridge } from "../bridge/index.js";
 import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.js";
 import { setItem } from "../storage/index.js";
 import { FakeConnection } from "./fake-connection.js";
+import { loadHubModule } from "./lazy-hub.js";
 import {
   applyReceivedMessage,
   badgeText,
@@ -18,6 +19,9 @@ import {
   useMessageCenter,
   useUnreadMessageCount,
 } from "./message-channel.js";
+
+// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+beforeAll(() => loadHubModule());
 
 const message = (over: Partial<TMessage> = {}): TMessage => ({
   id: "m1",

@@ -5,8 +5,7 @@ import {
   PERMISSIONS,
   RealtimeChannelState,
   type TMessage,
-  ZMessage,
-} from "@aquapilot/contract";
+} from "@aquapilot/contract/wire";
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Toast } from "antd-mobile";
 import { createElement, useEffect, useSyncExternalStore } from "react";
@@ -20,10 +19,11 @@ import { getNativeConfig } from "../bridge/index.js";
 import { onPushMessageOpened } from "../bridge/push-open.js";
 import { navigateTo, PATHS } from "../navigation/index.js";
 import { getAccessToken } from "../storage/index.js";
-import { createHubConnection, HubChannel, type HubConnectionLike } from "./hub-channel.js";
+import { HubChannel, type HubConnectionLike } from "./hub-channel.js";
+import { lazyHubConnection, messageSchema } from "./lazy-hub.js";
 
 /**
- * Real-time hub 2 (spec §7): `/signalr-hubs/message`, method `ReceiveMessage` with one {@link ZMessage} (an object,
+ * Real-time hub 2 (spec §7): `/signalr-hubs/message`, method `ReceiveMessage` with one `ZMessage` of the contract (an object,
  * or its JSON text). Bearer token, automatic reconnect, the channel state of spec §3/§4 (none 0, connecting 1,
  * connected 2), and the message centre's live parts: the unread badge, refetch after a reconnect, a short toast per
  * new message, the push registration and the native "push opened" event.
@@ -34,7 +34,7 @@ export function createMessageHubConnection(
   accessTokenFactory: () => string | Promise<string>,
   baseUrl = "",
 ): HubConnectionLike {
-  return createHubConnection(HUB_PATHS.message, accessTokenFactory, baseUrl);
+  return lazyHubConnection((m) => m.createHubConnection(HUB_PATHS.message, accessTokenFactory, baseUrl));
 }
 
 /** One hub-2 channel: {@link HubChannel} of new messages. */
@@ -45,7 +45,7 @@ export class MessageChannel extends HubChannel<TMessage> {
    *   jittered exponential backoff, forever; issue 11)
    */
   constructor(factory: () => HubConnectionLike, retry?: number | ((attempt: number) => number)) {
-    super({ label: "hub 2", method: HUB_METHODS.receiveMessage, schema: ZMessage }, factory, retry);
+    super({ label: "hub 2", method: HUB_METHODS.receiveMessage, schema: messageSchema }, factory, retry);
   }
 }
 

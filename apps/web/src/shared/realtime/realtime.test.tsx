@@ -2,11 +2,15 @@ import { HUB_METHODS, RealtimeChannelState, type TFamilyDevice } from "@aquapilo
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../api/query-keys.js";
 import { DeviceChangeChannel } from "./device-channel.js";
 import { FakeConnection } from "./fake-connection.js";
 import { applyDeviceChange, useDeviceChanges } from "./index.js";
+import { loadHubModule } from "./lazy-hub.js";
+
+// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+beforeAll(() => loadHubModule());
 
 const device = (id: string, over: Partial<TFamilyDevice> = {}): TFamilyDevice => ({
   id,

@@ -1,4 +1,4 @@
-import type { Language } from "@aquapilot/contract";
+import type { Language } from "@aquapilot/contract/wire";
 
 /**
  * The persisted client state of spec §3, in one typed module: every key the app keeps in localStorage,

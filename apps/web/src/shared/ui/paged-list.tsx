@@ -1,4 +1,4 @@
-import { LIMITS, type TPaged } from "@aquapilot/contract";
+import { LIMITS, type TPaged } from "@aquapilot/contract/wire";
 import { type QueryKey, useInfiniteQuery } from "@tanstack/react-query";
 import { Button, InfiniteScroll, PullToRefresh, Skeleton } from "antd-mobile";
 import { ExclamationCircleOutline, FileOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import type { HardnessUnit, VolumeUnit } from "@aquapilot/contract";
+import type { HardnessUnit, VolumeUnit } from "@aquapilot/contract/wire";
 
 /**
  * Pure unit conversions for the owner's display units (issue 10 point 9). Devices always speak litres, L/min and

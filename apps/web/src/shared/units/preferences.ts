@@ -1,4 +1,4 @@
-import { DEFAULT_UNIT_PREFERENCES, endpoints, type TUnitPreferences } from "@aquapilot/contract";
+import { DEFAULT_UNIT_PREFERENCES, endpoints, type TUnitPreferences } from "@aquapilot/contract/wire";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client.js";
 

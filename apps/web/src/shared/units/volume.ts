@@ -1,4 +1,4 @@
-import type { VolumeUnit } from "@aquapilot/contract";
+import type { VolumeUnit } from "@aquapilot/contract/wire";
 import { useTranslation } from "react-i18next";
 import { fromLitres } from "./conversions.js";
 import { useUnitPreferences } from "./preferences.js";

@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";

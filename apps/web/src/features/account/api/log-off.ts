@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /**

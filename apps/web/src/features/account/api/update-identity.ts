@@ -1,4 +1,4 @@
-import { endpoints, type QueryOf } from "@aquapilot/contract";
+import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /** Query of `POST …/profile/update-phone` (spec §7): ticket, phoneNumber, countryCode, code. */

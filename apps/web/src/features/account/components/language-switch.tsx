@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from "@aquapilot/contract";
+import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { DownOutline, GlobalOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";

@@ -1,4 +1,4 @@
-import { BindType } from "@aquapilot/contract";
+import { BindType } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Toast } from "antd-mobile";
 import { ExclamationTriangleOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import { BindType } from "@aquapilot/contract";
+import { BindType } from "@aquapilot/contract/wire";
 import { Button, Tabs, Toast } from "antd-mobile";
 import { LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";

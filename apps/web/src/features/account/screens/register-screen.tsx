@@ -1,4 +1,4 @@
-import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract";
+import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract/wire";
 import { Button, Tabs, Toast } from "antd-mobile";
 import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";

@@ -1,4 +1,4 @@
-import { endpoints, type TAfterSale } from "@aquapilot/contract";
+import { endpoints, type TAfterSale } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.js";
 

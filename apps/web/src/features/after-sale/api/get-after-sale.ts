@@ -1,4 +1,4 @@
-import { endpoints, type TAfterSale } from "@aquapilot/contract";
+import { endpoints, type TAfterSale } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { afterSaleKeys } from "./keys.js";

@@ -1,4 +1,4 @@
-import { endpoints, type TFamilyDevice } from "@aquapilot/contract";
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { fetchAllPages } from "../../../shared/ui/paged-list.js";

@@ -1,4 +1,4 @@
-import { endpoints, FILE_UPLOAD_MAX_BYTES, type TUploadedFile } from "@aquapilot/contract";
+import { endpoints, FILE_UPLOAD_MAX_BYTES, type TUploadedFile } from "@aquapilot/contract/wire";
 import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.js";
 
 /**

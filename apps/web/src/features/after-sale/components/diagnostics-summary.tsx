@@ -1,4 +1,4 @@
-import type { TDiagnostics } from "@aquapilot/contract";
+import type { TDiagnostics } from "@aquapilot/contract/wire";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "../../../shared/ui/index.js";
 

@@ -1,4 +1,4 @@
-import type { TAfterSale } from "@aquapilot/contract";
+import type { TAfterSale } from "@aquapilot/contract/wire";
 import { Button, Skeleton, Switch, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MessageOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";

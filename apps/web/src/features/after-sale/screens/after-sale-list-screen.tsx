@@ -1,4 +1,4 @@
-import type { TAfterSale } from "@aquapilot/contract";
+import type { TAfterSale } from "@aquapilot/contract/wire";
 import { Button, Tabs, Tag } from "antd-mobile";
 import { AddOutline, PictureOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useState } from "react";

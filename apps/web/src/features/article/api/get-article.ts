@@ -1,4 +1,4 @@
-import { endpoints, type TArticle } from "@aquapilot/contract";
+import { endpoints, type TArticle } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { currentLanguage } from "../../../shared/i18n/index.js";

@@ -1,4 +1,4 @@
-import type { TArticleSummary } from "@aquapilot/contract";
+import type { TArticleSummary } from "@aquapilot/contract/wire";
 import { Button, SearchBar, Skeleton } from "antd-mobile";
 import { ExclamationCircleOutline, QuestionCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useState } from "react";

@@ -1,4 +1,4 @@
-import { endpoints, type TDeviceModelSetting } from "@aquapilot/contract";
+import { endpoints, type TDeviceModelSetting } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { deviceSettingsKeys } from "./keys.js";

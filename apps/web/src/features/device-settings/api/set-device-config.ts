@@ -1,4 +1,4 @@
-import { endpoints, type TCommandStatus, type TDeviceChangeMessage } from "@aquapilot/contract";
+import { endpoints, type TCommandStatus, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 import { deviceChannel } from "../../../shared/realtime/index.js";
 import type { SettingsRecord } from "../settings-fields.js";

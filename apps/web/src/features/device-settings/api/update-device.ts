@@ -1,4 +1,4 @@
-import { endpoints, type TFamilyDevice } from "@aquapilot/contract";
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";

@@ -1,4 +1,5 @@
-import { type TDeviceWithData, ZDeviceName } from "@aquapilot/contract";
+import { ZDeviceName } from "@aquapilot/contract";
+import type { TDeviceWithData } from "@aquapilot/contract/wire";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";

@@ -1,4 +1,4 @@
-import { endpoints, FILE_UPLOAD_PREFIX } from "@aquapilot/contract";
+import { endpoints, FILE_UPLOAD_PREFIX } from "@aquapilot/contract/wire";
 import { Button, SpinLoading } from "antd-mobile";
 import { CameraOutline, CheckCircleFill, PictureOutline } from "antd-mobile-icons";
 import { useEffect, useRef, useState } from "react";

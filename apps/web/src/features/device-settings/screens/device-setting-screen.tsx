@@ -1,4 +1,4 @@
-import type { TCommandStatus, TDeviceWithData } from "@aquapilot/contract";
+import type { TCommandStatus, TDeviceWithData } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleOutline, RightOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import type { TFamilyDevice } from "@aquapilot/contract";
+import type { TFamilyDevice } from "@aquapilot/contract/wire";
 import { Button, SpinLoading } from "antd-mobile";
 import { DownOutline, UnorderedListOutline, UpOutline } from "antd-mobile-icons";
 import { type PointerEvent, useEffect, useRef, useState } from "react";

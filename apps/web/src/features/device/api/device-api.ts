@@ -8,7 +8,7 @@ import {
   type TFlowStatisticsCsvQuery,
   type TOtaVersion,
   type TSaltStatus,
-} from "@aquapilot/contract";
+} from "@aquapilot/contract/wire";
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, apiStream } from "../../../shared/api/client.js";
 import { saveBlob } from "../../../shared/api/save-file.js";

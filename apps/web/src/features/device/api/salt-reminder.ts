@@ -1,4 +1,4 @@
-import { endpoints, type TSaltStatus } from "@aquapilot/contract";
+import { endpoints, type TSaltStatus } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /**

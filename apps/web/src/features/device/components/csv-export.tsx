@@ -1,4 +1,4 @@
-import type { TFlowStatisticsCsvQuery } from "@aquapilot/contract";
+import type { TFlowStatisticsCsvQuery } from "@aquapilot/contract/wire";
 import { ProgressBar } from "antd-mobile";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";

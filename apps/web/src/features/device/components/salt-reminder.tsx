@@ -1,4 +1,4 @@
-import { SALT_REMINDER_DAYS } from "@aquapilot/contract";
+import { SALT_REMINDER_DAYS } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { ReportTimeType } from "@aquapilot/contract";
+import { ReportTimeType } from "@aquapilot/contract/wire";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";

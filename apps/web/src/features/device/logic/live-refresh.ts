@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import type { TDeviceChangeMessage } from "@aquapilot/contract/wire";
 
 /** Hub-1 event types after which the statistics, salt and regeneration timeline change (spec §7 hub 1). */
 export const STATISTICS_EVENTS: ReadonlySet<string> = new Set(["regeneration-start", "regeneration-end"]);

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS } from "@aquapilot/contract/wire";
 
 /**
  * A press-and-hold gesture (spec §4 forced switch "press 2 s to go to next step", §9 long press 2 s): `start()`

@@ -1,4 +1,4 @@
-import { SALT_REMINDER_DAYS } from "@aquapilot/contract";
+import { SALT_REMINDER_DAYS } from "@aquapilot/contract/wire";
 
 /**
  * How full the brine tank is, for the salt gauge (issue 10 "Salt an owner can trust"): the level now against the level

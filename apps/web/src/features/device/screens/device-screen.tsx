@@ -1,4 +1,4 @@
-import { RealtimeChannelState } from "@aquapilot/contract";
+import { RealtimeChannelState } from "@aquapilot/contract/wire";
 import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useState } from "react";

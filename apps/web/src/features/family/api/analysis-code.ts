@@ -1,4 +1,4 @@
-import { endpoints, type TShareAnalysis } from "@aquapilot/contract";
+import { endpoints, type TShareAnalysis } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /**

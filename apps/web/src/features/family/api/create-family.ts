@@ -1,5 +1,5 @@
-import type { BodyOf, TFamily } from "@aquapilot/contract";
-import { endpoints } from "@aquapilot/contract";
+import type { BodyOf, TFamily } from "@aquapilot/contract/wire";
+import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { familyKeys } from "./keys.js";

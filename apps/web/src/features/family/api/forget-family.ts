@@ -1,4 +1,4 @@
-import type { TFamily } from "@aquapilot/contract";
+import type { TFamily } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 import { familyKeys } from "./keys.js";

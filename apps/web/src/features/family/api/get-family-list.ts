@@ -1,4 +1,4 @@
-import { endpoints, LIMITS, type TFamily, type TPaged } from "@aquapilot/contract";
+import { endpoints, LIMITS, type TFamily, type TPaged } from "@aquapilot/contract/wire";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
 import { nextPageSkip } from "../../../shared/ui/paged-list.js";

@@ -1,4 +1,4 @@
-import { endpoints, type TShareCode } from "@aquapilot/contract";
+import { endpoints, type TShareCode } from "@aquapilot/contract/wire";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { familyKeys } from "./keys.js";

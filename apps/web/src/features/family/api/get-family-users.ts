@@ -1,4 +1,4 @@
-import { endpoints, type TFamilyUser } from "@aquapilot/contract";
+import { endpoints, type TFamilyUser } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
 import { familyKeys } from "./keys.js";

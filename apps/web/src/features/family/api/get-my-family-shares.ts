@@ -1,4 +1,4 @@
-import { endpoints, LIMITS, type TFamilyShare, type TPaged } from "@aquapilot/contract";
+import { endpoints, LIMITS, type TFamilyShare, type TPaged } from "@aquapilot/contract/wire";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
 import { nextSkipCount } from "./get-family-list.js";

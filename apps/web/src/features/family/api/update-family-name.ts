@@ -1,4 +1,4 @@
-import { endpoints, type TFamily } from "@aquapilot/contract";
+import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { familyKeys } from "./keys.js";

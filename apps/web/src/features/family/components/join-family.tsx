@@ -1,4 +1,4 @@
-import type { TShareAnalysis } from "@aquapilot/contract";
+import type { TShareAnalysis } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
 import { ScanningOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import type { TFamily } from "@aquapilot/contract";
+import type { TFamily } from "@aquapilot/contract/wire";
 import { Button, List, Skeleton, Tag } from "antd-mobile";
 import {
   AppOutline,

@@ -1,4 +1,4 @@
-import { LIMITS, type TFamily } from "@aquapilot/contract";
+import { LIMITS, type TFamily } from "@aquapilot/contract/wire";
 import { Button, InfiniteScroll, Popup, PullToRefresh, Skeleton, Tag } from "antd-mobile";
 import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";

@@ -1,4 +1,4 @@
-import { LIMITS, type TFamilyShare } from "@aquapilot/contract";
+import { LIMITS, type TFamilyShare } from "@aquapilot/contract/wire";
 import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
 import { LinkOutline } from "antd-mobile-icons";
 import { useMemo } from "react";

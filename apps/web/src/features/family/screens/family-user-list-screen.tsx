@@ -1,4 +1,4 @@
-import type { TFamilyUser } from "@aquapilot/contract";
+import type { TFamilyUser } from "@aquapilot/contract/wire";
 import { Button, Skeleton, Tag } from "antd-mobile";
 import { CloseCircleOutline, RightOutline, TeamOutline, UserAddOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { endpoints, type TFault } from "@aquapilot/contract";
+import { endpoints, type TFault } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { faultKeys } from "./keys.js";

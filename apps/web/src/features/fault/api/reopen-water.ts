@@ -1,4 +1,4 @@
-import { endpoints, type TCommandStatus } from "@aquapilot/contract";
+import { endpoints, type TCommandStatus } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /**

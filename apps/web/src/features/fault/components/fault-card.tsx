@@ -1,4 +1,4 @@
-import type { TFault } from "@aquapilot/contract";
+import type { TFault } from "@aquapilot/contract/wire";
 import { Button, Tag } from "antd-mobile";
 import { EditSOutline, QuestionCircleOutline, RightOutline } from "antd-mobile-icons";
 import type { TFunction } from "i18next";

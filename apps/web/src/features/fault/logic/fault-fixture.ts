@@ -1,4 +1,4 @@
-import type { TFault } from "@aquapilot/contract";
+import type { TFault } from "@aquapilot/contract/wire";
 
 /**
  * Test support (unit tests only): an open leak close (513) of the device "Cellar" in the household "Home", reopened

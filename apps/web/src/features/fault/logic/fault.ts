@@ -1,4 +1,4 @@
-import { Station, SYSTEM_CLOSE_REASONS, type TDeviceChangeMessage, type TFault } from "@aquapilot/contract";
+import { Station, SYSTEM_CLOSE_REASONS, type TDeviceChangeMessage, type TFault } from "@aquapilot/contract/wire";
 import { formatDate } from "../../../shared/ui/date-time-rules.js";
 
 /**

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type TFault } from "@aquapilot/contract";
+import { PERMISSIONS, type TFault } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Skeleton } from "antd-mobile";
 import { CheckCircleOutline, ExclamationCircleOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import type { TDeviceDashboard, TFamilyDevice } from "@aquapilot/contract";
+import type { TDeviceDashboard, TFamilyDevice } from "@aquapilot/contract/wire";
 import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";

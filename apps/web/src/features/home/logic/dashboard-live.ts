@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage, TFamilyDashboard } from "@aquapilot/contract";
+import type { TDeviceChangeMessage, TFamilyDashboard } from "@aquapilot/contract/wire";
 
 /** Stations of a running cycle (spec §3): 1–4 and 6–8; 0 is service and 5 closed. */
 export const CYCLE_STATIONS: ReadonlySet<number> = new Set([1, 2, 3, 4, 6, 7, 8]);

@@ -1,4 +1,4 @@
-import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
+import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { Badge, Button, PullToRefresh, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,

@@ -1,4 +1,4 @@
-import { endpoints, type TMessage } from "@aquapilot/contract";
+import { endpoints, type TMessage } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 import { messageKeys } from "./keys.js";

@@ -1,4 +1,4 @@
-import { endpoints, type TMessage } from "@aquapilot/contract";
+import { endpoints, type TMessage } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.js";
 import type { MessageFilter } from "./keys.js";

@@ -1,4 +1,4 @@
-import type { TMessage } from "@aquapilot/contract";
+import type { TMessage } from "@aquapilot/contract/wire";
 import { BellOutline, ExclamationTriangleOutline, SoundOutline } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import type { TMessage } from "@aquapilot/contract";
+import type { TMessage } from "@aquapilot/contract/wire";
 import { Badge, Button, Skeleton, Tabs, Tag } from "antd-mobile";
 import { CheckCircleOutline, ExclamationCircleOutline, MailOpenOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useRef, useState } from "react";

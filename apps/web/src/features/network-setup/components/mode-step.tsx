@@ -1,4 +1,4 @@
-import type { TFamily } from "@aquapilot/contract";
+import type { TFamily } from "@aquapilot/contract/wire";
 import { Button } from "antd-mobile";
 import {
   ExclamationCircleFill,

@@ -1,4 +1,4 @@
-import type { TFamily } from "@aquapilot/contract";
+import type { TFamily } from "@aquapilot/contract/wire";
 import { useEffect, useMemo, useState } from "react";
 import { useHouseholds } from "../../../shared/api/households.js";
 import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.js";

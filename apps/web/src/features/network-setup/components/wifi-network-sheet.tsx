@@ -1,4 +1,4 @@
-import type { TWifiNetwork } from "@aquapilot/contract";
+import type { TWifiNetwork } from "@aquapilot/contract/wire";
 import { DotLoading, Popup } from "antd-mobile";
 import { CheckOutline, LockOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";

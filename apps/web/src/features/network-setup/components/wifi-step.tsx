@@ -1,4 +1,4 @@
-import type { TFamily, TPhoneWifi, TWifiNetwork } from "@aquapilot/contract";
+import type { TFamily, TPhoneWifi, TWifiNetwork } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, DotLoading } from "antd-mobile";
 import { ExclamationCircleFill, InformationCircleOutline, LoopOutline } from "antd-mobile-icons";

@@ -1,4 +1,4 @@
-import { BluetoothSetupState } from "@aquapilot/contract";
+import { BluetoothSetupState } from "@aquapilot/contract/wire";
 import {
   type BleSetupFailure,
   type BleSetupStep,

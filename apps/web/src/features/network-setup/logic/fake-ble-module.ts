@@ -1,4 +1,4 @@
-import { BluetoothSetupState } from "@aquapilot/contract";
+import { BluetoothSetupState } from "@aquapilot/contract/wire";
 import {
   answerFrames,
   BLSYNC_VERSION,

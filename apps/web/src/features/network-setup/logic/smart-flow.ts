@@ -1,4 +1,9 @@
-import type { TDiscoverResult, TJoinAccessPointResult, TPhoneWifi, TSendJoinPacketResult } from "@aquapilot/contract";
+import type {
+  TDiscoverResult,
+  TJoinAccessPointResult,
+  TPhoneWifi,
+  TSendJoinPacketResult,
+} from "@aquapilot/contract/wire";
 import {
   CloudState,
   decodeHelloAnswer,

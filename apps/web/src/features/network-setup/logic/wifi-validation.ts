@@ -1,4 +1,4 @@
-import type { TPhoneWifi, TWifiNetwork } from "@aquapilot/contract";
+import type { TPhoneWifi, TWifiNetwork } from "@aquapilot/contract/wire";
 import {
   BLSYNC_MAX_PASSWORD_BYTES,
   BLSYNC_MAX_SSID_BYTES,

@@ -1,4 +1,4 @@
-import { type BodyOf, endpoints } from "@aquapilot/contract";
+import { type BodyOf, endpoints } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
 

@@ -1,4 +1,4 @@
-import { endpoints } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract/wire";
 import { uploadMultipart } from "../../../shared/api/upload.js";
 
 export { shrinkImage } from "../../../shared/api/upload.js";

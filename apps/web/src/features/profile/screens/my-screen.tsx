@@ -1,4 +1,4 @@
-import { LIMITS, PERMISSIONS } from "@aquapilot/contract";
+import { LIMITS, PERMISSIONS } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, List } from "antd-mobile";
 import {

@@ -1,4 +1,4 @@
-import { ServiceRegion } from "@aquapilot/contract";
+import { ServiceRegion } from "@aquapilot/contract/wire";
 import { List, Toast } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type ChangeEvent, type ReactNode, useRef } from "react";

@@ -1,4 +1,4 @@
-import { endpoints, type Language } from "@aquapilot/contract";
+import { endpoints, type Language } from "@aquapilot/contract/wire";
 import { api } from "../../../shared/api/client.js";
 
 /**

@@ -1,4 +1,4 @@
-import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/contract";
+import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/contract/wire";
 import { List, Selector, Toast } from "antd-mobile";
 import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract";
+import { LIMITS } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { List, Toast } from "antd-mobile";
 import { PhoneFill } from "antd-mobile-icons";

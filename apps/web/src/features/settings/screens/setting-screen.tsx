@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from "@aquapilot/contract";
+import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, List, Toast } from "antd-mobile";
 import {

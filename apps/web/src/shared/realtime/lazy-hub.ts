@@ -1,0 +1,82 @@
+import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
+import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.js";
+
+type HubConnectionModule = typeof import("./hub-connection.js");
+
+let loading: Promise<HubConnectionModule> | null = null;
+
+/**
+ * Loads the SignalR client and the hubs' message schemas once (issue 12: they stay off the first screen) and fills
+ * {@link deviceChangeSchema} and {@link messageSchema}. Rejects when the chunk cannot be loaded; the next call tries
+ * again.
+ */
+export function loadHubModule(): Promise<HubConnectionModule> {
+  loading ??= import("./hub-connection.js").then(
+    (m) => {
+      deviceChangeSchema.use(m.ZDeviceChangeMessage);
+      messageSchema.use(m.ZMessage);
+      return m;
+    },
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+type SchemaLike<T> = HubChannelSpec<T>["schema"];
+
+/**
+ * A message schema that is loaded later: `safeParse` delegates to the contract schema once {@link loadHubModule} has
+ * run and refuses every message before (none can arrive: a channel's connection starts only after the load).
+ */
+class DeferredSchema<T> implements SchemaLike<T> {
+  private schema: SchemaLike<T> | null = null;
+  use(schema: unknown): void {
+    this.schema = schema as SchemaLike<T>;
+  }
+  safeParse(value: unknown): ReturnType<SchemaLike<T>["safeParse"]> {
+    if (!this.schema) return { success: false, error: { message: "hub schemas not loaded" } };
+    return this.schema.safeParse(value);
+  }
+}
+
+/** The contract schema of hub 1's argument (`ZDeviceChangeMessage`), usable once {@link loadHubModule} ran. */
+export const deviceChangeSchema = new DeferredSchema<TDeviceChangeMessage>();
+/** The contract schema of hub 2's argument (`ZMessage`), usable once {@link loadHubModule} ran. */
+export const messageSchema = new DeferredSchema<TMessage>();
+
+/**
+ * A {@link HubConnectionLike} whose real SignalR connection is built by `create` after {@link loadHubModule}
+ * resolves: handlers registered before are handed on; `start()` waits for the load (and rejects when it fails, so the
+ * channel retries with its backoff); `stop()` before the connection exists stops it as soon as it is built.
+ */
+export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnectionLike): HubConnectionLike {
+  let real: HubConnectionLike | null = null;
+  let stopped = false;
+  const pending: Array<(c: HubConnectionLike) => void> = [];
+  const whenReal = (apply: (c: HubConnectionLike) => void) => (real ? apply(real) : pending.push(apply));
+  const connect = async (): Promise<HubConnectionLike> => {
+    if (real) return real;
+    const made = create(await loadHubModule());
+    real = made;
+    for (const apply of pending.splice(0)) apply(made);
+    return made;
+  };
+  return {
+    async start() {
+      const c = await connect();
+      if (stopped) throw new Error("stopped before start");
+      await c.start();
+    },
+    async stop() {
+      stopped = true;
+      if (real) await real.stop();
+    },
+    on: (method, handler) => whenReal((c) => c.on(method, handler)),
+    onclose: (cb) => whenReal((c) => c.onclose(cb)),
+    onreconnecting: (cb) => whenReal((c) => c.onreconnecting(cb)),
+    onreconnected: (cb) => whenReal((c) => c.onreconnected(cb)),
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Plain values of the wire (spec §3, §6, §7): paths, names, units and limits that both sides need at run time. No zod
+ * here: the web app imports these (through `@aquapilot/contract/wire`) on its first screen without loading a schema
+ * (issue 12). Each value keeps the documentation it had beside its endpoint.
+ */
+
+// ---------- from endpoints.ts ----------
+
+export const TOKEN_PATH = "/connect/token";
+
+/** Permission names carried in grantedPolicies (spec §6). A device master holds every one; only a master holds "master". */
+export const PERMISSIONS = {
+  master: "master",
+  familyManage: "Family.Manage",
+  deviceView: "Device.View",
+  deviceControl: "Device.Control",
+  deviceSetting: "Device.Setting",
+  message: "Message",
+  afterSale: "AfterSale",
+} as const;
+
+export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
+
+// ---------- from endpoints/account.ts ----------
+
+/** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
+export const REVOCATION_PATH = "/connect/revocation";
+
+// ---------- from endpoints/device-control.ts ----------
+
+/**
+ * The low-salt reminder setting (issue 10 "Salt an owner can trust"): "remind me when salt runs out within N days",
+ * a whole number of days from `min` to `max`; `default` until a member changes it.
+ */
+export const SALT_REMINDER_DAYS = { min: 1, max: 30, default: 7 } as const;
+
+/** Path of the CSV export (extension, not enveloped): Q deviceId, from, to, granularity raw|hourly. */
+export const DEVICE_FLOW_STATISTICS_CSV_PATH = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
+
+/**
+ * Response header of the CSV export: how many data rows (header line not counted) matched when the export began.
+ * The body is streamed without a Content-Length, so this is what a progress bar can count against; rows arriving
+ * while it streams may make the body a little longer.
+ */
+export const CSV_TOTAL_ROWS_HEADER = "X-Total-Rows";
+
+// ---------- from endpoints/device.ts ----------
+
+/** The 26 advanced settings of spec §3, in the spec's order (wire names verbatim). */
+export const ADVANCED_SETTING_NAMES = [
+  "absorbSaltMode",
+  "absorbSaltSlowWashTime",
+  "backWashIntervalNumber",
+  "backWashTime",
+  "continuousWaterTime",
+  "currentTime",
+  "deviceTimeScheme",
+  "filterMaterialWorkingDay",
+  "flowRateOff",
+  "language",
+  "maximumRegenerationIntervalDay",
+  "operationDay",
+  "outRelayMode",
+  "periodicWaterProduction",
+  "periodicWaterProductionUnit",
+  "rawWaterHardness",
+  "regeneratingTriggerTime",
+  "regenerationAlarmNumber",
+  "resinVolume",
+  "saltAddition",
+  "saltTankRefillTime",
+  "washInitiationTime",
+  "washTime",
+  "washingIncreaseNumber",
+  "waterVolumeUnit",
+  "workPattern",
+] as const;
+
+export type AdvancedSettingName = (typeof ADVANCED_SETTING_NAMES)[number];
+
+// ---------- from endpoints/file.ts ----------
+
+/** Upload path: POST multipart/form-data with one part named `file` (JPEG, PNG or WebP, at most 5 MB). */
+export const FILE_UPLOAD_PATH = "/api/app/file/upload";
+
+/** Largest accepted upload, in bytes. */
+export const FILE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Accepted image types (checked from the file's first bytes, not only the declared type). */
+export const FILE_UPLOAD_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
+/** Where uploaded files are served: `/uploads/files/<random>.<ext>`. */
+export const FILE_UPLOAD_PREFIX = "/uploads/files/";
+
+// ---------- from endpoints/message.ts ----------
+
+/**
+ * Message types: 1 device alarm (a system close: leak 513, excessive flow 1025, continuous use 769, valve button 257,
+ * offline too long), 2 device notice (regeneration finished, salt low, firmware update finished or failed),
+ * 3 platform announcement (operator `npm run announce`, `test-send-message`).
+ */
+export const MESSAGE_TYPES = { deviceAlarm: 1, deviceNotice: 2, announcement: 3 } as const;
+
+// ---------- from endpoints/preferences.ts ----------
+
+/**
+ * Volume units the owner can choose: litres or US gallons (1 US gal = 3.785411784 L). Flows follow: L/min or gal/min.
+ * Devices always receive litres (docs/device-protocol.md §9).
+ */
+export const VOLUME_UNITS = ["L", "gal"] as const;
+
+export type VolumeUnit = (typeof VOLUME_UNITS)[number];
+
+/**
+ * Water hardness units the owner can choose: mg/L as CaCO₃ (the device's own unit), German degrees °dH
+ * (1 °dH = 17.848 mg/L), French degrees °fH (1 °fH = 10 mg/L) or grains per US gallon (1 gpg = 17.118 mg/L).
+ */
+export const HARDNESS_UNITS = ["mgL", "dH", "fH", "gpg"] as const;
+
+export type HardnessUnit = (typeof HARDNESS_UNITS)[number];
+
+/** The units of a user who never chose: the device's own (litres, mg/L CaCO₃). */
+export const DEFAULT_UNIT_PREFERENCES: { volumeUnit: VolumeUnit; hardnessUnit: HardnessUnit } = {
+  volumeUnit: "L",
+  hardnessUnit: "mgL",
+};
+
+// ---------- from envelope.ts ----------
+
+/** Stable error codes the server puts in `error.code`. */
+export const ErrorCode = {
+  Validation: "Validation",
+  Unauthorized: "Unauthorized",
+  Forbidden: "Forbidden",
+  NotFound: "NotFound",
+  Conflict: "Conflict",
+  TooManyRequests: "TooManyRequests",
+  InvalidCode: "InvalidCode",
+  DeviceOffline: "DeviceOffline",
+  Internal: "Internal",
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * Request header carrying the phone's IANA time zone (e.g. "Europe/Paris"), sent by the app on every call (issue 10
+ * "One clock"): the server cuts "today", day, week and month buckets at the owner's local midnight with it. Absent or
+ * unknown → UTC.
+ */
+export const TIME_ZONE_HEADER = "X-Time-Zone";
+
+/** Largest `skipCount` of a paged list query (issue 11: every number bounded; no list is this long). */
+export const MAX_SKIP_COUNT = 1_000_000;
+
+// ---------- from realtime.ts ----------
+
+/**
+ * Real-time hub constants (spec §7 "Real-time hub 1/2").
+ * Paths and method names are the wire of existing apps: keep their spelling.
+ */
+export const HUB_PATHS = {
+  deviceChange: "/signalr-hubs/device-chang-content-type-message",
+  message: "/signalr-hubs/message",
+} as const;
+
+export const HUB_METHODS = {
+  /** Hub 1: a device's state changed; the argument is a JSON string of {@link ZDeviceChangeMessage}. */
+  deviceChange: "DeviceChangContentTypeMessage",
+  /** Hub 2: a new message for the user. */
+  receiveMessage: "ReceiveMessage",
+} as const;
+
+// ---------- from dev-bridge.ts ----------
+
+/**
+ * The development bridge (issue 9; docs/device-protocol.md §13.6): what a native shell does for the old
+ * (access point) setup — read the phone's Wi-Fi, join and leave the module's access point, send the join packet,
+ * discover on the home network — done by the server on loopback against the simulator, so the flow can be tried in a
+ * browser with `npm start`. Mounted only when APP_ENV is not production (like /dev/factory); the UDP targets are the
+ * configured simulator ports, never an address from the request. Plain JSON.
+ *
+ * The native bridge (window.AquaPilotNative) offers the same operations with the same result shapes.
+ */
+export const DEV_BRIDGE_PATHS = {
+  /** GET → {@link ZPhoneWifi}: the simulated phone's current network. */
+  wifi: "/dev/bridge/wifi",
+  /** GET → {@link ZWifiNetworkList}: networks in range (the phone's Wi-Fi settings list). */
+  networks: "/dev/bridge/wifi/networks",
+  /** POST {@link ZWifiSelect} → {@link ZPhoneWifi}: the phone joins a home network (its Wi-Fi settings). */
+  select: "/dev/bridge/wifi/select",
+  /** POST {@link ZJoinAccessPoint} → {@link ZJoinAccessPointResult}. */
+  joinAccessPoint: "/dev/bridge/ap/join",
+  /** POST → {@link ZPhoneWifi}: back to the home network. */
+  leaveAccessPoint: "/dev/bridge/ap/leave",
+  /** POST {@link ZSendJoinPacket} → {@link ZSendJoinPacketResult}. */
+  sendJoinPacket: "/dev/bridge/udp/join",
+  /** POST {@link ZDiscover} → {@link ZDiscoverResult}. */
+  discover: "/dev/bridge/udp/discover",
+} as const;
+
+/** Wi-Fi bands a phone reports. */
+export const WIFI_BANDS = ["2.4GHz", "5GHz"] as const;

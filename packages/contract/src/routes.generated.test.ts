@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { endpoint } from "./endpoints/define.js";
+import { generateRoutesModule, toWire } from "./endpoints/to-wire.js";
+import { deviceFlowStatisticsCsv, endpoints } from "./endpoints.js";
+import * as wire from "./wire.js";
+
+describe("routes.generated.ts (issue 12: the zod-free endpoint table of the web app)", () => {
+  it("is what the generator writes from the contract now (run `npm run generate -w packages/contract`)", () => {
+    const committed = readFileSync(new URL("./routes.generated.ts", import.meta.url), "utf8");
+    expect(committed).toBe(generateRoutesModule(endpoints, { deviceFlowStatisticsCsv }));
+  });
+
+  it("holds every endpoint with its method, path and declared names, and nothing else", () => {
+    expect(Object.keys(wire.endpoints).sort()).toEqual(Object.keys(endpoints).sort());
+    for (const [name, full] of Object.entries(endpoints)) {
+      const w = wire.endpoints[name as keyof typeof endpoints];
+      expect(w.method, name).toBe(full.method);
+      expect(w.path, name).toBe(full.path);
+      expect(w.open === true, name).toBe(full.open === true);
+      expect([...w.query].sort(), name).toEqual(Object.keys(full.query.shape).sort());
+    }
+    expect(wire.deviceFlowStatisticsCsv.path).toBe(deviceFlowStatisticsCsv.path);
+  });
+
+  it("toWire tells no body, an object body and a body without declared keys apart", () => {
+    const base = { method: "POST" as const, path: "/x/{id}", query: z.object({ a: z.string() }), result: z.null() };
+    expect(toWire(endpoint({ ...base, body: undefined, summary: "" }))).toEqual({
+      method: "POST",
+      path: "/x/{id}",
+      query: ["a"],
+      body: null,
+    });
+    expect(
+      toWire(endpoint({ ...base, body: z.object({ b: z.number(), c: z.string() }), open: true, summary: "" })),
+    ).toEqual({ method: "POST", path: "/x/{id}", open: true, query: ["a"], body: ["b", "c"] });
+    expect(toWire(endpoint({ ...base, body: z.array(z.string()), summary: "" })).body).toBe("any");
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * `@aquapilot/contract/wire`: the contract without zod (issue 12) — the enums (spec §3), the plain wire values
+ * (paths, permission names, units, limits) and the run-time endpoint table, with every type of the full contract.
+ * The web app imports run-time values from here only, so its first screen loads no schema; the schemas themselves
+ * (`@aquapilot/contract`) load with the few screens that validate with them.
+ */
+export * from "./constants.js";
+export * from "./enums.js";
+export type * from "./index.js";
+export { deviceFlowStatisticsCsv, endpoints } from "./routes.generated.js";
