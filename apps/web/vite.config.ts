@@ -68,5 +68,6 @@ export default defineConfig({
     name: "web",
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["./src/test-setup.ts"],
   },
 });

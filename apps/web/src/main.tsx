@@ -6,6 +6,7 @@ import { setTenant } from "./shared/api/transport.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, resolveStartupLanguage } from "./shared/i18n/index.js";
+import { loadAntdLocale } from "./shared/ui/antd-locale.js";
 import "./styles.css";
 
 /**
@@ -34,7 +35,8 @@ async function start(): Promise<void> {
     window.location.reload();
     return;
   }
-  await changeLanguage(lang);
+  // Texts of the open screens and antd-mobile's locale, in this language only (issue 12).
+  await Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
   const style = document.documentElement.style;

@@ -317,7 +317,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chr
     const peripheral = await attachBluetoothPeripheral(session, device);
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${cloud.serverUrl}/`); // a secure (loopback) origin
+    // A secure (loopback) origin with a still page: the app at "/" would redirect and reload itself (its route guard
+    // reloads a signed-out page after 1 s), which can drop the evaluate's user activation mid-way.
+    await page.goto(stillPage(cloud.serverUrl));
     const pageSession = await context.newCDPSession(page);
     await pageSession.send("DeviceAccess.enable");
     const prompted: Array<{ id: string; name: string }> = [];
@@ -419,7 +421,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chr
     await session.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${cloud.serverUrl}/`);
+    await page.goto(stillPage(cloud.serverUrl));
     expect(await isBluetoothEmulationAlive(session)).toBe(true);
     await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.bluetooth.getAvailability());
     await page.reload();
@@ -432,6 +434,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chr
     await context.close();
   }, 30_000);
 });
+
+/** A page of the cloud's origin that runs no script: the open application-configuration JSON (spec §7). */
+function stillPage(serverUrl: string): string {
+  return `${serverUrl}/api/abp/application-configuration`;
+}
 
 /** What the page code uses of Web Bluetooth (the project compiles without the DOM library). */
 interface PageCharacteristic {

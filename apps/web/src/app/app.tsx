@@ -1,14 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { ConfigProvider, Toast } from "antd-mobile";
-import enUS from "antd-mobile/es/locales/en-US";
-import esES from "antd-mobile/es/locales/es-ES";
-import frFR from "antd-mobile/es/locales/fr-FR";
-import ruRU from "antd-mobile/es/locales/ru-RU";
-import zhCN from "antd-mobile/es/locales/zh-CN";
-import { useEffect, useMemo } from "react";
-import { I18nextProvider, useTranslation } from "react-i18next";
-import { RouterProvider } from "react-router";
-import { AppUpdateWatch } from "../features/settings/components/app-update-watch.js";
+import { ConfigProvider } from "antd-mobile";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { I18nextProvider } from "react-i18next";
+import { HashRouter } from "react-router";
 import { onUnauthorized } from "../shared/api/events.js";
 import { setLoadingIndicator } from "../shared/api/loading.js";
 import { createAppQueryClient } from "../shared/api/query-client.js";
@@ -16,10 +10,9 @@ import { clearLoginInfo } from "../shared/auth/session.js";
 import { i18n } from "../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 import { deviceChannel } from "../shared/realtime/index.js";
-import { MessageCenterWatch } from "../shared/realtime/message-channel.js";
-import { createAppRouter } from "./router.js";
-
-const ANTD_LOCALES = { "zh-Hans": zhCN, en: enUS, es: esES, ru: ruRU, fr: frFR } as const;
+import { useAntdLocale } from "../shared/ui/antd-locale.js";
+import { Toast } from "../shared/ui/toast.js";
+import { AppRoutes } from "./router.js";
 
 /** The app's query client; failures toast their message (spec §8). */
 export const queryClient = createAppQueryClient((text) => Toast.show({ content: text, position: "center" }));
@@ -29,10 +22,35 @@ setLoadingIndicator({
   hide: () => Toast.clear(),
 });
 
+/** The app-update check and the message centre, loaded after the first screen (issue 12). */
+const BackgroundWatchers = lazy(() => import("./background.js").then((m) => ({ default: m.BackgroundWatchers })));
+
+/**
+ * Renders `children` only once the first screen has painted (a frame, then a task): what they load and fetch never
+ * competes with the first screen (issue 12 "app-config, version check and permissions after first paint").
+ */
+function AfterFirstPaint({ children }: { children: ReactNode }) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setReady(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return ready ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
+/** The route path the hash URL shows now ("/index/home" for "#/index/home?x=1"). */
+function currentPath(): string {
+  return window.location.hash.replace(/^#/, "").split("?")[0] || "/";
+}
+
 function Shell() {
-  const { i18n: instance } = useTranslation();
-  const router = useMemo(() => createAppRouter(), []);
-  const locale = ANTD_LOCALES[instance.language as keyof typeof ANTD_LOCALES] ?? zhCN;
+  const locale = useAntdLocale();
 
   useEffect(
     () =>
@@ -41,16 +59,18 @@ function Shell() {
         queryClient.clear();
         void deviceChannel().stop();
         clearLoginInfo();
-        if (!router.state.location.pathname.toLowerCase().startsWith(PATHS.Login)) {
+        if (!currentPath().toLowerCase().startsWith(PATHS.Login.toLowerCase())) {
           navigateTo(PATHS.Login, null, { replace: true });
         }
       }),
-    [router],
+    [],
   );
 
   return (
-    <ConfigProvider locale={locale}>
-      <RouterProvider router={router} />
+    <ConfigProvider {...(locale ? { locale } : {})}>
+      <HashRouter>
+        <AppRoutes />
+      </HashRouter>
     </ConfigProvider>
   );
 }
@@ -60,8 +80,9 @@ export function App() {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <AppUpdateWatch />
-        <MessageCenterWatch />
+        <AfterFirstPaint>
+          <BackgroundWatchers />
+        </AfterFirstPaint>
         <Shell />
       </QueryClientProvider>
     </I18nextProvider>

@@ -77,7 +77,7 @@ describe("route guard (spec §4)", () => {
     await act(async () => {});
     expect(screen.getByText("family page")).toBeTruthy();
     expect(screen.queryByText("settings page")).toBeNull();
-    expect(screen.getByTestId("no-permission")).toBeTruthy();
+    expect(await screen.findByTestId("no-permission")).toBeTruthy();
   });
 
   it("a failed permission load clears token and login info and reloads after 1000 ms", async () => {

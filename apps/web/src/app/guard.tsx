@@ -1,8 +1,6 @@
 import { LIMITS } from "@aquapilot/contract/wire";
-import { DotLoading, Toast } from "antd-mobile";
-import { LockOutline } from "antd-mobile-icons";
-import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
+import { DotLoading } from "antd-mobile";
+import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../shared/api/errors.js";
 import { checkPermission } from "../shared/auth/permissions.js";
 import {
@@ -15,8 +13,10 @@ import {
 import { i18n } from "../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 import { getAccessToken } from "../shared/storage/index.js";
-import { PageShell, StateBlock } from "../shared/ui/index.js";
+import { Toast } from "../shared/ui/toast.js";
 import type { AppRoute } from "./routes.js";
+
+const NoPermission = lazy(() => import("./no-permission.js").then((m) => ({ default: m.NoPermission })));
 
 /** Reloads the page after the spec's 1000 ms (spec §4/§9 "reload after failed auth"). */
 function reloadSoon(): void {
@@ -31,7 +31,6 @@ type GuardState = "checking" | "ready" | "leaving";
  * the error is toasted and the page reloads after 1000 ms. A route's declared permission is then checked (spec §6).
  */
 export function RouteGuard({ route, children }: { route: AppRoute; children: ReactNode }) {
-  const { t } = useTranslation();
   const needsAuth = !route.open;
   const [state, setState] = useState<GuardState>(() =>
     !needsAuth ? "ready" : !getAccessToken() ? "leaving" : permissionsLoaded() ? "ready" : "checking",
@@ -71,9 +70,9 @@ export function RouteGuard({ route, children }: { route: AppRoute; children: Rea
   }
   if (!checkPermission(granted ? granted.split("\n") : [], route.permission)) {
     return (
-      <PageShell title={t(`routes.${route.name}`)} testId="no-permission">
-        <StateBlock icon={<LockOutline />} title={t("common.noPermission")} />
-      </PageShell>
+      <Suspense fallback={null}>
+        <NoPermission route={route} />
+      </Suspense>
     );
   }
   return <>{children}</>;

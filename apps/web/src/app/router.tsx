@@ -1,13 +1,16 @@
 import { Button, DotLoading } from "antd-mobile";
 import { CloseCircleOutline } from "antd-mobile-icons";
-import { type ComponentType, lazy, Suspense } from "react";
+import { Component, type ComponentType, lazy, type ReactNode, Suspense, useLayoutEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { createHashRouter, Navigate, type RouteObject } from "react-router";
+import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
+import { currentLanguage, loadTexts } from "../shared/i18n/index.js";
 import { PATHS, setNavigator } from "../shared/navigation/index.js";
 import { setOverlayPage } from "../shared/navigation/overlay-history.js";
-import { NotBuiltPage, StateBlock } from "../shared/ui/index.js";
+import { StateBlock } from "../shared/ui/state-block.js";
 import { RouteGuard } from "./guard.js";
 import { type AppRoute, ROUTES } from "./routes.js";
+
+const NotBuiltPage = lazy(() => import("../shared/ui/not-built-page.js").then((m) => ({ default: m.NotBuiltPage })));
 
 /** A lazy chunk that has not loaded after this long fails (spec §8 "Chunk load failure after 120000 ms"). */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -55,8 +58,10 @@ function RouteError() {
 
 /** The page element of one route: guard (spec §4) → enter transition → screen (lazy) or the not-built page. */
 function element(route: AppRoute) {
-  const Screen: ComponentType = route.screen
-    ? lazy(withTimeout(route.screen))
+  const load = route.screen;
+  // The screen's chunk and its texts in the current language load together (issue 12): no key is shown raw.
+  const Screen: ComponentType = load
+    ? lazy(withTimeout(() => Promise.all([load(), loadTexts(currentLanguage(), route.texts)]).then(([m]) => m)))
     : () => <NotBuiltPage name={route.name} />;
   return (
     <RouteGuard route={route}>
@@ -69,29 +74,53 @@ function element(route: AppRoute) {
   );
 }
 
-function toRouteObject(route: AppRoute): RouteObject {
-  const children = route.children?.map(toRouteObject);
-  return {
-    path: route.path,
-    element: element(route),
-    errorElement: <RouteError />,
-    // /index itself shows the home tab
-    children: children ? [{ index: true, element: <Navigate to={PATHS.Home} replace /> }, ...children] : undefined,
-  };
+/** Catches a screen that throws (or a chunk that fails to load) and shows {@link RouteError} instead. */
+class RouteErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown): void {
+    console.error("[router] screen failed", error);
+  }
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
 }
 
-/** Builds the hash router from the route table of spec §2; `/` and unknown paths go to /index/home. */
-export function createAppRouter() {
-  const router = createHashRouter([
-    { path: "/", element: <Navigate to={PATHS.Home} replace /> },
-    ...ROUTES.map(toRouteObject),
-    { path: "*", element: <Navigate to={PATHS.Home} replace /> },
-  ]);
-  // Dialogs belong to their page: a new page closes the ones left open (issue 10 "a dialog never outlives its page").
-  setOverlayPage(router.state.location.key);
-  router.subscribe((state) => setOverlayPage(state.location.key));
-  setNavigator({
-    navigate: (to, options) => (typeof to === "number" ? router.navigate(to) : router.navigate(to, options)),
-  });
-  return router;
+function toRoute(route: AppRoute): ReactNode {
+  return (
+    <Route key={route.path} path={route.path} element={<RouteErrorBoundary>{element(route)}</RouteErrorBoundary>}>
+      {route.children ? (
+        <>
+          {/* /index itself shows the home tab */}
+          <Route index element={<Navigate to={PATHS.Home} replace />} />
+          {route.children.map(toRoute)}
+        </>
+      ) : null}
+    </Route>
+  );
+}
+
+/**
+ * The route table of spec §2 as React Router routes (declarative mode inside a `HashRouter`, issue 12: the data
+ * router's extra code stays off the first screen); `/` and unknown paths go to /index/home. It also hands the app's
+ * `navigateTo` its navigate function and tells the overlay history which page is showing (a new page closes the
+ * dialogs left open: issue 10 "a dialog never outlives its page").
+ */
+export function AppRoutes() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useLayoutEffect(() => {
+    setNavigator({ navigate: (to, options) => (typeof to === "number" ? navigate(to) : navigate(to, options)) });
+    return () => setNavigator(null);
+  }, [navigate]);
+  useLayoutEffect(() => setOverlayPage(location.key), [location.key]);
+  return (
+    <Routes>
+      <Route path="/" element={<Navigate to={PATHS.Home} replace />} />
+      {ROUTES.map(toRoute)}
+      <Route path="*" element={<Navigate to={PATHS.Home} replace />} />
+    </Routes>
+  );
 }

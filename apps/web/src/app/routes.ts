@@ -1,6 +1,7 @@
 import { PERMISSIONS } from "@aquapilot/contract/wire";
 import type { ComponentType } from "react";
 import type { PermissionRequirement } from "../shared/auth/permissions.js";
+import type { TextGroup } from "../shared/i18n/index.js";
 import { PATHS, type RouteName } from "../shared/navigation/index.js";
 
 /**
@@ -16,6 +17,11 @@ export interface AppRoute {
   open?: boolean;
   permission?: PermissionRequirement;
   transition: "slide" | "none";
+  /**
+   * The text groups the screen shows (issue 12: loaded with the screen's chunk, in the current language); all groups
+   * when not given. Login and Home name theirs so the first screen downloads only those.
+   */
+  texts?: readonly TextGroup[];
   /** Child routes rendered inside this one (the /index tab layout). */
   children?: AppRoute[];
 }
@@ -37,18 +43,21 @@ const pending = (name: RouteName, extra: Partial<AppRoute> = {}): AppRoute => ({
 export const ROUTES: AppRoute[] = [
   {
     name: "Index",
+    texts: ["start", "home"],
     path: PATHS.Index,
     transition: "none",
     screen: lazyNamed(() => import("./index-layout.js"), "IndexLayout"),
     children: [
       {
         name: "Home",
+        texts: ["start", "home"],
         path: PATHS.Home,
         transition: "none",
         screen: lazyNamed(() => import("../features/home/screens/home-screen.js"), "HomeScreen"),
       },
       {
         name: "My",
+        texts: ["start", "home"],
         path: PATHS.My,
         transition: "none",
         screen: lazyNamed(() => import("../features/profile/screens/my-screen.js"), "MyScreen"),
@@ -87,6 +96,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "Login",
+    texts: ["start"],
     path: PATHS.Login,
     open: true,
     transition: "none",
@@ -94,6 +104,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "Register",
+    texts: ["start"],
     path: PATHS.Register,
     open: true,
     transition: "slide",
@@ -101,6 +112,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "CountrySelect",
+    texts: ["start"],
     path: PATHS.CountrySelect,
     open: true,
     transition: "slide",
@@ -108,6 +120,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "FindPassword",
+    texts: ["start"],
     path: PATHS.FindPassword,
     open: true,
     transition: "slide",
@@ -252,6 +265,7 @@ export const ROUTES: AppRoute[] = [
   }),
   {
     name: "App",
+    texts: ["start"],
     path: PATHS.App,
     open: true,
     transition: "none",
@@ -259,6 +273,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "Splash",
+    texts: ["start"],
     path: PATHS.Splash,
     open: true,
     transition: "none",
@@ -266,6 +281,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "Reload",
+    texts: ["start"],
     path: PATHS.Reload,
     open: true,
     transition: "none",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../shared/api/errors.js";
-import { checkIdentity, type FindPasswordForm, isCode, isEmail, signInFailure, validateFindPassword } from "./rules.js";
+import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.js";
+import { signInFailure } from "./sign-in-failure.js";
 
 const good: FindPasswordForm = {
   mode: "email",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../shared/i18n/index.js";
+import { LOCALES } from "../../shared/i18n/all-locales.js";
 import { resolveStep } from "./params.js";
 
 /**

@@ -1,97 +1,26 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-import accountEn from "../../features/account/locales/en.json";
-import accountEs from "../../features/account/locales/es.json";
-import accountFr from "../../features/account/locales/fr.json";
-import accountRu from "../../features/account/locales/ru.json";
-import accountZhHans from "../../features/account/locales/zh-Hans.json";
-import afterSaleEn from "../../features/after-sale/locales/en.json";
-import afterSaleEs from "../../features/after-sale/locales/es.json";
-import afterSaleFr from "../../features/after-sale/locales/fr.json";
-import afterSaleRu from "../../features/after-sale/locales/ru.json";
-import afterSaleZhHans from "../../features/after-sale/locales/zh-Hans.json";
-import articleEn from "../../features/article/locales/en.json";
-import articleEs from "../../features/article/locales/es.json";
-import articleFr from "../../features/article/locales/fr.json";
-import articleRu from "../../features/article/locales/ru.json";
-import articleZhHans from "../../features/article/locales/zh-Hans.json";
-import deviceEn from "../../features/device/locales/en.json";
-import deviceEs from "../../features/device/locales/es.json";
-import deviceFr from "../../features/device/locales/fr.json";
-import deviceRu from "../../features/device/locales/ru.json";
-import deviceZhHans from "../../features/device/locales/zh-Hans.json";
-import deviceSettingsEn from "../../features/device-settings/locales/en.json";
-import deviceSettingsEs from "../../features/device-settings/locales/es.json";
-import deviceSettingsFr from "../../features/device-settings/locales/fr.json";
-import deviceSettingsRu from "../../features/device-settings/locales/ru.json";
-import deviceSettingsZhHans from "../../features/device-settings/locales/zh-Hans.json";
-import familyEn from "../../features/family/locales/en.json";
-import familyEs from "../../features/family/locales/es.json";
-import familyFr from "../../features/family/locales/fr.json";
-import familyRu from "../../features/family/locales/ru.json";
-import familyZhHans from "../../features/family/locales/zh-Hans.json";
-import faultEn from "../../features/fault/locales/en.json";
-import faultEs from "../../features/fault/locales/es.json";
-import faultFr from "../../features/fault/locales/fr.json";
-import faultRu from "../../features/fault/locales/ru.json";
-import faultZhHans from "../../features/fault/locales/zh-Hans.json";
-import homeEn from "../../features/home/locales/en.json";
-import homeEs from "../../features/home/locales/es.json";
-import homeFr from "../../features/home/locales/fr.json";
-import homeRu from "../../features/home/locales/ru.json";
-import homeZhHans from "../../features/home/locales/zh-Hans.json";
-import messageEn from "../../features/message/locales/en.json";
-import messageEs from "../../features/message/locales/es.json";
-import messageFr from "../../features/message/locales/fr.json";
-import messageRu from "../../features/message/locales/ru.json";
-import messageZhHans from "../../features/message/locales/zh-Hans.json";
-import networkSetupEn from "../../features/network-setup/locales/en.json";
-import networkSetupEs from "../../features/network-setup/locales/es.json";
-import networkSetupFr from "../../features/network-setup/locales/fr.json";
-import networkSetupRu from "../../features/network-setup/locales/ru.json";
-import networkSetupZhHans from "../../features/network-setup/locales/zh-Hans.json";
-import baseEn from "../../locales/en.json";
-import baseEs from "../../locales/es.json";
-import baseFr from "../../locales/fr.json";
-import baseRu from "../../locales/ru.json";
-import baseZhHans from "../../locales/zh-Hans.json";
 import { getItem, setItem } from "../storage/index.js";
-import uiEn from "../ui/locales/en.json";
-import uiEs from "../ui/locales/es.json";
-import uiFr from "../ui/locales/fr.json";
-import uiRu from "../ui/locales/ru.json";
-import uiZhHans from "../ui/locales/zh-Hans.json";
 
 /**
  * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file
  * `src/locales/<lang>.json` and the files of areas that own their texts (`<area>/locales/<lang>.json`); each area
- * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide.
+ * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide
+ * (locales.test.ts). Only the types are imported here: the texts themselves load per language and group (below).
  */
-export type LocaleTree = typeof baseZhHans &
-  typeof accountZhHans &
-  typeof familyZhHans &
-  typeof uiZhHans &
-  typeof deviceZhHans &
-  typeof deviceSettingsZhHans &
-  typeof messageZhHans &
-  typeof afterSaleZhHans &
-  typeof articleZhHans &
-  typeof homeZhHans &
-  typeof networkSetupZhHans &
-  typeof faultZhHans;
-
-/** Joins the parts of one language's tree; a top-level key defined twice is a mistake and throws at start-up. */
-function assemble(...parts: object[]): LocaleTree {
-  const tree: Record<string, unknown> = {};
-  for (const part of parts) {
-    for (const [key, value] of Object.entries(part)) {
-      if (key in tree) throw new Error(`locale key "${key}" is defined in two files`);
-      tree[key] = value;
-    }
-  }
-  return tree as LocaleTree;
-}
+export type LocaleTree = typeof import("../../locales/zh-Hans.json") &
+  typeof import("../../features/account/locales/zh-Hans.json") &
+  typeof import("../../features/family/locales/zh-Hans.json") &
+  typeof import("../ui/locales/zh-Hans.json") &
+  typeof import("../../features/device/locales/zh-Hans.json") &
+  typeof import("../../features/device-settings/locales/zh-Hans.json") &
+  typeof import("../../features/message/locales/zh-Hans.json") &
+  typeof import("../../features/after-sale/locales/zh-Hans.json") &
+  typeof import("../../features/article/locales/zh-Hans.json") &
+  typeof import("../../features/home/locales/zh-Hans.json") &
+  typeof import("../../features/network-setup/locales/zh-Hans.json") &
+  typeof import("../../features/fault/locales/zh-Hans.json");
 
 declare module "i18next" {
   interface CustomTypeOptions {
@@ -100,92 +29,91 @@ declare module "i18next" {
   }
 }
 
-/** Every locale's messages, keyed by the spec's language codes (spec §1). */
-export const LOCALES: Record<Language, LocaleTree> = {
-  "zh-Hans": assemble(
-    baseZhHans,
-    accountZhHans,
-    familyZhHans,
-    uiZhHans,
-    deviceZhHans,
-    deviceSettingsZhHans,
-    messageZhHans,
-    afterSaleZhHans,
-    articleZhHans,
-    homeZhHans,
-    networkSetupZhHans,
-    faultZhHans,
-  ),
-  en: assemble(
-    baseEn,
-    accountEn,
-    familyEn,
-    uiEn,
-    deviceEn,
-    deviceSettingsEn,
-    messageEn,
-    afterSaleEn,
-    articleEn,
-    homeEn,
-    networkSetupEn,
-    faultEn,
-  ),
-  es: assemble(
-    baseEs,
-    accountEs,
-    familyEs,
-    uiEs,
-    deviceEs,
-    deviceSettingsEs,
-    messageEs,
-    afterSaleEs,
-    articleEs,
-    homeEs,
-    networkSetupEs,
-    faultEs,
-  ),
-  ru: assemble(
-    baseRu,
-    accountRu,
-    familyRu,
-    uiRu,
-    deviceRu,
-    deviceSettingsRu,
-    messageRu,
-    afterSaleRu,
-    articleRu,
-    homeRu,
-    networkSetupRu,
-    faultRu,
-  ),
-  fr: assemble(
-    baseFr,
-    accountFr,
-    familyFr,
-    uiFr,
-    deviceFr,
-    deviceSettingsFr,
-    messageFr,
-    afterSaleFr,
-    articleFr,
-    homeFr,
-    networkSetupFr,
-    faultFr,
-  ),
-};
+/** One locale file's content: some top-level keys of {@link LocaleTree}. */
+type LocalePart = Record<string, unknown>;
 
-/** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. */
+/** Every locale file, each its own lazily loaded chunk (issue 12: a phone downloads only its language). */
+const FILES = import.meta.glob<LocalePart>(
+  ["../../locales/*.json", "../ui/locales/*.json", "../../features/*/locales/*.json"],
+  { import: "default" },
+);
+
+/**
+ * The area a locale file belongs to: "app" for src/locales, "ui" for shared/ui, else the feature's folder name.
+ * Exported for tests.
+ */
+export function areaOf(file: string): string {
+  if (file.startsWith("../../locales/")) return "app";
+  if (file.startsWith("../ui/")) return "ui";
+  return file.split("/")[3];
+}
+
+/**
+ * Texts load in groups of areas (issue 12), so the first screen downloads only what it shows: `start` for the open
+ * screens (Login, Register, find password) and everything app-wide (errors, common words, the update dialog);
+ * `home` adds what the tabs (Home, My) show; `rest` holds the other screens. locales.test.ts checks that every area is
+ * in exactly one group and that Login and Home use only keys of their groups.
+ */
+export const TEXT_GROUPS = {
+  start: ["app", "ui", "account"],
+  home: ["home", "family", "message", "device-settings"],
+  rest: ["after-sale", "article", "device", "fault", "network-setup"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** A group of {@link TEXT_GROUPS}. */
+export type TextGroup = keyof typeof TEXT_GROUPS;
+
+/** Every group: what a screen that declares none waits for. */
+export const ALL_TEXT_GROUPS = Object.keys(TEXT_GROUPS) as TextGroup[];
+
+/** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. Texts are added by {@link loadTexts}. */
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
   lng: DEFAULT_LANGUAGE,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: LOCALES[l] }])),
+  resources: {},
+  partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
+  react: { bindI18nStore: "added" },
 });
+
+const loaded = new Map<string, Promise<void>>();
+/** Groups some screen asked for: a language switch loads these in the new language before switching. */
+const wanted = new Set<TextGroup>();
+
+function loadGroup(lang: Language, group: TextGroup): Promise<void> {
+  const id = `${lang}/${group}`;
+  let done = loaded.get(id);
+  if (!done) {
+    const areas: readonly string[] = TEXT_GROUPS[group];
+    const files = Object.keys(FILES).filter((f) => f.endsWith(`/${lang}.json`) && areas.includes(areaOf(f)));
+    done = Promise.all(files.map((f) => FILES[f]())).then(
+      (parts) => {
+        for (const part of parts) i18n.addResourceBundle(lang, "translation", part, true, true);
+      },
+      (err: unknown) => {
+        loaded.delete(id);
+        throw err;
+      },
+    );
+    loaded.set(id, done);
+  }
+  return done;
+}
+
+/**
+ * Loads the texts of `groups` in `lang` (each file once; issue 12) and adds them to {@link i18n}. Resolves when they
+ * are in; rejects when a chunk cannot be loaded (the next call tries again). Screens wait for their groups in the
+ * route's lazy loader (app/router.tsx), so no key is ever shown raw.
+ */
+export async function loadTexts(lang: Language, groups: readonly TextGroup[] = ALL_TEXT_GROUPS): Promise<void> {
+  for (const g of groups) wanted.add(g);
+  await Promise.all(groups.map((g) => loadGroup(lang, g)));
+}
 
 /**
  * Maps a language tag from the native app or the browser to one of the five (spec §4: zh → zh-Hans; en, es, ru, fr).
@@ -218,9 +146,13 @@ export function resolveStartupLanguage(nativeLanguage: string | null): { lang: L
   return { lang, reload: native !== null };
 }
 
-/** Switches the interface language and stores it under `lang` (spec §1). */
+/**
+ * Switches the interface language and stores it under `lang` (spec §1); first loads, in the new language, the text
+ * groups loaded so far (at least `start`).
+ */
 export async function changeLanguage(lang: Language): Promise<void> {
   setItem("lang", lang);
+  await loadTexts(lang, ["start", ...wanted]);
   await i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
 }

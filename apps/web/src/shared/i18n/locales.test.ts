@@ -1,7 +1,8 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getItem, setItem } from "../storage/index.js";
-import { i18n, LOCALES, mapLanguage, resolveStartupLanguage } from "./index.js";
+import { LOCALES } from "./all-locales.js";
+import { i18n, mapLanguage, resolveStartupLanguage } from "./index.js";
 
 /** Every leaf key path of a locale tree, e.g. "login.submit". */
 function keys(tree: unknown, prefix = ""): string[] {

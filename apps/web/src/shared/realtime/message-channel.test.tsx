@@ -10,15 +10,8 @@ import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "..
 import { setItem } from "../storage/index.js";
 import { FakeConnection } from "./fake-connection.js";
 import { loadHubModule } from "./lazy-hub.js";
-import {
-  applyReceivedMessage,
-  badgeText,
-  MessageChannel,
-  unreadAfterRead,
-  unreadAfterReceive,
-  useMessageCenter,
-  useUnreadMessageCount,
-} from "./message-channel.js";
+import { applyReceivedMessage, MessageChannel, useMessageCenter } from "./message-channel.js";
+import { badgeText, unreadAfterRead, unreadAfterReceive, useUnreadMessageCount } from "./unread.js";
 
 // The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
 beforeAll(() => loadHubModule());

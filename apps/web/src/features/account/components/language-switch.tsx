@@ -1,8 +1,12 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { DownOutline, GlobalOutline } from "antd-mobile-icons";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
-import { pushBackHandler, showActionSheet } from "../../../shared/ui/index.js";
+import { pushBackHandler } from "../../../shared/ui/back-stack.js";
+
+/** The action sheet comes with the first tap (issue 12: the Login screen paints without antd-mobile's popups). */
+const loadDialogs = () => import("../../../shared/ui/dialogs.js");
 
 /**
  * The language switch of the Login, Register and NoFamily screens (spec §1: five languages, stored under `lang`).
@@ -17,7 +21,18 @@ export function LanguageSwitch({
 }) {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const open = () => {
+  const opening = useRef(false);
+  const open = async () => {
+    if (opening.current) return; // a double tap opens one sheet
+    opening.current = true;
+    let showActionSheet: Awaited<ReturnType<typeof loadDialogs>>["showActionSheet"];
+    try {
+      ({ showActionSheet } = await loadDialogs());
+    } catch (err) {
+      opening.current = false;
+      console.warn("[language] sheet not loaded", err);
+      return;
+    }
     let removeBack = () => {};
     const handler = showActionSheet({
       extra: t("language.title"),
@@ -29,12 +44,21 @@ export function LanguageSwitch({
         bold: l === lang,
         onClick: () => void choose(l),
       })),
-      onClose: () => removeBack(),
+      onClose: () => {
+        opening.current = false;
+        removeBack();
+      },
     });
     removeBack = pushBackHandler(() => handler.close());
   };
   return (
-    <button type="button" className={`lang-switch lang-switch--${tone}`} onClick={open} data-testid="language-switch">
+    <button
+      type="button"
+      className={`lang-switch lang-switch--${tone}`}
+      onClick={() => void open()}
+      onPointerDown={() => void loadDialogs().catch(() => {})}
+      data-testid="language-switch"
+    >
       <GlobalOutline />
       <span>{t(`language.${lang}`)}</span>
       <DownOutline className="lang-switch__caret" />

@@ -1,6 +1,6 @@
 import { BindType } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Toast } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { ExclamationTriangleOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { errorMessage } from "../../../shared/api/errors.js";
 import { endSession } from "../../../shared/auth/logout.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useProfile } from "../api/get-profile.js";
 import { logOff } from "../api/log-off.js";
 import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";

@@ -1,5 +1,5 @@
 import { BindType } from "@aquapilot/contract/wire";
-import { Button, Tabs, Toast } from "antd-mobile";
+import { Button, Tabs } from "antd-mobile";
 import { LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { FormEvent } from "react";
@@ -8,6 +8,7 @@ import { errorMessage } from "../../../shared/api/errors.js";
 import { currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { PageShell, TextField } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { forgetPasswordSendEmailCode } from "../api/forget-password-send-email-code.js";
 import { forgetPasswordSendPhoneCode } from "../api/forget-password-send-phone-code.js";
 import { useResetPassword } from "../api/reset-password.js";

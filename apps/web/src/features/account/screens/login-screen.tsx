@@ -1,4 +1,4 @@
-import { Button, Toast } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -6,10 +6,11 @@ import { clearLoginInfo } from "../../../shared/auth/session.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { deviceChannel } from "../../../shared/realtime/index.js";
 import { BrandMark, TextField } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useLogin } from "../api/login.js";
 import { LanguageSwitch } from "../components/language-switch.js";
 import { LegalText } from "../components/legal-text.js";
-import { signInFailure } from "../rules.js";
+import { signInFailure } from "../sign-in-failure.js";
 
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;

@@ -1,5 +1,5 @@
 import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract/wire";
-import { Button, Tabs, Toast } from "antd-mobile";
+import { Button, Tabs } from "antd-mobile";
 import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { FormEvent } from "react";
@@ -9,6 +9,7 @@ import { signIn } from "../../../shared/auth/session.js";
 import { currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { PageShell, TextField, useSingleFlight } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useRegister } from "../api/register.js";
 import { sendEmailPasswordCode } from "../api/send-email-password-code.js";
 import { sendPhonePasswordCode } from "../api/send-phone-password-code.js";

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Steps, Tabs, Toast } from "antd-mobile";
+import { Button, Steps, Tabs } from "antd-mobile";
 import { CheckCircleFill, LockOutline, MailOutline, PhonebookOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { type FormEvent, useState } from "react";
@@ -9,6 +9,7 @@ import { queryKeys } from "../../../shared/api/query-keys.js";
 import { currentLanguage } from "../../../shared/i18n/index.js";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
 import { PageShell, TextField } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useProfile } from "../api/get-profile.js";
 import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";
 import { updateEmail, updatePhone } from "../api/update-identity.js";

@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../../shared/i18n/index.js";
+import { LOCALES } from "../../../shared/i18n/all-locales.js";
 import {
   ADVICE_STEPS,
   adviceKeys,

@@ -16,7 +16,7 @@ import { ApiError } from "../../../shared/api/errors.js";
 import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
-import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { pushBackHandler, StateBlock, showActionSheet, toast } from "../../../shared/ui/index.js";

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
-import { unreadAfterRead } from "../../../shared/realtime/message-channel.js";
+import { unreadAfterRead } from "../../../shared/realtime/unread.js";
 import { messageKeys } from "./keys.js";
 
 /**

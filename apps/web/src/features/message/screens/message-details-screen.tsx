@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { setItem } from "../../../shared/storage/index.js";
 import { formatDate, PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
 import { PagedList, type PageRequest } from "../../../shared/ui/paged-list.js";

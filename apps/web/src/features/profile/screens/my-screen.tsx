@@ -19,7 +19,7 @@ import { logout } from "../../../shared/auth/logout.js";
 import type { PermissionRequirement } from "../../../shared/auth/permissions.js";
 import { usePermission } from "../../../shared/auth/permitted.js";
 import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
-import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/message-channel.js";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { getItem } from "../../../shared/storage/index.js";
 import { confirmDialog } from "../../../shared/ui/index.js";
 import { useProfile } from "../api/get-profile.js";

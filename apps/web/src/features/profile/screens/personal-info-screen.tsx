@@ -1,11 +1,12 @@
 import { ServiceRegion } from "@aquapilot/contract/wire";
-import { List, Toast } from "antd-mobile";
+import { List } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type ChangeEvent, type ReactNode, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { PageShell } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useProfile } from "../api/get-profile.js";
 import { useUpdateProfile } from "../api/update-profile.js";
 import { shrinkImage, uploadAvatar } from "../api/upload-avatar.js";

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Toast } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,7 @@ import { errorMessage } from "../../../shared/api/errors.js";
 import { endSession } from "../../../shared/auth/logout.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { PageShell, TextField } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useChangePassword } from "../api/change-password.js";
 import { type ChangePasswordForm, validateChangePassword } from "../rules.js";
 import "../profile.css";

@@ -1,4 +1,4 @@
-import { Button, Toast } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -6,6 +6,7 @@ import { errorMessage } from "../../../shared/api/errors.js";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
 import { getItem, setItem } from "../../../shared/storage/index.js";
 import { PageShell, TextField } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useProfile } from "../api/get-profile.js";
 import { useUpdateProfile } from "../api/update-profile.js";
 import { NAME_MAX_LENGTH, USER_NAME_LENGTH, validateUserName } from "../rules.js";

@@ -1,8 +1,9 @@
 import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/contract/wire";
-import { List, Selector, Toast } from "antd-mobile";
+import { List, Selector } from "antd-mobile";
 import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { useSetUnitPreferences, useUnitPreferences } from "../../../shared/units/preferences.js";
 
 /**

@@ -1,12 +1,13 @@
 import { LIMITS } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { List, Toast } from "antd-mobile";
+import { List } from "antd-mobile";
 import { PhoneFill } from "antd-mobile-icons";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { getNativeConfig, hasNativeBridge } from "../../../shared/bridge/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { BrandMark, PageShell } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { getAppConfigQueryOptions, useAppConfig } from "../api/get-app-config.js";
 import { APP_VERSION, WEB_VERSION } from "../build-info.js";
 import { clearAppCaches } from "../clear-cache.js";

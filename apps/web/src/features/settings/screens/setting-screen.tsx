@@ -1,6 +1,6 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, List, Toast } from "antd-mobile";
+import { Button, List } from "antd-mobile";
 import {
   AppstoreOutline,
   BellOutline,
@@ -21,6 +21,7 @@ import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
+import { Toast } from "../../../shared/ui/toast.js";
 import { changeLanguageType } from "../api/change-language-type.js";
 import { clearAppCaches } from "../clear-cache.js";
 import { UnitsSection } from "../components/units-section.js";

@@ -1,0 +1,15 @@
+import { AppUpdateWatch } from "../features/settings/components/app-update-watch.js";
+import { MessageCenterWatch } from "../shared/realtime/message-channel.js";
+
+/**
+ * What the app runs besides its screens: the app-update and web-version checks (issue 3) and the message centre
+ * (hub 2, push binding; issue 5). Loaded after the first screen has painted (issue 12), see app.tsx.
+ */
+export function BackgroundWatchers() {
+  return (
+    <>
+      <AppUpdateWatch />
+      <MessageCenterWatch />
+    </>
+  );
+}

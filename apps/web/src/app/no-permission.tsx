@@ -1,0 +1,15 @@
+import { LockOutline } from "antd-mobile-icons";
+import { useTranslation } from "react-i18next";
+import { PageShell } from "../shared/ui/page-shell.js";
+import { StateBlock } from "../shared/ui/state-block.js";
+import type { AppRoute } from "./routes.js";
+
+/** The page a route shows when the user lacks its permission (spec §6); its own chunk, rarely needed (issue 12). */
+export function NoPermission({ route }: { route: AppRoute }) {
+  const { t } = useTranslation();
+  return (
+    <PageShell title={t(`routes.${route.name}`)} testId="no-permission">
+      <StateBlock icon={<LockOutline />} title={t("common.noPermission")} />
+    </PageShell>
+  );
+}
