@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { areaOf, type LocaleTree } from "./index.js";
 

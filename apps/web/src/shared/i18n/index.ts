@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
