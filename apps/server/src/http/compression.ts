@@ -3,7 +3,7 @@ import fastifyCompress, { type FastifyCompressOptions } from "@fastify/compress"
 import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from "fastify";
 
 /**
- * Compression of the server's answers (issue 12 "A phone opens the app fast"; docs/decisions.md "Delivery"): the
+ * Compression of the server's answers (issue 12 "A phone opens the app fast"; docs/decisions.md 31): the
  * built web app is compressed once at build time (apps/web/vite-delivery.ts writes `.br` and `.gz` beside each
  * file) and served as is by @fastify/static (`preCompressed`); the dynamic answers (REST API, /connect, /iot, /dev)
  * are compressed per answer by @fastify/compress, cheaply ({@link DYNAMIC_BROTLI_QUALITY}).
@@ -22,9 +22,9 @@ export const DYNAMIC_BROTLI_QUALITY = 4;
 export const DYNAMIC_ENCODINGS = ["br", "gzip"] as const;
 
 /**
- * Routes @fastify/compress leaves alone, by path prefix: the realtime hubs (their negotiation is tiny and the
- * WebSocket upgrade never passes through Fastify's reply; decision 25 keeps the hubs out of every HTTP cache and
- * transform) and the uploads (PNG, JPEG and WebP are compressed already; served by @fastify/static).
+ * Routes @fastify/compress leaves alone, by path prefix: the realtime hubs (their negotiation answer is tiny, and
+ * their traffic is WebSocket frames, which never pass through Fastify's reply) and the uploads (PNG, JPEG and WebP
+ * are compressed already; served by @fastify/static).
  */
 export const UNCOMPRESSED_PREFIXES = ["/signalr-hubs/", "/uploads/"];
 
