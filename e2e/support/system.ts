@@ -4,12 +4,19 @@ import path from "node:path";
 import { loadConfig } from "../../apps/server/src/config.js";
 import { type System, startSystem } from "../../apps/server/src/system.js";
 
+/** The built web app (`npm run build -w apps/web`). */
+export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");
+
 /**
  * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner) on free
  * ports and a fresh DATA_DIR, as `npm start` does. The web app must be built first (`npm run build -w apps/web`).
+ * `opts.webDistDir` serves another copy of the build instead of {@link WEB_DIST}.
  */
-export async function startTestSystem(env: Record<string, string> = {}): Promise<System & { dataDir: string }> {
-  const index = path.join(import.meta.dirname, "../../apps/web/dist/index.html");
+export async function startTestSystem(
+  env: Record<string, string> = {},
+  opts: { webDistDir?: string } = {},
+): Promise<System & { dataDir: string }> {
+  const index = path.join(opts.webDistDir ?? WEB_DIST, "index.html");
   if (!fs.existsSync(index)) throw new Error("apps/web/dist is missing: run `npm run build -w apps/web` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-e2e-"));
   const config = loadConfig({
@@ -24,7 +31,7 @@ export async function startTestSystem(env: Record<string, string> = {}): Promise
     RATE_LIMIT_SCALE: "1000",
     ...env,
   });
-  const system = await startSystem(config);
+  const system = await startSystem(config, { webDistDir: opts.webDistDir });
   return {
     ...system,
     dataDir,

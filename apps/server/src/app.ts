@@ -15,6 +15,7 @@ import type { Bus } from "./bus.js";
 import type { AppConfig } from "./config.js";
 import type { Db } from "./db/index.js";
 import { registerAuthentication } from "./http/authenticate.js";
+import { registerCompression, variesByEncoding } from "./http/compression.js";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.js";
@@ -116,7 +117,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
  * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
  * creating and commanding calls (http/idempotency.ts), every REST route of the
  * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
- * TLS, no-store by default), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
+ * TLS, no-store by default), compression (http/compression.ts, issue 12: dynamic answers by @fastify/compress, the web
+ * app from the build's precompressed files), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
  * `/dev/outbox` outside production, and the built web app at "/" when apps/web/dist exists. The development-only
  * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
  *
@@ -156,6 +158,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(formbody);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
+  // Before any route: @fastify/compress attaches itself to the routes declared after it (issue 12).
+  registerCompression(app);
   registerEdgeRules(app);
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
@@ -226,10 +230,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.register(fastifyStatic, {
       root: webDist,
       prefix: "/",
-      index: "index.html",
+      // An array: with preCompressed, @fastify/static looks the index up only in an array (a string answers 404 on "/").
+      index: ["index.html"],
+      // The build's `.br` / `.gz` beside each file, chosen by Accept-Encoding; "/" gets index.html's (issue 12).
+      preCompressed: true,
       // Caching by file (issue 11): hashed assets immutable, the rest revalidated (http/security-headers.ts).
       cacheControl: false,
-      setHeaders: (res, file) => res.setHeader("cache-control", webAppCacheControl(path.relative(webDist, file))),
+      setHeaders: (res, file) => {
+        const relative = path.relative(webDist, file);
+        res.setHeader("cache-control", webAppCacheControl(relative));
+        if (variesByEncoding(relative)) res.setHeader("vary", "accept-encoding");
+      },
     });
   }
   return app;

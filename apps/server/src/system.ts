@@ -49,7 +49,11 @@ export interface System {
  */
 export async function startSystem(
   config: AppConfig,
-  opts: { logger?: ReturnType<typeof createLogger> } = {},
+  opts: {
+    logger?: ReturnType<typeof createLogger>;
+    /** Built web app to serve instead of apps/web/dist (the browser tests of issue 12 serve a copy they change). */
+    webDistDir?: string;
+  } = {},
 ): Promise<System> {
   const logger = opts.logger ?? createLogger(config);
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -73,7 +77,15 @@ export async function startSystem(
     });
     cleanups.push(() => deviceLink.close());
 
-    const app = buildApp({ config, db, bus, devices: deviceLink, logger, brokerUrl: deviceLink.brokerUrl });
+    const app = buildApp({
+      config,
+      db,
+      bus,
+      devices: deviceLink,
+      logger,
+      brokerUrl: deviceLink.brokerUrl,
+      webDistDir: opts.webDistDir,
+    });
     const hubs = registerHubs(app, { bus, logger: app.log, auth: accountHubAuth(app.auth, db) });
     // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
     const stopForwarding = forwardMessagesToHub(bus, hubs);

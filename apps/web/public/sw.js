@@ -1,7 +1,97 @@
-// AquaPilot service worker: Web Push notifications for the installed web app (issue 5). The server's Web Push
-// provider sends JSON {title, body, messageId, deviceId, type, event}; a tap opens that message in the app.
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+// AquaPilot service worker: the installed web app's shell offline (issue 12) and Web Push notifications (issue 5).
+//
+// Shell: the build writes the list of its shell files (index.html, every file under assets/, the icon and the
+// manifest) and a hash of their contents into SHELL below (apps/web/vite-delivery.ts). Installing stores them in the
+// cache "aquapilot-shell-<hash>"; the app's page and code are then answered from that cache, without a network round
+// trip. A new build is a new worker (its SHELL differs): it installs its own cache, takes over at once and deletes
+// the older ones; the page reloads on the change (src/shared/auth/web-push.ts). Missing entries (the app's "clear
+// cache" empties every cache) are fetched from the network and stored again. Nothing else is ever cached: the API,
+// /connect, the hubs, uploads, version.json and /dev always go to the network.
+//
+// Push: the server's Web Push provider sends JSON {title, body, messageId, deviceId, type, event}; a tap opens that
+// message in the app.
+
+const SHELL = /* shell-manifest */ { build: "development", urls: [] } /* end-shell-manifest */;
+
+const CACHE_PREFIX = "aquapilot-shell-";
+const CACHE_NAME = CACHE_PREFIX + SHELL.build;
+const SCOPE = new URL(self.registration.scope);
+const INDEX_URL = new URL("./index.html", SCOPE).href;
+const SHELL_URLS = new Set(SHELL.urls.map((u) => new URL(u, SCOPE).href));
+/** Paths (relative to the scope) that never come from, nor go into, the cache. */
+const NETWORK_ONLY = ["api/", "connect/", "signalr-hubs/", "uploads/", "dev/", "iot/", "version.json"];
+
+/** Fetches every shell file the cache lacks and stores it; a failed file is left for later (logged). */
+async function fillShell() {
+  const cache = await caches.open(CACHE_NAME);
+  await Promise.all(
+    [...SHELL_URLS].map(async (url) => {
+      if (await cache.match(url)) return;
+      try {
+        // "no-cache": revalidated with the server (ETag), so a stale copy in the HTTP cache never enters the shell.
+        const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+        if (response.ok) await cache.put(url, response);
+        else console.warn("[sw] shell file not stored", url, response.status);
+      } catch (err) {
+        console.warn("[sw] shell file not stored", url, err);
+      }
+    }),
+  );
+}
+
+/** The cached answer to `request` (stored under `key`), else the network's, stored for next time when it is a 200. */
+async function cacheFirst(event, request, key) {
+  const cache = await caches.open(CACHE_NAME);
+  const cached = await cache.match(key);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") event.waitUntil(cache.put(key, response.clone()));
+  return response;
+}
+
+self.addEventListener("install", (event) => {
+  self.skipWaiting();
+  event.waitUntil(fillShell());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(
+        names.filter((n) => n.startsWith(CACHE_PREFIX) && n !== CACHE_NAME).map((n) => caches.delete(n)),
+      );
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
+  const path = url.pathname.slice(SCOPE.pathname.length);
+  if (NETWORK_ONLY.some((p) => path.startsWith(p))) return;
+  if (request.mode === "navigate") {
+    // The app's page (hash routes: every screen is "/" or "/index.html"); its query is not part of the shell.
+    if (path !== "" && path !== "index.html") return;
+    event.respondWith(
+      (async () => {
+        const cache = await caches.open(CACHE_NAME);
+        const cached = await cache.match(INDEX_URL);
+        if (cached) return cached;
+        // Not in the cache (first visit before the install finished, or the caches were cleared): the network,
+        // and the whole shell again in the background.
+        event.waitUntil(fillShell());
+        return fetch(request);
+      })(),
+    );
+    return;
+  }
+  const key = url.origin + url.pathname;
+  if (SHELL_URLS.has(key) || path.startsWith("assets/")) event.respondWith(cacheFirst(event, request, key));
+});
 
 self.addEventListener("push", (event) => {
   let data = {};
