@@ -103,6 +103,12 @@ function toRoute(route: AppRoute): ReactNode {
 }
 
 /**
+ * The routes' elements, built once: each lazy screen must keep its component identity across renders (a new `lazy()`
+ * per render would suspend again on every navigation).
+ */
+const ROUTE_ELEMENTS: ReactNode[] = ROUTES.map(toRoute);
+
+/**
  * The route table of spec §2 as React Router routes (declarative mode inside a `HashRouter`, issue 12: the data
  * router's extra code stays off the first screen); `/` and unknown paths go to /index/home. It also hands the app's
  * `navigateTo` its navigate function and tells the overlay history which page is showing (a new page closes the
@@ -119,7 +125,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/" element={<Navigate to={PATHS.Home} replace />} />
-      {ROUTES.map(toRoute)}
+      {ROUTE_ELEMENTS}
       <Route path="*" element={<Navigate to={PATHS.Home} replace />} />
     </Routes>
   );
