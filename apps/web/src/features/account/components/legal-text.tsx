@@ -1,9 +1,26 @@
-import { Trans } from "react-i18next";
+import { Fragment, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useAppConfig } from "../../settings/api/get-app-config.js";
 
 /** The seeded articles' ids, used until (or when) the app configuration does not name others (spec §7 config). */
 const DEFAULT_ARTICLES = { agreement: "user-agreement", privacy: "privacy-policy" } as const;
+
+/**
+ * Splits a text with `<name>…</name>` tags (no nesting, no attributes) into strings and `wrap(name, inner)` nodes.
+ * The first screen's only tagged sentence; react-i18next's `Trans` would add its HTML parser to it (issue 12).
+ */
+export function renderTagged(text: string, wrap: (name: string, inner: string) => ReactNode): ReactNode[] {
+  const out: ReactNode[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/<(\w+)>(.*?)<\/\1>/g)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(<Fragment key={m.index}>{wrap(m[1], m[2])}</Fragment>);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
 
 /**
  * A sentence of the Login or Register screen (`i18nKey`, with `<agreement>` and `<privacy>` tags in every language)
@@ -30,27 +47,22 @@ export function LegalText({
   };
   const agreement = config.data?.userAgreementArticleId || DEFAULT_ARTICLES.agreement;
   const privacy = config.data?.privacyPolicyArticleId || DEFAULT_ARTICLES.privacy;
+  const { t } = useTranslation();
+  const links: Record<string, { id: string; testId: string; href: string }> = {
+    agreement: { id: agreement, testId: `${testIdPrefix}-agreement`, href: "#agreement" },
+    privacy: { id: privacy, testId: `${testIdPrefix}-privacy-link`, href: "#privacy" },
+  };
   return (
-    <Trans
-      i18nKey={i18nKey}
-      components={{
-        agreement: (
-          <a
-            href="#agreement"
-            className="link-inline"
-            onClick={open(agreement)}
-            data-testid={`${testIdPrefix}-agreement`}
-          />
-        ),
-        privacy: (
-          <a
-            href="#privacy"
-            className="link-inline"
-            onClick={open(privacy)}
-            data-testid={`${testIdPrefix}-privacy-link`}
-          />
-        ),
-      }}
-    />
+    <>
+      {renderTagged(t(i18nKey), (name, inner) => {
+        const link = links[name];
+        if (!link) return inner;
+        return (
+          <a href={link.href} className="link-inline" onClick={open(link.id)} data-testid={link.testId}>
+            {inner}
+          </a>
+        );
+      })}
+    </>
   );
 }
