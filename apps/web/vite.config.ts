@@ -53,6 +53,8 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
+    manifest: true,
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
