@@ -203,8 +203,9 @@ const USAGE = "usage: npm run bench [-- server | web] [--built] [--reports=DIR]"
  * `npm run bench [-- server | web] [--built] [--reports=DIR]`: both parts by default, the server benchmarks (a)–(d)
  * first, then the web benchmark (e) of issue 12, never at the same time; `server` or `web` runs only that part (the
  * other part's rows in bench/results.md stay). `--built`: the web app is already built, skip the build;
- * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md.
- * @throws Error on an unknown argument or when a part fails.
+ * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md
+ * (a failed server part keeps its previous rows; the web part still runs).
+ * @throws Error on an unknown argument or when a part fails (the server part's error after the web part ran).
  */
 async function main(argv: string[]): Promise<void> {
   const parts = argv.filter((a) => !a.startsWith("--"));
@@ -220,7 +221,17 @@ async function main(argv: string[]): Promise<void> {
 
   const resultsFile = path.join(HERE, "results.md");
   const previous = splitResults(fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : null);
-  const server = runServer ? await runServerBenchmarks() : previous.server;
+  // A failing server part does not cost the web figures: its old rows stay, and the error is thrown at the end.
+  let failure: unknown = null;
+  let server = previous.server;
+  if (runServer) {
+    try {
+      server = await runServerBenchmarks();
+    } catch (err) {
+      failure = err;
+      console.error("server benchmarks failed (their rows in results.md are kept):", err);
+    }
+  }
   let web = previous.web;
   if (runWeb) {
     console.log(
@@ -236,6 +247,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(`\n${table}`);
   fs.writeFileSync(resultsFile, table);
   console.log(`(written to ${path.relative(process.cwd(), resultsFile)})`);
+  if (failure) throw failure;
 }
 
 main(process.argv.slice(2)).then(

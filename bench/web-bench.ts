@@ -407,8 +407,9 @@ export function reportWebBench(r: WebBenchResult): { rows: string[]; note: strin
     `Web first screen: measured ${new Date().toISOString().slice(0, 10)} with Lighthouse ${r.lighthouseVersion} ` +
     `(default config: mobile, simulated throttling, performance only) driving Chromium ${r.chromiumVersion} headless, ` +
     `a fresh profile per run, ${RUNS} runs per page round-robin, per-metric median; server, browser and Lighthouse on ` +
-    `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM with the ` +
-    "app's stylesheets, no JavaScript) served by the same server; #/index/home is set against the same page. " +
+    `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM, no ` +
+    "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home is set against " +
+    "the same page. " +
     "First-screen JavaScript: entry + static imports + route modules from Vite's manifest, gzip -9 (npm run size -w apps/web).";
   return { rows, note };
 }
