@@ -4,7 +4,9 @@
  *   (a) HTTP — family-device/get-list-by-family-id at 50 connections vs a bare Fastify route with the same query;
  *   (b) real time — device `state` publish → SignalR hub 1 client vs a bare `ws` relay;
  *   (c) telemetry ingest — 50 devices publishing telemetry, messages stored per second vs a bare Aedes broker;
- *   (d) month statistics on a year of per-minute telemetry — rollups vs one GROUP BY over the raw rows.
+ *   (d) month statistics on a year of per-minute telemetry — rollups vs one GROUP BY over the raw rows;
+ * then, with a system of its own, (e) the web first screen (bench/web-bench.ts, issue 12): Lighthouse mobile on
+ * #/login and #/index/home vs a static page of the same first screen.
  * Prints each figure with its ratio to the bare baseline, then a Markdown table (also written to bench/results.md).
  * See bench/README.md for what is measured and the caveats.
  */
@@ -19,8 +21,10 @@ import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/syste
 import { type BareServer, type LoadResult, runLoad, startBareServer } from "./http-bench.js";
 import { type IngestResult, measureBareIngest, measureSystemIngest } from "./ingest-bench.js";
 import { makeStatePayloads, measureBareRelayRoundTrips, measureSystemRoundTrips } from "./realtime-bench.js";
+import { composeResults, type ResultsPart, splitResults } from "./results-table.js";
 import { measureMonthStatistics } from "./statistics-bench.js";
 import { fmt, ratio } from "./stats.js";
+import { RUNS, reportWebBench, runWebBench } from "./web-bench.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = 50;
@@ -66,7 +70,8 @@ function printLoad(label: string, r: LoadResult): void {
   );
 }
 
-async function main(): Promise<void> {
+/** Runs (a)–(d) against one system started here; returns their rows and note for bench/results.md. */
+async function runServerBenchmarks(): Promise<ResultsPart> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
   let system: System | null = null;
@@ -167,9 +172,7 @@ async function main(): Promise<void> {
     );
 
     const cpus = os.cpus();
-    const table = [
-      "| Benchmark | Metric | System | Bare baseline | System ÷ bare |",
-      "| --- | --- | ---: | ---: | ---: |",
+    const rows = [
       `| HTTP family-device list, ${CONNECTIONS} conn, ${DURATION_SEC} s | Throughput (req/s) | ${fmt(httpSystem.requestsPerSec, 0)} | ${fmt(httpBare.requestsPerSec, 0)} | ${ratio(httpSystem.requestsPerSec, httpBare.requestsPerSec)} |`,
       `| | Latency p50 (ms) | ${fmt(httpSystem.p50Ms)} | ${fmt(httpBare.p50Ms)} | ${ratio(httpSystem.p50Ms, httpBare.p50Ms)} |`,
       `| | Latency p99 (ms) | ${fmt(httpSystem.p99Ms)} | ${fmt(httpBare.p99Ms)} | ${ratio(httpSystem.p99Ms, httpBare.p99Ms)} |`,
@@ -178,17 +181,15 @@ async function main(): Promise<void> {
       `| Telemetry ingest, ${INGEST_DEVICES} devices, ${DURATION_SEC} s + drain | Messages stored / delivered per s | ${fmt(ingestSystem.perSec, 0)} | ${fmt(ingestBare.perSec, 0)} | ${ratio(ingestSystem.perSec, ingestBare.perSec)} |`,
       `| Month statistics, 1 device × ${fmt(st.rows, 0)} per-minute rows, ${STAT_RUNS} runs | Latency p50 (ms) | ${fmt(st.system.p50, 2)} | ${fmt(st.bare.p50, 2)} | ${ratio(st.system.p50, st.bare.p50)} |`,
       `| | Latency p99 (ms) | ${fmt(st.system.p99, 2)} | ${fmt(st.bare.p99, 2)} | ${ratio(st.system.p99, st.bare.p99)} |`,
-      "",
+    ];
+    const note =
       `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ` +
-        `Node ${process.version}, SQLite (WAL), embedded Aedes broker; load generator, clients and server on the ` +
-        `same machine. Bare baselines: a Fastify route running the same Kysely query with no auth, envelope or ` +
-        `validation; a \`ws\` relay forwarding the same ${fmt(rtSystem.payloadBytes, 0)}-byte payloads socket to socket; ` +
-        `a plain Aedes broker with one subscriber that only counts the same telemetry; one \`SELECT date(ts), ` +
-        `sum(interval_water_l) … GROUP BY 1\` over the month's raw telemetry rows.`,
-    ].join("\n");
-    console.log(`\n${table}\n`);
-    fs.writeFileSync(path.join(HERE, "results.md"), `${table}\n`);
-    console.log(`(written to ${path.relative(process.cwd(), path.join(HERE, "results.md"))})`);
+      `Node ${process.version}, SQLite (WAL), embedded Aedes broker; load generator, clients and server on the ` +
+      `same machine. Bare baselines: a Fastify route running the same Kysely query with no auth, envelope or ` +
+      `validation; a \`ws\` relay forwarding the same ${fmt(rtSystem.payloadBytes, 0)}-byte payloads socket to socket; ` +
+      `a plain Aedes broker with one subscriber that only counts the same telemetry; one \`SELECT date(ts), ` +
+      `sum(interval_water_l) … GROUP BY 1\` over the month's raw telemetry rows.`;
+    return { rows, note };
   } finally {
     await bare?.app.close();
     await system?.close();
@@ -196,7 +197,60 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+const USAGE = "usage: npm run bench [-- server | web] [--built] [--reports=DIR]";
+
+/**
+ * `npm run bench [-- server | web] [--built] [--reports=DIR]`: both parts by default, the server benchmarks (a)–(d)
+ * first, then the web benchmark (e) of issue 12, never at the same time; `server` or `web` runs only that part (the
+ * other part's rows in bench/results.md stay). `--built`: the web app is already built, skip the build;
+ * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md
+ * (a failed server part keeps its previous rows; the web part still runs).
+ * @throws Error on an unknown argument or when a part fails (the server part's error after the web part ran).
+ */
+async function main(argv: string[]): Promise<void> {
+  const parts = argv.filter((a) => !a.startsWith("--"));
+  const flags = argv.filter((a) => a.startsWith("--"));
+  const unknown = [
+    ...parts.filter((p) => p !== "server" && p !== "web"),
+    ...flags.filter((f) => f !== "--built" && !f.startsWith("--reports=")),
+  ];
+  if (unknown.length) throw new Error(`unknown argument ${unknown.join(" ")}\n${USAGE}`);
+  const runServer = parts.length === 0 || parts.includes("server");
+  const runWeb = parts.length === 0 || parts.includes("web");
+  const reportsDir = flags.find((f) => f.startsWith("--reports="))?.slice("--reports=".length) || null;
+
+  const resultsFile = path.join(HERE, "results.md");
+  const previous = splitResults(fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : null);
+  // A failing server part does not cost the web figures: its old rows stay, and the error is thrown at the end.
+  let failure: unknown = null;
+  let server = previous.server;
+  if (runServer) {
+    try {
+      server = await runServerBenchmarks();
+    } catch (err) {
+      failure = err;
+      console.error("server benchmarks failed (their rows in results.md are kept):", err);
+    }
+  }
+  let web = previous.web;
+  if (runWeb) {
+    console.log(
+      `\n(e) Web first screen: Lighthouse mobile × ${RUNS} on a static page, #/login and #/index/home signed in`,
+    );
+    const result = await runWebBench({
+      built: flags.includes("--built"),
+      reportsDir: reportsDir && path.resolve(reportsDir),
+    });
+    web = reportWebBench(result);
+  }
+  const table = composeResults(server, web);
+  console.log(`\n${table}`);
+  fs.writeFileSync(resultsFile, table);
+  console.log(`(written to ${path.relative(process.cwd(), resultsFile)})`);
+  if (failure) throw failure;
+}
+
+main(process.argv.slice(2)).then(
   () => {
     // Everything is closed, so the process ends by itself; say so loudly if a handle still holds it open.
     setTimeout(() => {

@@ -44,7 +44,8 @@ export interface System {
  * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
  * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production (issue 11) there is
  * no demo owner, no factory route, bridge or /dev/outbox, and the start is refused while the demo account still
- * signs in with its published password.
+ * signs in with its published password. `opts.webDistDir` serves another built web app at "/" (default apps/web/dist;
+ * the web benchmark of issue 12 serves a copy with its static baseline page).
  * @throws ConfigError when production finds the demo credentials; errors of the parts; after closing what had started.
  */
 export async function startSystem(

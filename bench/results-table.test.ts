@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { composeResults, RESULTS_HEADER, splitResults } from "./results-table.js";
+
+const server = {
+  rows: ["| HTTP family-device list | Throughput (req/s) | 1 | 2 | ×0.50 |", "| | Latency p50 (ms) | 3 | 4 | ×0.75 |"],
+  note: "Measured 2026-11-22 on 2 cores.",
+};
+const web = {
+  rows: [
+    "| Web first screen #/login, Lighthouse | Performance score | 57 | 100 | ×0.57 |",
+    "| | LCP (ms) | 7 | 1 | ×7.00 |",
+  ],
+  note: "Web first screen: measured 2026-11-24 with Lighthouse 12.",
+};
+
+describe("bench/results.md (issue 12: server and web parts)", () => {
+  it("writes one table, server rows first, then the notes", () => {
+    const md = composeResults(server, web);
+    const lines = md.split("\n");
+    expect(lines.slice(0, 2)).toEqual(RESULTS_HEADER);
+    expect(lines.slice(2, 6)).toEqual([...server.rows, ...web.rows]);
+    expect(md.indexOf(server.note)).toBeGreaterThan(md.indexOf(web.rows[1]));
+    expect(md.indexOf(web.note)).toBeGreaterThan(md.indexOf(server.note));
+  });
+
+  it("splits a file back into its parts, continuation rows with their block", () => {
+    const parts = splitResults(composeResults(server, web));
+    expect(parts.server).toEqual(server);
+    expect(parts.web).toEqual(web);
+  });
+
+  it("keeps the other part when one part is run again", () => {
+    const before = composeResults(server, web);
+    const newWeb = {
+      rows: ["| Web first screen #/login, Lighthouse | Performance score | 98 | 100 | ×0.98 |"],
+      note: "Web first screen: again.",
+    };
+    const after = splitResults(composeResults(splitResults(before).server, newWeb));
+    expect(after.server).toEqual(server);
+    expect(after.web).toEqual(newWeb);
+  });
+
+  it("reads a file written before the web part as server only", () => {
+    const old = `${[...RESULTS_HEADER, ...server.rows].join("\n")}\n\n${server.note}\n`;
+    const parts = splitResults(old);
+    expect(parts.server).toEqual(server);
+    expect(parts.web).toEqual({ rows: [], note: "" });
+    expect(splitResults(null).server.rows).toEqual([]);
+  });
+});

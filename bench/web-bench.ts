@@ -1,0 +1,415 @@
+/**
+ * The web part of `npm run bench` (issue 12 "A phone opens the app fast"): builds the web app (unless told it is
+ * built), starts the whole system as run.ts does but serving a temporary copy of apps/web/dist, writes into that copy a
+ * static HTML + CSS page of the Login screen's look (no JavaScript), then runs Lighthouse 12 (default config = mobile,
+ * simulated throttling, performance category) three times, round-robin, on that static page, on `#/login` signed out
+ * and on `#/index/home` signed in as the demo owner, each run in a fresh Chromium (Debian's /usr/bin/chromium through
+ * chrome-launcher). Prints the median of three per page and the ratios to the static page, and the first-screen
+ * JavaScript of each route from apps/web/scripts/size-budget.ts. See bench/README.md "(e)".
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse, { generateReport, type Result } from "lighthouse";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { loadConfig } from "../apps/server/src/config.js";
+import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
+import { formatBudgetTable, kb, measureDist, type RouteSize } from "../apps/web/scripts/size-budget.js";
+import { fmt, ratio } from "./stats.js";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The built web app. */
+export const WEB_DIST = path.join(REPO, "apps", "web", "dist");
+/** Debian's Chromium (the browser tests' too). */
+export const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
+/** Chromium's flags: headless in a container, and no background traffic that would land in the measured loads. */
+export const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+/** Lighthouse runs per page. */
+export const RUNS = 3;
+/** The static baseline page, written into the served copy of dist. */
+const STATIC_HTML = "static-first-screen.html";
+const STATIC_CSS = "static-first-screen.css";
+
+/** One measured page. */
+export type WebTarget = "static" | "login" | "home";
+const TARGETS: WebTarget[] = ["static", "login", "home"];
+
+/** The figures of one Lighthouse run (or their medians). Times in ms, sizes in bytes. */
+export interface WebMetrics {
+  /** Lighthouse performance score, 0–100. */
+  score: number;
+  lcpMs: number;
+  tbtMs: number;
+  fcpMs: number;
+  /** Every transferred byte of the load (`total-byte-weight`). */
+  totalBytes: number;
+  /** Transferred bytes of scripts (`resource-summary`, resourceType "script"). */
+  jsBytes: number;
+}
+
+/** What the web benchmark measured. */
+export interface WebBenchResult {
+  /** Per page: the runs in order, and the per-metric median. */
+  pages: Record<WebTarget, { url: string; runs: WebMetrics[]; median: WebMetrics }>;
+  /** First-screen JavaScript per route (size-budget.ts). */
+  budget: RouteSize[];
+  lighthouseVersion: string;
+  chromiumVersion: string;
+}
+
+/** Builds the web app with `npm run build -w apps/web`. @throws Error when the build fails. */
+export function buildWebApp(): void {
+  console.log("  building the web app (npm run build -w apps/web) …");
+  const r = spawnSync("npm", ["run", "build", "-w", "apps/web"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error(`web build failed (exit ${r.status ?? r.signal})`);
+}
+
+/** Median of an odd or even sample (mean of the two middle values when even). @throws RangeError when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("median of an empty sample");
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The per-metric median of several runs (each metric on its own, so the figures may come from different runs). */
+export function medianMetrics(runs: readonly WebMetrics[]): WebMetrics {
+  const m = (k: keyof WebMetrics) => median(runs.map((r) => r[k]));
+  return {
+    score: m("score"),
+    lcpMs: m("lcpMs"),
+    tbtMs: m("tbtMs"),
+    fcpMs: m("fcpMs"),
+    totalBytes: m("totalBytes"),
+    jsBytes: m("jsBytes"),
+  };
+}
+
+/**
+ * The figures of a Lighthouse result. @throws Error when Lighthouse reported a runtime error or a metric is missing
+ * (e.g. NO_LCP), so a broken run never counts as a fast one.
+ */
+export function metricsOf(lhr: Result): WebMetrics {
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const num = (id: string): number => {
+    const v = lhr.audits[id]?.numericValue;
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      throw new Error(`Lighthouse: no ${id} for ${lhr.finalDisplayedUrl}: ${lhr.audits[id]?.errorMessage ?? "?"}`);
+    }
+    return v;
+  };
+  const score = lhr.categories.performance?.score;
+  if (typeof score !== "number") throw new Error(`Lighthouse: no performance score for ${lhr.finalDisplayedUrl}`);
+  const items = (lhr.audits["resource-summary"]?.details as { items?: Array<Record<string, unknown>> } | undefined)
+    ?.items;
+  const script = items?.find((i) => i.resourceType === "script");
+  if (!items) throw new Error("Lighthouse: no resource-summary");
+  return {
+    score: Math.round(score * 100),
+    lcpMs: num("largest-contentful-paint"),
+    tbtMs: num("total-blocking-time"),
+    fcpMs: num("first-contentful-paint"),
+    totalBytes: num("total-byte-weight"),
+    jsBytes: typeof script?.transferSize === "number" ? script.transferSize : 0,
+  };
+}
+
+/** The version of the Chromium last started, e.g. "156.0.8078.79" (the user agent of a page says "156.0.0.0"). */
+let chromiumVersion = "?";
+
+/** Starts a fresh Chromium (new temporary profile: cold HTTP cache, no service worker), gives `fn` a page. */
+async function withChromium<T>(fn: (page: Page, browser: Browser) => Promise<T>): Promise<T> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
+  let browser: Browser | null = null;
+  try {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+    chromiumVersion = (await browser.version()).replace(/^\D*\//, "");
+    const page = await browser.newPage();
+    return await fn(page, browser);
+  } finally {
+    await browser?.disconnect().catch(() => {});
+    chrome.kill();
+  }
+}
+
+/** The DOM of the page, without scripts, and the CSS that the page's inline styles and `<style>` elements held. */
+interface Snapshot {
+  html: string;
+  css: string;
+}
+
+/**
+ * Runs in the page: clones the rendered document and drops its scripts, script preloads and stylesheets; the CSS of
+ * the static page is every rule of the page's stylesheets that applies to the rendered DOM (a style rule when one of
+ * its selectors, pseudo-elements set aside, matches an element; @media, @supports and the like with such rules
+ * inside; @font-face, @keyframes and other at-rules always), then the `style` attributes (which the app's CSP would
+ * block in a static page) as `[data-static-style="n"]` rules with !important (an inline style outranks the
+ * stylesheets). A rule that cannot be tested is kept. Runs in the browser: no helpers from outside this function.
+ */
+function snapshotInPage(cssHref: string): Snapshot {
+  const pseudoElement =
+    /::?(before|after|placeholder|selection|marker|backdrop|first-line|first-letter|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(\([^)]*\))?/g;
+  const used: string[] = [];
+  const walk = (rules: CSSRuleList, out: string[]): void => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSStyleRule) {
+        const applies = rule.selectorText.split(",").some((sel) => {
+          try {
+            return document.querySelector(sel.replace(pseudoElement, "").trim() || "*") !== null;
+          } catch {
+            return true;
+          }
+        });
+        if (applies) out.push(rule.cssText);
+      } else if ("cssRules" in rule && !(rule instanceof CSSKeyframesRule)) {
+        const inner: string[] = [];
+        walk((rule as CSSGroupingRule).cssRules, inner);
+        if (inner.length)
+          out.push(`${rule.cssText.slice(0, rule.cssText.indexOf("{")).trim()} {\n${inner.join("\n")}\n}`);
+      } else {
+        out.push(rule.cssText);
+      }
+    }
+  };
+  for (const sheet of Array.from(document.styleSheets)) walk(sheet.cssRules, used);
+  const root = document.documentElement.cloneNode(true) as HTMLElement;
+  const drop = 'script, style, link[rel="stylesheet"], link[rel="modulepreload"], link[rel="preload"][as="script"]';
+  for (const el of root.querySelectorAll(drop)) el.remove();
+  let css = `${used.join("\n")}\n`;
+  let n = 0;
+  for (const el of [root, ...Array.from(root.querySelectorAll<HTMLElement>("[style]"))]) {
+    const st = el.style;
+    if (!st || st.length === 0) continue;
+    const decls: string[] = [];
+    for (let i = 0; i < st.length; i++) decls.push(`${st[i]}: ${st.getPropertyValue(st[i])} !important`);
+    el.removeAttribute("style");
+    el.setAttribute("data-static-style", String(n));
+    css += `[data-static-style="${n}"] { ${decls.join("; ")} }\n`;
+    n++;
+  }
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = cssHref;
+  root.querySelector("head")?.append(link);
+  return { html: `<!doctype html>\n${root.outerHTML}\n`, css };
+}
+
+/**
+ * Writes the static baseline into `distDir`: opens `#/login` signed out at Lighthouse's mobile screen size, waits for
+ * the Login screen, and saves its rendered DOM as {@link STATIC_HTML} (no JavaScript; the app's own stylesheets) with
+ * {@link STATIC_CSS}. Returns the page's URL.
+ * @throws Error when the Login screen does not render.
+ */
+export async function writeStaticFirstScreen(baseUrl: string, distDir: string): Promise<string> {
+  const snap = await withChromium(async (page) => {
+    await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    await page.goto(`${baseUrl}/#/login`, { waitUntil: "networkidle0" });
+    await page.waitForSelector('[data-testid="login-screen"]', { timeout: 15_000 });
+    // tsx (esbuild keepNames) wraps named functions in `__name(…)`, which the page does not have.
+    await page.evaluate("globalThis.__name = (fn) => fn");
+    return page.evaluate(snapshotInPage, `/${STATIC_CSS}`);
+  });
+  if (/<script\b/i.test(snap.html)) throw new Error("static page snapshot still holds a script");
+  fs.writeFileSync(path.join(distDir, STATIC_HTML), snap.html);
+  fs.writeFileSync(path.join(distDir, STATIC_CSS), snap.css);
+  return `${baseUrl}/${STATIC_HTML}`;
+}
+
+/** Signs the demo owner in through `/connect/token` and returns the login info the app keeps in localStorage. */
+async function demoSession(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "password",
+      username: DEMO_ACCOUNT.email,
+      password: DEMO_ACCOUNT.password,
+    }),
+  });
+  const body = (await res.json()) as { access_token?: string; refresh_token?: string; expires_in?: number };
+  if (!res.ok || !body.access_token || !body.refresh_token || typeof body.expires_in !== "number") {
+    throw new Error(`demo sign-in failed: HTTP ${res.status}`);
+  }
+  // The keys and shapes of apps/web/src/shared/storage (spec §3): the token pair and login info, as JSON.
+  return {
+    token: JSON.stringify({
+      accessToken: body.access_token,
+      refreshToken: body.refresh_token,
+      expiresAt: Date.now() + body.expires_in * 1000,
+    }),
+    loginInfo: JSON.stringify({ userName: DEMO_ACCOUNT.email, grantedPolicies: [], token: body.access_token }),
+  };
+}
+
+/** Which screen a page shows (by the app's test ids) and where it is. */
+async function shownScreen(page: Page): Promise<{ href: string; home: boolean; login: boolean }> {
+  return page.evaluate(() => ({
+    href: location.href,
+    home: document.querySelector('[data-testid="home-screen"]') !== null,
+    login: document.querySelector('[data-testid="login-screen"]') !== null,
+  }));
+}
+
+/**
+ * One Lighthouse run on `target` in a fresh Chromium. For "home" the demo owner's session is put into the origin's
+ * localStorage first (from a same-origin page that loads no app code); Lighthouse's storage reset clears the HTTP
+ * cache and service workers but, by default, not localStorage. Afterwards the page must show the expected screen.
+ * @throws Error when the run failed, or the page shows Login instead of Home (or not the Login screen on #/login).
+ */
+async function lighthouseRun(
+  baseUrl: string,
+  target: WebTarget,
+  url: string,
+  reportFile: string | null,
+): Promise<{ metrics: WebMetrics; lhr: Result }> {
+  return withChromium(async (page) => {
+    if (target === "home") {
+      const session = await demoSession(baseUrl);
+      await page.goto(`${baseUrl}/version.json`);
+      await page.evaluate((items: Record<string, string>) => {
+        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      }, session);
+    }
+    const result = await lighthouse(
+      url,
+      { logLevel: "error", output: "json", onlyCategories: ["performance"] },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const lhr = result.lhr;
+    if (reportFile) fs.writeFileSync(reportFile, generateReport(lhr, "html"));
+    const metrics = metricsOf(lhr);
+    const shown = await shownScreen(page);
+    if (target === "home" && (!lhr.finalDisplayedUrl.includes("#/index/home") || !shown.home || shown.login)) {
+      throw new Error(
+        `the signed-in run did not show Home: Lighthouse ended on ${lhr.finalDisplayedUrl}, the page is ${shown.href} ` +
+          `(home screen ${shown.home}, login screen ${shown.login})`,
+      );
+    }
+    if (target !== "home" && !shown.login) {
+      throw new Error(`the ${target} run did not show the Login screen (${shown.href})`);
+    }
+    return { metrics, lhr };
+  });
+}
+
+/**
+ * Runs the web benchmark (see the file comment). Lighthouse and Chromium run one at a time, never beside other load.
+ * @param opts.built skip the build and use apps/web/dist as it is; opts.reportsDir: write every run's HTML report there.
+ * @throws Error when the build, the system, the static snapshot or any run fails, or a route shows the wrong screen.
+ */
+export async function runWebBench(opts: { built: boolean; reportsDir?: string | null }): Promise<WebBenchResult> {
+  if (!opts.built) buildWebApp();
+  if (!fs.existsSync(path.join(WEB_DIST, "index.html"))) {
+    throw new Error(`${WEB_DIST}/index.html missing: build the app (npm run build -w apps/web) or drop --built`);
+  }
+  const budget = measureDist(WEB_DIST);
+  console.log("  first-screen JavaScript (apps/web/scripts/size-budget.ts):\n");
+  console.log(formatBudgetTable(budget).replace(/^/gm, "  "));
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-webbench-"));
+  const dataDir = path.join(tmp, "data");
+  const distDir = path.join(tmp, "dist");
+  fs.mkdirSync(dataDir);
+  fs.cpSync(WEB_DIST, distDir, { recursive: true });
+  if (opts.reportsDir) fs.mkdirSync(opts.reportsDir, { recursive: true });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
+  let system: System | null = null;
+  try {
+    system = await startSystem(config, { webDistDir: distDir });
+    const base = system.url;
+    const urls: Record<WebTarget, string> = {
+      static: await writeStaticFirstScreen(base, distDir),
+      login: `${base}/#/login`,
+      home: `${base}/#/index/home`,
+    };
+    const runs: Record<WebTarget, WebMetrics[]> = { static: [], login: [], home: [] };
+    let lighthouseVersion = "";
+    for (let i = 0; i < RUNS; i++) {
+      for (const target of TARGETS) {
+        const report = opts.reportsDir ? path.join(opts.reportsDir, `${target}-${i + 1}.html`) : null;
+        const { metrics, lhr } = await lighthouseRun(base, target, urls[target], report);
+        lighthouseVersion = lhr.lighthouseVersion;
+        runs[target].push(metrics);
+        console.log(
+          `  run ${i + 1} ${target.padEnd(6)} score ${metrics.score}, LCP ${fmt(metrics.lcpMs, 0)} ms, ` +
+            `TBT ${fmt(metrics.tbtMs, 0)} ms`,
+        );
+      }
+    }
+    const pages = Object.fromEntries(
+      TARGETS.map((t) => [t, { url: urls[t], runs: runs[t], median: medianMetrics(runs[t]) }]),
+    ) as WebBenchResult["pages"];
+    return { pages, budget, lighthouseVersion, chromiumVersion };
+  } finally {
+    await system?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Kilobytes (1000 bytes) with one decimal and thousands separators. */
+const kbs = (bytes: number): string => fmt(bytes / 1000, 1);
+
+/** One line of medians for the printout. */
+function printLine(label: string, m: WebMetrics): void {
+  console.log(
+    `  ${label.padEnd(14)} score ${String(m.score).padStart(3)}   LCP ${fmt(m.lcpMs, 0).padStart(6)} ms   ` +
+      `TBT ${fmt(m.tbtMs, 0).padStart(5)} ms   FCP ${fmt(m.fcpMs, 0).padStart(6)} ms   ` +
+      `transferred ${kbs(m.totalBytes).padStart(6)} KB   JS ${kbs(m.jsBytes).padStart(6)} KB`,
+  );
+}
+
+/** Prints the medians and the ratios to the static page; returns the rows for the results table and its note. */
+export function reportWebBench(r: WebBenchResult): { rows: string[]; note: string } {
+  const s = r.pages.static.median;
+  console.log(`\n  median of ${RUNS} (Lighthouse ${r.lighthouseVersion}, mobile, simulated throttling):`);
+  printLine("static page", s);
+  const rows: string[] = [];
+  for (const [target, route] of [
+    ["login", "#/login"],
+    ["home", "#/index/home"],
+  ] as const) {
+    const m = r.pages[target].median;
+    printLine(route, m);
+    const b = r.budget.find((x) => x.path === route);
+    console.log(
+      `  ${"".padEnd(14)} LCP ÷ static ${ratio(m.lcpMs, s.lcpMs)} (goal ≤ ×1.30), score goal ≥ 97` +
+        (b ? `, first-screen JS ${kb(b.gzipBytes)} KB gzip (budget ${kb(b.budgetBytes)} KB)` : ""),
+    );
+    const signedIn = target === "home" ? " signed in" : "";
+    rows.push(
+      `| Web first screen ${route}${signedIn}, Lighthouse mobile, median of ${RUNS} | Performance score | ${m.score} | ${s.score} | ${ratio(m.score, s.score)} |`,
+      `| | LCP (ms) | ${fmt(m.lcpMs, 0)} | ${fmt(s.lcpMs, 0)} | ${ratio(m.lcpMs, s.lcpMs)} |`,
+      `| | TBT (ms) | ${fmt(m.tbtMs, 0)} | ${fmt(s.tbtMs, 0)} | ${ratio(m.tbtMs, s.tbtMs)} |`,
+      `| | FCP (ms) | ${fmt(m.fcpMs, 0)} | ${fmt(s.fcpMs, 0)} | ${ratio(m.fcpMs, s.fcpMs)} |`,
+      `| | Transferred, all (KB) | ${kbs(m.totalBytes)} | ${kbs(s.totalBytes)} | ${ratio(m.totalBytes, s.totalBytes)} |`,
+      `| | Transferred, JavaScript (KB) | ${kbs(m.jsBytes)} | ${kbs(s.jsBytes)} | ${ratio(m.jsBytes, s.jsBytes)} |`,
+    );
+    if (b)
+      rows.push(
+        `| | First-screen JavaScript, gzip -9 (KB; budget ${kb(b.budgetBytes)}) | ${kb(b.gzipBytes)} | 0.0 | n/a |`,
+      );
+  }
+  const cpus = os.cpus();
+  const note =
+    `Web first screen: measured ${new Date().toISOString().slice(0, 10)} with Lighthouse ${r.lighthouseVersion} ` +
+    `(default config: mobile, simulated throttling, performance only) driving Chromium ${r.chromiumVersion} headless, ` +
+    `a fresh profile per run, ${RUNS} runs per page round-robin, per-metric median; server, browser and Lighthouse on ` +
+    `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM, no ` +
+    "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home is set against " +
+    "the same page. " +
+    "First-screen JavaScript: entry + static imports + route modules from Vite's manifest, gzip -9 (npm run size -w apps/web).";
+  return { rows, note };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { median, medianMetrics, metricsOf } from "./web-bench.js";
+
+/** A minimal Lighthouse result with the audits the web benchmark reads. */
+function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; runtimeError?: boolean }) {
+  const audit = (v: number | undefined) => ({ numericValue: v });
+  return {
+    finalDisplayedUrl: "http://127.0.0.1/#/login",
+    runtimeError: opts.runtimeError ? { code: "NO_FCP", message: "no paint" } : undefined,
+    categories: { performance: { score: opts.score === undefined ? 0.57 : opts.score } },
+    audits: {
+      "largest-contentful-paint": audit(opts.lcp),
+      "total-blocking-time": audit(170),
+      "first-contentful-paint": audit(900),
+      "total-byte-weight": audit(500_000),
+      "resource-summary": {
+        details: {
+          items: [
+            { resourceType: "total", transferSize: 500_000 },
+            ...(opts.scriptBytes === undefined ? [] : [{ resourceType: "script", transferSize: opts.scriptBytes }]),
+          ],
+        },
+      },
+    },
+  } as unknown as Parameters<typeof metricsOf>[0];
+}
+
+describe("web benchmark figures (issue 12)", () => {
+  it("medians: middle value, mean of the middle two, error when empty", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+  });
+
+  it("takes each metric's median on its own", () => {
+    const base = { score: 50, lcpMs: 1000, tbtMs: 10, fcpMs: 800, totalBytes: 100, jsBytes: 50 };
+    const m = medianMetrics([
+      { ...base, score: 90, lcpMs: 3000 },
+      { ...base, score: 40, lcpMs: 1000 },
+      { ...base, score: 60, lcpMs: 2000 },
+    ]);
+    expect(m.score).toBe(60);
+    expect(m.lcpMs).toBe(2000);
+  });
+
+  it("reads score, times and script bytes from a Lighthouse result", () => {
+    expect(metricsOf(lhr({ lcp: 7400, scriptBytes: 333_000 }))).toEqual({
+      score: 57,
+      lcpMs: 7400,
+      tbtMs: 170,
+      fcpMs: 900,
+      totalBytes: 500_000,
+      jsBytes: 333_000,
+    });
+    expect(metricsOf(lhr({ lcp: 700 })).jsBytes).toBe(0);
+  });
+
+  it("refuses a run without LCP, score, or with a runtime error", () => {
+    expect(() => metricsOf(lhr({}))).toThrow(/no largest-contentful-paint/);
+    expect(() => metricsOf(lhr({ lcp: 1, score: null }))).toThrow(/no performance score/);
+    expect(() => metricsOf(lhr({ lcp: 1, runtimeError: true }))).toThrow(/NO_FCP/);
+  });
+});
