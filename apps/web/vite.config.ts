@@ -63,9 +63,8 @@ export default defineConfig({
     // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
     manifest: true,
     chunkSizeWarningLimit: 800,
-    // First-screen budget (issue 12): no forced vendor groups; rolldown splits per screen and per shared module, so a
-    // route loads only the antd-mobile components, icons and contract parts it uses (scripts/size-budget).
-    manifest: true,
+    // No forced vendor groups (issue 12): rolldown splits per screen and per shared module, so a route loads only the
+    // antd-mobile components, icons and contract parts it uses.
   },
   test: {
     name: "web",

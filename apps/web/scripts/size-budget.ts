@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).
@@ -36,26 +37,54 @@ export interface RouteBudget {
   path: string;
   /** Screen modules (manifest keys) loaded before the first paint, e.g. the lazy route's screen. */
   modules: string[];
-  /** Per-language modules with a `{lang}` placeholder, e.g. "src/locales/{lang}/login.json" (none yet). */
+  /** Per-language modules with a `{lang}` (and `{antd}`) placeholder, e.g. "src/locales/{lang}.json". */
   perLanguage: string[];
+  /**
+   * A ratchet while the route is above the {@link BUDGET_GZIP_BYTES} goal: the most it may load today, gzip bytes
+   * (its last measured figure plus 2 KB). Growing past it fails CI; lower it with every change that shrinks the
+   * route, and remove it once the route is within the goal.
+   */
+  ceilingBytes?: number;
 }
 
 /**
- * The routes of issue 12. The per-language lists stay empty while every locale is bundled into the entry; the
- * i18n split (lazy locale loading) fills them in with the modules each route loads for the active language.
+ * antd-mobile's own locale per app language: main.tsx loads the active one before the first paint. zh-CN is
+ * antd-mobile's default, bundled with its ConfigProvider (already in the entry's closure): nothing extra.
  */
+const ANTD_LOCALE: Record<(typeof LANGUAGES)[number], string | null> = {
+  "zh-Hans": null,
+  en: "en-US",
+  es: "es-ES",
+  ru: "ru-RU",
+  fr: "fr-FR",
+};
+
+/**
+ * What a route loads per language before its first paint: the locale files of its text groups (the same groups the
+ * route declares in src/app/routes.ts; src/shared/i18n/groups.ts) and antd-mobile's locale, with `{lang}`.
+ */
+function perLanguage(groups: readonly TextGroup[]): string[] {
+  return [
+    ...groups.flatMap((g) => TEXT_GROUPS[g].map((area) => localeFile(area, "{lang}"))),
+    "../../node_modules/antd-mobile/es/locales/{antd}.js",
+  ];
+}
+
+/** The routes of issue 12: their screen modules and the text groups they declare in src/app/routes.ts. */
 export const ROUTES: RouteBudget[] = [
   {
     name: "login",
     path: "#/login",
     modules: ["src/features/account/screens/login-screen.tsx"],
-    perLanguage: [],
+    perLanguage: perLanguage(["start"]),
+    ceilingBytes: 170_000,
   },
   {
     name: "home",
     path: "#/index/home",
     modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx"],
-    perLanguage: [],
+    perLanguage: perLanguage(["start", "home"]),
+    ceilingBytes: 232_000,
   },
 ];
 
@@ -95,9 +124,11 @@ export interface RouteSize {
   rawBytes: number;
   /** Sum of each file's gzip -9 size, bytes. */
   gzipBytes: number;
-  /** The budget the route was checked against, gzip bytes. */
+  /** The limit the route was checked against, gzip bytes: its ratchet ceiling, else the goal (or the caller's). */
   budgetBytes: number;
   overBudget: boolean;
+  /** How far the route is above the {@link BUDGET_GZIP_BYTES} goal, gzip bytes (0 within it). */
+  overGoalBytes: number;
 }
 
 /**
@@ -136,7 +167,14 @@ export function staticClosure(manifest: Manifest, roots: string[], context: stri
  * @throws SizeBudgetError when one of them is missing from the manifest.
  */
 export function firstScreenFiles(manifest: Manifest, route: RouteBudget, lang: string, entry = ENTRY): string[] {
-  const roots = [entry, ...route.modules, ...route.perLanguage.map((m) => m.replaceAll("{lang}", lang))];
+  const antd = ANTD_LOCALE[lang as keyof typeof ANTD_LOCALE];
+  const roots = [
+    entry,
+    ...route.modules,
+    ...route.perLanguage
+      .filter((m) => antd !== null || !m.includes("{antd}"))
+      .map((m) => m.replaceAll("{lang}", lang).replaceAll("{antd}", antd ?? "")),
+  ];
   return staticClosure(manifest, roots, `route "${route.name}"${route.perLanguage.length ? ` (${lang})` : ""}`);
 }
 
@@ -158,7 +196,6 @@ export interface MeasureOptions {
  */
 export function measureRoutes(opts: MeasureOptions): RouteSize[] {
   const { manifest, readFile } = opts;
-  const budgetBytes = opts.budgetBytes ?? BUDGET_GZIP_BYTES;
   const sizes = new Map<string, { raw: number; gzip: number }>();
   const sizeOf = (file: string) => {
     let s = sizes.get(file);
@@ -171,6 +208,7 @@ export function measureRoutes(opts: MeasureOptions): RouteSize[] {
   };
   return (opts.routes ?? ROUTES).map((route) => {
     const languages = route.perLanguage.length ? (opts.languages ?? LANGUAGES) : [null];
+    const budgetBytes = opts.budgetBytes ?? route.ceilingBytes ?? BUDGET_GZIP_BYTES;
     let best: RouteSize | null = null;
     for (const lang of languages) {
       const files = firstScreenFiles(manifest, route, lang ?? "", opts.entry);
@@ -186,6 +224,7 @@ export function measureRoutes(opts: MeasureOptions): RouteSize[] {
           gzipBytes,
           budgetBytes,
           overBudget: gzipBytes > budgetBytes,
+          overGoalBytes: Math.max(0, gzipBytes - BUDGET_GZIP_BYTES),
         };
       }
     }
@@ -222,12 +261,13 @@ export function kb(bytes: number): string {
 /** The Markdown table of route sizes: route, language, files, raw KB, gzip KB, budget KB and the verdict. */
 export function formatBudgetTable(sizes: RouteSize[]): string {
   const lines = [
-    "| Route | Language | Files | Raw KB | Gzip KB | Budget KB | |",
-    "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+    "| Route | Language | Files | Raw KB | Gzip KB | Limit KB | Goal KB | |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ...sizes.map(
       (s) =>
         `| ${s.path} | ${s.language ?? "(all in entry)"} | ${s.files.length} | ${kb(s.rawBytes)} | ${kb(s.gzipBytes)} | ` +
-        `${kb(s.budgetBytes)} | ${s.overBudget ? `OVER by ${kb(s.gzipBytes - s.budgetBytes)} KB` : "ok"} |`,
+        `${kb(s.budgetBytes)} | ${kb(BUDGET_GZIP_BYTES)} | ` +
+        `${s.overBudget ? `OVER the limit by ${kb(s.gzipBytes - s.budgetBytes)} KB` : s.overGoalBytes ? `within the limit, ${kb(s.overGoalBytes)} KB above the goal` : "ok"} |`,
     ),
   ];
   return lines.join("\n");

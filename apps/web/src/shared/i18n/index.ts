@@ -3,6 +3,9 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract/
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { getItem, setItem } from "../storage/index.js";
+import { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.js";
+
+export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.js";
 
 /**
  * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file
@@ -38,34 +41,6 @@ const FILES = import.meta.glob<LocalePart>(
   ["../../locales/*.json", "../ui/locales/*.json", "../../features/*/locales/*.json"],
   { import: "default" },
 );
-
-/**
- * The area a locale file belongs to: "app" for src/locales, "ui" for shared/ui, else the feature's folder name.
- * Exported for tests.
- */
-export function areaOf(file: string): string {
-  if (file.startsWith("../../locales/")) return "app";
-  if (file.startsWith("../ui/")) return "ui";
-  return file.split("/")[3];
-}
-
-/**
- * Texts load in groups of areas (issue 12), so the first screen downloads only what it shows: `start` for the open
- * screens (Login, Register, find password) and everything app-wide (errors, common words, the update dialog);
- * `home` adds what the tabs (Home, My) show; `rest` holds the other screens. locales.test.ts checks that every area is
- * in exactly one group and that Login and Home use only keys of their groups.
- */
-export const TEXT_GROUPS = {
-  start: ["app", "ui", "account"],
-  home: ["home", "family", "message", "device-settings"],
-  rest: ["after-sale", "article", "device", "fault", "network-setup"],
-} as const satisfies Record<string, readonly string[]>;
-
-/** A group of {@link TEXT_GROUPS}. */
-export type TextGroup = keyof typeof TEXT_GROUPS;
-
-/** Every group: what a screen that declares none waits for. */
-export const ALL_TEXT_GROUPS = Object.keys(TEXT_GROUPS) as TextGroup[];
 
 /** The app's i18next instance; `t()` accepts only keys of {@link LocaleTree}. Texts are added by {@link loadTexts}. */
 export const i18n = i18next.createInstance();

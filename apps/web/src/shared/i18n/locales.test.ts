@@ -1,8 +1,10 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getItem, setItem } from "../storage/index.js";
-import { LOCALES } from "./all-locales.js";
-import { i18n, mapLanguage, resolveStartupLanguage } from "./index.js";
+import { LOCALE_FILES, LOCALES } from "./all-locales.js";
+import { areaOf, i18n, mapLanguage, resolveStartupLanguage, TEXT_GROUPS } from "./index.js";
 
 /** Every leaf key path of a locale tree, e.g. "login.submit". */
 function keys(tree: unknown, prefix = ""): string[] {
@@ -269,5 +271,65 @@ describe("language detection (spec §4)", () => {
     expect(resolveStartupLanguage(null)).toEqual({ lang: "zh-Hans", reload: false });
     setItem("lang", "ru");
     expect(resolveStartupLanguage("en")).toEqual({ lang: "ru", reload: false });
+  });
+});
+
+describe("text groups (issue 12: a screen loads only its groups' texts)", () => {
+  const files = LOCALE_FILES.filter((f) => f.endsWith("/en.json"));
+  /** apps/web/src on disk (this file is src/shared/i18n/locales.test.ts). */
+  const src = path.resolve(__dirname, "../..");
+  const treesEn = Object.fromEntries(
+    files.map((f) => [areaOf(f), JSON.parse(readFileSync(path.resolve(__dirname, f), "utf8"))]),
+  ) as Record<string, Record<string, unknown>>;
+
+  it("put every locale area in exactly one group", () => {
+    const areas = [...new Set(files.map(areaOf))].sort();
+    const grouped = Object.values(TEXT_GROUPS).flat();
+    expect([...grouped].sort()).toEqual(areas);
+    expect(new Set(grouped).size).toBe(grouped.length);
+  });
+
+  /** Source files reachable by static imports from `roots` (relative imports only), paths relative to src. */
+  function staticGraph(roots: string[]): string[] {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(path.join(src, file), "utf8");
+      for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)";/gms)) {
+        if (/^(?:import|export)\s+type\s/.test(m[0])) continue;
+        const base = path.normalize(path.join(path.dirname(file), m[1])).replace(/\.js$/, "");
+        const found = [".ts", ".tsx"].map((ext) => base + ext).find((f) => existsSync(path.join(src, f)));
+        if (found) visit(found);
+      }
+    };
+    for (const r of roots) visit(r);
+    return [...seen];
+  }
+
+  /** The areas whose top-level keys the given source files name in string literals ("login.submit"), with where. */
+  function areasUsed(sources: string[]): Map<string, string[]> {
+    const owner = new Map<string, string>();
+    for (const [area, tree] of Object.entries(treesEn)) for (const key of Object.keys(tree)) owner.set(key, area);
+    const used = new Map<string, string[]>();
+    for (const file of sources) {
+      const text = readFileSync(path.join(src, file), "utf8");
+      for (const m of text.matchAll(/["`]([a-zA-Z]+)\.[a-zA-Z0-9_.]+["`]/g)) {
+        const area = owner.get(m[1]);
+        if (area) used.set(area, [...(used.get(area) ?? []), `${file}: ${m[0]}`]);
+      }
+    }
+    return used;
+  }
+
+  it.each([
+    ["Login", ["main.tsx", "features/account/screens/login-screen.tsx"], ["start"] as const],
+    ["Home", ["main.tsx", "app/index-layout.tsx", "features/home/screens/home-screen.tsx"], ["start", "home"] as const],
+  ])("%s names only keys of its declared groups", (_name, roots, groups) => {
+    const allowed = new Set<string>(groups.flatMap((g) => TEXT_GROUPS[g]));
+    const used = areasUsed(staticGraph(roots));
+    const outside = [...used].filter(([area]) => !allowed.has(area)).flatMap(([, where]) => where);
+    expect(used.size).toBeGreaterThan(1);
+    expect(outside).toEqual([]);
   });
 });

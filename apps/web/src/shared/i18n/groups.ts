@@ -1,0 +1,39 @@
+/**
+ * How the app's texts are grouped for loading (issue 12), as plain data: the i18n module loads them by these groups,
+ * and the first-screen size budget (scripts/size-budget.ts) counts the same files.
+ */
+
+/**
+ * The area a locale file belongs to, from its path relative to src/shared/i18n (as `import.meta.glob` names it):
+ * "app" for src/locales, "ui" for shared/ui, else the feature's folder name.
+ */
+export function areaOf(file: string): string {
+  if (file.startsWith("../../locales/")) return "app";
+  if (file.startsWith("../ui/")) return "ui";
+  return file.split("/")[3];
+}
+
+/**
+ * Texts load in groups of areas (issue 12), so the first screen downloads only what it shows: `start` for the open
+ * screens (Login, Register, find password) and everything app-wide (errors, common words, the update dialog);
+ * `home` adds what the tabs (Home, My) show; `rest` holds the other screens. locales.test.ts checks that every area is
+ * in exactly one group and that Login and Home use only keys of their groups.
+ */
+export const TEXT_GROUPS = {
+  start: ["app", "ui", "account"],
+  home: ["home", "family", "message", "device-settings"],
+  rest: ["after-sale", "article", "device", "fault", "network-setup"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** A group of {@link TEXT_GROUPS}. */
+export type TextGroup = keyof typeof TEXT_GROUPS;
+
+/** Every group: what a screen that declares none waits for. */
+export const ALL_TEXT_GROUPS = Object.keys(TEXT_GROUPS) as TextGroup[];
+
+/** The locale file of an area in a language, relative to apps/web (a key of Vite's manifest). */
+export function localeFile(area: string, lang: string): string {
+  if (area === "app") return `src/locales/${lang}.json`;
+  if (area === "ui") return `src/shared/ui/locales/${lang}.json`;
+  return `src/features/${area}/locales/${lang}.json`;
+}
