@@ -88,9 +88,12 @@ export async function measureMonthStatistics(
         for (let m = chunk; m < Math.min(chunk + 1000, start + batch, YEAR_MINUTES); m++) {
           const w = minuteWater(m);
           total += w;
+          const ts = new Date(YEAR_START + m * MINUTE_MS).toISOString();
           rows.push({
             device_id: deviceId,
-            ts: new Date(YEAR_START + m * MINUTE_MS).toISOString(),
+            ts,
+            // Hourly water is bucketed by arrival time (migration 0013 "one clock"): the bench's rows arrive on time.
+            received_at: ts,
             total_water_l: total,
             flow_rate_lpm: w,
             interval_water_l: w,

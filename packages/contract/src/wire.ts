@@ -7,6 +7,4 @@
 export * from "./constants.js";
 export * from "./enums.js";
 export type * from "./index.js";
-/** Every endpoint of spec §7 by name (see `WireEndpoint`); a namespace, so a bundle keeps only what it calls. */
-export * as endpoints from "./routes.generated.js";
-export { deviceFlowStatisticsCsv } from "./streams.generated.js";
+export { deviceFlowStatisticsCsv, endpoints } from "./routes.generated.js";
