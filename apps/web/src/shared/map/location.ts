@@ -1,6 +1,7 @@
 import { checkNativePermission, hasNativeBridge, isLocationEnabled, startIntent } from "../bridge/index.js";
 import { i18n } from "../i18n/index.js";
-import { confirmDialog, toast } from "../ui/dialogs.js";
+import { confirmDialog } from "../ui/dialogs.js";
+import { toast } from "../ui/toast.js";
 import { type CoordSystem, convertCoord, type LngLat } from "./coords.js";
 
 /**

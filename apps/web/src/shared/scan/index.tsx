@@ -1,7 +1,7 @@
 import { createRoot } from "react-dom/client";
 import { hasNativeScanner, scanCode } from "../bridge/index.js";
 import { pushBackHandler } from "../ui/back-stack.js";
-import { ScannerOverlay, type ScanTexts } from "./scanner-overlay.js";
+import type { ScanTexts } from "./scanner-overlay.js";
 
 export {
   classifyScannedCode,
@@ -21,6 +21,8 @@ export type { ScanTexts } from "./scanner-overlay.js";
  */
 export async function scanQrCode(texts: ScanTexts): Promise<string | null> {
   if (hasNativeScanner()) return scanCode();
+  // The overlay (and its icons and mask) comes with the first scan: it is not part of the Home screen's first paint.
+  const { ScannerOverlay } = await import("./scanner-overlay.js");
   return new Promise<string | null>((resolve) => {
     const host = document.createElement("div");
     host.className = "scan-host";

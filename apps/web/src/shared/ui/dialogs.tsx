@@ -2,7 +2,6 @@ import { ActionSheet, Dialog, type DialogShowProps } from "antd-mobile";
 import type { ReactNode } from "react";
 import { i18n } from "../i18n/index.js";
 import { pushBackHandler } from "./back-stack.js";
-import { Toast } from "./toast.js";
 
 /** A dialog that has not reported itself shown after this long is closed anyway, ms (its opening takes ~300 ms). */
 const SHOW_FALLBACK_MS = 1_000;
@@ -104,9 +103,4 @@ export function confirmDialog(options: {
     });
     const removeBack = pushBackHandler(() => done(false));
   });
-}
-
-/** Shows a short text toast (spec §8 "Failed list and permission loads show the error as toast"). */
-export function toast(text: string): void {
-  if (text) Toast.show({ content: text, position: "center" });
 }

@@ -16,7 +16,7 @@ export {
   SWIPE_DURATION_MS,
 } from "./date-time-rules.js";
 export { DeviceImage } from "./device-image.js";
-export { confirmDialog, showActionSheet, showDialog, toast } from "./dialogs.js";
+export { confirmDialog, showActionSheet, showDialog } from "./dialogs.js";
 export { ImagePreview, type ImagePreviewProps, openImagePreview } from "./image-preview.js";
 export {
   LIST_PICKER_TOTAL_WIDTH,
@@ -39,3 +39,4 @@ export {
   type TimePickerPopupProps,
 } from "./time-picker.js";
 export { formatMinutesSeconds } from "./time-picker-rules.js";
+export { Toast, toast } from "./toast.js";

@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-library/react";
-import { Toast } from "antd-mobile";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/errors.js";
@@ -14,6 +13,7 @@ import {
   toLoadedPage,
   usePagedQuery,
 } from "./paged-list.js";
+import { Toast } from "./toast.js";
 
 /** A server list of `total` numbered rows answering `{items, totalCount}` pages (or bare arrays). */
 function server(total: number, bare = false) {
@@ -154,7 +154,7 @@ describe("usePagedQuery", () => {
 
 describe("PagedList", () => {
   it("renders the rows and shows a failed first load as a toast and a retry block", async () => {
-    const show = vi.spyOn(Toast, "show").mockImplementation(() => ({ close: () => {} }));
+    const show = vi.spyOn(Toast, "show").mockImplementation(() => {});
     const Wrapper = wrapper();
     let fail = true;
     const fetchPage = async (p: PageRequest) => {

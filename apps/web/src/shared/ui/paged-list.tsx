@@ -5,8 +5,8 @@ import { ExclamationCircleOutline, FileOutline } from "antd-mobile-icons";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../api/errors.js";
-import { toast } from "./dialogs.js";
 import { StateBlock } from "./state-block.js";
+import { toast } from "./toast.js";
 import "./paged-list.css";
 
 /**

@@ -33,3 +33,8 @@ export const Toast = {
     run((toast) => toast.clear());
   },
 };
+
+/** Shows a short text toast (spec §8 "Failed list and permission loads show the error as toast"). */
+export function toast(text: string): void {
+  if (text) Toast.show({ content: text, position: "center" });
+}

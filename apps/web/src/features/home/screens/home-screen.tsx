@@ -1,5 +1,5 @@
 import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract/wire";
-import { Badge, Button, PullToRefresh, Skeleton } from "antd-mobile";
+import { Badge, Button, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
   AddOutline,
@@ -10,16 +10,18 @@ import {
   SoundOutline,
   UserAddOutline,
 } from "antd-mobile-icons";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
-import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
-import { pushBackHandler, StateBlock, showActionSheet, toast } from "../../../shared/ui/index.js";
+import { pushBackHandler } from "../../../shared/ui/back-stack.js";
+import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.js";
+import { StateBlock } from "../../../shared/ui/state-block.js";
+import { toast } from "../../../shared/ui/toast.js";
 import { useFamilies } from "../api/get-families.js";
 import { useFamilyDevices } from "../api/get-family-devices.js";
 import { DeviceCard } from "../components/device-card.js";
@@ -27,6 +29,13 @@ import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.js";
 import { useLiveDashboard } from "../use-live-dashboard.js";
 import "../home.css";
 import { useVolume } from "../../../shared/units/volume.js";
+
+/** The family sheet comes with the first tap (issue 12: Home paints without antd-mobile's popups). */
+const loadDialogs = () => import("../../../shared/ui/dialogs.js");
+/** The push switches sheet, loaded on its first opening (issue 12). */
+const PushSwitchSheet = lazy(() =>
+  import("../../../shared/auth/push-switch-sheet.js").then((m) => ({ default: m.PushSwitchSheet })),
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,6 +63,8 @@ export function HomeScreen() {
   const unread = useUnreadMessageCount();
   const unreadText = badgeText(unread.data);
   const [pushOpen, setPushOpen] = useState(false);
+  // The push sheet's code loads on its first opening and it stays mounted after (its closing animation).
+  const [pushMounted, setPushMounted] = useState(false);
 
   useEffect(() => {
     if (
@@ -78,9 +89,19 @@ export function HomeScreen() {
   }, [devicesGone, families.refetch]);
 
   // The switcher is imperative (rendered outside the page); the back stack closes it when the page goes away.
-  const switchFamily = () => {
+  const switching = useRef(false);
+  const switchFamily = async () => {
     const list = families.data ?? [];
-    if (list.length === 0) return;
+    if (list.length === 0 || switching.current) return; // a double tap opens one sheet
+    switching.current = true;
+    let showActionSheet: Awaited<ReturnType<typeof loadDialogs>>["showActionSheet"];
+    try {
+      ({ showActionSheet } = await loadDialogs());
+    } catch (err) {
+      switching.current = false;
+      console.warn("[home] family sheet not loaded", err);
+      return;
+    }
     let removeBack = () => {};
     const handler = showActionSheet({
       extra: t("home.switchFamily"),
@@ -109,7 +130,10 @@ export function HomeScreen() {
           onClick: () => navigateTo(PATHS.FamilyList),
         },
       ],
-      onClose: () => removeBack(),
+      onClose: () => {
+        switching.current = false;
+        removeBack();
+      },
     });
     removeBack = pushBackHandler(() => handler.close());
   };
@@ -157,7 +181,13 @@ export function HomeScreen() {
     <div className="home" data-testid="home-screen">
       <header className="home__hero">
         <div className="home__bar">
-          <button type="button" className="home__family" onClick={switchFamily} data-testid="home-family">
+          <button
+            type="button"
+            className="home__family"
+            onClick={() => void switchFamily()}
+            onPointerDown={() => void loadDialogs().catch(() => {})}
+            data-testid="home-family"
+          >
             <span className="home__family-name">{family?.name ?? t("home.myHome")}</span>
             {(families.data?.length ?? 0) > 0 ? <DownOutline /> : null}
           </button>
@@ -221,7 +251,14 @@ export function HomeScreen() {
               {t("home.inviteMembers")}
             </button>
           ) : null}
-          <button type="button" onClick={() => setPushOpen(true)} data-testid="home-push">
+          <button
+            type="button"
+            onClick={() => {
+              setPushMounted(true);
+              setPushOpen(true);
+            }}
+            data-testid="home-push"
+          >
             <span className="home__quick-icon">
               <SoundOutline />
             </span>
@@ -289,7 +326,11 @@ export function HomeScreen() {
           )}
         </section>
       </PullToRefresh>
-      <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} />
+      {pushMounted ? (
+        <Suspense fallback={null}>
+          <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
