@@ -1,4 +1,5 @@
-import { config } from "zod/v4/core";
+// First: the switch, set before zod's schema module below is evaluated (it builds schemas as it loads).
+import "./zod-config.js";
 
 /**
  * zod for the web build, with its just-in-time compiled parsers off (issue 11, strict CSP; issue 12). Zod 4 probes
@@ -7,7 +8,5 @@ import { config } from "zod/v4/core";
  * vite.config.ts aliases the bare specifier "zod" to this module for every importer (the contract included), so the
  * switch is set before the first schema of whichever lazily loaded chunk brings zod in; the first screen loads none.
  */
-config({ jitless: true });
-
 export * from "zod/v4";
 export { default } from "zod/v4";
