@@ -13,13 +13,22 @@ import "./push-switch-sheet.css";
  * `GET …/is_open_jpush__message/` and set with `POST …/is_open_jpush__message/?isOpen=` (spec §7); back closes it
  * first (spec §2). In a browser that can receive Web Push (the installed web app), a second switch turns
  * notifications on for this browser (permission, subscription). Test ids: `push-switch-sheet`, `push-switch`
- * (data-checked), `web-push-switch` (data-state).
+ * (data-checked), `web-push-switch` (data-state). `backByCaller`: the caller registers the back entry itself (Home,
+ * whose sheet code loads on the tap: its entry must exist before the code arrives; issue 12).
  */
-export function PushSwitchSheet({ visible, onClose }: { visible: boolean; onClose: () => void }) {
+export function PushSwitchSheet({
+  visible,
+  onClose,
+  backByCaller = false,
+}: {
+  visible: boolean;
+  onClose: () => void;
+  backByCaller?: boolean;
+}) {
   const { t } = useTranslation();
   const current = usePushSwitch(visible);
   const set = useSetPushSwitch();
-  useBackClose(visible, onClose);
+  useBackClose(visible && !backByCaller, onClose);
   const checked = current.data ?? true;
   const [web, setWeb] = useState<WebPushState>("unsupported");
   const [webBusy, setWebBusy] = useState(false);

@@ -54,3 +54,33 @@ if (typeof window !== "undefined") {
     return true;
   };
 }
+
+/**
+ * Opens an overlay whose code loads on the tap (issue 12) as if it opened at once: its back-stack entry is taken
+ * before the code loads, so a back pressed meanwhile (or the page going away) cancels the opening just as it would
+ * close the overlay. Once loaded, `show` opens the overlay and returns its `close`; it must call `closed` when the
+ * overlay closes by itself. Resolves true when the overlay was shown, false when the opening was cancelled or the
+ * code could not be loaded (logged).
+ */
+export async function openWithBack<M>(
+  load: () => Promise<M>,
+  show: (module: M, closed: () => void) => { close: () => void },
+): Promise<boolean> {
+  let cancelled = false;
+  let overlay: { close: () => void } | null = null;
+  const removeBack = pushBackHandler(() => {
+    if (overlay) overlay.close();
+    else cancelled = true;
+  });
+  let module: M;
+  try {
+    module = await load();
+  } catch (err) {
+    removeBack();
+    console.warn("[overlay] not loaded", err);
+    return false;
+  }
+  if (cancelled) return false;
+  overlay = show(module, removeBack);
+  return true;
+}

@@ -3,7 +3,7 @@ import { DownOutline, GlobalOutline } from "antd-mobile-icons";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
-import { pushBackHandler } from "../../../shared/ui/back-stack.js";
+import { openWithBack } from "../../../shared/ui/back-stack.js";
 
 /** The action sheet comes with the first tap (issue 12: the Login screen paints without antd-mobile's popups). */
 const loadDialogs = () => import("../../../shared/ui/dialogs.js");
@@ -22,40 +22,34 @@ export function LanguageSwitch({
   const { t } = useTranslation();
   const lang = currentLanguage();
   const opening = useRef(false);
-  const open = async () => {
+  const open = () => {
     if (opening.current) return; // a double tap opens one sheet
     opening.current = true;
-    let showActionSheet: Awaited<ReturnType<typeof loadDialogs>>["showActionSheet"];
-    try {
-      ({ showActionSheet } = await loadDialogs());
-    } catch (err) {
-      opening.current = false;
-      console.warn("[language] sheet not loaded", err);
-      return;
-    }
-    let removeBack = () => {};
-    const handler = showActionSheet({
-      extra: t("language.title"),
-      cancelText: t("common.cancel"),
-      closeOnAction: true,
-      actions: LANGUAGES.map((l: Language) => ({
-        key: l,
-        text: t(`language.${l}`),
-        bold: l === lang,
-        onClick: () => void choose(l),
-      })),
-      onClose: () => {
-        opening.current = false;
-        removeBack();
-      },
+    void openWithBack(loadDialogs, ({ showActionSheet }, closed) =>
+      showActionSheet({
+        extra: t("language.title"),
+        cancelText: t("common.cancel"),
+        closeOnAction: true,
+        actions: LANGUAGES.map((l: Language) => ({
+          key: l,
+          text: t(`language.${l}`),
+          bold: l === lang,
+          onClick: () => void choose(l),
+        })),
+        onClose: () => {
+          opening.current = false;
+          closed();
+        },
+      }),
+    ).then((shown) => {
+      if (!shown) opening.current = false;
     });
-    removeBack = pushBackHandler(() => handler.close());
   };
   return (
     <button
       type="button"
       className={`lang-switch lang-switch--${tone}`}
-      onClick={() => void open()}
+      onClick={open}
       onPointerDown={() => void loadDialogs().catch(() => {})}
       data-testid="language-switch"
     >

@@ -18,7 +18,8 @@ import { useDeviceChanges } from "../../../shared/realtime/index.js";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
-import { pushBackHandler } from "../../../shared/ui/back-stack.js";
+import { openWithBack } from "../../../shared/ui/back-stack.js";
+import { useBackClose } from "../../../shared/ui/overlay.js";
 import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.js";
 import { StateBlock } from "../../../shared/ui/state-block.js";
 import { toast } from "../../../shared/ui/toast.js";
@@ -65,6 +66,8 @@ export function HomeScreen() {
   const [pushOpen, setPushOpen] = useState(false);
   // The push sheet's code loads on its first opening and it stays mounted after (its closing animation).
   const [pushMounted, setPushMounted] = useState(false);
+  // Its back entry exists from the tap on, before the sheet's code has loaded (a back at once closes it).
+  useBackClose(pushOpen, () => setPushOpen(false));
 
   useEffect(() => {
     if (
@@ -90,52 +93,46 @@ export function HomeScreen() {
 
   // The switcher is imperative (rendered outside the page); the back stack closes it when the page goes away.
   const switching = useRef(false);
-  const switchFamily = async () => {
+  const switchFamily = () => {
     const list = families.data ?? [];
     if (list.length === 0 || switching.current) return; // a double tap opens one sheet
     switching.current = true;
-    let showActionSheet: Awaited<ReturnType<typeof loadDialogs>>["showActionSheet"];
-    try {
-      ({ showActionSheet } = await loadDialogs());
-    } catch (err) {
-      switching.current = false;
-      console.warn("[home] family sheet not loaded", err);
-      return;
-    }
-    let removeBack = () => {};
-    const handler = showActionSheet({
-      extra: t("home.switchFamily"),
-      cancelText: t("common.cancel"),
-      closeOnAction: true,
-      actions: [
-        ...list.map((f) => ({
-          key: f.id,
-          text: (
-            <span className="family-switch__item" data-testid="home-family-option" data-family-id={f.id}>
-              <span className="family-switch__name">{f.name}</span>
-              {f.id === family?.id ? <span className="family-switch__current">{t("familyHome.current")}</span> : null}
-            </span>
-          ),
-          description: [
-            f.isAdmin ? t("family.admin") : t("family.member"),
-            t("home.members", { count: f.memberCount }),
-            t("home.deviceCount", { count: f.deviceCount }),
-          ].join(" · "),
-          bold: f.id === family?.id,
-          onClick: () => setSelectedId(f.id),
-        })),
-        {
-          key: "manage",
-          text: <span data-testid="home-family-manage">{t("familyHome.manage")}</span>,
-          onClick: () => navigateTo(PATHS.FamilyList),
+    void openWithBack(loadDialogs, ({ showActionSheet }, closed) =>
+      showActionSheet({
+        extra: t("home.switchFamily"),
+        cancelText: t("common.cancel"),
+        closeOnAction: true,
+        actions: [
+          ...list.map((f) => ({
+            key: f.id,
+            text: (
+              <span className="family-switch__item" data-testid="home-family-option" data-family-id={f.id}>
+                <span className="family-switch__name">{f.name}</span>
+                {f.id === family?.id ? <span className="family-switch__current">{t("familyHome.current")}</span> : null}
+              </span>
+            ),
+            description: [
+              f.isAdmin ? t("family.admin") : t("family.member"),
+              t("home.members", { count: f.memberCount }),
+              t("home.deviceCount", { count: f.deviceCount }),
+            ].join(" · "),
+            bold: f.id === family?.id,
+            onClick: () => setSelectedId(f.id),
+          })),
+          {
+            key: "manage",
+            text: <span data-testid="home-family-manage">{t("familyHome.manage")}</span>,
+            onClick: () => navigateTo(PATHS.FamilyList),
+          },
+        ],
+        onClose: () => {
+          switching.current = false;
+          closed();
         },
-      ],
-      onClose: () => {
-        switching.current = false;
-        removeBack();
-      },
+      }),
+    ).then((shown) => {
+      if (!shown) switching.current = false;
     });
-    removeBack = pushBackHandler(() => handler.close());
   };
 
   // Inviting and adding devices are the administrator's (spec §6): members are not offered them (issue 10).
@@ -184,7 +181,7 @@ export function HomeScreen() {
           <button
             type="button"
             className="home__family"
-            onClick={() => void switchFamily()}
+            onClick={switchFamily}
             onPointerDown={() => void loadDialogs().catch(() => {})}
             data-testid="home-family"
           >
@@ -328,7 +325,7 @@ export function HomeScreen() {
       </PullToRefresh>
       {pushMounted ? (
         <Suspense fallback={null}>
-          <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} />
+          <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} backByCaller />
         </Suspense>
       ) : null}
     </div>
