@@ -17,7 +17,13 @@ import lighthouse, { generateReport, type Result } from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { loadConfig } from "../apps/server/src/config.js";
 import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
-import { BUDGET_GZIP_BYTES, formatBudgetTable, kb, measureDist, type RouteSize } from "../apps/web/scripts/size-budget.js";
+import {
+  BUDGET_GZIP_BYTES,
+  formatBudgetTable,
+  kb,
+  measureDist,
+  type RouteSize,
+} from "../apps/web/scripts/size-budget.js";
 import { fmt, ratio } from "./stats.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
