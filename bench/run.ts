@@ -18,6 +18,7 @@ import { endpoints } from "@aquapilot/contract";
 import { readFleetFile } from "@aquapilot/device-sim";
 import { loadConfig } from "../apps/server/src/config.js";
 import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
+import { signInDemo } from "./demo-sign-in.js";
 import { type BareServer, type LoadResult, runLoad, startBareServer } from "./http-bench.js";
 import { type IngestResult, measureBareIngest, measureSystemIngest } from "./ingest-bench.js";
 import { makeStatePayloads, measureBareRelayRoundTrips, measureSystemRoundTrips } from "./realtime-bench.js";
@@ -34,22 +35,6 @@ const WARMUP_CHANGES = 20;
 const INGEST_DEVICES = 50;
 const INGEST_WINDOW = 1000;
 const STAT_RUNS = 200;
-
-/** Signs the demo owner in with the OAuth 2.0 password grant and returns the access token. */
-async function demoToken(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "password",
-      username: DEMO_ACCOUNT.email,
-      password: DEMO_ACCOUNT.password,
-    }),
-  });
-  const body = (await res.json()) as { access_token?: string; error?: string };
-  if (!res.ok || !body.access_token) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
 
 /** Checks once that both routes answer the same devices, so the load runs compare like with like. */
 async function checkSameAnswer(systemUrl: string, token: string, bareUrl: string): Promise<number> {
@@ -78,7 +63,7 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
   let bare: BareServer | null = null;
   try {
     system = await startSystem(config);
-    const token = await demoToken(system.url);
+    const token = (await signInDemo(system.url)).access_token;
     const { family_id: familyId } = await system.db
       .selectFrom("family_members as m")
       .innerJoin("users as u", "u.id", "m.user_id")

@@ -24,6 +24,7 @@ import {
   measureDist,
   type RouteSize,
 } from "../apps/web/scripts/size-budget.js";
+import { signInDemo } from "./demo-sign-in.js";
 import { fmt, ratio } from "./stats.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -234,19 +235,7 @@ export async function writeStaticFirstScreen(baseUrl: string, distDir: string): 
 
 /** Signs the demo owner in through `/connect/token` and returns the login info the app keeps in localStorage. */
 async function demoSession(baseUrl: string): Promise<Record<string, string>> {
-  const res = await fetch(`${baseUrl}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "password",
-      username: DEMO_ACCOUNT.email,
-      password: DEMO_ACCOUNT.password,
-    }),
-  });
-  const body = (await res.json()) as { access_token?: string; refresh_token?: string; expires_in?: number };
-  if (!res.ok || !body.access_token || !body.refresh_token || typeof body.expires_in !== "number") {
-    throw new Error(`demo sign-in failed: HTTP ${res.status}`);
-  }
+  const body = await signInDemo(baseUrl);
   // The keys and shapes of apps/web/src/shared/storage (spec §3): the token pair and login info, as JSON.
   return {
     token: JSON.stringify({
