@@ -7,7 +7,7 @@ import { onUnauthorized } from "../shared/api/events.js";
 import { setLoadingIndicator } from "../shared/api/loading.js";
 import { createAppQueryClient } from "../shared/api/query-client.js";
 import { clearLoginInfo } from "../shared/auth/session.js";
-import { i18n } from "../shared/i18n/index.js";
+import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 import { deviceChannel } from "../shared/realtime/index.js";
 import { useAntdLocale } from "../shared/ui/antd-locale.js";
@@ -23,7 +23,12 @@ setLoadingIndicator({
 });
 
 /** The app-update check and the message centre, loaded after the first screen (issue 12). */
-const BackgroundWatchers = lazy(() => import("./background.js").then((m) => ({ default: m.BackgroundWatchers })));
+const BackgroundWatchers = lazy(() =>
+  // The update dialog's texts (account) and the message toasts' (home) come with them.
+  Promise.all([import("./background.js"), loadTexts(currentLanguage(), ["start", "account", "home"])]).then(([m]) => ({
+    default: m.BackgroundWatchers,
+  })),
+);
 
 /**
  * Renders `children` only once the first screen has painted (a frame, then a task): what they load and fetch never

@@ -104,7 +104,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "Register",
-    texts: ["start"],
+    texts: ["start", "account"],
     path: PATHS.Register,
     open: true,
     transition: "slide",
@@ -112,7 +112,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "CountrySelect",
-    texts: ["start"],
+    texts: ["start", "account"],
     path: PATHS.CountrySelect,
     open: true,
     transition: "slide",
@@ -120,7 +120,7 @@ export const ROUTES: AppRoute[] = [
   },
   {
     name: "FindPassword",
-    texts: ["start"],
+    texts: ["start", "account"],
     path: PATHS.FindPassword,
     open: true,
     transition: "slide",

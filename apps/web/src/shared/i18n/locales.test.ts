@@ -329,7 +329,7 @@ describe("text groups (issue 12: a screen loads only its groups' texts)", () => 
     const allowed = new Set<string>(groups.flatMap((g) => TEXT_GROUPS[g]));
     const used = areasUsed(staticGraph(roots));
     const outside = [...used].filter(([area]) => !allowed.has(area)).flatMap(([, where]) => where);
-    expect(used.size).toBeGreaterThan(1);
+    expect(used.size).toBeGreaterThan(0); // the scan found the screen's keys at all
     expect(outside).toEqual([]);
   });
 });

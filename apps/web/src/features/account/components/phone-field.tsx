@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { currentLanguage } from "../../../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { TextField } from "../../../shared/ui/index.js";
+import { TextField } from "../../../shared/ui/text-field.js";
 import { findCountry } from "../countries.js";
 
 /**
