@@ -80,6 +80,8 @@ export async function createTestApp(
      * `registerDevelopmentRoutes`; absent with APP_ENV=production), with these bridge options.
      */
     development?: { bridge?: Partial<DevBridgeOptions> };
+    /** Runs on the built app before it is ready: mount the hubs (`registerHubs` on `bus`) or extra test routes. */
+    beforeReady?: (app: FastifyInstance, bus: InProcessBus) => void;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
@@ -112,6 +114,7 @@ export async function createTestApp(
   if (opts.development) {
     await registerDevelopmentRoutes(app, { config, db: database.db, bridge: opts.development.bridge });
   }
+  opts.beforeReady?.(app, bus);
   await app.ready();
   return {
     app,

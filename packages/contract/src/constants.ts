@@ -1,10 +1,10 @@
 /**
  * Plain values of the wire (spec §3, §6, §7): paths, names, units and limits that both sides need at run time. No zod
  * here: the web app imports these (through `@aquapilot/contract/wire`) on its first screen without loading a schema
- * (issue 12). Each value keeps the documentation it had beside its endpoint.
+ * (issue 12). The schemas that use these values import them from here.
  */
 
-// ---------- from endpoints.ts ----------
+// ---------- OAuth token endpoint and permissions (spec §6, §7) ----------
 
 export const TOKEN_PATH = "/connect/token";
 
@@ -21,12 +21,12 @@ export const PERMISSIONS = {
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
-// ---------- from endpoints/account.ts ----------
+// ---------- Accounts (spec §7) ----------
 
 /** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
 export const REVOCATION_PATH = "/connect/revocation";
 
-// ---------- from endpoints/device-control.ts ----------
+// ---------- Device control and statistics export (spec §7) ----------
 
 /**
  * The low-salt reminder setting (issue 10 "Salt an owner can trust"): "remind me when salt runs out within N days",
@@ -44,7 +44,7 @@ export const DEVICE_FLOW_STATISTICS_CSV_PATH = "/api/run-lucky/device/app/device
  */
 export const CSV_TOTAL_ROWS_HEADER = "X-Total-Rows";
 
-// ---------- from endpoints/device.ts ----------
+// ---------- Device settings (spec §3) ----------
 
 /** The 26 advanced settings of spec §3, in the spec's order (wire names verbatim). */
 export const ADVANCED_SETTING_NAMES = [
@@ -78,7 +78,7 @@ export const ADVANCED_SETTING_NAMES = [
 
 export type AdvancedSettingName = (typeof ADVANCED_SETTING_NAMES)[number];
 
-// ---------- from endpoints/file.ts ----------
+// ---------- File uploads (spec §7) ----------
 
 /** Upload path: POST multipart/form-data with one part named `file` (JPEG, PNG or WebP, at most 5 MB). */
 export const FILE_UPLOAD_PATH = "/api/app/file/upload";
@@ -92,7 +92,7 @@ export const FILE_UPLOAD_TYPES = ["image/jpeg", "image/png", "image/webp"] as co
 /** Where uploaded files are served: `/uploads/files/<random>.<ext>`. */
 export const FILE_UPLOAD_PREFIX = "/uploads/files/";
 
-// ---------- from endpoints/message.ts ----------
+// ---------- Messages (spec §3) ----------
 
 /**
  * Message types: 1 device alarm (a system close: leak 513, excessive flow 1025, continuous use 769, valve button 257,
@@ -101,7 +101,7 @@ export const FILE_UPLOAD_PREFIX = "/uploads/files/";
  */
 export const MESSAGE_TYPES = { deviceAlarm: 1, deviceNotice: 2, announcement: 3 } as const;
 
-// ---------- from endpoints/preferences.ts ----------
+// ---------- Units (issue 4) ----------
 
 /**
  * Volume units the owner can choose: litres or US gallons (1 US gal = 3.785411784 L). Flows follow: L/min or gal/min.
@@ -125,7 +125,7 @@ export const DEFAULT_UNIT_PREFERENCES: { volumeUnit: VolumeUnit; hardnessUnit: H
   hardnessUnit: "mgL",
 };
 
-// ---------- from envelope.ts ----------
+// ---------- Envelope and errors (spec §7, §8) ----------
 
 /** Stable error codes the server puts in `error.code`. */
 export const ErrorCode = {
@@ -152,7 +152,7 @@ export const TIME_ZONE_HEADER = "X-Time-Zone";
 /** Largest `skipCount` of a paged list query (issue 11: every number bounded; no list is this long). */
 export const MAX_SKIP_COUNT = 1_000_000;
 
-// ---------- from realtime.ts ----------
+// ---------- Real-time hubs (spec §7) ----------
 
 /**
  * Real-time hub constants (spec §7 "Real-time hub 1/2").
@@ -170,7 +170,7 @@ export const HUB_METHODS = {
   receiveMessage: "ReceiveMessage",
 } as const;
 
-// ---------- from dev-bridge.ts ----------
+// ---------- Development bridge (issue 9) ----------
 
 /**
  * The development bridge (issue 9; docs/device-protocol.md §13.6): what a native shell does for the old

@@ -3,7 +3,7 @@
 export * from "./activation.js";
 export * from "./constants.js";
 export * from "./dev-bridge.js";
-export { generateRoutesModule, toWire } from "./endpoints/to-wire.js";
+export { toWire } from "./endpoints/to-wire.js";
 export * from "./endpoints.js";
 export * from "./enums.js";
 export * from "./envelope.js";

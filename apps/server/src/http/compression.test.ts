@@ -252,39 +252,24 @@ describe("compression around streams and the hubs (issue 12)", () => {
   const csv = Array.from({ length: 2000 }, (_, i) => `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z,${i}\n`);
 
   beforeAll(async () => {
-    const { buildApp, createLogger } = await import("../app.js");
-    const { InProcessBus } = await import("../bus.js");
-    const { openTestDatabase } = await import("../../test/databases.js");
-    const { loadConfig } = await import("../config.js");
-    const database = await openTestDatabase("sqlite");
-    const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: database.dataDir });
-    const bus = new InProcessBus();
-    app = buildApp({
-      config,
-      db: database.db,
-      bus,
-      devices: { sendCommand: async () => ({ commandId: "x" }) } as never,
-      logger: createLogger(config),
-      webDistDir: "/nonexistent",
-    });
-    registerHubs(app, {
-      bus,
-      auth: {
-        authenticate: async (token) => (token === "good" ? { userId: "u1", sessionId: "s1" } : null),
-        familyIdsOf: async () => [],
-        memberIdsOf: async () => [],
+    const t = await createTestApp({
+      beforeReady: (built, bus) => {
+        registerHubs(built, {
+          bus,
+          auth: {
+            authenticate: async (token) => (token === "good" ? { userId: "u1", sessionId: "s1" } : null),
+            familyIdsOf: async () => [],
+            memberIdsOf: async () => [],
+          },
+        });
+        // A streamed answer declared after buildApp, as the CSV export streams its rows (no Content-Length).
+        built.get("/api/test/stream.csv", (_request, reply) =>
+          reply.type("text/csv; charset=utf-8").send(Readable.from(csv, { objectMode: false })),
+        );
       },
     });
-    // A streamed answer declared after buildApp, as the CSV export streams its rows (no Content-Length).
-    app.get("/api/test/stream.csv", (_request, reply) =>
-      reply.type("text/csv; charset=utf-8").send(Readable.from(csv, { objectMode: false })),
-    );
-    await app.ready();
-    close = async () => {
-      await app.close();
-      await bus.close();
-      await database.close();
-    };
+    app = t.app;
+    close = () => t.close();
   });
   afterAll(async () => {
     await close?.();

@@ -159,27 +159,16 @@ describe("security headers and caching (issue 11)", () => {
 
 describe("security headers on the hubs' negotiation and per map provider", () => {
   it("answers a hub negotiation (refused here) with no-store and the headers", async () => {
-    // registerHubs must run before ready: build a second app by hand with the hubs mounted.
-    const { buildApp, createLogger } = await import("../app.js");
-    const { InProcessBus } = await import("../bus.js");
-    const { openTestDatabase } = await import("../../test/databases.js");
-    const { loadConfig } = await import("../config.js");
-    const database = await openTestDatabase("sqlite");
-    const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: database.dataDir, MAP_TYPE: "2" });
-    const bus = new InProcessBus();
-    const app = buildApp({
-      config,
-      db: database.db,
-      bus,
-      devices: { sendCommand: async () => ({ commandId: "x" }) } as never,
-      logger: createLogger(config),
-      webDistDir: "/nonexistent",
+    // registerHubs must run before ready: a second app with the hubs mounted.
+    const hubs = await createTestApp({
+      env: { MAP_TYPE: "2" },
+      beforeReady: (built, bus) =>
+        registerHubs(built, {
+          bus,
+          auth: { authenticate: async () => null, familyIdsOf: async () => [], memberIdsOf: async () => [] },
+        }),
     });
-    registerHubs(app, {
-      bus,
-      auth: { authenticate: async () => null, familyIdsOf: async () => [], memberIdsOf: async () => [] },
-    });
-    await app.ready();
+    const { app } = hubs;
     try {
       const res = await app.inject({ method: "POST", url: `${HUB_PATHS.deviceChange}/negotiate?negotiateVersion=1` });
       expect(res.statusCode).toBe(401);
@@ -191,9 +180,7 @@ describe("security headers on the hubs' negotiation and per map provider", () =>
       expect(policy.get("img-src")).toContain("https://*.bdimg.com");
       expect(String(res.headers["content-security-policy"])).not.toMatch(/tianditu|autonavi|gtimg|qq\.com/);
     } finally {
-      await app.close();
-      await bus.close();
-      await database.close();
+      await hubs.close();
     }
   });
 });
