@@ -2,10 +2,11 @@ import { unstableSetRender } from "antd-mobile";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { App } from "./app/app.js";
+import { preloadFirstScreen } from "./app/first-screen.js";
 import { setTenant } from "./shared/api/transport.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
-import { changeLanguage, resolveStartupLanguage } from "./shared/i18n/index.js";
+import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.js";
 import { loadAntdLocale } from "./shared/ui/antd-locale.js";
 import "./styles.css";
 
@@ -29,6 +30,8 @@ unstableSetRender((node, container) => {
 });
 
 async function start(): Promise<void> {
+  // The first screen's chunks (and, signed in, the permissions the guard checks) load beside the language (issue 12).
+  const textGroups = preloadFirstScreen(window.location.hash);
   const [nativeLanguage, config] = await Promise.all([getNativeLanguage(), getNativeConfig()]);
   const { lang, reload } = resolveStartupLanguage(nativeLanguage);
   if (reload) {
@@ -36,6 +39,7 @@ async function start(): Promise<void> {
     return;
   }
   // Texts of the open screens and antd-mobile's locale, in this language only (issue 12).
+  void loadTexts(lang, textGroups).catch(() => undefined);
   await Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);

@@ -12,6 +12,7 @@ import {
   isValidPhoneNumber,
   parsePhoneNumberFromString,
 } from "libphonenumber-js/mobile";
+import { collator } from "../../shared/format/intl.js";
 
 /**
  * Countries for phone numbers (issue 3 CountrySelect): ISO 3166-1 alpha-2 code, calling code and the name in the
@@ -54,7 +55,7 @@ export function indexInitial(name: string, lang: Language): string {
   const first = name.trim().charAt(0);
   if (!first) return "#";
   if (lang === "zh-Hans" && /\p{Script=Han}/u.test(first)) {
-    pinyinCollator ??= new Intl.Collator("zh-Hans-CN-u-co-pinyin");
+    pinyinCollator ??= collator("zh-Hans-CN-u-co-pinyin");
     let letter = "#";
     for (let i = 0; i < PINYIN_BOUNDARIES.length; i++) {
       if (pinyinCollator.compare(first, PINYIN_BOUNDARIES[i]) >= 0) letter = PINYIN_LETTERS[i];
@@ -76,7 +77,7 @@ export function listCountries(lang: Language): Country[] {
   const hit = cache.get(lang);
   if (hit) return hit;
   const locale = isoLocale(lang);
-  const collator = new Intl.Collator(lang === "zh-Hans" ? "zh-Hans-CN-u-co-pinyin" : lang);
+  const sorter = collator(lang === "zh-Hans" ? "zh-Hans-CN-u-co-pinyin" : lang);
   const list: Country[] = [];
   for (const iso2 of getCountries()) {
     const englishName = countries.getName(iso2, "en");
@@ -92,7 +93,7 @@ export function listCountries(lang: Language): Country[] {
   }
   list.sort((a, b) =>
     a.initial === b.initial
-      ? collator.compare(a.name, b.name)
+      ? sorter.compare(a.name, b.name)
       : a.initial === "#"
         ? 1
         : b.initial === "#"

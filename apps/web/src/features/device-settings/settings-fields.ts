@@ -5,6 +5,7 @@ import {
   type VolumeUnit,
   WORK_PATTERNS,
 } from "@aquapilot/contract/wire";
+import { numberFormat } from "../../shared/format/intl.js";
 import { displayDecimals, fromLitres, fromMgL, roundTo, roundToStep } from "../../shared/units/conversions.js";
 
 /**
@@ -277,7 +278,7 @@ function intlLocale(lang: string): string {
  * `maxDecimals` decimals, trailing zeros dropped. Example: (14.03, "fr", 1) → "14".
  */
 export function formatNumberText(value: number, lang: string, maxDecimals: number): string {
-  return new Intl.NumberFormat(intlLocale(lang), { useGrouping: false, maximumFractionDigits: maxDecimals }).format(
+  return numberFormat(intlLocale(lang), { useGrouping: false, maximumFractionDigits: maxDecimals }).format(
     roundTo(value, maxDecimals),
   );
 }

@@ -1,3 +1,4 @@
+import { dateTimeFormat, numberFormat, relativeTimeFormat } from "../../shared/format/intl.js";
 /** Intl locale for one of the app's languages (zh-Hans → zh-CN formatting). */
 export function intlLocale(lang: string): string {
   return lang === "zh-Hans" ? "zh-CN" : lang;
@@ -11,7 +12,7 @@ const DAY_MS = 86_400_000;
  * "{{value}} kg"), with a space, in each language.
  */
 export function formatNumber(value: number, lang: string, maxFractionDigits = 0): string {
-  return new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: maxFractionDigits }).format(value);
+  return numberFormat(intlLocale(lang), { maximumFractionDigits: maxFractionDigits }).format(value);
 }
 
 /** Kilograms for the dashboard, one decimal at most. */
@@ -21,7 +22,7 @@ export function formatKg(kg: number, lang: string): string {
 
 /** Days since 1970 of the calendar date `date` shows in `timeZone` (the phone's when undefined). */
 function calendarDay(date: Date, timeZone?: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = dateTimeFormat("en-US", {
     timeZone,
     year: "numeric",
     month: "numeric",
@@ -47,16 +48,16 @@ export function formatMoment(
   if (Number.isNaN(date.getTime())) return null;
   const locale = intlLocale(lang);
   const { timeZone } = opts;
-  const time = new Intl.DateTimeFormat(locale, { timeZone, hour: "2-digit", minute: "2-digit" }).format(date);
+  const time = dateTimeFormat(locale, { timeZone, hour: "2-digit", minute: "2-digit" }).format(date);
   const diff = calendarDay(date, timeZone) - calendarDay(opts.now ?? new Date(), timeZone);
   if (diff === 0 && opts.timeOnlyToday) return time;
   let day: string;
   if (Math.abs(diff) <= 1) {
-    day = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(diff, "day");
+    day = relativeTimeFormat(locale, { numeric: "auto" }).format(diff, "day");
   } else if (Math.abs(diff) < 7) {
-    day = new Intl.DateTimeFormat(locale, { timeZone, weekday: "short" }).format(date);
+    day = dateTimeFormat(locale, { timeZone, weekday: "short" }).format(date);
   } else {
-    day = new Intl.DateTimeFormat(locale, { timeZone, day: "numeric", month: "short" }).format(date);
+    day = dateTimeFormat(locale, { timeZone, day: "numeric", month: "short" }).format(date);
   }
   return `${day} ${time}`;
 }

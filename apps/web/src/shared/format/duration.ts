@@ -1,3 +1,4 @@
+import { listFormat, numberFormat } from "./intl.js";
 /**
  * The duration helper of spec §9: "returns days:hours:minutes or semantic text; nothing for the empty date
  * 0001-01-01". One format for every duration an owner reads (issue 10 points 8 and 9).
@@ -58,7 +59,7 @@ export function formatDuration(ms: number, lang: string, style: DurationStyle = 
   const locale = intlLocale(lang);
   const unit = (name: "day" | "hour" | "minute" | "second", n: number) => {
     // Days as words with the language's plural ("2 дня", never "2 дн."), the rest as symbols (docs/glossary.md).
-    const parts = new Intl.NumberFormat(locale, {
+    const parts = numberFormat(locale, {
       style: "unit",
       unit: name,
       unitDisplay: name === "day" ? "long" : "short",
@@ -78,7 +79,7 @@ export function formatDuration(ms: number, lang: string, style: DurationStyle = 
   if (m) parts.push(unit("minute", m));
   if (s) parts.push(unit("second", s));
   if (parts.length === 0) return unit("minute", 0);
-  return new Intl.ListFormat(locale, { type: "unit", style: "narrow" }).format(parts);
+  return listFormat(locale, { type: "unit", style: "narrow" }).format(parts);
 }
 
 /** A duration given in minutes (the devices' unit for station times, docs/device-protocol.md §9) as text. */

@@ -1,5 +1,6 @@
 import type { VolumeUnit } from "@aquapilot/contract/wire";
 import { useTranslation } from "react-i18next";
+import { numberFormat } from "../format/intl.js";
 import { fromLitres } from "./conversions.js";
 import { useUnitPreferences } from "./preferences.js";
 
@@ -23,9 +24,7 @@ export function volumeText(
 ): string {
   const value = fromLitres(litres, unit);
   const digits = kind === "flow" ? 1 : Math.abs(value) >= 100 ? 0 : 1;
-  const number = new Intl.NumberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(
-    value,
-  );
+  const number = numberFormat(lang === "zh-Hans" ? "zh-CN" : lang, { maximumFractionDigits: digits }).format(value);
   return `${number} ${symbol(SYMBOLS[unit][kind])}`;
 }
 

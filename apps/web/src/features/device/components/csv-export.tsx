@@ -8,6 +8,7 @@ import { toast } from "../../../shared/ui/index.js";
 import { type CsvExportProgress, downloadCsv } from "../api/device-api.js";
 import { formatBytes } from "../logic/csv-progress.js";
 import "./csv-export.css";
+import { numberFormat } from "../../../shared/format/intl.js";
 
 /** What the export is doing: nothing, or streaming with its progress so far. */
 export type CsvExportState = { status: "idle" } | { status: "running"; progress: CsvExportProgress };
@@ -59,7 +60,7 @@ export function useCsvExport(): CsvExportControl {
       })
         .then(({ rows }) => {
           if (!mounted.current) return;
-          const number = new Intl.NumberFormat(intlLocale(i18n.language));
+          const number = numberFormat(intlLocale(i18n.language));
           toast(t("deviceCsv.saved", { count: rows, rows: number.format(rows) }));
         })
         .catch((err: unknown) => {
@@ -108,7 +109,7 @@ export function CsvExportProgressPanel({ control }: { control: CsvExportControl 
   if (control.state.status !== "running") return null;
   const { rows, totalRows, bytes, percent } = control.state.progress;
   const lang = i18n.language;
-  const number = new Intl.NumberFormat(intlLocale(lang));
+  const number = numberFormat(intlLocale(lang));
   const rowsText =
     totalRows === null
       ? t("deviceCsv.rows", { count: rows, rows: number.format(rows) })

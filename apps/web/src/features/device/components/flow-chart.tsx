@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { dateTimeFormat } from "../../../shared/format/intl.js";
 import type { FlowPoint } from "../api/device-api.js";
 
 /** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */
@@ -26,7 +27,7 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
     const xs = points.map((p) => Date.parse(p.time) / 1000);
     const ys = points.map((p) => p[metric]);
     const step = xs.length > 1 ? xs[1] - xs[0] : hourly ? 3600 : 86_400;
-    const format = new Intl.DateTimeFormat(
+    const format = dateTimeFormat(
       locale,
       hourly ? { hour: "2-digit", minute: "2-digit" } : { month: "numeric", day: "numeric" },
     );

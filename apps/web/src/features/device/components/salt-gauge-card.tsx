@@ -7,6 +7,7 @@ import { saltGaugePercent } from "../logic/salt-gauge.js";
 import { SaltRefillDialog } from "./salt-refill-dialog.js";
 import { SaltReminderSetting } from "./salt-reminder.js";
 import "./salt-gauge.css";
+import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.js";
 
 /**
  * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level
@@ -21,13 +22,13 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
   const [refilling, setRefilling] = useState(false);
   if (!salt) return null;
   const locale = intlLocale(i18n.language);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-  const percentFormat = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
+  const number = numberFormat(locale, { maximumFractionDigits: 1 });
+  const percentFormat = numberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
   const percent = saltGaugePercent(salt.saltLevelKg, salt.refillLevelKg);
   const refilledAt = salt.refilledAt ? new Date(salt.refilledAt) : null;
   const refilled =
     refilledAt && !Number.isNaN(refilledAt.getTime())
-      ? new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(refilledAt)
+      ? dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(refilledAt)
       : null;
   return (
     <section

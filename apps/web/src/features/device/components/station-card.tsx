@@ -1,5 +1,6 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "../../../shared/format/intl.js";
 import { formatPercent } from "../../../shared/format/percent.js";
 import { useVolume } from "../../../shared/units/volume.js";
 import type { LiveDevice } from "../api/device-api.js";
@@ -9,7 +10,7 @@ import { ReportedAgo } from "./freshness.js";
 
 /** A phone-local "HH:mm" for an instant (ms) in the interface language. */
 function formatClockTime(ms: number, lang: string): string {
-  return new Intl.DateTimeFormat(lang === "zh-Hans" ? "zh-CN" : lang, { hour: "2-digit", minute: "2-digit" }).format(
+  return dateTimeFormat(lang === "zh-Hans" ? "zh-CN" : lang, { hour: "2-digit", minute: "2-digit" }).format(
     new Date(ms),
   );
 }

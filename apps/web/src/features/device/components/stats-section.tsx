@@ -2,6 +2,7 @@ import { ReportTimeType } from "@aquapilot/contract/wire";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.js";
 import { fromLitres } from "../../../shared/units/conversions.js";
 import { useVolume } from "../../../shared/units/volume.js";
 import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
@@ -30,7 +31,7 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
   const [type, setType] = useState<number>(ReportTimeType.Week);
   const stats = useFlowStatistics(deviceId, type);
   const locale = intlLocale(i18n.language);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const number = numberFormat(locale, { maximumFractionDigits: 1 });
   const data = stats.data;
   const csv = useCsvExport();
   return (
@@ -111,8 +112,8 @@ export function CyclesSection({ deviceId }: { deviceId: string }) {
   const cycles = useRegenerationCycles(deviceId).data?.items ?? [];
   if (cycles.length === 0) return null;
   const locale = intlLocale(i18n.language);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-  const when = new Intl.DateTimeFormat(locale, {
+  const number = numberFormat(locale, { maximumFractionDigits: 1 });
+  const when = dateTimeFormat(locale, {
     month: "numeric",
     day: "numeric",
     hour: "2-digit",

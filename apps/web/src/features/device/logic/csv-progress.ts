@@ -1,3 +1,5 @@
+import { numberFormat } from "../../../shared/format/intl.js";
+
 /**
  * Progress of the CSV export (issue 10 point 8): the export streams without a Content-Length, so progress is counted
  * in CSV rows as they arrive, against the rows the server announced (`X-Total-Rows`) when it did; the percent has one
@@ -66,7 +68,7 @@ function intlLocale(lang: string): string {
 /** A byte count in the language's units: kB below 1 MB, then MB (1000-based), one decimal at most. */
 export function formatBytes(bytes: number, lang: string): string {
   const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, "kilobyte"] : [bytes / 1e6, "megabyte"];
-  return new Intl.NumberFormat(intlLocale(lang), {
+  return numberFormat(intlLocale(lang), {
     style: "unit",
     unit,
     unitDisplay: "short",

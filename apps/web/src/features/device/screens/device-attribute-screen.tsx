@@ -7,6 +7,7 @@ import { PageShell } from "../../../shared/ui/index.js";
 import { deviceInfoQuery } from "../api/device-api.js";
 import type { DeviceParams } from "./device-screen.js";
 import "../device.css";
+import { numberFormat } from "../../../shared/format/intl.js";
 import { useVolume } from "../../../shared/units/volume.js";
 
 /**
@@ -19,7 +20,7 @@ export function DeviceAttributeScreen() {
   const { volume } = useVolume();
   const { deviceId = "", familyId } = useRouteParams<DeviceParams>();
   const { data: device } = useQuery(deviceInfoQuery(deviceId));
-  const _number = new Intl.NumberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
+  const _number = numberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
     maximumFractionDigits: 0,
   });
   const value = (v: string | null | undefined) => v || "—";

@@ -2,7 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { getNativeConfig } from "../../../shared/bridge/index.js";
 import { i18n } from "../../../shared/i18n/index.js";
-import { confirmDialog } from "../../../shared/ui/index.js";
 import { getAppConfigQueryOptions } from "../api/get-app-config.js";
 import { clearAppCaches } from "../clear-cache.js";
 import { openExternal } from "../open-external.js";
@@ -22,6 +21,8 @@ export async function offerAppUpdate(fetchConfig: () => Promise<Parameters<typeo
   try {
     const offer = updateOffer(shell, await fetchConfig());
     if (!offer) return false;
+    // The dialog code loads only when there is something to offer (issue 12: nothing heavy after the first paint).
+    const { confirmDialog } = await import("../../../shared/ui/dialogs.js");
     const yes = await confirmDialog({
       title: i18n.t("update.title"),
       content: i18n.t("update.text", { latest: offer.latest, current: shell.appVersion }),

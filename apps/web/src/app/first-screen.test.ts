@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { removeItem, setItem } from "../shared/storage/index.js";
+import { firstRoutes, firstTextGroups } from "./first-screen.js";
+
+const names = (hash: string) => firstRoutes(hash).map((r) => r.name);
+
+function signIn() {
+  setItem("token", { accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
+}
+
+describe("first screen preload (issue 12)", () => {
+  afterEach(() => removeItem("token"));
+
+  it("matches the opened path, outermost route first, and sends / and unknown paths to Home", () => {
+    signIn();
+    expect(names("#/index/home")).toEqual(["Index", "Home"]);
+    expect(names("#/index/my")).toEqual(["Index", "My"]);
+    expect(names("")).toEqual(["Index", "Home"]);
+    expect(names("#/")).toEqual(["Index", "Home"]);
+    expect(names("#/no-such-page")).toEqual(["Index", "Home"]);
+    expect(names("#/login?from=x")).toEqual(["Login"]);
+  });
+
+  it("opens Login instead of a route that needs a session when no token is stored, but keeps open routes", () => {
+    expect(names("#/index/home")).toEqual(["Login"]);
+    expect(names("")).toEqual(["Login"]);
+    expect(names("#/register")).toEqual(["Register"]);
+  });
+
+  it("collects the routes' text groups, all groups for a route that names none", () => {
+    signIn();
+    expect(firstTextGroups(firstRoutes("#/index/home")).sort()).toEqual(["home", "start"]);
+    expect(firstTextGroups(firstRoutes("#/login"))).toEqual(["start"]);
+    expect(firstTextGroups(firstRoutes("#/register")).sort()).toEqual(["account", "start"]);
+    const undeclared = firstRoutes("#/index/home").map((r) => ({ ...r, texts: undefined }));
+    expect(firstTextGroups(undeclared).sort()).toEqual(["account", "home", "rest", "start"]);
+  });
+});

@@ -1,0 +1,43 @@
+import { matchRoutes } from "react-router";
+import { loadGrantedPolicies } from "../shared/auth/session.js";
+import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.js";
+import { PATHS } from "../shared/navigation/index.js";
+import { getAccessToken } from "../shared/storage/index.js";
+import { type AppRoute, ROUTES } from "./routes.js";
+
+/**
+ * The routes the app will show first for a location hash (issue 12), outermost first: the routes matching the path
+ * (`/` and unknown paths are Home, as in router.tsx); when one of them needs a session and no token is stored, Login
+ * instead (what the route guard of spec §4 does on its first render).
+ * @param hash `location.hash`, e.g. "#/index/home" or "" (the path part only; a query string is ignored).
+ */
+export function firstRoutes(hash: string): AppRoute[] {
+  const path = hash.replace(/^#/, "").split("?")[0] || "/";
+  const matched = (path === "/" ? null : matchRoutes(ROUTES, path)) ?? matchRoutes(ROUTES, PATHS.Home) ?? [];
+  const chain = matched.map((m) => m.route);
+  if (chain.some((r) => !r.open) && !getAccessToken()) {
+    return ROUTES.filter((r) => r.name === "Login");
+  }
+  return chain;
+}
+
+/** The text groups the routes of {@link firstRoutes} show (all groups when one declares none). */
+export function firstTextGroups(routes: readonly AppRoute[]): TextGroup[] {
+  const groups = new Set<TextGroup>(["start"]);
+  for (const r of routes) for (const g of r.texts ?? ALL_TEXT_GROUPS) groups.add(g);
+  return [...groups];
+}
+
+/**
+ * Starts, at once and side by side, what the first screen waits for (issue 12: no request waterfall before the first
+ * paint): the chunks of the routes of {@link firstRoutes} and, when one needs a session and a token is stored, the
+ * granted permissions the guard checks (spec §4; the guard's own call joins this one). The router's lazy screens then
+ * find their modules loading or loaded. Failures are left to the screens and the guard, which retry and show them.
+ * @returns the text groups the first screen shows, for the caller to load with the language.
+ */
+export function preloadFirstScreen(hash: string): TextGroup[] {
+  const routes = firstRoutes(hash);
+  for (const r of routes) r.screen?.().catch(() => undefined);
+  if (routes.some((r) => !r.open)) loadGrantedPolicies().catch(() => undefined);
+  return firstTextGroups(routes);
+}
