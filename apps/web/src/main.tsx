@@ -4,6 +4,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { App } from "./app/app.js";
 import { preloadFirstScreen } from "./app/first-screen.js";
 import { setTenant } from "./shared/api/transport.js";
+import { loadGrantedPolicies } from "./shared/auth/session.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.js";
@@ -30,19 +31,24 @@ unstableSetRender((node, container) => {
 });
 
 async function start(): Promise<void> {
-  // The first screen's chunks (and, signed in, the permissions the guard checks) load beside the language (issue 12).
-  const textGroups = preloadFirstScreen(window.location.hash);
+  // The first screen's chunks start loading now, beside the native calls and the texts (issue 12).
+  const first = preloadFirstScreen(window.location.hash);
   const [nativeLanguage, config] = await Promise.all([getNativeLanguage(), getNativeConfig()]);
   const { lang, reload } = resolveStartupLanguage(nativeLanguage);
   if (reload) {
     window.location.reload();
     return;
   }
-  // Texts of the open screens and antd-mobile's locale, in this language only (issue 12).
-  void loadTexts(lang, textGroups).catch(() => undefined);
-  await Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
+  // Texts of the open screens and antd-mobile's locale, in this language only (issue 12). The first screen's own
+  // groups load beside them without holding start-up: a group that fails shows that route's error page.
+  const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
+  void loadTexts(lang, first.textGroups).catch(() => undefined);
+  await texts;
+  // Signed in: the permissions the guard checks (spec §4), asked in the user's language and tenant before the first
+  // render; the guard's own call joins this one and handles a failure.
+  if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { removeItem, setItem } from "../shared/storage/index.js";
-import { firstRoutes, firstTextGroups } from "./first-screen.js";
+import { firstRoutes, firstTextGroups, preloadFirstScreen } from "./first-screen.js";
 
 const names = (hash: string) => firstRoutes(hash).map((r) => r.name);
 
@@ -34,5 +34,14 @@ describe("first screen preload (issue 12)", () => {
     expect(firstTextGroups(firstRoutes("#/register")).sort()).toEqual(["account", "start"]);
     const undeclared = firstRoutes("#/index/home").map((r) => ({ ...r, texts: undefined }));
     expect(firstTextGroups(undeclared).sort()).toEqual(["account", "home", "rest", "start"]);
+  });
+
+  it("tells start-up the first screen's groups and whether it needs a session", () => {
+    expect(preloadFirstScreen("#/login")).toEqual({ textGroups: ["start"], needsSession: false });
+    expect(preloadFirstScreen("#/index/home")).toEqual({ textGroups: ["start"], needsSession: false });
+    signIn();
+    const home = preloadFirstScreen("#/index/home");
+    expect(home.needsSession).toBe(true);
+    expect(home.textGroups.sort()).toEqual(["home", "start"]);
   });
 });

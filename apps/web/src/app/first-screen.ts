@@ -1,5 +1,4 @@
 import { matchRoutes } from "react-router";
-import { loadGrantedPolicies } from "../shared/auth/session.js";
 import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.js";
 import { PATHS } from "../shared/navigation/index.js";
 import { getAccessToken } from "../shared/storage/index.js";
@@ -28,16 +27,21 @@ export function firstTextGroups(routes: readonly AppRoute[]): TextGroup[] {
   return [...groups];
 }
 
+/** What {@link preloadFirstScreen} tells start-up about the first screen. */
+export interface FirstScreen {
+  /** The text groups the first screen shows, for the caller to load in the start-up language. */
+  textGroups: TextGroup[];
+  /** Whether one of its routes needs a session (then a token is stored and the guard will check permissions). */
+  needsSession: boolean;
+}
+
 /**
- * Starts, at once and side by side, what the first screen waits for (issue 12: no request waterfall before the first
- * paint): the chunks of the routes of {@link firstRoutes} and, when one needs a session and a token is stored, the
- * granted permissions the guard checks (spec §4; the guard's own call joins this one). The router's lazy screens then
- * find their modules loading or loaded. Failures are left to the screens and the guard, which retry and show them.
- * @returns the text groups the first screen shows, for the caller to load with the language.
+ * Starts loading, at once and side by side, the chunks of the routes of {@link firstRoutes} (issue 12: no request
+ * waterfall before the first paint); the router's lazy screens then find their modules loading or loaded. A failed
+ * load is left to the screen, which shows its error page.
  */
-export function preloadFirstScreen(hash: string): TextGroup[] {
+export function preloadFirstScreen(hash: string): FirstScreen {
   const routes = firstRoutes(hash);
   for (const r of routes) r.screen?.().catch(() => undefined);
-  if (routes.some((r) => !r.open)) loadGrantedPolicies().catch(() => undefined);
-  return firstTextGroups(routes);
+  return { textGroups: firstTextGroups(routes), needsSession: routes.some((r) => !r.open) };
 }
