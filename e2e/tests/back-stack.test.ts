@@ -23,6 +23,12 @@ describe("back closes the top overlay first, in Chromium", () => {
     await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
+    // A slow phone (E2E_CPU_SLOWDOWN=8 reproduces what a loaded CI machine does to the opening races below).
+    const slowdown = Number(process.env.E2E_CPU_SLOWDOWN ?? 1);
+    if (slowdown > 1) {
+      const cdp = await phone.context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: slowdown });
+    }
     const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();
     deviceId = row.id;
     familyId = row.family_id ?? "";
@@ -91,9 +97,14 @@ describe("back closes the top overlay first, in Chromium", () => {
     expect(system.fleet.devices[0].valve.snapshot().vacation).toBe(false);
   });
 
-  /** Taps `testId` and presses back `gapMs` later, for each gap: the overlay is still opening when back comes. */
-  async function tapThenBack(testId: string, visible: () => Promise<number>) {
+  /**
+   * Taps `testId` and presses back `gapMs` later, for each gap: the overlay is still opening (its code may still be
+   * loading) when back comes. Each round waits for the trigger to be on the page and ends still on `where`: a tap
+   * the app dropped would let back leave the page instead.
+   */
+  async function tapThenBack(testId: string, visible: () => Promise<number>, where: string) {
     for (const gapMs of [0, 15, 30, 60, 120]) {
+      await page.getByTestId(testId).waitFor({ timeout: 5_000 });
       await page.evaluate(
         ([id, gap]) => {
           document.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.click();
@@ -102,16 +113,21 @@ describe("back closes the top overlay first, in Chromium", () => {
         [testId, gapMs] as const,
       );
       await expect.poll(visible, { timeout: 5_000 }).toBe(0);
+      // An overlay whose code was still loading may show only now and then close (an early close waits until it
+      // is in): past that wait it must be closed, not left open for good.
+      await new Promise((r) => setTimeout(r, 500));
+      await expect.poll(visible, { timeout: 5_000, message: `back ${gapMs} ms after tapping ${testId}` }).toBe(0);
+      expect(await route(), `back ${gapMs} ms after tapping ${testId}`).toBe(where);
     }
   }
 
   it("back pressed while a confirmation, an action sheet or a popup is still opening closes it all the same", async () => {
     await open("/Device", { deviceId, familyId }, "device-screen");
-    await tapThenBack("control-vacation-enter", dialogs);
+    await tapThenBack("control-vacation-enter", dialogs, "Device");
     expect(await route()).toBe("Device");
     await open("/index/home", {}, "home-screen");
-    await tapThenBack("home-family", () => page.locator(".adm-action-sheet:visible").count());
-    await tapThenBack("home-push", () => page.getByTestId("push-switch-sheet").locator("visible=true").count());
+    await tapThenBack("home-family", () => page.locator(".adm-action-sheet:visible").count(), "Home");
+    await tapThenBack("home-push", () => page.getByTestId("push-switch-sheet").locator("visible=true").count(), "Home");
     expect(await route()).toBe("Home");
   });
 

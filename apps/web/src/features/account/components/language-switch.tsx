@@ -25,25 +25,27 @@ export function LanguageSwitch({
   const open = () => {
     if (opening.current) return; // a double tap opens one sheet
     opening.current = true;
-    void openWithBack(loadDialogs, ({ showActionSheet }, closed) =>
-      showActionSheet({
-        extra: t("language.title"),
-        cancelText: t("common.cancel"),
-        closeOnAction: true,
-        actions: LANGUAGES.map((l: Language) => ({
-          key: l,
-          text: t(`language.${l}`),
-          bold: l === lang,
-          onClick: () => void choose(l),
-        })),
-        onClose: () => {
-          opening.current = false;
-          closed();
-        },
-      }),
-    ).then((shown) => {
-      if (!shown) opening.current = false;
-    });
+    void openWithBack(
+      loadDialogs,
+      ({ showActionSheet }, closed) =>
+        showActionSheet({
+          extra: t("language.title"),
+          cancelText: t("common.cancel"),
+          closeOnAction: true,
+          actions: LANGUAGES.map((l: Language) => ({
+            key: l,
+            text: t(`language.${l}`),
+            bold: l === lang,
+            onClick: () => void choose(l),
+          })),
+          onClose: closed,
+          // A close that comes before the sheet has mounted skips onClose (antd-mobile); afterClose always comes.
+          afterClose: closed,
+        }),
+      () => {
+        opening.current = false;
+      },
+    );
   };
   return (
     <button

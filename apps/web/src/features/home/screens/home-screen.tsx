@@ -97,42 +97,46 @@ export function HomeScreen() {
     const list = families.data ?? [];
     if (list.length === 0 || switching.current) return; // a double tap opens one sheet
     switching.current = true;
-    void openWithBack(loadDialogs, ({ showActionSheet }, closed) =>
-      showActionSheet({
-        extra: t("home.switchFamily"),
-        cancelText: t("common.cancel"),
-        closeOnAction: true,
-        actions: [
-          ...list.map((f) => ({
-            key: f.id,
-            text: (
-              <span className="family-switch__item" data-testid="home-family-option" data-family-id={f.id}>
-                <span className="family-switch__name">{f.name}</span>
-                {f.id === family?.id ? <span className="family-switch__current">{t("familyHome.current")}</span> : null}
-              </span>
-            ),
-            description: [
-              f.isAdmin ? t("family.admin") : t("family.member"),
-              t("home.members", { count: f.memberCount }),
-              t("home.deviceCount", { count: f.deviceCount }),
-            ].join(" · "),
-            bold: f.id === family?.id,
-            onClick: () => setSelectedId(f.id),
-          })),
-          {
-            key: "manage",
-            text: <span data-testid="home-family-manage">{t("familyHome.manage")}</span>,
-            onClick: () => navigateTo(PATHS.FamilyList),
-          },
-        ],
-        onClose: () => {
-          switching.current = false;
-          closed();
-        },
-      }),
-    ).then((shown) => {
-      if (!shown) switching.current = false;
-    });
+    void openWithBack(
+      loadDialogs,
+      ({ showActionSheet }, closed) =>
+        showActionSheet({
+          extra: t("home.switchFamily"),
+          cancelText: t("common.cancel"),
+          closeOnAction: true,
+          actions: [
+            ...list.map((f) => ({
+              key: f.id,
+              text: (
+                <span className="family-switch__item" data-testid="home-family-option" data-family-id={f.id}>
+                  <span className="family-switch__name">{f.name}</span>
+                  {f.id === family?.id ? (
+                    <span className="family-switch__current">{t("familyHome.current")}</span>
+                  ) : null}
+                </span>
+              ),
+              description: [
+                f.isAdmin ? t("family.admin") : t("family.member"),
+                t("home.members", { count: f.memberCount }),
+                t("home.deviceCount", { count: f.deviceCount }),
+              ].join(" · "),
+              bold: f.id === family?.id,
+              onClick: () => setSelectedId(f.id),
+            })),
+            {
+              key: "manage",
+              text: <span data-testid="home-family-manage">{t("familyHome.manage")}</span>,
+              onClick: () => navigateTo(PATHS.FamilyList),
+            },
+          ],
+          onClose: closed,
+          // A close that comes before the sheet has mounted skips onClose (antd-mobile); afterClose always comes.
+          afterClose: closed,
+        }),
+      () => {
+        switching.current = false;
+      },
+    );
   };
 
   // Inviting and adding devices are the administrator's (spec §6): members are not offered them (issue 10).
