@@ -20,7 +20,14 @@ export default defineConfig({
       { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },
       "apps/web",
       // Node-side scripts of the web app (issue 12 size budget), apart from the happy-dom "web" project.
-      { test: { name: "web-scripts", root: "apps/web", include: ["scripts/**/*.test.ts"], environment: "node" } },
+      {
+        test: {
+          name: "web-scripts",
+          root: "apps/web",
+          include: ["scripts/**/*.test.ts", "vite-*.test.ts"],
+          environment: "node",
+        },
+      },
       // The benchmarks' own helpers (results table, Lighthouse figures); the benchmarks run with `npm run bench`.
       { test: { name: "bench", root: "bench", include: ["*.test.ts"] } },
     ],

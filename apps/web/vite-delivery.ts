@@ -42,8 +42,8 @@ export interface ShellManifest {
   urls: string[];
 }
 
-/** Files of the public folder that belong to the shell (the page's icon and manifest). */
-export const SHELL_PUBLIC_FILES = ["favicon.svg", "manifest.webmanifest"];
+/** Files of the public folder that belong to the shell (the page's icon and manifest, the boot script). */
+export const SHELL_PUBLIC_FILES = ["favicon.svg", "manifest.webmanifest", "boot.js"];
 
 /** The marked spot in public/sw.js that {@link injectShellManifest} fills. */
 export const SHELL_MARKER = /\/\* shell-manifest \*\/[\s\S]*?\/\* end-shell-manifest \*\//;

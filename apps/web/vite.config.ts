@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { deliveryPlugins } from "./vite-delivery.js";
+import { prerenderPlugin } from "./vite-prerender.js";
 
 /**
  * The build's version (issue 3 web version check): `define`s `__APP_VERSION__` (package.json version) and
@@ -42,7 +43,7 @@ const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig({
-  plugins: [react(), versionPlugin(), ...deliveryPlugins()],
+  plugins: [react(), versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which

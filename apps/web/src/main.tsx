@@ -44,8 +44,11 @@ async function start(): Promise<void> {
   // Texts of the open screens and antd-mobile's locale, in this language only (issue 12). The first screen's own
   // groups load beside them without holding start-up: a group that fails shows that route's error page.
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
-  void loadTexts(lang, first.textGroups).catch(() => undefined);
+  const screenTexts = loadTexts(lang, first.textGroups).catch(() => undefined);
   await texts;
+  // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
+  // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
+  if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
   // Signed in: the permissions the guard checks (spec §4), asked in the user's language and tenant before the first
   // render; the guard's own call joins this one and handles a failure.
   if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);

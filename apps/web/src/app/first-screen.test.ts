@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { removeItem, setItem } from "../shared/storage/index.js";
-import { firstRoutes, firstTextGroups, preloadFirstScreen } from "./first-screen.js";
+import { firstRoutes, firstTextGroups, loadedScreen, preloadFirstScreen } from "./first-screen.js";
+import { ROUTES } from "./routes.js";
 
 const names = (hash: string) => firstRoutes(hash).map((r) => r.name);
 
@@ -37,11 +38,22 @@ describe("first screen preload (issue 12)", () => {
   });
 
   it("tells start-up the first screen's groups and whether it needs a session", () => {
-    expect(preloadFirstScreen("#/login")).toEqual({ textGroups: ["start"], needsSession: false });
-    expect(preloadFirstScreen("#/index/home")).toEqual({ textGroups: ["start"], needsSession: false });
+    expect(preloadFirstScreen("#/login")).toMatchObject({ textGroups: ["start"], needsSession: false });
+    expect(preloadFirstScreen("#/index/home")).toMatchObject({ textGroups: ["start"], needsSession: false });
     signIn();
     const home = preloadFirstScreen("#/index/home");
     expect(home.needsSession).toBe(true);
     expect(home.textGroups.sort()).toEqual(["home", "start"]);
+  });
+
+  it("once ready, hands the router the loaded screen of each first route, and of no other route", async () => {
+    const login = ROUTES.find((r) => r.name === "Login");
+    const register = ROUTES.find((r) => r.name === "Register");
+    if (!login || !register) throw new Error("route table without Login or Register");
+    const first = preloadFirstScreen("#/login");
+    await first.ready;
+    const screen = loadedScreen(login);
+    expect(screen).toBe((await import("../features/account/screens/login-screen.js")).LoginScreen);
+    expect(loadedScreen(register)).toBeNull();
   });
 });

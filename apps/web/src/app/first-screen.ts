@@ -1,3 +1,4 @@
+import type { ComponentType } from "react";
 import { matchRoutes } from "react-router";
 import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.js";
 import { PATHS } from "../shared/navigation/index.js";
@@ -33,6 +34,20 @@ export interface FirstScreen {
   textGroups: TextGroup[];
   /** Whether one of its routes needs a session (then a token is stored and the guard will check permissions). */
   needsSession: boolean;
+  /** Settles when the routes' chunks have loaded (or failed: the screen shows its error page). */
+  ready: Promise<void>;
+}
+
+/** Screens whose chunk has loaded, by route: the router shows them without suspending (see {@link loadedScreen}). */
+const loadedScreens = new Map<AppRoute, ComponentType>();
+
+/**
+ * The screen of `route` when its chunk has already loaded (through {@link preloadFirstScreen}), else null: the
+ * router then renders it in its first commit instead of the route's loading fallback, so a prerendered first
+ * screen (index.html) is replaced by the same screen, never by a spinner.
+ */
+export function loadedScreen(route: AppRoute): ComponentType | null {
+  return loadedScreens.get(route) ?? null;
 }
 
 /**
@@ -42,6 +57,17 @@ export interface FirstScreen {
  */
 export function preloadFirstScreen(hash: string): FirstScreen {
   const routes = firstRoutes(hash);
-  for (const r of routes) r.screen?.().catch(() => undefined);
-  return { textGroups: firstTextGroups(routes), needsSession: routes.some((r) => !r.open) };
+  const loads = routes.map((r) =>
+    r.screen?.().then(
+      (m) => {
+        loadedScreens.set(r, m.default);
+      },
+      () => undefined,
+    ),
+  );
+  return {
+    textGroups: firstTextGroups(routes),
+    needsSession: routes.some((r) => !r.open),
+    ready: Promise.all(loads).then(() => undefined),
+  };
 }

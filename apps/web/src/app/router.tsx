@@ -1,12 +1,13 @@
 import { Button, DotLoading } from "antd-mobile";
 import { CloseCircleOutline } from "antd-mobile-icons";
-import { Component, type ComponentType, lazy, type ReactNode, Suspense, useLayoutEffect } from "react";
+import { Component, type ComponentType, lazy, type ReactNode, Suspense, useLayoutEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
-import { currentLanguage, loadTexts } from "../shared/i18n/index.js";
+import { currentLanguage, loadTexts, textsLoaded } from "../shared/i18n/index.js";
 import { PATHS, setNavigator } from "../shared/navigation/index.js";
 import { setOverlayPage } from "../shared/navigation/overlay-history.js";
 import { StateBlock } from "../shared/ui/state-block.js";
+import { loadedScreen } from "./first-screen.js";
 import { RouteGuard } from "./guard.js";
 import { type AppRoute, ROUTES } from "./routes.js";
 
@@ -56,20 +57,41 @@ function RouteError() {
   );
 }
 
+/**
+ * The frame every page renders in: its enter transition (spec §2) and its name for tests and styles. The prerendered
+ * first screen (app/prerender.tsx) uses the same frame, so the real page replaces it element for element.
+ */
+export function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
+  return (
+    <div className={`route route--${route.transition}`} data-route={route.name}>
+      {children}
+    </div>
+  );
+}
+
 /** The page element of one route: guard (spec §4) → enter transition → screen (lazy) or the not-built page. */
 function element(route: AppRoute) {
   const load = route.screen;
   // The screen's chunk and its texts in the current language load together (issue 12): no key is shown raw.
-  const Screen: ComponentType = load
+  const Lazy: ComponentType = load
     ? lazy(withTimeout(() => Promise.all([load(), loadTexts(currentLanguage(), route.texts)]).then(([m]) => m)))
     : () => <NotBuiltPage name={route.name} />;
+  // A first screen whose chunk and texts are already in renders at once (no fallback in between); decided once per
+  // mount, so a page never switches component under its own state.
+  function Screen() {
+    const [Ready] = useState(() => {
+      const screen = loadedScreen(route);
+      return screen && textsLoaded(currentLanguage(), route.texts) ? screen : null;
+    });
+    return Ready ? <Ready /> : <Lazy />;
+  }
   return (
     <RouteGuard route={route}>
-      <div className={`route route--${route.transition}`} data-route={route.name}>
+      <RouteFrame route={route}>
         <Suspense fallback={<PageFallback />}>
           <Screen />
         </Suspense>
-      </div>
+      </RouteFrame>
     </RouteGuard>
   );
 }

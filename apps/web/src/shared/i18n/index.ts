@@ -58,6 +58,8 @@ void i18n.use(initReactI18next).init({
 });
 
 const loaded = new Map<string, Promise<void>>();
+/** `lang/group` ids whose texts are in {@link i18n}. */
+const settled = new Set<string>();
 /** Groups some screen asked for: a language switch loads these in the new language before switching. */
 const wanted = new Set<TextGroup>();
 
@@ -70,6 +72,7 @@ function loadGroup(lang: Language, group: TextGroup): Promise<void> {
     done = Promise.all(files.map((f) => FILES[f]())).then(
       (parts) => {
         for (const part of parts) i18n.addResourceBundle(lang, "translation", part, true, true);
+        settled.add(id);
       },
       (err: unknown) => {
         loaded.delete(id);
@@ -89,6 +92,11 @@ function loadGroup(lang: Language, group: TextGroup): Promise<void> {
 export async function loadTexts(lang: Language, groups: readonly TextGroup[] = ALL_TEXT_GROUPS): Promise<void> {
   for (const g of groups) wanted.add(g);
   await Promise.all(groups.map((g) => loadGroup(lang, g)));
+}
+
+/** Whether the texts of `groups` in `lang` are already in {@link i18n} (a screen can show at once, without waiting). */
+export function textsLoaded(lang: Language, groups: readonly TextGroup[] = ALL_TEXT_GROUPS): boolean {
+  return groups.every((g) => settled.has(`${lang}/${g}`));
 }
 
 /**

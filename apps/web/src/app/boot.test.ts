@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
+import { afterEach, describe, expect, it } from "vitest";
+
+/** public/boot.js, the classic script in index.html's head that picks the prerendered Login copy (issue 12). */
+const BOOT = readFileSync(path.join(import.meta.dirname, "../../public/boot.js"), "utf8");
+
+function boot(hash: string, storage: Record<string, string>, native = false): string | null {
+  window.location.hash = hash;
+  localStorage.clear();
+  for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);
+  if (native) (window as unknown as { AquaPilotNative: object }).AquaPilotNative = {};
+  document.documentElement.removeAttribute("data-prerender");
+  new Function(BOOT)();
+  return document.documentElement.getAttribute("data-prerender");
+}
+
+describe("boot.js: which prerendered Login copy shows before the app runs", () => {
+  afterEach(() => {
+    delete (window as unknown as { AquaPilotNative?: object }).AquaPilotNative;
+    localStorage.clear();
+    window.location.hash = "";
+  });
+
+  it("on #/login, the stored language's copy; the html element's lang follows", () => {
+    for (const lang of LANGUAGES) {
+      expect(boot("#/login", { lang: JSON.stringify(lang) })).toBe(lang);
+      expect(document.documentElement.lang).toBe(lang);
+    }
+    expect(boot("#/Login/?x=1", { lang: '"fr"' })).toBe("fr");
+  });
+
+  it("with no stored language, the app's default in a browser, nothing in a native shell (its language may reload)", () => {
+    expect(boot("#/login", {})).toBe(DEFAULT_LANGUAGE);
+    expect(boot("#/login", {}, true)).toBeNull();
+  });
+
+  it("nothing on any other route, or with a stored language the app does not have or cannot read", () => {
+    expect(boot("#/index/home", { lang: '"en"' })).toBeNull();
+    expect(boot("", { lang: '"en"' })).toBeNull();
+    expect(boot("#/Register", { lang: '"en"' })).toBeNull();
+    expect(boot("#/login", { lang: '"de"' })).toBeNull();
+    expect(boot("#/login", { lang: "{bad" })).toBeNull();
+  });
+
+  it("knows the same five languages as the app (spec §1)", () => {
+    const list = /const languages = (\[[^\]]*\])/.exec(BOOT)?.[1];
+    expect(JSON.parse(list ?? "null")).toEqual([...LANGUAGES]);
+  });
+});

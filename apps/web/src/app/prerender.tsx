@@ -1,0 +1,36 @@
+import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { MemoryRouter } from "react-router";
+import { LoginScreen } from "../features/account/screens/login-screen.js";
+import { changeLanguage, i18n } from "../shared/i18n/index.js";
+import { PATHS } from "../shared/navigation/index.js";
+import { RouteFrame } from "./router.js";
+import { ROUTES } from "./routes.js";
+
+/** The languages the build prerenders Login in: all of spec §1. */
+export { LANGUAGES };
+
+/**
+ * Build time only (apps/web/vite-prerender.ts, issue 12 "a phone opens the app fast"): the Login screen as the app
+ * renders it into `#root` — the same route frame and screen, in `lang` — as an HTML string, for index.html to paint
+ * before any JavaScript has run. Runs under Vite's SSR loader with a happy-dom window as the globals.
+ * @throws Error when the Login route is missing from the route table.
+ */
+export async function renderLoginScreen(lang: Language): Promise<string> {
+  const route = ROUTES.find((r) => r.name === "Login");
+  if (!route) throw new Error("no Login route");
+  await changeLanguage(lang);
+  return renderToString(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={[PATHS.Login]}>
+          <RouteFrame route={route}>
+            <LoginScreen />
+          </RouteFrame>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+}

@@ -1,0 +1,68 @@
+import type { Rolldown } from "vite";
+import { describe, expect, it } from "vitest";
+import { chunkStylesheets, injectPrerender, prerenderCopy } from "./vite-prerender.js";
+
+describe("the prerendered Login copy (issue 12)", () => {
+  it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
+    const copy = prerenderCopy(
+      "ru",
+      '<div class="route route--none" data-route="Login"><input id="a1" data-testid="login-account" class="x" placeholder="Пароль"/></div>',
+    );
+    expect(copy).toBe(
+      '<div class="prerender" lang="ru" inert=""><div class="route route--none"><input class="x" placeholder="Пароль"/></div></div>',
+    );
+  });
+
+  it("turns the icons' inline style into its class (the CSP drops style attributes in markup) and refuses others", () => {
+    expect(
+      prerenderCopy("en", '<svg width="1em" style="vertical-align:-0.125em" class="antd-mobile-icon"></svg>'),
+    ).toContain('<svg width="1em" class="antd-mobile-icon prerender-icon">');
+    expect(prerenderCopy("en", '<svg style="vertical-align:-0.125em"></svg>')).toContain(
+      '<svg class="prerender-icon">',
+    );
+    expect(() => prerenderCopy("en", '<div style="color:red">x</div>')).toThrow(/style attribute/);
+    expect(() => prerenderCopy("en", "<script>alert(1)</script>")).toThrow(/script/);
+  });
+
+  it("goes into the empty #root of index.html, every language in order", () => {
+    const html = '<html><body><div id="root"></div><script type="module" src="/a.js"></script></body></html>';
+    const out = injectPrerender(html, [
+      { lang: "zh-Hans", markup: "<p>登录</p>" },
+      { lang: "en", markup: "<p>Sign in $&</p>" },
+    ]);
+    expect(out).toBe(
+      '<html><body><div id="root"><div class="prerender" lang="zh-Hans" inert=""><p>登录</p></div><div class="prerender" lang="en" inert=""><p>Sign in $&</p></div></div><script type="module" src="/a.js"></script></body></html>',
+    );
+    expect(() => injectPrerender("<div id=root></div>", [])).toThrow(/no empty/);
+  });
+});
+
+describe("chunkStylesheets", () => {
+  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[], css: string[]) =>
+    ({ type: "chunk", fileName, facadeModuleId, imports, viteMetadata: { importedCss: new Set(css) } }) as never;
+
+  it("collects the CSS of the screen's chunk and of the chunks it imports statically, each once", () => {
+    const bundle = {
+      "assets/login.js": chunk(
+        "assets/login.js",
+        "/app/src/features/account/screens/login-screen.tsx",
+        ["assets/button.js", "assets/form.js"],
+        ["assets/login.css"],
+      ),
+      "assets/button.js": chunk("assets/button.js", null, ["assets/form.js"], ["assets/button.css"]),
+      "assets/form.js": chunk("assets/form.js", null, ["assets/button.js"], ["assets/form.css", "assets/button.css"]),
+      "assets/home.js": chunk(
+        "assets/home.js",
+        "/app/src/features/home/screens/home-screen.tsx",
+        [],
+        ["assets/home.css"],
+      ),
+    } as unknown as Rolldown.OutputBundle;
+    expect(chunkStylesheets(bundle, /\/login-screen\.tsx$/)).toEqual([
+      "assets/login.css",
+      "assets/button.css",
+      "assets/form.css",
+    ]);
+    expect(chunkStylesheets(bundle, /\/nowhere\.tsx$/)).toEqual([]);
+  });
+});

@@ -1,0 +1,200 @@
+import path from "node:path";
+import react from "@vitejs/plugin-react";
+import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
+
+/**
+ * The prerendered first screen (issue 12 "A phone opens the app fast"; docs/decisions.md 34): the build renders the
+ * Login screen in each of the five languages into index.html, hidden; `public/boot.js` (a classic script in the
+ * head: the CSP allows no inline script) shows the stored language's copy when the page opens on `#/login`, so the
+ * screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's first render
+ * replaces it with the same screen, element for element (the route waits for its chunk and texts first).
+ */
+
+/** The languages of spec §1, in the order their copies appear in index.html. */
+export type PrerenderLanguage = "zh-Hans" | "en" | "es" | "ru" | "fr";
+
+/** The module (under Vite's SSR loader) that renders the Login screen, and its function. */
+const RENDER_MODULE = "/src/app/prerender.tsx";
+
+/** The Login screen's module: its chunk's CSS must be in the head for the prerendered copy to paint styled. */
+const LOGIN_MODULE = /\/src\/features\/account\/screens\/login-screen\.tsx$/;
+
+/** The boot script (public/boot.js), relative to the page. */
+export const BOOT_SCRIPT = "./boot.js";
+
+/**
+ * Inline styles the screen's components set (antd-mobile-icons' `vertical-align`), as the class styles.css gives the
+ * same declaration inside `.prerender`: in markup the CSP's `style-src 'self'` would drop the attribute (React sets
+ * it through the DOM, which the CSP allows).
+ */
+export const PRERENDER_STYLE_CLASSES: Readonly<Record<string, string>> = {
+  "vertical-align:-0.125em": "prerender-icon",
+};
+
+/**
+ * One language's prerendered markup made safe to paint before the app runs: test ids, route names and element
+ * ids removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned into classes ({@link PRERENDER_STYLE_CLASSES}),
+ * inside a `div.prerender` wrapper that carries the language, is hidden until boot.js picks it (styles.css) and is
+ * `inert` (a tap or typing before the app runs does nothing, so nothing typed is lost when the real page replaces
+ * it).
+ * @throws Error when the markup has another style attribute (the copy would not look like the page) or a script.
+ */
+export function prerenderCopy(lang: PrerenderLanguage, markup: string): string {
+  if (/<script/i.test(markup)) throw new Error(`prerendered Login (${lang}) has a script`);
+  let clean = markup.replace(/\s(data-testid|data-route|id)="[^"]*"/g, "");
+  clean = clean.replace(/<([a-z][\w-]*)([^>]*?)\sstyle="([^"]*)"([^>]*)>/gi, (tag, name, before, style, after) => {
+    const cls = PRERENDER_STYLE_CLASSES[style];
+    if (!cls) throw new Error(`prerendered Login (${lang}) has a style attribute the CSP would drop: ${tag}`);
+    const attrs = `${before}${after}`;
+    const withClass = /\sclass="/.test(attrs)
+      ? attrs.replace(/\sclass="([^"]*)"/, (_m, c) => ` class="${c} ${cls}"`)
+      : `${attrs} class="${cls}"`;
+    return `<${name}${withClass}>`;
+  });
+  return `<div class="prerender" lang="${lang}" inert="">${clean}</div>`;
+}
+
+/**
+ * index.html with the copies in `#root` (React's first render clears them) and, in the head, the Login chunk's
+ * stylesheets and the boot script.
+ * @throws Error when index.html has no empty `<div id="root"></div>`.
+ */
+export function injectPrerender(
+  html: string,
+  copies: ReadonlyArray<{ lang: PrerenderLanguage; markup: string }>,
+): string {
+  const root = '<div id="root"></div>';
+  if (!html.includes(root)) throw new Error('index.html: no empty <div id="root"></div> to prerender into');
+  const body = copies.map((c) => prerenderCopy(c.lang, c.markup)).join("");
+  return html.replace(root, () => `<div id="root">${body}</div>`);
+}
+
+/**
+ * The stylesheets of the chunk built from `facade` and of every chunk it imports statically, as built file names
+ * (`assets/….css`), first found first; empty when no chunk comes from that module.
+ */
+export function chunkStylesheets(bundle: OutputBundle, facade: RegExp): string[] {
+  const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
+  const start = chunks.find((c) => c.facadeModuleId && facade.test(c.facadeModuleId.replaceAll("\\", "/")));
+  if (!start) return [];
+  const css: string[] = [];
+  const seen = new Set<string>();
+  const visit = (chunk: OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.add(chunk.fileName);
+    const meta = (chunk as OutputChunk & { viteMetadata?: { importedCss: Set<string> } }).viteMetadata;
+    for (const file of meta?.importedCss ?? []) if (!css.includes(file)) css.push(file);
+    for (const name of chunk.imports) {
+      const next = bundle[name];
+      if (next?.type === "chunk") visit(next);
+    }
+  };
+  visit(start);
+  return css;
+}
+
+/**
+ * Installs a happy-dom window as the globals the app's modules read at load (window, document, localStorage,
+ * navigator…) for the time of `run`, then puts the old ones back.
+ */
+async function withBrowserGlobals<T>(run: () => Promise<T>): Promise<T> {
+  const { Window } = await import("happy-dom");
+  const window = new Window({ url: "http://localhost/" });
+  const names = ["window", "document", "localStorage", "sessionStorage", "navigator", "location", "history", "self"];
+  const values: Record<string, unknown> = {
+    window,
+    document: window.document,
+    localStorage: window.localStorage,
+    sessionStorage: window.sessionStorage,
+    navigator: window.navigator,
+    location: window.location,
+    history: window.history,
+    self: window,
+  };
+  const saved = names.map((n) => [n, Object.getOwnPropertyDescriptor(globalThis, n)] as const);
+  for (const n of names) Object.defineProperty(globalThis, n, { value: values[n], configurable: true, writable: true });
+  try {
+    return await run();
+  } finally {
+    for (const [n, d] of saved) {
+      if (d) Object.defineProperty(globalThis, n, d);
+      else delete (globalThis as Record<string, unknown>)[n];
+    }
+    await window.happyDOM.close();
+  }
+}
+
+/**
+ * Renders the Login screen in every language of spec §1 with the app's own modules (a Vite server in SSR mode over this
+ * project, CSS left out), with the `define`s of the build.
+ */
+async function renderCopies(
+  root: string,
+  define: Record<string, unknown>,
+  alias: unknown,
+): Promise<Array<{ lang: PrerenderLanguage; markup: string }>> {
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: "error",
+    plugins: [react()],
+    define,
+    resolve: { alias: alias as never, dedupe: ["react", "react-dom"] },
+    ssr: { noExternal: ["antd-mobile"] },
+    server: { middlewareMode: true, hmr: false, watch: null, ws: false },
+    appType: "custom",
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  try {
+    return await withBrowserGlobals(async () => {
+      const mod = (await server.ssrLoadModule(RENDER_MODULE)) as {
+        LANGUAGES: readonly PrerenderLanguage[];
+        renderLoginScreen: (lang: PrerenderLanguage) => Promise<string>;
+      };
+      const copies: Array<{ lang: PrerenderLanguage; markup: string }> = [];
+      for (const lang of mod.LANGUAGES) copies.push({ lang, markup: await mod.renderLoginScreen(lang) });
+      return copies;
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The build step: index.html gets the prerendered Login copies ({@link injectPrerender}), the Login chunk's
+ * stylesheets and {@link BOOT_SCRIPT} in its head. Runs on the built index.html before the service worker's shell
+ * list and the compressed copies are made.
+ */
+export function prerenderPlugin(): Plugin {
+  let root = process.cwd();
+  let define: Record<string, unknown> = {};
+  let alias: unknown = [];
+  let base = "/";
+  return {
+    name: "aquapilot-prerender",
+    apply: "build",
+    configResolved(config) {
+      root = config.root;
+      define = config.define ?? {};
+      alias = config.resolve.alias;
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: "post",
+      async handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const copies = await renderCopies(root, define, alias);
+        const tags: HtmlTagDescriptor[] = chunkStylesheets(ctx.bundle, LOGIN_MODULE)
+          .map((file) => path.posix.join(base, file))
+          .filter((href) => !html.includes(`href="${href}"`))
+          .map((href) => ({ tag: "link", attrs: { rel: "stylesheet", crossorigin: true, href }, injectTo: "head" }));
+        // Last in the head: it runs before the body is parsed (and so before the first paint).
+        tags.push({ tag: "script", attrs: { src: BOOT_SCRIPT }, injectTo: "head" });
+        return { html: injectPrerender(html, copies), tags };
+      },
+    },
+  };
+}
