@@ -1,6 +1,6 @@
 import type { Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { chunkStylesheets, injectPrerender, prerenderCopy } from "./vite-prerender.js";
+import { chunkStylesheets, deferEntry, injectPrerender, prerenderCopy } from "./vite-prerender.js";
 
 describe("the prerendered Login copy (issue 12)", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
@@ -34,6 +34,27 @@ describe("the prerendered Login copy (issue 12)", () => {
       '<html><body><div id="root"><div class="prerender" lang="zh-Hans" inert=""><p>登录</p></div><div class="prerender" lang="en" inert=""><p>Sign in $&</p></div></div><script type="module" src="/a.js"></script></body></html>',
     );
     expect(() => injectPrerender("<div id=root></div>", [])).toThrow(/no empty/);
+  });
+});
+
+describe("deferEntry", () => {
+  it("moves the module entry and its preloads onto the boot script, which goes before the stylesheets", () => {
+    const html = [
+      "<head>",
+      "<title>AquaPilot</title>",
+      '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/react-1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/i18n-1.js">',
+      '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
+      "</head>",
+    ].join("\n");
+    const out = deferEntry(html, "./boot.js");
+    expect(out).not.toMatch(/type="module"|modulepreload/);
+    expect(out).toContain(
+      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js"></script>',
+    );
+    expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
+    expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
   });
 });
 

@@ -73,6 +73,28 @@ export function injectPrerender(
 }
 
 /**
+ * Hands the start of the app's code to boot.js: the entry's `<script type="module">` and Vite's `modulepreload` links
+ * leave the HTML and their URLs go on the boot script (`data-entry`, `data-preload`), which is put right after the
+ * `<title>`, before the stylesheets (a classic script after them would wait for them). boot.js then requests the
+ * code after the first paint when a prerendered copy is showing (the HTML and CSS paint without sharing the network
+ * with it), at once otherwise.
+ * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
+ */
+export function deferEntry(html: string, bootSrc: string): string {
+  const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  if (!entry) throw new Error("index.html: no module entry script");
+  const preloads: string[] = [];
+  let out = html.replace(entry[0], "");
+  out = out.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_m, href: string) => {
+    preloads.push(href);
+    return "";
+  });
+  if (!out.includes("</title>")) throw new Error("index.html: no </title> to put the boot script after");
+  const boot = `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}"></script>`;
+  return out.replace("</title>", () => `</title>\n    ${boot}`);
+}
+
+/**
  * The stylesheets of the chunk built from `facade` and of every chunk it imports statically, as built file names
  * (`assets/….css`), first found first; empty when no chunk comes from that module.
  */
@@ -165,7 +187,7 @@ async function renderCopies(
 
 /**
  * The build step: index.html gets the prerendered Login copies ({@link injectPrerender}), the Login chunk's
- * stylesheets and {@link BOOT_SCRIPT} in its head. Runs on the built index.html before the service worker's shell
+ * stylesheets, and {@link BOOT_SCRIPT} starting the app's code ({@link deferEntry}). Runs on the built index.html before the service worker's shell
  * list and the compressed copies are made.
  */
 export function prerenderPlugin(): Plugin {
@@ -191,9 +213,7 @@ export function prerenderPlugin(): Plugin {
           .map((file) => path.posix.join(base, file))
           .filter((href) => !html.includes(`href="${href}"`))
           .map((href) => ({ tag: "link", attrs: { rel: "stylesheet", crossorigin: true, href }, injectTo: "head" }));
-        // Last in the head: it runs before the body is parsed (and so before the first paint).
-        tags.push({ tag: "script", attrs: { src: BOOT_SCRIPT }, injectTo: "head" });
-        return { html: injectPrerender(html, copies), tags };
+        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT), tags };
       },
     },
   };

@@ -1,23 +1,65 @@
 /*
- * AquaPilot boot (issue 12 "A phone opens the app fast"; apps/web/vite-prerender.ts). A classic script in the head of
- * index.html (the CSP allows no inline script): when the page opens on #/login, it picks the prerendered copy of the
- * Login screen in the stored language, so it paints before the app's JavaScript has run. Without a stored language
- * the app's default (zh-Hans) is shown, except inside a native shell, whose own language may make the app reload.
- * Anything unexpected shows nothing: the app renders as without it.
+ * AquaPilot boot (issue 12 "A phone opens the app fast"; apps/web/vite-prerender.ts, docs/decisions.md 34). A classic
+ * script at the top of index.html's head (the CSP allows no inline script) that
+ * - picks the prerendered copy of the Login screen in the stored language when the page opens on #/login, so it paints
+ *   before the app's code has run (without a stored language the app's default, zh-Hans, except inside a native
+ *   shell, whose own language may make the app reload);
+ * - starts the app's code (its entry and the modules it needs at once, named on this script's data-entry and
+ *   data-preload): after the first paint when a copy is showing, so the HTML and CSS do not share the network with
+ *   it, at once otherwise. The entry runs once the document is parsed, as a module script in the page would.
+ * Anything unexpected about the copy shows no copy; the app starts either way.
  */
 (() => {
+  const script = document.currentScript || document.querySelector("script[data-entry]");
+  let shown = false;
   try {
     const languages = ["zh-Hans", "en", "es", "ru", "fr"];
     const path = (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
-    if (path !== "/login") return;
-    const stored = window.localStorage.getItem("lang");
+    const stored = path === "/login" ? window.localStorage.getItem("lang") : null;
     let lang = "zh-Hans";
     if (stored !== null) lang = JSON.parse(stored);
-    else if (window.AquaPilotNative) return;
-    if (languages.indexOf(lang) < 0) return;
-    document.documentElement.setAttribute("data-prerender", lang);
-    document.documentElement.lang = lang;
+    if (path === "/login" && languages.indexOf(lang) >= 0 && (stored !== null || !window.AquaPilotNative)) {
+      document.documentElement.setAttribute("data-prerender", lang);
+      document.documentElement.lang = lang;
+      shown = true;
+    }
   } catch {
-    // no storage, bad JSON: no prerendered screen
+    // no storage, bad JSON: no copy
+  }
+
+  const entry = script?.dataset.entry;
+  if (!entry) return;
+  const add = (element) => document.head.appendChild(element);
+  const preload = () => {
+    for (const href of (script.dataset.preload || "").split(" ").concat(entry)) {
+      if (!href) continue;
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.crossOrigin = "";
+      link.href = href;
+      add(link);
+    }
+  };
+  const run = () => {
+    const module = document.createElement("script");
+    module.type = "module";
+    module.crossOrigin = "";
+    module.src = entry;
+    add(module);
+  };
+  const whenParsed = (f) => {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", f, { once: true });
+    else f();
+  };
+  if (shown) {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        preload();
+        whenParsed(run);
+      }, 0),
+    );
+  } else {
+    preload();
+    whenParsed(run);
   }
 })();

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 /** public/boot.js, the classic script in index.html's head that picks the prerendered Login copy (issue 12). */
 const BOOT = readFileSync(path.join(import.meta.dirname, "../../public/boot.js"), "utf8");
@@ -42,6 +42,40 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     expect(boot("#/Register", { lang: '"en"' })).toBeNull();
     expect(boot("#/login", { lang: '"de"' })).toBeNull();
     expect(boot("#/login", { lang: "{bad" })).toBeNull();
+  });
+
+  it("starts the app's code at once when no copy shows, and only after the first paint when one does", async () => {
+    // What boot.js adds to the head, recorded instead of added (happy-dom loads no script file).
+    let added: Element[] = [];
+    const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      added.push(node as unknown as Element);
+      return node;
+    });
+    const started = () => ({
+      preloads: added.filter((e) => e.getAttribute("rel") === "modulepreload").map((e) => e.getAttribute("href")),
+      entry: added.find((e) => e.getAttribute("type") === "module")?.getAttribute("src") ?? null,
+    });
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.preload = "/assets/react-1.js /assets/i18n-1.js";
+    document.body.append(tag);
+    try {
+      boot("#/index/home", { lang: '"en"' });
+      expect(started()).toEqual({
+        preloads: ["/assets/react-1.js", "/assets/i18n-1.js", "/assets/index-1.js"],
+        entry: "/assets/index-1.js",
+      });
+      added = [];
+
+      boot("#/login", { lang: '"en"' });
+      expect(started()).toEqual({ preloads: [], entry: null });
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+      expect(started().entry).toBe("/assets/index-1.js");
+      expect(started().preloads).toHaveLength(3);
+    } finally {
+      append.mockRestore();
+      tag.remove();
+    }
   });
 
   it("knows the same five languages as the app (spec §1)", () => {
