@@ -48,7 +48,9 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     // What boot.js adds to the head, recorded instead of added (happy-dom loads no script file).
     let added: Element[] = [];
     const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
-      added.push(node as unknown as Element);
+      // A fragment brings its children (boot.js adds the preload links in one go).
+      const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
+      added.push(...nodes);
       return node;
     });
     const started = () => ({
