@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
 
@@ -13,10 +14,7 @@ type OutputChunk = Rolldown.OutputChunk;
  * replaces it with the same screen, element for element (the route waits for its chunk and texts first).
  */
 
-/** The languages of spec §1, in the order their copies appear in index.html. */
-export type PrerenderLanguage = "zh-Hans" | "en" | "es" | "ru" | "fr";
-
-/** The module (under Vite's SSR loader) that renders the Login screen, and its function. */
+/** The module (under Vite's SSR loader) that renders the Login screen and names the languages to render. */
 const RENDER_MODULE = "/src/app/prerender.tsx";
 
 /** The Login screen's module: its chunk's CSS must be in the head for the prerendered copy to paint styled. */
@@ -35,14 +33,14 @@ export const PRERENDER_STYLE_CLASSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * One language's prerendered markup made safe to paint before the app runs: test ids, route names and element
- * ids removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned into classes ({@link PRERENDER_STYLE_CLASSES}),
- * inside a `div.prerender` wrapper that carries the language, is hidden until boot.js picks it (styles.css) and is
- * `inert` (a tap or typing before the app runs does nothing, so nothing typed is lost when the real page replaces
- * it).
+ * One language's prerendered markup made safe to paint before the app runs: test ids, route names and element ids
+ * removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned
+ * into classes ({@link PRERENDER_STYLE_CLASSES}), inside a `div.prerender` wrapper that carries the language, is
+ * hidden until boot.js picks it (styles.css) and is `inert` (a tap or typing before the app runs does nothing, so
+ * nothing typed is lost when the real page replaces it).
  * @throws Error when the markup has another style attribute (the copy would not look like the page) or a script.
  */
-export function prerenderCopy(lang: PrerenderLanguage, markup: string): string {
+export function prerenderCopy(lang: Language, markup: string): string {
   if (/<script/i.test(markup)) throw new Error(`prerendered Login (${lang}) has a script`);
   let clean = markup.replace(/\s(data-testid|data-route|id)="[^"]*"/g, "");
   clean = clean.replace(/<([a-z][\w-]*)([^>]*?)\sstyle="([^"]*)"([^>]*)>/gi, (tag, name, before, style, after) => {
@@ -62,10 +60,7 @@ export function prerenderCopy(lang: PrerenderLanguage, markup: string): string {
  * stylesheets and the boot script.
  * @throws Error when index.html has no empty `<div id="root"></div>`.
  */
-export function injectPrerender(
-  html: string,
-  copies: ReadonlyArray<{ lang: PrerenderLanguage; markup: string }>,
-): string {
+export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Language; markup: string }>): string {
   const root = '<div id="root"></div>';
   if (!html.includes(root)) throw new Error('index.html: no empty <div id="root"></div> to prerender into');
   const body = copies.map((c) => prerenderCopy(c.lang, c.markup)).join("");
@@ -150,14 +145,14 @@ async function withBrowserGlobals<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Renders the Login screen in every language of spec §1 with the app's own modules (a Vite server in SSR mode over this
- * project, CSS left out), with the `define`s of the build.
+ * Renders the Login screen in every language of spec §1 with the app's own modules (a Vite server in SSR mode over
+ * this project, CSS left out), with the `define`s of the build.
  */
 async function renderCopies(
   root: string,
   define: Record<string, unknown>,
   alias: unknown,
-): Promise<Array<{ lang: PrerenderLanguage; markup: string }>> {
+): Promise<Array<{ lang: Language; markup: string }>> {
   const server = await createServer({
     configFile: false,
     root,
@@ -173,10 +168,10 @@ async function renderCopies(
   try {
     return await withBrowserGlobals(async () => {
       const mod = (await server.ssrLoadModule(RENDER_MODULE)) as {
-        LANGUAGES: readonly PrerenderLanguage[];
-        renderLoginScreen: (lang: PrerenderLanguage) => Promise<string>;
+        LANGUAGES: readonly Language[];
+        renderLoginScreen: (lang: Language) => Promise<string>;
       };
-      const copies: Array<{ lang: PrerenderLanguage; markup: string }> = [];
+      const copies: Array<{ lang: Language; markup: string }> = [];
       for (const lang of mod.LANGUAGES) copies.push({ lang, markup: await mod.renderLoginScreen(lang) });
       return copies;
     });
@@ -187,8 +182,8 @@ async function renderCopies(
 
 /**
  * The build step: index.html gets the prerendered Login copies ({@link injectPrerender}), the Login chunk's
- * stylesheets, and {@link BOOT_SCRIPT} starting the app's code ({@link deferEntry}). Runs on the built index.html before the service worker's shell
- * list and the compressed copies are made.
+ * stylesheets, and {@link BOOT_SCRIPT} starting the app's code ({@link deferEntry}). Runs on the built index.html
+ * before the service worker's shell list and the compressed copies are made.
  */
 export function prerenderPlugin(): Plugin {
   let root = process.cwd();

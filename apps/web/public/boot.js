@@ -11,14 +11,20 @@
  */
 (() => {
   const script = document.currentScript || document.querySelector("script[data-entry]");
-  let shown = false;
-  try {
+  /** The language of the copy to show, or null for none. */
+  const pick = () => {
     const languages = ["zh-Hans", "en", "es", "ru", "fr"];
     const path = (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
-    const stored = path === "/login" ? window.localStorage.getItem("lang") : null;
-    let lang = "zh-Hans";
-    if (stored !== null) lang = JSON.parse(stored);
-    if (path === "/login" && languages.indexOf(lang) >= 0 && (stored !== null || !window.AquaPilotNative)) {
+    if (path !== "/login") return null;
+    const stored = window.localStorage.getItem("lang");
+    if (stored === null) return window.AquaPilotNative ? null : "zh-Hans";
+    const lang = JSON.parse(stored);
+    return languages.indexOf(lang) >= 0 ? lang : null;
+  };
+  let shown = false;
+  try {
+    const lang = pick();
+    if (lang) {
       document.documentElement.setAttribute("data-prerender", lang);
       document.documentElement.lang = lang;
       shown = true;

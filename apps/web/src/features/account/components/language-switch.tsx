@@ -38,9 +38,8 @@ export function LanguageSwitch({
             bold: l === lang,
             onClick: () => void choose(l),
           })),
+          // Its own close (an action, cancel, the mask); a back or leaving the page is seen by openWithBack.
           onClose: closed,
-          // A close that comes before the sheet has mounted skips onClose (antd-mobile); afterClose always comes.
-          afterClose: closed,
         }),
       () => {
         opening.current = false;

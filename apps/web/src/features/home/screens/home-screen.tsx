@@ -129,9 +129,8 @@ export function HomeScreen() {
               onClick: () => navigateTo(PATHS.FamilyList),
             },
           ],
+          // Its own close (an action, cancel, the mask); a back or leaving the page is seen by openWithBack.
           onClose: closed,
-          // A close that comes before the sheet has mounted skips onClose (antd-mobile); afterClose always comes.
-          afterClose: closed,
         }),
       () => {
         switching.current = false;
