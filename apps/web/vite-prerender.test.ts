@@ -1,6 +1,6 @@
 import type { Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { chunkStylesheets, deferEntry, injectPrerender, prerenderCopy } from "./vite-prerender.js";
+import { chunkClosure, deferEntry, injectPrerender, prerenderCopy } from "./vite-prerender.js";
 
 describe("the prerendered Login copy (issue 12)", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
@@ -48,21 +48,21 @@ describe("deferEntry", () => {
       '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
       "</head>",
     ].join("\n");
-    const out = deferEntry(html, "./boot.js");
+    const out = deferEntry(html, "./boot.js", ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"]);
     expect(out).not.toMatch(/type="module"|modulepreload/);
     expect(out).toContain(
-      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js"></script>',
+      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js"></script>',
     );
     expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
     expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
   });
 });
 
-describe("chunkStylesheets", () => {
+describe("chunkClosure", () => {
   const chunk = (fileName: string, facadeModuleId: string | null, imports: string[], css: string[]) =>
     ({ type: "chunk", fileName, facadeModuleId, imports, viteMetadata: { importedCss: new Set(css) } }) as never;
 
-  it("collects the CSS of the screen's chunk and of the chunks it imports statically, each once", () => {
+  it("collects the screen's chunk and the chunks it imports statically, with their CSS, each once", () => {
     const bundle = {
       "assets/login.js": chunk(
         "assets/login.js",
@@ -79,11 +79,10 @@ describe("chunkStylesheets", () => {
         ["assets/home.css"],
       ),
     } as unknown as Rolldown.OutputBundle;
-    expect(chunkStylesheets(bundle, /\/login-screen\.tsx$/)).toEqual([
-      "assets/login.css",
-      "assets/button.css",
-      "assets/form.css",
-    ]);
-    expect(chunkStylesheets(bundle, /\/nowhere\.tsx$/)).toEqual([]);
+    expect(chunkClosure(bundle, /\/login-screen\.tsx$/)).toEqual({
+      js: ["assets/login.js", "assets/button.js", "assets/form.js"],
+      css: ["assets/login.css", "assets/button.css", "assets/form.css"],
+    });
+    expect(chunkClosure(bundle, /\/nowhere\.tsx$/)).toEqual({ js: [], css: [] });
   });
 });

@@ -72,10 +72,12 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * leave the HTML and their URLs go on the boot script (`data-entry`, `data-preload`), which is put right after the
  * `<title>`, before the stylesheets (a classic script after them would wait for them). boot.js then requests the
  * code after the first paint when a prerendered copy is showing (the HTML and CSS paint without sharing the network
- * with it), at once otherwise.
+ * with it), at once otherwise. `screen`: the prerendered screen's own chunks (URLs; {@link chunkClosure}), named on
+ * `data-screen` less those already preloaded: boot.js preloads them with the rest when the copy shows, in one
+ * insertion, so Vite's lazy-import helper finds them there instead of adding a link (and a style pass) per file.
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
  */
-export function deferEntry(html: string, bootSrc: string): string {
+export function deferEntry(html: string, bootSrc: string, screen: readonly string[] = []): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error("index.html: no module entry script");
   const preloads: string[] = [];
@@ -85,23 +87,24 @@ export function deferEntry(html: string, bootSrc: string): string {
     return "";
   });
   if (!out.includes("</title>")) throw new Error("index.html: no </title> to put the boot script after");
-  const boot = `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}"></script>`;
+  const own = screen.filter((href) => href !== entry[1] && !preloads.includes(href));
+  const boot = `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" data-screen="${own.join(" ")}"></script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
 /**
- * The stylesheets of the chunk built from `facade` and of every chunk it imports statically, as built file names
- * (`assets/….css`), first found first; empty when no chunk comes from that module.
+ * The chunk built from `facade` and every chunk it imports statically, recursively: their JavaScript files (the
+ * screen's own first) and their stylesheets, as built file names (`assets/…`), each once, first found first; both
+ * empty when no chunk comes from that module.
  */
-export function chunkStylesheets(bundle: OutputBundle, facade: RegExp): string[] {
+export function chunkClosure(bundle: OutputBundle, facade: RegExp): { js: string[]; css: string[] } {
   const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
   const start = chunks.find((c) => c.facadeModuleId && facade.test(c.facadeModuleId.replaceAll("\\", "/")));
-  if (!start) return [];
+  const js: string[] = [];
   const css: string[] = [];
-  const seen = new Set<string>();
   const visit = (chunk: OutputChunk) => {
-    if (seen.has(chunk.fileName)) return;
-    seen.add(chunk.fileName);
+    if (js.includes(chunk.fileName)) return;
+    js.push(chunk.fileName);
     const meta = (chunk as OutputChunk & { viteMetadata?: { importedCss: Set<string> } }).viteMetadata;
     for (const file of meta?.importedCss ?? []) if (!css.includes(file)) css.push(file);
     for (const name of chunk.imports) {
@@ -109,8 +112,8 @@ export function chunkStylesheets(bundle: OutputBundle, facade: RegExp): string[]
       if (next?.type === "chunk") visit(next);
     }
   };
-  visit(start);
-  return css;
+  if (start) visit(start);
+  return { js, css };
 }
 
 /**
@@ -204,11 +207,13 @@ export function prerenderPlugin(): Plugin {
       async handler(html, ctx) {
         if (!ctx.bundle) return html;
         const copies = await renderCopies(root, define, alias);
-        const tags: HtmlTagDescriptor[] = chunkStylesheets(ctx.bundle, LOGIN_MODULE)
-          .map((file) => path.posix.join(base, file))
+        const login = chunkClosure(ctx.bundle, LOGIN_MODULE);
+        const href = (file: string) => path.posix.join(base, file);
+        const tags: HtmlTagDescriptor[] = login.css
+          .map(href)
           .filter((href) => !html.includes(`href="${href}"`))
           .map((href) => ({ tag: "link", attrs: { rel: "stylesheet", crossorigin: true, href }, injectTo: "head" }));
-        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT), tags };
+        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href)), tags };
       },
     },
   };

@@ -48,7 +48,15 @@ export default defineConfig({
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
     // turns zod's JIT off before any schema is built (strict CSP, decision 25) — whichever lazy chunk loads zod first.
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) }],
+    alias: [
+      { find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) },
+      // antd-mobile's default overlay render (rc-util's, CommonJS with Babel's regenerator runtime) is replaced by the
+      // React 19 render main.tsx sets anyway (shared/ui/antd-render.ts, issue 12).
+      {
+        find: /^rc-util\/lib\/React\/render$/,
+        replacement: fileURLToPath(new URL("./src/shared/ui/antd-render.ts", import.meta.url)),
+      },
+    ],
   },
   server: {
     proxy: {

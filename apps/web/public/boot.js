@@ -6,7 +6,8 @@
  *   shell, whose own language may make the app reload);
  * - starts the app's code (its entry and the modules it needs at once, named on this script's data-entry and
  *   data-preload): after the first paint when a copy is showing, so the HTML and CSS do not share the network with
- *   it, at once otherwise. The entry runs once the document is parsed, as a module script in the page would.
+ *   it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The entry runs once the
+ *   document is parsed, as a module script in the page would.
  * Anything unexpected about the copy shows no copy; the app starts either way.
  */
 (() => {
@@ -36,10 +37,12 @@
   const entry = script?.dataset.entry;
   if (!entry) return;
   const add = (element) => document.head.appendChild(element);
-  const preload = () => {
+  /** Preloads the entry and its imports, and with `screen` the prerendered screen's own chunks too. */
+  const preload = (screen) => {
     // One insertion for all the links (one at a time costs a style pass each on a slow phone).
     const links = document.createDocumentFragment();
-    for (const href of (script.dataset.preload || "").split(" ").concat(entry)) {
+    const hrefs = (script.dataset.preload || "").split(" ").concat(entry);
+    for (const href of screen ? hrefs.concat((script.dataset.screen || "").split(" ")) : hrefs) {
       if (!href) continue;
       const link = document.createElement("link");
       link.rel = "modulepreload";
@@ -63,12 +66,12 @@
   if (shown) {
     requestAnimationFrame(() =>
       setTimeout(() => {
-        preload();
+        preload(true);
         whenParsed(run);
       }, 0),
     );
   } else {
-    preload();
+    preload(false);
     whenParsed(run);
   }
 })();

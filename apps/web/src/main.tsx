@@ -1,6 +1,6 @@
 import { unstableSetRender } from "antd-mobile";
-import { StrictMode } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import { StrictMode, startTransition } from "react";
+import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";
 import { preloadFirstScreen } from "./app/first-screen.js";
 import { setTenant } from "./shared/api/transport.js";
@@ -8,7 +8,9 @@ import { loadGrantedPolicies } from "./shared/auth/session.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.js";
+import { nextTask } from "./shared/scheduling/index.js";
 import { loadAntdLocale } from "./shared/ui/antd-locale.js";
+import { antdRender } from "./shared/ui/antd-render.js";
 import "./styles.css";
 
 /**
@@ -16,23 +18,14 @@ import "./styles.css";
  * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant for
  * every call and its status bar and safe-area sizes as CSS variables, then the React root.
  */
-type ContainerWithRoot = (Element | DocumentFragment) & { _reactRoot?: Root };
-
-unstableSetRender((node, container) => {
-  const target = container as ContainerWithRoot;
-  target._reactRoot ||= createRoot(target);
-  const root = target._reactRoot;
-  root.render(node);
-  return async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    root.unmount();
-    delete target._reactRoot;
-  };
-});
+unstableSetRender(antdRender);
 
 async function start(): Promise<void> {
-  // The first screen's chunks start loading now, beside the native calls and the texts (issue 12).
+  // Start-up runs in tasks of its own, apart from the modules' evaluation and from each other (issue 12, blocking
+  // time). The first screen's chunks start loading first, beside the native calls and the texts.
+  await nextTask();
   const first = preloadFirstScreen(window.location.hash);
+  await nextTask();
   const [nativeLanguage, config] = await Promise.all([getNativeLanguage(), getNativeConfig()]);
   const { lang, reload } = resolveStartupLanguage(nativeLanguage);
   if (reload) {
@@ -58,11 +51,18 @@ async function start(): Promise<void> {
 
   const container = document.getElementById("root");
   if (!container) throw new Error("#root missing in index.html");
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  await nextTask();
+  const root = createRoot(container);
+  // A transition: React renders the first screen in slices of a few milliseconds, yielding to the browser between
+  // them, instead of one long task (issue 12, Lighthouse's total blocking time); the prerendered copy stays on screen
+  // until the commit replaces it.
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
   // Web Push for the installed web app (issue 5); a no-op inside the native shells and where unsupported.
   if (import.meta.env.PROD) void registerServiceWorker();
 }

@@ -107,7 +107,8 @@ export async function call<K extends keyof NativeBridge, T>(
   const bridge = native();
   const fn = bridge?.[name];
   if (!bridge || typeof fn !== "function") {
-    console.info(`[bridge] ${String(name)} unavailable (no window.${BRIDGE_GLOBAL})`);
+    // A plain browser has no bridge: said in development only (a log per call costs start-up time, issue 12).
+    if (import.meta.env.DEV) console.info(`[bridge] ${String(name)} unavailable (no window.${BRIDGE_GLOBAL})`);
     return fallback;
   }
   try {

@@ -54,7 +54,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
-  react: { bindI18nStore: "added" },
+  react: { bindI18nStore: false },
 });
 
 const loaded = new Map<string, Promise<void>>();
