@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { deliveryPlugins } from "./vite-delivery.js";
+import { iconPlugin } from "./vite-icons.js";
 import { prerenderPlugin } from "./vite-prerender.js";
 
 /**
@@ -43,7 +44,7 @@ const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig({
-  plugins: [react(), versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
+  plugins: [react(), iconPlugin(), versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
