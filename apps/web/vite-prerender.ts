@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
+import { iconPlugin } from "./vite-icons.js";
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
@@ -160,10 +161,11 @@ async function renderCopies(
     configFile: false,
     root,
     logLevel: "error",
-    plugins: [react()],
+    // The build's icon transform too (vite-icons.ts), with the icons inlined: the copy must draw the app's paths.
+    plugins: [react(), iconPlugin()],
     define,
     resolve: { alias: alias as never, dedupe: ["react", "react-dom"] },
-    ssr: { noExternal: ["antd-mobile"] },
+    ssr: { noExternal: ["antd-mobile", "antd-mobile-icons"] },
     server: { middlewareMode: true, hmr: false, watch: null, ws: false },
     appType: "custom",
     optimizeDeps: { noDiscovery: true, include: [] },
