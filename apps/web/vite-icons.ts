@@ -40,9 +40,9 @@ export function shortenPath(d: string): string {
         name: "convertPathData",
         params: {
           floatPrecision: 2,
-          // Same drawing, shorter numbers: no shape changes (arcs for curves, lines for flat curves…).
+          // Shorter numbers, same segments: no lines for flat curves, no shorthands, nothing removed or merged. svgo
+          // still writes a curve that is a circular arc (within 0.5 % of its radius) as an arc.
           applyTransforms: false,
-          makeArcs: undefined,
           straightCurves: false,
           convertToQ: false,
           lineShorthands: false,
