@@ -300,6 +300,30 @@ async function lighthouseRun(
   });
 }
 
+/** Lighthouse runtime errors whose own message says "Please run Lighthouse again" (a trace it failed to record). */
+export const RETRYABLE_LIGHTHOUSE_ERRORS = ["NO_NAVSTART", "NO_TRACING_STARTED"] as const;
+
+/** How many times one run is tried when Lighthouse reports one of {@link RETRYABLE_LIGHTHOUSE_ERRORS}. */
+export const LIGHTHOUSE_ATTEMPTS = 3;
+
+/**
+ * Runs `run` again, in a fresh Chromium each time, when Lighthouse itself failed to record the trace (one of
+ * {@link RETRYABLE_LIGHTHOUSE_ERRORS}), up to {@link LIGHTHOUSE_ATTEMPTS} tries; a retry is printed. Any other error,
+ * or the same one on the last try, is thrown: a wrong screen or a missing metric never turns into a retry.
+ */
+export async function withRetry<T>(run: () => Promise<T>, label: string, attempts = LIGHTHOUSE_ATTEMPTS): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryable = RETRYABLE_LIGHTHOUSE_ERRORS.some((code) => message.includes(`Lighthouse: ${code} `));
+      if (!retryable || attempt >= attempts) throw error;
+      console.log(`  ${label}: ${message.split(" Something")[0]} — run again (try ${attempt + 1} of ${attempts})`);
+    }
+  }
+}
+
 /**
  * Runs the web benchmark (see the file comment). Lighthouse and Chromium run one at a time, never beside other load.
  * @param opts.built skip the build and use apps/web/dist as it is; opts.reportsDir: write every run's HTML report there.
@@ -335,7 +359,7 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
     for (let i = 0; i < RUNS; i++) {
       for (const target of TARGETS) {
         const report = opts.reportsDir ? path.join(opts.reportsDir, `${target}-${i + 1}.html`) : null;
-        const { metrics, lhr } = await lighthouseRun(base, target, urls[target], report);
+        const { metrics, lhr } = await withRetry(() => lighthouseRun(base, target, urls[target], report), target);
         lighthouseVersion = lhr.lighthouseVersion;
         runs[target].push(metrics);
         console.log(

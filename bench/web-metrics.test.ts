@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, medianMetrics, metricsOf } from "./web-bench.js";
+import { median, medianMetrics, metricsOf, withRetry } from "./web-bench.js";
 
 /** A minimal Lighthouse result with the audits the web benchmark reads. */
 function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; runtimeError?: boolean }) {
@@ -59,5 +59,37 @@ describe("web benchmark figures (issue 12)", () => {
     expect(() => metricsOf(lhr({}))).toThrow(/no largest-contentful-paint/);
     expect(() => metricsOf(lhr({ lcp: 1, score: null }))).toThrow(/no performance score/);
     expect(() => metricsOf(lhr({ lcp: 1, runtimeError: true }))).toThrow(/NO_FCP/);
+  });
+
+  it("runs again only when Lighthouse failed to record its trace, and at most three times", async () => {
+    const navstart = new Error("Lighthouse: NO_NAVSTART Something went wrong with recording the trace");
+    let calls = 0;
+    await expect(
+      withRetry(async () => {
+        calls++;
+        if (calls < 3) throw navstart;
+        return "ok";
+      }, "login"),
+    ).resolves.toBe("ok");
+    expect(calls).toBe(3);
+
+    calls = 0;
+    await expect(
+      withRetry(async () => {
+        calls++;
+        throw navstart;
+      }, "login"),
+    ).rejects.toBe(navstart);
+    expect(calls).toBe(3);
+
+    calls = 0;
+    const wrongScreen = new Error("the login run did not show the Login screen (#/index/home)");
+    await expect(
+      withRetry(async () => {
+        calls++;
+        throw wrongScreen;
+      }, "login"),
+    ).rejects.toBe(wrongScreen);
+    expect(calls).toBe(1);
   });
 });

@@ -5,8 +5,8 @@
  *   before the app's code has run (without a stored language the app's default, zh-Hans, except inside a native
  *   shell, whose own language may make the app reload);
  * - starts the app's code (its entry and the modules it needs at once, named on this script's data-entry and
- *   data-preload): after the first paint when a copy is showing, so the HTML and CSS do not share the network with
- *   it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The entry runs once the
+ *   data-preload): after the copy's first contentful paint when a copy is showing, so the HTML and CSS do not share
+ *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The entry runs once the
  *   document is parsed, as a module script in the page would.
  * Anything unexpected about the copy shows no copy; the app starts either way.
  */
@@ -34,6 +34,8 @@
     // no storage, bad JSON: no copy
   }
 
+  /** The longest the app's code waits for the copy's first paint, ms. */
+  const AFTER_PAINT_LIMIT_MS = 1000;
   const entry = script?.dataset.entry;
   if (!entry) return;
   const add = (element) => document.head.appendChild(element);
@@ -63,13 +65,36 @@
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", f, { once: true });
     else f();
   };
+  /**
+   * Calls `f` in a task of its own once the copy has painted: on the browser's first-contentful-paint entry, which
+   * arrives after that paint (the app's downloads then never count towards it), else after one frame; at the latest
+   * after AFTER_PAINT_LIMIT_MS (a hidden tab paints nothing).
+   */
+  const afterPaint = (f) => {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      setTimeout(f, 0);
+    };
+    setTimeout(start, AFTER_PAINT_LIMIT_MS);
+    const Observer = window.PerformanceObserver;
+    if (Observer && (Observer.supportedEntryTypes || []).includes("paint")) {
+      const observer = new Observer((list) => {
+        if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+        observer.disconnect();
+        start();
+      });
+      observer.observe({ type: "paint", buffered: true });
+    } else {
+      requestAnimationFrame(start);
+    }
+  };
   if (shown) {
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        preload(true);
-        whenParsed(run);
-      }, 0),
-    );
+    afterPaint(() => {
+      preload(true);
+      whenParsed(run);
+    });
   } else {
     preload(false);
     whenParsed(run);

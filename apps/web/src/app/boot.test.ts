@@ -87,6 +87,67 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     }
   });
 
+  it("with a copy showing, waits for the browser's first-contentful-paint entry, else at most a second", async () => {
+    // A browser that reports paints: the entry arrives when the test says it painted.
+    const observers: Array<{ cb: (list: { getEntriesByName(n: string): unknown[] }) => void; off: boolean }> = [];
+    class FakeObserver {
+      static supportedEntryTypes = ["paint", "largest-contentful-paint"];
+      private readonly self: (typeof observers)[number];
+      constructor(cb: (typeof observers)[number]["cb"]) {
+        this.self = { cb, off: false };
+        observers.push(this.self);
+      }
+      observe(options: { type: string; buffered: boolean }): void {
+        expect(options).toEqual({ type: "paint", buffered: true });
+      }
+      disconnect(): void {
+        this.self.off = true;
+      }
+    }
+    const paint = (name: string) =>
+      observers.filter((o) => !o.off).forEach((o) => o.cb({ getEntriesByName: (n) => (n === name ? [{}] : []) }));
+    vi.stubGlobal("PerformanceObserver", FakeObserver);
+    // The module scripts boot.js adds to the head, recorded instead of added (happy-dom loads no script file).
+    const entries: string[] = [];
+    const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      if (node instanceof HTMLScriptElement) entries.push(node.src);
+      return node;
+    });
+    const started = () => entries.length > 0;
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    document.body.append(tag);
+    vi.useFakeTimers();
+    try {
+      boot("#/login", { lang: '"en"' });
+      await vi.advanceTimersByTimeAsync(500);
+      expect(started()).toBe(false);
+      paint("first-paint");
+      await vi.advanceTimersByTimeAsync(10);
+      expect(started()).toBe(false);
+      paint("first-contentful-paint");
+      await vi.advanceTimersByTimeAsync(10);
+      expect(started()).toBe(true);
+      expect(observers.every((o) => o.off)).toBe(true);
+
+      // No paint at all (a hidden tab): the app starts after a second anyway, once.
+      entries.length = 0;
+      boot("#/login", { lang: '"en"' });
+      await vi.advanceTimersByTimeAsync(990);
+      expect(started()).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(entries).toHaveLength(1);
+      paint("first-contentful-paint");
+      await vi.advanceTimersByTimeAsync(10);
+      expect(entries).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      append.mockRestore();
+      tag.remove();
+    }
+  });
+
   it("knows the same five languages as the app (spec §1)", () => {
     const list = /const languages = (\[[^\]]*\])/.exec(BOOT)?.[1];
     expect(JSON.parse(list ?? "null")).toEqual([...LANGUAGES]);

@@ -2,12 +2,10 @@ import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import type { HubConnectionLike } from "./hub-channel.js";
 import { ForeverRetryPolicy } from "./retry-policy.js";
 
-export { ZDeviceChangeMessage, ZMessage } from "@aquapilot/contract";
-
 /**
- * The heavy half of the real-time channels (issue 12): the official SignalR client and the contract schemas of the
- * hubs' messages. Loaded on demand by {@link lazyHubConnection} when a channel first starts — after the first screen
- * has painted — never on the first screen itself.
+ * The heavy half of the real-time channels (issue 12): the official SignalR client. Loaded on demand by
+ * {@link lazyHubConnection} when a channel first starts — after the first screen has painted — never on the first
+ * screen itself.
  */
 
 /**
