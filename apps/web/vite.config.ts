@@ -73,8 +73,16 @@ export default defineConfig({
     // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
     manifest: true,
     chunkSizeWarningLimit: 800,
-    // No forced vendor groups (issue 12): rolldown splits per screen and per shared module, so a route loads only the
-    // antd-mobile components, icons and contract parts it uses.
+    // No vendor groups but one (issue 12): rolldown splits per screen and per shared module, so a route loads only the
+    // antd-mobile components, icons and contract parts it uses. TanStack Query's core is one chunk: every screen needs
+    // the client the entry builds, and split by which lazy chunk also imports which part it compressed 1 KB worse.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: "query-core", test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/ }],
+        },
+      },
+    },
   },
   test: {
     name: "web",

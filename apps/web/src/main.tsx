@@ -1,7 +1,7 @@
 import { unstableSetRender } from "antd-mobile";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/app.js";
+import { App, queryClient } from "./app/app.js";
 import { preloadFirstScreen } from "./app/first-screen.js";
 import { setTenant } from "./shared/api/transport.js";
 import { loadGrantedPolicies } from "./shared/auth/session.js";
@@ -39,6 +39,9 @@ async function start(): Promise<void> {
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   const screenTexts = loadTexts(lang, first.textGroups).catch(() => undefined);
   await texts;
+  // The first screen's own calls (Home's families, devices and dashboard) start now, in this language and tenant,
+  // beside its chunk and before its first render (issue 12: no request waterfall).
+  void first.loadData(queryClient);
   // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);

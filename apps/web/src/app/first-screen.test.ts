@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { removeItem, setItem } from "../shared/storage/index.js";
 import { firstRoutes, firstTextGroups, loadedScreen, preloadFirstScreen } from "./first-screen.js";
 import { ROUTES } from "./routes.js";
@@ -55,5 +56,33 @@ describe("first screen preload (issue 12)", () => {
     const screen = loadedScreen(login);
     expect(screen).toBe((await import("../features/account/screens/login-screen.js")).LoginScreen);
     expect(loadedScreen(register)).toBeNull();
+  });
+
+  it("starts the first routes' own calls, and no other route's", async () => {
+    const home = ROUTES.find((r) => r.name === "Index")?.children?.find((r) => r.name === "Home");
+    expect(home?.data).toBeTypeOf("function");
+    const start = vi.fn(async (_client: QueryClient) => {});
+    const data = vi.spyOn(home as NonNullable<typeof home>, "data").mockResolvedValue(start);
+    try {
+      const client = new QueryClient();
+      await preloadFirstScreen("#/index/home").loadData(client); // no token: Login, which has no calls
+      expect(data).not.toHaveBeenCalled();
+      signIn();
+      await preloadFirstScreen("#/index/my").loadData(client);
+      expect(start).not.toHaveBeenCalled();
+      // The starter loads with the screen's chunk, before start-up asks for the calls.
+      const first = preloadFirstScreen("#/index/home");
+      expect(data).toHaveBeenCalledOnce();
+      expect(start).not.toHaveBeenCalled();
+      await first.loadData(client);
+      expect(start).toHaveBeenCalledExactlyOnceWith(client);
+      // A starter that fails, or fails to load, never fails start-up.
+      start.mockRejectedValueOnce(new Error("offline"));
+      await expect(preloadFirstScreen("#/index/home").loadData(client)).resolves.toBeUndefined();
+      data.mockRejectedValueOnce(new Error("chunk"));
+      await expect(preloadFirstScreen("#/index/home").loadData(client)).resolves.toBeUndefined();
+    } finally {
+      data.mockRestore();
+    }
   });
 });

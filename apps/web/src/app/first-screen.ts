@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import { matchRoutes } from "react-router";
 import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.js";
@@ -36,6 +37,12 @@ export interface FirstScreen {
   needsSession: boolean;
   /** Settles when the routes' chunks have loaded (or failed: the screen shows its error page). */
   ready: Promise<void>;
+  /**
+   * Starts the routes' first calls (their `data`) into `client`, once start-up has set the language and tenant the
+   * calls carry; settles when they have (a failure is the screen's to show). Only when a token is stored: without
+   * one the first screen is Login, which has none.
+   */
+  loadData(client: QueryClient): Promise<void>;
 }
 
 /** Screens whose chunk has loaded, by route: the router shows them without suspending (see {@link loadedScreen}). */
@@ -65,9 +72,15 @@ export function preloadFirstScreen(hash: string): FirstScreen {
       () => undefined,
     ),
   );
+  // The routes' call starters load beside their chunks; a starter that fails to load starts nothing.
+  const starters = routes.map((r) => r.data?.().catch(() => undefined));
   return {
     textGroups: firstTextGroups(routes),
     needsSession: routes.some((r) => !r.open),
     ready: Promise.all(loads).then(() => undefined),
+    loadData: (client) =>
+      Promise.all(starters.map((load) => load?.then((start) => start?.(client)).catch(() => undefined))).then(
+        () => undefined,
+      ),
   };
 }

@@ -1,4 +1,5 @@
 import { PERMISSIONS } from "@aquapilot/contract/wire";
+import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import type { PermissionRequirement } from "../shared/auth/permissions.js";
 import type { TextGroup } from "../shared/i18n/index.js";
@@ -22,6 +23,12 @@ export interface AppRoute {
    * when not given. Login and Home name theirs so the first screen downloads only those.
    */
   texts?: readonly TextGroup[];
+  /**
+   * Loads the function that starts the screen's first calls into the app's query client, used when the route is the
+   * first screen (issue 12: the calls leave at start-up, beside the screen's chunk, not after its first render). The
+   * function resolves when the calls have settled and never rejects.
+   */
+  data?: () => Promise<(client: QueryClient) => Promise<void>>;
   /** Child routes rendered inside this one (the /index tab layout). */
   children?: AppRoute[];
 }
@@ -54,6 +61,7 @@ export const ROUTES: AppRoute[] = [
         path: PATHS.Home,
         transition: "none",
         screen: lazyNamed(() => import("../features/home/screens/home-screen.js"), "HomeScreen"),
+        data: () => import("../features/home/prefetch.js").then((m) => m.prefetchHome),
       },
       {
         name: "My",

@@ -39,3 +39,15 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
   i18n.on("languageChanged", () => void client.invalidateQueries());
   return client;
 }
+
+/** How old an answer may be for a screen's mount to take it as it is: the start-up prefetch's (issue 12), ms. */
+export const JUST_FETCHED_MS = 2_000;
+
+/**
+ * `refetchOnMount` of a screen that asks again on every visit ("always"), except when the answer arrived less than
+ * {@link JUST_FETCHED_MS} ago: the start-up prefetch of the first screen's data (app/first-screen.ts) then counts as
+ * that visit's call, and the screen does not ask twice in its first second.
+ */
+export function refetchOnMountUnlessJustFetched(query: { state: { dataUpdatedAt: number } }): boolean | "always" {
+  return Date.now() - query.state.dataUpdatedAt < JUST_FETCHED_MS ? false : "always";
+}

@@ -1,6 +1,7 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
+import { refetchOnMountUnlessJustFetched } from "../../../shared/api/query-client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 
 /** How many families the home tab's switcher loads at once (a user belongs to a handful). */
@@ -16,14 +17,15 @@ export async function getFamilies(signal?: AbortSignal): Promise<TFamily[]> {
 }
 
 /**
- * Query options of {@link getFamilies}. Loaded afresh whenever the home tab mounts or the window regains focus, so a
+ * Query options of {@link getFamilies}. Loaded afresh whenever the home tab mounts (unless the start-up prefetch just
+ * loaded it) or the window regains focus, so a
  * household the user was removed from (or that was deleted) disappears at once and the tab falls back (spec §6).
  */
 export function getFamiliesQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.families,
     queryFn: ({ signal }) => getFamilies(signal),
-    refetchOnMount: "always",
+    refetchOnMount: refetchOnMountUnlessJustFetched,
     refetchOnWindowFocus: true,
   });
 }

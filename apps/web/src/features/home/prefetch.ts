@@ -1,0 +1,33 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { getItem, getUserFamily } from "../../shared/storage/index.js";
+import { dashboardQueryOptions } from "./api/get-dashboard.js";
+import { getFamiliesQueryOptions } from "./api/get-families.js";
+import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.js";
+import { selectHomeFamily } from "./family-selection.js";
+
+/**
+ * Home's first calls, started at start-up beside its chunk instead of after its first render (issue 12: no request
+ * waterfall before the device list paints): the families (spec §7 get families) and, for the household Home will
+ * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
+ * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
+ * answers are the ones Home shows. Failures are silent here (a kept household the user has left answers 403); Home's
+ * own queries ask again and show their errors as usual. Resolves when the calls have settled; never rejects.
+ * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
+ */
+export async function prefetchHome(client: QueryClient): Promise<void> {
+  const silent = { meta: { silent: true } } as const;
+  const household = (familyId: string) =>
+    Promise.all([
+      client.prefetchQuery({ ...getFamilyDevicesQueryOptions(familyId), ...silent }),
+      client.prefetchQuery({ ...dashboardQueryOptions(familyId), ...silent }),
+    ]);
+  const kept = getUserFamily(getItem("loginInfo")?.userName ?? "");
+  const families = client.fetchQuery({ ...getFamiliesQueryOptions(), ...silent }).then(
+    (list) => {
+      const family = selectHomeFamily(list, kept);
+      return family && family.id !== kept ? household(family.id) : undefined;
+    },
+    () => undefined,
+  );
+  await Promise.all([families, kept ? household(kept) : undefined]);
+}
