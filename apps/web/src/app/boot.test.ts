@@ -104,8 +104,9 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
         this.self.off = true;
       }
     }
-    const paint = (name: string) =>
-      observers.filter((o) => !o.off).forEach((o) => o.cb({ getEntriesByName: (n) => (n === name ? [{}] : []) }));
+    const paint = (name: string) => {
+      for (const o of observers.filter((x) => !x.off)) o.cb({ getEntriesByName: (n) => (n === name ? [{}] : []) });
+    };
     vi.stubGlobal("PerformanceObserver", FakeObserver);
     // The module scripts boot.js adds to the head, recorded instead of added (happy-dom loads no script file).
     const entries: string[] = [];
