@@ -6,8 +6,8 @@
  *   shell, whose own language may make the app reload);
  * - starts the app's code (its entry and the modules it needs at once, named on this script's data-entry and
  *   data-preload): after the copy's first contentful paint when a copy is showing, so the HTML and CSS do not share
- *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The entry runs once the
- *   document is parsed, as a module script in the page would.
+ *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The
+ *   entry runs once the document is parsed, as a module script in the page would.
  * Anything unexpected about the copy shows no copy; the app starts either way.
  */
 (() => {

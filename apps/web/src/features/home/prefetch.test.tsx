@@ -7,6 +7,7 @@ import { queryKeys } from "../../shared/api/query-keys.js";
 import { setItem, setUserFamily } from "../../shared/storage/index.js";
 import { dashboardKey } from "./api/get-dashboard.js";
 import { useFamilies } from "./api/get-families.js";
+import { useFamilyDevices } from "./api/get-family-devices.js";
 import { prefetchHome } from "./prefetch.js";
 
 const family = (id: string) => ({ id, name: `Home ${id}` });
@@ -103,5 +104,19 @@ describe("Home's start-up prefetch (issue 12: no request waterfall)", () => {
     const later = renderHook(() => useFamilies(), { wrapper });
     await waitFor(() => expect(calls).toEqual(["families"]));
     later.unmount();
+  });
+
+  it("an answer a hub patched a moment ago, not prefetched, is asked again on the visit", async () => {
+    signIn("f1");
+    const calls = server();
+    const client = new QueryClient();
+    // What useDeviceChanges does with a hub 1 message while Home is not shown.
+    client.setQueryData(queryKeys.familyDevices("f1"), []);
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const visit = renderHook(() => useFamilyDevices("f1"), { wrapper });
+    await waitFor(() => expect(calls).toEqual(["get-list-by-family-id:f1"]));
+    visit.unmount();
   });
 });

@@ -1,4 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { prefetchForFirstMount } from "../../shared/api/query-client.js";
 import { getItem, getUserFamily } from "../../shared/storage/index.js";
 import { dashboardQueryOptions } from "./api/get-dashboard.js";
 import { getFamiliesQueryOptions } from "./api/get-families.js";
@@ -15,19 +16,15 @@ import { selectHomeFamily } from "./family-selection.js";
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
 export async function prefetchHome(client: QueryClient): Promise<void> {
-  const silent = { meta: { silent: true } } as const;
   const household = (familyId: string) =>
     Promise.all([
-      client.prefetchQuery({ ...getFamilyDevicesQueryOptions(familyId), ...silent }),
-      client.prefetchQuery({ ...dashboardQueryOptions(familyId), ...silent }),
+      prefetchForFirstMount(client, getFamilyDevicesQueryOptions(familyId)),
+      prefetchForFirstMount(client, dashboardQueryOptions(familyId)),
     ]);
   const kept = getUserFamily(getItem("loginInfo")?.userName ?? "");
-  const families = client.fetchQuery({ ...getFamiliesQueryOptions(), ...silent }).then(
-    (list) => {
-      const family = selectHomeFamily(list, kept);
-      return family && family.id !== kept ? household(family.id) : undefined;
-    },
-    () => undefined,
-  );
+  const families = prefetchForFirstMount(client, getFamiliesQueryOptions()).then((list) => {
+    const family = list && selectHomeFamily(list, kept);
+    return family && family.id !== kept ? household(family.id) : undefined;
+  });
   await Promise.all([families, kept ? household(kept) : undefined]);
 }

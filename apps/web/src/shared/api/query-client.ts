@@ -1,4 +1,4 @@
-import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { type FetchQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { i18n } from "../i18n/index.js";
 import { ApiError, errorMessage, isUnauthorized } from "./errors.js";
 
@@ -40,14 +40,37 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
   return client;
 }
 
-/** How old an answer may be for a screen's mount to take it as it is: the start-up prefetch's (issue 12), ms. */
+/** How long a start-up prefetch's answer stands in for its screen's first mount (issue 12), ms. */
 export const JUST_FETCHED_MS = 2_000;
 
+/** When the start-up prefetch's answer of each query arrived (Date.now()); only its answers, never a cache patch. */
+const prefetchedAt = new WeakMap<object, number>();
+
 /**
- * `refetchOnMount` of a screen that asks again on every visit ("always"), except when the answer arrived less than
- * {@link JUST_FETCHED_MS} ago: the start-up prefetch of the first screen's data (app/first-screen.ts) then counts as
- * that visit's call, and the screen does not ask twice in its first second.
+ * Fetches `options` for a first screen at start-up (issue 12), silently (its screen's own query shows errors), and
+ * marks the answer so the screen's first mount takes it (see {@link refetchOnMountUnlessPrefetched}).
+ * @returns the answer, or undefined when the call failed.
  */
-export function refetchOnMountUnlessJustFetched(query: { state: { dataUpdatedAt: number } }): boolean | "always" {
-  return Date.now() - query.state.dataUpdatedAt < JUST_FETCHED_MS ? false : "always";
+export async function prefetchForFirstMount<T, K extends readonly unknown[]>(
+  client: QueryClient,
+  options: FetchQueryOptions<T, Error, T, K>,
+): Promise<T | undefined> {
+  try {
+    const data = await client.fetchQuery({ ...options, meta: { silent: true } });
+    const query = client.getQueryCache().find({ queryKey: options.queryKey, exact: true });
+    if (query) prefetchedAt.set(query, Date.now());
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `refetchOnMount` of a screen that asks again on every visit ("always"), except when its answer came from the
+ * start-up prefetch ({@link prefetchForFirstMount}) less than {@link JUST_FETCHED_MS} ago: that call counts as the
+ * visit's, and the screen does not ask twice in its first second. A hub's patch of the cached answer never counts.
+ */
+export function refetchOnMountUnlessPrefetched(query: object): boolean | "always" {
+  const at = prefetchedAt.get(query);
+  return at !== undefined && Date.now() - at < JUST_FETCHED_MS ? false : "always";
 }

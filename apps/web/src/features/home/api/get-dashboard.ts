@@ -1,7 +1,7 @@
 import { endpoints, type TFamilyDashboard } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.js";
-import { refetchOnMountUnlessJustFetched } from "../../../shared/api/query-client.js";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 
 /** How often Home asks for the dashboard again while it is shown (water used today grows; offline alarms start), ms. */
@@ -21,14 +21,16 @@ export function getDashboard(familyId: string, signal?: AbortSignal): Promise<TF
   return api(endpoints.getFamilyDashboard, { query: { familyId }, signal });
 }
 
-/** Query options of {@link getDashboard}: asked again on every visit (unless the start-up prefetch
- * just asked) and every {@link DASHBOARD_REFRESH_MS}. */
+/**
+ * Query options of {@link getDashboard}: asked again on every visit (unless the start-up prefetch just asked) and
+ * every {@link DASHBOARD_REFRESH_MS}.
+ */
 export function dashboardQueryOptions(familyId: string | null | undefined) {
   return queryOptions({
     queryKey: dashboardKey(familyId ?? ""),
     queryFn: ({ signal }) => getDashboard(familyId ?? "", signal),
     enabled: Boolean(familyId),
-    refetchOnMount: refetchOnMountUnlessJustFetched,
+    refetchOnMount: refetchOnMountUnlessPrefetched,
     refetchInterval: DASHBOARD_REFRESH_MS,
   });
 }

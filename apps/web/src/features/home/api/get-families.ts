@@ -1,7 +1,7 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
-import { refetchOnMountUnlessJustFetched } from "../../../shared/api/query-client.js";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 
 /** How many families the home tab's switcher loads at once (a user belongs to a handful). */
@@ -25,7 +25,7 @@ export function getFamiliesQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.families,
     queryFn: ({ signal }) => getFamilies(signal),
-    refetchOnMount: refetchOnMountUnlessJustFetched,
+    refetchOnMount: refetchOnMountUnlessPrefetched,
     refetchOnWindowFocus: true,
   });
 }

@@ -1,7 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.js";
-import { refetchOnMountUnlessJustFetched } from "../../../shared/api/query-client.js";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
 import { queryKeys } from "../../../shared/api/query-keys.js";
 
 /** Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7). */
@@ -18,7 +18,7 @@ export function getFamilyDevicesQueryOptions(familyId: string | null | undefined
     enabled: Boolean(familyId),
     // Opening the home tab asks again (unless the start-up prefetch just did): devices bound, removed or re-sorted
     // elsewhere show at once.
-    refetchOnMount: refetchOnMountUnlessJustFetched,
+    refetchOnMount: refetchOnMountUnlessPrefetched,
   });
 }
 
