@@ -12,6 +12,8 @@ describe("lighter antd-mobile icons (issue 12)", () => {
     const light = lightenIcon(original);
     expect(light.length).toBeLessThan(original.length * 0.75);
     expect(light).not.toMatch(/\bid: "/);
+    expect(original).toContain("xmlnsXlink");
+    expect(light).not.toContain("xmlnsXlink");
     // Same component: the same props, class name and export.
     for (const kept of [
       "function DownOutline(props)",

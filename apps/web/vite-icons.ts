@@ -5,8 +5,9 @@ import type { Plugin } from "vite";
  * Lighter antd-mobile icons (issue 12: the first screens carry 5–10 of them, ~8–12 KB gzip). Each icon module of
  * `antd-mobile-icons/es` is a React component whose SVG path data has eight decimals in a 48-unit view box and whose
  * elements carry `id`s nothing refers to. This transform rewrites each `d: "…"` through svgo's `convertPathData` with
- * two decimals (0.01 unit ≈ 0.005 px at the icons' 24 px: no visible change) and drops the `id`s; the drawing,
- * props, class names and exports stay as they are.
+ * two decimals (0.01 unit ≈ 0.005 px at the icons' 24 px: no visible change) and drops the `id`s and the
+ * `xmlnsXlink` declaration (no icon uses `xlink:`, and Preact, which the build runs on, would write it as an invalid
+ * `xmlnsxlink` attribute: decision 37); the drawing, props, class names and exports stay as they are.
  */
 export function iconPlugin(): Plugin {
   return {
@@ -23,11 +24,14 @@ export function iconPlugin(): Plugin {
 
 /**
  * Returns the icon module `code` with every path's `d` string rewritten by svgo's `convertPathData` at two decimals,
- * and every `id: "…",` property removed. Code without either comes back unchanged.
+ * and every `id: "…",` property and `xmlnsXlink: "…"` declaration removed. Code without them comes back unchanged.
  * @throws Error when svgo cannot read a path (the build stops rather than ship a broken icon).
  */
 export function lightenIcon(code: string): string {
-  return code.replace(/\bd: "([^"]+)"/g, (_m, d: string) => `d: "${shortenPath(d)}"`).replace(/\s*\bid: "[^"]*",/g, "");
+  return code
+    .replace(/\bd: "([^"]+)"/g, (_m, d: string) => `d: "${shortenPath(d)}"`)
+    .replace(/\s*\bid: "[^"]*",/g, "")
+    .replace(/,\s*xmlnsXlink: "[^"]*"/g, "");
 }
 
 /** Path data `d` at two decimals, through svgo (its path grammar, not ours). */

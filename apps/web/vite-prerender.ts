@@ -164,7 +164,13 @@ async function renderCopies(
     // The build's icon transform too (vite-icons.ts), with the icons inlined: the copy must draw the app's paths.
     plugins: [react(), iconPlugin()],
     define,
-    resolve: { alias: alias as never, dedupe: ["react", "react-dom"] },
+    resolve: {
+      // React itself renders the copy: the build's Preact aliases (vite.config.ts, decision 37) are left out.
+      alias: (alias as Array<{ replacement: unknown }>).filter(
+        (a) => !String(a.replacement).startsWith("preact/"),
+      ) as never,
+      dedupe: ["react", "react-dom"],
+    },
     ssr: { noExternal: ["antd-mobile", "antd-mobile-icons"] },
     server: { middlewareMode: true, hmr: false, watch: null, ws: false },
     appType: "custom",

@@ -42,14 +42,30 @@ function versionPlugin(): Plugin {
 /** Where the API server runs in development; `vite` proxies the server's paths there (spec §7). */
 const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
+/**
+ * The production build runs the app's React code on Preact (decision 37, issue 12): React's API through
+ * `preact/compat`, 11 KB of gzip instead of react-dom's 64 KB on every first screen. The development server and the
+ * unit tests keep React 19 (Fast Refresh, Testing Library); the browser tests run the built app, on Preact. The
+ * build-time Login copy (vite-prerender.ts) is rendered with React's `renderToString`: these aliases are left out
+ * there.
+ */
+export const PREACT_ALIASES = [
+  { find: /^react$/, replacement: "preact/compat" },
+  { find: /^react-dom$/, replacement: "preact/compat" },
+  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+  { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
+  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
+];
+
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), iconPlugin(), versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
     // turns zod's JIT off before any schema is built (strict CSP, decision 25) — whichever lazy chunk loads zod first.
     alias: [
+      ...(command === "build" ? PREACT_ALIASES : []),
       { find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) },
       // antd-mobile's default overlay render (rc-util's, CommonJS with Babel's regenerator runtime) is replaced by the
       // React 19 render main.tsx sets anyway (shared/ui/antd-render.ts, issue 12).
@@ -90,4 +106,4 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test-setup.ts"],
   },
-});
+}));

@@ -63,14 +63,23 @@ export async function accessToken(baseUrl: string, username: string, password: s
 }
 
 /**
- * Signs in through the Login screen and waits for Home or NoFamily (the app's own navigation after sign-in).
+ * Signs in through the Login screen and waits for Home or NoFamily (the app's own navigation after sign-in). Pass
+ * `lands` when the account's households are known: a user without one sees Home until the families answer sends
+ * the app on to NoFamily, and a navigation of the test's own must not race that redirect.
  */
-export async function signInOnPage(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
+export async function signInOnPage(
+  page: Page,
+  baseUrl: string,
+  account: string,
+  password: string,
+  lands?: "home-screen" | "no-family-screen",
+): Promise<void> {
   await page.goto(`${baseUrl}/#/login`);
   await page.getByTestId("login-account").fill(account);
   await page.getByTestId("login-password").fill(password);
   await page.getByTestId("login-submit").click();
-  await page.waitForSelector('[data-testid="home-screen"], [data-testid="no-family-screen"]', { timeout: 15_000 });
+  const landing = lands ? `[data-testid="${lands}"]` : '[data-testid="home-screen"], [data-testid="no-family-screen"]';
+  await page.waitForSelector(landing, { timeout: 15_000 });
 }
 
 /**

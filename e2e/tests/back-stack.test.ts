@@ -10,6 +10,12 @@ import { startTestSystem } from "../support/system.js";
  * sheet, popup, picker or full-screen map and keeps the page and what was typed on it; a dialog never outlives its
  * page, and a confirmation of a page that is gone sends nothing.
  */
+/**
+ * How long a closed overlay may take to leave the page: antd-mobile's popups slide out for about 0.6 s before they
+ * unmount (destroyOnClose), more than expect.poll's 1 s default leaves on a loaded machine.
+ */
+const CLOSED = { timeout: 5_000 };
+
 describe("back closes the top overlay first, in Chromium", () => {
   let system: System;
   let phone: { context: BrowserContext; close: () => Promise<void> };
@@ -161,7 +167,7 @@ describe("back closes the top overlay first, in Chromium", () => {
     await page.getByTestId("family-create-address").click();
     await page.getByTestId("address-select").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("address-select").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("address-select").count(), CLOSED).toBe(0);
     expect(await route()).toBe("FamilyCreate");
     expect(await page.getByTestId("family-create-name").inputValue()).toBe("Lakeside cottage");
 
@@ -180,20 +186,20 @@ describe("back closes the top overlay first, in Chromium", () => {
     await page.getByTestId("home-family").click();
     await page.locator(".adm-action-sheet").waitFor();
     await page.goBack();
-    await expect.poll(() => page.locator(".adm-action-sheet:visible").count()).toBe(0);
+    await expect.poll(() => page.locator(".adm-action-sheet:visible").count(), CLOSED).toBe(0);
     expect(await route()).toBe("Home");
 
     await page.getByTestId("home-push").click();
     await page.getByTestId("push-switch-sheet").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("push-switch-sheet").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("push-switch-sheet").count(), CLOSED).toBe(0);
     await page.getByTestId("home-screen").waitFor();
 
     await open("/Test", {}, "test-page-1");
     await page.getByTestId("test-open-list-single").click();
     await page.getByTestId("list-picker-option-cherry").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("list-picker-option-cherry").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("list-picker-option-cherry").count(), CLOSED).toBe(0);
     expect(await route()).toBe("Test");
     // Only now does back leave the page.
     await page.goBack();

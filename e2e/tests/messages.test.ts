@@ -396,7 +396,7 @@ describe("the message centre in Chromium", () => {
     try {
       await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
       const page = await phone.context.newPage();
-      await signInOnPage(page, system.url, email, "reader12");
+      await signInOnPage(page, system.url, email, "reader12", "no-family-screen");
       // Every page request of the list (the unread badge asks for maxResultCount=1 and is left out).
       const skips: number[] = [];
       page.on("request", (req) => {

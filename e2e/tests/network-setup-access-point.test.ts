@@ -63,7 +63,7 @@ describe("network setup of an old module through the development bridge", () => 
       { familyId: owner.familyId, step: "wifi", mode: "ap" },
       "network-setup-wifi",
     );
-    expect(await page.getByTestId("network-setup-wifi").getAttribute("data-bridge")).toBe("dev");
+    await expect.poll(() => page.getByTestId("network-setup-wifi").getAttribute("data-bridge")).toBe("dev");
     await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-ssid")).toBe("AquaHome");
     await page.getByTestId("network-setup-wifi-name").fill("AquaHome");
     await page.getByTestId("network-setup-wifi-password").fill(password);

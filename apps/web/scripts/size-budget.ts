@@ -77,14 +77,12 @@ export const ROUTES: RouteBudget[] = [
     path: "#/login",
     modules: ["src/features/account/screens/login-screen.tsx"],
     perLanguage: perLanguage(["start"]),
-    ceilingBytes: 158_200,
   },
   {
     name: "home",
     path: "#/index/home",
     modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx"],
     perLanguage: perLanguage(["start", "home"]),
-    ceilingBytes: 177_400,
   },
 ];
 

@@ -51,9 +51,14 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
   const [busy, setBusy] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
   const edited = useRef(false);
+  /** The owner typed a password: a late read of the phone's Wi-Fi must not replace it. */
+  const passwordEdited = useRef(false);
   const busyRef = useRef(false);
 
-  /** Reads the phone's Wi-Fi; an unedited name follows the current network (with its remembered password). */
+  /**
+   * Reads the phone's Wi-Fi; an unedited name follows the current network, and an unedited password that network's
+   * remembered one (the read may land after the owner has typed: a slow bridge, a fast owner).
+   */
   const refresh = useCallback(async () => {
     if (!bridge || bridge.kind === "none") return;
     const [wifi, list] = await Promise.all([bridge.getCurrentWifi(), bridge.getWifiNetworks()]);
@@ -61,7 +66,7 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
     setNetworks(list?.networks ?? null);
     if (!edited.current && wifi?.connected && wifi.ssid) {
       setName(wifi.ssid);
-      setPassword(rememberedWifiPassword(wifi.ssid));
+      if (!passwordEdited.current) setPassword(rememberedWifiPassword(wifi.ssid));
     }
   }, [bridge]);
 
@@ -89,6 +94,7 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
     if (!bridge) return;
     const wifi = await bridge.switchNetwork(ssid);
     edited.current = false;
+    passwordEdited.current = false;
     if (wifi) setCurrent(wifi);
     await refresh();
   };
@@ -222,6 +228,7 @@ export function WifiStep({ params, family }: { params: Partial<DeviceNetworkPara
           label={t("networkSetup.wifi.password")}
           value={password}
           onChange={(v) => {
+            passwordEdited.current = true;
             setPassword(v);
             setProblem(null);
           }}
