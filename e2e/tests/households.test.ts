@@ -64,10 +64,15 @@ describe("households in Chromium", () => {
   }
 
   /** Opens a route the way the app does: through /App with the JSON params (spec §2). */
+  /**
+   * Opens `target` through /App as the app does, and waits until /App has sent the app on: a second open must not
+   * race the first one's redirect (it lands after the next paint), which would take the app back to the first target.
+   */
   async function open(page: Page, target: string, params?: unknown) {
     const q = new URLSearchParams({ target });
     if (params) q.set("params", JSON.stringify(params));
     await page.goto(`${system.url}/#/App?${q}`);
+    await page.waitForFunction(() => !window.location.hash.startsWith("#/App"));
   }
 
   async function confirmDialog(page: Page) {
