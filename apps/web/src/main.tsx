@@ -38,16 +38,17 @@ async function start(): Promise<void> {
   // groups load beside them without holding start-up: a group that fails shows that route's error page.
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   const screenTexts = loadTexts(lang, first.textGroups).catch(() => undefined);
-  await texts;
-  // The first screen's own calls (Home's families, devices and dashboard) start now, in this language and tenant,
-  // beside its chunk and before its first render (issue 12: no request waterfall).
+  // The first screen's own calls (Home's families, devices and dashboard) start now, in this tenant and, while the
+  // texts load, already in this language (`requestLanguage`), beside its chunk and before its first render (issue 12:
+  // no request waterfall).
   void first.loadData(queryClient);
+  // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
+  // call joins this one and handles a failure.
+  if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);
+  await texts;
   // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
-  // Signed in: the permissions the guard checks (spec §4), asked in the user's language and tenant before the first
-  // render; the guard's own call joins this one and handles a failure.
-  if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);

@@ -34,3 +34,21 @@ describe("commonHeaders time zone (issue 10 One clock, issue 12 first screen)", 
     expect(intl).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("commonHeaders language (spec §7 Accept-Language, issue 12 calls beside the texts)", () => {
+  it("asks in the language being switched to while its texts load, and in the current one otherwise", async () => {
+    const { commonHeaders } = await import("./transport.js");
+    const { changeLanguage, currentLanguage } = await import("../i18n/index.js");
+    await changeLanguage("en");
+    expect(commonHeaders()["Accept-Language"]).toBe("en");
+    const switching = changeLanguage("fr");
+    // The interface still shows English until the French texts are in; the server already answers in French.
+    expect(currentLanguage()).toBe("en");
+    expect(commonHeaders()["Accept-Language"]).toBe("fr");
+    await switching;
+    expect(currentLanguage()).toBe("fr");
+    expect(commonHeaders()["Accept-Language"]).toBe("fr");
+    await changeLanguage("en");
+    expect(commonHeaders()["Accept-Language"]).toBe("en");
+  });
+});

@@ -1,5 +1,5 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
-import { currentLanguage, i18n } from "../i18n/index.js";
+import { i18n, requestLanguage } from "../i18n/index.js";
 import { ApiError, ClientErrorCode } from "./errors.js";
 
 /**
@@ -72,7 +72,7 @@ function phoneTimeZone(): string | null {
  * and {@link TENANT_HEADER} when set.
  */
 export function commonHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": requestLanguage() };
   const timeZone = phoneTimeZone();
   if (timeZone) headers[TIME_ZONE_HEADER] = timeZone;
   if (projectId) headers["project-id"] = projectId;

@@ -116,6 +116,18 @@ export function currentLanguage(): Language {
   return mapLanguage(i18n.language) ?? DEFAULT_LANGUAGE;
 }
 
+/** The language {@link changeLanguage} is switching to while its texts load; null once they are in (or failed). */
+let switchingTo: Language | null = null;
+
+/**
+ * The language the server should answer in (`Accept-Language`, spec §7): the one being switched to while its texts
+ * still load, else the current one. So the first screen's calls can leave at start-up beside the texts (issue 12)
+ * and still be answered in the user's language.
+ */
+export function requestLanguage(): Language {
+  return switchingTo ?? currentLanguage();
+}
+
 /**
  * Chooses the start-up language (spec §4): the stored `lang` wins; otherwise the native app's language
  * (zh → zh-Hans) is stored and `reload` is true — the page reloads only when none was stored. Without a stored value
@@ -136,7 +148,12 @@ export function resolveStartupLanguage(nativeLanguage: string | null): { lang: L
  */
 export async function changeLanguage(lang: Language): Promise<void> {
   setItem("lang", lang);
-  await loadTexts(lang, ["start", ...wanted]);
-  await i18n.changeLanguage(lang);
+  switchingTo = lang;
+  try {
+    await loadTexts(lang, ["start", ...wanted]);
+    await i18n.changeLanguage(lang);
+  } finally {
+    if (switchingTo === lang) switchingTo = null;
+  }
   document.documentElement.lang = lang;
 }
