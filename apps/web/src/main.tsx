@@ -57,9 +57,9 @@ async function start(): Promise<void> {
   if (!container) throw new Error("#root missing in index.html");
   await nextTask();
   const root = createRoot(container);
-  // A transition: React renders the first screen in slices of a few milliseconds, yielding to the browser between
-  // them, instead of one long task (issue 12, Lighthouse's total blocking time); the prerendered copy stays on screen
-  // until the commit replaces it.
+  // A transition: React (development, unit tests) renders the first screen in slices of a few milliseconds, yielding
+  // to the browser between them (issue 12, Lighthouse's total blocking time); Preact, which the production build runs
+  // on (decision 37), renders it at once. Either way the prerendered copy stays on screen until the commit.
   startTransition(() => {
     root.render(
       <StrictMode>
