@@ -10,11 +10,6 @@ import { startTestSystem } from "../support/system.js";
  * sheet, popup, picker or full-screen map and keeps the page and what was typed on it; a dialog never outlives its
  * page, and a confirmation of a page that is gone sends nothing.
  */
-/**
- * How long a closed overlay may take to leave the page: antd-mobile's popups slide out for about 0.6 s before they
- * unmount (destroyOnClose), more than expect.poll's 1 s default leaves on a loaded machine.
- */
-const CLOSED = { timeout: 5_000 };
 
 describe("back closes the top overlay first, in Chromium", () => {
   let system: System;
@@ -49,14 +44,22 @@ describe("back closes the top overlay first, in Chromium", () => {
   const dialogs = () => page.locator(".adm-dialog-footer:visible").count();
   /** Waits (up to 5 s: a dialog leaves with an animation) for `n` visible dialogs; on failure says where history is. */
   async function expectDialogs(n: number) {
+    await expectCount(dialogs, n);
+  }
+  /**
+   * Waits (up to 5 s) for `count()` to be `n`; on failure says where history is. A closed overlay may take a while to
+   * leave the page: antd-mobile's popups slide out for about 0.6 s before they unmount (destroyOnClose).
+   */
+  async function expectCount(count: () => Promise<number>, n: number, message?: string) {
     try {
-      await expect.poll(dialogs, { timeout: 5_000 }).toBe(n);
+      await expect.poll(count, { timeout: 5_000, message }).toBe(n);
     } catch (err) {
       const where = await page.evaluate(() => {
         const nav = (window as unknown as { navigation?: { currentEntry?: { index: number }; entries(): unknown[] } })
           .navigation;
         return JSON.stringify({
           dialogs: document.querySelectorAll(".adm-dialog").length,
+          popups: [...document.querySelectorAll(".adm-popup")].map((el) => (el as HTMLElement).style.cssText),
           state: history.state,
           hash: location.hash,
           index: nav?.currentEntry?.index,
@@ -125,11 +128,11 @@ describe("back closes the top overlay first, in Chromium", () => {
         },
         [testId, gapMs] as const,
       );
-      await expect.poll(visible, { timeout: 5_000 }).toBe(0);
+      await expectCount(visible, 0, `back ${gapMs} ms after tapping ${testId}`);
       // An overlay whose code was still loading may show only now and then close (an early close waits until it
       // is in): past that wait it must be closed, not left open for good.
       await new Promise((r) => setTimeout(r, 500));
-      await expect.poll(visible, { timeout: 5_000, message: `back ${gapMs} ms after tapping ${testId}` }).toBe(0);
+      await expectCount(visible, 0, `back ${gapMs} ms after tapping ${testId}, 0.5 s later`);
       expect(await route(), `back ${gapMs} ms after tapping ${testId}`).toBe(where);
     }
   }
@@ -167,7 +170,7 @@ describe("back closes the top overlay first, in Chromium", () => {
     await page.getByTestId("family-create-address").click();
     await page.getByTestId("address-select").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("address-select").count(), CLOSED).toBe(0);
+    await expectCount(() => page.getByTestId("address-select").count(), 0);
     expect(await route()).toBe("FamilyCreate");
     expect(await page.getByTestId("family-create-name").inputValue()).toBe("Lakeside cottage");
 
@@ -186,20 +189,20 @@ describe("back closes the top overlay first, in Chromium", () => {
     await page.getByTestId("home-family").click();
     await page.locator(".adm-action-sheet").waitFor();
     await page.goBack();
-    await expect.poll(() => page.locator(".adm-action-sheet:visible").count(), CLOSED).toBe(0);
+    await expectCount(() => page.locator(".adm-action-sheet:visible").count(), 0);
     expect(await route()).toBe("Home");
 
     await page.getByTestId("home-push").click();
     await page.getByTestId("push-switch-sheet").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("push-switch-sheet").count(), CLOSED).toBe(0);
+    await expectCount(() => page.getByTestId("push-switch-sheet").count(), 0);
     await page.getByTestId("home-screen").waitFor();
 
     await open("/Test", {}, "test-page-1");
     await page.getByTestId("test-open-list-single").click();
     await page.getByTestId("list-picker-option-cherry").waitFor();
     await page.goBack();
-    await expect.poll(() => page.getByTestId("list-picker-option-cherry").count(), CLOSED).toBe(0);
+    await expectCount(() => page.getByTestId("list-picker-option-cherry").count(), 0);
     expect(await route()).toBe("Test");
     // Only now does back leave the page.
     await page.goBack();

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { goBack } from "../navigation/index.js";
 import { addPageGuard } from "../navigation/overlay-history.js";
@@ -10,11 +10,16 @@ import { pushBackHandler } from "./back-stack.js";
  * root and resolves when it closes.
  */
 
-/** While `visible`, a back press (top bar arrow or native hardware back) runs `close` before the page's back. */
+/**
+ * While `visible`, a back press (system, browser, top bar arrow or native hardware back) runs `close` before the page's
+ * back. The back entry is taken in the commit that shows the overlay (a layout effect): a passive effect runs only after
+ * the next paint on Preact (decision 37), and a back pressed in that frame — or right after a tap — left the page with
+ * the overlay still open.
+ */
 export function useBackClose(visible: boolean, close: () => void): void {
   const closeRef = useRef(close);
   closeRef.current = close;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!visible) return;
     let active = true;
     const remove = pushBackHandler(() => {
@@ -36,7 +41,8 @@ export function useBackClose(visible: boolean, close: () => void): void {
 export function useBackGuard(active: boolean, onBack: () => Promise<boolean>): void {
   const onBackRef = useRef(onBack);
   onBackRef.current = onBack;
-  useEffect(() => {
+  // In the commit that activates it, as useBackClose's entry: a back press in the next frame is held too.
+  useLayoutEffect(() => {
     if (!active) return;
     let asking = false;
     const remove = addPageGuard(() => {

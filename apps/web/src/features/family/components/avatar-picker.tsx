@@ -1,8 +1,7 @@
 import { Popup } from "antd-mobile";
 import { CheckCircleFill } from "antd-mobile-icons";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { pushBackHandler } from "../../../shared/ui/index.js";
+import { useBackClose } from "../../../shared/ui/index.js";
 import { PRESET_AVATARS } from "./family-avatar.js";
 
 /**
@@ -16,7 +15,7 @@ export function AvatarPicker(props: {
 }) {
   const { visible, current, onSelect, onClose } = props;
   const { t } = useTranslation();
-  useEffect(() => (visible ? pushBackHandler(onClose) : undefined), [visible, onClose]);
+  useBackClose(visible, onClose);
   return (
     <Popup visible={visible} onMaskClick={onClose} bodyClassName="sheet" destroyOnClose>
       <div className="sheet__title">{t("family.chooseAvatar")}</div>

@@ -4,7 +4,7 @@ import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, pushBackHandler, StateBlock } from "../../../shared/ui/index.js";
+import { PageShell, StateBlock, useBackClose } from "../../../shared/ui/index.js";
 import { useFamilyList } from "../api/get-family-list.js";
 import { FamilyAvatar } from "../components/family-avatar.js";
 import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.js";
@@ -41,7 +41,7 @@ export function FamilyListScreen() {
     void join(joinCode);
   }, [joinCode, join]);
 
-  useEffect(() => (joinOpen ? pushBackHandler(() => setJoinOpen(false)) : undefined), [joinOpen]);
+  useBackClose(joinOpen, () => setJoinOpen(false));
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
