@@ -8,7 +8,7 @@ import { loadGrantedPolicies } from "./shared/auth/session.js";
 import { registerServiceWorker } from "./shared/auth/web-push.js";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.js";
-import { nextTask } from "./shared/scheduling/index.js";
+import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.js";
 import { loadAntdLocale } from "./shared/ui/antd-locale.js";
 import { antdRender } from "./shared/ui/antd-render.js";
 import "./styles.css";
@@ -41,7 +41,9 @@ async function start(): Promise<void> {
   // The first screen's own calls (Home's families, devices and dashboard) start now, in this tenant and, while the
   // texts load, already in this language (`requestLanguage`), beside its chunk and before its first render (issue 12:
   // no request waterfall).
-  void first.loadData(queryClient);
+  // What is not the first screen (the real-time client, the message centre, the pull gesture) waits for these calls
+  // and their paint.
+  holdUntilFirstScreen(first.loadData(queryClient));
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.
   if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);

@@ -10,6 +10,7 @@ import { clearLoginInfo } from "../shared/auth/session.js";
 import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.js";
 import { navigateTo, PATHS } from "../shared/navigation/index.js";
 import { deviceChannel } from "../shared/realtime/index.js";
+import { afterFirstScreen, afterNextPaint } from "../shared/scheduling/index.js";
 import { useAntdLocale } from "../shared/ui/antd-locale.js";
 import { Toast } from "../shared/ui/toast.js";
 import { AppRoutes } from "./router.js";
@@ -31,19 +32,19 @@ const BackgroundWatchers = lazy(() =>
 );
 
 /**
- * Renders `children` only once the first screen has painted (a frame, then a task): what they load and fetch never
- * competes with the first screen (issue 12 "app-config, version check and permissions after first paint").
+ * Renders `children` only once the first screen is in — painted, and its own calls answered and painted (see
+ * `afterFirstScreen`) — and a frame after this mounted: what they load and fetch never competes with the first screen
+ * (issue 12 "app-config, version check and permissions after first paint").
  */
 function AfterFirstPaint({ children }: { children: ReactNode }) {
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setReady(true), 0);
+    let alive = true;
+    void Promise.all([afterNextPaint(), afterFirstScreen()]).then(() => {
+      if (alive) setReady(true);
     });
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      alive = false;
     };
   }, []);
   return ready ? <Suspense fallback={null}>{children}</Suspense> : null;

@@ -1,4 +1,5 @@
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
+import { afterFirstScreen } from "../scheduling/index.js";
 import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.js";
 
 type HubConnectionModule = typeof import("./hub-connection.js");
@@ -6,21 +7,24 @@ type HubConnectionModule = typeof import("./hub-connection.js");
 let loading: Promise<HubConnectionModule> | null = null;
 
 /**
- * Loads the SignalR client once (issue 12: it stays off the first screen) and fills {@link deviceChangeSchema} and
+ * Loads the SignalR client once, after the first screen is in (`afterFirstScreen`; issue 12: it stays off the first
+ * screen and its requests never compete with the first screen's calls), and fills {@link deviceChangeSchema} and
  * {@link messageSchema} (see {@link loadHubSchemas}). Rejects when a chunk cannot be loaded; the next call tries again.
  */
 export function loadHubModule(): Promise<HubConnectionModule> {
-  loading ??= Promise.all([import("./hub-connection.js"), loadHubSchemas()]).then(
-    ([m, schemas]) => {
-      deviceChangeSchema.use(schemas.deviceChange);
-      messageSchema.use(schemas.message);
-      return m;
-    },
-    (err: unknown) => {
-      loading = null;
-      throw err;
-    },
-  );
+  loading ??= afterFirstScreen()
+    .then(() => Promise.all([import("./hub-connection.js"), loadHubSchemas()]))
+    .then(
+      ([m, schemas]) => {
+        deviceChangeSchema.use(schemas.deviceChange);
+        messageSchema.use(schemas.message);
+        return m;
+      },
+      (err: unknown) => {
+        loading = null;
+        throw err;
+      },
+    );
   return loading;
 }
 

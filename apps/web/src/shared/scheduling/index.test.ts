@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextTask } from "./index.js";
+import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./index.js";
 
 describe("nextTask", () => {
   it("resolves after the tasks already queued, not in the current one", async () => {
@@ -9,5 +9,32 @@ describe("nextTask", () => {
     await nextTask();
     order.push("after nextTask");
     expect(order).toEqual(["microtask", "queued task", "after nextTask"]);
+  });
+});
+
+describe("afterFirstScreen", () => {
+  /** Whether `promise` has settled within `ms`. */
+  const settledWithin = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  it("waits for the first screen's calls, then a paint", async () => {
+    let answer: (value?: unknown) => void = () => {};
+    holdUntilFirstScreen(new Promise((r) => (answer = r)), 10_000);
+    const shown = afterFirstScreen();
+    expect(await settledWithin(shown, 100)).toBe(false);
+    answer();
+    expect(await settledWithin(shown, 1_000)).toBe(true);
+  });
+
+  it("waits for failed calls too", async () => {
+    holdUntilFirstScreen(Promise.reject(new Error("offline")), 10_000);
+    expect(await settledWithin(afterFirstScreen(), 1_000)).toBe(true);
+  });
+
+  it("holds no longer than its limit when the calls never answer", async () => {
+    holdUntilFirstScreen(new Promise(() => {}), 150);
+    const shown = afterFirstScreen();
+    expect(await settledWithin(shown, 50)).toBe(false);
+    expect(await settledWithin(shown, 1_000)).toBe(true);
   });
 });

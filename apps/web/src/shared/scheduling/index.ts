@@ -9,3 +9,54 @@ export function nextTask(): Promise<void> {
   if (typeof scheduler?.yield === "function") return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Resolves once the browser has painted the DOM as it is now: after the next animation frame, in the task that
+ * follows it. Falls back to a zero-delay timeout where there are no animation frames. Never rejects.
+ */
+export function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== "function") {
+      setTimeout(resolve, 0);
+      return;
+    }
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+}
+
+/** The longest the first screen's calls hold back the rest of the app (see {@link holdUntilFirstScreen}), in ms. */
+export const FIRST_SCREEN_HOLD_MS = 3_000;
+
+let firstScreen: Promise<void> = Promise.resolve();
+
+/**
+ * Holds what is not the first screen until the first screen's own calls have settled and their answers have been
+ * rendered and painted, or at most `maxMs` (issue 12: the real-time client, the message centre and the update check
+ * loaded beside Home's calls pushed Home's device list — its largest paint — back by over a second on a slow phone).
+ * Start-up calls it with the first screen's calls before the first render; {@link afterFirstScreen} waits for it.
+ * @param settled settles (either way) when the first screen's calls have
+ * @param maxMs the most it holds, from now, in ms
+ */
+export function holdUntilFirstScreen(settled: Promise<unknown>, maxMs = FIRST_SCREEN_HOLD_MS): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const painted = settled
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    // A task for the query cache to tell its observers, then the frame that paints what they rendered.
+    .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+    .then(afterNextPaint);
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  firstScreen = Promise.race([painted, limit]).then(() => clearTimeout(timer));
+}
+
+/**
+ * Resolves once the first screen is in (see {@link holdUntilFirstScreen}); at once when nothing holds it. Work that is
+ * not the first screen's — lazy chunks, connections, background calls — starts after it. Never rejects.
+ */
+export function afterFirstScreen(): Promise<void> {
+  return firstScreen;
+}
