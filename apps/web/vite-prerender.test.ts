@@ -1,6 +1,6 @@
 import type { Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { chunkClosure, deferEntry, injectPrerender, prerenderCopy } from "./vite-prerender.js";
+import { chunkClosure, deferEntry, homeChunks, injectPrerender, prerenderCopy } from "./vite-prerender.js";
 
 describe("the prerendered Login copy (issue 12)", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
@@ -48,10 +48,13 @@ describe("deferEntry", () => {
       '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
       "</head>",
     ].join("\n");
-    const out = deferEntry(html, "./boot.js", ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"]);
+    const out = deferEntry(html, "./boot.js", ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"], {
+      js: ["/assets/home-1.js", "/assets/i18n-1.js"],
+      texts: { "zh-Hans": ["/assets/zh-Hans-1.js", "/assets/zh-Hans-2.js"], en: ["/assets/en-1.js"] },
+    });
     expect(out).not.toMatch(/type="module"|modulepreload/);
     expect(out).toContain(
-      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js"></script>',
+      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js"></script>',
     );
     expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
     expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
@@ -84,5 +87,29 @@ describe("chunkClosure", () => {
       css: ["assets/login.css", "assets/button.css", "assets/form.css"],
     });
     expect(chunkClosure(bundle, /\/nowhere\.tsx$/)).toEqual({ js: [], css: [] });
+  });
+});
+
+describe("homeChunks", () => {
+  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = []) =>
+    ({ type: "chunk", fileName, facadeModuleId, imports, viteMetadata: { importedCss: new Set() } }) as never;
+
+  it("names Home's layout, screen and data starter with their imports once, and per language its texts' chunks", () => {
+    const bundle = {
+      "assets/layout.js": chunk("assets/layout.js", "/app/src/app/index-layout.tsx", ["assets/icons.js"]),
+      "assets/icons.js": chunk("assets/icons.js", null),
+      "assets/home.js": chunk("assets/home.js", "/app/src/features/home/screens/home-screen.tsx", ["assets/icons.js"]),
+      "assets/prefetch.js": chunk("assets/prefetch.js", "/app/src/features/home/prefetch.ts"),
+      "assets/my.js": chunk("assets/my.js", "/app/src/features/profile/screens/my-screen.tsx"),
+      "assets/en-app.js": chunk("assets/en-app.js", "/app/src/locales/en.json"),
+      "assets/en-home.js": chunk("assets/en-home.js", "/app/src/features/home/locales/en.json"),
+      "assets/en-device.js": chunk("assets/en-device.js", "/app/src/features/device/locales/en.json"),
+      "assets/fr-app.js": chunk("assets/fr-app.js", "/app/src/locales/fr.json"),
+    } as unknown as Rolldown.OutputBundle;
+    expect(homeChunks(bundle, ["en", "fr", "ru"])).toEqual({
+      js: ["assets/layout.js", "assets/icons.js", "assets/home.js", "assets/prefetch.js"],
+      // The "start" and "home" groups only: the device screen's texts are not Home's.
+      texts: { en: ["assets/en-app.js", "assets/en-home.js"], fr: ["assets/fr-app.js"], ru: [] },
+    });
   });
 });

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
+import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.js";
 import { iconPlugin } from "./vite-icons.js";
 
 type OutputBundle = Rolldown.OutputBundle;
@@ -76,9 +77,17 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * with it), at once otherwise. `screen`: the prerendered screen's own chunks (URLs; {@link chunkClosure}), named on
  * `data-screen` less those already preloaded: boot.js preloads them with the rest when the copy shows, in one
  * insertion, so Vite's lazy-import helper finds them there instead of adding a link (and a style pass) per file.
+ * `home`: Home's chunks and, per language, its texts' chunks ({@link homeChunks}), on `data-home` (less those already
+ * preloaded) and `data-home-texts` ("zh-Hans=a.js,b.js en=…"): boot.js preloads them with the entry when a signed-in
+ * page opens on Home, so they load beside it instead of after it has run.
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
  */
-export function deferEntry(html: string, bootSrc: string, screen: readonly string[] = []): string {
+export function deferEntry(
+  html: string,
+  bootSrc: string,
+  screen: readonly string[] = [],
+  home: HomeChunks = { js: [], texts: {} },
+): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error("index.html: no module entry script");
   const preloads: string[] = [];
@@ -88,8 +97,15 @@ export function deferEntry(html: string, bootSrc: string, screen: readonly strin
     return "";
   });
   if (!out.includes("</title>")) throw new Error("index.html: no </title> to put the boot script after");
-  const own = screen.filter((href) => href !== entry[1] && !preloads.includes(href));
-  const boot = `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" data-screen="${own.join(" ")}"></script>`;
+  const notPreloaded = (list: readonly string[]) =>
+    list.filter((href) => href !== entry[1] && !preloads.includes(href));
+  const own = notPreloaded(screen);
+  const texts = Object.entries(home.texts)
+    .map(([lang, files]) => `${lang}=${files.join(",")}`)
+    .join(" ");
+  const boot =
+    `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
+    `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" data-home-texts="${texts}"></script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
@@ -115,6 +131,43 @@ export function chunkClosure(bundle: OutputBundle, facade: RegExp): { js: string
   };
   if (start) visit(start);
   return { js, css };
+}
+
+/** What Home's first screen loads besides the entry (see {@link homeChunks}), as URLs. */
+export interface HomeChunks {
+  /** The chunks of Home's routes and of its data starter, with what they import. */
+  js: string[];
+  /** Per language, the chunks of the texts Home shows (its routes' text groups). */
+  texts: Record<string, string[]>;
+}
+
+/** The modules Home's first screen runs besides the entry: the tab layout, the screen and its data starter. */
+const HOME_MODULES = [
+  /\/src\/app\/index-layout\.tsx$/,
+  /\/src\/features\/home\/screens\/home-screen\.tsx$/,
+  /\/src\/features\/home\/prefetch\.ts$/,
+];
+
+/**
+ * Home's own chunks ({@link HOME_MODULES} with their static imports, each once) and, for each language, the chunks
+ * of the locale files of the text groups Home shows ("start" and "home", as app/routes.ts declares for it), as built
+ * file names (`assets/…`); a locale file with no chunk of its own is left out.
+ */
+export function homeChunks(bundle: OutputBundle, languages: readonly string[]): HomeChunks {
+  const js: string[] = [];
+  for (const facade of HOME_MODULES)
+    for (const file of chunkClosure(bundle, facade).js) if (!js.includes(file)) js.push(file);
+  const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
+  const areas = [...TEXT_GROUPS.start, ...TEXT_GROUPS.home];
+  const texts: Record<string, string[]> = {};
+  for (const lang of languages) {
+    texts[lang] = areas.flatMap((area) => {
+      const file = `/${localeFile(area, lang)}`;
+      const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll("\\", "/").endsWith(file));
+      return chunk ? [chunk.fileName] : [];
+    });
+  }
+  return { js, texts };
 }
 
 /**
@@ -216,12 +269,20 @@ export function prerenderPlugin(): Plugin {
         if (!ctx.bundle) return html;
         const copies = await renderCopies(root, define, alias);
         const login = chunkClosure(ctx.bundle, LOGIN_MODULE);
+        const home = homeChunks(
+          ctx.bundle,
+          copies.map((c) => c.lang),
+        );
         const href = (file: string) => path.posix.join(base, file);
         const tags: HtmlTagDescriptor[] = login.css
           .map(href)
           .filter((href) => !html.includes(`href="${href}"`))
           .map((href) => ({ tag: "link", attrs: { rel: "stylesheet", crossorigin: true, href }, injectTo: "head" }));
-        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href)), tags };
+        const homeUrls: HomeChunks = {
+          js: home.js.map(href),
+          texts: Object.fromEntries(Object.entries(home.texts).map(([lang, files]) => [lang, files.map(href)])),
+        };
+        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href), homeUrls), tags };
       },
     },
   };

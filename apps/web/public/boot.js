@@ -8,6 +8,8 @@
  *   data-preload): after the copy's first contentful paint when a copy is showing, so the HTML and CSS do not share
  *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The
  *   entry runs once the document is parsed, as a module script in the page would.
+ * - with a session stored and the page opening on Home, preloads Home's own chunks and its texts in the stored
+ *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run.
  * Anything unexpected about the copy shows no copy; the app starts either way.
  */
 (() => {
@@ -39,12 +41,33 @@
   const entry = script?.dataset.entry;
   if (!entry) return;
   const add = (element) => document.head.appendChild(element);
+  /**
+   * Home's chunks and its texts' in the language the app will start in, when a session is stored and the page opens
+   * on Home ("/", "/index", "/index/home": the app's first-screen rule); else none.
+   */
+  const homeChunks = () => {
+    try {
+      const path = (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
+      if (path !== "" && path !== "/index" && path !== "/index/home") return [];
+      if (!window.localStorage.getItem("token")) return [];
+      const stored = window.localStorage.getItem("lang");
+      const lang = stored === null ? (window.AquaPilotNative ? null : "zh-Hans") : JSON.parse(stored);
+      const texts = {};
+      for (const part of (script.dataset.homeTexts || "").split(" ")) {
+        const at = part.indexOf("=");
+        if (at > 0) texts[part.slice(0, at)] = part.slice(at + 1).split(",");
+      }
+      return (script.dataset.home || "").split(" ").concat((lang && texts[lang]) || []);
+    } catch {
+      return []; // no storage, bad JSON: the app loads them itself
+    }
+  };
   /** Preloads the entry and its imports, and with `screen` the prerendered screen's own chunks too. */
   const preload = (screen) => {
     // One insertion for all the links (one at a time costs a style pass each on a slow phone).
     const links = document.createDocumentFragment();
     const hrefs = (script.dataset.preload || "").split(" ").concat(entry);
-    for (const href of screen ? hrefs.concat((script.dataset.screen || "").split(" ")) : hrefs) {
+    for (const href of screen ? hrefs.concat((script.dataset.screen || "").split(" ")) : hrefs.concat(homeChunks())) {
       if (!href) continue;
       const link = document.createElement("link");
       link.rel = "modulepreload";

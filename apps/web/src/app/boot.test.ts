@@ -87,6 +87,49 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     }
   });
 
+  it("signed in on Home, preloads Home's chunks and its texts in the start-up language with the entry", () => {
+    const added: Element[] = [];
+    const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      added.push(...(node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element]));
+      return node;
+    });
+    const preloads = (hash: string, storage: Record<string, string>, native = false) => {
+      added.length = 0;
+      boot(hash, storage, native);
+      return added.filter((e) => e.getAttribute("rel") === "modulepreload").map((e) => e.getAttribute("href"));
+    };
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.preload = "/assets/react-1.js";
+    tag.dataset.home = "/assets/home-1.js /assets/prefetch-1.js";
+    tag.dataset.homeTexts = "zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js";
+    document.body.append(tag);
+    const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
+    const base = ["/assets/react-1.js", "/assets/index-1.js"];
+    const home = ["/assets/home-1.js", "/assets/prefetch-1.js"];
+    try {
+      for (const hash of ["#/index/home", "#/index/home?params=%7B%7D", "", "#/", "#/index"]) {
+        expect(preloads(hash, { token, lang: '"en"' }), hash).toEqual([...base, ...home, "/assets/en-1.js"]);
+      }
+      // No stored language: the app's default in a browser; inside a shell the language is the shell's.
+      expect(preloads("#/index/home", { token })).toEqual([
+        ...base,
+        ...home,
+        "/assets/zh-Hans-1.js",
+        "/assets/zh-Hans-2.js",
+      ]);
+      expect(preloads("#/index/home", { token }, true)).toEqual([...base, ...home]);
+      // Signed out (the first screen is Login), another route, or a language without texts of its own: no texts.
+      expect(preloads("#/index/home", { lang: '"en"' })).toEqual(base);
+      expect(preloads("#/Device?params=%7B%7D", { token, lang: '"en"' })).toEqual(base);
+      expect(preloads("#/index/my", { token, lang: '"en"' })).toEqual(base);
+      expect(preloads("#/index/home", { token, lang: '"de"' })).toEqual([...base, ...home]);
+    } finally {
+      append.mockRestore();
+      tag.remove();
+    }
+  });
+
   it("with a copy showing, waits for the browser's first-contentful-paint entry, else at most a second", async () => {
     // A browser that reports paints: the entry arrives when the test says it painted.
     const observers: Array<{ cb: (list: { getEntriesByName(n: string): unknown[] }) => void; off: boolean }> = [];

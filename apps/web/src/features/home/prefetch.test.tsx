@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAppQueryClient, JUST_FETCHED_MS } from "../../shared/api/query-client.js";
 import { queryKeys } from "../../shared/api/query-keys.js";
 import { setItem, setUserFamily } from "../../shared/storage/index.js";
+import { unitPreferencesKey } from "../../shared/units/preferences.js";
 import { dashboardKey } from "./api/get-dashboard.js";
 import { useFamilies } from "./api/get-families.js";
 import { useFamilyDevices } from "./api/get-family-devices.js";
@@ -18,7 +19,8 @@ function server(gate: Promise<void> = Promise.resolve()) {
   const fetch = vi.fn(async (input: string) => {
     const url = new URL(String(input), "http://app.test");
     const familyId = url.searchParams.get("familyId");
-    calls.push(url.pathname.endsWith("/family/") ? "families" : `${url.pathname.split("/").pop()}:${familyId}`);
+    const name = url.pathname.split("/").pop();
+    calls.push(url.pathname.endsWith("/family/") ? "families" : name === "units" ? "units" : `${name}:${familyId}`);
     await gate;
     if (familyId && !["f1", "f2"].includes(familyId)) {
       return Response.json(
@@ -28,9 +30,11 @@ function server(gate: Promise<void> = Promise.resolve()) {
     }
     const result = url.pathname.endsWith("/family/")
       ? { totalCount: 2, items: [family("f1"), family("f2")] }
-      : url.pathname.endsWith("dashboard")
-        ? { familyId, waterUsedTodayL: 10, devices: [] }
-        : { totalCount: 0, items: [] };
+      : name === "units"
+        ? { volumeUnit: "gal", hardnessUnit: "gpg" }
+        : url.pathname.endsWith("dashboard")
+          ? { familyId, waterUsedTodayL: 10, devices: [] }
+          : { totalCount: 0, items: [] };
     return Response.json({ success: true, result, error: null, __abp: true });
   });
   vi.stubGlobal("fetch", fetch);
@@ -51,20 +55,24 @@ afterEach(() => {
 });
 
 describe("Home's start-up prefetch (issue 12: no request waterfall)", () => {
-  it("asks for the families and, at once, the kept household's devices and dashboard", async () => {
+  it("asks for the families, the owner's units and, at once, the kept household's devices and dashboard", async () => {
     signIn("f2");
     let answer = () => {};
     const calls = server(new Promise((r) => (answer = r)));
     const client = new QueryClient();
     const done = prefetchHome(client);
     // All three calls leave before any answer: the kept household does not wait for the families.
-    await waitFor(() => expect([...calls].sort()).toEqual(["dashboard:f2", "families", "get-list-by-family-id:f2"]));
+    await waitFor(() =>
+      expect([...calls].sort()).toEqual(["dashboard:f2", "families", "get-list-by-family-id:f2", "units"]),
+    );
     answer();
     await done;
+    // Home's figures show in the owner's unit from its first paint (no switch from litres).
+    expect(client.getQueryData(unitPreferencesKey)).toEqual({ volumeUnit: "gal", hardnessUnit: "gpg" });
     expect(client.getQueryData(queryKeys.families)).toEqual([family("f1"), family("f2")]);
     expect(client.getQueryData(queryKeys.familyDevices("f2"))).toEqual([]);
     expect(client.getQueryData(dashboardKey("f2"))).toMatchObject({ familyId: "f2" });
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(4);
   });
 
   it("without a kept household, or with one the user has left, loads the household Home will show, silently", async () => {

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { prefetchForFirstMount } from "../../shared/api/query-client.js";
 import { getItem, getUserFamily } from "../../shared/storage/index.js";
+import { unitPreferencesQuery } from "../../shared/units/preferences.js";
 import { dashboardQueryOptions } from "./api/get-dashboard.js";
 import { getFamiliesQueryOptions } from "./api/get-families.js";
 import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.js";
@@ -11,7 +12,8 @@ import { selectHomeFamily } from "./family-selection.js";
  * waterfall before the device list paints): the families (spec §7 get families) and, for the household Home will
  * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
  * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
- * answers are the ones Home shows. Failures are silent here (a kept household the user has left answers 403); Home's
+ * answers are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the
+ * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a kept household the user has left answers 403); Home's
  * own queries ask again and show their errors as usual. Resolves when the calls have settled; never rejects.
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
@@ -26,5 +28,6 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
     const family = list && selectHomeFamily(list, kept);
     return family && family.id !== kept ? household(family.id) : undefined;
   });
-  await Promise.all([families, kept ? household(kept) : undefined]);
+  const units = prefetchForFirstMount(client, unitPreferencesQuery());
+  await Promise.all([families, kept ? household(kept) : undefined, units]);
 }
