@@ -14,10 +14,13 @@
  */
 (() => {
   const script = document.currentScript || document.querySelector("script[data-entry]");
+  /** The route path the hash names, lower case, without trailing slashes ("" for Home's "#/"). */
+  const routePath = () =>
+    (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
   /** The language of the copy to show, or null for none. */
   const pick = () => {
     const languages = ["zh-Hans", "en", "es", "ru", "fr"];
-    const path = (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
+    const path = routePath();
     if (path !== "/login") return null;
     const stored = window.localStorage.getItem("lang");
     if (stored === null) return window.AquaPilotNative ? null : "zh-Hans";
@@ -47,7 +50,7 @@
    */
   const homeChunks = () => {
     try {
-      const path = (window.location.hash.replace(/^#/, "").split("?")[0] || "/").replace(/\/+$/, "").toLowerCase();
+      const path = routePath();
       if (path !== "" && path !== "/index" && path !== "/index/home") return [];
       if (!window.localStorage.getItem("token")) return [];
       const stored = window.localStorage.getItem("lang");
