@@ -13,8 +13,8 @@ import { selectHomeFamily } from "./family-selection.js";
  * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
  * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
  * answers are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the
- * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a kept household the user has left answers 403); Home's
- * own queries ask again and show their errors as usual. Resolves when the calls have settled; never rejects.
+ * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a
+ * kept household the user has left answers 403); Home's own queries ask again and show their errors as usual. Resolves when the calls have settled; never rejects.
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
 export async function prefetchHome(client: QueryClient): Promise<void> {
