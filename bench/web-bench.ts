@@ -429,6 +429,6 @@ export function reportWebBench(r: WebBenchResult): { rows: string[]; note: strin
     `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM, no ` +
     "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home is set against " +
     "the same page. " +
-    "First-screen JavaScript: entry + static imports + route modules from Vite's manifest, gzip -9 (npm run size -w apps/web).";
+    "First-screen JavaScript: entry + static imports + route modules and texts, from Vite's manifest and the build's module map, gzip -9 (npm run size -w apps/web).";
   return { rows, note };
 }

@@ -62,8 +62,21 @@ describe("deferEntry", () => {
 });
 
 describe("chunkClosure", () => {
-  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[], css: string[]) =>
-    ({ type: "chunk", fileName, facadeModuleId, imports, viteMetadata: { importedCss: new Set(css) } }) as never;
+  const chunk = (
+    fileName: string,
+    facadeModuleId: string | null,
+    imports: string[],
+    css: string[],
+    modules?: string[],
+  ) =>
+    ({
+      type: "chunk",
+      fileName,
+      facadeModuleId,
+      moduleIds: modules ?? (facadeModuleId ? [facadeModuleId] : []),
+      imports,
+      viteMetadata: { importedCss: new Set(css) },
+    }) as never;
 
   it("collects the screen's chunk and the chunks it imports statically, with their CSS, each once", () => {
     const bundle = {
@@ -88,11 +101,36 @@ describe("chunkClosure", () => {
     });
     expect(chunkClosure(bundle, /\/nowhere\.tsx$/)).toEqual({ js: [], css: [] });
   });
+
+  it("finds a screen put in a first-screen chunk (no facade of its own) by the modules the chunk holds", () => {
+    const bundle = {
+      "assets/app.js": chunk("assets/app.js", null, [], ["assets/app.css"], ["/app/src/main.tsx"]),
+      "assets/login.js": chunk(
+        "assets/login.js",
+        null,
+        ["assets/app.js"],
+        [],
+        ["/app/src/features/account/screens/text-field.tsx", "/app/src/features/account/screens/login-screen.tsx"],
+      ),
+      "assets/button.js": chunk("assets/button.js", "/app/node_modules/antd-mobile/es/button.js", [], []),
+    } as unknown as Rolldown.OutputBundle;
+    expect(chunkClosure(bundle, /\/login-screen\.tsx$/)).toEqual({
+      js: ["assets/login.js", "assets/app.js"],
+      css: ["assets/app.css"],
+    });
+  });
 });
 
 describe("homeChunks", () => {
-  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = []) =>
-    ({ type: "chunk", fileName, facadeModuleId, imports, viteMetadata: { importedCss: new Set() } }) as never;
+  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = [], modules?: string[]) =>
+    ({
+      type: "chunk",
+      fileName,
+      facadeModuleId,
+      moduleIds: modules ?? (facadeModuleId ? [facadeModuleId] : []),
+      imports,
+      viteMetadata: { importedCss: new Set() },
+    }) as never;
 
   it("names Home's layout, screen and data starter with their imports once, and per language its texts' chunks", () => {
     const bundle = {
@@ -110,6 +148,33 @@ describe("homeChunks", () => {
       js: ["assets/layout.js", "assets/icons.js", "assets/home.js", "assets/prefetch.js"],
       // The "start" and "home" groups only: the device screen's texts are not Home's.
       texts: { en: ["assets/en-app.js", "assets/en-home.js"], fr: ["assets/fr-app.js"], ru: [] },
+    });
+  });
+
+  it("names a chunk once when it holds several of Home's modules or texts (first-screen chunks)", () => {
+    const bundle = {
+      "assets/home.js": chunk(
+        "assets/home.js",
+        null,
+        ["assets/app.js"],
+        [
+          "/app/src/app/index-layout.tsx",
+          "/app/src/features/home/screens/home-screen.tsx",
+          "/app/src/features/home/prefetch.ts",
+        ],
+      ),
+      "assets/app.js": chunk("assets/app.js", null, [], ["/app/src/main.tsx"]),
+      "assets/start-en.js": chunk("assets/start-en.js", null, [], ["/app/src/locales/en.json"]),
+      "assets/home-en.js": chunk(
+        "assets/home-en.js",
+        null,
+        [],
+        ["/app/src/features/home/locales/en.json", "/app/src/features/family/locales/en.json"],
+      ),
+    } as unknown as Rolldown.OutputBundle;
+    expect(homeChunks(bundle, ["en"])).toEqual({
+      js: ["assets/home.js", "assets/app.js"],
+      texts: { en: ["assets/start-en.js", "assets/home-en.js"] },
     });
   });
 });

@@ -3,6 +3,7 @@ import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
 import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.js";
+import { FIRST_SCREENS } from "./vite-first-screen.js";
 import { iconPlugin } from "./vite-icons.js";
 
 type OutputBundle = Rolldown.OutputBundle;
@@ -19,8 +20,11 @@ type OutputChunk = Rolldown.OutputChunk;
 /** The module (under Vite's SSR loader) that renders the Login screen and names the languages to render. */
 const RENDER_MODULE = "/src/app/prerender.tsx";
 
+/** A regular expression matching a module id that ends with `file` (a path relative to apps/web). */
+const endsWith = (file: string) => new RegExp(`/${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+
 /** The Login screen's module: its chunk's CSS must be in the head for the prerendered copy to paint styled. */
-const LOGIN_MODULE = /\/src\/features\/account\/screens\/login-screen\.tsx$/;
+const LOGIN_MODULE = endsWith(FIRST_SCREENS.login.modules[0]);
 
 /** The boot script (public/boot.js), relative to the page. */
 export const BOOT_SCRIPT = "./boot.js";
@@ -110,13 +114,22 @@ export function deferEntry(
 }
 
 /**
- * The chunk built from `facade` and every chunk it imports statically, recursively: their JavaScript files (the
- * screen's own first) and their stylesheets, as built file names (`assets/…`), each once, first found first; both
- * empty when no chunk comes from that module.
+ * The chunk that holds a module whose id matches `module`: the chunk built from it (its facade) when there is one, else
+ * the chunk it was put in (a first-screen group, vite-first-screen.ts); undefined when no chunk holds it.
  */
-export function chunkClosure(bundle: OutputBundle, facade: RegExp): { js: string[]; css: string[] } {
+export function chunkOf(bundle: OutputBundle, module: RegExp): OutputChunk | undefined {
   const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
-  const start = chunks.find((c) => c.facadeModuleId && facade.test(c.facadeModuleId.replaceAll("\\", "/")));
+  const matches = (id: string | null) => id !== null && module.test(id.replaceAll("\\", "/"));
+  return chunks.find((c) => matches(c.facadeModuleId)) ?? chunks.find((c) => c.moduleIds.some(matches));
+}
+
+/**
+ * The chunk that holds `module` ({@link chunkOf}) and every chunk it imports statically, recursively: their
+ * JavaScript files (the screen's own first) and their stylesheets, as built file names (`assets/…`), each once, first
+ * found first; both empty when no chunk holds that module.
+ */
+export function chunkClosure(bundle: OutputBundle, module: RegExp): { js: string[]; css: string[] } {
+  const start = chunkOf(bundle, module);
   const js: string[] = [];
   const css: string[] = [];
   const visit = (chunk: OutputChunk) => {
@@ -142,30 +155,26 @@ export interface HomeChunks {
 }
 
 /** The modules Home's first screen runs besides the entry: the tab layout, the screen and its data starter. */
-const HOME_MODULES = [
-  /\/src\/app\/index-layout\.tsx$/,
-  /\/src\/features\/home\/screens\/home-screen\.tsx$/,
-  /\/src\/features\/home\/prefetch\.ts$/,
-];
+const HOME_MODULES = FIRST_SCREENS.home.modules.map(endsWith);
 
 /**
  * Home's own chunks ({@link HOME_MODULES} with their static imports, each once) and, for each language, the chunks
  * of the locale files of the text groups Home shows ("start" and "home", as app/routes.ts declares for it), as built
- * file names (`assets/…`); a locale file with no chunk of its own is left out.
+ * file names (`assets/…`), each once (a first-screen group holds several); a locale file in no chunk is left out.
  */
 export function homeChunks(bundle: OutputBundle, languages: readonly string[]): HomeChunks {
   const js: string[] = [];
   for (const facade of HOME_MODULES)
     for (const file of chunkClosure(bundle, facade).js) if (!js.includes(file)) js.push(file);
-  const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
   const areas = [...TEXT_GROUPS.start, ...TEXT_GROUPS.home];
   const texts: Record<string, string[]> = {};
   for (const lang of languages) {
-    texts[lang] = areas.flatMap((area) => {
-      const file = `/${localeFile(area, lang)}`;
-      const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll("\\", "/").endsWith(file));
-      return chunk ? [chunk.fileName] : [];
-    });
+    const files: string[] = [];
+    for (const area of areas) {
+      const chunk = chunkOf(bundle, endsWith(localeFile(area, lang)));
+      if (chunk && !files.includes(chunk.fileName)) files.push(chunk.fileName);
+    }
+    texts[lang] = files;
   }
   return { js, texts };
 }

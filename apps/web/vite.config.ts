@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { deliveryPlugins } from "./vite-delivery.js";
+import { firstScreenChunks } from "./vite-first-screen.js";
 import { iconPlugin } from "./vite-icons.js";
 import { prerenderPlugin } from "./vite-prerender.js";
 
@@ -57,9 +58,12 @@ export const PREACT_ALIASES = [
   { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
 ];
 
+/** The first screens' chunks (vite-first-screen.ts): its plugin plans them, its group applies the plan. */
+const firstScreen = firstScreenChunks();
+
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig(({ command }) => ({
-  plugins: [react(), iconPlugin(), versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
+  plugins: [react(), iconPlugin(), firstScreen.plugin, versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
@@ -89,13 +93,17 @@ export default defineConfig(({ command }) => ({
     // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
     manifest: true,
     chunkSizeWarningLimit: 800,
-    // No vendor groups but one (issue 12): rolldown splits per screen and per shared module, so a route loads only the
-    // antd-mobile components, icons and contract parts it uses. TanStack Query's core is one chunk: every screen needs
-    // the client the entry builds, and split by which lazy chunk also imports which part it compressed 1 KB worse.
+    // Few files for the first screens, the rest split finely (issue 12, decision 38): the first-screen group
+    // (vite-first-screen.ts) puts what the entry, Login and Home run, and their texts per language, in a handful of
+    // chunks; every other module is split per screen and per shared module, so a screen opened later loads only the
+    // antd-mobile components, icons and contract parts it uses. What is left of TanStack Query's core is one chunk.
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: "query-core", test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/ }],
+          groups: [
+            ...firstScreen.groups,
+            { name: "query-core", test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/ },
+          ],
         },
       },
     },

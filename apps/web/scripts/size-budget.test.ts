@@ -13,6 +13,7 @@ import {
   SizeBudgetError,
   sizeBudgetCli,
   staticClosure,
+  withModules,
 } from "./size-budget.js";
 
 // A small fake build: entry → runtime, vendor → shared; the login screen → shared, form → deep; the login screen's
@@ -116,6 +117,30 @@ describe("first-screen JavaScript of a route (issue 12 size budget)", () => {
     );
   });
 
+  it("finds a module put in a first-screen chunk through the build's module map, keeping the manifest's own keys", () => {
+    // The build put the login screen and the form it uses in one chunk built from neither (vite-first-screen.ts).
+    const grouped: Manifest = {
+      "index.html": { file: "assets/index.js", isEntry: true, imports: ["_runtime.js"] },
+      "_runtime.js": { file: "assets/runtime.js" },
+      "_login.js": { file: "assets/login.js", imports: ["_runtime.js"] },
+    };
+    const modules = {
+      "src/login.tsx": "assets/login.js",
+      "src/form.tsx": "assets/login.js",
+      "index.html": "assets/elsewhere.js",
+      "src/gone.tsx": "assets/gone.js",
+    };
+    const full = withModules(grouped, modules);
+    expect(staticClosure(full, ["index.html", "src/login.tsx"], "test")).toEqual([
+      "assets/index.js",
+      "assets/runtime.js",
+      "assets/login.js",
+    ]);
+    expect(full["index.html"]).toBe(grouped["index.html"]);
+    expect(full["src/gone.tsx"]).toBeUndefined();
+    expect(() => staticClosure(grouped, ["src/login.tsx"], "test")).toThrow(SizeBudgetError);
+  });
+
   it("marks a route over budget when its gzip bytes exceed it", () => {
     const exact = gz(staticClosure(manifest, ["index.html", "src/login.tsx"], "test"));
     expect(measureRoutes({ manifest, readFile, routes: [login], budgetBytes: exact })[0].overBudget).toBe(false);
@@ -141,6 +166,7 @@ describe("size budget command", () => {
         "src/features/account/screens/login-screen.tsx": manifest["src/login.tsx"],
         "src/app/index-layout.tsx": { file: "assets/runtime.js" },
         "src/features/home/screens/home-screen.tsx": manifest["src/home.tsx"],
+        "src/features/home/prefetch.ts": { file: "assets/runtime.js" },
       };
       // The routes' per-language modules (locale files, antd-mobile's locale): one small file for all of them.
       for (const route of ROUTES) {

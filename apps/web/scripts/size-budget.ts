@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.js";
+import { ANTD_LOCALE_DIR, ANTD_LOCALES, FIRST_SCREENS, LANGUAGES, MODULES_FILE } from "../vite-first-screen.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).
@@ -27,7 +28,7 @@ export const BUDGET_GZIP_BYTES = 130_000;
 export const ENTRY = "index.html";
 
 /** The interface languages (spec §1); `{lang}` in a per-language module name is replaced by each in turn. */
-export const LANGUAGES = ["zh-Hans", "en", "es", "ru", "fr"] as const;
+export { LANGUAGES };
 
 /** One measured route: its hash path and the source modules its first screen loads besides the entry. */
 export interface RouteBudget {
@@ -48,41 +49,32 @@ export interface RouteBudget {
 }
 
 /**
- * antd-mobile's own locale per app language: main.tsx loads the active one before the first paint. zh-CN is
- * antd-mobile's default, bundled with its ConfigProvider (already in the entry's closure): nothing extra.
- */
-const ANTD_LOCALE: Record<(typeof LANGUAGES)[number], string | null> = {
-  "zh-Hans": null,
-  en: "en-US",
-  es: "es-ES",
-  ru: "ru-RU",
-  fr: "fr-FR",
-};
-
-/**
  * What a route loads per language before its first paint: the locale files of its text groups (the same groups the
  * route declares in src/app/routes.ts; src/shared/i18n/groups.ts) and antd-mobile's locale, with `{lang}`.
  */
 function perLanguage(groups: readonly TextGroup[]): string[] {
   return [
     ...groups.flatMap((g) => TEXT_GROUPS[g].map((area) => localeFile(area, "{lang}"))),
-    "../../node_modules/antd-mobile/es/locales/{antd}.js",
+    `${ANTD_LOCALE_DIR}/{antd}.js`,
   ];
 }
 
-/** The routes of issue 12: their screen modules and the text groups they declare in src/app/routes.ts. */
+/**
+ * The routes of issue 12: their screen modules and the text groups they declare in src/app/routes.ts, as the build's
+ * first-screen chunks take them (vite-first-screen.ts).
+ */
 export const ROUTES: RouteBudget[] = [
   {
     name: "login",
     path: "#/login",
-    modules: ["src/features/account/screens/login-screen.tsx"],
-    perLanguage: perLanguage(["start"]),
+    modules: [...FIRST_SCREENS.login.modules],
+    perLanguage: perLanguage(FIRST_SCREENS.login.textGroups),
   },
   {
     name: "home",
     path: "#/index/home",
-    modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx"],
-    perLanguage: perLanguage(["start", "home"]),
+    modules: [...FIRST_SCREENS.home.modules],
+    perLanguage: perLanguage(FIRST_SCREENS.home.textGroups),
   },
 ];
 
@@ -165,7 +157,9 @@ export function staticClosure(manifest: Manifest, roots: string[], context: stri
  * @throws SizeBudgetError when one of them is missing from the manifest.
  */
 export function firstScreenFiles(manifest: Manifest, route: RouteBudget, lang: string, entry = ENTRY): string[] {
-  const antd = ANTD_LOCALE[lang as keyof typeof ANTD_LOCALE];
+  // antd-mobile's own locale (main.tsx loads the active one before the first paint); none for zh-Hans, whose zh-CN
+  // is antd-mobile's default, bundled with its ConfigProvider in the entry's closure.
+  const antd = ANTD_LOCALES[lang] ?? null;
   const roots = [
     entry,
     ...route.modules,
@@ -239,7 +233,25 @@ export function readManifest(distDir: string): Manifest {
       `size budget: ${file} is missing: build the app first (npm run build -w apps/web, build.manifest: true)`,
     );
   }
-  return JSON.parse(fs.readFileSync(file, "utf8")) as Manifest;
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as Manifest;
+  const modulesFile = path.join(distDir, MODULES_FILE);
+  if (!fs.existsSync(modulesFile)) return manifest;
+  return withModules(manifest, JSON.parse(fs.readFileSync(modulesFile, "utf8")) as Record<string, string>);
+}
+
+/**
+ * The manifest with a key for every module that has none of its own, from the build's module map
+ * ({@link MODULES_FILE}: module → output file): the key names the chunk the module was put in (a first-screen chunk,
+ * vite-first-screen.ts), so a route's module is found wherever the bundler placed it. Existing keys are kept.
+ */
+export function withModules(manifest: Manifest, modules: Readonly<Record<string, string>>): Manifest {
+  const byFile = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk] as const));
+  const out: Manifest = { ...manifest };
+  for (const [module, file] of Object.entries(modules)) {
+    const chunk = byFile.get(file);
+    if (chunk && !out[module]) out[module] = chunk;
+  }
+  return out;
 }
 
 /** Measures the routes of a built app (see {@link measureRoutes}). @throws SizeBudgetError as readManifest and measureRoutes. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { i18n } from "../../shared/i18n/index.js";
 import { volumeText } from "../../shared/units/volume.js";
-import { formatKg, formatMoment, formatNumber } from "./format.js";
+import { formatKg, formatMoment, formatNumber, homeFormatWarmers } from "./format.js";
 
 /** Intl writes narrow / no-break spaces as group separators; compare with plain spaces. */
 const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, " ") ?? null;
@@ -66,5 +66,44 @@ describe("dashboard moments in the phone's local time", () => {
     expect(at("2026-03-11T09:05:00Z", "ru", "UTC", true)).toBe("вчера 09:05");
     expect(formatMoment(null, "en")).toBeNull();
     expect(formatMoment("not a time", "en")).toBeNull();
+  });
+});
+
+describe("Home's formatters built ahead (issue 12: not in the device cards' render)", () => {
+  it("leaves nothing for the screen's numbers, volumes, salt and moments to build in that language", () => {
+    const now = new Date("2026-03-10T08:00:00Z");
+    const today = new Date(now.getTime() + 60_000).toISOString();
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString();
+    // A locale no other test here formats in (the formatter cache lives as long as the module).
+    for (const warm of homeFormatWarmers("de", now)) warm();
+    // Count what is built from here on: each constructor replaced by a subclass that counts.
+    const kinds = ["NumberFormat", "DateTimeFormat", "RelativeTimeFormat"] as const;
+    const original = kinds.map((k) => Intl[k]);
+    const built = [0, 0, 0];
+    kinds.forEach((k, i) => {
+      const Base = original[i] as new (...args: unknown[]) => object;
+      Object.assign(Intl, {
+        [k]: class extends Base {
+          constructor(...args: unknown[]) {
+            super(...args);
+            built[i]++;
+          }
+        },
+      });
+    });
+    try {
+      formatNumber(6315, "de");
+      formatKg(12.5, "de");
+      volumeText(2581, "L", "de", (k) => k);
+      volumeText(42.5, "L", "de", (k) => k);
+      formatMoment(today, "de", { now, timeOnlyToday: true });
+      formatMoment(tomorrow, "de", { now });
+      expect(built).toEqual([0, 0, 0]);
+      // The count does see a formatter the warm-up did not build.
+      expect(formatNumber(1.2345, "de", 3)).toBe("1,235");
+      expect(built).toEqual([1, 0, 0]);
+    } finally {
+      kinds.forEach((k, i) => Object.assign(Intl, { [k]: original[i] }));
+    }
   });
 });

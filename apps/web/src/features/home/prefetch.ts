@@ -1,11 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { prefetchForFirstMount } from "../../shared/api/query-client.js";
+import { requestLanguage } from "../../shared/i18n/index.js";
+import { nextTask } from "../../shared/scheduling/index.js";
 import { getItem, getUserFamily } from "../../shared/storage/index.js";
 import { unitPreferencesQuery } from "../../shared/units/preferences.js";
 import { dashboardQueryOptions } from "./api/get-dashboard.js";
 import { getFamiliesQueryOptions } from "./api/get-families.js";
 import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.js";
 import { selectHomeFamily } from "./family-selection.js";
+import { homeFormatWarmers } from "./format.js";
 
 /**
  * Home's first calls, started at start-up beside its chunk instead of after its first render (issue 12: no request
@@ -14,7 +17,10 @@ import { selectHomeFamily } from "./family-selection.js";
  * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
  * answers are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the
  * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a
- * kept household the user has left answers 403); Home's own queries ask again and show their errors as usual. Resolves when the calls have settled; never rejects.
+ * kept household the user has left answers 403); Home's own queries ask again and show their errors as usual. While
+ * the calls are in flight, the number and date formatters the device cards use are built, one per task
+ * ({@link homeFormatWarmers}), so the cards' render does not build them. Resolves when the calls have settled (the
+ * formatters are not waited for); never rejects.
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
 export async function prefetchHome(client: QueryClient): Promise<void> {
@@ -29,5 +35,18 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
     return family && family.id !== kept ? household(family.id) : undefined;
   });
   const units = prefetchForFirstMount(client, unitPreferencesQuery());
+  void warmFormats(requestLanguage());
   await Promise.all([families, kept ? household(kept) : undefined, units]);
+}
+
+/** Runs {@link homeFormatWarmers} for `lang`, each in a task of its own; a failure only ends the warm-up. */
+async function warmFormats(lang: string): Promise<void> {
+  try {
+    for (const warm of homeFormatWarmers(lang)) {
+      await nextTask();
+      warm();
+    }
+  } catch {
+    // an engine without one of the formats: the screen meets the same error itself
+  }
 }
