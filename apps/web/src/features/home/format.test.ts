@@ -80,7 +80,7 @@ describe("Home's formatters built ahead (issue 12: not in the device cards' rend
     const kinds = ["NumberFormat", "DateTimeFormat", "RelativeTimeFormat"] as const;
     const original = kinds.map((k) => Intl[k]);
     const built = [0, 0, 0];
-    kinds.forEach((k, i) => {
+    for (const [i, k] of kinds.entries()) {
       const Base = original[i] as new (...args: unknown[]) => object;
       Object.assign(Intl, {
         [k]: class extends Base {
@@ -90,7 +90,7 @@ describe("Home's formatters built ahead (issue 12: not in the device cards' rend
           }
         },
       });
-    });
+    }
     try {
       formatNumber(6315, "de");
       formatKg(12.5, "de");
@@ -103,7 +103,7 @@ describe("Home's formatters built ahead (issue 12: not in the device cards' rend
       expect(formatNumber(1.2345, "de", 3)).toBe("1,235");
       expect(built).toEqual([1, 0, 0]);
     } finally {
-      kinds.forEach((k, i) => Object.assign(Intl, { [k]: original[i] }));
+      for (const [i, k] of kinds.entries()) Object.assign(Intl, { [k]: original[i] });
     }
   });
 });
