@@ -3,15 +3,18 @@
  * built), starts the whole system as run.ts does but serving a temporary copy of apps/web/dist, writes into that copy a
  * static HTML + CSS page of the Login screen's look (no JavaScript), then runs Lighthouse 12 (default config = mobile,
  * simulated throttling, performance category) three times, round-robin, on that static page, on `#/login` signed out
- * and on `#/index/home` signed in as the demo owner, each run in a fresh Chromium (Debian's /usr/bin/chromium through
- * chrome-launcher). Prints the median of three per page and the ratios to the static page, and the first-screen
- * JavaScript of each route from apps/web/scripts/size-budget.ts. See bench/README.md "(e)".
+ * on `#/index/home` signed in as the demo owner and on the demo owner's first device (`#/Device`, its time to
+ * interactive, and whether the statistics were asked only after the live figures answered), each run in a fresh
+ * Chromium (Debian's /usr/bin/chromium through chrome-launcher). Prints the median of three per page and the ratios to
+ * the static page, and the first-screen JavaScript of each route from apps/web/scripts/size-budget.ts. See
+ * bench/README.md "(e)".
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { endpoints } from "@aquapilot/contract/wire";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { generateReport, type Result } from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
@@ -49,8 +52,10 @@ const STATIC_HTML = "static-first-screen.html";
 const STATIC_CSS = "static-first-screen.css";
 
 /** One measured page. */
-export type WebTarget = "static" | "login" | "home";
-const TARGETS: WebTarget[] = ["static", "login", "home"];
+export type WebTarget = "static" | "login" | "home" | "device";
+const TARGETS: WebTarget[] = ["static", "login", "home", "device"];
+/** The Device screen's goal (issue 12): interactive within 2 s on the same throttling, ms. */
+export const DEVICE_TTI_GOAL_MS = 2_000;
 
 /** The figures of one Lighthouse run (or their medians). Times in ms, sizes in bytes. */
 export interface WebMetrics {
@@ -59,6 +64,8 @@ export interface WebMetrics {
   lcpMs: number;
   tbtMs: number;
   fcpMs: number;
+  /** Time to interactive (Lighthouse's `interactive`, simulated like the others). */
+  ttiMs: number;
   /** Every transferred byte of the load (`total-byte-weight`). */
   totalBytes: number;
   /** Transferred bytes of scripts (`resource-summary`, resourceType "script"). */
@@ -71,6 +78,8 @@ export interface WebBenchResult {
   pages: Record<WebTarget, { url: string; runs: WebMetrics[]; median: WebMetrics }>;
   /** First-screen JavaScript per route (size-budget.ts). */
   budget: RouteSize[];
+  /** Per run on `#/Device`: whether the statistics were asked only after the live figures answered (null: unseen). */
+  statisticsAfterLive: Array<boolean | null>;
   lighthouseVersion: string;
   chromiumVersion: string;
 }
@@ -98,6 +107,7 @@ export function medianMetrics(runs: readonly WebMetrics[]): WebMetrics {
     lcpMs: m("lcpMs"),
     tbtMs: m("tbtMs"),
     fcpMs: m("fcpMs"),
+    ttiMs: m("ttiMs"),
     totalBytes: m("totalBytes"),
     jsBytes: m("jsBytes"),
   };
@@ -127,9 +137,55 @@ export function metricsOf(lhr: Result): WebMetrics {
     lcpMs: num("largest-contentful-paint"),
     tbtMs: num("total-blocking-time"),
     fcpMs: num("first-contentful-paint"),
+    ttiMs: num("interactive"),
     totalBytes: num("total-byte-weight"),
     jsBytes: typeof script?.transferSize === "number" ? script.transferSize : 0,
   };
+}
+
+/** A network request as Lighthouse's `network-requests` audit lists it (the fields read here; times in ms). */
+interface NetworkItem {
+  url: string;
+  networkRequestTime?: number;
+  networkEndTime?: number;
+}
+
+/**
+ * Whether the Device screen asked for its statistics (spec §7 device-flow-statistics, the chart's data) only after its
+ * live figures had answered (spec §7 query-device-info), from the run's `network-requests` audit (issue 12: "the
+ * statistics chart loads after the live figures"). Null when the run made either call not at all.
+ */
+export function statisticsAfterLive(lhr: Result): boolean | null {
+  const items = (lhr.audits["network-requests"]?.details as { items?: NetworkItem[] } | undefined)?.items ?? [];
+  const first = (path: string) => items.find((i) => new URL(i.url).pathname === path);
+  const live = first(endpoints.queryDeviceInfo.path);
+  const stats = first(endpoints.deviceFlowStatistics.path);
+  if (!live || !stats || live.networkEndTime === undefined || stats.networkRequestTime === undefined) return null;
+  return stats.networkRequestTime >= live.networkEndTime;
+}
+
+/**
+ * The Device screen of the demo owner's first device in their first household, as the app links it
+ * (`#/Device?params={"deviceId":…,"familyId":…}`, shared/navigation), read through the API with `accessToken`.
+ * @throws Error when a call fails or the demo owner has no device.
+ */
+export async function demoDeviceUrl(baseUrl: string, accessToken: string): Promise<string> {
+  const get = async <T>(path: string, query: Record<string, string>): Promise<T> => {
+    const res = await fetch(`${baseUrl}${path}?${new URLSearchParams(query)}`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    if (!res.ok) throw new Error(`demo device: GET ${path} answered HTTP ${res.status}`);
+    return ((await res.json()) as { result: T }).result;
+  };
+  const families = await get<{ items: Array<{ id: string }> }>(endpoints.getFamilies.path, {});
+  const familyId = families.items[0]?.id;
+  if (!familyId) throw new Error("demo device: the demo owner has no household");
+  const devices = await get<{ items: Array<{ id: string }> } | Array<{ id: string }>>(endpoints.getFamilyDevices.path, {
+    familyId,
+  });
+  const deviceId = (Array.isArray(devices) ? devices : devices.items)[0]?.id;
+  if (!deviceId) throw new Error("demo device: the demo owner's household has no device");
+  return `${baseUrl}/#/Device?params=${encodeURIComponent(JSON.stringify({ deviceId, familyId }))}`;
 }
 
 /** The version of the Chromium last started, e.g. "156.0.8078.79" (the user agent of a page says "156.0.0.0"). */
@@ -248,11 +304,12 @@ async function demoSession(baseUrl: string): Promise<Record<string, string>> {
 }
 
 /** Which screen a page shows (by the app's test ids) and where it is. */
-async function shownScreen(page: Page): Promise<{ href: string; home: boolean; login: boolean }> {
+async function shownScreen(page: Page): Promise<{ href: string; home: boolean; login: boolean; device: boolean }> {
   return page.evaluate(() => ({
     href: location.href,
     home: document.querySelector('[data-testid="home-screen"]') !== null,
     login: document.querySelector('[data-testid="login-screen"]') !== null,
+    device: document.querySelector('[data-testid="device-screen"] .device-page') !== null,
   }));
 }
 
@@ -269,7 +326,7 @@ async function lighthouseRun(
   reportFile: string | null,
 ): Promise<{ metrics: WebMetrics; lhr: Result }> {
   return withChromium(async (page) => {
-    if (target === "home") {
+    if (target === "home" || target === "device") {
       const session = await demoSession(baseUrl);
       await page.goto(`${baseUrl}/version.json`);
       await page.evaluate((items: Record<string, string>) => {
@@ -293,7 +350,10 @@ async function lighthouseRun(
           `(home screen ${shown.home}, login screen ${shown.login})`,
       );
     }
-    if (target !== "home" && !shown.login) {
+    if (target === "device" && (!shown.device || shown.login)) {
+      throw new Error(`the device run did not show the Device screen (${shown.href})`);
+    }
+    if ((target === "login" || target === "static") && !shown.login) {
       throw new Error(`the ${target} run did not show the Login screen (${shown.href})`);
     }
     return { metrics, lhr };
@@ -353,8 +413,10 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
       static: await writeStaticFirstScreen(base, distDir),
       login: `${base}/#/login`,
       home: `${base}/#/index/home`,
+      device: await demoDeviceUrl(base, (await signInDemo(base)).access_token),
     };
-    const runs: Record<WebTarget, WebMetrics[]> = { static: [], login: [], home: [] };
+    const runs: Record<WebTarget, WebMetrics[]> = { static: [], login: [], home: [], device: [] };
+    const afterLive: Array<boolean | null> = [];
     let lighthouseVersion = "";
     for (let i = 0; i < RUNS; i++) {
       for (const target of TARGETS) {
@@ -362,6 +424,7 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
         const { metrics, lhr } = await withRetry(() => lighthouseRun(base, target, urls[target], report), target);
         lighthouseVersion = lhr.lighthouseVersion;
         runs[target].push(metrics);
+        if (target === "device") afterLive.push(statisticsAfterLive(lhr));
         console.log(
           `  run ${i + 1} ${target.padEnd(6)} score ${metrics.score}, LCP ${fmt(metrics.lcpMs, 0)} ms, ` +
             `TBT ${fmt(metrics.tbtMs, 0)} ms`,
@@ -371,7 +434,7 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
     const pages = Object.fromEntries(
       TARGETS.map((t) => [t, { url: urls[t], runs: runs[t], median: medianMetrics(runs[t]) }]),
     ) as WebBenchResult["pages"];
-    return { pages, budget, lighthouseVersion, chromiumVersion };
+    return { pages, budget, statisticsAfterLive: afterLive, lighthouseVersion, chromiumVersion };
   } finally {
     await system?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -386,6 +449,7 @@ function printLine(label: string, m: WebMetrics): void {
   console.log(
     `  ${label.padEnd(14)} score ${String(m.score).padStart(3)}   LCP ${fmt(m.lcpMs, 0).padStart(6)} ms   ` +
       `TBT ${fmt(m.tbtMs, 0).padStart(5)} ms   FCP ${fmt(m.fcpMs, 0).padStart(6)} ms   ` +
+      `TTI ${fmt(m.ttiMs, 0).padStart(6)} ms   ` +
       `transferred ${kbs(m.totalBytes).padStart(6)} KB   JS ${kbs(m.jsBytes).padStart(6)} KB`,
   );
 }
@@ -421,14 +485,29 @@ export function reportWebBench(r: WebBenchResult): { rows: string[]; note: strin
         `| | First-screen JavaScript, gzip -9 (KB; goal ${kb(BUDGET_GZIP_BYTES)}) | ${kb(b.gzipBytes)} | 0.0 | n/a |`,
       );
   }
+  const d = r.pages.device.median;
+  printLine("#/Device", d);
+  const seen = r.statisticsAfterLive.filter((x) => x !== null).length;
+  const after = r.statisticsAfterLive.filter((x) => x === true).length;
+  console.log(
+    `  ${"".padEnd(14)} TTI goal ≤ ${fmt(DEVICE_TTI_GOAL_MS, 0)} ms; statistics asked after the live figures ` +
+      `answered in ${after} of ${seen} runs that asked for both`,
+  );
+  rows.push(
+    `| Web #/Device (first device) signed in, Lighthouse mobile, median of ${RUNS} | Performance score | ${d.score} | ${s.score} | ${ratio(d.score, s.score)} |`,
+    `| | Time to interactive (ms; goal ${fmt(DEVICE_TTI_GOAL_MS, 0)}) | ${fmt(d.ttiMs, 0)} | ${fmt(s.ttiMs, 0)} | ${ratio(d.ttiMs, s.ttiMs)} |`,
+    `| | LCP (ms) | ${fmt(d.lcpMs, 0)} | ${fmt(s.lcpMs, 0)} | ${ratio(d.lcpMs, s.lcpMs)} |`,
+    `| | TBT (ms) | ${fmt(d.tbtMs, 0)} | ${fmt(s.tbtMs, 0)} | ${ratio(d.tbtMs, s.tbtMs)} |`,
+    `| | Statistics asked after the live figures answered (runs) | ${after} of ${seen} | n/a | n/a |`,
+  );
   const cpus = os.cpus();
   const note =
     `Web first screen: measured ${new Date().toISOString().slice(0, 10)} with Lighthouse ${r.lighthouseVersion} ` +
     `(default config: mobile, simulated throttling, performance only) driving Chromium ${r.chromiumVersion} headless, ` +
     `a fresh profile per run, ${RUNS} runs per page round-robin, per-metric median; server, browser and Lighthouse on ` +
     `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM, no ` +
-    "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home is set against " +
-    "the same page. " +
+    "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home and #/Device are " +
+    "set against the same page. " +
     "First-screen JavaScript: entry + static imports + route modules and texts, from Vite's manifest and the build's module map, gzip -9 (npm run size -w apps/web).";
   return { rows, note };
 }

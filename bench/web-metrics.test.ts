@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, medianMetrics, metricsOf, withRetry } from "./web-bench.js";
+import { median, medianMetrics, metricsOf, statisticsAfterLive, withRetry } from "./web-bench.js";
 
 /** A minimal Lighthouse result with the audits the web benchmark reads. */
 function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; runtimeError?: boolean }) {
@@ -12,6 +12,7 @@ function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; 
       "largest-contentful-paint": audit(opts.lcp),
       "total-blocking-time": audit(170),
       "first-contentful-paint": audit(900),
+      interactive: audit(1900),
       "total-byte-weight": audit(500_000),
       "resource-summary": {
         details: {
@@ -33,7 +34,7 @@ describe("web benchmark figures (issue 12)", () => {
   });
 
   it("takes each metric's median on its own", () => {
-    const base = { score: 50, lcpMs: 1000, tbtMs: 10, fcpMs: 800, totalBytes: 100, jsBytes: 50 };
+    const base = { score: 50, lcpMs: 1000, tbtMs: 10, fcpMs: 800, ttiMs: 1500, totalBytes: 100, jsBytes: 50 };
     const m = medianMetrics([
       { ...base, score: 90, lcpMs: 3000 },
       { ...base, score: 40, lcpMs: 1000 },
@@ -49,6 +50,7 @@ describe("web benchmark figures (issue 12)", () => {
       lcpMs: 7400,
       tbtMs: 170,
       fcpMs: 900,
+      ttiMs: 1900,
       totalBytes: 500_000,
       jsBytes: 333_000,
     });
@@ -77,5 +79,25 @@ describe("web benchmark figures (issue 12)", () => {
     expect(await tries([navstart, navstart])).toEqual({ outcome: "ok", calls: 3 });
     expect(await tries([navstart, navstart, navstart])).toEqual({ outcome: navstart, calls: 3 });
     expect(await tries([wrongScreen])).toEqual({ outcome: wrongScreen, calls: 1 });
+  });
+
+  it("tells whether the Device screen asked for its statistics only after its live figures answered", () => {
+    const live = "http://127.0.0.1/api/run-lucky/device/app/device-control/query-device-info?deviceId=d1";
+    const stats = "http://127.0.0.1/api/run-lucky/device/app/device/device-flow-statistics";
+    const run = (items: Array<{ url: string; networkRequestTime?: number; networkEndTime?: number }>) =>
+      statisticsAfterLive({ audits: { "network-requests": { details: { items } } } } as never);
+    expect(
+      run([
+        { url: live, networkRequestTime: 100, networkEndTime: 400 },
+        { url: stats, networkRequestTime: 420, networkEndTime: 600 },
+      ]),
+    ).toBe(true);
+    expect(
+      run([
+        { url: stats, networkRequestTime: 120, networkEndTime: 600 },
+        { url: live, networkRequestTime: 100, networkEndTime: 400 },
+      ]),
+    ).toBe(false);
+    expect(run([{ url: live, networkRequestTime: 100, networkEndTime: 400 }])).toBeNull();
   });
 });
