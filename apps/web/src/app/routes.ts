@@ -173,6 +173,7 @@ export const ROUTES: AppRoute[] = [
   }),
   pending("Device", {
     screen: lazyNamed(() => import("../features/device/screens/device-screen.js"), "DeviceScreen"),
+    data: () => import("../features/device/prefetch.js").then((m) => m.prefetchDevice),
   }),
   pending("DeviceAttribute", {
     screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.js"), "DeviceAttributeScreen"),

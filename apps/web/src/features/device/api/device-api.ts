@@ -11,6 +11,7 @@ import {
 } from "@aquapilot/contract/wire";
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, apiStream } from "../../../shared/api/client.js";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
 import { saveBlob } from "../../../shared/api/save-file.js";
 import type { CommandKind } from "../logic/command-state.js";
 import { announcedRows, CsvLineCounter, exportPercent } from "../logic/csv-progress.js";
@@ -152,8 +153,10 @@ export function deviceInfoQuery(deviceId: string) {
     queryFn: ({ signal }) => fetchDeviceInfo(deviceId, signal),
     enabled: Boolean(deviceId),
     // Live values: every screen that opens asks again (a close or station change may have come while no device
-    // screen listened to hub 1), while the last answer shows meanwhile.
+    // screen listened to hub 1), while the last answer shows meanwhile — except the first screen's first mount right
+    // after its start-up call (features/device/prefetch.ts, issue 12).
     staleTime: 0,
+    refetchOnMount: refetchOnMountUnlessPrefetched,
     structuralSharing: keepStationClock,
   });
 }
@@ -170,14 +173,19 @@ export async function fetchStationDurations(deviceId: string, signal?: AbortSign
   }
 }
 
-/** The station durations as a query (long-lived: they change only with the settings). */
-export function useStationDurations(deviceId: string) {
-  return useQuery({
+/** The station durations' query options (long-lived: they change only with the settings). */
+export function stationDurationsQuery(deviceId: string) {
+  return queryOptions({
     queryKey: deviceKeys.durations(deviceId),
     queryFn: ({ signal }) => fetchStationDurations(deviceId, signal),
     enabled: Boolean(deviceId),
     staleTime: 5 * 60_000,
   });
+}
+
+/** The station durations as a query ({@link stationDurationsQuery}). */
+export function useStationDurations(deviceId: string) {
+  return useQuery(stationDurationsQuery(deviceId));
 }
 
 /**
@@ -221,11 +229,17 @@ export function useFlowStatistics(deviceId: string, reportTimeType: number) {
  * (seconds, device − server) the server measured; refetched every minute.
  */
 export function useSaltStatus(deviceId: string) {
-  return useQuery({
+  return useQuery(saltStatusQuery(deviceId));
+}
+
+/** The salt status' query options ({@link useSaltStatus}); a start-up call stands in for the first mount's. */
+export function saltStatusQuery(deviceId: string) {
+  return queryOptions({
     queryKey: deviceKeys.salt(deviceId),
     queryFn: ({ signal }) => api(endpoints.getSaltStatus, { query: { deviceId }, signal }),
     enabled: Boolean(deviceId),
     refetchInterval: 60_000,
+    refetchOnMount: refetchOnMountUnlessPrefetched,
   });
 }
 

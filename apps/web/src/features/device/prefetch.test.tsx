@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { queryKeys } from "../../shared/api/query-keys.js";
+import { setItem } from "../../shared/storage/index.js";
+import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "./api/device-api.js";
+import { prefetchDevice } from "./prefetch.js";
+
+/** A server answering the Device screen's calls for device d1 of household f1; records each call's last path part. */
+function server(gate: Promise<void> = Promise.resolve()) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string) => {
+      const url = new URL(String(input), "http://app.test");
+      const name = url.pathname.split("/").pop() ?? "";
+      calls.push(name);
+      await gate;
+      const result =
+        name === "query-device-info"
+          ? { id: "d1", name: "Softener 1", online: true, station: null, remainingSeconds: null }
+          : name === "device-station-maxworktime-cache"
+            ? [{ station: 1, maxWorkTimeSeconds: 600 }]
+            : name === "get-salt-status"
+              ? { levelKg: 40, daysLeft: 30, clockDriftSeconds: 0 }
+              : { totalCount: 1, items: [{ id: "d1", name: "Softener 1" }] };
+      return Response.json({ success: true, result, error: null, __abp: true });
+    }),
+  );
+  return calls;
+}
+
+const hash = (params: object) => `#/Device?params=${encodeURIComponent(JSON.stringify(params))}`;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe("the Device screen's start-up calls (issue 12: interactive within 2 s)", () => {
+  it("asks for the live figures, station durations, salt and the household's devices at once, not the statistics", async () => {
+    setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
+    let answer = () => {};
+    const calls = server(new Promise((r) => (answer = r)));
+    const client = new QueryClient();
+    const done = prefetchDevice(client, hash({ deviceId: "d1", familyId: "f1" }));
+    await waitFor(() =>
+      expect([...calls].sort()).toEqual([
+        "device-station-maxworktime-cache",
+        "get-list-by-family-id",
+        "get-salt-status",
+        "query-device-info",
+      ]),
+    );
+    answer();
+    await done;
+    expect(client.getQueryData(deviceInfoQuery("d1").queryKey)).toMatchObject({ id: "d1", name: "Softener 1" });
+    expect(client.getQueryData(stationDurationsQuery("d1").queryKey)).toEqual({ 1: 600 });
+    expect(client.getQueryData(saltStatusQuery("d1").queryKey)).toMatchObject({ levelKg: 40 });
+    expect(client.getQueryData(queryKeys.familyDevices("f1"))).toHaveLength(1);
+    expect(calls).toHaveLength(4);
+  });
+
+  it("asks nothing without a device id, and the screen's first mount takes the answers", async () => {
+    const calls = server();
+    const client = new QueryClient();
+    await prefetchDevice(client, "#/Device");
+    await prefetchDevice(client, hash({ familyId: "f1" }));
+    expect(calls).toEqual([]);
+
+    await prefetchDevice(client, hash({ deviceId: "d1" }));
+    expect(calls.sort()).toEqual(["device-station-maxworktime-cache", "get-salt-status", "query-device-info"]);
+    calls.length = 0;
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const mounted = renderHook(
+      () => [useQuery(deviceInfoQuery("d1")), useQuery(saltStatusQuery("d1")), useQuery(stationDurationsQuery("d1"))],
+      { wrapper },
+    );
+    expect(mounted.result.current.map((q) => q.data !== undefined)).toEqual([true, true, true]);
+    await new Promise((r) => setTimeout(r, 20));
+    // The live figures and the salt are asked on every visit, but not twice in the first screen's first second.
+    expect(calls).toEqual([]);
+    mounted.unmount();
+  });
+});
