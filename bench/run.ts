@@ -220,7 +220,7 @@ async function main(argv: string[]): Promise<void> {
   let web = previous.web;
   if (runWeb) {
     console.log(
-      `\n(e) Web first screen: Lighthouse mobile × ${RUNS} on a static page, #/login and #/index/home signed in`,
+      `\n(e) Web first screen: Lighthouse mobile × ${RUNS} on a static page, #/login, and #/index/home and #/Device signed in`,
     );
     const result = await runWebBench({
       built: flags.includes("--built"),
