@@ -233,8 +233,9 @@ export async function planChunks(
   for (const id of await closure([must(ENTRY_MODULE)])) plan.set(id, "app");
   await planParts(plan, new Map(Object.entries(screens).map(([name, s]) => [name, s.modules.map(must)])), closure);
   const texts = new Map<string, string[]>();
+  const groups = new Set(Object.values(screens).flatMap((s) => s.textGroups));
   for (const lang of languages) {
-    for (const group of new Set(Object.values(screens).flatMap((s) => s.textGroups))) {
+    for (const group of groups) {
       const files = TEXT_GROUPS[group].map((area) => localeFile(area, lang));
       const antd = group === "start" ? ANTD_LOCALES[lang] : null;
       if (antd) files.push(`${ANTD_LOCALE_DIR}/${antd}.js`);
@@ -268,7 +269,9 @@ export function firstScreenChunks(): { plugin: Plugin; groups: CodeSplittingGrou
       const byPath = new Map<string, string>();
       for (const id of this.getModuleIds()) byPath.set(norm(id), id);
       const resolve = (file: string) => byPath.get(norm(path.resolve(root, file))) ?? null;
-      const read = async (id: string): Promise<ModuleRecord | null> => {
+      // Each module is parsed and its specifiers resolved once for the whole plan (every closure reads the same ones).
+      const records = new Map<string, Promise<ModuleRecord | null>>();
+      const parse = async (id: string): Promise<ModuleRecord | null> => {
         const info = this.getModuleInfo(id);
         if (!info) return null;
         let body: EsNode[] = [];
@@ -284,6 +287,14 @@ export function firstScreenChunks(): { plugin: Plugin; groups: CodeSplittingGrou
             specifiers.set(node.source.value, resolved && !resolved.external ? resolved.id : null);
           }
         return moduleRecord(body, (s) => specifiers.get(s) ?? null, info.importedIds, info.exports ?? []);
+      };
+      const read = (id: string) => {
+        let record = records.get(id);
+        if (!record) {
+          record = parse(id);
+          records.set(id, record);
+        }
+        return record;
       };
       plan = await planChunks(resolve, (roots) => usedClosure(roots, read), LANGUAGES);
     },
