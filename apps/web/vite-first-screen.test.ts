@@ -169,6 +169,23 @@ describe("planChunks", () => {
     expect(plan.get("antd-fr")).toBe("texts-start-fr");
   });
 
+  it("puts a first screen's data starter in app with what it runs", async () => {
+    const withStarter: Record<string, string> = { ...files, "src/home-prefetch.ts": "prefetch" };
+    deps.prefetch = ["prefetch", "families-query", "card"];
+    const plan = await planChunks((f) => withStarter[f] ?? null, closure, ["en"], {
+      ...screens,
+      home: { ...screens.home, starter: "src/home-prefetch.ts" },
+    });
+    expect(plan.get("prefetch")).toBe("app");
+    expect(plan.get("families-query")).toBe("app");
+    // What the screen and its starter both run is loaded with the starter, at start-up.
+    expect(plan.get("card")).toBe("app");
+    expect(plan.get("home")).toBe("home");
+    await expect(
+      planChunks((f) => files[f] ?? null, closure, ["en"], { home: { ...screens.home, starter: "src/gone.ts" } }),
+    ).rejects.toThrow(/src\/gone\.ts is not in the build/);
+  });
+
   it("throws when a first screen's module is not in the build", async () => {
     await expect(
       planChunks((f) => files[f] ?? null, closure, ["en"], { gone: { modules: ["src/gone.tsx"], textGroups: [] } }),

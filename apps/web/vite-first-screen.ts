@@ -24,20 +24,32 @@ type CodeSplittingGroup = NonNullable<
 
 /** A first screen: the modules it runs besides the entry (paths relative to apps/web) and its text groups. */
 export interface FirstScreen {
-  /** Source modules, e.g. "src/features/home/screens/home-screen.tsx" (the route's screen, layout, data starter). */
+  /** Source modules, e.g. "src/features/home/screens/home-screen.tsx" (the route's screen and layout). */
   modules: readonly string[];
   /** The text groups the route declares in src/app/routes.ts (src/shared/i18n/groups.ts). */
   textGroups: readonly TextGroup[];
+  /**
+   * The route's data starter (its `data` in src/app/routes.ts), which goes in `app` with what it runs: its calls then
+   * leave as soon as start-up asks for them, not after the screen's chunk has been fetched, evaluated and linked (a
+   * dynamic import of a preloaded chunk still resolves some tasks later, behind the first render and its layout).
+   */
+  starter?: string;
 }
 
 /** The first screens of issue 12, by chunk name. */
 export const FIRST_SCREENS: Readonly<Record<string, FirstScreen>> = {
   login: { modules: ["src/features/account/screens/login-screen.tsx"], textGroups: ["start"] },
   home: {
-    modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx", "src/features/home/prefetch.ts"],
+    modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx"],
     textGroups: ["start", "home"],
+    starter: "src/features/home/prefetch.ts",
   },
 };
+
+/** Every module a first screen runs besides the entry: its modules, then its data starter when it has one. */
+export function screenModules(screen: FirstScreen): string[] {
+  return screen.starter ? [...screen.modules, screen.starter] : [...screen.modules];
+}
 
 /**
  * Where every module went, written next to Vite's manifest: `{ "src/…/home-screen.tsx": "assets/home-….js" }` for
@@ -211,7 +223,8 @@ async function planParts(
 }
 
 /**
- * The chunk plan: `app` ← what the entry runs and every module two first screens share; each first screen ← the rest
+ * The chunk plan: `app` ← what the entry and the first screens' data starters run and every module two first screens
+ * share; each first screen ← the rest
  * of what its modules run; `texts-{group}-{lang}` ← the locale files of that text group in that language (the start
  * group also takes antd-mobile's locale), with what they import (what two of them share goes to `app`). `resolve`
  * maps a path relative to apps/web to its module id (null when the build has no such module); `closure` is
@@ -230,7 +243,8 @@ export async function planChunks(
     return id;
   };
   const plan: ChunkPlan = new Map();
-  for (const id of await closure([must(ENTRY_MODULE)])) plan.set(id, "app");
+  const starters = Object.values(screens).flatMap((s) => (s.starter ? [must(s.starter)] : []));
+  for (const id of await closure([must(ENTRY_MODULE), ...starters])) plan.set(id, "app");
   await planParts(plan, new Map(Object.entries(screens).map(([name, s]) => [name, s.modules.map(must)])), closure);
   const texts = new Map<string, string[]>();
   const groups = new Set(Object.values(screens).flatMap((s) => s.textGroups));

@@ -3,7 +3,7 @@ import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
 import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.js";
-import { FIRST_SCREENS } from "./vite-first-screen.js";
+import { FIRST_SCREENS, screenModules } from "./vite-first-screen.js";
 import { iconPlugin } from "./vite-icons.js";
 
 type OutputBundle = Rolldown.OutputBundle;
@@ -155,7 +155,7 @@ export interface HomeChunks {
 }
 
 /** The modules Home's first screen runs besides the entry: the tab layout, the screen and its data starter. */
-const HOME_MODULES = FIRST_SCREENS.home.modules.map(endsWith);
+const HOME_MODULES = screenModules(FIRST_SCREENS.home).map(endsWith);
 
 /**
  * Home's own chunks ({@link HOME_MODULES} with their static imports, each once) and, for each language, the chunks

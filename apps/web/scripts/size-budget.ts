@@ -15,7 +15,14 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.js";
-import { ANTD_LOCALE_DIR, ANTD_LOCALES, FIRST_SCREENS, LANGUAGES, MODULES_FILE } from "../vite-first-screen.js";
+import {
+  ANTD_LOCALE_DIR,
+  ANTD_LOCALES,
+  FIRST_SCREENS,
+  LANGUAGES,
+  MODULES_FILE,
+  screenModules,
+} from "../vite-first-screen.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).
@@ -67,13 +74,13 @@ export const ROUTES: RouteBudget[] = [
   {
     name: "login",
     path: "#/login",
-    modules: [...FIRST_SCREENS.login.modules],
+    modules: screenModules(FIRST_SCREENS.login),
     perLanguage: perLanguage(FIRST_SCREENS.login.textGroups),
   },
   {
     name: "home",
     path: "#/index/home",
-    modules: [...FIRST_SCREENS.home.modules],
+    modules: screenModules(FIRST_SCREENS.home),
     perLanguage: perLanguage(FIRST_SCREENS.home.textGroups),
   },
 ];

@@ -1,38 +1,64 @@
 import type { PullToRefreshProps } from "antd-mobile";
-import { type ComponentType, useEffect, useState } from "react";
-import { afterFirstScreen } from "../scheduling/index.js";
+import { type ComponentType, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { afterFirstScreen, nextTask } from "../scheduling/index.js";
 
 type Loaded = ComponentType<PullToRefreshProps>;
 let loaded: Loaded | null = null;
 
+/** Class of the content's own node and of the slot that holds it: both `display: contents` (styles.css). */
+const CONTENT_CLASS = "pull-to-refresh-keep";
+
 /**
  * antd-mobile's PullToRefresh, loaded once the first screen is in (`afterFirstScreen`; issue 12: its gesture and
- * animation libraries, about 25 KB gzip, stay off the first screen). Until it has loaded the content shows as is, without the pull gesture;
- * then the same content moves into the real component (its elements are built again once, at the same size, so the
- * first paint stays the largest). Takes antd-mobile's props.
+ * animation libraries, about 25 KB gzip, stay off the first screen). Until it has loaded the content shows as is,
+ * without the pull gesture; then it moves into the real component. The content is rendered once, into a node of its
+ * own (a portal), and that node is what moves: the swap builds only antd-mobile's own elements, never the content
+ * again (a screen's device cards and their images), and the module is evaluated a task before the swap. Takes
+ * antd-mobile's props.
  */
 export function PullToRefresh(props: PullToRefreshProps) {
   const [Real, setReal] = useState<Loaded | null>(() => loaded);
+  const [content] = useState(() => {
+    const node = document.createElement("div");
+    node.className = CONTENT_CLASS;
+    return node;
+  });
   useEffect(() => {
     if (Real) return;
     let alive = true;
     afterFirstScreen()
       .then(() => import("./pull-to-refresh-impl.js"))
-      .then(
-        (m) => {
-          loaded = m.PullToRefresh;
-          if (alive) setReal(() => m.PullToRefresh);
-        },
-        (err: unknown) => console.warn("[pull-to-refresh] not loaded", err),
-      );
+      .then(async (m) => {
+        loaded = m.PullToRefresh;
+        await nextTask();
+        if (alive) setReal(() => m.PullToRefresh);
+      })
+      .catch((err: unknown) => console.warn("[pull-to-refresh] not loaded", err));
     return () => {
       alive = false;
     };
   }, [Real]);
-  if (Real) return <Real {...props} />;
+  const slot = <ContentSlot node={content} />;
   return (
-    <div className="adm-pull-to-refresh">
-      <div className="adm-pull-to-refresh-content">{props.children}</div>
-    </div>
+    <>
+      {createPortal(props.children, content)}
+      {Real ? (
+        <Real {...props}>{slot}</Real>
+      ) : (
+        <div className="adm-pull-to-refresh">
+          <div className="adm-pull-to-refresh-content">{slot}</div>
+        </div>
+      )}
+    </>
   );
+}
+
+/** Where the content's node sits: appended before the browser paints, so the content never shows detached. */
+function ContentSlot({ node }: { node: HTMLElement }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    ref.current?.appendChild(node);
+  }, [node]);
+  return <div ref={ref} className={CONTENT_CLASS} />;
 }

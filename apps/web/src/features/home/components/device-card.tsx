@@ -1,6 +1,7 @@
 import type { TDeviceDashboard, TFamilyDevice } from "@aquapilot/contract/wire";
 import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { DeviceImage } from "../../../shared/ui/device-image.js";
 import { useVolume } from "../../../shared/units/volume.js";
@@ -42,9 +43,11 @@ function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean)
  * regenerating, vacation, firmware) as tags, and three figures — salt (days until empty, else the level), water used
  * today and water left before regeneration — with the next regeneration time. `figures` is the device's entry of the
  * dashboard (absent while it loads: the figures show "—"). Data attributes carry the raw values for the browser tests:
- * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`.
+ * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised (issue 12): Home renders
+ * again for its header (unread count, the live chip) without rendering the cards, whose props keep their identity
+ * until the device list or the dashboard changes.
  */
-export function DeviceCard({
+export const DeviceCard = memo(function DeviceCard({
   device,
   figures,
   onOpen,
@@ -175,4 +178,4 @@ export function DeviceCard({
       </div>
     </button>
   );
-}
+});

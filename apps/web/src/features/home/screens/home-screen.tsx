@@ -10,7 +10,7 @@ import {
   SoundOutline,
   UserAddOutline,
 } from "antd-mobile-icons";
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.js";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
@@ -167,10 +167,11 @@ export function HomeScreen() {
     await Promise.all([families.refetch(), devices.refetch(), dashboard.refetch()]);
   };
 
-  const openDevice = (device: TFamilyDevice) => {
+  // One function for the screen's life, so the memoised cards do not render again with the header.
+  const openDevice = useCallback((device: TFamilyDevice) => {
     setItem("device", { id: device.id, name: device.name, mac: device.mac });
     navigateTo(PATHS.Device, { deviceId: device.id, familyId: device.familyId });
-  };
+  }, []);
   const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
 
   const list = devices.data ?? [];
