@@ -17,6 +17,7 @@ import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
 import { useDeviceChanges } from "../../../shared/realtime/index.js";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
+import { useRevealedCount } from "../../../shared/scheduling/reveal.js";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
 import { openWithBack } from "../../../shared/ui/back-stack.js";
 import { useBackClose } from "../../../shared/ui/overlay.js";
@@ -174,7 +175,12 @@ export function HomeScreen() {
   }, []);
   const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
 
+  // The cards show once the devices and their dashboard are both in (or the dashboard has failed: its figures show
+  // "—"): a card drawn before its badges and figures would grow when they arrive and push the next ones down (issue
+  // 12, layout shift), and be drawn twice.
   const list = devices.data ?? [];
+  // The first card at once, the others one per task (a long list's first render blocks input, issue 12).
+  const revealed = useRevealedCount(list.length);
   const onlineCount = list.filter((d) => d.online).length;
   const live = channel === RealtimeChannelState.Connected;
 
@@ -287,7 +293,7 @@ export function HomeScreen() {
       >
         <section className="home__list">
           <div className="section-title">{t("home.devices")}</div>
-          {families.isPending || (family && devices.isPending) ? (
+          {families.isPending || (family && (devices.isPending || dashboard.isPending)) ? (
             <div className="device-skeletons">
               {[0, 1].map((i) => (
                 <div className="device-card device-card--skeleton" key={i}>
@@ -315,7 +321,7 @@ export function HomeScreen() {
             />
           ) : (
             <div className="device-list" data-testid="device-list">
-              {list.map((d) => (
+              {list.slice(0, revealed).map((d) => (
                 <DeviceCard
                   key={d.id}
                   device={d}
