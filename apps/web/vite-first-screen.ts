@@ -92,6 +92,19 @@ export interface ModuleRecord {
   exports: readonly string[];
 }
 
+/** `load` called at most once per module id: later calls share the first one's promise. */
+function onceEach<T>(load: (id: string) => Promise<T>): (id: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  return (id) => {
+    let result = started.get(id);
+    if (!result) {
+      result = load(id);
+      started.set(id, result);
+    }
+    return result;
+  };
+}
+
 /**
  * Every module the code reached from `roots` runs, following static imports by name (dynamic imports are not
  * followed): a module whose export is used runs with all its own imports, but a re-export is followed only when the
@@ -104,15 +117,7 @@ export async function usedClosure(
   load: (id: string) => Promise<ModuleRecord | null>,
 ): Promise<Set<string>> {
   const reached = new Map<string, { all: boolean; names: Set<string> }>();
-  const records = new Map<string, Promise<ModuleRecord | null>>();
-  const read = (id: string) => {
-    let record = records.get(id);
-    if (!record) {
-      record = load(id);
-      records.set(id, record);
-    }
-    return record;
-  };
+  const read = onceEach(load);
   const queue: Array<{ id: string; names: readonly string[] | "*" }> = roots.map((id) => ({ id, names: "*" }));
   while (queue.length > 0) {
     const { id, names } = queue.shift() as { id: string; names: readonly string[] | "*" };
@@ -284,7 +289,6 @@ export function firstScreenChunks(): { plugin: Plugin; groups: CodeSplittingGrou
       for (const id of this.getModuleIds()) byPath.set(norm(id), id);
       const resolve = (file: string) => byPath.get(norm(path.resolve(root, file))) ?? null;
       // Each module is parsed and its specifiers resolved once for the whole plan (every closure reads the same ones).
-      const records = new Map<string, Promise<ModuleRecord | null>>();
       const parse = async (id: string): Promise<ModuleRecord | null> => {
         const info = this.getModuleInfo(id);
         if (!info) return null;
@@ -302,14 +306,7 @@ export function firstScreenChunks(): { plugin: Plugin; groups: CodeSplittingGrou
           }
         return moduleRecord(body, (s) => specifiers.get(s) ?? null, info.importedIds, info.exports ?? []);
       };
-      const read = (id: string) => {
-        let record = records.get(id);
-        if (!record) {
-          record = parse(id);
-          records.set(id, record);
-        }
-        return record;
-      };
+      const read = onceEach(parse);
       plan = await planChunks(resolve, (roots) => usedClosure(roots, read), LANGUAGES);
     },
     generateBundle(_options, bundle) {

@@ -11,8 +11,9 @@ import { selectHomeFamily } from "./family-selection.js";
 import { homeFormatWarmers } from "./format.js";
 
 /**
- * Home's first calls, started at start-up beside its chunk instead of after its first render (issue 12: no request
- * waterfall before the device list paints): the families (spec §7 get families) and, for the household Home will
+ * Home's first calls, started at start-up instead of after its first render (issue 12: no request waterfall before
+ * the device list paints; this module ships in the entry's chunk, vite-first-screen.ts `starter`, so they leave with
+ * the permission call): the families (spec §7 get families) and, for the household Home will
  * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
  * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
  * answers are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the

@@ -23,5 +23,5 @@ export function useRevealedCount(total: number): number {
       alive = false;
     };
   }, [count, total]);
-  return complete.current ? total : Math.min(Math.max(count, Math.min(total, 1)), total);
+  return complete.current ? total : Math.min(total, Math.max(count, 1));
 }

@@ -42,7 +42,8 @@ function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean)
  * online/offline tag, the live station and when the cloud last heard from it (phone time), the badges (alarm,
  * regenerating, vacation, firmware) as tags, and three figures — salt (days until empty, else the level), water used
  * today and water left before regeneration — with the next regeneration time. `figures` is the device's entry of the
- * dashboard (absent while it loads: the figures show "—"). Data attributes carry the raw values for the browser tests:
+ * dashboard (absent when the dashboard failed or does not hold the device yet: the figures show "—"; Home shows the
+ * cards only once the dashboard has answered). Data attributes carry the raw values for the browser tests:
  * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised (issue 12): Home renders
  * again for its header (unread count, the live chip) without rendering the cards, whose props keep their identity
  * until the device list or the dashboard changes.

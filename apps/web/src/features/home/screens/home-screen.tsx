@@ -175,9 +175,6 @@ export function HomeScreen() {
   }, []);
   const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
 
-  // The cards show once the devices and their dashboard are both in (or the dashboard has failed: its figures show
-  // "—"): a card drawn before its badges and figures would grow when they arrive and push the next ones down (issue
-  // 12, layout shift), and be drawn twice.
   const list = devices.data ?? [];
   // The first card at once, the others one per task (a long list's first render blocks input, issue 12).
   const revealed = useRevealedCount(list.length);
@@ -293,6 +290,9 @@ export function HomeScreen() {
       >
         <section className="home__list">
           <div className="section-title">{t("home.devices")}</div>
+          {/* The cards show once the devices and their dashboard are both in (or the dashboard has failed: its
+              figures show "—"): a card drawn before its badges would grow when they arrive and push the next ones
+              down (issue 12, layout shift), and be drawn twice. */}
           {families.isPending || (family && (devices.isPending || dashboard.isPending)) ? (
             <div className="device-skeletons">
               {[0, 1].map((i) => (
