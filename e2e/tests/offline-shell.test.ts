@@ -69,7 +69,8 @@ describe("the installed app's shell offline", () => {
       .sort();
     expect(shell.urls).toEqual(expectedShell);
     expect(shell.urls.some((u) => u.endsWith(".js"))).toBe(true);
-    expect(shell.urls.some((u) => /version\.json|sw\.js/.test(u))).toBe(false);
+    // Neither the worker nor version.json (revalidated, never kept): whole file names, not a hash that ends in "sw".
+    expect(shell.urls.some((u) => /\/(version\.json|sw\.js)$/.test(u))).toBe(false);
 
     let compressed = 0;
     for (const file of files.filter((f) => PRECOMPRESS.test(f))) {
