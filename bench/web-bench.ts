@@ -6,8 +6,8 @@
  * on `#/index/home` signed in as the demo owner and on the demo owner's first device (`#/Device`, its time to
  * interactive, and whether the statistics were asked only after the live figures answered), each run in a fresh
  * Chromium (Debian's /usr/bin/chromium through chrome-launcher). Prints the median of three per page and the ratios to
- * the static page, and the first-screen JavaScript of each route from apps/web/scripts/size-budget.ts. See
- * bench/README.md "(e)".
+ * the static page, and the first-screen JavaScript of each route from apps/web/scripts/size-budget.ts; then the repeat
+ * visit of Home with the app's service worker installed (web-repeat-visit.ts). See bench/README.md "(e)".
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -29,6 +29,13 @@ import {
 } from "../apps/web/scripts/size-budget.js";
 import { signInDemo } from "./demo-sign-in.js";
 import { fmt, ratio } from "./stats.js";
+import {
+  type RepeatVisitRun,
+  repeatVisitRows,
+  throttledVisit,
+  visitMedians,
+  waitForInstalledShell,
+} from "./web-repeat-visit.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The built web app. */
@@ -80,6 +87,8 @@ export interface WebBenchResult {
   budget: RouteSize[];
   /** Per run on `#/Device`: whether the statistics were asked only after the live figures answered (null: unseen). */
   statisticsAfterLive: Array<boolean | null>;
+  /** The repeat visits of Home with the service worker installed, and their baselines (web-repeat-visit.ts). */
+  repeatVisit: RepeatVisitRun[];
   lighthouseVersion: string;
   chromiumVersion: string;
 }
@@ -192,7 +201,7 @@ export async function demoDeviceUrl(baseUrl: string, accessToken: string): Promi
 let chromiumVersion = "?";
 
 /** Starts a fresh Chromium (new temporary profile: cold HTTP cache, no service worker), gives `fn` a page. */
-async function withChromium<T>(fn: (page: Page, browser: Browser) => Promise<T>): Promise<T> {
+export async function withChromium<T>(fn: (page: Page, browser: Browser) => Promise<T>): Promise<T> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   let browser: Browser | null = null;
   try {
@@ -375,6 +384,34 @@ async function lighthouseRun(
   });
 }
 
+/** The first device card on Home: the repeat visit's screen is ready when it shows. */
+const HOME_READY = '[data-testid="device-card"]';
+
+/**
+ * One round of the repeat visit (web-repeat-visit.ts) in a fresh Chromium: the demo owner's session is stored, Home
+ * is opened and shown with its devices, and the bench waits until the app's service worker is installed and controls
+ * the page; then, throttled, Home again (the repeat visit), Home with the worker and the HTTP cache bypassed (a first
+ * visit) and the static page.
+ * @throws Error when Home shows no device, the worker never takes control, or a visit reports no paint.
+ */
+async function repeatVisitRun(baseUrl: string, homeUrl: string, staticUrl: string): Promise<RepeatVisitRun> {
+  return withChromium(async (page) => {
+    const blankUrl = `${baseUrl}/version.json`;
+    const session = await demoSession(baseUrl);
+    await page.goto(blankUrl);
+    await page.evaluate((items: Record<string, string>) => {
+      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+    }, session);
+    await page.goto(homeUrl);
+    await page.waitForSelector(HOME_READY, { timeout: 15_000 });
+    await waitForInstalledShell(page);
+    const repeat = await throttledVisit(page, homeUrl, { blankUrl, readySelector: HOME_READY });
+    const firstVisit = await throttledVisit(page, homeUrl, { blankUrl, readySelector: HOME_READY, bypassWorker: true });
+    const staticPage = await throttledVisit(page, staticUrl, { blankUrl });
+    return { repeat, firstVisit, staticPage };
+  });
+}
+
 /** Lighthouse runtime errors whose own message says "Please run Lighthouse again" (a trace it failed to record). */
 export const RETRYABLE_LIGHTHOUSE_ERRORS = ["NO_NAVSTART", "NO_TRACING_STARTED"] as const;
 
@@ -446,10 +483,20 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
         );
       }
     }
+    const repeatVisit: RepeatVisitRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const run = await repeatVisitRun(base, urls.home, urls.static);
+      repeatVisit.push(run);
+      console.log(
+        `  run ${i + 1} repeat visit: code from the network ${run.repeat.codeFromNetwork.length} of ` +
+          `${run.repeat.codeUrls.length}, first device card at ${fmt(run.repeat.readyMs, 0)} ms ` +
+          `(without the worker ${fmt(run.firstVisit.readyMs, 0)} ms)`,
+      );
+    }
     const pages = Object.fromEntries(
       TARGETS.map((t) => [t, { url: urls[t], runs: runs[t], median: medianMetrics(runs[t]) }]),
     ) as WebBenchResult["pages"];
-    return { pages, budget, statisticsAfterLive: afterLive, lighthouseVersion, chromiumVersion };
+    return { pages, budget, statisticsAfterLive: afterLive, repeatVisit, lighthouseVersion, chromiumVersion };
   } finally {
     await system?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -515,6 +562,14 @@ export function reportWebBench(r: WebBenchResult): { rows: string[]; note: strin
     `| | TBT (ms) | ${fmt(d.tbtMs, 0)} | ${fmt(s.tbtMs, 0)} | ${ratio(d.tbtMs, s.tbtMs)} |`,
     `| | Statistics asked after the live figures answered (runs) | ${after} of ${seen} | n/a | n/a |`,
   );
+  const repeat = visitMedians(r.repeatVisit.map((x) => x.repeat));
+  const first = visitMedians(r.repeatVisit.map((x) => x.firstVisit));
+  console.log(
+    `  repeat visit   code from the network ${repeat.fromNetwork} of ${repeat.codeRequests} (worst run; without ` +
+      `the worker ${first.fromNetwork} of ${first.codeRequests}), first device card ${fmt(repeat.readyMs, 0)} ms ` +
+      `(without the worker ${fmt(first.readyMs, 0)} ms), FCP ${fmt(repeat.fcpMs, 0)} ms, LCP ${fmt(repeat.lcpMs, 0)} ms`,
+  );
+  rows.push(...repeatVisitRows(r.repeatVisit));
   const cpus = os.cpus();
   const note =
     `Web first screen: measured ${new Date().toISOString().slice(0, 10)} with Lighthouse ${r.lighthouseVersion} ` +
@@ -523,6 +578,8 @@ export function reportWebBench(r: WebBenchResult): { rows: string[]; note: strin
     `the same ${cpus.length} cores. Bare baseline: a static HTML page of the Login screen (its rendered DOM, no ` +
     "JavaScript, with only the CSS rules that apply to it) served by the same server; #/index/home and #/Device are " +
     "set against the same page. " +
+    "Repeat visit: Chromium driven directly (Lighthouse clears service workers), the app's worker installed by an " +
+    "earlier visit, Lighthouse's devtools throttling applied, 3 rounds. " +
     "First-screen JavaScript: entry + static imports + route modules and texts, from Vite's manifest and the build's module map, gzip -9 (npm run size -w apps/web).";
   return { rows, note };
 }
