@@ -1,4 +1,4 @@
-import { LIMITS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract/wire";
+import { LIMITS, RealtimeChannelState, type TFamilyDashboard, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { Badge, Button, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
@@ -42,6 +42,78 @@ const PushSwitchSheet = lazy(() =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * The messages button of Home's header with the unread count (spec §2): its own component, so a new count (hub 2, the
+ * unread call) draws only this button, not the whole screen (issue 12, blocking time).
+ */
+function MessagesBell() {
+  const { t } = useTranslation();
+  const unread = useUnreadMessageCount();
+  return (
+    <button
+      type="button"
+      aria-label={t("home.messages")}
+      onClick={() => navigateTo(PATHS.MessageDetails)}
+      data-testid="home-messages"
+      data-unread={unread.data ?? 0}
+    >
+      <Badge
+        content={badgeText(unread.data)}
+        className="home__bell-badge"
+        data-testid="home-messages-badge"
+        data-count={unread.data ?? 0}
+      >
+        <BellOutline />
+      </Badge>
+    </button>
+  );
+}
+
+/**
+ * Home's device cards, each with its figures from the family's dashboard (spec §7 dashboard; absent when it lacks the
+ * device). The first card shows at once, the others one per task (a long list's first render blocks input); the
+ * count lives here, so each step draws the list, not the whole screen (issue 12).
+ */
+function DeviceList({
+  devices,
+  dashboard,
+  onOpen,
+}: {
+  devices: TFamilyDevice[];
+  dashboard: TFamilyDashboard | undefined;
+  onOpen: (device: TFamilyDevice) => void;
+}) {
+  const revealed = useRevealedCount(devices.length);
+  return (
+    <div className="device-list" data-testid="device-list">
+      {devices.slice(0, revealed).map((d) => (
+        <DeviceCard
+          key={d.id}
+          device={d}
+          figures={dashboard?.devices.find((x) => x.deviceId === d.id)}
+          onOpen={onOpen}
+        />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Keeps the shown family's device list live through hub 1 (spec §7; useDeviceChanges) and shows the channel's state
+ * as Home's "live" chip. Its own component, so the channel's state changes draw only the chip (issue 12).
+ */
+function LiveChip({ familyId }: { familyId: string | undefined }) {
+  const { t } = useTranslation();
+  const channel = useDeviceChanges(familyId);
+  const live = channel === RealtimeChannelState.Connected;
+  return (
+    <span className={`live-chip ${live ? "live-chip--on" : ""}`} data-testid="realtime-state" data-state={channel}>
+      <span className="live-chip__dot" />
+      {live ? t("home.live") : t("home.connecting")}
+    </span>
+  );
+}
+
+/**
  * Home tab (spec §2 /index/home; issue 10 "Home is a dashboard"): the selected family's water used today at the top
  * and its devices with salt, water used today, water left, next regeneration and badges, live through hub 1;
  * pull-down refresh
@@ -61,9 +133,6 @@ export function HomeScreen() {
   const family = useMemo(() => selectHomeFamily(families.data ?? [], selectedId), [families.data, selectedId]);
   const devices = useFamilyDevices(family?.id);
   const dashboard = useLiveDashboard(family?.id);
-  const channel = useDeviceChanges(family?.id);
-  const unread = useUnreadMessageCount();
-  const unreadText = badgeText(unread.data);
   const [pushOpen, setPushOpen] = useState(false);
   // The push sheet's code loads on its first opening and it stays mounted after (its closing animation).
   const [pushMounted, setPushMounted] = useState(false);
@@ -176,10 +245,7 @@ export function HomeScreen() {
   const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
 
   const list = devices.data ?? [];
-  // The first card at once, the others one per task (a long list's first render blocks input, issue 12).
-  const revealed = useRevealedCount(list.length);
   const onlineCount = list.filter((d) => d.online).length;
-  const live = channel === RealtimeChannelState.Connected;
 
   return (
     <div className="home" data-testid="home-screen">
@@ -204,22 +270,7 @@ export function HomeScreen() {
                 <AddCircleOutline />
               </button>
             ) : null}
-            <button
-              type="button"
-              aria-label={t("home.messages")}
-              onClick={() => navigateTo(PATHS.MessageDetails)}
-              data-testid="home-messages"
-              data-unread={unread.data ?? 0}
-            >
-              <Badge
-                content={unreadText}
-                className="home__bell-badge"
-                data-testid="home-messages-badge"
-                data-count={unread.data ?? 0}
-              >
-                <BellOutline />
-              </Badge>
-            </button>
+            <MessagesBell />
           </div>
         </div>
         <div
@@ -237,14 +288,7 @@ export function HomeScreen() {
           <span>
             {t("home.online")} {onlineCount}
           </span>
-          <span
-            className={`live-chip ${live ? "live-chip--on" : ""}`}
-            data-testid="realtime-state"
-            data-state={channel}
-          >
-            <span className="live-chip__dot" />
-            {live ? t("home.live") : t("home.connecting")}
-          </span>
+          <LiveChip familyId={family?.id} />
         </div>
         <div className="home__quick">
           {isAdmin ? (
@@ -320,16 +364,7 @@ export function HomeScreen() {
               }
             />
           ) : (
-            <div className="device-list" data-testid="device-list">
-              {list.slice(0, revealed).map((d) => (
-                <DeviceCard
-                  key={d.id}
-                  device={d}
-                  figures={dashboard.data?.devices.find((x) => x.deviceId === d.id)}
-                  onOpen={openDevice}
-                />
-              ))}
-            </div>
+            <DeviceList devices={list} dashboard={dashboard.data} onOpen={openDevice} />
           )}
         </section>
       </PullToRefresh>
