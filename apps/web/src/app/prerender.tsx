@@ -22,15 +22,20 @@ export async function renderLoginScreen(lang: Language): Promise<string> {
   const route = ROUTES.find((r) => r.name === "Login");
   if (!route) throw new Error("no Login route");
   await changeLanguage(lang);
-  return renderToString(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter initialEntries={[PATHS.Login]}>
-          <RouteFrame route={route}>
-            <LoginScreen />
-          </RouteFrame>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
+  const client = new QueryClient({ defaultOptions: { queries: { gcTime: Number.POSITIVE_INFINITY } } });
+  try {
+    return renderToString(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <MemoryRouter initialEntries={[PATHS.Login]}>
+            <RouteFrame route={route}>
+              <LoginScreen />
+            </RouteFrame>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+  } finally {
+    client.clear();
+  }
 }
