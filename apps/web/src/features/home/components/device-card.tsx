@@ -44,8 +44,8 @@ function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean)
  * today and water left before regeneration — with the next regeneration time. `figures` is the device's entry of the
  * dashboard (absent when the dashboard failed or does not hold the device yet: the figures show "—"; Home shows the
  * cards only once the dashboard has answered). Data attributes carry the raw values for the browser tests:
- * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised (issue 12): Home renders
- * again for its header (unread count, the live chip) without rendering the cards, whose props keep their identity
+ * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised (issue 12): the list
+ * renders again for each card it reveals without rendering the cards already shown, whose props keep their identity
  * until the device list or the dashboard changes.
  */
 export const DeviceCard = memo(function DeviceCard({
