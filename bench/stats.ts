@@ -34,6 +34,14 @@ export function summarise(latenciesMs: readonly number[]): LatencySummary {
   };
 }
 
+/** Median of an odd or even sample (mean of the two middle values when even). @throws RangeError when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("median of an empty sample");
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
 /** A number with `digits` decimals and thousands separators, e.g. 12 345.6 → "12,345.6". */
 export function fmt(n: number, digits = 1): string {
   return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });

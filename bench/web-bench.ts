@@ -28,7 +28,7 @@ import {
   type RouteSize,
 } from "../apps/web/scripts/size-budget.js";
 import { signInDemo } from "./demo-sign-in.js";
-import { fmt, ratio } from "./stats.js";
+import { fmt, median, ratio } from "./stats.js";
 import {
   type RepeatVisitRun,
   repeatVisitRows,
@@ -98,14 +98,6 @@ export function buildWebApp(): void {
   console.log("  building the web app (npm run build -w apps/web) …");
   const r = spawnSync("npm", ["run", "build", "-w", "apps/web"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error(`web build failed (exit ${r.status ?? r.signal})`);
-}
-
-/** Median of an odd or even sample (mean of the two middle values when even). @throws RangeError when empty. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new RangeError("median of an empty sample");
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** The per-metric median of several runs (each metric on its own, so the figures may come from different runs). */
@@ -313,6 +305,18 @@ async function demoSession(baseUrl: string): Promise<Record<string, string>> {
 }
 
 /**
+ * Signs the demo owner in ({@link demoSession}) and writes the session into the origin's localStorage from
+ * `/version.json` (same origin, no app code, nothing cached for the app); the page is left there.
+ */
+async function storeDemoSession(page: Page, baseUrl: string): Promise<void> {
+  const session = await demoSession(baseUrl);
+  await page.goto(`${baseUrl}/version.json`);
+  await page.evaluate((items: Record<string, string>) => {
+    for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+  }, session);
+}
+
+/**
  * The owner's earlier visit: Home opened once and shown with its devices, then left (a page that loads no app code).
  * What the app keeps of it is what an owner reopening the app has (spec §3 local storage: the chosen household in
  * userFamilyCache, the language); Lighthouse's storage reset then clears the HTTP cache and the service worker it
@@ -350,11 +354,7 @@ async function lighthouseRun(
 ): Promise<{ metrics: WebMetrics; lhr: Result }> {
   return withChromium(async (page) => {
     if (target === "home" || target === "device") {
-      const session = await demoSession(baseUrl);
-      await page.goto(`${baseUrl}/version.json`);
-      await page.evaluate((items: Record<string, string>) => {
-        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-      }, session);
+      await storeDemoSession(page, baseUrl);
       await earlierVisit(page, baseUrl);
     }
     const result = await lighthouse(
@@ -397,11 +397,7 @@ const HOME_READY = '[data-testid="device-card"]';
 async function repeatVisitRun(baseUrl: string, homeUrl: string, staticUrl: string): Promise<RepeatVisitRun> {
   return withChromium(async (page) => {
     const blankUrl = `${baseUrl}/version.json`;
-    const session = await demoSession(baseUrl);
-    await page.goto(blankUrl);
-    await page.evaluate((items: Record<string, string>) => {
-      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-    }, session);
+    await storeDemoSession(page, baseUrl);
     await page.goto(homeUrl);
     await page.waitForSelector(HOME_READY, { timeout: 15_000 });
     await waitForInstalledShell(page);

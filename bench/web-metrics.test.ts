@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { median, medianMetrics, metricsOf, statisticsAfterLive, withRetry } from "./web-bench.js";
+import { median } from "./stats.js";
+import { medianMetrics, metricsOf, statisticsAfterLive, withRetry } from "./web-bench.js";
 
 /** A minimal Lighthouse result with the audits the web benchmark reads. */
 function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; runtimeError?: boolean }) {

@@ -9,7 +9,7 @@
  * off (a first visit), and the static Login page of web-bench.ts. See bench/README.md "(e)".
  */
 import type { CDPSession, Page, Target } from "puppeteer-core";
-import { fmt, ratio } from "./stats.js";
+import { fmt, median, ratio } from "./stats.js";
 
 /** Lighthouse 12's devtools throttling for mobile (constants.throttling.mobileSlow4G, adjusted as it applies them). */
 export const REPEAT_THROTTLING = {
@@ -22,6 +22,7 @@ export const REPEAT_THROTTLING = {
 /** One throttled visit: paint times from navigation start (ms), and the code it asked for. */
 export interface VisitFigures {
   fcpMs: number;
+  /** The last largest-contentful-paint entry, ms; NaN when the browser reported none (left out of the medians). */
   lcpMs: number;
   /** When the page's `readySelector` first matched (Home: the first device card), ms; NaN when it never did. */
   readyMs: number;
@@ -150,7 +151,7 @@ export async function throttledVisit(
     if (!Number.isFinite(paints.fcp)) throw new Error(`repeat visit: no first contentful paint on ${url}`);
     return {
       fcpMs: paints.fcp,
-      lcpMs: Number.isFinite(paints.lcp) ? paints.lcp : paints.fcp,
+      lcpMs: paints.lcp,
       readyMs: paints.ready,
       ...codeRequests(responses, workerFetches),
     };
@@ -186,12 +187,10 @@ export async function waitForInstalledShell(page: Page): Promise<void> {
   );
 }
 
-/** Median of a non-empty sample (NaN values left out; NaN when none is left). */
+/** {@link median} of the sample's finite values (a figure a run did not see is NaN); NaN when none is finite. */
 function medianOf(values: readonly number[]): number {
-  const s = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  const seen = values.filter((v) => Number.isFinite(v));
+  return seen.length === 0 ? Number.NaN : median(seen);
 }
 
 /** The per-figure medians of one kind of visit over the runs; code counts are the worst run's (the most). */
