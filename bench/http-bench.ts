@@ -6,8 +6,8 @@
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { Db } from "../apps/server/src/db/index.js";
-import { familyDeviceRows } from "../apps/server/src/modules/family-device/service.js";
+import type { Db } from "../apps/server/src/db/index.ts";
+import { familyDeviceRows } from "../apps/server/src/modules/family-device/service.ts";
 
 /** Load parameters of one autocannon run. */
 export interface LoadOptions {

@@ -10,8 +10,8 @@ import { performance } from "node:perf_hooks";
 import { allDevicesTopic, deviceTopic, MQTT_PROTOCOL_VERSION, type TMqttTelemetry } from "@aquapilot/contract";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
-import { provisionDevice } from "../apps/server/src/modules/devices/provision.js";
-import type { System } from "../apps/server/src/system.js";
+import { provisionDevice } from "../apps/server/src/modules/devices/provision.ts";
+import type { System } from "../apps/server/src/system.ts";
 
 /** Run parameters of the ingest benchmark (shared by the system path and the bare broker). */
 export interface IngestOptions {

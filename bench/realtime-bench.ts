@@ -16,7 +16,7 @@ import {
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import mqtt from "mqtt";
 import WebSocket, { WebSocketServer } from "ws";
-import { type LatencySummary, summarise } from "./stats.js";
+import { type LatencySummary, summarise } from "./stats.ts";
 
 /** Run parameters shared by the system path and the bare relay. */
 export interface RoundTripOptions {

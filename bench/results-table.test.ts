@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeResults, RESULTS_HEADER, splitResults } from "./results-table.js";
+import { composeResults, RESULTS_HEADER, splitResults } from "./results-table.ts";
 
 const server = {
   rows: ["| HTTP family-device list | Throughput (req/s) | 1 | 2 | ×0.50 |", "| | Latency p50 (ms) | 3 | 4 | ×0.75 |"],

@@ -6,11 +6,11 @@
  */
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
-import type { Db } from "../apps/server/src/db/index.js";
-import { provisionDevice } from "../apps/server/src/modules/devices/provision.js";
-import { deviceFlowStatistics, REPORT_TIME_TYPE } from "../apps/server/src/modules/statistics/flow-statistics.js";
-import { backfillRollups } from "../apps/server/src/modules/statistics/rollup.js";
-import { type LatencySummary, summarise } from "./stats.js";
+import type { Db } from "../apps/server/src/db/index.ts";
+import { provisionDevice } from "../apps/server/src/modules/devices/provision.ts";
+import { deviceFlowStatistics, REPORT_TIME_TYPE } from "../apps/server/src/modules/statistics/flow-statistics.ts";
+import { backfillRollups } from "../apps/server/src/modules/statistics/rollup.ts";
+import { type LatencySummary, summarise } from "./stats.ts";
 
 const MINUTE_MS = 60_000;
 /** Minutes in the 365-day year 2025. */

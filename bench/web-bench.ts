@@ -18,24 +18,24 @@ import { endpoints } from "@aquapilot/contract/wire";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { generateReport, type Result } from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { loadConfig } from "../apps/server/src/config.js";
-import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.js";
+import { loadConfig } from "../apps/server/src/config.ts";
+import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.ts";
 import {
   BUDGET_GZIP_BYTES,
   formatBudgetTable,
   kb,
   measureDist,
   type RouteSize,
-} from "../apps/web/scripts/size-budget.js";
-import { signInDemo } from "./demo-sign-in.js";
-import { fmt, median, ratio } from "./stats.js";
+} from "../apps/web/scripts/size-budget.ts";
+import { signInDemo } from "./demo-sign-in.ts";
+import { fmt, median, ratio } from "./stats.ts";
 import {
   type RepeatVisitRun,
   repeatVisitRows,
   throttledVisit,
   visitMedians,
   waitForInstalledShell,
-} from "./web-repeat-visit.js";
+} from "./web-repeat-visit.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The built web app. */
@@ -280,7 +280,7 @@ export async function writeStaticFirstScreen(baseUrl: string, distDir: string): 
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
     await page.goto(`${baseUrl}/#/login`, { waitUntil: "networkidle0" });
     await page.waitForSelector('[data-testid="login-screen"]', { timeout: 15_000 });
-    // tsx (esbuild keepNames) wraps named functions in `__name(…)`, which the page does not have.
+    // A transform that keeps function names (esbuild's keepNames, as tsx used) wraps them in `__name(…)`; harmless otherwise.
     await page.evaluate("globalThis.__name = (fn) => fn");
     return page.evaluate(snapshotInPage, `/${STATIC_CSS}`);
   });

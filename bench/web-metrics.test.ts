@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { median } from "./stats.js";
-import { medianMetrics, metricsOf, statisticsAfterLive, withRetry } from "./web-bench.js";
+import { median } from "./stats.ts";
+import { medianMetrics, metricsOf, statisticsAfterLive, withRetry } from "./web-bench.ts";
 
 /** A minimal Lighthouse result with the audits the web benchmark reads. */
 function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; runtimeError?: boolean }) {

@@ -7,7 +7,7 @@ import {
   repeatVisitRows,
   type VisitFigures,
   visitMedians,
-} from "./web-repeat-visit.js";
+} from "./web-repeat-visit.ts";
 
 const B = "http://127.0.0.1:4000";
 

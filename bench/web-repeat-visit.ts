@@ -9,7 +9,7 @@
  * off (a first visit), and the static Login page of web-bench.ts. See bench/README.md "(e)".
  */
 import type { CDPSession, Page, Target } from "puppeteer-core";
-import { fmt, median, ratio } from "./stats.js";
+import { fmt, median, ratio } from "./stats.ts";
 
 /** Lighthouse 12's devtools throttling for mobile (constants.throttling.mobileSlow4G, adjusted as it applies them). */
 export const REPEAT_THROTTLING = {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { lightenIcon, shortenPath } from "./vite-icons.js";
+import { lightenIcon, shortenPath } from "./vite-icons.ts";
 
 const require = createRequire(import.meta.url);
 const icon = (name: string) => readFileSync(require.resolve(`antd-mobile-icons/es/${name}.js`), "utf8");

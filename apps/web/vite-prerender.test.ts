@@ -1,6 +1,6 @@
 import type { Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { chunkClosure, deferEntry, homeChunks, injectPrerender, prerenderCopy } from "./vite-prerender.js";
+import { chunkClosure, deferEntry, homeChunks, injectPrerender, prerenderCopy } from "./vite-prerender.ts";
 
 describe("the prerendered Login copy (issue 12)", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {

@@ -2,9 +2,9 @@ import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
-import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.js";
-import { FIRST_SCREENS, screenModules } from "./vite-first-screen.js";
-import { iconPlugin } from "./vite-icons.js";
+import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.ts";
+import { FIRST_SCREENS, screenModules } from "./vite-first-screen.ts";
+import { iconPlugin } from "./vite-icons.ts";
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;

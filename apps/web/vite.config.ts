@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
-import { deliveryPlugins } from "./vite-delivery.js";
-import { firstScreenChunks } from "./vite-first-screen.js";
-import { iconPlugin } from "./vite-icons.js";
-import { prerenderPlugin } from "./vite-prerender.js";
+import { deliveryPlugins } from "./vite-delivery.ts";
+import { firstScreenChunks } from "./vite-first-screen.ts";
+import { iconPlugin } from "./vite-icons.ts";
+import { prerenderPlugin } from "./vite-prerender.ts";
 
 /**
  * The build's version (issue 3 web version check): `define`s `__APP_VERSION__` (package.json version) and

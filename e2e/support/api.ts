@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { codeFromOutbox } from "./outbox.js";
+import { codeFromOutbox } from "./outbox.ts";
 
 /** What one `/api` call answered: the HTTP status and the envelope's `result` / `error` (spec §7 success shape). */
 export interface ApiAnswer<T> {

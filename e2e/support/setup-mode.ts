@@ -8,8 +8,8 @@ import {
   type SetupTiming,
 } from "@aquapilot/device-sim";
 import type { BrowserContext, CDPSession } from "playwright-core";
-import type { System } from "../../apps/server/src/system.js";
-import { accessToken, apiCall, registerByEmail } from "./api.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { accessToken, apiCall, registerByEmail } from "./api.ts";
 
 /**
  * Module timings for browser tests (real ms): the same walk as docs/device-protocol.md §13.2/§13.3, shorter waits,
@@ -66,10 +66,12 @@ export async function newOwnerWithHousehold(system: System, name: string, lang =
  * {@link BluetoothRadio.renew} replaces the session; attach modules after renewing.
  */
 export class BluetoothRadio {
-  private constructor(
-    private readonly context: BrowserContext,
-    private current: CDPSession,
-  ) {}
+  private readonly context: BrowserContext;
+  private current: CDPSession;
+  private constructor(context: BrowserContext, current: CDPSession) {
+    this.context = context;
+    this.current = current;
+  }
 
   /** Starts the emulation (powered-on, LE) on a new browser-level session of `context`'s browser. */
   static async start(context: BrowserContext): Promise<BluetoothRadio> {

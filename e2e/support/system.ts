@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../apps/server/src/config.js";
-import { type System, startSystem } from "../../apps/server/src/system.js";
+import { loadConfig } from "../../apps/server/src/config.ts";
+import { type System, startSystem } from "../../apps/server/src/system.ts";
 
 /** The built web app (`npm run build -w apps/web`). */
 export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");

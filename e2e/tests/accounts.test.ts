@@ -1,10 +1,10 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.js";
-import { doubleTap, launchPhone, snap } from "../support/browser.js";
-import { codeFromOutbox } from "../support/outbox.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.ts";
+import { doubleTap, launchPhone, snap } from "../support/browser.ts";
+import { codeFromOutbox } from "../support/outbox.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * Account flows of issue 3 in Chromium against the whole system: register by phone, find password, and change e-mail

@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * One clock (issue 10): the station countdown on the Device screen, at the demo's own 60× clock, sampled twice a

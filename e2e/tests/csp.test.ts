@@ -1,11 +1,11 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
-import { PATHS } from "../../apps/web/src/shared/navigation/paths.js";
-import { accessToken, apiCall } from "../support/api.js";
-import { launchPhone, signInAsDemo } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { PATHS } from "../../apps/web/src/shared/navigation/paths.ts";
+import { accessToken, apiCall } from "../support/api.ts";
+import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /** One Content-Security-Policy violation seen by the page (event or console), with where it happened. */
 interface Violation {

@@ -1,14 +1,14 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
+import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
 import deviceRu from "../../apps/web/src/features/device/locales/ru.json" with { type: "json" };
 import deviceZhHans from "../../apps/web/src/features/device/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../apps/server/src/http/messages.js";
-import type { System } from "../../apps/server/src/system.js";
+import { MESSAGES } from "../../apps/server/src/http/messages.ts";
+import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -18,8 +18,8 @@ import baseEs from "../../apps/web/src/locales/es.json" with { type: "json" };
 import baseFr from "../../apps/web/src/locales/fr.json" with { type: "json" };
 import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
 import baseZhHans from "../../apps/web/src/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 const BASE = { en: baseEn, "zh-Hans": baseZhHans, es: baseEs, ru: baseRu, fr: baseFr } as const;
 const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;

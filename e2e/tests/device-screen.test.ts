@@ -1,9 +1,9 @@
 import { STATION_TEXT } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * The Device screen in Chromium against the whole system (issue 4): a forced regeneration started from the app shows

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
-import { familyIdOf, startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /** The model table the server enforces (docs/device-protocol.md §9): bounds in the device's units. */
 const MODEL_TABLE = JSON.parse(

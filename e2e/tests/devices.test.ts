@@ -1,10 +1,10 @@
 import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { provisionDevice } from "../../apps/server/src/modules/devices/provision.js";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, signInAsDemo } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * Devices in Chromium against the whole system (issue 4): binding a new softener by its pairing code, an advanced

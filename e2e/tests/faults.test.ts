@@ -1,9 +1,9 @@
 import { LANGUAGES, type Language, type TFault } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../apps/server/src/http/messages.js";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
+import { MESSAGES } from "../../apps/server/src/http/messages.ts";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -14,9 +14,9 @@ import faultEs from "../../apps/web/src/features/fault/locales/es.json" with { t
 import faultFr from "../../apps/web/src/features/fault/locales/fr.json" with { type: "json" };
 import faultRu from "../../apps/web/src/features/fault/locales/ru.json" with { type: "json" };
 import faultZhHans from "../../apps/web/src/features/fault/locales/zh-Hans.json" with { type: "json" };
-import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.js";
-import { familyIdOf, startTestSystem } from "../support/system.js";
+import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 const FAULT = { en: faultEn, "zh-Hans": faultZhHans, es: faultEs, ru: faultRu, fr: faultFr } as const;
 const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;

@@ -3,9 +3,9 @@ import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract/wire";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /** Login's title in `lang`, from the app's own texts. */
 function welcome(lang: string): string {

@@ -1,8 +1,8 @@
 import { LANGUAGES, type Language, type TArticle, type TArticleSummary, type TPaged } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import afterSaleEs from "../../apps/web/src/features/after-sale/locales/es.json" with { type: "json" };
 import afterSaleFr from "../../apps/web/src/features/after-sale/locales/fr.json" with { type: "json" };
@@ -18,9 +18,9 @@ import messageEs from "../../apps/web/src/features/message/locales/es.json" with
 import messageFr from "../../apps/web/src/features/message/locales/fr.json" with { type: "json" };
 import messageRu from "../../apps/web/src/features/message/locales/ru.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
-import { apiCall, openRoute, signInOnPage } from "../support/api.js";
-import { launchPhone, newPageIn } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import { apiCall, openRoute, signInOnPage } from "../support/api.ts";
+import { launchPhone, newPageIn } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 const ARTICLE = { en: articleEn, "zh-Hans": articleZhHans, es: articleEs, ru: articleRu, fr: articleFr } as const;
 const MESSAGE = { en: messageEn, "zh-Hans": messageZhHans, es: messageEs, ru: messageRu, fr: messageFr } as const;

@@ -1,13 +1,13 @@
 import { LANGUAGES, type TFamilyDashboard, TIME_ZONE_HEADER } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
-import { formatKg, formatMoment } from "../../apps/web/src/features/home/format.js";
-import { volumeText } from "../../apps/web/src/shared/units/volume.js";
-import { accessToken, apiCall } from "../support/api.js";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.js";
-import { familyIdOf, startTestSystem } from "../support/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { formatKg, formatMoment } from "../../apps/web/src/features/home/format.ts";
+import { volumeText } from "../../apps/web/src/shared/units/volume.ts";
+import { accessToken, apiCall } from "../support/api.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /** The phone's time zone in this file: "today" on Home must be Shanghai's day, as the API cuts it for that zone. */
 const ZONE = "Asia/Shanghai";

@@ -1,10 +1,10 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone } from "../support/browser.js";
-import { codeFromOutbox } from "../support/outbox.js";
-import { familyIdOf, startTestSystem } from "../support/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone } from "../support/browser.ts";
+import { codeFromOutbox } from "../support/outbox.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
  * Households in Chromium against the whole system (issue 3): a new owner creates a household choosing its address;

@@ -1,18 +1,18 @@
 import { SMART_SETUP_STEPS } from "@aquapilot/provisioning";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
+import type { System } from "../../apps/server/src/system.ts";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
-import { openRoute, signInOnPage } from "../support/api.js";
-import { launchPhone, newPageIn } from "../support/browser.js";
+import { openRoute, signInOnPage } from "../support/api.ts";
+import { launchPhone, newPageIn } from "../support/browser.ts";
 import {
   freeUdpPorts,
   type NewOwner,
   newOwnerWithHousehold,
   startModule,
   type TestModule,
-} from "../support/setup-mode.js";
-import { startTestSystem } from "../support/system.js";
+} from "../support/setup-mode.ts";
+import { startTestSystem } from "../support/system.ts";
 
 const T = setupEn.networkSetup;
 

@@ -1,18 +1,18 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { accessToken, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
-import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.js";
-import { launchPhone, newPageIn, snap } from "../support/browser.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { accessToken, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
+import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
+import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import {
   BluetoothRadio,
   freeUdpPorts,
   type NewOwner,
   newOwnerWithHousehold,
   startModule,
-} from "../support/setup-mode.js";
-import { startTestSystem } from "../support/system.js";
+} from "../support/setup-mode.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * Every screen of the network setup (issue 9) in all five languages at 375×812: mode, pairing code, the step page,

@@ -4,10 +4,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { injectShellManifest, PRECOMPRESS, type ShellManifest, shellManifest } from "../../apps/web/vite-delivery.js";
-import { launchPhone, newPageIn } from "../support/browser.js";
-import { startTestSystem, WEB_DIST } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { injectShellManifest, PRECOMPRESS, type ShellManifest, shellManifest } from "../../apps/web/vite-delivery.ts";
+import { launchPhone, newPageIn } from "../support/browser.ts";
+import { startTestSystem, WEB_DIST } from "../support/system.ts";
 
 /** The shell manifest the build wrote into a worker's source (the object between its markers). */
 function readShell(workerSource: string): ShellManifest {

@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * The shared pickers and dialogs of spec §2 on /Test, /Test2, /Test3 (issue 3), and the AddressSelect dialog with no

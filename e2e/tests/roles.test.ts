@@ -1,10 +1,10 @@
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
-import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.js";
-import { launchPhone, newPageIn, snap } from "../support/browser.js";
-import { familyIdOf, startTestSystem } from "../support/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
+import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
  * Roles (issue 10 "admin-only actions hidden from members", spec §6): a member of the demo household sees no

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 type Locale = {
   login: { welcome: string; submit: string };

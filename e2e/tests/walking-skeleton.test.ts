@@ -1,11 +1,11 @@
 import { STATION_TEXT } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.js";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, snap } from "../support/browser.js";
-import { codeFromOutbox } from "../support/outbox.js";
-import { startTestSystem } from "../support/system.js";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, snap } from "../support/browser.ts";
+import { codeFromOutbox } from "../support/outbox.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * The walking skeleton in Chromium against the whole system (issue 2 §7): registration with the code from the

@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.js";
-import { launchPhone, signInAsDemo } from "../support/browser.js";
-import { startTestSystem } from "../support/system.js";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
 
 /**
  * Web Push in the installed web app (issue 5), in Chromium: the built app registers its service worker; a push

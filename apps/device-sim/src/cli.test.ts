@@ -6,8 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FactoryStub, startFactoryStub } from "./factory-stub.js";
-import { readFleetFile } from "./fleet-file.js";
+import { type FactoryStub, startFactoryStub } from "./factory-stub.ts";
+import { readFleetFile } from "./fleet-file.ts";
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 function cli(...args: string[]) {
-  return run(process.execPath, ["--import", "tsx", CLI, ...args], {
+  return run(process.execPath, [CLI, ...args], {
     cwd: path.dirname(path.dirname(CLI)),
     timeout: 20_000,
   });

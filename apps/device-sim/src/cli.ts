@@ -1,4 +1,4 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 /**
  * Runs a fleet of simulated softeners against a broker:
  *   npm run sim -- --devices 5 --broker mqtt://127.0.0.1:1883 [--time-scale 60] [--fleet-file ./data/sim-fleet.json]
@@ -17,10 +17,10 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { registerAtFactory } from "./factory.js";
-import { createFleet, generateDeviceIdentity } from "./fleet.js";
-import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.js";
-import { runSetupMode, SETUP_MODE_USAGE } from "./setup/setup-cli.js";
+import { registerAtFactory } from "./factory.ts";
+import { createFleet, generateDeviceIdentity } from "./fleet.ts";
+import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.ts";
+import { runSetupMode, SETUP_MODE_USAGE } from "./setup/setup-cli.ts";
 
 function fail(message: string): never {
   process.stderr.write(`aquapilot-sim: ${message}\n`);

@@ -14,7 +14,7 @@ import {
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "./device.js";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "./device.ts";
 
 let broker: Aedes;
 let server: net.Server;

@@ -13,9 +13,9 @@ import {
   ZMqttCommand,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
-import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.js";
-import { type OtaPlan, planOta } from "./ota.js";
-import { Rng, seedFrom } from "./random.js";
+import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.ts";
+import { type OtaPlan, planOta } from "./ota.ts";
+import { Rng, seedFrom } from "./random.ts";
 
 /** Outcome of one command, as acknowledged. */
 export interface CommandOutcome {

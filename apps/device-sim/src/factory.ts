@@ -2,7 +2,7 @@
  * The development factory: registering a simulated device's identity with the cloud (docs/device-protocol.md §2,
  * `POST /dev/factory/devices`, never mounted in production).
  */
-import type { DeviceIdentity } from "./fleet.js";
+import type { DeviceIdentity } from "./fleet.ts";
 
 /** The factory route of the development server. */
 export const FACTORY_DEVICES_PATH = "/dev/factory/devices";

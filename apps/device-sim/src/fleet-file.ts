@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { DeviceIdentity } from "./fleet.js";
+import type { DeviceIdentity } from "./fleet.ts";
 
 /** The JSON file that keeps a simulated fleet's identities and secrets between runs (mode 0600). */
 export interface FleetFile {

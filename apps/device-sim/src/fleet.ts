@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "./device.js";
-import { Rng, seedFrom } from "./random.js";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "./device.ts";
+import { Rng, seedFrom } from "./random.ts";
 
 /** One device of a fleet: its identity and credentials as the cloud knows them. */
 export interface FleetDeviceSpec {

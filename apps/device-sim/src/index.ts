@@ -5,8 +5,8 @@
  * ({@link BlsyncGattModel}) and Chromium's Bluetooth emulation ({@link attachBluetoothPeripheral}).
  * See docs/device-protocol.md and docs/device-sim.md.
  */
-export { type CommandOutcome, SimulatedDevice, type SimulatedDeviceOptions } from "./device.js";
-export { FACTORY_DEVICES_PATH, registerAtFactory } from "./factory.js";
+export { type CommandOutcome, SimulatedDevice, type SimulatedDeviceOptions } from "./device.ts";
+export { FACTORY_DEVICES_PATH, registerAtFactory } from "./factory.ts";
 export {
   createFleet,
   type DeviceIdentity,
@@ -14,8 +14,8 @@ export {
   type FleetDeviceSpec,
   type FleetOptions,
   generateDeviceIdentity,
-} from "./fleet.js";
-export { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.js";
+} from "./fleet.ts";
+export { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.ts";
 export {
   type CycleKind,
   type CycleReason,
@@ -26,9 +26,9 @@ export {
   SoftenerModel,
   type SoftenerModelOptions,
   type SoftenerSnapshot,
-} from "./model.js";
-export { nextFirmwareVersion, type OtaPlan, planOta } from "./ota.js";
-export { Rng, seedFrom } from "./random.js";
+} from "./model.ts";
+export { nextFirmwareVersion, type OtaPlan, planOta } from "./ota.ts";
+export { Rng, seedFrom } from "./random.ts";
 export {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
   DEFAULT_SETTINGS,
@@ -37,7 +37,7 @@ export {
   SETTING_NAMES,
   type SoftenerSettings,
   validateSettings,
-} from "./settings.js";
+} from "./settings.ts";
 export {
   type AttachBluetoothOptions,
   attachBluetoothPeripheral,
@@ -47,7 +47,7 @@ export {
   HCI_CONNECTION_FAILED,
   isBluetoothEmulationAlive,
   setBluetoothAdapterState,
-} from "./setup/cdp-peripheral.js";
+} from "./setup/cdp-peripheral.ts";
 export {
   AttError,
   BLSYNC_VERSION_ANSWER,
@@ -56,7 +56,7 @@ export {
   bluetoothAddressOf,
   type GattReadResult,
   type GattWriteResult,
-} from "./setup/gatt-model.js";
+} from "./setup/gatt-model.ts";
 export {
   addressOn,
   DEFAULT_PHONE_NETWORK,
@@ -67,7 +67,7 @@ export {
   type SimBand,
   type SimNetwork,
   sameSubnet,
-} from "./setup/neighbourhood.js";
+} from "./setup/neighbourhood.ts";
 export {
   DEFAULT_AP_UDP_PORT,
   DEFAULT_LAN_UDP_PORT,
@@ -84,4 +84,4 @@ export {
   type SetupStatus,
   type SetupTiming,
   setupFailureInfo,
-} from "./setup/setup-device.js";
+} from "./setup/setup-device.ts";

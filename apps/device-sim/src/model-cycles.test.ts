@@ -3,10 +3,10 @@
  * below is written out there with its arithmetic.
  */
 import { describe, expect, it } from "vitest";
-import { type SoftenerEvent, SoftenerModel } from "./model.js";
-import { nextFirmwareVersion, planOta } from "./ota.js";
-import { Rng } from "./random.js";
-import { exchangeCapacityL } from "./settings.js";
+import { type SoftenerEvent, SoftenerModel } from "./model.ts";
+import { nextFirmwareVersion, planOta } from "./ota.ts";
+import { Rng } from "./random.ts";
+import { exchangeCapacityL } from "./settings.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();

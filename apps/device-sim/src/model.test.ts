@@ -1,7 +1,7 @@
 import { Station } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { type SoftenerEvent, SoftenerModel } from "./model.js";
-import { exchangeCapacityL, validateSettings } from "./settings.js";
+import { type SoftenerEvent, SoftenerModel } from "./model.ts";
+import { exchangeCapacityL, validateSettings } from "./settings.ts";
 
 const START = Date.UTC(2025, 0, 6, 10, 0, 0); // a Monday, 10:00 device time (UTC offset 0)
 

@@ -1,5 +1,5 @@
 import { Station, SYSTEM_CLOSE_REASONS, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
-import { Rng } from "./random.js";
+import { Rng } from "./random.ts";
 import {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
   DEFAULT_SETTINGS,
@@ -7,7 +7,7 @@ import {
   parseHhmm,
   type SoftenerSettings,
   validateSettings,
-} from "./settings.js";
+} from "./settings.ts";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -87,11 +87,10 @@ export type SoftenerEvent =
 
 /** A command the valve refuses: busy (a cycle runs), closed (station 5), invalid (bad parameter). */
 export class SoftenerError extends Error {
-  constructor(
-    readonly code: "busy" | "closed" | "invalid",
-    message?: string,
-  ) {
+  readonly code: "busy" | "closed" | "invalid";
+  constructor(code: "busy" | "closed" | "invalid", message?: string) {
     super(message ?? code);
+    this.code = code;
   }
 }
 

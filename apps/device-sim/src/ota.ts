@@ -1,4 +1,4 @@
-import type { Rng } from "./random.js";
+import type { Rng } from "./random.ts";
 
 /** How a firmware update will go: the progress the device reports and whether it ends in the new version. */
 export interface OtaPlan {

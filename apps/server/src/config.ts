@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { weakSecretProblems } from "./auth/secret-policy.js";
+import { weakSecretProblems } from "./auth/secret-policy.ts";
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 /** An absolute URL of any scheme (postgres://, mqtt://, smtp://, redis://, https://); empty counts as unset. */
@@ -118,8 +118,10 @@ export type AppConfig = z.output<typeof ZEnv>;
 
 /** Raised by {@link loadConfig}; `message` names every offending variable. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.problems = problems;
     this.name = "ConfigError";
   }
 }

@@ -2,17 +2,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.js";
-import { DEMO_ACCOUNT } from "./system.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.ts";
+import { DEMO_ACCOUNT } from "./system.ts";
 
 /**
- * Crash suite (issue 11): the real server process (`src/server.ts` under tsx, with its simulated softeners and the
+ * Crash suite (issue 11): the real server process (`node src/server.ts`, Node's own type stripping, with its simulated softeners and the
  * embedded broker) is killed with SIGKILL in the middle of a burst of acknowledged writes — after-sales requests,
  * device renames and commands through the device-control API answered by the simulator — then started again on the
  * same DATA_DIR / database. Every write the server acknowledged (HTTP 200) must be there after the restart.
  *
- * The process is `node --import tsx src/server.ts`: tsx in-process, so SIGKILL reaches the server itself (the `tsx`
- * command would run it in a child process that a SIGKILL of the parent leaves running).
+ * The process is the server itself (no wrapper process between), so SIGKILL reaches it.
  */
 
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -30,7 +29,7 @@ interface ServerProcess {
 
 /** Starts `src/server.ts` with `env` and resolves once it prints where it runs. @throws when it exits or hangs. */
 function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: SERVER_DIR,
     env,
     stdio: ["ignore", "pipe", "pipe"],

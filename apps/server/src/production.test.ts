@@ -5,14 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { DEV_BRIDGE_PATHS } from "@aquapilot/contract";
 import { afterAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase } from "../test/databases.js";
-import { createTestApp } from "../test/helpers.js";
-import { hashPassword } from "./auth/passwords.js";
-import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.js";
-import { loadOrCreateSecret } from "./auth/secrets.js";
-import { ConfigError, loadConfig } from "./config.js";
-import { BODY_NOT_KEPT } from "./notify/index.js";
-import { DEMO_ACCOUNT, startSystem } from "./system.js";
+import { ENGINES, openTestDatabase } from "../test/databases.ts";
+import { createTestApp } from "../test/helpers.ts";
+import { hashPassword } from "./auth/passwords.ts";
+import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.ts";
+import { loadOrCreateSecret } from "./auth/secrets.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { BODY_NOT_KEPT } from "./notify/index.ts";
+import { DEMO_ACCOUNT, startSystem } from "./system.ts";
 
 /**
  * "Production is production" (issue 11): with APP_ENV=production there is no demo owner, no factory route, dev bridge
@@ -258,8 +258,7 @@ describe("npm start with APP_ENV=production", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-prod-"));
     const weakValue = "qwerty";
     try {
-      const tsx = path.join(import.meta.dirname, "../../../node_modules/.bin/tsx");
-      const child = spawn(tsx, [path.join(import.meta.dirname, "server.ts")], {
+      const child = spawn(process.execPath, [path.join(import.meta.dirname, "server.ts")], {
         env: {
           PATH: process.env.PATH,
           APP_ENV: "production",

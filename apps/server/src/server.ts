@@ -2,8 +2,8 @@
  * Process entry (`npm start`): reads the configuration, starts the whole system, prints where to find it, and shuts
  * down gracefully on SIGINT/SIGTERM (fleet, HTTP and hubs, device link, database — nothing acknowledged is lost).
  */
-import { ConfigError, loadConfig } from "./config.js";
-import { DEMO_ACCOUNT, startSystem } from "./system.js";
+import { ConfigError, loadConfig } from "./config.ts";
+import { DEMO_ACCOUNT, startSystem } from "./system.ts";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

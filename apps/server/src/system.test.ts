@@ -4,8 +4,8 @@ import path from "node:path";
 import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage, ZDeviceChangeMessage } from "@aquapilot/contract";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
-import { DEMO_ACCOUNT, type System, startSystem } from "./system.js";
+import { loadConfig } from "./config.ts";
+import { DEMO_ACCOUNT, type System, startSystem } from "./system.ts";
 
 /**
  * The walking skeleton's spine, all real parts: simulated softener → MQTT (embedded Aedes) → gateway → SQLite →

@@ -1,18 +1,18 @@
 import path from "node:path";
 import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
-import { buildApp, createLogger } from "./app.js";
-import { verifyPassword } from "./auth/passwords.js";
-import { type Bus, InProcessBus } from "./bus.js";
-import { type AppConfig, ConfigError } from "./config.js";
-import { type Db, openDatabase } from "./db/index.js";
-import { registerDevelopmentRoutes } from "./dev/index.js";
-import { type DeviceLink, startDeviceLink } from "./iot/index.js";
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.js";
-import { provisionDevice } from "./modules/devices/provision.js";
-import { MESSAGE_EVENT_TYPES } from "./modules/message/center.js";
-import { forwardMessagesToHub } from "./modules/message/routes.js";
-import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.js";
+import { buildApp, createLogger } from "./app.ts";
+import { verifyPassword } from "./auth/passwords.ts";
+import { type Bus, InProcessBus } from "./bus.ts";
+import { type AppConfig, ConfigError } from "./config.ts";
+import { type Db, openDatabase } from "./db/index.ts";
+import { registerDevelopmentRoutes } from "./dev/index.ts";
+import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
+import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
+import { provisionDevice } from "./modules/devices/provision.ts";
+import { MESSAGE_EVENT_TYPES } from "./modules/message/center.ts";
+import { forwardMessagesToHub } from "./modules/message/routes.ts";
+import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.ts";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
 export interface System {

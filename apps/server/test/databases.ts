@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { type Db, openDatabase } from "../src/db/index.js";
+import { type Db, openDatabase } from "../src/db/index.ts";
 
 /** The two engines the data layer runs on (docs/architecture.md "src/db"). */
 export type Engine = "sqlite" | "postgres";

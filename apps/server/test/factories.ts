@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../src/db/index.js";
+import type { Db } from "../src/db/index.ts";
 
 /**
  * Test factories for data-layer tests (rows as the services would leave them, on either engine). Times are ISO 8601

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort } from "./free-port.js";
+import { freePort } from "./free-port.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

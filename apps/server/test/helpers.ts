@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import type { DeviceCommandName } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { buildApp, createLogger } from "../src/app.js";
-import { InProcessBus } from "../src/bus.js";
-import { type AppConfig, loadConfig } from "../src/config.js";
-import type { Db } from "../src/db/index.js";
-import { type DevBridgeOptions, registerDevelopmentRoutes } from "../src/dev/index.js";
-import { AppError, ErrorCode } from "../src/http/errors.js";
-import type { Mailer } from "../src/notify/index.js";
-import type { DeviceCommandPort } from "../src/ports.js";
-import { type Engine, openTestDatabase, type TestDatabase } from "./databases.js";
+import { buildApp, createLogger } from "../src/app.ts";
+import { InProcessBus } from "../src/bus.ts";
+import { type AppConfig, loadConfig } from "../src/config.ts";
+import type { Db } from "../src/db/index.ts";
+import { type DevBridgeOptions, registerDevelopmentRoutes } from "../src/dev/index.ts";
+import { AppError, ErrorCode } from "../src/http/errors.ts";
+import type { Mailer } from "../src/notify/index.ts";
+import type { DeviceCommandPort } from "../src/ports.ts";
+import { type Engine, openTestDatabase, type TestDatabase } from "./databases.ts";
 
 /** One call received by {@link RecordingDevicePort}. */
 export interface RecordedCommand {

@@ -14,7 +14,7 @@ import {
   sizeBudgetCli,
   staticClosure,
   withModules,
-} from "./size-budget.js";
+} from "./size-budget.ts";
 
 // A small fake build: entry → runtime, vendor → shared; the login screen → shared, form → deep; the login screen's
 // lazy dialog is a dynamic import only; home → vendor; locales per language of different sizes.

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.js";
+import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.ts";
 import {
   ANTD_LOCALE_DIR,
   ANTD_LOCALES,
@@ -22,7 +22,7 @@ import {
   LANGUAGES,
   MODULES_FILE,
   screenModules,
-} from "../vite-first-screen.js";
+} from "../vite-first-screen.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).

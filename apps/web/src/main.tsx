@@ -1,16 +1,16 @@
 import { unstableSetRender } from "antd-mobile";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
-import { App, queryClient } from "./app/app.js";
-import { preloadFirstScreen } from "./app/first-screen.js";
-import { setTenant } from "./shared/api/transport.js";
-import { loadGrantedPolicies } from "./shared/auth/session.js";
-import { registerServiceWorker } from "./shared/auth/web-push.js";
-import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.js";
-import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.js";
-import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.js";
-import { loadAntdLocale } from "./shared/ui/antd-locale.js";
-import { antdRender } from "./shared/ui/antd-render.js";
+import { App, queryClient } from "./app/app.tsx";
+import { preloadFirstScreen } from "./app/first-screen.ts";
+import { setTenant } from "./shared/api/transport.ts";
+import { loadGrantedPolicies } from "./shared/auth/session.ts";
+import { registerServiceWorker } from "./shared/auth/web-push.ts";
+import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
+import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
+import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
+import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
+import { antdRender } from "./shared/ui/antd-render.ts";
 import "./styles.css";
 
 /**

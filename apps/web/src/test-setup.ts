@@ -1,5 +1,5 @@
 import { LANGUAGES } from "@aquapilot/contract/wire";
-import { loadTexts } from "./shared/i18n/index.js";
+import { loadTexts } from "./shared/i18n/index.ts";
 
 // Unit tests render screens in any language without a route loader: every text group of every language is loaded
 // before the tests run (the app itself loads them per language and group, issue 12).

@@ -4,8 +4,8 @@
  * endpoint's method, path, query or body; src/routes.generated.test.ts fails while the file is stale.
  */
 import { writeFileSync } from "node:fs";
-import { generateRoutesModule } from "../src/endpoints/to-wire.js";
-import { deviceFlowStatisticsCsv, endpoints } from "../src/endpoints.js";
+import { generateRoutesModule } from "../src/endpoints/to-wire.ts";
+import { deviceFlowStatisticsCsv, endpoints } from "../src/endpoints.ts";
 
 const target = new URL("../src/routes.generated.ts", import.meta.url);
 writeFileSync(target, generateRoutesModule(endpoints, { deviceFlowStatisticsCsv }));

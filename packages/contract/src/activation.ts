@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZText } from "./endpoints/define.js";
+import { ZText } from "./endpoints/define.ts";
 
 /**
  * Device activation over HTTP (issue 9; docs/device-protocol.md §13.4): the two steps a module takes after joining

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { HUB_METHODS, HUB_PATHS } from "./constants.js";
-import { endpoints } from "./endpoints.js";
-import { STATION_TEXT, STATIONS, SYSTEM_CLOSE_REASONS, WORK_PATTERNS } from "./enums.js";
-import { deviceTopic, normaliseMac, parseDeviceTopic } from "./mqtt.js";
+import { HUB_METHODS, HUB_PATHS } from "./constants.ts";
+import { endpoints } from "./endpoints.ts";
+import { STATION_TEXT, STATIONS, SYSTEM_CLOSE_REASONS, WORK_PATTERNS } from "./enums.ts";
+import { deviceTopic, normaliseMac, parseDeviceTopic } from "./mqtt.ts";
 
 describe("contract", () => {
   it("keeps the spec's enumerations (§3)", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WIFI_BANDS } from "./constants.js";
+import { WIFI_BANDS } from "./constants.ts";
 
 export type WifiBand = (typeof WIFI_BANDS)[number];
 

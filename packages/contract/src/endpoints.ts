@@ -1,30 +1,30 @@
 import { z } from "zod";
-import { accountEndpoints } from "./endpoints/account.js";
-import { articleEndpoints } from "./endpoints/article.js";
-import { type Endpoint, ZText } from "./endpoints/define.js";
-import { deviceEndpoints } from "./endpoints/device.js";
-import { deviceControlEndpoints } from "./endpoints/device-control.js";
-import { familyEndpoints } from "./endpoints/family.js";
-import { faultEndpoints } from "./endpoints/fault.js";
-import { fileEndpoints } from "./endpoints/file.js";
-import { locationEndpoints } from "./endpoints/location.js";
-import { messageEndpoints } from "./endpoints/message.js";
-import { postSaleEndpoints } from "./endpoints/post-sale.js";
-import { preferenceEndpoints } from "./endpoints/preferences.js";
-import type { SchemasOf, WireEndpoint } from "./wire-endpoint.js";
+import { accountEndpoints } from "./endpoints/account.ts";
+import { articleEndpoints } from "./endpoints/article.ts";
+import { type Endpoint, ZText } from "./endpoints/define.ts";
+import { deviceEndpoints } from "./endpoints/device.ts";
+import { deviceControlEndpoints } from "./endpoints/device-control.ts";
+import { familyEndpoints } from "./endpoints/family.ts";
+import { faultEndpoints } from "./endpoints/fault.ts";
+import { fileEndpoints } from "./endpoints/file.ts";
+import { locationEndpoints } from "./endpoints/location.ts";
+import { messageEndpoints } from "./endpoints/message.ts";
+import { postSaleEndpoints } from "./endpoints/post-sale.ts";
+import { preferenceEndpoints } from "./endpoints/preferences.ts";
+import type { SchemasOf, WireEndpoint } from "./wire-endpoint.ts";
 
-export * from "./endpoints/account.js";
-export * from "./endpoints/article.js";
-export * from "./endpoints/define.js";
-export * from "./endpoints/device.js";
-export * from "./endpoints/device-control.js";
-export * from "./endpoints/family.js";
-export * from "./endpoints/fault.js";
-export * from "./endpoints/file.js";
-export * from "./endpoints/location.js";
-export * from "./endpoints/message.js";
-export * from "./endpoints/post-sale.js";
-export * from "./endpoints/preferences.js";
+export * from "./endpoints/account.ts";
+export * from "./endpoints/article.ts";
+export * from "./endpoints/define.ts";
+export * from "./endpoints/device.ts";
+export * from "./endpoints/device-control.ts";
+export * from "./endpoints/family.ts";
+export * from "./endpoints/fault.ts";
+export * from "./endpoints/file.ts";
+export * from "./endpoints/location.ts";
+export * from "./endpoints/message.ts";
+export * from "./endpoints/post-sale.ts";
+export * from "./endpoints/preferences.ts";
 
 /**
  * Every endpoint of spec §7 served so far, by name. Each area keeps its entries in `endpoints/<area>.ts`.

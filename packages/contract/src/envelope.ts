@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_SKIP_COUNT } from "./constants.js";
-import { ZQueryInt } from "./endpoints/define.js";
+import { MAX_SKIP_COUNT } from "./constants.ts";
+import { ZQueryInt } from "./endpoints/define.ts";
 
 /**
  * The ABP response envelope (spec §7 "Success response shape", §8).

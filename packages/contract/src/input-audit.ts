@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { INPUT_RULES } from "./endpoints/define.js";
+import { INPUT_RULES } from "./endpoints/define.ts";
 
 /**
  * Built-in zod string formats whose pattern admits no control character (so the format itself keeps the text rule).

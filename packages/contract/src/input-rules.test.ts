@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ZActivationBegin, ZActivationComplete } from "./activation.js";
-import { REVOCATION_PATH, TOKEN_PATH } from "./constants.js";
-import { ZRevocationRequest } from "./endpoints/account.js";
+import { ZActivationBegin, ZActivationComplete } from "./activation.ts";
+import { REVOCATION_PATH, TOKEN_PATH } from "./constants.ts";
+import { ZRevocationRequest } from "./endpoints/account.ts";
 import {
   isMultilineText,
   isSingleLineText,
@@ -14,10 +14,10 @@ import {
   ZRecord,
   ZText,
   ZUrl,
-} from "./endpoints/define.js";
-import { deviceFlowStatisticsCsv } from "./endpoints/device-control.js";
-import { endpoints, ZTokenRequest } from "./endpoints.js";
-import { auditInputSchema } from "./input-audit.js";
+} from "./endpoints/define.ts";
+import { deviceFlowStatisticsCsv } from "./endpoints/device-control.ts";
+import { endpoints, ZTokenRequest } from "./endpoints.ts";
+import { auditInputSchema } from "./input-audit.ts";
 
 /** Every input schema a client reaches: each endpoint's query, body and path values, and the hand-registered calls. */
 function inputSchemas(): Array<[string, z.ZodType]> {

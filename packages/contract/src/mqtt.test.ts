@@ -8,7 +8,7 @@ import {
   ZMqttState,
   ZMqttStatus,
   ZMqttTelemetry,
-} from "./mqtt.js";
+} from "./mqtt.ts";
 
 const TS = "2026-03-10T08:00:00.000Z";
 const figures = { refused: 0, dropped: 0 };

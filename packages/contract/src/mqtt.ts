@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AdvancedSettingName } from "./constants.js";
-import { SYSTEM_CLOSE_REASONS } from "./enums.js";
+import type { AdvancedSettingName } from "./constants.ts";
+import { SYSTEM_CLOSE_REASONS } from "./enums.ts";
 
 /**
  * Device protocol v1 over MQTT (docs/device-protocol.md).

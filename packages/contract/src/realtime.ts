@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZStationTiming } from "./endpoints/device.js";
+import { ZStationTiming } from "./endpoints/device.ts";
 
 /**
  * What hub 1 sends, serialised as a JSON string (spec §7: "listens for DeviceChangContentTypeMessage (JSON string)").

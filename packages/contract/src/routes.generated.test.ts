@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { endpoint } from "./endpoints/define.js";
-import { generateRoutesModule, toWire } from "./endpoints/to-wire.js";
-import { deviceFlowStatisticsCsv, endpoints } from "./endpoints.js";
-import * as wire from "./wire.js";
+import { endpoint } from "./endpoints/define.ts";
+import { generateRoutesModule, toWire } from "./endpoints/to-wire.ts";
+import { deviceFlowStatisticsCsv, endpoints } from "./endpoints.ts";
+import * as wire from "./wire.ts";
 
 describe("routes.generated.ts (issue 12: the zod-free endpoint table of the web app)", () => {
   it("is what the generator writes from the contract now (run `npm run generate -w packages/contract`)", () => {

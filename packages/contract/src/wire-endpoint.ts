@@ -1,5 +1,5 @@
-import type { Endpoint } from "./endpoints/define.js";
-import type { Endpoints } from "./endpoints.js";
+import type { Endpoint } from "./endpoints/define.ts";
+import type { Endpoints } from "./endpoints.ts";
 
 /**
  * One endpoint of spec §7 as the web app needs it at run time (issue 12): method, verbatim path and the names of

@@ -4,7 +4,7 @@
  * The web app imports run-time values from here only, so its first screen loads no schema; the schemas themselves
  * (`@aquapilot/contract`) load with the few screens that validate with them.
  */
-export * from "./constants.js";
-export * from "./enums.js";
-export type * from "./index.js";
-export { deviceFlowStatisticsCsv, endpoints } from "./routes.generated.js";
+export * from "./constants.ts";
+export * from "./enums.ts";
+export type * from "./index.ts";
+export { deviceFlowStatisticsCsv, endpoints } from "./routes.generated.ts";

@@ -13,8 +13,8 @@ import {
   dataFrames,
   decodeFrame,
   encodeMessage,
-} from "./blsync.js";
-import { fromHex, fromUtf8, toHex, utf8 } from "./bytes.js";
+} from "./blsync.ts";
+import { fromHex, fromUtf8, toHex, utf8 } from "./bytes.ts";
 
 /**
  * Known-good frames from Bouffalo Lab's own code: bl_iot_sdk components/stage/blsync_ble/src/transfer.c,

@@ -17,7 +17,7 @@
  * Every fragment uses the next `seq` (mod 256); an answer starts at the `seq` of the request frame it answers.
  */
 
-import { readLe16, writeLe16 } from "./bytes.js";
+import { readLe16, writeLe16 } from "./bytes.ts";
 
 /** The provisioning GATT service the module advertises in setup mode (wifi_prov.h BT_UUID_WIFI_PROV). */
 export const BLSYNC_SERVICE_UUID = "07af8aa0-9f1f-11ea-b294-02fcdc4e7412";
@@ -147,8 +147,10 @@ export interface BlsyncOutgoing {
 
 /** A frame or message that breaks the layout; `reason` names the broken rule. */
 export class BlsyncFrameError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(`blsync frame: ${reason}`);
+    this.reason = reason;
     this.name = "BlsyncFrameError";
   }
 }

@@ -13,8 +13,8 @@ import {
   encodeJoinPacket,
   isJoinAck,
   WifiSecurity,
-} from "./broadlink.js";
-import { fromHex, readLe16, toHex } from "./bytes.js";
+} from "./broadlink.ts";
+import { fromHex, readLe16, toHex } from "./bytes.ts";
 
 /**
  * Known-good packets written by python-broadlink itself (mjg59/python-broadlink 0.19.0): `broadlink.setup()` and the

@@ -17,7 +17,7 @@
  * stored little-endian at 0x20.
  */
 
-import { fromUtf8, readLe16, utf8, writeLe16 } from "./bytes.js";
+import { fromUtf8, readLe16, utf8, writeLe16 } from "./bytes.ts";
 
 /** Starting value of the BroadLink checksum. */
 export const BROADLINK_CHECKSUM_SEED = 0xbeaf;
@@ -56,8 +56,10 @@ export type CloudState = (typeof CloudState)[keyof typeof CloudState];
 
 /** A packet that breaks its layout; `reason` names the rule. */
 export class BroadlinkPacketError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(`broadlink packet: ${reason}`);
+    this.reason = reason;
     this.name = "BroadlinkPacketError";
   }
 }

@@ -5,7 +5,7 @@
  * spec §3/§4.
  */
 
-export * from "./blsync.js";
-export * from "./broadlink.js";
-export * from "./bytes.js";
-export * from "./setup.js";
+export * from "./blsync.ts";
+export * from "./broadlink.ts";
+export * from "./bytes.ts";
+export * from "./setup.ts";

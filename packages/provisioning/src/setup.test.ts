@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { utf8 } from "./bytes.js";
-import { decodeModuleWifiState, encodeModuleWifiState, moduleBluetoothName } from "./setup.js";
+import { utf8 } from "./bytes.ts";
+import { decodeModuleWifiState, encodeModuleWifiState, moduleBluetoothName } from "./setup.ts";
 
 describe("setup answers", () => {
   it("names a module after the last four hex digits of its MAC", () => {

@@ -5,7 +5,7 @@
 
 import { BluetoothSetupState } from "@aquapilot/contract";
 import { z } from "zod";
-import { fromUtf8, utf8 } from "./bytes.js";
+import { fromUtf8, utf8 } from "./bytes.ts";
 
 /**
  * Failures of the Bluetooth flow (spec §4), in the order the module meets them; the module reports the code in its

@@ -32,9 +32,9 @@ import {
   HCI_CONNECTION_FAILED,
   isBluetoothEmulationAlive,
   setBluetoothAdapterState,
-} from "./cdp-peripheral.js";
-import { SetupModeDevice } from "./setup-device.js";
-import { startTestCloud, type TestCloud } from "./test-cloud.js";
+} from "./cdp-peripheral.ts";
+import { SetupModeDevice } from "./setup-device.ts";
+import { startTestCloud, type TestCloud } from "./test-cloud.ts";
 
 const FAST = { association: 30, apScanTimeout: 100, passwordReject: 50, dhcp: 20, dnsTimeout: 100 };
 
@@ -42,9 +42,11 @@ const FAST = { association: 30, apScanTimeout: 100, passwordReject: 50, dhcp: 20
 class FakeSession extends EventEmitter implements CdpSession {
   sent: Array<{ method: string; params: Record<string, unknown> }> = [];
   private services = 0;
+  private readonly chromiumIds: boolean;
   /** Name ids as Chromium does (they start with the peripheral's address). */
-  constructor(private readonly chromiumIds = false) {
+  constructor(chromiumIds = false) {
     super();
+    this.chromiumIds = chromiumIds;
   }
   async send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     this.sent.push({ method, params });

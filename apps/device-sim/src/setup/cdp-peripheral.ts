@@ -28,7 +28,7 @@ import {
   fromBase64,
   toBase64,
 } from "@aquapilot/provisioning";
-import type { SetupModeDevice } from "./setup-device.js";
+import type { SetupModeDevice } from "./setup-device.ts";
 
 /**
  * The part of a Chrome DevTools Protocol session the peripheral needs; playwright-core's `CDPSession` satisfies it.

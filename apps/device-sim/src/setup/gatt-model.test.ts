@@ -23,7 +23,7 @@ import {
   utf8,
 } from "@aquapilot/provisioning";
 import { describe, expect, it } from "vitest";
-import { AttError, BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.js";
+import { AttError, BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.ts";
 
 class FakeModule implements BlsyncModule {
   calls: string[] = [];

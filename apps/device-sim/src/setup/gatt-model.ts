@@ -120,8 +120,11 @@ export class BlsyncGattModel {
   private lastAnswer: Uint8Array[] | null = null;
   private stopped = false;
 
+  private readonly module: BlsyncModule;
   /** @param module what the requests mean (the setup-mode device). */
-  constructor(private readonly module: BlsyncModule) {}
+  constructor(module: BlsyncModule) {
+    this.module = module;
+  }
 
   /** Whether PROV_STOP was received: setup is over and the link should be dropped once its answer was read. */
   get provisioningStopped(): boolean {

@@ -3,8 +3,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FactoryStub, startFactoryStub } from "../factory-stub.js";
-import { NEIGHBOURHOOD } from "./neighbourhood.js";
+import { type FactoryStub, startFactoryStub } from "../factory-stub.ts";
+import { NEIGHBOURHOOD } from "./neighbourhood.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 let factory: FactoryStub;
@@ -23,20 +23,7 @@ describe("npm run sim -- --setup-mode --generation old", () => {
   it("prints the access point name, the MAC and the neighbourhood, registers the device and stops on SIGTERM", async () => {
     const child = spawn(
       process.execPath,
-      [
-        "--import",
-        "tsx",
-        CLI,
-        "--setup-mode",
-        "--generation",
-        "old",
-        "--server",
-        serverUrl,
-        "--ap-port",
-        "0",
-        "--lan-port",
-        "0",
-      ],
+      [CLI, "--setup-mode", "--generation", "old", "--server", serverUrl, "--ap-port", "0", "--lan-port", "0"],
       { cwd: path.dirname(path.dirname(CLI)), stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";

@@ -6,15 +6,15 @@
 
 import { SETUP_AP_ADDRESS } from "@aquapilot/provisioning";
 import type { Browser } from "playwright-core";
-import { attachBluetoothPeripheral, type BluetoothPeripheral, isBluetoothEmulationAlive } from "./cdp-peripheral.js";
-import { NEIGHBOURHOOD, SIM_HOST } from "./neighbourhood.js";
+import { attachBluetoothPeripheral, type BluetoothPeripheral, isBluetoothEmulationAlive } from "./cdp-peripheral.ts";
+import { NEIGHBOURHOOD, SIM_HOST } from "./neighbourhood.ts";
 import {
   describeSetupStatus,
   SETUP_FAILURES,
   type SetupGeneration,
   SetupModeDevice,
   type SetupStatus,
-} from "./setup-device.js";
+} from "./setup-device.ts";
 
 /** The setup-mode part of `--help`. */
 export const SETUP_MODE_USAGE =

@@ -28,8 +28,8 @@ import {
   WifiSecurity,
 } from "@aquapilot/provisioning";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { SimulatedDevice } from "../device.js";
-import type { BlsyncGattModel } from "./gatt-model.js";
+import type { SimulatedDevice } from "../device.ts";
+import type { BlsyncGattModel } from "./gatt-model.ts";
 import {
   SETUP_FAILURES,
   type SetupFailureName,
@@ -37,8 +37,8 @@ import {
   type SetupModeDeviceOptions,
   type SetupStatus,
   type SetupTiming,
-} from "./setup-device.js";
-import { startTestCloud, type TestCloud } from "./test-cloud.js";
+} from "./setup-device.ts";
+import { startTestCloud, type TestCloud } from "./test-cloud.ts";
 
 const FAST: Partial<SetupTiming> = {
   association: 30,
@@ -107,7 +107,10 @@ async function makeDevice(
 /** The app's side of the Bluetooth exchange: write a request, read its answer. */
 class BleApp {
   private seq = 0;
-  constructor(private readonly gatt: BlsyncGattModel) {}
+  private readonly gatt: BlsyncGattModel;
+  constructor(gatt: BlsyncGattModel) {
+    this.gatt = gatt;
+  }
 
   private request(frames: Uint8Array[]): BlsyncMessage {
     let last: BlsyncMessage | null = null;
@@ -353,7 +356,10 @@ describe("new generation (Bluetooth)", () => {
 
 /** A phone's UDP socket on loopback. */
 class Phone {
-  private constructor(private readonly socket: dgram.Socket) {}
+  private readonly socket: dgram.Socket;
+  private constructor(socket: dgram.Socket) {
+    this.socket = socket;
+  }
 
   static async open(): Promise<Phone> {
     const socket = dgram.createSocket("udp4");

@@ -32,10 +32,10 @@ import {
   SmartSetupFailure,
   type TModuleWifiState,
 } from "@aquapilot/provisioning";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../device.js";
-import { registerAtFactory } from "../factory.js";
-import { type DeviceIdentity, generateDeviceIdentity } from "../fleet.js";
-import { BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.js";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../device.ts";
+import { registerAtFactory } from "../factory.ts";
+import { type DeviceIdentity, generateDeviceIdentity } from "../fleet.ts";
+import { BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.ts";
 import {
   addressOn,
   findNetwork,
@@ -44,7 +44,7 @@ import {
   SIM_NETMASK,
   type SimNetwork,
   sameSubnet,
-} from "./neighbourhood.js";
+} from "./neighbourhood.ts";
 
 /** The module generation: "new" (after 2024, Bluetooth) or "old" (2024 and before, access point and UDP). */
 export type SetupGeneration = "new" | "old";

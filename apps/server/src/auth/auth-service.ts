@@ -2,12 +2,12 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TTokenResponse } from "@aquapilot/contract";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Selectable } from "kysely";
-import type { Bus } from "../bus.js";
-import type { Db } from "../db/index.js";
-import type { UsersTable } from "../db/schema.js";
-import { verifyPassword } from "./passwords.js";
-import { loadOrCreateSecret } from "./secrets.js";
-import { endSession, type SessionEndReason, startSession } from "./sessions.js";
+import type { Bus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import type { UsersTable } from "../db/schema.ts";
+import { verifyPassword } from "./passwords.ts";
+import { loadOrCreateSecret } from "./secrets.ts";
+import { endSession, type SessionEndReason, startSession } from "./sessions.ts";
 
 /** Access token lifetime: 1 h (seconds). */
 export const ACCESS_TOKEN_SECONDS = 3600;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "./passwords.js";
+import { hashPassword, verifyPassword } from "./passwords.ts";
 
 describe("password hashing", () => {
   it("uses argon2id and verifies only the right password", async () => {

@@ -1,6 +1,6 @@
 import { PERMISSIONS } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { grantedPoliciesFor } from "./policies.js";
+import { grantedPoliciesFor } from "./policies.ts";
 
 describe("grantedPoliciesFor (spec §6)", () => {
   const all = Object.values(PERMISSIONS);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { call, refreshStatus, signIn } from "../modules/profile/testing.js";
+import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { call, refreshStatus, signIn } from "../modules/profile/testing.ts";
 
 describe("POST /connect/revocation (RFC 7009)", () => {
   let t: TestApp;

@@ -8,11 +8,11 @@ import {
   ZTokenRequest,
 } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { translate } from "../http/messages.js";
-import { registerOpenEndpoint } from "../http/route.js";
-import type { AppContext } from "../modules/context.js";
-import { requireGuards, type SignInGuard, type SignInRefusal } from "../security/limits.js";
-import { grantedPoliciesFor } from "./policies.js";
+import { translate } from "../http/messages.ts";
+import { registerOpenEndpoint } from "../http/route.ts";
+import type { AppContext } from "../modules/context.ts";
+import { requireGuards, type SignInGuard, type SignInRefusal } from "../security/limits.ts";
+import { grantedPoliciesFor } from "./policies.ts";
 
 function tokenError(reply: FastifyReply, error: TTokenError, status = 400) {
   return reply.code(status).header("cache-control", "no-store").send(error);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { isWeakKey } from "./secret-policy.js";
+import { isWeakKey } from "./secret-policy.ts";
 
 /**
  * Reads the secret kept in `DATA_DIR/<fileName>`, creating it on first start (random `bytes` bytes, base64url,

@@ -3,16 +3,16 @@ import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel }
 import type { FastifyInstance } from "fastify";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.js";
-import { RecordingDevicePort, registerByEmail } from "../../test/helpers.js";
-import { buildApp, createLogger } from "../app.js";
-import { type BusEvent, InProcessBus } from "../bus.js";
-import { loadConfig } from "../config.js";
-import { call, refreshStatus, signIn } from "../modules/profile/testing.js";
-import { accountHubAuth, type Hubs, registerHubs } from "../realtime/index.js";
-import { JWT_KEY_FILE } from "./auth-service.js";
-import { loadOrCreateSecret } from "./secrets.js";
-import { endSessions } from "./sessions.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { RecordingDevicePort, registerByEmail } from "../../test/helpers.ts";
+import { buildApp, createLogger } from "../app.ts";
+import { type BusEvent, InProcessBus } from "../bus.ts";
+import { loadConfig } from "../config.ts";
+import { call, refreshStatus, signIn } from "../modules/profile/testing.ts";
+import { accountHubAuth, type Hubs, registerHubs } from "../realtime/index.ts";
+import { JWT_KEY_FILE } from "./auth-service.ts";
+import { loadOrCreateSecret } from "./secrets.ts";
+import { endSessions } from "./sessions.ts";
 
 const PROFILE = "/api/basic-data/app/profile/";
 

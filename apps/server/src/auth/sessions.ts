@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/index.js";
+import type { Db } from "../db/index.ts";
 
 /**
  * Why a session ended (sessions.ended_reason): `logout` (RFC 7009 revocation), `replay` (a rotated refresh token of

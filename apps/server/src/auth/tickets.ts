@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { loadOrCreateSecret } from "./secrets.js";
+import { loadOrCreateSecret } from "./secrets.ts";
 
 /** File in DATA_DIR holding the HS256 key of verification tickets (apart from the access-token key). */
 export const TICKET_KEY_FILE = "ticket-signing-key";

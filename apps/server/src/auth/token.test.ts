@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, passwordGrant, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { JWT_KEY_FILE } from "./auth-service.js";
+import { bearer, createTestApp, passwordGrant, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { JWT_KEY_FILE } from "./auth-service.ts";
 
 const form = (fields: Record<string, string>) => ({
   method: "POST" as const,

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Db } from "../db/index.js";
-import { AppError, ErrorCode } from "../http/errors.js";
+import type { Db } from "../db/index.ts";
+import { AppError, ErrorCode } from "../http/errors.ts";
 
 /** A code is valid for 10 minutes. */
 export const CODE_TTL_SECONDS = 600;

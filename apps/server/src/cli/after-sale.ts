@@ -9,9 +9,9 @@
  * Exit codes: 0 done, 1 no such request or already handled, 2 bad usage or configuration.
  */
 import { pathToFileURL } from "node:url";
-import { ConfigError, loadConfig } from "../config.js";
-import { openDatabase } from "../db/index.js";
-import { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "../modules/post-sale/service.js";
+import { ConfigError, loadConfig } from "../config.ts";
+import { openDatabase } from "../db/index.ts";
+import { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "../modules/post-sale/service.ts";
 
 const USAGE =
   'usage: npm run after-sale -- list [--unhandled] [--limit N] [--json]\n       npm run after-sale -- handle <id> --reply "…"\n';

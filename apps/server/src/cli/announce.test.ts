@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { storeAnnouncement } from "./announce.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { storeAnnouncement } from "./announce.ts";
 
 describe("npm run announce (issue 5 platform announcements)", () => {
   let t: TestApp;

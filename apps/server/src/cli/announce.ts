@@ -16,11 +16,11 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import { pino } from "pino";
-import { InProcessBus } from "../bus.js";
-import { type AppConfig, ConfigError, loadConfig } from "../config.js";
-import { type Db, openDatabase } from "../db/index.js";
-import { MessageCenter } from "../modules/message/center.js";
-import { createPushService } from "../modules/push/service.js";
+import { InProcessBus } from "../bus.ts";
+import { type AppConfig, ConfigError, loadConfig } from "../config.ts";
+import { type Db, openDatabase } from "../db/index.ts";
+import { MessageCenter } from "../modules/message/center.ts";
+import { createPushService } from "../modules/push/service.ts";
 
 /** Longest announcement title and content accepted, characters. */
 export const ANNOUNCE_LIMITS = { title: 200, content: 4000 } as const;

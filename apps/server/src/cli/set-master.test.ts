@@ -2,13 +2,12 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { call, signIn } from "../modules/profile/testing.js";
-import { setMaster } from "./set-master.js";
+import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { call, signIn } from "../modules/profile/testing.ts";
+import { setMaster } from "./set-master.ts";
 
 const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL("./set-master.ts", import.meta.url));
-const TSX = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
 
 describe("device master (spec §6): only the operator script grants it", () => {
   let t: TestApp;
@@ -40,13 +39,13 @@ describe("device master (spec §6): only the operator script grants it", () => {
 
   it("the CLI sets and clears the flag on the configured database; exit 1 for an unknown e-mail", async () => {
     const env = { ...process.env, DATA_DIR: t.config.DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "silent" };
-    const on = await run(TSX, [SCRIPT, "plain@example.com"], { env });
+    const on = await run(process.execPath, [SCRIPT, "plain@example.com"], { env });
     expect(on.stdout).toContain("plain@example.com is now a device master");
     const p = await signIn(t.app, "plain@example.com", "plain-pass");
     expect((await policies(p.access)).master).toBe(true);
-    await run(TSX, [SCRIPT, "plain@example.com", "--off"], { env });
+    await run(process.execPath, [SCRIPT, "plain@example.com", "--off"], { env });
     expect((await policies(p.access)).master).toBeUndefined();
-    await expect(run(TSX, [SCRIPT, "ghost@example.com"], { env })).rejects.toMatchObject({ code: 1 });
-    await expect(run(TSX, [SCRIPT], { env })).rejects.toMatchObject({ code: 2 });
+    await expect(run(process.execPath, [SCRIPT, "ghost@example.com"], { env })).rejects.toMatchObject({ code: 1 });
+    await expect(run(process.execPath, [SCRIPT], { env })).rejects.toMatchObject({ code: 2 });
   });
 });

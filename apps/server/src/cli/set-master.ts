@@ -2,14 +2,14 @@
  * Operator script (spec §6 "device master"): grants or withdraws the master flag of one account. No HTTP endpoint
  * grants it. Uses the server's configuration (DATABASE_URL or the SQLite file in DATA_DIR).
  *
- *   npx tsx apps/server/src/cli/set-master.ts <email> [--off]
+ *   node apps/server/src/cli/set-master.ts <email> [--off]
  *
  * The change is effective on the account's next request (grantedPolicies are read per request). Exit codes:
  * 0 done, 1 no live account with that e-mail, 2 bad usage or configuration.
  */
 import { pathToFileURL } from "node:url";
-import { ConfigError, loadConfig } from "../config.js";
-import { type Db, openDatabase } from "../db/index.js";
+import { ConfigError, loadConfig } from "../config.ts";
+import { type Db, openDatabase } from "../db/index.ts";
 
 /**
  * Sets users.is_master of the live account with `email` (compared trimmed, lower case) to 1 (`master` true) or 0.
@@ -28,7 +28,7 @@ export async function setMaster(db: Db, email: string, master: boolean): Promise
 async function main(argv: string[]): Promise<number> {
   const args = argv.filter((a) => a !== "--off");
   if (args.length !== 1 || argv.some((a) => a.startsWith("--") && a !== "--off")) {
-    process.stderr.write("usage: tsx apps/server/src/cli/set-master.ts <email> [--off]\n");
+    process.stderr.write("usage: node apps/server/src/cli/set-master.ts <email> [--off]\n");
     return 2;
   }
   let config: ReturnType<typeof loadConfig>;

@@ -82,7 +82,7 @@ export interface DeviceOfflineWatchTable {
   notified_at: string | null;
 }
 
-/** Table types of the messages module (joined into {@link import("./schema.js").Database}). */
+/** Table types of the messages module (joined into {@link import("./schema.ts").Database}). */
 export type MessagesTables = {
   messages: MessagesTable;
   message_sources: MessageSourcesTable;

@@ -1,5 +1,5 @@
 /**
- * Table types of the post-sale and article modules (joined into {@link import("./schema.js").Database});
+ * Table types of the post-sale and article modules (joined into {@link import("./schema.ts").Database});
  * migration 0007. Conventions of schema.ts: text ids, ISO 8601 UTC text times, 0/1 booleans, JSON as text.
  */
 

@@ -1,11 +1,11 @@
 import type { Generated } from "kysely";
-import type { ActivationTables } from "./schema-activation.js";
-import type { FilesTables } from "./schema-files.js";
-import type { IdempotencyTables } from "./schema-idempotency.js";
-import type { MessagesTables } from "./schema-messages.js";
-import type { PostSaleTables } from "./schema-post-sale.js";
-import type { PreferencesTables } from "./schema-preferences.js";
-import type { SaltTables } from "./schema-salt.js";
+import type { ActivationTables } from "./schema-activation.ts";
+import type { FilesTables } from "./schema-files.ts";
+import type { IdempotencyTables } from "./schema-idempotency.ts";
+import type { MessagesTables } from "./schema-messages.ts";
+import type { PostSaleTables } from "./schema-post-sale.ts";
+import type { PreferencesTables } from "./schema-preferences.ts";
+import type { SaltTables } from "./schema-salt.ts";
 
 /**
  * Table types of the one database both engines share (SQLite embedded, PostgreSQL at scale).

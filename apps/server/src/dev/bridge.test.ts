@@ -17,7 +17,7 @@ import {
   WifiSecurity,
 } from "@aquapilot/provisioning";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
 
 /**
  * A small stand-in for the simulator's two UDP sides (docs/device-protocol.md §13.3), built from the provisioning

@@ -13,15 +13,16 @@ import {
 import { fromBase64 } from "@aquapilot/provisioning";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { z } from "zod";
-import { NotOnHomeNetwork, SimulatedPhone, type SimulatedPhoneOptions } from "./phone.js";
+import { NotOnHomeNetwork, SimulatedPhone, type SimulatedPhoneOptions } from "./phone.ts";
 
 /** A refused bridge call: answered as `{error}` with `status`. */
 class BridgeFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-  ) {
+  readonly status: number;
+  readonly error: string;
+  constructor(status: number, error: string) {
     super(`dev bridge: ${error}`);
+    this.status = status;
+    this.error = error;
     this.name = "BridgeFailure";
   }
 }

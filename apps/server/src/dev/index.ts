@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "../config.js";
-import type { Db } from "../db/index.js";
-import { factoryRoutes } from "../iot/factory-route.js";
-import { type DevBridgeOptions, devBridgeRoutes } from "./bridge.js";
+import type { AppConfig } from "../config.ts";
+import type { Db } from "../db/index.ts";
+import { factoryRoutes } from "../iot/factory-route.ts";
+import { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";
 
-export { type DevBridgeOptions, devBridgeRoutes } from "./bridge.js";
-export { MODULE_ACCESS_POINT, SimulatedPhone } from "./phone.js";
+export { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";
+export { MODULE_ACCESS_POINT, SimulatedPhone } from "./phone.ts";
 
 /**
  * Mounts the development-only routes when APP_ENV is not production (never in production): the factory endpoint

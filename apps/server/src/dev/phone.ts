@@ -8,7 +8,7 @@ import {
   type SimNetwork,
 } from "@aquapilot/device-sim";
 import { decodeHelloAnswer, encodeHelloPacket, isJoinAck, toBase64 } from "@aquapilot/provisioning";
-import { loopbackExchange } from "./udp.js";
+import { loopbackExchange } from "./udp.ts";
 
 /** The module's access point as the phone sees it once joined (docs/device-protocol.md §13.3, §13.1). */
 export const MODULE_ACCESS_POINT = { ssid: "WiFi-BL3372", band: "2.4GHz", phoneIp: "192.168.10.2" } as const;
@@ -51,7 +51,9 @@ export class SimulatedPhone {
   private readonly networks: readonly SimNetwork[];
   private readonly now: () => Date;
 
-  constructor(private readonly options: SimulatedPhoneOptions) {
+  private readonly options: SimulatedPhoneOptions;
+  constructor(options: SimulatedPhoneOptions) {
+    this.options = options;
     this.networks = options.networks ?? NEIGHBOURHOOD;
     this.home = findNetwork(options.startOn ?? DEFAULT_PHONE_NETWORK, undefined, this.networks) ?? null;
     this.now = options.now ?? (() => new Date());

@@ -1,8 +1,8 @@
 import type { Language } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AuthService, AuthUser } from "../auth/auth-service.js";
-import { AppError, ErrorCode } from "./errors.js";
-import { resolveLanguage } from "./messages.js";
+import type { AuthService, AuthUser } from "../auth/auth-service.ts";
+import { AppError, ErrorCode } from "./errors.ts";
+import { resolveLanguage } from "./messages.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -6,11 +6,11 @@ import zlib from "node:zlib";
 import { endpoints, HUB_PATHS } from "@aquapilot/contract";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
-import { uploadsDir } from "../modules/files/service.js";
-import { registerHubs } from "../realtime/index.js";
-import { COMPRESSION_THRESHOLD_BYTES, skipsCompression, variesByEncoding } from "./compression.js";
-import { IMMUTABLE, NO_STORE, REVALIDATE } from "./security-headers.js";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { uploadsDir } from "../modules/files/service.ts";
+import { registerHubs } from "../realtime/index.ts";
+import { COMPRESSION_THRESHOLD_BYTES, skipsCompression, variesByEncoding } from "./compression.ts";
+import { IMMUTABLE, NO_STORE, REVALIDATE } from "./security-headers.ts";
 
 /**
  * Compression and caching of issue 12: the web app's precompressed files picked by Accept-Encoding, the dynamic

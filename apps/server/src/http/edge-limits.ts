@@ -21,15 +21,23 @@ export const EDGE_LIMITS = {
  * envelope in the caller's language (http/error-handler.ts), `{error: "invalid-request"}` on device activation.
  */
 export class EdgeRefusal extends Error {
+  readonly statusCode: number;
+  readonly messageKey: string;
+  readonly params: Record<string, string | number>;
+  readonly member: string | null;
   constructor(
-    readonly statusCode: number,
+    statusCode: number,
     /** Message key of the server catalogue. */
-    readonly messageKey: string,
-    readonly params: Record<string, string | number> = {},
+    messageKey: string,
+    params: Record<string, string | number> = {},
     /** The offending header or field, for `validationErrors`. */
-    readonly member: string | null = null,
+    member: string | null = null,
   ) {
     super(messageKey);
+    this.statusCode = statusCode;
+    this.messageKey = messageKey;
+    this.params = params;
+    this.member = member;
     this.name = "EdgeRefusal";
   }
 }

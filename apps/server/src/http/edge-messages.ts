@@ -1,4 +1,4 @@
-import { catalogue } from "./catalogue.js";
+import { catalogue } from "./catalogue.ts";
 
 /**
  * Texts of the one input rule at the edge (issue 11) in the five languages (spec §1); English is the source. Used by

@@ -2,11 +2,11 @@ import net from "node:net";
 import { endpoints, LANGUAGES, type Language, TOKEN_PATH } from "@aquapilot/contract";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { multipartBody, PNG_1X1 } from "../../test/api-fuzz-cases.js";
-import { ENGINES } from "../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { EDGE_LIMITS } from "./edge.js";
-import { translate } from "./messages.js";
+import { multipartBody, PNG_1X1 } from "../../test/api-fuzz-cases.ts";
+import { ENGINES } from "../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { EDGE_LIMITS } from "./edge.ts";
+import { translate } from "./messages.ts";
 
 /**
  * One input rule at the edge (issue 11): a NUL or another control character in any part of a request — query, path,

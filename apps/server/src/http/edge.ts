@@ -1,13 +1,13 @@
 import type { Socket } from "node:net";
 import { DEFAULT_LANGUAGE, ErrorCode } from "@aquapilot/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.js";
-import { fail } from "./envelope.js";
-import { sendError } from "./error-handler.js";
-import { AppError } from "./errors.js";
-import { resolveLanguage, translate } from "./messages.js";
+import { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.ts";
+import { fail } from "./envelope.ts";
+import { sendError } from "./error-handler.ts";
+import { AppError } from "./errors.ts";
+import { resolveLanguage, translate } from "./messages.ts";
 
-export { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.js";
+export { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.ts";
 
 /** Control characters a header value may not hold (RFC 9110 §5.5: field values are VCHAR, SP, HTAB and obs-text). */
 // Built from code points so that the source holds no control character; HTAB (U+0009) is allowed.

@@ -1,12 +1,12 @@
 import { ErrorCode, type Language, type TAbpError, type TValidationError } from "@aquapilot/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
-import { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.js";
-import { fail } from "./envelope.js";
-import { AppError } from "./errors.js";
-import type { MessageParams } from "./message-format.js";
-import { resolveLanguage, translate } from "./messages.js";
-import { RequestValidationError, toValidationErrors } from "./validation.js";
+import { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.ts";
+import { fail } from "./envelope.ts";
+import { AppError } from "./errors.ts";
+import type { MessageParams } from "./message-format.ts";
+import { resolveLanguage, translate } from "./messages.ts";
+import { RequestValidationError, toValidationErrors } from "./validation.ts";
 
 function languageOf(request: FastifyRequest) {
   return request.lang ?? resolveLanguage(request.headers["accept-language"]);

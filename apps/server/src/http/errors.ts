@@ -21,14 +21,20 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  readonly messageKey: string;
+  readonly params: Record<string, string | number>;
+  readonly validationErrors: TValidationError[] | null;
   constructor(
     code: ErrorCode,
-    readonly messageKey: string,
-    readonly params: Record<string, string | number> = {},
-    readonly validationErrors: TValidationError[] | null = null,
+    messageKey: string,
+    params: Record<string, string | number> = {},
+    validationErrors: TValidationError[] | null = null,
     cause?: unknown,
   ) {
     super(messageKey, cause === undefined ? undefined : { cause });
+    this.messageKey = messageKey;
+    this.params = params;
+    this.validationErrors = validationErrors;
     this.name = "AppError";
     this.code = code;
     this.status = ERROR_STATUS[code];

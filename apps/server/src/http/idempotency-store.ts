@@ -1,4 +1,4 @@
-import type { Db } from "../db/index.js";
+import type { Db } from "../db/index.ts";
 
 /** How long a key is remembered: a repeat within this window replays the first answer, ms (24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

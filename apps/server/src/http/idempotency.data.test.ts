@@ -1,9 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../test/databases.js";
-import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from "./idempotency.js";
-import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_WINDOW_MS, purgeIdempotencyKeys } from "./idempotency-store.js";
+import { ENGINES } from "../../test/databases.ts";
+import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from "./idempotency.ts";
+import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_WINDOW_MS, purgeIdempotencyKeys } from "./idempotency-store.ts";
 
 /**
  * `Idempotency-Key` on both engines (issue 10 "Every submit happens once"): the same key from the same caller within

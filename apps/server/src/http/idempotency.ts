@@ -1,13 +1,13 @@
 import { createHmac } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../db/index.js";
-import { AppError, ErrorCode } from "./errors.js";
+import type { Db } from "../db/index.ts";
+import { AppError, ErrorCode } from "./errors.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   purgeIdempotencyKeys,
   releaseIdempotencyKey,
-} from "./idempotency-store.js";
+} from "./idempotency-store.ts";
 
 /** The request header carrying the client's idempotency key (lower-case, as Node gives headers). */
 export const IDEMPOTENCY_HEADER = "idempotency-key";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMessage, pluralBlocks, templateParams } from "./message-format.js";
+import { formatMessage, pluralBlocks, templateParams } from "./message-format.ts";
 
 const RU_DAYS = "осталось {n, plural, one {# день} few {# дня} many {# дней} other {# дня}}";
 

@@ -1,7 +1,7 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { pluralBlocks, templateParams } from "./message-format.js";
-import { MESSAGES, resolveLanguage, translate } from "./messages.js";
+import { pluralBlocks, templateParams } from "./message-format.ts";
+import { MESSAGES, resolveLanguage, translate } from "./messages.ts";
 
 describe("server message catalogue", () => {
   const reference = Object.keys(MESSAGES.en).sort();

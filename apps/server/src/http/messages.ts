@@ -1,19 +1,19 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
-import { accountMessages } from "../modules/account/messages.js";
-import { articleMessages } from "../modules/article/messages.js";
-import { deviceControlMessages } from "../modules/device-control/messages.js";
-import { deviceMessages } from "../modules/devices/messages.js";
-import { familyMessages } from "../modules/family/messages.js";
-import { faultMessages } from "../modules/fault/messages.js";
-import { filesMessages } from "../modules/files/messages.js";
-import { messageMessages } from "../modules/message/messages.js";
-import { postSaleMessages } from "../modules/post-sale/messages.js";
-import { pushMessages } from "../modules/push/messages.js";
-import { statisticsMessages } from "../modules/statistics/messages.js";
-import { securityMessages } from "../security/messages.js";
-import { catalogue } from "./catalogue.js";
-import { edgeMessages } from "./edge-messages.js";
-import { formatMessage, type MessageParams } from "./message-format.js";
+import { accountMessages } from "../modules/account/messages.ts";
+import { articleMessages } from "../modules/article/messages.ts";
+import { deviceControlMessages } from "../modules/device-control/messages.ts";
+import { deviceMessages } from "../modules/devices/messages.ts";
+import { familyMessages } from "../modules/family/messages.ts";
+import { faultMessages } from "../modules/fault/messages.ts";
+import { filesMessages } from "../modules/files/messages.ts";
+import { messageMessages } from "../modules/message/messages.ts";
+import { postSaleMessages } from "../modules/post-sale/messages.ts";
+import { pushMessages } from "../modules/push/messages.ts";
+import { statisticsMessages } from "../modules/statistics/messages.ts";
+import { securityMessages } from "../security/messages.ts";
+import { catalogue } from "./catalogue.ts";
+import { edgeMessages } from "./edge-messages.ts";
+import { formatMessage, type MessageParams } from "./message-format.ts";
 
 /**
  * The server's message catalogue (spec §1 languages; §8 error texts). English is the source; every other language

@@ -1,9 +1,9 @@
 import { abpEnvelope, type Endpoint, type Language } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { AuthUser } from "../auth/auth-service.js";
-import { requireUser } from "./authenticate.js";
-import { ok } from "./envelope.js";
+import type { AuthUser } from "../auth/auth-service.ts";
+import { requireUser } from "./authenticate.ts";
+import { ok } from "./envelope.ts";
 
 /** Path values of an endpoint (spec §7 "P"): the parsed output of its `params` schema, `undefined` without one. */
 export type ParamsOutput<E extends Endpoint> = [NonNullable<E["params"]>] extends [never]

@@ -4,10 +4,10 @@ import path from "node:path";
 import { HUB_PATHS } from "@aquapilot/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
-import { uploadsDir } from "../modules/files/service.js";
-import { registerHubs } from "../realtime/index.js";
-import { HSTS, IMMUTABLE, NO_STORE, REVALIDATE, webAppCacheControl } from "./security-headers.js";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { uploadsDir } from "../modules/files/service.ts";
+import { registerHubs } from "../realtime/index.ts";
+import { HSTS, IMMUTABLE, NO_STORE, REVALIDATE, webAppCacheControl } from "./security-headers.ts";
 
 /** The CSP header as directive → sources. */
 function csp(res: LightMyRequestResponse): Map<string, string[]> {

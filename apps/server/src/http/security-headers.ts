@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "../config.js";
+import type { AppConfig } from "../config.ts";
 
 /**
  * Security headers and caching of every answer (issue 11 "Headers"; docs/security.md): `@fastify/helmet` with the

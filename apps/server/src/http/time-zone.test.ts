@@ -6,7 +6,7 @@ import {
   localDateStart,
   localDayStart,
   localMonthStart,
-} from "./time-zone.js";
+} from "./time-zone.ts";
 
 describe("owner's local days", () => {
   it("reads the zone from the header and falls back to UTC for absent or unknown zones", () => {

@@ -1,7 +1,7 @@
 import { INPUT_RULES, type Language, type TValidationError } from "@aquapilot/contract";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ZodType, z } from "zod";
-import { translate } from "./messages.js";
+import { translate } from "./messages.ts";
 
 /**
  * A request part (query, body, params) that failed its contract schema. Carries the zod issues and the input so
@@ -11,11 +11,12 @@ export class RequestValidationError extends Error {
   readonly statusCode = 400;
   readonly code = "FST_ERR_VALIDATION";
   validationContext?: string;
-  constructor(
-    readonly issues: z.core.$ZodIssue[],
-    readonly input: unknown,
-  ) {
+  readonly issues: z.core.$ZodIssue[];
+  readonly input: unknown;
+  constructor(issues: z.core.$ZodIssue[], input: unknown) {
     super(issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "));
+    this.issues = issues;
+    this.input = input;
     this.name = "RequestValidationError";
   }
 }

@@ -10,16 +10,16 @@ import {
 } from "@aquapilot/contract";
 import { verify } from "@node-rs/argon2";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
-import type { Db } from "../db/index.js";
-import type { IotLogger } from "./logger.js";
+import type { Db } from "../db/index.ts";
+import type { IotLogger } from "./logger.ts";
 import {
   addressKey,
   LoginLimiter,
   type LoginLimiterStats,
   type LoginLimits,
   type LoginOutcome,
-} from "./login-limiter.js";
-import { guardPacketSize } from "./packet-guard.js";
+} from "./login-limiter.ts";
+import { guardPacketSize } from "./packet-guard.ts";
 
 /** The gateway's MQTT username (docs/device-protocol.md, "Credentials"). */
 export const GATEWAY_USERNAME = "gateway";

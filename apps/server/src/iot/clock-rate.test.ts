@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldClockRate } from "./clock-rate.js";
+import { foldClockRate } from "./clock-rate.ts";
 
 const empty = { rate: null, anchorTs: null, anchorAt: null };
 const at = (iso: string) => new Date(iso);

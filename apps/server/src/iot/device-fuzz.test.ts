@@ -13,12 +13,12 @@ import {
 import { DEFAULT_SETTINGS, SimulatedDevice } from "@aquapilot/device-sim";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../test/databases.js";
-import { bearer, createTestApp, type TestApp } from "../../test/helpers.js";
-import { InProcessBus } from "../bus.js";
-import { seedDemoIfEmpty } from "../modules/demo.js";
-import { recordClockDrift } from "../modules/statistics/freshness.js";
-import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLink } from "./index.js";
+import { ENGINES } from "../../test/databases.ts";
+import { bearer, createTestApp, type TestApp } from "../../test/helpers.ts";
+import { InProcessBus } from "../bus.ts";
+import { seedDemoIfEmpty } from "../modules/demo.ts";
+import { recordClockDrift } from "../modules/statistics/freshness.ts";
+import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLink } from "./index.ts";
 
 /**
  * Device fuzz suite (issue 11): hostile payloads on every device topic, published through the real embedded broker

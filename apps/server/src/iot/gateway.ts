@@ -17,21 +17,21 @@ import {
   ZMqttTelemetry,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
-import type { Bus } from "../bus.js";
-import type { Db } from "../db/index.js";
-import { AppError } from "../http/errors.js";
-import { rollupTelemetryAt } from "../modules/statistics/rollup.js";
-import type { DeviceCommandPort } from "../ports.js";
-import { type ClockRateState, foldClockRate } from "./clock-rate.js";
-import type { IotLogger } from "./logger.js";
+import type { Bus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import { AppError } from "../http/errors.ts";
+import { rollupTelemetryAt } from "../modules/statistics/rollup.ts";
+import type { DeviceCommandPort } from "../ports.ts";
+import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
+import type { IotLogger } from "./logger.ts";
 import {
   checkCounter,
   isPlausibleDeviceTime,
   pinnedDeviceTime,
   storedStationStart,
   withinDeviceEra,
-} from "./plausibility.js";
-import { stationTiming } from "./station-timing.js";
+} from "./plausibility.ts";
+import { stationTiming } from "./station-timing.ts";
 
 /** Channels the gateway subscribes to for every device. */
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
@@ -135,12 +135,15 @@ export class DeviceGateway implements DeviceCommandPort {
   /** Last receive time (ms) given to a record of each device whose own time was replaced: kept strictly increasing. */
   private readonly lastStamp = new Map<string, number>();
 
-  private constructor(
-    private readonly client: MqttClient,
-    private readonly db: Db,
-    private readonly bus: Bus,
-    private readonly logger: IotLogger,
-  ) {
+  private readonly client: MqttClient;
+  private readonly db: Db;
+  private readonly bus: Bus;
+  private readonly logger: IotLogger;
+  private constructor(client: MqttClient, db: Db, bus: Bus, logger: IotLogger) {
+    this.client = client;
+    this.db = db;
+    this.bus = bus;
+    this.logger = logger;
     // Acks are matched through the bus, so a waiter is answered even when another process recorded the ack.
     this.unsubscribeBus = bus.subscribe((event) => {
       if (event.type !== "device.changed" || event.message.kind !== "ack" || !event.message.ack) return;

@@ -1,16 +1,16 @@
-import { loadOrCreateSecret } from "../auth/secrets.js";
-import type { Bus } from "../bus.js";
-import type { Db } from "../db/index.js";
-import type { DeviceCommandPort } from "../ports.js";
+import { loadOrCreateSecret } from "../auth/secrets.ts";
+import type { Bus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import type { DeviceCommandPort } from "../ports.ts";
 import {
   createDeviceAuthorizer,
   type EmbeddedBroker,
   type EmbeddedBrokerOptions,
   GATEWAY_USERNAME,
   startEmbeddedBroker,
-} from "./broker.js";
-import { DeviceGateway } from "./gateway.js";
-import type { IotLogger } from "./logger.js";
+} from "./broker.ts";
+import { DeviceGateway } from "./gateway.ts";
+import type { IotLogger } from "./logger.ts";
 
 export {
   createDeviceAuthorizer,
@@ -18,17 +18,17 @@ export {
   type EmbeddedBrokerStats,
   GATEWAY_USERNAME,
   startEmbeddedBroker,
-} from "./broker.js";
-export { factoryRoutes } from "./factory-route.js";
+} from "./broker.ts";
+export { factoryRoutes } from "./factory-route.ts";
 export {
   DEFAULT_ACK_TIMEOUT_MS,
   DeviceGateway,
   GATEWAY_REJECT_REASONS,
   type GatewayCorrections,
   type GatewayRejectReason,
-} from "./gateway.js";
-export { type IotLogger, silentLogger } from "./logger.js";
-export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.js";
+} from "./gateway.ts";
+export { type IotLogger, silentLogger } from "./logger.ts";
+export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";

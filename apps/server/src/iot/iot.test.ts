@@ -7,10 +7,10 @@ import { SimulatedDevice } from "@aquapilot/device-sim";
 import { hash } from "@node-rs/argon2";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BusEvent, InProcessBus } from "../bus.js";
-import { type Db, openDatabase } from "../db/index.js";
-import { AppError } from "../http/errors.js";
-import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.js";
+import { type BusEvent, InProcessBus } from "../bus.ts";
+import { type Db, openDatabase } from "../db/index.ts";
+import { AppError } from "../http/errors.ts";
+import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.ts";
 
 const A = { mac: "02AA00000001", secret: "secret-of-device-a-0123456789" };
 const B = { mac: "02BB00000002", secret: "secret-of-device-b-0123456789" };

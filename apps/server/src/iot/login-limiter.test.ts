@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { addressKey, DEFAULT_LOGIN_LIMITS, LoginLimiter, loginDelayMs } from "./login-limiter.js";
+import { addressKey, DEFAULT_LOGIN_LIMITS, LoginLimiter, loginDelayMs } from "./login-limiter.ts";
 
 const sha = (s: string) => createHash("sha256").update(s).digest();
 const fast = { baseDelayMs: 1, maxDelayMs: 4 };

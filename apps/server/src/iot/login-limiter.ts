@@ -130,6 +130,8 @@ export class LoginLimiter {
     blocksStarted: 0,
   };
 
+  private readonly now: () => number;
+  private readonly onBlock: (kind: "client" | "address", key: string, untilMs: number) => void;
   /**
    * @param limits overrides of {@link DEFAULT_LOGIN_LIMITS}
    * @param now the clock of blocks and windows, epoch ms (tests move it)
@@ -137,9 +139,11 @@ export class LoginLimiter {
    */
   constructor(
     limits: Partial<LoginLimits> = {},
-    private readonly now: () => number = Date.now,
-    private readonly onBlock: (kind: "client" | "address", key: string, untilMs: number) => void = () => {},
+    now: () => number = Date.now,
+    onBlock: (kind: "client" | "address", key: string, untilMs: number) => void = () => {},
   ) {
+    this.now = now;
+    this.onBlock = onBlock;
     this.limits = { ...DEFAULT_LOGIN_LIMITS, ...limits };
   }
 

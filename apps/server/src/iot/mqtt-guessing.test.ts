@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.js";
-import { InProcessBus } from "../bus.js";
-import { DEFAULT_LOGIN_LIMITS, type DeviceLink, silentLogger, startDeviceLink } from "./index.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { InProcessBus } from "../bus.ts";
+import { DEFAULT_LOGIN_LIMITS, type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
 /**
  * Guessing MQTT passwords (issue 11): the embedded broker with the real device authorizer (argon2id hashes in the

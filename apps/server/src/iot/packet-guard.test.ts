@@ -1,6 +1,6 @@
 import mqttPacket from "mqtt-packet";
 import { afterAll, describe, expect, it } from "vitest";
-import { MqttFrameScanner } from "./packet-guard.js";
+import { MqttFrameScanner } from "./packet-guard.ts";
 
 const figures = { packets: 0, bytes: 0, refused: 0 };
 afterAll(() => {

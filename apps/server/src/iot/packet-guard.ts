@@ -20,8 +20,11 @@ export class MqttFrameScanner {
   /** The remaining length of the packet that broke the limit, or -1 for a malformed length; null while all is well. */
   refused: number | null = null;
 
+  private readonly maxRemainingLength: number;
   /** @param maxRemainingLength the largest remaining length (bytes after the fixed header) let through. */
-  constructor(private readonly maxRemainingLength: number) {}
+  constructor(maxRemainingLength: number) {
+    this.maxRemainingLength = maxRemainingLength;
+  }
 
   /**
    * Reads the next bytes of the stream. Answers how many bytes of `chunk` belong to packets within the limit: all
@@ -75,12 +78,10 @@ export class MqttFrameScanner {
 class GuardedConnection extends Duplex {
   private readonly scanner: MqttFrameScanner;
 
-  constructor(
-    private readonly socket: Duplex,
-    maxRemainingLength: number,
-    onRefused: (remainingLength: number) => void,
-  ) {
+  private readonly socket: Duplex;
+  constructor(socket: Duplex, maxRemainingLength: number, onRefused: (remainingLength: number) => void) {
     super({ allowHalfOpen: false });
+    this.socket = socket;
     this.scanner = new MqttFrameScanner(maxRemainingLength);
     socket.on("data", (chunk: Buffer) => {
       const allowed = this.scanner.feed(chunk);

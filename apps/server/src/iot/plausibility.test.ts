@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type ClockRateState, foldClockRate } from "./clock-rate.js";
+import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
 import {
   checkCounter,
   DEVICE_TIME_WINDOW_MS,
   isPlausibleDeviceTime,
   pinnedDeviceTime,
   storedStationStart,
-} from "./plausibility.js";
+} from "./plausibility.ts";
 
 const UNMEASURED: ClockRateState = { rate: null, anchorTs: null, anchorAt: null };
 const iso = (ms: number) => new Date(ms).toISOString();

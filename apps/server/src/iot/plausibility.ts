@@ -1,4 +1,4 @@
-import type { ClockRateState } from "./clock-rate.js";
+import type { ClockRateState } from "./clock-rate.ts";
 
 /**
  * Plausibility of what a device reports beyond its schema (issue 11; docs/device-protocol.md §5.1): whether its clock

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import { seedDemoIfEmpty } from "./demo.js";
-import { provisionDevice } from "./devices/provision.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import { seedDemoIfEmpty } from "./demo.ts";
+import { provisionDevice } from "./devices/provision.ts";
 
 const FAMILIES = "/api/run-lucky/device/app/family/";
 const FAMILY_DEVICES = "/api/run-lucky/device/app/family-device/get-list-by-family-id";

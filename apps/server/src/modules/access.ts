@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
-import type { Database, Db } from "../db/index.js";
-import { AppError, ErrorCode } from "../http/errors.js";
+import type { Database, Db } from "../db/index.ts";
+import { AppError, ErrorCode } from "../http/errors.ts";
 
 /**
  * Checks that `userId` belongs to family `familyId` (spec §6 "Member: use household and devices") and answers the

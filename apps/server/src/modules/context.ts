@@ -1,13 +1,13 @@
-import type { AuthService } from "../auth/auth-service.js";
-import type { CodeService } from "../auth/verification-codes.js";
-import type { Bus } from "../bus.js";
-import type { AppConfig } from "../config.js";
-import type { Db } from "../db/index.js";
-import type { Notifier } from "../notify/index.js";
-import type { DeviceCommandPort } from "../ports.js";
-import type { Guards } from "../security/limits.js";
-import type { MessageCenter } from "./message/center.js";
-import type { PushService } from "./push/service.js";
+import type { AuthService } from "../auth/auth-service.ts";
+import type { CodeService } from "../auth/verification-codes.ts";
+import type { Bus } from "../bus.ts";
+import type { AppConfig } from "../config.ts";
+import type { Db } from "../db/index.ts";
+import type { Notifier } from "../notify/index.ts";
+import type { DeviceCommandPort } from "../ports.ts";
+import type { Guards } from "../security/limits.ts";
+import type { MessageCenter } from "./message/center.ts";
+import type { PushService } from "./push/service.ts";
 
 /** What services need, built once in buildApp and handed to each module's routes. */
 export interface AppContext {

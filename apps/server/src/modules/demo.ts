@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { normaliseMac } from "@aquapilot/contract";
-import { hashPassword } from "../auth/passwords.js";
-import type { Db } from "../db/index.js";
+import { hashPassword } from "../auth/passwords.ts";
+import type { Db } from "../db/index.ts";
 
 /** The demo owner's sign-in (README quick start). */
 export const DEMO_ACCOUNT = { email: "demo@aquapilot.local", password: "demo1234", userName: "demo" } as const;

@@ -4,8 +4,8 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import nodemailer from "nodemailer";
 import { z } from "zod";
-import type { Db } from "../db/index.js";
-import { translate } from "../http/messages.js";
+import type { Db } from "../db/index.ts";
+import { translate } from "../http/messages.ts";
 
 /** One outgoing e-mail or SMS. */
 export interface OutgoingMessage {
@@ -28,10 +28,9 @@ export interface SmsSender {
 /** Sends e-mails through nodemailer to `smtpUrl` (smtp:// or smtps://user:pass@host:port). */
 export class SmtpMailer implements Mailer {
   private readonly transport: nodemailer.Transporter;
-  constructor(
-    smtpUrl: string,
-    private readonly from = "AquaPilot <no-reply@aquapilot.local>",
-  ) {
+  private readonly from: string;
+  constructor(smtpUrl: string, from = "AquaPilot <no-reply@aquapilot.local>") {
+    this.from = from;
     this.transport = nodemailer.createTransport(smtpUrl);
   }
   async send(message: OutgoingMessage): Promise<void> {
@@ -51,11 +50,14 @@ export class SmtpMailer implements Mailer {
  * and subject are logged, as a warning that nothing was delivered.
  */
 export class LogSender implements Mailer, SmsSender {
-  constructor(
-    private readonly logger: FastifyBaseLogger,
-    private readonly channel: "email" | "sms",
-    private readonly withBody = true,
-  ) {}
+  private readonly logger: FastifyBaseLogger;
+  private readonly channel: "email" | "sms";
+  private readonly withBody: boolean;
+  constructor(logger: FastifyBaseLogger, channel: "email" | "sms", withBody = true) {
+    this.logger = logger;
+    this.channel = channel;
+    this.withBody = withBody;
+  }
   async send(message: OutgoingMessage): Promise<void> {
     if (!this.withBody) {
       this.logger.warn(

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.js";
-import { createNotifier, type OutgoingMessage } from "./index.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { createNotifier, type OutgoingMessage } from "./index.ts";
 
 describe.each(ENGINES)("notifier: the recipient's stored language (%s)", (engine) => {
   let database: TestDatabase;

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
-import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.js";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
 
 describe("e-mail through SMTP_URL", () => {
   let smtp: SmtpSink;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RECORD_SEPARATOR, RecordReader, RecordTooLargeError, writeRecord } from "./framing.js";
-import { closeMessage, parseClientMessage, parseHandshakeRequest } from "./protocol.js";
+import { RECORD_SEPARATOR, RecordReader, RecordTooLargeError, writeRecord } from "./framing.ts";
+import { closeMessage, parseClientMessage, parseHandshakeRequest } from "./protocol.ts";
 
 describe("record framing", () => {
   it("ends every record with 0x1E", () => {

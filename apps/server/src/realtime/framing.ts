@@ -28,8 +28,11 @@ export class RecordReader {
   private readonly decoder = new StringDecoder("utf8");
   private pending = "";
 
+  private readonly maxRecordChars: number;
   /** @param maxRecordChars the longest record accepted, in characters (separator excluded). */
-  constructor(private readonly maxRecordChars = 32 * 1024) {}
+  constructor(maxRecordChars = 32 * 1024) {
+    this.maxRecordChars = maxRecordChars;
+  }
 
   /**
    * Adds a chunk (text, or UTF-8 bytes) and returns the records it completes, in order, without their separators.

@@ -1,6 +1,6 @@
-import type { AuthService } from "../auth/auth-service.js";
-import type { Db } from "../db/index.js";
-import type { HubAuth } from "./hubs.js";
+import type { AuthService } from "../auth/auth-service.ts";
+import type { Db } from "../db/index.ts";
+import type { HubAuth } from "./hubs.ts";
 
 /**
  * The hubs' view of the account system (spec §7 hubs; issue 11): a bearer token is checked like on every REST call

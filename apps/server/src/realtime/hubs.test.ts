@@ -12,9 +12,9 @@ import {
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { InProcessBus } from "../bus.js";
-import { RecordReader } from "./framing.js";
-import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.js";
+import { InProcessBus } from "../bus.ts";
+import { RecordReader } from "./framing.ts";
+import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.ts";
 
 // ---- harness -------------------------------------------------------------------------------------------------------
 

@@ -4,10 +4,10 @@ import type { Duplex } from "node:stream";
 import { HUB_METHODS, HUB_PATHS } from "@aquapilot/contract";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
-import type { Bus, BusEvent } from "../bus.js";
-import { fail } from "../http/envelope.js";
-import { resolveLanguage, translate } from "../http/messages.js";
-import { RecordReader, writeRecord } from "./framing.js";
+import type { Bus, BusEvent } from "../bus.ts";
+import { fail } from "../http/envelope.ts";
+import { resolveLanguage, translate } from "../http/messages.ts";
+import { RecordReader, writeRecord } from "./framing.ts";
 import {
   closeMessage,
   completionError,
@@ -16,7 +16,7 @@ import {
   PING_MESSAGE,
   parseClientMessage,
   parseHandshakeRequest,
-} from "./protocol.js";
+} from "./protocol.ts";
 
 /** The two hubs of spec §7: `deviceChange` at HUB_PATHS.deviceChange, `message` at HUB_PATHS.message. */
 export type HubName = keyof typeof HUB_PATHS;
@@ -166,15 +166,29 @@ class HubClient {
   private readonly handshakeTimer: NodeJS.Timeout;
   private resolveEnded!: () => void;
 
+  readonly connectionId: string;
+  readonly token: string;
+  readonly hub: HubName;
+  readonly userId: string;
+  readonly sessionId: string | null;
+  readonly ws: WebSocket;
+  private readonly options: Required<HubOptions>;
   constructor(
-    readonly connectionId: string,
-    readonly token: string,
-    readonly hub: HubName,
-    readonly userId: string,
-    readonly sessionId: string | null,
-    readonly ws: WebSocket,
-    private readonly options: Required<HubOptions>,
+    connectionId: string,
+    token: string,
+    hub: HubName,
+    userId: string,
+    sessionId: string | null,
+    ws: WebSocket,
+    options: Required<HubOptions>,
   ) {
+    this.connectionId = connectionId;
+    this.token = token;
+    this.hub = hub;
+    this.userId = userId;
+    this.sessionId = sessionId;
+    this.ws = ws;
+    this.options = options;
     this.reader = new RecordReader(options.maxMessageChars);
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
@@ -273,13 +287,13 @@ class HubServer implements Hubs {
   private closing: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
-  constructor(
-    private readonly app: FastifyInstance,
-    private readonly auth: HubAuth,
-    bus: Bus,
-    private readonly log: FastifyBaseLogger,
-    options: HubOptions,
-  ) {
+  private readonly app: FastifyInstance;
+  private readonly auth: HubAuth;
+  private readonly log: FastifyBaseLogger;
+  constructor(app: FastifyInstance, auth: HubAuth, bus: Bus, log: FastifyBaseLogger, options: HubOptions) {
+    this.app = app;
+    this.auth = auth;
+    this.log = log;
     this.options = {
       keepAliveIntervalMs: options.keepAliveIntervalMs ?? 15_000,
       clientTimeoutMs: options.clientTimeoutMs ?? 30_000,

@@ -1,5 +1,5 @@
 /** Real-time hubs (spec §7): the ASP.NET Core SignalR server protocol on `ws`. See {@link registerHubs}. */
-export { accountHubAuth } from "./hub-auth.js";
+export { accountHubAuth } from "./hub-auth.ts";
 export {
   type HubAuth,
   type HubName,
@@ -7,4 +7,4 @@ export {
   type Hubs,
   MAX_CONNECTIONS_PER_USER,
   registerHubs,
-} from "./hubs.js";
+} from "./hubs.ts";

@@ -9,13 +9,13 @@ import {
 } from "@microsoft/signalr";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.js";
-import { insertHousehold, insertMember, insertUser } from "../../test/factories.js";
-import { RecordingDevicePort } from "../../test/helpers.js";
-import { buildApp, createLogger } from "../app.js";
-import { InProcessBus } from "../bus.js";
-import { type AppConfig, loadConfig } from "../config.js";
-import { accountHubAuth, type Hubs, registerHubs } from "./index.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { insertHousehold, insertMember, insertUser } from "../../test/factories.ts";
+import { RecordingDevicePort } from "../../test/helpers.ts";
+import { buildApp, createLogger } from "../app.ts";
+import { InProcessBus } from "../bus.ts";
+import { type AppConfig, loadConfig } from "../config.ts";
+import { accountHubAuth, type Hubs, registerHubs } from "./index.ts";
 
 /**
  * Reconnect suite (issue 11 "Hubs"): 200 hub-1 clients of one user and 200 of 20 users (10 each, in 5 households),

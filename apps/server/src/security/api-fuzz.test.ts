@@ -8,11 +8,11 @@ import {
   type FuzzIds,
   type FuzzRoute,
   fuzzRoutes,
-} from "../../test/api-fuzz-cases.js";
-import { ENGINES } from "../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.js";
-import type { Db } from "../db/index.js";
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from "../modules/demo.js";
+} from "../../test/api-fuzz-cases.ts";
+import { ENGINES } from "../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
+import type { Db } from "../db/index.ts";
+import { DEMO_ACCOUNT, seedDemoIfEmpty } from "../modules/demo.ts";
 
 /**
  * API fuzz suite (issue 11): every route of the contract × at least 30 hostile variants generated from its schemas

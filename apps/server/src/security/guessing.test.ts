@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ENGINES } from "../../test/databases.js";
-import { insertHousehold, insertUser } from "../../test/factories.js";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
-import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.js";
-import { hashPassword } from "../auth/passwords.js";
-import { DEFAULT_LIMITS } from "./limits.js";
+import { ENGINES } from "../../test/databases.ts";
+import { insertHousehold, insertUser } from "../../test/factories.ts";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { DEFAULT_LIMITS } from "./limits.ts";
 
 // Every argon2 verification of a sign-in goes through verifyPassword: counted here to prove that a refused attempt
 // costs none.
 const argon = vi.hoisted(() => ({ verifications: 0 }));
-vi.mock("../auth/passwords.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../auth/passwords.js")>();
+vi.mock("../auth/passwords.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../auth/passwords.ts")>();
   return {
     ...original,
     verifyPassword: async (hashed: string | null, password: string) => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { AppError, ErrorCode } from "../http/errors.js";
-import { type Counter, clientAddressKey, createCounter, retryAfterSeconds } from "../http/rate-limit.js";
+import { AppError, ErrorCode } from "../http/errors.ts";
+import { type Counter, clientAddressKey, createCounter, retryAfterSeconds } from "../http/rate-limit.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,4 +1,4 @@
-import { catalogue } from "../http/catalogue.js";
+import { catalogue } from "../http/catalogue.ts";
 
 /**
  * Texts of the rate limits and the sign-in lockout (issue 11, security/limits.ts) in the five languages; English is

@@ -1,13 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase, type TestDatabase } from "../../test/databases.js";
-import { insertUser } from "../../test/factories.js";
-import { freePort } from "../../test/free-port.js";
-import { createTestApp, type TestApp } from "../../test/helpers.js";
-import { hashPassword } from "../auth/passwords.js";
-import { REDIS_KEY_PREFIX } from "../http/rate-limit.js";
-import { DEFAULT_LIMITS } from "./limits.js";
+import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { insertUser } from "../../test/factories.ts";
+import { freePort } from "../../test/free-port.ts";
+import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { REDIS_KEY_PREFIX } from "../http/rate-limit.ts";
+import { DEFAULT_LIMITS } from "./limits.ts";
 
 function redisServerBinary(): string | null {
   try {

@@ -3,17 +3,17 @@ import { ConfigProvider } from "antd-mobile";
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { HashRouter } from "react-router";
-import { onUnauthorized } from "../shared/api/events.js";
-import { setLoadingIndicator } from "../shared/api/loading.js";
-import { createAppQueryClient } from "../shared/api/query-client.js";
-import { clearLoginInfo } from "../shared/auth/session.js";
-import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.js";
-import { navigateTo, PATHS } from "../shared/navigation/index.js";
-import { deviceChannel } from "../shared/realtime/index.js";
-import { afterFirstScreen, afterNextPaint } from "../shared/scheduling/index.js";
-import { useAntdLocale } from "../shared/ui/antd-locale.js";
-import { Toast } from "../shared/ui/toast.js";
-import { AppRoutes } from "./router.js";
+import { onUnauthorized } from "../shared/api/events.ts";
+import { setLoadingIndicator } from "../shared/api/loading.ts";
+import { createAppQueryClient } from "../shared/api/query-client.ts";
+import { clearLoginInfo } from "../shared/auth/session.ts";
+import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.ts";
+import { navigateTo, PATHS } from "../shared/navigation/index.ts";
+import { deviceChannel } from "../shared/realtime/index.ts";
+import { afterFirstScreen, afterNextPaint } from "../shared/scheduling/index.ts";
+import { useAntdLocale } from "../shared/ui/antd-locale.ts";
+import { Toast } from "../shared/ui/toast.ts";
+import { AppRoutes } from "./router.tsx";
 
 /** The app's query client; failures toast their message (spec §8). */
 export const queryClient = createAppQueryClient((text) => Toast.show({ content: text, position: "center" }));
@@ -26,7 +26,7 @@ setLoadingIndicator({
 /** The app-update check and the message centre, loaded after the first screen (issue 12). */
 const BackgroundWatchers = lazy(() =>
   // The update dialog's texts (account) and the message toasts' (home) come with them.
-  Promise.all([import("./background.js"), loadTexts(currentLanguage(), ["start", "account", "home"])]).then(([m]) => ({
+  Promise.all([import("./background.tsx"), loadTexts(currentLanguage(), ["start", "account", "home"])]).then(([m]) => ({
     default: m.BackgroundWatchers,
   })),
 );

@@ -1,5 +1,5 @@
-import { AppUpdateWatch } from "../features/settings/components/app-update-watch.js";
-import { MessageCenterWatch } from "../shared/realtime/message-channel.js";
+import { AppUpdateWatch } from "../features/settings/components/app-update-watch.tsx";
+import { MessageCenterWatch } from "../shared/realtime/message-channel.ts";
 
 /**
  * What the app runs besides its screens: the app-update and web-version checks (issue 3) and the message centre

@@ -1,8 +1,8 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { removeItem, setItem } from "../shared/storage/index.js";
-import { firstRoutes, firstTextGroups, loadedScreen, preloadFirstScreen } from "./first-screen.js";
-import { ROUTES } from "./routes.js";
+import { removeItem, setItem } from "../shared/storage/index.ts";
+import { firstRoutes, firstTextGroups, loadedScreen, preloadFirstScreen } from "./first-screen.ts";
+import { ROUTES } from "./routes.ts";
 
 const names = (hash: string) => firstRoutes(hash).map((r) => r.name);
 
@@ -54,7 +54,7 @@ describe("first screen preload (issue 12)", () => {
     const first = preloadFirstScreen("#/login");
     await first.ready;
     const screen = loadedScreen(login);
-    expect(screen).toBe((await import("../features/account/screens/login-screen.js")).LoginScreen);
+    expect(screen).toBe((await import("../features/account/screens/login-screen.tsx")).LoginScreen);
     expect(loadedScreen(register)).toBeNull();
   });
 

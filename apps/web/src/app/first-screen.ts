@@ -1,10 +1,10 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import { matchRoutes } from "react-router";
-import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.js";
-import { PATHS } from "../shared/navigation/index.js";
-import { getAccessToken } from "../shared/storage/index.js";
-import { type AppRoute, ROUTES } from "./routes.js";
+import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.ts";
+import { PATHS } from "../shared/navigation/index.ts";
+import { getAccessToken } from "../shared/storage/index.ts";
+import { type AppRoute, ROUTES } from "./routes.ts";
 
 /**
  * The routes the app will show first for a location hash (issue 12), outermost first: the routes matching the path

@@ -1,10 +1,10 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { signOut } from "../shared/auth/session.js";
-import { setNavigator } from "../shared/navigation/index.js";
-import { setItem } from "../shared/storage/index.js";
-import { RouteGuard } from "./guard.js";
-import type { AppRoute } from "./routes.js";
+import { signOut } from "../shared/auth/session.ts";
+import { setNavigator } from "../shared/navigation/index.ts";
+import { setItem } from "../shared/storage/index.ts";
+import { RouteGuard } from "./guard.tsx";
+import type { AppRoute } from "./routes.ts";
 
 const guarded: AppRoute = { name: "FamilyList", path: "/FamilyList", transition: "slide" };
 const open: AppRoute = { name: "Article", path: "/Article", open: true, transition: "slide" };

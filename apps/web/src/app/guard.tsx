@@ -1,22 +1,22 @@
 import { LIMITS } from "@aquapilot/contract/wire";
 import { DotLoading } from "antd-mobile";
 import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from "react";
-import { errorMessage } from "../shared/api/errors.js";
-import { checkPermission } from "../shared/auth/permissions.js";
+import { errorMessage } from "../shared/api/errors.ts";
+import { checkPermission } from "../shared/auth/permissions.ts";
 import {
   getGrantedPolicies,
   loadGrantedPolicies,
   permissionsLoaded,
   signOut,
   subscribeSession,
-} from "../shared/auth/session.js";
-import { i18n } from "../shared/i18n/index.js";
-import { navigateTo, PATHS } from "../shared/navigation/index.js";
-import { getAccessToken } from "../shared/storage/index.js";
-import { Toast } from "../shared/ui/toast.js";
-import type { AppRoute } from "./routes.js";
+} from "../shared/auth/session.ts";
+import { i18n } from "../shared/i18n/index.ts";
+import { navigateTo, PATHS } from "../shared/navigation/index.ts";
+import { getAccessToken } from "../shared/storage/index.ts";
+import { Toast } from "../shared/ui/toast.ts";
+import type { AppRoute } from "./routes.ts";
 
-const NoPermission = lazy(() => import("./no-permission.js").then((m) => ({ default: m.NoPermission })));
+const NoPermission = lazy(() => import("./no-permission.tsx").then((m) => ({ default: m.NoPermission })));
 
 /** Reloads the page after the spec's 1000 ms (spec §4/§9 "reload after failed auth"). */
 function reloadSoon(): void {

@@ -1,8 +1,8 @@
 import { AppOutline, UserOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
-import { navigateTo, PATHS } from "../shared/navigation/index.js";
-import { badgeText, useUnreadMessageCount } from "../shared/realtime/unread.js";
+import { navigateTo, PATHS } from "../shared/navigation/index.ts";
+import { badgeText, useUnreadMessageCount } from "../shared/realtime/unread.ts";
 
 /**
  * `/index`: the main layout with the bottom tab bar Home / My (spec §2). The My tab carries the unread-message badge

@@ -1,8 +1,8 @@
 import { LockOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { PageShell } from "../shared/ui/page-shell.js";
-import { StateBlock } from "../shared/ui/state-block.js";
-import type { AppRoute } from "./routes.js";
+import { PageShell } from "../shared/ui/page-shell.tsx";
+import { StateBlock } from "../shared/ui/state-block.tsx";
+import type { AppRoute } from "./routes.ts";
 
 /** The page a route shows when the user lacks its permission (spec §6); its own chunk, rarely needed (issue 12). */
 export function NoPermission({ route }: { route: AppRoute }) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { renderLoginScreen } from "./prerender.js";
+import { renderLoginScreen } from "./prerender.tsx";
 
 describe("the build's prerendered Login (issue 12)", () => {
   afterEach(() => {

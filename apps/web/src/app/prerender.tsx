@@ -3,11 +3,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { MemoryRouter } from "react-router";
-import { LoginScreen } from "../features/account/screens/login-screen.js";
-import { changeLanguage, i18n } from "../shared/i18n/index.js";
-import { PATHS } from "../shared/navigation/index.js";
-import { RouteFrame } from "./router.js";
-import { ROUTES } from "./routes.js";
+import { LoginScreen } from "../features/account/screens/login-screen.tsx";
+import { changeLanguage, i18n } from "../shared/i18n/index.ts";
+import { PATHS } from "../shared/navigation/index.ts";
+import { RouteFrame } from "./router.tsx";
+import { ROUTES } from "./routes.ts";
 
 /** The languages the build prerenders Login in: all of spec §1. */
 export { LANGUAGES };

@@ -3,15 +3,15 @@ import { CloseCircleOutline } from "antd-mobile-icons";
 import { Component, type ComponentType, lazy, type ReactNode, Suspense, useLayoutEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
-import { currentLanguage, loadTexts, textsLoaded } from "../shared/i18n/index.js";
-import { PATHS, setNavigator } from "../shared/navigation/index.js";
-import { setOverlayPage } from "../shared/navigation/overlay-history.js";
-import { StateBlock } from "../shared/ui/state-block.js";
-import { loadedScreen } from "./first-screen.js";
-import { RouteGuard } from "./guard.js";
-import { type AppRoute, ROUTES } from "./routes.js";
+import { currentLanguage, loadTexts, textsLoaded } from "../shared/i18n/index.ts";
+import { PATHS, setNavigator } from "../shared/navigation/index.ts";
+import { setOverlayPage } from "../shared/navigation/overlay-history.ts";
+import { StateBlock } from "../shared/ui/state-block.tsx";
+import { loadedScreen } from "./first-screen.ts";
+import { RouteGuard } from "./guard.tsx";
+import { type AppRoute, ROUTES } from "./routes.ts";
 
-const NotBuiltPage = lazy(() => import("../shared/ui/not-built-page.js").then((m) => ({ default: m.NotBuiltPage })));
+const NotBuiltPage = lazy(() => import("../shared/ui/not-built-page.tsx").then((m) => ({ default: m.NotBuiltPage })));
 
 /** A lazy chunk that has not loaded after this long fails (spec §8 "Chunk load failure after 120000 ms"). */
 export const CHUNK_TIMEOUT_MS = 120_000;

@@ -1,9 +1,9 @@
 import { PERMISSIONS } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
-import type { PermissionRequirement } from "../shared/auth/permissions.js";
-import type { TextGroup } from "../shared/i18n/index.js";
-import { PATHS, type RouteName } from "../shared/navigation/index.js";
+import type { PermissionRequirement } from "../shared/auth/permissions.ts";
+import type { TextGroup } from "../shared/i18n/index.ts";
+import { PATHS, type RouteName } from "../shared/navigation/index.ts";
 
 /**
  * Every route of spec §2 as data. `screen` lazily imports the built screen; routes without one show the
@@ -53,22 +53,22 @@ export const ROUTES: AppRoute[] = [
     texts: ["start", "home"],
     path: PATHS.Index,
     transition: "none",
-    screen: lazyNamed(() => import("./index-layout.js"), "IndexLayout"),
+    screen: lazyNamed(() => import("./index-layout.tsx"), "IndexLayout"),
     children: [
       {
         name: "Home",
         texts: ["start", "home"],
         path: PATHS.Home,
         transition: "none",
-        screen: lazyNamed(() => import("../features/home/screens/home-screen.js"), "HomeScreen"),
-        data: () => import("../features/home/prefetch.js").then((m) => m.prefetchHome),
+        screen: lazyNamed(() => import("../features/home/screens/home-screen.tsx"), "HomeScreen"),
+        data: () => import("../features/home/prefetch.ts").then((m) => m.prefetchHome),
       },
       {
         name: "My",
         texts: ["start", "home"],
         path: PATHS.My,
         transition: "none",
-        screen: lazyNamed(() => import("../features/profile/screens/my-screen.js"), "MyScreen"),
+        screen: lazyNamed(() => import("../features/profile/screens/my-screen.tsx"), "MyScreen"),
       },
     ],
   },
@@ -76,31 +76,31 @@ export const ROUTES: AppRoute[] = [
     name: "NoFamily",
     path: PATHS.NoFamily,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/family/screens/no-family-screen.js"), "NoFamilyScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/no-family-screen.tsx"), "NoFamilyScreen"),
   },
   pending("DeviceSort", {
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-sort-screen.js"), "DeviceSortScreen"),
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-sort-screen.tsx"), "DeviceSortScreen"),
   }),
   {
     name: "Test",
     path: PATHS.Test,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/test-pages/test-screen.js"), "TestScreen"),
+    screen: lazyNamed(() => import("../features/test-pages/test-screen.tsx"), "TestScreen"),
   },
   {
     name: "Test2",
     path: PATHS.Test2,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/test-pages/test2-screen.js"), "Test2Screen"),
+    screen: lazyNamed(() => import("../features/test-pages/test2-screen.tsx"), "Test2Screen"),
   },
   {
     name: "Test3",
     path: PATHS.Test3,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/test-pages/test3-screen.js"), "Test3Screen"),
+    screen: lazyNamed(() => import("../features/test-pages/test3-screen.tsx"), "Test3Screen"),
   },
   {
     name: "Login",
@@ -108,7 +108,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.Login,
     open: true,
     transition: "none",
-    screen: lazyNamed(() => import("../features/account/screens/login-screen.js"), "LoginScreen"),
+    screen: lazyNamed(() => import("../features/account/screens/login-screen.tsx"), "LoginScreen"),
   },
   {
     name: "Register",
@@ -116,7 +116,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.Register,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/account/screens/register-screen.js"), "RegisterScreen"),
+    screen: lazyNamed(() => import("../features/account/screens/register-screen.tsx"), "RegisterScreen"),
   },
   {
     name: "CountrySelect",
@@ -124,7 +124,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.CountrySelect,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/account/screens/country-select-screen.js"), "CountrySelectScreen"),
+    screen: lazyNamed(() => import("../features/account/screens/country-select-screen.tsx"), "CountrySelectScreen"),
   },
   {
     name: "FindPassword",
@@ -132,120 +132,120 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.FindPassword,
     open: true,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/account/screens/find-password-screen.js"), "FindPasswordScreen"),
+    screen: lazyNamed(() => import("../features/account/screens/find-password-screen.tsx"), "FindPasswordScreen"),
   },
   pending("MessageDetails", {
     permission: PERMISSIONS.message,
-    screen: lazyNamed(() => import("../features/message/screens/message-details-screen.js"), "MessageDetailsScreen"),
+    screen: lazyNamed(() => import("../features/message/screens/message-details-screen.tsx"), "MessageDetailsScreen"),
   }),
   pending("FamilyList", {
-    screen: lazyNamed(() => import("../features/family/screens/family-list-screen.js"), "FamilyListScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-list-screen.tsx"), "FamilyListScreen"),
   }),
   pending("FamilyCreate", {
-    screen: lazyNamed(() => import("../features/family/screens/family-create-screen.js"), "FamilyCreateScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-create-screen.tsx"), "FamilyCreateScreen"),
   }),
   {
     name: "AddressSelect",
     path: PATHS.AddressSelect,
     transition: "slide",
-    screen: lazyNamed(() => import("../shared/map/address-select-screen.js"), "AddressSelectScreen"),
+    screen: lazyNamed(() => import("../shared/map/address-select-screen.tsx"), "AddressSelectScreen"),
   },
   pending("FamilyDetails", {
-    screen: lazyNamed(() => import("../features/family/screens/family-details-screen.js"), "FamilyDetailsScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-details-screen.tsx"), "FamilyDetailsScreen"),
   }),
   pending("FamilyUpdate", {
-    screen: lazyNamed(() => import("../features/family/screens/family-update-screen.js"), "FamilyUpdateScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-update-screen.tsx"), "FamilyUpdateScreen"),
   }),
   pending("FamilyQrcode", {
-    screen: lazyNamed(() => import("../features/family/screens/family-qrcode-screen.js"), "FamilyQrcodeScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-qrcode-screen.tsx"), "FamilyQrcodeScreen"),
   }),
   pending("FamilyUserList", {
-    screen: lazyNamed(() => import("../features/family/screens/family-user-list-screen.js"), "FamilyUserListScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-user-list-screen.tsx"), "FamilyUserListScreen"),
   }),
   pending("FamilyUserDetails", {
     screen: lazyNamed(
-      () => import("../features/family/screens/family-user-details-screen.js"),
+      () => import("../features/family/screens/family-user-details-screen.tsx"),
       "FamilyUserDetailsScreen",
     ),
   }),
   pending("FamilyShareList", {
-    screen: lazyNamed(() => import("../features/family/screens/family-share-list-screen.js"), "FamilyShareListScreen"),
+    screen: lazyNamed(() => import("../features/family/screens/family-share-list-screen.tsx"), "FamilyShareListScreen"),
   }),
   pending("Device", {
-    screen: lazyNamed(() => import("../features/device/screens/device-screen.js"), "DeviceScreen"),
-    data: () => import("../features/device/prefetch.js").then((m) => m.prefetchDevice),
+    screen: lazyNamed(() => import("../features/device/screens/device-screen.tsx"), "DeviceScreen"),
+    data: () => import("../features/device/prefetch.ts").then((m) => m.prefetchDevice),
   }),
   pending("DeviceAttribute", {
-    screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.js"), "DeviceAttributeScreen"),
+    screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.tsx"), "DeviceAttributeScreen"),
   }),
   pending("DeviceNameUpdate", {
     screen: lazyNamed(
-      () => import("../features/device-settings/screens/device-name-update-screen.js"),
+      () => import("../features/device-settings/screens/device-name-update-screen.tsx"),
       "DeviceNameUpdateScreen",
     ),
   }),
   pending("DeviceInfo", {
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-info-screen.js"), "DeviceInfoScreen"),
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-info-screen.tsx"), "DeviceInfoScreen"),
   }),
   pending("DeviceSetting", {
     permission: PERMISSIONS.deviceSetting,
     screen: lazyNamed(
-      () => import("../features/device-settings/screens/device-setting-screen.js"),
+      () => import("../features/device-settings/screens/device-setting-screen.tsx"),
       "DeviceSettingScreen",
     ),
   }),
   pending("DeviceNetwork", {
     screen: lazyNamed(
-      () => import("../features/network-setup/screens/device-network-screen.js"),
+      () => import("../features/network-setup/screens/device-network-screen.tsx"),
       "DeviceNetworkScreen",
     ),
   }),
   pending("DeviceNetworkNameUpdate", {
     screen: lazyNamed(
-      () => import("../features/device-settings/screens/device-network-name-update-screen.js"),
+      () => import("../features/device-settings/screens/device-network-name-update-screen.tsx"),
       "DeviceNetworkNameUpdateScreen",
     ),
   }),
   pending("DeviceImage", {
-    screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.js"), "DeviceImageScreen"),
+    screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.tsx"), "DeviceImageScreen"),
   }),
   pending("Fault", {
-    screen: lazyNamed(() => import("../features/fault/screens/fault-screen.js"), "FaultScreen"),
+    screen: lazyNamed(() => import("../features/fault/screens/fault-screen.tsx"), "FaultScreen"),
   }),
   pending("Article", {
     open: true,
-    screen: lazyNamed(() => import("../features/article/screens/article-screen.js"), "ArticleScreen"),
+    screen: lazyNamed(() => import("../features/article/screens/article-screen.tsx"), "ArticleScreen"),
   }),
   {
     name: "PersonalInfo",
     path: PATHS.PersonalInfo,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/profile/screens/personal-info-screen.js"), "PersonalInfoScreen"),
+    screen: lazyNamed(() => import("../features/profile/screens/personal-info-screen.tsx"), "PersonalInfoScreen"),
   },
   {
     name: "About",
     path: PATHS.About,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/settings/screens/about-screen.js"), "AboutScreen"),
+    screen: lazyNamed(() => import("../features/settings/screens/about-screen.tsx"), "AboutScreen"),
   },
   {
     name: "Setting",
     path: PATHS.Setting,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/settings/screens/setting-screen.js"), "SettingScreen"),
+    screen: lazyNamed(() => import("../features/settings/screens/setting-screen.tsx"), "SettingScreen"),
   },
   {
     name: "UpdatePassword",
     path: PATHS.UpdatePassword,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/profile/screens/update-password-screen.js"), "UpdatePasswordScreen"),
+    screen: lazyNamed(() => import("../features/profile/screens/update-password-screen.tsx"), "UpdatePasswordScreen"),
   },
   {
     name: "UpdatePhoneEmail",
     path: PATHS.UpdatePhoneEmail,
     transition: "slide",
     screen: lazyNamed(
-      () => import("../features/account/screens/update-phone-email-screen.js"),
+      () => import("../features/account/screens/update-phone-email-screen.tsx"),
       "UpdatePhoneEmailScreen",
     ),
   },
@@ -253,22 +253,22 @@ export const ROUTES: AppRoute[] = [
     name: "UpdateUserName",
     path: PATHS.UpdateUserName,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/profile/screens/update-user-name-screen.js"), "UpdateUserNameScreen"),
+    screen: lazyNamed(() => import("../features/profile/screens/update-user-name-screen.tsx"), "UpdateUserNameScreen"),
   },
   {
     name: "DeleteAccount",
     path: PATHS.DeleteAccount,
     transition: "slide",
-    screen: lazyNamed(() => import("../features/account/screens/delete-account-screen.js"), "DeleteAccountScreen"),
+    screen: lazyNamed(() => import("../features/account/screens/delete-account-screen.tsx"), "DeleteAccountScreen"),
   },
   pending("AfterSaleList", {
     permission: PERMISSIONS.afterSale,
-    screen: lazyNamed(() => import("../features/after-sale/screens/after-sale-list-screen.js"), "AfterSaleListScreen"),
+    screen: lazyNamed(() => import("../features/after-sale/screens/after-sale-list-screen.tsx"), "AfterSaleListScreen"),
   }),
   pending("AfterSaleCreate", {
     permission: PERMISSIONS.afterSale,
     screen: lazyNamed(
-      () => import("../features/after-sale/screens/after-sale-create-screen.js"),
+      () => import("../features/after-sale/screens/after-sale-create-screen.tsx"),
       "AfterSaleCreateScreen",
     ),
   }),
@@ -278,7 +278,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.App,
     open: true,
     transition: "none",
-    screen: lazyNamed(() => import("./startup.js"), "AppStartup"),
+    screen: lazyNamed(() => import("./startup.tsx"), "AppStartup"),
   },
   {
     name: "Splash",
@@ -286,7 +286,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.Splash,
     open: true,
     transition: "none",
-    screen: lazyNamed(() => import("./startup.js"), "SplashScreen"),
+    screen: lazyNamed(() => import("./startup.tsx"), "SplashScreen"),
   },
   {
     name: "Reload",
@@ -294,7 +294,7 @@ export const ROUTES: AppRoute[] = [
     path: PATHS.Reload,
     open: true,
     transition: "none",
-    screen: lazyNamed(() => import("./startup.js"), "ReloadScreen"),
+    screen: lazyNamed(() => import("./startup.tsx"), "ReloadScreen"),
   },
 ];
 

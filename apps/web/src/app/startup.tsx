@@ -1,8 +1,8 @@
 import { DotLoading } from "antd-mobile";
 import { useEffect } from "react";
 import { Navigate, useLocation } from "react-router";
-import { PATHS, resolveAppTarget } from "../shared/navigation/index.js";
-import { BrandMark } from "../shared/ui/brand-mark.js";
+import { PATHS, resolveAppTarget } from "../shared/navigation/index.ts";
+import { BrandMark } from "../shared/ui/brand-mark.tsx";
 
 /** `/App` (spec §2): the internal start-up route every navigation passes through; redirects to `target` + query. */
 export function AppStartup() {

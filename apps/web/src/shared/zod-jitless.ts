@@ -1,5 +1,5 @@
 // First: the switch, set before zod's schema module below is evaluated (it builds schemas as it loads).
-import "./zod-config.js";
+import "./zod-config.ts";
 
 /**
  * zod for the web build, with its just-in-time compiled parsers off (issue 11, strict CSP; issue 12). Zod 4 probes

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LANGUAGES } from "../enums.js";
-import { endpoint, noQuery, ZEmail, ZIsoTime, ZQueryChoice, ZText } from "./define.js";
+import { LANGUAGES } from "../enums.ts";
+import { endpoint, noQuery, ZEmail, ZIsoTime, ZQueryChoice, ZText } from "./define.ts";
 
 // Account, profile and login info (spec §7 /api/basic-data/app/account, /profile; current-login-info).
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, ZId, ZIsoTime, ZText } from "./define.js";
+import { paged, ZPagedQuery } from "../envelope.ts";
+import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 
 // Help articles (spec §7 /api/business-basic-data/app/article; screen Article, open without a token).
 

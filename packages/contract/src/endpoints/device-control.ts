@@ -1,8 +1,8 @@
 // Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
 import { z } from "zod";
-import { DEVICE_FLOW_STATISTICS_CSV_PATH, MAX_SKIP_COUNT } from "../constants.js";
-import { endpoint, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZQueryInt, ZQueryNumber, ZRecord, ZText } from "./define.js";
-import { ZDeviceInfo } from "./device.js";
+import { DEVICE_FLOW_STATISTICS_CSV_PATH, MAX_SKIP_COUNT } from "../constants.ts";
+import { endpoint, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZQueryInt, ZQueryNumber, ZRecord, ZText } from "./define.ts";
+import { ZDeviceInfo } from "./device.ts";
 
 const CONTROL = "/api/run-lucky/device/app/device-control";
 

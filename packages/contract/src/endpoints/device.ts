@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZRecord, ZText } from "./define.js";
-import { ZFamilyDevice } from "./family.js";
+import { paged, ZPagedQuery } from "../envelope.ts";
+import { endpoint, noQuery, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZRecord, ZText } from "./define.ts";
+import { ZFamilyDevice } from "./family.ts";
 
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryNumber, ZText } from "./define.js";
+import { paged, ZPagedQuery } from "../envelope.ts";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryNumber, ZText } from "./define.ts";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
 

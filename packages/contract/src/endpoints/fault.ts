@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { endpoint, ZId, ZIsoTime, ZText } from "./define.js";
-import { ZCommandStatus } from "./device-control.js";
+import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
+import { ZCommandStatus } from "./device-control.ts";
 
 // Faults (spec §2 Other /Fault and the My tab's "faults"; §3 system close reasons; §8 labels; issue 10 point 5
 // "Faults are actionable"). An extension under the app's /api/run-lucky/device/app/… paths.

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { FILE_UPLOAD_PATH } from "../constants.js";
-import { endpoint, noQuery } from "./define.js";
+import { FILE_UPLOAD_PATH } from "../constants.ts";
+import { endpoint, noQuery } from "./define.ts";
 
 // Image upload (our extension of spec §7: "Body kinds supported: … multipart"; "Images: a relative path or object
 // with fileUrl gets the API host prefixed"). Used by DeviceImage and AfterSaleCreate.

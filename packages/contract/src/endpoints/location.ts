@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, ZQueryChoice, ZQueryInt, ZQueryNumber, ZText } from "./define.js";
+import { endpoint, ZQueryChoice, ZQueryInt, ZQueryNumber, ZText } from "./define.ts";
 
 // Region tree and IP lookup (spec §7 /api/business-basic-data/app/travel-location-lookup), plus two documented
 // extensions for the map's offline fallback (reverse, search).

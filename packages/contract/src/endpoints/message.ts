@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryInt, ZText, ZUrl } from "./define.js";
+import { paged, ZPagedQuery } from "../envelope.ts";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryInt, ZText, ZUrl } from "./define.ts";
 
 // Messages and push (spec §7 /api/push-service/app/message, /api/push-service/app/jpush,
 // /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message; hub 2 ReceiveMessage).

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { paged, ZPagedQuery } from "../envelope.js";
-import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZMultilineText, ZText } from "./define.js";
+import { paged, ZPagedQuery } from "../envelope.ts";
+import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZMultilineText, ZText } from "./define.ts";
 
 // After-sales requests (spec §3 "After-sales request: device, description, handled or unhandled";
 // §7 /api/run-lucky/device/app/post-sale; screens AfterSaleList, AfterSaleCreate).

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { HARDNESS_UNITS, VOLUME_UNITS } from "../constants.js";
-import { endpoint, noQuery, ZText } from "./define.js";
+import { HARDNESS_UNITS, VOLUME_UNITS } from "../constants.ts";
+import { endpoint, noQuery, ZText } from "./define.ts";
 
 // The owner's display units, kept per user (issue 10 point 9; extension of spec §7
 // /api/RunLuckyIot/appuser_setting/app/setting, the per-user app settings).

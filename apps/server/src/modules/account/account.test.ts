@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, latestCode, passwordGrant, type TestApp } from "../../../test/helpers.js";
+import { createTestApp, latestCode, passwordGrant, type TestApp } from "../../../test/helpers.ts";
 
 const SEND_EMAIL = "/api/basic-data/app/account/send_email_password_code";
 const SEND_PHONE = "/api/basic-data/app/account/send_phone_password_code";

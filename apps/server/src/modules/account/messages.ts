@@ -1,4 +1,4 @@
-import { catalogue } from "../../http/catalogue.js";
+import { catalogue } from "../../http/catalogue.ts";
 
 /**
  * Texts of the account and profile flows in the five languages (spec §1, §5, §8); English is the source.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, latestCode, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { call, codeFor, otherCode, outbox, refreshStatus, signIn, startSmtpSink } from "../profile/testing.js";
+import { createTestApp, latestCode, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { call, codeFor, otherCode, outbox, refreshStatus, signIn, startSmtpSink } from "../profile/testing.ts";
 
 const BASE = "/api/basic-data/app/account";
 const SEND_EMAIL = `${BASE}/forget_password_send_email_code`;

@@ -1,12 +1,12 @@
 import { BindType, type Language } from "@aquapilot/contract";
 import type { FastifyRequest } from "fastify";
-import { hashPassword } from "../../auth/passwords.js";
-import { endSessions } from "../../auth/sessions.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import type { AppContext } from "../context.js";
-import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "./service.js";
+import { hashPassword } from "../../auth/passwords.ts";
+import { endSessions } from "../../auth/sessions.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import type { AppContext } from "../context.ts";
+import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "./service.ts";
 
 function liveUsers(db: Db) {
   return db.selectFrom("users").select(["id", "email", "phone_number", "country_code"]).where("is_deleted", "=", 0);

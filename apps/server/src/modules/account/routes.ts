@@ -1,10 +1,10 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerOpenEndpoint } from "../../http/route.js";
-import { requireGuards } from "../../security/limits.js";
-import type { AppContext } from "../context.js";
-import { resetPassword, sendResetCodeByEmail, sendResetCodeByPhone } from "./reset-password.js";
-import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTypes } from "./service.js";
+import { registerOpenEndpoint } from "../../http/route.ts";
+import { requireGuards } from "../../security/limits.ts";
+import type { AppContext } from "../context.ts";
+import { resetPassword, sendResetCodeByEmail, sendResetCodeByPhone } from "./reset-password.ts";
+import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTypes } from "./service.ts";
 
 /**
  * Routes of spec §7 /api/basic-data/app/account (registration codes, register, bind types, find password). Code

@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { hashPassword } from "../../auth/passwords.js";
-import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.js";
-import { isUniqueViolation } from "../../db/errors.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import type { AppContext } from "../context.js";
+import { hashPassword } from "../../auth/passwords.ts";
+import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import type { AppContext } from "../context.ts";
 
 /** Normalised e-mail: trimmed, lower case (the form stored in users.email and used as code target). */
 export function normaliseEmail(email: string): string {

@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { ACTIVATION_NONCE_SECONDS } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.js";
-import { InProcessBus } from "../../bus.js";
-import { AppError } from "../../http/errors.js";
-import { provisionDevice } from "../devices/provision.js";
-import { bindDevice } from "../devices/service.js";
-import { signNonce } from "./nonce.js";
-import { consumeActivation, findUsableActivation, hashActivationToken } from "./queries.js";
-import { type ActivationDeps, completeActivation } from "./service.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { InProcessBus } from "../../bus.ts";
+import { AppError } from "../../http/errors.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { bindDevice } from "../devices/service.ts";
+import { signNonce } from "./nonce.ts";
+import { consumeActivation, findUsableActivation, hashActivationToken } from "./queries.ts";
+import { type ActivationDeps, completeActivation } from "./service.ts";
 
 const SECRET = "factory-secret-of-a-softener-0001";
 

@@ -6,11 +6,11 @@ import {
   ZActivationError,
 } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { provisionDevice } from "../devices/provision.js";
-import { BIND_LIMITS } from "../devices/routes.js";
-import { ACTIVATION_LIMITS } from "./routes.js";
-import { deviceBrokerUrl } from "./service.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { BIND_LIMITS } from "../devices/routes.ts";
+import { ACTIVATION_LIMITS } from "./routes.ts";
+import { deviceBrokerUrl } from "./service.ts";
 
 const BIND = "/api/run-lucky/device/app/device";
 const ADDRESS = { address: "Bund, Shanghai", longitude: 121.491, latitude: 31.233 };

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 /**
  * Queries of `device_activations` (migration 0009; docs/device-protocol.md §13.4). Every function takes a `Db` or a

@@ -8,8 +8,8 @@ import {
 } from "@aquapilot/contract";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { clientAddressKey, createLimiter, type Limiter } from "../../http/rate-limit.js";
-import { type ActivationDeps, ActivationFailure, beginActivation, completeActivation } from "./service.js";
+import { clientAddressKey, createLimiter, type Limiter } from "../../http/rate-limit.ts";
+import { type ActivationDeps, ActivationFailure, beginActivation, completeActivation } from "./service.ts";
 
 /**
  * Rate limits of the activation calls (docs/device-protocol.md §13.4, §13.7), requests per minute. Per MAC they bound

@@ -9,10 +9,10 @@ import {
   type TActivationComplete,
   type TActivationCompleteResult,
 } from "@aquapilot/contract";
-import { verifyPassword } from "../../auth/passwords.js";
-import type { Db } from "../../db/index.js";
-import { signNonce, verifyNonce } from "./nonce.js";
-import { hashActivationToken, insertActivation } from "./queries.js";
+import { verifyPassword } from "../../auth/passwords.ts";
+import type { Db } from "../../db/index.ts";
+import { signNonce, verifyNonce } from "./nonce.ts";
+import { hashActivationToken, insertActivation } from "./queries.ts";
 
 /** What the activation services need. */
 export interface ActivationDeps {
@@ -36,8 +36,10 @@ export const ACTIVATION_ERROR_STATUS: Record<ActivationError, number> = {
 /** A refused activation call; the routes answer `{error}` with {@link ACTIVATION_ERROR_STATUS}. */
 export class ActivationFailure extends Error {
   readonly status: number;
-  constructor(readonly error: ActivationError) {
+  readonly error: ActivationError;
+  constructor(error: ActivationError) {
     super(`activation refused: ${error}`);
+    this.error = error;
     this.name = "ActivationFailure";
     this.status = ACTIVATION_ERROR_STATUS[error];
   }

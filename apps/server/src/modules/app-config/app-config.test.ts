@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/helpers.js";
+import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 
 const URL = "/api/business-basic-data/app/app-config-setting/";
 

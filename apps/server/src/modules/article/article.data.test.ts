@@ -1,9 +1,9 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { PRIVACY_POLICY_ARTICLE_ID, USER_AGREEMENT_ARTICLE_ID } from "./ids.js";
-import { type ArticleSeed, loadArticleSeeds, parseArticleFile, seedArticles } from "./seed.js";
-import { getArticle, listArticles } from "./service.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { PRIVACY_POLICY_ARTICLE_ID, USER_AGREEMENT_ARTICLE_ID } from "./ids.ts";
+import { type ArticleSeed, loadArticleSeeds, parseArticleFile, seedArticles } from "./seed.ts";
+import { getArticle, listArticles } from "./service.ts";
 
 describe("seeded help content", () => {
   const seeds = loadArticleSeeds();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/helpers.js";
-import { searchable } from "./seed.js";
+import { createTestApp, type TestApp } from "../../../test/helpers.ts";
+import { searchable } from "./seed.ts";
 
 const BASE = "/api/business-basic-data/app/article";
 const HELP_IDS = ["salt", "regeneration", "vacation-mode", "add-device", "water-statistics", "fault-alarms"];

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_CONTENT_DIR } from "./seed.js";
+import { ARTICLE_CONTENT_DIR } from "./seed.ts";
 
 /**
  * Tú words (docs/glossary.md "Checked by tests"): pronouns, possessives and verb forms that are never usted.

@@ -1,4 +1,4 @@
-import { catalogue } from "../../http/catalogue.js";
+import { catalogue } from "../../http/catalogue.ts";
 
 /** Texts of the article module in the five languages (spec §1); English is the source. */
 export const articleMessages = catalogue(

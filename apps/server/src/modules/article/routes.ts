@@ -1,9 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerOpenEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { seedArticles } from "./seed.js";
-import { getArticle, listArticles } from "./service.js";
+import { registerOpenEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { seedArticles } from "./seed.ts";
+import { getArticle, listArticles } from "./service.ts";
 
 /**
  * Routes of spec §7 /api/business-basic-data/app/article (open: no token needed, spec §2 "Article"), answered in

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { LANGUAGES, type Language, type TArticle } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 /** The folder of the seeded help content: content/<language>/<article id>.md. */
 export const ARTICLE_CONTENT_DIR = fileURLToPath(new URL("./content/", import.meta.url));

@@ -7,10 +7,10 @@ import {
   type TPagedQuery,
 } from "@aquapilot/contract";
 import { sql } from "kysely";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { paged } from "../../http/paging.js";
-import { searchable } from "./seed.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { paged } from "../../http/paging.ts";
+import { searchable } from "./seed.ts";
 
 type Row = {
   id: string;

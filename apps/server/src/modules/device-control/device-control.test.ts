@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../config.js";
-import { DEMO_ACCOUNT, type System, startSystem } from "../../system.js";
+import { loadConfig } from "../../config.ts";
+import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
 
 const CONTROL = "/api/run-lucky/device/app/device-control";
 

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import { requireDeviceAccess } from "../access.js";
-import type { AppContext } from "../context.js";
+import { registerEndpoint } from "../../http/route.ts";
+import { requireDeviceAccess } from "../access.ts";
+import type { AppContext } from "../context.ts";
 import {
   controlDevice,
   getCommandStatus,
@@ -14,7 +14,7 @@ import {
   startOta,
   stationMaxWorkTimes,
   trackDeviceChanges,
-} from "./service.js";
+} from "./service.ts";
 
 /**
  * Routes of spec §7 /api/run-lucky/device/app/device-control (and the get-command-status extension). Reads need a

@@ -9,17 +9,17 @@ import {
   type TDeviceInfo,
   type TOtaVersion,
 } from "@aquapilot/contract";
-import type { AuthUser } from "../../auth/auth-service.js";
-import { grantedPoliciesFor } from "../../auth/policies.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { stationTiming } from "../../iot/station-timing.js";
-import { requireDeviceAccess } from "../access.js";
-import type { AppContext } from "../context.js";
-import { readFreshness, recordClockDrift } from "../statistics/freshness.js";
-import { expectedStationSeconds, readReportedSettings } from "../statistics/settings.js";
-import { validateConfig } from "./config-validation.js";
+import type { AuthUser } from "../../auth/auth-service.ts";
+import { grantedPoliciesFor } from "../../auth/policies.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { stationTiming } from "../../iot/station-timing.ts";
+import { requireDeviceAccess } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { readFreshness, recordClockDrift } from "../statistics/freshness.ts";
+import { expectedStationSeconds, readReportedSettings } from "../statistics/settings.ts";
+import { validateConfig } from "./config-validation.ts";
 
 /**
  * A device row joined with its last reported state, mapped to the device-info fields of spec §3 plus what the device

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { deviceModelByMac, findDeviceModel } from "./service.js";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { deviceModelByMac, findDeviceModel } from "./service.ts";
 
 /** Routes of spec §7 /api/run-lucky/device/app/device-model: product images (relative paths) by model or MAC. */
 export function deviceModelRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,7 +1,7 @@
 import { normaliseMac, type TDeviceModel } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { requireDeviceAccess } from "../access.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { requireDeviceAccess } from "../access.ts";
 
 /** The catalogue entry of `deviceModel` (spec §7 device-model), or null when the model is unknown. */
 export async function findDeviceModel(db: Db, deviceModel: string | null): Promise<TDeviceModel | null> {

@@ -1,9 +1,9 @@
 import { ADVANCED_SETTING_NAMES } from "@aquapilot/contract";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { registerErrorHandler } from "../../http/error-handler.js";
-import { AppError } from "../../http/errors.js";
-import { knownSettingModels, modelSetting, validateDeviceSettings } from "./settings.js";
+import { registerErrorHandler } from "../../http/error-handler.ts";
+import { AppError } from "../../http/errors.ts";
+import { knownSettingModels, modelSetting, validateDeviceSettings } from "./settings.ts";
 
 describe("advanced settings per model (spec §3, §5)", () => {
   it("describes all 26 fields for a full model, with units and sources", () => {

@@ -6,7 +6,7 @@ import {
   type TDeviceSettings,
   type TSettingDescriptor,
 } from "@aquapilot/contract";
-import { AppError, ErrorCode } from "../../http/errors.js";
+import { AppError, ErrorCode } from "../../http/errors.ts";
 
 /** The shipped table of advanced settings per model (apps/server/data/device-model-settings.json). */
 export const DEVICE_MODEL_SETTINGS_FILE = fileURLToPath(

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { insertHousehold, insertUser } from "../../../test/factories.js";
-import { type BusEvent, InProcessBus } from "../../bus.js";
-import { AppError } from "../../http/errors.js";
-import { findDeviceModel } from "../device-model/service.js";
-import { deleteFamilyDevice, updateDeviceSort } from "../family-device/service.js";
-import { provisionDevice } from "./provision.js";
-import { bindDevice, recordConfigChange } from "./service.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { insertHousehold, insertUser } from "../../../test/factories.ts";
+import { type BusEvent, InProcessBus } from "../../bus.ts";
+import { AppError } from "../../http/errors.ts";
+import { findDeviceModel } from "../device-model/service.ts";
+import { deleteFamilyDevice, updateDeviceSort } from "../family-device/service.ts";
+import { provisionDevice } from "./provision.ts";
+import { bindDevice, recordConfigChange } from "./service.ts";
 
 describe.each(ENGINES)("device data layer on %s", (engine) => {
   let tdb: TestDatabase;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { provisionDevice } from "./provision.js";
-import { EXTERNAL_CALLBACK_HEADER, externalCallbackSecret } from "./routes.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { provisionDevice } from "./provision.ts";
+import { EXTERNAL_CALLBACK_HEADER, externalCallbackSecret } from "./routes.ts";
 
 const BASE = "/api/run-lucky/device/app";
 const CALLBACK = "/api/run-lucky/Iot/app/external-callback/send-device-config-change-message";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { normaliseMac } from "@aquapilot/contract";
-import { hashPassword } from "../../auth/passwords.js";
-import type { Db } from "../../db/index.js";
+import { hashPassword } from "../../auth/passwords.ts";
+import type { Db } from "../../db/index.ts";
 
 /** A device's factory identity and credentials (docs/device-protocol.md: MAC = MQTT username, secret = password). */
 export interface DeviceProvisioning {

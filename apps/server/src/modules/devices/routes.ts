@@ -3,14 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { endpoints, PERMISSIONS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { loadOrCreateSecret } from "../../auth/secrets.js";
-import type { AppConfig } from "../../config.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { clientAddressKey, createLimiter } from "../../http/rate-limit.js";
-import { registerEndpoint, registerOpenEndpoint } from "../../http/route.js";
-import { requireDeviceAccess } from "../access.js";
-import type { AppContext } from "../context.js";
-import { modelSetting } from "../device-model/settings.js";
+import { loadOrCreateSecret } from "../../auth/secrets.ts";
+import type { AppConfig } from "../../config.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { clientAddressKey, createLimiter } from "../../http/rate-limit.ts";
+import { registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
+import { requireDeviceAccess } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { modelSetting } from "../device-model/settings.ts";
 import {
   bindDevice,
   getDeviceWithData,
@@ -18,7 +18,7 @@ import {
   recordConfigChange,
   requirePermission,
   updateDevice,
-} from "./service.js";
+} from "./service.ts";
 
 /**
  * Rate limits of the binding call (docs/device-protocol.md §13.7), requests per minute: per signed-in user and per

@@ -10,18 +10,18 @@ import {
   type TFamilyDevice,
   type TPaged,
 } from "@aquapilot/contract";
-import type { AuthUser } from "../../auth/auth-service.js";
-import { verifyPassword } from "../../auth/passwords.js";
-import { grantedPoliciesFor } from "../../auth/policies.js";
-import type { Bus } from "../../bus.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { stationTiming } from "../../iot/station-timing.js";
-import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/queries.js";
-import { readDeviceRow } from "../device-control/service.js";
-import { findDeviceModel } from "../device-model/service.js";
-import { isUploadPath, requireOwnUploads } from "../files/service.js";
+import type { AuthUser } from "../../auth/auth-service.ts";
+import { verifyPassword } from "../../auth/passwords.ts";
+import { grantedPoliciesFor } from "../../auth/policies.ts";
+import type { Bus } from "../../bus.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { stationTiming } from "../../iot/station-timing.ts";
+import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
+import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/queries.ts";
+import { readDeviceRow } from "../device-control/service.ts";
+import { findDeviceModel } from "../device-model/service.ts";
+import { isUploadPath, requireOwnUploads } from "../files/service.ts";
 
 /** What the device services need. */
 export interface DeviceDeps {

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { insertMember } from "../../../test/factories.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { seedDemoIfEmpty } from "../demo.js";
-import { rollupTelemetryAt } from "../statistics/rollup.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { insertMember } from "../../../test/factories.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { seedDemoIfEmpty } from "../demo.ts";
+import { rollupTelemetryAt } from "../statistics/rollup.ts";
 
 const DASHBOARD = "/api/run-lucky/device/app/family-device/dashboard";
 const CONTROL = "/api/run-lucky/device/app/device-control";

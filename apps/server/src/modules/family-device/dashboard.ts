@@ -5,13 +5,13 @@ import {
   type TDeviceDashboard,
   type TFamilyDashboard,
 } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
-import { addLocalDays, localDayStart } from "../../http/time-zone.js";
-import { requireFamilyMember } from "../access.js";
-import type { AppContext } from "../context.js";
-import { queryOtaVersion } from "../device-control/service.js";
-import { readSaltStatus } from "../statistics/salt.js";
-import type { ReportedSettings } from "../statistics/settings.js";
+import type { Db } from "../../db/index.ts";
+import { addLocalDays, localDayStart } from "../../http/time-zone.ts";
+import { requireFamilyMember } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { queryOtaVersion } from "../device-control/service.ts";
+import { readSaltStatus } from "../statistics/salt.ts";
+import type { ReportedSettings } from "../statistics/settings.ts";
 import {
   CYCLE_STATIONS,
   deviceClockOf,
@@ -19,7 +19,7 @@ import {
   regenerationSettings,
   toDeviceTime,
   toRealTime,
-} from "./next-regeneration.js";
+} from "./next-regeneration.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardBadges } from "./dashboard.js";
+import { dashboardBadges } from "./dashboard.ts";
 import {
   deviceClockOf,
   type NextRegenerationInput,
@@ -7,7 +7,7 @@ import {
   regenerationSettings,
   toDeviceTime,
   toRealTime,
-} from "./next-regeneration.js";
+} from "./next-regeneration.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

@@ -1,11 +1,11 @@
 import { endpoints, PERMISSIONS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import { callerTimeZone } from "../../http/time-zone.js";
-import type { AppContext } from "../context.js";
-import { getDeviceWithData, requirePermission } from "../devices/service.js";
-import { readFamilyDashboard } from "./dashboard.js";
-import { deleteFamilyDevice, listFamilyDevices, updateDeviceSort } from "./service.js";
+import { registerEndpoint } from "../../http/route.ts";
+import { callerTimeZone } from "../../http/time-zone.ts";
+import type { AppContext } from "../context.ts";
+import { getDeviceWithData, requirePermission } from "../devices/service.ts";
+import { readFamilyDashboard } from "./dashboard.ts";
+import { deleteFamilyDevice, listFamilyDevices, updateDeviceSort } from "./service.ts";
 
 /**
  * Routes of spec §7 /api/run-lucky/device/app/family-device, and the Home dashboard (issue 10, extension:

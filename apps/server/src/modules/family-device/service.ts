@@ -1,9 +1,9 @@
 import type { TFamilyDevice } from "@aquapilot/contract";
-import type { Bus } from "../../bus.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/service.js";
+import type { Bus } from "../../bus.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
+import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/service.ts";
 
 /**
  * The query behind family-device/get-list-by-family-id: the family's devices left-joined with their device_state,

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { type BusEvent, InProcessBus } from "../../bus.js";
-import { isUniqueViolation } from "../../db/errors.js";
-import type { Db } from "../../db/index.js";
-import { AppError } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { requireFamilyMember } from "../access.js";
-import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.js";
-import { countAdministrators, listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.js";
-import { createShareCodes, SHARE_CODE_SECONDS } from "./share-codes.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { type BusEvent, InProcessBus } from "../../bus.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { requireFamilyMember } from "../access.ts";
+import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.ts";
+import { countAdministrators, listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
+import { createShareCodes, SHARE_CODE_SECONDS } from "./share-codes.ts";
 
 async function insertUser(db: Db, name: string): Promise<string> {
   const id = randomUUID();

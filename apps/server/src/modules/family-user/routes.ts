@@ -1,11 +1,11 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { loadOrCreateSecret } from "../../auth/secrets.js";
-import { registerEndpoint } from "../../http/route.js";
-import { requireGuards } from "../../security/limits.js";
-import type { AppContext } from "../context.js";
-import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.js";
-import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.js";
+import { loadOrCreateSecret } from "../../auth/secrets.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import { requireGuards } from "../../security/limits.ts";
+import type { AppContext } from "../context.ts";
+import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
+import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
 
 /**
  * Routes of spec §7 /api/run-lucky/device/app/family-user, plus the documented extensions `GET my-share-list` and

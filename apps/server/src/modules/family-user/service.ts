@@ -1,10 +1,10 @@
 import { MESSAGE_TYPES, type TFamilyUser } from "@aquapilot/contract";
 import type { Transaction } from "kysely";
-import type { Database } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import type { FamilyDeps } from "../family/service.js";
-import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.js";
+import type { Database } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
+import type { FamilyDeps } from "../family/service.ts";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.ts";
 
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,

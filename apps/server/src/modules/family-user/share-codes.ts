@@ -7,10 +7,10 @@ import {
   type TShareAnalysis,
   type TShareCode,
 } from "@aquapilot/contract";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { paged } from "../../http/paging.js";
-import { lockFamily, requireFamilyAdmin } from "../access.js";
-import { type FamilyDeps, familyCountColumns } from "../family/service.js";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { paged } from "../../http/paging.ts";
+import { lockFamily, requireFamilyAdmin } from "../access.ts";
+import { type FamilyDeps, familyCountColumns } from "../family/service.ts";
 
 /** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
 export const SHARE_KEY_FILE = "family-share-key";

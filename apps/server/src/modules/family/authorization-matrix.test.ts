@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { familyEndpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
 
 /**
  * The authorization matrix of spec §6, generated from the route table: every household and member call of the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { provisionDevice } from "../devices/provision.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { provisionDevice } from "../devices/provision.ts";
 
 const BASE = "/api/run-lucky/device/app";
 const ADDRESS = { address: "Bund, Shanghai", longitude: 121.491, latitude: 31.233 };

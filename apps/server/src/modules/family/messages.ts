@@ -1,4 +1,4 @@
-import { catalogue } from "../../http/catalogue.js";
+import { catalogue } from "../../http/catalogue.ts";
 
 /**
  * Texts of the household flows (family, family-user, share codes, region lookup) in the five languages (spec §1,

@@ -1,10 +1,10 @@
 import { endpoints, type Language } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { AppError } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { createFamily, deleteFamily, getFamily, listFamilies, updateFamily, withdrawFromFamily } from "./service.js";
+import { AppError } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { createFamily, deleteFamily, getFamily, listFamilies, updateFamily, withdrawFromFamily } from "./service.ts";
 
 /**
  * Runs `fn` and writes the `validationErrors` of an AppError in `lang`: services put message keys there (they do

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Language, TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
 import type { ExpressionBuilder } from "kysely";
-import type { Bus } from "../../bus.js";
-import type { Database, Db } from "../../db/index.js";
-import type { FamiliesTable } from "../../db/schema.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { paged } from "../../http/paging.js";
-import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.js";
-import { localizeAddress } from "../location/service.js";
+import type { Bus } from "../../bus.ts";
+import type { Database, Db } from "../../db/index.ts";
+import type { FamiliesTable } from "../../db/schema.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { paged } from "../../http/paging.ts";
+import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
+import { localizeAddress } from "../location/service.ts";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
 export interface FamilyDeps {

@@ -1,11 +1,11 @@
 import { FAULT_ARTICLES, FAULT_LIST_MAX, type TFault } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.js";
-import type { Db } from "../../db/index.js";
-import { loadArticleSeeds } from "../article/seed.js";
-import { provisionDevice } from "../devices/provision.js";
-import { deviceFaults, listFaults, orderFaults } from "./service.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import type { Db } from "../../db/index.ts";
+import { loadArticleSeeds } from "../article/seed.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { deviceFaults, listFaults, orderFaults } from "./service.ts";
 
 const NOW = Date.parse("2026-06-15T12:00:00.000Z");
 const MIN = 60_000;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { TFault } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { provisionDevice } from "../devices/provision.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { provisionDevice } from "../devices/provision.ts";
 
 const FAULT = "/api/run-lucky/device/app/fault";
 const LIST = `${FAULT}/get-fault-list`;

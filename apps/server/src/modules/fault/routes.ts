@@ -1,9 +1,9 @@
 import { endpoints, PERMISSIONS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { requirePermission } from "../devices/service.js";
-import { listFaults, reopenWater } from "./service.js";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { requirePermission } from "../devices/service.ts";
+import { listFaults, reopenWater } from "./service.ts";
 
 /**
  * Routes of the faults extension (/api/run-lucky/device/app/fault; issue 10 point 5): the caller's fault list

@@ -7,12 +7,12 @@ import {
   type TCommandStatus,
   type TFault,
 } from "@aquapilot/contract";
-import type { AuthUser } from "../../auth/auth-service.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { requireDeviceAccess } from "../access.js";
-import type { AppContext } from "../context.js";
-import { requireDeviceControl, runCommand } from "../device-control/service.js";
+import type { AuthUser } from "../../auth/auth-service.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { requireDeviceAccess } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { requireDeviceControl, runCommand } from "../device-control/service.ts";
 
 /** What the fault list needs: the database and the clock. */
 export interface FaultDeps {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { provisionDevice } from "../devices/provision.js";
-import { UPLOADS_PER_MINUTE } from "./service.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { UPLOADS_PER_MINUTE } from "./service.ts";
 
 const UPLOAD = "/api/app/file/upload";
 const DEVICE = "/api/run-lucky/device/app";

@@ -3,12 +3,12 @@ import { endpoints, FILE_UPLOAD_MAX_BYTES } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { asBodyError } from "../../http/edge.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { registerEndpoint } from "../../http/route.js";
-import { IMMUTABLE } from "../../http/security-headers.js";
-import type { AppContext } from "../context.js";
-import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_PREFIX, uploadsDir } from "./service.js";
+import { asBodyError } from "../../http/edge.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import { IMMUTABLE } from "../../http/security-headers.ts";
+import type { AppContext } from "../context.ts";
+import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_PREFIX, uploadsDir } from "./service.ts";
 
 /**
  * Image upload (contract `uploadFile`, `POST /api/app/file/upload`, multipart/form-data with one file part: PNG,

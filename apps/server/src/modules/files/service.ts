@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_UPLOAD_PREFIX, type TUploadedFile } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
 
 /** URL prefix of every uploaded file (spec §7 "Images: a relative path … gets the API host prefixed"). */
 export const UPLOADS_PREFIX = "/uploads/";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { isPrivateAddress } from "./service.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { isPrivateAddress } from "./service.ts";
 
 const LOOKUP = "/api/business-basic-data/app/travel-location-lookup";
 
@@ -147,7 +147,7 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
 
 describe("addresses in the reader's language (issue 10)", () => {
   it("gives a stored region path and its region address in the reader's language where the data has the names", async () => {
-    const { localizeAddress } = await import("./service.js");
+    const { localizeAddress } = await import("./service.ts");
     const zh = { address: "上海市黄浦区", province: "上海市", city: "上海市", district: "黄浦区" };
     expect(localizeAddress(zh, "en")).toEqual({
       address: "Huangpu District, Shanghai",
@@ -166,7 +166,7 @@ describe("addresses in the reader's language (issue 10)", () => {
   });
 
   it("keeps a street address and a path the data does not know as stored", async () => {
-    const { localizeAddress } = await import("./service.js");
+    const { localizeAddress } = await import("./service.ts");
     const street = { address: "人民大道 200 号", province: "上海市", city: "上海市", district: "黄浦区" };
     expect(localizeAddress(street, "fr")).toMatchObject({ address: "人民大道 200 号", province: "Shanghai" });
     const unknown = { address: "Somewhere", province: "Atlantis", city: null, district: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { palladiusWord, pinyinWord, romanizedRegionNames, splitRegionName } from "./romanize.js";
+import { palladiusWord, pinyinWord, romanizedRegionNames, splitRegionName } from "./romanize.ts";
 
 /** The pinyin of the stems used below, as pinyin-pro gives them (the build's source). */
 const PINYIN: Record<string, string[]> = {

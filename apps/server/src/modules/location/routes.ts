@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerOpenEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { locateIp, regionChildren, reverseRegion, searchRegions } from "./service.js";
+import { registerOpenEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { locateIp, regionChildren, reverseRegion, searchRegions } from "./service.ts";
 
 /**
  * Routes of spec §7 /api/business-basic-data/app/travel-location-lookup (open: public data), plus the documented

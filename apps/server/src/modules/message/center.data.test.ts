@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { type BusEvent, InProcessBus } from "../../bus.js";
-import { provisionDevice } from "../devices/provision.js";
-import { createPushService } from "../push/service.js";
-import { resetSaltLevel } from "../statistics/salt.js";
-import { MessageCenter } from "./center.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { type BusEvent, InProcessBus } from "../../bus.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { createPushService } from "../push/service.ts";
+import { resetSaltLevel } from "../statistics/salt.ts";
+import { MessageCenter } from "./center.ts";
 
 const MINUTE = 60_000;
 

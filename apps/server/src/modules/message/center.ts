@@ -9,12 +9,12 @@ import {
   type TMessageTypeValue,
 } from "@aquapilot/contract";
 import type { Transaction } from "kysely";
-import type { Bus } from "../../bus.js";
-import type { Database, Db } from "../../db/index.js";
-import type { MessagesTable } from "../../db/schema-messages.js";
-import { translate } from "../../http/messages.js";
-import type { PushService } from "../push/service.js";
-import { readSaltStatus } from "../statistics/salt.js";
+import type { Bus } from "../../bus.ts";
+import type { Database, Db } from "../../db/index.ts";
+import type { MessagesTable } from "../../db/schema-messages.ts";
+import { translate } from "../../http/messages.ts";
+import type { PushService } from "../push/service.ts";
+import { readSaltStatus } from "../statistics/salt.ts";
 
 /** Minimal logger of the message center. */
 export interface MessageLogger {
@@ -180,7 +180,9 @@ export class MessageCenter {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly startedAt: Date;
 
-  constructor(private readonly deps: MessageCenterDeps) {
+  private readonly deps: MessageCenterDeps;
+  constructor(deps: MessageCenterDeps) {
+    this.deps = deps;
     this.startedAt = deps.now();
   }
 

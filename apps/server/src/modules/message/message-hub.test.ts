@@ -12,8 +12,8 @@ import {
 } from "@microsoft/signalr";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../config.js";
-import { DEMO_ACCOUNT, type System, startSystem } from "../../system.js";
+import { loadConfig } from "../../config.ts";
+import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
 
 const FAMILY = "/api/run-lucky/device/app";
 

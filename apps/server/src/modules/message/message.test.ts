@@ -4,9 +4,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { VAPID_KEY_FILE } from "../../notify/push/index.js";
-import { provisionDevice } from "../devices/provision.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { VAPID_KEY_FILE } from "../../notify/push/index.ts";
+import { provisionDevice } from "../devices/provision.ts";
 
 const MSG = "/api/push-service/app/message";
 const JPUSH = "/api/push-service/app/jpush";

@@ -1,4 +1,4 @@
-import { catalogue } from "../../http/catalogue.js";
+import { catalogue } from "../../http/catalogue.ts";
 
 /**
  * Texts of the message module in the five languages (spec §1); English is the source. `{device}` is the device's

@@ -1,11 +1,11 @@
 import { endpoints, HUB_METHODS, type Language } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Bus } from "../../bus.js";
-import { registerEndpoint } from "../../http/route.js";
-import type { Hubs } from "../../realtime/hubs.js";
-import type { AppContext } from "../context.js";
-import type { MessageCenter } from "./center.js";
-import { getMessage, listMessages, messageTypeList, setAllMessagesRead, setMessagesRead } from "./service.js";
+import type { Bus } from "../../bus.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import type { Hubs } from "../../realtime/hubs.ts";
+import type { AppContext } from "../context.ts";
+import type { MessageCenter } from "./center.ts";
+import { getMessage, listMessages, messageTypeList, setAllMessagesRead, setMessagesRead } from "./service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -9,11 +9,11 @@ import {
   type ZMessageListQuery,
 } from "@aquapilot/contract";
 import type { z } from "zod";
-import type { Db } from "../../db/index.js";
-import { AppError } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { paged } from "../../http/paging.js";
-import { presentMessage } from "./center.js";
+import type { Db } from "../../db/index.ts";
+import { AppError } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { paged } from "../../http/paging.ts";
+import { presentMessage } from "./center.ts";
 
 /** get-message-type-list (spec §7): the three message types with their names in `lang`. */
 export function messageTypeList(lang: Language): TMessageType[] {

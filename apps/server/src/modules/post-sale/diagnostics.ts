@@ -1,6 +1,6 @@
 import type { TDiagnostics } from "@aquapilot/contract";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/index.js";
+import type { Database } from "../../db/index.ts";
 
 /** How far back a diagnostics snapshot looks: 30 days (issue 5 "recent events, 30 days of usage"). */
 export const DIAGNOSTICS_DAYS = 30;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.js";
-import { AppError } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { provisionDevice } from "../devices/provision.js";
-import { asLanguage } from "../message/center.js";
-import { collectDiagnostics } from "./diagnostics.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { AppError } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { asLanguage } from "../message/center.ts";
+import { collectDiagnostics } from "./diagnostics.ts";
 import {
   createAfterSale,
   deleteAfterSale,
@@ -14,7 +14,7 @@ import {
   listAfterSales,
   listAfterSalesForService,
   updateAfterSale,
-} from "./service.js";
+} from "./service.ts";
 
 const input = (deviceId: string, description: string) => ({
   deviceId,

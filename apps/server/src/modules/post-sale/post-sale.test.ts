@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { runAfterSaleCli } from "../../cli/after-sale.js";
-import { provisionDevice } from "../devices/provision.js";
-import { storeUpload } from "../files/service.js";
-import { handleAfterSale } from "./service.js";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { runAfterSaleCli } from "../../cli/after-sale.ts";
+import { provisionDevice } from "../devices/provision.ts";
+import { storeUpload } from "../files/service.ts";
+import { handleAfterSale } from "./service.ts";
 
 const BASE = "/api/run-lucky/device/app";
 const POST_SALE = `${BASE}/post-sale/`;

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { createAfterSale, deleteAfterSale, getAfterSale, listAfterSales, updateAfterSale } from "./service.js";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { createAfterSale, deleteAfterSale, getAfterSale, listAfterSales, updateAfterSale } from "./service.ts";
 
 /** Routes of spec §7 /api/run-lucky/device/app/post-sale: the caller's after-sales requests (rules in service.ts). */
 export function postSaleRoutes(app: FastifyInstance, ctx: AppContext): void {

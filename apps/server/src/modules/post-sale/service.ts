@@ -10,14 +10,14 @@ import {
 } from "@aquapilot/contract";
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { z } from "zod";
-import type { Database, Db } from "../../db/index.js";
-import type { AfterSalesTable } from "../../db/schema-post-sale.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { paged } from "../../http/paging.js";
-import { isPostgres, requireDeviceAccess } from "../access.js";
-import { requireOwnUploads } from "../files/service.js";
-import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.js";
-import { collectDiagnostics } from "./diagnostics.js";
+import type { Database, Db } from "../../db/index.ts";
+import type { AfterSalesTable } from "../../db/schema-post-sale.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { paged } from "../../http/paging.ts";
+import { isPostgres, requireDeviceAccess } from "../access.ts";
+import { requireOwnUploads } from "../files/service.ts";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.ts";
+import { collectDiagnostics } from "./diagnostics.ts";
 
 /** What the after-sales services need: the database and the clock. */
 export interface PostSaleDeps {

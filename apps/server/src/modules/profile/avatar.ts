@@ -4,11 +4,11 @@ import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
-import { asBodyError } from "../../http/edge.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/service.js";
+import { asBodyError } from "../../http/edge.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/service.ts";
 
 /** Largest avatar accepted: 2 MB (bytes). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

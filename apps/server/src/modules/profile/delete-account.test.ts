@@ -9,16 +9,16 @@ import {
 } from "@microsoft/signalr";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { RecordingDevicePort, registerByEmail } from "../../../test/helpers.js";
-import { buildApp, createLogger } from "../../app.js";
-import { createCodeService } from "../../auth/verification-codes.js";
-import { type BusEvent, InProcessBus } from "../../bus.js";
-import { loadConfig } from "../../config.js";
-import type { Db } from "../../db/index.js";
-import { type Hubs, registerHubs } from "../../realtime/index.js";
-import { leaveAllFamilies } from "./delete-account.js";
-import { call, codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { RecordingDevicePort, registerByEmail } from "../../../test/helpers.ts";
+import { buildApp, createLogger } from "../../app.ts";
+import { createCodeService } from "../../auth/verification-codes.ts";
+import { type BusEvent, InProcessBus } from "../../bus.ts";
+import { loadConfig } from "../../config.ts";
+import type { Db } from "../../db/index.ts";
+import { type Hubs, registerHubs } from "../../realtime/index.ts";
+import { leaveAllFamilies } from "./delete-account.ts";
+import { call, codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
 
 const P = "/api/basic-data/app/profile";
 

@@ -1,8 +1,8 @@
-import { endSessions } from "../../auth/sessions.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { phoneTarget } from "../account/service.js";
-import type { AppContext } from "../context.js";
+import { endSessions } from "../../auth/sessions.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { phoneTarget } from "../account/service.ts";
+import type { AppContext } from "../context.ts";
 
 /** What happened to each family of a deleted account. */
 export interface FamilyHandOver {

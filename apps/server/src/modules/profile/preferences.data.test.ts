@@ -1,8 +1,8 @@
 import { DEFAULT_UNIT_PREFERENCES, LANGUAGES } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { MESSAGES } from "../../http/messages.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { MESSAGES } from "../../http/messages.ts";
 
 const UNITS = "/api/RunLuckyIot/appuser_setting/app/setting/units";
 

@@ -10,11 +10,11 @@ import {
   type VolumeUnit,
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
 
 /**
  * The caller's display units (issue 10 point 9): volume "L" | "gal", hardness "mgL" | "dH" | "fH" | "gpg"; the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { call, codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.js";
+import { createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { call, codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
 
 const P = "/api/basic-data/app/profile";
 const PNG = Buffer.from(

@@ -1,11 +1,11 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { createTicketService } from "../../auth/tickets.js";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
-import { avatarRoutes } from "./avatar.js";
-import { deleteAccount } from "./delete-account.js";
-import { preferenceRoutes } from "./preferences.js";
+import { createTicketService } from "../../auth/tickets.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
+import { avatarRoutes } from "./avatar.ts";
+import { deleteAccount } from "./delete-account.ts";
+import { preferenceRoutes } from "./preferences.ts";
 import {
   changeLanguage,
   changePassword,
@@ -14,7 +14,7 @@ import {
   sendIdentityCode,
   updateIdentity,
   updateProfile,
-} from "./service.js";
+} from "./service.ts";
 
 /**
  * Routes of spec §7 /api/basic-data/app/profile: profile read and update, avatar upload (and `/uploads/…`),

@@ -1,16 +1,16 @@
 import { BindType, type Language, type TIdentityTicket, type TProfile } from "@aquapilot/contract";
 import type { FastifyRequest } from "fastify";
 import type { Selectable } from "kysely";
-import { hashPassword, verifyPassword } from "../../auth/passwords.js";
-import { endSessions } from "../../auth/sessions.js";
-import type { TicketService } from "../../auth/tickets.js";
-import { isUniqueViolation } from "../../db/errors.js";
-import type { Db } from "../../db/index.js";
-import type { UsersTable } from "../../db/schema.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/service.js";
-import type { AppContext } from "../context.js";
+import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
+import { endSessions } from "../../auth/sessions.ts";
+import type { TicketService } from "../../auth/tickets.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import type { Db } from "../../db/index.ts";
+import type { UsersTable } from "../../db/schema.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/service.ts";
+import type { AppContext } from "../context.ts";
 
 type UserRow = Selectable<UsersTable>;
 

@@ -73,4 +73,4 @@ export function otherCode(code: string): string {
   return String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 }
 
-export { decodeMail, startSmtpSink } from "../../../test/smtp-sink.js";
+export { decodeMail, startSmtpSink } from "../../../test/smtp-sink.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { pushMessages } from "./messages.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { pushMessages } from "./messages.ts";
 
 const BIND = "/api/push-service/app/jpush/app-device-binding";
 const UNBIND = "/api/push-service/app/jpush/app-device-unbinding";

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
-import type { AppContext } from "../context.js";
+import { registerEndpoint } from "../../http/route.ts";
+import type { AppContext } from "../context.ts";
 import {
   bindRegistration,
   isPushOpen,
@@ -9,7 +9,7 @@ import {
   subscribeWebPush,
   unbindRegistration,
   unsubscribeWebPush,
-} from "./service.js";
+} from "./service.ts";
 
 /**
  * Routes of the push module (spec §7): /api/push-service/app/jpush app-device-binding / app-device-unbinding,

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { MESSAGE_TYPES, type TMessage, type TWebPushSubscription } from "@aquapilot/contract";
-import type { AppConfig } from "../../config.js";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
+import type { AppConfig } from "../../config.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
 import {
   JPushSender,
   loadOrCreateVapidKeys,
@@ -11,7 +11,7 @@ import {
   type PushSender,
   type PushTarget,
   WebPushSender,
-} from "../../notify/push/index.js";
+} from "../../notify/push/index.ts";
 
 /** Minimal logger the push service writes to. */
 export interface PushLogger {

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 /** Header lines of the CSV export (issue 4 "Owners can export their data as CSV"). Units in the column names. */
 export const CSV_HEADERS = {

@@ -1,11 +1,11 @@
 import type { TRegenerationCycle } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 import {
   expectedStationSeconds,
   type ReportedSettings,
   readReportedSettings,
   saltPerRegenerationKg,
-} from "./settings.js";
+} from "./settings.ts";
 
 /** A station or cycle deviates when its duration differs from the settings by more than this share. */
 export const CYCLE_DEVIATION = 0.2;

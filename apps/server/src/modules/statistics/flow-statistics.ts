@@ -1,9 +1,9 @@
 import type { TFlowStatistics } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { addLocalDays, localDateKey, localDateStart, localMonthStart } from "../../http/time-zone.js";
-import { readFreshness } from "./freshness.js";
-import { readReportedSettings, saltPerRegenerationKg } from "./settings.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { addLocalDays, localDateKey, localDateStart, localMonthStart } from "../../http/time-zone.ts";
+import { readFreshness } from "./freshness.ts";
+import { readReportedSettings, saltPerRegenerationKg } from "./settings.ts";
 
 const HOUR_MS = 3_600_000;
 

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 /**
  * Freshness of a device's values (issue 4 "Freshness"): device-clock time of its last report and the measured

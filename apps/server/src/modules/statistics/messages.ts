@@ -1,4 +1,4 @@
-import { catalogue } from "../../http/catalogue.js";
+import { catalogue } from "../../http/catalogue.ts";
 
 type Key = "salt.reminderRange";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.js";
-import { backfillRollups, rollupTelemetryAt } from "./rollup.js";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { backfillRollups, rollupTelemetryAt } from "./rollup.ts";
 
 /**
  * The rollup against rows a faulty device stored before issue 11 (or a hand edit): unreadable times, 1e308 water,

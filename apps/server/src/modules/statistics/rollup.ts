@@ -1,5 +1,5 @@
 import { MQTT_BOUNDS } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 const HOUR_MS = 3_600_000;
 

@@ -6,15 +6,15 @@ import {
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { requireUser } from "../../http/authenticate.js";
-import { registerEndpoint } from "../../http/route.js";
-import { callerTimeZone } from "../../http/time-zone.js";
-import { requireDeviceAccess } from "../access.js";
-import type { AppContext } from "../context.js";
-import { countCsvRows, telemetryCsvStream } from "./csv.js";
-import { readRegenerationCycles } from "./cycles.js";
-import { deviceFlowStatistics } from "./flow-statistics.js";
-import { readSaltStatus, resetSaltLevel, setSaltReminder } from "./salt.js";
+import { requireUser } from "../../http/authenticate.ts";
+import { registerEndpoint } from "../../http/route.ts";
+import { callerTimeZone } from "../../http/time-zone.ts";
+import { requireDeviceAccess } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { countCsvRows, telemetryCsvStream } from "./csv.ts";
+import { readRegenerationCycles } from "./cycles.ts";
+import { deviceFlowStatistics } from "./flow-statistics.ts";
+import { readSaltStatus, resetSaltLevel, setSaltReminder } from "./salt.ts";
 
 function isoOf(text: string): string {
   return new Date(text.length === 10 ? `${text}T00:00:00.000Z` : text).toISOString();

@@ -1,9 +1,9 @@
 import { type Language, SALT_REMINDER_DAYS, type TSaltStatus } from "@aquapilot/contract";
-import type { Db } from "../../db/index.js";
-import { AppError, ErrorCode } from "../../http/errors.js";
-import { translate } from "../../http/messages.js";
-import { readFreshness } from "./freshness.js";
-import { readReportedSettings, saltPerRegenerationKg } from "./settings.js";
+import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
+import { translate } from "../../http/messages.ts";
+import { readFreshness } from "./freshness.ts";
+import { readReportedSettings, saltPerRegenerationKg } from "./settings.ts";
 
 /**
  * Salt is "low" when it runs out within this many days (or cannot feed the next regeneration), until the household

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/index.js";
+import type { Db } from "../../db/index.ts";
 
 /** Reported advanced settings of a device (spec §3), as the device last sent them in its state; {} when unknown. */
 export type ReportedSettings = Record<string, number | string | boolean>;

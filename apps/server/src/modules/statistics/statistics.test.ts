@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/databases.js";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.js";
-import { seedDemoIfEmpty } from "../demo.js";
-import { buildCycles, type CycleEvent } from "./cycles.js";
-import { reportPeriod } from "./flow-statistics.js";
-import { backfillRollups, rollupTelemetryAt } from "./rollup.js";
-import { forecastSalt } from "./salt.js";
+import { ENGINES } from "../../../test/databases.ts";
+import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { seedDemoIfEmpty } from "../demo.ts";
+import { buildCycles, type CycleEvent } from "./cycles.ts";
+import { reportPeriod } from "./flow-statistics.ts";
+import { backfillRollups, rollupTelemetryAt } from "./rollup.ts";
+import { forecastSalt } from "./salt.ts";
 
 const STATS = "/api/run-lucky/device/app/device/device-flow-statistics";
 const CSV = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
@@ -86,7 +86,7 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
   }
 
   it("shows a clock drift only once the clock's rate is measured as real time (no false warning at start)", async () => {
-    const { readFreshness, recordClockDrift } = await import("./freshness.js");
+    const { readFreshness, recordClockDrift } = await import("./freshness.ts");
     const setRate = (rate: number | null) =>
       t.db.updateTable("device_state").set({ clock_rate: rate }).where("device_id", "=", deviceId).execute();
     // The device clock reads 15 min ahead of the server.
@@ -441,7 +441,7 @@ describe("regeneration timeline across a time sync (issue 10 One clock)", () => 
 
 describe("clock drift of a time-scaled clock (issue 4 Freshness)", () => {
   it("tells a fast-forwarded clock from a drifting one", async () => {
-    const { isAcceleratedClock } = await import("./freshness.js");
+    const { isAcceleratedClock } = await import("./freshness.ts");
     const t0 = "2026-01-01T00:00:00.000Z";
     const at = (s: number) => new Date(Date.parse(t0) + s * 1000);
     // A real clock 90 s fast: advances as fast as the server's.

@@ -1,4 +1,4 @@
-import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.js";
+import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.ts";
 
 /** JPush error code for "cannot find user by this audience" (registration unknown or inactive 255+ days). */
 export const JPUSH_INVALID_AUDIENCE = 1011;
@@ -48,7 +48,9 @@ export function jpushBody(
 export class JPushSender implements PushSender {
   readonly name = "jpush";
   private readonly authorization: string;
-  constructor(private readonly opts: JPushOptions) {
+  private readonly opts: JPushOptions;
+  constructor(opts: JPushOptions) {
+    this.opts = opts;
     this.authorization = `Basic ${Buffer.from(`${opts.appKey}:${opts.masterSecret}`).toString("base64")}`;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../../db/index.js";
-import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.js";
+import type { Db } from "../../db/index.ts";
+import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.ts";
 
 /**
  * The demo's push provider (no JPush keys configured): keeps each push in the `outbox` table with channel "push",
@@ -9,10 +9,12 @@ import type { PushNotification, PushResult, PushSender, PushTarget } from "./typ
  */
 export class OutboxPushSender implements PushSender {
   readonly name = "outbox";
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly db: Db;
+  private readonly now: () => Date;
+  constructor(db: Db, now: () => Date = () => new Date()) {
+    this.db = db;
+    this.now = now;
+  }
 
   async send(target: PushTarget, n: PushNotification): Promise<PushResult> {
     const recipient =

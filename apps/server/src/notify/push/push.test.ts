@@ -5,9 +5,9 @@ import ece from "http_ece";
 import { importJWK, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import webpush from "web-push";
-import { JPushSender } from "./jpush.js";
-import type { PushNotification } from "./types.js";
-import { WebPushSender } from "./web-push.js";
+import { JPushSender } from "./jpush.ts";
+import type { PushNotification } from "./types.ts";
+import { WebPushSender } from "./web-push.ts";
 
 /** A local HTTP endpoint that records each request and answers with `respond`. */
 interface Recorded {

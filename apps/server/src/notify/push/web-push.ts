@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.js";
+import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.ts";
 
 /** File in DATA_DIR holding the generated VAPID key pair (JSON {publicKey, privateKey}, mode 0600). */
 export const VAPID_KEY_FILE = "web-push-vapid.json";
@@ -53,7 +53,10 @@ export interface WebPushOptions {
  */
 export class WebPushSender implements PushSender {
   readonly name = "web-push";
-  constructor(private readonly opts: WebPushOptions) {}
+  private readonly opts: WebPushOptions;
+  constructor(opts: WebPushOptions) {
+    this.opts = opts;
+  }
 
   async send(target: PushTarget, n: PushNotification): Promise<PushResult> {
     if (target.kind !== "web-push") return { outcome: "failed", detail: "not a Web Push target" };

@@ -7,7 +7,7 @@ import {
   indexInitial,
   listCountries,
   searchCountries,
-} from "./countries.js";
+} from "./countries.ts";
 
 describe("countries (issue 3 CountrySelect)", () => {
   it("lists every country with calling code and a name in each of the five languages", () => {

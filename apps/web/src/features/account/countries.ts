@@ -12,7 +12,7 @@ import {
   isValidPhoneNumber,
   parsePhoneNumberFromString,
 } from "libphonenumber-js/mobile";
-import { collator } from "../../shared/format/intl.js";
+import { collator } from "../../shared/format/intl.ts";
 
 /**
  * Countries for phone numbers (issue 3 CountrySelect): ISO 3166-1 alpha-2 code, calling code and the name in the

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { peekCountryChoice, peekDraft, saveDraft, setCountryChoice, useReturnedState } from "./country-choice.js";
+import { peekCountryChoice, peekDraft, saveDraft, setCountryChoice, useReturnedState } from "./country-choice.ts";
 
 afterEach(cleanup);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../shared/api/errors.js";
-import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.js";
-import { signInFailure } from "./sign-in-failure.js";
+import { ApiError } from "../../shared/api/errors.ts";
+import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.ts";
+import { signInFailure } from "./sign-in-failure.ts";
 
 const good: FindPasswordForm = {
   mode: "email",

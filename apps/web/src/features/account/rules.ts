@@ -1,7 +1,7 @@
 import { LIMITS } from "@aquapilot/contract/wire";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { z } from "zod";
-import { type CheckedPhone, checkPhone } from "./countries.js";
+import { type CheckedPhone, checkPhone } from "./countries.ts";
 
 /**
  * Form rules of the account screens (spec §5), as pure functions: each returns the i18n key of the first problem,

@@ -1,4 +1,4 @@
-import { ApiError } from "../../shared/api/errors.js";
+import { ApiError } from "../../shared/api/errors.ts";
 
 /**
  * What the Login screen says when sign-in fails (spec §5 Login "Failure: Verification failed"): a throttled sign-in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AfterSaleDraft, draftProblem, type PhotoItem, photosThatFit, uploadedPaths } from "./rules.js";
+import { type AfterSaleDraft, draftProblem, type PhotoItem, photosThatFit, uploadedPaths } from "./rules.ts";
 
 const photo = (i: number, status: PhotoItem["status"] = "done"): PhotoItem => ({
   key: `p${i}`,

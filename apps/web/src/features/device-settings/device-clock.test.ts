@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceClockNow, deviceClockOffset } from "./device-clock.js";
+import { deviceClockNow, deviceClockOffset } from "./device-clock.ts";
 
 const at = (iso: string) => Date.parse(iso);
 

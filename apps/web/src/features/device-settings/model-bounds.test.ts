@@ -1,7 +1,7 @@
 import type { TDeviceModelSetting } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { readModelSetting } from "./model-bounds.js";
-import { SETTING_FIELDS } from "./settings-fields.js";
+import { readModelSetting } from "./model-bounds.ts";
+import { SETTING_FIELDS } from "./settings-fields.ts";
 
 const descriptor = (name: string, min: number | null, max: number | null) => ({
   name,

@@ -1,5 +1,5 @@
 import type { TDeviceModelSetting } from "@aquapilot/contract/wire";
-import { SETTING_FIELDS, type SettingBounds, type SettingField, type SettingName } from "./settings-fields.js";
+import { SETTING_FIELDS, type SettingBounds, type SettingField, type SettingName } from "./settings-fields.ts";
 
 /**
  * Reads get-device-model-setting (spec §7 device-lookup): the bounds and step per setting name (wire units) and the fields

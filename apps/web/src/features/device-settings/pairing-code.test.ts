@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMac, parsePairingCode } from "./pairing-code.js";
+import { formatMac, parsePairingCode } from "./pairing-code.ts";
 
 describe("parsePairingCode", () => {
   it("reads MAC:SECRET with or without separators", () => {

@@ -18,7 +18,7 @@ import {
   settingToText,
   type UnitContext,
   wireToDisplayText,
-} from "./settings-fields.js";
+} from "./settings-fields.ts";
 
 const field = (name: string): SettingField => {
   const f = SETTING_FIELDS.find((x) => x.name === name);

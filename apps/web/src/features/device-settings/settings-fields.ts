@@ -5,8 +5,8 @@ import {
   type VolumeUnit,
   WORK_PATTERNS,
 } from "@aquapilot/contract/wire";
-import { numberFormat } from "../../shared/format/intl.js";
-import { displayDecimals, fromLitres, fromMgL, roundTo, roundToStep } from "../../shared/units/conversions.js";
+import { numberFormat } from "../../shared/format/intl.ts";
+import { displayDecimals, fromLitres, fromMgL, roundTo, roundToStep } from "../../shared/units/conversions.ts";
 
 /**
  * The 26 advanced settings of spec §3 as the DeviceSetting screen edits them: how each is entered, its unit, its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropIndex, moveById, moveItem, orderChanged } from "./sort-moves.js";
+import { dropIndex, moveById, moveItem, orderChanged } from "./sort-moves.ts";
 
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 const list = [{ id: "a" }, { id: "b" }, { id: "c" }, { id: "d" }];

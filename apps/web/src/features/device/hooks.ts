@@ -1,8 +1,8 @@
 import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiError } from "../../shared/api/errors.js";
-import { deviceChannel, useDeviceChanges } from "../../shared/realtime/index.js";
+import { ApiError } from "../../shared/api/errors.ts";
+import { deviceChannel, useDeviceChanges } from "../../shared/realtime/index.ts";
 import {
   applyLiveMessage,
   deviceInfoQuery,
@@ -11,10 +11,10 @@ import {
   invalidateDeviceStatistics,
   type LiveDevice,
   sendDeviceCommand,
-} from "./api/device-api.js";
-import { type CommandKind, type CommandState, commandReducer, IDLE } from "./logic/command-state.js";
-import { refreshesStatistics } from "./logic/live-refresh.js";
-import { LongPress } from "./logic/long-press.js";
+} from "./api/device-api.ts";
+import { type CommandKind, type CommandState, commandReducer, IDLE } from "./logic/command-state.ts";
+import { refreshesStatistics } from "./logic/live-refresh.ts";
+import { LongPress } from "./logic/long-press.ts";
 
 /** How long a command waits for the device's acknowledgement before it fails with "Device offline", ms. */
 export const COMMAND_TIMEOUT_MS = 30_000;

@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { queryKeys } from "../../shared/api/query-keys.js";
-import { setItem } from "../../shared/storage/index.js";
-import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "./api/device-api.js";
-import { prefetchDevice } from "./prefetch.js";
+import { queryKeys } from "../../shared/api/query-keys.ts";
+import { setItem } from "../../shared/storage/index.ts";
+import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "./api/device-api.ts";
+import { prefetchDevice } from "./prefetch.ts";
 
 /** A server answering the Device screen's calls for device d1 of household f1; records each call's last path part. */
 function server(gate: Promise<void> = Promise.resolve()) {

@@ -1,6 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatCountdown, remainingSeconds, shareCodeDeadline, useCountdown } from "./countdown.js";
+import { formatCountdown, remainingSeconds, shareCodeDeadline, useCountdown } from "./countdown.ts";
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../../shared/api/errors.js";
+import { ApiError } from "../../shared/api/errors.ts";
 
 /**
  * Whether an error says the family is gone or no longer the caller's (HTTP 404 or 403: deleted, left, removed).

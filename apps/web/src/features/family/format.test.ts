@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, locationLine, shareStatus } from "./format.js";
-import { validateFamilyName } from "./validation.js";
+import { formatDate, formatDateTime, locationLine, shareStatus } from "./format.ts";
+import { validateFamilyName } from "./validation.ts";
 
 describe("household formatting", () => {
   it("location line: region without repeats and coordinates with 5 decimals", () => {

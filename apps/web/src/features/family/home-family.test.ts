@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getItem, setItem } from "../../shared/storage/index.js";
-import { homeFamilyId, markedHomeFamily, setHomeFamily } from "./home-family.js";
+import { getItem, setItem } from "../../shared/storage/index.ts";
+import { homeFamilyId, markedHomeFamily, setHomeFamily } from "./home-family.ts";
 
 const signIn = (userName: string) => setItem("loginInfo", { userName, grantedPolicies: [], token: "t" });
 

@@ -1,4 +1,4 @@
-import { getItem, getUserFamily, setItem, setUserFamily } from "../../shared/storage/index.js";
+import { getItem, getUserFamily, setItem, setUserFamily } from "../../shared/storage/index.ts";
 
 /** The signed-in user's name (the key of spec §3 userFamilyCache), "" when signed out. */
 export function currentUserName(): string {

@@ -3,12 +3,12 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DeviceChangeChannel } from "../../shared/realtime/device-channel.js";
-import { FakeConnection } from "../../shared/realtime/fake-connection.js";
-import { loadHubModule } from "../../shared/realtime/lazy-hub.js";
-import { setItem } from "../../shared/storage/index.js";
-import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.js";
-import { faultFixture } from "./logic/fault-fixture.js";
+import { DeviceChangeChannel } from "../../shared/realtime/device-channel.ts";
+import { FakeConnection } from "../../shared/realtime/fake-connection.ts";
+import { loadHubModule } from "../../shared/realtime/lazy-hub.ts";
+import { setItem } from "../../shared/storage/index.ts";
+import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.ts";
+import { faultFixture } from "./logic/fault-fixture.ts";
 
 // The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
 beforeAll(() => loadHubModule());

@@ -1,10 +1,10 @@
 import type { TFault } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { type DeviceChangeChannel, deviceChannel } from "../../shared/realtime/index.js";
-import { faultsQuery } from "./api/get-faults.js";
-import { faultKeys } from "./api/keys.js";
-import { changesFaults } from "./logic/fault.js";
+import { type DeviceChangeChannel, deviceChannel } from "../../shared/realtime/index.ts";
+import { faultsQuery } from "./api/get-faults.ts";
+import { faultKeys } from "./api/keys.ts";
+import { changesFaults } from "./logic/fault.ts";
 
 /** Hub-1 messages that change the list within this many ms are answered with one fetch. */
 export const LIVE_REFRESH_DEBOUNCE_MS = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { selectHomeFamily, shouldShowNoFamily } from "./family-selection.js";
+import { selectHomeFamily, shouldShowNoFamily } from "./family-selection.ts";
 
 const a = { id: "a" };
 const b = { id: "b" };

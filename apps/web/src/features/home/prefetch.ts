@@ -1,14 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { prefetchForFirstMount } from "../../shared/api/query-client.js";
-import { requestLanguage } from "../../shared/i18n/index.js";
-import { nextTask } from "../../shared/scheduling/index.js";
-import { getItem, getUserFamily } from "../../shared/storage/index.js";
-import { unitPreferencesQuery } from "../../shared/units/preferences.js";
-import { dashboardQueryOptions } from "./api/get-dashboard.js";
-import { getFamiliesQueryOptions } from "./api/get-families.js";
-import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.js";
-import { selectHomeFamily } from "./family-selection.js";
-import { homeFormatWarmers } from "./format.js";
+import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
+import { requestLanguage } from "../../shared/i18n/index.ts";
+import { nextTask } from "../../shared/scheduling/index.ts";
+import { getItem, getUserFamily } from "../../shared/storage/index.ts";
+import { unitPreferencesQuery } from "../../shared/units/preferences.ts";
+import { dashboardQueryOptions } from "./api/get-dashboard.ts";
+import { getFamiliesQueryOptions } from "./api/get-families.ts";
+import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.ts";
+import { selectHomeFamily } from "./family-selection.ts";
+import { homeFormatWarmers } from "./format.ts";
 
 /**
  * Home's first calls, started at start-up instead of after its first render (issue 12: no request waterfall before

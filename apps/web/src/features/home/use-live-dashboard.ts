@@ -1,9 +1,9 @@
 import type { TFamilyDashboard } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { deviceChannel } from "../../shared/realtime/index.js";
-import { dashboardKey, useDashboard } from "./api/get-dashboard.js";
-import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard } from "./logic/dashboard-live.js";
+import { deviceChannel } from "../../shared/realtime/index.ts";
+import { dashboardKey, useDashboard } from "./api/get-dashboard.ts";
+import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard } from "./logic/dashboard-live.ts";
 
 /**
  * A household's dashboard kept live through hub 1 (spec §7; issue 10): every message of one of its devices patches

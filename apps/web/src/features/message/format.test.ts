@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceTarget, formatMessageTime, messageKind } from "./format.js";
+import { deviceTarget, formatMessageTime, messageKind } from "./format.ts";
 
 describe("message formatting", () => {
   it("shows only the time for today and the date and time otherwise (local time)", () => {

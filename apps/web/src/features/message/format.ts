@@ -1,5 +1,5 @@
 import { MESSAGE_TYPES, type TMessage } from "@aquapilot/contract/wire";
-import { formatDate } from "../../shared/ui/index.js";
+import { formatDate } from "../../shared/ui/index.ts";
 
 /**
  * How a message's time reads in a list row (local time): "HH:mm" today, "yyyy-MM-dd HH:mm" on other days (spec §9

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../shared/i18n/all-locales.js";
-import { resolveStep } from "./params.js";
+import { LOCALES } from "../../shared/i18n/all-locales.ts";
+import { resolveStep } from "./params.ts";
 
 /**
  * The spec's English texts as a screen shows them on their own: the spec's words, the first letter raised (sentence

@@ -1,4 +1,4 @@
-import type { SetupMode } from "./logic/wifi-validation.js";
+import type { SetupMode } from "./logic/wifi-validation.ts";
 
 /** The steps of /DeviceNetwork, in the order the owner walks them (spec §2 "Network setup"). */
 export const SETUP_STEPS = ["mode", "code", "guide", "permissions", "wifi", "progress"] as const;

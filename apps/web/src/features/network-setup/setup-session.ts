@@ -1,5 +1,5 @@
-import type { BleSetupRun } from "./logic/ble-flow.js";
-import type { SmartSetupRun } from "./logic/smart-flow.js";
+import type { BleSetupRun } from "./logic/ble-flow.ts";
+import type { SmartSetupRun } from "./logic/smart-flow.ts";
 
 /**
  * Running network setups, in memory only (issue 9): a setup holds a Bluetooth link or the phone's access-point

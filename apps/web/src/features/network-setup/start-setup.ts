@@ -1,14 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { errorMessage } from "../../shared/api/errors.js";
-import { bindDevice } from "../../shared/api/households.js";
-import { queryKeys } from "../../shared/api/query-keys.js";
-import type { WifiBridge } from "../../shared/bridge/wifi-bridge.js";
-import { i18n } from "../../shared/i18n/index.js";
-import { type ChosenModule, createBleClientTransport } from "./ble/ble-transport.js";
-import { BleSetupRun } from "./logic/ble-flow.js";
-import type { BindDevice } from "./logic/flow-kit.js";
-import { SmartSetupRun } from "./logic/smart-flow.js";
-import { newSessionId, type SetupSession, saveSession } from "./setup-session.js";
+import { errorMessage } from "../../shared/api/errors.ts";
+import { bindDevice } from "../../shared/api/households.ts";
+import { queryKeys } from "../../shared/api/query-keys.ts";
+import type { WifiBridge } from "../../shared/bridge/wifi-bridge.ts";
+import { i18n } from "../../shared/i18n/index.ts";
+import { type ChosenModule, createBleClientTransport } from "./ble/ble-transport.ts";
+import { BleSetupRun } from "./logic/ble-flow.ts";
+import type { BindDevice } from "./logic/flow-kit.ts";
+import { SmartSetupRun } from "./logic/smart-flow.ts";
+import { newSessionId, type SetupSession, saveSession } from "./setup-session.ts";
 
 /**
  * The binding step of both flows (spec §7 device `POST /`): binds the device to `familyId` with the pairing code

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AVATAR_MAX_BYTES, checkAvatarFile, validateChangePassword, validateUserName } from "./rules.js";
+import { AVATAR_MAX_BYTES, checkAvatarFile, validateChangePassword, validateUserName } from "./rules.ts";
 
 describe("Change password (spec §5: old required, new at least 6)", () => {
   const ok = { current: "old-secret", next: "secret1", confirm: "secret1" };

@@ -1,8 +1,8 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installSimulatedBridge } from "../../shared/bridge/index.js";
-import { getItem, setItem } from "../../shared/storage/index.js";
-import { clearAppCaches } from "./clear-cache.js";
+import { installSimulatedBridge } from "../../shared/bridge/index.ts";
+import { getItem, setItem } from "../../shared/storage/index.ts";
+import { clearAppCaches } from "./clear-cache.ts";
 
 beforeEach(() => localStorage.clear());
 afterEach(() => vi.unstubAllGlobals());

@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { clearNativeCache, hasNativeBridge } from "../../shared/bridge/index.js";
+import { clearNativeCache, hasNativeBridge } from "../../shared/bridge/index.ts";
 
 /**
  * localStorage keys a cache clear keeps (issue 3): the session, the language and the push installation id (issue 11:

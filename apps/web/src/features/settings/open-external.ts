@@ -1,4 +1,4 @@
-import { hasNativeBridge, startIntent } from "../../shared/bridge/index.js";
+import { hasNativeBridge, startIntent } from "../../shared/bridge/index.ts";
 
 /**
  * Opens an outside address: inside a native shell through the bridge (`startIntent("view", {url})`, the shell opens

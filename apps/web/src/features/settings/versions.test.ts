@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareVersions, updateOffer } from "./versions.js";
+import { compareVersions, updateOffer } from "./versions.ts";
 
 const config = {
   androidLatestVersion: "2.4.0",

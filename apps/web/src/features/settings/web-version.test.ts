@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getItem, setItem } from "../../shared/storage/index.js";
-import { clearAppCaches } from "./clear-cache.js";
+import { getItem, setItem } from "../../shared/storage/index.ts";
+import { clearAppCaches } from "./clear-cache.ts";
 import {
   checkWebVersion,
   fetchDeployedVersion,
   startWebVersionWatch,
   VERSION_CHECK_INTERVAL_MS,
-} from "./web-version.js";
+} from "./web-version.ts";
 
 beforeEach(() => localStorage.clear());
 afterEach(() => {

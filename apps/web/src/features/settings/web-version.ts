@@ -1,4 +1,4 @@
-import { getItem, setItem } from "../../shared/storage/index.js";
+import { getItem, setItem } from "../../shared/storage/index.ts";
 
 /**
  * The web version check of issue 3 / spec §7 ("A no-cache GET … returns a version; if it differs from the stored one,

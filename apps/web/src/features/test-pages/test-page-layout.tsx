@@ -1,7 +1,7 @@
 import { Button } from "antd-mobile";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PageShell } from "../../shared/ui/index.js";
+import { PageShell } from "../../shared/ui/index.ts";
 import "./test-pages.css";
 
 /**

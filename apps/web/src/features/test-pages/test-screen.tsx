@@ -1,9 +1,9 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { regionChildren } from "../../shared/map/index.js";
-import { navigateTo, PATHS } from "../../shared/navigation/index.js";
-import { openListPicker, openTimePicker, type PickerOption } from "../../shared/ui/index.js";
-import { TestPageLayout } from "./test-page-layout.js";
+import { regionChildren } from "../../shared/map/index.ts";
+import { navigateTo, PATHS } from "../../shared/navigation/index.ts";
+import { openListPicker, openTimePicker, type PickerOption } from "../../shared/ui/index.ts";
+import { TestPageLayout } from "./test-page-layout.tsx";
 
 /**
  * /Test (spec §2 Test pages): the bottom-sheet list picker in its modes (single, multiple + clear, multi-level from a

@@ -1,8 +1,8 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS } from "../../shared/navigation/index.js";
-import { openDateTimePicker } from "../../shared/ui/index.js";
-import { TestPageLayout } from "./test-page-layout.js";
+import { navigateTo, PATHS } from "../../shared/navigation/index.ts";
+import { openDateTimePicker } from "../../shared/ui/index.ts";
+import { TestPageLayout } from "./test-page-layout.tsx";
 
 /**
  * /Test2 (spec §2 Test pages): the date/time picker in each type and format — datetime (yyyy-MM-dd HH:mm), datetime

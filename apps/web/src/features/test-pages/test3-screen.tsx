@@ -5,10 +5,10 @@ import {
   onAddressSelectResult,
   openAddressSelect,
   takeAddressSelectResult,
-} from "../../shared/map/index.js";
-import { navigateTo, PATHS } from "../../shared/navigation/index.js";
-import { openAlertPopup, openImagePreview } from "../../shared/ui/index.js";
-import { TestPageLayout } from "./test-page-layout.js";
+} from "../../shared/map/index.ts";
+import { navigateTo, PATHS } from "../../shared/navigation/index.ts";
+import { openAlertPopup, openImagePreview } from "../../shared/ui/index.ts";
+import { TestPageLayout } from "./test-page-layout.tsx";
 
 /**
  * /Test3 (spec §2 Test pages): the bottom alert popup with and without its clear link, the image preview with its

@@ -2,13 +2,13 @@ import { endpoint, toWire } from "@aquapilot/contract";
 import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { i18n } from "../i18n/index.js";
-import { setItem } from "../storage/index.js";
-import { api, binaryBody, formBody, multipartBody, setTenant } from "./client.js";
-import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.js";
-import { requestToken } from "./token.js";
-import { TENANT_HEADER } from "./transport.js";
-import { uploadMultipart } from "./upload.js";
+import { i18n } from "../i18n/index.ts";
+import { setItem } from "../storage/index.ts";
+import { api, binaryBody, formBody, multipartBody, setTenant } from "./client.ts";
+import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.ts";
+import { requestToken } from "./token.ts";
+import { TENANT_HEADER } from "./transport.ts";
+import { uploadMultipart } from "./upload.ts";
 
 type Call = FetchCall;
 

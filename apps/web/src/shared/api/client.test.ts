@@ -2,13 +2,13 @@ import { type Endpoint, endpoint, toWire } from "@aquapilot/contract";
 import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { i18n } from "../i18n/index.js";
-import { setItem } from "../storage/index.js";
-import { api, asPage, dropNulls, fillPath, imageUrl, serializeQuery, setProjectId } from "./client.js";
-import { ApiError } from "./errors.js";
-import { onUnauthorized } from "./events.js";
-import { pendingLoads, setLoadingIndicator } from "./loading.js";
-import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.js";
+import { i18n } from "../i18n/index.ts";
+import { setItem } from "../storage/index.ts";
+import { api, asPage, dropNulls, fillPath, imageUrl, serializeQuery, setProjectId } from "./client.ts";
+import { ApiError } from "./errors.ts";
+import { onUnauthorized } from "./events.ts";
+import { pendingLoads, setLoadingIndicator } from "./loading.ts";
+import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.ts";
 
 type Call = FetchCall;
 

@@ -1,10 +1,10 @@
 import type { BodyOf, QueryOf, ResultOf, SchemasOf, TPaged, WireEndpoint } from "@aquapilot/contract/wire";
 import type { z } from "zod";
-import { i18n } from "../i18n/index.js";
-import { ApiError, ClientErrorCode } from "./errors.js";
-import { emitUnauthorized } from "./events.js";
-import { beginLoading, endLoading } from "./loading.js";
-import { ensureFreshToken, renewAfterUnauthorized } from "./token.js";
+import { i18n } from "../i18n/index.ts";
+import { ApiError, ClientErrorCode } from "./errors.ts";
+import { emitUnauthorized } from "./events.ts";
+import { beginLoading, endLoading } from "./loading.ts";
+import { ensureFreshToken, renewAfterUnauthorized } from "./token.ts";
 import {
   abortError,
   commonHeaders,
@@ -15,7 +15,7 @@ import {
   type TransferProgress,
   transmit,
   type WireRequest,
-} from "./transport.js";
+} from "./transport.ts";
 
 export {
   binaryBody,
@@ -29,7 +29,7 @@ export {
   setProjectId,
   setTenant,
   type TransferProgress,
-} from "./transport.js";
+} from "./transport.ts";
 
 /**
  * The typed API client of spec §7/§8: `api(endpoint, {query, body, params})` for any entry of the contract's `endpoints`,

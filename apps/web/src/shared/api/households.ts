@@ -1,7 +1,7 @@
 import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, asPage } from "./client.js";
-import { queryKeys } from "./query-keys.js";
+import { api, asPage } from "./client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 /**
  * Households and device binding, shared by the features that add devices (network setup) and name or sort them

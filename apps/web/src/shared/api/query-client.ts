@@ -1,6 +1,6 @@
 import { type FetchQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { i18n } from "../i18n/index.js";
-import { ApiError, errorMessage, isUnauthorized } from "./errors.js";
+import { i18n } from "../i18n/index.ts";
+import { ApiError, errorMessage, isUnauthorized } from "./errors.ts";
 
 declare module "@tanstack/react-query" {
   interface Register {

@@ -1,12 +1,12 @@
 import { endpoint, toWire } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { i18n } from "../i18n/index.js";
-import { getItem, setItem } from "../storage/index.js";
-import { announcedLength, apiStream, fileNameOf } from "./client.js";
-import { onUnauthorized } from "./events.js";
-import { pendingLoads } from "./loading.js";
-import { fakeFetch, trickle } from "./testing/fake-fetch.js";
+import { i18n } from "../i18n/index.ts";
+import { getItem, setItem } from "../storage/index.ts";
+import { announcedLength, apiStream, fileNameOf } from "./client.ts";
+import { onUnauthorized } from "./events.ts";
+import { pendingLoads } from "./loading.ts";
+import { fakeFetch, trickle } from "./testing/fake-fetch.ts";
 
 /** A streamed GET like the CSV export: declared query, an answer that is not an envelope. */
 const csv = toWire(

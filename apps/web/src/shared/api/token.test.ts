@@ -1,10 +1,10 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { i18n } from "../i18n/index.js";
-import { getItem, setItem } from "../storage/index.js";
-import { api } from "./client.js";
-import { onUnauthorized } from "./events.js";
-import { fakeFetch, json } from "./testing/fake-fetch.js";
+import { i18n } from "../i18n/index.ts";
+import { getItem, setItem } from "../storage/index.ts";
+import { api } from "./client.ts";
+import { onUnauthorized } from "./events.ts";
+import { fakeFetch, json } from "./testing/fake-fetch.ts";
 import {
   ensureFreshToken,
   loginWithPassword,
@@ -13,7 +13,7 @@ import {
   renewAfterUnauthorized,
   requestToken,
   revokeRefreshToken,
-} from "./token.js";
+} from "./token.ts";
 
 const tokenBody = { access_token: "A2", token_type: "Bearer", expires_in: 3600, refresh_token: "R2" };
 

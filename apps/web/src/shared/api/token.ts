@@ -1,9 +1,9 @@
 import { REVOCATION_PATH, TOKEN_PATH, type TTokenRequest, type TTokenResponse } from "@aquapilot/contract/wire";
-import { i18n } from "../i18n/index.js";
-import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.js";
-import { ApiError, ClientErrorCode } from "./errors.js";
-import { emitUnauthorized } from "./events.js";
-import { commonHeaders, formBody, transmit } from "./transport.js";
+import { i18n } from "../i18n/index.ts";
+import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.ts";
+import { ApiError, ClientErrorCode } from "./errors.ts";
+import { emitUnauthorized } from "./events.ts";
+import { commonHeaders, formBody, transmit } from "./transport.ts";
 
 /**
  * OAuth 2.0 token calls of `POST /connect/token` (form-urlencoded; password and refresh_token grants) and the

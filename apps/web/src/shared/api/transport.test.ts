@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 /** A fresh copy of transport.ts (its time zone is read once per module). */
 async function freshTransport() {
   vi.resetModules();
-  return import("./transport.js");
+  return import("./transport.ts");
 }
 
 describe("commonHeaders time zone (issue 10 One clock, issue 12 first screen)", () => {
@@ -37,8 +37,8 @@ describe("commonHeaders time zone (issue 10 One clock, issue 12 first screen)", 
 
 describe("commonHeaders language (spec §7 Accept-Language, issue 12 calls beside the texts)", () => {
   it("asks in the language being switched to while its texts load, and in the current one otherwise", async () => {
-    const { commonHeaders } = await import("./transport.js");
-    const { changeLanguage, currentLanguage } = await import("../i18n/index.js");
+    const { commonHeaders } = await import("./transport.ts");
+    const { changeLanguage, currentLanguage } = await import("../i18n/index.ts");
     await changeLanguage("en");
     expect(commonHeaders()["Accept-Language"]).toBe("en");
     const switching = changeLanguage("fr");

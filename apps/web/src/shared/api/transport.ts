@@ -1,6 +1,6 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
-import { i18n, requestLanguage } from "../i18n/index.js";
-import { ApiError, ClientErrorCode } from "./errors.js";
+import { i18n, requestLanguage } from "../i18n/index.ts";
+import { ApiError, ClientErrorCode } from "./errors.ts";
 
 /**
  * The wire under every call of the app (spec §7 "Body kinds supported: JSON, form-urlencoded, multipart, binary;
@@ -101,14 +101,25 @@ export type BodyKind = "json" | "form" | "multipart" | "binary";
  * (multipart, binary). Made by {@link jsonBody}, {@link formBody}, {@link multipartBody} and {@link binaryBody}.
  */
 export class RequestBody {
+  readonly kind: BodyKind;
+  readonly payload: string | FormData | Blob | ArrayBuffer | ArrayBufferView;
+  readonly contentType: string | null;
+  readonly fieldNames: readonly string[] | null;
+  readonly signature: string | null;
   /** @internal use the factory functions. */
   constructor(
-    readonly kind: BodyKind,
-    readonly payload: string | FormData | Blob | ArrayBuffer | ArrayBufferView,
-    readonly contentType: string | null,
-    readonly fieldNames: readonly string[] | null,
-    readonly signature: string | null,
-  ) {}
+    kind: BodyKind,
+    payload: string | FormData | Blob | ArrayBuffer | ArrayBufferView,
+    contentType: string | null,
+    fieldNames: readonly string[] | null,
+    signature: string | null,
+  ) {
+    this.kind = kind;
+    this.payload = payload;
+    this.contentType = contentType;
+    this.fieldNames = fieldNames;
+    this.signature = signature;
+  }
 }
 
 function scalar(value: FieldScalar): string {

@@ -1,6 +1,6 @@
 import { FILE_UPLOAD_TYPES, type ResultOf, type WireEndpoint } from "@aquapilot/contract/wire";
-import { api } from "./client.js";
-import { multipartBody, type TransferProgress } from "./transport.js";
+import { api } from "./client.ts";
+import { multipartBody, type TransferProgress } from "./transport.ts";
 
 /**
  * Uploads one file as multipart/form-data with a single part named `file` (spec §7 "Body kinds supported: …

@@ -1,11 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { revokeRefreshToken } from "../api/token.js";
-import { getNativeConfig } from "../bridge/index.js";
-import { PATHS } from "../navigation/index.js";
-import { deviceChannel } from "../realtime/index.js";
-import { unbindPush } from "./push.js";
-import { signOut } from "./session.js";
-import { disableWebPush } from "./web-push.js";
+import { revokeRefreshToken } from "../api/token.ts";
+import { getNativeConfig } from "../bridge/index.ts";
+import { PATHS } from "../navigation/index.ts";
+import { deviceChannel } from "../realtime/index.ts";
+import { unbindPush } from "./push.ts";
+import { signOut } from "./session.ts";
+import { disableWebPush } from "./web-push.ts";
 
 /**
  * Logout of spec §4 (after the confirm dialog), shared by the My tab and Setting: unbinds the push registration when

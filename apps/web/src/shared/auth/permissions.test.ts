@@ -7,7 +7,7 @@ import {
   hasPermission,
   isMaster,
   resolveAccess,
-} from "./permissions.js";
+} from "./permissions.ts";
 
 const member = ["Device.View", "Message"];
 const master = ["master"];

@@ -1,8 +1,8 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setItem } from "../storage/index.js";
-import { Permitted, usePermission } from "./permitted.js";
-import { signOut } from "./session.js";
+import { setItem } from "../storage/index.ts";
+import { Permitted, usePermission } from "./permitted.tsx";
+import { signOut } from "./session.ts";
 
 beforeEach(() => {
   localStorage.clear();

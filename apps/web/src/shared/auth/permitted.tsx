@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useSyncExternalStore } from "react";
-import { type Access, checkPermission, type PermissionRequirement, resolveAccess } from "./permissions.js";
-import { getGrantedPolicies, subscribeSession } from "./session.js";
+import { type Access, checkPermission, type PermissionRequirement, resolveAccess } from "./permissions.ts";
+import { getGrantedPolicies, subscribeSession } from "./session.ts";
 
 const EMPTY: readonly string[] = [];
 let lastKey = "";

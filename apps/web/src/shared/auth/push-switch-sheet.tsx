@@ -1,11 +1,11 @@
 import { Popup, Switch } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../api/errors.js";
-import { useBackClose } from "../ui/overlay.js";
-import { toast } from "../ui/toast.js";
-import { usePushSwitch, useSetPushSwitch } from "./push.js";
-import { disableWebPush, enableWebPush, type WebPushState, webPushState } from "./web-push.js";
+import { errorMessage } from "../api/errors.ts";
+import { useBackClose } from "../ui/overlay.tsx";
+import { toast } from "../ui/toast.ts";
+import { usePushSwitch, useSetPushSwitch } from "./push.ts";
+import { disableWebPush, enableWebPush, type WebPushState, webPushState } from "./web-push.ts";
 import "./push-switch-sheet.css";
 
 /**

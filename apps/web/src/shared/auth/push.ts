@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../api/client.js";
-import { queryKeys } from "../api/query-keys.js";
-import { getItem, setItem } from "../storage/index.js";
+import { api } from "../api/client.ts";
+import { queryKeys } from "../api/query-keys.ts";
+import { getItem, setItem } from "../storage/index.ts";
 
 /**
  * Push registration and the push switch (spec §7 push-service jpush and is_open_jpush__message; spec §4 Logout;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getItem, setItem } from "../storage/index.js";
+import { getItem, setItem } from "../storage/index.ts";
 import {
   clearLoginInfo,
   getGrantedPolicies,
@@ -7,7 +7,7 @@ import {
   permissionsLoaded,
   signIn,
   signOut,
-} from "./session.js";
+} from "./session.ts";
 
 const config = (policies: Record<string, boolean>) => ({
   success: true,

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../api/client.js";
-import { loginWithPassword } from "../api/token.js";
-import { clearSession, getItem, setItem } from "../storage/index.js";
-import { grantedPolicyNames } from "./permissions.js";
+import { api } from "../api/client.ts";
+import { loginWithPassword } from "../api/token.ts";
+import { clearSession, getItem, setItem } from "../storage/index.ts";
+import { grantedPolicyNames } from "./permissions.ts";
 
 /**
  * The signed-in session (spec §4): granted permissions load once per page session from

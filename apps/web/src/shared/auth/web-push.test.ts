@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { vapidKeyBytes, webPushState, webPushSupported } from "./web-push.js";
+import { vapidKeyBytes, webPushState, webPushSupported } from "./web-push.ts";
 
 describe("Web Push helpers", () => {
   it("decodes a base64url VAPID key (65-byte uncompressed P-256 point)", () => {

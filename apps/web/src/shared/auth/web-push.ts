@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../api/client.js";
-import { getNativeConfig } from "../bridge/index.js";
+import { api } from "../api/client.ts";
+import { getNativeConfig } from "../bridge/index.ts";
 
 /**
  * Web Push for the installed web app (issue 5; server: Web Push provider with VAPID). The native shells use JPush

@@ -8,7 +8,7 @@ import {
   installSimulatedBridge,
   isLocationEnabled,
   startIntent,
-} from "./index.js";
+} from "./index.ts";
 
 afterEach(() => {
   delete window.AquaPilotNative;

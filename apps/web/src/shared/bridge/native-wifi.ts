@@ -13,7 +13,7 @@ import type {
   TWifiNetworkList,
 } from "@aquapilot/contract/wire";
 import type { z } from "zod";
-import { call, native } from "./index.js";
+import { call, native } from "./index.ts";
 
 /**
  * The native shell's Wi-Fi operations for network setup (issue 9; docs/device-protocol.md §13.6), each answer checked

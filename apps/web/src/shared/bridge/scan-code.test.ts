@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { hasNativeScanner, installSimulatedBridge, scanCode } from "./index.js";
+import { hasNativeScanner, installSimulatedBridge, scanCode } from "./index.ts";
 
 afterEach(() => {
   delete window.AquaPilotNative;

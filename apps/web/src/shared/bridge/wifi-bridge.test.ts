@@ -1,6 +1,6 @@
 import { DEV_BRIDGE_PATHS } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installSimulatedBridge } from "./index.js";
+import { installSimulatedBridge } from "./index.ts";
 import {
   discoverDevices,
   getCurrentWifi,
@@ -9,8 +9,8 @@ import {
   joinAccessPoint,
   leaveAccessPoint,
   sendJoinPacket,
-} from "./native-wifi.js";
-import { createDevWifiBridge, type FetchLike, resolveWifiBridge } from "./wifi-bridge.js";
+} from "./native-wifi.ts";
+import { createDevWifiBridge, type FetchLike, resolveWifiBridge } from "./wifi-bridge.ts";
 
 const HOME = { connected: true, ssid: "AquaHome", band: "2.4GHz", ip: "192.168.1.23" };
 const NETWORKS = { networks: [{ ssid: "AquaHome", band: "2.4GHz", secured: true, rssi: -48 }] };

@@ -14,8 +14,8 @@ import {
   type TWifiNetworkList,
 } from "@aquapilot/contract/wire";
 import type { z } from "zod";
-import { apiBaseUrl } from "../api/client.js";
-import { startIntent } from "./index.js";
+import { apiBaseUrl } from "../api/client.ts";
+import { startIntent } from "./index.ts";
 import {
   discoverDevices,
   getCurrentWifi,
@@ -25,7 +25,7 @@ import {
   leaveAccessPoint,
   parseBridgeAnswer,
   sendJoinPacket,
-} from "./native-wifi.js";
+} from "./native-wifi.ts";
 
 /**
  * The phone's Wi-Fi for network setup (issue 9; docs/device-protocol.md §13.6), whoever provides it:

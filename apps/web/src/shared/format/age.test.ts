@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGE_YEAR_MS, ageInYears } from "./age.js";
+import { AGE_YEAR_MS, ageInYears } from "./age.ts";
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,4 +1,4 @@
-import { EMPTY_DATE_PREFIX } from "./duration.js";
+import { EMPTY_DATE_PREFIX } from "./duration.ts";
 
 /**
  * The age helper of spec §9: "Age computed with 365-day years". An age is the number of whole 365-day years between

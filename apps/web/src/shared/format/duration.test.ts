@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatDurationSince, formatMinutes } from "./duration.js";
+import { formatDuration, formatDurationSince, formatMinutes } from "./duration.ts";
 
 const MIN = 60_000;
 /** Intl writes non-breaking spaces between number and unit (they keep "5 min" on one line); compared as spaces. */

@@ -1,4 +1,4 @@
-import { listFormat, numberFormat } from "./intl.js";
+import { listFormat, numberFormat } from "./intl.ts";
 /**
  * The duration helper of spec §9: "returns days:hours:minutes or semantic text; nothing for the empty date
  * 0001-01-01". One format for every duration an owner reads (issue 10 points 8 and 9).

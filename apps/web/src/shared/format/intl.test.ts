@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collator, dateTimeFormat, listFormat, numberFormat, relativeTimeFormat } from "./intl.js";
+import { collator, dateTimeFormat, listFormat, numberFormat, relativeTimeFormat } from "./intl.ts";
 
 describe("cached Intl formatters (issue 12)", () => {
   it("builds one formatter per locale and options, and it formats like the constructor's", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPercent } from "./percent.js";
+import { formatPercent } from "./percent.ts";
 
 const nbsp = /[\u00a0\u202f]/g;
 

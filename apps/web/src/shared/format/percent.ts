@@ -1,4 +1,4 @@
-import { numberFormat } from "./intl.js";
+import { numberFormat } from "./intl.ts";
 /**
  * A progress percent as the interface language writes it, with exactly one decimal (spec §9 "Progress percent with
  * one decimal"): 42.25 → en "42.3%", fr "42,3 %", zh-Hans "42.3%". Clamped to 0–100; null, undefined or NaN → 0.

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
-import { areaOf, type LocaleTree } from "./index.js";
+import { areaOf, type LocaleTree } from "./index.ts";
 
 /**
  * Every language's whole key tree, read eagerly — for tests and tools only (the app loads its texts per language and

@@ -2,10 +2,10 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-import { getItem, setItem } from "../storage/index.js";
-import { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.js";
+import { getItem, setItem } from "../storage/index.ts";
+import { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
 
-export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.js";
+export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
 
 /**
  * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file

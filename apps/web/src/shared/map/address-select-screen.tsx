@@ -1,6 +1,6 @@
-import { goBack, useRouteParams } from "../navigation/index.js";
-import { AddressSelect } from "./address-select.js";
-import { type AddressSelectParams, publishAddressSelectResult } from "./index.js";
+import { goBack, useRouteParams } from "../navigation/index.ts";
+import { AddressSelect } from "./address-select.tsx";
+import { type AddressSelectParams, publishAddressSelectResult } from "./index.ts";
 
 /**
  * The /AddressSelect route (spec §2 Household): the AddressSelect screen as a page. Params (JSON `params`):

@@ -2,18 +2,18 @@ import { DotLoading, NavBar } from "antd-mobile";
 import { AddOutline, EnvironmentOutline, LocationFill, MinusOutline, SearchOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { i18n } from "../i18n/index.js";
-import { handleBack } from "../ui/back-stack.js";
-import { mountOverlay, useBackClose } from "../ui/overlay.js";
-import { toast } from "../ui/toast.js";
-import { formatLngLat, type LngLat } from "./coords.js";
-import { DEFAULT_CENTER, DEFAULT_ZOOM, OVERVIEW_ZOOM, SEARCH_DEBOUNCE_MS, SEARCH_MAX_RESULTS } from "./defaults.js";
-import { reverseGeocode, searchPlaces } from "./geocode.js";
-import type { LocationResult } from "./index.js";
-import { readPosition, reportPositionError, watchPosition } from "./location.js";
-import { formatDistance, type MapTool, type MapView, type MarkerHandle, type TileStatus } from "./overlays.js";
-import { type MapProvider, providerForType, type SearchHit } from "./providers.js";
-import { loadMapConfig, type MapConfig } from "./server-api.js";
+import { i18n } from "../i18n/index.ts";
+import { handleBack } from "../ui/back-stack.ts";
+import { mountOverlay, useBackClose } from "../ui/overlay.tsx";
+import { toast } from "../ui/toast.ts";
+import { formatLngLat, type LngLat } from "./coords.ts";
+import { DEFAULT_CENTER, DEFAULT_ZOOM, OVERVIEW_ZOOM, SEARCH_DEBOUNCE_MS, SEARCH_MAX_RESULTS } from "./defaults.ts";
+import { reverseGeocode, searchPlaces } from "./geocode.ts";
+import type { LocationResult } from "./index.ts";
+import { readPosition, reportPositionError, watchPosition } from "./location.ts";
+import { formatDistance, type MapTool, type MapView, type MarkerHandle, type TileStatus } from "./overlays.ts";
+import { type MapProvider, providerForType, type SearchHit } from "./providers.ts";
+import { loadMapConfig, type MapConfig } from "./server-api.ts";
 import "./address-select.css";
 
 /**
@@ -98,7 +98,7 @@ export function AddressSelect(props: AddressSelectProps) {
   useEffect(() => {
     let cancelled = false;
     const cleanups: Array<() => void> = [];
-    void Promise.all([loadMapConfig(), import("./leaflet-view.js")]).then(([config, { createMapView }]) => {
+    void Promise.all([loadMapConfig(), import("./leaflet-view.ts")]).then(([config, { createMapView }]) => {
       if (cancelled || !containerRef.current) return;
       const provider = providerForType(config.mapType);
       providerRef.current = { provider, config };

@@ -8,7 +8,7 @@ import {
   formatLngLat,
   isInChina,
   mercatorToBd09,
-} from "./coords.js";
+} from "./coords.ts";
 
 /**
  * Test points published in gcoord's own tests (hujiulong/gcoord test/unit/crs/{WGS84,GCJ02,BD09}.spec.ts and

@@ -1,4 +1,4 @@
-import type { LngLat } from "./coords.js";
+import type { LngLat } from "./coords.ts";
 
 /**
  * Map constants of spec §9: "map max zoom 18; map view default zoom 16 (another default zoom 11); default centre

@@ -1,8 +1,8 @@
-import { type CoordSystem, convertCoord, type LngLat } from "./coords.js";
-import type { LocationResult } from "./index.js";
-import { jsonp } from "./jsonp.js";
-import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from "./providers.js";
-import { type RegionPlace, reverseRegion, searchRegions } from "./server-api.js";
+import { type CoordSystem, convertCoord, type LngLat } from "./coords.ts";
+import type { LocationResult } from "./index.ts";
+import { jsonp } from "./jsonp.ts";
+import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from "./providers.ts";
+import { type RegionPlace, reverseRegion, searchRegions } from "./server-api.ts";
 
 /**
  * Reverse geocoding and place search (spec §2 Select-address dialog, §7 "Map search", "Reverse geocoding uses a map

@@ -11,7 +11,7 @@ export {
   formatLngLat,
   isInChina,
   type LngLat,
-} from "./coords.js";
+} from "./coords.ts";
 export {
   DEFAULT_CENTER,
   DEFAULT_ZOOM,
@@ -19,8 +19,8 @@ export {
   OVERVIEW_ZOOM,
   SEARCH_DEBOUNCE_MS,
   SEARCH_MAX_RESULTS,
-} from "./defaults.js";
-export { APP_CRS, reverseGeocode, searchPlaces } from "./geocode.js";
+} from "./defaults.ts";
+export { APP_CRS, reverseGeocode, searchPlaces } from "./geocode.ts";
 export {
   createLocationTracker,
   LOCATION_POLL_MS,
@@ -29,7 +29,7 @@ export {
   readPosition,
   reportPositionError,
   watchPosition,
-} from "./location.js";
+} from "./location.ts";
 export {
   assertMarkerIcon,
   formatDistance,
@@ -43,7 +43,7 @@ export {
   type PickedRect,
   type PolygonStyle,
   type ToolCallbacks,
-} from "./overlays.js";
+} from "./overlays.ts";
 export {
   amapProvider,
   baiduProvider,
@@ -54,8 +54,8 @@ export {
   type SearchHit,
   tencentProvider,
   tiandituProvider,
-} from "./providers.js";
-export { loadMapConfig, type MapConfig, type Region, type RegionPlace, regionChildren } from "./server-api.js";
+} from "./providers.ts";
+export { loadMapConfig, type MapConfig, type Region, type RegionPlace, regionChildren } from "./server-api.ts";
 
 /**
  * Location result of spec §3. Coordinates are GCJ-02 (the system of AMap and Tencent; outside the China bounds of §5
@@ -81,7 +81,7 @@ export async function openAddressSelect(initial?: {
   longitude: number;
   latitude: number;
 }): Promise<LocationResult | null> {
-  const { showAddressSelectDialog } = await import("./address-select.js");
+  const { showAddressSelectDialog } = await import("./address-select.tsx");
   return showAddressSelectDialog(initial);
 }
 

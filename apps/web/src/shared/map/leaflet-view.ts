@@ -1,7 +1,7 @@
 import L from "leaflet";
 import "leaflet/dist/leaflet.css";
-import { bd09ToMercator, convertCoord, distanceMeters, type LngLat, mercatorToBd09 } from "./coords.js";
-import { MAP_MAX_ZOOM } from "./defaults.js";
+import { bd09ToMercator, convertCoord, distanceMeters, type LngLat, mercatorToBd09 } from "./coords.ts";
+import { MAP_MAX_ZOOM } from "./defaults.ts";
 import {
   assertMarkerIcon,
   formatDistance,
@@ -15,8 +15,8 @@ import {
   type PolygonStyle,
   type TileStatus,
   type ToolCallbacks,
-} from "./overlays.js";
-import type { MapKeys, MapProvider, MapStyle, TileLayerSpec } from "./providers.js";
+} from "./overlays.ts";
+import type { MapKeys, MapProvider, MapStyle, TileLayerSpec } from "./providers.ts";
 
 /**
  * The Leaflet implementation of {@link MapView} (spec §1 map layer, §2/§4 tools). Loaded only by the AddressSelect

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLocationTracker, LOCATION_POLL_MS } from "./location.js";
+import { createLocationTracker, LOCATION_POLL_MS } from "./location.ts";
 
 describe("location tracking runs only while a listener exists (spec §4, §9)", () => {
   beforeEach(() => {

@@ -1,8 +1,8 @@
-import { checkNativePermission, hasNativeBridge, isLocationEnabled, startIntent } from "../bridge/index.js";
-import { i18n } from "../i18n/index.js";
-import { confirmDialog } from "../ui/dialogs.js";
-import { toast } from "../ui/toast.js";
-import { type CoordSystem, convertCoord, type LngLat } from "./coords.js";
+import { checkNativePermission, hasNativeBridge, isLocationEnabled, startIntent } from "../bridge/index.ts";
+import { i18n } from "../i18n/index.ts";
+import { confirmDialog } from "../ui/dialogs.tsx";
+import { toast } from "../ui/toast.ts";
+import { type CoordSystem, convertCoord, type LngLat } from "./coords.ts";
 
 /**
  * The user's position (spec §2 "Centres on the user's position when available", §4 "Location tracking runs only while

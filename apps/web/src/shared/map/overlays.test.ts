@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertMarkerIcon, formatDistance } from "./overlays.js";
-import { amapProvider } from "./providers.js";
+import { assertMarkerIcon, formatDistance } from "./overlays.ts";
+import { amapProvider } from "./providers.ts";
 
 describe("markers (spec §5: a custom icon must give a size)", () => {
   it("throws for a custom icon without a size", () => {
@@ -15,7 +15,7 @@ describe("markers (spec §5: a custom icon must give a size)", () => {
   });
 
   it("the Leaflet map view refuses an unsized icon and draws markers, lines and polygons", async () => {
-    const { createMapView } = await import("./leaflet-view.js");
+    const { createMapView } = await import("./leaflet-view.ts");
     const container = document.createElement("div");
     container.style.width = "375px";
     container.style.height = "600px";

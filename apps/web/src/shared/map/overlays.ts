@@ -1,5 +1,5 @@
-import type { LngLat } from "./coords.js";
-import type { MapStyle } from "./providers.js";
+import type { LngLat } from "./coords.ts";
+import type { MapStyle } from "./providers.ts";
 
 /**
  * The map view contract of the map layer (spec §1 "markers, lines, polygons", §2 tools, §4 map tools, §5 "Custom map

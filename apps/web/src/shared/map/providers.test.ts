@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locationFromRegion } from "./geocode.js";
+import { locationFromRegion } from "./geocode.ts";
 import {
   amapProvider,
   baiduProvider,
@@ -7,8 +7,8 @@ import {
   SEARCH_COUNT,
   tencentProvider,
   tiandituProvider,
-} from "./providers.js";
-import type { RegionPlace } from "./server-api.js";
+} from "./providers.ts";
+import type { RegionPlace } from "./server-api.ts";
 
 const bounds = { southWest: { longitude: 121, latitude: 31 }, northEast: { longitude: 122, latitude: 32 } };
 

@@ -1,4 +1,4 @@
-import type { CoordSystem, LngLat } from "./coords.js";
+import type { CoordSystem, LngLat } from "./coords.ts";
 
 /**
  * Map providers of spec §1 ("Map type codes: 1 AMap-like, 2 Baidu-like, 3 Tencent-like, any other Tianditu") and §7

@@ -1,6 +1,6 @@
 import { endpoints, type TRegion, type TRegionPlace } from "@aquapilot/contract/wire";
-import { api } from "../api/client.js";
-import type { MapKeys } from "./providers.js";
+import { api } from "../api/client.ts";
+import type { MapKeys } from "./providers.ts";
 
 /**
  * The server calls the map layer uses (spec §7): the map service configuration (app-config-setting) and the server's

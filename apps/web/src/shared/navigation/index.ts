@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { useLocation } from "react-router";
-import { setProjectId } from "../api/client.js";
-import { afterOverlays } from "./overlay-history.js";
-import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.js";
+import { setProjectId } from "../api/client.ts";
+import { afterOverlays } from "./overlay-history.ts";
+import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.ts";
 
-export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.js";
+export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.ts";
 
 /**
  * Navigation of spec §2: every navigation passes through the start-up route `/App`, which redirects to the target

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { appUrl, navigateTo, parseRouteParams, resolveAppTarget, setNavigator } from "./index.js";
-import { PATHS } from "./paths.js";
+import { appUrl, navigateTo, parseRouteParams, resolveAppTarget, setNavigator } from "./index.ts";
+import { PATHS } from "./paths.ts";
 
 describe("navigation through /App (spec §2)", () => {
   it("puts params as JSON in one query value and passes requestPageId/projectId apart", () => {

@@ -8,7 +8,7 @@ import {
   openOverlayCount,
   resetOverlayHistory,
   setOverlayPage,
-} from "./overlay-history.js";
+} from "./overlay-history.ts";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const depth = () => (window.history.state as Record<string, unknown> | null)?.[OVERLAY_STATE_KEY] ?? 0;

@@ -1,8 +1,8 @@
 import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
-import { HubChannel, type HubConnectionLike } from "./hub-channel.js";
-import { deviceChangeSchema, lazyHubConnection } from "./lazy-hub.js";
+import { HubChannel, type HubConnectionLike } from "./hub-channel.ts";
+import { deviceChangeSchema, lazyHubConnection } from "./lazy-hub.ts";
 
-export type { HubConnectionLike } from "./hub-channel.js";
+export type { HubConnectionLike } from "./hub-channel.ts";
 
 /**
  * Real-time hub 1 (spec §7): `/signalr-hubs/device-chang-content-type-message`, method `DeviceChangContentTypeMessage`

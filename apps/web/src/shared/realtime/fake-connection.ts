@@ -1,4 +1,4 @@
-import type { HubConnectionLike } from "./hub-channel.js";
+import type { HubConnectionLike } from "./hub-channel.ts";
 
 /**
  * A stand-in for the SignalR HubConnection in unit tests (the network edge): the test drives its callbacks. `send`
@@ -10,7 +10,10 @@ export class FakeConnection implements HubConnectionLike {
   reconnecting?: (error?: Error) => void;
   reconnected?: (id?: string) => void;
   stopped = false;
-  constructor(private readonly startResult: () => Promise<void> = () => Promise.resolve()) {}
+  private readonly startResult: () => Promise<void>;
+  constructor(startResult: () => Promise<void> = () => Promise.resolve()) {
+    this.startResult = startResult;
+  }
   start() {
     return this.startResult();
   }

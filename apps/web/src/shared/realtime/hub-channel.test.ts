@@ -1,10 +1,10 @@
 import { RealtimeChannelState } from "@aquapilot/contract";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DeviceChangeChannel } from "./device-channel.js";
-import { FakeConnection } from "./fake-connection.js";
-import type { HubChannel, HubConnectionLike } from "./hub-channel.js";
-import { loadHubModule } from "./lazy-hub.js";
-import { MessageChannel } from "./message-channel.js";
+import { DeviceChangeChannel } from "./device-channel.ts";
+import { FakeConnection } from "./fake-connection.ts";
+import type { HubChannel, HubConnectionLike } from "./hub-channel.ts";
+import { loadHubModule } from "./lazy-hub.ts";
+import { MessageChannel } from "./message-channel.ts";
 
 // The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
 beforeAll(() => loadHubModule());

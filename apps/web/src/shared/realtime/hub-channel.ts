@@ -1,5 +1,5 @@
 import { RealtimeChannelState } from "@aquapilot/contract/wire";
-import { backoffDelay } from "./retry-policy.js";
+import { backoffDelay } from "./retry-policy.ts";
 
 /** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
 export interface HubConnectionLike {
@@ -42,6 +42,8 @@ export class HubChannel<T> {
 
   private readonly retryDelay: (attempt: number) => number;
 
+  private readonly spec: HubChannelSpec<T>;
+  private readonly factory: () => HubConnectionLike;
   /**
    * @param spec the hub's method and the schema of its argument
    * @param factory builds a new connection per start
@@ -49,10 +51,12 @@ export class HubChannel<T> {
    *   (0 for the first retry since the last successful start; default {@link backoffDelay}), or a fixed number
    */
   constructor(
-    private readonly spec: HubChannelSpec<T>,
-    private readonly factory: () => HubConnectionLike,
+    spec: HubChannelSpec<T>,
+    factory: () => HubConnectionLike,
     retry: number | ((attempt: number) => number) = (attempt) => backoffDelay(attempt),
   ) {
+    this.spec = spec;
+    this.factory = factory;
     this.retryDelay = typeof retry === "number" ? () => retry : retry;
   }
 

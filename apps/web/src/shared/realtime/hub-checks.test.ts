@@ -1,6 +1,6 @@
 import { ZDeviceChangeMessage, ZMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { PRODUCTION_CHECKS, productionCheck } from "./hub-checks.js";
+import { PRODUCTION_CHECKS, productionCheck } from "./hub-checks.ts";
 
 /** A hub 1 message as the server sends it (contract ZDeviceChangeMessage). */
 const change = ZDeviceChangeMessage.parse({

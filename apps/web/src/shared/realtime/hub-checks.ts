@@ -3,7 +3,7 @@
  * build, in place of the contract's zod schemas (hub-schemas.ts, development and tests).
  */
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
-import type { HubChannelSpec } from "./hub-channel.js";
+import type { HubChannelSpec } from "./hub-channel.ts";
 
 type SchemaLike<T> = HubChannelSpec<T>["schema"];
 

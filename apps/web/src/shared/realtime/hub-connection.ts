@@ -1,6 +1,6 @@
 import { HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
-import type { HubConnectionLike } from "./hub-channel.js";
-import { ForeverRetryPolicy } from "./retry-policy.js";
+import type { HubConnectionLike } from "./hub-channel.ts";
+import { ForeverRetryPolicy } from "./retry-policy.ts";
 
 /**
  * The heavy half of the real-time channels (issue 12): the official SignalR client. Loaded on demand by

@@ -2,12 +2,12 @@ import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract/wi
 import { RealtimeChannelState } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
-import { apiBaseUrl } from "../api/client.js";
-import { queryKeys } from "../api/query-keys.js";
-import { ensureFreshToken } from "../api/token.js";
-import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.js";
+import { apiBaseUrl } from "../api/client.ts";
+import { queryKeys } from "../api/query-keys.ts";
+import { ensureFreshToken } from "../api/token.ts";
+import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
 
-export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.js";
+export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.ts";
 
 let channel: DeviceChangeChannel | null = null;
 

@@ -1,8 +1,8 @@
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
-import { afterFirstScreen } from "../scheduling/index.js";
-import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.js";
+import { afterFirstScreen } from "../scheduling/index.ts";
+import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.ts";
 
-type HubConnectionModule = typeof import("./hub-connection.js");
+type HubConnectionModule = typeof import("./hub-connection.ts");
 
 let loading: Promise<HubConnectionModule> | null = null;
 
@@ -13,7 +13,7 @@ let loading: Promise<HubConnectionModule> | null = null;
  */
 export function loadHubModule(): Promise<HubConnectionModule> {
   loading ??= afterFirstScreen()
-    .then(() => Promise.all([import("./hub-connection.js"), loadHubSchemas()]))
+    .then(() => Promise.all([import("./hub-connection.ts"), loadHubSchemas()]))
     .then(
       ([m, schemas]) => {
         deviceChangeSchema.use(schemas.deviceChange);
@@ -33,8 +33,8 @@ export function loadHubModule(): Promise<HubConnectionModule> {
  * hub-checks.ts's `PRODUCTION_CHECKS` in a production build, which then holds neither zod nor the contract's schemas.
  */
 function loadHubSchemas(): Promise<{ deviceChange: unknown; message: unknown }> {
-  if (!import.meta.env.DEV) return import("./hub-checks.js").then((m) => m.PRODUCTION_CHECKS);
-  return import("./hub-schemas.js").then((m) => ({ deviceChange: m.ZDeviceChangeMessage, message: m.ZMessage }));
+  if (!import.meta.env.DEV) return import("./hub-checks.ts").then((m) => m.PRODUCTION_CHECKS);
+  return import("./hub-schemas.ts").then((m) => ({ deviceChange: m.ZDeviceChangeMessage, message: m.ZMessage }));
 }
 
 type SchemaLike<T> = HubChannelSpec<T>["schema"];

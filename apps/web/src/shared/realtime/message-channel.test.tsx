@@ -3,15 +3,15 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { queryKeys } from "../api/query-keys.js";
-import { clearLoginInfo } from "../auth/session.js";
-import { installSimulatedBridge } from "../bridge/index.js";
-import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.js";
-import { setItem } from "../storage/index.js";
-import { FakeConnection } from "./fake-connection.js";
-import { loadHubModule } from "./lazy-hub.js";
-import { applyReceivedMessage, MessageChannel, useMessageCenter } from "./message-channel.js";
-import { badgeText, unreadAfterRead, unreadAfterReceive, useUnreadMessageCount } from "./unread.js";
+import { queryKeys } from "../api/query-keys.ts";
+import { clearLoginInfo } from "../auth/session.ts";
+import { installSimulatedBridge } from "../bridge/index.ts";
+import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.ts";
+import { setItem } from "../storage/index.ts";
+import { FakeConnection } from "./fake-connection.ts";
+import { loadHubModule } from "./lazy-hub.ts";
+import { applyReceivedMessage, MessageChannel, useMessageCenter } from "./message-channel.ts";
+import { badgeText, unreadAfterRead, unreadAfterReceive, useUnreadMessageCount } from "./unread.ts";
 
 // The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
 beforeAll(() => loadHubModule());

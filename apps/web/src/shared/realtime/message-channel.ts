@@ -1,18 +1,18 @@
 import { HUB_METHODS, HUB_PATHS, RealtimeChannelState, type TMessage } from "@aquapilot/contract/wire";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { createElement, useEffect, useSyncExternalStore } from "react";
-import { apiBaseUrl } from "../api/client.js";
-import { queryKeys } from "../api/query-keys.js";
-import { ensureFreshToken } from "../api/token.js";
-import { bindPush } from "../auth/push.js";
-import { subscribeSession } from "../auth/session.js";
-import { getNativeConfig } from "../bridge/index.js";
-import { onPushMessageOpened } from "../bridge/push-open.js";
-import { navigateTo, PATHS } from "../navigation/index.js";
-import { Toast } from "../ui/toast.js";
-import { HubChannel, type HubConnectionLike } from "./hub-channel.js";
-import { lazyHubConnection, messageSchema } from "./lazy-hub.js";
-import { sessionKey, unreadAfterReceive } from "./unread.js";
+import { apiBaseUrl } from "../api/client.ts";
+import { queryKeys } from "../api/query-keys.ts";
+import { ensureFreshToken } from "../api/token.ts";
+import { bindPush } from "../auth/push.ts";
+import { subscribeSession } from "../auth/session.ts";
+import { getNativeConfig } from "../bridge/index.ts";
+import { onPushMessageOpened } from "../bridge/push-open.ts";
+import { navigateTo, PATHS } from "../navigation/index.ts";
+import { Toast } from "../ui/toast.ts";
+import { HubChannel, type HubConnectionLike } from "./hub-channel.ts";
+import { lazyHubConnection, messageSchema } from "./lazy-hub.ts";
+import { sessionKey, unreadAfterReceive } from "./unread.ts";
 
 /**
  * Real-time hub 2 (spec §7): `/signalr-hubs/message`, method `ReceiveMessage` with one `ZMessage` of the contract (an object,

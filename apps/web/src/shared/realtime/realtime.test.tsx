@@ -3,11 +3,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { queryKeys } from "../api/query-keys.js";
-import { DeviceChangeChannel } from "./device-channel.js";
-import { FakeConnection } from "./fake-connection.js";
-import { applyDeviceChange, useDeviceChanges } from "./index.js";
-import { loadHubModule } from "./lazy-hub.js";
+import { queryKeys } from "../api/query-keys.ts";
+import { DeviceChangeChannel } from "./device-channel.ts";
+import { FakeConnection } from "./fake-connection.ts";
+import { applyDeviceChange, useDeviceChanges } from "./index.ts";
+import { loadHubModule } from "./lazy-hub.ts";
 
 // The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
 beforeAll(() => loadHubModule());

@@ -1,7 +1,7 @@
 import { HubConnectionBuilder } from "@microsoft/signalr";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { createHubConnection } from "./hub-connection.js";
-import { backoffDelay, ForeverRetryPolicy, RETRY_BASE_MS, RETRY_MAX_MS } from "./retry-policy.js";
+import { createHubConnection } from "./hub-connection.ts";
+import { backoffDelay, ForeverRetryPolicy, RETRY_BASE_MS, RETRY_MAX_MS } from "./retry-policy.ts";
 
 const figures = { samples: 0, min: Number.POSITIVE_INFINITY, max: 0 };
 afterAll(() => {

@@ -27,8 +27,11 @@ export function backoffDelay(
  * of retries so far, and never `null` — the client keeps reconnecting, however long the server is away (issue 11).
  */
 export class ForeverRetryPolicy implements IRetryPolicy {
+  private readonly delay: (attempt: number) => number;
   /** @param delay the wait for a retry number, ms (default {@link backoffDelay}) */
-  constructor(private readonly delay: (attempt: number) => number = (attempt) => backoffDelay(attempt)) {}
+  constructor(delay: (attempt: number) => number = (attempt) => backoffDelay(attempt)) {
+    this.delay = delay;
+  }
 
   /** The wait before the next reconnect attempt, ms; never null (never gives up). */
   nextRetryDelayInMilliseconds(context: RetryContext): number {

@@ -1,11 +1,11 @@
 import { endpoints, PERMISSIONS, type TMessage } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { api } from "../api/client.js";
-import { queryKeys } from "../api/query-keys.js";
-import { checkPermission } from "../auth/permissions.js";
-import { getGrantedPolicies, subscribeSession } from "../auth/session.js";
-import { getAccessToken } from "../storage/index.js";
+import { api } from "../api/client.ts";
+import { queryKeys } from "../api/query-keys.ts";
+import { checkPermission } from "../auth/permissions.ts";
+import { getGrantedPolicies, subscribeSession } from "../auth/session.ts";
+import { getAccessToken } from "../storage/index.ts";
 
 /**
  * The unread-message badge (spec §2 home bell and My tab): the count query and its arithmetic. Kept apart from the

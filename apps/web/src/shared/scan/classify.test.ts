@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyScannedCode, parsePairingCode } from "./classify.js";
+import { classifyScannedCode, parsePairingCode } from "./classify.ts";
 
 describe("classifyScannedCode", () => {
   it("recognises a household share code", () => {

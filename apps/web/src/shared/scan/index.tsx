@@ -1,7 +1,7 @@
 import { createRoot } from "react-dom/client";
-import { hasNativeScanner, scanCode } from "../bridge/index.js";
-import { pushBackHandler } from "../ui/back-stack.js";
-import type { ScanTexts } from "./scanner-overlay.js";
+import { hasNativeScanner, scanCode } from "../bridge/index.ts";
+import { pushBackHandler } from "../ui/back-stack.ts";
+import type { ScanTexts } from "./scanner-overlay.tsx";
 
 export {
   classifyScannedCode,
@@ -9,8 +9,8 @@ export {
   type PairingCode,
   parsePairingCode,
   type ScannedCode,
-} from "./classify.js";
-export type { ScanTexts } from "./scanner-overlay.js";
+} from "./classify.ts";
+export type { ScanTexts } from "./scanner-overlay.tsx";
 
 /**
  * Scans a QR code (issue 3 "scanning it: camera through the bridge, or @zxing/browser in the browser"): with a
@@ -22,7 +22,7 @@ export type { ScanTexts } from "./scanner-overlay.js";
 export async function scanQrCode(texts: ScanTexts): Promise<string | null> {
   if (hasNativeScanner()) return scanCode();
   // The overlay (and its icons and mask) comes with the first scan: it is not part of the Home screen's first paint.
-  const { ScannerOverlay } = await import("./scanner-overlay.js");
+  const { ScannerOverlay } = await import("./scanner-overlay.tsx");
   return new Promise<string | null>((resolve) => {
     const host = document.createElement("div");
     host.className = "scan-host";

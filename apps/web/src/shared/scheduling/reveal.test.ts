@@ -1,6 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { useRevealedCount } from "./reveal.js";
+import { useRevealedCount } from "./reveal.ts";
 
 /** Lets the page's event loop run one task (nextTask falls back to a zero-delay timeout here). */
 const oneTask = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));

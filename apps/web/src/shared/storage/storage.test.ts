@@ -8,7 +8,7 @@ import {
   rememberWifi,
   setItem,
   setUserFamily,
-} from "./index.js";
+} from "./index.ts";
 
 describe("persisted client state (spec §3)", () => {
   beforeEach(() => localStorage.clear());

@@ -2,7 +2,7 @@ import { Popup } from "antd-mobile";
 import { CloseOutline } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { mountOverlay, useBackClose } from "./overlay.js";
+import { mountOverlay, useBackClose } from "./overlay.tsx";
 import "./pickers.css";
 
 /** The bottom alert popup (spec §2: title and optional clear link, default text "clear"). */

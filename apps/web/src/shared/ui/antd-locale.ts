@@ -1,7 +1,7 @@
 import type { Language } from "@aquapilot/contract/wire";
 import type { Locale } from "antd-mobile/es/locales/base";
 import { useSyncExternalStore } from "react";
-import { i18n, mapLanguage } from "../i18n/index.js";
+import { i18n, mapLanguage } from "../i18n/index.ts";
 
 /** antd-mobile's own texts (dialog buttons, pickers, empty states) per app language, each its own chunk (issue 12). */
 const LOADERS: Record<Language, () => Promise<{ default: Locale }>> = {

@@ -1,6 +1,6 @@
 import { act } from "react";
 import { describe, expect, it } from "vitest";
-import { antdRender, render, unmount } from "./antd-render.js";
+import { antdRender, render, unmount } from "./antd-render.ts";
 
 describe("antd-mobile's render under React 19", () => {
   it("renders into a container's own root, updates it, and unmounts it a task later", async () => {

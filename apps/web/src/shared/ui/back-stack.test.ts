@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetOverlayHistory } from "../navigation/overlay-history.js";
-import { handleBack, openDialogCount, openWithBack } from "./back-stack.js";
+import { resetOverlayHistory } from "../navigation/overlay-history.ts";
+import { handleBack, openDialogCount, openWithBack } from "./back-stack.ts";
 
 /** A load the test finishes by hand: the overlay's code arriving late. */
 function deferred<T>() {

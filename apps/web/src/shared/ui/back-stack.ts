@@ -1,12 +1,12 @@
-import { goBack } from "../navigation/index.js";
+import { goBack } from "../navigation/index.ts";
 import {
   closeTopOverlay,
   type OverlayCloseReason,
   openOverlay,
   openOverlayCount,
-} from "../navigation/overlay-history.js";
+} from "../navigation/overlay-history.ts";
 
-export type { OverlayCloseReason } from "../navigation/overlay-history.js";
+export type { OverlayCloseReason } from "../navigation/overlay-history.ts";
 
 /**
  * The back stack of spec §2: "Back closes the top dialog first, then lets the page handle back." Dialogs and popups

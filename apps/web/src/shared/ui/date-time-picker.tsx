@@ -14,9 +14,9 @@ import {
   type TimeBounds,
   timeColumns,
   toParts,
-} from "./date-time-rules.js";
-import { mountOverlay } from "./overlay.js";
-import { WheelPopup } from "./wheel.js";
+} from "./date-time-rules.ts";
+import { mountOverlay } from "./overlay.tsx";
+import { WheelPopup } from "./wheel.tsx";
 
 /**
  * The date/time picker bottom popup (spec §2): types datetime (and date), time (starts at 00:00) and timeWithSecond

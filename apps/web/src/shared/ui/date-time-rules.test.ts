@@ -10,7 +10,7 @@ import {
   parseDateText,
   SWIPE_DURATION_MS,
   timeColumns,
-} from "./date-time-rules.js";
+} from "./date-time-rules.ts";
 
 describe("date/time picker columns (spec §2, §9)", () => {
   it("time: hour 00-23 and minute 00-59", () => {

@@ -1,4 +1,4 @@
-import { pad2 } from "./time-picker-rules.js";
+import { pad2 } from "./time-picker-rules.ts";
 
 /**
  * Column rules of the date/time picker (spec §2 "Date/time picker dialog (bottom popup): types datetime, time

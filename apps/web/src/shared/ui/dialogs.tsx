@@ -1,7 +1,7 @@
 import { ActionSheet, Dialog, type DialogShowProps } from "antd-mobile";
 import type { ReactNode } from "react";
-import { i18n } from "../i18n/index.js";
-import { pushBackHandler } from "./back-stack.js";
+import { i18n } from "../i18n/index.ts";
+import { pushBackHandler } from "./back-stack.ts";
 
 /** A dialog that has not reported itself shown after this long is closed anyway, ms (its opening takes ~300 ms). */
 const SHOW_FALLBACK_MS = 1_000;

@@ -1,5 +1,5 @@
 import { ImageViewer } from "antd-mobile";
-import { mountOverlay, useBackClose } from "./overlay.js";
+import { mountOverlay, useBackClose } from "./overlay.tsx";
 import "./pickers.css";
 
 /** The image preview with index counter (spec §2), on antd-mobile's multi-image viewer ("2 / 5" at the top). */

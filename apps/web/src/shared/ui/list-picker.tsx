@@ -2,7 +2,7 @@ import { DotLoading, Popup, SearchBar } from "antd-mobile";
 import { CheckOutline, RightOutline } from "antd-mobile-icons";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { mountOverlay, useBackClose } from "./overlay.js";
+import { mountOverlay, useBackClose } from "./overlay.tsx";
 import "./pickers.css";
 
 /**

@@ -1,9 +1,9 @@
 import { Button } from "antd-mobile";
 import { AppstoreOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, type RouteName } from "../navigation/index.js";
-import { PageShell } from "./page-shell.js";
-import { StateBlock } from "./state-block.js";
+import { navigateTo, PATHS, type RouteName } from "../navigation/index.ts";
+import { PageShell } from "./page-shell.tsx";
+import { StateBlock } from "./state-block.tsx";
 
 /** Placeholder for routes of spec §2 that are not built yet: the top bar titled with the route name and a note. */
 export function NotBuiltPage({ name }: { name: RouteName }) {

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { goBack } from "../navigation/index.js";
-import { addPageGuard } from "../navigation/overlay-history.js";
-import { pushBackHandler } from "./back-stack.js";
+import { goBack } from "../navigation/index.ts";
+import { addPageGuard } from "../navigation/overlay-history.ts";
+import { pushBackHandler } from "./back-stack.ts";
 
 /**
  * Helpers for imperative dialogs and popups (spec §2 "Back closes the top dialog first, then lets the page handle

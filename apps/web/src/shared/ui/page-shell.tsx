@@ -1,6 +1,6 @@
 import { NavBar } from "antd-mobile";
 import type { CSSProperties, ReactNode } from "react";
-import { handleBack } from "./back-stack.js";
+import { handleBack } from "./back-stack.ts";
 
 /** Props of {@link PageShell}. */
 export interface PageShellProps {

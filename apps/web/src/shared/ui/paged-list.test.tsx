@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../api/errors.js";
+import { ApiError } from "../api/errors.ts";
 import {
   fetchAllPages,
   flattenPages,
@@ -12,8 +12,8 @@ import {
   type PageRequest,
   toLoadedPage,
   usePagedQuery,
-} from "./paged-list.js";
-import { Toast } from "./toast.js";
+} from "./paged-list.tsx";
+import { Toast } from "./toast.ts";
 
 /** A server list of `total` numbered rows answering `{items, totalCount}` pages (or bare arrays). */
 function server(total: number, bare = false) {

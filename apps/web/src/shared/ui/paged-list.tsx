@@ -4,9 +4,9 @@ import { Button, InfiniteScroll, PullToRefresh, Skeleton } from "antd-mobile";
 import { ExclamationCircleOutline, FileOutline } from "antd-mobile-icons";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../api/errors.js";
-import { StateBlock } from "./state-block.js";
-import { toast } from "./toast.js";
+import { errorMessage } from "../api/errors.ts";
+import { StateBlock } from "./state-block.tsx";
+import { toast } from "./toast.ts";
 import "./paged-list.css";
 
 /**

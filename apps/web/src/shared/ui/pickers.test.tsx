@@ -1,8 +1,8 @@
 import { waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { handleBack, openDialogCount } from "./back-stack.js";
-import { openListPicker } from "./list-picker.js";
-import { openTimePicker } from "./time-picker.js";
+import { handleBack, openDialogCount } from "./back-stack.ts";
+import { openListPicker } from "./list-picker.tsx";
+import { openTimePicker } from "./time-picker.tsx";
 
 describe("pickers take part in the back stack (spec §2: back closes the top dialog first)", () => {
   it("back closes the time picker before the page handles back", async () => {

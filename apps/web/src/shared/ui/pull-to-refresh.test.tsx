@@ -1,7 +1,7 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { useEffect } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { PullToRefresh } from "./pull-to-refresh.js";
+import { PullToRefresh } from "./pull-to-refresh.tsx";
 
 afterEach(cleanup);
 

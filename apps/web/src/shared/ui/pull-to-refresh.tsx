@@ -1,7 +1,7 @@
 import type { PullToRefreshProps } from "antd-mobile";
 import { type ComponentType, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { afterFirstScreen, nextTask } from "../scheduling/index.js";
+import { afterFirstScreen, nextTask } from "../scheduling/index.ts";
 
 type Loaded = ComponentType<PullToRefreshProps>;
 let loaded: Loaded | null = null;
@@ -28,7 +28,7 @@ export function PullToRefresh(props: PullToRefreshProps) {
     if (Real) return;
     let alive = true;
     afterFirstScreen()
-      .then(() => import("./pull-to-refresh-impl.js"))
+      .then(() => import("./pull-to-refresh-impl.ts"))
       .then(async (m) => {
         loaded = m.PullToRefresh;
         await nextTask();

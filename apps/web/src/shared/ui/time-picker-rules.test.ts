@@ -4,7 +4,7 @@ import {
   parseMinutesSeconds,
   TIME_PICKER_MINUTES,
   TIME_PICKER_SECONDS,
-} from "./time-picker-rules.js";
+} from "./time-picker-rules.ts";
 
 describe("time picker (spec §2, §5, §9)", () => {
   it("offers minutes 00-99 and seconds 00-59", () => {

@@ -1,14 +1,14 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { i18n } from "../i18n/index.js";
-import { mountOverlay } from "./overlay.js";
+import { i18n } from "../i18n/index.ts";
+import { mountOverlay } from "./overlay.tsx";
 import {
   formatMinutesSeconds,
   parseMinutesSeconds,
   TIME_PICKER_MINUTES,
   TIME_PICKER_SECONDS,
-} from "./time-picker-rules.js";
-import { WheelPopup } from "./wheel.js";
+} from "./time-picker-rules.ts";
+import { WheelPopup } from "./wheel.tsx";
 
 /**
  * The minutes-and-seconds time picker popup (spec §2: columns minutes 00-99 and seconds 00-59, default title "select

@@ -14,7 +14,7 @@ function run(action: (toast: AntdToast) => void): void {
   }
   pending = pending
     .then(async () => {
-      loaded ??= (await import("./toast-impl.js")).Toast;
+      loaded ??= (await import("./toast-impl.ts")).Toast;
       action(loaded);
     })
     .catch((err: unknown) => console.warn("[toast] not shown", err));

@@ -1,8 +1,8 @@
 import { Popup } from "antd-mobile";
 import { type PointerEvent, type ReactNode, useRef, useState, type WheelEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { SWIPE_DURATION_MS } from "./date-time-rules.js";
-import { useBackClose } from "./overlay.js";
+import { SWIPE_DURATION_MS } from "./date-time-rules.ts";
+import { useBackClose } from "./overlay.tsx";
 import "./pickers.css";
 
 /**

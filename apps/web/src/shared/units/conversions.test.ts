@@ -10,7 +10,7 @@ import {
   roundToStep,
   toLitres,
   toMgL,
-} from "./conversions.js";
+} from "./conversions.ts";
 
 describe("volume conversions (1 US gal = 3.785411784 L)", () => {
   it("converts litres to US gallons and back", () => {

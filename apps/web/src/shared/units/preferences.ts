@@ -1,6 +1,6 @@
 import { DEFAULT_UNIT_PREFERENCES, endpoints, type TUnitPreferences } from "@aquapilot/contract/wire";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../api/client.js";
+import { api } from "../api/client.ts";
 
 /** Query key of the owner's units (dropped with every other query at sign-out, so never shared between users). */
 export const unitPreferencesKey = ["appuser-setting", "units"] as const;

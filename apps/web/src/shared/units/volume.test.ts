@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { volumeText } from "./volume.js";
+import { volumeText } from "./volume.ts";
 
 const nbsp = /[\u00a0\u202f]/g;
 const ru: Record<string, string> = { L: "л", gal: "гал", Lmin: "л/мин", galmin: "гал/мин" };

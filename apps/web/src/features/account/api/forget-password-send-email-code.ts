@@ -1,5 +1,5 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Sends a 6-digit password-reset code by e-mail: `GET …/account/forget_password_send_email_code?email=` (spec §7,

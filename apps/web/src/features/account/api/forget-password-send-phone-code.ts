@@ -1,5 +1,5 @@
 import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Query of {@link forgetPasswordSendPhoneCode}: national number (digits) and calling code such as "+86". */
 export type ForgetPasswordPhoneInput = QueryOf<typeof endpoints.forgetPasswordSendPhoneCode>;

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /** The caller's profile: `GET /api/basic-data/app/profile/` (spec §7), for the account screens. */
 export function getProfile(signal?: AbortSignal) {

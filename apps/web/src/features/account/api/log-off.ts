@@ -1,5 +1,5 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Deletes the account with the delete-account code (spec §5 "Delete account: security code verification first";

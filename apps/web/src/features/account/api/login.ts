@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { signIn } from "../../../shared/auth/session.js";
+import { signIn } from "../../../shared/auth/session.ts";
 
 /** Input of the sign-in operation (spec §5 Login): account is an e-mail, phone number or user name. */
 export interface LoginInput {

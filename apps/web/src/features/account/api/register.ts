@@ -1,6 +1,6 @@
 import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Query of `POST /api/basic-data/app/account/register` (spec §7): bindType 1 e-mail / 2 phone, region 1/2. */
 export type RegisterInput = QueryOf<typeof endpoints.register>;

@@ -1,6 +1,6 @@
 import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Query of `POST …/account/reset_password` (spec §7): account, code, password, confirmPassword, bindType, countryCode. */
 export type ResetPasswordInput = QueryOf<typeof endpoints.resetPassword>;

@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Sends a 6-digit registration code by e-mail: `GET …/account/send_email_password_code?email=` (spec §7). */
 export function sendEmailPasswordCode(email: string) {

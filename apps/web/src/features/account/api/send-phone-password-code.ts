@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Input of {@link sendPhonePasswordCode}: digits only, country code like "+86". */
 export interface SendPhoneCodeInput {

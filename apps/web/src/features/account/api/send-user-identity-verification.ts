@@ -1,5 +1,5 @@
 import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Query of `POST …/profile/send-useridentity-verification` (spec §7): `purpose` "change-identity" with the ticket and

@@ -1,5 +1,5 @@
 import { endpoints, type QueryOf } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Query of `POST …/profile/update-phone` (spec §7): ticket, phoneNumber, countryCode, code. */
 export type UpdatePhoneInput = QueryOf<typeof endpoints.updatePhone>;

@@ -1,5 +1,5 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Verifies the password before a phone or e-mail change (spec §5 "password verification first"):

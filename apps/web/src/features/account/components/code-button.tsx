@@ -1,7 +1,7 @@
 import { MessageOutline } from "antd-mobile-icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "../../../shared/ui/text-field.js";
+import { TextField } from "../../../shared/ui/text-field.tsx";
 
 /** Seconds before a verification code may be requested again. */
 export const CODE_COOLDOWN_SECONDS = 60;

@@ -1,6 +1,6 @@
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { renderTagged } from "./legal-text.js";
+import { renderTagged } from "./legal-text.tsx";
 
 describe("renderTagged (the tagged legal sentence without Trans, issue 12)", () => {
   const wrap = (name: string, inner: string) => (name === "b" ? <b>{inner}</b> : inner);

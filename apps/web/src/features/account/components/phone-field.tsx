@@ -2,10 +2,10 @@ import { DownOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { currentLanguage } from "../../../shared/i18n/index.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { TextField } from "../../../shared/ui/text-field.js";
-import { findCountry } from "../countries.js";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { TextField } from "../../../shared/ui/text-field.tsx";
+import { findCountry } from "../countries.ts";
 
 /**
  * A phone number field with its country button (issue 3 CountrySelect): the button shows the calling code and opens

@@ -2,11 +2,11 @@ import { IndexBar, List, SearchBar } from "antd-mobile";
 import { CheckOutline, GlobalOutline } from "antd-mobile-icons";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { currentLanguage } from "../../../shared/i18n/index.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { type Country, listCountries, searchCountries } from "../countries.js";
-import { setCountryChoice } from "../country-choice.js";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { type Country, listCountries, searchCountries } from "../countries.ts";
+import { setCountryChoice } from "../country-choice.ts";
 import "../account.css";
 
 /** Navigation params of /CountrySelect: the currently chosen ISO code (requestPageId names the caller). */

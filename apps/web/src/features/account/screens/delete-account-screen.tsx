@@ -4,16 +4,16 @@ import { Button } from "antd-mobile";
 import { ExclamationTriangleOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { endSession } from "../../../shared/auth/logout.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useProfile } from "../api/get-profile.js";
-import { logOff } from "../api/log-off.js";
-import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";
-import { CodeField } from "../components/code-button.js";
-import { isCode } from "../rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { endSession } from "../../../shared/auth/logout.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useProfile } from "../api/get-profile.ts";
+import { logOff } from "../api/log-off.ts";
+import { sendUserIdentityVerification } from "../api/send-user-identity-verification.ts";
+import { CodeField } from "../components/code-button.tsx";
+import { isCode } from "../rules.ts";
 import "../account.css";
 
 /**

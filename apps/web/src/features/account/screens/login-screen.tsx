@@ -2,16 +2,16 @@ import { Button } from "antd-mobile";
 import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clearLoginInfo } from "../../../shared/auth/session.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { deviceChannel } from "../../../shared/realtime/index.js";
-import { BrandMark } from "../../../shared/ui/brand-mark.js";
-import { TextField } from "../../../shared/ui/text-field.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useLogin } from "../api/login.js";
-import { LanguageSwitch } from "../components/language-switch.js";
-import { LegalText } from "../components/legal-text.js";
-import { signInFailure } from "../sign-in-failure.js";
+import { clearLoginInfo } from "../../../shared/auth/session.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { deviceChannel } from "../../../shared/realtime/index.ts";
+import { BrandMark } from "../../../shared/ui/brand-mark.tsx";
+import { TextField } from "../../../shared/ui/text-field.tsx";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useLogin } from "../api/login.ts";
+import { LanguageSwitch } from "../components/language-switch.tsx";
+import { LegalText } from "../components/legal-text.tsx";
+import { signInFailure } from "../sign-in-failure.ts";
 
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;

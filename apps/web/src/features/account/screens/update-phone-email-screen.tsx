@@ -4,21 +4,21 @@ import { CheckCircleFill, LockOutline, MailOutline, PhonebookOutline } from "ant
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { currentLanguage } from "../../../shared/i18n/index.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, TextField } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useProfile } from "../api/get-profile.js";
-import { sendUserIdentityVerification } from "../api/send-user-identity-verification.js";
-import { updateEmail, updatePhone } from "../api/update-identity.js";
-import { updatePhoneOrEmailVerification } from "../api/update-phone-or-email-verification.js";
-import { CodeField } from "../components/code-button.js";
-import { PhoneField } from "../components/phone-field.js";
-import { countryOfCallingCode, defaultCountry } from "../countries.js";
-import { saveDraft, useReturnedState } from "../country-choice.js";
-import { checkIdentity, type IdentityMode, isCode } from "../rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, TextField } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useProfile } from "../api/get-profile.ts";
+import { sendUserIdentityVerification } from "../api/send-user-identity-verification.ts";
+import { updateEmail, updatePhone } from "../api/update-identity.ts";
+import { updatePhoneOrEmailVerification } from "../api/update-phone-or-email-verification.ts";
+import { CodeField } from "../components/code-button.tsx";
+import { PhoneField } from "../components/phone-field.tsx";
+import { countryOfCallingCode, defaultCountry } from "../countries.ts";
+import { saveDraft, useReturnedState } from "../country-choice.ts";
+import { checkIdentity, type IdentityMode, isCode } from "../rules.ts";
 import "../account.css";
 
 /** Navigation params of /UpdatePhoneEmail: which identity to change first ("email" default, or "phone"). */

@@ -1,7 +1,7 @@
 import { endpoints, type TAfterSale, type TAfterSaleCreate } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { afterSaleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { afterSaleKeys } from "./keys.ts";
 
 /**
  * Files an after-sales request: `POST /api/run-lucky/device/app/post-sale/` with `{deviceId, description (5–500),

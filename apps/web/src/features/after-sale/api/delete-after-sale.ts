@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { afterSaleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { afterSaleKeys } from "./keys.ts";
 
 /** Withdraws one of the caller's unhandled requests: `DELETE /api/run-lucky/device/app/post-sale/{id}`. */
 export async function deleteAfterSale(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { endpoints, type TAfterSale } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
-import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.js";
+import { api } from "../../../shared/api/client.ts";
+import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.tsx";
 
 /**
  * One page of the caller's after-sales requests, newest first: `GET /api/run-lucky/device/app/post-sale/?skipCount=

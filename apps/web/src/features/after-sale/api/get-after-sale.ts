@@ -1,7 +1,7 @@
 import { endpoints, type TAfterSale } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { afterSaleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { afterSaleKeys } from "./keys.ts";
 
 /** One of the caller's requests: `GET /api/run-lucky/device/app/post-sale/{id}`. Errors: ApiError (404, 403). */
 export function getAfterSale(id: string, signal?: AbortSignal): Promise<TAfterSale> {

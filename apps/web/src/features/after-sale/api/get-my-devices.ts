@@ -1,8 +1,8 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { fetchAllPages } from "../../../shared/ui/paged-list.js";
-import { afterSaleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { fetchAllPages } from "../../../shared/ui/paged-list.tsx";
+import { afterSaleKeys } from "./keys.ts";
 
 /** A device the caller may file a request for, with its household's name. */
 export interface ChoosableDevice {

@@ -1,7 +1,7 @@
 import { endpoints, type TAfterSale, type TAfterSaleUpdate } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { afterSaleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { afterSaleKeys } from "./keys.ts";
 
 /**
  * Edits one of the caller's unhandled requests: `PUT /api/run-lucky/device/app/post-sale/{id}` with the create body

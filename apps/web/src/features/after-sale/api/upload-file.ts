@@ -1,5 +1,5 @@
 import { endpoints, FILE_UPLOAD_MAX_BYTES, type TUploadedFile } from "@aquapilot/contract/wire";
-import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.js";
+import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.ts";
 
 /**
  * Uploads one image: `POST /api/app/file/upload`, multipart/form-data with one part `file` (JPEG, PNG or WebP, at most

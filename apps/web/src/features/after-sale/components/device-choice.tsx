@@ -1,7 +1,7 @@
 import { CheckCircleFill } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import type { ChoosableDevice } from "../api/get-my-devices.js";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import type { ChoosableDevice } from "../api/get-my-devices.ts";
 
 /**
  * The device choice of AfterSaleCreate: one card per device of the caller's households (name, household, online

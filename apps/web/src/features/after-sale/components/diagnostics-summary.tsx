@@ -1,6 +1,6 @@
 import type { TDiagnostics } from "@aquapilot/contract/wire";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "../../../shared/ui/index.js";
+import { formatDate } from "../../../shared/ui/index.ts";
 
 /** What an attached diagnostics snapshot holds, in one line each (test id `after-sale-diagnostics-summary`). */
 export function DiagnosticsSummary({ diagnostics }: { diagnostics: TDiagnostics }) {

@@ -2,8 +2,8 @@ import { DotLoading } from "antd-mobile";
 import { AddOutline, CloseOutline, ExclamationCircleFill } from "antd-mobile-icons";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { openImagePreview } from "../../../shared/ui/index.js";
-import { MAX_PHOTOS, type PhotoItem } from "../rules.js";
+import { openImagePreview } from "../../../shared/ui/index.ts";
+import { MAX_PHOTOS, type PhotoItem } from "../rules.ts";
 
 /**
  * The photos of a request: thumbnails (tap → the image preview with index counter of spec §2), a remove button each

@@ -3,9 +3,9 @@ import { Button, Skeleton, Switch, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MessageOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { imageUrl } from "../../../shared/api/client.js";
-import { ApiError, errorMessage } from "../../../shared/api/errors.js";
-import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
+import { imageUrl } from "../../../shared/api/client.ts";
+import { ApiError, errorMessage } from "../../../shared/api/errors.ts";
+import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import {
   confirmDialog,
   formatDate,
@@ -14,17 +14,17 @@ import {
   TextField,
   toast,
   useSingleFlight,
-} from "../../../shared/ui/index.js";
-import { useCreateAfterSale } from "../api/create-after-sale.js";
-import { useDeleteAfterSale } from "../api/delete-after-sale.js";
-import { useAfterSale } from "../api/get-after-sale.js";
-import { useMyDevices } from "../api/get-my-devices.js";
-import { useUpdateAfterSale } from "../api/update-after-sale.js";
-import { preparePhoto, uploadFile } from "../api/upload-file.js";
-import { DeviceChoice } from "../components/device-choice.js";
-import { DiagnosticsSummary } from "../components/diagnostics-summary.js";
-import { PhotoGrid } from "../components/photo-grid.js";
-import { DESCRIPTION_MAX, draftProblem, type PhotoItem, photosThatFit, uploadedPaths } from "../rules.js";
+} from "../../../shared/ui/index.ts";
+import { useCreateAfterSale } from "../api/create-after-sale.ts";
+import { useDeleteAfterSale } from "../api/delete-after-sale.ts";
+import { useAfterSale } from "../api/get-after-sale.ts";
+import { useMyDevices } from "../api/get-my-devices.ts";
+import { useUpdateAfterSale } from "../api/update-after-sale.ts";
+import { preparePhoto, uploadFile } from "../api/upload-file.ts";
+import { DeviceChoice } from "../components/device-choice.tsx";
+import { DiagnosticsSummary } from "../components/diagnostics-summary.tsx";
+import { PhotoGrid } from "../components/photo-grid.tsx";
+import { DESCRIPTION_MAX, draftProblem, type PhotoItem, photosThatFit, uploadedPaths } from "../rules.ts";
 import "../after-sale.css";
 
 /**

@@ -3,11 +3,11 @@ import { Button, Tabs, Tag } from "antd-mobile";
 import { AddOutline, PictureOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { formatDate, PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { PagedList, type PageRequest } from "../../../shared/ui/paged-list.js";
-import { getAfterSalePage } from "../api/get-after-sale-list.js";
-import { afterSaleKeys } from "../api/keys.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { formatDate, PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { PagedList, type PageRequest } from "../../../shared/ui/paged-list.tsx";
+import { getAfterSalePage } from "../api/get-after-sale-list.ts";
+import { afterSaleKeys } from "../api/keys.ts";
 import "../after-sale.css";
 
 /** Navigation params of AfterSaleList: `tab` — which tab shows first (default "unhandled"). */

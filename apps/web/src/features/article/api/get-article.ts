@@ -1,8 +1,8 @@
 import { endpoints, type TArticle } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { currentLanguage } from "../../../shared/i18n/index.js";
-import { articleKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { articleKeys } from "./keys.ts";
 
 /**
  * One article in the interface language (Accept-Language; the server falls back to zh-Hans):

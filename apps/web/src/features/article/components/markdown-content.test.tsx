@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { articleUrlTransform, MarkdownContent } from "./markdown-content.js";
+import { articleUrlTransform, MarkdownContent } from "./markdown-content.tsx";
 
 afterEach(cleanup);
 

@@ -1,6 +1,6 @@
 import Markdown, { type Components, defaultUrlTransform } from "react-markdown";
-import { imageUrl } from "../../../shared/api/client.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
+import { imageUrl } from "../../../shared/api/client.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 
 /** Prefix of links from one article to another: `[Salt](article:salt)`. */
 const ARTICLE_LINK = "article:";

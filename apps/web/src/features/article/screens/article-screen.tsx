@@ -3,15 +3,15 @@ import { Button, SearchBar, Skeleton } from "antd-mobile";
 import { ExclamationCircleOutline, QuestionCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../shared/api/errors.js";
-import { currentLanguage } from "../../../shared/i18n/index.js";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { formatDate, PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { PagedList, type PageRequest } from "../../../shared/ui/paged-list.js";
-import { useArticle } from "../api/get-article.js";
-import { getHelpArticlePage } from "../api/get-article-list.js";
-import { articleKeys } from "../api/keys.js";
-import { MarkdownContent } from "../components/markdown-content.js";
+import { ApiError } from "../../../shared/api/errors.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { formatDate, PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { PagedList, type PageRequest } from "../../../shared/ui/paged-list.tsx";
+import { useArticle } from "../api/get-article.ts";
+import { getHelpArticlePage } from "../api/get-article-list.ts";
+import { articleKeys } from "../api/keys.ts";
+import { MarkdownContent } from "../components/markdown-content.tsx";
 import "../article.css";
 
 /** Navigation params of /Article: `id` opens one article; without it the help list shows (searching `keyword`). */

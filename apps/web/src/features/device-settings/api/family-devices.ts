@@ -1,7 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api, asPage } from "../../../shared/api/client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /**
  * A household's devices in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7), under the

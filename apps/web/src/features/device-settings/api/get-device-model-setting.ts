@@ -1,7 +1,7 @@
 import { endpoints, type TDeviceModelSetting } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { deviceSettingsKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { deviceSettingsKeys } from "./keys.ts";
 
 /**
  * Which advanced settings the device's model has, with units and bounds: `GET

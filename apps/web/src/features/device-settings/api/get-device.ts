@@ -1,7 +1,7 @@
 import { endpoints, type TDeviceWithData } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { deviceSettingsKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { deviceSettingsKeys } from "./keys.ts";
 
 /**
  * A device with its live state, reported advanced settings and model: `GET

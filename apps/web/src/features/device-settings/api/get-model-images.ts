@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { deviceSettingsKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { deviceSettingsKeys } from "./keys.ts";
 
 /**
  * The product images of a device's model (relative paths; show them through `imageUrl`): `GET

@@ -1,7 +1,7 @@
 import { endpoints, type TCommandStatus, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
-import { deviceChannel } from "../../../shared/realtime/index.js";
-import type { SettingsRecord } from "../settings-fields.js";
+import { api } from "../../../shared/api/client.ts";
+import { deviceChannel } from "../../../shared/realtime/index.ts";
+import type { SettingsRecord } from "../settings-fields.ts";
 
 /** How long the screen waits for the device's acknowledgement before reading the command's stored status, ms. */
 export const CONFIG_ACK_TIMEOUT_MS = 20_000;

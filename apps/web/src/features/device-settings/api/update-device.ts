@@ -1,7 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /**
  * Renames a device (DeviceNameUpdate): `POST /api/run-lucky/device/app/device/update-device-name?deviceId=&name=`

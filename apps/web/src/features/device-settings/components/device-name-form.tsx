@@ -2,11 +2,11 @@ import { ZDeviceName } from "@aquapilot/contract";
 import type { TDeviceWithData } from "@aquapilot/contract/wire";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { getItem, setItem } from "../../../shared/storage/index.js";
-import { TextField, toast } from "../../../shared/ui/index.js";
-import { useDevice } from "../api/get-device.js";
-import { useUpdateDeviceName } from "../api/update-device.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { getItem, setItem } from "../../../shared/storage/index.ts";
+import { TextField, toast } from "../../../shared/ui/index.ts";
+import { useDevice } from "../api/get-device.ts";
+import { useUpdateDeviceName } from "../api/update-device.ts";
 
 /** Longest device name (characters after trimming; contract ZDeviceName). */
 export const DEVICE_NAME_MAX = 32;

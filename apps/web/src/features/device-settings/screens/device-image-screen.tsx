@@ -3,15 +3,15 @@ import { Button, SpinLoading } from "antd-mobile";
 import { CameraOutline, CheckCircleFill, PictureOutline } from "antd-mobile-icons";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useDevice } from "../api/get-device.js";
-import { useModelImages } from "../api/get-model-images.js";
-import { useUpdateDeviceImage } from "../api/update-device.js";
-import type { DeviceParams } from "../params.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useDevice } from "../api/get-device.ts";
+import { useModelImages } from "../api/get-model-images.ts";
+import { useUpdateDeviceImage } from "../api/update-device.ts";
+import type { DeviceParams } from "../params.ts";
 import "../device-settings.css";
 
 /**

@@ -1,16 +1,16 @@
 import { Button, List, SpinLoading } from "antd-mobile";
 import { ExclamationCircleOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { useHouseholds } from "../../../shared/api/households.js";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { getItem, setItem } from "../../../shared/storage/index.js";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useDevice } from "../api/get-device.js";
-import { useDeleteDevice } from "../api/update-device.js";
-import { formatMac } from "../pairing-code.js";
-import type { DeviceParams } from "../params.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { useHouseholds } from "../../../shared/api/households.ts";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { getItem, setItem } from "../../../shared/storage/index.ts";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useDevice } from "../api/get-device.ts";
+import { useDeleteDevice } from "../api/update-device.ts";
+import { formatMac } from "../pairing-code.ts";
+import type { DeviceParams } from "../params.ts";
 import "../device-settings.css";
 
 /**

@@ -1,12 +1,12 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, toast } from "../../../shared/ui/index.js";
-import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.js";
-import type { DeviceParams } from "../params.js";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, toast } from "../../../shared/ui/index.ts";
+import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.tsx";
+import type { DeviceParams } from "../params.ts";
 import "../device-settings.css";
 
-export { DEVICE_NAME_MAX } from "../components/device-name-form.js";
+export { DEVICE_NAME_MAX } from "../components/device-name-form.tsx";
 
 /**
  * DeviceNameUpdate (spec §2 /DeviceNameUpdate; §3 "Device name edit has label Device name and field Name"): one

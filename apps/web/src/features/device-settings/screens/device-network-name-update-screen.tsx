@@ -1,11 +1,11 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { useHouseholds } from "../../../shared/api/households.js";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import { PageShell, toast } from "../../../shared/ui/index.js";
-import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.js";
-import type { DeviceParams } from "../params.js";
+import { useHouseholds } from "../../../shared/api/households.ts";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import { PageShell, toast } from "../../../shared/ui/index.ts";
+import { DeviceNameField, useDeviceNameForm } from "../components/device-name-form.tsx";
+import type { DeviceParams } from "../params.ts";
 import "../device-settings.css";
 
 /**

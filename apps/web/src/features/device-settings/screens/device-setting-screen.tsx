@@ -4,11 +4,11 @@ import { Button, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleOutline, RightOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { formatDuration, formatMinutes } from "../../../shared/format/duration.js";
-import { useRouteParams } from "../../../shared/navigation/index.js";
-import { formatDate } from "../../../shared/ui/date-time-rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { formatDuration, formatMinutes } from "../../../shared/format/duration.ts";
+import { useRouteParams } from "../../../shared/navigation/index.ts";
+import { formatDate } from "../../../shared/ui/date-time-rules.ts";
 import {
   confirmDialog,
   openDateTimePicker,
@@ -17,15 +17,15 @@ import {
   PageShell,
   StateBlock,
   useSingleFlight,
-} from "../../../shared/ui/index.js";
-import { useUnitPreferences } from "../../../shared/units/preferences.js";
-import { useDeviceCommand, useNow } from "../../device/hooks.js";
-import { useDevice } from "../api/get-device.js";
-import { useDeviceModelSetting } from "../api/get-device-model-setting.js";
-import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.js";
-import { deviceClockNow, deviceClockOffset } from "../device-clock.js";
-import { readModelSetting } from "../model-bounds.js";
-import type { DeviceParams } from "../params.js";
+} from "../../../shared/ui/index.ts";
+import { useUnitPreferences } from "../../../shared/units/preferences.ts";
+import { useDeviceCommand, useNow } from "../../device/hooks.ts";
+import { useDevice } from "../api/get-device.ts";
+import { useDeviceModelSetting } from "../api/get-device-model-setting.ts";
+import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.ts";
+import { deviceClockNow, deviceClockOffset } from "../device-clock.ts";
+import { readModelSetting } from "../model-bounds.ts";
+import type { DeviceParams } from "../params.ts";
 import {
   boundsOf,
   changedSettings,
@@ -45,7 +45,7 @@ import {
   settingToText,
   type UnitContext,
   wireToDisplayText,
-} from "../settings-fields.js";
+} from "../settings-fields.ts";
 import "../device-settings.css";
 
 /** What the save bar says: nothing yet, sending, the device applied it (or nothing needed sending), refused. */

@@ -3,13 +3,13 @@ import { Button, SpinLoading } from "antd-mobile";
 import { DownOutline, UnorderedListOutline, UpOutline } from "antd-mobile-icons";
 import { type PointerEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { getItem } from "../../../shared/storage/index.js";
-import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useHouseholdDevices, useUpdateDeviceSort } from "../api/family-devices.js";
-import type { HouseholdParams } from "../params.js";
-import { dropIndex, moveById, moveItem, orderChanged } from "../sort-moves.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { getItem } from "../../../shared/storage/index.ts";
+import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useHouseholdDevices, useUpdateDeviceSort } from "../api/family-devices.ts";
+import type { HouseholdParams } from "../params.ts";
+import { dropIndex, moveById, moveItem, orderChanged } from "../sort-moves.ts";
 import "../device-settings.css";
 
 /** A drag in progress: which row, where it started, how far the pointer moved (px), the row height (px). */

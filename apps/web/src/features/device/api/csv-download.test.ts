@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { trickle } from "../../../shared/api/testing/fake-fetch.js";
-import { i18n } from "../../../shared/i18n/index.js";
-import { type CsvExportProgress, downloadCsv } from "./device-api.js";
+import { trickle } from "../../../shared/api/testing/fake-fetch.ts";
+import { i18n } from "../../../shared/i18n/index.ts";
+import { type CsvExportProgress, downloadCsv } from "./device-api.ts";
 
 /** What the page saved: the clicked download links (the browser's download), with their blob. */
 function watchDownloads() {

@@ -1,5 +1,5 @@
 import { endpoints, type TSaltStatus } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * `PUT …/device-control/set-salt-reminder?deviceId&days` (issue 10): the household's low-salt reminder — salt counts

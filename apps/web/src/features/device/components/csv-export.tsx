@@ -2,13 +2,13 @@ import type { TFlowStatisticsCsvQuery } from "@aquapilot/contract/wire";
 import { ProgressBar } from "antd-mobile";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { formatPercent } from "../../../shared/format/percent.js";
-import { toast } from "../../../shared/ui/index.js";
-import { type CsvExportProgress, downloadCsv } from "../api/device-api.js";
-import { formatBytes } from "../logic/csv-progress.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { formatPercent } from "../../../shared/format/percent.ts";
+import { toast } from "../../../shared/ui/index.ts";
+import { type CsvExportProgress, downloadCsv } from "../api/device-api.ts";
+import { formatBytes } from "../logic/csv-progress.ts";
 import "./csv-export.css";
-import { numberFormat } from "../../../shared/format/intl.js";
+import { numberFormat } from "../../../shared/format/intl.ts";
 
 /** What the export is doing: nothing, or streaming with its progress so far. */
 export type CsvExportState = { status: "idle" } | { status: "running"; progress: CsvExportProgress };

@@ -2,12 +2,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../shared/api/errors.js";
-import { formatPercent } from "../../../shared/format/percent.js";
-import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.js";
-import { useDeviceCommand, useLongPress } from "../hooks.js";
-import type { CommandKind, CommandState } from "../logic/command-state.js";
+import { ApiError } from "../../../shared/api/errors.ts";
+import { formatPercent } from "../../../shared/format/percent.ts";
+import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.ts";
+import { useDeviceCommand, useLongPress } from "../hooks.ts";
+import type { CommandKind, CommandState } from "../logic/command-state.ts";
 
 /** The text key of each command's name. */
 const COMMAND_LABEL = {

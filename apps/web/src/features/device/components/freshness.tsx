@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { minutesAgo } from "../logic/live-values.js";
+import { minutesAgo } from "../logic/live-values.ts";
 
 /** "N min ago" / "just now" for one value's report time (issue 4 "Freshness"); nothing when unknown. */
 export function ReportedAgo({ time, now, testId }: { time: string | null; now: number; testId?: string }) {

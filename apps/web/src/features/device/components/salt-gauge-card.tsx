@@ -1,13 +1,13 @@
 import { Button, ProgressBar } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { intlLocale } from "../../home/format.js";
-import { useSaltStatus } from "../api/device-api.js";
-import { saltGaugePercent } from "../logic/salt-gauge.js";
-import { SaltRefillDialog } from "./salt-refill-dialog.js";
-import { SaltReminderSetting } from "./salt-reminder.js";
+import { intlLocale } from "../../home/format.ts";
+import { useSaltStatus } from "../api/device-api.ts";
+import { saltGaugePercent } from "../logic/salt-gauge.ts";
+import { SaltRefillDialog } from "./salt-refill-dialog.tsx";
+import { SaltReminderSetting } from "./salt-reminder.tsx";
 import "./salt-gauge.css";
-import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.js";
+import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
 
 /**
  * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level

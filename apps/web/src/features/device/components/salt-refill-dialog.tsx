@@ -2,10 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Button, Dialog } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { TextField, toast, useBackClose } from "../../../shared/ui/index.js";
-import { deviceKeys, resetSaltLevel } from "../api/device-api.js";
-import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { TextField, toast, useBackClose } from "../../../shared/ui/index.ts";
+import { deviceKeys, resetSaltLevel } from "../api/device-api.ts";
+import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.ts";
 
 /**
  * The "Salt refilled" dialog (issue 4 "Salt"): the level in the brine tank now, kg (default the tank size when

@@ -2,11 +2,11 @@ import { SALT_REMINDER_DAYS } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { openListPicker, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import { deviceKeys } from "../api/device-api.js";
-import { setSaltReminder } from "../api/salt-reminder.js";
-import { reminderChoices } from "../logic/salt-gauge.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { openListPicker, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { deviceKeys } from "../api/device-api.ts";
+import { setSaltReminder } from "../api/salt-reminder.ts";
+import { reminderChoices } from "../logic/salt-gauge.ts";
 
 /**
  * The low-salt reminder setting of a device (issue 10 "Salt an owner can trust"): "remind me when salt runs out within

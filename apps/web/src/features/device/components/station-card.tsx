@@ -1,12 +1,12 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { dateTimeFormat } from "../../../shared/format/intl.js";
-import { formatPercent } from "../../../shared/format/percent.js";
-import { useVolume } from "../../../shared/units/volume.js";
-import type { LiveDevice } from "../api/device-api.js";
-import { formatCountdown, stationProgress } from "../logic/live-values.js";
-import { stationRemainingAt } from "../logic/station-clock.js";
-import { ReportedAgo } from "./freshness.js";
+import { dateTimeFormat } from "../../../shared/format/intl.ts";
+import { formatPercent } from "../../../shared/format/percent.ts";
+import { useVolume } from "../../../shared/units/volume.ts";
+import type { LiveDevice } from "../api/device-api.ts";
+import { formatCountdown, stationProgress } from "../logic/live-values.ts";
+import { stationRemainingAt } from "../logic/station-clock.ts";
+import { ReportedAgo } from "./freshness.tsx";
 
 /** A phone-local "HH:mm" for an instant (ms) in the interface language. */
 function formatClockTime(ms: number, lang: string): string {

@@ -2,15 +2,15 @@ import { ReportTimeType } from "@aquapilot/contract/wire";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.js";
-import { fromLitres } from "../../../shared/units/conversions.js";
-import { useVolume } from "../../../shared/units/volume.js";
-import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.js";
-import { formatCountdown } from "../logic/live-values.js";
-import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.js";
+import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
+import { fromLitres } from "../../../shared/units/conversions.ts";
+import { useVolume } from "../../../shared/units/volume.ts";
+import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.ts";
+import { formatCountdown } from "../logic/live-values.ts";
+import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.tsx";
 
 /** The chart module, fetched only when the statistics section renders (keeps uPlot out of every other screen). */
-const FlowChart = lazy(() => import("./flow-chart.js"));
+const FlowChart = lazy(() => import("./flow-chart.tsx"));
 
 const TABS = [
   { value: ReportTimeType.Month, key: "deviceStats.month" },

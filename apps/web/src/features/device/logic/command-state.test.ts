@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CommandEvent, type CommandState, commandReducer, IDLE, isPending } from "./command-state.js";
+import { type CommandEvent, type CommandState, commandReducer, IDLE, isPending } from "./command-state.ts";
 
 const run = (...events: CommandEvent[]): CommandState => events.reduce(commandReducer, IDLE);
 const send: CommandEvent = { type: "send", kind: "forcedRegeneration", at: 1 };

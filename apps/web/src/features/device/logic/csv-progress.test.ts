@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { announcedRows, CsvLineCounter, exportPercent, formatBytes } from "./csv-progress.js";
+import { announcedRows, CsvLineCounter, exportPercent, formatBytes } from "./csv-progress.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { refreshesStatistics } from "./live-refresh.js";
+import { refreshesStatistics } from "./live-refresh.ts";
 
 const base: TDeviceChangeMessage = {
   kind: "state",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clockDriftMs, formatCountdown, isClockDrifting, minutesAgo, stationProgress } from "./live-values.js";
+import { clockDriftMs, formatCountdown, isClockDrifting, minutesAgo, stationProgress } from "./live-values.ts";
 
 describe("freshness", () => {
   const now = Date.parse("2026-01-01T12:00:00Z");

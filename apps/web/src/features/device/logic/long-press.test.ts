@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { LongPress } from "./long-press.js";
+import { LongPress } from "./long-press.ts";
 
 describe("LongPress (spec §4 forced switch, §9 2 s)", () => {
   beforeEach(() => vi.useFakeTimers());

@@ -9,14 +9,16 @@ export class LongPress {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private startedAt: number | null = null;
 
+  private readonly onFire: () => void;
+  readonly holdMs: number;
   /**
    * @param onFire called once per completed hold
    * @param holdMs how long to hold, ms (default LIMITS.longPressMs = 2000)
    */
-  constructor(
-    private readonly onFire: () => void,
-    readonly holdMs: number = LIMITS.longPressMs,
-  ) {}
+  constructor(onFire: () => void, holdMs: number = LIMITS.longPressMs) {
+    this.onFire = onFire;
+    this.holdMs = holdMs;
+  }
 
   /** Starts a hold at `now` (ms); a hold already running keeps its start. */
   start(now: number = Date.now()): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REMINDER_CHOICES, reminderChoices, saltGaugePercent } from "./salt-gauge.js";
+import { REMINDER_CHOICES, reminderChoices, saltGaugePercent } from "./salt-gauge.ts";
 
 describe("the salt gauge", () => {
   it("shows the level against the last refill, in whole percent, within 0–100", () => {

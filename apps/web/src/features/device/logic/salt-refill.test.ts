@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REFILL_KG, defaultRefillKg, parseRefillKg } from "./salt-refill.js";
+import { DEFAULT_REFILL_KG, defaultRefillKg, parseRefillKg } from "./salt-refill.ts";
 
 describe("defaultRefillKg", () => {
   it("offers the tank size when known", () => {

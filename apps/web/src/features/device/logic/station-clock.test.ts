@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeStationClock, stationClockOf, stationRemainingAt } from "./station-clock.js";
+import { mergeStationClock, stationClockOf, stationRemainingAt } from "./station-clock.ts";
 
 const T0 = Date.parse("2026-05-01T10:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();

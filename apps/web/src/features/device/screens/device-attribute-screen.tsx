@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { List } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { ageInYears } from "../../../shared/format/age.js";
-import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell } from "../../../shared/ui/index.js";
-import { deviceInfoQuery } from "../api/device-api.js";
-import type { DeviceParams } from "./device-screen.js";
+import { ageInYears } from "../../../shared/format/age.ts";
+import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell } from "../../../shared/ui/index.ts";
+import { deviceInfoQuery } from "../api/device-api.ts";
+import type { DeviceParams } from "./device-screen.tsx";
 import "../device.css";
-import { numberFormat } from "../../../shared/format/intl.js";
-import { useVolume } from "../../../shared/units/volume.js";
+import { numberFormat } from "../../../shared/format/intl.ts";
+import { useVolume } from "../../../shared/units/volume.ts";
 
 /**
  * /DeviceAttribute (spec §2): the device's attributes — model, serial numbers, firmware, MAC, age (365-day years since

@@ -3,17 +3,17 @@ import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import { PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { useFamilyDevices } from "../../home/api/get-family-devices.js";
-import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../api/device-api.js";
-import { DeviceControls } from "../components/device-controls.js";
-import { SaltGaugeCard } from "../components/salt-gauge-card.js";
-import { StationCard } from "../components/station-card.js";
-import { CyclesSection, StatsSection } from "../components/stats-section.js";
-import { useLiveDevice, useNow } from "../hooks.js";
-import { isClockDrifting, minutesAgo } from "../logic/live-values.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { useFamilyDevices } from "../../home/api/get-family-devices.ts";
+import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../api/device-api.ts";
+import { DeviceControls } from "../components/device-controls.tsx";
+import { SaltGaugeCard } from "../components/salt-gauge-card.tsx";
+import { StationCard } from "../components/station-card.tsx";
+import { CyclesSection, StatsSection } from "../components/stats-section.tsx";
+import { useLiveDevice, useNow } from "../hooks.ts";
+import { isClockDrifting, minutesAgo } from "../logic/live-values.ts";
 import "../device.css";
 
 /** Route params of /Device (spec §2). */

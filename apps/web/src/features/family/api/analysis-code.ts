@@ -1,5 +1,5 @@
 import { endpoints, type TShareAnalysis } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Checks a scanned or pasted share code without joining: `POST …/family-user/analysis-code?code=&preview=true`

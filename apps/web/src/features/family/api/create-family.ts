@@ -1,8 +1,8 @@
 import type { BodyOf, TFamily } from "@aquapilot/contract/wire";
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** What FamilyCreate sends (spec §7 family `POST /` B): name, address (required, spec §5), location and region. */
 export type CreateFamilyInput = BodyOf<typeof endpoints.createFamily>;

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** Removes a member (administrator, spec §6): `DELETE /api/run-lucky/device/app/family-user/{id}` (§7). */
 export async function deleteFamilyUser(id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { forgetFamily } from "./forget-family.js";
+import { api } from "../../../shared/api/client.ts";
+import { forgetFamily } from "./forget-family.ts";
 
 /** Deletes a family (administrator only, spec §6): `DELETE /api/run-lucky/device/app/family/{id}` (spec §7). */
 export async function deleteFamily(id: string): Promise<void> {

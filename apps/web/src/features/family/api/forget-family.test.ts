@@ -1,10 +1,10 @@
 import type { TFamily, TFamilyDevice } from "@aquapilot/contract";
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { forgetFamily } from "./forget-family.js";
-import { nextSkipCount } from "./get-family-list.js";
-import { familyKeys } from "./keys.js";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { forgetFamily } from "./forget-family.ts";
+import { nextSkipCount } from "./get-family-list.ts";
+import { familyKeys } from "./keys.ts";
 
 const family = (id: string) => ({ id, name: id }) as TFamily;
 

@@ -1,7 +1,7 @@
 import type { TFamily } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { familyKeys } from "./keys.js";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { familyKeys } from "./keys.ts";
 
 /**
  * Drops a family the caller no longer belongs to (left, deleted or removed; spec §6 "losing access to its devices

@@ -1,8 +1,8 @@
 import { endpoints, LIMITS, type TFamily, type TPaged } from "@aquapilot/contract/wire";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.js";
-import { nextPageSkip } from "../../../shared/ui/paged-list.js";
-import { familyKeys } from "./keys.js";
+import { api, asPage } from "../../../shared/api/client.ts";
+import { nextPageSkip } from "../../../shared/ui/paged-list.tsx";
+import { familyKeys } from "./keys.ts";
 
 /**
  * One page of the caller's families: `GET /api/run-lucky/device/app/family/?skipCount=&maxResultCount=` (spec §7;

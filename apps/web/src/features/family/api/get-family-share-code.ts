@@ -1,7 +1,7 @@
 import { endpoints, type TShareCode } from "@aquapilot/contract/wire";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** A share code plus when this client received it (ms since epoch), so the countdown ignores clock skew. */
 export interface ReceivedShareCode extends TShareCode {

@@ -1,7 +1,7 @@
 import { endpoints, type TFamilyUser } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api, asPage } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /**
  * Members of a family, the administrator first, then by join time: `GET …/family-user/get-list-by-family-id`

@@ -1,8 +1,8 @@
 import type { TFamily } from "@aquapilot/contract/wire";
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** One family the caller belongs to: `GET /api/run-lucky/device/app/family/{id}` (spec §7). */
 export function getFamily(id: string, signal?: AbortSignal): Promise<TFamily> {

@@ -1,8 +1,8 @@
 import { endpoints, LIMITS, type TFamilyShare, type TPaged } from "@aquapilot/contract/wire";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.js";
-import { nextSkipCount } from "./get-family-list.js";
-import { familyKeys } from "./keys.js";
+import { api, asPage } from "../../../shared/api/client.ts";
+import { nextSkipCount } from "./get-family-list.ts";
+import { familyKeys } from "./keys.ts";
 
 /** One page of the caller's share codes, newest first: `GET …/family-user/my-share-list` (page size 15 of §9). */
 export async function getMyFamilySharePage(skipCount: number, signal?: AbortSignal): Promise<TPaged<TFamilyShare>> {

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** Revokes one of the caller's share codes: `DELETE …/family-user/revoke-share-code?id=` (this server's extension). */
 export async function revokeShareCode(id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /**
  * Hands the administrator role to another member (spec §6: exactly one administrator):

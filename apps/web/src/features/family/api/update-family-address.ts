@@ -1,8 +1,8 @@
 import type { QueryOf, TFamily } from "@aquapilot/contract/wire";
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /** What the address update sends: `familyId`, the address text, its coordinates and region (all three of address,
  * longitude and latitude, spec §5). */

@@ -1,7 +1,7 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /**
  * Sets a family's avatar (administrator): `PUT …/family/update-family-avatar?familyId=&avatar=` (spec §7 Q).

@@ -1,7 +1,7 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { familyKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { familyKeys } from "./keys.ts";
 
 /**
  * Renames a family (administrator, 1–32 characters): `PUT …/family/update-family-name?familyId=&name=` (spec §7 Q).

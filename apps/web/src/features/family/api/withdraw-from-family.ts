@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { forgetFamily } from "./forget-family.js";
+import { api } from "../../../shared/api/client.ts";
+import { forgetFamily } from "./forget-family.ts";
 
 /**
  * Leaves a family (spec §6 member): `POST /api/run-lucky/device/app/family/withdraw-from-family?familyId=` (§7).

@@ -1,8 +1,8 @@
 import { Popup } from "antd-mobile";
 import { CheckCircleFill } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { useBackClose } from "../../../shared/ui/index.js";
-import { PRESET_AVATARS } from "./family-avatar.js";
+import { useBackClose } from "../../../shared/ui/index.ts";
+import { PRESET_AVATARS } from "./family-avatar.tsx";
 
 /**
  * A bottom popup with the preset household pictures; the current one is ticked. Back closes it first (spec §2).

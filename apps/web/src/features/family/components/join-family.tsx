@@ -4,15 +4,15 @@ import { Button } from "antd-mobile";
 import { ScanningOutline } from "antd-mobile-icons";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { type ScanTexts, scanQrCode } from "../../../shared/scan/index.js";
-import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import { joinByShareCode, previewShareCode } from "../api/analysis-code.js";
-import { familyKeys } from "../api/keys.js";
-import { setHomeFamily } from "../home-family.js";
-import { FamilyAvatar } from "./family-avatar.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { type ScanTexts, scanQrCode } from "../../../shared/scan/index.tsx";
+import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { joinByShareCode, previewShareCode } from "../api/analysis-code.ts";
+import { familyKeys } from "../api/keys.ts";
+import { setHomeFamily } from "../home-family.ts";
+import { FamilyAvatar } from "./family-avatar.tsx";
 
 /** The scanner's labels in the current language. */
 export function useScanTexts(): ScanTexts {

@@ -2,16 +2,16 @@ import { Button } from "antd-mobile";
 import { EnvironmentOutline, RightOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { type LocationResult, openAddressSelect } from "../../../shared/map/index.js";
-import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, TextField, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import { useCreateFamily } from "../api/create-family.js";
-import { AvatarPicker } from "../components/avatar-picker.js";
-import { FamilyAvatar, PRESET_AVATARS } from "../components/family-avatar.js";
-import { locationLine } from "../format.js";
-import { homeFamilyId, setHomeFamily } from "../home-family.js";
-import { validateFamilyName } from "../validation.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { type LocationResult, openAddressSelect } from "../../../shared/map/index.ts";
+import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell, TextField, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { useCreateFamily } from "../api/create-family.ts";
+import { AvatarPicker } from "../components/avatar-picker.tsx";
+import { FamilyAvatar, PRESET_AVATARS } from "../components/family-avatar.tsx";
+import { locationLine } from "../format.ts";
+import { homeFamilyId, setHomeFamily } from "../home-family.ts";
+import { validateFamilyName } from "../validation.ts";
 import "../family.css";
 
 /** Navigation params of FamilyCreate: `from` — the screen that opened it ("NoFamily" makes the new one home). */

@@ -12,21 +12,21 @@ import {
 } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { openAddressSelect } from "../../../shared/map/index.js";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useDeleteFamily } from "../api/delete-family.js";
-import { useFamily } from "../api/get-family.js";
-import { useUpdateFamilyAddress } from "../api/update-family-address.js";
-import { useUpdateFamilyAvatar } from "../api/update-family-avatar.js";
-import { useWithdrawFromFamily } from "../api/withdraw-from-family.js";
-import { AvatarPicker } from "../components/avatar-picker.js";
-import { FamilyAvatar } from "../components/family-avatar.js";
-import { isFamilyGone } from "../errors.js";
-import { formatDateTime, locationLine } from "../format.js";
-import { homeFamilyId, setHomeFamily } from "../home-family.js";
-import type { FamilyParams } from "../params.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { openAddressSelect } from "../../../shared/map/index.ts";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useDeleteFamily } from "../api/delete-family.ts";
+import { useFamily } from "../api/get-family.ts";
+import { useUpdateFamilyAddress } from "../api/update-family-address.ts";
+import { useUpdateFamilyAvatar } from "../api/update-family-avatar.ts";
+import { useWithdrawFromFamily } from "../api/withdraw-from-family.ts";
+import { AvatarPicker } from "../components/avatar-picker.tsx";
+import { FamilyAvatar } from "../components/family-avatar.tsx";
+import { isFamilyGone } from "../errors.ts";
+import { formatDateTime, locationLine } from "../format.ts";
+import { homeFamilyId, setHomeFamily } from "../home-family.ts";
+import type { FamilyParams } from "../params.ts";
 import "../family.css";
 
 /**

@@ -3,12 +3,12 @@ import { Button, InfiniteScroll, Popup, PullToRefresh, Skeleton, Tag } from "ant
 import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock, useBackClose } from "../../../shared/ui/index.js";
-import { useFamilyList } from "../api/get-family-list.js";
-import { FamilyAvatar } from "../components/family-avatar.js";
-import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.js";
-import { homeFamilyId, markedHomeFamily } from "../home-family.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, StateBlock, useBackClose } from "../../../shared/ui/index.ts";
+import { useFamilyList } from "../api/get-family-list.ts";
+import { FamilyAvatar } from "../components/family-avatar.tsx";
+import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.tsx";
+import { homeFamilyId, markedHomeFamily } from "../home-family.ts";
 import "../family.css";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

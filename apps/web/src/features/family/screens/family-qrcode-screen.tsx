@@ -2,14 +2,14 @@ import { Button, DotLoading } from "antd-mobile";
 import { ClockCircleOutline, CloseCircleOutline, RedoOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useFamily } from "../api/get-family.js";
-import { useFamilyShareCode } from "../api/get-family-share-code.js";
-import { FamilyAvatar } from "../components/family-avatar.js";
-import { QrImage } from "../components/qr-image.js";
-import { formatCountdown, shareCodeDeadline, useCountdown } from "../countdown.js";
-import type { FamilyParams } from "../params.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useFamily } from "../api/get-family.ts";
+import { useFamilyShareCode } from "../api/get-family-share-code.ts";
+import { FamilyAvatar } from "../components/family-avatar.tsx";
+import { QrImage } from "../components/qr-image.tsx";
+import { formatCountdown, shareCodeDeadline, useCountdown } from "../countdown.ts";
+import type { FamilyParams } from "../params.ts";
 import "../family.css";
 
 /**

@@ -3,12 +3,12 @@ import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobil
 import { LinkOutline } from "antd-mobile-icons";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { confirmDialog, PageShell, pushBackHandler, StateBlock, showDialog, toast } from "../../../shared/ui/index.js";
-import { useMyFamilyShares } from "../api/get-my-family-shares.js";
-import { useRevokeShareCode } from "../api/revoke-share-code.js";
-import { QrImage } from "../components/qr-image.js";
-import { formatDateTime, shareStatus } from "../format.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { confirmDialog, PageShell, pushBackHandler, StateBlock, showDialog, toast } from "../../../shared/ui/index.ts";
+import { useMyFamilyShares } from "../api/get-my-family-shares.ts";
+import { useRevokeShareCode } from "../api/revoke-share-code.ts";
+import { QrImage } from "../components/qr-image.tsx";
+import { formatDateTime, shareStatus } from "../format.ts";
 import "../family.css";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

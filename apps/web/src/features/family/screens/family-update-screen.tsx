@@ -1,13 +1,13 @@
 import { Button } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, TextField, toast } from "../../../shared/ui/index.js";
-import { useFamily } from "../api/get-family.js";
-import { useUpdateFamilyName } from "../api/update-family-name.js";
-import type { FamilyParams } from "../params.js";
-import { FAMILY_NAME_MAX, validateFamilyName } from "../validation.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, TextField, toast } from "../../../shared/ui/index.ts";
+import { useFamily } from "../api/get-family.ts";
+import { useUpdateFamilyName } from "../api/update-family-name.ts";
+import type { FamilyParams } from "../params.ts";
+import { FAMILY_NAME_MAX, validateFamilyName } from "../validation.ts";
 import "../family.css";
 
 /**

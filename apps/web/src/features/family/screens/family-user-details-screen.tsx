@@ -1,16 +1,16 @@
 import { Button, List, Skeleton, Tag } from "antd-mobile";
 import { CloseCircleOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.js";
-import { useDeleteFamilyUser } from "../api/delete-family-user.js";
-import { useFamily } from "../api/get-family.js";
-import { useFamilyUsers } from "../api/get-family-users.js";
-import { useTransferAdministrator } from "../api/transfer-administrator.js";
-import { FamilyAvatar } from "../components/family-avatar.js";
-import { formatDateTime } from "../format.js";
-import { currentUserName } from "../home-family.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { useDeleteFamilyUser } from "../api/delete-family-user.ts";
+import { useFamily } from "../api/get-family.ts";
+import { useFamilyUsers } from "../api/get-family-users.ts";
+import { useTransferAdministrator } from "../api/transfer-administrator.ts";
+import { FamilyAvatar } from "../components/family-avatar.tsx";
+import { formatDateTime } from "../format.ts";
+import { currentUserName } from "../home-family.ts";
 import "../family.css";
 
 /** Navigation params of FamilyUserDetails: the family and the member's family-user id. */

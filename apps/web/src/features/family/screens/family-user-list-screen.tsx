@@ -2,15 +2,15 @@ import type { TFamilyUser } from "@aquapilot/contract/wire";
 import { Button, Skeleton, Tag } from "antd-mobile";
 import { CloseCircleOutline, RightOutline, TeamOutline, UserAddOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { useFamily } from "../api/get-family.js";
-import { useFamilyUsers } from "../api/get-family-users.js";
-import { FamilyAvatar } from "../components/family-avatar.js";
-import { isFamilyGone } from "../errors.js";
-import { formatDate } from "../format.js";
-import { currentUserName } from "../home-family.js";
-import type { FamilyParams } from "../params.js";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { useFamily } from "../api/get-family.ts";
+import { useFamilyUsers } from "../api/get-family-users.ts";
+import { FamilyAvatar } from "../components/family-avatar.tsx";
+import { isFamilyGone } from "../errors.ts";
+import { formatDate } from "../format.ts";
+import { currentUserName } from "../home-family.ts";
+import type { FamilyParams } from "../params.ts";
 import "../family.css";
 
 /**

@@ -2,12 +2,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
 import { AddOutline, TeamOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { logout } from "../../../shared/auth/logout.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, StateBlock } from "../../../shared/ui/index.js";
-import { LanguageSwitch } from "../../account/components/language-switch.js";
-import { switchLanguage } from "../../settings/screens/setting-screen.js";
-import { JoinFamilyPanel } from "../components/join-family.js";
+import { logout } from "../../../shared/auth/logout.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { LanguageSwitch } from "../../account/components/language-switch.tsx";
+import { switchLanguage } from "../../settings/screens/setting-screen.tsx";
+import { JoinFamilyPanel } from "../components/join-family.tsx";
 import "../family.css";
 
 /**

@@ -1,7 +1,7 @@
 import { endpoints, type TFault } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { faultKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { faultKeys } from "./keys.ts";
 
 /**
  * `GET /api/run-lucky/device/app/fault/get-fault-list?deviceId` (contract getFaultList, issue 10 point 5): the open

@@ -1,4 +1,4 @@
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /**
  * Query keys of the fault screens. They start with the device group's prefix (`queryKeys.deviceAll`), so a hub-1

@@ -1,5 +1,5 @@
 import { endpoints, type TCommandStatus } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * `POST /api/run-lucky/device/app/fault/reopen-water?deviceId&commandId` (contract reopenWater): reopens a valve that

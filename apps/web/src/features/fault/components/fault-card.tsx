@@ -3,7 +3,7 @@ import { Button, Tag } from "antd-mobile";
 import { EditSOutline, QuestionCircleOutline, RightOutline } from "antd-mobile-icons";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { adviceKeys, faultCause, faultTimeParts, localTime, rangeEnd } from "../logic/fault.js";
+import { adviceKeys, faultCause, faultTimeParts, localTime, rangeEnd } from "../logic/fault.ts";
 
 /** What the card's owner lets the user do (omitted actions are not shown). */
 export interface FaultCardActions {

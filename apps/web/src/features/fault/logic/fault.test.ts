@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../../shared/i18n/all-locales.js";
+import { LOCALES } from "../../../shared/i18n/all-locales.ts";
 import {
   ADVICE_STEPS,
   adviceKeys,
@@ -12,8 +12,8 @@ import {
   rangeEnd,
   reopenWarningKey,
   splitFaults,
-} from "./fault.js";
-import { faultFixture } from "./fault-fixture.js";
+} from "./fault.ts";
+import { faultFixture } from "./fault-fixture.ts";
 
 const fault = faultFixture;
 

@@ -1,5 +1,5 @@
 import { Station, SYSTEM_CLOSE_REASONS, type TDeviceChangeMessage, type TFault } from "@aquapilot/contract/wire";
-import { formatDate } from "../../../shared/ui/date-time-rules.js";
+import { formatDate } from "../../../shared/ui/date-time-rules.ts";
 
 /**
  * What a fault is about, for its texts (cause in plain words, what to do, the reopen warning): offline, one of the

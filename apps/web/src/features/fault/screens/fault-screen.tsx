@@ -4,15 +4,15 @@ import { Button, Skeleton } from "antd-mobile";
 import { CheckCircleOutline, ExclamationCircleOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { usePermission } from "../../../shared/auth/permitted.js";
-import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell, StateBlock, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import { reopenWater } from "../api/reopen-water.js";
-import { FaultCard, type FaultCardActions, faultTitle } from "../components/fault-card.js";
-import { useLiveFaults } from "../hooks.js";
-import { faultCause, localTime, reopenWarningKey, splitFaults } from "../logic/fault.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { usePermission } from "../../../shared/auth/permitted.tsx";
+import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell, StateBlock, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { reopenWater } from "../api/reopen-water.ts";
+import { FaultCard, type FaultCardActions, faultTitle } from "../components/fault-card.tsx";
+import { useLiveFaults } from "../hooks.ts";
+import { faultCause, localTime, reopenWarningKey, splitFaults } from "../logic/fault.ts";
 import "../fault.css";
 
 /** Route params of /Fault: none for every device of the caller's households (My → Faults), or one device. */

@@ -1,8 +1,8 @@
 import { endpoints, type TFamilyDashboard } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /** How often Home asks for the dashboard again while it is shown (water used today grows; offline alarms start), ms. */
 export const DASHBOARD_REFRESH_MS = 60_000;

@@ -1,8 +1,8 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.js";
-import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api, asPage } from "../../../shared/api/client.ts";
+import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /** How many families the home tab's switcher loads at once (a user belongs to a handful). */
 const FAMILY_PAGE = 100;

@@ -3,10 +3,10 @@ import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { DeviceImage } from "../../../shared/ui/device-image.js";
-import { useVolume } from "../../../shared/units/volume.js";
-import { formatKg, formatMoment } from "../format.js";
-import { isCycleStation } from "../logic/dashboard-live.js";
+import { DeviceImage } from "../../../shared/ui/device-image.tsx";
+import { useVolume } from "../../../shared/units/volume.ts";
+import { formatKg, formatMoment } from "../format.ts";
+import { isCycleStation } from "../logic/dashboard-live.ts";
 
 /** Tone of a station: in service green, regeneration steps blue, closed red, unknown grey. */
 function stationTone(station: number | null): string {

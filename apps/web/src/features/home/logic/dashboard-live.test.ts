@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage, TFamilyDashboard } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard, type Timers } from "./dashboard-live.js";
+import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard, type Timers } from "./dashboard-live.ts";
 
 const dashboard: TFamilyDashboard = {
   familyId: "f1",

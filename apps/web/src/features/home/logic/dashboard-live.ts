@@ -78,12 +78,16 @@ export class CoalescedRefresh {
   private timer: unknown = null;
   private lastRun = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly run: () => void,
-    private readonly delayMs = 1500,
-    private readonly minGapMs = 10_000,
-    private readonly timers: Timers = REAL_TIMERS,
-  ) {}
+  private readonly run: () => void;
+  private readonly delayMs: number;
+  private readonly minGapMs: number;
+  private readonly timers: Timers;
+  constructor(run: () => void, delayMs = 1500, minGapMs = 10_000, timers: Timers = REAL_TIMERS) {
+    this.run = run;
+    this.delayMs = delayMs;
+    this.minGapMs = minGapMs;
+    this.timers = timers;
+  }
 
   /** Asks for one run; answers whether a new run was scheduled (false: joined a pending one). */
   request(): boolean {

@@ -12,31 +12,31 @@ import {
 } from "antd-mobile-icons";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../shared/api/errors.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { useDeviceChanges } from "../../../shared/realtime/index.js";
-import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
-import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.js";
-import { useRevealedCount } from "../../../shared/scheduling/reveal.js";
-import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.js";
-import { openWithBack } from "../../../shared/ui/back-stack.js";
-import { useBackClose } from "../../../shared/ui/overlay.js";
-import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.js";
-import { StateBlock } from "../../../shared/ui/state-block.js";
-import { toast } from "../../../shared/ui/toast.js";
-import { useFamilies } from "../api/get-families.js";
-import { useFamilyDevices } from "../api/get-family-devices.js";
-import { DeviceCard } from "../components/device-card.js";
-import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.js";
-import { useLiveDashboard } from "../use-live-dashboard.js";
+import { ApiError } from "../../../shared/api/errors.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { useDeviceChanges } from "../../../shared/realtime/index.ts";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
+import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.tsx";
+import { useRevealedCount } from "../../../shared/scheduling/reveal.ts";
+import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.ts";
+import { openWithBack } from "../../../shared/ui/back-stack.ts";
+import { useBackClose } from "../../../shared/ui/overlay.tsx";
+import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.tsx";
+import { StateBlock } from "../../../shared/ui/state-block.tsx";
+import { toast } from "../../../shared/ui/toast.ts";
+import { useFamilies } from "../api/get-families.ts";
+import { useFamilyDevices } from "../api/get-family-devices.ts";
+import { DeviceCard } from "../components/device-card.tsx";
+import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.ts";
+import { useLiveDashboard } from "../use-live-dashboard.ts";
 import "../home.css";
-import { useVolume } from "../../../shared/units/volume.js";
+import { useVolume } from "../../../shared/units/volume.ts";
 
 /** The family sheet comes with the first tap (issue 12: Home paints without antd-mobile's popups). */
-const loadDialogs = () => import("../../../shared/ui/dialogs.js");
+const loadDialogs = () => import("../../../shared/ui/dialogs.tsx");
 /** The push switches sheet, loaded on its first opening (issue 12). */
 const PushSwitchSheet = lazy(() =>
-  import("../../../shared/auth/push-switch-sheet.js").then((m) => ({ default: m.PushSwitchSheet })),
+  import("../../../shared/auth/push-switch-sheet.tsx").then((m) => ({ default: m.PushSwitchSheet })),
 );
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,7 @@
 import { endpoints, type TMessage } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { messageKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { messageKeys } from "./keys.ts";
 
 /** One of the caller's messages: `GET /api/push-service/app/message/get-message-detail?id=`. Errors: ApiError (404). */
 export function getMessageDetail(id: string, signal?: AbortSignal): Promise<TMessage> {

@@ -1,7 +1,7 @@
 import { endpoints, type TMessage } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
-import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.js";
-import type { MessageFilter } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.tsx";
+import type { MessageFilter } from "./keys.ts";
 
 /** The `isRead` query value of a filter: absent for all, true for read, false for unread. */
 export function isReadFor(filter: MessageFilter): boolean | undefined {

@@ -1,5 +1,5 @@
-import { queryKeys } from "../../../shared/api/query-keys.js";
-import { currentLanguage } from "../../../shared/i18n/index.js";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
 
 /** Read filter of the message centre (spec §2 "Message tab: filter all, read, unread"). */
 export type MessageFilter = "all" | "read" | "unread";

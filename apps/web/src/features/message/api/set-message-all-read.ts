@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { messageKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { messageKeys } from "./keys.ts";
 
 /** Marks every message of the caller read: `POST /api/push-service/app/message/set-message-all-read`. */
 export function setMessageAllRead(): Promise<{ updated: number }> {

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { unreadAfterRead } from "../../../shared/realtime/unread.js";
-import { messageKeys } from "./keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { unreadAfterRead } from "../../../shared/realtime/unread.ts";
+import { messageKeys } from "./keys.ts";
 
 /**
  * Marks messages read: `POST /api/push-service/app/message/set-message-read` with body `{ids}` (1–500 of the

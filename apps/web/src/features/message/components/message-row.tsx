@@ -2,7 +2,7 @@ import type { TMessage } from "@aquapilot/contract/wire";
 import { BellOutline, ExclamationTriangleOutline, SoundOutline } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatMessageTime, type MessageKind, messageKind } from "../format.js";
+import { formatMessageTime, type MessageKind, messageKind } from "../format.ts";
 
 const ICONS: Record<MessageKind, ReactNode> = {
   alarm: <ExclamationTriangleOutline />,

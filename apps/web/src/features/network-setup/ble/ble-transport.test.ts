@@ -12,7 +12,7 @@ const ble = vi.hoisted(() => ({
 }));
 vi.mock("@capacitor-community/bluetooth-le", () => ({ BleClient: ble }));
 
-const { bluetoothStatus, chooseModule, createBleClientTransport } = await import("./ble-transport.js");
+const { bluetoothStatus, chooseModule, createBleClientTransport } = await import("./ble-transport.ts");
 
 const domError = (name: string, message: string) => Object.assign(new Error(message), { name });
 

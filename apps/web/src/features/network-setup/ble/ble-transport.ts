@@ -1,7 +1,7 @@
 import { BLSYNC_READ_UUID, BLSYNC_SERVICE_UUID, BLSYNC_WRITE_UUID, SETUP_AP_SSID } from "@aquapilot/provisioning";
 import { BleClient } from "@capacitor-community/bluetooth-le";
-import type { BleTransport } from "../logic/ble-flow.js";
-import { type BluetoothErrorKind, classifyBluetoothError } from "../logic/bluetooth-errors.js";
+import type { BleTransport } from "../logic/ble-flow.ts";
+import { type BluetoothErrorKind, classifyBluetoothError } from "../logic/bluetooth-errors.ts";
 
 /**
  * Bluetooth through `@capacitor-community/bluetooth-le` (issue 9): its web implementation is Web Bluetooth (Chrome on

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { i18n } from "../../../shared/i18n/index.js";
-import { pushBackHandler, showDialog } from "../../../shared/ui/index.js";
+import { i18n } from "../../../shared/i18n/index.ts";
+import { pushBackHandler, showDialog } from "../../../shared/ui/index.ts";
 
 /**
  * A one-button dialog that takes part in the back stack (spec §2: back closes the top dialog first). Resolves when

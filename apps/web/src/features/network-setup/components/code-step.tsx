@@ -3,14 +3,14 @@ import { Button } from "antd-mobile";
 import { RightOutline, ScanningOutline } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { useBindDevice } from "../../../shared/api/households.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { parsePairingCode, scanQrCode } from "../../../shared/scan/index.js";
-import { setItem } from "../../../shared/storage/index.js";
-import { openListPicker, TextField, toast, useSingleFlight } from "../../../shared/ui/index.js";
-import type { DeviceNetworkParams } from "../params.js";
-import { goToStep } from "./setup-context.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { useBindDevice } from "../../../shared/api/households.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { parsePairingCode, scanQrCode } from "../../../shared/scan/index.tsx";
+import { setItem } from "../../../shared/storage/index.ts";
+import { openListPicker, TextField, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import type { DeviceNetworkParams } from "../params.ts";
+import { goToStep } from "./setup-context.ts";
 
 /** Props of {@link CodeStep}. */
 export interface CodeStepProps {

@@ -2,8 +2,8 @@ import { Button } from "antd-mobile";
 import { InformationCircleOutline } from "antd-mobile-icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { DeviceNetworkParams } from "../params.js";
-import { goToStep } from "./setup-context.js";
+import type { DeviceNetworkParams } from "../params.ts";
+import { goToStep } from "./setup-context.ts";
 
 /** Seconds to wait after the beep before Next (spec §9 "wait 5 s after beep"). */
 export const BEEP_WAIT_SECONDS = 5;

@@ -9,12 +9,12 @@ import {
 } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { openListPicker } from "../../../shared/ui/index.js";
-import type { DeviceNetworkParams } from "../params.js";
-import { alertDialog } from "./alert-dialog.js";
-import { BluetoothIcon, WifiIcon } from "./icons.js";
-import { goToStep, useWifiBridge } from "./setup-context.js";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { openListPicker } from "../../../shared/ui/index.ts";
+import type { DeviceNetworkParams } from "../params.ts";
+import { alertDialog } from "./alert-dialog.tsx";
+import { BluetoothIcon, WifiIcon } from "./icons.tsx";
+import { goToStep, useWifiBridge } from "./setup-context.ts";
 
 /** Props of {@link ModeStep}. */
 export interface ModeStepProps {

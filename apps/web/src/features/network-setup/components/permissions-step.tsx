@@ -7,13 +7,13 @@ import {
   hasNativeBridge,
   isLocationEnabled,
   startIntent,
-} from "../../../shared/bridge/index.js";
-import { confirmDialog } from "../../../shared/ui/index.js";
-import { bluetoothStatus } from "../ble/ble-transport.js";
-import { checkPermissions, type PermissionItem, type PermissionReport, permissionItems } from "../logic/permissions.js";
-import type { SetupMode } from "../logic/wifi-validation.js";
-import type { DeviceNetworkParams } from "../params.js";
-import { goToStep, useWifiBridge } from "./setup-context.js";
+} from "../../../shared/bridge/index.ts";
+import { confirmDialog } from "../../../shared/ui/index.ts";
+import { bluetoothStatus } from "../ble/ble-transport.ts";
+import { checkPermissions, type PermissionItem, type PermissionReport, permissionItems } from "../logic/permissions.ts";
+import type { SetupMode } from "../logic/wifi-validation.ts";
+import type { DeviceNetworkParams } from "../params.ts";
+import { goToStep, useWifiBridge } from "./setup-context.ts";
 
 function Row(props: { item: PermissionItem; report: PermissionReport | null; checking: boolean }) {
   const { t } = useTranslation();

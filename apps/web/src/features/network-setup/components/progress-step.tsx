@@ -3,16 +3,16 @@ import { Button, ProgressBar, SpinLoading } from "antd-mobile";
 import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mobile-icons";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { formatPercent } from "../../../shared/format/percent.js";
-import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { rememberWifi, setItem } from "../../../shared/storage/index.js";
-import { confirmDialog, useBackGuard } from "../../../shared/ui/index.js";
-import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.js";
-import { roundPercent } from "../logic/flow-kit.js";
-import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.js";
-import type { DeviceNetworkParams } from "../params.js";
-import { findSession, type SetupSession } from "../setup-session.js";
-import { goToStep } from "./setup-context.js";
+import { formatPercent } from "../../../shared/format/percent.ts";
+import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { rememberWifi, setItem } from "../../../shared/storage/index.ts";
+import { confirmDialog, useBackGuard } from "../../../shared/ui/index.ts";
+import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.ts";
+import { roundPercent } from "../logic/flow-kit.ts";
+import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.ts";
+import type { DeviceNetworkParams } from "../params.ts";
+import { findSession, type SetupSession } from "../setup-session.ts";
+import { goToStep } from "./setup-context.ts";
 
 /** How long "Device added successfully" shows before the device is named, ms. */
 const SUCCESS_PAUSE_MS = 1200;

@@ -1,10 +1,10 @@
 import type { TFamily } from "@aquapilot/contract/wire";
 import { useEffect, useMemo, useState } from "react";
-import { useHouseholds } from "../../../shared/api/households.js";
-import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.js";
-import { type NavigateOptions, navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { getItem } from "../../../shared/storage/index.js";
-import type { DeviceNetworkParams, SetupStep } from "../params.js";
+import { useHouseholds } from "../../../shared/api/households.ts";
+import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.ts";
+import { type NavigateOptions, navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { getItem } from "../../../shared/storage/index.ts";
+import type { DeviceNetworkParams, SetupStep } from "../params.ts";
 
 /**
  * The household a setup adds to (spec §6: only its administrator may): the one in the params, else the home

@@ -2,8 +2,8 @@ import type { TWifiNetwork } from "@aquapilot/contract/wire";
 import { DotLoading, Popup } from "antd-mobile";
 import { CheckOutline, LockOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { useBackClose } from "../../../shared/ui/index.js";
-import { SignalBars } from "./icons.js";
+import { useBackClose } from "../../../shared/ui/index.ts";
+import { SignalBars } from "./icons.tsx";
 
 /** Props of {@link WifiNetworkSheet}. */
 export interface WifiNetworkSheetProps {

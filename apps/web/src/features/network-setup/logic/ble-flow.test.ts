@@ -1,8 +1,8 @@
 import { BLE_SETUP_FAILURES, type BleSetupFailure, utf8 } from "@aquapilot/provisioning";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BLE_FLOW_LIMITS, BleSetupRun, type BleSetupSnapshot, bleProgressPercent } from "./ble-flow.js";
-import { FakeBleModule, type FakeModulePlan } from "./fake-ble-module.js";
-import type { BoundDevice } from "./flow-kit.js";
+import { BLE_FLOW_LIMITS, BleSetupRun, type BleSetupSnapshot, bleProgressPercent } from "./ble-flow.ts";
+import { FakeBleModule, type FakeModulePlan } from "./fake-ble-module.ts";
+import type { BoundDevice } from "./flow-kit.ts";
 
 const DEVICE: BoundDevice = { id: "dev-1", familyId: "fam-1", name: "Softener", mac: "0211AABB3372" };
 

@@ -25,7 +25,7 @@ import {
   SetupRun,
   sleep,
   withTimeout,
-} from "./flow-kit.js";
+} from "./flow-kit.ts";
 
 /**
  * The new version's network setup over Bluetooth (spec §2 "New version", §3 states 0–4, §4 progress and the eight
@@ -136,16 +136,20 @@ export interface BleSetupOptions {
 
 /** The link dropped or stopped answering; the run reopens it. */
 class LinkLost extends Error {
-  constructor(readonly detail?: unknown) {
+  readonly detail?: unknown;
+  constructor(detail?: unknown) {
     super("bluetooth link lost");
+    this.detail = detail;
     this.name = "LinkLost";
   }
 }
 
 /** The run ends with `failure`. */
 class Fail extends Error {
-  constructor(readonly failure: BleFailure) {
+  readonly failure: BleFailure;
+  constructor(failure: BleFailure) {
     super(`setup failed: ${failure.reason}`);
+    this.failure = failure;
     this.name = "Fail";
   }
 }
@@ -190,8 +194,10 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   private seq = 0;
   private unlisten: (() => void) | null = null;
 
-  constructor(private readonly options: BleSetupOptions) {
+  private readonly options: BleSetupOptions;
+  constructor(options: BleSetupOptions) {
     super(options.clock ?? realClock);
+    this.options = options;
     this.limits = { ...BLE_FLOW_LIMITS, ...options.limits };
   }
 

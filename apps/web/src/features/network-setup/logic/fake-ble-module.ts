@@ -14,7 +14,7 @@ import {
   type TModuleWifiState,
   utf8,
 } from "@aquapilot/provisioning";
-import type { BleTransport } from "./ble-flow.js";
+import type { BleTransport } from "./ble-flow.ts";
 
 /**
  * A simulated WIFI-BL3372 module in Bluetooth setup mode for the flow's unit tests, frames in and frames out with
@@ -80,11 +80,18 @@ export class FakeBleModule {
   private readonly listeners = new Set<() => void>();
   private timers: ReturnType<typeof setTimeout>[] = [];
 
+  plan: FakeModulePlan;
+  readonly mac: string;
+  readonly pairingCode: string;
   constructor(
-    public plan: FakeModulePlan = { outcome: "ok" },
-    readonly mac = "0211AABB3372",
-    readonly pairingCode = "0211AABB3372:tok3n-Abc_123",
-  ) {}
+    plan: FakeModulePlan = { outcome: "ok" },
+    mac = "0211AABB3372",
+    pairingCode = "0211AABB3372:tok3n-Abc_123",
+  ) {
+    this.plan = plan;
+    this.mac = mac;
+    this.pairingCode = pairingCode;
+  }
 
   /** The GATT link to this module as the flow sees it. */
   readonly transport: BleTransport = {

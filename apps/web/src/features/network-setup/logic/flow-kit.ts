@@ -24,16 +24,20 @@ export type FlowStatus = "running" | "failed" | "succeeded" | "cancelled";
 
 /** Thrown inside a flow when its run was stopped (cancel or a time limit); `reason` says which. */
 export class FlowStopped extends Error {
-  constructor(readonly reason: unknown) {
+  readonly reason: unknown;
+  constructor(reason: unknown) {
     super("flow stopped");
+    this.reason = reason;
     this.name = "FlowStopped";
   }
 }
 
 /** Thrown by {@link withTimeout} when an operation took longer than its limit. */
 export class OperationTimeout extends Error {
-  constructor(readonly what: string) {
+  readonly what: string;
+  constructor(what: string) {
     super(`${what} timed out`);
+    this.what = what;
     this.name = "OperationTimeout";
   }
 }
@@ -176,7 +180,9 @@ export abstract class SetupRun<S extends RunSnapshot> {
   private readonly listeners = new Listeners<S>();
   private running: Promise<S> | null = null;
 
-  protected constructor(protected readonly clock: FlowClock) {
+  protected readonly clock: FlowClock;
+  protected constructor(clock: FlowClock) {
+    this.clock = clock;
     this.state = this.initial();
   }
 

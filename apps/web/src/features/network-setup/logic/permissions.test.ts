@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyBluetoothError } from "./bluetooth-errors.js";
-import { checkPermissions, type PermissionDeps } from "./permissions.js";
+import { classifyBluetoothError } from "./bluetooth-errors.ts";
+import { checkPermissions, type PermissionDeps } from "./permissions.ts";
 
 function deps(over: Partial<PermissionDeps> = {}): PermissionDeps {
   return {

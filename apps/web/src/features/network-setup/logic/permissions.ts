@@ -1,6 +1,6 @@
-import type { WifiBridgeKind } from "../../../shared/bridge/wifi-bridge.js";
-import type { BluetoothErrorKind } from "./bluetooth-errors.js";
-import type { SetupMode } from "./wifi-validation.js";
+import type { WifiBridgeKind } from "../../../shared/bridge/wifi-bridge.ts";
+import type { BluetoothErrorKind } from "./bluetooth-errors.ts";
+import type { SetupMode } from "./wifi-validation.ts";
 
 /**
  * The permission step of network setup (spec §4 "Permission steps: location and Bluetooth permissions granted,

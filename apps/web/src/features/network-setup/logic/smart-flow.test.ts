@@ -12,14 +12,14 @@ import {
   WifiSecurity,
 } from "@aquapilot/provisioning";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { BoundDevice } from "./flow-kit.js";
+import type { BoundDevice } from "./flow-kit.ts";
 import {
   SMART_FLOW_LIMITS,
   type SmartBridge,
   SmartSetupRun,
   type SmartSetupSnapshot,
   smartProgressPercent,
-} from "./smart-flow.js";
+} from "./smart-flow.ts";
 
 const DEVICE: BoundDevice = { id: "dev-9", familyId: "fam-1", name: "Softener", mac: "0211AABB0001" };
 const HOME: TPhoneWifi = { connected: true, ssid: "AquaHome", band: "2.4GHz", ip: "192.168.1.23" };

@@ -29,7 +29,7 @@ import {
   SetupRun,
   sleep,
   withTimeout,
-} from "./flow-kit.js";
+} from "./flow-kit.ts";
 
 /**
  * The old version's network setup (spec §2 "Old version", §4 smart flow; docs/device-protocol.md §13.3) as a pure
@@ -125,8 +125,10 @@ export interface SmartSetupOptions {
 }
 
 class Fail extends Error {
-  constructor(readonly failure: SmartFailure) {
+  readonly failure: SmartFailure;
+  constructor(failure: SmartFailure) {
     super(`setup failed: ${failure.reason}`);
+    this.failure = failure;
     this.name = "Fail";
   }
 }
@@ -169,8 +171,10 @@ export function readHelloAnswers(result: TDiscoverResult | null): HelloAnswer[] 
 export class SmartSetupRun extends SetupRun<SmartSetupSnapshot> {
   private readonly limits: SmartFlowLimits;
 
-  constructor(private readonly options: SmartSetupOptions) {
+  private readonly options: SmartSetupOptions;
+  constructor(options: SmartSetupOptions) {
     super(options.clock ?? realClock);
+    this.options = options;
     this.limits = { ...SMART_FLOW_LIMITS, ...options.limits };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isFiveGhzOnly, otherNetworkWarning, utf8Length, validateWifi } from "./wifi-validation.js";
+import { isFiveGhzOnly, otherNetworkWarning, utf8Length, validateWifi } from "./wifi-validation.ts";
 
 const home = { connected: true, ssid: "AquaHome", band: "2.4GHz" as const, ip: "192.168.1.23" };
 const home5 = { connected: true, ssid: "AquaHome-5G", band: "5GHz" as const, ip: "192.168.1.23" };

@@ -1,14 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { useRouteParams } from "../../../shared/navigation/index.js";
-import { PageShell } from "../../../shared/ui/index.js";
-import { CodeStep } from "../components/code-step.js";
-import { GuideStep } from "../components/guide-step.js";
-import { ModeStep } from "../components/mode-step.js";
-import { PermissionsStep } from "../components/permissions-step.js";
-import { ProgressStep } from "../components/progress-step.js";
-import { useSetupHousehold } from "../components/setup-context.js";
-import { WifiStep } from "../components/wifi-step.js";
-import { type DeviceNetworkParams, resolveStep } from "../params.js";
+import { useRouteParams } from "../../../shared/navigation/index.ts";
+import { PageShell } from "../../../shared/ui/index.ts";
+import { CodeStep } from "../components/code-step.tsx";
+import { GuideStep } from "../components/guide-step.tsx";
+import { ModeStep } from "../components/mode-step.tsx";
+import { PermissionsStep } from "../components/permissions-step.tsx";
+import { ProgressStep } from "../components/progress-step.tsx";
+import { useSetupHousehold } from "../components/setup-context.ts";
+import { WifiStep } from "../components/wifi-step.tsx";
+import { type DeviceNetworkParams, resolveStep } from "../params.ts";
 import "../network-setup.css";
 
 /**

@@ -1,6 +1,6 @@
 import { type BodyOf, endpoints } from "@aquapilot/contract/wire";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /** Body of `POST …/profile/change_password` (spec §7): currentPassword, newPassword (≥ 6). */
 export type ChangePasswordInput = BodyOf<typeof endpoints.changePassword>;

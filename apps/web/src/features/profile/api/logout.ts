@@ -1,2 +1,2 @@
 /** Logout moved to shared/auth (the My tab and Setting share it); re-exported for existing imports. */
-export { logout } from "../../../shared/auth/logout.js";
+export { logout } from "../../../shared/auth/logout.ts";

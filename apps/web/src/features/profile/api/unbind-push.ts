@@ -1,2 +1,2 @@
 /** The push unbinding moved to shared/auth (logout uses it); re-exported for existing imports. */
-export { appDeviceUnbinding, unbindPush } from "../../../shared/auth/push.js";
+export { appDeviceUnbinding, unbindPush } from "../../../shared/auth/push.ts";

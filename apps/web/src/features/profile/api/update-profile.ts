@@ -1,7 +1,7 @@
 import { type BodyOf, endpoints } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.js";
-import { queryKeys } from "../../../shared/api/query-keys.js";
+import { api } from "../../../shared/api/client.ts";
+import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /** Body of `POST /api/basic-data/app/profile/` (spec §7): userName, name, avatar (relative path); all optional. */
 export type UpdateProfileInput = BodyOf<typeof endpoints.updateProfile>;

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
-import { uploadMultipart } from "../../../shared/api/upload.js";
+import { uploadMultipart } from "../../../shared/api/upload.ts";
 
-export { shrinkImage } from "../../../shared/api/upload.js";
+export { shrinkImage } from "../../../shared/api/upload.ts";
 
 /**
  * Uploads an avatar image: `POST /api/basic-data/app/profile/avatar`, multipart/form-data with one field `file`

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { imageUrl } from "../../../shared/api/client.js";
+import { imageUrl } from "../../../shared/api/client.ts";
 import "../profile.css";
 
 /**

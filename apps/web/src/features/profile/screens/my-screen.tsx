@@ -15,15 +15,15 @@ import {
 } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { logout } from "../../../shared/auth/logout.js";
-import type { PermissionRequirement } from "../../../shared/auth/permissions.js";
-import { usePermission } from "../../../shared/auth/permitted.js";
-import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.js";
-import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.js";
-import { getItem } from "../../../shared/storage/index.js";
-import { confirmDialog } from "../../../shared/ui/index.js";
-import { useProfile } from "../api/get-profile.js";
-import { Avatar } from "../components/avatar.js";
+import { logout } from "../../../shared/auth/logout.ts";
+import type { PermissionRequirement } from "../../../shared/auth/permissions.ts";
+import { usePermission } from "../../../shared/auth/permitted.tsx";
+import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/index.ts";
+import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
+import { getItem } from "../../../shared/storage/index.ts";
+import { confirmDialog } from "../../../shared/ui/index.ts";
+import { useProfile } from "../api/get-profile.ts";
+import { Avatar } from "../components/avatar.tsx";
 
 interface MenuItem {
   key: string;

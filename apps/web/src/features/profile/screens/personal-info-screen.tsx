@@ -3,15 +3,15 @@ import { List } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type ChangeEvent, type ReactNode, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { PageShell } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useProfile } from "../api/get-profile.js";
-import { useUpdateProfile } from "../api/update-profile.js";
-import { shrinkImage, uploadAvatar } from "../api/upload-avatar.js";
-import { Avatar } from "../components/avatar.js";
-import { AVATAR_TYPES, checkAvatarFile } from "../rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { PageShell } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useProfile } from "../api/get-profile.ts";
+import { useUpdateProfile } from "../api/update-profile.ts";
+import { shrinkImage, uploadAvatar } from "../api/upload-avatar.ts";
+import { Avatar } from "../components/avatar.tsx";
+import { AVATAR_TYPES, checkAvatarFile } from "../rules.ts";
 import "../profile.css";
 
 function Value({ text, empty, testId }: { text: string | null | undefined; empty: string; testId: string }) {

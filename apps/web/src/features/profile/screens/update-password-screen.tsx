@@ -3,13 +3,13 @@ import { Button } from "antd-mobile";
 import { LockOutline } from "antd-mobile-icons";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { endSession } from "../../../shared/auth/logout.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { PageShell, TextField } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useChangePassword } from "../api/change-password.js";
-import { type ChangePasswordForm, validateChangePassword } from "../rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { endSession } from "../../../shared/auth/logout.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { PageShell, TextField } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useChangePassword } from "../api/change-password.ts";
+import { type ChangePasswordForm, validateChangePassword } from "../rules.ts";
 import "../profile.css";
 
 /**

@@ -2,14 +2,14 @@ import { Button } from "antd-mobile";
 import { UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { goBack, useRouteParams } from "../../../shared/navigation/index.js";
-import { getItem, setItem } from "../../../shared/storage/index.js";
-import { PageShell, TextField } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useProfile } from "../api/get-profile.js";
-import { useUpdateProfile } from "../api/update-profile.js";
-import { NAME_MAX_LENGTH, USER_NAME_LENGTH, validateUserName } from "../rules.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
+import { getItem, setItem } from "../../../shared/storage/index.ts";
+import { PageShell, TextField } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useProfile } from "../api/get-profile.ts";
+import { useUpdateProfile } from "../api/update-profile.ts";
+import { NAME_MAX_LENGTH, USER_NAME_LENGTH, validateUserName } from "../rules.ts";
 import "../profile.css";
 
 /** Navigation params of /UpdateUserName: which field to edit, the user name (default) or the display name. */

@@ -1,5 +1,5 @@
 import { endpoints, type Language } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.js";
+import { api } from "../../../shared/api/client.ts";
 
 /**
  * Tells the server the user's language (`POST …/profile/change_language-type`, body `{languageType}`), so e-mails and

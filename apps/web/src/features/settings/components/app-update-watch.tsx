@@ -1,12 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { getNativeConfig } from "../../../shared/bridge/index.js";
-import { i18n } from "../../../shared/i18n/index.js";
-import { getAppConfigQueryOptions } from "../api/get-app-config.js";
-import { clearAppCaches } from "../clear-cache.js";
-import { openExternal } from "../open-external.js";
-import { updateOffer } from "../versions.js";
-import { fetchDeployedVersion, startWebVersionWatch } from "../web-version.js";
+import { getNativeConfig } from "../../../shared/bridge/index.ts";
+import { i18n } from "../../../shared/i18n/index.ts";
+import { getAppConfigQueryOptions } from "../api/get-app-config.ts";
+import { clearAppCaches } from "../clear-cache.ts";
+import { openExternal } from "../open-external.ts";
+import { updateOffer } from "../versions.ts";
+import { fetchDeployedVersion, startWebVersionWatch } from "../web-version.ts";
 
 let offered = false;
 
@@ -22,7 +22,7 @@ export async function offerAppUpdate(fetchConfig: () => Promise<Parameters<typeo
     const offer = updateOffer(shell, await fetchConfig());
     if (!offer) return false;
     // The dialog code loads only when there is something to offer (issue 12: nothing heavy after the first paint).
-    const { confirmDialog } = await import("../../../shared/ui/dialogs.js");
+    const { confirmDialog } = await import("../../../shared/ui/dialogs.tsx");
     const yes = await confirmDialog({
       title: i18n.t("update.title"),
       content: i18n.t("update.text", { latest: offer.latest, current: shell.appVersion }),

@@ -2,9 +2,9 @@ import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/
 import { List, Selector } from "antd-mobile";
 import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { useSetUnitPreferences, useUnitPreferences } from "../../../shared/units/preferences.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { useSetUnitPreferences, useUnitPreferences } from "../../../shared/units/preferences.ts";
 
 /**
  * Setting → Units (issue 10 point 9): the owner's volume unit (litres or US gallons) and water hardness unit

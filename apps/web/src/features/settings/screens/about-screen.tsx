@@ -4,16 +4,16 @@ import { List } from "antd-mobile";
 import { PhoneFill } from "antd-mobile-icons";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { getNativeConfig, hasNativeBridge } from "../../../shared/bridge/index.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { BrandMark, PageShell } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { getAppConfigQueryOptions, useAppConfig } from "../api/get-app-config.js";
-import { APP_VERSION, WEB_VERSION } from "../build-info.js";
-import { clearAppCaches } from "../clear-cache.js";
-import { offerAppUpdate } from "../components/app-update-watch.js";
-import { openExternal } from "../open-external.js";
-import { checkWebVersion, fetchDeployedVersion } from "../web-version.js";
+import { getNativeConfig, hasNativeBridge } from "../../../shared/bridge/index.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { BrandMark, PageShell } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { getAppConfigQueryOptions, useAppConfig } from "../api/get-app-config.ts";
+import { APP_VERSION, WEB_VERSION } from "../build-info.ts";
+import { clearAppCaches } from "../clear-cache.ts";
+import { offerAppUpdate } from "../components/app-update-watch.tsx";
+import { openExternal } from "../open-external.ts";
+import { checkWebVersion, fetchDeployedVersion } from "../web-version.ts";
 import "../settings.css";
 
 /**

@@ -15,16 +15,16 @@ import {
 } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.js";
-import { logout } from "../../../shared/auth/logout.js";
-import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.js";
-import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.js";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.js";
-import { confirmDialog, PageShell } from "../../../shared/ui/index.js";
-import { Toast } from "../../../shared/ui/toast.js";
-import { changeLanguageType } from "../api/change-language-type.js";
-import { clearAppCaches } from "../clear-cache.js";
-import { UnitsSection } from "../components/units-section.js";
+import { errorMessage } from "../../../shared/api/errors.ts";
+import { logout } from "../../../shared/auth/logout.ts";
+import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.tsx";
+import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.ts";
+import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { confirmDialog, PageShell } from "../../../shared/ui/index.ts";
+import { Toast } from "../../../shared/ui/toast.ts";
+import { changeLanguageType } from "../api/change-language-type.ts";
+import { clearAppCaches } from "../clear-cache.ts";
+import { UnitsSection } from "../components/units-section.tsx";
 import "../settings.css";
 
 /**
