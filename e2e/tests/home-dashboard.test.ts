@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import type { System } from "../../apps/server/src/system.ts";
-import { formatKg, formatMoment } from "../../apps/web/src/features/home/format.ts";
+import { formatKg, formatMoment } from "../../apps/web/src/shared/format/index.ts";
 import { volumeText } from "../../apps/web/src/shared/units/volume.ts";
 import { accessToken, apiCall } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";

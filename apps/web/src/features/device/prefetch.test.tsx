@@ -3,8 +3,8 @@ import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../../shared/api/query-keys.ts";
+import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "../../shared/device/device-api.ts";
 import { setItem } from "../../shared/storage/index.ts";
-import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "./api/device-api.ts";
 import { prefetchDevice } from "./prefetch.ts";
 
 /** A server answering the Device screen's calls for device d1 of household f1; records each call's last path part. */

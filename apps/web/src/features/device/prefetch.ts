@@ -1,8 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
+import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "../../shared/device/device-api.ts";
 import { parseRouteParams } from "../../shared/navigation/index.ts";
-import { getFamilyDevicesQueryOptions } from "../home/api/get-family-devices.ts";
-import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "./api/device-api.ts";
 
 /**
  * The Device screen's first calls when it is the page's first screen (issue 12: interactive within 2 s; no request

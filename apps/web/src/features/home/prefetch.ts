@@ -1,14 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
+import { homeFormatWarmers } from "../../shared/format/index.ts";
 import { requestLanguage } from "../../shared/i18n/index.ts";
 import { nextTask } from "../../shared/scheduling/index.ts";
 import { getItem, getUserFamily } from "../../shared/storage/index.ts";
 import { unitPreferencesQuery } from "../../shared/units/preferences.ts";
 import { dashboardQueryOptions } from "./api/get-dashboard.ts";
 import { getFamiliesQueryOptions } from "./api/get-families.ts";
-import { getFamilyDevicesQueryOptions } from "./api/get-family-devices.ts";
 import { selectHomeFamily } from "./family-selection.ts";
-import { homeFormatWarmers } from "./format.ts";
 
 /**
  * Home's first calls, started at start-up instead of after its first render (issue 12: no request waterfall before

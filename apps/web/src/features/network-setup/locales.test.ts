@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../shared/i18n/all-locales.ts";
+import { LOCALES } from "../../app/all-locales.ts";
 import { resolveStep } from "./params.ts";
 
 /**

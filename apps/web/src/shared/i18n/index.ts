@@ -7,32 +7,6 @@ import { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.t
 
 export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
 
-/**
- * The one key tree every locale follows (zh-Hans is the source; spec §1). It is assembled from the app-wide file
- * `src/locales/<lang>.json` and the files of areas that own their texts (`<area>/locales/<lang>.json`); each area
- * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide
- * (locales.test.ts). Only the types are imported here: the texts themselves load per language and group (below).
- */
-export type LocaleTree = typeof import("../../locales/zh-Hans.json") &
-  typeof import("../../features/account/locales/zh-Hans.json") &
-  typeof import("../../features/family/locales/zh-Hans.json") &
-  typeof import("../ui/locales/zh-Hans.json") &
-  typeof import("../../features/device/locales/zh-Hans.json") &
-  typeof import("../../features/device-settings/locales/zh-Hans.json") &
-  typeof import("../../features/message/locales/zh-Hans.json") &
-  typeof import("../../features/after-sale/locales/zh-Hans.json") &
-  typeof import("../../features/article/locales/zh-Hans.json") &
-  typeof import("../../features/home/locales/zh-Hans.json") &
-  typeof import("../../features/network-setup/locales/zh-Hans.json") &
-  typeof import("../../features/fault/locales/zh-Hans.json");
-
-declare module "i18next" {
-  interface CustomTypeOptions {
-    defaultNS: "translation";
-    resources: { translation: LocaleTree };
-  }
-}
-
 /** One locale file's content: some top-level keys of {@link LocaleTree}. */
 type LocalePart = Record<string, unknown>;
 

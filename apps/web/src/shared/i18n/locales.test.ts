@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract";
 import { beforeEach, describe, expect, it } from "vitest";
+import { LOCALE_FILES, LOCALES } from "../../app/all-locales.ts";
 import { getItem, setItem } from "../storage/index.ts";
-import { LOCALE_FILES, LOCALES } from "./all-locales.ts";
 import { areaOf, i18n, mapLanguage, resolveStartupLanguage, TEXT_GROUPS } from "./index.ts";
 
 /** Every leaf key path of a locale tree, e.g. "login.submit". */

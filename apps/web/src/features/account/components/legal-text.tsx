@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useAppConfig } from "../../../shared/api/app-config.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
-import { useAppConfig } from "../../settings/api/get-app-config.ts";
 
 /** The seeded articles' ids, used until (or when) the app configuration does not name others (spec §7 config). */
 const DEFAULT_ARTICLES = { agreement: "user-agreement", privacy: "privacy-policy" } as const;

@@ -6,10 +6,10 @@ import { clearLoginInfo } from "../../../shared/auth/session.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { deviceChannel } from "../../../shared/realtime/index.ts";
 import { BrandMark } from "../../../shared/ui/brand-mark.tsx";
+import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { TextField } from "../../../shared/ui/text-field.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { useLogin } from "../api/login.ts";
-import { LanguageSwitch } from "../components/language-switch.tsx";
 import { LegalText } from "../components/legal-text.tsx";
 import { signInFailure } from "../sign-in-failure.ts";
 

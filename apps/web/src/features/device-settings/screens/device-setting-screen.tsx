@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { useDeviceCommand, useNow } from "../../../shared/device/hooks.ts";
 import { formatDuration, formatMinutes } from "../../../shared/format/duration.ts";
 import { useRouteParams } from "../../../shared/navigation/index.ts";
 import { formatDate } from "../../../shared/ui/date-time-rules.ts";
@@ -19,7 +20,6 @@ import {
   useSingleFlight,
 } from "../../../shared/ui/index.ts";
 import { useUnitPreferences } from "../../../shared/units/preferences.ts";
-import { useDeviceCommand, useNow } from "../../device/hooks.ts";
 import { useDevice } from "../api/get-device.ts";
 import { useDeviceModelSetting } from "../api/get-device-model-setting.ts";
 import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.ts";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { trickle } from "../../../shared/api/testing/fake-fetch.ts";
+import { type CsvExportProgress, downloadCsv } from "../../../shared/device/device-api.ts";
 import { i18n } from "../../../shared/i18n/index.ts";
-import { type CsvExportProgress, downloadCsv } from "./device-api.ts";
 
 /** What the page saved: the clicked download links (the browser's download), with their blob. */
 function watchDownloads() {

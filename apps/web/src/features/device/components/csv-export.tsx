@@ -3,10 +3,10 @@ import { ProgressBar } from "antd-mobile";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
+import { formatBytes } from "../../../shared/device/csv-progress.ts";
+import { type CsvExportProgress, downloadCsv } from "../../../shared/device/device-api.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
 import { toast } from "../../../shared/ui/index.ts";
-import { type CsvExportProgress, downloadCsv } from "../api/device-api.ts";
-import { formatBytes } from "../logic/csv-progress.ts";
 import "./csv-export.css";
 import { numberFormat } from "../../../shared/format/intl.ts";
 

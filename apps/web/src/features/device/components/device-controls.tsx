@@ -3,11 +3,11 @@ import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
+import type { CommandKind, CommandState } from "../../../shared/device/command-state.ts";
+import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../../../shared/device/device-api.ts";
+import { useDeviceCommand, useLongPress } from "../../../shared/device/hooks.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
 import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.ts";
-import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../api/device-api.ts";
-import { useDeviceCommand, useLongPress } from "../hooks.ts";
-import type { CommandKind, CommandState } from "../logic/command-state.ts";
 
 /** The text key of each command's name. */
 const COMMAND_LABEL = {

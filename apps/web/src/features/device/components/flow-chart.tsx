@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import type { FlowPoint } from "../../../shared/device/device-api.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
-import type { FlowPoint } from "../api/device-api.ts";
 
 /** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */
 export interface FlowChartProps {

@@ -1,8 +1,8 @@
 import { Button, ProgressBar } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { intlLocale } from "../../home/format.ts";
-import { useSaltStatus } from "../api/device-api.ts";
+import { useSaltStatus } from "../../../shared/device/device-api.ts";
+import { intlLocale } from "../../../shared/format/index.ts";
 import { saltGaugePercent } from "../logic/salt-gauge.ts";
 import { SaltRefillDialog } from "./salt-refill-dialog.tsx";
 import { SaltReminderSetting } from "./salt-reminder.tsx";

@@ -1,11 +1,11 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import type { LiveDevice } from "../../../shared/device/device-api.ts";
+import { stationRemainingAt } from "../../../shared/device/station-clock.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
 import { useVolume } from "../../../shared/units/volume.ts";
-import type { LiveDevice } from "../api/device-api.ts";
 import { formatCountdown, stationProgress } from "../logic/live-values.ts";
-import { stationRemainingAt } from "../logic/station-clock.ts";
 import { ReportedAgo } from "./freshness.tsx";
 
 /** A phone-local "HH:mm" for an instant (ms) in the interface language. */

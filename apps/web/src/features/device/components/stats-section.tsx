@@ -2,10 +2,10 @@ import { ReportTimeType } from "@aquapilot/contract/wire";
 import { Selector, Skeleton } from "antd-mobile";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFlowStatistics, useRegenerationCycles } from "../../../shared/device/device-api.ts";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
 import { fromLitres } from "../../../shared/units/conversions.ts";
 import { useVolume } from "../../../shared/units/volume.ts";
-import { useFlowStatistics, useRegenerationCycles } from "../api/device-api.ts";
 import { formatCountdown } from "../logic/live-values.ts";
 import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.tsx";
 

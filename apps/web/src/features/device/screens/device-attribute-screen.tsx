@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { List } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { deviceInfoQuery } from "../../../shared/device/device-api.ts";
 import { ageInYears } from "../../../shared/format/age.ts";
 import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell } from "../../../shared/ui/index.ts";
-import { deviceInfoQuery } from "../api/device-api.ts";
 import type { DeviceParams } from "./device-screen.tsx";
 import "../device.css";
 import { numberFormat } from "../../../shared/format/intl.ts";

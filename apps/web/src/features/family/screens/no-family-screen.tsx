@@ -3,10 +3,10 @@ import { Button } from "antd-mobile";
 import { AddOutline, TeamOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { logout } from "../../../shared/auth/logout.ts";
+import { switchLanguage } from "../../../shared/i18n/switch-language.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell, StateBlock } from "../../../shared/ui/index.ts";
-import { LanguageSwitch } from "../../account/components/language-switch.tsx";
-import { switchLanguage } from "../../settings/screens/setting-screen.tsx";
+import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { JoinFamilyPanel } from "../components/join-family.tsx";
 import "../family.css";
 

@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../../shared/i18n/all-locales.ts";
+import { LOCALES } from "../../../app/all-locales.ts";
 import {
   ADVICE_STEPS,
   adviceKeys,

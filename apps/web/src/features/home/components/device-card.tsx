@@ -3,9 +3,9 @@ import { Tag } from "antd-mobile";
 import { ClockCircleOutline, RightOutline } from "antd-mobile-icons";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
+import { formatKg, formatMoment } from "../../../shared/format/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { useVolume } from "../../../shared/units/volume.ts";
-import { formatKg, formatMoment } from "../format.ts";
 import { isCycleStation } from "../logic/dashboard-live.ts";
 
 /** Tone of a station: in service green, regeneration steps blue, closed red, unknown grey. */

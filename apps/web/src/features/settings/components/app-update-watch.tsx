@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { getAppConfigQueryOptions } from "../../../shared/api/app-config.ts";
 import { getNativeConfig } from "../../../shared/bridge/index.ts";
 import { i18n } from "../../../shared/i18n/index.ts";
-import { getAppConfigQueryOptions } from "../api/get-app-config.ts";
 import { clearAppCaches } from "../clear-cache.ts";
 import { openExternal } from "../open-external.ts";
 import { updateOffer } from "../versions.ts";

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
+import { LANGUAGES } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, List } from "antd-mobile";
 import {
@@ -15,30 +15,16 @@ import {
 } from "antd-mobile-icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../../shared/api/errors.ts";
 import { logout } from "../../../shared/auth/logout.ts";
 import { PushSwitchSheet } from "../../../shared/auth/push-switch-sheet.tsx";
-import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
+import { switchLanguage } from "../../../shared/i18n/switch-language.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.ts";
 import { Toast } from "../../../shared/ui/toast.ts";
-import { changeLanguageType } from "../api/change-language-type.ts";
 import { clearAppCaches } from "../clear-cache.ts";
 import { UnitsSection } from "../components/units-section.tsx";
 import "../settings.css";
-
-/**
- * Switches the interface language (stored under `lang`, spec §1) and tells the server (`change_language-type`) so
- * e-mails and messages go out in it. The local switch stands even when the call fails (its error is toasted).
- */
-export async function switchLanguage(lang: Language): Promise<void> {
-  await changeLanguage(lang);
-  try {
-    await changeLanguageType(lang);
-  } catch (err) {
-    Toast.show({ icon: "fail", content: errorMessage(err, "") || String(err) });
-  }
-}
 
 /**
  * Setting (spec §2 /Setting): language (five, spec §1), the owner's units (volume and water hardness, issue 10),

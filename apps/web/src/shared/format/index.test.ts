@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { i18n } from "../../shared/i18n/index.ts";
-import { volumeText } from "../../shared/units/volume.ts";
-import { formatKg, formatMoment, formatNumber, homeFormatWarmers } from "./format.ts";
+import { i18n } from "../i18n/index.ts";
+import { volumeText } from "../units/volume.ts";
+import { formatKg, formatMoment, formatNumber, homeFormatWarmers } from "./index.ts";
 
 /** Intl writes narrow / no-break spaces as group separators; compare with plain spaces. */
 const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, " ") ?? null;

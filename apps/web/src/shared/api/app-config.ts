@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.ts";
+import { api } from "./client.ts";
 
 /**
  * The app configuration: `GET /api/business-basic-data/app/app-config-setting/` (spec §7; open): customer service

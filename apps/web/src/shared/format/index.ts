@@ -1,4 +1,4 @@
-import { dateTimeFormat, numberFormat, relativeTimeFormat } from "../../shared/format/intl.ts";
+import { dateTimeFormat, numberFormat, relativeTimeFormat } from "./intl.ts";
 /** Intl locale for one of the app's languages (zh-Hans → zh-CN formatting). */
 export function intlLocale(lang: string): string {
   return lang === "zh-Hans" ? "zh-CN" : lang;

@@ -1,15 +1,24 @@
 /// <reference types="vite/client" />
 import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
-import { areaOf, type LocaleTree } from "./index.ts";
+import { areaOf } from "../shared/i18n/index.ts";
+import type { LocaleTree } from "./locale-tree.ts";
 
 /**
  * Every language's whole key tree, read eagerly — for tests and tools only (the app loads its texts per language and
  * group with `loadTexts`, issue 12). Assembling throws when two files define the same top-level key.
  */
-const FILES = import.meta.glob<Record<string, unknown>>(
-  ["../../locales/*.json", "../ui/locales/*.json", "../../features/*/locales/*.json"],
+const GLOB = import.meta.glob<Record<string, unknown>>(
+  ["../locales/*.json", "../shared/ui/locales/*.json", "../features/*/locales/*.json"],
   { import: "default", eager: true },
 );
+
+/** A file path as the glob here names it (relative to src/app), as the i18n module names it (src/shared/i18n). */
+function asI18nPath(file: string): string {
+  return file.startsWith("../shared/ui/") ? file.replace("../shared/ui/", "../ui/") : `../${file}`;
+}
+
+/** Every locale file by its path relative to src/shared/i18n, as `areaOf` and the loader expect. */
+const FILES = Object.fromEntries(Object.entries(GLOB).map(([file, part]) => [asI18nPath(file), part]));
 
 /** Joins one language's files; a top-level key defined twice is a mistake and throws. */
 function assemble(lang: Language): LocaleTree {

@@ -1,4 +1,4 @@
-import { numberFormat } from "../../../shared/format/intl.ts";
+import { numberFormat } from "../format/intl.ts";
 
 /**
  * Progress of the CSV export (issue 10 point 8): the export streams without a Content-Length, so progress is counted

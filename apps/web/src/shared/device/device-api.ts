@@ -10,12 +10,12 @@ import {
   type TSaltStatus,
 } from "@aquapilot/contract/wire";
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
-import { api, apiStream } from "../../../shared/api/client.ts";
-import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
-import { saveBlob } from "../../../shared/api/save-file.ts";
-import type { CommandKind } from "../logic/command-state.ts";
-import { announcedRows, CsvLineCounter, exportPercent } from "../logic/csv-progress.ts";
-import { mergeStationClock, type StationClock, stationClockOf } from "../logic/station-clock.ts";
+import { api, apiStream } from "../api/client.ts";
+import { refetchOnMountUnlessPrefetched } from "../api/query-client.ts";
+import { saveBlob } from "../api/save-file.ts";
+import type { CommandKind } from "./command-state.ts";
+import { announcedRows, CsvLineCounter, exportPercent } from "./csv-progress.ts";
+import { mergeStationClock, type StationClock, stationClockOf } from "./station-clock.ts";
 
 /** One bucket of water-usage statistics: start (ISO), water used L, regenerations, salt used kg. */
 export interface FlowPoint {

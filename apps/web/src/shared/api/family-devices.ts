@@ -1,8 +1,8 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.ts";
-import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
-import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { api, asPage } from "./client.ts";
+import { refetchOnMountUnlessPrefetched } from "./query-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 /** Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7). */
 export async function getFamilyDevices(familyId: string, signal?: AbortSignal): Promise<TFamilyDevice[]> {

@@ -2,11 +2,11 @@ import { LANGUAGES, type Language } from "@aquapilot/contract/wire";
 import { DownOutline, GlobalOutline } from "antd-mobile-icons";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { changeLanguage, currentLanguage } from "../../../shared/i18n/index.ts";
-import { openWithBack } from "../../../shared/ui/back-stack.ts";
+import { changeLanguage, currentLanguage } from "../i18n/index.ts";
+import { openWithBack } from "./back-stack.ts";
 
 /** The action sheet comes with the first tap (issue 12: the Login screen paints without antd-mobile's popups). */
-const loadDialogs = () => import("../../../shared/ui/dialogs.tsx");
+const loadDialogs = () => import("./dialogs.tsx");
 
 /**
  * The language switch of the Login, Register and NoFamily screens (spec §1: five languages, stored under `lang`).

@@ -1,8 +1,9 @@
 import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiError } from "../../shared/api/errors.ts";
-import { deviceChannel, useDeviceChanges } from "../../shared/realtime/index.ts";
+import { ApiError } from "../api/errors.ts";
+import { deviceChannel, useDeviceChanges } from "../realtime/index.ts";
+import { type CommandKind, type CommandState, commandReducer, IDLE } from "./command-state.ts";
 import {
   applyLiveMessage,
   deviceInfoQuery,
@@ -11,10 +12,9 @@ import {
   invalidateDeviceStatistics,
   type LiveDevice,
   sendDeviceCommand,
-} from "./api/device-api.ts";
-import { type CommandKind, type CommandState, commandReducer, IDLE } from "./logic/command-state.ts";
-import { refreshesStatistics } from "./logic/live-refresh.ts";
-import { LongPress } from "./logic/long-press.ts";
+} from "./device-api.ts";
+import { refreshesStatistics } from "./live-refresh.ts";
+import { LongPress } from "./long-press.ts";
 
 /** How long a command waits for the device's acknowledgement before it fails with "Device offline", ms. */
 export const COMMAND_TIMEOUT_MS = 30_000;

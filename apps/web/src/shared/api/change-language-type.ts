@@ -1,5 +1,5 @@
 import { endpoints, type Language } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.ts";
+import { api } from "./client.ts";
 
 /**
  * Tells the server the user's language (`POST …/profile/change_language-type`, body `{languageType}`), so e-mails and

@@ -1,0 +1,65 @@
+/**
+ * The import rules of issue 13 ("boundaries a tool enforces"), checked by `npm run lint` (dependency-cruiser). Tests
+ * and test helpers are outside the rules: they may set up any layer. See docs/architecture.md "Boundaries".
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const TESTS = "(\\.test\\.tsx?$|/test/|/testing\\.ts$|test-setup\\.ts$)";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "web-feature-to-feature",
+      comment:
+        "A web feature never imports another feature: what two screens share moves to shared/, or the app layer (app/) composes them.",
+      severity: "error",
+      from: { path: "^apps/web/src/features/([^/]+)/", pathNot: TESTS },
+      to: { path: "^apps/web/src/features/", pathNot: "^apps/web/src/features/$1/" },
+    },
+    {
+      name: "web-shared-to-feature",
+      comment: "shared/ is below the features: it never imports one (the app layer passes what it needs).",
+      severity: "error",
+      from: { path: "^apps/web/src/shared/", pathNot: TESTS },
+      to: { path: "^apps/web/src/(features|app)/" },
+    },
+    {
+      name: "server-infrastructure-to-module",
+      comment:
+        "http, iot, realtime and db never import a module: they call modules through hooks or ports (ports.ts), as DeviceEventHook does.",
+      severity: "error",
+      from: { path: "^apps/server/src/(http|iot|realtime|db)/", pathNot: TESTS },
+      to: { path: "^apps/server/src/modules/" },
+    },
+    {
+      name: "server-module-through-index",
+      comment: "A module is reached from outside only through its own index.ts.",
+      severity: "error",
+      from: { path: "^apps/server/src/", pathNot: [TESTS, "^apps/server/src/modules/([^/]+)/"] },
+      to: { path: "^apps/server/src/modules/[^/]+/", pathNot: "^apps/server/src/modules/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "server-module-to-module-through-index",
+      comment: "One module reaches another only through the other's index.ts.",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/([^/]+)/", pathNot: TESTS },
+      to: {
+        path: "^apps/server/src/modules/[^/]+/",
+        pathNot: ["^apps/server/src/modules/$1/", "^apps/server/src/modules/[^/]+/index\\.ts$"],
+      },
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycles outside tests (a cycle of type-only imports is erased at run time and allowed).",
+      severity: "error",
+      from: { pathNot: TESTS },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|dist|\\.tmp|\\.node)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};
