@@ -9,9 +9,8 @@ import { type Db, openDatabase } from "./db/index.ts";
 import { registerDevelopmentRoutes } from "./dev/index.ts";
 import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
-import { provisionDevice } from "./modules/devices/provision.ts";
-import { MESSAGE_EVENT_TYPES } from "./modules/message/center.ts";
-import { forwardMessagesToHub } from "./modules/message/routes.ts";
+import { provisionDevice } from "./modules/devices/index.ts";
+import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
 import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.ts";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */

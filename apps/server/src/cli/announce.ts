@@ -19,8 +19,8 @@ import { pino } from "pino";
 import { InProcessBus } from "../bus.ts";
 import { type AppConfig, ConfigError, loadConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/index.ts";
-import { MessageCenter } from "../modules/message/center.ts";
-import { createPushService } from "../modules/push/service.ts";
+import { MessageCenter } from "../modules/message/index.ts";
+import { createPushService } from "../modules/push/index.ts";
 
 /** Longest announcement title and content accepted, characters. */
 export const ANNOUNCE_LIMITS = { title: 200, content: 4000 } as const;

@@ -20,7 +20,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
-import { rollupTelemetryAt } from "../modules/statistics/rollup.ts";
+import { rollupTelemetryAt } from "../modules/statistics/index.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
 import type { IotLogger } from "./logger.ts";

@@ -6,8 +6,8 @@ import type { Db } from "../db/index.ts";
 import type { Notifier } from "../notify/index.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import type { Guards } from "../security/limits.ts";
-import type { MessageCenter } from "./message/center.ts";
-import type { PushService } from "./push/service.ts";
+import type { MessageCenter } from "./message/index.ts";
+import type { PushService } from "./push/index.ts";
 
 /** What services need, built once in buildApp and handed to each module's routes. */
 export interface AppContext {

@@ -1,6 +1,6 @@
 import type { TAppConfigSetting } from "@aquapilot/contract";
 import type { AppConfig } from "../../config.ts";
-import { PRIVACY_POLICY_ARTICLE_ID, USER_AGREEMENT_ARTICLE_ID } from "../article/ids.ts";
+import { PRIVACY_POLICY_ARTICLE_ID, USER_AGREEMENT_ARTICLE_ID } from "../article/index.ts";
 
 /**
  * The app configuration every client reads at start (spec §1 customer service 114 and map type codes; §7

@@ -1,5 +1,5 @@
 import { AppError } from "../../http/errors.ts";
-import { validateDeviceSettings } from "../device-model/settings.ts";
+import { validateDeviceSettings } from "../device-model/index.ts";
 
 /**
  * Validates a partial advanced-settings object before a set-config is sent (spec §5 "Please enter the correct

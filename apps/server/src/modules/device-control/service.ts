@@ -17,8 +17,7 @@ import { translate } from "../../http/messages.ts";
 import { stationTiming } from "../../iot/station-timing.ts";
 import { requireDeviceAccess } from "../access.ts";
 import type { AppContext } from "../context.ts";
-import { readFreshness, recordClockDrift } from "../statistics/freshness.ts";
-import { expectedStationSeconds, readReportedSettings } from "../statistics/settings.ts";
+import { expectedStationSeconds, readFreshness, readReportedSettings, recordClockDrift } from "../statistics/index.ts";
 import { validateConfig } from "./config-validation.ts";
 
 /**

@@ -10,7 +10,7 @@ import { clientAddressKey, createLimiter } from "../../http/rate-limit.ts";
 import { registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
 import { requireDeviceAccess } from "../access.ts";
 import type { AppContext } from "../context.ts";
-import { modelSetting } from "../device-model/settings.ts";
+import { modelSetting } from "../device-model/index.ts";
 import {
   bindDevice,
   getDeviceWithData,

@@ -18,10 +18,10 @@ import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { stationTiming } from "../../iot/station-timing.ts";
 import { requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
-import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/queries.ts";
-import { readDeviceRow } from "../device-control/service.ts";
-import { findDeviceModel } from "../device-model/service.ts";
-import { isUploadPath, requireOwnUploads } from "../files/service.ts";
+import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/index.ts";
+import { readDeviceRow } from "../device-control/index.ts";
+import { findDeviceModel } from "../device-model/index.ts";
+import { isUploadPath, requireOwnUploads } from "../files/index.ts";
 
 /** What the device services need. */
 export interface DeviceDeps {

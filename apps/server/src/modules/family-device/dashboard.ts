@@ -9,9 +9,9 @@ import type { Db } from "../../db/index.ts";
 import { addLocalDays, localDayStart } from "../../http/time-zone.ts";
 import { requireFamilyMember } from "../access.ts";
 import type { AppContext } from "../context.ts";
-import { queryOtaVersion } from "../device-control/service.ts";
-import { readSaltStatus } from "../statistics/salt.ts";
-import type { ReportedSettings } from "../statistics/settings.ts";
+import { queryOtaVersion } from "../device-control/index.ts";
+import type { ReportedSettings } from "../statistics/index.ts";
+import { readSaltStatus } from "../statistics/index.ts";
 import {
   CYCLE_STATIONS,
   deviceClockOf,

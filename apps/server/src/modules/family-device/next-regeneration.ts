@@ -1,6 +1,6 @@
 import { WorkPattern } from "@aquapilot/contract";
 import { TZDate } from "@date-fns/tz";
-import type { ReportedSettings } from "../statistics/settings.ts";
+import type { ReportedSettings } from "../statistics/index.ts";
 
 const DAY_MS = 86_400_000;
 /** Days ahead the forecast looks for a regeneration before it gives up (answers null). */

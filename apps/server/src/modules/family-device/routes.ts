@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.ts";
 import { callerTimeZone } from "../../http/time-zone.ts";
 import type { AppContext } from "../context.ts";
-import { getDeviceWithData, requirePermission } from "../devices/service.ts";
+import { getDeviceWithData, requirePermission } from "../devices/index.ts";
 import { readFamilyDashboard } from "./dashboard.ts";
 import { deleteFamilyDevice, listFamilyDevices, updateDeviceSort } from "./service.ts";
 

@@ -3,7 +3,7 @@ import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
-import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/service.ts";
+import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/index.ts";
 
 /**
  * The query behind family-device/get-list-by-family-id: the family's devices left-joined with their device_state,

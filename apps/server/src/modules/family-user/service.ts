@@ -3,8 +3,8 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
-import type { FamilyDeps } from "../family/service.ts";
-import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.ts";
+import type { FamilyDeps } from "../family/index.ts";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/index.ts";
 
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,

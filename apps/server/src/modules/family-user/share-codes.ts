@@ -10,7 +10,7 @@ import {
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { lockFamily, requireFamilyAdmin } from "../access.ts";
-import { type FamilyDeps, familyCountColumns } from "../family/service.ts";
+import { type FamilyDeps, familyCountColumns } from "../family/index.ts";
 
 /** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
 export const SHARE_KEY_FILE = "family-share-key";

@@ -7,7 +7,7 @@ import type { FamiliesTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
-import { localizeAddress } from "../location/service.ts";
+import { localizeAddress } from "../location/index.ts";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
 export interface FamilyDeps {

@@ -2,7 +2,7 @@ import { endpoints, PERMISSIONS } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.ts";
 import type { AppContext } from "../context.ts";
-import { requirePermission } from "../devices/service.ts";
+import { requirePermission } from "../devices/index.ts";
 import { listFaults, reopenWater } from "./service.ts";
 
 /**

@@ -12,7 +12,7 @@ import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { requireDeviceAccess } from "../access.ts";
 import type { AppContext } from "../context.ts";
-import { requireDeviceControl, runCommand } from "../device-control/service.ts";
+import { requireDeviceControl, runCommand } from "../device-control/index.ts";
 
 /** What the fault list needs: the database and the clock. */
 export interface FaultDeps {

@@ -13,8 +13,8 @@ import type { Bus } from "../../bus.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { MessagesTable } from "../../db/schema-messages.ts";
 import { translate } from "../../http/messages.ts";
-import type { PushService } from "../push/service.ts";
-import { readSaltStatus } from "../statistics/salt.ts";
+import type { PushService } from "../push/index.ts";
+import { readSaltStatus } from "../statistics/index.ts";
 
 /** Minimal logger of the message center. */
 export interface MessageLogger {

@@ -15,8 +15,8 @@ import type { AfterSalesTable } from "../../db/schema-post-sale.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { isPostgres, requireDeviceAccess } from "../access.ts";
-import { requireOwnUploads } from "../files/service.ts";
-import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/center.ts";
+import { requireOwnUploads } from "../files/index.ts";
+import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/index.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 
 /** What the after-sales services need: the database and the clock. */

@@ -8,7 +8,7 @@ import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
 import type { AppContext } from "../context.ts";
-import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/service.ts";
+import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/index.ts";
 
 /** Largest avatar accepted: 2 MB (bytes). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

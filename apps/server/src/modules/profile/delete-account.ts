@@ -1,7 +1,7 @@
 import { endSessions } from "../../auth/sessions.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { phoneTarget } from "../account/service.ts";
+import { phoneTarget } from "../account/index.ts";
 import type { AppContext } from "../context.ts";
 
 /** What happened to each family of a deleted account. */

@@ -9,7 +9,7 @@ import type { Db } from "../../db/index.ts";
 import type { UsersTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/service.ts";
+import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/index.ts";
 import type { AppContext } from "../context.ts";
 
 type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,10 @@
+/**
+ * The statistics module's public face (issue 13, decision 40): what the rest of the server may use of it. Everything
+ * else in this folder is the module's own.
+ */
+export { readFreshness, recordClockDrift } from "./freshness.ts";
+export { statisticsMessages } from "./messages.ts";
+export { rollupTelemetryAt } from "./rollup.ts";
+export { statisticsRoutes } from "./routes.ts";
+export { readSaltStatus } from "./salt.ts";
+export { expectedStationSeconds, type ReportedSettings, readReportedSettings } from "./settings.ts";
