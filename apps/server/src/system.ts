@@ -11,6 +11,7 @@ import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
 import { provisionDevice } from "./modules/devices/index.ts";
 import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
+import { rollupTelemetryAt } from "./modules/statistics/index.ts";
 import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.ts";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
@@ -74,6 +75,7 @@ export async function startSystem(
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
+      onTelemetry: rollupTelemetryAt,
     });
     cleanups.push(() => deviceLink.close());
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppConfig } from "../config.ts";
 import type { Db } from "../db/index.ts";
-import { factoryRoutes } from "../iot/factory-route.ts";
+import { factoryRoutes } from "../modules/devices/index.ts";
 import { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";
 
 export { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";

@@ -1,9 +1,21 @@
+import fs from "node:fs";
+import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { MODULE_CATALOGUES } from "../../test/catalogue.ts";
 import { pluralBlocks, templateParams } from "./message-format.ts";
 import { MESSAGES, resolveLanguage, translate } from "./messages.ts";
 
 describe("server message catalogue", () => {
+  it("test/catalogue.ts names every module's messages.ts", () => {
+    const modules = path.join(import.meta.dirname, "../modules");
+    const withTexts = fs
+      .readdirSync(modules)
+      .filter((m) => fs.existsSync(path.join(modules, m, "messages.ts")))
+      .sort();
+    expect(Object.keys(MODULE_CATALOGUES).sort()).toEqual(withTexts);
+  });
+
   const reference = Object.keys(MESSAGES.en).sort();
 
   it.each(LANGUAGES)("%s has exactly the keys of en, each non-empty", (lang) => {

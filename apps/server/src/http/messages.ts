@@ -1,15 +1,4 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@aquapilot/contract";
-import { accountMessages } from "../modules/account/index.ts";
-import { articleMessages } from "../modules/article/index.ts";
-import { deviceControlMessages } from "../modules/device-control/index.ts";
-import { deviceMessages } from "../modules/devices/index.ts";
-import { familyMessages } from "../modules/family/index.ts";
-import { faultMessages } from "../modules/fault/index.ts";
-import { filesMessages } from "../modules/files/index.ts";
-import { messageMessages } from "../modules/message/index.ts";
-import { postSaleMessages } from "../modules/post-sale/index.ts";
-import { pushMessages } from "../modules/push/index.ts";
-import { statisticsMessages } from "../modules/statistics/index.ts";
 import { securityMessages } from "../security/messages.ts";
 import { catalogue } from "./catalogue.ts";
 import { edgeMessages } from "./edge-messages.ts";
@@ -228,36 +217,29 @@ const fr: Record<MessageKey, string> = {
 
 /** Every language's catalogue, keyed by the spec §1 language code. */
 const base = catalogue<MessageKey>(en, { "zh-Hans": zhHans, es, ru, fr });
-const PARTS: Array<Record<Language, Record<string, string>>> = [
-  base,
-  accountMessages,
-  familyMessages,
-  deviceMessages,
-  deviceControlMessages,
-  messageMessages,
-  pushMessages,
-  postSaleMessages,
-  articleMessages,
-  filesMessages,
-  statisticsMessages,
-  faultMessages,
-  securityMessages,
-  edgeMessages,
-];
-
-/** The whole catalogue per language; a key defined by two parts is a mistake and throws at start-up. */
+/** The whole catalogue per language: the parts above, then each module's part as it registers (registerMessages). */
 export const MESSAGES: Record<Language, Record<string, string>> = Object.fromEntries(
-  LANGUAGES.map((lang) => {
-    const merged: Record<string, string> = {};
-    for (const part of PARTS) {
-      for (const [key, text] of Object.entries(part[lang])) {
-        if (lang === "en" && Object.hasOwn(merged, key)) throw new Error(`message key ${key} is defined twice`);
-        merged[key] = text;
-      }
-    }
-    return [lang, merged];
-  }),
+  LANGUAGES.map((lang) => [lang, {}]),
 ) as Record<Language, Record<string, string>>;
+
+const registered = new Set<Record<Language, Record<string, string>>>();
+
+/**
+ * Adds a part of the catalogue (`catalogue()` of http/catalogue.ts) to {@link MESSAGES}. Modules register their own
+ * part from their `messages.ts` (issue 13: the HTTP layer never imports a module; a module's part is in as soon as
+ * anything loads the module). Registering the same part again does nothing.
+ * @throws Error when a key of the part is already defined by another part (a mistake, found at start-up).
+ */
+export function registerMessages(part: Record<Language, Record<string, string>>): void {
+  if (registered.has(part)) return;
+  for (const key of Object.keys(part.en)) {
+    if (Object.hasOwn(MESSAGES.en, key)) throw new Error(`message key ${key} is defined twice`);
+  }
+  registered.add(part);
+  for (const lang of LANGUAGES) Object.assign(MESSAGES[lang], part[lang]);
+}
+
+for (const part of [base, securityMessages, edgeMessages]) registerMessages(part);
 
 /** True when `key` is a key of the catalogue (AppError carries keys as plain strings). */
 export function isMessageKey(key: string): boolean {

@@ -20,7 +20,6 @@ import mqtt, { type MqttClient } from "mqtt";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
 import type { IotLogger } from "./logger.ts";
@@ -81,7 +80,17 @@ export interface GatewayOptions {
   logger: IotLogger;
   /** MQTT client id; default `gateway-<random>` so several server processes can each run one. */
   clientId?: string;
+  /** Keeps what is derived from telemetry up to date (see {@link TelemetryHook}). */
+  onTelemetry: TelemetryHook;
 }
+
+/**
+ * Called once a telemetry record is stored for the first time (a redelivered one stored nothing and calls nothing),
+ * with the record's time `ts` (ISO UTC): the statistics module's hourly and daily rollups (issue 4) are written here,
+ * in the device's order, before the change is announced. The device link never imports a module (issue 13): the
+ * composition root (system.ts) passes the module's function. Errors fail the message's handling like a store error.
+ */
+export type TelemetryHook = (db: Db, deviceId: string, ts: string) => Promise<unknown>;
 
 type Kind = TDeviceChangeMessage["kind"];
 
@@ -139,7 +148,9 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly db: Db;
   private readonly bus: Bus;
   private readonly logger: IotLogger;
-  private constructor(client: MqttClient, db: Db, bus: Bus, logger: IotLogger) {
+  private readonly onTelemetry: TelemetryHook;
+  private constructor(client: MqttClient, db: Db, bus: Bus, logger: IotLogger, onTelemetry: TelemetryHook) {
+    this.onTelemetry = onTelemetry;
     this.client = client;
     this.db = db;
     this.bus = bus;
@@ -184,7 +195,7 @@ export class DeviceGateway implements DeviceCommandPort {
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
     });
-    const gateway = new DeviceGateway(client, options.db, options.bus, options.logger);
+    const gateway = new DeviceGateway(client, options.db, options.bus, options.logger, options.onTelemetry);
     client.on("error", (err) => options.logger.warn({ err: err.message }, "gateway mqtt error"));
     client.on("reconnect", () => options.logger.info({}, "gateway reconnecting to the broker"));
     await client.subscribeAsync(
@@ -530,7 +541,7 @@ export class DeviceGateway implements DeviceCommandPort {
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
         // Hourly/daily statistics (issue 4), idempotent, in real time: the hour the water arrived (issue 10).
-        await rollupTelemetryAt(this.db, device.id, now);
+        await this.onTelemetry(this.db, device.id, now);
         // The clock rate is measured on state reports only: no extra read on the busiest path.
         await this.db
           .updateTable("device_state")

@@ -9,7 +9,7 @@ import {
   GATEWAY_USERNAME,
   startEmbeddedBroker,
 } from "./broker.ts";
-import { DeviceGateway } from "./gateway.ts";
+import { DeviceGateway, type TelemetryHook } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
 
 export {
@@ -19,13 +19,13 @@ export {
   GATEWAY_USERNAME,
   startEmbeddedBroker,
 } from "./broker.ts";
-export { factoryRoutes } from "./factory-route.ts";
 export {
   DEFAULT_ACK_TIMEOUT_MS,
   DeviceGateway,
   GATEWAY_REJECT_REASONS,
   type GatewayCorrections,
   type GatewayRejectReason,
+  type TelemetryHook,
 } from "./gateway.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
@@ -60,6 +60,8 @@ export interface DeviceLinkOptions {
   /** Gateway password; default: generated once and kept in DATA_DIR/mqtt-gateway.secret. */
   gatewayPassword?: string;
   logger: IotLogger;
+  /** What keeps telemetry's derived records up to date: the statistics rollups (gateway.ts {@link TelemetryHook}). */
+  onTelemetry: TelemetryHook;
   /** Limits of the embedded broker other than the defaults (tests): guessing limits, their clock, packet size. */
   brokerLimits?: Pick<EmbeddedBrokerOptions, "loginLimits" | "now" | "maxPacketBytes">;
 }
@@ -108,6 +110,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       username,
       password,
       logger: options.logger,
+      onTelemetry: options.onTelemetry,
     });
   } catch (err) {
     await broker?.close();

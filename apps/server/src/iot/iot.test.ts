@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
+import { rollupTelemetryAt } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.ts";
 
 const A = { mac: "02AA00000001", secret: "secret-of-device-a-0123456789" };
@@ -138,7 +139,15 @@ beforeAll(async () => {
   }
   bus = new InProcessBus();
   bus.subscribe((e) => events.push(e));
-  link = await startDeviceLink({ db, bus, dataDir, mqttHost: "127.0.0.1", mqttPort: 0, logger: silentLogger });
+  link = await startDeviceLink({
+    db,
+    bus,
+    dataDir,
+    mqttHost: "127.0.0.1",
+    mqttPort: 0,
+    logger: silentLogger,
+    onTelemetry: rollupTelemetryAt,
+  });
 });
 
 afterAll(async () => {

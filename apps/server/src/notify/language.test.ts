@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+// The modules' texts this test translates (each module registers its own when loaded).
+import "../../test/catalogue.ts";
 import { createNotifier, type OutgoingMessage } from "./index.ts";
 
 describe.each(ENGINES)("notifier: the recipient's stored language (%s)", (engine) => {

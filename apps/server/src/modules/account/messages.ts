@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /**
  * Texts of the account and profile flows in the five languages (spec §1, §5, §8); English is the source.
@@ -163,3 +164,6 @@ export const accountMessages = catalogue(
 
 /** A key of the account module's texts. */
 export type AccountMessageKey = keyof (typeof accountMessages)["en"];
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(accountMessages);

@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /** Texts of the article module in the five languages (spec §1); English is the source. */
 export const articleMessages = catalogue(
@@ -10,3 +11,6 @@ export const articleMessages = catalogue(
     fr: { "article.notFound": "Article introuvable." },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(articleMessages);

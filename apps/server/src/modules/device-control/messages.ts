@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 type Key =
   | "deviceControl.offline"
@@ -69,3 +70,6 @@ export const deviceControlMessages = catalogue<Key>(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(deviceControlMessages);

@@ -2,6 +2,8 @@ import { ADVANCED_SETTING_NAMES } from "@aquapilot/contract";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { registerErrorHandler } from "../../http/error-handler.ts";
+// The modules' texts this test translates (each module registers its own when loaded).
+import "../../../test/catalogue.ts";
 import { AppError } from "../../http/errors.ts";
 import { knownSettingModels, modelSetting, validateDeviceSettings } from "./settings.ts";
 

@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /**
  * Texts of the devices module in the five languages (spec §1); English is the source.
@@ -62,3 +63,6 @@ export const deviceMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(deviceMessages);

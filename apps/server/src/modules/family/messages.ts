@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /**
  * Texts of the household flows (family, family-user, share codes, region lookup) in the five languages (spec §1,
@@ -85,3 +86,6 @@ export const familyMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(familyMessages);

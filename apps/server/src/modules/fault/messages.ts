@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /** Texts of the fault module in the five languages (spec §1); English is the source. */
 export const faultMessages = catalogue(
@@ -29,3 +30,6 @@ export const faultMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(faultMessages);

@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /** Texts of the files module in the five languages (spec §1); English is the source. */
 export const filesMessages = catalogue(
@@ -30,3 +31,6 @@ export const filesMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(filesMessages);

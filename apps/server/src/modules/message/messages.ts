@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /**
  * Texts of the message module in the five languages (spec §1); English is the source. `{device}` is the device's
@@ -187,3 +188,6 @@ export const messageMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(messageMessages);

@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /** Texts of the post-sale module in the five languages (spec §1); English is the source. */
 export const postSaleMessages = catalogue(
@@ -28,3 +29,6 @@ export const postSaleMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(postSaleMessages);

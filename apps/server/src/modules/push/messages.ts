@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 /** Texts of the push module in the five languages (spec §1); English is the source. */
 export const pushMessages = catalogue(
@@ -33,3 +34,6 @@ export const pushMessages = catalogue(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(pushMessages);

@@ -1,4 +1,5 @@
 import { catalogue } from "../../http/catalogue.ts";
+import { registerMessages } from "../../http/messages.ts";
 
 type Key = "salt.reminderRange";
 
@@ -26,3 +27,6 @@ export const statisticsMessages = catalogue<Key>(
     },
   },
 );
+
+// The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
+registerMessages(statisticsMessages);

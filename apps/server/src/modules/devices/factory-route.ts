@@ -1,8 +1,8 @@
 import { normaliseMac } from "@aquapilot/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { Db } from "../db/index.ts";
-import { provisionDevice } from "../modules/devices/index.ts";
+import type { Db } from "../../db/index.ts";
+import { provisionDevice } from "./provision.ts";
 
 /** Body of POST /dev/factory/devices: a device's factory identity and clear secret. */
 export const ZFactoryDevice = z.object({
