@@ -1,4 +1,5 @@
 import { ErrorCode, type TValidationError } from "@aquapilot/contract";
+import type { MessageKey } from "./messages.ts";
 
 /** HTTP status for each error code (the one error handler writes the ABP envelope with it). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -14,19 +15,19 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 /**
- * The one error type services throw. `messageKey` is a key of the server's message catalogue
- * (http/messages.ts) so the error envelope is written in the caller's language; `params` fill its {placeholders}.
+ * The one error type services throw. `messageKey` is a key of the server's message catalogue (http/messages.ts
+ * {@link MessageKey}: a key no catalogue part defines does not compile) so the error envelope is written in the caller's language; `params` fill its {placeholders}.
  * `cause` (optional) is logged by the error handler for 5xx answers, never sent to the client.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly messageKey: string;
+  readonly messageKey: MessageKey;
   readonly params: Record<string, string | number>;
   readonly validationErrors: TValidationError[] | null;
   constructor(
     code: ErrorCode,
-    messageKey: string,
+    messageKey: MessageKey,
     params: Record<string, string | number> = {},
     validationErrors: TValidationError[] | null = null,
     cause?: unknown,

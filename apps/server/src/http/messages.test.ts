@@ -3,10 +3,18 @@ import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
 import { MODULE_CATALOGUES } from "../../test/catalogue.ts";
+import { AppError } from "./errors.ts";
 import { pluralBlocks, templateParams } from "./message-format.ts";
-import { MESSAGES, resolveLanguage, translate } from "./messages.ts";
+import { isMessageKey, MESSAGES, resolveLanguage, translate } from "./messages.ts";
 
 describe("server message catalogue", () => {
+  it("takes only catalogue keys in AppError (a wrong key does not compile)", () => {
+    // @ts-expect-error "deviceNotFound" is no key of the catalogue: npm run typecheck fails if this compiles.
+    const wrong = new AppError("NotFound", "deviceNotFound");
+    expect(isMessageKey(wrong.messageKey)).toBe(false);
+    expect(isMessageKey(new AppError("NotFound", "device.notFound").messageKey)).toBe(true);
+  });
+
   it("test/catalogue.ts names every module's messages.ts", () => {
     const modules = path.join(import.meta.dirname, "../modules");
     const withTexts = fs

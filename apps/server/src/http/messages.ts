@@ -5,6 +5,20 @@ import { edgeMessages } from "./edge-messages.ts";
 import { formatMessage, type MessageParams } from "./message-format.ts";
 
 /**
+ * Every key of the server's message catalogue, as the keys of one interface (issue 13 "typed errors"): this file
+ * declares its own and the security and edge parts' keys; each module adds its part's keys from its own
+ * `messages.ts` by declaration merging (`declare module "../../http/messages.ts"`), so the HTTP layer imports no
+ * module and a key that no part defines does not compile where a {@link MessageKey} is expected (AppError).
+ */
+export interface CatalogueKeys extends Record<BaseKey | SecurityKey | EdgeKey, true> {}
+
+/** A key of the server's message catalogue (see {@link CatalogueKeys}). */
+export type MessageKey = keyof CatalogueKeys;
+
+type SecurityKey = keyof (typeof securityMessages)["en"];
+type EdgeKey = keyof (typeof edgeMessages)["en"];
+
+/**
  * The server's message catalogue (spec §1 languages; §8 error texts). English is the source; every other language
  * must have exactly the same keys (checked by the type and by messages.test.ts). `{name}` placeholders are filled by
  * {@link translate}.
@@ -31,6 +45,7 @@ const en = {
   "family.notAdmin": "Only the household administrator can do this.",
   "device.notFound": "Device not found.",
   "device.offline": "Device offline.",
+  "device.commandIdInUse": "This command id was already used for another device. Please try again.",
   "user.notFound": "User not found.",
   "account.alreadyRegistered": "This account is already registered.",
   "account.codeNotFound": "The verification code has expired or was not requested. Please request a new code.",
@@ -49,9 +64,10 @@ const en = {
 } as const;
 
 /** A key of the server message catalogue. */
-export type MessageKey = keyof typeof en;
+/** The keys of this file's own part of the catalogue. */
+type BaseKey = keyof typeof en;
 
-const zhHans: Record<MessageKey, string> = {
+const zhHans: Record<BaseKey, string> = {
   "error.validation": "请求无效。",
   "error.badRequest": "无法理解该请求。",
   "error.unauthorized": "登录已过期，请重新登录。",
@@ -73,6 +89,7 @@ const zhHans: Record<MessageKey, string> = {
   "family.notAdmin": "只有家庭管理员可以执行此操作。",
   "device.notFound": "设备不存在。",
   "device.offline": "设备离线。",
+  "device.commandIdInUse": "此命令编号已用于另一台设备，请重试。",
   "user.notFound": "用户不存在。",
   "account.alreadyRegistered": "该账号已注册。",
   "account.codeNotFound": "验证码已过期或未获取，请重新获取验证码。",
@@ -89,7 +106,7 @@ const zhHans: Record<MessageKey, string> = {
   "notify.code.body": "您的验证码是 {code}，{minutes} 分钟内有效。请勿告诉他人。",
 };
 
-const es: Record<MessageKey, string> = {
+const es: Record<BaseKey, string> = {
   "error.validation": "Su solicitud no es válida.",
   "error.badRequest": "No se pudo entender la solicitud.",
   "error.unauthorized": "La sesión ha caducado. Inicie sesión de nuevo.",
@@ -113,6 +130,7 @@ const es: Record<MessageKey, string> = {
   "family.notAdmin": "Solo el administrador del hogar puede hacer esto.",
   "device.notFound": "Dispositivo no encontrado.",
   "device.offline": "Dispositivo sin conexión.",
+  "device.commandIdInUse": "Este identificador de orden ya se usó para otro dispositivo. Inténtelo de nuevo.",
   "user.notFound": "Usuario no encontrado.",
   "account.alreadyRegistered": "Esta cuenta ya está registrada.",
   "account.codeNotFound": "El código de verificación ha caducado o no se solicitó. Solicite un código nuevo.",
@@ -131,7 +149,7 @@ const es: Record<MessageKey, string> = {
     "Su código de verificación es {code}. Es válido durante {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}. No lo comparta con nadie.",
 };
 
-const ru: Record<MessageKey, string> = {
+const ru: Record<BaseKey, string> = {
   "error.validation": "Запрос недействителен.",
   "error.badRequest": "Не удалось разобрать запрос.",
   "error.unauthorized": "Сеанс истёк. Войдите снова.",
@@ -155,6 +173,7 @@ const ru: Record<MessageKey, string> = {
   "family.notAdmin": "Это может сделать только администратор дома.",
   "device.notFound": "Устройство не найдено.",
   "device.offline": "Устройство не в сети.",
+  "device.commandIdInUse": "Этот идентификатор команды уже использован для другого устройства. Повторите попытку.",
   "user.notFound": "Пользователь не найден.",
   "account.alreadyRegistered": "Эта учётная запись уже зарегистрирована.",
   "account.codeNotFound": "Код подтверждения истёк или не запрашивался. Запросите новый код.",
@@ -173,7 +192,7 @@ const ru: Record<MessageKey, string> = {
     "Ваш код подтверждения: {code}. Он действителен {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}. Никому его не сообщайте.",
 };
 
-const fr: Record<MessageKey, string> = {
+const fr: Record<BaseKey, string> = {
   "error.validation": "Votre requête n'est pas valide.",
   "error.badRequest": "La requête n'a pas pu être comprise.",
   "error.unauthorized": "Session expirée. Veuillez vous reconnecter.",
@@ -197,6 +216,7 @@ const fr: Record<MessageKey, string> = {
   "family.notAdmin": "Seul l'administrateur du foyer peut faire cela.",
   "device.notFound": "Appareil introuvable.",
   "device.offline": "Appareil hors ligne.",
+  "device.commandIdInUse": "Cet identifiant de commande a déjà servi pour un autre appareil. Veuillez réessayer.",
   "user.notFound": "Utilisateur introuvable.",
   "account.alreadyRegistered": "Ce compte est déjà enregistré.",
   "account.codeNotFound": "Le code de vérification a expiré ou n'a pas été demandé. Demandez un nouveau code.",
@@ -216,7 +236,7 @@ const fr: Record<MessageKey, string> = {
 };
 
 /** Every language's catalogue, keyed by the spec §1 language code. */
-const base = catalogue<MessageKey>(en, { "zh-Hans": zhHans, es, ru, fr });
+const base = catalogue<BaseKey>(en, { "zh-Hans": zhHans, es, ru, fr });
 /** The whole catalogue per language: the parts above, then each module's part as it registers (registerMessages). */
 export const MESSAGES: Record<Language, Record<string, string>> = Object.fromEntries(
   LANGUAGES.map((lang) => [lang, {}]),

@@ -239,7 +239,7 @@ export class DeviceGateway implements DeviceCommandPort {
       .select(["devices.id", "devices.mac", "device_state.online"])
       .where("devices.id", "=", input.deviceId)
       .executeTakeFirst();
-    if (!device) throw new AppError("NotFound", "deviceNotFound");
+    if (!device) throw new AppError("NotFound", "device.notFound");
     const commandId = input.commandId ?? randomUUID();
     const existing = await this.db
       .selectFrom("device_commands")
@@ -247,10 +247,10 @@ export class DeviceGateway implements DeviceCommandPort {
       .where("id", "=", commandId)
       .executeTakeFirst();
     if (existing) {
-      if (existing.device_id !== device.id) throw new AppError("Conflict", "commandIdInUse");
+      if (existing.device_id !== device.id) throw new AppError("Conflict", "device.commandIdInUse");
       return { commandId };
     }
-    if (device.online !== 1 || !this.client.connected) throw new AppError("DeviceOffline", "deviceOffline");
+    if (device.online !== 1 || !this.client.connected) throw new AppError("DeviceOffline", "device.offline");
     const params = input.params ?? {};
     const inserted = await this.db
       .insertInto("device_commands")
@@ -284,7 +284,7 @@ export class DeviceGateway implements DeviceCommandPort {
         .where("id", "=", commandId)
         .execute();
       this.logger.warn({ commandId, err: (err as Error).message }, "command publish failed");
-      throw new AppError("DeviceOffline", "deviceOffline");
+      throw new AppError("DeviceOffline", "device.offline");
     }
     return { commandId };
   }
@@ -341,7 +341,7 @@ export class DeviceGateway implements DeviceCommandPort {
           .where("id", "=", commandId)
           .where("status", "=", "pending")
           .execute();
-        throw new AppError("DeviceOffline", "deviceOffline");
+        throw new AppError("DeviceOffline", "device.offline");
       }
       return { commandId, ...outcome };
     } finally {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
+import { isMessageKey } from "../http/messages.ts";
 import { rollupTelemetryAt } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.ts";
 
@@ -312,6 +313,14 @@ describe("embedded broker and gateway", () => {
 
     // The port does not send a known id again.
     await link.sendCommand({ deviceId: deviceIds[A.mac], name: "forced-regeneration", commandId });
+    // The same id for another device is refused and an unknown device is not found, with catalogue keys the error
+    // envelope translates (issue 13: the gateway's keys used to be bare words, shown to users untranslated).
+    const reused = await link.sendCommand({ deviceId: deviceIds[B.mac], name: "query", commandId }).catch((e) => e);
+    expect(reused).toBeInstanceOf(AppError);
+    expect(reused).toMatchObject({ code: "Conflict", messageKey: "device.commandIdInUse" });
+    expect(isMessageKey(reused.messageKey)).toBe(true);
+    const unknown = await link.sendCommand({ deviceId: randomUUID(), name: "query" }).catch((e) => e);
+    expect(unknown).toMatchObject({ code: "NotFound", messageKey: "device.notFound" });
     // A redelivery by the broker (simulated by publishing the same id again) is acknowledged, not re-applied.
     const gwPassword = fs.readFileSync(path.join(dataDir, GATEWAY_SECRET_FILE), "utf8").trim();
     const gw = await rawClient({ clientId: "gateway-test", username: GATEWAY_USERNAME, password: gwPassword });

@@ -165,5 +165,10 @@ export const accountMessages = catalogue(
 /** A key of the account module's texts. */
 export type AccountMessageKey = keyof (typeof accountMessages)["en"];
 
+declare module "../../http/messages.ts" {
+  /** This module's keys in the catalogue's key union (http/messages.ts {@link CatalogueKeys}). */
+  interface CatalogueKeys extends Record<keyof (typeof accountMessages)["en"], true> {}
+}
+
 // The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
 registerMessages(accountMessages);

@@ -64,5 +64,10 @@ export const deviceMessages = catalogue(
   },
 );
 
+declare module "../../http/messages.ts" {
+  /** This module's keys in the catalogue's key union (http/messages.ts {@link CatalogueKeys}). */
+  interface CatalogueKeys extends Record<keyof (typeof deviceMessages)["en"], true> {}
+}
+
 // The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
 registerMessages(deviceMessages);

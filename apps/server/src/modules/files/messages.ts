@@ -32,5 +32,10 @@ export const filesMessages = catalogue(
   },
 );
 
+declare module "../../http/messages.ts" {
+  /** This module's keys in the catalogue's key union (http/messages.ts {@link CatalogueKeys}). */
+  interface CatalogueKeys extends Record<keyof (typeof filesMessages)["en"], true> {}
+}
+
 // The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
 registerMessages(filesMessages);

@@ -189,5 +189,10 @@ export const messageMessages = catalogue(
   },
 );
 
+declare module "../../http/messages.ts" {
+  /** This module's keys in the catalogue's key union (http/messages.ts {@link CatalogueKeys}). */
+  interface CatalogueKeys extends Record<keyof (typeof messageMessages)["en"], true> {}
+}
+
 // The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
 registerMessages(messageMessages);

@@ -35,5 +35,10 @@ export const pushMessages = catalogue(
   },
 );
 
+declare module "../../http/messages.ts" {
+  /** This module's keys in the catalogue's key union (http/messages.ts {@link CatalogueKeys}). */
+  interface CatalogueKeys extends Record<keyof (typeof pushMessages)["en"], true> {}
+}
+
 // The HTTP layer translates this module's keys once the module is loaded (http/messages.ts registerMessages).
 registerMessages(pushMessages);
