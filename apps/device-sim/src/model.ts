@@ -1,4 +1,4 @@
-import { Station, SYSTEM_CLOSE_REASONS, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
+import { isSystemCloseReason, Station, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
 import { Rng } from "./random.ts";
 import {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
@@ -367,8 +367,8 @@ export class SoftenerModel {
    * @throws SoftenerError invalid for any other number.
    */
   injectClose(reason: number): SoftenerEvent[] {
-    if (!(SYSTEM_CLOSE_REASONS as readonly number[]).includes(reason)) throw new SoftenerError("invalid", "reason");
-    this.close(reason as SystemCloseReason);
+    if (!isSystemCloseReason(reason)) throw new SoftenerError("invalid", "reason");
+    this.close(reason);
     return this.drain();
   }
 

@@ -52,7 +52,12 @@ export const SystemCloseReason = {
   ExcessiveInstantaneousFlow: 1025,
 } as const;
 export type SystemCloseReason = (typeof SystemCloseReason)[keyof typeof SystemCloseReason];
-export const SYSTEM_CLOSE_REASONS: readonly SystemCloseReason[] = [257, 513, 769, 1025];
+export const SYSTEM_CLOSE_REASONS: readonly SystemCloseReason[] = Object.values(SystemCloseReason);
+
+/** Whether `n` is one of the system close reasons of spec §3 (a stored or reported number may be anything). */
+export function isSystemCloseReason(n: number): n is SystemCloseReason {
+  return (SYSTEM_CLOSE_REASONS as readonly number[]).includes(n);
+}
 
 /** Report time types for water-usage statistics (spec §3). */
 export const ReportTimeType = { Month: 1, Week: 2, Day: 3 } as const;

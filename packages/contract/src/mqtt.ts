@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AdvancedSettingName } from "./constants.ts";
-import { SYSTEM_CLOSE_REASONS } from "./enums.ts";
+import { isSystemCloseReason } from "./enums.ts";
 
 /**
  * Device protocol v1 over MQTT (docs/device-protocol.md).
@@ -266,12 +266,7 @@ export const ZMqttEvent = z.object({
     "ota-progress",
     "ota-failed",
   ]),
-  closeReason: z
-    .number()
-    .int()
-    .refine((n) => (SYSTEM_CLOSE_REASONS as readonly number[]).includes(n))
-    .nullable()
-    .optional(),
+  closeReason: z.number().int().refine(isSystemCloseReason).nullable().optional(),
   station: z.number().int().min(0).max(8).nullable().optional(),
   /** For "ota-progress" / "ota-failed": percent of the firmware update done (or where it failed), 0–100. */
   progress: z.number().min(0).max(100).nullable().optional(),

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import {
   DEFAULT_LANGUAGE,
+  isSystemCloseReason,
   LANGUAGES,
   type Language,
   MESSAGE_TYPES,
+  SystemCloseReason,
   type TMessage,
   type TMessageEvent,
   type TMessageTypeValue,
@@ -27,11 +29,11 @@ export interface MessageLogger {
 export const MESSAGE_EVENT_TYPES: readonly string[] = ["close", "regeneration-end", "ota-progress", "ota-failed"];
 
 /** System close reason (spec §3) → message event. */
-export const CLOSE_REASON_EVENTS: Readonly<Record<number, TMessageEvent>> = {
-  257: "valve-button",
-  513: "leak",
-  769: "continuous-use",
-  1025: "excessive-flow",
+export const CLOSE_REASON_EVENTS: Readonly<Record<SystemCloseReason, TMessageEvent>> = {
+  [SystemCloseReason.ValveButton]: "valve-button",
+  [SystemCloseReason.LeakPointSignal]: "leak",
+  [SystemCloseReason.ContinuousUseTooLong]: "continuous-use",
+  [SystemCloseReason.ExcessiveInstantaneousFlow]: "excessive-flow",
 };
 
 /** Catalogue key prefix of each message event (messages.ts: `<prefix>.title`, `<prefix>.content`). */
@@ -132,7 +134,10 @@ export function describeDeviceEvent(row: {
   progress: number | null;
 }): { event: TMessageEvent; type: TMessageTypeValue } | null {
   if (row.type === "close") {
-    const event = row.close_reason === null ? undefined : CLOSE_REASON_EVENTS[row.close_reason];
+    const event =
+      row.close_reason !== null && isSystemCloseReason(row.close_reason)
+        ? CLOSE_REASON_EVENTS[row.close_reason]
+        : undefined;
     return event ? { event, type: MESSAGE_TYPES.deviceAlarm } : null;
   }
   if (row.type === "regeneration-end") return { event: "regeneration-finished", type: MESSAGE_TYPES.deviceNotice };

@@ -1,4 +1,10 @@
-import { Station, SYSTEM_CLOSE_REASONS, type TDeviceChangeMessage, type TFault } from "@aquapilot/contract/wire";
+import {
+  isSystemCloseReason,
+  Station,
+  SystemCloseReason,
+  type TDeviceChangeMessage,
+  type TFault,
+} from "@aquapilot/contract/wire";
 import { formatDate } from "../../../shared/ui/date-time-rules.ts";
 
 /**
@@ -6,24 +12,22 @@ import { formatDate } from "../../../shared/ui/date-time-rules.ts";
  * close reasons of spec §3 (257 valve button, 513 leak-point signal, 769 continuous use too long, 1025 excessive
  * instantaneous flow), or a code the spec does not list.
  */
-export type FaultCause = "offline" | "257" | "513" | "769" | "1025" | "unknown";
+export type FaultCause = "offline" | `${SystemCloseReason}` | "unknown";
 
 /** How many "what to do" steps each cause has (keys `faults.steps.<cause>.1…n` in the five locales). */
 export const ADVICE_STEPS: Readonly<Record<FaultCause, number>> = {
   offline: 3,
-  "257": 2,
-  "513": 3,
-  "769": 3,
-  "1025": 3,
+  [SystemCloseReason.ValveButton]: 2,
+  [SystemCloseReason.LeakPointSignal]: 3,
+  [SystemCloseReason.ContinuousUseTooLong]: 3,
+  [SystemCloseReason.ExcessiveInstantaneousFlow]: 3,
   unknown: 2,
 };
 
 /** The cause of a fault: "offline" for the offline kind, the close reason when spec §3 lists it, else "unknown". */
 export function faultCause(fault: Pick<TFault, "kind" | "closeReason">): FaultCause {
   if (fault.kind === "offline" || fault.closeReason === null) return "offline";
-  return (SYSTEM_CLOSE_REASONS as readonly number[]).includes(fault.closeReason)
-    ? (String(fault.closeReason) as FaultCause)
-    : "unknown";
+  return isSystemCloseReason(fault.closeReason) ? `${fault.closeReason}` : "unknown";
 }
 
 /** The locale keys of the "what to do" steps of a cause, in order (e.g. `faults.steps.513.1`). */
@@ -36,10 +40,17 @@ export function adviceKeys(cause: FaultCause): string[] {
  * their own; excessive flow and continuous use share "flow" (check pipes and taps); anything else "unknown".
  */
 export function reopenWarningKey(cause: FaultCause): "257" | "513" | "flow" | "unknown" {
-  if (cause === "257" || cause === "513") return cause;
-  if (cause === "769" || cause === "1025") return "flow";
-  return "unknown";
+  return REOPEN_WARNING[cause];
 }
+
+const REOPEN_WARNING: Readonly<Record<FaultCause, "257" | "513" | "flow" | "unknown">> = {
+  offline: "unknown",
+  [SystemCloseReason.ValveButton]: "257",
+  [SystemCloseReason.LeakPointSignal]: "513",
+  [SystemCloseReason.ContinuousUseTooLong]: "flow",
+  [SystemCloseReason.ExcessiveInstantaneousFlow]: "flow",
+  unknown: "unknown",
+};
 
 const time = (iso: string | null): number => (iso ? Date.parse(iso) || 0 : 0);
 
