@@ -34,8 +34,8 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   /**
-   * Redis pub/sub backplane for the bus when N server processes run behind a load balancer (docs/deploy.md); the HTTP
-   * rate limits and sign-in lockouts (security/limits.ts) then count in Redis too, shared by every process.
+   * Redis for the HTTP rate limits and sign-in lockouts (security/limits.ts), which then count in Redis, shared by
+   * every process. The bus does not use it yet: the backplane between server processes is issue 14 (docs/deploy.md).
    */
   REDIS_URL: optionalUrl,
   /**
@@ -66,7 +66,7 @@ const ZEnv = z.object({
   MAP_KEY_BAIDU: z.string().default(""),
   MAP_KEY_TENCENT: z.string().default(""),
   MAP_KEY_TIANDITU: z.string().default(""),
-  /** Article ids of the privacy policy and the user agreement (help articles); unset → null. */
+  /** Article ids of the privacy policy and the user agreement (help articles); unset → the seeded articles' ids. */
   PRIVACY_POLICY_ARTICLE_ID: z.string().optional(),
   USER_AGREEMENT_ARTICLE_ID: z.string().optional(),
   /** Latest native shell versions (e.g. 1.4.0); a shell older than these offers the update. Unset → null. */
