@@ -2,13 +2,13 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useFamilies } from "../../shared/api/families.ts";
 import { useFamilyDevices } from "../../shared/api/family-devices.ts";
 import { createAppQueryClient, JUST_FETCHED_MS } from "../../shared/api/query-client.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import { setItem, setUserFamily } from "../../shared/storage/index.ts";
 import { unitPreferencesKey } from "../../shared/units/preferences.ts";
 import { dashboardKey } from "./api/get-dashboard.ts";
-import { useFamilies } from "./api/get-families.ts";
 import { prefetchHome } from "./prefetch.ts";
 
 const family = (id: string) => ({ id, name: `Home ${id}` });

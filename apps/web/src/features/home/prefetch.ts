@@ -1,4 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { getFamiliesQueryOptions } from "../../shared/api/families.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
 import { homeFormatWarmers } from "../../shared/format/index.ts";
@@ -7,7 +8,6 @@ import { nextTask } from "../../shared/scheduling/index.ts";
 import { getItem, getUserFamily } from "../../shared/storage/index.ts";
 import { unitPreferencesQuery } from "../../shared/units/preferences.ts";
 import { dashboardQueryOptions } from "./api/get-dashboard.ts";
-import { getFamiliesQueryOptions } from "./api/get-families.ts";
 import { selectHomeFamily } from "./family-selection.ts";
 
 /**

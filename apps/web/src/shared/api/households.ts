@@ -1,6 +1,7 @@
-import { endpoints, type TFamily, type TFamilyDevice } from "@aquapilot/contract/wire";
+import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, asPage } from "./client.ts";
+import { api } from "./client.ts";
+import { getFamiliesQueryOptions } from "./families.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /**
@@ -8,13 +9,9 @@ import { queryKeys } from "./query-keys.ts";
  * (device settings): a feature never imports another feature.
  */
 
-/** The caller's households (`GET …/app/family/`, spec §7), under the home tab's key, for choosing where to bind. */
+/** The caller's households (families.ts: one query, the home tab's), for choosing where to bind. */
 export function useHouseholds() {
-  return useQuery({
-    queryKey: queryKeys.families,
-    queryFn: async ({ signal }) =>
-      asPage<TFamily>(await api(endpoints.getFamilies, { query: { skipCount: 0, maxResultCount: 100 }, signal })).items,
-  });
+  return useQuery(getFamiliesQueryOptions());
 }
 
 /**

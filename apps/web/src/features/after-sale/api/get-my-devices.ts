@@ -1,6 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import { getFamilies } from "../../../shared/api/families.ts";
 import { fetchAllPages } from "../../../shared/ui/paged-list.tsx";
 import { afterSaleKeys } from "./keys.ts";
 
@@ -12,13 +13,13 @@ export interface ChoosableDevice {
 
 /**
  * The devices of every household of the caller, each with its household's name, for AfterSaleCreate's device choice:
- * all pages of `GET …/device-lookup/get-device-list` and of `GET …/family/` (15 a page, spec §9), sorted by household
- * and then by the households' own device order.
+ * all pages of `GET …/device-lookup/get-device-list` (15 a page, spec §9) and the households
+ * (shared/api/families.ts), sorted by household and then by the households' own device order.
  */
 export async function getMyDevices(signal?: AbortSignal): Promise<ChoosableDevice[]> {
   const [devices, families] = await Promise.all([
     fetchAllPages((page, s) => api(endpoints.getDeviceList, { query: page, signal: s }), undefined, undefined, signal),
-    fetchAllPages((page, s) => api(endpoints.getFamilies, { query: page, signal: s }), undefined, undefined, signal),
+    getFamilies(signal),
   ]);
   const names = new Map(families.map((f) => [f.id, f.name]));
   const order = new Map(families.map((f, i) => [f.id, i]));

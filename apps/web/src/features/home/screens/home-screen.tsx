@@ -13,6 +13,7 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
+import { useFamilies } from "../../../shared/api/families.ts";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { useDeviceChanges } from "../../../shared/realtime/index.ts";
@@ -25,7 +26,6 @@ import { useBackClose } from "../../../shared/ui/overlay.tsx";
 import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.tsx";
 import { StateBlock } from "../../../shared/ui/state-block.tsx";
 import { toast } from "../../../shared/ui/toast.ts";
-import { useFamilies } from "../api/get-families.ts";
 import { DeviceCard } from "../components/device-card.tsx";
 import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.ts";
 import { useLiveDashboard } from "../use-live-dashboard.ts";

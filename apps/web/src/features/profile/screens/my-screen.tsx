@@ -15,6 +15,7 @@ import {
 } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useProfile } from "../../../shared/api/profile.ts";
 import { logout } from "../../../shared/auth/logout.ts";
 import type { PermissionRequirement } from "../../../shared/auth/permissions.ts";
 import { usePermission } from "../../../shared/auth/permitted.tsx";
@@ -22,7 +23,6 @@ import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/in
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { getItem } from "../../../shared/storage/index.ts";
 import { confirmDialog } from "../../../shared/ui/index.ts";
-import { useProfile } from "../api/get-profile.ts";
 import { Avatar } from "../components/avatar.tsx";
 
 interface MenuItem {

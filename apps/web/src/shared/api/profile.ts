@@ -1,9 +1,12 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../shared/api/client.ts";
-import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { api } from "./client.ts";
+import { queryKeys } from "./query-keys.ts";
 
-/** The caller's profile: `GET /api/basic-data/app/profile/` (spec §7). */
+/**
+ * The caller's profile: `GET /api/basic-data/app/profile/` (spec §7). The one fetcher of it: the account and profile
+ * screens share its cache entry.
+ */
 export function getProfile(signal?: AbortSignal) {
   return api(endpoints.getProfile, { signal });
 }

@@ -1,13 +1,16 @@
 import { endpoints, type TFamily } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.ts";
-import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
-import { queryKeys } from "../../../shared/api/query-keys.ts";
+import { api, asPage } from "./client.ts";
+import { refetchOnMountUnlessPrefetched } from "./query-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
-/** How many families the home tab's switcher loads at once (a user belongs to a handful). */
+/** How many households one call loads (a user belongs to a handful; the FamilyList screen pages its own list). */
 const FAMILY_PAGE = 100;
 
-/** The caller's families: `GET /api/run-lucky/device/app/family/` (spec §7; a page or a bare array). */
+/**
+ * The caller's households: `GET /api/run-lucky/device/app/family/` (spec §7; a page or a bare array). The one fetcher
+ * of the whole list (Home, network setup, device settings, after-sales); FamilyList pages the same call itself.
+ */
 export async function getFamilies(signal?: AbortSignal): Promise<TFamily[]> {
   const result = await api(endpoints.getFamilies, {
     query: { skipCount: 0, maxResultCount: FAMILY_PAGE },
