@@ -1,21 +1,15 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.ts";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../shared/api/client.ts";
+import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /**
- * A household's devices in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7), under the
- * same query key as the home tab so both show one list.
+ * A household's devices in sort order, for DeviceSort: the one query of the list (shared/api/family-devices.ts), the
+ * home tab's, so both show one list with the same refetch rules.
  */
 export function useHouseholdDevices(familyId: string | null | undefined) {
-  return useQuery({
-    queryKey: queryKeys.familyDevices(familyId ?? ""),
-    queryFn: async ({ signal }) => {
-      const result = await api(endpoints.getFamilyDevices, { query: { familyId: familyId ?? "" }, signal });
-      return [...asPage<TFamilyDevice>(result).items].sort((a, b) => a.sort - b.sort);
-    },
-    enabled: Boolean(familyId),
-  });
+  return useFamilyDevices(familyId);
 }
 
 /**
