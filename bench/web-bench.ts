@@ -280,7 +280,8 @@ export async function writeStaticFirstScreen(baseUrl: string, distDir: string): 
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
     await page.goto(`${baseUrl}/#/login`, { waitUntil: "networkidle0" });
     await page.waitForSelector('[data-testid="login-screen"]', { timeout: 15_000 });
-    // A transform that keeps function names (esbuild's keepNames, as tsx used) wraps them in `__name(…)`; harmless otherwise.
+    // A transform that keeps function names (esbuild's keepNames, as tsx used) wraps them in `__name(…)`; harmless
+    // otherwise.
     await page.evaluate("globalThis.__name = (fn) => fn");
     return page.evaluate(snapshotInPage, `/${STATIC_CSS}`);
   });

@@ -1,3 +1,5 @@
+import type { MessageKey } from "./messages.ts";
+
 /**
  * Size limits at the HTTP edge (issue 11 "one input rule at the edge"), answered in the ABP envelope in the caller's
  * language by http/edge.ts and http/error-handler.ts.
@@ -22,13 +24,13 @@ export const EDGE_LIMITS = {
  */
 export class EdgeRefusal extends Error {
   readonly statusCode: number;
-  readonly messageKey: string;
+  readonly messageKey: MessageKey;
   readonly params: Record<string, string | number>;
   readonly member: string | null;
   constructor(
     statusCode: number,
     /** Message key of the server catalogue. */
-    messageKey: string,
+    messageKey: MessageKey,
     params: Record<string, string | number> = {},
     /** The offending header or field, for `validationErrors`. */
     member: string | null = null,

@@ -16,7 +16,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 
 /**
  * The one error type services throw. `messageKey` is a key of the server's message catalogue (http/messages.ts
- * {@link MessageKey}: a key no catalogue part defines does not compile) so the error envelope is written in the caller's language; `params` fill its {placeholders}.
+ * {@link MessageKey}: a key no catalogue part defines does not compile), so the error envelope is written in the
+ * caller's language; `params` fill its {placeholders}.
  * `cause` (optional) is logged by the error handler for 5xx answers, never sent to the client.
  */
 export class AppError extends Error {

@@ -149,12 +149,13 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly bus: Bus;
   private readonly logger: IotLogger;
   private readonly onTelemetry: TelemetryHook;
+
   private constructor(client: MqttClient, db: Db, bus: Bus, logger: IotLogger, onTelemetry: TelemetryHook) {
-    this.onTelemetry = onTelemetry;
     this.client = client;
     this.db = db;
     this.bus = bus;
     this.logger = logger;
+    this.onTelemetry = onTelemetry;
     // Acks are matched through the bus, so a waiter is answered even when another process recorded the ack.
     this.unsubscribeBus = bus.subscribe((event) => {
       if (event.type !== "device.changed" || event.message.kind !== "ack" || !event.message.ack) return;

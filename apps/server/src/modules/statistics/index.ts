@@ -1,6 +1,6 @@
 /**
- * The statistics module's public face (issue 13, decision 40): what the rest of the server may use of it. Everything
- * else in this folder is the module's own.
+ * The statistics module's public face (issue 13, decision 40): what the rest of the server may use of
+ * it. Everything else in this folder is the module's own.
  */
 export { readFreshness, recordClockDrift } from "./freshness.ts";
 export { statisticsMessages } from "./messages.ts";
