@@ -19,7 +19,9 @@ import { registerCompression, variesByEncoding } from "./http/compression.ts";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.ts";
+import { registerOpenApi } from "./http/openapi.ts";
 import { registerRateLimiting } from "./http/rate-limit.ts";
+import { registerAccessChecks } from "./http/route.ts";
 import { registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.ts";
 import { zodValidatorCompiler } from "./http/validation.ts";
 import { accountRoutes } from "./modules/account/index.ts";
@@ -46,6 +48,11 @@ import type { DeviceCommandPort } from "./ports.ts";
 import { createGuards, scaleLimits } from "./security/limits.ts";
 
 /** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
+/** This server's version (package.json), the OpenAPI document's `info.version`. */
+export const SERVER_VERSION: string = (
+  JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
 export const REDACT_PATHS = [
   "req.headers.authorization",
   "req.headers.cookie",
@@ -160,6 +167,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
   registerAuthentication(app, auth);
+  registerAccessChecks(app, db);
+  // The API's OpenAPI 3.1 document, generated from the contract (issue 13): GET /openapi.json, open.
+  registerOpenApi(app, SERVER_VERSION);
   registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.

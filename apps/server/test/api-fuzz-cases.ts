@@ -6,6 +6,7 @@ import {
   endpoints,
   LANGUAGES,
   noQuery,
+  OPEN,
   REVOCATION_PATH,
   TOKEN_PATH,
   ZActivationBegin,
@@ -70,7 +71,7 @@ export function fuzzRoutes(): FuzzRoute[] {
   }));
   const extra = (name: string, path: string, body: z.ZodType, kind: AnswerKind, form = false): FuzzRoute => ({
     name,
-    endpoint: { method: "POST", path, query: noQuery, body, result: z.unknown(), summary: name },
+    endpoint: { method: "POST", path, query: noQuery, body, result: z.unknown(), access: OPEN, summary: name },
     kind,
     form,
   });

@@ -11,6 +11,7 @@ import { AppError, ErrorCode } from "../src/http/errors.ts";
 import type { Mailer } from "../src/notify/index.ts";
 import type { DeviceCommandPort } from "../src/ports.ts";
 import { type Engine, openTestDatabase, type TestDatabase } from "./databases.ts";
+import { type AnswerCheck, checkAnswersAgainstOpenApi } from "./openapi-answers.ts";
 
 /** One call received by {@link RecordingDevicePort}. */
 export interface RecordedCommand {
@@ -49,7 +50,9 @@ export interface TestApp {
   database: TestDatabase;
   /** Every log line written so far (JSON text). */
   logs: string[];
-  /** Closes the app; `keepDatabase` leaves the database and DATA_DIR for a restart. */
+  /** Answers that did not match /openapi.json so far (see test/openapi-answers.ts). */
+  answers: AnswerCheck;
+  /** Closes the app; fails when an answer did not match /openapi.json; `keepDatabase` leaves the database and DATA_DIR for a restart. */
   close(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -115,6 +118,8 @@ export async function createTestApp(
     await registerDevelopmentRoutes(app, { config, db: database.db, bridge: opts.development.bridge });
   }
   opts.beforeReady?.(app, bus);
+  // Every answer is checked against /openapi.json (issue 13); close() fails when one did not match.
+  const answers = checkAnswersAgainstOpenApi(app);
   await app.ready();
   return {
     app,
@@ -123,10 +128,14 @@ export async function createTestApp(
     devices,
     database,
     logs,
+    answers,
     async close(closeOpts) {
       await app.close();
       await bus.close();
       if (!closeOpts?.keepDatabase) await database.close();
+      if (answers.violations.length > 0) {
+        throw new Error(`answers that do not match /openapi.json:\n${answers.violations.join("\n")}`);
+      }
     },
   };
 }

@@ -13,6 +13,7 @@ import { postSaleEndpoints } from "./endpoints/post-sale.ts";
 import { preferenceEndpoints } from "./endpoints/preferences.ts";
 import type { SchemasOf, WireEndpoint } from "./wire-endpoint.ts";
 
+export * from "./endpoints/access.ts";
 export * from "./endpoints/account.ts";
 export * from "./endpoints/article.ts";
 export * from "./endpoints/define.ts";

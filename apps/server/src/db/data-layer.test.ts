@@ -3,12 +3,12 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { RecordingDevicePort } from "../../test/helpers.ts";
+import { requireAccess } from "../auth/access.ts";
 import { createAuthService } from "../auth/auth-service.ts";
 import { createCodeService } from "../auth/verification-codes.ts";
 import { InProcessBus } from "../bus.ts";
 import { loadConfig } from "../config.ts";
 import { AppError } from "../http/errors.ts";
-import { requireDeviceAccess, requireFamilyMember } from "../modules/access.ts";
 import { registerUser } from "../modules/account/service.ts";
 import type { AppContext } from "../modules/context.ts";
 import { seedDemoIfEmpty } from "../modules/demo.ts";
@@ -88,7 +88,7 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
     });
     expect(typeof families.items[0].memberCount).toBe("number");
     const familyId = families.items[0].id;
-    const devices = await listFamilyDevices(tdb.db, owner.id, familyId);
+    const devices = await listFamilyDevices(tdb.db, familyId);
     expect(devices.map((d) => [d.mac, d.sort, d.online])).toEqual([
       ["001122334401", 0, false],
       ["001122334402", 1, false],
@@ -105,12 +105,15 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
       remainingWaterL: 1234.5,
       lastReportTime: "2025-01-01T00:00:00.000Z",
     });
-    expect(await requireDeviceAccess(tdb.db, owner.id, devices[0].id)).toEqual({
+    expect(await requireAccess(tdb.db, owner.id, { object: "device", role: "member", id: devices[0].id })).toEqual({
       deviceId: devices[0].id,
       mac: "001122334401",
       familyId,
+      isAdmin: true,
     });
-    await expect(requireFamilyMember(tdb.db, randomUUID(), familyId)).rejects.toBeInstanceOf(AppError);
+    await expect(
+      requireAccess(tdb.db, randomUUID(), { object: "family", role: "member", id: familyId }),
+    ).rejects.toBeInstanceOf(AppError);
   });
 
   it("provisions a device unbound, and again under the same MAC without duplicating it", async () => {

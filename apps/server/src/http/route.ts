@@ -1,9 +1,76 @@
-import { abpEnvelope, type Endpoint, type Language } from "@aquapilot/contract";
+import { type Access, abpEnvelope, type Endpoint, type Language, type ObjectRule } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import { type AccessGrant, requireAccess } from "../auth/access.ts";
 import type { AuthUser } from "../auth/auth-service.ts";
+import { grantedPoliciesFor } from "../auth/policies.ts";
+import type { Db } from "../db/index.ts";
 import { requireUser } from "./authenticate.ts";
 import { ok } from "./envelope.ts";
+import { AppError, ErrorCode } from "./errors.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The database object-level checks read (set by {@link registerAccessChecks}). */
+    accessDb: Db;
+  }
+  interface FastifyRequest {
+    /** What the endpoint's object-level rule found (household, admin or not, device), null without a rule. */
+    accessGrant: AccessGrant | null;
+  }
+}
+
+/**
+ * Lets contract routes enforce their declared object-level rules against `db` (issue 13): call once, before any
+ * route is registered. Decorates `app.accessDb` and `request.accessGrant`.
+ */
+export function registerAccessChecks(app: FastifyInstance, db: Db): void {
+  app.decorate("accessDb", db);
+  app.decorateRequest("accessGrant", null);
+}
+
+/** The value an {@link ObjectRule} points at in the validated request (`query.x`, `params.x`, `body.x`). */
+function referenced(request: FastifyRequest, rule: ObjectRule): unknown {
+  const [part, field] = rule.in.split(".") as ["query" | "params" | "body", string];
+  const source = request[part] as Record<string, unknown> | undefined;
+  return source?.[field];
+}
+
+/**
+ * The caller part of an endpoint's {@link Access} (runs before validation, so an anonymous caller learns nothing
+ * about the parameters): a signed-in caller unless open, holding the permission when one is named (spec §6).
+ * @throws AppError Unauthorized (401) when anonymous; Forbidden (403, error.forbidden) when the caller's
+ *   grantedPolicies lack the permission.
+ */
+export function authorizeCaller(request: FastifyRequest, access: Access): void {
+  if (access.caller === "open") return;
+  const user = requireUser(request);
+  if (access.caller !== "signedIn" && !grantedPoliciesFor(user)[access.caller]) {
+    throw new AppError(ErrorCode.Forbidden, "error.forbidden");
+  }
+}
+
+/**
+ * The object part of an endpoint's {@link Access} (after validation): resolves the rule's reference in the request
+ * and runs {@link requireAccess}; stores what it found in `request.accessGrant`. An `optional` rule whose field is
+ * absent checks nothing.
+ * @throws AppError as {@link requireAccess} (404 unknown or another user's object, 403 stranger or not admin).
+ */
+export async function authorizeObject(app: FastifyInstance, request: FastifyRequest, access: Access): Promise<void> {
+  const rule = access.object;
+  if (!rule) return;
+  const value = referenced(request, rule);
+  if (value === undefined || value === null || value === "") {
+    if (rule.optional) return;
+    throw new Error(`access rule ${rule.in} names a field the request lacks`);
+  }
+  const user = requireUser(request);
+  request.accessGrant = await requireAccess(app.accessDb, user.id, {
+    object: rule.object,
+    role: rule.role,
+    id: String(value),
+  });
+}
 
 /** Path values of an endpoint (spec §7 "P"): the parsed output of its `params` schema, `undefined` without one. */
 export type ParamsOutput<E extends Endpoint> = [NonNullable<E["params"]>] extends [never]
@@ -18,6 +85,8 @@ export interface RouteContext<E extends Endpoint, U> {
   body: E["body"] extends z.ZodType ? z.output<E["body"]> : undefined;
   params: ParamsOutput<E>;
   user: U;
+  /** What the endpoint's object-level rule found (see {@link authorizeObject}); null when it declares none. */
+  grant: AccessGrant | null;
   lang: Language;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -54,7 +123,6 @@ export interface EndpointOptions {
 function register<E extends Endpoint>(
   app: FastifyInstance,
   ep: E,
-  needsUser: boolean,
   handler: Handler<E, never>,
   options: EndpointOptions = {},
 ) {
@@ -69,18 +137,19 @@ function register<E extends Endpoint>(
       summary: ep.summary,
     },
     // Authentication before validation: an anonymous caller learns nothing about the parameters.
-    onRequest: needsUser
-      ? async (request) => {
-          requireUser(request);
-        }
-      : undefined,
-    preHandler: options.preHandler,
+    onRequest: ep.access.caller === "open" ? undefined : async (request) => authorizeCaller(request, ep.access),
+    // A route's own pre-handler (a rate limit) first, so probing objects counts against it; then the object rule.
+    preHandler: async (request, reply) => {
+      await options.preHandler?.(request, reply);
+      await authorizeObject(app, request, ep.access);
+    },
     handler: async (request, reply) => {
       const result = await handler({
         query: request.query as never,
         body: request.body as never,
         params: (ep.params ? request.params : undefined) as never,
         user: request.user as never,
+        grant: request.accessGrant,
         lang: request.lang,
         request,
         reply,
@@ -94,8 +163,10 @@ function register<E extends Endpoint>(
  * Registers an authenticated route from its contract entry (packages/contract endpoints.ts): method and path
  * verbatim (`{id}` segments become Fastify `:id` and are validated by the entry's `params`), query/body validated by
  * the entry's schemas, the handler's result wrapped in the ABP envelope and serialised through
- * `abpEnvelope(result)`. Anonymous callers get 401 with unAuthorizedRequest true.
- * `options.preHandler` runs between validation and the handler.
+ * `abpEnvelope(result)`. The entry's `access` is enforced here and nowhere else decides it (issue 13): anonymous
+ * callers get 401 with unAuthorizedRequest true, a caller without the named permission 403, and the object-level
+ * rule runs after validation ({@link authorizeObject}); the handler gets what it found as `grant`.
+ * `options.preHandler` runs between validation and the object-level rule.
  * @throws at registration when the entry is marked `open` (use {@link registerOpenEndpoint}) or its path names a
  *   parameter its `params` schema lacks.
  */
@@ -105,8 +176,8 @@ export function registerEndpoint<E extends Endpoint>(
   handler: Handler<E, AuthUser>,
   options?: EndpointOptions,
 ): void {
-  if (ep.open) throw new Error(`${ep.path} is open: register it with registerOpenEndpoint`);
-  register(app, ep, true, handler as Handler<E, never>, options);
+  if (ep.access.caller === "open") throw new Error(`${ep.path} is open: register it with registerOpenEndpoint`);
+  register(app, ep, handler as Handler<E, never>, options);
 }
 
 /** Like {@link registerEndpoint} for an `open` entry: the handler gets `user` null when the caller is anonymous. */
@@ -115,6 +186,6 @@ export function registerOpenEndpoint<E extends Endpoint>(
   ep: E,
   handler: Handler<E, AuthUser | null>,
 ): void {
-  if (!ep.open) throw new Error(`${ep.path} is not open: register it with registerEndpoint`);
-  register(app, ep, false, handler as Handler<E, never>);
+  if (ep.access.caller !== "open") throw new Error(`${ep.path} is not open: register it with registerEndpoint`);
+  register(app, ep, handler as Handler<E, never>);
 }

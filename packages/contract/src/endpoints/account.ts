@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "../enums.ts";
+import { OPEN, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZEmail, ZIsoTime, ZQueryChoice, ZText } from "./define.ts";
 
 // Account, profile and login info (spec §7 /api/basic-data/app/account, /profile; current-login-info).
@@ -96,35 +97,36 @@ export type TRevocationRequest = z.infer<typeof ZRevocationRequest>;
 export const accountEndpoints = {
   applicationConfiguration: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/abp/application-configuration",
     query: noQuery,
     body: undefined,
     result: ZApplicationConfiguration,
-    open: true,
     summary: "Current login info: current user and grantedPolicies (spec §3, §6, §7)",
   }),
 
   // account (spec §7 /api/basic-data/app/account)
   sendEmailPasswordCode: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/basic-data/app/account/send_email_password_code",
     query: z.object({ email: ZEmail }),
     body: undefined,
     result: z.null(),
-    open: true,
     summary: "Send a 6-digit registration code by e-mail",
   }),
   sendPhonePasswordCode: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/basic-data/app/account/send_phone_password_code",
     query: z.object({ phoneNumber: ZPhoneNumber, countryCode: ZCountryCode }),
     body: undefined,
     result: z.null(),
-    open: true,
     summary: "Send a 6-digit registration code by SMS",
   }),
   register: endpoint({
     method: "POST",
+    access: OPEN,
     path: "/api/basic-data/app/account/register",
     query: z.object({
       bindType: ZBindTypeQuery,
@@ -138,40 +140,40 @@ export const accountEndpoints = {
     }),
     body: undefined,
     result: z.object({ id: z.string(), userName: z.string() }),
-    open: true,
     summary: "Register by e-mail (bindType 1) or phone (bindType 2) with a code",
   }),
   userBindTypeList: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/basic-data/app/account/user_bind_type_list",
     query: noQuery,
     body: undefined,
     result: z.array(z.object({ value: z.number().int(), name: z.string() })),
-    open: true,
     summary: "The bind types: 1 email, 2 phone",
   }),
 
   // find password (spec §5 "Find password")
   forgetPasswordSendPhoneCode: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/basic-data/app/account/forget_password_send_phone_password_code",
     query: z.object({ phoneNumber: ZPhoneNumber, countryCode: ZCountryCode }),
     body: undefined,
     result: z.null(),
-    open: true,
     summary: "Send a 6-digit password-reset code by SMS; answers success for unknown numbers too (sends nothing)",
   }),
   forgetPasswordSendEmailCode: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/basic-data/app/account/forget_password_send_email_code",
     query: z.object({ email: ZEmail }),
     body: undefined,
     result: z.null(),
-    open: true,
     summary: "Send a 6-digit password-reset code by e-mail; answers success for unknown e-mails too (sends nothing)",
   }),
   resetPassword: endpoint({
     method: "POST",
+    access: OPEN,
     path: "/api/basic-data/app/account/reset_password",
     query: z.object({
       /** E-mail or phone number. */
@@ -186,13 +188,13 @@ export const accountEndpoints = {
     }),
     body: undefined,
     result: z.null(),
-    open: true,
     summary: "Set a new password with the reset code; ends every session of the account",
   }),
 
   // profile
   getProfile: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/",
     query: noQuery,
     body: undefined,
@@ -201,6 +203,7 @@ export const accountEndpoints = {
   }),
   updateProfile: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/",
     query: noQuery,
     body: z.object({
@@ -213,6 +216,7 @@ export const accountEndpoints = {
   }),
   uploadAvatar: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/avatar",
     query: noQuery,
     // multipart/form-data with one file field (image/png, image/jpeg or image/webp, at most 2 MB); not JSON.
@@ -222,6 +226,7 @@ export const accountEndpoints = {
   }),
   changePassword: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/change_password",
     query: noQuery,
     body: z.object({ currentPassword: ZPasswordEntry, newPassword: ZPassword }),
@@ -230,6 +235,7 @@ export const accountEndpoints = {
   }),
   changeLanguageType: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/change_language-type",
     query: noQuery,
     body: z.object({ languageType: z.enum(LANGUAGES) }),
@@ -238,6 +244,7 @@ export const accountEndpoints = {
   }),
   updatePhoneOrEmailVerification: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/update-phone-or-email-verification",
     query: z.object({ password: ZPasswordEntry }),
     body: undefined,
@@ -246,6 +253,7 @@ export const accountEndpoints = {
   }),
   sendUserIdentityVerification: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/send-useridentity-verification",
     query: z.object({
       /** change-identity (default): a code to the NEW e-mail or phone, with the ticket; delete-account: to the own. */
@@ -263,6 +271,7 @@ export const accountEndpoints = {
   }),
   updatePhone: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/update-phone",
     query: z.object({
       ticket: ZTicket,
@@ -276,6 +285,7 @@ export const accountEndpoints = {
   }),
   updateEmail: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/update-email",
     query: z.object({ ticket: ZTicket, email: ZEmail, code: ZCode }),
     body: undefined,
@@ -284,6 +294,7 @@ export const accountEndpoints = {
   }),
   logOff: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/basic-data/app/profile/log-off",
     query: z.object({ code: ZCode }),
     body: undefined,
@@ -294,11 +305,11 @@ export const accountEndpoints = {
   // app configuration (spec §7 /api/business-basic-data/app/app-config-setting)
   appConfigSetting: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/business-basic-data/app/app-config-setting/",
     query: noQuery,
     body: undefined,
     result: ZAppConfigSetting,
-    open: true,
     summary: "Customer service phone, map type and keys, article ids, latest app versions, web version",
   }),
 } as const;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paged, ZPagedQuery } from "../envelope.ts";
+import { OPEN } from "./access.ts";
 import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 
 // Help articles (spec §7 /api/business-basic-data/app/article; screen Article, open without a token).
@@ -29,16 +30,17 @@ export type TArticleSummary = z.infer<typeof ZArticleSummary>;
 export const articleEndpoints = {
   getArticle: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/business-basic-data/app/article/{id}",
     query: z.object({}),
     params: z.object({ id: ZId }),
     body: undefined,
     result: ZArticle,
-    open: true,
     summary: "One article in the caller's language",
   }),
   getArticleList: endpoint({
     method: "GET",
+    access: OPEN,
     path: "/api/business-basic-data/app/article/get-list",
     query: ZPagedQuery.extend({
       keyword: ZText(64, { trim: true }).optional(),
@@ -46,7 +48,6 @@ export const articleEndpoints = {
     }),
     body: undefined,
     result: paged(ZArticleSummary),
-    open: true,
     summary: "Articles in the caller's language, paged; keyword searches title, summary and content",
   }),
 } as const;

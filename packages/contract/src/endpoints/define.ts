@@ -1,9 +1,10 @@
 import { z } from "zod";
+import type { Access } from "./access.ts";
 
 /**
  * One endpoint of spec §7: method, path (verbatim), query, body and result schemas.
  * The server registers routes from these entries; the web client's `api(endpoint, params)` is typed from them.
- * `open` marks calls that need no bearer token.
+ * `access` declares who may call it (issue 13; see {@link Access}); the route registration enforces it.
  */
 export interface Endpoint<
   Q extends z.ZodObject = z.ZodObject,
@@ -19,7 +20,8 @@ export interface Endpoint<
   result: R;
   /** Path parameters, for paths with `{…}` segments. */
   params?: P;
-  open?: boolean;
+  /** Who may call it: the caller (open, signed in, a permission) and the object-level rule, if any. */
+  access: Access;
   summary: string;
 }
 

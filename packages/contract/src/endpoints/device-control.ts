@@ -1,6 +1,7 @@
-// Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
 import { z } from "zod";
-import { DEVICE_FLOW_STATISTICS_CSV_PATH, MAX_SKIP_COUNT } from "../constants.ts";
+import { DEVICE_FLOW_STATISTICS_CSV_PATH, MAX_SKIP_COUNT, PERMISSIONS } from "../constants.ts";
+// Device control, statistics and commands (spec §7 /api/run-lucky/device/app/device-control, device-flow-statistics).
+import { deviceMember } from "./access.ts";
 import { endpoint, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZQueryInt, ZQueryNumber, ZRecord, ZText } from "./define.ts";
 import { ZDeviceInfo } from "./device.ts";
 
@@ -164,6 +165,7 @@ export type TFlowStatisticsCsvQuery = z.input<typeof ZFlowStatisticsCsvQuery>;
  */
 export const deviceFlowStatisticsCsv = endpoint({
   method: "GET",
+  access: deviceMember("query.deviceId"),
   path: DEVICE_FLOW_STATISTICS_CSV_PATH,
   query: ZFlowStatisticsCsvQuery,
   body: undefined,
@@ -178,6 +180,7 @@ const commandQ = z.object({ deviceId: ZId, commandId: ZCommandId });
 export const deviceControlEndpoints = {
   deviceStationMaxWorkTimeCache: endpoint({
     method: "GET",
+    access: deviceMember("query.deviceId"),
     path: `${CONTROL}/device-station-maxworktime-cache`,
     query: deviceQ,
     body: undefined,
@@ -186,6 +189,7 @@ export const deviceControlEndpoints = {
   }),
   queryDeviceInfoReturnResult: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId"),
     path: `${CONTROL}/query-device-info-return-result`,
     query: commandQ,
     body: undefined,
@@ -194,6 +198,7 @@ export const deviceControlEndpoints = {
   }),
   forcedRegeneration: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${CONTROL}/forced-regeneration`,
     query: commandQ,
     body: undefined,
@@ -202,6 +207,7 @@ export const deviceControlEndpoints = {
   }),
   controlDevice: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${CONTROL}/control-device`,
     query: commandQ.extend({ time: ZIsoTimeInput.optional() }),
     body: z.object({
@@ -213,6 +219,7 @@ export const deviceControlEndpoints = {
   }),
   queryOtaVersion: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId"),
     path: `${CONTROL}/query-ota-version`,
     query: deviceQ,
     body: undefined,
@@ -221,6 +228,7 @@ export const deviceControlEndpoints = {
   }),
   deviceOta: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${CONTROL}/device-ota`,
     query: commandQ.extend({ version: ZText(32, { min: 1 }).optional() }),
     body: undefined,
@@ -229,6 +237,7 @@ export const deviceControlEndpoints = {
   }),
   changeVacation: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${CONTROL}/change-vacation`,
     query: commandQ,
     body: undefined,
@@ -237,6 +246,7 @@ export const deviceControlEndpoints = {
   }),
   exitVacation: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${CONTROL}/exit-vacation`,
     query: commandQ,
     body: undefined,
@@ -245,6 +255,7 @@ export const deviceControlEndpoints = {
   }),
   getCommandStatus: endpoint({
     method: "GET",
+    access: { caller: "signedIn", object: { object: "command", role: "member", in: "query.commandId" } },
     path: `${CONTROL}/get-command-status`,
     query: z.object({ commandId: ZText(64, { min: 1 }) }),
     body: undefined,
@@ -253,6 +264,7 @@ export const deviceControlEndpoints = {
   }),
   resetSaltLevel: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceSetting),
     path: `${CONTROL}/reset-salt-level`,
     query: z.object({ deviceId: ZId, levelKg: ZQueryNumber(0, 1000) }),
     body: undefined,
@@ -261,6 +273,7 @@ export const deviceControlEndpoints = {
   }),
   getSaltStatus: endpoint({
     method: "GET",
+    access: deviceMember("query.deviceId"),
     path: `${CONTROL}/get-salt-status`,
     query: deviceQ,
     body: undefined,
@@ -269,6 +282,7 @@ export const deviceControlEndpoints = {
   }),
   setSaltReminder: endpoint({
     method: "PUT",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceSetting),
     path: `${CONTROL}/set-salt-reminder`,
     // `days` is checked by the server (a whole number in SALT_REMINDER_DAYS), so a wrong value is answered with the
     // setting's own text ("Choose from 1 to 30 days") in the caller's language rather than a generic one; the wide
@@ -281,6 +295,7 @@ export const deviceControlEndpoints = {
   }),
   getRegenerationCycles: endpoint({
     method: "GET",
+    access: deviceMember("query.deviceId"),
     path: `${CONTROL}/get-regeneration-cycles`,
     query: z.object({
       deviceId: ZId,
@@ -293,6 +308,7 @@ export const deviceControlEndpoints = {
   }),
   deviceFlowStatistics: endpoint({
     method: "POST",
+    access: deviceMember("body.deviceId"),
     path: "/api/run-lucky/device/app/device/device-flow-statistics",
     query: z.object({}),
     body: z.object({

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
+import { deviceMember, familyAdmin, familyMember, OPEN, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZRecord, ZText } from "./define.ts";
 import { ZFamilyDevice } from "./family.ts";
 
@@ -145,6 +147,7 @@ const ZModelQuery = z.object({ deviceModel: ZModelName });
 export const deviceCatalogueEndpoints = {
   bindDevice: endpoint({
     method: "POST",
+    access: familyAdmin("body.familyId"),
     path: "/api/run-lucky/device/app/device",
     query: noQuery,
     body: ZDeviceBind,
@@ -154,6 +157,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getDeviceWithData: endpoint({
     method: "GET",
+    access: deviceMember("query.deviceId"),
     path: "/api/run-lucky/device/app/device/get-device-with--data",
     query: z.object({ deviceId: ZId }),
     body: undefined,
@@ -162,6 +166,7 @@ export const deviceCatalogueEndpoints = {
   }),
   updateDeviceName: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceSetting),
     path: "/api/run-lucky/device/app/device/update-device-name",
     query: z.object({ deviceId: ZId, name: ZDeviceName }),
     body: undefined,
@@ -170,6 +175,7 @@ export const deviceCatalogueEndpoints = {
   }),
   updateDeviceImage: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceSetting),
     path: "/api/run-lucky/device/app/device/update-device-image",
     query: z.object({ deviceId: ZId, image: ZDeviceImage }),
     body: undefined,
@@ -178,6 +184,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getImagesByDeviceModel: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: "/api/run-lucky/device/app/device-model/get-images-by-device-model",
     query: ZModelQuery,
     body: undefined,
@@ -186,6 +193,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getMainImageByDeviceModel: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: "/api/run-lucky/device/app/device-model/get-main-image-by-device-model",
     query: ZModelQuery,
     body: undefined,
@@ -194,6 +202,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getMainImageByDeviceMac: endpoint({
     method: "GET",
+    access: { caller: "signedIn", object: { object: "deviceMac", role: "member", in: "query.mac" } },
     path: "/api/run-lucky/device/app/device-model/get-main-image-by-device-mac",
     query: ZMacQuery,
     body: undefined,
@@ -202,6 +211,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getImagesByDeviceMac: endpoint({
     method: "GET",
+    access: { caller: "signedIn", object: { object: "deviceMac", role: "member", in: "query.mac" } },
     path: "/api/run-lucky/device/app/device-model/get-images-by-device-mac",
     query: ZMacQuery,
     body: undefined,
@@ -210,6 +220,7 @@ export const deviceCatalogueEndpoints = {
   }),
   getDeviceDetail: endpoint({
     method: "GET",
+    access: deviceMember("query.deviceId"),
     path: "/api/run-lucky/device/app/family-device/get-device-detail",
     query: z.object({ deviceId: ZId }),
     body: undefined,
@@ -218,6 +229,7 @@ export const deviceCatalogueEndpoints = {
   }),
   updateDeviceSort: endpoint({
     method: "PUT",
+    access: familyMember("body.familyId"),
     path: "/api/run-lucky/device/app/family-device/update-device-sort",
     query: noQuery,
     body: z.object({ familyId: ZId, deviceIds: z.array(ZId).min(1).max(500) }),
@@ -226,6 +238,7 @@ export const deviceCatalogueEndpoints = {
   }),
   deleteDevice: endpoint({
     method: "DELETE",
+    access: { caller: PERMISSIONS.familyManage, object: { object: "device", role: "admin", in: "query.deviceId" } },
     path: "/api/run-lucky/device/app/family-device/delete-device",
     query: z.object({ deviceId: ZId }),
     body: undefined,
@@ -234,6 +247,10 @@ export const deviceCatalogueEndpoints = {
   }),
   getDeviceList: endpoint({
     method: "GET",
+    access: {
+      caller: PERMISSIONS.deviceView,
+      object: { object: "family", role: "member", in: "query.familyId", optional: true },
+    },
     path: "/api/run-lucky/device/app/device-lookup/get-device-list",
     query: ZPagedQuery.extend({ familyId: ZId.optional() }),
     body: undefined,
@@ -242,6 +259,10 @@ export const deviceCatalogueEndpoints = {
   }),
   getDeviceModelSetting: endpoint({
     method: "GET",
+    access: {
+      caller: PERMISSIONS.deviceView,
+      object: { object: "device", role: "member", in: "query.deviceId", optional: true },
+    },
     path: "/api/run-lucky/device/app/device-lookup/get-device-model-setting",
     query: z.object({ deviceModel: ZModelName.optional(), deviceId: ZId.optional() }),
     body: undefined,
@@ -250,11 +271,11 @@ export const deviceCatalogueEndpoints = {
   }),
   sendDeviceConfigChangeMessage: endpoint({
     method: "POST",
+    access: OPEN,
     path: "/api/run-lucky/Iot/app/external-callback/send-device-config-change-message",
     query: noQuery,
     body: z.object({ mac: ZMacText, settings: ZDeviceSettingsInput, ts: ZIsoTimeInput.optional() }),
     result: z.object({ deviceId: z.string(), settings: ZDeviceSettings }),
-    open: true,
     summary: "A configuration change made at the valve (integration call; header x-external-callback-secret)",
   }),
 } as const;
@@ -264,6 +285,7 @@ export const deviceEndpoints = {
   // device-control
   queryDeviceInfo: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId"),
     path: "/api/run-lucky/device/app/device-control/query-device-info",
     query: z.object({ deviceId: ZId }),
     body: undefined,

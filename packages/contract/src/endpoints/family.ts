@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
+import { familyAdmin, familyMember, ownerOf, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryNumber, ZText } from "./define.ts";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
@@ -204,6 +206,7 @@ export const familyEndpoints = {
   // family (spec §7 /api/run-lucky/device/app/family)
   getFamilies: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: `${FAMILY}/`,
     query: ZPagedQuery,
     body: undefined,
@@ -212,6 +215,7 @@ export const familyEndpoints = {
   }),
   createFamily: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: `${FAMILY}/`,
     query: noQuery,
     body: ZFamilyCreate,
@@ -220,6 +224,7 @@ export const familyEndpoints = {
   }),
   getFamily: endpoint({
     method: "GET",
+    access: familyMember("params.id"),
     path: `${FAMILY}/{id}`,
     query: noQuery,
     params: ZIdParams,
@@ -229,6 +234,7 @@ export const familyEndpoints = {
   }),
   deleteFamily: endpoint({
     method: "DELETE",
+    access: familyAdmin("params.id"),
     path: `${FAMILY}/{id}`,
     query: noQuery,
     params: ZIdParams,
@@ -238,6 +244,7 @@ export const familyEndpoints = {
   }),
   withdrawFromFamily: endpoint({
     method: "POST",
+    access: familyMember("query.familyId"),
     path: `${FAMILY}/withdraw-from-family`,
     query: ZFamilyIdQuery,
     body: undefined,
@@ -246,6 +253,7 @@ export const familyEndpoints = {
   }),
   updateFamilyAvatar: endpoint({
     method: "PUT",
+    access: familyAdmin("query.familyId"),
     path: `${FAMILY}/update-family-avatar`,
     query: z.object({ familyId: ZId, avatar: ZAvatar }),
     body: undefined,
@@ -254,6 +262,7 @@ export const familyEndpoints = {
   }),
   updateFamilyName: endpoint({
     method: "PUT",
+    access: familyAdmin("query.familyId"),
     path: `${FAMILY}/update-family-name`,
     query: z.object({ familyId: ZId, name: ZFamilyName }),
     body: undefined,
@@ -262,6 +271,7 @@ export const familyEndpoints = {
   }),
   updateFamilyAddress: endpoint({
     method: "PUT",
+    access: familyAdmin("query.familyId"),
     path: `${FAMILY}/update-family-address`,
     query: ZFamilyAddressQuery,
     body: undefined,
@@ -272,6 +282,7 @@ export const familyEndpoints = {
   // family-device (spec §7 /api/run-lucky/device/app/family-device)
   getFamilyDevices: endpoint({
     method: "GET",
+    access: { caller: PERMISSIONS.deviceView, object: { object: "family", role: "member", in: "query.familyId" } },
     path: "/api/run-lucky/device/app/family-device/get-list-by-family-id",
     query: z.object({ familyId: ZId }),
     body: undefined,
@@ -280,6 +291,7 @@ export const familyEndpoints = {
   }),
   getFamilyDashboard: endpoint({
     method: "GET",
+    access: familyMember("query.familyId"),
     path: "/api/run-lucky/device/app/family-device/dashboard",
     query: z.object({ familyId: ZId }),
     body: undefined,
@@ -291,6 +303,7 @@ export const familyEndpoints = {
   // family-user (spec §7 /api/run-lucky/device/app/family-user)
   getFamilyUsers: endpoint({
     method: "GET",
+    access: familyMember("query.familyId"),
     path: `${FAMILY_USER}/get-list-by-family-id`,
     query: ZFamilyIdQuery,
     body: undefined,
@@ -299,6 +312,7 @@ export const familyEndpoints = {
   }),
   removeFamilyUser: endpoint({
     method: "DELETE",
+    access: { caller: PERMISSIONS.familyManage, object: { object: "familyMember", role: "admin", in: "params.id" } },
     path: `${FAMILY_USER}/{id}`,
     query: noQuery,
     params: ZIdParams,
@@ -308,6 +322,7 @@ export const familyEndpoints = {
   }),
   transferAdministrator: endpoint({
     method: "DELETE",
+    access: familyAdmin("query.familyId"),
     path: `${FAMILY_USER}/transfer-administrator`,
     query: z.object({ familyId: ZId, familyUserId: ZId.optional(), userId: ZId.optional() }),
     body: undefined,
@@ -316,6 +331,7 @@ export const familyEndpoints = {
   }),
   getShareCode: endpoint({
     method: "GET",
+    access: familyAdmin("query.familyId"),
     path: `${FAMILY_USER}/trans-to-other-member-qr-code`,
     // `refresh` (extension): a new code even when the administrator's current one is still good (the refresh button).
     query: ZFamilyIdQuery.extend({ refresh: ZBoolQuery.optional() }),
@@ -326,6 +342,7 @@ export const familyEndpoints = {
   }),
   analysisCode: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: `${FAMILY_USER}/analysis-code`,
     query: z.object({
       code: ZText(1024, { trim: true, min: 1 }),
@@ -341,6 +358,7 @@ export const familyEndpoints = {
   }),
   getMyShares: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: `${FAMILY_USER}/my-share-list`,
     query: ZPagedQuery,
     body: undefined,
@@ -349,6 +367,7 @@ export const familyEndpoints = {
   }),
   revokeShareCode: endpoint({
     method: "DELETE",
+    access: ownerOf("shareCode", "query.id"),
     path: `${FAMILY_USER}/revoke-share-code`,
     query: z.object({ id: ZId }),
     body: undefined,

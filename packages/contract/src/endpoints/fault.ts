@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { PERMISSIONS } from "../constants.ts";
+import { deviceMember } from "./access.ts";
 import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 import { ZCommandStatus } from "./device-control.ts";
 
@@ -92,6 +94,10 @@ export type TFault = z.infer<typeof ZFault>;
 export const faultEndpoints = {
   getFaultList: endpoint({
     method: "GET",
+    access: {
+      caller: PERMISSIONS.deviceView,
+      object: { object: "device", role: "member", in: "query.deviceId", optional: true },
+    },
     path: `${FAULT}/get-fault-list`,
     query: z.object({ deviceId: ZId.optional() }),
     body: undefined,
@@ -102,6 +108,7 @@ export const faultEndpoints = {
   }),
   reopenWater: endpoint({
     method: "POST",
+    access: deviceMember("query.deviceId", PERMISSIONS.deviceControl),
     path: `${FAULT}/reopen-water`,
     query: z.object({ deviceId: ZId, commandId: ZText(64, { min: 1 }).optional() }),
     body: undefined,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FILE_UPLOAD_PATH } from "../constants.ts";
+import { SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery } from "./define.ts";
 
 // Image upload (our extension of spec §7: "Body kinds supported: … multipart"; "Images: a relative path or object
@@ -12,6 +13,7 @@ export type TUploadedFile = z.infer<typeof ZUploadedFile>;
 export const fileEndpoints = {
   uploadFile: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: FILE_UPLOAD_PATH,
     query: noQuery,
     // multipart/form-data with one file part `file`; not JSON.

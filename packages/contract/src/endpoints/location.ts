@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OPEN } from "./access.ts";
 import { endpoint, ZQueryChoice, ZQueryInt, ZQueryNumber, ZText } from "./define.ts";
 
 // Region tree and IP lookup (spec §7 /api/business-basic-data/app/travel-location-lookup), plus two documented
@@ -64,24 +65,25 @@ export type TIpLocation = z.infer<typeof ZIpLocation>;
 export const locationEndpoints = {
   getRegionChildren: endpoint({
     method: "POST",
+    access: OPEN,
     path: `${LOOKUP}/travel-location-child`,
     query: z.object({ parentId: ZQueryInt(0, 2_147_483_647).optional(), serviceRegion: ZServiceRegionQuery }),
     body: undefined,
     result: z.array(ZRegion),
-    open: true,
     summary: "Children of a region (parentId absent or 0: the roots of the service region)",
   }),
   getLocationByIp: endpoint({
     method: "GET",
+    access: OPEN,
     path: `${LOOKUP}/travel_Location_by_ipaddress`,
     query: z.object({ ipAddress: ZText(64, { trim: true }).optional() }),
     body: undefined,
     result: ZIpLocation,
-    open: true,
     summary: "Region of an IP address (default: the caller's) from the offline database",
   }),
   reverseRegion: endpoint({
     method: "GET",
+    access: OPEN,
     path: `${LOOKUP}/reverse`,
     query: z.object({
       longitude: ZQueryNumber(-180, 180),
@@ -90,16 +92,15 @@ export const locationEndpoints = {
     }),
     body: undefined,
     result: ZRegionPlace.extend({ distanceKm: z.number() }).nullable(),
-    open: true,
     summary: "Extension (map offline fallback): the nearest known region to a point, by centre",
   }),
   searchRegions: endpoint({
     method: "GET",
+    access: OPEN,
     path: `${LOOKUP}/search`,
     query: z.object({ keyword: ZText(64, { trim: true, min: 1 }), serviceRegion: ZServiceRegionQuery }),
     body: undefined,
     result: z.array(ZRegionPlace),
-    open: true,
     summary: "Extension (map offline fallback): up to 10 regions whose name matches, with coordinates",
   }),
 } as const;

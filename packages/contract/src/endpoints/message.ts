@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
+import { ownerOf, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryInt, ZText, ZUrl } from "./define.ts";
 
 // Messages and push (spec §7 /api/push-service/app/message, /api/push-service/app/jpush,
@@ -74,6 +76,7 @@ export type TWebPushSubscription = z.infer<typeof ZWebPushSubscription>;
 export const messageEndpoints = {
   getMessageTypeList: endpoint({
     method: "GET",
+    access: { caller: PERMISSIONS.message },
     path: "/api/push-service/app/message/get-message-type-list",
     query: noQuery,
     body: undefined,
@@ -82,6 +85,7 @@ export const messageEndpoints = {
   }),
   getUserMessageList: endpoint({
     method: "GET",
+    access: { caller: PERMISSIONS.message },
     path: "/api/push-service/app/message/get-user-message-list",
     query: ZMessageListQuery,
     body: undefined,
@@ -90,6 +94,7 @@ export const messageEndpoints = {
   }),
   getMessageDetail: endpoint({
     method: "GET",
+    access: ownerOf("message", "query.id", PERMISSIONS.message),
     path: "/api/push-service/app/message/get-message-detail",
     query: z.object({ id: ZId }),
     body: undefined,
@@ -98,6 +103,7 @@ export const messageEndpoints = {
   }),
   setMessageRead: endpoint({
     method: "POST",
+    access: { caller: PERMISSIONS.message },
     path: "/api/push-service/app/message/set-message-read",
     query: noQuery,
     body: ZSetMessageRead,
@@ -106,6 +112,7 @@ export const messageEndpoints = {
   }),
   setMessageAllRead: endpoint({
     method: "POST",
+    access: { caller: PERMISSIONS.message },
     path: "/api/push-service/app/message/set-message-all-read",
     query: noQuery,
     body: undefined,
@@ -114,6 +121,7 @@ export const messageEndpoints = {
   }),
   testSendMessage: endpoint({
     method: "POST",
+    access: { caller: PERMISSIONS.message },
     path: "/api/push-service/app/message/test-send-message",
     query: noQuery,
     body: undefined,
@@ -123,6 +131,7 @@ export const messageEndpoints = {
 
   appDeviceBinding: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/push-service/app/jpush/app-device-binding",
     query: z.object({
       registrationId: ZText(256, { trim: true, min: 1 }),
@@ -142,6 +151,7 @@ export const messageEndpoints = {
   }),
   appDeviceUnbinding: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/push-service/app/jpush/app-device-unbinding",
     query: z.object({ registrationId: ZText(256, { trim: true, min: 1 }) }),
     body: undefined,
@@ -150,6 +160,7 @@ export const messageEndpoints = {
   }),
   getPushSwitch: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: "/api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message/",
     query: noQuery,
     body: undefined,
@@ -158,6 +169,7 @@ export const messageEndpoints = {
   }),
   setPushSwitch: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message/",
     query: z.object({ isOpen: ZBoolQuery }),
     body: undefined,
@@ -168,6 +180,7 @@ export const messageEndpoints = {
   // Web Push for the installed web app (our extension; standard VAPID).
   getWebPushPublicKey: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: "/api/push-service/app/web-push/public-key",
     query: noQuery,
     body: undefined,
@@ -176,6 +189,7 @@ export const messageEndpoints = {
   }),
   webPushSubscribe: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/push-service/app/web-push/subscribe",
     query: noQuery,
     body: ZWebPushSubscription,
@@ -184,6 +198,7 @@ export const messageEndpoints = {
   }),
   webPushUnsubscribe: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: "/api/push-service/app/web-push/unsubscribe",
     query: noQuery,
     body: z.object({ endpoint: ZUrl(2048) }),

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
+import { deviceMember, ownerOf } from "./access.ts";
 import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZMultilineText, ZText } from "./define.ts";
 
 // After-sales requests (spec §3 "After-sales request: device, description, handled or unhandled";
@@ -64,6 +66,7 @@ const ZIdParams = z.object({ id: ZId });
 export const postSaleEndpoints = {
   createAfterSale: endpoint({
     method: "POST",
+    access: deviceMember("body.deviceId", PERMISSIONS.afterSale),
     path: "/api/run-lucky/device/app/post-sale/",
     query: noQuery,
     body: ZAfterSaleCreate,
@@ -72,6 +75,7 @@ export const postSaleEndpoints = {
   }),
   getAfterSaleList: endpoint({
     method: "GET",
+    access: { caller: PERMISSIONS.afterSale },
     path: "/api/run-lucky/device/app/post-sale/",
     query: ZPagedQuery.extend({ handled: ZBoolQuery.optional() }),
     body: undefined,
@@ -80,6 +84,7 @@ export const postSaleEndpoints = {
   }),
   updateAfterSale: endpoint({
     method: "PUT",
+    access: ownerOf("afterSale", "params.id", PERMISSIONS.afterSale),
     path: "/api/run-lucky/device/app/post-sale/{id}",
     query: noQuery,
     params: ZIdParams,
@@ -89,6 +94,7 @@ export const postSaleEndpoints = {
   }),
   deleteAfterSale: endpoint({
     method: "DELETE",
+    access: ownerOf("afterSale", "params.id", PERMISSIONS.afterSale),
     path: "/api/run-lucky/device/app/post-sale/{id}",
     query: noQuery,
     params: ZIdParams,
@@ -98,6 +104,7 @@ export const postSaleEndpoints = {
   }),
   getAfterSale: endpoint({
     method: "GET",
+    access: ownerOf("afterSale", "params.id", PERMISSIONS.afterSale),
     path: "/api/run-lucky/device/app/post-sale/{id}",
     query: noQuery,
     params: ZIdParams,

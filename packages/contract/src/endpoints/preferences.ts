@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HARDNESS_UNITS, VOLUME_UNITS } from "../constants.ts";
+import { SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZText } from "./define.ts";
 
 // The owner's display units, kept per user (issue 10 point 9; extension of spec §7
@@ -18,6 +19,7 @@ const UNITS_PATH = "/api/RunLuckyIot/appuser_setting/app/setting/units";
 export const preferenceEndpoints = {
   getUnitPreferences: endpoint({
     method: "GET",
+    access: SIGNED_IN,
     path: UNITS_PATH,
     query: noQuery,
     body: undefined,
@@ -26,6 +28,7 @@ export const preferenceEndpoints = {
   }),
   setUnitPreferences: endpoint({
     method: "POST",
+    access: SIGNED_IN,
     path: UNITS_PATH,
     query: noQuery,
     // Checked by the server against VOLUME_UNITS / HARDNESS_UNITS, so a wrong unit is answered with the choices in

@@ -10,7 +10,7 @@ function shapeKeys(schema: unknown): string[] | null {
 }
 
 /**
- * The run-time part of an endpoint (issue 12): method, path, `open`, the declared query names and the JSON body's
+ * The run-time part of an endpoint (issue 12): method, path, `open` (from `access`), the declared query names and the JSON body's
  * declared names (`null` without a body, `"any"` for a body that is not an object schema). Used by the generator of
  * `routes.generated.ts` and by tests that build an endpoint of their own.
  */
@@ -18,7 +18,7 @@ export function toWire<S extends Endpoint>(e: S): WireEndpoint<S> {
   return {
     method: e.method,
     path: e.path,
-    ...(e.open ? { open: true as const } : {}),
+    ...(e.access.caller === "open" ? { open: true as const } : {}),
     query: shapeKeys(e.query) ?? [],
     body: e.body === undefined ? null : (shapeKeys(e.body) ?? "any"),
   };

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { ACTIVATION_NONCE_SECONDS } from "@aquapilot/contract";
+import { ACTIVATION_NONCE_SECONDS, endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
 import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { requireAccess } from "../../auth/access.ts";
 import { InProcessBus } from "../../bus.ts";
 import { AppError } from "../../http/errors.ts";
 import { provisionDevice } from "../devices/provision.ts";
@@ -124,9 +125,11 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
 
   it("refuses a non-administrator and a device bound elsewhere without rebind, leaving the code unused", async () => {
     const code = await issue("02FF00000002");
-    await expect(bindDevice(bindDeps(), users.cat, { familyId: families.ann, code })).rejects.toMatchObject({
-      code: "Forbidden",
-    });
+    // A non-administrator is refused by the call's declared rule (issue 13) before the code is looked at.
+    expect(endpoints.bindDevice.access.object).toMatchObject({ object: "family", role: "admin", in: "body.familyId" });
+    await expect(
+      requireAccess(tdb.db, users.cat, { object: "family", role: "admin", id: families.ann }),
+    ).rejects.toMatchObject({ code: "Forbidden" });
     await expect(bindDevice(bindDeps(), users.bob, { familyId: families.bob, code })).rejects.toMatchObject({
       code: "Conflict",
       messageKey: "device.boundElsewhere",

@@ -4,4 +4,4 @@
  */
 export { deviceControlMessages } from "./messages.ts";
 export { deviceControlRoutes } from "./routes.ts";
-export { queryOtaVersion, readDeviceRow, requireDeviceControl, runCommand } from "./service.ts";
+export { queryOtaVersion, readDeviceRow, runCommand } from "./service.ts";

@@ -1,7 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.ts";
-import { requireDeviceAccess } from "../access.ts";
 import type { AppContext } from "../context.ts";
 import {
   controlDevice,
@@ -9,7 +8,6 @@ import {
   queryDeviceInfo,
   queryDeviceInfoReturnResult,
   queryOtaVersion,
-  requireDeviceControl,
   runCommand,
   startOta,
   stationMaxWorkTimes,
@@ -28,12 +26,10 @@ export function deviceControlRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, endpoints.queryDeviceInfo, async ({ user, query }) =>
     queryDeviceInfo(ctx, user.id, query.deviceId),
   );
-  registerEndpoint(app, endpoints.deviceStationMaxWorkTimeCache, async ({ user, query }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+  registerEndpoint(app, endpoints.deviceStationMaxWorkTimeCache, async ({ query }) => {
     return stationMaxWorkTimes(ctx, query.deviceId);
   });
   registerEndpoint(app, endpoints.queryDeviceInfoReturnResult, async ({ user, query, lang }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
     return queryDeviceInfoReturnResult(ctx, { ...query, userId: user.id, lang });
   });
   const simple = [
@@ -43,23 +39,19 @@ export function deviceControlRoutes(app: FastifyInstance, ctx: AppContext): void
   ] as const;
   for (const [ep, name] of simple) {
     registerEndpoint(app, ep, async ({ user, query, lang }) => {
-      await requireDeviceControl(ctx, user, query.deviceId);
       return runCommand(ctx, { deviceId: query.deviceId, commandId: query.commandId, userId: user.id, name, lang });
     });
   }
   registerEndpoint(app, endpoints.controlDevice, async ({ user, query, body, lang }) => {
-    await requireDeviceControl(ctx, user, query.deviceId);
     return controlDevice(ctx, { ...query, ...body, userId: user.id, lang });
   });
-  registerEndpoint(app, endpoints.queryOtaVersion, async ({ user, query }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+  registerEndpoint(app, endpoints.queryOtaVersion, async ({ query }) => {
     return queryOtaVersion(ctx, query.deviceId);
   });
   registerEndpoint(app, endpoints.deviceOta, async ({ user, query, lang }) => {
-    await requireDeviceControl(ctx, user, query.deviceId);
     return startOta(ctx, { ...query, userId: user.id, lang });
   });
-  registerEndpoint(app, endpoints.getCommandStatus, async ({ user, query, lang }) =>
-    getCommandStatus(ctx, user.id, query.commandId, lang),
+  registerEndpoint(app, endpoints.getCommandStatus, async ({ query, lang }) =>
+    getCommandStatus(ctx, query.commandId, lang),
   );
 }

@@ -19,11 +19,11 @@ export function deviceModelRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(
     app,
     endpoints.getImagesByDeviceMac,
-    async ({ user, query }) => (await deviceModelByMac(ctx.db, user.id, query.mac))?.images ?? [],
+    async ({ query }) => (await deviceModelByMac(ctx.db, query.mac))?.images ?? [],
   );
   registerEndpoint(
     app,
     endpoints.getMainImageByDeviceMac,
-    async ({ user, query }) => (await deviceModelByMac(ctx.db, user.id, query.mac))?.mainImage ?? null,
+    async ({ query }) => (await deviceModelByMac(ctx.db, query.mac))?.mainImage ?? null,
   );
 }

@@ -1,7 +1,6 @@
 import { normaliseMac, type TDeviceModel } from "@aquapilot/contract";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { requireDeviceAccess } from "../access.ts";
 
 /** The catalogue entry of `deviceModel` (spec §7 device-model), or null when the model is unknown. */
 export async function findDeviceModel(db: Db, deviceModel: string | null): Promise<TDeviceModel | null> {
@@ -20,13 +19,12 @@ export async function findDeviceModel(db: Db, deviceModel: string | null): Promi
  * The model of the device with MAC `mac` (any spelling), for a caller who may use that device (spec §6).
  * @throws AppError NotFound (device.notFound) for an unknown MAC; Forbidden (family.notMember) for a stranger.
  */
-export async function deviceModelByMac(db: Db, userId: string, mac: string): Promise<TDeviceModel | null> {
+export async function deviceModelByMac(db: Db, mac: string): Promise<TDeviceModel | null> {
   const device = await db
     .selectFrom("devices")
     .select(["id", "model"])
     .where("mac", "=", normaliseMac(mac))
     .executeTakeFirst();
   if (!device) throw new AppError(ErrorCode.NotFound, "device.notFound");
-  await requireDeviceAccess(db, userId, device.id);
   return findDeviceModel(db, device.model);
 }

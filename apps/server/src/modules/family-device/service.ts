@@ -1,8 +1,8 @@
 import type { TFamilyDevice } from "@aquapilot/contract";
+import { lockFamily, requireAccess } from "../../auth/access.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { lockFamily, requireDeviceAccess, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
 import { familyDeviceQuery, stateMessage, toFamilyDevice } from "../devices/index.ts";
 
 /**
@@ -24,8 +24,7 @@ export function familyDeviceRows(db: Db, familyId: string) {
  * (spec §7 family-device/get-list-by-family-id; spec §3 Device).
  * @throws AppError Forbidden when `userId` is not a member of the family.
  */
-export async function listFamilyDevices(db: Db, userId: string, familyId: string): Promise<TFamilyDevice[]> {
-  await requireFamilyMember(db, userId, familyId);
+export async function listFamilyDevices(db: Db, familyId: string): Promise<TFamilyDevice[]> {
   return (await familyDeviceRows(db, familyId)).map(toFamilyDevice);
 }
 
@@ -42,9 +41,9 @@ export async function updateDeviceSort(
   familyId: string,
   deviceIds: string[],
 ): Promise<TFamilyDevice[]> {
-  await requireFamilyMember(db, userId, familyId);
   await db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
     const current = await trx.selectFrom("devices").select("id").where("family_id", "=", familyId).execute();
     const ids = new Set(current.map((d) => d.id));
     const unique = new Set(deviceIds);
@@ -57,7 +56,7 @@ export async function updateDeviceSort(
       await trx.updateTable("devices").set({ sort: index }).where("id", "=", id).execute();
     }
   });
-  return listFamilyDevices(db, userId, familyId);
+  return listFamilyDevices(db, familyId);
 }
 
 /**
@@ -67,8 +66,7 @@ export async function updateDeviceSort(
  * @throws AppError NotFound (unknown device); Forbidden (not a member, or not the administrator).
  */
 export async function deleteFamilyDevice(deps: { db: Db; bus: Bus }, userId: string, deviceId: string): Promise<null> {
-  const { familyId } = await requireDeviceAccess(deps.db, userId, deviceId);
-  await requireFamilyAdmin(deps.db, userId, familyId);
+  const { familyId } = await requireAccess(deps.db, userId, { object: "device", role: "admin", id: deviceId });
   const message = await stateMessage(deps.db, deviceId, familyId);
   const result = await deps.db
     .updateTable("devices")

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
+import { requireAccess } from "../../auth/access.ts";
 import { type BusEvent, InProcessBus } from "../../bus.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import { requireFamilyMember } from "../access.ts";
 import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.ts";
 import { countAdministrators, listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
 import { createShareCodes, SHARE_CODE_SECONDS } from "./share-codes.ts";
@@ -122,7 +123,9 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     events.length = 0;
     await withdrawFromFamily(deps, memberIds[0], familyId);
     expect(events).toEqual([{ type: "family.members-changed", familyId }]);
-    await expect(requireFamilyMember(tdb.db, memberIds[0], familyId)).rejects.toMatchObject({ status: 403 });
+    await expect(
+      requireAccess(tdb.db, memberIds[0], { object: "family", role: "member", id: familyId }),
+    ).rejects.toMatchObject({ status: 403 });
     // Leaving by oneself writes no notice; being removed does (below).
     expect(await removalNotices(memberIds[0])).toHaveLength(0);
   });
@@ -130,7 +133,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   it("a removed member is told once, in their language, naming the household", async () => {
     const { admin, familyId, memberIds } = await household(1);
     await tdb.db.updateTable("users").set({ language_type: "fr" }).where("id", "=", memberIds[0]).execute();
-    const membership = (await listFamilyUsers(deps, admin, familyId)).find((m) => m.userId === memberIds[0])!;
+    const membership = (await listFamilyUsers(deps, familyId)).find((m) => m.userId === memberIds[0])!;
     await removeFamilyUser(deps, admin, membership.id);
     await expect(removeFamilyUser(deps, admin, membership.id)).rejects.toMatchObject({ status: 404 });
     const notices = await removalNotices(memberIds[0]);
@@ -153,7 +156,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     const { admin, familyId, memberIds } = await household(2);
     await transferAdministrator(deps, admin, { familyId, userId: memberIds[1] });
     expect(await adminOf(familyId)).toEqual([memberIds[1]]);
-    const list = await listFamilyUsers(deps, admin, familyId);
+    const list = await listFamilyUsers(deps, familyId);
     expect(list.map((m) => [m.userId, m.isAdmin])).toEqual([
       [memberIds[1], true],
       [admin, false],
@@ -173,9 +176,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     for (let round = 0; round < 8; round++) {
       const { admin, familyId, memberIds } = await household(4);
       const [b, c, d, e] = memberIds;
-      const ids = Object.fromEntries(
-        (await listFamilyUsers(deps, admin, familyId)).map((m) => [m.userId, m.id] as const),
-      );
+      const ids = Object.fromEntries((await listFamilyUsers(deps, familyId)).map((m) => [m.userId, m.id] as const));
       const ops: Array<() => Promise<unknown>> = [
         () => transferAdministrator(deps, admin, { familyId, userId: b }),
         () => transferAdministrator(deps, admin, { familyId, familyUserId: ids[c] }),
@@ -211,7 +212,11 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     const shares = createShareCodes({ ...deps, secret: new Uint8Array(32).fill(3) });
     const { admin, familyId, memberIds } = await household(1);
     const guest = await insertUser(tdb.db, "guest");
-    await expect(shares.create(memberIds[0], familyId)).rejects.toMatchObject({ messageKey: "family.notAdmin" });
+    // Only the administrator may create one: the endpoint's declared rule (issue 13), on this household.
+    expect(endpoints.getShareCode.access.object).toMatchObject({ object: "family", role: "admin" });
+    await expect(
+      requireAccess(tdb.db, memberIds[0], { object: "family", role: "admin", id: familyId }),
+    ).rejects.toMatchObject({ messageKey: "family.notAdmin" });
     const share = await shares.create(admin, familyId);
     expect(share.validSeconds).toBe(SHARE_CODE_SECONDS);
 
@@ -223,7 +228,9 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
       memberCount: 2,
       inviterName: "admin",
     });
-    await expect(requireFamilyMember(tdb.db, guest, familyId)).rejects.toMatchObject({ status: 403 });
+    await expect(
+      requireAccess(tdb.db, guest, { object: "family", role: "member", id: familyId }),
+    ).rejects.toMatchObject({ status: 403 });
 
     events.length = 0;
     const joined = await shares.analyse(guest, share.code, false);

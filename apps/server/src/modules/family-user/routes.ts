@@ -15,9 +15,7 @@ import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
 export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
 
-  registerEndpoint(app, endpoints.getFamilyUsers, async ({ user, query }) =>
-    listFamilyUsers(ctx, user.id, query.familyId),
-  );
+  registerEndpoint(app, endpoints.getFamilyUsers, async ({ query }) => listFamilyUsers(ctx, query.familyId));
   registerEndpoint(app, endpoints.removeFamilyUser, async ({ user, params }) => {
     await removeFamilyUser(ctx, user.id, params.id);
     // Deliver the removed member's notice now rather than at the message worker's next pass.

@@ -1,8 +1,8 @@
 import { MESSAGE_TYPES, type TFamilyUser } from "@aquapilot/contract";
 import type { Transaction } from "kysely";
+import { lockFamily, requireAccess } from "../../auth/access.ts";
 import type { Database } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
 import type { FamilyDeps } from "../family/index.ts";
 import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/index.ts";
 
@@ -11,8 +11,7 @@ import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/ind
  * then by join time, with user name, display name and avatar. No e-mail or phone number is shown to other members.
  * @throws AppError Forbidden (family.notMember).
  */
-export async function listFamilyUsers(deps: FamilyDeps, userId: string, familyId: string): Promise<TFamilyUser[]> {
-  await requireFamilyMember(deps.db, userId, familyId);
+export async function listFamilyUsers(deps: FamilyDeps, familyId: string): Promise<TFamilyUser[]> {
   const rows = await deps.db
     .selectFrom("family_members as m")
     .innerJoin("users as u", "u.id", "m.user_id")
@@ -51,10 +50,9 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
     .executeTakeFirst();
   if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
   const familyId = target.family_id;
-  await requireFamilyAdmin(deps.db, userId, familyId);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-    await requireFamilyAdmin(trx, userId, familyId);
+    await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     const row = await trx
       .selectFrom("family_members")
       .select(["user_id", "is_admin"])
@@ -86,10 +84,9 @@ export async function transferAdministrator(
 ): Promise<void> {
   const { familyId } = input;
   if (!input.familyUserId && !input.userId) throw new AppError(ErrorCode.Validation, "family.transferTargetRequired");
-  await requireFamilyAdmin(deps.db, userId, familyId);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-    await requireFamilyAdmin(trx, userId, familyId);
+    await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     let query = trx.selectFrom("family_members").select(["id", "user_id"]).where("family_id", "=", familyId);
     if (input.familyUserId) query = query.where("id", "=", input.familyUserId);
     if (input.userId) query = query.where("user_id", "=", input.userId);

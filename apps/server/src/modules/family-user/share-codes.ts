@@ -7,9 +7,9 @@ import {
   type TShareAnalysis,
   type TShareCode,
 } from "@aquapilot/contract";
+import { lockFamily } from "../../auth/access.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
-import { lockFamily, requireFamilyAdmin } from "../access.ts";
 import { type FamilyDeps, familyCountColumns } from "../family/index.ts";
 
 /** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
@@ -108,7 +108,6 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
     sign,
 
     async create(userId, familyId, refresh = false) {
-      await requireFamilyAdmin(db, userId, familyId);
       const issued = now();
       if (!refresh) {
         const current = await db

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Language, TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
 import type { ExpressionBuilder } from "kysely";
+import { lockFamily, requireAccess } from "../../auth/access.ts";
 import type { Bus } from "../../bus.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { FamiliesTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
-import { lockFamily, requireFamilyAdmin, requireFamilyMember } from "../access.ts";
 import { localizeAddress } from "../location/index.ts";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
@@ -200,10 +200,9 @@ export async function createFamily(deps: FamilyDeps, userId: string, input: TFam
  * @throws AppError Forbidden (family.notMember / family.notAdmin).
  */
 export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
-  await requireFamilyAdmin(deps.db, userId, familyId);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-    await requireFamilyAdmin(trx, userId, familyId);
+    await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     await trx.updateTable("devices").set({ family_id: null, sort: 0 }).where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_share_codes").where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).execute();
@@ -220,10 +219,9 @@ export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: s
  *   transfer the role or delete the family first (a family always has exactly one administrator).
  */
 export async function withdrawFromFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
-  await requireFamilyMember(deps.db, userId, familyId);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-    const me = await requireFamilyMember(trx, userId, familyId);
+    const me = await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
     if (me.isAdmin) throw new AppError(ErrorCode.Conflict, "family.adminCannotLeave");
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).where("user_id", "=", userId).execute();
   });
@@ -241,7 +239,6 @@ export async function updateFamily(
   familyId: string,
   change: { name: string } | { avatar: string } | { address: FamilyAddress },
 ): Promise<TFamily> {
-  await requireFamilyAdmin(deps.db, userId, familyId);
   let set: Record<string, string | number | null>;
   if ("name" in change) set = { name: change.name };
   else if ("avatar" in change) set = { avatar: change.avatar };

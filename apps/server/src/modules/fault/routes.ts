@@ -1,8 +1,7 @@
-import { endpoints, PERMISSIONS } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { registerEndpoint } from "../../http/route.ts";
 import type { AppContext } from "../context.ts";
-import { requirePermission } from "../devices/index.ts";
 import { listFaults, reopenWater } from "./service.ts";
 
 /**
@@ -11,7 +10,6 @@ import { listFaults, reopenWater } from "./service.ts";
  */
 export function faultRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getFaultList, async ({ user, query }) => {
-    requirePermission(user, PERMISSIONS.deviceView);
     return listFaults(ctx, user.id, query.deviceId);
   });
   registerEndpoint(app, endpoints.reopenWater, async ({ user, query, lang }) =>

@@ -10,11 +10,11 @@ import {
 } from "@aquapilot/contract";
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { z } from "zod";
+import { isPostgres, requireAccess } from "../../auth/access.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { AfterSalesTable } from "../../db/schema-post-sale.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
-import { isPostgres, requireDeviceAccess } from "../access.ts";
 import { requireOwnUploads } from "../files/index.ts";
 import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/index.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
@@ -86,7 +86,7 @@ export async function createAfterSale(
 ): Promise<TAfterSale> {
   const now = deps.now();
   const row = await deps.db.transaction().execute(async (trx) => {
-    const access = await requireDeviceAccess(trx, userId, input.deviceId);
+    const access = await requireAccess(trx, userId, { object: "device", role: "member", id: input.deviceId });
     await requireOwnUploads(trx, userId, input.photos);
     const device = await trx
       .selectFrom("devices")
@@ -185,7 +185,7 @@ export async function updateAfterSale(
     await requireOwnUploads(trx, userId, input.photos);
     let diagnostics: TDiagnostics | null = null;
     if (input.attachDiagnostics) {
-      await requireDeviceAccess(trx, userId, row.device_id);
+      await requireAccess(trx, userId, { object: "device", role: "member", id: row.device_id });
       diagnostics = await collectDiagnostics(trx, row.device_id, now);
     }
     const set = {

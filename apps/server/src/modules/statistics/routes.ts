@@ -1,15 +1,14 @@
 import {
   CSV_TOTAL_ROWS_HEADER,
   DEVICE_FLOW_STATISTICS_CSV_PATH,
+  deviceFlowStatisticsCsv,
   endpoints,
   ZFlowStatisticsCsvQuery,
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { requireUser } from "../../http/authenticate.ts";
-import { registerEndpoint } from "../../http/route.ts";
+import { authorizeCaller, authorizeObject, registerEndpoint } from "../../http/route.ts";
 import { callerTimeZone } from "../../http/time-zone.ts";
-import { requireDeviceAccess } from "../access.ts";
 import type { AppContext } from "../context.ts";
 import { countCsvRows, telemetryCsvStream } from "./csv.ts";
 import { readRegenerationCycles } from "./cycles.ts";
@@ -28,41 +27,33 @@ function isoOf(text: string): string {
  * Every call requires a member of the device's family (strangers 403, unknown devices 404).
  */
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ user, body, request }) => {
-    await requireDeviceAccess(ctx.db, user.id, body.deviceId);
+  registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ body, request }) => {
     return deviceFlowStatistics(ctx.db, body, ctx.now(), callerTimeZone(request));
   });
-  registerEndpoint(app, endpoints.getSaltStatus, async ({ user, query, lang }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+  registerEndpoint(app, endpoints.getSaltStatus, async ({ query, lang }) => {
     return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
   });
   registerEndpoint(app, endpoints.resetSaltLevel, async ({ user, query, lang }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
     await resetSaltLevel(ctx.db, query.deviceId, query.levelKg, user.id, ctx.now());
     return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
   });
   // The low-salt reminder (issue 10): any member of the household may set it, like "Salt refilled" — whoever looks
   // after the brine tank decides how early everyone is reminded; it changes no device setting and no membership.
   registerEndpoint(app, endpoints.setSaltReminder, async ({ user, query, lang }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
     await setSaltReminder(ctx.db, query.deviceId, query.days, user.id, ctx.now());
     return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
   });
-  registerEndpoint(app, endpoints.getRegenerationCycles, async ({ user, query }) => {
-    await requireDeviceAccess(ctx.db, user.id, query.deviceId);
+  registerEndpoint(app, endpoints.getRegenerationCycles, async ({ query }) => {
     return readRegenerationCycles(ctx.db, query.deviceId, query);
   });
   app.route({
     method: "GET",
     url: DEVICE_FLOW_STATISTICS_CSV_PATH,
     schema: { querystring: ZFlowStatisticsCsvQuery },
-    onRequest: async (request) => {
-      requireUser(request);
-    },
+    onRequest: async (request) => authorizeCaller(request, deviceFlowStatisticsCsv.access),
+    preHandler: async (request) => authorizeObject(app, request, deviceFlowStatisticsCsv.access),
     handler: async (request, reply) => {
-      const user = requireUser(request);
       const q = request.query as z.output<typeof ZFlowStatisticsCsvQuery>;
-      await requireDeviceAccess(ctx.db, user.id, q.deviceId);
       const input = { deviceId: q.deviceId, from: isoOf(q.from), to: isoOf(q.to), granularity: q.granularity };
       // The stream has no Content-Length: announce the rows so the app's progress has a total (issue 10 point 8).
       const rows = await countCsvRows(ctx.db, input);

@@ -1,4 +1,4 @@
-import { endpoint, toWire } from "@aquapilot/contract";
+import { endpoint, SIGNED_IN, toWire } from "@aquapilot/contract";
 import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -23,6 +23,7 @@ const declared = toWire(
     query: z.object({}),
     body: z.object({ name: z.string(), ids: z.array(z.number()).optional(), at: z.date().optional() }),
     result: z.unknown(),
+    access: SIGNED_IN,
     summary: "test",
   }),
 );
@@ -35,6 +36,7 @@ const upload = toWire(
     query: z.object({}),
     body: undefined,
     result: z.object({ fileUrl: z.string() }),
+    access: SIGNED_IN,
     summary: "test upload",
   }),
 );

@@ -1,4 +1,4 @@
-import { type Endpoint, endpoint, toWire } from "@aquapilot/contract";
+import { type Endpoint, endpoint, SIGNED_IN, toWire } from "@aquapilot/contract";
 import { endpoints } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -26,6 +26,7 @@ const testEndpoint = toWire({
   body: z.object({ a: z.number(), b: z.string().nullable().optional(), nested: z.object({ c: z.null() }).optional() }),
   result: z.object({ ok: z.boolean() }),
   params: z.object({ id: z.string() }),
+  access: SIGNED_IN,
   summary: "test",
 } satisfies Endpoint);
 
@@ -90,6 +91,7 @@ describe('path parameters (spec §7 "P")', () => {
       body: undefined,
       params: z.object({ id: z.string() }),
       result: z.null(),
+      access: SIGNED_IN,
       summary: "test by id",
     }),
   );

@@ -1,4 +1,4 @@
-import { endpoint, toWire } from "@aquapilot/contract";
+import { endpoint, SIGNED_IN, toWire } from "@aquapilot/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.ts";
@@ -16,6 +16,7 @@ const csv = toWire(
     query: z.object({ deviceId: z.string() }),
     body: undefined,
     result: z.string(),
+    access: SIGNED_IN,
     summary: "test stream",
   }),
 );

@@ -1,0 +1,148 @@
+import { type AccessRole, normaliseMac, type ObjectRule } from "@aquapilot/contract";
+import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
+import type { Database, Db } from "../db/index.ts";
+import { AppError, ErrorCode } from "../http/errors.ts";
+import type { MessageKey } from "../http/messages.ts";
+
+/** What {@link requireAccess} found: the household the object belongs to (null for a user's own object). */
+export interface AccessGrant {
+  familyId: string | null;
+  /** Whether the caller administers that household. */
+  isAdmin: boolean;
+  /** The device, for `device`, `deviceMac` and `command` targets. */
+  deviceId?: string;
+  mac?: string;
+}
+
+/** What {@link requireAccess} found for a household target: the household, never null. */
+export type FamilyGrant = AccessGrant & { familyId: string };
+/** What {@link requireAccess} found for a device target (`device`, `deviceMac`, `command`). */
+export type DeviceGrant = FamilyGrant & { deviceId: string; mac: string };
+
+/** One object-level check: the contract's {@link ObjectRule} without its reference, with the object's id. */
+export type AccessTarget = Pick<ObjectRule, "object" | "role"> & { id: string };
+
+const NOT_FOUND: Record<
+  "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
+  MessageKey
+> = {
+  device: "device.notFound",
+  deviceMac: "device.notFound",
+  familyMember: "family.memberNotFound",
+  command: "deviceControl.commandNotFound",
+  shareCode: "family.shareNotFound",
+  message: "message.notFound",
+  afterSale: "postSale.notFound",
+};
+
+/** The caller's membership of `familyId`. @throws AppError Forbidden (family.notMember) for a stranger. */
+async function membership(db: Db, userId: string, familyId: string, role: AccessRole): Promise<FamilyGrant> {
+  const member = await db
+    .selectFrom("family_members")
+    .select(["family_id", "is_admin"])
+    .where("family_id", "=", familyId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!member) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  const isAdmin = member.is_admin === 1;
+  if (role === "admin" && !isAdmin) throw new AppError(ErrorCode.Forbidden, "family.notAdmin");
+  return { familyId: member.family_id, isAdmin };
+}
+
+/** The household of a device (by id or MAC) and the caller's part in it. */
+async function deviceAccess(
+  db: Db,
+  userId: string,
+  row: DeviceRef | undefined,
+  role: AccessRole,
+): Promise<DeviceGrant> {
+  if (!row) throw new AppError(ErrorCode.NotFound, "device.notFound");
+  if (row.family_id === null) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  const grant = await membership(db, userId, row.family_id, role);
+  return { ...grant, deviceId: row.id, mac: row.mac };
+}
+
+type DeviceRef = { id: string; mac: string; family_id: string | null };
+
+/**
+ * The one object-level authorization check of the server (issue 13 "authorization in one place"; spec §6): may
+ * `userId` act as `role` on the object `target.object` with id `target.id`? Route registration calls it with what an
+ * endpoint's contract entry declares ({@link ObjectRule}); a service calls it again inside its transaction where a
+ * concurrent change could alter the answer. Answers the household found and whether the caller administers it.
+ * - `family`: the household itself; `device` / `deviceMac`: the household the device is bound to; `familyMember`:
+ *   the household of that membership row; `command`: the household of the commanded device.
+ * - `shareCode`, `message`, `afterSale`: the object must be the caller's own (answers familyId null).
+ * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
+ *   family.shareNotFound, message.notFound, postSale.notFound) for an unknown object or another user's own object;
+ *   Forbidden (family.notMember) when the caller has no part in the household, or (family.notAdmin) when `role` is
+ *   admin and the caller is a plain member.
+ */
+export async function requireAccess(
+  db: Db,
+  userId: string,
+  target: AccessTarget & { object: "device" | "deviceMac" | "command" },
+): Promise<DeviceGrant>;
+export async function requireAccess(
+  db: Db,
+  userId: string,
+  target: AccessTarget & { object: "family" | "familyMember" },
+): Promise<FamilyGrant>;
+export async function requireAccess(db: Db, userId: string, target: AccessTarget): Promise<AccessGrant>;
+export async function requireAccess(db: Db, userId: string, target: AccessTarget): Promise<AccessGrant> {
+  const { object, role, id } = target;
+  const missing = () => new AppError(ErrorCode.NotFound, NOT_FOUND[object as keyof typeof NOT_FOUND]);
+  const devices = () => db.selectFrom("devices").select(["id", "mac", "family_id"]);
+  switch (object) {
+    case "family":
+      return membership(db, userId, id, role);
+    case "device":
+      return deviceAccess(db, userId, await devices().where("id", "=", id).executeTakeFirst(), role);
+    case "deviceMac":
+      return deviceAccess(db, userId, await devices().where("mac", "=", normaliseMac(id)).executeTakeFirst(), role);
+    case "familyMember": {
+      const row = await db.selectFrom("family_members").select("family_id").where("id", "=", id).executeTakeFirst();
+      if (!row) throw missing();
+      return membership(db, userId, row.family_id, role);
+    }
+    case "command": {
+      const row = await db.selectFrom("device_commands").select("device_id").where("id", "=", id).executeTakeFirst();
+      if (!row) throw missing();
+      return deviceAccess(db, userId, await devices().where("id", "=", row.device_id).executeTakeFirst(), role);
+    }
+    case "shareCode":
+    case "message":
+    case "afterSale": {
+      const table = OWN_TABLES[object];
+      const row = await db
+        .selectFrom(table)
+        .select("id")
+        .where("id", "=", id)
+        .where(OWNER_COLUMN[object], "=", userId)
+        .executeTakeFirst();
+      if (!row) throw missing();
+      return { familyId: null, isAdmin: false };
+    }
+  }
+}
+
+const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sales" } as const;
+const OWNER_COLUMN = { shareCode: "inviter_id", message: "user_id", afterSale: "user_id" } as const;
+
+/** True when `db` runs on PostgreSQL (else SQLite): the few statements that differ branch on it. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Inside a transaction, locks family `familyId` against concurrent membership changes and answers whether it
+ * exists (spec §6 "a household always has exactly one administrator"). On PostgreSQL this is
+ * `SELECT … FOR UPDATE` on the families row, so transfers, removals, leaves, joins and deletion of one family run
+ * one after the other and each re-checks the state the previous one left. On SQLite (which has no FOR UPDATE)
+ * a plain read suffices: the embedded driver runs one transaction at a time on its single connection, and the
+ * database file's write lock serialises writers across processes.
+ */
+export async function lockFamily(trx: Transaction<Database>, familyId: string): Promise<boolean> {
+  let query = trx.selectFrom("families").select("id").where("id", "=", familyId);
+  if (isPostgres(trx)) query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}
