@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SystemCloseReason } from "../enums.ts";
 import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 import { ZCommandStatus } from "./device-control.ts";
 
@@ -35,7 +36,7 @@ export type TFaultReopen = (typeof FAULT_REOPEN)[number];
  */
 export function faultLabelOf(closeReason: number | null): TFaultLabel {
   if (closeReason === null) return "deviceOffline";
-  return closeReason === 1025 ? "excessiveFlow" : "systemError";
+  return closeReason === SystemCloseReason.ExcessiveInstantaneousFlow ? "excessiveFlow" : "systemError";
 }
 
 /**
