@@ -1,4 +1,4 @@
-import { isSystemCloseReason, Station, type SystemCloseReason, WorkPattern } from "@aquapilot/contract";
+import { isSystemCloseReason, Station, SystemCloseReason, WorkPattern } from "@aquapilot/contract";
 import { Rng } from "./random.ts";
 import {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
@@ -612,11 +612,13 @@ export class SoftenerModel {
     const s = this.settings;
     const flow = this.currentFlow();
     if (s.flowRateOff > 0 && flow > s.flowRateOff) {
-      this.close(1025);
+      this.close(SystemCloseReason.ExcessiveInstantaneousFlow);
       return;
     }
     if (s.continuousWaterTime > 0 && this.flowSince !== null && flow > 0) {
-      if (this.nowMs - this.flowSince >= s.continuousWaterTime * MINUTE) this.close(769);
+      if (this.nowMs - this.flowSince >= s.continuousWaterTime * MINUTE) {
+        this.close(SystemCloseReason.ContinuousUseTooLong);
+      }
     }
   }
 

@@ -76,7 +76,23 @@ function digest(text: string): Buffer {
   return createHash("sha256").update(text).digest();
 }
 
-function authError(message: string, returnCode: number): AuthenticateError {
+/**
+ * The CONNACK return codes a login is refused with (MQTT 3.1.1 §3.2.2.3); the broker closes the connection after
+ * sending one.
+ */
+const ConnackReturnCode = {
+  /** 2: identifier rejected (a device's client id must be its MAC). */
+  IdentifierRejected: 2,
+  /** 3: server unavailable (the password checks are saturated, or one failed). */
+  ServerUnavailable: 3,
+  /** 4: bad user name or password. */
+  BadUsernameOrPassword: 4,
+  /** 5: not authorized (blocked after repeated wrong passwords, or a will topic other than its own status). */
+  NotAuthorized: 5,
+} as const;
+type ConnackReturnCode = (typeof ConnackReturnCode)[keyof typeof ConnackReturnCode];
+
+function authError(message: string, returnCode: ConnackReturnCode): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 }
 
@@ -124,15 +140,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   aedes.authenticate = (client, username, password, done) => {
     const pass = password?.toString("utf8") ?? "";
     const address = addresses.get(client.conn) ?? "unknown";
-    const refuse = (message: string, returnCode: number) => done(authError(message, returnCode), false);
+    const refuse = (message: string, returnCode: ConnackReturnCode) => done(authError(message, returnCode), false);
     const answer = (outcome: LoginOutcome) => {
-      if (outcome === "blocked") return refuse("Not authorized", 5);
-      if (outcome === "busy") return refuse("Server unavailable", 3);
-      return refuse("Bad username or password", 4);
+      if (outcome === "blocked") return refuse("Not authorized", ConnackReturnCode.NotAuthorized);
+      if (outcome === "busy") return refuse("Server unavailable", ConnackReturnCode.ServerUnavailable);
+      return refuse("Bad username or password", ConnackReturnCode.BadUsernameOrPassword);
     };
     if (!username) {
       limiter.recordFailure({ address });
-      return refuse("Bad username or password", 4);
+      return refuse("Bad username or password", ConnackReturnCode.BadUsernameOrPassword);
     }
     if (username === GATEWAY_USERNAME) {
       // A 256-bit generated secret compared in constant time: the right one always gets in (the gateway must never
@@ -141,22 +157,24 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         identities.set(client, { kind: "gateway" });
         return done(null, true);
       }
-      limiter.attempt({ address }, null, async () => false).then(answer, () => refuse("Server unavailable", 3));
+      limiter
+        .attempt({ address }, null, async () => false)
+        .then(answer, () => refuse("Server unavailable", ConnackReturnCode.ServerUnavailable));
       return;
     }
     const mac = normaliseMac(username);
     if (!/^[0-9A-F]{12}$/.test(mac)) {
       limiter.recordFailure({ address });
-      return refuse("Bad username or password", 4);
+      return refuse("Bad username or password", ConnackReturnCode.BadUsernameOrPassword);
     }
     if (client.id !== mac) {
       limiter.recordFailure({ address });
-      return refuse("Client id must be the MAC", 2);
+      return refuse("Client id must be the MAC", ConnackReturnCode.IdentifierRejected);
     }
     const will = willTopics.get(client);
     if (will && will !== deviceTopic(mac, "status")) {
       limiter.recordFailure({ address });
-      return refuse("Will topic not allowed", 5);
+      return refuse("Will topic not allowed", ConnackReturnCode.NotAuthorized);
     }
     limiter
       .attempt({ client: mac, address }, digest(pass), () => options.authorize(mac, pass))
@@ -171,7 +189,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         },
         (err: Error) => {
           logger?.error({ mac, err: err.message }, "mqtt device authentication failed");
-          refuse("Server unavailable", 3);
+          refuse("Server unavailable", ConnackReturnCode.ServerUnavailable);
         },
       );
   };

@@ -9,8 +9,9 @@ import {
   GATEWAY_USERNAME,
   startEmbeddedBroker,
 } from "./broker.ts";
-import { DeviceGateway, type TelemetryHook } from "./gateway.ts";
+import { DeviceGateway } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
+import type { TelemetryHook } from "./records.ts";
 
 export {
   createDeviceAuthorizer,
@@ -19,16 +20,11 @@ export {
   GATEWAY_USERNAME,
   startEmbeddedBroker,
 } from "./broker.ts";
-export {
-  DEFAULT_ACK_TIMEOUT_MS,
-  DeviceGateway,
-  GATEWAY_REJECT_REASONS,
-  type GatewayCorrections,
-  type GatewayRejectReason,
-  type TelemetryHook,
-} from "./gateway.ts";
+export { GATEWAY_REJECT_REASONS, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
+export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
+export type { TelemetryHook } from "./records.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
@@ -60,7 +56,7 @@ export interface DeviceLinkOptions {
   /** Gateway password; default: generated once and kept in DATA_DIR/mqtt-gateway.secret. */
   gatewayPassword?: string;
   logger: IotLogger;
-  /** What keeps telemetry's derived records up to date: the statistics rollups (gateway.ts {@link TelemetryHook}). */
+  /** What keeps telemetry's derived records up to date: the statistics rollups (records.ts {@link TelemetryHook}). */
   onTelemetry: TelemetryHook;
   /** Limits of the embedded broker other than the defaults (tests): guessing limits, their clock, packet size. */
   brokerLimits?: Pick<EmbeddedBrokerOptions, "loginLimits" | "now" | "maxPacketBytes">;

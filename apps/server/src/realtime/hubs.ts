@@ -1,25 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { HUB_METHODS, HUB_PATHS } from "@aquapilot/contract";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { WebSocketServer } from "ws";
 import type { Bus, BusEvent } from "../bus.ts";
 import { fail } from "../http/envelope.ts";
 import { resolveLanguage, translate } from "../http/messages.ts";
-import { RecordReader, writeRecord } from "./framing.ts";
-import {
-  closeMessage,
-  completionError,
-  invocationMessage,
-  MessageType,
-  PING_MESSAGE,
-  parseClientMessage,
-  parseHandshakeRequest,
-} from "./protocol.ts";
+import { type ConnectionLimits, HubClient, type HubName, Negotiations, newConnectionId } from "./connection.ts";
+import { writeRecord } from "./framing.ts";
+import { type FamilyLoad, MembershipCache } from "./membership-cache.ts";
+import { HubCloseReason, handleClientRecord, invocationMessage } from "./protocol.ts";
 
-/** The two hubs of spec §7: `deviceChange` at HUB_PATHS.deviceChange, `message` at HUB_PATHS.message. */
-export type HubName = keyof typeof HUB_PATHS;
+export type { HubName } from "./connection.ts";
 
 /** The seam between the hubs and the account system: who a bearer token belongs to, and their families. */
 export interface HubAuth {
@@ -43,7 +35,9 @@ export interface Hubs {
   sendToUser(hub: "deviceChange" | "message", userId: string, method: string, args: unknown[]): number;
   /** live (not closing) WebSocket connections of both hubs in this process */
   connectionCount(): number;
-  /** sends every client a Close (allowReconnect: true), closes the sockets, stops timers and bus delivery; idempotent */
+  /**
+   * sends every client a Close (allowReconnect: true), closes the sockets, stops timers and bus delivery; idempotent
+   */
   close(): Promise<void>;
 }
 
@@ -81,18 +75,6 @@ const LIMIT_RETRY_AFTER_SECONDS = 5;
 
 const HUB_NAMES = Object.keys(HUB_PATHS) as HubName[];
 const HUB_BY_PATH = new Map<string, HubName>(HUB_NAMES.map((hub) => [HUB_PATHS[hub], hub]));
-/** How long a family's events may wait for its membership reload before they are delivered anyway (ms). */
-const MEMBERSHIP_RELOAD_LIMIT_MS = 10_000;
-/** How long a closing socket may take to finish the WebSocket close handshake before it is cut (ms). */
-const CLOSE_GRACE_MS = 1_000;
-
-interface Negotiation {
-  hub: HubName;
-  userId: string;
-  sessionId: string | null;
-  connectionId: string;
-  timer: NodeJS.Timeout;
-}
 
 /** Who a connection or negotiation belongs to: the user and the session (sign-in) of its access token. */
 interface Caller {
@@ -100,32 +82,9 @@ interface Caller {
   sessionId: string | null;
 }
 
-interface UserEntry {
-  families: Set<string>;
-  connections: Set<HubClient>;
-  /** Sequence number of the family load that produced `families` (a later load never loses to an earlier one). */
-  loadSeq: number;
-}
-
-interface FamilyGate {
-  /** membership reloads of this family still running */
-  running: number;
-  /** device.changed events of this family that arrived meanwhile, delivered in order once membership is known */
-  queue: Extract<BusEvent, { type: "device.changed" }>[];
-}
-
-function newId(): string {
-  return randomBytes(16).toString("base64url");
-}
-
 function bearerToken(authorization: string | undefined): string | null {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   return match ? match[1] : null;
-}
-
-function rawDataChunks(data: RawData): Uint8Array[] {
-  if (Array.isArray(data)) return data;
-  return [data instanceof ArrayBuffer ? new Uint8Array(data) : data];
 }
 
 /** Answers an upgrade request with a plain HTTP error, as the WebSockets transport spec asks (401, 404, 409…). */
@@ -146,135 +105,23 @@ function rejectUpgrade(socket: Duplex, status: number, message: string, headers:
   socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
-}
-
-/** One WebSocket connection of one hub: handshake state, timers, and the close sequence. */
-class HubClient {
-  handshakeDone = false;
-  closed = false;
-  readonly reader: RecordReader;
-  readonly ended: Promise<void>;
-  private pingTimer: NodeJS.Timeout | null = null;
-  private readonly timeoutTimer: NodeJS.Timeout;
-  private readonly handshakeTimer: NodeJS.Timeout;
-  private resolveEnded!: () => void;
-
-  readonly connectionId: string;
-  readonly token: string;
-  readonly hub: HubName;
-  readonly userId: string;
-  readonly sessionId: string | null;
-  readonly ws: WebSocket;
-  private readonly options: Required<HubOptions>;
-  constructor(
-    connectionId: string,
-    token: string,
-    hub: HubName,
-    userId: string,
-    sessionId: string | null,
-    ws: WebSocket,
-    options: Required<HubOptions>,
-  ) {
-    this.connectionId = connectionId;
-    this.token = token;
-    this.hub = hub;
-    this.userId = userId;
-    this.sessionId = sessionId;
-    this.ws = ws;
-    this.options = options;
-    this.reader = new RecordReader(options.maxMessageChars);
-    this.ended = new Promise((resolve) => {
-      this.resolveEnded = resolve;
-    });
-    this.timeoutTimer = setTimeout(
-      () => this.close("Server timeout elapsed without receiving a message from the client.", true),
-      options.clientTimeoutMs,
-    ).unref();
-    this.handshakeTimer = setTimeout(
-      () => this.close("Handshake was canceled.", false),
-      options.handshakeTimeoutMs,
-    ).unref();
-  }
-
-  /** Anything received from the client proves it is alive. */
-  touch(): void {
-    this.timeoutTimer.refresh();
-  }
-
-  /** Completes the handshake: answers `{}` and starts the keep-alive pings. */
-  acceptHandshake(): void {
-    this.handshakeDone = true;
-    clearTimeout(this.handshakeTimer);
-    this.sendText(writeRecord({}));
-    this.pingTimer = setTimeout(() => this.sendText(writeRecord(PING_MESSAGE)), this.options.keepAliveIntervalMs);
-    this.pingTimer.unref();
-  }
-
-  /** Sends one or more serialised records; any send postpones the next keep-alive ping. */
-  sendText(text: string): boolean {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return false;
-    if (this.ws.bufferedAmount > this.options.maxBufferedBytes) {
-      this.close("The client is not reading its messages fast enough.", true);
-      return false;
-    }
-    this.ws.send(text);
-    this.pingTimer?.refresh();
-    return true;
-  }
-
-  /**
-   * Closes the connection from the server side: a Close message (with `error` and `allowReconnect` when given),
-   * then the WebSocket close frame; the socket is cut if the client does not finish the close handshake in time.
-   */
-  close(error?: string, allowReconnect?: boolean, rawRecord?: string): void {
-    if (this.closed) return;
-    if (this.ws.readyState === this.ws.OPEN) {
-      this.ws.send(rawRecord ?? writeRecord(closeMessage(error, allowReconnect)));
-      this.ws.close(1000);
-    }
-    this.markClosed();
-    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
-  }
-
-  /** Stops the timers; called on the server-side close and when the socket ends. */
-  markClosed(): void {
-    this.closed = true;
-    clearTimeout(this.timeoutTimer);
-    clearTimeout(this.handshakeTimer);
-    if (this.pingTimer) clearTimeout(this.pingTimer);
-  }
-
-  /** The socket has ended (either side). */
-  onEnded(): void {
-    this.markClosed();
-    this.resolveEnded();
-  }
-}
-
-/** The hub server: negotiate routes, WebSocket upgrades, the connection registry and bus delivery. */
+/**
+ * The hub server: negotiate routes, WebSocket upgrades, the per-user limit, revocations and bus delivery. It
+ * composes the parts: one {@link HubClient} per connection and the pending {@link Negotiations} (connection.ts), the
+ * hub protocol's answers (protocol.ts `handleClientRecord`), and who belongs to which family
+ * ({@link MembershipCache}).
+ */
 class HubServer implements Hubs {
   private readonly wss: WebSocketServer;
   private readonly options: Required<HubOptions>;
-  private readonly negotiations = new Map<string, Negotiation>();
-  private readonly negotiationsByUser = new Map<string, Set<string>>();
+  private readonly limits: ConnectionLimits;
+  private readonly negotiations: Negotiations;
   /** Live connections by the token the client attached with (for the 409 of a second WebSocket). */
   private readonly liveByToken = new Map<string, HubClient>();
-  private readonly users = new Map<string, UserEntry>();
+  /** Connected users, their connections and their families. */
+  private readonly membership: MembershipCache<HubClient>;
   /** userId → upgrades past their token check and not yet attached (they hold a slot of the per-user limit). */
   private readonly upgrading = new Map<string, number>();
-  /** familyId → ids of connected users who belong to it (only users with at least one connection). */
-  private readonly familyMembers = new Map<string, Set<string>>();
-  private readonly familyGates = new Map<string, FamilyGate>();
-  private loadSeq = 0;
-  /** Bumped on every family.members-changed: a connect whose family load overlapped one loads again. */
-  private membershipEpoch = 0;
   /**
    * Bumped on every user.revoked and session.ended; `revokedAt` (keys `user:<id>`, `session:<id>`) remembers them
    * only while upgrades or negotiations are in flight.
@@ -282,8 +129,6 @@ class HubServer implements Hubs {
   private revocationSeq = 0;
   private readonly revokedAt = new Map<string, number>();
   private authInFlight = 0;
-  private reloadAllRunning: Promise<void> | null = null;
-  private reloadAllNext: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
   private readonly unsubscribe: () => void;
 
@@ -303,6 +148,9 @@ class HubServer implements Hubs {
       maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
       maxConnectionsPerUser: options.maxConnectionsPerUser ?? MAX_CONNECTIONS_PER_USER,
     };
+    this.limits = this.options;
+    this.negotiations = new Negotiations(this.options.negotiateTimeoutMs);
+    this.membership = new MembershipCache(auth, log);
     // A frame may hold several records of up to maxMessageChars characters (≤ 4 UTF-8 bytes each); refuse bigger ones.
     const maxPayload = Math.max(64 * 1024, this.options.maxMessageChars * 4);
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, maxPayload });
@@ -324,11 +172,11 @@ class HubServer implements Hubs {
   }
 
   sendToUser(hub: HubName, userId: string, method: string, args: unknown[]): number {
-    const entry = this.users.get(userId);
-    if (!entry) return 0;
+    const connections = this.membership.connectionsOf(userId);
+    if (connections.size === 0) return 0;
     const text = writeRecord(invocationMessage(method, args));
     let sent = 0;
-    for (const client of entry.connections) {
+    for (const client of connections) {
       if (client.hub === hub && client.handshakeDone && client.sendText(text)) sent++;
     }
     return sent;
@@ -348,14 +196,12 @@ class HubServer implements Hubs {
   private async closeAll(): Promise<void> {
     this.unsubscribe();
     this.app.server.off("upgrade", this.onUpgrade);
-    for (const negotiation of this.negotiations.values()) clearTimeout(negotiation.timer);
     this.negotiations.clear();
-    this.negotiationsByUser.clear();
     this.upgrading.clear();
-    this.familyGates.clear();
+    this.membership.releaseGates();
     const clients = [...this.liveByToken.values()];
     // Allow reconnect: a restart or rolling deploy should not sign the app out of its live updates.
-    for (const client of clients) client.close("Server is shutting down.", true);
+    for (const client of clients) client.close(HubCloseReason.ShuttingDown, true);
     await Promise.all(clients.map((client) => client.ended));
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -395,10 +241,10 @@ class HubServer implements Hubs {
     }
     const requested = Number.parseInt(query.negotiateVersion ?? "0", 10);
     const negotiateVersion = Number.isFinite(requested) && requested >= 1 ? 1 : 0;
-    const connectionId = newId();
+    const connectionId = newConnectionId();
     // Version 0 clients attach with the connectionId; version 1 clients with the separate, secret connectionToken.
-    const connectionToken = negotiateVersion === 1 ? newId() : connectionId;
-    this.addNegotiation(connectionToken, { hub, userId, sessionId, connectionId });
+    const connectionToken = negotiateVersion === 1 ? newConnectionId() : connectionId;
+    this.negotiations.add(connectionToken, { hub, userId, sessionId, connectionId });
     reply.header("Cache-Control", "no-cache");
     return reply.send({
       negotiateVersion,
@@ -408,23 +254,10 @@ class HubServer implements Hubs {
     });
   }
 
-  private addNegotiation(token: string, value: Omit<Negotiation, "timer">): void {
-    const timer = setTimeout(() => this.dropNegotiation(token), this.options.negotiateTimeoutMs).unref();
-    this.negotiations.set(token, { ...value, timer });
-    let tokens = this.negotiationsByUser.get(value.userId);
-    if (!tokens) {
-      tokens = new Set();
-      this.negotiationsByUser.set(value.userId, tokens);
-    }
-    tokens.add(token);
-  }
-
   /** Slots of the per-user limit in use: live connections, pending negotiations and upgrades in progress. */
   private slotsInUse(userId: string): number {
     return (
-      (this.users.get(userId)?.connections.size ?? 0) +
-      (this.negotiationsByUser.get(userId)?.size ?? 0) +
-      (this.upgrading.get(userId) ?? 0)
+      this.membership.connectionCount(userId) + this.negotiations.countOf(userId) + (this.upgrading.get(userId) ?? 0)
     );
   }
 
@@ -432,17 +265,6 @@ class HubServer implements Hubs {
     const next = (this.upgrading.get(userId) ?? 0) + delta;
     if (next > 0) this.upgrading.set(userId, next);
     else this.upgrading.delete(userId);
-  }
-
-  private dropNegotiation(token: string): Negotiation | undefined {
-    const negotiation = this.negotiations.get(token);
-    if (!negotiation) return undefined;
-    clearTimeout(negotiation.timer);
-    this.negotiations.delete(token);
-    const tokens = this.negotiationsByUser.get(negotiation.userId);
-    tokens?.delete(token);
-    if (tokens?.size === 0) this.negotiationsByUser.delete(negotiation.userId);
-    return negotiation;
   }
 
   /**
@@ -517,7 +339,7 @@ class HubServer implements Hubs {
       if (negotiation.hub !== hub) return rejectUpgrade(socket, 404, "No Connection with that ID");
       if (negotiation.userId !== userId) return rejectUpgrade(socket, 403, "Forbidden");
       // The negotiation's slot of the per-user limit passes to the upgrade.
-      this.dropNegotiation(id);
+      this.negotiations.drop(id);
       connectionId = negotiation.connectionId;
       connectionToken = id;
     } else {
@@ -527,13 +349,13 @@ class HubServer implements Hubs {
           "Retry-After": String(LIMIT_RETRY_AFTER_SECONDS),
         });
       }
-      connectionId = newId();
+      connectionId = newConnectionId();
       connectionToken = connectionId;
     }
 
     this.addUpgrading(userId, 1);
     try {
-      const loaded = await this.loadFamiliesFresh(userId);
+      const loaded = await this.membership.loadFamilies(userId);
       if (this.closing) return rejectUpgrade(socket, 503, "Server is shutting down.");
       if (socket.destroyed) return;
       // A session.ended or user.revoked during the family load: the token check above is stale.
@@ -541,51 +363,24 @@ class HubServer implements Hubs {
         return rejectUpgrade(socket, 401, "Unauthorized", { "WWW-Authenticate": "Bearer" });
       }
       this.wss.handleUpgrade(request, socket, head, (ws) => {
-        this.attach(new HubClient(connectionId, connectionToken, hub, userId, sessionId, ws, this.options), loaded);
+        const client = new HubClient(connectionId, connectionToken, hub, userId, sessionId, ws, this.limits);
+        this.attach(client, loaded);
       });
     } finally {
       this.addUpgrading(userId, -1);
     }
   }
 
-  /** Loads the user's families, again if a membership change happened meanwhile (so the result is current). */
-  private async loadFamiliesFresh(userId: string): Promise<{ seq: number; families: string[] }> {
-    for (let attempt = 0; ; attempt++) {
-      const epoch = this.membershipEpoch;
-      const seq = ++this.loadSeq;
-      const families = await this.auth.familyIdsOf(userId);
-      if (epoch === this.membershipEpoch || attempt >= 3) return { seq, families };
-    }
-  }
-
-  private attach(client: HubClient, loaded: { seq: number; families: string[] }): void {
+  private attach(client: HubClient, loaded: FamilyLoad): void {
     const { ws } = client;
-    let entry = this.users.get(client.userId);
-    if (!entry) {
-      entry = { families: new Set(), connections: new Set(), loadSeq: 0 };
-      this.users.set(client.userId, entry);
-    }
-    entry.connections.add(client);
+    this.membership.add(client.userId, client, loaded);
     this.liveByToken.set(client.token, client);
-    this.applyFamilies(client.userId, loaded.seq, loaded.families);
     this.log.debug(
       { hub: client.hub, connectionId: client.connectionId, userId: client.userId },
       "realtime: connected",
     );
 
-    ws.on("message", (data) => {
-      client.touch();
-      try {
-        for (const chunk of rawDataChunks(data)) {
-          for (const record of client.reader.push(chunk)) {
-            if (client.closed) return;
-            this.onRecord(client, record);
-          }
-        }
-      } catch (error) {
-        client.close((error as Error).message, false);
-      }
-    });
+    ws.on("message", (data) => client.receive(data, (record) => handleClientRecord(client, record)));
     ws.on("error", (error) => this.log.debug({ err: error, connectionId: client.connectionId }, "realtime: ws error"));
     ws.on("close", () => {
       client.onEnded();
@@ -595,135 +390,8 @@ class HubServer implements Hubs {
 
   private detach(client: HubClient): void {
     if (this.liveByToken.get(client.token) === client) this.liveByToken.delete(client.token);
-    const entry = this.users.get(client.userId);
-    if (!entry?.connections.delete(client) || entry.connections.size > 0) return;
-    this.users.delete(client.userId);
-    for (const familyId of entry.families) this.removeFamilyMember(familyId, client.userId);
+    if (!this.membership.remove(client.userId, client)) return;
     this.log.debug({ hub: client.hub, connectionId: client.connectionId }, "realtime: disconnected");
-  }
-
-  private onRecord(client: HubClient, record: string): void {
-    if (!client.handshakeDone) {
-      const handshake = parseHandshakeRequest(record);
-      if (!handshake.ok) {
-        client.close(undefined, undefined, writeRecord({ error: handshake.error }));
-        return;
-      }
-      client.acceptHandshake();
-      return;
-    }
-    const parsed = parseClientMessage(record);
-    if (!parsed.ok) {
-      client.close(`Connection closed with an error. ${parsed.error}`, false);
-      return;
-    }
-    const message = parsed.value;
-    switch (message.type) {
-      case MessageType.Invocation:
-      case MessageType.StreamInvocation:
-        // The hubs only push; a client invocation is answered the way ASP.NET answers an unknown method.
-        if (message.invocationId !== null) {
-          const error = `Failed to invoke '${message.target}' due to an error on the server. HubException: Method does not exist.`;
-          client.sendText(writeRecord(completionError(message.invocationId, error)));
-        }
-        return;
-      case MessageType.Close:
-        client.markClosed();
-        client.ws.close(1000);
-        return;
-      default:
-        return; // pings (already counted by touch), stream items, completions, cancels, acks, sequences
-    }
-  }
-
-  // ---- membership ------------------------------------------------------------------------------------------------
-
-  private applyFamilies(userId: string, seq: number, families: string[]): void {
-    const entry = this.users.get(userId);
-    if (!entry || seq <= entry.loadSeq) return;
-    entry.loadSeq = seq;
-    const next = new Set(families);
-    for (const familyId of entry.families) if (!next.has(familyId)) this.removeFamilyMember(familyId, userId);
-    for (const familyId of next) {
-      if (entry.families.has(familyId)) continue;
-      let members = this.familyMembers.get(familyId);
-      if (!members) {
-        members = new Set();
-        this.familyMembers.set(familyId, members);
-      }
-      members.add(userId);
-    }
-    entry.families = next;
-  }
-
-  private removeFamilyMember(familyId: string, userId: string): void {
-    const members = this.familyMembers.get(familyId);
-    members?.delete(userId);
-    if (members?.size === 0) this.familyMembers.delete(familyId);
-  }
-
-  /**
-   * family.members-changed: reloads membership; until it is known, that family's device events wait in order, so an
-   * event published after the change never reaches a removed member and does reach an added one.
-   */
-  private onMembersChanged(familyId: string): void {
-    this.membershipEpoch++;
-    let gate = this.familyGates.get(familyId);
-    if (!gate) {
-      gate = { running: 0, queue: [] };
-      this.familyGates.set(familyId, gate);
-    }
-    gate.running++;
-    const reload = this.auth.memberIdsOf ? this.reloadMembers(familyId) : this.reloadAllUsers();
-    withTimeout(reload, MEMBERSHIP_RELOAD_LIMIT_MS, "family membership reload")
-      .catch((error: unknown) => this.log.warn({ err: error, familyId }, "realtime: membership reload failed"))
-      .finally(() => {
-        const current = this.familyGates.get(familyId);
-        if (current !== gate) return; // closed meanwhile
-        gate.running--;
-        if (gate.running > 0) return;
-        this.familyGates.delete(familyId);
-        for (const event of gate.queue) this.deliverDeviceChange(event);
-      });
-  }
-
-  private async reloadMembers(familyId: string): Promise<void> {
-    const members = new Set(await this.auth.memberIdsOf!(familyId));
-    for (const [userId, entry] of this.users) {
-      if (members.has(userId) === entry.families.has(familyId)) continue;
-      const families = new Set(entry.families);
-      if (members.has(userId)) families.add(familyId);
-      else families.delete(familyId);
-      this.applyFamilies(userId, ++this.loadSeq, [...families]);
-    }
-  }
-
-  /** Reloads the families of every connected user; overlapping calls share one follow-up run. */
-  private reloadAllUsers(): Promise<void> {
-    if (!this.reloadAllRunning) {
-      this.reloadAllRunning = this.reloadEveryUser().finally(() => {
-        this.reloadAllRunning = null;
-      });
-      return this.reloadAllRunning;
-    }
-    this.reloadAllNext ??= this.reloadAllRunning.then(() => {
-      this.reloadAllNext = null;
-      return this.reloadAllUsers();
-    });
-    return this.reloadAllNext;
-  }
-
-  private async reloadEveryUser(): Promise<void> {
-    await Promise.all(
-      [...this.users.keys()].map(async (userId) => {
-        const seq = ++this.loadSeq;
-        try {
-          this.applyFamilies(userId, seq, await this.auth.familyIdsOf(userId));
-        } catch (error) {
-          this.log.warn({ err: error, userId }, "realtime: family reload failed");
-        }
-      }),
-    );
   }
 
   // ---- bus -------------------------------------------------------------------------------------------------------
@@ -741,7 +409,8 @@ class HubServer implements Hubs {
           this.revokeSession(event.userId, event.sessionId);
           return;
         case "family.members-changed":
-          this.onMembersChanged(event.familyId);
+          // Until the family's membership is known again, its device events wait in order (MembershipCache).
+          void this.membership.membersChanged(event.familyId);
           return;
       }
     } catch (error) {
@@ -751,18 +420,18 @@ class HubServer implements Hubs {
   };
 
   private deliverDeviceChange(event: Extract<BusEvent, { type: "device.changed" }>): void {
-    if (event.familyId === null) return;
-    const gate = this.familyGates.get(event.familyId);
-    if (gate) {
-      gate.queue.push(event);
-      return;
-    }
-    const members = this.familyMembers.get(event.familyId);
-    if (!members) return;
+    const familyId = event.familyId;
+    if (familyId === null) return;
+    this.membership.whenKnown(familyId, () => this.sendDeviceChange(familyId, event));
+  }
+
+  private sendDeviceChange(familyId: string, event: Extract<BusEvent, { type: "device.changed" }>): void {
+    const members = this.membership.membersOf(familyId);
+    if (members.size === 0) return;
     // Spec §7: one argument, the message as a JSON string. Serialised once for every receiver.
     const text = writeRecord(invocationMessage(HUB_METHODS.deviceChange, [JSON.stringify(event.message)]));
     for (const userId of members) {
-      for (const client of this.users.get(userId)?.connections ?? []) {
+      for (const client of this.membership.connectionsOf(userId)) {
         if (client.hub === "deviceChange" && client.handshakeDone) client.sendText(text);
       }
     }
@@ -771,21 +440,22 @@ class HubServer implements Hubs {
   private revokeUser(userId: string): void {
     this.revocationSeq++;
     if (this.authInFlight > 0) this.revokedAt.set(`user:${userId}`, this.revocationSeq);
-    for (const token of [...(this.negotiationsByUser.get(userId) ?? [])]) this.dropNegotiation(token);
-    const entry = this.users.get(userId);
-    if (!entry) return;
-    for (const client of [...entry.connections]) client.close("The user's access has ended.", false);
+    for (const token of this.negotiations.tokensOf(userId)) this.negotiations.drop(token);
+    for (const client of [...this.membership.connectionsOf(userId)]) client.close(HubCloseReason.AccessEnded, false);
   }
 
-  /** session.ended (logout, replayed refresh token; issue 11): closes that session's connections, not the user's others. */
+  /**
+   * session.ended (logout, replayed refresh token; issue 11): closes that session's connections, not the user's
+   * others.
+   */
   private revokeSession(userId: string, sessionId: string): void {
     this.revocationSeq++;
     if (this.authInFlight > 0) this.revokedAt.set(`session:${sessionId}`, this.revocationSeq);
-    for (const token of [...(this.negotiationsByUser.get(userId) ?? [])]) {
-      if (this.negotiations.get(token)?.sessionId === sessionId) this.dropNegotiation(token);
+    for (const token of this.negotiations.tokensOf(userId)) {
+      if (this.negotiations.get(token)?.sessionId === sessionId) this.negotiations.drop(token);
     }
-    for (const client of [...(this.users.get(userId)?.connections ?? [])]) {
-      if (client.sessionId === sessionId) client.close("The session has ended.", false);
+    for (const client of [...this.membership.connectionsOf(userId)]) {
+      if (client.sessionId === sessionId) client.close(HubCloseReason.SessionEnded, false);
     }
   }
 }

@@ -1,7 +1,11 @@
 /**
- * Message shapes of the SignalR JSON hub protocol (aspnetcore src/SignalR/docs/specs/HubProtocol.md).
- * Only what a server that pushes to its clients needs: the handshake, invocations, completions, pings and close.
+ * The SignalR JSON hub protocol (aspnetcore src/SignalR/docs/specs/HubProtocol.md) as a server that pushes to its
+ * clients speaks it: the message shapes (handshake, invocations, completions, pings, close), the texts of the Close
+ * messages it sends ({@link HubCloseReason}), and its answer to each record a client sends
+ * ({@link handleClientRecord}).
+ * The records themselves are framed by framing.ts; the connection they arrive on is connection.ts.
  */
+import { writeRecord } from "./framing.ts";
 
 /** Hub message type codes, as numbered on the wire. */
 export const MessageType = {
@@ -15,6 +19,26 @@ export const MessageType = {
   Ack: 8,
   Sequence: 9,
 } as const;
+
+/**
+ * The `error` texts of the Close messages the server sends (ASP.NET Core's wording where it has one). The client
+ * shows or logs them; `allowReconnect` beside them says whether it may come back.
+ */
+export const HubCloseReason = {
+  /** Nothing, not even a Ping, received for `clientTimeoutMs` (allowReconnect: true). */
+  ClientTimeout: "Server timeout elapsed without receiving a message from the client.",
+  /** No handshake within `handshakeTimeoutMs` (allowReconnect: false). */
+  HandshakeTimeout: "Handshake was canceled.",
+  /** Unsent output beyond `maxBufferedBytes`: the client reconnects and reloads (allowReconnect: true). */
+  SlowReader: "The client is not reading its messages fast enough.",
+  /** Bus `user.revoked`: every connection of the user (allowReconnect: false). */
+  AccessEnded: "The user's access has ended.",
+  /** Bus `session.ended`: the connections of that sign-in (allowReconnect: false). */
+  SessionEnded: "The session has ended.",
+  /** Shutdown or restart (allowReconnect: true). */
+  ShuttingDown: "Server is shutting down.",
+} as const;
+export type HubCloseReason = (typeof HubCloseReason)[keyof typeof HubCloseReason];
 
 /** The hub protocol this server speaks ("json") and the protocol versions it accepts in the handshake. */
 export const JSON_PROTOCOL = { name: "json", versions: [1, 2] } as const;
@@ -61,6 +85,11 @@ export function parseHandshakeRequest(text: string): ParseResult<{ protocol: str
     };
   }
   return { ok: true, value: { protocol: value.protocol, version: value.version } };
+}
+
+/** The handshake response: `{}` when the handshake is accepted, `{error}` when it is refused. */
+export function handshakeResponse(error?: string): Record<string, unknown> {
+  return error === undefined ? {} : { error };
 }
 
 /** Parses one hub message record sent by a client after the handshake. */
@@ -115,4 +144,58 @@ export function closeMessage(error?: string, allowReconnect?: boolean): Record<s
   if (error !== undefined) message.error = error;
   if (allowReconnect !== undefined) message.allowReconnect = allowReconnect;
   return message;
+}
+
+/** The side of one connection that {@link handleClientRecord} acts on (connection.ts `HubClient`). */
+export interface ProtocolPeer {
+  /** Whether the handshake has been accepted. */
+  readonly handshakeDone: boolean;
+  /** Answers the handshake with `{}` and starts the keep-alive pings. */
+  acceptHandshake(): void;
+  /** Sends serialised records; false when the connection cannot take them. */
+  sendText(text: string): boolean;
+  /** Closes from the server side with a Close message (or `rawRecord` instead of it). */
+  close(error?: string, allowReconnect?: boolean, rawRecord?: string): void;
+  /** The client closed: ends the transport without a Close message of our own. */
+  closedByClient(): void;
+}
+
+/**
+ * The server's answer to one record a client sent. Before the handshake: a valid handshake request is accepted; any
+ * other record is answered with the handshake error and the connection closes. After it: an invocation is answered
+ * with an error Completion (the hubs only push; ASP.NET's wording for an unknown method), a Close ends the
+ * connection, an invalid record closes it with the error (allowReconnect: false); pings, stream items, completions,
+ * cancels, acks and sequence messages are ignored (the caller has already counted them as signs of life).
+ */
+export function handleClientRecord(peer: ProtocolPeer, record: string): void {
+  if (!peer.handshakeDone) {
+    const handshake = parseHandshakeRequest(record);
+    if (!handshake.ok) {
+      peer.close(undefined, undefined, writeRecord(handshakeResponse(handshake.error)));
+      return;
+    }
+    peer.acceptHandshake();
+    return;
+  }
+  const parsed = parseClientMessage(record);
+  if (!parsed.ok) {
+    peer.close(`Connection closed with an error. ${parsed.error}`, false);
+    return;
+  }
+  const message = parsed.value;
+  switch (message.type) {
+    case MessageType.Invocation:
+    case MessageType.StreamInvocation:
+      // The hubs only push; a client invocation is answered the way ASP.NET answers an unknown method.
+      if (message.invocationId !== null) {
+        const error = `Failed to invoke '${message.target}' due to an error on the server. HubException: Method does not exist.`;
+        peer.sendText(writeRecord(completionError(message.invocationId, error)));
+      }
+      return;
+    case MessageType.Close:
+      peer.closedByClient();
+      return;
+    default:
+      return; // pings (already counted by touch), stream items, completions, cancels, acks, sequences
+  }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSIONS } from "../constants.ts";
+import { SystemCloseReason } from "../enums.ts";
 import { deviceMember } from "./access.ts";
 import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 import { ZCommandStatus } from "./device-control.ts";
@@ -37,7 +38,7 @@ export type TFaultReopen = (typeof FAULT_REOPEN)[number];
  */
 export function faultLabelOf(closeReason: number | null): TFaultLabel {
   if (closeReason === null) return "deviceOffline";
-  return closeReason === 1025 ? "excessiveFlow" : "systemError";
+  return closeReason === SystemCloseReason.ExcessiveInstantaneousFlow ? "excessiveFlow" : "systemError";
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Db } from "../../db/index.ts";
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { paged } from "../../http/paging.ts";
-import { presentMessage } from "./center.ts";
+import { presentMessage } from "./presenter.ts";
 
 /** get-message-type-list (spec §7): the three message types with their names in `lang`. */
 export function messageTypeList(lang: Language): TMessageType[] {

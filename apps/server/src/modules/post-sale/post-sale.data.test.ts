@@ -4,7 +4,7 @@ import { insertHousehold, insertMember, insertUser } from "../../../test/factori
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { provisionDevice } from "../devices/provision.ts";
-import { asLanguage } from "../message/center.ts";
+import { asLanguage } from "../message/index.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import {
   createAfterSale,

@@ -1,0 +1,91 @@
+import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import type { Bus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import { type StationTimingRow, stationTiming } from "./station-timing.ts";
+
+/** What a change message reports: `online` (status), `state` (state, telemetry), `event` or `ack`. */
+export type ChangeKind = TDeviceChangeMessage["kind"];
+
+/**
+ * The stored row a change message is built from: the device joined with its `device_state` (whose columns are null
+ * when the device never reported).
+ */
+export interface ChangeRow extends StationTimingRow {
+  id: string;
+  mac: string;
+  family_id: string | null;
+  online: number | null;
+  station: number | null;
+  station_remaining_seconds: number | null;
+  remaining_water_l: number | null;
+  flow_rate_lpm: number | null;
+}
+
+/**
+ * The hub-1 change message (contract ZDeviceChangeMessage, spec §7) of a stored row, pure: always the device's full
+ * current state (so a client that missed a message catches up with the next), plus the event or acknowledgement
+ * that caused it (`extra`; null otherwise). Station timing as {@link stationTiming} computes it.
+ */
+export function presentChange(
+  row: ChangeRow,
+  kind: ChangeKind,
+  extra: Pick<TDeviceChangeMessage, "event" | "ack"> = {},
+): TDeviceChangeMessage {
+  return {
+    kind,
+    deviceId: row.id,
+    mac: row.mac,
+    familyId: row.family_id,
+    online: row.online === 1,
+    station: row.station ?? null,
+    stationRemainingSeconds: row.station_remaining_seconds ?? null,
+    ...stationTiming(row),
+    remainingWaterL: row.remaining_water_l ?? null,
+    flowRateLpm: row.flow_rate_lpm ?? null,
+    lastReportTime: row.last_report_time ?? null,
+    event: extra.event ?? null,
+    ack: extra.ack ?? null,
+  };
+}
+
+/** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
+export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | undefined> {
+  return db
+    .selectFrom("devices")
+    .leftJoin("device_state", "device_state.device_id", "devices.id")
+    .select([
+      "devices.id",
+      "devices.mac",
+      "devices.family_id",
+      "device_state.online",
+      "device_state.station",
+      "device_state.station_remaining_seconds",
+      "device_state.remaining_water_l",
+      "device_state.flow_rate_lpm",
+      "device_state.last_report_time",
+      "device_state.reported_at",
+      "device_state.station_started_at",
+      "device_state.station_duration_seconds",
+      "device_state.service_remaining_seconds",
+      "device_state.clock_rate",
+    ])
+    .where("devices.id", "=", deviceId)
+    .executeTakeFirst();
+}
+
+/**
+ * Builds the change message from the stored rows and publishes it on the bus as `device.changed` (the hubs send it
+ * to the household's members; an `ack` wakes the command call waiting for it). Nothing for an unknown device.
+ */
+export async function announceChange(
+  db: Db,
+  bus: Bus,
+  deviceId: string,
+  kind: ChangeKind,
+  extra: Pick<TDeviceChangeMessage, "event" | "ack"> = {},
+): Promise<void> {
+  const row = await readChangeRow(db, deviceId);
+  if (!row) return;
+  const message = presentChange(row, kind, extra);
+  bus.publish({ type: "device.changed", familyId: row.family_id, deviceId: row.id, message });
+}

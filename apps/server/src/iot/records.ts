@@ -1,0 +1,309 @@
+import {
+  MQTT_BOUNDS,
+  type MqttChannel,
+  ZMqttAck,
+  ZMqttEvent,
+  ZMqttState,
+  ZMqttStatus,
+  ZMqttTelemetry,
+} from "@aquapilot/contract";
+import type { Bus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import { announceChange } from "./change-message.ts";
+import type { DeviceMessageChecks } from "./checks.ts";
+import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
+import type { IotLogger } from "./logger.ts";
+import { storedStationStart } from "./plausibility.ts";
+
+/**
+ * Called once a telemetry record is stored for the first time (a redelivered one stored nothing and calls nothing),
+ * with the record's time `ts` (ISO UTC): the statistics module's hourly and daily rollups (issue 4) are written here,
+ * in the device's order, before the change is announced. The device link never imports a module (issue 13): the
+ * composition root (system.ts) passes the module's function. Errors fail the message's handling like a store error.
+ */
+export type TelemetryHook = (db: Db, deviceId: string, ts: string) => Promise<unknown>;
+
+/**
+ * Called after a device event is stored — and again for a redelivered one — so records derived from it (user
+ * messages, issue 5) are written idempotently even when an earlier attempt crashed half-way. Errors are logged.
+ */
+export type DeviceEventHook = (event: { deviceId: string; eventId: string; type: string }) => Promise<unknown>;
+
+/** Options of {@link DeviceRecords}. */
+export interface DeviceRecordsDeps {
+  db: Db;
+  bus: Bus;
+  logger: IotLogger;
+  checks: DeviceMessageChecks;
+  onTelemetry: TelemetryHook;
+}
+
+/** One device message on its way to the database: the parsed JSON, the stored device, and the receive time. */
+interface Received {
+  mac: string;
+  json: unknown;
+  retained: boolean;
+  /** The device with its stored counters and measured clock. */
+  device: {
+    id: string;
+    total_water_l: number | null;
+    regeneration_count: number | null;
+  };
+  clock: ClockRateState;
+  /** Receive time. */
+  nowDate: Date;
+  /** Receive time, ISO. */
+  now: string;
+}
+
+/**
+ * The gateway's writers (docs/device-protocol.md §3, §5): one per inbound channel, each storing what the device
+ * reported with Kysely after the checks ({@link DeviceMessageChecks}) and then announcing the change on the bus
+ * (change-message.ts). Every write is idempotent (upserts; telemetry and events keyed by device and time or id), so a
+ * redelivered or duplicated message costs a write, not a wrong state.
+ */
+export class DeviceRecords {
+  private eventHook: DeviceEventHook | null = null;
+
+  private readonly deps: DeviceRecordsDeps;
+  constructor(deps: DeviceRecordsDeps) {
+    this.deps = deps;
+  }
+
+  /** Sets (or with null removes) the {@link DeviceEventHook}. */
+  setEventHook(hook: DeviceEventHook | null): void {
+    this.eventHook = hook;
+  }
+
+  /**
+   * Records one device message: parses the JSON, looks the device up by MAC (refusing unknown ones), and hands it to
+   * the channel's writer. An empty payload (a cleared retained message) is ignored. Rejects with database errors.
+   */
+  async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<void> {
+    if (payload.length === 0) return; // a cleared retained message
+    const { checks } = this.deps;
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString("utf8"));
+    } catch {
+      checks.reject(mac, channel, "not-json");
+      return;
+    }
+    // One read gives the device, its stored counters and its measured clock (no extra read per message).
+    const device = await this.deps.db
+      .selectFrom("devices")
+      .leftJoin("device_state", "device_state.device_id", "devices.id")
+      .select([
+        "devices.id",
+        "devices.family_id",
+        "device_state.total_water_l",
+        "device_state.regeneration_count",
+        "device_state.clock_rate",
+        "device_state.rate_anchor_ts",
+        "device_state.rate_anchor_at",
+      ])
+      .where("devices.mac", "=", mac)
+      .executeTakeFirst();
+    if (!device) {
+      checks.reject(mac, channel, "unknown-device");
+      return;
+    }
+    const nowDate = new Date();
+    const received: Received = {
+      mac,
+      json,
+      retained,
+      device,
+      clock: {
+        rate: device.clock_rate ?? null,
+        anchorTs: device.rate_anchor_ts ?? null,
+        anchorAt: device.rate_anchor_at ?? null,
+      },
+      nowDate,
+      now: nowDate.toISOString(),
+    };
+    switch (channel) {
+      case "status":
+        return this.recordStatus(received);
+      case "state":
+        return this.recordState(received);
+      case "telemetry":
+        return this.recordTelemetry(received);
+      case "event":
+        return this.recordEvent(received);
+      case "ack":
+        return this.recordAck(received);
+      default:
+        return;
+    }
+  }
+
+  /** status: the online flag in `device_state` (the only writer of `online`). */
+  private async recordStatus({ mac, json, retained, device, now }: Received): Promise<void> {
+    const msg = this.deps.checks.validate(ZMqttStatus, json, mac, "status");
+    if (!msg) return;
+    await this.deps.db
+      .insertInto("device_state")
+      .values({
+        device_id: device.id,
+        online: msg.online ? 1 : 0,
+        vacation: 0,
+        regeneration_count: 0,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column("device_id").doUpdateSet({ online: msg.online ? 1 : 0, updated_at: now }))
+      .execute();
+    this.deps.checks.noteStatus(mac, msg.online, retained);
+    await announceChange(this.deps.db, this.deps.bus, device.id, "online");
+  }
+
+  /**
+   * state: station, counters, timing and reported settings in `device_state`, the measured clock rate, and the
+   * device's model, serial numbers and firmware in `devices`, in one transaction.
+   */
+  private async recordState({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
+    const { checks } = this.deps;
+    const msg = checks.validate(ZMqttState, json, mac, "state");
+    if (!msg) return;
+    if (!checks.countersAccepted(mac, "state", device, msg.totalWaterL, msg.regenerationCount)) return;
+    const { reportTs, foldTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, true);
+    const startedAt = storedStationStart(msg.stationStartedAt, msg.ts, reportTs, MQTT_BOUNDS.seconds);
+    if (msg.stationStartedAt && !startedAt) checks.stationStartDropped();
+    const rawSettings = (json as { settings?: unknown }).settings;
+    const dropped =
+      rawSettings && typeof rawSettings === "object"
+        ? Object.keys(rawSettings).length - Object.keys(msg.settings ?? {}).length
+        : 0;
+    if (dropped > 0) checks.settingsDropped(mac, "state", dropped);
+    const rate = foldClockRate(clock, foldTs, nowDate);
+    const values = {
+      clock_rate: rate.rate,
+      rate_anchor_ts: rate.anchorTs,
+      rate_anchor_at: rate.anchorAt,
+      reported_at: now,
+      station: msg.station,
+      station_remaining_seconds: msg.stationRemainingSeconds,
+      station_started_at: startedAt,
+      station_duration_seconds: msg.stationDurationSeconds ?? null,
+      service_remaining_seconds: msg.serviceRemainingSeconds ?? null,
+      remaining_water_l: msg.remainingWaterL,
+      capacity_l: msg.capacityL,
+      flow_rate_lpm: msg.flowRateLpm,
+      total_water_l: msg.totalWaterL,
+      vacation: msg.vacation ? 1 : 0,
+      close_reason: msg.closeReason,
+      regeneration_count: msg.regenerationCount,
+      last_report_time: reportTs,
+      updated_at: now,
+      ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
+    };
+    await this.deps.db.transaction().execute(async (trx) => {
+      // `online` is only ever written from status: a retained state can outlive the connection.
+      await trx
+        .insertInto("device_state")
+        .values({ device_id: device.id, online: 0, ...values })
+        .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
+        .execute();
+      await trx
+        .updateTable("devices")
+        .set({
+          model: msg.model,
+          serial_number: msg.serialNumber,
+          device_serial_number: msg.deviceSerialNumber,
+          firmware_version: msg.firmwareVersion,
+        })
+        .where("id", "=", device.id)
+        .execute();
+    });
+    await announceChange(this.deps.db, this.deps.bus, device.id, "state");
+  }
+
+  /**
+   * telemetry: one `device_telemetry` row per (device, time), then the {@link TelemetryHook} and the live flow and
+   * total in `device_state`; a redelivered record stores and announces nothing.
+   */
+  private async recordTelemetry({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
+    const { checks, db } = this.deps;
+    const msg = checks.validate(ZMqttTelemetry, json, mac, "telemetry");
+    if (!msg) return;
+    if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return;
+    const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
+    const inserted = await db
+      .insertInto("device_telemetry")
+      .values({
+        device_id: device.id,
+        ts: recordTs,
+        total_water_l: msg.totalWaterL,
+        flow_rate_lpm: msg.flowRateLpm,
+        interval_water_l: msg.intervalWaterL,
+        received_at: now,
+      })
+      .onConflict((oc) => oc.columns(["device_id", "ts"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    // Hourly/daily statistics (issue 4), idempotent, in real time: the hour the water arrived (issue 10).
+    await this.deps.onTelemetry(db, device.id, now);
+    // The clock rate is measured on state reports only: no extra read on the busiest path.
+    await db
+      .updateTable("device_state")
+      .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
+      .where("device_id", "=", device.id)
+      .execute();
+    await announceChange(db, this.deps.bus, device.id, "state");
+  }
+
+  /**
+   * event: one `device_events` row per (device, event id), announced when new; the {@link DeviceEventHook} runs on
+   * every delivery, a redelivered one included, and its errors are logged.
+   */
+  private async recordEvent({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
+    const { checks, db } = this.deps;
+    const msg = checks.validate(ZMqttEvent, json, mac, "event");
+    if (!msg) return;
+    const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
+    const inserted = await db
+      .insertInto("device_events")
+      .values({
+        id: msg.id,
+        device_id: device.id,
+        type: msg.type,
+        close_reason: msg.closeReason ?? null,
+        station: msg.station ?? null,
+        ts: recordTs,
+        received_at: now,
+        progress: msg.progress ?? null,
+        water_l: msg.waterL ?? null,
+        salt_kg: msg.saltKg ?? null,
+      })
+      .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      await announceChange(db, this.deps.bus, device.id, "event", {
+        event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
+      });
+    }
+    // Also on a redelivery: the hook is idempotent and repairs a crash between storing and deriving.
+    await this.eventHook?.({ deviceId: device.id, eventId: msg.id, type: msg.type }).catch((err: Error) =>
+      this.deps.logger.error({ mac, eventId: msg.id, err: err.message }, "device event hook failed"),
+    );
+  }
+
+  /** ack: the command's outcome in `device_commands`; an ack for a command the cloud did not send is ignored. */
+  private async recordAck({ mac, json, device, now }: Received): Promise<void> {
+    const msg = this.deps.checks.validate(ZMqttAck, json, mac, "ack");
+    if (!msg) return;
+    const updated = await this.deps.db
+      .updateTable("device_commands")
+      .set({ status: msg.ok ? "done" : "failed", error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now })
+      .where("id", "=", msg.id)
+      .where("device_id", "=", device.id)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      this.deps.logger.info({ mac, commandId: msg.id }, "ack for an unknown command ignored");
+      return;
+    }
+    await announceChange(this.deps.db, this.deps.bus, device.id, "ack", {
+      ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed") },
+    });
+  }
+}
