@@ -1,7 +1,7 @@
 import type { Language } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, type RenderResult, render } from "@testing-library/react";
+import { act, cleanup, fireEvent, type RenderResult, render, screen, waitFor, within } from "@testing-library/react";
 import { ConfigProvider, unstableSetRender } from "antd-mobile";
 import enUS from "antd-mobile/es/locales/en-US";
 import { type ReactElement, type ReactNode, useLayoutEffect } from "react";
@@ -65,6 +65,8 @@ export interface ScreenHandle extends RenderResult {
   wentBack(): boolean;
   /** Texts of the toasts shown so far (error toasts of failed queries included), in order. */
   toasts(): string[];
+  /** Waits (up to a second) until a toast with exactly `text` was shown; throws otherwise. */
+  findToast(text: string): Promise<void>;
 }
 
 /** A route with navigation params as the app writes them (spec §2: params as JSON in one query value). */
@@ -137,6 +139,8 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
     mutations: { retry: false },
   });
+  // One page behind this one, as in the app, so `goBack()` goes back instead of falling back to Home.
+  window.history.pushState(null, "", window.location.href);
   const probe: RouterProbe = { location: options.route ?? "/", history: [], back: false };
   let result!: RenderResult;
   await act(async () => {
@@ -172,7 +176,23 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
     },
     wentBack: () => probe.back,
     toasts: () => [...shown],
+    async findToast(text) {
+      await waitFor(() => {
+        if (!shown.includes(text)) throw new Error(`no toast "${text}"; toasts: ${JSON.stringify(shown)}`);
+      });
+    },
   };
+}
+
+/**
+ * Clicks the button named `text` in the dialog on screen (antd-mobile's Dialog renders outside the screen), waiting
+ * for the dialog to open first. Throws when no dialog opens or it has no such button.
+ */
+export async function clickInDialog(text: string): Promise<void> {
+  const dialog = await screen.findByRole("dialog");
+  await act(async () => {
+    fireEvent.click(within(dialog).getByText(text));
+  });
 }
 
 afterEach(() => {
