@@ -140,13 +140,32 @@ function envelope(status: number, payload: object): Response {
 }
 
 /**
+ * Calls outside the contract's table by "METHOD /path" (e.g. "POST /connect/token"): the handler's value is answered
+ * as plain JSON (no envelope); an {@link ApiFailure} as OAuth's `{error, error_description}` with its status.
+ */
+export type RawRoutes = Record<string, FakeHandler>;
+
+async function answerRaw(handler: FakeHandler, call: FakeCall): Promise<Response> {
+  try {
+    return Response.json(await handler(call));
+  } catch (err) {
+    const failure = err instanceof ApiFailure ? err : new ApiFailure(500, String(err));
+    return Response.json(
+      { error: failure.code ?? String(failure.status), error_description: failure.message },
+      { status: failure.status },
+    );
+  }
+}
+
+/**
  * Installs a fake server for `routes` as the global `fetch` (undo with `vi.unstubAllGlobals()`, which `renderScreen`'s
  * cleanup does). Each call is recorded, matched to a contract endpoint by method and path, and answered: a handler's
  * result (or a plain value) as `{success: true, result}`; an {@link ApiFailure} as `{success: false, error: {code,
  * message}}` with its status; any other thrown error as a 500; an endpoint without a route as a 404 (and recorded in
- * `unhandled`). Requests outside the API (e.g. `/version.json`) answer 404 too.
+ * `unhandled`). `raw` answers calls outside the table ({@link RawRoutes}); other requests (e.g. `/version.json`)
+ * answer 404 too.
  */
-export function fakeApi(routes: FakeRoutes = {}): FakeApi {
+export function fakeApi(routes: FakeRoutes = {}, raw: RawRoutes = {}): FakeApi {
   const table: FakeRoutes = { ...routes };
   const calls: FakeCall[] = [];
   const unhandled: FakeCall[] = [];
@@ -168,6 +187,8 @@ export function fakeApi(routes: FakeRoutes = {}): FakeApi {
         url: url.pathname + url.search,
       };
       calls.push(call);
+      const plain = hit ? undefined : raw[`${method} ${url.pathname}`];
+      if (plain) return answerRaw(plain, call);
       const route = hit ? table[hit.name] : undefined;
       if (!hit || route === undefined) {
         unhandled.push(call);

@@ -16,7 +16,7 @@ import { resetOverlayHistory } from "../navigation/overlay-history.ts";
 import { setItem } from "../storage/index.ts";
 import { antdRender } from "../ui/antd-render.ts";
 import { Toast } from "../ui/toast.ts";
-import { type FakeApi, type FakeRoutes, fakeApi } from "./fake-api.ts";
+import { type FakeApi, type FakeRoutes, fakeApi, type RawRoutes } from "./fake-api.ts";
 
 export { ApiFailure, type FakeApi, type FakeCall, type FakeRoutes, fail, never } from "./fake-api.ts";
 
@@ -42,6 +42,8 @@ export interface RenderScreenOptions {
   route?: string;
   /** The fake server's answers by endpoint name (see `FakeRoutes`). */
   api?: FakeRoutes;
+  /** Answers of calls outside the contract's table by "METHOD /path", e.g. the token call (see `RawRoutes`). */
+  raw?: RawRoutes;
   /** Signed in (a token and login info are stored; default) with these permissions, or `null` for signed out. */
   session?: TestSession | null;
   /** The interface language (default English). */
@@ -126,7 +128,7 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
       token: "test-token",
     });
   }
-  const api = fakeApi(options.api);
+  const api = fakeApi(options.api, options.raw);
   const shown: string[] = [];
   const showToast = Toast.show.bind(Toast);
   vi.spyOn(Toast, "show").mockImplementation((props) => {
