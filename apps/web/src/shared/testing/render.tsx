@@ -13,6 +13,8 @@ import { signOut } from "../auth/session.ts";
 import { changeLanguage, i18n } from "../i18n/index.ts";
 import { resolveAppTarget, setNavigator } from "../navigation/index.ts";
 import { resetOverlayHistory } from "../navigation/overlay-history.ts";
+import { FakeConnection } from "../realtime/fake-connection.ts";
+import { DeviceChangeChannel, setDeviceChannel } from "../realtime/index.ts";
 import { setItem } from "../storage/index.ts";
 import { antdRender } from "../ui/antd-render.ts";
 import { Toast } from "../ui/toast.ts";
@@ -24,7 +26,8 @@ export { ApiFailure, type FakeApi, type FakeCall, type FakeRoutes, fail, never }
  * Screen tests' `render()` (issue 13 item 8; tests only): a screen inside the providers the app gives it — a fresh
  * TanStack Query client (the app's, retries off), i18next in English, antd-mobile's English locale and its React 19
  * overlay render (toasts and dialogs show in the document), a memory router at `route` wired to `navigateTo` /
- * `goBack` — and a fake server ({@link fakeApi}) answering the screen's calls by endpoint name.
+ * `goBack`, a fake hub-1 connection — and a fake server ({@link fakeApi}) answering the screen's calls by endpoint
+ * name.
  */
 
 /** The signed-in user of a test: name and granted permissions (spec §3 login info, §6). */
@@ -65,6 +68,11 @@ export interface ScreenHandle extends RenderResult {
   navigatedParams(): Record<string, unknown>;
   /** Whether the screen went back (`goBack`, `navigate(-1)`). */
   wentBack(): boolean;
+  /**
+   * The hub-1 connection behind `deviceChannel()` (spec §7): a fake the test drives, e.g.
+   * `hub.send(HUB_METHODS.deviceChange, message)` to push a live device message.
+   */
+  hub: FakeConnection;
   /** Texts of the toasts shown so far (error toasts of failed queries included), in order. */
   toasts(): string[];
   /** Waits (up to a second) until a toast with exactly `text` was shown; throws otherwise. */
@@ -129,6 +137,8 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
     });
   }
   const api = fakeApi(options.api, options.raw);
+  const hub = new FakeConnection();
+  setDeviceChannel(new DeviceChangeChannel(() => hub));
   const shown: string[] = [];
   const showToast = Toast.show.bind(Toast);
   vi.spyOn(Toast, "show").mockImplementation((props) => {
@@ -163,6 +173,7 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
     ...result,
     api,
     queryClient,
+    hub,
     location: () => probe.location,
     navigatedTo() {
       const to = last();
@@ -204,5 +215,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
   setNavigator(null);
+  setDeviceChannel(null);
   localStorage.clear();
 });
