@@ -1,4 +1,4 @@
-import type { Language } from "@aquapilot/contract/wire";
+import { HUB_METHODS, type Language } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, type RenderResult, render, screen, waitFor, within } from "@testing-library/react";
@@ -15,6 +15,7 @@ import { resolveAppTarget, setNavigator } from "../navigation/index.ts";
 import { resetOverlayHistory } from "../navigation/overlay-history.ts";
 import { FakeConnection } from "../realtime/fake-connection.ts";
 import { DeviceChangeChannel, setDeviceChannel } from "../realtime/index.ts";
+import { loadHubModule } from "../realtime/lazy-hub.ts";
 import { setItem } from "../storage/index.ts";
 import { antdRender } from "../ui/antd-render.ts";
 import { Toast } from "../ui/toast.ts";
@@ -73,6 +74,12 @@ export interface ScreenHandle extends RenderResult {
    * `hub.send(HUB_METHODS.deviceChange, message)` to push a live device message.
    */
   hub: FakeConnection;
+  /**
+   * Pushes one hub-1 message (spec §7 `DeviceChangContentTypeMessage`, e.g. `{kind: "state", deviceId, online, …}`)
+   * to the screen as the server would: loads the hubs' message schemas first, waits until the screen listens, and
+   * sends it as the JSON text the hub carries.
+   */
+  sendDeviceChange(message: object): Promise<void>;
   /** Texts of the toasts shown so far (error toasts of failed queries included), in order. */
   toasts(): string[];
   /** Waits (up to a second) until a toast with exactly `text` was shown; throws otherwise. */
@@ -174,6 +181,13 @@ export async function renderScreen(ui: ReactElement, options: RenderScreenOption
     api,
     queryClient,
     hub,
+    async sendDeviceChange(message) {
+      await loadHubModule();
+      await waitFor(() => {
+        if (!hub.handlers.has(HUB_METHODS.deviceChange)) throw new Error("the screen does not listen to hub 1");
+      });
+      await act(async () => hub.send(HUB_METHODS.deviceChange, JSON.stringify(message)));
+    },
     location: () => probe.location,
     navigatedTo() {
       const to = last();
