@@ -72,7 +72,7 @@ describe("Article screen: the help list", () => {
         },
       },
     });
-    expect((await screen.findAllByTestId("help-row")).length).toBe(2);
+    await waitFor(() => expect(screen.getAllByTestId("help-row")).toHaveLength(2));
     expect(screen.getByText("Every few weeks")).toBeTruthy();
     expect(view.api.lastCall("getArticleList").query).toMatchObject({ category: "help" });
     fireEvent.click(screen.getByText("Error codes"));

@@ -48,7 +48,7 @@ describe("Home screen", () => {
       session: { userName: "ann" },
       api: api(true, [device("d1", "Kitchen", true), device("d2", "Garage", false)]),
     });
-    expect((await screen.findAllByTestId("device-card")).length).toBe(2);
+    await waitFor(() => expect(screen.getAllByTestId("device-card")).toHaveLength(2));
     expect(screen.getByTestId("home-family").textContent).toBe("Lake house");
     expect(screen.getByTestId("home-water-today").dataset.value).toBe("321");
     expect(screen.getByText("2 devices")).toBeTruthy();

@@ -32,8 +32,7 @@ describe("MessageDetails screen: the message centre", () => {
             : { totalCount: 2, items: [message("m1"), message("m2", { isRead: true })] },
       },
     });
-    const rows = await screen.findAllByTestId("message-row");
-    expect(rows).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByTestId("message-row")).toHaveLength(2));
     expect(screen.getByText("Alarm m1")).toBeTruthy();
     expect(screen.getAllByTestId("message-row-unread")).toHaveLength(1);
     expect((await screen.findByTestId("message-unread-count")).textContent).toBe("2");
