@@ -14,7 +14,9 @@ export async function getDeviceInfo(deviceId: string, signal?: AbortSignal): Pro
   return toLiveDevice(await api(endpoints.queryDeviceInfo, { query: { deviceId }, signal }));
 }
 
-/** The live device as query options (patched by hub 1 through `useLiveDevice`; refetched whenever a screen mounts it). */
+/**
+ * The live device as query options (patched by hub 1 through `useLiveDevice`; refetched whenever a screen mounts it).
+ */
 export function getDeviceInfoQueryOptions(deviceId: string) {
   return queryOptions({
     queryKey: deviceKeys.info(deviceId),
