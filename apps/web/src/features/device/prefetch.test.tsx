@@ -3,7 +3,9 @@ import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../../shared/api/query-keys.ts";
-import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "../../shared/device/device-api.ts";
+import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";
+import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
+import { getStationDurationsQueryOptions } from "../../shared/device/api/get-station-durations.ts";
 import { setItem } from "../../shared/storage/index.ts";
 import { prefetchDevice } from "./prefetch.ts";
 
@@ -55,9 +57,12 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
     );
     answer();
     await done;
-    expect(client.getQueryData(deviceInfoQuery("d1").queryKey)).toMatchObject({ id: "d1", name: "Softener 1" });
-    expect(client.getQueryData(stationDurationsQuery("d1").queryKey)).toEqual({ 1: 600 });
-    expect(client.getQueryData(saltStatusQuery("d1").queryKey)).toMatchObject({ levelKg: 40 });
+    expect(client.getQueryData(getDeviceInfoQueryOptions("d1").queryKey)).toMatchObject({
+      id: "d1",
+      name: "Softener 1",
+    });
+    expect(client.getQueryData(getStationDurationsQueryOptions("d1").queryKey)).toEqual({ 1: 600 });
+    expect(client.getQueryData(getSaltStatusQueryOptions("d1").queryKey)).toMatchObject({ levelKg: 40 });
     expect(client.getQueryData(queryKeys.familyDevices("f1"))).toHaveLength(1);
     expect(calls).toHaveLength(4);
   });
@@ -76,7 +81,11 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
     const mounted = renderHook(
-      () => [useQuery(deviceInfoQuery("d1")), useQuery(saltStatusQuery("d1")), useQuery(stationDurationsQuery("d1"))],
+      () => [
+        useQuery(getDeviceInfoQueryOptions("d1")),
+        useQuery(getSaltStatusQueryOptions("d1")),
+        useQuery(getStationDurationsQueryOptions("d1")),
+      ],
       { wrapper },
     );
     expect(mounted.result.current.map((q) => q.data !== undefined)).toEqual([true, true, true]);

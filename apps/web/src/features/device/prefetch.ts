@@ -1,7 +1,9 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
-import { deviceInfoQuery, saltStatusQuery, stationDurationsQuery } from "../../shared/device/device-api.ts";
+import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";
+import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
+import { getStationDurationsQueryOptions } from "../../shared/device/api/get-station-durations.ts";
 import { parseRouteParams } from "../../shared/navigation/index.ts";
 
 /**
@@ -20,9 +22,9 @@ export async function prefetchDevice(client: QueryClient, hash: string = window.
   const { deviceId, familyId } = parseRouteParams<{ deviceId: string; familyId: string }>(search);
   if (typeof deviceId !== "string" || !deviceId) return;
   await Promise.all([
-    prefetchForFirstMount(client, deviceInfoQuery(deviceId)),
-    prefetchForFirstMount(client, stationDurationsQuery(deviceId)),
-    prefetchForFirstMount(client, saltStatusQuery(deviceId)),
+    prefetchForFirstMount(client, getDeviceInfoQueryOptions(deviceId)),
+    prefetchForFirstMount(client, getStationDurationsQueryOptions(deviceId)),
+    prefetchForFirstMount(client, getSaltStatusQueryOptions(deviceId)),
     typeof familyId === "string" && familyId
       ? prefetchForFirstMount(client, getFamilyDevicesQueryOptions(familyId))
       : undefined,

@@ -2,7 +2,7 @@ import type { TFault } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { type DeviceChangeChannel, deviceChannel } from "../../shared/realtime/index.ts";
-import { faultsQuery } from "./api/get-faults.ts";
+import { getFaultsQueryOptions } from "./api/get-faults.ts";
 import { faultKeys } from "./api/keys.ts";
 import { changesFaults } from "./logic/fault.ts";
 
@@ -17,7 +17,7 @@ export const LIVE_REFRESH_DEBOUNCE_MS = 200;
  */
 export function useLiveFaults(deviceId?: string, channel: DeviceChangeChannel = deviceChannel()) {
   const queryClient = useQueryClient();
-  const query = useQuery(faultsQuery(deviceId));
+  const query = useQuery(getFaultsQueryOptions(deviceId));
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refresh = () => {

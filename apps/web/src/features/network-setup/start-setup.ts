@@ -1,6 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { bindDevice } from "../../shared/api/bind-device.ts";
 import { errorMessage } from "../../shared/api/errors.ts";
-import { bindDevice } from "../../shared/api/households.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import type { WifiBridge } from "../../shared/bridge/wifi-bridge.ts";
 import { i18n } from "../../shared/i18n/index.ts";

@@ -1,6 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "./client.ts";
+import type { QueryConfig } from "./query-config.ts";
 
 /**
  * The app configuration: `GET /api/business-basic-data/app/app-config-setting/` (spec §7; open): customer service
@@ -21,7 +22,10 @@ export function getAppConfigQueryOptions() {
   });
 }
 
-/** The app configuration as a query (failures are silent: the screens fall back to the spec's constants). */
-export function useAppConfig() {
-  return useQuery(getAppConfigQueryOptions());
+/**
+ * The app configuration as a query (failures are silent: the screens fall back to the spec's constants);
+ * `queryConfig` adds per-use options ({@link QueryConfig}).
+ */
+export function useAppConfig(queryConfig?: QueryConfig<typeof getAppConfigQueryOptions>) {
+  return useQuery({ ...getAppConfigQueryOptions(), ...queryConfig });
 }

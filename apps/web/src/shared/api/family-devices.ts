@@ -2,9 +2,13 @@ import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "./client.ts";
 import { refetchOnMountUnlessPrefetched } from "./query-client.ts";
+import type { QueryConfig } from "./query-config.ts";
 import { queryKeys } from "./query-keys.ts";
 
-/** Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7). */
+/**
+ * Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7).
+ * Errors: ApiError from the client (403 when the caller is not a member).
+ */
 export async function getFamilyDevices(familyId: string, signal?: AbortSignal): Promise<TFamilyDevice[]> {
   const result = await api(endpoints.getFamilyDevices, { query: { familyId }, signal });
   return [...asPage<TFamilyDevice>(result).items].sort((a, b) => a.sort - b.sort);
@@ -22,7 +26,13 @@ export function getFamilyDevicesQueryOptions(familyId: string | null | undefined
   });
 }
 
-/** A family's devices as a query (kept live by useDeviceChanges). */
-export function useFamilyDevices(familyId: string | null | undefined) {
-  return useQuery(getFamilyDevicesQueryOptions(familyId));
+/**
+ * A family's devices as a query (kept live by useDeviceChanges): Home's list and DeviceSort's. `queryConfig` adds
+ * per-use options ({@link QueryConfig}).
+ */
+export function useFamilyDevices(
+  familyId: string | null | undefined,
+  queryConfig?: QueryConfig<typeof getFamilyDevicesQueryOptions>,
+) {
+  return useQuery({ ...getFamilyDevicesQueryOptions(familyId), ...queryConfig });
 }

@@ -1,6 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "./client.ts";
+import type { QueryConfig } from "./query-config.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /**
@@ -16,7 +17,7 @@ export function getProfileQueryOptions() {
   return queryOptions({ queryKey: queryKeys.profile, queryFn: ({ signal }) => getProfile(signal) });
 }
 
-/** The caller's profile as a query. */
-export function useProfile() {
-  return useQuery(getProfileQueryOptions());
+/** The caller's profile as a query; `queryConfig` adds per-use options ({@link QueryConfig}). */
+export function useProfile(queryConfig?: QueryConfig<typeof getProfileQueryOptions>) {
+  return useQuery({ ...getProfileQueryOptions(), ...queryConfig });
 }

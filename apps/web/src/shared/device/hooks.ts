@@ -1,18 +1,14 @@
 import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiError } from "../api/errors.ts";
 import { deviceChannel, useDeviceChanges } from "../realtime/index.ts";
+import { getCommandStatus } from "./api/get-command-status.ts";
+import { useDeviceInfo } from "./api/get-device-info.ts";
+import { deviceKeys, invalidateDeviceStatistics } from "./api/keys.ts";
+import { sendDeviceCommand } from "./api/send-device-command.ts";
 import { type CommandKind, type CommandState, commandReducer, IDLE } from "./command-state.ts";
-import {
-  applyLiveMessage,
-  deviceInfoQuery,
-  deviceKeys,
-  fetchCommandStatus,
-  invalidateDeviceStatistics,
-  type LiveDevice,
-  sendDeviceCommand,
-} from "./device-api.ts";
+import { applyLiveMessage, type LiveDevice } from "./live-device.ts";
 import { refreshesStatistics } from "./live-refresh.ts";
 import { LongPress } from "./long-press.ts";
 
@@ -45,7 +41,7 @@ export interface LiveCloseEvent {
  */
 export function useLiveDevice(deviceId: string, familyId: string | null | undefined) {
   const queryClient = useQueryClient();
-  const query = useQuery(deviceInfoQuery(deviceId));
+  const query = useDeviceInfo(deviceId);
   const channelState = useDeviceChanges(familyId);
   const [otaProgress, setOtaProgress] = useState<number | null>(null);
   const [closeEvents, setCloseEvents] = useState<LiveCloseEvent[]>([]);
@@ -101,7 +97,7 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
   useEffect(() => {
     if (!commandId) return;
     const poll = setInterval(() => {
-      fetchCommandStatus(commandId)
+      getCommandStatus(commandId)
         .then((s) => {
           if (s.status !== "pending")
             dispatch({ type: "ack", ack: { commandId, ok: s.status === "done", error: s.message ?? s.error } });

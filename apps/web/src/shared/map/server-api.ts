@@ -1,4 +1,5 @@
 import { endpoints, type TRegion, type TRegionPlace } from "@aquapilot/contract/wire";
+import { getAppConfig } from "../api/app-config.ts";
 import { api } from "../api/client.ts";
 import type { MapKeys } from "./providers.ts";
 
@@ -20,11 +21,12 @@ export const DEFAULT_MAP_CONFIG: MapConfig = { mapType: 4, mapKeys: {} };
 let configPromise: Promise<MapConfig> | null = null;
 
 /**
- * The map service configuration from `GET app-config-setting/` (spec §7), loaded once per session; empty keys become
+ * The map service configuration from `GET app-config-setting/` (spec §7; its one fetcher, shared/api/app-config.ts),
+ * loaded once per session; empty keys become
  * null. A failure gives {@link DEFAULT_MAP_CONFIG} (and is retried next time).
  */
 export function loadMapConfig(): Promise<MapConfig> {
-  configPromise ??= api(endpoints.appConfigSetting)
+  configPromise ??= getAppConfig()
     .then((config) => ({
       mapType: config.mapType,
       mapKeys: {

@@ -1,7 +1,7 @@
-import { endpoints, PERMISSIONS, type TMessage } from "@aquapilot/contract/wire";
+import { PERMISSIONS, type TMessage } from "@aquapilot/contract/wire";
 import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { api } from "../api/client.ts";
+import { getUserMessageList } from "../api/get-user-message-list.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { checkPermission } from "../auth/permissions.ts";
 import { getGrantedPolicies, subscribeSession } from "../auth/session.ts";
@@ -35,13 +35,10 @@ export function unreadAfterRead(count: number | undefined, marked: number): numb
 
 /**
  * The caller's unread message count: `GET …/get-user-message-list?isRead=false&skipCount=0&maxResultCount=1` →
- * `totalCount` (a bare-array answer counts its length).
+ * `totalCount` (a bare-array answer counts its length), through the endpoint's one fetcher. Errors: ApiError.
  */
 export async function fetchUnreadCount(signal?: AbortSignal): Promise<number> {
-  const result = await api(endpoints.getUserMessageList, {
-    query: { isRead: false, skipCount: 0, maxResultCount: 1 },
-    signal,
-  });
+  const result = await getUserMessageList({ isRead: false, skipCount: 0, maxResultCount: 1 }, signal);
   const list = result as unknown;
   if (Array.isArray(list)) return list.length;
   return result?.totalCount ?? 0;

@@ -1,6 +1,7 @@
 import { endpoints, type TAfterSale } from "@aquapilot/contract/wire";
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { afterSaleKeys } from "./keys.ts";
 
 /** One of the caller's requests: `GET /api/run-lucky/device/app/post-sale/{id}`. Errors: ApiError (404, 403). */
@@ -8,12 +9,20 @@ export function getAfterSale(id: string, signal?: AbortSignal): Promise<TAfterSa
   return api(endpoints.getAfterSale, { params: { id }, signal });
 }
 
-/** The request AfterSaleCreate edits (with `{id}`); disabled without an id. */
-export function useAfterSale(id: string | undefined) {
-  return useQuery({
+/** Query options of {@link getAfterSale}: asked again on every visit; disabled without an id. */
+export function getAfterSaleQueryOptions(id: string | undefined) {
+  return queryOptions({
     queryKey: afterSaleKeys.detail(id ?? ""),
     queryFn: ({ signal }) => getAfterSale(id ?? "", signal),
     enabled: Boolean(id),
     refetchOnMount: "always",
   });
+}
+
+/**
+ * The request AfterSaleCreate edits (with `{id}`) as a query; `queryConfig` adds per-use options
+ * ({@link QueryConfig}).
+ */
+export function useAfterSale(id: string | undefined, queryConfig?: QueryConfig<typeof getAfterSaleQueryOptions>) {
+  return useQuery({ ...getAfterSaleQueryOptions(id), ...queryConfig });
 }

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { imageUrl } from "../../../shared/api/client.ts";
 import { ApiError, errorMessage } from "../../../shared/api/errors.ts";
+import { uploadFile } from "../../../shared/api/upload-file.ts";
 import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import {
   confirmDialog,
@@ -19,8 +20,8 @@ import { useCreateAfterSale } from "../api/create-after-sale.ts";
 import { useDeleteAfterSale } from "../api/delete-after-sale.ts";
 import { useAfterSale } from "../api/get-after-sale.ts";
 import { useMyDevices } from "../api/get-my-devices.ts";
+import { preparePhoto } from "../api/prepare-photo.ts";
 import { useUpdateAfterSale } from "../api/update-after-sale.ts";
-import { preparePhoto, uploadFile } from "../api/upload-file.ts";
 import { DeviceChoice } from "../components/device-choice.tsx";
 import { DiagnosticsSummary } from "../components/diagnostics-summary.tsx";
 import { PhotoGrid } from "../components/photo-grid.tsx";

@@ -1,6 +1,7 @@
 import { endpoints, type TDeviceModelSetting } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { deviceSettingsKeys } from "./keys.ts";
 
 /**
@@ -12,14 +13,20 @@ export async function getDeviceModelSetting(deviceId: string, signal?: AbortSign
   return api(endpoints.getDeviceModelSetting, { query: { deviceId }, signal });
 }
 
-/** The model's settings as a query (kept for the session: a model's bounds do not change). */
-export function useDeviceModelSetting(deviceId: string | null | undefined) {
-  return useQuery(
-    queryOptions({
-      queryKey: deviceSettingsKeys.modelSetting(deviceId ?? ""),
-      queryFn: ({ signal }) => getDeviceModelSetting(deviceId ?? "", signal),
-      enabled: Boolean(deviceId),
-      staleTime: Number.POSITIVE_INFINITY,
-    }),
-  );
+/** Query options of the model's settings (kept for the session: a model's bounds do not change). */
+export function getDeviceModelSettingQueryOptions(deviceId: string | null | undefined) {
+  return queryOptions({
+    queryKey: deviceSettingsKeys.modelSetting(deviceId ?? ""),
+    queryFn: ({ signal }) => getDeviceModelSetting(deviceId ?? "", signal),
+    enabled: Boolean(deviceId),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** The model's settings as a query; `queryConfig` adds per-use options ({@link QueryConfig}). */
+export function useDeviceModelSetting(
+  deviceId: string | null | undefined,
+  queryConfig?: QueryConfig<typeof getDeviceModelSettingQueryOptions>,
+) {
+  return useQuery({ ...getDeviceModelSettingQueryOptions(deviceId), ...queryConfig });
 }

@@ -1,6 +1,7 @@
 import { endpoints, type TDeviceWithData } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { deviceSettingsKeys } from "./keys.ts";
 
 /**
@@ -20,7 +21,10 @@ export function getDeviceQueryOptions(deviceId: string | null | undefined) {
   });
 }
 
-/** The device as a query. */
-export function useDevice(deviceId: string | null | undefined) {
-  return useQuery(getDeviceQueryOptions(deviceId));
+/** The device as a query; `queryConfig` adds per-use options ({@link QueryConfig}). */
+export function useDevice(
+  deviceId: string | null | undefined,
+  queryConfig?: QueryConfig<typeof getDeviceQueryOptions>,
+) {
+  return useQuery({ ...getDeviceQueryOptions(deviceId), ...queryConfig });
 }

@@ -6,7 +6,7 @@ import { errorMessage } from "../../../shared/api/errors.ts";
 import { getItem, setItem } from "../../../shared/storage/index.ts";
 import { TextField, toast } from "../../../shared/ui/index.ts";
 import { useDevice } from "../api/get-device.ts";
-import { useUpdateDeviceName } from "../api/update-device.ts";
+import { useUpdateDeviceName } from "../api/update-device-name.ts";
 
 /** Longest device name (characters after trimming; contract ZDeviceName). */
 export const DEVICE_NAME_MAX = 32;

@@ -1,16 +1,17 @@
-import { endpoints, FILE_UPLOAD_PREFIX } from "@aquapilot/contract/wire";
+import { FILE_UPLOAD_PREFIX } from "@aquapilot/contract/wire";
 import { Button, SpinLoading } from "antd-mobile";
 import { CameraOutline, CheckCircleFill, PictureOutline } from "antd-mobile-icons";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
-import { shrinkImage, uploadMultipart } from "../../../shared/api/upload.ts";
+import { shrinkImage } from "../../../shared/api/upload.ts";
+import { uploadFile } from "../../../shared/api/upload-file.ts";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
 import { useDevice } from "../api/get-device.ts";
 import { useModelImages } from "../api/get-model-images.ts";
-import { useUpdateDeviceImage } from "../api/update-device.ts";
+import { useUpdateDeviceImage } from "../api/update-device-image.ts";
 import type { DeviceParams } from "../params.ts";
 import "../device-settings.css";
 
@@ -41,7 +42,7 @@ export function DeviceImageScreen() {
     try {
       const blob = await shrinkImage(file, 1024, 5 * 1024 * 1024);
       const name = blob === file ? file.name : "device.jpg";
-      const { fileUrl } = await uploadMultipart(endpoints.uploadFile, blob, name);
+      const { fileUrl } = await uploadFile(blob, name);
       setUploads((list) => [fileUrl, ...list]);
       setChosen(fileUrl);
       toast(t("deviceImage.uploaded"));

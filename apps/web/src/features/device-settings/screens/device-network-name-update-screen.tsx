@@ -1,6 +1,6 @@
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { useHouseholds } from "../../../shared/api/households.ts";
+import { useFamilies } from "../../../shared/api/families.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, toast } from "../../../shared/ui/index.ts";
@@ -19,7 +19,7 @@ export function DeviceNetworkNameUpdateScreen() {
   const { t } = useTranslation();
   const { deviceId, familyId } = useRouteParams<DeviceParams>();
   const form = useDeviceNameForm(deviceId);
-  const households = useHouseholds();
+  const households = useFamilies();
 
   const family = households.data?.find((f) => f.id === (familyId ?? form.device?.familyId));
   const openDevice = () =>

@@ -22,7 +22,8 @@ import {
 import { useUnitPreferences } from "../../../shared/units/preferences.ts";
 import { useDevice } from "../api/get-device.ts";
 import { useDeviceModelSetting } from "../api/get-device-model-setting.ts";
-import { sendDeviceConfig, waitForCommand } from "../api/set-device-config.ts";
+import { sendDeviceConfig } from "../api/send-device-config.ts";
+import { waitForCommand } from "../api/wait-for-command.ts";
 import { deviceClockNow, deviceClockOffset } from "../device-clock.ts";
 import { readModelSetting } from "../model-bounds.ts";
 import type { DeviceParams } from "../params.ts";

@@ -4,10 +4,11 @@ import { DownOutline, UnorderedListOutline, UpOutline } from "antd-mobile-icons"
 import { type PointerEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
+import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
 import { getItem } from "../../../shared/storage/index.ts";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
-import { useHouseholdDevices, useUpdateDeviceSort } from "../api/family-devices.ts";
+import { useUpdateDeviceSort } from "../api/update-device-sort.ts";
 import type { HouseholdParams } from "../params.ts";
 import { dropIndex, moveById, moveItem, orderChanged } from "../sort-moves.ts";
 import "../device-settings.css";
@@ -31,7 +32,7 @@ export function DeviceSortScreen() {
   const { t } = useTranslation();
   const params = useRouteParams<HouseholdParams>();
   const familyId = params.familyId ?? getItem("family")?.id ?? null;
-  const devices = useHouseholdDevices(familyId);
+  const devices = useFamilyDevices(familyId);
   const save = useUpdateDeviceSort();
   const [order, setOrder] = useState<TFamilyDevice[]>([]);
   const [drag, setDrag] = useState<Drag | null>(null);

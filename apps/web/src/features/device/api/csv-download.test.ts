@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { trickle } from "../../../shared/api/testing/fake-fetch.ts";
-import { type CsvExportProgress, downloadCsv } from "../../../shared/device/device-api.ts";
+import { type CsvExportProgress, downloadCsv } from "../../../shared/device/api/download-csv.ts";
 import { i18n } from "../../../shared/i18n/index.ts";
 
 /** What the page saved: the clicked download links (the browser's download), with their blob. */

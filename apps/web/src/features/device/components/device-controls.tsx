@@ -3,8 +3,9 @@ import { Button, ProgressBar } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
+import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
+import { deviceKeys, invalidateDeviceStatistics } from "../../../shared/device/api/keys.ts";
 import type { CommandKind, CommandState } from "../../../shared/device/command-state.ts";
-import { deviceKeys, fetchOtaVersion, invalidateDeviceStatistics } from "../../../shared/device/device-api.ts";
 import { useDeviceCommand, useLongPress } from "../../../shared/device/hooks.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
 import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.ts";
@@ -98,7 +99,7 @@ export function DeviceControls(props: {
     if (busy) return guarded("ota");
     if (!online) return run("ota");
     try {
-      const version = await fetchOtaVersion(deviceId);
+      const version = await getOtaVersion(deviceId);
       if (version.updating) {
         onOtaStarted();
         return;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { FlowPoint } from "../../../shared/device/device-api.ts";
+import type { FlowPoint } from "../../../shared/device/api/get-flow-statistics.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
 
 /** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */

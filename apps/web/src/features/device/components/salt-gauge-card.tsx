@@ -1,7 +1,7 @@
 import { Button, ProgressBar } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSaltStatus } from "../../../shared/device/device-api.ts";
+import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { intlLocale } from "../../../shared/format/index.ts";
 import { saltGaugePercent } from "../logic/salt-gauge.ts";
 import { SaltRefillDialog } from "./salt-refill-dialog.tsx";

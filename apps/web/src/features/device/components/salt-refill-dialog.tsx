@@ -3,7 +3,8 @@ import { Button, Dialog } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
-import { deviceKeys, resetSaltLevel } from "../../../shared/device/device-api.ts";
+import { deviceKeys } from "../../../shared/device/api/keys.ts";
+import { resetSaltLevel } from "../../../shared/device/api/reset-salt-level.ts";
 import { TextField, toast, useBackClose } from "../../../shared/ui/index.ts";
 import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.ts";
 

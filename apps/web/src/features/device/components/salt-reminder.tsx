@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
-import { deviceKeys } from "../../../shared/device/device-api.ts";
+import { deviceKeys } from "../../../shared/device/api/keys.ts";
 import { openListPicker, toast, useSingleFlight } from "../../../shared/ui/index.ts";
 import { setSaltReminder } from "../api/salt-reminder.ts";
 import { reminderChoices } from "../logic/salt-gauge.ts";

@@ -1,6 +1,6 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import type { LiveDevice } from "../../../shared/device/device-api.ts";
+import type { LiveDevice } from "../../../shared/device/live-device.ts";
 import { stationRemainingAt } from "../../../shared/device/station-clock.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";

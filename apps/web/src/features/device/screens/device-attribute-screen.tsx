@@ -1,7 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import { List } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { deviceInfoQuery } from "../../../shared/device/device-api.ts";
+import { useDeviceInfo } from "../../../shared/device/api/get-device-info.ts";
 import { ageInYears } from "../../../shared/format/age.ts";
 import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell } from "../../../shared/ui/index.ts";
@@ -19,7 +18,7 @@ export function DeviceAttributeScreen() {
   const { t, i18n } = useTranslation();
   const { volume } = useVolume();
   const { deviceId = "", familyId } = useRouteParams<DeviceParams>();
-  const { data: device } = useQuery(deviceInfoQuery(deviceId));
+  const { data: device } = useDeviceInfo(deviceId);
   const _number = numberFormat(i18n.language === "zh-Hans" ? "zh-CN" : i18n.language, {
     maximumFractionDigits: 0,
   });

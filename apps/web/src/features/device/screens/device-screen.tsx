@@ -4,7 +4,9 @@ import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
-import { fetchOtaVersion, useSaltStatus, useStationDurations } from "../../../shared/device/device-api.ts";
+import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
+import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
+import { useStationDurations } from "../../../shared/device/api/get-station-durations.ts";
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
@@ -40,7 +42,7 @@ export function DeviceScreen() {
   // A firmware update already running when the screen opens blocks the controls too (spec §4).
   useEffect(() => {
     if (!deviceId) return;
-    fetchOtaVersion(deviceId, false)
+    getOtaVersion(deviceId, false)
       .then((v) => {
         if (v.updating) setOtaProgress(v.progress ?? 0);
       })

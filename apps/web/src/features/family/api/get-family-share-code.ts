@@ -1,6 +1,7 @@
 import { endpoints, type TShareCode } from "@aquapilot/contract/wire";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { familyKeys } from "./keys.ts";
 
 /** A share code plus when this client received it (ms since epoch), so the countdown ignores clock skew. */
@@ -41,7 +42,11 @@ export function getFamilyShareCodeQueryOptions(familyId: string | null | undefin
   });
 }
 
-/** A family's share code as a query (FamilyQrcode). */
-export function useFamilyShareCode(familyId: string | null | undefined, generation = 0) {
-  return useQuery(getFamilyShareCodeQueryOptions(familyId, generation));
+/** A family's share code as a query (FamilyQrcode); `queryConfig` adds per-use options ({@link QueryConfig}). */
+export function useFamilyShareCode(
+  familyId: string | null | undefined,
+  generation = 0,
+  queryConfig?: QueryConfig<typeof getFamilyShareCodeQueryOptions>,
+) {
+  return useQuery({ ...getFamilyShareCodeQueryOptions(familyId, generation), ...queryConfig });
 }

@@ -1,6 +1,7 @@
 import { endpoints, type TFamilyUser } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, asPage } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { familyKeys } from "./keys.ts";
 
 /**
@@ -25,7 +26,13 @@ export function getFamilyUsersQueryOptions(familyId: string | null | undefined) 
   });
 }
 
-/** A family's members as a query (FamilyUserList, FamilyUserDetails). */
-export function useFamilyUsers(familyId: string | null | undefined) {
-  return useQuery(getFamilyUsersQueryOptions(familyId));
+/**
+ * A family's members as a query (FamilyUserList, FamilyUserDetails);
+ * `queryConfig` adds per-use options ({@link QueryConfig}).
+ */
+export function useFamilyUsers(
+  familyId: string | null | undefined,
+  queryConfig?: QueryConfig<typeof getFamilyUsersQueryOptions>,
+) {
+  return useQuery({ ...getFamilyUsersQueryOptions(familyId), ...queryConfig });
 }

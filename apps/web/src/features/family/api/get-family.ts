@@ -2,6 +2,7 @@ import type { TFamily } from "@aquapilot/contract/wire";
 import { endpoints } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { familyKeys } from "./keys.ts";
 
 /** One family the caller belongs to: `GET /api/run-lucky/device/app/family/{id}` (spec §7). */
@@ -22,7 +23,10 @@ export function getFamilyQueryOptions(id: string | null | undefined) {
   });
 }
 
-/** One family as a query (FamilyDetails, FamilyUpdate, FamilyQrcode). */
-export function useFamily(id: string | null | undefined) {
-  return useQuery(getFamilyQueryOptions(id));
+/**
+ * One family as a query (FamilyDetails, FamilyUpdate, FamilyQrcode);
+ * `queryConfig` adds per-use options ({@link QueryConfig}).
+ */
+export function useFamily(id: string | null | undefined, queryConfig?: QueryConfig<typeof getFamilyQueryOptions>) {
+  return useQuery({ ...getFamilyQueryOptions(id), ...queryConfig });
 }

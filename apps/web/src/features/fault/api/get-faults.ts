@@ -1,6 +1,7 @@
 import { endpoints, type TFault } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { faultKeys } from "./keys.ts";
 
 /**
@@ -8,20 +9,23 @@ import { faultKeys } from "./keys.ts";
  * faults and the closes of the last 30 days of every device of the caller's households, or of `deviceId` alone; open
  * first, newest first, times in ISO UTC. Errors: ApiError (403 when the device is not in a household of the caller).
  */
-export function fetchFaults(deviceId?: string, signal?: AbortSignal): Promise<TFault[]> {
+export function getFaults(deviceId?: string, signal?: AbortSignal): Promise<TFault[]> {
   return api(endpoints.getFaultList, { query: deviceId ? { deviceId } : {}, signal });
 }
 
-/** Query options of {@link fetchFaults}: asked again whenever a screen opens (faults come and go while away). */
-export function faultsQuery(deviceId?: string) {
+/** Query options of {@link getFaults}: asked again whenever a screen opens (faults come and go while away). */
+export function getFaultsQueryOptions(deviceId?: string) {
   return queryOptions({
     queryKey: faultKeys.list(deviceId),
-    queryFn: ({ signal }) => fetchFaults(deviceId, signal),
+    queryFn: ({ signal }) => getFaults(deviceId, signal),
     staleTime: 0,
   });
 }
 
-/** {@link faultsQuery} as a hook (the screens keep it live with `useLiveFaults`). */
-export function useFaults(deviceId?: string) {
-  return useQuery(faultsQuery(deviceId));
+/**
+ * {@link getFaultsQueryOptions} as a hook (the screens keep it live with `useLiveFaults`);
+ * `queryConfig` adds per-use options ({@link QueryConfig}).
+ */
+export function useFaults(deviceId?: string, queryConfig?: QueryConfig<typeof getFaultsQueryOptions>) {
+  return useQuery({ ...getFaultsQueryOptions(deviceId), ...queryConfig });
 }

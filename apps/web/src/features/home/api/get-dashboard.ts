@@ -2,6 +2,7 @@ import { endpoints, type TFamilyDashboard } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
 import { refetchOnMountUnlessPrefetched } from "../../../shared/api/query-client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { queryKeys } from "../../../shared/api/query-keys.ts";
 
 /** How often Home asks for the dashboard again while it is shown (water used today grows; offline alarms start), ms. */
@@ -35,7 +36,13 @@ export function dashboardQueryOptions(familyId: string | null | undefined) {
   });
 }
 
-/** A household's dashboard as a query (patched live by useLiveDashboard). */
-export function useDashboard(familyId: string | null | undefined) {
-  return useQuery(dashboardQueryOptions(familyId));
+/**
+ * A household's dashboard as a query (patched live by useLiveDashboard);
+ * `queryConfig` adds per-use options ({@link QueryConfig}).
+ */
+export function useDashboard(
+  familyId: string | null | undefined,
+  queryConfig?: QueryConfig<typeof dashboardQueryOptions>,
+) {
+  return useQuery({ ...dashboardQueryOptions(familyId), ...queryConfig });
 }

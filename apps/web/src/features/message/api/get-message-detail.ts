@@ -1,6 +1,7 @@
 import { endpoints, type TMessage } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
+import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { messageKeys } from "./keys.ts";
 
 /** One of the caller's messages: `GET /api/push-service/app/message/get-message-detail?id=`. Errors: ApiError (404). */
@@ -17,7 +18,13 @@ export function getMessageDetailQueryOptions(id: string) {
   });
 }
 
-/** One message (MessageDetails with `{id}`); disabled without an id. */
-export function useMessageDetail(id: string | undefined) {
-  return useQuery({ ...getMessageDetailQueryOptions(id ?? ""), enabled: Boolean(id) });
+/**
+ * One message (MessageDetails with `{id}`) as a query, disabled without an id; `queryConfig` adds per-use options
+ * ({@link QueryConfig}).
+ */
+export function useMessageDetail(
+  id: string | undefined,
+  queryConfig?: QueryConfig<typeof getMessageDetailQueryOptions>,
+) {
+  return useQuery({ ...getMessageDetailQueryOptions(id ?? ""), enabled: Boolean(id), ...queryConfig });
 }

@@ -1,5 +1,5 @@
-import { endpoints, type TMessage } from "@aquapilot/contract/wire";
-import { api } from "../../../shared/api/client.ts";
+import type { TMessage } from "@aquapilot/contract/wire";
+import { getUserMessageList } from "../../../shared/api/get-user-message-list.ts";
 import type { PageAnswer, PageRequest } from "../../../shared/ui/paged-list.tsx";
 import type { MessageFilter } from "./keys.ts";
 
@@ -10,7 +10,8 @@ export function isReadFor(filter: MessageFilter): boolean | undefined {
 
 /**
  * One page of the caller's messages, newest first: `GET /api/push-service/app/message/get-user-message-list`
- * with `skipCount`, `maxResultCount` (15, spec §9) and `isRead` for the read / unread filters (spec §2).
+ * with `skipCount`, `maxResultCount` (15, spec §9) and `isRead` for the read / unread filters (spec §2), through the
+ * endpoint's one fetcher (shared/api/get-user-message-list.ts).
  * Resolves `{items, totalCount}` (or a bare array from older servers). Errors: ApiError as for `api()`.
  */
 export function getUserMessagePage(
@@ -19,8 +20,5 @@ export function getUserMessagePage(
   signal?: AbortSignal,
 ): Promise<PageAnswer<TMessage>> {
   const isRead = isReadFor(filter);
-  return api(endpoints.getUserMessageList, {
-    query: { ...page, ...(isRead === undefined ? {} : { isRead }) },
-    signal,
-  });
+  return getUserMessageList({ ...page, ...(isRead === undefined ? {} : { isRead }) }, signal);
 }

@@ -1,6 +1,6 @@
 import type { TFamily } from "@aquapilot/contract/wire";
 import { useEffect, useMemo, useState } from "react";
-import { useHouseholds } from "../../../shared/api/households.ts";
+import { useFamilies } from "../../../shared/api/families.ts";
 import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.ts";
 import { type NavigateOptions, navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { getItem } from "../../../shared/storage/index.ts";
@@ -11,7 +11,7 @@ import type { DeviceNetworkParams, SetupStep } from "../params.ts";
  * family (spec §3 `family`), else the first of the caller's households. `list` is every household.
  */
 export function useSetupHousehold(familyId: string | undefined) {
-  const households = useHouseholds();
+  const households = useFamilies();
   const list = households.data ?? [];
   const family = useMemo<TFamily | null>(() => {
     if (list.length === 0) return null;

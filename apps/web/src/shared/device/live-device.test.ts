@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage, TDeviceInfo } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { applyLiveMessage, toLiveDevice } from "./device-api.ts";
+import { applyLiveMessage, toLiveDevice } from "./live-device.ts";
 
 const info: TDeviceInfo = {
   id: "d1",

@@ -1,18 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.ts";
-import { getFamiliesQueryOptions } from "./families.ts";
 import { queryKeys } from "./query-keys.ts";
-
-/**
- * Households and device binding, shared by the features that add devices (network setup) and name or sort them
- * (device settings): a feature never imports another feature.
- */
-
-/** The caller's households (families.ts: one query, the home tab's), for choosing where to bind. */
-export function useHouseholds() {
-  return useQuery(getFamiliesQueryOptions());
-}
 
 /**
  * What binds a device: the pairing code "MAC:SECRET" printed on the device (issue 4) or the single-use "MAC:TOKEN"

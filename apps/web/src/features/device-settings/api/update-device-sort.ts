@@ -1,21 +1,12 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
-import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { queryKeys } from "../../../shared/api/query-keys.ts";
-
-/**
- * A household's devices in sort order, for DeviceSort: the one query of the list (shared/api/family-devices.ts), the
- * home tab's, so both show one list with the same refetch rules.
- */
-export function useHouseholdDevices(familyId: string | null | undefined) {
-  return useFamilyDevices(familyId);
-}
 
 /**
  * Saves a household's device order (DeviceSort, kept per household): `PUT
  * /api/run-lucky/device/app/family-device/update-device-sort` with body `{familyId, deviceIds}` — every device of
- * the family, in the new order (spec §7). Resolves the list in its new order.
+ * the family, in the new order (spec §7). Resolves the list in its new order. Errors: ApiError from the client.
  */
 export async function updateDeviceSort(familyId: string, deviceIds: string[]): Promise<TFamilyDevice[]> {
   return api(endpoints.updateDeviceSort, { body: { familyId, deviceIds }, loading: true });

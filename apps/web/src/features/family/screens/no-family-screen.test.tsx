@@ -1,0 +1,52 @@
+import { fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { clickInDialog, fail, renderScreen } from "../../../shared/testing/render.tsx";
+import { NoFamilyScreen } from "./no-family-screen.tsx";
+
+const preview = {
+  familyId: "f9",
+  familyName: "Lake house",
+  inviterName: "Ann",
+  avatar: null,
+  memberCount: 2,
+  deviceCount: 1,
+  joined: false,
+  alreadyMember: false,
+};
+
+describe("NoFamily screen", () => {
+  it("explains and offers to create a household", async () => {
+    const view = await renderScreen(<NoFamilyScreen />, { route: "/NoFamily" });
+    expect(screen.getByText("No household yet")).toBeTruthy();
+    expect(screen.getByText("Join a household")).toBeTruthy();
+    fireEvent.click(screen.getByText("Create a household"));
+    expect(view.navigatedTo()?.split("?")[0]).toBe("/FamilyCreate");
+    expect(view.navigatedParams()).toEqual({ from: "NoFamily" });
+  });
+
+  it("joins with a pasted code after the preview's confirmation", async () => {
+    const view = await renderScreen(<NoFamilyScreen />, {
+      api: { analysisCode: ({ query }) => ({ ...preview, joined: query.preview !== "true" }) },
+    });
+    fireEvent.change(screen.getByTestId("family-join-code"), { target: { value: " SHARE-1 " } });
+    fireEvent.click(screen.getByTestId("family-join-submit"));
+    expect((await screen.findByTestId("family-join-name")).textContent).toBe("Lake house");
+    await clickInDialog("Join");
+    await view.findToast("You joined Lake house");
+    expect(view.api.callsTo("analysisCode").map((c) => c.query)).toEqual([
+      { code: "SHARE-1", preview: "true" },
+      { code: "SHARE-1" },
+    ]);
+    expect(view.navigatedTo()).toBe("/index/home");
+  });
+
+  it("shows the server's refusal of an expired code", async () => {
+    const view = await renderScreen(<NoFamilyScreen />, {
+      api: { analysisCode: () => fail(400, "The share code has expired") },
+    });
+    fireEvent.change(screen.getByTestId("family-join-code"), { target: { value: "OLD" } });
+    fireEvent.click(screen.getByTestId("family-join-submit"));
+    await view.findToast("The share code has expired");
+    expect(view.navigatedTo()).toBeNull();
+  });
+});

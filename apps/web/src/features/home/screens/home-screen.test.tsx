@@ -1,0 +1,82 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { getUserFamily } from "../../../shared/storage/index.ts";
+import { never, renderScreen } from "../../../shared/testing/render.tsx";
+import { HomeScreen } from "./home-screen.tsx";
+
+const family = (id: string, name: string, isAdmin: boolean) => ({
+  id,
+  name,
+  isAdmin,
+  memberCount: 2,
+  deviceCount: 1,
+  avatar: null,
+});
+const device = (id: string, name: string, online: boolean) => ({
+  id,
+  name,
+  online,
+  familyId: "f1",
+  sort: 1,
+  station: 0,
+  mac: "A1B2C3D4E5F6",
+  image: null,
+  lastReportTime: null,
+});
+const dashboard = {
+  familyId: "f1",
+  timeZone: "UTC",
+  dayStart: "2026-05-01T00:00:00Z",
+  waterTodayL: 321,
+  devices: [],
+};
+const api = (isAdmin: boolean, devices: object[]) => ({
+  getFamilies: { totalCount: 1, items: [family("f1", "Lake house", isAdmin)] },
+  getFamilyDevices: { totalCount: devices.length, items: devices },
+  getFamilyDashboard: dashboard,
+  getUnitPreferences: { volumeUnit: "L", hardnessUnit: "mgL" },
+});
+
+describe("Home screen", () => {
+  it("shows skeletons while the households load", async () => {
+    const view = await renderScreen(<HomeScreen />, { route: "/index/home", api: { getFamilies: never } });
+    expect(view.container.querySelectorAll(".device-card--skeleton")).toHaveLength(2);
+  });
+
+  it("shows the household's devices, the water used today and remembers the household", async () => {
+    const view = await renderScreen(<HomeScreen />, {
+      session: { userName: "ann" },
+      api: api(true, [device("d1", "Kitchen", true), device("d2", "Garage", false)]),
+    });
+    await waitFor(() => expect(screen.getAllByTestId("device-card")).toHaveLength(2));
+    expect(screen.getByTestId("home-family").textContent).toBe("Lake house");
+    expect(screen.getByTestId("home-water-today").dataset.value).toBe("321");
+    expect(screen.getByText("2 devices")).toBeTruthy();
+    expect(view.api.lastCall("getFamilyDashboard").query).toEqual({ familyId: "f1" });
+    await waitFor(() => expect(getUserFamily("ann")).toBe("f1"));
+    fireEvent.click(screen.getByText("Kitchen"));
+    expect(view.navigatedParams()).toEqual({ deviceId: "d1", familyId: "f1" });
+  });
+
+  it("offers the administrator to add a device to an empty household", async () => {
+    const view = await renderScreen(<HomeScreen />, { api: api(true, []) });
+    expect(await screen.findByText("No devices yet")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("home-add-device-empty"));
+    expect(view.navigatedTo()?.split("?")[0]).toBe("/DeviceNetwork");
+    expect(view.navigatedParams()).toEqual({ familyId: "f1" });
+  });
+
+  it("tells a member that the administrator adds devices, without the admin actions", async () => {
+    await renderScreen(<HomeScreen />, { api: api(false, []) });
+    expect(
+      await screen.findByText("The household's administrator adds its softeners; they will show here."),
+    ).toBeTruthy();
+    expect(screen.queryByTestId("home-add-device")).toBeNull();
+    expect(screen.queryByTestId("home-invite")).toBeNull();
+  });
+
+  it("goes to NoFamily when the user has no household", async () => {
+    const view = await renderScreen(<HomeScreen />, { api: { getFamilies: { totalCount: 0, items: [] } } });
+    await waitFor(() => expect(view.navigatedTo()).toBe("/NoFamily"));
+  });
+});

@@ -1,0 +1,11 @@
+import { endpoints, type TSaltStatus } from "@aquapilot/contract/wire";
+import { api } from "../../api/client.ts";
+
+/**
+ * `POST …/device-control/reset-salt-level?deviceId&levelKg` (issue 4 "Salt"): the owner refilled the brine tank
+ * to `levelKg` kg (0–1000). Resolves with the new salt status. Errors: ApiError from the client (e.g. 403 when the
+ * caller may not change the device).
+ */
+export function resetSaltLevel(deviceId: string, levelKg: number): Promise<TSaltStatus> {
+  return api(endpoints.resetSaltLevel, { query: { deviceId, levelKg } });
+}
