@@ -35,8 +35,7 @@ function anchored(schema: JsonSchema): JsonSchema {
 
 /** The operation of a Fastify route URL (`:id` segments) in the document, if it is there. */
 function operationFor(doc: OpenApiDocument, url: string, method: string) {
-  const path = url.replace(/:(\w+)/g, "{$1}");
-  return doc.paths[path]?.[method.toLowerCase()] ?? doc.paths[`${path}/`]?.[method.toLowerCase()];
+  return doc.paths[url.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   deviceEndpoints,
   deviceFlowStatisticsCsv,
   type Endpoint,
-  endpoints,
   familyEndpoints,
   faultEndpoints,
   fileEndpoints,
@@ -356,12 +355,13 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
 }
 
 /**
- * Serves the document at GET {@link OPENAPI_PATH} (open; built once, at registration). In development it is also
- * what an OpenAPI viewer points at.
+ * Serves the document at GET {@link OPENAPI_PATH} (open). It is built on the first request and kept: converting
+ * every schema takes a few hundred milliseconds, which start-up does not pay for a call few clients make.
  */
-export function registerOpenApi(app: FastifyInstance, version: string): OpenApiDocument {
-  const doc = buildOpenApiDocument(version);
-  const text = JSON.stringify(doc);
-  app.get(OPENAPI_PATH, async (_request, reply) => reply.type("application/json; charset=utf-8").send(text));
-  return doc;
+export function registerOpenApi(app: FastifyInstance, version: string): void {
+  let text: string | null = null;
+  app.get(OPENAPI_PATH, async (_request, reply) => {
+    text ??= JSON.stringify(buildOpenApiDocument(version));
+    return reply.type("application/json; charset=utf-8").send(text);
+  });
 }

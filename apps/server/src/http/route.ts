@@ -1,7 +1,7 @@
 import { type Access, abpEnvelope, type Endpoint, type Language, type ObjectRule } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { type AccessGrant, requireAccess } from "../auth/access.ts";
+import { type AccessGrant, type DeviceGrant, requireAccess } from "../auth/access.ts";
 import type { AuthUser } from "../auth/auth-service.ts";
 import { grantedPoliciesFor } from "../auth/policies.ts";
 import type { Db } from "../db/index.ts";
@@ -34,6 +34,17 @@ function referenced(request: FastifyRequest, rule: ObjectRule): unknown {
   const [part, field] = rule.in.split(".") as ["query" | "params" | "body", string];
   const source = request[part] as Record<string, unknown> | undefined;
   return source?.[field];
+}
+
+/**
+ * The device an endpoint's device rule (`device`, `deviceMac`, `command`) found, for handlers that act on it: its id,
+ * MAC and household, already checked.
+ * @throws Error when the grant names no device (the endpoint declares no device rule: a contract mistake).
+ */
+export function deviceGrant(grant: AccessGrant | null): DeviceGrant {
+  if (!grant?.deviceId || !grant.mac || grant.familyId === null)
+    throw new Error("the endpoint declares no device rule");
+  return grant as DeviceGrant;
 }
 
 /**

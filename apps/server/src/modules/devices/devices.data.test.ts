@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
 import { insertHousehold, insertUser } from "../../../test/factories.ts";
+import { requireAccess } from "../../auth/access.ts";
 import { type BusEvent, InProcessBus } from "../../bus.ts";
 import { AppError } from "../../http/errors.ts";
 import { findDeviceModel } from "../device-model/service.ts";
@@ -87,7 +88,8 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
 
-    await deleteFamilyDevice(deps(), users.ann, devices[1]);
+    const grant = await requireAccess(tdb.db, users.ann, { object: "device", role: "admin", id: devices[1] });
+    await deleteFamilyDevice(deps(), grant);
     const row = await tdb.db.selectFrom("devices").selectAll().where("id", "=", devices[1]).executeTakeFirstOrThrow();
     expect(row.family_id).toBeNull();
     const again = await bindDevice(deps(), users.ann, { familyId: families.ann, mac: "02BB00000002", secret: "s2" });

@@ -7,7 +7,7 @@ import { loadOrCreateSecret } from "../../auth/secrets.ts";
 import type { AppConfig } from "../../config.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { clientAddressKey, createLimiter } from "../../http/rate-limit.ts";
-import { registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
+import { deviceGrant, registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
 import type { AppContext } from "../context.ts";
 import { modelSetting } from "../device-model/index.ts";
 import { bindDevice, getDeviceWithData, listMyDevices, recordConfigChange, updateDevice } from "./service.ts";
@@ -77,12 +77,12 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getDeviceWithData, async ({ query }) => {
     return getDeviceWithData(ctx.db, query.deviceId);
   });
-  registerEndpoint(app, endpoints.updateDeviceName, async ({ user, query }) => {
-    return updateDevice(ctx, user.id, query.deviceId, { name: query.name });
-  });
-  registerEndpoint(app, endpoints.updateDeviceImage, async ({ user, query }) => {
-    return updateDevice(ctx, user.id, query.deviceId, { image: query.image });
-  });
+  registerEndpoint(app, endpoints.updateDeviceName, async ({ user, query, grant }) =>
+    updateDevice(ctx, user.id, deviceGrant(grant), { name: query.name }),
+  );
+  registerEndpoint(app, endpoints.updateDeviceImage, async ({ user, query, grant }) =>
+    updateDevice(ctx, user.id, deviceGrant(grant), { image: query.image }),
+  );
 
   registerEndpoint(app, endpoints.getDeviceList, async ({ user, query }) => listMyDevices(ctx.db, user.id, query));
   registerEndpoint(app, endpoints.getDeviceModelSetting, async ({ query }) => {

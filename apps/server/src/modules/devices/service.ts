@@ -9,7 +9,7 @@ import {
   type TFamilyDevice,
   type TPaged,
 } from "@aquapilot/contract";
-import { requireAccess } from "../../auth/access.ts";
+import { type DeviceGrant, requireAccess } from "../../auth/access.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
@@ -238,17 +238,17 @@ export async function getDeviceWithData(db: Db, deviceId: string): Promise<TDevi
  * Renames a device or changes its image (spec §7 update-device-name / update-device-image; screens DeviceNameUpdate,
  * DeviceImage). Any member of the household may do it. Images are stored as relative paths (spec §7 Images): one of
  * the model's pictures or a photo the caller uploaded (contract uploadFile).
- * Publishes `device.changed`.
- * @throws AppError NotFound / Forbidden as {@link getDeviceWithData}; Validation device.imageNotAllowed /
+ * Publishes `device.changed`. `device` is what the call's rule found (a member of its household).
+ * @throws AppError Validation device.imageNotAllowed /
  * files.notOwned for any other image.
  */
 export async function updateDevice(
   deps: DeviceDeps,
   userId: string,
-  deviceId: string,
+  device: DeviceGrant,
   change: { name?: string; image?: string },
 ): Promise<TFamilyDevice> {
-  const { familyId } = await requireAccess(deps.db, userId, { object: "device", role: "member", id: deviceId });
+  const { deviceId, familyId } = device;
   if (change.image !== undefined) await requireAllowedDeviceImage(deps.db, userId, deviceId, change.image);
   await deps.db.updateTable("devices").set(change).where("id", "=", deviceId).execute();
   await publishChanged(deps, deviceId, [familyId]);

@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.ts";
+import { deviceGrant, registerEndpoint } from "../../http/route.ts";
 import { callerTimeZone } from "../../http/time-zone.ts";
 import type { AppContext } from "../context.ts";
 import { getDeviceWithData } from "../devices/index.ts";
@@ -22,7 +22,5 @@ export function familyDeviceRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, endpoints.updateDeviceSort, async ({ user, body }) =>
     updateDeviceSort(ctx.db, user.id, body.familyId, body.deviceIds),
   );
-  registerEndpoint(app, endpoints.deleteDevice, async ({ user, query }) =>
-    deleteFamilyDevice(ctx, user.id, query.deviceId),
-  );
+  registerEndpoint(app, endpoints.deleteDevice, async ({ grant }) => deleteFamilyDevice(ctx, deviceGrant(grant)));
 }

@@ -1,5 +1,5 @@
 import type { TFamilyDevice } from "@aquapilot/contract";
-import { lockFamily, requireAccess } from "../../auth/access.ts";
+import { type DeviceGrant, lockFamily, requireAccess } from "../../auth/access.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
@@ -62,11 +62,11 @@ export async function updateDeviceSort(
 /**
  * Unbinds a device from its household (spec §7 family-device/delete-device): administrator only. The device stays
  * provisioned (its secret and state are kept) and can be bound again with its pairing code. Publishes
- * `device.changed` to the household that lost it.
- * @throws AppError NotFound (unknown device); Forbidden (not a member, or not the administrator).
+ * `device.changed` to the household that lost it. `device` is what the call's rule found (the caller administers its
+ * household; contract `deleteDevice`).
  */
-export async function deleteFamilyDevice(deps: { db: Db; bus: Bus }, userId: string, deviceId: string): Promise<null> {
-  const { familyId } = await requireAccess(deps.db, userId, { object: "device", role: "admin", id: deviceId });
+export async function deleteFamilyDevice(deps: { db: Db; bus: Bus }, device: DeviceGrant): Promise<null> {
+  const { deviceId, familyId } = device;
   const message = await stateMessage(deps.db, deviceId, familyId);
   const result = await deps.db
     .updateTable("devices")
