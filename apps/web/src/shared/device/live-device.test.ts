@@ -1,27 +1,9 @@
-import type { TDeviceChangeMessage, TDeviceInfo } from "@aquapilot/contract";
+import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { deviceInfo } from "../testing/fixtures.ts";
 import { applyLiveMessage, toLiveDevice } from "./live-device.ts";
 
-const info: TDeviceInfo = {
-  id: "d1",
-  mac: "AA",
-  name: "Softener",
-  model: null,
-  deviceSerialNumber: null,
-  serialNumber: null,
-  firmwareVersion: null,
-  online: true,
-  station: 0,
-  stationRemainingSeconds: null,
-  remainingWaterL: 900,
-  capacityL: 1000,
-  flowRateLpm: 0,
-  totalWaterL: 10,
-  vacation: false,
-  closeReason: null,
-  lastReportTime: "2026-01-01T00:00:00Z",
-  commandId: null,
-};
+const info = deviceInfo({ name: "Softener" });
 
 const message = (patch: Partial<TDeviceChangeMessage>): TDeviceChangeMessage => ({
   kind: "state",

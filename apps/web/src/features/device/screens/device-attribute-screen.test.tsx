@@ -1,29 +1,18 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { deviceInfo } from "../../../shared/testing/fixtures.ts";
 import { renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceAttributeScreen } from "./device-attribute-screen.tsx";
 
-const info = {
-  id: "d1",
+const info = deviceInfo({
   mac: "A1B2C3D4E5F6",
-  name: "Kitchen softener",
   model: "AP-200",
   deviceSerialNumber: "DSN-1",
-  serialNumber: null,
   firmwareVersion: "1.4.2",
-  online: true,
-  station: 0,
-  stationRemainingSeconds: null,
-  remainingWaterL: 900,
-  capacityL: 1000,
-  flowRateLpm: 0,
   totalWaterL: 12345,
   vacation: true,
-  closeReason: null,
-  lastReportTime: "2026-01-01T00:00:00Z",
   registeredAt: new Date(Date.now() - 2.5 * 365 * 86_400_000).toISOString(),
-  commandId: null,
-};
+});
 const route = routeOf("/DeviceAttribute", { deviceId: "d1", familyId: "f1" });
 const units = { volumeUnit: "L", hardnessUnit: "mgL" };
 

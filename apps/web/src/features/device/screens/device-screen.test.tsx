@@ -1,29 +1,11 @@
+import type { TDeviceInfo } from "@aquapilot/contract/wire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { deviceInfo } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceScreen } from "./device-screen.tsx";
 
-const info = (extra: object = {}) => ({
-  id: "d1",
-  mac: "AA",
-  name: "Kitchen softener",
-  model: null,
-  deviceSerialNumber: null,
-  serialNumber: null,
-  firmwareVersion: null,
-  online: true,
-  station: 0,
-  stationRemainingSeconds: null,
-  remainingWaterL: 900,
-  capacityL: 1000,
-  flowRateLpm: 0,
-  totalWaterL: 10,
-  vacation: false,
-  closeReason: null,
-  lastReportTime: new Date().toISOString(),
-  commandId: null,
-  ...extra,
-});
+const info = (patch: Partial<TDeviceInfo> = {}) => deviceInfo({ lastReportTime: new Date().toISOString(), ...patch });
 const route = routeOf("/Device", { deviceId: "d1", familyId: "f1" });
 const background = {
   getFamilyDevices: { totalCount: 1, items: [{ id: "d1", name: "Kitchen softener", familyId: "f1", sort: 1 }] },
