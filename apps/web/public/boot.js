@@ -9,8 +9,13 @@
  *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The
  *   entry runs once the document is parsed, as a module script in the page would.
  * - with a session stored and the page opening on Home, preloads Home's own chunks and its texts in the stored
- *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run.
- * Anything unexpected about the copy shows no copy; the app starts either way.
+ *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run;
+ * - with a session stored and the page opening on Home, paints the last Home the owner saw (localStorage
+ *   homeSnapshot, written by the app: apps/web/src/shared/snapshot) when it was taken today in the language the app
+ *   will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
+ *   nothing in it runs) into #root, which stays inert and aria-busy until the app's first render replaces it; the
+ *   app's code then starts after that paint, as with the Login copy.
+ * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
  */
 (() => {
   const script = document.currentScript || document.querySelector("script[data-entry]");
@@ -20,23 +25,126 @@
   /** The language of the copy to show, or null for none. */
   const pick = () => {
     const languages = ["zh-Hans", "en", "es", "ru", "fr"];
-    const path = routePath();
-    if (path !== "/login") return null;
-    const stored = window.localStorage.getItem("lang");
-    if (stored === null) return window.AquaPilotNative ? null : "zh-Hans";
-    const lang = JSON.parse(stored);
+    if (routePath() !== "/login") return null;
+    const lang = startLanguage();
     return languages.indexOf(lang) >= 0 ? lang : null;
   };
+  /** Whether a session is stored and the page opens on Home ("/", "/index", "/index/home": the app's rule). */
+  const signedInOnHome = () => {
+    const path = routePath();
+    if (path !== "" && path !== "/index" && path !== "/index/home") return false;
+    return window.localStorage.getItem("token") !== null;
+  };
+  /** The language the app will start in: the stored one, else zh-Hans in a browser, unknown (null) in a shell. */
+  const startLanguage = () => {
+    const stored = window.localStorage.getItem("lang");
+    return stored === null ? (window.AquaPilotNative ? null : "zh-Hans") : JSON.parse(stored);
+  };
+  /** YYYY-MM-DD of today in the phone's time zone (shared/snapshot localDay). */
+  const today = () => {
+    const now = new Date();
+    const pad = (n) => String(n).padStart(2, "0");
+    return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  };
+  /** The stored Home snapshot to paint (signed in, on Home, format 1, today, the start language), or null. */
+  const homeSnapshot = () => {
+    if (!signedInOnHome()) return null;
+    const lang = startLanguage();
+    const snapshot = JSON.parse(window.localStorage.getItem("homeSnapshot") || "null");
+    if (snapshot?.v !== 1 || !lang || snapshot.lang !== lang) return null;
+    if (snapshot.day !== today() || !Array.isArray(snapshot.nodes) || !Array.isArray(snapshot.css)) return null;
+    return snapshot;
+  };
+  const SVG = "http://www.w3.org/2000/svg";
+  /** Elements a snapshot never brings (shared/snapshot leaves them out too). */
+  const SKIPPED = /^(script|style|link|iframe|object|embed|template|noscript)$/i;
+  /** Builds snapshot `nodes` into `parent`: text, or [name, [attribute, value…], [property, value, priority…], children]. */
+  const build = (parent, nodes) => {
+    for (const node of nodes) {
+      if (typeof node === "string") {
+        parent.appendChild(document.createTextNode(node));
+        continue;
+      }
+      const [name, attributes, style, children] = Array.isArray(node) ? node : [];
+      if (typeof name !== "string" || ![attributes, style, children].every(Array.isArray)) {
+        throw new Error("not a snapshot node");
+      }
+      if (SKIPPED.test(name)) continue;
+      const svg = name === "svg" || (parent.namespaceURI === SVG && parent.localName !== "foreignObject");
+      const element = svg ? document.createElementNS(SVG, name) : document.createElement(name);
+      for (let i = 0; i + 1 < attributes.length; i += 2) {
+        const [attribute, value] = [String(attributes[i]), String(attributes[i + 1])];
+        if (/^on/i.test(attribute) || /^\s*javascript:/i.test(value)) continue;
+        element.setAttribute(attribute, value);
+      }
+      for (let i = 0; i + 2 < style.length; i += 3) element.style.setProperty(style[i], style[i + 1], style[i + 2]);
+      build(element, children);
+      parent.appendChild(element);
+    }
+  };
+  /** The longest a snapshot waits for its stylesheets before the app starts without it, ms. */
+  const SNAPSHOT_CSS_LIMIT_MS = 3000;
+  /**
+   * Links the snapshot's stylesheets the page lacks (the build's own only: /assets/<name>.css); resolves true once
+   * all have loaded, false when one is not the build's, fails (another build) or has not loaded within
+   * SNAPSHOT_CSS_LIMIT_MS.
+   */
+  const loadSheets = (hrefs) =>
+    new Promise((resolve) => {
+      let waiting = 0;
+      let settled = false;
+      const settle = (ok) => {
+        if (settled) return;
+        settled = true;
+        resolve(ok);
+      };
+      for (const href of hrefs) {
+        if (typeof href !== "string" || !/^\/assets\/[\w.-]+\.css$/.test(href)) return settle(false);
+        if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) continue;
+        waiting++;
+        const link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        link.onload = () => {
+          if (--waiting === 0) settle(true);
+        };
+        link.onerror = () => settle(false);
+        add(link);
+      }
+      if (waiting === 0) settle(true);
+      setTimeout(() => settle(false), SNAPSHOT_CSS_LIMIT_MS);
+    });
+  /** Paints `snapshot` into #root (inert, aria-busy) and marks the page; false when it cannot be built. */
+  const paintSnapshot = (snapshot) => {
+    const root = document.getElementById("root");
+    if (!root) return false;
+    const nodes = document.createDocumentFragment();
+    try {
+      build(nodes, snapshot.nodes);
+    } catch {
+      return false; // a node of another shape: no snapshot
+    }
+    root.replaceChildren(nodes);
+    root.inert = true;
+    root.setAttribute("aria-busy", "true");
+    document.documentElement.setAttribute("data-snapshot", "home");
+    document.documentElement.lang = snapshot.lang;
+    return true;
+  };
+
   let shown = false;
+  let snapshot = null;
   try {
     const lang = pick();
     if (lang) {
       document.documentElement.setAttribute("data-prerender", lang);
       document.documentElement.lang = lang;
       shown = true;
+    } else {
+      snapshot = homeSnapshot();
     }
   } catch {
-    // no storage, bad JSON: no copy
+    // no storage, bad JSON: no copy, no snapshot
   }
 
   /** The longest the app's code waits for the copy's first paint, ms. */
@@ -50,11 +158,8 @@
    */
   const homeChunks = () => {
     try {
-      const path = routePath();
-      if (path !== "" && path !== "/index" && path !== "/index/home") return [];
-      if (!window.localStorage.getItem("token")) return [];
-      const stored = window.localStorage.getItem("lang");
-      const lang = stored === null ? (window.AquaPilotNative ? null : "zh-Hans") : JSON.parse(stored);
+      if (!signedInOnHome()) return [];
+      const lang = startLanguage();
       const texts = {};
       for (const part of (script.dataset.homeTexts || "").split(" ")) {
         const at = part.indexOf("=");
@@ -120,6 +225,20 @@
     afterPaint(() => {
       preload(true);
       whenParsed(run);
+    });
+  } else if (snapshot) {
+    whenParsed(() => {
+      loadSheets(snapshot.css).then((loaded) => {
+        if (loaded && paintSnapshot(snapshot)) {
+          afterPaint(() => {
+            preload(false);
+            run();
+          });
+        } else {
+          preload(false);
+          run();
+        }
+      });
     });
   } else {
     preload(false);

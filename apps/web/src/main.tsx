@@ -20,6 +20,11 @@ import "./styles.css";
  */
 unstableSetRender(antdRender);
 
+/** The longest a showing Home snapshot waits for Home's chunk, texts and first calls before the first render, ms. */
+const SNAPSHOT_HOLD_MS = 3_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 async function start(): Promise<void> {
   // Start-up runs in tasks of its own, apart from the modules' evaluation and from each other (issue 12, blocking
   // time). The first screen's chunks start loading first, beside the native calls and the texts.
@@ -43,7 +48,8 @@ async function start(): Promise<void> {
   // no request waterfall).
   // What is not the first screen (the real-time client, the message centre, the pull gesture) waits for these calls
   // and their paint.
-  holdUntilFirstScreen(first.loadData(queryClient));
+  const firstData = first.loadData(queryClient);
+  holdUntilFirstScreen(firstData);
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.
   if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);
@@ -51,6 +57,10 @@ async function start(): Promise<void> {
   // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
+  // The last Home the owner saw is showing (public/boot.js, shared/snapshot): the first render must be Home with its
+  // data, not its skeletons, so it replaces the snapshot with the same screen; at most SNAPSHOT_HOLD_MS.
+  const snapshot = document.documentElement.hasAttribute("data-snapshot");
+  if (snapshot) await Promise.race([Promise.all([first.ready, screenTexts, firstData]), sleep(SNAPSHOT_HOLD_MS)]);
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);
@@ -69,6 +79,13 @@ async function start(): Promise<void> {
       </StrictMode>,
     );
   });
+  if (snapshot) {
+    // Preact has replaced the snapshot in this render (React, in development, on its commit: its nodes have no
+    // handlers meanwhile).
+    container.inert = false;
+    container.removeAttribute("aria-busy");
+    document.documentElement.removeAttribute("data-snapshot");
+  }
   // Web Push for the installed web app (issue 5); a no-op inside the native shells and where unsupported.
   if (import.meta.env.PROD) void registerServiceWorker();
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { localDay, saveSnapshot } from "../shared/snapshot/index.ts";
 
 /** public/boot.js, the classic script in index.html's head that picks the prerendered Login copy (issue 12). */
 const BOOT = readFileSync(path.join(import.meta.dirname, "../../public/boot.js"), "utf8");
@@ -195,5 +196,153 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
   it("knows the same five languages as the app (spec §1)", () => {
     const list = /const languages = (\[[^\]]*\])/.exec(BOOT)?.[1];
     expect(JSON.parse(list ?? "null")).toEqual([...LANGUAGES]);
+  });
+});
+
+describe("boot.js: the last Home's snapshot painted before the app runs", () => {
+  const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
+  let root: HTMLElement;
+  let added: Element[] = [];
+  let append: ReturnType<typeof vi.spyOn>;
+
+  beforeEach(() => {
+    root = document.createElement("div");
+    root.id = "root";
+    root.innerHTML = '<div class="prerender" lang="en" inert="">login copy</div>';
+    document.body.append(root);
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.id = "boot-tag";
+    document.body.append(tag);
+    added = [];
+    // What boot.js adds to the head, recorded (happy-dom would fetch the files); a stylesheet "loads" at once.
+    append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
+      added.push(...nodes);
+      for (const n of nodes) {
+        if (n instanceof HTMLLinkElement && n.rel === "stylesheet") {
+          const fail = n.getAttribute("href")?.includes("gone");
+          setTimeout(() => n.dispatchEvent(new Event(fail ? "error" : "load")), 0);
+        }
+      }
+      return node;
+    });
+  });
+  afterEach(() => {
+    append.mockRestore();
+    root.remove();
+    document.getElementById("boot-tag")?.remove();
+    document.documentElement.removeAttribute("data-snapshot");
+    localStorage.clear();
+    window.location.hash = "";
+  });
+
+  /** A snapshot as the app stores it (shared/snapshot), taken today in `lang`. */
+  function stored(lang: string, over: Record<string, unknown> = {}): string {
+    return JSON.stringify({
+      v: 1,
+      lang,
+      day: localDay(),
+      css: ["/assets/home-1.css"],
+      nodes: [
+        [
+          "div",
+          ["class", "home", "data-testid", "home-screen", "onclick", "alert(1)"],
+          ["--adm-color", "red", ""],
+          [
+            ["span", ["class", "home__total-value"], [], ["50.4 L"]],
+            ["svg", ["viewBox", "0 0 48 48"], ["vertical-align", "-0.125em", ""], [["path", ["d", "M1 1"], [], []]]],
+            ["script", [], [], ["alert(2)"]],
+            ["a", ["href", "javascript:alert(3)"], [], ["x"]],
+          ],
+        ],
+        " ",
+      ],
+      ...over,
+    });
+  }
+
+  async function bootOn(hash: string, storage: Record<string, string>): Promise<void> {
+    boot(hash, storage);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  const entryStarted = () => added.some((e) => e.getAttribute("type") === "module");
+
+  it("signed in on Home, today, in the start language: builds it into an inert #root, its stylesheets first", async () => {
+    await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
+    expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
+    expect(root.inert).toBe(true);
+    expect(root.getAttribute("aria-busy")).toBe("true");
+    expect(root.querySelector(".prerender")).toBeNull();
+    const home = root.querySelector<HTMLElement>('[data-testid="home-screen"]');
+    expect(home?.querySelector(".home__total-value")?.textContent).toBe("50.4 L");
+    // Styles through the CSSOM (the CSP drops style attributes in markup); SVG in its namespace.
+    expect(home?.style.getPropertyValue("--adm-color")).toBe("red");
+    const svg = home?.querySelector("svg");
+    expect(svg?.namespaceURI).toBe("http://www.w3.org/2000/svg");
+    expect(svg?.querySelector("path")?.namespaceURI).toBe("http://www.w3.org/2000/svg");
+    // Nothing in it can run: no handler attribute, no script, no javascript: link.
+    expect(home?.hasAttribute("onclick")).toBe(false);
+    expect(root.querySelector("script")).toBeNull();
+    expect(root.querySelector("a")?.hasAttribute("href")).toBe(false);
+    expect(added.filter((e) => e.getAttribute("rel") === "stylesheet").map((e) => e.getAttribute("href"))).toEqual([
+      "/assets/home-1.css",
+    ]);
+  });
+
+  it("shows nothing on another route, signed out, on another day, in another language or of another format", async () => {
+    const cases: Array<[string, Record<string, string>]> = [
+      ["#/Device", { token, lang: '"en"', homeSnapshot: stored("en") }],
+      ["#/index/home", { lang: '"en"', homeSnapshot: stored("en") }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { day: "2020-01-01" }) }],
+      ["#/index/home", { token, lang: '"fr"', homeSnapshot: stored("en") }],
+      ["#/index/home", { token, homeSnapshot: stored("en") }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { v: 2 }) }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: ["https://evil.example/x.css"] }) }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: ["/assets/gone-1.css"] }) }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { nodes: [[1, 2]] }) }],
+      ["#/index/home", { token, lang: '"en"', homeSnapshot: "{bad" }],
+    ];
+    for (const [hash, storage] of cases) {
+      added = [];
+      await bootOn(hash, storage);
+      const what = `${hash} ${JSON.stringify(storage).slice(90)}`;
+      expect(document.documentElement.hasAttribute("data-snapshot"), what).toBe(false);
+      expect(root.inert, what).toBe(false);
+      expect(root.querySelector(".prerender"), what).not.toBeNull();
+      // The app starts either way.
+      expect(entryStarted(), what).toBe(true);
+    }
+  });
+
+  it("rebuilds what the app kept (shared/snapshot saveSnapshot) node for node", async () => {
+    const screen = document.createElement("div");
+    screen.innerHTML =
+      '<div class="home" data-testid="home-screen"><header class="home__hero"><span class="home__total-value">50.4 L' +
+      '</span></header>\n <div class="device-card"><svg viewBox="0 0 48 48"><g fill="none"><path d="M1 1"></path></g>' +
+      "</svg><span>Softener 1</span><!-- a comment --></div></div>";
+    screen.querySelector<HTMLElement>(".home")?.style.setProperty("--adm-color-primary", "#0093dd");
+    screen.querySelector("svg")?.style.setProperty("vertical-align", "-0.125em");
+    saveSnapshot(screen, "en");
+    const expected = screen.innerHTML.replace("<!-- a comment -->", "");
+    await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: localStorage.getItem("homeSnapshot") ?? "" });
+    expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
+    expect(root.innerHTML).toBe(expected);
+  });
+
+  it("starts the app's code only after the snapshot has painted", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    try {
+      boot("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: [] }) });
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
+      expect(entryStarted()).toBe(false);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+      expect(entryStarted()).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -40,6 +40,34 @@ export interface StoredWifi {
   password: string;
 }
 
+/**
+ * One node of a snapshot: a text node's text, or an element as `[localName, attributes, style, children]` where
+ * `attributes` is a flat `[name, value, name, value…]` list without `style`, `style` a flat
+ * `[property, value, priority…]` list of the element's inline style (the CSSOM's, which the app sets), and the
+ * namespace follows from the tree (`svg` and what it holds are SVG).
+ */
+export type SnapshotNode = string | [string, string[], string[], SnapshotNode[]];
+
+/** What localStorage `homeSnapshot` holds (shared/snapshot; read by public/boot.js: keep both in step). */
+export interface StoredSnapshot {
+  /** Format version: boot.js shows only the version it knows (shared/snapshot SNAPSHOT_VERSION). */
+  v: number;
+  /** The app's language when it was taken: boot.js shows it only in the same language. */
+  lang: Language;
+  /** The local calendar day it was taken, `YYYY-MM-DD`: boot.js shows it only on that day ("water used today"). */
+  day: string;
+  /**
+   * The stylesheets the page had loaded besides index.html's, as `/assets/….css` paths (a route's chunk brings its
+   * own): boot.js loads them before it paints the nodes, and shows nothing when one fails (another build).
+   */
+  css: string[];
+  /** `#root`'s children. */
+  nodes: SnapshotNode[];
+}
+
+/** A stylesheet a Home snapshot may name: one of the build's own, `/assets/<name>.css` (public/boot.js checks the same). */
+export const SNAPSHOT_CSS = /^\/assets\/[\w.-]+\.css$/;
+
 /** Every persisted key of spec §3 and the shape of its value. */
 export interface StorageSchema {
   loginInfo: LoginInfo;
@@ -56,6 +84,8 @@ export interface StorageSchema {
    * registration move to the account signed in here. Kept across sign-out and cache clears.
    */
   pushInstallationId: string;
+  /** The last Home shown (issue 12, shared/snapshot), painted by public/boot.js on the next start. */
+  homeSnapshot: StoredSnapshot;
 }
 
 /** A persisted key of spec §3. */
@@ -81,6 +111,15 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
   wifi: (v): v is StoredWifi => isObject(v) && typeof v.name === "string" && typeof v.password === "string",
   lang: (v): v is Language => typeof v === "string" && ["zh-Hans", "en", "es", "ru", "fr"].includes(v),
   pushInstallationId: (v): v is string => typeof v === "string" && /^[A-Za-z0-9_-]{16,128}$/.test(v),
+  homeSnapshot: (v): v is StoredSnapshot =>
+    isObject(v) &&
+    typeof v.v === "number" &&
+    typeof v.lang === "string" &&
+    typeof v.day === "string" &&
+    /^\d{4}-\d{2}-\d{2}$/.test(v.day) &&
+    Array.isArray(v.css) &&
+    v.css.every((href) => typeof href === "string" && SNAPSHOT_CSS.test(href)) &&
+    Array.isArray(v.nodes),
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -176,9 +215,13 @@ export function rememberWifi(name: string, password: string): void {
   setItem("wifi", { name, password });
 }
 
-/** Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device. */
+/**
+ * Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device, and the
+ * last Home's snapshot (issue 12), so the next account never sees this one's.
+ */
 export function clearSession(): void {
   removeItem("token");
   removeItem("loginInfo");
   removeItem("device");
+  removeItem("homeSnapshot");
 }

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { getUserFamily } from "../../../shared/storage/index.ts";
+import { getItem, getUserFamily } from "../../../shared/storage/index.ts";
 import { never, renderScreen } from "../../../shared/testing/render.tsx";
 import { HomeScreen } from "./home-screen.tsx";
 
@@ -78,5 +78,31 @@ describe("Home screen", () => {
   it("goes to NoFamily when the user has no household", async () => {
     const view = await renderScreen(<HomeScreen />, { api: { getFamilies: { totalCount: 0, items: [] } } });
     await waitFor(() => expect(view.navigatedTo()).toBe("/NoFamily"));
+  });
+
+  it("keeps its snapshot for the next start only once its devices show: when the owner leaves, and 2 s after its data", async () => {
+    localStorage.removeItem("homeSnapshot");
+    const pending = await renderScreen(<HomeScreen />, { api: { getFamilies: never } });
+    pending.container.id = "root";
+    window.dispatchEvent(new Event("pagehide"));
+    expect(getItem("homeSnapshot")).toBeNull();
+    pending.unmount();
+    pending.container.removeAttribute("id");
+
+    const view = await renderScreen(<HomeScreen />, { api: api(true, [device("d1", "Kitchen", true)]) });
+    view.container.id = "root";
+    await waitFor(() => expect(screen.getAllByTestId("device-card")).toHaveLength(1));
+    window.dispatchEvent(new Event("pagehide"));
+    const kept = getItem("homeSnapshot");
+    expect(kept?.lang).toBe("en");
+    expect(JSON.stringify(kept?.nodes)).toContain("Kitchen");
+
+    localStorage.removeItem("homeSnapshot");
+    await waitFor(() => expect(getItem("homeSnapshot")).not.toBeNull(), { timeout: 4_000 });
+    view.unmount();
+    window.dispatchEvent(new Event("pagehide"));
+    localStorage.removeItem("homeSnapshot");
+    window.dispatchEvent(new Event("pagehide"));
+    expect(getItem("homeSnapshot")).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ import { StateBlock } from "../../../shared/ui/state-block.tsx";
 import { toast } from "../../../shared/ui/toast.ts";
 import { DeviceCard } from "../components/device-card.tsx";
 import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.ts";
+import { useHomeSnapshot } from "../use-home-snapshot.ts";
 import { useLiveDashboard } from "../use-live-dashboard.ts";
 import "../home.css";
 import { useVolume } from "../../../shared/units/volume.ts";
@@ -246,6 +247,11 @@ export function HomeScreen() {
 
   const list = devices.data ?? [];
   const onlineCount = list.filter((d) => d.online).length;
+  // The next start paints this Home before the app's code has loaded (issue 12): kept once its cards show.
+  useHomeSnapshot(
+    families.isSuccess && devices.isSuccess && dashboard.isSuccess && list.length > 0,
+    `${devices.dataUpdatedAt} ${dashboard.dataUpdatedAt} ${family?.id}`,
+  );
 
   return (
     <div className="home" data-testid="home-screen">

@@ -1,0 +1,113 @@
+import type { Language } from "@aquapilot/contract/wire";
+import {
+  getItem,
+  removeItem,
+  SNAPSHOT_CSS,
+  type SnapshotNode,
+  type StoredSnapshot,
+  setItem,
+} from "../storage/index.ts";
+
+export type { SnapshotNode, StoredSnapshot };
+
+/**
+ * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (issue 12: Home's
+ * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; public/boot.js
+ * rebuilds it into `#root` on a signed-in start on Home, in the same language and on the same day, and the app's first
+ * render replaces it. It is a tree of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute`
+ * and the CSSOM, so the page's Content-Security-Policy (no inline styles, no inline script) holds and nothing in it
+ * can run. Sign-in and sign-out remove it (storage `clearSession`, `clearLoginInfo`).
+ */
+
+/** The snapshot format boot.js reads. */
+export const SNAPSHOT_VERSION = 1;
+
+/** The largest snapshot kept, in characters of JSON (about 40 KB for Home with five devices). */
+export const SNAPSHOT_MAX_CHARS = 200_000;
+
+/** Elements a snapshot never holds (nothing in it may run or load). */
+const SKIPPED = new Set(["script", "style", "link", "iframe", "object", "embed", "template", "noscript"]);
+
+/**
+ * The local calendar day of `at` as `YYYY-MM-DD` (the phone's time zone), the same text public/boot.js computes.
+ * @param at a time, default now
+ */
+export function localDay(at: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+/**
+ * The snapshot tree of `node`'s children (see {@link SnapshotNode}): elements and text, comments dropped, script-like
+ * elements ({@link SKIPPED}) and event-handler attributes (`on…`) left out, whitespace-only text kept (it lays out).
+ * @param node the element whose children are taken (`#root`)
+ */
+export function snapshotChildren(node: Node): SnapshotNode[] {
+  const out: SnapshotNode[] = [];
+  for (const child of Array.from(node.childNodes)) {
+    if (child.nodeType === 3) {
+      out.push(child.nodeValue ?? "");
+      continue;
+    }
+    if (child.nodeType !== 1) continue;
+    const element = child as Element;
+    const name = element.localName;
+    if (SKIPPED.has(name)) continue;
+    const attributes: string[] = [];
+    for (const a of Array.from(element.attributes)) {
+      if (a.name === "style" || a.name.toLowerCase().startsWith("on")) continue;
+      attributes.push(a.name, a.value);
+    }
+    const style: string[] = [];
+    const declared = (element as HTMLElement).style;
+    if (declared) {
+      for (let i = 0; i < declared.length; i++) {
+        const property = declared.item(i);
+        style.push(property, declared.getPropertyValue(property), declared.getPropertyPriority(property));
+      }
+    }
+    out.push([name, attributes, style, snapshotChildren(element)]);
+  }
+  return out;
+}
+
+/**
+ * The page's stylesheets that are the build's own ({@link SNAPSHOT_CSS}: index.html's and those Vite linked with a
+ * route's chunk), as paths in document order.
+ * @param doc the page's document
+ */
+export function buildStylesheets(doc: Document = document): string[] {
+  const out: string[] = [];
+  for (const link of Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'))) {
+    const path = new URL(link.getAttribute("href") ?? "", doc.baseURI).pathname;
+    if (SNAPSHOT_CSS.test(path) && !out.includes(path)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Keeps `root`'s content as the Home snapshot in `lang` for today (localStorage `homeSnapshot`); one larger than
+ * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored (storage module).
+ * @param root the app's container (`#root`)
+ * @param lang the language the screen is shown in
+ * @param now the time it is taken, default now
+ */
+export function saveSnapshot(root: Element, lang: Language, now: Date = new Date()): void {
+  const snapshot: StoredSnapshot = {
+    v: SNAPSHOT_VERSION,
+    lang,
+    day: localDay(now),
+    css: buildStylesheets(root.ownerDocument),
+    nodes: snapshotChildren(root),
+  };
+  if (JSON.stringify(snapshot.nodes).length > SNAPSHOT_MAX_CHARS) {
+    removeItem("homeSnapshot");
+    return;
+  }
+  setItem("homeSnapshot", snapshot);
+}
+
+/** The stored snapshot, or null (none, or of another shape). */
+export function storedSnapshot(): StoredSnapshot | null {
+  return getItem("homeSnapshot");
+}

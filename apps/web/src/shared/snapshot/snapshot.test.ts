@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { clearLoginInfo } from "../auth/session.ts";
+import { clearSession, getItem } from "../storage/index.ts";
+import { buildStylesheets, localDay, SNAPSHOT_MAX_CHARS, saveSnapshot, snapshotChildren } from "./index.ts";
+
+describe("Home snapshot (issue 12)", () => {
+  afterEach(() => {
+    localStorage.clear();
+  });
+
+  it("takes elements, text, attributes and the CSSOM's inline style, and leaves out scripts, handlers and comments", () => {
+    const root = document.createElement("div");
+    root.innerHTML =
+      '<p class="a" data-x="1">Hi <b>there</b></p><script>alert(1)</script><!-- c --><img src="/i.png" onerror="x()">';
+    root.querySelector("p")?.style.setProperty("color", "red", "important");
+    expect(snapshotChildren(root)).toEqual([
+      ["p", ["class", "a", "data-x", "1"], ["color", "red", "important"], ["Hi ", ["b", [], [], ["there"]]]],
+      ["img", ["src", "/i.png"], [], []],
+    ]);
+  });
+
+  it("keeps the day, the language, the build's stylesheets and the nodes; too large a screen removes the kept one", () => {
+    // A page of its own, whose links nothing loads.
+    const page = document.implementation.createHTMLDocument("");
+    for (const href of ["/assets/app-1.css", "/assets/home-2.css", "https://cdn.example/x.css", "/assets/app-1.css"]) {
+      const link = page.createElement("link");
+      link.setAttribute("rel", "stylesheet");
+      link.setAttribute("href", href);
+      page.head.append(link);
+    }
+    const root = page.createElement("div");
+    page.body.append(root);
+    root.textContent = "Softener 1";
+    saveSnapshot(root, "fr", new Date(2026, 10, 5, 23, 59));
+    expect(getItem("homeSnapshot")).toEqual({
+      v: 1,
+      lang: "fr",
+      day: "2026-11-05",
+      css: ["/assets/app-1.css", "/assets/home-2.css"],
+      nodes: ["Softener 1"],
+    });
+    expect(buildStylesheets(page)).toEqual(["/assets/app-1.css", "/assets/home-2.css"]);
+
+    root.textContent = "x".repeat(SNAPSHOT_MAX_CHARS + 1);
+    saveSnapshot(root, "fr");
+    expect(getItem("homeSnapshot")).toBeNull();
+  });
+
+  it("is the phone's local day", () => {
+    expect(localDay(new Date(2026, 0, 9, 0, 0))).toBe("2026-01-09");
+  });
+
+  it("is removed at sign-out and when Login clears the login info, so the next account never sees it", () => {
+    const root = document.createElement("div");
+    root.textContent = "Lake house";
+    saveSnapshot(root, "en");
+    clearSession();
+    expect(getItem("homeSnapshot")).toBeNull();
+    saveSnapshot(root, "en");
+    clearLoginInfo();
+    expect(getItem("homeSnapshot")).toBeNull();
+  });
+});

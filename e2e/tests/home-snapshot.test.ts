@@ -1,0 +1,119 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
+
+/** The built entry module: holding it keeps the page as boot.js painted it. */
+const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
+
+/** What the page shows of Home: the snapshot's mark, #root's state and the cards' names. */
+async function shown(page: Page) {
+  return page.evaluate(() => {
+    const root = document.getElementById("root");
+    return {
+      snapshot: document.documentElement.getAttribute("data-snapshot"),
+      inert: root?.inert ?? null,
+      busy: root?.getAttribute("aria-busy") ?? null,
+      names: [...document.querySelectorAll(".device-card__name")].map((e) => e.textContent),
+    };
+  });
+}
+
+/** Removes the app's service worker, so the next load's files come from the network, where the test holds them. */
+async function withoutWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+  });
+}
+
+/**
+ * The last Home on the next start (issue 12): an owner who saw Home reopens the app and sees that Home at once,
+ * painted by boot.js from what the app kept, before any of the app's JavaScript has run — under the strict CSP,
+ * taking no taps — and the app then replaces it with the live Home, which answers taps. Signing out removes it.
+ */
+describe("the last Home paints before the app's JavaScript has run", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "3" });
+    phone = await launchPhone("en-US");
+    await phone.context.exposeBinding("__reportCsp", (_s, v: string) => {
+      violations.push(v);
+    });
+    await phone.context.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => {
+        const report = (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp;
+        void report(`${e.effectiveDirective} ${e.blockedURI || e.sample}`);
+      });
+    });
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  it("is kept while Home shows, painted on the next start, inert, and replaced by the live Home", async () => {
+    const page = await newPageIn(phone.context, "en");
+    await signInAsDemo(page, system.url);
+    await page.locator('[data-testid="device-card"]').nth(2).waitFor({ timeout: 20_000 });
+    const live = await page.locator(".device-card__name").allTextContents();
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem("homeSnapshot") !== null), { timeout: 10_000 })
+      .toBe(true);
+    await withoutWorker(page);
+
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(ENTRY_SCRIPT, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${system.url}/version.json`);
+    await page.goto(`${system.url}/#/index/home`);
+    await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("home");
+    expect(await shown(page)).toEqual({ snapshot: "home", inert: true, busy: "true", names: live });
+    await snap(page, "home-snapshot-before-app");
+    // A tap on the snapshot goes nowhere (it has no handlers and is inert).
+    await page.locator(".device-card").first().click({ force: true });
+    expect(page.url()).toContain("#/index/home");
+
+    release();
+    await expect.poll(() => shown(page).then((s) => s.snapshot), { timeout: 15_000 }).toBeNull();
+    const after = await shown(page);
+    expect(after).toEqual({ snapshot: null, inert: false, busy: null, names: live });
+    await page.getByTestId("realtime-state").waitFor();
+    // The live Home answers taps.
+    await page.locator(".device-card").first().click();
+    await expect.poll(() => page.url()).toContain("#/Device");
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it("is gone after sign-out: the next start on Home paints nothing before the app", async () => {
+    const page = await newPageIn(phone.context, "en");
+    await page.goto(`${system.url}/#/index/home`);
+    await page.locator('[data-testid="device-card"]').first().waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem("homeSnapshot") !== null), { timeout: 10_000 })
+      .toBe(true);
+    // Sign-out from My, confirmed (spec §4 Logout).
+    await page.goto(`${system.url}/#/index/my`);
+    await page.getByTestId("logout").click();
+    await page.locator(".adm-dialog-footer button").last().click();
+    await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
+    expect(await page.evaluate(() => localStorage.getItem("homeSnapshot"))).toBeNull();
+    await withoutWorker(page);
+    await page.route(ENTRY_SCRIPT, (route) => route.abort());
+    await page.goto(`${system.url}/version.json`);
+    await page.goto(`${system.url}/#/index/home`);
+    await page.waitForLoadState("load");
+    expect((await shown(page)).snapshot).toBeNull();
+    expect(await page.locator(".device-card").count()).toBe(0);
+    await page.close();
+  });
+});
