@@ -48,13 +48,19 @@ describe("deferEntry", () => {
       '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
       "</head>",
     ].join("\n");
-    const out = deferEntry(html, "./boot.js", ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"], {
-      js: ["/assets/home-1.js", "/assets/i18n-1.js"],
-      texts: { "zh-Hans": ["/assets/zh-Hans-1.js", "/assets/zh-Hans-2.js"], en: ["/assets/en-1.js"] },
-    });
+    const out = deferEntry(
+      html,
+      "./boot.js",
+      ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"],
+      {
+        js: ["/assets/home-1.js", "/assets/i18n-1.js"],
+        texts: { "zh-Hans": ["/assets/zh-Hans-1.js", "/assets/zh-Hans-2.js"], en: ["/assets/en-1.js"] },
+      },
+      ["/assets/login-1.css", "/assets/index-1.css"],
+    );
     expect(out).not.toMatch(/type="module"|modulepreload/);
     expect(out).toContain(
-      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js"></script>',
+      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css"></script>',
     );
     expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
     expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);

@@ -83,7 +83,8 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * insertion, so Vite's lazy-import helper finds them there instead of adding a link (and a style pass) per file.
  * `home`: Home's chunks and, per language, its texts' chunks ({@link homeChunks}), on `data-home` (less those already
  * preloaded) and `data-home-texts` ("zh-Hans=a.js,b.js en=…"): boot.js preloads them with the entry when a signed-in
- * page opens on Home, so they load beside it instead of after it has run.
+ * page opens on Home, so they load beside it instead of after it has run. `data-css`: the page's own stylesheets (those
+ * in the HTML and `stylesheets`, added with it), which a Home snapshot's stylesheets need not load again.
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
  */
 export function deferEntry(
@@ -91,6 +92,7 @@ export function deferEntry(
   bootSrc: string,
   screen: readonly string[] = [],
   home: HomeChunks = { js: [], texts: {} },
+  stylesheets: readonly string[] = [],
 ): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error("index.html: no module entry script");
@@ -104,12 +106,16 @@ export function deferEntry(
   const notPreloaded = (list: readonly string[]) =>
     list.filter((href) => href !== entry[1] && !preloads.includes(href));
   const own = notPreloaded(screen);
+  // The page's own stylesheets: those in the HTML and those added with it (`stylesheets`).
+  const sheets = [...out.matchAll(/<link rel="stylesheet"[^>]*\shref="([^"]+)"/g)].map((m) => m[1] as string);
+  for (const href of stylesheets) if (!sheets.includes(href)) sheets.push(href);
   const texts = Object.entries(home.texts)
     .map(([lang, files]) => `${lang}=${files.join(",")}`)
     .join(" ");
   const boot =
     `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
-    `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" data-home-texts="${texts}"></script>`;
+    `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" data-home-texts="${texts}" ` +
+    `data-css="${sheets.join(" ")}"></script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
@@ -291,7 +297,11 @@ export function prerenderPlugin(): Plugin {
           js: home.js.map(href),
           texts: Object.fromEntries(Object.entries(home.texts).map(([lang, files]) => [lang, files.map(href)])),
         };
-        return { html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href), homeUrls), tags };
+        const added = tags.map((t) => String(t.attrs?.href));
+        return {
+          html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href), homeUrls, added),
+          tags,
+        };
       },
     },
   };

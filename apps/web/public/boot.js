@@ -227,8 +227,11 @@
       whenParsed(run);
     });
   } else if (snapshot) {
+    // Its stylesheets start loading now, beside the page's own (data-css), which need no second link.
+    const own = (script.dataset.css || "").split(" ");
+    const sheets = loadSheets(snapshot.css.filter((href) => own.indexOf(href) < 0));
     whenParsed(() => {
-      loadSheets(snapshot.css).then((loaded) => {
+      sheets.then((loaded) => {
         if (loaded && paintSnapshot(snapshot)) {
           afterPaint(() => {
             preload(false);

@@ -291,6 +291,19 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     ]);
   });
 
+  it("links only the stylesheets the page does not link itself (data-css)", async () => {
+    document.getElementById("boot-tag")?.setAttribute("data-css", "/assets/app-1.css");
+    await bootOn("#/index/home", {
+      token,
+      lang: '"en"',
+      homeSnapshot: stored("en", { css: ["/assets/app-1.css", "/assets/home-1.css"] }),
+    });
+    expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
+    expect(added.filter((e) => e.getAttribute("rel") === "stylesheet").map((e) => e.getAttribute("href"))).toEqual([
+      "/assets/home-1.css",
+    ]);
+  });
+
   it("shows nothing on another route, signed out, on another day, in another language or of another format", async () => {
     const cases: Array<[string, Record<string, string>]> = [
       ["#/Device", { token, lang: '"en"', homeSnapshot: stored("en") }],
