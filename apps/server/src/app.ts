@@ -14,6 +14,7 @@ import { CODE_KEY_FILE, createCodeService } from "./auth/verification-codes.ts";
 import type { Bus } from "./bus.ts";
 import type { AppConfig } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import { registerAsyncApi } from "./http/asyncapi.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerCompression, variesByEncoding } from "./http/compression.ts";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.ts";
@@ -170,6 +171,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerAccessChecks(app, db);
   // The API's OpenAPI 3.1 document, generated from the contract (issue 13): GET /openapi.json, open.
   registerOpenApi(app, SERVER_VERSION);
+  // The device link's AsyncAPI 3.0 document, generated from the contract's MQTT schemas: GET /asyncapi.json, open.
+  registerAsyncApi(app, SERVER_VERSION);
   registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
