@@ -14,6 +14,8 @@ import { CODE_KEY_FILE, createCodeService } from "./auth/verification-codes.ts";
 import type { Bus } from "./bus.ts";
 import type { AppConfig } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import { registerApiReference } from "./http/api-reference.ts";
+import { registerAsyncApi } from "./http/asyncapi.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerCompression, variesByEncoding } from "./http/compression.ts";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.ts";
@@ -122,7 +124,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
  * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
  * TLS, no-store by default), compression (http/compression.ts, issue 12: dynamic answers by @fastify/compress, the web
  * app from the build's precompressed files), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
- * `/dev/outbox` outside production, and the built web app at "/" when apps/web/dist exists. The development-only
+ * `/dev/outbox` and the interactive API reference `/reference` (http/api-reference.ts) outside production,
+ * GET /openapi.json and /asyncapi.json, and the built web app at "/" when apps/web/dist exists. The development-only
  * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
  *
  * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`.
@@ -170,6 +173,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerAccessChecks(app, db);
   // The API's OpenAPI 3.1 document, generated from the contract (issue 13): GET /openapi.json, open.
   registerOpenApi(app, SERVER_VERSION);
+  // The device link's AsyncAPI 3.0 document, generated from the contract's MQTT schemas: GET /asyncapi.json, open.
+  registerAsyncApi(app, SERVER_VERSION);
   registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
@@ -229,7 +234,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   articleRoutes(app, ctx);
   fileRoutes(app, ctx);
   faultRoutes(app, ctx);
-  if (config.APP_ENV !== "production") registerDevOutboxRoute(app, db);
+  if (config.APP_ENV !== "production") {
+    registerDevOutboxRoute(app, db);
+    // The interactive reference over /openapi.json (Scalar, served from the package), development only (issue 13).
+    app.register(registerApiReference);
+  }
 
   const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
   if (fs.existsSync(path.join(webDist, "index.html"))) {

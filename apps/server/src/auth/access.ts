@@ -22,10 +22,8 @@ export type DeviceGrant = FamilyGrant & { deviceId: string; mac: string };
 /** One object-level check: the contract's {@link ObjectRule} without its reference, with the object's id. */
 export type AccessTarget = Pick<ObjectRule, "object" | "role"> & { id: string };
 
-const NOT_FOUND: Record<
-  "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
-  MessageKey
-> = {
+/** The NotFound key of each object kind (literal types, so docs/errors.md lists each key this check throws). */
+const NOT_FOUND = {
   device: "device.notFound",
   deviceMac: "device.notFound",
   familyMember: "family.memberNotFound",
@@ -33,7 +31,10 @@ const NOT_FOUND: Record<
   shareCode: "family.shareNotFound",
   message: "message.notFound",
   afterSale: "postSale.notFound",
-};
+} as const satisfies Record<
+  "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
+  MessageKey
+>;
 
 /** The caller's membership of `familyId`. @throws AppError Forbidden (family.notMember) for a stranger. */
 async function membership(db: Db, userId: string, familyId: string, role: AccessRole): Promise<FamilyGrant> {

@@ -5,7 +5,7 @@ import { EDGE_LIMITS, EdgeRefusal } from "./edge-limits.ts";
 import { fail } from "./envelope.ts";
 import { AppError } from "./errors.ts";
 import type { MessageParams } from "./message-format.ts";
-import { resolveLanguage, translate } from "./messages.ts";
+import { type MessageKey, resolveLanguage, translate } from "./messages.ts";
 import { RequestValidationError, toValidationErrors } from "./validation.ts";
 
 function languageOf(request: FastifyRequest) {
@@ -30,7 +30,7 @@ export function sendError(
   status: number,
   code: ErrorCode,
   lang: Language,
-  key: string,
+  key: MessageKey,
   params: MessageParams = {},
   validationErrors: TValidationError[] | null = null,
 ) {
@@ -42,18 +42,82 @@ export function sendError(
   });
 }
 
+/** The error code and catalogue key of an answer (the envelope's `error.code` and the text of `error.message`). */
+export interface ErrorAnswer {
+  code: ErrorCode;
+  key: MessageKey;
+}
+
 /**
- * The catalogue key and parameters of a transport-level 4xx raised by Fastify or a plugin (issue 11: body too large,
- * wrong content type, unreadable JSON or form, a malformed multipart body), or null for the generic text.
+ * The one status table of the 4xx errors that Fastify or a plugin raises (not an AppError: e.g. the bearer check of
+ * a hook, a route-level rate limit, an unknown route): status → error code and catalogue key (spec §8). Any other
+ * 4xx status is answered with {@link OTHER_CLIENT_ERROR}, under its own status. docs/errors.md is generated from it.
  */
-function transportMessage(err: FastifyError, status: number): { key: string; params?: MessageParams } | null {
-  if (status === 413 && err.code === "FST_ERR_CTP_BODY_TOO_LARGE")
-    return { key: "input.payloadTooLarge", params: { max: Math.round(EDGE_LIMITS.bodyBytes / 1024) } };
-  if (status === 415) return { key: "input.unsupportedMediaType" };
-  if (err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
-    return { key: "input.invalidBody" };
-  if (err.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") return { key: "input.invalidBody" };
-  return null;
+export const FRAMEWORK_ERRORS: Readonly<Partial<Record<number, ErrorAnswer>>> = {
+  401: { code: ErrorCode.Unauthorized, key: "error.unauthorized" },
+  403: { code: ErrorCode.Forbidden, key: "error.forbidden" },
+  404: { code: ErrorCode.NotFound, key: "error.notFound" },
+  429: { code: ErrorCode.TooManyRequests, key: "error.tooManyRequests" },
+};
+
+/** Code and key of a framework 4xx whose status {@link FRAMEWORK_ERRORS} does not list (e.g. 400, 406, 413). */
+export const OTHER_CLIENT_ERROR: ErrorAnswer = { code: ErrorCode.Validation, key: "error.badRequest" };
+
+/** Code and key of a request that fails its contract schema (or a ZodError from a service): 400, spec §8. */
+export const VALIDATION_ERROR: ErrorAnswer = { code: ErrorCode.Validation, key: "error.validation" };
+
+/** Code and key of anything unexpected: 500, logged with the request id, which `details` carries. */
+export const INTERNAL_ERROR: ErrorAnswer = { code: ErrorCode.Internal, key: "error.internal" };
+
+/**
+ * A transport-level refusal with a text of its own (issue 11: body too large, wrong content type, unreadable JSON or
+ * form): it applies to a framework error of `status` and, when `fastifyCodes` is given, one of those Fastify error
+ * codes. Its error code is the status's (FRAMEWORK_ERRORS or OTHER_CLIENT_ERROR); `params` fill the key's placeholders.
+ */
+export interface TransportError {
+  status: number;
+  fastifyCodes?: readonly string[];
+  key: MessageKey;
+  params?: MessageParams;
+}
+
+/** The transport refusals with their own text, tried in order (the first that applies gives the text). */
+export const TRANSPORT_ERRORS: readonly TransportError[] = [
+  {
+    status: 413,
+    fastifyCodes: ["FST_ERR_CTP_BODY_TOO_LARGE"],
+    key: "input.payloadTooLarge",
+    params: { max: Math.round(EDGE_LIMITS.bodyBytes / 1024) },
+  },
+  { status: 415, key: "input.unsupportedMediaType" },
+  {
+    status: 400,
+    fastifyCodes: [
+      "FST_ERR_CTP_INVALID_JSON_BODY",
+      "FST_ERR_CTP_EMPTY_JSON_BODY",
+      "FST_ERR_CTP_INVALID_CONTENT_LENGTH",
+    ],
+    key: "input.invalidBody",
+  },
+];
+
+/**
+ * The answer to a 4xx `status` raised by Fastify or a plugin with Fastify error code `fastifyCode` (e.g.
+ * "FST_ERR_CTP_INVALID_JSON_BODY"): the status's code from {@link FRAMEWORK_ERRORS} (else {@link OTHER_CLIENT_ERROR}),
+ * and the key and params of the first applying {@link TRANSPORT_ERRORS} rule, else the status's own key.
+ */
+export function frameworkAnswer(
+  status: number,
+  fastifyCode: string | undefined,
+): ErrorAnswer & { params: MessageParams } {
+  const answer = FRAMEWORK_ERRORS[status] ?? OTHER_CLIENT_ERROR;
+  const transport = TRANSPORT_ERRORS.find(
+    (t) =>
+      t.status === status && (!t.fastifyCodes || (fastifyCode !== undefined && t.fastifyCodes.includes(fastifyCode))),
+  );
+  return transport
+    ? { code: answer.code, key: transport.key, params: transport.params ?? {} }
+    : { ...answer, params: {} };
 }
 
 /**
@@ -92,51 +156,32 @@ export function registerErrorHandler(app: FastifyInstance): void {
           ? toValidationErrors(err.issues, err.input, lang)
           : toValidationErrors(err.issues, undefined, lang);
       return send(reply, 400, {
-        code: ErrorCode.Validation,
-        message: translate(lang, "error.validation"),
+        code: VALIDATION_ERROR.code,
+        message: translate(lang, VALIDATION_ERROR.key),
         details: validationErrors.map((v) => v.message).join("\n"),
         validationErrors,
       });
     }
     const status = (err as FastifyError).statusCode;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      const code =
-        status === 401
-          ? ErrorCode.Unauthorized
-          : status === 403
-            ? ErrorCode.Forbidden
-            : status === 404
-              ? ErrorCode.NotFound
-              : status === 429
-                ? ErrorCode.TooManyRequests
-                : ErrorCode.Validation;
-      const key =
-        status === 401
-          ? "error.unauthorized"
-          : status === 403
-            ? "error.forbidden"
-            : status === 404
-              ? "error.notFound"
-              : status === 429
-                ? "error.tooManyRequests"
-                : "error.badRequest";
-      const transport = transportMessage(err as FastifyError, status);
-      const message = transport ? translate(lang, transport.key, transport.params) : translate(lang, key);
+      const { code, key, params } = frameworkAnswer(status, (err as FastifyError).code);
+      const message = translate(lang, key, params);
       return send(reply, status, { code, message, details: null, validationErrors: null });
     }
     request.log.error({ err, reqId: request.id }, "unhandled error");
     return send(reply, 500, {
-      code: ErrorCode.Internal,
-      message: translate(lang, "error.internal"),
+      code: INTERNAL_ERROR.code,
+      message: translate(lang, INTERNAL_ERROR.key),
       details: `requestId: ${request.id}`,
       validationErrors: null,
     });
   });
 
+  const notFound = FRAMEWORK_ERRORS[404] ?? OTHER_CLIENT_ERROR;
   app.setNotFoundHandler((request, reply) =>
     send(reply, 404, {
-      code: ErrorCode.NotFound,
-      message: translate(languageOf(request), "error.notFound"),
+      code: notFound.code,
+      message: translate(languageOf(request), notFound.key),
       details: null,
       validationErrors: null,
     }),

@@ -13,8 +13,7 @@ import {
   HUB_METHODS,
   HUB_PATHS,
   locationEndpoints,
-  MQTT_CHANNELS,
-  MQTT_TOPIC_ROOT,
+  type MqttChannel,
   messageEndpoints,
   postSaleEndpoints,
   preferenceEndpoints,
@@ -23,18 +22,13 @@ import {
   ZAbpError,
   ZDeviceChangeMessage,
   ZMessage,
-  ZMqttAck,
-  ZMqttCommand,
-  ZMqttEvent,
-  ZMqttState,
-  ZMqttStatus,
-  ZMqttTelemetry,
   ZRevocationRequest,
   ZTokenRequest,
   ZTokenResponse,
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { channelAddress, MQTT_CHANNEL_SPECS } from "./asyncapi.ts";
 
 // The OpenAPI 3.1 document of the cloud API (issue 13 item 5), generated from the contract at run time: nothing here
 // is written by hand but the titles. Served at GET /openapi.json; the API tests validate every answer against it.
@@ -195,7 +189,8 @@ function operationOf(
  * `endpoints` with its verbatim path, parameters, JSON body (multipart for uploads), the ABP envelope around its
  * result, the error envelope, its bearer requirement and `x-access` (who may call it); the streamed CSV export; the
  * OAuth token and revocation calls (form bodies, not enveloped). The SignalR hubs' messages and the MQTT payloads
- * are described under `components.schemas` and listed in `x-signalr-hubs` and `x-mqtt-topics`.
+ * are described under `components.schemas` and listed in `x-signalr-hubs` and `x-mqtt-topics` (the device link in
+ * full: http/asyncapi.ts, GET /asyncapi.json).
  * @param version the document's `info.version` (the server's package version).
  */
 export function buildOpenApiDocument(version: string): OpenApiDocument {
@@ -279,14 +274,10 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     ErrorEnvelope: toSchema(abpEnvelope(z.null()).extend({ error: ZAbpError }), "output"),
     DeviceChangeMessage: toSchema(ZDeviceChangeMessage, "output"),
     Message: toSchema(ZMessage, "output"),
-    MqttStatus: toSchema(ZMqttStatus, "output"),
-    MqttState: toSchema(ZMqttState, "output"),
-    MqttTelemetry: toSchema(ZMqttTelemetry, "output"),
-    MqttEvent: toSchema(ZMqttEvent, "output"),
-    MqttCommand: toSchema(ZMqttCommand, "output"),
-    MqttAck: toSchema(ZMqttAck, "output"),
+    ...Object.fromEntries(
+      Object.values(MQTT_CHANNEL_SPECS).map((spec) => [spec.schemaName, toSchema(spec.schema, "output")]),
+    ),
   };
-  const topic = (channel: keyof typeof MQTT_CHANNELS) => `${MQTT_TOPIC_ROOT}/{mac}/${MQTT_CHANNELS[channel]}`;
   return {
     openapi: "3.1.0",
     info: {
@@ -295,7 +286,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       description:
         "Every call of the water softener app (spec §7), in the ABP envelope. Generated from the contract " +
         "(packages/contract); `x-access` on each operation says who may call it. Real-time: two SignalR hubs " +
-        "(`x-signalr-hubs`); devices: MQTT (`x-mqtt-topics`).",
+        "(`x-signalr-hubs`); devices: MQTT (`x-mqtt-topics`; AsyncAPI 3.0 at /asyncapi.json).",
     },
     servers: [{ url: "/" }],
     tags: AREAS.map(([name, description]) => ({ name, description })),
@@ -333,24 +324,17 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
         serverToClient: { [HUB_METHODS.receiveMessage]: { $ref: "#/components/schemas/Message" } },
       },
     ],
-    "x-mqtt-topics": [
-      {
-        topic: topic("status"),
-        direction: "device→cloud",
-        retained: true,
-        payload: { $ref: "#/components/schemas/MqttStatus" },
-      },
-      {
-        topic: topic("state"),
-        direction: "device→cloud",
-        retained: true,
-        payload: { $ref: "#/components/schemas/MqttState" },
-      },
-      { topic: topic("telemetry"), direction: "device→cloud", payload: { $ref: "#/components/schemas/MqttTelemetry" } },
-      { topic: topic("event"), direction: "device→cloud", payload: { $ref: "#/components/schemas/MqttEvent" } },
-      { topic: topic("cmd"), direction: "cloud→device", qos: 1, payload: { $ref: "#/components/schemas/MqttCommand" } },
-      { topic: topic("ack"), direction: "device→cloud", qos: 1, payload: { $ref: "#/components/schemas/MqttAck" } },
-    ],
+    // The device link in full (channels, operations, bindings) is the AsyncAPI document at /asyncapi.json.
+    "x-mqtt-topics": (Object.keys(MQTT_CHANNEL_SPECS) as MqttChannel[]).map((channel) => {
+      const { direction, qos, retained, schemaName } = MQTT_CHANNEL_SPECS[channel];
+      return {
+        topic: channelAddress(channel),
+        direction,
+        qos,
+        ...(retained ? { retained } : {}),
+        payload: { $ref: `#/components/schemas/${schemaName}` },
+      };
+    }),
   };
 }
 
