@@ -29,22 +29,24 @@ export function deviceInfo(patch: Partial<TDeviceInfo> = {}): TDeviceInfo {
 }
 
 /**
- * A hub-1 device change message (spec §7, contract `TDeviceChangeMessage`) for tests, matching {@link deviceInfo}:
- * kind "state" of device "d1" (MAC "AA") in household "f1", online, in service (station 0, no remaining time), 900 L
- * left, no flow, reported at 2026-01-01T00:00:00Z, no event or ack; `patch` overrides any field.
+ * A hub-1 device change message (spec §7, contract `TDeviceChangeMessage`) for tests: kind "state" of the device of
+ * {@link deviceInfo} (its id, MAC and live state: online, station 0, 900 L left, no flow, reported at
+ * 2026-01-01T00:00:00Z) in household "f1", no event or ack; `patch` overrides any field.
  */
 export function deviceChange(patch: Partial<TDeviceChangeMessage> = {}): TDeviceChangeMessage {
+  const { id, mac, online, station, stationRemainingSeconds, remainingWaterL, flowRateLpm, lastReportTime } =
+    deviceInfo();
   return {
     kind: "state",
-    deviceId: "d1",
-    mac: "AA",
+    deviceId: id,
+    mac,
     familyId: "f1",
-    online: true,
-    station: 0,
-    stationRemainingSeconds: null,
-    remainingWaterL: 900,
-    flowRateLpm: 0,
-    lastReportTime: "2026-01-01T00:00:00Z",
+    online,
+    station,
+    stationRemainingSeconds,
+    remainingWaterL,
+    flowRateLpm,
+    lastReportTime,
     ...patch,
   };
 }
