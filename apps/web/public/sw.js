@@ -4,7 +4,7 @@
 // manifest) and a hash of their contents into SHELL below (apps/web/vite-delivery.ts). Installing stores them in the
 // cache "aquapilot-shell-<hash>"; the app's page and code are then answered from that cache, without a network round
 // trip. A new build is a new worker (its SHELL differs): it installs its own cache, takes over at once and deletes
-// the older ones; the page reloads on the change (src/shared/auth/web-push.ts). Missing entries (the app's "clear
+// the older ones; the page reloads on the change (src/shared/auth/service-worker.ts). Missing entries (the app's "clear
 // cache" empties every cache) are fetched from the network and stored again. Nothing else is ever cached: the API,
 // /connect, the hubs, uploads, version.json and /dev always go to the network.
 //

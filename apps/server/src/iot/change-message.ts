@@ -1,7 +1,7 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
-import { type StationTimingRow, stationTiming } from "./station-timing.ts";
+import { type LiveStateRow, presentLiveState } from "./live-state.ts";
 
 /** What a change message reports: `online` (status), `state` (state, telemetry), `event` or `ack`. */
 export type ChangeKind = TDeviceChangeMessage["kind"];
@@ -10,21 +10,16 @@ export type ChangeKind = TDeviceChangeMessage["kind"];
  * The stored row a change message is built from: the device joined with its `device_state` (whose columns are null
  * when the device never reported).
  */
-export interface ChangeRow extends StationTimingRow {
+export interface ChangeRow extends LiveStateRow {
   id: string;
   mac: string;
   family_id: string | null;
-  online: number | null;
-  station: number | null;
-  station_remaining_seconds: number | null;
-  remaining_water_l: number | null;
-  flow_rate_lpm: number | null;
 }
 
 /**
  * The hub-1 change message (contract ZDeviceChangeMessage, spec §7) of a stored row, pure: always the device's full
  * current state (so a client that missed a message catches up with the next), plus the event or acknowledgement
- * that caused it (`extra`; null otherwise). Station timing as {@link stationTiming} computes it.
+ * that caused it (`extra`; null otherwise). The live state as {@link presentLiveState} presents it.
  */
 export function presentChange(
   row: ChangeRow,
@@ -36,13 +31,7 @@ export function presentChange(
     deviceId: row.id,
     mac: row.mac,
     familyId: row.family_id,
-    online: row.online === 1,
-    station: row.station ?? null,
-    stationRemainingSeconds: row.station_remaining_seconds ?? null,
-    ...stationTiming(row),
-    remainingWaterL: row.remaining_water_l ?? null,
-    flowRateLpm: row.flow_rate_lpm ?? null,
-    lastReportTime: row.last_report_time ?? null,
+    ...presentLiveState(row),
     event: extra.event ?? null,
     ack: extra.ack ?? null,
   };

@@ -11,7 +11,7 @@ import type {
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import { stationTiming } from "../../iot/station-timing.ts";
+import { presentLiveState } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import { expectedStationSeconds, readFreshness, readReportedSettings, recordClockDrift } from "../statistics/index.ts";
 import { validateConfig } from "./config-validation.ts";
@@ -65,17 +65,11 @@ export async function readDeviceRow(db: Db, deviceId: string) {
     deviceSerialNumber: r.device_serial_number,
     serialNumber: r.serial_number,
     firmwareVersion: r.firmware_version,
-    online: r.online === 1,
-    station: r.station ?? null,
-    stationRemainingSeconds: r.station_remaining_seconds ?? null,
-    ...stationTiming(r),
-    remainingWaterL: r.remaining_water_l ?? null,
+    ...presentLiveState(r),
     capacityL: r.capacity_l ?? null,
-    flowRateLpm: r.flow_rate_lpm ?? null,
     totalWaterL: r.total_water_l ?? null,
     vacation: r.vacation === 1,
     closeReason: r.close_reason ?? null,
-    lastReportTime: r.last_report_time ?? null,
     registeredAt: r.creation_time,
   };
   return { info, familyId: r.family_id, image: r.image, sort: r.sort, settingsJson: r.settings_json ?? null };

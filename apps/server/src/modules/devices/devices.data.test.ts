@@ -58,6 +58,17 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
     expect(events.map((e) => (e.type === "device.changed" ? e.familyId : null)).sort()).toEqual(
       [families.ann, families.bob].sort(),
     );
+    // Each household gets the device's state addressed to it (the household that lost it too).
+    for (const e of events) {
+      if (e.type !== "device.changed") continue;
+      expect(e.message).toMatchObject({
+        kind: "state",
+        deviceId: devices[0],
+        mac: "02BB00000001",
+        familyId: e.familyId,
+      });
+      expect(e.message).toMatchObject({ online: false, station: null, event: null, ack: null });
+    }
   });
 
   it("reorders in one transaction and leaves the order untouched on a bad list", async () => {

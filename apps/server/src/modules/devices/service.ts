@@ -14,7 +14,7 @@ import { verifyPassword } from "../../auth/passwords.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { stationTiming } from "../../iot/station-timing.ts";
+import { presentChange, readChangeRow } from "../../iot/change-message.ts";
 import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/index.ts";
 import { readDeviceRow } from "../device-control/index.ts";
 import { findDeviceModel } from "../device-model/index.ts";
@@ -97,40 +97,16 @@ export async function getFamilyDevice(db: Db, deviceId: string): Promise<TFamily
   return toFamilyDevice(row);
 }
 
-/** The hub-1 message announcing the current state of `deviceId` to the members of `familyId` (spec §7). */
+/**
+ * The hub-1 message (contract ZDeviceChangeMessage, spec §7) announcing the current state of `deviceId` to the members
+ * of `familyId` (kind "state"; the household it is addressed to, which after a move or an unbind is not the device's
+ * own). Built from the stored rows by the one presentation of change messages, {@link presentChange} (iot).
+ * @throws AppError NotFound (device.notFound) when the device does not exist.
+ */
 export async function stateMessage(db: Db, deviceId: string, familyId: string | null): Promise<TDeviceChangeMessage> {
-  const r = await db
-    .selectFrom("devices as d")
-    .leftJoin("device_state as s", "s.device_id", "d.id")
-    .select([
-      "d.mac",
-      "s.online",
-      "s.station",
-      "s.station_remaining_seconds",
-      "s.remaining_water_l",
-      "s.flow_rate_lpm",
-      "s.last_report_time",
-      "s.reported_at",
-      "s.station_started_at",
-      "s.station_duration_seconds",
-      "s.service_remaining_seconds",
-      "s.clock_rate",
-    ])
-    .where("d.id", "=", deviceId)
-    .executeTakeFirstOrThrow();
-  return {
-    kind: "state",
-    deviceId,
-    mac: r.mac,
-    familyId,
-    online: r.online === 1,
-    station: r.station ?? null,
-    stationRemainingSeconds: r.station_remaining_seconds ?? null,
-    ...stationTiming(r),
-    remainingWaterL: r.remaining_water_l ?? null,
-    flowRateLpm: r.flow_rate_lpm ?? null,
-    lastReportTime: r.last_report_time ?? null,
-  };
+  const row = await readChangeRow(db, deviceId);
+  if (!row) throw new AppError(ErrorCode.NotFound, "device.notFound");
+  return presentChange({ ...row, family_id: familyId }, "state");
 }
 
 async function publishChanged(deps: DeviceDeps, deviceId: string, familyIds: Array<string | null>): Promise<void> {

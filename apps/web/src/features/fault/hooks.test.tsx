@@ -1,4 +1,4 @@
-import { HUB_METHODS, type TFault } from "@aquapilot/contract";
+import { HUB_METHODS, type TDeviceChangeMessage, type TFault } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -7,6 +7,7 @@ import { DeviceChangeChannel } from "../../shared/realtime/device-channel.ts";
 import { FakeConnection } from "../../shared/realtime/fake-connection.ts";
 import { loadHubModule } from "../../shared/realtime/lazy-hub.ts";
 import { setItem } from "../../shared/storage/index.ts";
+import { deviceChange } from "../../shared/testing/fixtures.ts";
 import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.ts";
 import { faultFixture } from "./logic/fault-fixture.ts";
 
@@ -15,20 +16,10 @@ beforeAll(() => loadHubModule());
 
 const leak = faultFixture();
 
-const hubMessage = (over: Record<string, unknown>) =>
-  JSON.stringify({
-    kind: "state",
-    deviceId: "d1",
-    mac: "0AA5A1E0F001",
-    familyId: "f1",
-    online: true,
-    station: 0,
-    stationRemainingSeconds: null,
-    remainingWaterL: 800,
-    flowRateLpm: 0,
-    lastReportTime: "2026-06-15T10:00:00.000Z",
-    ...over,
-  });
+const hubMessage = (over: Partial<TDeviceChangeMessage>) =>
+  JSON.stringify(
+    deviceChange({ mac: "0AA5A1E0F001", remainingWaterL: 800, lastReportTime: "2026-06-15T10:00:00.000Z", ...over }),
+  );
 
 afterEach(() => {
   vi.restoreAllMocks();

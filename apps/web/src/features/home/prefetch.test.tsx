@@ -7,7 +7,7 @@ import { useFamilyDevices } from "../../shared/api/family-devices.ts";
 import { createAppQueryClient, JUST_FETCHED_MS } from "../../shared/api/query-client.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import { setItem, setUserFamily } from "../../shared/storage/index.ts";
-import { unitPreferencesKey } from "../../shared/units/preferences.ts";
+import { unitPreferencesKey } from "../../shared/units/api/keys.ts";
 import { dashboardKey } from "./api/get-dashboard.ts";
 import { prefetchHome } from "./prefetch.ts";
 

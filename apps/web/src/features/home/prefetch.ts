@@ -6,7 +6,7 @@ import { homeFormatWarmers } from "../../shared/format/index.ts";
 import { requestLanguage } from "../../shared/i18n/index.ts";
 import { nextTask } from "../../shared/scheduling/index.ts";
 import { getItem, getUserFamily } from "../../shared/storage/index.ts";
-import { unitPreferencesQuery } from "../../shared/units/preferences.ts";
+import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 import { dashboardQueryOptions } from "./api/get-dashboard.ts";
 import { selectHomeFamily } from "./family-selection.ts";
 
@@ -35,7 +35,7 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
     const family = list && selectHomeFamily(list, kept);
     return family && family.id !== kept ? household(family.id) : undefined;
   });
-  const units = prefetchForFirstMount(client, unitPreferencesQuery());
+  const units = prefetchForFirstMount(client, getUnitPreferencesQueryOptions());
   void warmFormats(requestLanguage());
   await Promise.all([families, kept ? household(kept) : undefined, units]);
 }

@@ -3,7 +3,7 @@ import { revokeRefreshToken } from "../api/token.ts";
 import { getNativeConfig } from "../bridge/index.ts";
 import { PATHS } from "../navigation/index.ts";
 import { deviceChannel } from "../realtime/index.ts";
-import { unbindPush } from "./push.ts";
+import { unbindPush } from "./api/unbind-push.ts";
 import { signOut } from "./session.ts";
 import { disableWebPush } from "./web-push.ts";
 

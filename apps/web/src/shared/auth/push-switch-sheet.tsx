@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../api/errors.ts";
 import { useBackClose } from "../ui/overlay.tsx";
 import { toast } from "../ui/toast.ts";
-import { usePushSwitch, useSetPushSwitch } from "./push.ts";
+import { usePushSwitch } from "./api/get-push-switch.ts";
+import { useSetPushSwitch } from "./api/set-push-switch.ts";
 import { disableWebPush, enableWebPush, type WebPushState, webPushState } from "./web-push.ts";
 import "./push-switch-sheet.css";
 
@@ -26,7 +27,7 @@ export function PushSwitchSheet({
   backByCaller?: boolean;
 }) {
   const { t } = useTranslation();
-  const current = usePushSwitch(visible);
+  const current = usePushSwitch({ enabled: visible });
   const set = useSetPushSwitch();
   useBackClose(visible && !backByCaller, onClose);
   const checked = current.data ?? true;

@@ -1,6 +1,8 @@
-import { endpoints } from "@aquapilot/contract/wire";
-import { api } from "../api/client.ts";
 import { getNativeConfig } from "../bridge/index.ts";
+import { getWebPushPublicKey } from "./api/get-web-push-public-key.ts";
+import { subscribeWebPush } from "./api/subscribe-web-push.ts";
+import { unsubscribeWebPush } from "./api/unsubscribe-web-push.ts";
+import { SERVICE_WORKER_URL, serviceWorkerSupported } from "./service-worker.ts";
 
 /**
  * Web Push for the installed web app (issue 5; server: Web Push provider with VAPID). The native shells use JPush
@@ -10,18 +12,9 @@ import { getNativeConfig } from "../bridge/index.ts";
  */
 export type WebPushState = "unsupported" | "denied" | "on" | "off";
 
-/** The service worker file, next to index.html (apps/web/public/sw.js). */
-export const SERVICE_WORKER_URL = "./sw.js";
-
 /** Whether this browser can receive Web Push here (service worker + Push API + Notification, secure context). */
 export function webPushSupported(): boolean {
-  return (
-    typeof window !== "undefined" &&
-    window.isSecureContext === true &&
-    "serviceWorker" in navigator &&
-    "PushManager" in window &&
-    "Notification" in window
-  );
+  return serviceWorkerSupported() && "PushManager" in window && "Notification" in window;
 }
 
 /** Decodes a base64url VAPID public key into the bytes `pushManager.subscribe` takes. */
@@ -33,38 +26,7 @@ export function vapidKeyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Whether this browser can run the app's service worker here (service worker API, secure context). */
-export function serviceWorkerSupported(): boolean {
-  return typeof window !== "undefined" && window.isSecureContext === true && "serviceWorker" in navigator;
-}
-
-/** Resolves once the page has loaded (at once when it has), so the worker's downloads never compete with it. */
-function pageLoaded(): Promise<void> {
-  if (document.readyState === "complete") return Promise.resolve();
-  return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
-}
-
-/**
- * Registers the service worker (public/sw.js: the app shell offline, issue 12, and Web Push, issue 5) once the page
- * has loaded; ignored where unsupported or inside a native shell (which ships its own files and uses JPush); errors
- * logged. The worker's file is always checked with the server (`updateViaCache: "none"`). When a new build's worker
- * takes over a page an older one controlled, the page reloads once, so the app runs the code the worker now serves
- * (the first worker taking over an uncontrolled page changes nothing on it: no reload).
- */
-export async function registerServiceWorker(): Promise<void> {
-  if (!serviceWorkerSupported() || (await getNativeConfig()).pushRegistrationId) return;
-  await pageLoaded();
-  const container = navigator.serviceWorker;
-  if (container.controller) {
-    container.addEventListener("controllerchange", () => window.location.reload(), { once: true });
-  }
-  try {
-    await container.register(SERVICE_WORKER_URL, { updateViaCache: "none" });
-  } catch (err) {
-    console.info("[sw] service worker not registered", err);
-  }
-}
-
+/** This browser's push subscription of the app's service worker, or null (no worker registered, none subscribed). */
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration(SERVICE_WORKER_URL);
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -87,7 +49,7 @@ export async function enableWebPush(): Promise<WebPushState> {
   if (!webPushSupported()) return "unsupported";
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return permission === "denied" ? "denied" : "off";
-  const { publicKey } = await api(endpoints.getWebPushPublicKey, {});
+  const { publicKey } = await getWebPushPublicKey();
   if (!publicKey) throw new Error("web-push-off");
   const registration =
     (await navigator.serviceWorker.getRegistration(SERVICE_WORKER_URL)) ??
@@ -98,12 +60,10 @@ export async function enableWebPush(): Promise<WebPushState> {
     applicationServerKey: vapidKeyBytes(publicKey),
   });
   const json = subscription.toJSON();
-  await api(endpoints.webPushSubscribe, {
-    body: {
-      endpoint: subscription.endpoint,
-      expirationTime: json.expirationTime ?? null,
-      keys: { p256dh: json.keys?.p256dh ?? "", auth: json.keys?.auth ?? "" },
-    },
+  await subscribeWebPush({
+    endpoint: subscription.endpoint,
+    expirationTime: json.expirationTime ?? null,
+    keys: { p256dh: json.keys?.p256dh ?? "", auth: json.keys?.auth ?? "" },
   });
   return "on";
 }
@@ -116,7 +76,7 @@ export async function disableWebPush(): Promise<WebPushState> {
   if (!webPushSupported()) return "unsupported";
   const subscription = await currentSubscription().catch(() => null);
   if (subscription) {
-    await api(endpoints.webPushUnsubscribe, { body: { endpoint: subscription.endpoint } }).catch((err: unknown) =>
+    await unsubscribeWebPush(subscription.endpoint).catch((err: unknown) =>
       console.info("[push] web push unsubscribe failed (ignored)", err),
     );
     await subscription.unsubscribe().catch(() => false);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type CommandEvent, type CommandState, commandReducer, IDLE, isPending } from "./command-state.ts";
+import {
+  type CommandEvent,
+  type CommandState,
+  commandReducer,
+  IDLE,
+  isPending,
+  newCommandId,
+} from "./command-state.ts";
 
 const run = (...events: CommandEvent[]): CommandState => events.reduce(commandReducer, IDLE);
 const send: CommandEvent = { type: "send", kind: "forcedRegeneration", at: 1 };
@@ -60,5 +67,13 @@ describe("command state machine", () => {
     const done = commandReducer(pending, { type: "ack", ack: { commandId: "c1", ok: true, error: null } });
     expect(commandReducer(done, { type: "timeout" })).toBe(done);
     expect(commandReducer(done, { type: "reset" })).toEqual(IDLE);
+  });
+});
+
+describe("newCommandId", () => {
+  it("gives a fresh random v4 id each time (spec §9)", () => {
+    const ids = new Set(Array.from({ length: 50 }, () => newCommandId()));
+    expect(ids.size).toBe(50);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

@@ -14,6 +14,15 @@ export type CommandKind =
   | "ota"
   | "timeSync";
 
+/**
+ * A new command id: random v4 style (spec §9 "Generated ids are random v4 style"), e.g.
+ * "3b241101-e2bb-4255-8caf-4136c566a962". It is also the command's idempotency key (issue 10): a resend with the same
+ * id is never applied twice. Needs `crypto.randomUUID` (secure context).
+ */
+export function newCommandId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
 /** One acknowledgement as hub 1 carries it (`ack` of ZDeviceChangeMessage). */
 export interface CommandAck {
   commandId: string;

@@ -7,7 +7,7 @@ import { getCommandStatus } from "./api/get-command-status.ts";
 import { useDeviceInfo } from "./api/get-device-info.ts";
 import { deviceKeys, invalidateDeviceStatistics } from "./api/keys.ts";
 import { sendDeviceCommand } from "./api/send-device-command.ts";
-import { type CommandKind, type CommandState, commandReducer, IDLE } from "./command-state.ts";
+import { type CommandKind, type CommandState, commandReducer, IDLE, newCommandId } from "./command-state.ts";
 import { applyLiveMessage, type LiveDevice } from "./live-device.ts";
 import { refreshesStatistics } from "./live-refresh.ts";
 import { LongPress } from "./long-press.ts";
@@ -63,11 +63,6 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
     });
   }, [deviceId, queryClient]);
   return { ...query, device: query.data, channelState, otaProgress, setOtaProgress, closeEvents };
-}
-
-/** A new command id (random v4, spec §9 "Generated ids are random v4 style"). */
-export function newCommandId(): string {
-  return globalThis.crypto.randomUUID();
 }
 
 /**

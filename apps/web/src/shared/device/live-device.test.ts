@@ -1,23 +1,12 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { deviceInfo } from "../testing/fixtures.ts";
+import { deviceChange, deviceInfo } from "../testing/fixtures.ts";
 import { applyLiveMessage, toLiveDevice } from "./live-device.ts";
 
 const info = deviceInfo({ name: "Softener" });
 
-const message = (patch: Partial<TDeviceChangeMessage>): TDeviceChangeMessage => ({
-  kind: "state",
-  deviceId: "d1",
-  mac: "AA",
-  familyId: "f1",
-  online: true,
-  station: null,
-  stationRemainingSeconds: null,
-  remainingWaterL: null,
-  flowRateLpm: null,
-  lastReportTime: null,
-  ...patch,
-});
+const message = (patch: Partial<TDeviceChangeMessage>): TDeviceChangeMessage =>
+  deviceChange({ station: null, remainingWaterL: null, flowRateLpm: null, lastReportTime: null, ...patch });
 
 describe("applyLiveMessage (hub 1 → Device screen)", () => {
   it("patches station, remaining time, water and flow with their report time and restarts the countdown", () => {

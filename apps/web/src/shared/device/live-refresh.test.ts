@@ -1,19 +1,9 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { deviceChange } from "../testing/fixtures.ts";
 import { refreshesStatistics } from "./live-refresh.ts";
 
-const base: TDeviceChangeMessage = {
-  kind: "state",
-  deviceId: "d1",
-  mac: "0211AABBCCDD",
-  familyId: "f1",
-  online: true,
-  station: 0,
-  stationRemainingSeconds: null,
-  remainingWaterL: 100,
-  flowRateLpm: 2,
-  lastReportTime: "2026-01-01T00:00:00.000Z",
-};
+const base = deviceChange({ mac: "0211AABBCCDD", remainingWaterL: 100, flowRateLpm: 2 });
 const event = (type: string): TDeviceChangeMessage => ({ ...base, kind: "event", event: { type, closeReason: null } });
 
 describe("refreshesStatistics", () => {

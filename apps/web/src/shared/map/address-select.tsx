@@ -11,9 +11,9 @@ import { DEFAULT_CENTER, DEFAULT_ZOOM, OVERVIEW_ZOOM, SEARCH_DEBOUNCE_MS, SEARCH
 import { reverseGeocode, searchPlaces } from "./geocode.ts";
 import type { LocationResult } from "./index.ts";
 import { readPosition, reportPositionError, watchPosition } from "./location.ts";
+import { loadMapConfig, type MapConfig } from "./map-config.ts";
 import { formatDistance, type MapTool, type MapView, type MarkerHandle, type TileStatus } from "./overlays.ts";
 import { type MapProvider, providerForType, type SearchHit } from "./providers.ts";
-import { loadMapConfig, type MapConfig } from "./server-api.ts";
 import "./address-select.css";
 
 /**

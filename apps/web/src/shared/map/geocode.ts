@@ -1,8 +1,9 @@
+import { type RegionPlace, reverseRegion } from "./api/reverse-region.ts";
+import { searchRegions } from "./api/search-regions.ts";
 import { type CoordSystem, convertCoord, type LngLat } from "./coords.ts";
 import type { LocationResult } from "./index.ts";
 import { jsonp } from "./jsonp.ts";
 import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from "./providers.ts";
-import { type RegionPlace, reverseRegion, searchRegions } from "./server-api.ts";
 
 /**
  * Reverse geocoding and place search (spec §2 Select-address dialog, §7 "Map search", "Reverse geocoding uses a map

@@ -3,6 +3,9 @@
  * §9 defaults). Screens import from here. Leaflet and the dialog load only when {@link openAddressSelect} is called
  * (or the /AddressSelect route is entered).
  */
+
+export { type Region, regionChildren } from "./api/region-children.ts";
+export type { RegionPlace } from "./api/reverse-region.ts";
 export {
   CHINA_BOUNDS,
   type CoordSystem,
@@ -30,6 +33,7 @@ export {
   reportPositionError,
   watchPosition,
 } from "./location.ts";
+export { loadMapConfig, type MapConfig } from "./map-config.ts";
 export {
   assertMarkerIcon,
   formatDistance,
@@ -55,7 +59,6 @@ export {
   tencentProvider,
   tiandituProvider,
 } from "./providers.ts";
-export { loadMapConfig, type MapConfig, type Region, type RegionPlace, regionChildren } from "./server-api.ts";
 
 /**
  * Location result of spec §3. Coordinates are GCJ-02 (the system of AMap and Tencent; outside the China bounds of §5

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { RegionPlace } from "./api/reverse-region.ts";
 import { locationFromRegion } from "./geocode.ts";
 import {
   amapProvider,
@@ -8,7 +9,6 @@ import {
   tencentProvider,
   tiandituProvider,
 } from "./providers.ts";
-import type { RegionPlace } from "./server-api.ts";
 
 const bounds = { southWest: { longitude: 121, latitude: 31 }, northEast: { longitude: 122, latitude: 32 } };
 

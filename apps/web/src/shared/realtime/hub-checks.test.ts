@@ -1,20 +1,19 @@
 import { ZDeviceChangeMessage, ZMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { deviceChange } from "../testing/fixtures.ts";
 import { PRODUCTION_CHECKS, productionCheck } from "./hub-checks.ts";
 
 /** A hub 1 message as the server sends it (contract ZDeviceChangeMessage). */
-const change = ZDeviceChangeMessage.parse({
-  kind: "state",
-  deviceId: "d1",
-  mac: "AA:BB:CC:DD:EE:01",
-  familyId: "f1",
-  online: true,
-  station: 1,
-  stationRemainingSeconds: 120,
-  remainingWaterL: 800,
-  flowRateLpm: 3.5,
-  lastReportTime: "2025-05-01T10:00:00.000Z",
-});
+const change = ZDeviceChangeMessage.parse(
+  deviceChange({
+    mac: "AA:BB:CC:DD:EE:01",
+    station: 1,
+    stationRemainingSeconds: 120,
+    remainingWaterL: 800,
+    flowRateLpm: 3.5,
+    lastReportTime: "2025-05-01T10:00:00.000Z",
+  }),
+);
 
 /** A hub 2 message as the server sends it (contract ZMessage). */
 const message = ZMessage.parse({

@@ -4,7 +4,7 @@ import { createElement, useEffect, useSyncExternalStore } from "react";
 import { apiBaseUrl } from "../api/client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
-import { bindPush } from "../auth/push.ts";
+import { bindPush } from "../auth/api/bind-push.ts";
 import { subscribeSession } from "../auth/session.ts";
 import { getNativeConfig } from "../bridge/index.ts";
 import { onPushMessageOpened } from "../bridge/push-open.ts";

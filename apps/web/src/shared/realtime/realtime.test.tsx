@@ -1,9 +1,10 @@
-import { HUB_METHODS, RealtimeChannelState, type TFamilyDevice } from "@aquapilot/contract";
+import { HUB_METHODS, RealtimeChannelState, type TDeviceChangeMessage, type TFamilyDevice } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../api/query-keys.ts";
+import { deviceChange } from "../testing/fixtures.ts";
 import { DeviceChangeChannel } from "./device-channel.ts";
 import { FakeConnection } from "./fake-connection.ts";
 import { applyDeviceChange, useDeviceChanges } from "./index.ts";
@@ -26,20 +27,17 @@ const device = (id: string, over: Partial<TFamilyDevice> = {}): TFamilyDevice =>
   ...over,
 });
 
-const message = (over: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    kind: "state",
-    deviceId: "d1",
-    mac: "A1B2C3D4E5F6",
-    familyId: "f1",
-    online: true,
-    station: 1,
-    stationRemainingSeconds: 300,
-    remainingWaterL: 800,
-    flowRateLpm: 0,
-    lastReportTime: "2025-05-01T10:00:00.000Z",
-    ...over,
-  });
+const message = (over: Partial<TDeviceChangeMessage> = {}) =>
+  JSON.stringify(
+    deviceChange({
+      mac: "A1B2C3D4E5F6",
+      station: 1,
+      stationRemainingSeconds: 300,
+      remainingWaterL: 800,
+      lastReportTime: "2025-05-01T10:00:00.000Z",
+      ...over,
+    }),
+  );
 
 afterEach(() => vi.restoreAllMocks());
 

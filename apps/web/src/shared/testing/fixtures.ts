@@ -1,4 +1,4 @@
-import type { TDeviceInfo } from "@aquapilot/contract/wire";
+import type { TDeviceChangeMessage, TDeviceInfo } from "@aquapilot/contract/wire";
 
 /**
  * A device's query-device-info answer (spec §7 `TDeviceInfo`) for tests: device "d1", online, in service (station
@@ -24,6 +24,29 @@ export function deviceInfo(patch: Partial<TDeviceInfo> = {}): TDeviceInfo {
     closeReason: null,
     lastReportTime: "2026-01-01T00:00:00Z",
     commandId: null,
+    ...patch,
+  };
+}
+
+/**
+ * A hub-1 device change message (spec §7, contract `TDeviceChangeMessage`) for tests: kind "state" of the device of
+ * {@link deviceInfo} (its id, MAC and live state: online, station 0, 900 L left, no flow, reported at
+ * 2026-01-01T00:00:00Z) in household "f1", no event or ack; `patch` overrides any field.
+ */
+export function deviceChange(patch: Partial<TDeviceChangeMessage> = {}): TDeviceChangeMessage {
+  const { id, mac, online, station, stationRemainingSeconds, remainingWaterL, flowRateLpm, lastReportTime } =
+    deviceInfo();
+  return {
+    kind: "state",
+    deviceId: id,
+    mac,
+    familyId: "f1",
+    online,
+    station,
+    stationRemainingSeconds,
+    remainingWaterL,
+    flowRateLpm,
+    lastReportTime,
     ...patch,
   };
 }

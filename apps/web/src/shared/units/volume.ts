@@ -1,8 +1,8 @@
 import type { VolumeUnit } from "@aquapilot/contract/wire";
 import { useTranslation } from "react-i18next";
 import { numberFormat } from "../format/intl.ts";
+import { useUnitPreferences } from "./api/get-unit-preferences.ts";
 import { fromLitres } from "./conversions.ts";
-import { useUnitPreferences } from "./preferences.ts";
 
 /** The symbol keys of each volume unit and its per-minute flow (locales `units.symbols.*`, glossary per language). */
 const SYMBOLS: Record<VolumeUnit, { volume: "L" | "gal"; flow: "Lmin" | "galmin" }> = {

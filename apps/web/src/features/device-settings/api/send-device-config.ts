@@ -1,11 +1,7 @@
 import type { TCommandStatus } from "@aquapilot/contract/wire";
 import { controlDevice } from "../../../shared/device/api/control-device.ts";
+import { newCommandId } from "../../../shared/device/command-state.ts";
 import type { SettingsRecord } from "../settings-fields.ts";
-
-/** A random v4-style command id (spec §9 "Generated ids are random v4 style"): the command's idempotency key. */
-export function newCommandId(): string {
-  return crypto.randomUUID();
-}
 
 /**
  * Sends changed advanced settings to the device: `POST

@@ -19,7 +19,7 @@ import {
   StateBlock,
   useSingleFlight,
 } from "../../../shared/ui/index.ts";
-import { useUnitPreferences } from "../../../shared/units/preferences.ts";
+import { useUnitPreferences } from "../../../shared/units/api/get-unit-preferences.ts";
 import { useDevice } from "../api/get-device.ts";
 import { useDeviceModelSetting } from "../api/get-device-model-setting.ts";
 import { sendDeviceConfig } from "../api/send-device-config.ts";

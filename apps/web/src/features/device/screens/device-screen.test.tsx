@@ -1,7 +1,7 @@
 import type { TDeviceInfo } from "@aquapilot/contract/wire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { deviceInfo } from "../../../shared/testing/fixtures.ts";
+import { deviceChange, deviceInfo } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceScreen } from "./device-screen.tsx";
 
@@ -47,18 +47,14 @@ describe("Device screen", () => {
   it("follows the device going offline on hub 1", async () => {
     const view = await renderScreen(<DeviceScreen />, { route, api: { ...background, queryDeviceInfo: info() } });
     await screen.findByTestId("device-name");
-    const message = {
-      kind: "state",
-      deviceId: "d1",
+    const message = deviceChange({
       mac: "A1B2C3D4E5F6",
-      familyId: "f1",
       online: false,
       station: null,
-      stationRemainingSeconds: null,
       remainingWaterL: null,
       flowRateLpm: null,
       lastReportTime: new Date().toISOString(),
-    };
+    });
     await view.sendDeviceChange(message);
     await waitFor(() => expect(screen.getByTestId("device-online").textContent).toBe("Offline"));
   });

@@ -1,6 +1,7 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
 import { LOCALES } from "../../../app/all-locales.ts";
+import { deviceChange } from "../../../shared/testing/fixtures.ts";
 import {
   ADVICE_STEPS,
   adviceKeys,
@@ -17,19 +18,8 @@ import { faultFixture } from "./fault-fixture.ts";
 
 const fault = faultFixture;
 
-const message = (over: Partial<TDeviceChangeMessage> = {}): TDeviceChangeMessage => ({
-  kind: "state",
-  deviceId: "d1",
-  mac: "0AA5A1E0F001",
-  familyId: "f1",
-  online: true,
-  station: 0,
-  stationRemainingSeconds: null,
-  remainingWaterL: 800,
-  flowRateLpm: 0,
-  lastReportTime: "2026-06-15T10:00:00.000Z",
-  ...over,
-});
+const message = (over: Partial<TDeviceChangeMessage> = {}): TDeviceChangeMessage =>
+  deviceChange({ mac: "0AA5A1E0F001", remainingWaterL: 800, lastReportTime: "2026-06-15T10:00:00.000Z", ...over });
 
 const lookup = (tree: unknown, key: string) =>
   key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);

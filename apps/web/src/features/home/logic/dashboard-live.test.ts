@@ -1,5 +1,6 @@
 import type { TDeviceChangeMessage, TFamilyDashboard } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
+import { deviceChange } from "../../../shared/testing/fixtures.ts";
 import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard, type Timers } from "./dashboard-live.ts";
 
 const dashboard: TFamilyDashboard = {
@@ -25,19 +26,7 @@ const dashboard: TFamilyDashboard = {
 };
 
 function message(over: Partial<TDeviceChangeMessage>): TDeviceChangeMessage {
-  return {
-    kind: "state",
-    deviceId: "d1",
-    mac: "A1",
-    familyId: "f1",
-    online: true,
-    station: 0,
-    stationRemainingSeconds: null,
-    remainingWaterL: null,
-    flowRateLpm: null,
-    lastReportTime: null,
-    ...over,
-  } as TDeviceChangeMessage;
+  return deviceChange({ mac: "A1", remainingWaterL: null, flowRateLpm: null, lastReportTime: null, ...over });
 }
 
 describe("the dashboard kept live by hub 1", () => {

@@ -4,7 +4,8 @@ import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { Toast } from "../../../shared/ui/toast.ts";
-import { useSetUnitPreferences, useUnitPreferences } from "../../../shared/units/preferences.ts";
+import { useUnitPreferences } from "../../../shared/units/api/get-unit-preferences.ts";
+import { useSetUnitPreferences } from "../../../shared/units/api/set-unit-preferences.ts";
 
 /**
  * Setting → Units (issue 10 point 9): the owner's volume unit (litres or US gallons) and water hardness unit
