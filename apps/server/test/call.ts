@@ -31,7 +31,10 @@ export interface CallOptions<E extends Endpoint> {
    * undefined ones are left out. A test that sends an undeclared parameter on purpose casts.
    */
   query?: { [K in keyof QueryOf<E>]?: unknown };
-  /** JSON body (any value, so a test can send a wrong one); none when undefined. */
+  /**
+   * The body: a string or a Buffer is sent as is (set its content-type in `headers`, e.g. a multipart upload); any
+   * other value as JSON (any value, so a test can send a wrong one); none when undefined.
+   */
   body?: unknown;
   /** Values of the path's `{name}` segments, each URL-encoded into the path. */
   params?: Record<string, string>;
@@ -85,10 +88,18 @@ export function nameOf(endpoint: Pick<Endpoint, "method" | "path">): string {
 }
 
 /**
- * A describe block named after the endpoint's wire path ({@link nameOf}), so searching a spec path finds its tests.
+ * A describe block named after the endpoint's wire path ({@link nameOf}), so searching a spec path finds its tests;
+ * `note` (optional) follows the name in parentheses: "POST /api/basic-data/app/profile/ (user name, name, avatar)".
  */
-export function describeEndpoint(endpoint: Pick<Endpoint, "method" | "path">, body: () => void): void {
-  describe(nameOf(endpoint), body);
+export function describeEndpoint(endpoint: Pick<Endpoint, "method" | "path">, body: () => void): void;
+export function describeEndpoint(endpoint: Pick<Endpoint, "method" | "path">, note: string, body: () => void): void;
+export function describeEndpoint(
+  endpoint: Pick<Endpoint, "method" | "path">,
+  noteOrBody: string | (() => void),
+  body?: () => void,
+): void {
+  if (typeof noteOrBody === "string") describe(`${nameOf(endpoint)} (${noteOrBody})`, body ?? (() => {}));
+  else describe(nameOf(endpoint), noteOrBody);
 }
 
 /**
@@ -146,6 +157,7 @@ export async function call<E extends Endpoint>(
     ...opts.headers,
   };
   const query = queryText(opts.query as Record<string, unknown> | undefined);
+  const raw = typeof opts.body === "string" || Buffer.isBuffer(opts.body);
   let status: number;
   let text: string;
   let answerHeaders: Answer<unknown>["headers"];
@@ -157,8 +169,8 @@ export async function call<E extends Endpoint>(
     const qs = search.toString();
     const res = await fetch(`${target.url}${url}${qs ? `?${qs}` : ""}`, {
       method: endpoint.method,
-      headers: { ...(opts.body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      headers: { ...(opts.body !== undefined && !raw ? { "content-type": "application/json" } : {}), ...headers },
+      body: opts.body === undefined ? undefined : raw ? (opts.body as string | Buffer) : JSON.stringify(opts.body),
       signal: opts.signal,
     });
     status = res.status;
