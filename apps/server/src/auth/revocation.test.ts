@@ -1,6 +1,8 @@
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
-import { call, refreshStatus, signIn } from "../modules/profile/testing.ts";
+import { refreshStatus, signIn } from "../modules/profile/testing.ts";
 
 describe("POST /connect/revocation (RFC 7009)", () => {
   let t: TestApp;
@@ -28,8 +30,8 @@ describe("POST /connect/revocation (RFC 7009)", () => {
     expect(await refreshStatus(t.app, mine.refresh)).toBe(400);
     expect(await refreshStatus(t.app, other.refresh)).toBe(200);
     // The access token carries its session (sid), checked on every call: logout ends it too (issue 11).
-    expect((await call(t.app, "GET", "/api/basic-data/app/profile/", { token: mine.access })).statusCode).toBe(401);
-    expect((await call(t.app, "GET", "/api/basic-data/app/profile/", { token: other.access })).statusCode).toBe(200);
+    expect((await call(t.app, endpoints.getProfile, { as: mine.access })).status).toBe(401);
+    expect((await call(t.app, endpoints.getProfile, { as: other.access })).status).toBe(200);
   });
 
   it("revokes a refresh token sent with a wrong hint too", async () => {

@@ -1,20 +1,19 @@
-import { HUB_PATHS } from "@aquapilot/contract";
+import { endpoints, HUB_PATHS } from "@aquapilot/contract";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import type { FastifyInstance } from "fastify";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { RecordingDevicePort, registerByEmail } from "../../test/helpers.ts";
 import { buildApp, createLogger } from "../app.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { loadConfig } from "../config.ts";
-import { call, refreshStatus, signIn } from "../modules/profile/testing.ts";
+import { refreshStatus, signIn } from "../modules/profile/testing.ts";
 import { accountHubAuth, type Hubs, registerHubs } from "../realtime/index.ts";
 import { JWT_KEY_FILE } from "./auth-service.ts";
 import { loadOrCreateSecret } from "./secrets.ts";
 import { endSessions } from "./sessions.ts";
-
-const PROFILE = "/api/basic-data/app/profile/";
 
 /** The claims of a JWT (no verification: the test reads what it was given). */
 function claims(token: string): Record<string, unknown> {
@@ -56,7 +55,7 @@ describe.each(ENGINES)("refresh-token families and session ends (issue 11) on %s
       headers: { "content-type": "application/x-www-form-urlencoded" },
       payload: new URLSearchParams({ token }).toString(),
     });
-  const profileStatus = async (access: string) => (await call(app, "GET", PROFILE, { token: access })).statusCode;
+  const profileStatus = async (access: string) => (await call(app, endpoints.getProfile, { as: access })).status;
   const sessionRow = (id: unknown) =>
     database.db.selectFrom("sessions").selectAll().where("id", "=", String(id)).executeTakeFirstOrThrow();
 

@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
-import { call, signIn } from "../modules/profile/testing.ts";
+import { signIn } from "../modules/profile/testing.ts";
 import { setMaster } from "./set-master.ts";
 
 const run = promisify(execFile);
@@ -12,7 +14,7 @@ const SCRIPT = fileURLToPath(new URL("./set-master.ts", import.meta.url));
 describe("device master (spec §6): only the operator script grants it", () => {
   let t: TestApp;
   const policies = async (token: string) =>
-    (await call(t.app, "GET", "/api/abp/application-configuration", { token })).json().result.auth.grantedPolicies;
+    (await call(t.app, endpoints.applicationConfiguration, { as: token })).result.auth.grantedPolicies;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,19 +1,26 @@
 import { createHash } from "node:crypto";
 import {
   ACTIVATION_PATHS,
+  endpoints,
   ZActivationBeginResult,
   ZActivationCompleteResult,
   ZActivationError,
 } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import {
+  householdWithDevices,
+  joinWithShareCode,
+  signUpOwner,
+  signUpUser,
+  type TestUser,
+} from "../../../test/api-factories.ts";
+import { call, describeEndpoint } from "../../../test/call.ts";
+import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { provisionDevice } from "../devices/provision.ts";
 import { BIND_LIMITS } from "../devices/routes.ts";
 import { ACTIVATION_LIMITS } from "./routes.ts";
 import { deviceBrokerUrl } from "./service.ts";
 
-const BIND = "/api/run-lucky/device/app/device";
-const ADDRESS = { address: "Bund, Shanghai", longitude: 121.491, latitude: 31.233 };
 const SECRET = "factory-secret-of-a-softener-0001";
 
 /** Device activation over HTTP (issue 9; docs/device-protocol.md §13.4) and binding with its pairing codes. */
@@ -287,21 +294,15 @@ describe("the broker URL told to devices", () => {
 });
 
 /** Binding with a pairing code from activation (spec §7 device POST /; docs/device-protocol.md §13.4). */
-describe("binding with a pairing code from activation, over HTTP", () => {
+describeEndpoint(endpoints.bindDevice, "with a pairing code from activation, over HTTP", () => {
   let t: TestApp;
-  let owner: string;
-  let member: string;
-  let outsider: string;
+  let owner: TestUser;
+  let member: TestUser;
+  let outsider: TestUser;
   let homeId: string;
   const MAC = "02EE00000001";
 
-  const bind = (auth: string, payload: object) =>
-    t.app.inject({
-      method: "POST",
-      url: BIND,
-      payload,
-      headers: { authorization: auth, "accept-language": "en" },
-    });
+  const bind = (as: TestUser, body: object) => call(t.app, endpoints.bindDevice, { as, body });
   const code = async () => {
     const begin = await t.app.inject({ method: "POST", url: ACTIVATION_PATHS.begin, payload: { mac: MAC } });
     const { nonce } = ZActivationBeginResult.parse(begin.json());
@@ -315,27 +316,11 @@ describe("binding with a pairing code from activation, over HTTP", () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    await registerByEmail(t.app, "owner@bind.test", "pass-word-1");
-    await registerByEmail(t.app, "member@bind.test", "pass-word-1");
-    owner = await bearer(t.app, "owner@bind.test", "pass-word-1");
-    member = await bearer(t.app, "member@bind.test", "pass-word-1");
-    await registerByEmail(t.app, "outsider@bind.test", "pass-word-1");
-    outsider = await bearer(t.app, "outsider@bind.test", "pass-word-1");
-    const call = (method: "GET" | "POST", url: string, auth: string, opts: { query?: object; payload?: object }) =>
-      t.app.inject({
-        method,
-        url: `/api/run-lucky/device/app${url}`,
-        query: opts.query as Record<string, string>,
-        ...(opts.payload ? { payload: opts.payload } : {}),
-        headers: { authorization: auth },
-      });
-    homeId = (await call("POST", "/family/", owner, { payload: { name: "Home", ...ADDRESS } })).json().result.id;
-    const share = (
-      await call("GET", "/family-user/trans-to-other-member-qr-code", owner, { query: { familyId: homeId } })
-    ).json().result;
-    expect((await call("POST", "/family-user/analysis-code", member, { query: { code: share.code } })).statusCode).toBe(
-      200,
-    );
+    owner = await signUpOwner(t.app, "owner@bind.test");
+    member = await signUpUser(t.app, "member@bind.test");
+    outsider = await signUpUser(t.app, "outsider@bind.test");
+    homeId = (await householdWithDevices(t, owner, 0, { name: "Home" })).id;
+    await joinWithShareCode(t.app, homeId, owner, member);
     await provisionDevice(t.db, { mac: MAC, secret: SECRET, name: "New softener", model: "AQ-S35" });
   });
   afterAll(() => t.close());
@@ -343,35 +328,35 @@ describe("binding with a pairing code from activation, over HTTP", () => {
   it("binds once with the code; the same code then fails; a non-administrator is refused", async () => {
     const pairingCode = await code();
     const byMember = await bind(member, { familyId: homeId, code: pairingCode });
-    expect(byMember.statusCode).toBe(403);
+    expect(byMember.status).toBe(403);
 
     const ok = await bind(owner, { familyId: homeId, code: pairingCode, name: "Utility room" });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().result).toMatchObject({ familyId: homeId, name: "Utility room", mac: MAC });
+    expect(ok.status).toBe(200);
+    expect(ok.result).toMatchObject({ familyId: homeId, name: "Utility room", mac: MAC });
 
     const again = await bind(owner, { familyId: homeId, code: pairingCode });
-    expect(again.statusCode).toBe(400);
-    expect(again.json().error).toMatchObject({
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({
       code: "InvalidCode",
       message: "The pairing code is not valid for any device.",
     });
     // The factory secret keeps working.
     const factory = await bind(owner, { familyId: homeId, code: `${MAC}:${SECRET}` });
-    expect(factory.statusCode).toBe(200);
+    expect(factory.status).toBe(200);
   });
 
   it("limits binding per user: 429 in the ABP envelope", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < BIND_LIMITS.perUser + 2; i++) {
-      statuses.push((await bind(outsider, { familyId: homeId, code: `${MAC}:wrong-${i}` })).statusCode);
+      statuses.push((await bind(outsider, { familyId: homeId, code: `${MAC}:wrong-${i}` })).status);
     }
     // Not the administrator (403) until the limit refuses before looking at the request.
     expect(statuses).toEqual([...Array(BIND_LIMITS.perUser).fill(403), 429, 429]);
     const limited = await bind(outsider, { familyId: homeId, code: `${MAC}:${SECRET}` });
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ success: false, __abp: true, error: { code: "TooManyRequests" } });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, __abp: true, error: { code: "TooManyRequests" } });
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     // Another user is not affected.
-    expect((await bind(owner, { familyId: homeId, code: `${MAC}:${SECRET}` })).statusCode).toBe(200);
+    expect((await bind(owner, { familyId: homeId, code: `${MAC}:${SECRET}` })).status).toBe(200);
   });
 });

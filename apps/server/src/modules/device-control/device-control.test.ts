@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, describeEndpoint } from "../../../test/call.ts";
 import { loadConfig } from "../../config.ts";
 import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
-
-const CONTROL = "/api/run-lucky/device/app/device-control";
 
 /**
  * Device control through HTTP against the whole system: embedded Aedes broker, the gateway, SQLite and two
@@ -16,24 +16,6 @@ describe("device control with a real broker and simulated softeners", () => {
   let dataDir: string;
   let token: string;
   let devices: Array<{ id: string; mac: string }>;
-
-  async function call<T = Record<string, unknown>>(
-    method: "GET" | "POST",
-    p: string,
-    query: Record<string, string>,
-    body?: unknown,
-  ): Promise<{ status: number; body: { success: boolean; result: T; error: { message: string } | null } }> {
-    const res = await fetch(`${system.url}${p}?${new URLSearchParams(query)}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        "accept-language": "en",
-        ...(body ? { "content-type": "application/json" } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as never };
-  }
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-control-"));
@@ -73,7 +55,10 @@ describe("device control with a real broker and simulated softeners", () => {
   it("a forced regeneration is acknowledged and the station changes; a repeated commandId is applied once", async () => {
     const [d] = devices;
     const sim = system.fleet.get(d.mac)!;
-    const first = await call("POST", `${CONTROL}/forced-regeneration`, { deviceId: d.id, commandId: "regen-1" });
+    const first = await call(system, endpoints.forcedRegeneration, {
+      as: token,
+      query: { deviceId: d.id, commandId: "regen-1" },
+    });
     expect(first.status).toBe(200);
     expect(first.body.result).toEqual({ commandId: "regen-1", status: "done", error: null, message: null });
     await expect
@@ -89,117 +74,111 @@ describe("device control with a real broker and simulated softeners", () => {
         { timeout: 10_000 },
       )
       .not.toBe(0);
-    const again = await call("POST", `${CONTROL}/forced-regeneration`, { deviceId: d.id, commandId: "regen-1" });
+    const again = await call(system, endpoints.forcedRegeneration, {
+      as: token,
+      query: { deviceId: d.id, commandId: "regen-1" },
+    });
     expect(again.body.result).toMatchObject({ commandId: "regen-1", status: "done" });
     expect(sim.appliedCommands.filter((c) => c.id === "regen-1")).toHaveLength(1);
-    const status = await call("GET", `${CONTROL}/get-command-status`, { commandId: "regen-1" });
+    const status = await call(system, endpoints.getCommandStatus, { as: token, query: { commandId: "regen-1" } });
     expect(status.body.result).toMatchObject({ name: "forced-regeneration", status: "done", deviceId: d.id });
-    const times = await call<Array<{ station: number; maxWorkTimeSeconds: number }>>(
-      "GET",
-      `${CONTROL}/device-station-maxworktime-cache`,
-      { deviceId: d.id },
-    );
-    expect(times.body.result).toHaveLength(9);
-    expect(times.body.result[1].maxWorkTimeSeconds).toBe(600); // default backWashTime 10 min
+    const times = await call(system, endpoints.deviceStationMaxWorkTimeCache, { as: token, query: { deviceId: d.id } });
+    expect(times.result).toHaveLength(9);
+    expect(times.result[1].maxWorkTimeSeconds).toBe(600); // default backWashTime 10 min
   });
 
-  it("set-config with a bad value is refused and nothing is sent; a good one is applied", async () => {
-    const [, d] = devices;
-    const sim = system.fleet.get(d.mac)!;
-    const before = sim.appliedCommands.length;
-    const bad = await call(
-      "POST",
-      `${CONTROL}/control-device`,
-      { deviceId: d.id },
-      {
-        command: "set-config",
-        params: { settings: { backWashTime: 1000 } },
-      },
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.body.error?.message).toBe("Please enter the correct configuration");
-    const sent = await system.db.selectFrom("device_commands").select("id").where("name", "=", "set-config").execute();
-    expect(sent).toEqual([]);
-    expect(sim.appliedCommands.length).toBe(before);
-    const good = await call(
-      "POST",
-      `${CONTROL}/control-device`,
-      { deviceId: d.id },
-      {
-        command: "set-config",
-        params: { settings: { backWashTime: 12 } },
-      },
-    );
-    expect(good.body.result).toMatchObject({ status: "done" });
-    await expect
-      .poll(
-        async () => {
-          const row = await system.db
-            .selectFrom("device_state")
-            .select("settings_json")
-            .where("device_id", "=", d.id)
-            .executeTakeFirst();
-          return JSON.parse(row?.settings_json ?? "{}").backWashTime;
+  describeEndpoint(endpoints.controlDevice, () => {
+    it("set-config with a bad value is refused and nothing is sent; a good one is applied", async () => {
+      const [, d] = devices;
+      const sim = system.fleet.get(d.mac)!;
+      const before = sim.appliedCommands.length;
+      const bad = await call(system, endpoints.controlDevice, {
+        as: token,
+        query: { deviceId: d.id },
+        body: {
+          command: "set-config",
+          params: { settings: { backWashTime: 1000 } },
         },
-        { timeout: 10_000 },
-      )
-      .toBe(12);
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error?.message).toBe("Please enter the correct configuration");
+      const sent = await system.db
+        .selectFrom("device_commands")
+        .select("id")
+        .where("name", "=", "set-config")
+        .execute();
+      expect(sent).toEqual([]);
+      expect(sim.appliedCommands.length).toBe(before);
+      const good = await call(system, endpoints.controlDevice, {
+        as: token,
+        query: { deviceId: d.id },
+        body: {
+          command: "set-config",
+          params: { settings: { backWashTime: 12 } },
+        },
+      });
+      expect(good.body.result).toMatchObject({ status: "done" });
+      await expect
+        .poll(
+          async () => {
+            const row = await system.db
+              .selectFrom("device_state")
+              .select("settings_json")
+              .where("device_id", "=", d.id)
+              .executeTakeFirst();
+            return JSON.parse(row?.settings_json ?? "{}").backWashTime;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(12);
+    });
   });
 
   it("time sync sends the phone's time; query-device-info-return-result answers the fresh state and drift", async () => {
     const [, d] = devices;
     const phone = new Date().toISOString();
-    const sync = await call(
-      "POST",
-      `${CONTROL}/control-device`,
-      { deviceId: d.id, time: phone },
-      { command: "sync-time" },
-    );
+    const sync = await call(system, endpoints.controlDevice, {
+      as: token,
+      query: { deviceId: d.id, time: phone },
+      body: { command: "sync-time" },
+    });
     expect(sync.body.result).toMatchObject({ status: "done" });
     // A real-time clock, as the gateway measures it after two state reports (a drift means nothing before that).
     await system.db.updateTable("device_state").set({ clock_rate: 1 }).where("device_id", "=", d.id).execute();
-    const info = await call<{ mac: string; clockDriftSeconds: number; lastReportTime: string; registeredAt: string }>(
-      "POST",
-      `${CONTROL}/query-device-info-return-result`,
-      { deviceId: d.id },
-    );
+    const info = await call(system, endpoints.queryDeviceInfoReturnResult, { as: token, query: { deviceId: d.id } });
     expect(info.status).toBe(200);
-    expect(info.body.result.mac).toBe(d.mac);
-    expect(info.body.result.clockDriftSeconds).not.toBeNull();
-    expect(Math.abs(info.body.result.clockDriftSeconds)).toBeLessThan(5);
+    expect(info.result.mac).toBe(d.mac);
+    expect(info.result.clockDriftSeconds).not.toBeNull();
+    expect(Math.abs(info.result.clockDriftSeconds ?? Number.NaN)).toBeLessThan(5);
     // What the device's age counts from (spec §9): its factory registration.
     const row = await system.db.selectFrom("devices").select("creation_time").where("id", "=", d.id).executeTakeFirst();
-    expect(info.body.result.registeredAt).toBe(row?.creation_time);
+    expect(info.result.registeredAt).toBe(row?.creation_time);
   });
 
-  it("while an OTA runs other commands are refused; it finishes with the new version", async () => {
-    const [, d] = devices;
-    const v = await call<{ currentVersion: string; latestVersion: string; updateAvailable: boolean }>(
-      "POST",
-      `${CONTROL}/query-ota-version`,
-      { deviceId: d.id },
-    );
-    expect(v.body.result).toMatchObject({ currentVersion: "1.0.0", latestVersion: "1.1.0", updateAvailable: true });
-    const ota = await call("POST", `${CONTROL}/device-ota`, { deviceId: d.id });
-    expect(ota.body.result).toMatchObject({ status: "done" });
-    const refused = await call("POST", `${CONTROL}/change-vacation`, { deviceId: d.id });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error?.message).toBe("The device is updating. Please wait until the update has finished.");
-    await expect
-      .poll(
-        async () =>
-          (
-            await call<{ updating: boolean; currentVersion: string }>("POST", `${CONTROL}/query-ota-version`, {
-              deviceId: d.id,
-            })
-          ).body.result,
-        { timeout: 15_000 },
-      )
-      .toMatchObject({ updating: false, otaStatus: "done", progress: 100, currentVersion: "1.1.0" });
-    const vacation = await call("POST", `${CONTROL}/change-vacation`, { deviceId: d.id });
-    expect(vacation.body.result).toMatchObject({ status: "done" });
-    expect((await call("POST", `${CONTROL}/exit-vacation`, { deviceId: d.id })).body.result).toMatchObject({
-      status: "done",
+  describeEndpoint(endpoints.deviceOta, () => {
+    it("while an OTA runs other commands are refused; it finishes with the new version", async () => {
+      const [, d] = devices;
+      const v = await call(system, endpoints.queryOtaVersion, { as: token, query: { deviceId: d.id } });
+      expect(v.body.result).toMatchObject({ currentVersion: "1.0.0", latestVersion: "1.1.0", updateAvailable: true });
+      const ota = await call(system, endpoints.deviceOta, { as: token, query: { deviceId: d.id } });
+      expect(ota.body.result).toMatchObject({ status: "done" });
+      const refused = await call(system, endpoints.changeVacation, { as: token, query: { deviceId: d.id } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error?.message).toBe("The device is updating. Please wait until the update has finished.");
+      await expect
+        .poll(
+          async () =>
+            (await call(system, endpoints.queryOtaVersion, { as: token, query: { deviceId: d.id } })).body.result,
+          { timeout: 15_000 },
+        )
+        .toMatchObject({ updating: false, otaStatus: "done", progress: 100, currentVersion: "1.1.0" });
+      const vacation = await call(system, endpoints.changeVacation, { as: token, query: { deviceId: d.id } });
+      expect(vacation.body.result).toMatchObject({ status: "done" });
+      expect(
+        (await call(system, endpoints.exitVacation, { as: token, query: { deviceId: d.id } })).body.result,
+      ).toMatchObject({
+        status: "done",
+      });
     });
   });
 
@@ -229,10 +208,13 @@ describe("device control with a real broker and simulated softeners", () => {
         { timeout: 10_000 },
       )
       .toBe(0);
-    const res = await call("POST", `${CONTROL}/forced-regeneration`, { deviceId: d.id, commandId: "offline-1" });
+    const res = await call(system, endpoints.forcedRegeneration, {
+      as: token,
+      query: { deviceId: d.id, commandId: "offline-1" },
+    });
     expect(res.status).toBe(409);
     expect(res.body.error?.message).toBe("Device offline");
-    const info = await call("POST", `${CONTROL}/query-device-info-return-result`, { deviceId: d.id });
+    const info = await call(system, endpoints.queryDeviceInfoReturnResult, { as: token, query: { deviceId: d.id } });
     expect(info.body.error?.message).toBe("Device offline");
     expect(sim.appliedCommands.some((c) => c.id === "offline-1")).toBe(false);
     await sim.goOnline();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { HUB_PATHS } from "@aquapilot/contract";
+import { endpoints, HUB_PATHS } from "@aquapilot/contract";
 import {
   HttpTransportType,
   type HubConnection,
@@ -9,6 +9,7 @@ import {
 } from "@microsoft/signalr";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../../test/call.ts";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
 import { RecordingDevicePort, registerByEmail } from "../../../test/helpers.ts";
 import { buildApp, createLogger } from "../../app.ts";
@@ -18,9 +19,7 @@ import { loadConfig } from "../../config.ts";
 import type { Db } from "../../db/index.ts";
 import { type Hubs, registerHubs } from "../../realtime/index.ts";
 import { leaveAllFamilies } from "./delete-account.ts";
-import { call, codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
-
-const P = "/api/basic-data/app/profile";
+import { codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
 
 async function addUser(db: Db, name: string): Promise<string> {
   const id = randomUUID();
@@ -284,25 +283,25 @@ describe("account deletion and password change end access at once (REST and hubs
     const earlyHub = connect(earlySession.access);
     await earlyHub.start();
 
-    const send = await call(app, "POST", `${P}/send-useridentity-verification`, {
-      token: session.access,
+    const send = await call(app, endpoints.sendUserIdentityVerification, {
+      as: session.access,
       query: { purpose: "delete-account" },
     });
-    expect(send.statusCode).toBe(200);
-    expect(send.json().result).toEqual({ sentTo: "ow***@example.com" });
+    expect(send.status).toBe(200);
+    expect(send.result).toEqual({ sentTo: "ow***@example.com" });
     const [mail] = await outbox(app, "owner@example.com");
     expect(mail.subject).toBe("确认注销您的 AquaPilot 账号"); // registered without Accept-Language: zh-Hans
     const code = await codeFor(app, "owner@example.com");
 
-    const wrong = await call(app, "POST", `${P}/log-off`, { token: session.access, query: { code: otherCode(code) } });
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().error.code).toBe("InvalidCode");
+    const wrong = await call(app, endpoints.logOff, { as: session.access, query: { code: otherCode(code) } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.code).toBe("InvalidCode");
     expect(await membersOf(db, shared)).toHaveLength(3);
     expect(hub.state).toBe(HubConnectionState.Connected);
 
     events.length = 0;
-    const res = await call(app, "POST", `${P}/log-off`, { token: session.access, query: { code } });
-    expect(res.statusCode).toBe(200);
+    const res = await call(app, endpoints.logOff, { as: session.access, query: { code } });
+    expect(res.status).toBe(200);
     const deletedAt = Date.now();
 
     // Hub: the socket is closed by the server within a second; REST: the next call is refused.
@@ -310,7 +309,7 @@ describe("account deletion and password change end access at once (REST and hubs
       "timeout",
     );
     for (const s of [session, otherSession]) {
-      expect((await call(app, "GET", `${P}/`, { token: s.access })).statusCode).toBe(401);
+      expect((await call(app, endpoints.getProfile, { as: s.access })).status).toBe(401);
       expect(await refreshStatus(app, s.refresh)).toBe(400);
     }
     expect(Date.now() - deletedAt).toBeLessThan(1000);
@@ -358,11 +357,11 @@ describe("account deletion and password change end access at once (REST and hubs
     const hub = connect(s.access);
     await hub.start();
     const hubClosed = closed(hub);
-    const res = await call(app, "POST", `${P}/change_password`, {
-      token: s.access,
+    const res = await call(app, endpoints.changePassword, {
+      as: s.access,
       body: { currentPassword: "pw-pass-1", newPassword: "pw-pass-2" },
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await Promise.race([hubClosed, new Promise((r) => setTimeout(() => r("timeout"), 1000))])).not.toBe(
       "timeout",
     );

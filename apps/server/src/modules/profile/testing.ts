@@ -1,28 +1,10 @@
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 /**
- * Test kit of the account and profile suites (imported by *.test.ts only): HTTP shortcuts over `app.inject`, token
- * grants, and a real SMTP sink with a small MIME decoder (subject encoded words, quoted-printable or base64 body).
+ * Test kit of the account and profile suites (imported by *.test.ts only): token grants, the outbox, and a real SMTP
+ * sink with a small MIME decoder (subject encoded words, quoted-printable or base64 body). API calls go through the
+ * one helper, `call(app, endpoint, { as })` of test/call.ts.
  */
-
-/** Calls the app: `token` is an access token (without "Bearer"), `lang` the Accept-Language. */
-export function call(
-  app: FastifyInstance,
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  opts: { token?: string; query?: Record<string, string>; body?: unknown; lang?: string } = {},
-): Promise<LightMyRequestResponse> {
-  return app.inject({
-    method,
-    url,
-    query: opts.query,
-    headers: {
-      "accept-language": opts.lang ?? "en",
-      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-    },
-    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-  });
-}
 
 /** Both tokens of a password grant. @throws when the sign-in fails. */
 export async function signIn(

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { LANGUAGES, SALT_REMINDER_DAYS } from "@aquapilot/contract";
+import { endpoints, LANGUAGES, SALT_REMINDER_DAYS } from "@aquapilot/contract";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, signUpUser, type TestUser } from "../../../test/api-factories.ts";
+import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
-import { insertMember } from "../../../test/factories.ts";
-import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
+import { bearer, createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { InProcessBus } from "../../bus.ts";
 import { MESSAGES } from "../../http/messages.ts";
 import { seedDemoIfEmpty } from "../demo.ts";
 import { MessageCenter } from "../message/center.ts";
 import { createPushService } from "../push/service.ts";
 
-const CONTROL = "/api/run-lucky/device/app/device-control";
 const DAY = 86_400_000;
 
 /**
@@ -23,27 +23,14 @@ describe.each(ENGINES)("salt reminder API on %s", (engine) => {
   let t: TestApp;
   let clock = Date.parse("2026-04-01T08:00:00.000Z");
   let owner: string;
-  let member: string;
-  let stranger: string;
+  let member: TestUser;
+  let stranger: TestUser;
   let deviceId: string;
   let ownerId: string;
   const bus = new InProcessBus();
   let center: MessageCenter;
 
-  const call = (
-    method: "GET" | "PUT" | "POST",
-    path: string,
-    query: Record<string, string>,
-    auth = owner,
-    lang = "en",
-  ) =>
-    t.app.inject({
-      method,
-      url: `${CONTROL}/${path}`,
-      query,
-      headers: { authorization: auth, "accept-language": lang },
-    });
-  const status = async () => (await call("GET", "get-salt-status", { deviceId })).json().result;
+  const status = async () => (await call(t.app, endpoints.getSaltStatus, { as: owner, query: { deviceId } })).result;
   const saltMessages = async () =>
     Number(
       (
@@ -84,11 +71,9 @@ describe.each(ENGINES)("salt reminder API on %s", (engine) => {
     deviceId = device.id;
     ownerId = (await t.db.selectFrom("users").select("id").where("user_name", "=", "demo").executeTakeFirstOrThrow())
       .id;
-    const memberId = await registerByEmail(t.app, `salt-member-${engine}@example.com`, "pass-word-1");
-    await insertMember(t.db, device.family_id as string, memberId, false);
-    member = await bearer(t.app, `salt-member-${engine}@example.com`, "pass-word-1");
-    await registerByEmail(t.app, `salt-stranger-${engine}@example.com`, "pass-word-1");
-    stranger = await bearer(t.app, `salt-stranger-${engine}@example.com`, "pass-word-1");
+    member = await signUpUser(t.app, `salt-member-${engine}@example.com`);
+    await addMember(t, device.family_id as string, member);
+    stranger = await signUpUser(t.app, `salt-stranger-${engine}@example.com`);
     await t.db
       .updateTable("device_state")
       .set({ settings_json: JSON.stringify({ saltAddition: 3 }) })
@@ -127,72 +112,83 @@ describe.each(ENGINES)("salt reminder API on %s", (engine) => {
     await t?.close();
   });
 
-  it("answers the default reminder until one is set, and the level entered as the gauge's full mark", async () => {
-    expect(await status()).toMatchObject({ reminderDays: SALT_REMINDER_DAYS.default, refillLevelKg: null });
-    const refill = await call("POST", "reset-salt-level", { deviceId, levelKg: "12" });
-    expect(refill.json().result).toMatchObject({
-      saltLevelKg: 12,
-      refillLevelKg: 12,
-      saltDaysLeft: 12,
-      lowSalt: false,
+  describeEndpoint(endpoints.getSaltStatus, () => {
+    it("answers the default reminder until one is set, and the level entered as the gauge's full mark", async () => {
+      expect(await status()).toMatchObject({ reminderDays: SALT_REMINDER_DAYS.default, refillLevelKg: null });
+      const refill = await call(t.app, endpoints.resetSaltLevel, { as: owner, query: { deviceId, levelKg: "12" } });
+      expect(refill.result).toMatchObject({
+        saltLevelKg: 12,
+        refillLevelKg: 12,
+        saltDaysLeft: 12,
+        lowSalt: false,
+      });
     });
   });
 
-  it("a member sets the reminder; 'low' follows it", async () => {
-    const res = await call("PUT", "set-salt-reminder", { deviceId, days: "14" }, member);
-    expect(res.statusCode).toBe(200);
-    expect(res.json().result).toMatchObject({ reminderDays: 14, saltDaysLeft: 12, lowSalt: true });
-    expect(res.json().result.message).toContain("12");
-    const row = await t.db.selectFrom("device_salt_reminder").selectAll().executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ device_id: deviceId, days: 14, updated_at: new Date(clock).toISOString() });
-    // Back to 10 days: 12 days left is not low any more.
-    expect((await call("PUT", "set-salt-reminder", { deviceId, days: "10" })).json().result).toMatchObject({
-      reminderDays: 10,
-      lowSalt: false,
+  describeEndpoint(endpoints.setSaltReminder, () => {
+    it("a member sets the reminder; 'low' follows it", async () => {
+      const res = await call(t.app, endpoints.setSaltReminder, { as: member, query: { deviceId, days: "14" } });
+      expect(res.status).toBe(200);
+      expect(res.result).toMatchObject({ reminderDays: 14, saltDaysLeft: 12, lowSalt: true });
+      expect(res.result.message).toContain("12");
+      const row = await t.db.selectFrom("device_salt_reminder").selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ device_id: deviceId, days: 14, updated_at: new Date(clock).toISOString() });
+      // Back to 10 days: 12 days left is not low any more.
+      expect(
+        (await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId, days: "10" } })).result,
+      ).toMatchObject({
+        reminderDays: 10,
+        lowSalt: false,
+      });
     });
-  });
 
-  it("refuses a reminder outside 1–30 whole days with the setting's own text in the caller's language", async () => {
-    for (const [days, lang] of [
-      ["0", "en"],
-      ["31", "fr"],
-      ["2.5", "ru"],
-      ["-3", "es"],
-      ["7", "zh-Hans"],
-    ] as const) {
-      const res = await call("PUT", "set-salt-reminder", { deviceId, days }, owner, lang);
-      if (days === "7") {
-        expect(res.statusCode).toBe(200);
-        continue;
+    it("refuses a reminder outside 1–30 whole days with the setting's own text in the caller's language", async () => {
+      for (const [days, lang] of [
+        ["0", "en"],
+        ["31", "fr"],
+        ["2.5", "ru"],
+        ["-3", "es"],
+        ["7", "zh-Hans"],
+      ] as const) {
+        const res = await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId, days }, lang });
+        if (days === "7") {
+          expect(res.status).toBe(200);
+          continue;
+        }
+        expect(res.status, days).toBe(400);
+        const error = res.body.error;
+        expect(error.code).toBe("Validation");
+        expect(error.validationErrors).toEqual([{ message: MESSAGES[lang]["salt.reminderRange"], members: ["days"] }]);
+        expect(error.message).toBe(MESSAGES[lang]["salt.reminderRange"]);
       }
-      expect(res.statusCode, days).toBe(400);
-      const error = res.json().error;
-      expect(error.code).toBe("Validation");
-      expect(error.validationErrors).toEqual([{ message: MESSAGES[lang]["salt.reminderRange"], members: ["days"] }]);
-      expect(error.message).toBe(MESSAGES[lang]["salt.reminderRange"]);
-    }
-    const notANumber = await call("PUT", "set-salt-reminder", { deviceId, days: "many" });
-    expect(notANumber.statusCode).toBe(400);
-    expect(notANumber.json().error.validationErrors[0].members).toEqual(["days"]);
-    expect((await status()).reminderDays).toBe(7);
-  });
+      const notANumber = await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId, days: "many" } });
+      expect(notANumber.status).toBe(400);
+      expect(notANumber.body.error.validationErrors[0].members).toEqual(["days"]);
+      expect((await status()).reminderDays).toBe(7);
+    });
 
-  it("the range in the refusal is the contract's in every language", () => {
-    for (const lang of LANGUAGES) {
-      const text = MESSAGES[lang]["salt.reminderRange"];
-      expect(text, lang).toContain(String(SALT_REMINDER_DAYS.min));
-      expect(text, lang).toContain(String(SALT_REMINDER_DAYS.max));
-    }
-  });
+    it("the range in the refusal is the contract's in every language", () => {
+      for (const lang of LANGUAGES) {
+        const text = MESSAGES[lang]["salt.reminderRange"];
+        expect(text, lang).toContain(String(SALT_REMINDER_DAYS.min));
+        expect(text, lang).toContain(String(SALT_REMINDER_DAYS.max));
+      }
+    });
 
-  it("refuses a stranger and an unknown device", async () => {
-    expect((await call("PUT", "set-salt-reminder", { deviceId, days: "5" }, stranger)).statusCode).toBe(403);
-    expect((await call("PUT", "set-salt-reminder", { deviceId: randomUUID(), days: "5" })).statusCode).toBe(404);
+    it("refuses a stranger and an unknown device", async () => {
+      expect(
+        (await call(t.app, endpoints.setSaltReminder, { as: stranger, query: { deviceId, days: "5" } })).status,
+      ).toBe(403);
+      expect(
+        (await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId: randomUUID(), days: "5" } }))
+          .status,
+      ).toBe(404);
+    });
   });
 
   it("sends the low-salt message once per refill, when the forecast falls within the owner's reminder", async () => {
-    await call("PUT", "set-salt-reminder", { deviceId, days: "7" });
-    await call("POST", "reset-salt-level", { deviceId, levelKg: "20" });
+    await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId, days: "7" } });
+    await call(t.app, endpoints.resetSaltLevel, { as: owner, query: { deviceId, levelKg: "20" } });
     // Each regeneration takes 3 kg and adds to the 30-day use (10 before: 1 kg a day, then 1.1, 1.2, …).
     // 17 kg at 1.1 kg a day: 15 days; 14 kg at 1.2: 11 days — neither within 7 days.
     await center.fromDeviceEvent(deviceId, await regeneration());
@@ -200,7 +196,7 @@ describe.each(ENGINES)("salt reminder API on %s", (engine) => {
     expect((await status()).saltDaysLeft).toBe(11);
     expect(await saltMessages()).toBe(0);
     // The owner wants to know two weeks ahead: 11 kg at 1.3 kg a day is 8 days — not within 7, within 14 → one message.
-    await call("PUT", "set-salt-reminder", { deviceId, days: "14" });
+    await call(t.app, endpoints.setSaltReminder, { as: owner, query: { deviceId, days: "14" } });
     await center.fromDeviceEvent(deviceId, await regeneration());
     expect((await status()).saltDaysLeft).toBe(8);
     expect(await saltMessages()).toBe(1);
@@ -208,7 +204,7 @@ describe.each(ENGINES)("salt reminder API on %s", (engine) => {
     await center.fromDeviceEvent(deviceId, await regeneration());
     expect(await saltMessages()).toBe(1);
     // A new refill that is low again warns again, once.
-    await call("POST", "reset-salt-level", { deviceId, levelKg: "10" });
+    await call(t.app, endpoints.resetSaltLevel, { as: owner, query: { deviceId, levelKg: "10" } });
     await center.fromDeviceEvent(deviceId, await regeneration());
     await center.fromDeviceEvent(deviceId, await regeneration());
     expect(await saltMessages()).toBe(2);
