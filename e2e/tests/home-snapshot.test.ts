@@ -73,6 +73,20 @@ describe("the last Home paints before the app's JavaScript has run", () => {
       await held;
       await route.continue();
     });
+    // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __between?: string[] };
+      w.__between = [];
+      document.addEventListener("DOMContentLoaded", () => {
+        const root = document.getElementById("root");
+        if (!root) return;
+        new MutationObserver(() => {
+          for (const what of [".guard-wait", ".device-card--skeleton", ".adm-spin-loading"]) {
+            if (root.querySelector(what) && !w.__between?.includes(what)) w.__between?.push(what);
+          }
+        }).observe(root, { childList: true, subtree: true });
+      });
+    });
     await page.goto(`${system.url}/version.json`);
     await page.goto(`${system.url}/#/index/home`);
     await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("home");
@@ -87,6 +101,7 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     const after = await shown(page);
     expect(after).toEqual({ snapshot: null, inert: false, busy: null, names: live });
     await page.getByTestId("realtime-state").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __between: string[] }).__between)).toEqual([]);
     // The live Home answers taps.
     await page.locator(".device-card").first().click();
     await expect.poll(() => page.url()).toContain("#/Device");

@@ -52,15 +52,19 @@ async function start(): Promise<void> {
   holdUntilFirstScreen(firstData);
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.
-  if (first.needsSession) void loadGrantedPolicies().catch(() => undefined);
+  const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();
   await texts;
   // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
   // The last Home the owner saw is showing (public/boot.js, shared/snapshot): the first render must be Home with its
-  // data, not its skeletons, so it replaces the snapshot with the same screen; at most SNAPSHOT_HOLD_MS.
+  // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
+  // SNAPSHOT_HOLD_MS.
   const snapshot = document.documentElement.hasAttribute("data-snapshot");
-  if (snapshot) await Promise.race([Promise.all([first.ready, screenTexts, firstData]), sleep(SNAPSHOT_HOLD_MS)]);
+  if (snapshot) {
+    const all = Promise.all([first.ready, screenTexts, firstData, policies]);
+    await Promise.race([all, sleep(SNAPSHOT_HOLD_MS)]);
+  }
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);
