@@ -140,6 +140,17 @@ describe("back closes the top overlay first, in Chromium", () => {
   it("back pressed while a confirmation, an action sheet or a popup is still opening closes it all the same", async () => {
     await open("/Device", { deviceId, familyId }, "device-screen");
     await tapThenBack("control-vacation-enter", dialogs, "Device");
+    // The salt dialogs load their code on the tap (issue 12): a back meanwhile closes them all the same.
+    await tapThenBack(
+      "device-salt-refill",
+      () => page.getByTestId("device-salt-refill-dialog").locator("visible=true").count(),
+      "Device",
+    );
+    await tapThenBack(
+      "device-salt-reminder",
+      () => page.getByTestId("salt-reminder-picker").locator("visible=true").count(),
+      "Device",
+    );
     expect(await route()).toBe("Device");
     await open("/index/home", {}, "home-screen");
     await tapThenBack("home-family", () => page.locator(".adm-action-sheet:visible").count(), "Home");

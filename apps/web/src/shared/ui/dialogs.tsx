@@ -62,45 +62,59 @@ export function showActionSheet(props: Parameters<typeof ActionSheet.show>[0]): 
   };
 }
 
-/**
- * A confirm dialog that takes part in the back stack (spec §2): back closes it like "cancel".
- * Resolves true on confirm, false on cancel, mask tap or back.
- */
-export function confirmDialog(options: {
+/** What {@link confirmDialog} and {@link showConfirm} ask. */
+export interface ConfirmOptions {
   title?: ReactNode;
   content: ReactNode;
   confirmText?: string;
   /** The cancel button's text (default "Cancel"). */
   cancelText?: string;
   danger?: boolean;
-}) {
-  return new Promise<boolean>((resolve) => {
-    let settled = false;
-    const done = (value: boolean) => {
-      if (settled) return;
-      settled = true;
-      removeBack();
-      handler.close();
-      resolve(value);
-    };
-    const handler = showDialog({
-      title: options.title,
-      content: options.content,
-      closeOnMaskClick: true,
-      onClose: () => done(false),
-      actions: [
-        [
-          { key: "cancel", text: options.cancelText ?? i18n.t("common.cancel"), onClick: () => done(false) },
-          {
-            key: "confirm",
-            text: options.confirmText ?? i18n.t("common.confirm"),
-            bold: true,
-            danger: options.danger,
-            onClick: () => done(true),
-          },
-        ],
+}
+
+/**
+ * Shows a confirm dialog without a back-stack entry of its own, for a caller that holds one (shared/ui/lazy-overlays
+ * openWithBack): `answer` gets true on confirm, false on cancel, a mask tap or `close()`, once.
+ */
+export function showConfirm(options: ConfirmOptions, answer: (confirmed: boolean) => void): { close: () => void } {
+  let settled = false;
+  const done = (value: boolean) => {
+    if (settled) return;
+    settled = true;
+    handler.close();
+    answer(value);
+  };
+  const handler = showDialog({
+    title: options.title,
+    content: options.content,
+    closeOnMaskClick: true,
+    onClose: () => done(false),
+    actions: [
+      [
+        { key: "cancel", text: options.cancelText ?? i18n.t("common.cancel"), onClick: () => done(false) },
+        {
+          key: "confirm",
+          text: options.confirmText ?? i18n.t("common.confirm"),
+          bold: true,
+          danger: options.danger,
+          onClick: () => done(true),
+        },
       ],
+    ],
+  });
+  return { close: () => done(false) };
+}
+
+/**
+ * A confirm dialog that takes part in the back stack (spec §2): back closes it like "cancel".
+ * Resolves true on confirm, false on cancel, mask tap or back.
+ */
+export function confirmDialog(options: ConfirmOptions) {
+  return new Promise<boolean>((resolve) => {
+    const dialog = showConfirm(options, (confirmed) => {
+      removeBack();
+      resolve(confirmed);
     });
-    const removeBack = pushBackHandler(() => done(false));
+    const removeBack = pushBackHandler(() => dialog.close());
   });
 }

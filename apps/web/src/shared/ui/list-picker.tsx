@@ -56,6 +56,8 @@ export interface ListPickerProps {
   onCancel: () => void;
   /** `data-testid` root (default "list-picker"): `-search`, `-clear`, `-confirm`, `-cancel`, `-level-<n>`, `-option-<value>`. */
   testId?: string;
+  /** The caller holds the back-stack entry ({@link showListPicker}); default false: the picker takes its own. */
+  backByCaller?: boolean;
 }
 
 interface Level {
@@ -78,13 +80,14 @@ export function ListPicker(props: ListPickerProps) {
     onConfirm,
     onCancel,
     testId = "list-picker",
+    backByCaller = false,
   } = props;
   const [columns, setColumns] = useState<Level[]>([]);
   const [path, setPath] = useState<PickerOption[]>([]);
   const [checked, setChecked] = useState<string[]>([]);
   const [keyword, setKeyword] = useState("");
   const loadSeq = useRef(0);
-  useBackClose(visible, onCancel);
+  useBackClose(visible && !backByCaller, onCancel);
 
   const load = useCallback(
     async (depth: number, parent: PickerOption | null) => {
@@ -260,7 +263,33 @@ export function ListPicker(props: ListPickerProps) {
 }
 
 /** Options of {@link openListPicker}. */
-export type OpenListPickerOptions = Omit<ListPickerProps, "visible" | "onConfirm" | "onCancel">;
+export type OpenListPickerOptions = Omit<ListPickerProps, "visible" | "onConfirm" | "onCancel" | "backByCaller">;
+
+/**
+ * Shows the list picker without a back-stack entry of its own, for a caller that holds one (shared/ui/lazy-overlays
+ * openWithBack): `answer` gets the selection (see {@link ListPickerProps.onConfirm}), or null on cancel, a mask tap or
+ * `close()`, once.
+ */
+export function showListPicker(
+  options: OpenListPickerOptions,
+  answer: (picked: PickerOption[] | null) => void,
+): { close: () => void } {
+  let finish: ((value: PickerOption[] | null) => void) | null = null;
+  let closeEarly = false;
+  void mountOverlay<PickerOption[] | null>((visible, done) => {
+    finish = done;
+    if (closeEarly) queueMicrotask(() => done(null));
+    return (
+      <ListPicker {...options} visible={visible} onConfirm={(v) => done(v)} onCancel={() => done(null)} backByCaller />
+    );
+  }).then(answer);
+  return {
+    close: () => {
+      if (finish) finish(null);
+      else closeEarly = true;
+    },
+  };
+}
 
 /**
  * Opens the list picker; resolves the selection (see {@link ListPickerProps.onConfirm}; [] after "clear"), or null on

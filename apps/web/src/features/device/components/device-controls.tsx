@@ -8,7 +8,8 @@ import { deviceKeys, invalidateDeviceStatistics } from "../../../shared/device/a
 import type { CommandKind, CommandState } from "../../../shared/device/command-state.ts";
 import { useDeviceCommand, useLongPress } from "../../../shared/device/hooks.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
-import { confirmDialog, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { confirmLazily } from "../../../shared/ui/lazy-overlays.ts";
 
 /** The text key of each command's name. */
 const COMMAND_LABEL = {
@@ -84,7 +85,8 @@ export function DeviceControls(props: {
         return;
       }
       if (state.status === "pending") return;
-      if (question && !(await confirmDialog({ content: question }))) return;
+      // The question's code loads with the first command that asks (issue 12).
+      if (question && !(await confirmLazily({ content: question }))) return;
       await run(kind);
     });
 

@@ -1,13 +1,16 @@
 import { Button, ProgressBar } from "antd-mobile";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { intlLocale } from "../../../shared/format/index.ts";
 import { saltGaugePercent } from "../logic/salt-gauge.ts";
-import { SaltRefillDialog } from "./salt-refill-dialog.tsx";
 import { SaltReminderSetting } from "./salt-reminder.tsx";
 import "./salt-gauge.css";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
+import { useBackClose } from "../../../shared/ui/overlay.tsx";
+
+/** The refill dialog (antd-mobile's Dialog with its animation library), loaded on the first tap (issue 12). */
+const SaltRefillDialog = lazy(() => import("./salt-refill-dialog.tsx").then((m) => ({ default: m.SaltRefillDialog })));
 
 /**
  * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level
@@ -20,6 +23,10 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
   const salt = useSaltStatus(deviceId).data;
   const [refilling, setRefilling] = useState(false);
+  // The dialog's code loads on its first opening, and it stays mounted after (its closing animation); its back entry
+  // exists from the tap on, before the code has loaded (a back at once closes it).
+  const [refillMounted, setRefillMounted] = useState(false);
+  useBackClose(refilling, () => setRefilling(false));
   if (!salt) return null;
   const locale = intlLocale(i18n.language);
   const number = numberFormat(locale, { maximumFractionDigits: 1 });
@@ -46,7 +53,10 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
           fill="outline"
           shape="rounded"
           className="salt-gauge__refill"
-          onClick={() => setRefilling(true)}
+          onClick={() => {
+            setRefillMounted(true);
+            setRefilling(true);
+          }}
           data-testid="device-salt-refill"
         >
           {t("deviceSalt.refilled")}
@@ -92,12 +102,17 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
         </div>
       ) : null}
       <SaltReminderSetting deviceId={deviceId} days={salt.reminderDays} />
-      <SaltRefillDialog
-        deviceId={deviceId}
-        visible={refilling}
-        tankSizeKg={salt.refillLevelKg}
-        onClose={() => setRefilling(false)}
-      />
+      {refillMounted ? (
+        <Suspense fallback={null}>
+          <SaltRefillDialog
+            deviceId={deviceId}
+            visible={refilling}
+            tankSizeKg={salt.refillLevelKg}
+            onClose={() => setRefilling(false)}
+            backByCaller
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

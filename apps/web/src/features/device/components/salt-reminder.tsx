@@ -4,7 +4,8 @@ import { RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { deviceKeys } from "../../../shared/device/api/keys.ts";
-import { openListPicker, toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { toast, useSingleFlight } from "../../../shared/ui/index.ts";
+import { pickFromListLazily, preloadLazyOverlays } from "../../../shared/ui/lazy-overlays.ts";
 import { setSaltReminder } from "../api/salt-reminder.ts";
 import { reminderChoices } from "../logic/salt-gauge.ts";
 
@@ -23,7 +24,8 @@ export function SaltReminderSetting({ deviceId, days }: { deviceId: string; days
 
   const choose = () =>
     save.run(async () => {
-      const picked = await openListPicker({
+      // The picker's code loads with the first tap (issue 12: Device's first screen).
+      const picked = await pickFromListLazily({
         title: t("saltGauge.reminderPicker"),
         options: reminderChoices(current).map((n) => ({
           value: String(n),
@@ -49,6 +51,7 @@ export function SaltReminderSetting({ deviceId, days }: { deviceId: string; days
       type="button"
       className="salt-gauge__reminder"
       onClick={() => void choose()}
+      onPointerDown={preloadLazyOverlays}
       disabled={save.running}
       data-testid="device-salt-reminder"
       data-days={current}
