@@ -138,11 +138,15 @@ describe("test/call.ts call()", () => {
       expect(last().url).toBe("/api/probe/bare?nope=3");
     });
 
-    it("sends English by default, the language asked for, and extra headers over its own", async () => {
+    it("sends English by default, the language asked for or none, and extra headers over its own", async () => {
       await call(target(), bare);
       expect(last().headers["accept-language"]).toBe("en");
       await call(target(), bare, { lang: "zh-CN" });
       expect(last().headers["accept-language"]).toBe("zh-CN");
+      const to = target();
+      await call(to, bare, { lang: null });
+      // fetch() adds "accept-language: *" (any language) to a request without one; inject() sends nothing.
+      expect(last().headers["accept-language"]).toBe("url" in to ? "*" : undefined);
       await call(target(), bare, { as: "t", lang: "fr", headers: { authorization: "Basic x", "x-extra": "1" } });
       expect(last().headers).toMatchObject({ authorization: "Basic x", "x-extra": "1", "accept-language": "fr" });
     });

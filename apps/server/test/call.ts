@@ -49,8 +49,11 @@ export interface CallOptions<E extends Endpoint> {
   body?: unknown;
   /** Values of the path's `{name}` segments, each URL-encoded into the path. */
   params?: Record<string, string>;
-  /** Accept-Language; "en" by default. */
-  lang?: string;
+  /**
+   * Accept-Language; "en" by default. null sends none, so the server's default language applies (over HTTP, `fetch`
+   * then sends its own "*", any language, which the server reads the same way).
+   */
+  lang?: string | null;
   /** More request headers; they override the ones above. */
   headers?: Record<string, string>;
   /** Over HTTP only: aborts the request (e.g. `AbortSignal.timeout(20_000)`). */
@@ -162,8 +165,9 @@ export async function call<E extends Endpoint>(
 ): Promise<Answer<ResultOf<E>>> {
   const url = pathOf(endpoint, opts.params);
   const authorization = authorizationOf(opts.as);
+  const lang = opts.lang === undefined ? "en" : opts.lang;
   const headers: Record<string, string> = {
-    "accept-language": opts.lang ?? "en",
+    ...(lang === null ? {} : { "accept-language": lang }),
     ...(authorization ? { authorization } : {}),
     ...opts.headers,
   };
