@@ -10,7 +10,8 @@ export default defineConfig({
         test: {
           name: "server",
           root: "apps/server",
-          include: ["src/**/*.test.ts"],
+          // test/*.test.ts: the test helpers' own tests (test/call.ts).
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           testTimeout: 30000,
           hookTimeout: 60000,
           pool: "forks",

@@ -1,4 +1,6 @@
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../test/call.ts";
 import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../test/helpers.ts";
 
 describe("app: envelope, errors, languages, logs", () => {
@@ -12,9 +14,9 @@ describe("app: envelope, errors, languages, logs", () => {
   afterAll(() => t.close());
 
   it("wraps a success in the ABP envelope", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/basic-data/app/account/user_bind_type_list" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    const res = await call(t, endpoints.userBindTypeList, { lang: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
       success: true,
       result: [
         { value: 1, name: "email" },
@@ -28,10 +30,10 @@ describe("app: envelope, errors, languages, logs", () => {
   });
 
   it("answers 401 with unAuthorizedRequest true without a token, and with a forged one", async () => {
-    for (const headers of [{}, { authorization: "Bearer not.a.jwt" }]) {
-      const res = await t.app.inject({ method: "GET", url: "/api/basic-data/app/profile/", headers });
-      expect(res.statusCode).toBe(401);
-      const body = res.json();
+    for (const as of [undefined, "Bearer not.a.jwt"]) {
+      const res = await call(t, endpoints.getProfile, { as, lang: null });
+      expect(res.status).toBe(401);
+      const body = res.body;
       expect(body).toMatchObject({ success: false, result: null, unAuthorizedRequest: true, __abp: true });
       expect(body.error.code).toBe("Unauthorized");
       expect(res.headers["www-authenticate"]).toBe("Bearer");
@@ -48,28 +50,26 @@ describe("app: envelope, errors, languages, logs", () => {
   });
 
   it("answers validation errors with field names, in the caller's language", async () => {
-    const ask = (lang?: string) =>
-      t.app.inject({
-        method: "POST",
-        url: "/api/basic-data/app/account/register",
+    const ask = (lang: string | null) =>
+      call(t, endpoints.register, {
         query: { bindType: "1", account: "x@example.com", password: "123", serviceRegion: "2" },
-        headers: lang ? { "accept-language": lang } : {},
+        lang,
       });
-    const en = (await ask("en-US,en;q=0.9")).json();
-    const zh = (await ask("zh-CN")).json();
-    const none = (await ask()).json();
+    const en = (await ask("en-US,en;q=0.9")).body;
+    const zh = (await ask("zh-CN")).body;
+    const none = (await ask(null)).body;
     expect(en.success).toBe(false);
     expect(en.error.code).toBe("Validation");
     const members = en.error.validationErrors.map((v: { members: string[] }) => v.members[0]).sort();
     expect(members).toEqual(["code", "password"]);
     const enPassword = en.error.validationErrors.find((v: { members: string[] }) => v.members[0] === "password");
-    expect(enPassword.message).toBe("password must be at least 6 characters long.");
+    expect(enPassword?.message).toBe("password must be at least 6 characters long.");
     const zhPassword = zh.error.validationErrors.find((v: { members: string[] }) => v.members[0] === "password");
-    expect(zhPassword.message).toBe("password 至少需要 6 个字符。");
+    expect(zhPassword?.message).toBe("password 至少需要 6 个字符。");
     expect(en.error.message).not.toBe(zh.error.message);
     expect(none.error.message).toBe(zh.error.message);
     const enCode = en.error.validationErrors.find((v: { members: string[] }) => v.members[0] === "code");
-    expect(enCode.message).toBe("code is required.");
+    expect(enCode?.message).toBe("code is required.");
   });
 
   it("answers an unknown /api path with a 404 envelope", async () => {
@@ -79,22 +79,17 @@ describe("app: envelope, errors, languages, logs", () => {
   });
 
   it("keeps passwords, codes and tokens out of the logs", async () => {
-    await t.app.inject({
-      method: "GET",
-      url: "/api/basic-data/app/account/send_email_password_code",
-      query: { email: "logcheck@example.com" },
-    });
+    await call(t, endpoints.sendEmailPasswordCode, { query: { email: "logcheck@example.com" }, lang: null });
     const code = await latestCode(t.app, "logcheck@example.com");
     const before = t.logs.length;
-    await t.app.inject({
-      method: "POST",
-      url: "/api/basic-data/app/account/register",
+    await call(t, endpoints.register, {
       query: { bindType: "1", account: "logcheck@example.com", password: "Very-Secret-77", code, serviceRegion: "1" },
+      lang: null,
     });
     const token = await bearer(t.app, "logcheck@example.com", "Very-Secret-77");
-    await t.app.inject({ method: "GET", url: "/api/basic-data/app/profile/", headers: { authorization: token } });
+    await call(t, endpoints.getProfile, { as: token, lang: null });
     const after = t.logs.slice(before).join("\n");
-    expect(after).toContain("/api/basic-data/app/account/register");
+    expect(after).toContain(endpoints.register.path);
     expect(after).toContain("[redacted]");
     expect(after).not.toContain("Very-Secret-77");
     expect(after).not.toContain(code);
@@ -108,11 +103,7 @@ describe("/dev/outbox", () => {
     const t = await createTestApp({ now: () => new Date(clock) });
     try {
       for (const email of ["a@example.com", "b@example.com"]) {
-        await t.app.inject({
-          method: "GET",
-          url: "/api/basic-data/app/account/send_email_password_code",
-          query: { email },
-        });
+        await call(t, endpoints.sendEmailPasswordCode, { query: { email }, lang: null });
         clock += 1000;
       }
       const all = (await t.app.inject({ method: "GET", url: "/dev/outbox" })).json();

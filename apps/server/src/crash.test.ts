@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, describe, expect, it } from "vitest";
+import { call } from "../test/call.ts";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.ts";
 import { DEMO_ACCOUNT } from "./system.ts";
 
@@ -60,25 +62,8 @@ function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   });
 }
 
-/** One JSON call; answers the status and the envelope's result (null when absent). Network errors reject. */
-async function call(
-  url: string,
-  token: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<{ status: number; result: unknown }> {
-  const res = await fetch(url, {
-    method: init.method ?? "GET",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "accept-language": "en",
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    signal: AbortSignal.timeout(20_000),
-  });
-  const body = (await res.json().catch(() => null)) as { result?: unknown } | null;
-  return { status: res.status, result: body?.result ?? null };
-}
+/** A request's time limit (20 s, as `signal` of each `call`): a request the kill cut off must not hang the test. */
+const limit = () => AbortSignal.timeout(20_000);
 
 async function signIn(url: string): Promise<string> {
   const res = await fetch(`${url}/connect/token`, {
@@ -101,10 +86,7 @@ interface Device {
 }
 
 async function devicesOf(url: string, token: string, familyId: string): Promise<Device[]> {
-  const r = await call(
-    `${url}/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-    token,
-  );
+  const r = await call({ url }, endpoints.getFamilyDevices, { as: token, signal: limit(), query: { familyId } });
   if (r.status !== 200) throw new Error(`device list: ${r.status}`);
   return r.result as Device[];
 }
@@ -156,8 +138,8 @@ describe.each(ENGINES)("crash suite: SIGKILL during a burst of writes, on %s", (
 
     server = await startServer(env);
     const token = await signIn(server.url);
-    const families = await call(`${server.url}/api/run-lucky/device/app/family/`, token);
-    const familyId = (families.result as { items: Array<{ id: string }> }).items[0].id;
+    const families = await call(server, endpoints.getFamilies, { as: token, signal: limit() });
+    const familyId = families.result.items[0].id;
     const url = server.url;
     const until = Date.now() + 30_000;
     let devices = await devicesOf(url, token, familyId);
@@ -186,22 +168,23 @@ describe.each(ENGINES)("crash suite: SIGKILL during a burst of writes, on %s", (
     const afterSaleWorker = (w: number) =>
       worker(async (n) => {
         const description = `crash ${engine} worker ${w} request ${n}`;
-        const r = await call(`${url}/api/run-lucky/device/app/post-sale/`, token, {
-          method: "POST",
+        const r = await call({ url }, endpoints.createAfterSale, {
+          as: token,
+          signal: limit(),
           body: { deviceId: devices[n % devices.length].id, description },
         });
         if (r.status === 200) {
-          acked.afterSales.push({ id: (r.result as { id: string }).id, description });
+          acked.afterSales.push({ id: r.result.id, description });
         }
       });
     const renameWorker = (d: number) =>
       worker(async (n) => {
         const deviceId = devices[d].id;
-        const r = await call(
-          `${url}/api/run-lucky/device/app/device/update-device-name?deviceId=${deviceId}&name=crash-${d}-${n}`,
-          token,
-          { method: "POST" },
-        );
+        const r = await call({ url }, endpoints.updateDeviceName, {
+          as: token,
+          signal: limit(),
+          query: { deviceId, name: `crash-${d}-${n}` },
+        });
         if (r.status === 200) {
           acked.renames.set(deviceId, { last: n, count: (acked.renames.get(deviceId)?.count ?? 0) + 1 });
           acked.renameCount++;
@@ -210,13 +193,14 @@ describe.each(ENGINES)("crash suite: SIGKILL during a burst of writes, on %s", (
     const commandWorker = (d: number) =>
       worker(async () => {
         const commandId = randomUUID();
-        const r = await call(
-          `${url}/api/run-lucky/device/app/device-control/control-device?deviceId=${devices[d].id}&commandId=${commandId}`,
-          token,
-          { method: "POST", body: { command: "sync-time" } },
-        );
+        const r = await call({ url }, endpoints.controlDevice, {
+          as: token,
+          signal: limit(),
+          query: { deviceId: devices[d].id, commandId },
+          body: { command: "sync-time" },
+        });
         if (r.status === 200) {
-          acked.commands.push({ commandId, status: (r.result as { status: string }).status });
+          acked.commands.push({ commandId, status: r.result.status });
         }
       });
     const workers = [
@@ -241,15 +225,20 @@ describe.each(ENGINES)("crash suite: SIGKILL during a burst of writes, on %s", (
     server = await startServer(env);
     const after = server.url;
     // The session of the first start survived as well: its access token still works.
-    const found = await call(`${after}/api/run-lucky/device/app/post-sale/?maxResultCount=1000`, token);
+    const found = await call({ url: after }, endpoints.getAfterSaleList, {
+      as: token,
+      signal: limit(),
+      query: { maxResultCount: 1000 },
+    });
     expect(found.status).toBe(200);
     const stored = new Map<string, string>();
     for (let skip = 0; ; skip += 1000) {
-      const page = await call(
-        `${after}/api/run-lucky/device/app/post-sale/?maxResultCount=1000&skipCount=${skip}`,
-        token,
-      );
-      const items = (page.result as { items: Array<{ id: string; description: string }> }).items;
+      const page = await call({ url: after }, endpoints.getAfterSaleList, {
+        as: token,
+        signal: limit(),
+        query: { maxResultCount: 1000, skipCount: skip },
+      });
+      const items = page.result.items;
       for (const item of items) stored.set(item.id, item.description);
       if (items.length < 1000) break;
     }
@@ -270,10 +259,11 @@ describe.each(ENGINES)("crash suite: SIGKILL during a burst of writes, on %s", (
 
     const lostCommands: string[] = [];
     for (const c of acked.commands) {
-      const r = await call(
-        `${after}/api/run-lucky/device/app/device-control/get-command-status?commandId=${c.commandId}`,
-        token,
-      );
+      const r = await call({ url: after }, endpoints.getCommandStatus, {
+        as: token,
+        signal: limit(),
+        query: { commandId: c.commandId },
+      });
       const status = (r.result as { status?: string } | undefined)?.status;
       if (r.status !== 200 || status !== c.status) lostCommands.push(`${c.commandId}: ${r.status} ${status}`);
     }

@@ -1,9 +1,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage, ZDeviceChangeMessage } from "@aquapilot/contract";
+import {
+  endpoints,
+  HUB_METHODS,
+  HUB_PATHS,
+  type TDeviceChangeMessage,
+  ZDeviceChangeMessage,
+} from "@aquapilot/contract";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../test/call.ts";
 import { loadConfig } from "./config.ts";
 import { DEMO_ACCOUNT, type System, startSystem } from "./system.ts";
 
@@ -25,11 +32,6 @@ describe("whole system in one process", () => {
     });
     expect(res.status).toBe(200);
     return ((await res.json()) as { access_token: string }).access_token;
-  }
-
-  async function api<T>(p: string, init: RequestInit = {}, bearer = token): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${system.url}${p}`, { ...init, headers: { authorization: `Bearer ${bearer}` } });
-    return { status: res.status, body: (await res.json()) as T };
   }
 
   function connectHub1(accessToken: string): HubConnection {
@@ -55,8 +57,8 @@ describe("whole system in one process", () => {
     });
     system = await startSystem(config);
     token = await passwordToken(DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    const families = await api<{ result: { items: Array<{ id: string }> } }>("/api/run-lucky/device/app/family/");
-    familyId = families.body.result.items[0].id;
+    const families = await call(system, endpoints.getFamilies, { as: token });
+    familyId = families.result.items[0].id;
   });
 
   afterAll(async () => {
@@ -69,10 +71,8 @@ describe("whole system in one process", () => {
     await expect
       .poll(
         async () => {
-          const list = await api<{ result: Array<{ online: boolean; station: number | null }> }>(
-            `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-          );
-          return list.body.result.map((d) => [d.online, d.station]);
+          const list = await call(system, endpoints.getFamilyDevices, { as: token, query: { familyId } });
+          return list.result.map((d) => [d.online, d.station]);
         },
         { timeout: 10_000 },
       )
@@ -90,19 +90,16 @@ describe("whole system in one process", () => {
 
     // A stranger with a family of their own: registered through the real account flow and the outbox.
     const email = `stranger-${Date.now()}@example.com`;
-    expect(
-      (await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${email}`)).status,
-    ).toBe(200);
+    expect((await call(system, endpoints.sendEmailPasswordCode, { query: { email } })).status).toBe(200);
     const outbox = (await (await fetch(`${system.url}/dev/outbox?recipient=${encodeURIComponent(email)}`)).json()) as
       | Array<{ body: string }>
       | { result: Array<{ body: string }> };
     const mails = Array.isArray(outbox) ? outbox : outbox.result;
     const code = /\b(\d{6})\b/.exec(mails[0].body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    const reg = await fetch(
-      `${system.url}/api/basic-data/app/account/register?${new URLSearchParams({ bindType: "1", account: email, password: "secret12", code: code!, serviceRegion: "2" })}`,
-      { method: "POST" },
-    );
+    const reg = await call(system, endpoints.register, {
+      query: { bindType: "1", account: email, password: "secret12", code: code!, serviceRegion: "2" },
+    });
     expect(reg.status).toBe(200);
     const strangerToken = await passwordToken(email, "secret12");
     const stranger = connectHub1(strangerToken);
@@ -122,11 +119,7 @@ describe("whole system in one process", () => {
     expect(change.online).toBe(true);
 
     // The stranger cannot read the family's devices either.
-    const denied = await api<{ success: boolean; result: unknown }>(
-      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-      {},
-      strangerToken,
-    );
+    const denied = await call(system, endpoints.getFamilyDevices, { as: strangerToken, query: { familyId } });
     expect([403, 404]).toContain(denied.status);
     expect(denied.body.success).toBe(false);
     expect(denied.body.result).toBeNull();
@@ -144,10 +137,8 @@ describe("whole system in one process", () => {
     const device = system.fleet.devices[1];
     device.goOffline();
     await expect.poll(() => received.find((m) => m.mac === device.mac && !m.online), { timeout: 10_000 }).toBeTruthy();
-    const list = await api<{ result: Array<{ mac: string; online: boolean }> }>(
-      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-    );
-    expect(list.body.result.find((d) => d.mac === device.mac)?.online).toBe(false);
+    const list = await call(system, endpoints.getFamilyDevices, { as: token, query: { familyId } });
+    expect(list.result.find((d) => d.mac === device.mac)?.online).toBe(false);
     await device.goOnline();
     await expect
       .poll(() => received.filter((m) => m.mac === device.mac).at(-1)?.online, { timeout: 10_000 })
@@ -156,46 +147,34 @@ describe("whole system in one process", () => {
   });
 
   it("query-device-info sends a query command to the device and answers its reported state", async () => {
-    const list = await api<{ result: Array<{ id: string; mac: string }> }>(
-      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-    );
-    const target = list.body.result[0];
-    const info = await api<{ result: { mac: string; commandId: string | null; online: boolean } }>(
-      `/api/run-lucky/device/app/device-control/query-device-info?deviceId=${target.id}`,
-      { method: "POST" },
-    );
+    const list = await call(system, endpoints.getFamilyDevices, { as: token, query: { familyId } });
+    const target = list.result[0];
+    const info = await call(system, endpoints.queryDeviceInfo, { as: token, query: { deviceId: target.id } });
     expect(info.status).toBe(200);
-    expect(info.body.result.mac).toBe(target.mac);
-    expect(info.body.result.commandId).toBeTruthy();
+    expect(info.result.mac).toBe(target.mac);
+    expect(info.result.commandId).toBeTruthy();
     const sim = system.fleet.get(target.mac)!;
     await expect
-      .poll(() => sim.appliedCommands.some((c) => c.id === info.body.result.commandId), { timeout: 10_000 })
+      .poll(() => sim.appliedCommands.some((c) => c.id === info.result.commandId), { timeout: 10_000 })
       .toBe(true);
   });
   it("a member who joins by share code receives the family's device changes, and stops at once when leaving", async () => {
     // A second owner, registered through the real account flow.
     const email = `member-${Date.now()}@example.com`;
-    await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${email}`);
+    await call(system, endpoints.sendEmailPasswordCode, { query: { email } });
     const rows = (await (await fetch(`${system.url}/dev/outbox?recipient=${encodeURIComponent(email)}`)).json()) as
       | Array<{ body: string }>
       | { result: Array<{ body: string }> };
     const code = /\b(\d{6})\b/.exec((Array.isArray(rows) ? rows : rows.result)[0].body)?.[1];
-    const reg = await fetch(
-      `${system.url}/api/basic-data/app/account/register?${new URLSearchParams({ bindType: "1", account: email, password: "member12", code: code!, serviceRegion: "2" })}`,
-      { method: "POST" },
-    );
+    const reg = await call(system, endpoints.register, {
+      query: { bindType: "1", account: email, password: "member12", code: code!, serviceRegion: "2" },
+    });
     expect(reg.status).toBe(200);
     const memberToken = await passwordToken(email, "member12");
 
-    const share = await api<{ result: { code: string } }>(
-      `/api/run-lucky/device/app/family-user/trans-to-other-member-qr-code?familyId=${familyId}`,
-    );
+    const share = await call(system, endpoints.getShareCode, { as: token, query: { familyId } });
     expect(share.status).toBe(200);
-    const joined = await api<{ success: boolean }>(
-      `/api/run-lucky/device/app/family-user/analysis-code?code=${encodeURIComponent(share.body.result.code)}`,
-      { method: "POST" },
-      memberToken,
-    );
+    const joined = await call(system, endpoints.analysisCode, { as: memberToken, query: { code: share.result.code } });
     expect(joined.status).toBe(200);
 
     const member = connectHub1(memberToken);
@@ -206,11 +185,7 @@ describe("whole system in one process", () => {
     device.publishState();
     await expect.poll(() => received.some((m) => m.mac === device.mac), { timeout: 10_000 }).toBe(true);
 
-    const left = await api<{ success: boolean }>(
-      `/api/run-lucky/device/app/family/withdraw-from-family?familyId=${familyId}`,
-      { method: "POST" },
-      memberToken,
-    );
+    const left = await call(system, endpoints.withdrawFromFamily, { as: memberToken, query: { familyId } });
     expect(left.status).toBe(200);
     received.length = 0;
     device.publishState();
@@ -222,11 +197,7 @@ describe("whole system in one process", () => {
     device.publishState();
     await expect.poll(() => ownerReceived.length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(received).toEqual([]);
-    const denied = await api<{ result: unknown }>(
-      `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-      {},
-      memberToken,
-    );
+    const denied = await call(system, endpoints.getFamilyDevices, { as: memberToken, query: { familyId } });
     expect([403, 404]).toContain(denied.status);
     expect(denied.body.result).toBeNull();
     await member.stop();

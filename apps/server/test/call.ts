@@ -21,16 +21,27 @@ export type CallTarget = FastifyInstance | { app: FastifyInstance } | { url: str
  */
 export type Caller = string | { token: string } | null | undefined;
 
+/**
+ * The `query` a test may give {@link call} for `E`: its declared keys, each optional with any value. An endpoint that
+ * declares none (its query type is `Record<string, never>`) takes no key at all; a union of endpoints takes the query
+ * of any one of them. An undeclared key is a compile error (`npm run typecheck`), not a run-time one.
+ */
+export type QueryOptions<E extends Endpoint> = E extends Endpoint
+  ? string extends keyof QueryOf<E>
+    ? Record<string, never>
+    : { [K in keyof QueryOf<E>]?: unknown }
+  : never;
+
 /** The options of {@link call}. */
 export interface CallOptions<E extends Endpoint> {
   /** The caller (see {@link Caller}); none by default. */
   as?: Caller;
   /**
-   * Query parameters. Keys are the endpoint's declared ones; values stay loose (a number, a boolean or text) so a
-   * test can send a wrong one on purpose; each is sent as text (`String(value)`), arrays as repeated parameters,
-   * undefined ones are left out. A test that sends an undeclared parameter on purpose casts.
+   * Query parameters. Keys are the endpoint's declared ones (see {@link QueryOptions}); values stay loose (a number, a
+   * boolean or text) so a test can send a wrong one on purpose; each is sent as text (`String(value)`), arrays as
+   * repeated parameters, undefined ones are left out. A test that sends an undeclared parameter on purpose casts.
    */
-  query?: { [K in keyof QueryOf<E>]?: unknown };
+  query?: QueryOptions<E>;
   /**
    * The body: a string or a Buffer is sent as is (set its content-type in `headers`, e.g. a multipart upload); any
    * other value as JSON (any value, so a test can send a wrong one); none when undefined.
@@ -38,8 +49,11 @@ export interface CallOptions<E extends Endpoint> {
   body?: unknown;
   /** Values of the path's `{name}` segments, each URL-encoded into the path. */
   params?: Record<string, string>;
-  /** Accept-Language; "en" by default. */
-  lang?: string;
+  /**
+   * Accept-Language; "en" by default. null sends none, so the server's default language applies (over HTTP, `fetch`
+   * then sends its own "*", any language, which the server reads the same way).
+   */
+  lang?: string | null;
   /** More request headers; they override the ones above. */
   headers?: Record<string, string>;
   /** Over HTTP only: aborts the request (e.g. `AbortSignal.timeout(20_000)`). */
@@ -151,8 +165,9 @@ export async function call<E extends Endpoint>(
 ): Promise<Answer<ResultOf<E>>> {
   const url = pathOf(endpoint, opts.params);
   const authorization = authorizationOf(opts.as);
+  const lang = opts.lang === undefined ? "en" : opts.lang;
   const headers: Record<string, string> = {
-    "accept-language": opts.lang ?? "en",
+    ...(lang === null ? {} : { "accept-language": lang }),
     ...(authorization ? { authorization } : {}),
     ...opts.headers,
   };
@@ -191,4 +206,17 @@ export async function call<E extends Endpoint>(
   }
   const body = parsed(text) as AnswerEnvelope<ResultOf<E>>;
   return { status, body, result: body?.result as ResultOf<E>, text, headers: answerHeaders };
+}
+
+/**
+ * The typed result of a call that must succeed, for set-up steps whose failure should stop the test at once:
+ * `const { items } = await okResult(call(app, endpoints.getFamilies, { as: owner }))`.
+ * @param answer what {@link call} answered, or its promise.
+ * @returns `answer.result`.
+ * @throws Error with the status and the raw body unless the status is 2xx.
+ */
+export async function okResult<R>(answer: Answer<R> | Promise<Answer<R>>): Promise<R> {
+  const res = await answer;
+  if (res.status < 200 || res.status > 299) throw new Error(`call failed: ${res.status} ${res.text}`);
+  return res.result;
 }

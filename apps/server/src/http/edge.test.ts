@@ -3,6 +3,7 @@ import { endpoints, LANGUAGES, type Language, TOKEN_PATH } from "@aquapilot/cont
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartBody, PNG_1X1 } from "../../test/api-fuzz-cases.ts";
+import { call } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { EDGE_LIMITS } from "./edge.ts";
@@ -94,26 +95,19 @@ describe.each(ENGINES)("the edge on %s (issue 11)", (engine) => {
   });
 
   it("keeps line breaks where a field allows them (an after-sales description) and nowhere else", async () => {
-    const family = await t.app.inject({
-      method: "POST",
-      url: `${FAMILY}/`,
-      headers: { authorization: auth },
-      payload: { name: "Home", address: "Rue de Rivoli", longitude: 2.35, latitude: 48.86 },
+    const family = await call(t, endpoints.createFamily, {
+      as: auth,
+      body: { name: "Home", address: "Rue de Rivoli", longitude: 2.35, latitude: 48.86 },
     });
-    expect(family.statusCode).toBe(200);
+    expect(family.status).toBe(200);
     const post = (description: string) =>
-      t.app.inject({
-        method: "POST",
-        url: endpoints.createAfterSale.path,
-        headers: { authorization: auth, "accept-language": "en" },
-        payload: { deviceId: "no-such-device", description },
-      });
+      call(t, endpoints.createAfterSale, { as: auth, lang: "en", body: { deviceId: "no-such-device", description } });
     // A multi-line description passes the rule (and reaches the service, which does not know the device).
     const multiline = await post("Line one\r\nline two\tindented");
-    expect(multiline.statusCode).toBe(404);
+    expect(multiline.status).toBe(404);
     const nul = await post("Line one\u0000line two");
-    expect(nul.statusCode).toBe(400);
-    expect((nul.json() as Envelope).error.validationErrors?.[0]?.members).toEqual(["description"]);
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.validationErrors?.[0]?.members).toEqual(["description"]);
   });
 
   it("refuses a NUL in the OAuth form body with invalid_request, not a 500", async () => {
@@ -143,12 +137,11 @@ describe.each(ENGINES)("the edge on %s (issue 11)", (engine) => {
       "x-time-zone",
     );
     // A header that names no known zone is not an error: the day is cut in UTC.
-    const odd = await t.app.inject({
-      method: "GET",
-      url: endpoints.getFamilies.path,
-      headers: { authorization: auth, "x-time-zone": "../../../etc/localtime" },
+    const odd = await call(t, endpoints.getFamilies, {
+      as: auth,
+      headers: { "x-time-zone": "../../../etc/localtime" },
     });
-    expect(odd.statusCode).toBe(200);
+    expect(odd.status).toBe(200);
   });
 
   it.each(LANGUAGES)("answers bodies, URLs and path values over their limits in the envelope (%s)", async (lang) => {
@@ -192,14 +185,13 @@ describe.each(ENGINES)("the edge on %s (issue 11)", (engine) => {
   });
 
   it("takes a body just under the limit to validation, and a text over its maximum as too long", async () => {
-    const res = await t.app.inject({
-      method: "POST",
-      url: `${FAMILY}/`,
-      headers: { authorization: auth, "accept-language": "en" },
-      payload: { name: "x".repeat(EDGE_LIMITS.bodyBytes - 100) },
+    const res = await call(t, endpoints.createFamily, {
+      as: auth,
+      lang: "en",
+      body: { name: "x".repeat(EDGE_LIMITS.bodyBytes - 100) },
     });
-    expect(res.statusCode).toBe(400);
-    expect((res.json() as Envelope).error.validationErrors?.[0]).toEqual({
+    expect(res.status).toBe(400);
+    expect(res.body.error.validationErrors?.[0]).toEqual({
       message: translate("en", "validation.tooLong", { field: "name", max: "32" }),
       members: ["name"],
     });
@@ -207,16 +199,13 @@ describe.each(ENGINES)("the edge on %s (issue 11)", (engine) => {
 
   it("answers a malformed multipart upload with 400, and still stores a good one", async () => {
     const good = multipartBody([{ name: "file", filename: "a\u0000b.png", type: "image/png", data: PNG_1X1 }]);
-    const stored = await t.app.inject({
-      method: "POST",
-      url: endpoints.uploadFile.path,
-      headers: { authorization: auth, "content-type": good.contentType },
-      payload: good.payload,
+    const stored = await call(t, endpoints.uploadFile, {
+      as: auth,
+      headers: { "content-type": good.contentType },
+      body: good.payload,
     });
-    expect(stored.statusCode, stored.body).toBe(200);
-    expect((stored.json() as { result: { fileUrl: string } }).result.fileUrl).toMatch(
-      /^\/uploads\/files\/[0-9a-f]{32}\.png$/,
-    );
+    expect(stored.status, stored.text).toBe(200);
+    expect(stored.result.fileUrl).toMatch(/^\/uploads\/files\/[0-9a-f]{32}\.png$/);
     for (const lang of LANGUAGES) {
       await refused(
         lang,

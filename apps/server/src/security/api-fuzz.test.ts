@@ -1,4 +1,4 @@
-import { endpoints, type TAbpEnvelope } from "@aquapilot/contract";
+import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,6 +9,7 @@ import {
   type FuzzRoute,
   fuzzRoutes,
 } from "../../test/api-fuzz-cases.ts";
+import { call, okResult } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import type { Db } from "../db/index.ts";
@@ -84,12 +85,6 @@ describe.each(ENGINES)("API fuzz on %s (issue 11)", (engine) => {
   const routes: FuzzRoute[] = fuzzRoutes();
   const totals = { requests: 0, fivexx: 0, problems: 0 };
 
-  const api = async <T>(method: "GET" | "POST", url: string, auth: string, payload?: object) => {
-    const res = await t.app.inject({ method, url, headers: { authorization: auth }, ...(payload ? { payload } : {}) });
-    if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.body}`);
-    return (res.json() as TAbpEnvelope<T>).result as T;
-  };
-
   beforeAll(async () => {
     t = await createTestApp({ engine, env: { EXTERNAL_CALLBACK_SECRET: CALLBACK_SECRET, LOG_LEVEL: "warn" } });
     await seedDemoIfEmpty(t.db, {
@@ -101,23 +96,17 @@ describe.each(ENGINES)("API fuzz on %s (issue 11)", (engine) => {
     owner = await bearer(t.app, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     const strangerId = await registerByEmail(t.app, "stranger@fuzz.test", "stranger-pass-1");
     stranger = await bearer(t.app, "stranger@fuzz.test", "stranger-pass-1");
-    const families = await api<{ items: Array<{ id: string }> }>("GET", endpoints.getFamilies.path, owner);
+    const families = await okResult(call(t, endpoints.getFamilies, { as: owner }));
     const familyId = families.items[0].id;
-    const devices = await api<Array<{ id: string; mac: string }>>(
-      "GET",
-      `${endpoints.getFamilyDevices.path}?familyId=${familyId}`,
-      owner,
+    const devices = await okResult(call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId } }));
+    const members = await okResult(call(t, endpoints.getFamilyUsers, { as: owner, query: { familyId } }));
+    const afterSale = await okResult(
+      call(t, endpoints.createAfterSale, {
+        as: owner,
+        body: { deviceId: devices[0].id, description: "Noise at night from the valve." },
+      }),
     );
-    const members = await api<Array<{ id: string; userId: string }>>(
-      "GET",
-      `${endpoints.getFamilyUsers.path}?familyId=${familyId}`,
-      owner,
-    );
-    const afterSale = await api<{ id: string }>("POST", endpoints.createAfterSale.path, owner, {
-      deviceId: devices[0].id,
-      description: "Noise at night from the valve.",
-    });
-    const message = await api<{ id: string }>("POST", endpoints.testSendMessage.path, owner);
+    const message = await okResult(call(t, endpoints.testSendMessage, { as: owner }));
     ids = {
       familyId,
       deviceId: devices[0].id,
@@ -136,12 +125,12 @@ describe.each(ENGINES)("API fuzz on %s (issue 11)", (engine) => {
       message.id,
       ...devices.flatMap((d) => [d.id, d.mac]),
     ]);
-    const strangerFamily = await api<{ id: string }>("POST", endpoints.createFamily.path, stranger, {
-      name: "Stranger's home",
-      address: "Somewhere",
-      longitude: 2.35,
-      latitude: 48.85,
-    });
+    const strangerFamily = await okResult(
+      call(t, endpoints.createFamily, {
+        as: stranger,
+        body: { name: "Stranger's home", address: "Somewhere", longitude: 2.35, latitude: 48.85 },
+      }),
+    );
     strangerKeys = new Set([strangerId, strangerFamily.id]);
   }, 120_000);
 

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { endpoints } from "@aquapilot/contract";
+import { afterEach, expect, it } from "vitest";
+import { call, describeEndpoint } from "../../../test/call.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 
-const URL = "/api/business-basic-data/app/app-config-setting/";
-
-describe("GET app-config-setting (spec §1, §7)", () => {
+describeEndpoint(endpoints.appConfigSetting, "spec §1, §7", () => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -12,10 +12,10 @@ describe("GET app-config-setting (spec §1, §7)", () => {
 
   it("answers the defaults without a token: 114, Tianditu, empty keys, the seeded policy articles, nulls", async () => {
     t = await createTestApp();
-    const res = await t.app.inject({ method: "GET", url: URL });
-    expect(res.statusCode).toBe(200);
+    const res = await call(t, endpoints.appConfigSetting, { lang: null });
+    expect(res.status).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
-    expect(res.json()).toMatchObject({
+    expect(res.body).toMatchObject({
       success: true,
       result: {
         customerServicePhone: "114",
@@ -45,7 +45,7 @@ describe("GET app-config-setting (spec §1, §7)", () => {
         PRIVACY_POLICY_ARTICLE_ID: "privacy",
       },
     });
-    const { result } = (await t.app.inject({ method: "GET", url: URL })).json();
+    const { result } = await call(t, endpoints.appConfigSetting, { lang: null });
     expect(result).toMatchObject({
       mapType: 1,
       mapKeys: { amap: "amap-key", baidu: "", tencent: "", tianditu: "tdt-key" },

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
-import { deviceTopic, HUB_METHODS, HUB_PATHS, type TMessage } from "@aquapilot/contract";
+import { deviceTopic, endpoints, HUB_METHODS, HUB_PATHS, type TMessage } from "@aquapilot/contract";
 import {
   HttpTransportType,
   type HubConnection,
@@ -12,10 +12,9 @@ import {
 } from "@microsoft/signalr";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, okResult } from "../../../test/call.ts";
 import { loadConfig } from "../../config.ts";
 import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
-
-const FAMILY = "/api/run-lucky/device/app";
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -24,7 +23,6 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const MSG = "/api/push-service/app/message";
 
 /**
  * Hub 2 end to end, all real parts: simulated softener → MQTT (embedded Aedes) → gateway → message center →
@@ -48,17 +46,6 @@ describe("messages over hub 2 with a simulated softener", () => {
     });
     expect(res.status).toBe(200);
     return ((await res.json()) as { access_token: string }).access_token;
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test
-  async function api<T = any>(method: string, p: string, bearer: string, lang = "en"): Promise<T> {
-    const res = await fetch(`${system.url}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${bearer}`, "accept-language": lang },
-    });
-    const body = (await res.json()) as { success: boolean; result: T; error?: unknown };
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(body.error)}`);
-    return body.result;
   }
 
   async function connectHub2(accessToken: string, reconnectDelays = [0, 200, 500, 1000]) {
@@ -95,34 +82,24 @@ describe("messages over hub 2 with a simulated softener", () => {
     );
     system.app.server.on("upgrade", (req, socket: Duplex) => upgrades.push({ url: req.url ?? "", socket }));
     ownerToken = await token(DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    familyId = (await api<{ items: Array<{ id: string }> }>("GET", `${FAMILY}/family/`, ownerToken)).items[0].id;
+    familyId = (await okResult(call(system, endpoints.getFamilies, { as: ownerToken }))).items[0].id;
 
     // A second member registers (code from the dev outbox), sets French, and joins by the household's QR code.
     const email = "member@home.test";
-    await fetch(`${system.url}/api/basic-data/app/account/send_email_password_code?email=${email}`);
+    await call(system, endpoints.sendEmailPasswordCode, { query: { email } });
     const outbox = (await (await fetch(`${system.url}/dev/outbox?recipient=${email}`)).json()) as Array<{
       body: string;
     }>;
     const code = outbox[0].body.match(/\b(\d{6})\b/)?.[1] as string;
-    const reg = await fetch(
-      `${system.url}/api/basic-data/app/account/register?${new URLSearchParams({
-        bindType: "1",
-        account: email,
-        password: "pass-word-1",
-        code,
-        serviceRegion: "2",
-      })}`,
-      { method: "POST", headers: { "accept-language": "fr" } },
-    );
+    const reg = await call(system, endpoints.register, {
+      query: { bindType: "1", account: email, password: "pass-word-1", code, serviceRegion: "2" },
+      lang: "fr",
+    });
     expect(reg.status).toBe(200);
     memberToken = await token(email, "pass-word-1");
     await system.db.updateTable("users").set({ language_type: "fr" }).where("email", "=", email).execute();
-    const share = await api<{ code: string }>(
-      "GET",
-      `${FAMILY}/family-user/trans-to-other-member-qr-code?familyId=${familyId}`,
-      ownerToken,
-    );
-    await api("POST", `${FAMILY}/family-user/analysis-code?code=${encodeURIComponent(share.code)}`, memberToken);
+    const share = await okResult(call(system, endpoints.getShareCode, { as: ownerToken, query: { familyId } }));
+    await okResult(call(system, endpoints.analysisCode, { as: memberToken, query: { code: share.code } }));
     await system.db.updateTable("users").set({ language_type: "en" }).where("email", "=", DEMO_ACCOUNT.email).execute();
     await until(() => system.fleet.devices[0].connected);
   });
@@ -143,7 +120,7 @@ describe("messages over hub 2 with a simulated softener", () => {
     expect(member.received).toHaveLength(1);
     expect(owner.received[0]).toMatchObject({ type: 1, event: "leak", closeReason: 513, title: "Leak detected" });
     expect(member.received[0]).toMatchObject({ event: "leak", title: "Fuite détectée", isRead: false });
-    const list = await api<{ items: TMessage[] }>("GET", `${MSG}/get-user-message-list`, ownerToken);
+    const list = await okResult(call(system, endpoints.getUserMessageList, { as: ownerToken }));
     expect(list.items[0]).toEqual(owner.received[0]);
     await owner.connection.stop();
     await member.connection.stop();
@@ -193,13 +170,13 @@ describe("messages over hub 2 with a simulated softener", () => {
     socket?.destroy();
     await expect.poll(() => owner.states, { timeout: 5000 }).toEqual(["connecting"]);
     expect(owner.connection.state).toBe(HubConnectionState.Reconnecting);
-    const missed = await api<TMessage>("POST", `${MSG}/test-send-message`, ownerToken);
+    const missed = await okResult(call(system, endpoints.testSendMessage, { as: ownerToken }));
     await expect.poll(() => owner.states, { timeout: 5000 }).toEqual(["connecting", "connected"]);
     expect(owner.received.map((m) => m.id)).not.toContain(missed.id);
-    const list = await api<{ items: TMessage[] }>("GET", `${MSG}/get-user-message-list`, ownerToken);
+    const list = await okResult(call(system, endpoints.getUserMessageList, { as: ownerToken }));
     expect(list.items.map((m) => m.id)).toContain(missed.id);
     // And live delivery works again on the new socket.
-    const live = await api<TMessage>("POST", `${MSG}/test-send-message`, ownerToken);
+    const live = await okResult(call(system, endpoints.testSendMessage, { as: ownerToken }));
     await expect.poll(() => owner.received.map((m) => m.id), { timeout: 5000 }).toContain(live.id);
     await owner.connection.stop();
   });
@@ -207,14 +184,14 @@ describe("messages over hub 2 with a simulated softener", () => {
   it("sends nothing more to a member who left the household", async () => {
     const owner = await connectHub2(ownerToken);
     const member = await connectHub2(memberToken);
-    await api("POST", `${FAMILY}/family/withdraw-from-family?familyId=${familyId}`, memberToken);
-    const before = await api<{ totalCount: number }>("GET", `${MSG}/get-user-message-list`, memberToken);
+    await okResult(call(system, endpoints.withdrawFromFamily, { as: memberToken, query: { familyId } }));
+    const before = await okResult(call(system, endpoints.getUserMessageList, { as: memberToken }));
     system.fleet.devices[0].injectClose(769);
     await expect.poll(() => owner.received.length, { timeout: 5000 }).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(owner.received[0].event).toBe("continuous-use");
     expect(member.received).toEqual([]);
-    const after = await api<{ totalCount: number }>("GET", `${MSG}/get-user-message-list`, memberToken);
+    const after = await okResult(call(system, endpoints.getUserMessageList, { as: memberToken }));
     expect(after.totalCount).toBe(before.totalCount);
   });
 });

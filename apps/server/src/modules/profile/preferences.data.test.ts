@@ -1,29 +1,19 @@
-import { DEFAULT_UNIT_PREFERENCES, LANGUAGES } from "@aquapilot/contract";
+import { DEFAULT_UNIT_PREFERENCES, endpoints, LANGUAGES } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
 import { MESSAGES } from "../../http/messages.ts";
-
-const UNITS = "/api/RunLuckyIot/appuser_setting/app/setting/units";
 
 /**
  * The owner's display units on both engines (issue 10 point 9): defaults until chosen, kept per user across sign-ins,
  * partial updates, wrong units refused with the choices in the caller's language, anonymous callers refused.
  */
-describe.each(ENGINES)("unit preferences API on %s", (engine) => {
+describe.each(ENGINES)(`unit preferences API, GET and POST ${endpoints.getUnitPreferences.path}, on %s`, (engine) => {
   let t: TestApp;
   let alice: string;
   let bob: string;
   const clock = Date.parse("2026-05-02T09:30:00.000Z");
-
-  const get = (auth: string) => t.app.inject({ method: "GET", url: UNITS, headers: { authorization: auth } });
-  const set = (auth: string, body: unknown, lang = "en") =>
-    t.app.inject({
-      method: "POST",
-      url: UNITS,
-      payload: body as object,
-      headers: { authorization: auth, "accept-language": lang },
-    });
 
   beforeAll(async () => {
     t = await createTestApp({ engine, now: () => new Date(clock) });
@@ -37,33 +27,47 @@ describe.each(ENGINES)("unit preferences API on %s", (engine) => {
   });
 
   it("answers litres and mg/L CaCO₃ until the user chooses", async () => {
-    const res = await get(alice);
-    expect(res.statusCode).toBe(200);
-    expect(res.json().result).toEqual(DEFAULT_UNIT_PREFERENCES);
+    const res = await call(t, endpoints.getUnitPreferences, { as: alice });
+    expect(res.status).toBe(200);
+    expect(res.result).toEqual(DEFAULT_UNIT_PREFERENCES);
     expect(DEFAULT_UNIT_PREFERENCES).toEqual({ volumeUnit: "L", hardnessUnit: "mgL" });
   });
 
   it("stores the choice per user and keeps it for the next sign-in", async () => {
-    const res = await set(alice, { volumeUnit: "gal", hardnessUnit: "dH" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().result).toEqual({ volumeUnit: "gal", hardnessUnit: "dH" });
+    const res = await call(t, endpoints.setUnitPreferences, {
+      as: alice,
+      body: { volumeUnit: "gal", hardnessUnit: "dH" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.result).toEqual({ volumeUnit: "gal", hardnessUnit: "dH" });
     const row = await t.db.selectFrom("user_preferences").selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ volume_unit: "gal", hardness_unit: "dH", updated_at: new Date(clock).toISOString() });
     // A new session of the same user reads the same units; another user still has the defaults.
     const again = await bearer(t.app, `units-alice-${engine}@example.com`, "pass-word-1");
-    expect((await get(again)).json().result).toEqual({ volumeUnit: "gal", hardnessUnit: "dH" });
-    expect((await get(bob)).json().result).toEqual(DEFAULT_UNIT_PREFERENCES);
+    expect((await call(t, endpoints.getUnitPreferences, { as: again })).result).toEqual({
+      volumeUnit: "gal",
+      hardnessUnit: "dH",
+    });
+    expect((await call(t, endpoints.getUnitPreferences, { as: bob })).result).toEqual(DEFAULT_UNIT_PREFERENCES);
   });
 
   it("changes only the units given", async () => {
-    expect((await set(alice, { hardnessUnit: "gpg" })).json().result).toEqual({
+    expect((await call(t, endpoints.setUnitPreferences, { as: alice, body: { hardnessUnit: "gpg" } })).result).toEqual({
       volumeUnit: "gal",
       hardnessUnit: "gpg",
     });
-    expect((await set(alice, { volumeUnit: "L" })).json().result).toEqual({ volumeUnit: "L", hardnessUnit: "gpg" });
-    expect((await set(alice, {})).json().result).toEqual({ volumeUnit: "L", hardnessUnit: "gpg" });
+    expect((await call(t, endpoints.setUnitPreferences, { as: alice, body: { volumeUnit: "L" } })).result).toEqual({
+      volumeUnit: "L",
+      hardnessUnit: "gpg",
+    });
+    expect((await call(t, endpoints.setUnitPreferences, { as: alice, body: {} })).result).toEqual({
+      volumeUnit: "L",
+      hardnessUnit: "gpg",
+    });
     for (const hardnessUnit of ["mgL", "fH", "dH"]) {
-      expect((await set(alice, { hardnessUnit })).json().result.hardnessUnit).toBe(hardnessUnit);
+      expect(
+        (await call(t, endpoints.setUnitPreferences, { as: alice, body: { hardnessUnit } })).result.hardnessUnit,
+      ).toBe(hardnessUnit);
     }
     const rows = await t.db.selectFrom("user_preferences").select("user_id").execute();
     expect(rows).toHaveLength(1);
@@ -71,25 +75,33 @@ describe.each(ENGINES)("unit preferences API on %s", (engine) => {
 
   it("refuses an unknown unit with the choices in the caller's language and stores nothing", async () => {
     for (const lang of LANGUAGES) {
-      const res = await set(bob, { volumeUnit: "m3", hardnessUnit: "mgL" }, lang);
-      expect(res.statusCode, lang).toBe(400);
-      const error = res.json().error;
+      const res = await call(t, endpoints.setUnitPreferences, {
+        as: bob,
+        body: { volumeUnit: "m3", hardnessUnit: "mgL" },
+        lang,
+      });
+      expect(res.status, lang).toBe(400);
+      const error = res.body.error;
       expect(error.code).toBe("Validation");
       expect(error.message).toBe(MESSAGES[lang]["profile.volumeUnit"]);
       expect(error.validationErrors).toEqual([
         { message: MESSAGES[lang]["profile.volumeUnit"], members: ["volumeUnit"] },
       ]);
     }
-    const both = await set(bob, { volumeUnit: "gallon", hardnessUnit: "ppm" }, "fr");
-    expect(both.statusCode).toBe(400);
-    expect(both.json().error.validationErrors).toEqual([
+    const both = await call(t, endpoints.setUnitPreferences, {
+      as: bob,
+      body: { volumeUnit: "gallon", hardnessUnit: "ppm" },
+      lang: "fr",
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.validationErrors).toEqual([
       { message: MESSAGES.fr["profile.volumeUnit"], members: ["volumeUnit"] },
       { message: MESSAGES.fr["profile.hardnessUnit"], members: ["hardnessUnit"] },
     ]);
-    const wrongType = await set(bob, { hardnessUnit: 3 }, "ru");
-    expect(wrongType.statusCode).toBe(400);
-    expect(wrongType.json().error.validationErrors[0].members).toEqual(["hardnessUnit"]);
-    expect((await get(bob)).json().result).toEqual(DEFAULT_UNIT_PREFERENCES);
+    const wrongType = await call(t, endpoints.setUnitPreferences, { as: bob, body: { hardnessUnit: 3 }, lang: "ru" });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.validationErrors[0].members).toEqual(["hardnessUnit"]);
+    expect((await call(t, endpoints.getUnitPreferences, { as: bob })).result).toEqual(DEFAULT_UNIT_PREFERENCES);
   });
 
   it("the choices named in every language are the contract's units", () => {
@@ -101,7 +113,7 @@ describe.each(ENGINES)("unit preferences API on %s", (engine) => {
   });
 
   it("refuses anonymous callers", async () => {
-    expect((await t.app.inject({ method: "GET", url: UNITS })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "POST", url: UNITS, payload: { volumeUnit: "gal" } })).statusCode).toBe(401);
+    expect((await call(t, endpoints.getUnitPreferences, { lang: null })).status).toBe(401);
+    expect((await call(t, endpoints.setUnitPreferences, { body: { volumeUnit: "gal" }, lang: null })).status).toBe(401);
   });
 });

@@ -1,4 +1,6 @@
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
 import { seedDemoIfEmpty } from "../demo.ts";
@@ -7,9 +9,8 @@ import { reportPeriod } from "./flow-statistics.ts";
 import { backfillRollups, rollupTelemetryAt } from "./rollup.ts";
 import { forecastSalt } from "./salt.ts";
 
-const STATS = "/api/run-lucky/device/app/device/device-flow-statistics";
-const CSV = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
-const CONTROL = "/api/run-lucky/device/app/device-control";
+/** The CSV export: a route of its own, not a contract endpoint (it answers CSV, not the envelope). */
+const CSV = `${endpoints.deviceFlowStatistics.path}/export.csv`;
 
 /** Hand-made telemetry: (ts, litres metered since the previous message). */
 const TELEMETRY: Array<[string, number]> = [
@@ -81,10 +82,6 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
   });
   afterAll(() => t.close());
 
-  async function stats(body: Record<string, unknown>, auth = owner) {
-    return t.app.inject({ method: "POST", url: STATS, headers: { authorization: auth }, payload: body });
-  }
-
   it("shows a clock drift only once the clock's rate is measured as real time (no false warning at start)", async () => {
     const { readFreshness, recordClockDrift } = await import("./freshness.ts");
     const setRate = (rate: number | null) =>
@@ -101,56 +98,72 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     await setRate(null);
   });
 
-  it("day view: 24 hourly buckets of water, regenerations and salt", async () => {
-    const res = await stats({ deviceId, reportTimeType: 3, date: "2026-03-10" });
-    expect(res.statusCode).toBe(200);
-    const r = res.json().result;
-    expect(r.bucket).toBe("hour");
-    expect(r.buckets).toHaveLength(24);
-    expect(r.buckets[8]).toEqual({ start: "2026-03-10T08:00:00.000Z", waterL: 15.5, regenerations: 0, saltKg: 0 });
-    expect(r.buckets[9].waterL).toBe(20);
-    expect(r.buckets[2]).toMatchObject({ regenerations: 1, saltKg: 3 });
-    expect(r.totals).toEqual({ waterL: 35.5, regenerations: 1, saltKg: 3 });
-    expect(r.lastReportTime).toBe("2026-03-12T11:59:00.000Z");
-  });
-
-  it("week view: Monday to Sunday in daily buckets", async () => {
-    const r = (await stats({ deviceId, reportTimeType: 2, date: "2026-03-10" })).json().result;
-    expect(r.from).toBe("2026-03-09T00:00:00.000Z");
-    expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 7, 0, 0, 0, 0]);
-    expect(r.totals).toEqual({ waterL: 42.5, regenerations: 2, saltKg: 6 });
-  });
-
-  it("month view: the calendar month in ≤ 31 daily rows", async () => {
-    const r = (await stats({ deviceId, reportTimeType: 1, date: "2026-03-20" })).json().result;
-    expect(r.buckets).toHaveLength(31);
-    expect(r.buckets[1]).toMatchObject({ start: "2026-03-02T00:00:00.000Z", waterL: 3 });
-    expect(r.totals).toEqual({ waterL: 45.5, regenerations: 2, saltKg: 6 });
-  });
-
-  it("days are the owner's local days: water and regenerations by real time in the X-Time-Zone", async () => {
-    // 23:59 UTC on 11 March is 07:59 on 12 March in Shanghai; 02:00 UTC regenerations are 10:00 local the same day.
-    const res = await t.app.inject({
-      method: "POST",
-      url: STATS,
-      headers: { authorization: owner, "x-time-zone": "Asia/Shanghai" },
-      payload: { deviceId, reportTimeType: 2, date: "2026-03-10" },
+  describeEndpoint(endpoints.deviceFlowStatistics, "views", () => {
+    it("day view: 24 hourly buckets of water, regenerations and salt", async () => {
+      const res = await call(t, endpoints.deviceFlowStatistics, {
+        as: owner,
+        body: { deviceId, reportTimeType: 3, date: "2026-03-10" },
+      });
+      expect(res.status).toBe(200);
+      const r = res.result;
+      expect(r.bucket).toBe("hour");
+      expect(r.buckets).toHaveLength(24);
+      expect(r.buckets[8]).toEqual({ start: "2026-03-10T08:00:00.000Z", waterL: 15.5, regenerations: 0, saltKg: 0 });
+      expect(r.buckets[9].waterL).toBe(20);
+      expect(r.buckets[2]).toMatchObject({ regenerations: 1, saltKg: 3 });
+      expect(r.totals).toEqual({ waterL: 35.5, regenerations: 1, saltKg: 3 });
+      expect(r.lastReportTime).toBe("2026-03-12T11:59:00.000Z");
     });
-    const r = res.json().result;
-    expect(r.from).toBe("2026-03-08T16:00:00.000Z"); // Monday 9 March, 00:00 in Shanghai
-    expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 0, 7, 0, 0, 0]);
-    expect(r.buckets.map((b: { regenerations: number }) => b.regenerations)).toEqual([0, 1, 1, 0, 0, 0, 0]);
-    const day = (
-      await t.app.inject({
-        method: "POST",
-        url: STATS,
-        headers: { authorization: owner, "x-time-zone": "Asia/Shanghai" },
-        payload: { deviceId, reportTimeType: 3, date: "2026-03-12" },
-      })
-    ).json().result;
-    expect(day.buckets[7]).toMatchObject({ start: "2026-03-11T23:00:00.000Z", waterL: 7 });
-    const bad = await stats({ deviceId, reportTimeType: 3, date: "2026-02-30" });
-    expect(bad.statusCode).toBe(400);
+
+    it("week view: Monday to Sunday in daily buckets", async () => {
+      const r = (
+        await call(t, endpoints.deviceFlowStatistics, {
+          as: owner,
+          body: { deviceId, reportTimeType: 2, date: "2026-03-10" },
+        })
+      ).result;
+      expect(r.from).toBe("2026-03-09T00:00:00.000Z");
+      expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 7, 0, 0, 0, 0]);
+      expect(r.totals).toEqual({ waterL: 42.5, regenerations: 2, saltKg: 6 });
+    });
+
+    it("month view: the calendar month in ≤ 31 daily rows", async () => {
+      const r = (
+        await call(t, endpoints.deviceFlowStatistics, {
+          as: owner,
+          body: { deviceId, reportTimeType: 1, date: "2026-03-20" },
+        })
+      ).result;
+      expect(r.buckets).toHaveLength(31);
+      expect(r.buckets[1]).toMatchObject({ start: "2026-03-02T00:00:00.000Z", waterL: 3 });
+      expect(r.totals).toEqual({ waterL: 45.5, regenerations: 2, saltKg: 6 });
+    });
+
+    it("days are the owner's local days: water and regenerations by real time in the X-Time-Zone", async () => {
+      // 23:59 UTC on 11 March is 07:59 on 12 March in Shanghai; 02:00 UTC regenerations are 10:00 local the same day.
+      const res = await call(t, endpoints.deviceFlowStatistics, {
+        as: owner,
+        headers: { "x-time-zone": "Asia/Shanghai" },
+        body: { deviceId, reportTimeType: 2, date: "2026-03-10" },
+      });
+      const r = res.result;
+      expect(r.from).toBe("2026-03-08T16:00:00.000Z"); // Monday 9 March, 00:00 in Shanghai
+      expect(r.buckets.map((b: { waterL: number }) => b.waterL)).toEqual([0, 35.5, 0, 7, 0, 0, 0]);
+      expect(r.buckets.map((b: { regenerations: number }) => b.regenerations)).toEqual([0, 1, 1, 0, 0, 0, 0]);
+      const day = (
+        await call(t, endpoints.deviceFlowStatistics, {
+          as: owner,
+          headers: { "x-time-zone": "Asia/Shanghai" },
+          body: { deviceId, reportTimeType: 3, date: "2026-03-12" },
+        })
+      ).result;
+      expect(day.buckets[7]).toMatchObject({ start: "2026-03-11T23:00:00.000Z", waterL: 7 });
+      const bad = await call(t, endpoints.deviceFlowStatistics, {
+        as: owner,
+        body: { deviceId, reportTimeType: 3, date: "2026-02-30" },
+      });
+      expect(bad.status).toBe(400);
+    });
   });
 
   it("rollups are idempotent and a backfill rebuilds the same rows", async () => {
@@ -225,68 +238,59 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     expect(denied.statusCode).toBe(403);
   });
 
-  it("salt: the owner resets the level; the forecast uses the last 30 days", async () => {
-    const reset = await t.app.inject({
-      method: "POST",
-      url: `${CONTROL}/reset-salt-level`,
-      query: { deviceId, levelKg: "5" },
-      headers: { authorization: owner, "accept-language": "en" },
+  describeEndpoint(endpoints.resetSaltLevel, () => {
+    it("salt: the owner resets the level; the forecast uses the last 30 days", async () => {
+      const reset = await call(t, endpoints.resetSaltLevel, {
+        as: owner,
+        query: { deviceId, levelKg: "5" },
+        lang: "en",
+      });
+      expect(reset.status).toBe(200);
+      // 2 regenerations × 3 kg in 30 days = 0.2 kg/day; 5 kg → 25 days; no regeneration since the refill.
+      expect(reset.result).toMatchObject({
+        saltLevelKg: 5,
+        saltPerRegenerationKg: 3,
+        regenerationsLast30Days: 2,
+        dailySaltUseKg: 0.2,
+        saltDaysLeft: 25,
+        lowSalt: false,
+        message: null,
+      });
     });
-    expect(reset.statusCode).toBe(200);
-    // 2 regenerations × 3 kg in 30 days = 0.2 kg/day; 5 kg → 25 days; no regeneration since the refill.
-    expect(reset.json().result).toMatchObject({
-      saltLevelKg: 5,
-      saltPerRegenerationKg: 3,
-      regenerationsLast30Days: 2,
-      dailySaltUseKg: 0.2,
-      saltDaysLeft: 25,
-      lowSalt: false,
-      message: null,
-    });
-  });
 
-  it("salt: the level entered is the level shown, even when the device's clock runs ahead of the cloud's", async () => {
-    // A regeneration the cloud received an hour before the refill, stamped by a fast device clock a day later.
-    await t.db
-      .insertInto("device_events")
-      .values({
-        id: "r-fast-clock",
-        device_id: deviceId,
-        type: "regeneration-start",
-        close_reason: null,
-        station: null,
-        ts: "2026-03-13T11:00:00.000Z",
-        received_at: "2026-03-12T11:00:00.000Z",
-      })
-      .execute();
-    const reset = await t.app.inject({
-      method: "POST",
-      url: `${CONTROL}/reset-salt-level`,
-      query: { deviceId, levelKg: "25" },
-      headers: { authorization: owner, "accept-language": "en" },
+    it("salt: the level entered is the level shown, even when the device's clock runs ahead of the cloud's", async () => {
+      // A regeneration the cloud received an hour before the refill, stamped by a fast device clock a day later.
+      await t.db
+        .insertInto("device_events")
+        .values({
+          id: "r-fast-clock",
+          device_id: deviceId,
+          type: "regeneration-start",
+          close_reason: null,
+          station: null,
+          ts: "2026-03-13T11:00:00.000Z",
+          received_at: "2026-03-12T11:00:00.000Z",
+        })
+        .execute();
+      const reset = await call(t, endpoints.resetSaltLevel, {
+        as: owner,
+        query: { deviceId, levelKg: "25" },
+        lang: "en",
+      });
+      expect(reset.result).toMatchObject({ saltLevelKg: 25, regenerationsLast30Days: 3 });
+      await t.db.deleteFrom("device_events").where("id", "=", "r-fast-clock").execute();
     });
-    expect(reset.json().result).toMatchObject({ saltLevelKg: 25, regenerationsLast30Days: 3 });
-    await t.db.deleteFrom("device_events").where("id", "=", "r-fast-clock").execute();
   });
 
   it("strangers get 403 and unknown devices 404, for statistics and commands", async () => {
-    expect((await stats({ deviceId, reportTimeType: 3 }, stranger)).statusCode).toBe(403);
-    expect((await stats({ deviceId: "nope", reportTimeType: 3 })).statusCode).toBe(404);
-    const cmd = await t.app.inject({
-      method: "POST",
-      url: `${CONTROL}/forced-regeneration`,
-      query: { deviceId },
-      headers: { authorization: stranger },
-    });
-    expect(cmd.statusCode).toBe(403);
+    const stats = endpoints.deviceFlowStatistics;
+    expect((await call(t, stats, { as: stranger, body: { deviceId, reportTimeType: 3 } })).status).toBe(403);
+    expect((await call(t, stats, { as: owner, body: { deviceId: "nope", reportTimeType: 3 } })).status).toBe(404);
+    const cmd = await call(t, endpoints.forcedRegeneration, { as: stranger, query: { deviceId } });
+    expect(cmd.status).toBe(403);
     expect(t.devices.calls).toEqual([]);
-    const cycles = await t.app.inject({
-      method: "GET",
-      url: `${CONTROL}/get-regeneration-cycles`,
-      query: { deviceId },
-      headers: { authorization: stranger },
-    });
-    expect(cycles.statusCode).toBe(403);
+    const cycles = await call(t, endpoints.getRegenerationCycles, { as: stranger, query: { deviceId } });
+    expect(cycles.status).toBe(403);
   });
 });
 
