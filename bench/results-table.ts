@@ -16,12 +16,15 @@ export interface ResultsPart {
   note: string;
 }
 
-/** Rows and notes that belong to the web part start with this (the first row of a web block, the web note). */
-const WEB_PREFIX = /^(\| )?Web first screen/;
+/**
+ * Rows and notes that belong to the web part start with this: the first row of a web block ("Web first screen …",
+ * "Web #/Device …", "Web repeat visit …") and the web note ("Web first screen: measured …").
+ */
+const WEB_PREFIX = /^(\| )?Web /;
 
 /**
  * Splits an existing results.md into its server and web parts. A table block starts at a row with a benchmark name
- * and runs on through the rows with an empty first cell; blocks and notes starting with "Web first screen" are web's.
+ * and runs on through the rows with an empty first cell; blocks and notes starting with "Web " are web's.
  * Returns empty parts for a missing or empty file.
  */
 export function splitResults(markdown: string | null): { server: ResultsPart; web: ResultsPart } {

@@ -248,7 +248,8 @@ function snapshotInPage(cssHref: string): Snapshot {
   };
   for (const sheet of Array.from(document.styleSheets)) walk(sheet.cssRules, used);
   const root = document.documentElement.cloneNode(true) as HTMLElement;
-  const drop = 'script, style, link[rel="stylesheet"], link[rel="modulepreload"], link[rel="preload"][as="script"]';
+  // Every preload goes too (the app's code, Home's stylesheets): the static page loads only its own CSS.
+  const drop = 'script, style, link[rel="stylesheet"], link[rel="modulepreload"], link[rel="preload"]';
   for (const el of root.querySelectorAll(drop)) el.remove();
   let css = `${used.join("\n")}\n`;
   let n = 0;

@@ -54,13 +54,14 @@ describe("deferEntry", () => {
       ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"],
       {
         js: ["/assets/home-1.js", "/assets/i18n-1.js"],
+        css: ["/assets/home-1.css"],
         texts: { "zh-Hans": ["/assets/zh-Hans-1.js", "/assets/zh-Hans-2.js"], en: ["/assets/en-1.js"] },
       },
       ["/assets/login-1.css", "/assets/index-1.css"],
     );
     expect(out).not.toMatch(/type="module"|modulepreload/);
     expect(out).toContain(
-      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css"></script>',
+      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css" data-home-css="/assets/home-1.css"></script>',
     );
     expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
     expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
@@ -128,21 +129,33 @@ describe("chunkClosure", () => {
 });
 
 describe("homeChunks", () => {
-  const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = [], modules?: string[]) =>
+  const chunk = (
+    fileName: string,
+    facadeModuleId: string | null,
+    imports: string[] = [],
+    modules?: string[],
+    css: string[] = [],
+  ) =>
     ({
       type: "chunk",
       fileName,
       facadeModuleId,
       moduleIds: modules ?? (facadeModuleId ? [facadeModuleId] : []),
       imports,
-      viteMetadata: { importedCss: new Set() },
+      viteMetadata: { importedCss: new Set(css) },
     }) as never;
 
   it("names Home's layout, screen and data starter with their imports once, and per language its texts' chunks", () => {
     const bundle = {
       "assets/layout.js": chunk("assets/layout.js", "/app/src/app/index-layout.tsx", ["assets/icons.js"]),
-      "assets/icons.js": chunk("assets/icons.js", null),
-      "assets/home.js": chunk("assets/home.js", "/app/src/features/home/screens/home-screen.tsx", ["assets/icons.js"]),
+      "assets/icons.js": chunk("assets/icons.js", null, [], undefined, ["assets/tag.css"]),
+      "assets/home.js": chunk(
+        "assets/home.js",
+        "/app/src/features/home/screens/home-screen.tsx",
+        ["assets/icons.js"],
+        undefined,
+        ["assets/home.css", "assets/tag.css"],
+      ),
       "assets/prefetch.js": chunk("assets/prefetch.js", "/app/src/features/home/prefetch.ts"),
       "assets/my.js": chunk("assets/my.js", "/app/src/features/profile/screens/my-screen.tsx"),
       "assets/en-app.js": chunk("assets/en-app.js", "/app/src/locales/en.json"),
@@ -152,6 +165,8 @@ describe("homeChunks", () => {
     } as unknown as Rolldown.OutputBundle;
     expect(homeChunks(bundle, ["en", "fr", "ru"])).toEqual({
       js: ["assets/layout.js", "assets/icons.js", "assets/home.js", "assets/prefetch.js"],
+      // Their stylesheets, each once.
+      css: ["assets/tag.css", "assets/home.css"],
       // The "start" and "home" groups only: the device screen's texts are not Home's.
       texts: { en: ["assets/en-app.js", "assets/en-home.js"], fr: ["assets/fr-app.js"], ru: [] },
     });
@@ -180,6 +195,7 @@ describe("homeChunks", () => {
     } as unknown as Rolldown.OutputBundle;
     expect(homeChunks(bundle, ["en"])).toEqual({
       js: ["assets/home.js", "assets/app.js"],
+      css: [],
       texts: { en: ["assets/start-en.js", "assets/home-en.js"] },
     });
   });

@@ -84,14 +84,15 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * `home`: Home's chunks and, per language, its texts' chunks ({@link homeChunks}), on `data-home` (less those already
  * preloaded) and `data-home-texts` ("zh-Hans=a.js,b.js en=…"): boot.js preloads them with the entry when a signed-in
  * page opens on Home, so they load beside it instead of after it has run. `data-css`: the page's own stylesheets (those
- * in the HTML and `stylesheets`, added with it), which a Home snapshot's stylesheets need not load again.
+ * in the HTML and `stylesheets`, added with it); `data-home-css`: Home's stylesheets (`home.css`, which the page
+ * preloads), which boot.js links before it paints a Home snapshot.
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
  */
 export function deferEntry(
   html: string,
   bootSrc: string,
   screen: readonly string[] = [],
-  home: HomeChunks = { js: [], texts: {} },
+  home: HomeChunks = { js: [], css: [], texts: {} },
   stylesheets: readonly string[] = [],
 ): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
@@ -115,7 +116,7 @@ export function deferEntry(
   const boot =
     `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
     `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" data-home-texts="${texts}" ` +
-    `data-css="${sheets.join(" ")}"></script>`;
+    `data-css="${sheets.join(" ")}" data-home-css="${home.css.join(" ")}"></script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
@@ -156,6 +157,11 @@ export function chunkClosure(bundle: OutputBundle, module: RegExp): { js: string
 export interface HomeChunks {
   /** The chunks of Home's routes and of its data starter, with what they import. */
   js: string[];
+  /**
+   * The stylesheets those chunks bring, which index.html preloads (`<link rel="preload" as="style">`): a Home snapshot
+   * that boot.js paints needs them, and would otherwise ask for them only once boot.js has run (issue 12, LCP).
+   */
+  css: string[];
   /** Per language, the chunks of the texts Home shows (its routes' text groups). */
   texts: Record<string, string[]>;
 }
@@ -164,14 +170,18 @@ export interface HomeChunks {
 const HOME_MODULES = screenModules(FIRST_SCREENS.home).map(endsWith);
 
 /**
- * Home's own chunks ({@link HOME_MODULES} with their static imports, each once) and, for each language, the chunks
+ * Home's own chunks ({@link HOME_MODULES} with their static imports, each once), their stylesheets, and, for each language, the chunks
  * of the locale files of the text groups Home shows ("start" and "home", as app/routes.ts declares for it), as built
  * file names (`assets/…`), each once (a first-screen group holds several); a locale file in no chunk is left out.
  */
 export function homeChunks(bundle: OutputBundle, languages: readonly string[]): HomeChunks {
   const js: string[] = [];
-  for (const facade of HOME_MODULES)
-    for (const file of chunkClosure(bundle, facade).js) if (!js.includes(file)) js.push(file);
+  const css: string[] = [];
+  for (const facade of HOME_MODULES) {
+    const closure = chunkClosure(bundle, facade);
+    for (const file of closure.js) if (!js.includes(file)) js.push(file);
+    for (const file of closure.css) if (!css.includes(file)) css.push(file);
+  }
   const areas = [...TEXT_GROUPS.start, ...TEXT_GROUPS.home];
   const texts: Record<string, string[]> = {};
   for (const lang of languages) {
@@ -182,7 +192,7 @@ export function homeChunks(bundle: OutputBundle, languages: readonly string[]): 
     }
     texts[lang] = files;
   }
-  return { js, texts };
+  return { js, css, texts };
 }
 
 /**
@@ -293,14 +303,25 @@ export function prerenderPlugin(): Plugin {
           .map(href)
           .filter((href) => !html.includes(`href="${href}"`))
           .map((href) => ({ tag: "link", attrs: { rel: "stylesheet", crossorigin: true, href }, injectTo: "head" }));
+        const styled = new Set(tags.map((t) => String(t.attrs?.href)));
+        // Home's stylesheets load with the page (preloaded, not applied), for the snapshot boot.js may paint.
+        const preloads: HtmlTagDescriptor[] = home.css
+          .map(href)
+          .filter((href) => !html.includes(`href="${href}"`) && !styled.has(href))
+          .map((href) => ({
+            tag: "link",
+            attrs: { rel: "preload", as: "style", crossorigin: true, href },
+            injectTo: "head",
+          }));
         const homeUrls: HomeChunks = {
           js: home.js.map(href),
+          css: home.css.map(href),
           texts: Object.fromEntries(Object.entries(home.texts).map(([lang, files]) => [lang, files.map(href)])),
         };
         const added = tags.map((t) => String(t.attrs?.href));
         return {
           html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href), homeUrls, added),
-          tags,
+          tags: [...tags, ...preloads],
         };
       },
     },

@@ -52,7 +52,7 @@
     const lang = startLanguage();
     const snapshot = JSON.parse(window.localStorage.getItem("homeSnapshot") || "null");
     if (snapshot?.v !== 1 || !lang || snapshot.lang !== lang) return null;
-    if (snapshot.day !== today() || !Array.isArray(snapshot.nodes) || !Array.isArray(snapshot.css)) return null;
+    if (snapshot.day !== today() || !Array.isArray(snapshot.nodes)) return null;
     return snapshot;
   };
   const SVG = "http://www.w3.org/2000/svg";
@@ -85,9 +85,8 @@
   /** The longest a snapshot waits for its stylesheets before the app starts without it, ms. */
   const SNAPSHOT_CSS_LIMIT_MS = 3000;
   /**
-   * Links the snapshot's stylesheets the page lacks (the build's own only: /assets/<name>.css); resolves true once
-   * all have loaded, false when one is not the build's, fails (another build) or has not loaded within
-   * SNAPSHOT_CSS_LIMIT_MS.
+   * Links stylesheets the page lacks (the build's own only: /assets/<name>.css); resolves true once all have loaded,
+   * false when one is not the build's, fails or has not loaded within SNAPSHOT_CSS_LIMIT_MS.
    */
   const loadSheets = (hrefs) =>
     new Promise((resolve) => {
@@ -104,6 +103,8 @@
         waiting++;
         const link = document.createElement("link");
         link.rel = "stylesheet";
+        // As index.html preloads it and as Vite links a chunk's CSS: one request serves all three.
+        link.crossOrigin = "";
         link.href = href;
         link.onload = () => {
           if (--waiting === 0) settle(true);
@@ -227,9 +228,10 @@
       whenParsed(run);
     });
   } else if (snapshot) {
-    // Its stylesheets start loading now, beside the page's own (data-css), which need no second link.
+    // Home's stylesheets (data-home-css: the page preloads them) are linked now, beside the page's own (data-css).
     const own = (script.dataset.css || "").split(" ");
-    const sheets = loadSheets(snapshot.css.filter((href) => own.indexOf(href) < 0));
+    const home = (script.dataset.homeCss || "").split(" ").filter((href) => href && own.indexOf(href) < 0);
+    const sheets = loadSheets(home);
     whenParsed(() => {
       sheets.then((loaded) => {
         if (loaded && paintSnapshot(snapshot)) {

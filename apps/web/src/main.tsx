@@ -9,6 +9,7 @@ import { loadGrantedPolicies } from "./shared/auth/session.ts";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
 import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
+import { showingSnapshot } from "./shared/snapshot/index.ts";
 import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
 import { antdRender } from "./shared/ui/antd-render.ts";
 import "./styles.css";
@@ -60,7 +61,7 @@ async function start(): Promise<void> {
   // The last Home the owner saw is showing (public/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
   // SNAPSHOT_HOLD_MS.
-  const snapshot = document.documentElement.hasAttribute("data-snapshot");
+  const snapshot = showingSnapshot();
   if (snapshot) {
     const all = Promise.all([first.ready, screenTexts, firstData, policies]);
     await Promise.race([all, sleep(SNAPSHOT_HOLD_MS)]);

@@ -212,6 +212,8 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     document.body.append(root);
     const tag = document.createElement("script");
     tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.css = "/assets/app-1.css";
+    tag.dataset.homeCss = "/assets/app-1.css /assets/home-1.css";
     tag.id = "boot-tag";
     document.body.append(tag);
     added = [];
@@ -243,7 +245,6 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
       v: 1,
       lang,
       day: localDay(),
-      css: ["/assets/home-1.css"],
       nodes: [
         [
           "div",
@@ -269,7 +270,7 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
 
   const entryStarted = () => added.some((e) => e.getAttribute("type") === "module");
 
-  it("signed in on Home, today, in the start language: builds it into an inert #root, its stylesheets first", async () => {
+  it("signed in on Home, today, in the start language: builds it into an inert #root, Home's stylesheets first", async () => {
     await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
     expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
     expect(root.inert).toBe(true);
@@ -291,17 +292,15 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     ]);
   });
 
-  it("links only the stylesheets the page does not link itself (data-css)", async () => {
-    document.getElementById("boot-tag")?.setAttribute("data-css", "/assets/app-1.css");
-    await bootOn("#/index/home", {
-      token,
-      lang: '"en"',
-      homeSnapshot: stored("en", { css: ["/assets/app-1.css", "/assets/home-1.css"] }),
-    });
-    expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
-    expect(added.filter((e) => e.getAttribute("rel") === "stylesheet").map((e) => e.getAttribute("href"))).toEqual([
-      "/assets/home-1.css",
-    ]);
+  it("shows nothing when Home's stylesheets do not load or are not the build's own", async () => {
+    for (const homeCss of ["/assets/gone-1.css", "https://evil.example/x.css"]) {
+      document.getElementById("boot-tag")?.setAttribute("data-home-css", homeCss);
+      added = [];
+      await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
+      expect(document.documentElement.hasAttribute("data-snapshot"), homeCss).toBe(false);
+      expect(root.querySelector(".prerender"), homeCss).not.toBeNull();
+      expect(entryStarted(), homeCss).toBe(true);
+    }
   });
 
   it("shows nothing on another route, signed out, on another day, in another language or of another format", async () => {
@@ -312,8 +311,6 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
       ["#/index/home", { token, lang: '"fr"', homeSnapshot: stored("en") }],
       ["#/index/home", { token, homeSnapshot: stored("en") }],
       ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { v: 2 }) }],
-      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: ["https://evil.example/x.css"] }) }],
-      ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: ["/assets/gone-1.css"] }) }],
       ["#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { nodes: [[1, 2]] }) }],
       ["#/index/home", { token, lang: '"en"', homeSnapshot: "{bad" }],
     ];
@@ -347,7 +344,9 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
   it("starts the app's code only after the snapshot has painted", async () => {
     vi.stubGlobal("PerformanceObserver", undefined);
     try {
-      boot("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en", { css: [] }) });
+      // No stylesheet to wait for: the snapshot paints as soon as the page is parsed.
+      document.getElementById("boot-tag")?.removeAttribute("data-home-css");
+      boot("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
       await Promise.resolve();
       await Promise.resolve();
       expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");

@@ -1,12 +1,5 @@
 import type { Language } from "@aquapilot/contract/wire";
-import {
-  getItem,
-  removeItem,
-  SNAPSHOT_CSS,
-  type SnapshotNode,
-  type StoredSnapshot,
-  setItem,
-} from "../storage/index.ts";
+import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
 
 export type { SnapshotNode, StoredSnapshot };
 
@@ -72,20 +65,6 @@ export function snapshotChildren(node: Node): SnapshotNode[] {
 }
 
 /**
- * The page's stylesheets that are the build's own ({@link SNAPSHOT_CSS}: index.html's and those Vite linked with a
- * route's chunk), as paths in document order.
- * @param doc the page's document
- */
-export function buildStylesheets(doc: Document = document): string[] {
-  const out: string[] = [];
-  for (const link of Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'))) {
-    const path = new URL(link.getAttribute("href") ?? "", doc.baseURI).pathname;
-    if (SNAPSHOT_CSS.test(path) && !out.includes(path)) out.push(path);
-  }
-  return out;
-}
-
-/**
  * Keeps `root`'s content as the Home snapshot in `lang` for today (localStorage `homeSnapshot`); one larger than
  * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored (storage module).
  * @param root the app's container (`#root`)
@@ -97,7 +76,6 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
     v: SNAPSHOT_VERSION,
     lang,
     day: localDay(now),
-    css: buildStylesheets(root.ownerDocument),
     nodes: snapshotChildren(root),
   };
   if (JSON.stringify(snapshot.nodes).length > SNAPSHOT_MAX_CHARS) {
@@ -110,4 +88,13 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 /** The stored snapshot, or null (none, or of another shape). */
 export function storedSnapshot(): StoredSnapshot | null {
   return getItem("homeSnapshot");
+}
+
+/**
+ * Whether the page shows a Home snapshot that the app's first render is about to replace (public/boot.js marks the
+ * page with `data-snapshot`; main.tsx removes the mark after that render). A screen may then render what the snapshot
+ * shows at once instead of step by step.
+ */
+export function showingSnapshot(): boolean {
+  return typeof document !== "undefined" && document.documentElement.hasAttribute("data-snapshot");
 }

@@ -56,17 +56,9 @@ export interface StoredSnapshot {
   lang: Language;
   /** The local calendar day it was taken, `YYYY-MM-DD`: boot.js shows it only on that day ("water used today"). */
   day: string;
-  /**
-   * The stylesheets the page had loaded besides index.html's, as `/assets/….css` paths (a route's chunk brings its
-   * own): boot.js loads them before it paints the nodes, and shows nothing when one fails (another build).
-   */
-  css: string[];
   /** `#root`'s children. */
   nodes: SnapshotNode[];
 }
-
-/** A stylesheet a Home snapshot may name: one of the build's own, `/assets/<name>.css` (public/boot.js checks the same). */
-export const SNAPSHOT_CSS = /^\/assets\/[\w.-]+\.css$/;
 
 /** Every persisted key of spec §3 and the shape of its value. */
 export interface StorageSchema {
@@ -117,8 +109,6 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
     typeof v.lang === "string" &&
     typeof v.day === "string" &&
     /^\d{4}-\d{2}-\d{2}$/.test(v.day) &&
-    Array.isArray(v.css) &&
-    v.css.every((href) => typeof href === "string" && SNAPSHOT_CSS.test(href)) &&
     Array.isArray(v.nodes),
 };
 

@@ -20,6 +20,7 @@ import { useDeviceChanges } from "../../../shared/realtime/index.ts";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.tsx";
 import { useRevealedCount } from "../../../shared/scheduling/reveal.ts";
+import { showingSnapshot } from "../../../shared/snapshot/index.ts";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.ts";
 import { openWithBack } from "../../../shared/ui/back-stack.ts";
 import { useBackClose } from "../../../shared/ui/overlay.tsx";
@@ -83,7 +84,9 @@ function DeviceList({
   dashboard: TFamilyDashboard | undefined;
   onOpen: (device: TFamilyDevice) => void;
 }) {
-  const revealed = useRevealedCount(devices.length);
+  // Replacing the snapshot, every card at once: they are on screen already, and their nodes are updated in place.
+  const [initial] = useState(() => (showingSnapshot() ? devices.length : 1));
+  const revealed = useRevealedCount(devices.length, initial);
   return (
     <div className="device-list" data-testid="device-list">
       {devices.slice(0, revealed).map((d) => (
