@@ -284,24 +284,15 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
         .where("registration_id", "=", "shared-phone")
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ user_id: h.memberId, platform: "ios" });
+      /** Who holds the shared phone's registration now. */
+      const holders = () =>
+        t.db.selectFrom("push_registrations").select("user_id").where("registration_id", "=", "shared-phone").execute();
       await call(t.app, endpoints.appDeviceUnbinding, { as: h.owner, query: { registrationId: "shared-phone" } });
-      expect(
-        await t.db
-          .selectFrom("push_registrations")
-          .select("user_id")
-          .where("registration_id", "=", "shared-phone")
-          .execute(),
-      ).toEqual([{ user_id: h.memberId }]);
+      expect(await holders()).toEqual([{ user_id: h.memberId }]);
       const bad = await call(t.app, endpoints.appDeviceBinding, { as: h.owner, query: { registrationId: "  " } });
       expect(bad.status).toBe(400);
       await call(t.app, endpoints.appDeviceUnbinding, { as: h.member, query: { registrationId: "shared-phone" } });
-      expect(
-        await t.db
-          .selectFrom("push_registrations")
-          .select("user_id")
-          .where("registration_id", "=", "shared-phone")
-          .execute(),
-      ).toEqual([]);
+      expect(await holders()).toEqual([]);
     });
   });
 
