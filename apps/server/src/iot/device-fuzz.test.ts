@@ -622,7 +622,7 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     expect(last.deviates).toBe(false);
     console.log(
       `time-scaled simulator (${engine}): clock ${ahead.toFixed(1)} days ahead at rate ${state.clock_rate}, ` +
-        `0 times replaced, 0 refused, regeneration measured ${last.durationSeconds / 60} min`,
+        `0 times replaced, 0 refused, regeneration measured ${Number(last.durationSeconds) / 60} min`,
     );
   });
 });
