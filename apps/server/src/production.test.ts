@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEV_BRIDGE_PATHS } from "@aquapilot/contract";
+import { DEV_BRIDGE_PATHS, endpoints } from "@aquapilot/contract";
 import { afterAll, describe, expect, it } from "vitest";
+import { call, describeEndpoint } from "../test/call.ts";
 import { ENGINES, openTestDatabase } from "../test/databases.ts";
 import { createTestApp } from "../test/helpers.ts";
 import { hashPassword } from "./auth/passwords.ts";
@@ -230,16 +231,12 @@ describe.each(ENGINES)("a production start on %s", (engine) => {
   });
 });
 
-describe("codes in production", () => {
+describeEndpoint(endpoints.sendEmailPasswordCode, "codes in production", () => {
   it("keep out of the log and the outbox table when no e-mail provider is configured", async () => {
     const t = await createTestApp({ env: { APP_ENV: "production" } });
     try {
-      const res = await t.app.inject({
-        method: "GET",
-        url: "/api/basic-data/app/account/send_email_password_code",
-        query: { email: "new-owner@production.test" },
-      });
-      expect(res.statusCode).toBe(200);
+      const res = await call(t, endpoints.sendEmailPasswordCode, { query: { email: "new-owner@production.test" } });
+      expect(res.status).toBe(200);
       const rows = await t.db.selectFrom("outbox").selectAll().execute();
       expect(rows).toHaveLength(1);
       expect(rows[0].recipient).toBe("new-owner@production.test");

@@ -7,8 +7,9 @@ import { type CallTarget, call, describeEndpoint, nameOf, okResult, pathOf } fro
 /**
  * The API tests' one helper, `call()` of test/call.ts (issue 13 item 8), against a server that only echoes what it
  * received: method and path from the endpoint object, `{name}` values URL-encoded into it, the bearer token, the
- * query, JSON and raw bodies, the language, and the answer read back — in process (`inject`) and over real HTTP
- * (`{ url }`). A query key the endpoint does not declare is a compile error, checked by `npm run typecheck`.
+ * query, JSON and raw bodies, the language, the client address, and the answer read back — in process (`inject`) and
+ * over real HTTP (`{ url }`). A query key the endpoint does not declare is a compile error, checked by
+ * `npm run typecheck`.
  */
 
 /** A made-up endpoint with two path values, declared query keys and a JSON body (no route of the app has all). */
@@ -41,6 +42,8 @@ interface Seen {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The client's address as the server saw it. */
+  ip: string;
 }
 
 describe("test/call.ts call()", () => {
@@ -59,7 +62,7 @@ describe("test/call.ts call()", () => {
       done(null, (body as Buffer).toString("hex")),
     );
     echo.all("/*", async (req, reply) => {
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body: req.body ?? null });
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body: req.body ?? null, ip: req.ip });
       const status = Number(req.headers["x-answer-status"] ?? 200);
       reply.header("X-Echo", "yes");
       return reply.code(status).send({
@@ -193,6 +196,18 @@ describe("test/call.ts call()", () => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  it("in process, calls from the client address asked for (127.0.0.1 by default); over HTTP it refuses to", async () => {
+    for (const target of [echo, { app: echo }]) {
+      await call(target, bare);
+      expect(last().ip).toBe("127.0.0.1");
+      await call(target, bare, { remoteAddress: "198.51.100.7" });
+      expect(last().ip).toBe("198.51.100.7");
+    }
+    const before = seen.length;
+    await expect(call({ url }, bare, { remoteAddress: "198.51.100.7" })).rejects.toThrow(/in process only/);
+    expect(seen.length).toBe(before);
   });
 
   it("over HTTP, an aborted request rejects", async () => {

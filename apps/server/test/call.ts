@@ -58,6 +58,11 @@ export interface CallOptions<E extends Endpoint> {
   headers?: Record<string, string>;
   /** Over HTTP only: aborts the request (e.g. `AbortSignal.timeout(20_000)`). */
   signal?: AbortSignal;
+  /**
+   * In process only: the client's address the server sees (inject's `remoteAddress`; 127.0.0.1 when absent), so a
+   * test of per-address limits can call from many clients. Over HTTP the address is the socket's: {@link call} throws.
+   */
+  remoteAddress?: string;
 }
 
 /**
@@ -156,7 +161,8 @@ function parsed(text: string): unknown {
  * Calls `endpoint` on `target` (see {@link CallTarget}) as `opts.as`, with the query, path values, JSON body, language
  * and headers of `opts` (see {@link CallOptions}). Never throws for an error status: the answer carries it.
  * @returns status, envelope, typed result, raw text and headers ({@link Answer}).
- * @throws Error when a path value is missing ({@link pathOf}); over HTTP, when the request fails or is aborted.
+ * @throws Error when a path value is missing ({@link pathOf}); over HTTP, when the request fails or is aborted, or
+ * when `opts.remoteAddress` is given (only an in-process call can choose it).
  */
 export async function call<E extends Endpoint>(
   target: CallTarget,
@@ -177,6 +183,7 @@ export async function call<E extends Endpoint>(
   let text: string;
   let answerHeaders: Answer<unknown>["headers"];
   if ("url" in target && typeof target.url === "string") {
+    if (opts.remoteAddress !== undefined) throw new Error("remoteAddress can be chosen in process only, not over HTTP");
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
       for (const one of Array.isArray(value) ? value : [value]) search.append(key, one);
@@ -198,6 +205,7 @@ export async function call<E extends Endpoint>(
       url,
       query,
       headers,
+      ...(opts.remoteAddress !== undefined ? { remoteAddress: opts.remoteAddress } : {}),
       ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
     });
     status = res.statusCode;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
-import type { DeviceCommandName } from "@aquapilot/contract";
+import { type DeviceCommandName, endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "../src/app.ts";
 import { InProcessBus } from "../src/bus.ts";
@@ -10,6 +10,7 @@ import { type DevBridgeOptions, registerDevelopmentRoutes } from "../src/dev/ind
 import { AppError, ErrorCode } from "../src/http/errors.ts";
 import type { Mailer } from "../src/notify/index.ts";
 import type { DeviceCommandPort } from "../src/ports.ts";
+import { call } from "./call.ts";
 import { type Engine, openTestDatabase, type TestDatabase } from "./databases.ts";
 import { type AnswerCheck, checkAnswersAgainstOpenApi } from "./openapi-answers.ts";
 
@@ -160,22 +161,20 @@ export async function passwordGrant(app: FastifyInstance, username: string, pass
   return { status: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
-/** Registers `email` / `password` through the real routes (code from the outbox); answers the new user id. */
+/**
+ * Registers `email` / `password` through the real routes (code from the outbox); answers the new user id. Both calls
+ * send no Accept-Language, so the account has the server's default language, as every suite expects.
+ */
 export async function registerByEmail(app: FastifyInstance, email: string, password: string): Promise<string> {
-  const send = await app.inject({
-    method: "GET",
-    url: "/api/basic-data/app/account/send_email_password_code",
-    query: { email },
-  });
-  if (send.statusCode !== 200) throw new Error(`send code failed: ${send.body}`);
+  const send = await call(app, endpoints.sendEmailPasswordCode, { query: { email }, lang: null });
+  if (send.status !== 200) throw new Error(`send code failed: ${send.text}`);
   const code = await latestCode(app, email);
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/basic-data/app/account/register",
+  const res = await call(app, endpoints.register, {
     query: { bindType: "1", account: email, password, code, serviceRegion: "2" },
+    lang: null,
   });
-  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
-  return (res.json() as { result: { id: string } }).result.id;
+  if (res.status !== 200) throw new Error(`register failed: ${res.text}`);
+  return res.result.id;
 }
 
 /** Signs in and answers the `authorization` header value. */

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, describeEndpoint } from "../../test/call.ts";
 import { bearer, createTestApp, passwordGrant, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { JWT_KEY_FILE } from "./auth-service.ts";
 
@@ -85,31 +87,23 @@ describe("POST /connect/token", () => {
     });
     await t.db.updateTable("users").set({ security_stamp: "changed" }).where("id", "=", userId).execute();
     expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toBeNull();
-    const res = await t.app.inject({
-      method: "GET",
-      url: "/api/basic-data/app/profile/",
-      headers: { authorization: auth },
-    });
-    expect(res.statusCode).toBe(401);
+    const res = await call(t, endpoints.getProfile, { as: auth });
+    expect(res.status).toBe(401);
   });
 });
 
-describe("application-configuration", () => {
+describeEndpoint(endpoints.applicationConfiguration, "anonymous and signed in", () => {
   it("is anonymous without a token and lists grantedPolicies with one", async () => {
     const t = await createTestApp();
     try {
       await registerByEmail(t.app, "cfg@example.com", "pass-word-1");
-      const anon = (await t.app.inject({ method: "GET", url: "/api/abp/application-configuration" })).json();
+      // No Accept-Language: the server's default language (zh-Hans).
+      const anon = await call(t, endpoints.applicationConfiguration, { lang: null });
       expect(anon.result.currentUser).toMatchObject({ isAuthenticated: false, id: null, userName: null });
       expect(anon.result.auth.grantedPolicies).toEqual({});
       expect(anon.result.localization.currentCulture.name).toBe("zh-Hans");
       const auth = await bearer(t.app, "cfg@example.com", "pass-word-1");
-      const res = await t.app.inject({
-        method: "GET",
-        url: "/api/abp/application-configuration",
-        headers: { authorization: auth, "accept-language": "ru" },
-      });
-      const me = res.json().result;
+      const me = (await call(t, endpoints.applicationConfiguration, { as: auth, lang: "ru" })).result;
       expect(me.currentUser).toMatchObject({ isAuthenticated: true, email: "cfg@example.com" });
       expect(me.currentUser.userName).toMatch(/^cfg_[0-9a-f]{6}$/);
       expect(me.auth.grantedPolicies["Device.Control"]).toBe(true);
@@ -134,13 +128,9 @@ describe("JWT signing key", () => {
     const second = await createTestApp({ database: first.database });
     try {
       expect(fs.readFileSync(keyFile, "utf8")).toBe(key);
-      const res = await second.app.inject({
-        method: "GET",
-        url: "/api/basic-data/app/profile/",
-        headers: { authorization: auth },
-      });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().result.email).toBe("keep@example.com");
+      const res = await call(second, endpoints.getProfile, { as: auth });
+      expect(res.status).toBe(200);
+      expect(res.result.email).toBe("keep@example.com");
     } finally {
       await second.close();
     }

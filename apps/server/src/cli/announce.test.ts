@@ -1,4 +1,6 @@
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { storeAnnouncement } from "./announce.ts";
 
@@ -52,13 +54,7 @@ describe("npm run announce (issue 5 platform announcements)", () => {
     });
     const auth = await bearer(t.app, "a@home.test", "pass-word-1");
     const newest = async (lang: string) =>
-      (
-        await t.app.inject({
-          method: "GET",
-          url: "/api/push-service/app/message/get-user-message-list",
-          headers: { authorization: auth, "accept-language": lang },
-        })
-      ).json().result.items[0];
+      (await call(t, endpoints.getUserMessageList, { as: auth, lang })).result.items[0];
     expect(await newest("fr")).toMatchObject({ title: "Changement de prix", content: "À partir de mars" });
     expect(await newest("ru")).toMatchObject({ title: "Price change", content: "From March" });
     await expect(

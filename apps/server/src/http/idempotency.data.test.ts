@@ -1,5 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, latestCode, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from "./idempotency.ts";
@@ -20,15 +21,11 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
   let clock = Date.parse("2026-03-01T08:00:00Z");
 
   const createFamily = (app: TestApp, auth: string, key: string | undefined, name: string, lang = "en") =>
-    app.app.inject({
-      method: "POST",
-      url: endpoints.createFamily.path,
-      headers: {
-        authorization: auth,
-        "accept-language": lang,
-        ...(key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key }),
-      },
-      payload: { name, address: "1 Lake Road", longitude: 121.491, latitude: 31.233 },
+    call(app, endpoints.createFamily, {
+      as: auth,
+      lang,
+      headers: key === undefined ? {} : { [IDEMPOTENCY_HEADER]: key },
+      body: { name, address: "1 Lake Road", longitude: 121.491, latitude: 31.233 },
     });
   const familiesNamed = async (name: string) =>
     (await t.db.selectFrom("families").select("id").where("name", "=", name).execute()).length;
@@ -48,12 +45,12 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
 
   it("a repeat replays the first answer and creates nothing more; without a key each call counts", async () => {
     const first = await createFamily(t, ann, "k-one", "Repeat home");
-    expect(first.statusCode).toBe(200);
+    expect(first.status).toBe(200);
     expect(first.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBeUndefined();
     const again = await createFamily(t, ann, "k-one", "Repeat home");
-    expect(again.statusCode).toBe(200);
+    expect(again.status).toBe(200);
     expect(again.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBe("true");
-    expect(again.json()).toEqual(first.json());
+    expect(again.body).toEqual(first.body);
     expect(await familiesNamed("Repeat home")).toBe(1);
 
     await createFamily(t, ann, undefined, "Unkeyed home");
@@ -66,28 +63,28 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
       createFamily(t, ann, "k-tap", "Tapped home"),
       createFamily(t, ann, "k-tap", "Tapped home"),
     ]);
-    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-    expect(a.json()).toEqual(b.json());
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toEqual(b.body);
     expect(await familiesNamed("Tapped home")).toBe(1);
 
     const [c, d] = await Promise.all([
       createFamily(t, ann, "k-two-processes", "Shared home"),
       createFamily(other, ann, "k-two-processes", "Shared home"),
     ]);
-    expect([c.statusCode, d.statusCode]).toEqual([200, 200]);
-    expect(c.json().result.id).toBe(d.json().result.id);
+    expect([c.status, d.status]).toEqual([200, 200]);
+    expect(c.result.id).toBe(d.result.id);
     expect(await familiesNamed("Shared home")).toBe(1);
   });
 
   it("the same key from another caller is that caller's own; the same key for another request is refused", async () => {
     const bobs = await createFamily(t, bob, "k-one", "Repeat home");
-    expect(bobs.statusCode).toBe(200);
+    expect(bobs.status).toBe(200);
     expect(bobs.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBeUndefined();
     expect(await familiesNamed("Repeat home")).toBe(2);
 
     const reused = await createFamily(t, ann, "k-one", "Another name", "fr");
-    expect(reused.statusCode).toBe(409);
-    expect(reused.json().error).toMatchObject({
+    expect(reused.status).toBe(409);
+    expect(reused.body.error).toMatchObject({
       code: "Conflict",
       message: "Cette Idempotency-Key a déjà servi pour une autre requête.",
     });
@@ -97,8 +94,8 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
   it("refuses a malformed key with 400 in the caller's language, before doing anything", async () => {
     for (const key of ["", "has space", "x".repeat(129), "naïve"]) {
       const res = await createFamily(t, ann, key, "Malformed home", "es");
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.message).toBe(
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(
         "La cabecera Idempotency-Key debe tener de 1 a 128 caracteres ASCII visibles.",
       );
     }
@@ -106,30 +103,17 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
   });
 
   it("replays a refusal too: a register repeated after success is not told the code expired", async () => {
-    await t.app.inject({
-      method: "GET",
-      url: "/api/basic-data/app/account/send_email_password_code",
-      query: { email: "cat@example.com" },
-    });
+    await call(t, endpoints.sendEmailPasswordCode, { query: { email: "cat@example.com" } });
     const code = await latestCode(t.app, "cat@example.com");
-    const register = () =>
-      t.app.inject({
-        method: "POST",
-        url: "/api/basic-data/app/account/register",
-        query: { bindType: "1", account: "cat@example.com", password: "pass-word-1", code, serviceRegion: "2" },
-        headers: { [IDEMPOTENCY_HEADER]: "reg-cat-1" },
-      });
+    const query = { bindType: "1", account: "cat@example.com", password: "pass-word-1", code, serviceRegion: "2" };
+    const register = () => call(t, endpoints.register, { query, headers: { [IDEMPOTENCY_HEADER]: "reg-cat-1" } });
     const [one, two] = await Promise.all([register(), register()]);
-    expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
-    expect(one.json()).toEqual(two.json());
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.body).toEqual(two.body);
     // Without the key the second would have used a spent code:
-    const spent = await t.app.inject({
-      method: "POST",
-      url: "/api/basic-data/app/account/register",
-      query: { bindType: "1", account: "cat@example.com", password: "pass-word-1", code, serviceRegion: "2" },
-    });
-    expect(spent.statusCode).toBeGreaterThanOrEqual(400);
-    expect(spent.statusCode).toBeLessThan(500);
+    const spent = await call(t, endpoints.register, { query });
+    expect(spent.status).toBeGreaterThanOrEqual(400);
+    expect(spent.status).toBeLessThan(500);
     // The stored fingerprint reveals nothing of the request (the password is in its query).
     const rows = await t.db.selectFrom("idempotency_keys").selectAll().where("key", "=", "reg-cat-1").execute();
     expect(rows).toHaveLength(1);
@@ -140,7 +124,7 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
   it("a key abandoned by a crashed request is taken over after a minute; keys are forgotten after 24 h", async () => {
     // A request that claimed its key and never answered (its process died half-way): a repeat within the minute
     // would wait for it; after the minute the repeat runs.
-    expect((await createFamily(t, ann, "k-crashed", "Crash home")).statusCode).toBe(200);
+    expect((await createFamily(t, ann, "k-crashed", "Crash home")).status).toBe(200);
     await t.db
       .updateTable("idempotency_keys")
       .set({
@@ -151,22 +135,22 @@ describe.each(ENGINES)("idempotency keys on %s", (engine) => {
       .where("key", "=", "k-crashed")
       .execute();
     const retried = await createFamily(t, ann, "k-crashed", "Crash home");
-    expect(retried.statusCode).toBe(200);
+    expect(retried.status).toBe(200);
     expect(retried.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBeUndefined();
     expect(await familiesNamed("Crash home")).toBe(2);
 
     const first = await createFamily(t, ann, "k-late", "Late home");
-    expect(first.statusCode).toBe(200);
+    expect(first.status).toBe(200);
     clock += IDEMPOTENCY_WINDOW_MS + 1000;
     ann = await bearer(t.app, "ann@example.com", "pass-word-1"); // the day-old access token has expired
     const later = await createFamily(t, ann, "k-late", "Late home");
-    expect(later.statusCode).toBe(200);
+    expect(later.status).toBe(200);
     expect(later.headers[IDEMPOTENCY_REPLAYED_HEADER]).toBeUndefined();
     expect(await familiesNamed("Late home")).toBe(2);
     // A forgotten key may even carry another request now; the purge then removes day-old keys.
     clock += IDEMPOTENCY_WINDOW_MS + 1000;
     ann = await bearer(t.app, "ann@example.com", "pass-word-1");
-    expect((await createFamily(t, ann, "k-late", "Later home")).statusCode).toBe(200);
+    expect((await createFamily(t, ann, "k-late", "Later home")).status).toBe(200);
     expect(await familiesNamed("Later home")).toBe(1);
     await purgeIdempotencyKeys(t.db, new Date(clock + IDEMPOTENCY_WINDOW_MS + 1000));
     expect(await t.db.selectFrom("idempotency_keys").select("key").execute()).toEqual([]);

@@ -1,16 +1,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HUB_PATHS } from "@aquapilot/contract";
-import type { LightMyRequestResponse } from "fastify";
+import { endpoints, HUB_PATHS } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { uploadsDir } from "../modules/files/service.ts";
 import { registerHubs } from "../realtime/index.ts";
 import { HSTS, IMMUTABLE, NO_STORE, REVALIDATE, webAppCacheControl } from "./security-headers.ts";
 
+/** An answer's headers, names in lower case: what inject answers and what `call` answers alike. */
+interface WithHeaders {
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
 /** The CSP header as directive → sources. */
-function csp(res: LightMyRequestResponse): Map<string, string[]> {
+function csp(res: WithHeaders): Map<string, string[]> {
   const header = String(res.headers["content-security-policy"] ?? "");
   return new Map(
     header
@@ -23,7 +28,7 @@ function csp(res: LightMyRequestResponse): Map<string, string[]> {
 
 let checked = 0;
 /** The headers every answer carries (issue 11): CSP that forbids framing, nosniff, DENY, a referrer policy. */
-function expectBaseHeaders(res: LightMyRequestResponse): void {
+function expectBaseHeaders(res: WithHeaders): void {
   checked++;
   const policy = csp(res);
   expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
@@ -61,12 +66,12 @@ describe("security headers and caching (issue 11)", () => {
   });
 
   it("answers the API with no-store and the security headers, success or error", async () => {
-    for (const [method, url] of [
-      ["GET", "/api/abp/application-configuration"],
-      ["GET", "/api/business-basic-data/app/app-config-setting/"],
-      ["GET", "/api/no-such-call"],
+    for (const [url, answer] of [
+      [endpoints.applicationConfiguration.path, () => call(t, endpoints.applicationConfiguration)],
+      [endpoints.appConfigSetting.path, () => call(t, endpoints.appConfigSetting)],
+      ["/api/no-such-call", () => t.app.inject({ method: "GET", url: "/api/no-such-call" })],
     ] as const) {
-      const res = await t.app.inject({ method, url });
+      const res = await answer();
       expectBaseHeaders(res);
       expect(res.headers["cache-control"], url).toBe(NO_STORE);
     }
@@ -144,13 +149,9 @@ describe("security headers and caching (issue 11)", () => {
   });
 
   it("sends HSTS only when the request came over TLS (X-Forwarded-Proto through the trusted proxy)", async () => {
-    const plain = await t.app.inject({ method: "GET", url: "/api/abp/application-configuration" });
+    const plain = await call(t, endpoints.applicationConfiguration);
     expect(plain.headers["strict-transport-security"]).toBeUndefined();
-    const tls = await t.app.inject({
-      method: "GET",
-      url: "/api/abp/application-configuration",
-      headers: { "x-forwarded-proto": "https" },
-    });
+    const tls = await call(t, endpoints.applicationConfiguration, { headers: { "x-forwarded-proto": "https" } });
     expect(tls.headers["strict-transport-security"]).toBe(HSTS);
     const page = await t.app.inject({ method: "GET", url: "/", headers: { "x-forwarded-proto": "https" } });
     expect(page.headers["strict-transport-security"]).toBe(HSTS);

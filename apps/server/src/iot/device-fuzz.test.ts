@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import {
+  deviceFlowStatisticsCsv,
   deviceTopic,
+  endpoints,
   MQTT_MAX_PACKET_BYTES,
   type MqttChannel,
   REPORTED_SETTING_RULES,
@@ -13,6 +15,7 @@ import {
 import { DEFAULT_SETTINGS, SimulatedDevice } from "@aquapilot/device-sim";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, type TestApp } from "../../test/helpers.ts";
 import { InProcessBus } from "../bus.ts";
@@ -31,8 +34,6 @@ import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLin
 const A = { mac: "02F0000000A1", secret: "fuzz-secret-a-0123456789abcdef" };
 const B = { mac: "02F0000000B2", secret: "fuzz-secret-b-0123456789abcdef" };
 const C = { mac: "02F0000000C3", secret: "fuzz-secret-c-0123456789abcdef" };
-const CONTROL = "/api/run-lucky/device/app/device-control";
-const STATS = "/api/run-lucky/device/app/device/device-flow-statistics";
 const CHANNELS = ["status", "state", "telemetry", "event", "ack"] as const;
 const SCHEMAS = {
   status: ZMqttStatus,
@@ -206,37 +207,31 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
         .execute(),
       daily: await db.selectFrom("device_water_daily").selectAll().orderBy("device_id").orderBy("day").execute(),
     };
-    const auth = { authorization: owner };
     const api: Record<string, unknown> = {};
     for (const mac of [A.mac, B.mac]) {
       const deviceId = ids[mac];
       for (const reportTimeType of [1, 2, 3]) {
-        const r = await t.app.inject({
-          method: "POST",
-          url: STATS,
-          headers: auth,
-          payload: { deviceId, reportTimeType },
-        });
-        expect(r.statusCode).toBe(200);
-        api[`stats ${mac} ${reportTimeType}`] = r.json();
+        const r = await call(t, endpoints.deviceFlowStatistics, { as: owner, body: { deviceId, reportTimeType } });
+        expect(r.status).toBe(200);
+        api[`stats ${mac} ${reportTimeType}`] = r.body;
       }
-      for (const url of [
-        `${CONTROL}/get-regeneration-cycles?deviceId=${deviceId}`,
-        `${CONTROL}/get-salt-status?deviceId=${deviceId}`,
-        `/api/run-lucky/device/app/device/device-flow-statistics/export.csv?deviceId=${deviceId}&from=${iso(-3 * 86_400_000).slice(0, 10)}&to=${iso(3 * 86_400_000).slice(0, 10)}&granularity=raw`,
-      ]) {
-        const r = await t.app.inject({ method: "GET", url, headers: auth });
-        expect(r.statusCode).toBe(200);
-        api[url] = r.body;
+      const from = iso(-3 * 86_400_000).slice(0, 10);
+      const to = iso(3 * 86_400_000).slice(0, 10);
+      // One after the other, as the app asks; the raw text, so any change of the answer shows.
+      const reads = {
+        cycles: () => call(t, endpoints.getRegenerationCycles, { as: owner, query: { deviceId } }),
+        salt: () => call(t, endpoints.getSaltStatus, { as: owner, query: { deviceId } }),
+        csv: () => call(t, deviceFlowStatisticsCsv, { as: owner, query: { deviceId, from, to, granularity: "raw" } }),
+      };
+      for (const [name, read] of Object.entries(reads)) {
+        const r = await read();
+        expect(r.status).toBe(200);
+        api[`${name} ${mac}`] = r.text;
       }
     }
-    const list = await t.app.inject({
-      method: "GET",
-      url: `/api/run-lucky/device/app/family-device/get-list-by-family-id?familyId=${familyId}`,
-      headers: auth,
-    });
-    expect(list.statusCode).toBe(200);
-    api.devices = list.json();
+    const list = await call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId } });
+    expect(list.status).toBe(200);
+    api.devices = list.body;
     return { rows, api };
   }
 
@@ -542,12 +537,8 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
       return r?.clock_rate === 1 ? r : null;
     });
     await recordClockDrift(t.db, ids[A.mac], row.last_report_time ?? "", new Date());
-    const salt = await t.app.inject({
-      method: "GET",
-      url: `${CONTROL}/get-salt-status?deviceId=${ids[A.mac]}`,
-      headers: { authorization: owner },
-    });
-    const drift = salt.json().result.clockDriftSeconds as number;
+    const salt = await call(t, endpoints.getSaltStatus, { as: owner, query: { deviceId: ids[A.mac] } });
+    const drift = salt.result.clockDriftSeconds as number;
     expect(drift).toBeLessThanOrEqual(-86_000);
     a.end(true);
     console.log(
@@ -624,18 +615,14 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     expect(link.gateway.corrected).toEqual(corrected);
     expect(sum(link.gateway.rejected)).toBe(rejected);
     // The regeneration's stations were measured on the valve's own (fast) clock: 10 + 60 + 6 + 10 min, as set.
-    const cycles = await t.app.inject({
-      method: "GET",
-      url: `${CONTROL}/get-regeneration-cycles?deviceId=${ids[C.mac]}`,
-      headers: { authorization: owner },
-    });
-    const last = cycles.json().result.items[0];
+    const cycles = await call(t, endpoints.getRegenerationCycles, { as: owner, query: { deviceId: ids[C.mac] } });
+    const last = cycles.result.items[0];
     expect(last.complete).toBe(true);
     expect(last.durationSeconds).toBe(86 * 60);
     expect(last.deviates).toBe(false);
     console.log(
       `time-scaled simulator (${engine}): clock ${ahead.toFixed(1)} days ahead at rate ${state.clock_rate}, ` +
-        `0 times replaced, 0 refused, regeneration measured ${last.durationSeconds / 60} min`,
+        `0 times replaced, 0 refused, regeneration measured ${Number(last.durationSeconds) / 60} min`,
     );
   });
 });

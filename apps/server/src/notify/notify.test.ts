@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, describeEndpoint } from "../../test/call.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
 
-describe("e-mail through SMTP_URL", () => {
+describeEndpoint(endpoints.sendEmailPasswordCode, "e-mail through SMTP_URL", () => {
   let smtp: SmtpSink;
   let t: TestApp;
   beforeAll(async () => {
@@ -18,13 +20,8 @@ describe("e-mail through SMTP_URL", () => {
   });
 
   it("delivers the code e-mail in the caller's language and keeps it in the outbox", async () => {
-    const res = await t.app.inject({
-      method: "GET",
-      url: "/api/basic-data/app/account/send_email_password_code",
-      query: { email: "mail@example.com" },
-      headers: { "accept-language": "es" },
-    });
-    expect(res.statusCode).toBe(200);
+    const res = await call(t, endpoints.sendEmailPasswordCode, { query: { email: "mail@example.com" }, lang: "es" });
+    expect(res.status).toBe(200);
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0].to).toBe("mail@example.com");
     const [kept] = (await t.app.inject({ method: "GET", url: "/dev/outbox" })).json();
@@ -36,7 +33,7 @@ describe("e-mail through SMTP_URL", () => {
   });
 });
 
-describe("a failed delivery", () => {
+describeEndpoint(endpoints.sendEmailPasswordCode, "a failed delivery", () => {
   it("answers 500 with the send-failed message and lets the user ask again at once", async () => {
     let fail = true;
     const t = await createTestApp({
@@ -47,18 +44,12 @@ describe("a failed delivery", () => {
       },
     });
     try {
-      const ask = () =>
-        t.app.inject({
-          method: "GET",
-          url: "/api/basic-data/app/account/send_email_password_code",
-          query: { email: "down@example.com" },
-          headers: { "accept-language": "en" },
-        });
+      const ask = () => call(t, endpoints.sendEmailPasswordCode, { query: { email: "down@example.com" } });
       const res = await ask();
-      expect(res.statusCode).toBe(500);
-      expect(res.json().error.message).toBe("The code could not be sent. Please try again later.");
+      expect(res.status).toBe(500);
+      expect(res.body.error.message).toBe("The code could not be sent. Please try again later.");
       fail = false;
-      expect((await ask()).statusCode).toBe(200);
+      expect((await ask()).status).toBe(200);
     } finally {
       await t.close();
     }
@@ -75,8 +66,8 @@ describe("the built web app", () => {
       expect(page.statusCode).toBe(200);
       expect(page.headers["content-type"]).toContain("text/html");
       expect(page.body).toContain("<title>AquaPilot</title>");
-      const api = await t.app.inject({ method: "GET", url: "/api/basic-data/app/account/user_bind_type_list" });
-      expect(api.json().success).toBe(true);
+      const api = await call(t, endpoints.userBindTypeList, { lang: null });
+      expect(api.body.success).toBe(true);
       const missing = await t.app.inject({ method: "GET", url: "/api/missing" });
       expect(missing.statusCode).toBe(404);
       expect(missing.json().__abp).toBe(true);

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, nameOf } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { insertMember } from "../../../test/factories.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
 import { seedDemoIfEmpty } from "../demo.ts";
 import { rollupTelemetryAt } from "../statistics/rollup.ts";
 
-const DASHBOARD = "/api/run-lucky/device/app/family-device/dashboard";
-const CONTROL = "/api/run-lucky/device/app/device-control";
 const NOW = "2026-03-12T12:00:00.000Z";
 
 /** Water that reached the cloud (received_at, real time) for the first device: [arrival, litres]. */
@@ -22,7 +22,7 @@ const WATER: Array<[string, number]> = [
  * The Home dashboard API on both engines (issue 10 "Home is a dashboard"): the figures come from the stored state,
  * telemetry and events; "today" is the caller's local day (X-Time-Zone); only members may read it.
  */
-describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
+describe.each(ENGINES)(`${nameOf(endpoints.getFamilyDashboard)} (Home dashboard) on %s`, (engine) => {
   let t: TestApp;
   let owner: string;
   let stranger: string;
@@ -30,13 +30,11 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
   const ids: string[] = [];
 
   async function dashboard(opts: { zone?: string; auth?: string; lang?: string; familyId?: string } = {}) {
-    const headers: Record<string, string> = { authorization: opts.auth ?? owner, "accept-language": opts.lang ?? "en" };
-    if (opts.zone) headers["x-time-zone"] = opts.zone;
-    return t.app.inject({
-      method: "GET",
-      url: DASHBOARD,
+    return call(t, endpoints.getFamilyDashboard, {
+      as: opts.auth ?? owner,
       query: { familyId: opts.familyId ?? familyId },
-      headers,
+      lang: opts.lang ?? "en",
+      headers: opts.zone ? { "x-time-zone": opts.zone } : {},
     });
   }
 
@@ -139,22 +137,17 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
         progress: null,
       })
       .execute();
-    const refill = await t.app.inject({
-      method: "POST",
-      url: `${CONTROL}/reset-salt-level`,
-      query: { deviceId: ids[0], levelKg: "20" },
-      headers: { authorization: owner },
-    });
-    expect(refill.statusCode).toBe(200);
+    const refill = await call(t, endpoints.resetSaltLevel, { as: owner, query: { deviceId: ids[0], levelKg: "20" } });
+    expect(refill.status).toBe(200);
   });
   afterAll(() => t?.close());
 
   it("answers every device's figures and badges from the stored state, telemetry and events", async () => {
     const res = await dashboard({ zone: "UTC" });
-    expect(res.statusCode).toBe(200);
-    const d = res.json().result;
+    expect(res.status).toBe(200);
+    const d = res.result;
     expect(d).toMatchObject({ familyId, timeZone: "UTC", dayStart: "2026-03-12T00:00:00.000Z" });
-    expect(d.devices.map((x: { deviceId: string }) => x.deviceId)).toEqual(ids);
+    expect(d.devices.map((x) => x.deviceId)).toEqual(ids);
     const [kitchen, garage, cellar] = d.devices;
     // Salt: 20 kg entered, one regeneration in 30 days × 3 kg ÷ 30 = 0.1 kg/day → 200 days.
     expect(kitchen).toMatchObject({
@@ -187,7 +180,7 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
 
   it("cuts today at the caller's local midnight (X-Time-Zone)", async () => {
     // Shanghai: today began at 11 March 16:00 UTC, so the 23:30 UTC water counts for today there.
-    const shanghai = (await dashboard({ zone: "Asia/Shanghai" })).json().result;
+    const shanghai = (await dashboard({ zone: "Asia/Shanghai" })).result;
     expect(shanghai).toMatchObject({ timeZone: "Asia/Shanghai", dayStart: "2026-03-11T16:00:00.000Z" });
     expect(shanghai.devices[0].waterTodayL).toBe(35);
     expect(shanghai.waterTodayL).toBe(35);
@@ -195,15 +188,15 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
     // cycle, too early; the override is due the night after.
     expect(shanghai.devices[0].nextRegenerationAt).toBe("2026-03-20T18:00:00.000Z");
     // New York (EDT since 8 March): today began at 04:00 UTC, so only the last 5 L count.
-    const newYork = (await dashboard({ zone: "America/New_York" })).json().result;
+    const newYork = (await dashboard({ zone: "America/New_York" })).result;
     expect(newYork.dayStart).toBe("2026-03-12T04:00:00.000Z");
     expect(newYork.waterTodayL).toBe(5);
     // No header: UTC.
-    expect((await dashboard()).json().result).toMatchObject({ timeZone: "UTC", waterTodayL: 25 });
+    expect((await dashboard()).result).toMatchObject({ timeZone: "UTC", waterTodayL: 25 });
   });
 
   it("leaves out implausible raw telemetry stored before issue 11 in a partial hour (a half-hour zone)", async () => {
-    const before = (await dashboard({ zone: "Asia/Kolkata" })).json().result.waterTodayL;
+    const before = (await dashboard({ zone: "Asia/Kolkata" })).result.waterTodayL;
     // Kolkata's day starts at 18:30 UTC: 18:30–19:00 is summed from raw rows, not from the hourly rollup.
     await t.db
       .insertInto("device_telemetry")
@@ -216,7 +209,7 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
         interval_water_l: 1e308,
       })
       .execute();
-    const after = (await dashboard({ zone: "Asia/Kolkata" })).json().result.waterTodayL;
+    const after = (await dashboard({ zone: "Asia/Kolkata" })).result.waterTodayL;
     await t.db.deleteFrom("device_telemetry").where("received_at", "=", "2026-03-11T18:45:00.000Z").execute();
     expect(typeof before).toBe("number");
     expect(after).toBe(before);
@@ -224,9 +217,9 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
 
   it("refuses a caller who is not a member, in the caller's language", async () => {
     const res = await dashboard({ auth: stranger, lang: "fr" });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: "Forbidden", message: "Vous n'êtes pas membre de ce foyer." });
-    expect((await dashboard({ auth: stranger, familyId: randomUUID() })).statusCode).toBe(403);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: "Forbidden", message: "Vous n'êtes pas membre de ce foyer." });
+    expect((await dashboard({ auth: stranger, familyId: randomUUID() })).status).toBe(403);
   });
 
   it("without a known regeneration, the day override counts from the first report (the latest it can come)", async () => {
@@ -234,7 +227,7 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
     await t.db.updateTable("device_state").set({ remaining_water_l: 4000 }).where("device_id", "=", ids[0]).execute();
     // First telemetry on the device clock: 11 March 10:00:30; 15 days later is 26 March 10:00:30, so the 02:00
     // trigger of 27 March (4 000 L at ≈ 69 L/day would last until May).
-    const kitchen = (await dashboard({ zone: "UTC" })).json().result.devices[0];
+    const kitchen = (await dashboard({ zone: "UTC" })).result.devices[0];
     expect(kitchen).toMatchObject({ remainingWaterL: 4000, nextRegenerationAt: "2026-03-27T02:00:00.000Z" });
   });
 
@@ -243,7 +236,7 @@ describe.each(ENGINES)("Home dashboard API on %s", (engine) => {
     await insertMember(t.db, familyId, member, false);
     const auth = await bearer(t.app, `dash-member-${engine}@example.com`, "pass-word-1");
     const res = await dashboard({ auth, zone: "UTC" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().result.waterTodayL).toBe(25);
+    expect(res.status).toBe(200);
+    expect(res.result.waterTodayL).toBe(25);
   });
 });
