@@ -1,5 +1,5 @@
 import type { Language } from "@aquapilot/contract/wire";
-import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
+import { removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
 
 export type { SnapshotNode, StoredSnapshot };
 
@@ -83,11 +83,6 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
     return;
   }
   setItem("homeSnapshot", snapshot);
-}
-
-/** The stored snapshot, or null (none, or of another shape). */
-export function storedSnapshot(): StoredSnapshot | null {
-  return getItem("homeSnapshot");
 }
 
 /**
