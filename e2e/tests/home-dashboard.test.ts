@@ -151,6 +151,16 @@ describe("the Home dashboard in Chromium", () => {
   }
 
   /**
+   * Waits until the live Home is in and its hub-1 channel is connected: not the snapshot of the last Home that boot.js
+   * paints on a reload (decision 45), which carries the same test ids and a "live" chip of its own.
+   */
+  async function liveHome() {
+    await page.locator('html:not([data-snapshot]) [data-testid="realtime-state"][data-state="2"]').waitFor({
+      timeout: 15_000,
+    });
+  }
+
+  /**
    * Waits until Home shows exactly what the API answers now; between tries it pulls the page's dashboard again (a
    * reload), since water keeps arriving while the test reads both.
    */
@@ -161,7 +171,7 @@ describe("the Home dashboard in Chromium", () => {
       last = mismatches(api, await shownCards());
       if (last.length === 0) return api;
       await page.reload();
-      await page.getByTestId("home-screen").waitFor();
+      await liveHome();
       await expect.poll(() => page.getByTestId("home-water-today").getAttribute("data-value")).not.toBe("");
     }
     throw new Error(`Home does not show the API's figures:\n${last.join("\n")}`);
@@ -245,6 +255,7 @@ describe("the Home dashboard in Chromium", () => {
   });
 
   it("follows a vacation change live, without a reload", async () => {
+    await liveHome();
     const card = page.locator(`[data-testid="device-card"][data-device-id="${ids[2]}"]`);
     expect(await card.getAttribute("data-badges")).toContain("vacation");
     const marker = await page.evaluate(() => {
