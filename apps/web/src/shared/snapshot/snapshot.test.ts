@@ -8,10 +8,11 @@ describe("Home snapshot (issue 12)", () => {
     localStorage.clear();
   });
 
-  it("takes elements, text, attributes and the CSSOM's inline style, and leaves out scripts, handlers and comments", () => {
+  it("takes elements, text, attributes and the CSSOM's inline style; leaves out scripts, handlers, test ids, comments", () => {
     const root = document.createElement("div");
     root.innerHTML =
-      '<p class="a" data-x="1">Hi <b>there</b></p><script>alert(1)</script><!-- c --><img src="/i.png" onerror="x()">';
+      '<p class="a" data-x="1" data-testid="p">Hi <b>there</b></p><script>alert(1)</script><!-- c -->' +
+      '<img src="/i.png" onerror="x()">';
     root.querySelector("p")?.style.setProperty("color", "red", "important");
     expect(snapshotChildren(root)).toEqual([
       ["p", ["class", "a", "data-x", "1"], ["color", "red", "important"], ["Hi ", ["b", [], [], ["there"]]]],
