@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage, TDeviceInfo } from "@aquapilot/contract/wire";
+import type { TDeviceChangeMessage, TDeviceInfo, TFamily } from "@aquapilot/contract/wire";
 
 /**
  * A device's query-device-info answer (spec §7 `TDeviceInfo`) for tests: device "d1", online, in service (station
@@ -47,6 +47,30 @@ export function deviceChange(patch: Partial<TDeviceChangeMessage> = {}): TDevice
     remainingWaterL,
     flowRateLpm,
     lastReportTime,
+    ...patch,
+  };
+}
+
+/**
+ * A household as the family list and get-family answer it (spec §7, contract `TFamily`) for tests: "f1", "Lake
+ * house", the caller its administrator, 2 members, no devices, no address, avatar or region, created
+ * 2026-01-01T00:00:00Z; `patch` overrides any field.
+ */
+export function familyItem(patch: Partial<TFamily> = {}): TFamily {
+  return {
+    id: "f1",
+    name: "Lake house",
+    address: null,
+    longitude: null,
+    latitude: null,
+    province: null,
+    city: null,
+    district: null,
+    avatar: null,
+    isAdmin: true,
+    memberCount: 2,
+    deviceCount: 0,
+    creationTime: "2026-01-01T00:00:00Z",
     ...patch,
   };
 }

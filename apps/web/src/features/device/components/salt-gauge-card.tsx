@@ -109,7 +109,6 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
             visible={refilling}
             tankSizeKg={salt.refillLevelKg}
             onClose={() => setRefilling(false)}
-            backByCaller
           />
         </Suspense>
       ) : null}

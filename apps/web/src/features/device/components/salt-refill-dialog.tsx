@@ -5,29 +5,27 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { deviceKeys } from "../../../shared/device/api/keys.ts";
 import { resetSaltLevel } from "../../../shared/device/api/reset-salt-level.ts";
-import { TextField, toast, useBackClose } from "../../../shared/ui/index.ts";
+import { TextField, toast } from "../../../shared/ui/index.ts";
 import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.ts";
 
 /**
  * The "Salt refilled" dialog (issue 4 "Salt"): the level in the brine tank now, kg (default the tank size when
  * known, else 25), sent to reset-salt-level; on success the salt status is stored and read again and the dialog
- * closes. Back and "cancel" close it without a change. Rendered into `document.body`, centred in the viewport.
- * `backByCaller`: the caller registers the back entry itself (the Device screen, which loads this dialog's code on the
- * first tap: a back pressed while it loads closes it too).
+ * closes. "Cancel" closes it without a change; the caller registers its back entry (the salt card, which loads this
+ * dialog's code on the first tap: a back pressed while it loads closes it too). Rendered into `document.body`, centred
+ * in the viewport.
  */
 export function SaltRefillDialog(props: {
   deviceId: string;
   visible: boolean;
   tankSizeKg?: number | null;
   onClose: () => void;
-  backByCaller?: boolean;
 }) {
-  const { deviceId, visible, tankSizeKg, onClose, backByCaller = false } = props;
+  const { deviceId, visible, tankSizeKg, onClose } = props;
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [text, setText] = useState(() => String(defaultRefillKg(tankSizeKg)));
   const [saving, setSaving] = useState(false);
-  useBackClose(visible && !backByCaller, onClose);
   useEffect(() => {
     if (visible) setText(String(defaultRefillKg(tankSizeKg)));
   }, [visible, tankSizeKg]);

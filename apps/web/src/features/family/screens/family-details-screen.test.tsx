@@ -1,23 +1,17 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { clickInDialog, fail, never, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyDetailsScreen } from "./family-details-screen.tsx";
 
-const family = (isAdmin: boolean) => ({
-  id: "f1",
-  name: "Lake house",
-  isAdmin,
-  memberCount: 3,
-  deviceCount: 2,
-  address: "1 Shore Road",
-  longitude: null,
-  latitude: null,
-  province: null,
-  city: null,
-  district: null,
-  avatar: null,
-  creationTime: "2026-01-02T03:04:05Z",
-});
+const family = (isAdmin: boolean) =>
+  familyItem({
+    isAdmin,
+    memberCount: 3,
+    deviceCount: 2,
+    address: "1 Shore Road",
+    creationTime: "2026-01-02T03:04:05Z",
+  });
 const route = routeOf("/FamilyDetails", { familyId: "f1" });
 
 describe("FamilyDetails screen", () => {

@@ -1,17 +1,11 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { fail, never, renderScreen } from "../../../shared/testing/render.tsx";
 import { FamilyListScreen } from "./family-list-screen.tsx";
 
-const family = (id: string, name: string, isAdmin: boolean) => ({
-  id,
-  name,
-  isAdmin,
-  memberCount: 2,
-  deviceCount: 1,
-  address: `${name} street`,
-  avatar: null,
-});
+const family = (id: string, name: string, isAdmin: boolean) =>
+  familyItem({ id, name, isAdmin, deviceCount: 1, address: `${name} street` });
 
 describe("FamilyList screen", () => {
   it("shows skeletons while the first page loads", async () => {

@@ -1,9 +1,10 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyQrcodeScreen } from "./family-qrcode-screen.tsx";
 
-const family = (isAdmin: boolean) => ({ id: "f1", name: "Lake house", isAdmin, memberCount: 1, deviceCount: 0 });
+const family = (isAdmin: boolean) => familyItem({ isAdmin, memberCount: 1 });
 const code = (c: string) => ({
   code: c,
   expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),

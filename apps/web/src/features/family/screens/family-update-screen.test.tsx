@@ -1,9 +1,10 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyUpdateScreen } from "./family-update-screen.tsx";
 
-const family = { id: "f1", name: "Lake house", isAdmin: true, memberCount: 1, deviceCount: 0 };
+const family = familyItem({ memberCount: 1 });
 const route = routeOf("/FamilyUpdate", { familyId: "f1" });
 const input = () => screen.getByTestId("family-update-name") as HTMLInputElement;
 

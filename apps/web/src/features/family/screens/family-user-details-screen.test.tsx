@@ -1,9 +1,10 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { clickInDialog, fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyUserDetailsScreen } from "./family-user-details-screen.tsx";
 
-const family = (isAdmin: boolean) => ({ id: "f1", name: "Lake house", isAdmin, memberCount: 2, deviceCount: 0 });
+const family = (isAdmin: boolean) => familyItem({ isAdmin });
 const users = [
   { id: "u1", userName: "tester", name: "", isAdmin: true, avatar: null, joinTime: "2026-01-01T00:00:00Z" },
   { id: "u2", userName: "bob", name: "Bob", isAdmin: false, avatar: null, joinTime: "2026-02-01T00:00:00Z" },

@@ -1,17 +1,11 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { getItem, getUserFamily } from "../../../shared/storage/index.ts";
+import { familyItem } from "../../../shared/testing/fixtures.ts";
 import { never, renderScreen } from "../../../shared/testing/render.tsx";
 import { HomeScreen } from "./home-screen.tsx";
 
-const family = (id: string, name: string, isAdmin: boolean) => ({
-  id,
-  name,
-  isAdmin,
-  memberCount: 2,
-  deviceCount: 1,
-  avatar: null,
-});
+const family = (id: string, name: string, isAdmin: boolean) => familyItem({ id, name, isAdmin, deviceCount: 1 });
 const device = (id: string, name: string, online: boolean) => ({
   id,
   name,
