@@ -23,12 +23,17 @@ describe("FindPassword screen", () => {
     expect(view.api.lastCall("forgetPasswordSendEmailCode").query).toEqual({ email: "ann@example.com" });
   });
 
-  it("resets the password and goes to sign in", async () => {
-    const view = await renderScreen(<FindPasswordScreen />, { session: null, api: { resetPassword: null } });
+  /** Account, code and new password "secret1", with `confirm` as its confirmation. */
+  const fillForm = (confirm: string) => {
     type("find-password-account", "ann@example.com");
     type("find-password-code", "123456");
     type("find-password-password", "secret1");
-    type("find-password-confirm", "secret2");
+    type("find-password-confirm", confirm);
+  };
+
+  it("resets the password and goes to sign in", async () => {
+    const view = await renderScreen(<FindPasswordScreen />, { session: null, api: { resetPassword: null } });
+    fillForm("secret2");
     fireEvent.click(screen.getByTestId("find-password-submit"));
     await view.findToast("Passwords do not match");
     type("find-password-confirm", "secret1");
@@ -48,10 +53,7 @@ describe("FindPassword screen", () => {
       session: null,
       api: { resetPassword: () => fail(400, "The code has expired") },
     });
-    type("find-password-account", "ann@example.com");
-    type("find-password-code", "123456");
-    type("find-password-password", "secret1");
-    type("find-password-confirm", "secret1");
+    fillForm("secret1");
     fireEvent.click(screen.getByTestId("find-password-submit"));
     await view.findToast("The code has expired");
   });
