@@ -1,7 +1,9 @@
-import type { VolumeUnit } from "@aquapilot/contract/wire";
+import { DEFAULT_UNIT_PREFERENCES, type TUnitPreferences, type VolumeUnit } from "@aquapilot/contract/wire";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { numberFormat } from "../format/intl.ts";
-import { useUnitPreferences } from "./api/get-unit-preferences.ts";
+import { getUnitPreferencesQueryOptions } from "./api/get-unit-preferences.ts";
 import { fromLitres } from "./conversions.ts";
 
 /** The symbol keys of each volume unit and its per-minute flow (locales `units.symbols.*`, glossary per language). */
@@ -28,9 +30,28 @@ export function volumeText(
   return `${number} ${symbol(SYMBOLS[unit][kind])}`;
 }
 
+/** The volume unit of the owner's preferences (a string: equal answers compare equal). */
+const selectVolumeUnit = (preferences: TUnitPreferences): VolumeUnit => preferences.volumeUnit;
+
+/**
+ * The owner's volume unit: the default (L) until their preferences arrive, then theirs. Draws its component again
+ * only when the unit itself changes — the answer that confirms the default redraws nothing (issue 12: the units call
+ * goes after the first paint, and Home's screen and every card show volumes).
+ */
+export function useVolumeUnit(): VolumeUnit {
+  const { data } = useQuery({
+    ...getUnitPreferencesQueryOptions(),
+    placeholderData: DEFAULT_UNIT_PREFERENCES,
+    select: selectVolumeUnit,
+    notifyOnChangeProps: ["data"],
+  });
+  return data ?? DEFAULT_UNIT_PREFERENCES.volumeUnit;
+}
+
 /**
  * Volumes and flows in the owner's chosen unit (issue 10 point 9: litres or US gallons, kept per user): `volume(L)`
- * and `flow(L/min)` as text in the interface language, and the unit's symbol for axis labels.
+ * and `flow(L/min)` as text in the interface language, and the unit's symbol for axis labels. The same functions
+ * while the unit, the language and the texts stay (memoised children keep their render).
  */
 export function useVolume(): {
   unit: VolumeUnit;
@@ -39,12 +60,15 @@ export function useVolume(): {
   symbol: string;
 } {
   const { t, i18n } = useTranslation();
-  const { volumeUnit } = useUnitPreferences();
-  const symbol = (key: string) => t(`units.symbols.${key}` as "units.symbols.L");
-  return {
-    unit: volumeUnit,
-    volume: (litres) => volumeText(litres, volumeUnit, i18n.language, symbol),
-    flow: (lpm) => volumeText(lpm, volumeUnit, i18n.language, symbol, "flow"),
-    symbol: symbol(SYMBOLS[volumeUnit].volume),
-  };
+  const volumeUnit = useVolumeUnit();
+  const lang = i18n.language;
+  return useMemo(() => {
+    const symbol = (key: string) => t(`units.symbols.${key}` as "units.symbols.L");
+    return {
+      unit: volumeUnit,
+      volume: (litres: number) => volumeText(litres, volumeUnit, lang, symbol),
+      flow: (lpm: number) => volumeText(lpm, volumeUnit, lang, symbol, "flow"),
+      symbol: symbol(SYMBOLS[volumeUnit].volume),
+    };
+  }, [t, volumeUnit, lang]);
 }
