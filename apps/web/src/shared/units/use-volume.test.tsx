@@ -25,7 +25,8 @@ function heldAnswer(volumeUnit: "L" | "gal") {
 }
 
 function renderVolume() {
-  const queryClient = createAppQueryClient();
+  const errors: string[] = [];
+  const queryClient = createAppQueryClient((text) => errors.push(text));
   let renders = 0;
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
@@ -39,7 +40,7 @@ function renderVolume() {
     },
     { wrapper },
   );
-  return { ...hook, queryClient, renders: () => renders };
+  return { ...hook, queryClient, errors, renders: () => renders };
 }
 
 afterEach(() => {
@@ -50,7 +51,7 @@ describe("useVolume (issue 10 point 9; issue 12: redraws only for a new unit)", 
   it("shows litres at once and draws nothing again when the owner's stored unit is litres too", async () => {
     const answer = heldAnswer("L");
     const api = fakeApi({ getUnitPreferences: answer.handler });
-    const { result, queryClient, renders } = renderVolume();
+    const { result, queryClient, errors, renders } = renderVolume();
     expect(result.current.unit).toBe("L");
     const first = result.current;
     const before = renders();
@@ -60,6 +61,7 @@ describe("useVolume (issue 10 point 9; issue 12: redraws only for a new unit)", 
     });
     expect(api.calls.filter((c) => c.endpoint === "getUnitPreferences")).toHaveLength(1);
     expect(renders()).toBe(before);
+    expect(errors).toEqual([]);
     // The same functions: memoised children given them keep their render.
     expect(result.current).toBe(first);
   });
