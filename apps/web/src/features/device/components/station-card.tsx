@@ -1,5 +1,6 @@
 import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
+import { useNow } from "../../../shared/device/hooks.ts";
 import type { LiveDevice } from "../../../shared/device/live-device.ts";
 import { stationRemainingAt } from "../../../shared/device/station-clock.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
@@ -20,17 +21,17 @@ function formatClockTime(ms: number, lang: string): string {
  * locally from the valve's reported station start and duration (issue 10 "One clock": never backwards within a
  * station, see `station-clock.ts`) with progress against the station's length, "back in service at HH:mm" in the
  * phone's local time, water left before regeneration and the flow now; each value with the time it was reported.
+ * The card keeps its own once-a-second clock, so the countdown draws this card only, not the whole screen (issue 12).
  */
 export function StationCard({
   device,
   durations,
-  now,
 }: {
   device: LiveDevice;
   durations: Record<number, number> | undefined;
-  now: number;
 }) {
   const { t, i18n } = useTranslation();
+  const now = useNow(1000);
   const { volume, flow } = useVolume();
   const station = device.station;
   const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");

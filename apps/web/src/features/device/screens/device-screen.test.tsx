@@ -1,9 +1,23 @@
 import type { TDeviceInfo } from "@aquapilot/contract/wire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { describe, expect, it, vi } from "vitest";
 import { deviceChange, deviceInfo } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceScreen } from "./device-screen.tsx";
+
+/** How often the statistics section has drawn (the wrapper keeps the real section). */
+const statsRenders = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../components/stats-section.tsx", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../components/stats-section.tsx")>();
+  return {
+    ...real,
+    StatsSection: (props: Parameters<typeof real.StatsSection>[0]) => {
+      statsRenders.count += 1;
+      return createElement(real.StatsSection, props);
+    },
+  };
+});
 
 const info = (patch: Partial<TDeviceInfo> = {}) => deviceInfo({ lastReportTime: new Date().toISOString(), ...patch });
 const route = routeOf("/Device", { deviceId: "d1", familyId: "f1" });
@@ -57,5 +71,31 @@ describe("Device screen", () => {
     });
     await view.sendDeviceChange(message);
     await waitFor(() => expect(screen.getByTestId("device-online").textContent).toBe("Offline"));
+  });
+
+  it("ticks the countdown and the minutes since the last report without drawing the rest of the screen", async () => {
+    // Reported 59.6 s ago, in backwash with 120 s left: within a second and a half "just now" becomes "1 minute ago"
+    // and the countdown goes down, while the statistics below draw nothing again.
+    const reported = new Date(Date.now() - 59_600).toISOString();
+    await renderScreen(<DeviceScreen />, {
+      route,
+      api: {
+        ...background,
+        queryDeviceInfo: info({ lastReportTime: reported, station: 1, stationRemainingSeconds: 180 }),
+      },
+    });
+    const remaining = await screen.findByTestId("device-remaining");
+    expect(screen.getByTestId("device-last-report").textContent).toBe("Last reported just now");
+    const before = Number(remaining.dataset.seconds);
+    const drawn = statsRenders.count;
+    expect(drawn).toBeGreaterThan(0);
+    await waitFor(
+      () => expect(screen.getByTestId("device-last-report").textContent).toBe("Last reported 1 minute ago"),
+      {
+        timeout: 2500,
+      },
+    );
+    await waitFor(() => expect(Number(screen.getByTestId("device-remaining").dataset.seconds)).toBeLessThan(before));
+    expect(statsRenders.count).toBe(drawn);
   });
 });

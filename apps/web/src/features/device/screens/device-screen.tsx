@@ -25,6 +25,24 @@ export interface DeviceParams {
 }
 
 /**
+ * The hero's "last reported N min ago" (spec §3) with its own once-a-second clock: the minute turns over on time and
+ * only this line draws again (issue 12: the screen's sections stay as they are between live messages).
+ */
+function LastReported({ reportedAt }: { reportedAt: string | null | undefined }) {
+  const { t } = useTranslation();
+  const ago = minutesAgo(reportedAt, useNow(1000));
+  return (
+    <div className="device-hero__time" data-testid="device-last-report" data-reported={reportedAt ?? ""}>
+      {ago === null
+        ? t("device.neverReported")
+        : ago === 0
+          ? t("device.lastReportedNow")
+          : t("device.lastReported", { count: ago })}
+    </div>
+  );
+}
+
+/**
  * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
  * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
  * water-usage statistics.
@@ -35,7 +53,6 @@ export function DeviceScreen() {
   const live = useLiveDevice(deviceId, familyId);
   const durations = useStationDurations(deviceId);
   const family = useFamilyDevices(familyId);
-  const now = useNow(1000);
   const [syncRequest, setSyncRequest] = useState(0);
   const salt = useSaltStatus(deviceId);
   const { setOtaProgress } = live;
@@ -77,7 +94,6 @@ export function DeviceScreen() {
   }
 
   const reportedAt = device.reportedAt ?? device.lastReportTime; // real time (issue 10 "One clock")
-  const ago = minutesAgo(reportedAt, now);
   const driftSeconds = salt.data?.clockDriftSeconds ?? null;
   const drift = driftSeconds === null ? null : driftSeconds * 1000;
   return (
@@ -109,13 +125,7 @@ export function DeviceScreen() {
                 {live.channelState === RealtimeChannelState.Connected ? t("device.live") : t("device.connecting")}
               </span>
             </div>
-            <div className="device-hero__time" data-testid="device-last-report" data-reported={reportedAt ?? ""}>
-              {ago === null
-                ? t("device.neverReported")
-                : ago === 0
-                  ? t("device.lastReportedNow")
-                  : t("device.lastReported", { count: ago })}
-            </div>
+            <LastReported reportedAt={reportedAt} />
           </div>
         </section>
 
@@ -154,7 +164,7 @@ export function DeviceScreen() {
           </div>
         ) : null}
 
-        <StationCard device={device} durations={durations.data} now={now} />
+        <StationCard device={device} durations={durations.data} />
 
         <DeviceControls
           deviceId={device.id}
