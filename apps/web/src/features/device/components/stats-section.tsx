@@ -5,12 +5,16 @@ import { useTranslation } from "react-i18next";
 import { useFlowStatistics } from "../../../shared/device/api/get-flow-statistics.ts";
 import { useRegenerationCycles } from "../../../shared/device/api/get-regeneration-cycles.ts";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
+import { useNearViewport } from "../../../shared/scheduling/near-viewport.ts";
 import { fromLitres } from "../../../shared/units/conversions.ts";
 import { useVolume } from "../../../shared/units/volume.ts";
 import { formatCountdown } from "../logic/live-values.ts";
 import { CsvExportButton, CsvExportProgressPanel, useCsvExport } from "./csv-export.tsx";
 
-/** The chart module, fetched only when the statistics section renders (keeps uPlot out of every other screen). */
+/**
+ * The chart module, fetched when the charts first come into view (keeps uPlot out of every other screen, and its
+ * start-up and drawing out of the Device screen's first seconds: the charts are below its first screen).
+ */
 const FlowChart = lazy(() => import("./flow-chart.tsx"));
 
 const TABS = [
@@ -24,7 +28,8 @@ const intlLocale = (lang: string) => (lang === "zh-Hans" ? "zh-CN" : lang);
 
 /**
  * Water-usage statistics of the Device screen (spec §3 report time types 1 month, 2 week, 3 day; §7
- * device-flow-statistics): charts of water used, regenerations and salt used, and the CSV export.
+ * device-flow-statistics): charts of water used, regenerations and salt used, and the CSV export. The figures come
+ * with the answer; the charts draw once their place scrolls into view (issue 12).
  */
 export function StatsSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
@@ -35,6 +40,8 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
   const number = numberFormat(locale, { maximumFractionDigits: 1 });
   const data = stats.data;
   const csv = useCsvExport();
+  const charts = useNearViewport();
+  const loadingChart = <div className="device-empty">{t("deviceStats.loadingChart")}</div>;
   return (
     <section className="device-section" data-testid="device-stats" data-report-time-type={type}>
       <div className="device-section__head">
@@ -71,35 +78,41 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
             </span>
             <span>{t("device.kilograms", { value: number.format(data.totalSaltKg) })}</span>
           </div>
-          <Suspense fallback={<div className="device-empty">{t("deviceStats.loadingChart")}</div>}>
-            <div className="device-chart__title">{t("deviceStats.waterUsed", { unit: symbol })}</div>
-            <FlowChart
-              points={data.points.map((p) => ({ ...p, waterL: fromLitres(p.waterL, unit) }))}
-              metric="waterL"
-              color="#0093dd"
-              hourly={data.hourly}
-              locale={locale}
-              testId="chart-water"
-            />
-            <div className="device-chart__title">{t("deviceStats.regenerations")}</div>
-            <FlowChart
-              points={data.points}
-              metric="regenerations"
-              color="#22b573"
-              hourly={data.hourly}
-              locale={locale}
-              testId="chart-regenerations"
-            />
-            <div className="device-chart__title">{t("deviceStats.saltUsed")}</div>
-            <FlowChart
-              points={data.points}
-              metric="saltKg"
-              color="#ff9f1a"
-              hourly={data.hourly}
-              locale={locale}
-              testId="chart-salt"
-            />
-          </Suspense>
+          <div ref={charts.ref} className="device-charts" data-testid="device-charts" data-shown={charts.near}>
+            {charts.near ? (
+              <Suspense fallback={loadingChart}>
+                <div className="device-chart__title">{t("deviceStats.waterUsed", { unit: symbol })}</div>
+                <FlowChart
+                  points={data.points.map((p) => ({ ...p, waterL: fromLitres(p.waterL, unit) }))}
+                  metric="waterL"
+                  color="#0093dd"
+                  hourly={data.hourly}
+                  locale={locale}
+                  testId="chart-water"
+                />
+                <div className="device-chart__title">{t("deviceStats.regenerations")}</div>
+                <FlowChart
+                  points={data.points}
+                  metric="regenerations"
+                  color="#22b573"
+                  hourly={data.hourly}
+                  locale={locale}
+                  testId="chart-regenerations"
+                />
+                <div className="device-chart__title">{t("deviceStats.saltUsed")}</div>
+                <FlowChart
+                  points={data.points}
+                  metric="saltKg"
+                  color="#ff9f1a"
+                  hourly={data.hourly}
+                  locale={locale}
+                  testId="chart-salt"
+                />
+              </Suspense>
+            ) : (
+              loadingChart
+            )}
+          </div>
         </>
       ) : null}
     </section>
