@@ -2,18 +2,19 @@ import type { TFamilyDashboard } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { deviceChannel } from "../../shared/realtime/index.ts";
-import { dashboardKey, useDashboard } from "./api/get-dashboard.ts";
+import { dashboardKey } from "./api/get-dashboard.ts";
 import { applyDashboardMessage, CoalescedRefresh, refetchesDashboard } from "./logic/dashboard-live.ts";
 
 /**
- * A household's dashboard kept live through hub 1 (spec §7; issue 10): every message of one of its devices patches
- * the cached dashboard (water left, regenerating, last seen) without a request; events that change the other figures
- * (a cycle started or ended, vacation, a close or reopening, a firmware update ended, online/offline) ask for the
- * dashboard again — joined into at most one request per 10 s.
+ * Keeps a household's cached dashboard live through hub 1 (spec §7; issue 10): every message of one of its devices
+ * patches the cached dashboard (water left, regenerating, last seen) without a request; events that change the other
+ * figures (a cycle started or ended, vacation, a close or reopening, a firmware update ended, online/offline) ask for
+ * the dashboard again — joined into at most one request per 10 s. Subscribes to no query itself: the component that
+ * keeps it live does not draw again with each message, only those that show the dashboard (issue 12). Mount it once
+ * per shown household.
  */
-export function useLiveDashboard(familyId: string | null | undefined) {
+export function useLiveDashboardUpdates(familyId: string | null | undefined): void {
   const queryClient = useQueryClient();
-  const query = useDashboard(familyId);
   useEffect(() => {
     if (!familyId) return;
     const key = dashboardKey(familyId);
@@ -34,5 +35,4 @@ export function useLiveDashboard(familyId: string | null | undefined) {
       refresh.dispose();
     };
   }, [familyId, queryClient]);
-  return query;
 }

@@ -37,7 +37,7 @@ export function dashboardQueryOptions(familyId: string | null | undefined) {
 }
 
 /**
- * A household's dashboard as a query (patched live by useLiveDashboard);
+ * A household's dashboard as a query (patched live by useLiveDashboardUpdates);
  * `queryConfig` adds per-use options ({@link QueryConfig}).
  */
 export function useDashboard(

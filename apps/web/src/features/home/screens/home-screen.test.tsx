@@ -1,9 +1,23 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { describe, expect, it, vi } from "vitest";
 import { getItem, getUserFamily } from "../../../shared/storage/index.ts";
-import { familyItem } from "../../../shared/testing/fixtures.ts";
+import { deviceChange, familyItem } from "../../../shared/testing/fixtures.ts";
 import { never, renderScreen } from "../../../shared/testing/render.tsx";
 import { HomeScreen } from "./home-screen.tsx";
+
+/** How often Home's screen itself has drawn: PullToRefresh is its direct child (the wrapper keeps the real one). */
+const screenRenders = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../../shared/ui/pull-to-refresh.tsx", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../shared/ui/pull-to-refresh.tsx")>();
+  return {
+    ...real,
+    PullToRefresh: (props: Parameters<typeof real.PullToRefresh>[0]) => {
+      screenRenders.count += 1;
+      return createElement(real.PullToRefresh, props);
+    },
+  };
+});
 
 const family = (id: string, name: string, isAdmin: boolean) => familyItem({ id, name, isAdmin, deviceCount: 1 });
 const device = (id: string, name: string, online: boolean) => ({
@@ -50,6 +64,21 @@ describe("Home screen", () => {
     await waitFor(() => expect(getUserFamily("ann")).toBe("f1"));
     fireEvent.click(screen.getByText("Kitchen"));
     expect(view.navigatedParams()).toEqual({ deviceId: "d1", familyId: "f1" });
+  });
+
+  it("draws a live message into its card, the count and the total without drawing the whole screen again", async () => {
+    const view = await renderScreen(<HomeScreen />, {
+      api: api(true, [device("d1", "Kitchen", true), device("d2", "Garage", true)]),
+    });
+    await waitFor(() => expect(screen.getAllByTestId("device-card")).toHaveLength(2));
+    const drawn = screenRenders.count;
+    await view.sendDeviceChange(
+      deviceChange({ id: "d1", mac: "A1B2C3D4E5F6", online: false, lastReportTime: new Date().toISOString() }),
+    );
+    await waitFor(() => expect(screen.getByText("Online 1")).toBeTruthy());
+    const kitchen = screen.getAllByTestId("device-card").find((card) => card.textContent?.includes("Kitchen"));
+    expect(kitchen?.querySelector('[data-testid="device-online"]')?.textContent).toBe("Offline");
+    expect(screenRenders.count).toBe(drawn);
   });
 
   it("offers the administrator to add a device to an empty household", async () => {

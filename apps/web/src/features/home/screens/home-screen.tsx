@@ -1,4 +1,5 @@
 import { LIMITS, RealtimeChannelState, type TFamilyDashboard, type TFamilyDevice } from "@aquapilot/contract/wire";
+import { useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Skeleton } from "antd-mobile";
 import {
   AddCircleOutline,
@@ -27,10 +28,11 @@ import { useBackClose } from "../../../shared/ui/overlay.tsx";
 import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.tsx";
 import { StateBlock } from "../../../shared/ui/state-block.tsx";
 import { toast } from "../../../shared/ui/toast.ts";
+import { dashboardKey, useDashboard } from "../api/get-dashboard.ts";
 import { DeviceCard } from "../components/device-card.tsx";
 import { selectHomeFamily, shouldShowNoFamily } from "../family-selection.ts";
 import { useHomeSnapshot } from "../use-home-snapshot.ts";
-import { useLiveDashboard } from "../use-live-dashboard.ts";
+import { useLiveDashboardUpdates } from "../use-live-dashboard.ts";
 import "../home.css";
 import { useVolume } from "../../../shared/units/volume.ts";
 
@@ -118,6 +120,110 @@ function LiveChip({ familyId }: { familyId: string | undefined }) {
 }
 
 /**
+ * The household's water used today at the top of Home (issue 10), from its live dashboard: its own component, so a
+ * live message draws this figure, not the whole screen (issue 12).
+ */
+function HomeTotal({ familyId }: { familyId: string | undefined }) {
+  const { t } = useTranslation();
+  const { volume } = useVolume();
+  const dashboard = useDashboard(familyId);
+  return (
+    <div
+      className="home__total"
+      data-testid="home-water-today"
+      data-value={dashboard.data?.waterTodayL ?? ""}
+      data-day-start={dashboard.data?.dayStart ?? ""}
+    >
+      <span className="home__total-label">{t("dashboard.todayTotal")}</span>
+      <span className="home__total-value">{dashboard.data ? volume(dashboard.data.waterTodayL) : "—"}</span>
+    </div>
+  );
+}
+
+/** How many devices the household has and how many are online, with the live chip (spec §2): its own component. */
+function HomeSummary({ familyId }: { familyId: string | undefined }) {
+  const { t } = useTranslation();
+  const devices = useFamilyDevices(familyId);
+  const list = devices.data ?? [];
+  const onlineCount = list.filter((d) => d.online).length;
+  return (
+    <div className="home__summary">
+      <span>{t("home.deviceCount", { count: list.length })}</span>
+      <span className="home__summary-sep">·</span>
+      <span>
+        {t("home.online")} {onlineCount}
+      </span>
+      <LiveChip familyId={familyId} />
+    </div>
+  );
+}
+
+/**
+ * Home's device section: skeletons until the devices and their dashboard are both in, the empty state (with "add
+ * device" for the administrator), else the cards; keeps the snapshot the next start paints (issue 12). Its own
+ * component: a live message draws this section and the one changed card, not the header.
+ */
+function HomeDevices({
+  familyId,
+  families,
+  isAdmin,
+  onOpen,
+  onAdd,
+}: {
+  familyId: string | undefined;
+  families: { isPending: boolean; isSuccess: boolean };
+  isAdmin: boolean;
+  onOpen: (device: TFamilyDevice) => void;
+  onAdd: () => void;
+}) {
+  const { t } = useTranslation();
+  const devices = useFamilyDevices(familyId);
+  const dashboard = useDashboard(familyId);
+  const list = devices.data ?? [];
+  // The next start paints this Home before the app's code has loaded (issue 12): kept once its cards show.
+  useHomeSnapshot(
+    families.isSuccess && devices.isSuccess && dashboard.isSuccess && list.length > 0,
+    `${devices.dataUpdatedAt} ${dashboard.dataUpdatedAt} ${familyId}`,
+  );
+  // The cards show once the devices and their dashboard are both in (or the dashboard has failed: its figures show
+  // "—"): a card drawn before its badges would grow when they arrive and push the next ones down (issue 12, layout
+  // shift), and be drawn twice.
+  if (families.isPending || (familyId && (devices.isPending || dashboard.isPending))) {
+    return (
+      <div className="device-skeletons">
+        {[0, 1].map((i) => (
+          <div className="device-card device-card--skeleton" key={i}>
+            <Skeleton animated className="device-card__image" />
+            <div className="device-card__body">
+              <Skeleton.Title animated />
+              <Skeleton.Paragraph lineCount={2} animated />
+            </div>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  if (list.length === 0) {
+    return (
+      <StateBlock
+        testId="home-empty"
+        icon={<AddCircleOutline />}
+        title={t("home.noDevices")}
+        text={isAdmin ? t("home.noDevicesHint") : t("home.noDevicesMemberHint")}
+        action={
+          isAdmin ? (
+            <Button color="primary" shape="rounded" onClick={onAdd} data-testid="home-add-device-empty">
+              <AddOutline /> {t("home.addDevice")}
+            </Button>
+          ) : null
+        }
+      />
+    );
+  }
+  return <DeviceList devices={list} dashboard={dashboard.data} onOpen={onOpen} />;
+}
+
+/**
  * Home tab (spec §2 /index/home; issue 10 "Home is a dashboard"): the selected family's water used today at the top
  * and its devices with salt, water used today, water left, next regeneration and badges, live through hub 1;
  * pull-down refresh
@@ -130,13 +236,14 @@ function LiveChip({ familyId }: { familyId: string | undefined }) {
  */
 export function HomeScreen() {
   const { t } = useTranslation();
-  const { volume } = useVolume();
+  const queryClient = useQueryClient();
   const userName = getItem("loginInfo")?.userName ?? "";
   const families = useFamilies();
   const [selectedId, setSelectedId] = useState(() => getUserFamily(userName));
   const family = useMemo(() => selectHomeFamily(families.data ?? [], selectedId), [families.data, selectedId]);
-  const devices = useFamilyDevices(family?.id);
-  const dashboard = useLiveDashboard(family?.id);
+  // Only its failure draws the screen again (the sections below follow the devices and the dashboard themselves).
+  const devices = useFamilyDevices(family?.id, { notifyOnChangeProps: ["error"] });
+  useLiveDashboardUpdates(family?.id);
   const [pushOpen, setPushOpen] = useState(false);
   // The push sheet's code loads on its first opening and it stays mounted after (its closing animation).
   const [pushMounted, setPushMounted] = useState(false);
@@ -238,7 +345,11 @@ export function HomeScreen() {
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
-    await Promise.all([families.refetch(), devices.refetch(), dashboard.refetch()]);
+    await Promise.all([
+      families.refetch(),
+      family ? devices.refetch() : undefined,
+      family ? queryClient.refetchQueries({ queryKey: dashboardKey(family.id), exact: true }) : undefined,
+    ]);
   };
 
   // One function for the screen's life, so the memoised cards do not render again with the header.
@@ -247,14 +358,6 @@ export function HomeScreen() {
     navigateTo(PATHS.Device, { deviceId: device.id, familyId: device.familyId });
   }, []);
   const addDevice = () => navigateTo(PATHS.DeviceNetwork, { familyId: family?.id });
-
-  const list = devices.data ?? [];
-  const onlineCount = list.filter((d) => d.online).length;
-  // The next start paints this Home before the app's code has loaded (issue 12): kept once its cards show.
-  useHomeSnapshot(
-    families.isSuccess && devices.isSuccess && dashboard.isSuccess && list.length > 0,
-    `${devices.dataUpdatedAt} ${dashboard.dataUpdatedAt} ${family?.id}`,
-  );
 
   return (
     <div className="home" data-testid="home-screen">
@@ -282,23 +385,8 @@ export function HomeScreen() {
             <MessagesBell />
           </div>
         </div>
-        <div
-          className="home__total"
-          data-testid="home-water-today"
-          data-value={dashboard.data?.waterTodayL ?? ""}
-          data-day-start={dashboard.data?.dayStart ?? ""}
-        >
-          <span className="home__total-label">{t("dashboard.todayTotal")}</span>
-          <span className="home__total-value">{dashboard.data ? volume(dashboard.data.waterTodayL) : "—"}</span>
-        </div>
-        <div className="home__summary">
-          <span>{t("home.deviceCount", { count: list.length })}</span>
-          <span className="home__summary-sep">·</span>
-          <span>
-            {t("home.online")} {onlineCount}
-          </span>
-          <LiveChip familyId={family?.id} />
-        </div>
+        <HomeTotal familyId={family?.id} />
+        <HomeSummary familyId={family?.id} />
         <div className="home__quick">
           {isAdmin ? (
             <button type="button" onClick={invite} data-testid="home-invite">
@@ -343,38 +431,13 @@ export function HomeScreen() {
       >
         <section className="home__list">
           <div className="section-title">{t("home.devices")}</div>
-          {/* The cards show once the devices and their dashboard are both in (or the dashboard has failed: its
-              figures show "—"): a card drawn before its badges would grow when they arrive and push the next ones
-              down (issue 12, layout shift), and be drawn twice. */}
-          {families.isPending || (family && (devices.isPending || dashboard.isPending)) ? (
-            <div className="device-skeletons">
-              {[0, 1].map((i) => (
-                <div className="device-card device-card--skeleton" key={i}>
-                  <Skeleton animated className="device-card__image" />
-                  <div className="device-card__body">
-                    <Skeleton.Title animated />
-                    <Skeleton.Paragraph lineCount={2} animated />
-                  </div>
-                </div>
-              ))}
-            </div>
-          ) : list.length === 0 ? (
-            <StateBlock
-              testId="home-empty"
-              icon={<AddCircleOutline />}
-              title={t("home.noDevices")}
-              text={isAdmin ? t("home.noDevicesHint") : t("home.noDevicesMemberHint")}
-              action={
-                isAdmin ? (
-                  <Button color="primary" shape="rounded" onClick={addDevice} data-testid="home-add-device-empty">
-                    <AddOutline /> {t("home.addDevice")}
-                  </Button>
-                ) : null
-              }
-            />
-          ) : (
-            <DeviceList devices={list} dashboard={dashboard.data} onOpen={openDevice} />
-          )}
+          <HomeDevices
+            familyId={family?.id}
+            families={families}
+            isAdmin={isAdmin}
+            onOpen={openDevice}
+            onAdd={addDevice}
+          />
         </section>
       </PullToRefresh>
       {pushMounted ? (
