@@ -73,7 +73,7 @@ describe("Home screen", () => {
     await waitFor(() => expect(screen.getAllByTestId("device-card")).toHaveLength(2));
     const drawn = screenRenders.count;
     await view.sendDeviceChange(
-      deviceChange({ id: "d1", mac: "A1B2C3D4E5F6", online: false, lastReportTime: new Date().toISOString() }),
+      deviceChange({ deviceId: "d1", mac: "A1B2C3D4E5F6", online: false, lastReportTime: new Date().toISOString() }),
     );
     await waitFor(() => expect(screen.getByText("Online 1")).toBeTruthy());
     const kitchen = screen.getAllByTestId("device-card").find((card) => card.textContent?.includes("Kitchen"));
