@@ -270,6 +270,37 @@ describe("the Home dashboard in Chromium", () => {
     await expectHomeMatchesApi();
   });
 
+  it("a change made while the app starts, before its live channel connects, shows once it connects", async () => {
+    // The owner reopens the app; its hub-1 connection is held (a slow network) while the first calls answer.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/signalr-hubs/device-chang-content-type-message/negotiate**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.reload();
+      const card = page.locator(`html:not([data-snapshot]) [data-testid="device-card"][data-device-id="${ids[2]}"]`);
+      await card.waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="realtime-state"][data-state="1"]').waitFor();
+      expect(await card.getAttribute("data-badges")).not.toContain("vacation");
+      // Meanwhile another phone of the household turns vacation on: nothing can push it to this one yet.
+      const on = await apiCall(system.url, `${CONTROL}/change-vacation?deviceId=${ids[2]}`, { method: "POST", token });
+      expect(on.status).toBe(200);
+      await page.waitForTimeout(1_000);
+      expect(await card.getAttribute("data-badges")).not.toContain("vacation");
+      release();
+      await liveHome();
+      // Connected: what was read before the connection is read again (the dashboard refreshes only every minute).
+      await expect.poll(() => card.getAttribute("data-badges"), { timeout: 10_000 }).toContain("vacation");
+    } finally {
+      release();
+      await page.unroute("**/signalr-hubs/device-chang-content-type-message/negotiate**");
+    }
+  });
+
   it("Device shows the salt gauge: 25 kg of 25 kg entered, the refill time and the reminder", async () => {
     await page.locator(`[data-testid="device-card"][data-device-id="${ids[0]}"]`).click();
     await page.getByTestId("device-screen").waitFor();

@@ -1,7 +1,7 @@
 import type { TFault } from "@aquapilot/contract/wire";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { type DeviceChangeChannel, deviceChannel } from "../../shared/realtime/index.ts";
+import { type DeviceChangeChannel, deviceChannel, readBefore } from "../../shared/realtime/index.ts";
 import { getFaultsQueryOptions } from "./api/get-faults.ts";
 import { faultKeys } from "./api/keys.ts";
 import { changesFaults } from "./logic/fault.ts";
@@ -32,7 +32,12 @@ export function useLiveFaults(deviceId?: string, channel: DeviceChangeChannel = 
       if (deviceId && message.deviceId !== deviceId) return;
       if (changesFaults(message, queryClient.getQueryData<TFault[]>(faultKeys.list(deviceId)))) refresh();
     });
-    const offReconnect = channel.onReconnected(refresh);
+    // Connected (the first time or again): the faults read before may have missed one.
+    const offReconnect = channel.onReconnected((since) => {
+      if (queryClient.getQueryCache().find({ queryKey: faultKeys.list(deviceId), predicate: readBefore(since) })) {
+        refresh();
+      }
+    });
     return () => {
       offMessage();
       offReconnect();

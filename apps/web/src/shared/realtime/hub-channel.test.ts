@@ -35,20 +35,27 @@ describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
     channel.onState((s) => seen.push(s));
     const reconnected = vi.fn();
     channel.onReconnected(reconnected);
+    const beforeStart = Date.now();
     await channel.start();
     expect(channel.state).toBe(RealtimeChannelState.Connected);
+    // The first connection is announced too, with the time its messages flow from (a change before it was missed).
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    const firstSince = reconnected.mock.calls[0][0] as number;
+    expect(firstSince).toBeGreaterThanOrEqual(beforeStart);
+    expect(firstSince).toBeLessThanOrEqual(Date.now());
     fake.reconnecting?.(new Error("drop"));
     expect(channel.state).toBe(RealtimeChannelState.Connecting);
     fake.reconnected?.("id");
     expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(1);
+    expect(reconnected).toHaveBeenCalledTimes(2);
+    expect(reconnected.mock.calls[1][0]).toBeGreaterThanOrEqual(firstSince);
     fake.close?.(new Error("gone"));
     expect(channel.state).toBe(RealtimeChannelState.None);
     expect(seen).toEqual([1, 2, 1, 2, 0]);
     await channel.stop();
   });
 
-  it("a failed start ends in none, is retried, and the late connect counts as a reconnect (refetch)", async () => {
+  it("a failed start ends in none, is retried, and the late connect is announced once (refetch)", async () => {
     vi.useFakeTimers();
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const attempts: FakeConnection[] = [];

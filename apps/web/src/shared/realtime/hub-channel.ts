@@ -38,7 +38,7 @@ export class HubChannel<T> {
   private failures = 0;
   private readonly messages = new Set<Listener<T>>();
   private readonly states = new Set<Listener<RealtimeChannelState>>();
-  private readonly reconnects = new Set<Listener<void>>();
+  private readonly reconnects = new Set<Listener<number>>();
 
   private readonly retryDelay: (attempt: number) => number;
 
@@ -76,8 +76,9 @@ export class HubChannel<T> {
     for (const l of this.states) l(next);
   }
 
-  private announceReconnect(): void {
-    for (const l of this.reconnects) l();
+  /** Tells the listeners that messages flow from `since` (ms since the epoch) on: what was read before may be stale. */
+  private announceReconnect(since: number): void {
+    for (const l of this.reconnects) l(since);
   }
 
   /** Starts the channel (spec §4: start → connected; failure → none, retried with backoff while wanted). */
@@ -93,7 +94,7 @@ export class HubChannel<T> {
     connection.onreconnected(() => {
       if (this.connection !== connection) return;
       this.setState(RealtimeChannelState.Connected);
-      this.announceReconnect();
+      this.announceReconnect(Date.now());
     });
     connection.onclose((error) => {
       if (this.connection !== connection) return;
@@ -103,11 +104,15 @@ export class HubChannel<T> {
       this.scheduleRetry();
     });
     this.setState(RealtimeChannelState.Connecting);
+    // Messages flow once the hub has the connection: a change between a screen's first calls and this moment
+    // reaches nobody, on the first start as after a drop (the listeners re-read what was read before it).
+    const since = Date.now();
     try {
       await connection.start();
       if (this.connection === connection) {
         this.failures = 0;
         this.setState(RealtimeChannelState.Connected);
+        this.announceReconnect(since);
       }
     } catch (err) {
       console.warn(`[realtime] ${this.spec.label} start failed`, err);
@@ -126,10 +131,7 @@ export class HubChannel<T> {
     this.retry = setTimeout(() => {
       this.retry = null;
       if (!this.wanted || this.connection) return;
-      void this.start().then(() => {
-        // the connection was down: what was sent meanwhile must be fetched
-        if (this.current === RealtimeChannelState.Connected) this.announceReconnect();
-      });
+      void this.start(); // announces its connection: what was sent meanwhile is fetched
     }, delay);
   }
 
@@ -175,9 +177,21 @@ export class HubChannel<T> {
     return () => this.states.delete(listener);
   }
 
-  /** Listens for reconnects (refetch what may have been missed); returns the unsubscribe function. */
-  onReconnected(listener: Listener<void>): () => void {
+  /**
+   * Listens for every connection made — the first start, a restart, an automatic reconnect — with the time (ms since
+   * the epoch) from which the hub's messages reach this channel: data read before it may have missed a change and is
+   * read again by the listener (see {@link readBefore}). Returns the unsubscribe function.
+   */
+  onReconnected(listener: Listener<number>): () => void {
     this.reconnects.add(listener);
     return () => this.reconnects.delete(listener);
   }
+}
+
+/**
+ * A TanStack Query filter predicate: the queries whose data was read before `since` (ms since the epoch) — those a
+ * connection made at `since` may have left stale. Queries that never had data are left to their own fetch.
+ */
+export function readBefore(since: number): (query: { state: { dataUpdatedAt: number } }) => boolean {
+  return (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < since;
 }

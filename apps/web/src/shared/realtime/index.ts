@@ -6,8 +6,10 @@ import { apiBaseUrl } from "../api/client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
+import { readBefore } from "./hub-channel.ts";
 
 export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.ts";
+export { readBefore } from "./hub-channel.ts";
 
 let channel: DeviceChangeChannel | null = null;
 
@@ -53,8 +55,9 @@ export function useChannelState(target: DeviceChangeChannel = deviceChannel()): 
 
 /**
  * Keeps a family's device list live (spec §7 hub 1): starts the channel, patches the TanStack Query cache of
- * `queryKeys.familyDevices(familyId)` with station/online from each message, and after a reconnect invalidates the
- * device queries so nothing is missed. Returns the channel state.
+ * `queryKeys.familyDevices(familyId)` with station/online from each message, and once connected — the first time as
+ * after a reconnect — reads again the device queries read before the connection (the household's list and dashboard,
+ * a device's info…), so a change made meanwhile is not missed. Returns the channel state.
  */
 export function useDeviceChanges(
   familyId: string | null | undefined,
@@ -69,9 +72,10 @@ export function useDeviceChanges(
         list ? applyDeviceChange(list, message) : list,
       );
     });
-    const offReconnect = target.onReconnected(() => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll });
+    const offReconnect = target.onReconnected((since) => {
+      const stale = readBefore(since);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll, predicate: stale });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll, predicate: stale });
     });
     return () => {
       offMessage();

@@ -141,7 +141,9 @@ describe("applyReceivedMessage", () => {
 });
 
 describe("useMessageCenter", () => {
-  it("runs hub 2 while signed in: badge +1, message queries invalidated, a toast; reconnect refetches; sign-out stops", async () => {
+  it("runs hub 2 while signed in: badge +1, message queries invalidated, a toast; each connection re-reads what was read before it; sign-out stops", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
     signIn();
     vi.stubGlobal(
       "fetch",
@@ -152,12 +154,21 @@ describe("useMessageCenter", () => {
     const client = new QueryClient();
     client.setQueryData(queryKeys.unreadMessageCount, 2);
     const invalidate = vi.spyOn(client, "invalidateQueries").mockResolvedValue();
+    const unread = () => client.getQueryCache().find({ queryKey: queryKeys.unreadMessageCount });
+    /** The predicate of the last invalidation of the message queries with one. */
+    const rereads = () =>
+      invalidate.mock.calls
+        .map(([filters]) => filters)
+        .findLast((f) => f?.predicate !== undefined && f.queryKey === queryKeys.messageAll)?.predicate;
     const notify = vi.fn();
+    vi.setSystemTime(1_000_500);
     const { result, unmount } = renderHook(() => useMessageCenter({ channel, notify, open: () => {} }), {
       wrapper: wrapperFor(client),
     });
     await act(async () => {});
     expect(result.current).toBe(RealtimeChannelState.Connected);
+    // Connected for the first time: the count read before the connection is read again.
+    expect(rereads()?.(unread() as never)).toBe(true);
 
     act(() => fake.send(HUB_METHODS.receiveMessage, message({ id: "m9" })));
     expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(3);
@@ -167,14 +178,20 @@ describe("useMessageCenter", () => {
     invalidate.mockClear();
     act(() => fake.reconnecting?.());
     expect(result.current).toBe(RealtimeChannelState.Connecting);
+    // Reconnected at once, in the millisecond of the last message: what that message wrote is not read again …
     act(() => fake.reconnected?.());
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.messageAll });
+    expect(rereads()?.(unread() as never)).toBe(false);
+    // … reconnected later, it is.
+    vi.setSystemTime(1_002_000);
+    act(() => fake.reconnected?.());
+    expect(rereads()?.(unread() as never)).toBe(true);
 
     act(() => clearLoginInfo());
     await act(async () => {});
     expect(fake.stopped).toBe(true);
     expect(result.current).toBe(RealtimeChannelState.None);
     unmount();
+    vi.useRealTimers();
   });
 
   it("stays off without the Message permission", async () => {

@@ -10,7 +10,7 @@ import { getNativeConfig } from "../bridge/index.ts";
 import { onPushMessageOpened } from "../bridge/push-open.ts";
 import { navigateTo, PATHS } from "../navigation/index.ts";
 import { Toast } from "../ui/toast.ts";
-import { HubChannel, type HubConnectionLike } from "./hub-channel.ts";
+import { HubChannel, type HubConnectionLike, readBefore } from "./hub-channel.ts";
 import { lazyHubConnection, messageSchema } from "./lazy-hub.ts";
 import { sessionKey, unreadAfterReceive } from "./unread.ts";
 
@@ -135,8 +135,8 @@ export function useMessageCenter(options: MessageCenterOptions = {}): RealtimeCh
       applyReceivedMessage(queryClient, message);
       notify(message);
     });
-    const offReconnect = target.onReconnected(() => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
+    const offReconnect = target.onReconnected((since) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll, predicate: readBefore(since) });
     });
     return () => {
       offMessage();

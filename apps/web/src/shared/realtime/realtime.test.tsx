@@ -70,25 +70,41 @@ describe("applyDeviceChange", () => {
 });
 
 describe("useDeviceChanges", () => {
-  it("patches the family device list in the query cache and invalidates after a reconnect", async () => {
+  it("patches the family device list in the query cache; each connection re-reads the device data read before it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
     const fake = new FakeConnection();
     const channel = new DeviceChangeChannel(() => fake);
     const client = new QueryClient();
-    client.setQueryData(queryKeys.familyDevices("f1"), [device("d1"), device("d2", { station: 5 })]);
-    const invalidate = vi.spyOn(client, "invalidateQueries");
+    const list = queryKeys.familyDevices("f1");
+    const info = [...queryKeys.deviceAll, "info", "d1"];
+    const otherHousehold = queryKeys.familyDevices("f2");
+    // Home's first calls answered before the hub connects; another household's list answered after it.
+    client.setQueryData(list, [device("d1"), device("d2", { station: 5 })]);
+    client.setQueryData(info, { id: "d1" });
+    client.setQueryData(otherHousehold, [], { updatedAt: 1_000_900 });
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
+    vi.setSystemTime(1_000_500);
     const { result, unmount } = renderHook(() => useDeviceChanges("f1", channel), { wrapper });
     await act(async () => {});
     expect(result.current).toBe(RealtimeChannelState.Connected);
+    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+    expect(invalidated(list)).toBe(true);
+    expect(invalidated(info)).toBe(true);
+    expect(invalidated(otherHousehold)).toBe(false);
+
+    vi.setSystemTime(1_001_000);
     act(() => fake.send(HUB_METHODS.deviceChange, message({ station: 3 })));
     act(() => fake.send(HUB_METHODS.deviceChange, message({ deviceId: "d2", familyId: "other", station: 4 })));
-    const list = client.getQueryData<TFamilyDevice[]>(queryKeys.familyDevices("f1"));
-    expect(list?.map((d) => d.station)).toEqual([3, 5]);
+    expect(client.getQueryData<TFamilyDevice[]>(list)?.map((d) => d.station)).toEqual([3, 5]);
+    client.setQueryData(otherHousehold, [], { updatedAt: 1_001_000 });
+    vi.setSystemTime(1_002_000);
     act(() => fake.reconnected?.("again"));
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.familyDevicesAll });
+    expect(invalidated(otherHousehold)).toBe(true);
     unmount();
     await channel.stop();
+    vi.useRealTimers();
   });
 });
