@@ -7,7 +7,10 @@ import { startTestSystem } from "../support/system.ts";
 /** The built entry module: holding it keeps the page as boot.js painted it. */
 const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
 
-/** What the page shows of Home: the snapshot's mark, #root's state and the cards' names. */
+/**
+ * What the page shows of Home: the snapshot's mark, #root's state, the cards' names and whether the live chip shows
+ * (the snapshot's would tell a connection state of the past).
+ */
 async function shown(page: Page) {
   return page.evaluate(() => {
     const root = document.getElementById("root");
@@ -16,6 +19,10 @@ async function shown(page: Page) {
       inert: root?.inert ?? null,
       busy: root?.getAttribute("aria-busy") ?? null,
       names: [...document.querySelectorAll(".device-card__name")].map((e) => e.textContent),
+      chip: (() => {
+        const chip = document.querySelector(".live-chip");
+        return chip ? getComputedStyle(chip).visibility : null;
+      })(),
     };
   });
 }
@@ -90,7 +97,7 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     await page.goto(`${system.url}/version.json`);
     await page.goto(`${system.url}/#/index/home`);
     await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("home");
-    expect(await shown(page)).toEqual({ snapshot: "home", inert: true, busy: "true", names: live });
+    expect(await shown(page)).toEqual({ snapshot: "home", inert: true, busy: "true", names: live, chip: "hidden" });
     await snap(page, "home-snapshot-before-app");
     // A tap on the snapshot goes nowhere (it has no handlers and is inert).
     await page.locator(".device-card").first().click({ force: true });
@@ -99,7 +106,7 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     release();
     await expect.poll(() => shown(page).then((s) => s.snapshot), { timeout: 15_000 }).toBeNull();
     const after = await shown(page);
-    expect(after).toEqual({ snapshot: null, inert: false, busy: null, names: live });
+    expect(after).toEqual({ snapshot: null, inert: false, busy: null, names: live, chip: "visible" });
     await page.getByTestId("realtime-state").waitFor();
     expect(await page.evaluate(() => (window as unknown as { __between: string[] }).__between)).toEqual([]);
     // The live Home answers taps.
