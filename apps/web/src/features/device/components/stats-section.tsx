@@ -1,6 +1,6 @@
 import { ReportTimeType } from "@aquapilot/contract/wire";
 import { Selector, Skeleton } from "antd-mobile";
-import { lazy, Suspense, useState } from "react";
+import { Fragment, lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFlowStatistics } from "../../../shared/device/api/get-flow-statistics.ts";
 import { useRegenerationCycles } from "../../../shared/device/api/get-regeneration-cycles.ts";
@@ -81,33 +81,41 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
           <div ref={charts.ref} className="device-charts" data-testid="device-charts" data-shown={charts.near}>
             {charts.near ? (
               <Suspense fallback={loadingChart}>
-                <div className="device-chart__title">{t("deviceStats.waterUsed", { unit: symbol })}</div>
-                <FlowChart
-                  points={data.points.map((p) => ({ ...p, waterL: fromLitres(p.waterL, unit) }))}
-                  metric="waterL"
-                  color="#0093dd"
-                  hourly={data.hourly}
-                  locale={locale}
-                  testId="chart-water"
-                />
-                <div className="device-chart__title">{t("deviceStats.regenerations")}</div>
-                <FlowChart
-                  points={data.points}
-                  metric="regenerations"
-                  color="#22b573"
-                  hourly={data.hourly}
-                  locale={locale}
-                  testId="chart-regenerations"
-                />
-                <div className="device-chart__title">{t("deviceStats.saltUsed")}</div>
-                <FlowChart
-                  points={data.points}
-                  metric="saltKg"
-                  color="#ff9f1a"
-                  hourly={data.hourly}
-                  locale={locale}
-                  testId="chart-salt"
-                />
+                {[
+                  {
+                    title: t("deviceStats.waterUsed", { unit: symbol }),
+                    points: data.points.map((p) => ({ ...p, waterL: fromLitres(p.waterL, unit) })),
+                    metric: "waterL" as const,
+                    color: "#0093dd",
+                    testId: "chart-water",
+                  },
+                  {
+                    title: t("deviceStats.regenerations"),
+                    points: data.points,
+                    metric: "regenerations" as const,
+                    color: "#22b573",
+                    testId: "chart-regenerations",
+                  },
+                  {
+                    title: t("deviceStats.saltUsed"),
+                    points: data.points,
+                    metric: "saltKg" as const,
+                    color: "#ff9f1a",
+                    testId: "chart-salt",
+                  },
+                ].map((chart) => (
+                  <Fragment key={chart.testId}>
+                    <div className="device-chart__title">{chart.title}</div>
+                    <FlowChart
+                      points={chart.points}
+                      metric={chart.metric}
+                      color={chart.color}
+                      hourly={data.hourly}
+                      locale={locale}
+                      testId={chart.testId}
+                    />
+                  </Fragment>
+                ))}
               </Suspense>
             ) : (
               loadingChart
