@@ -33,14 +33,14 @@ export function useLiveFaults(deviceId?: string, channel: DeviceChangeChannel = 
       if (changesFaults(message, queryClient.getQueryData<TFault[]>(faultKeys.list(deviceId)))) refresh();
     });
     // Connected (the first time or again): the faults read before may have missed one.
-    const offReconnect = channel.onReconnected((since) => {
+    const offConnected = channel.onConnected((since) => {
       if (queryClient.getQueryCache().find({ queryKey: faultKeys.list(deviceId), predicate: readBefore(since) })) {
         refresh();
       }
     });
     return () => {
       offMessage();
-      offReconnect();
+      offConnected();
       if (timer) clearTimeout(timer);
     };
   }, [deviceId, queryClient, channel]);

@@ -18,8 +18,8 @@ function pageLoaded(): Promise<void> {
 /**
  * Registers the service worker (public/sw.js: the app shell offline, issue 12, and Web Push, issue 5) once the page
  * has loaded and the first screen is in, in a task of its own (registering costs the main thread too; issue 12: not
- * in the task of the first render); ignored where unsupported or inside a native shell (which ships its own files and uses JPush); errors
- * logged, never thrown. The worker's file is always checked with the server (`updateViaCache: "none"`). When a new
+ * in the task of the first render); ignored where unsupported or inside a native shell (which ships its own files
+ * and uses JPush); errors logged, never thrown. The worker's file is always checked with the server (`updateViaCache: "none"`). When a new
  * build's worker takes over a page an older one controlled, the page reloads once, so the app runs the code the
  * worker now serves (the first worker taking over an uncontrolled page changes nothing on it: no reload).
  */

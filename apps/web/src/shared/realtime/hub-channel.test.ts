@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 /** The part of a channel these tests drive (either hub's message type). */
-type Channel = Pick<HubChannel<unknown>, "start" | "stop" | "state" | "onState" | "onReconnected">;
+type Channel = Pick<HubChannel<unknown>, "start" | "stop" | "state" | "onState" | "onConnected">;
 
 type Retry = number | ((attempt: number) => number);
 const CHANNELS: Array<[string, (factory: () => HubConnectionLike, retry: Retry) => Channel]> = [
@@ -33,22 +33,22 @@ describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
     const channel = make(() => fake, 60_000);
     const seen: number[] = [];
     channel.onState((s) => seen.push(s));
-    const reconnected = vi.fn();
-    channel.onReconnected(reconnected);
+    const connected = vi.fn();
+    channel.onConnected(connected);
     const beforeStart = Date.now();
     await channel.start();
     expect(channel.state).toBe(RealtimeChannelState.Connected);
     // The first connection is announced too, with the time its messages flow from (a change before it was missed).
-    expect(reconnected).toHaveBeenCalledTimes(1);
-    const firstSince = reconnected.mock.calls[0][0] as number;
+    expect(connected).toHaveBeenCalledTimes(1);
+    const firstSince = connected.mock.calls[0][0] as number;
     expect(firstSince).toBeGreaterThanOrEqual(beforeStart);
     expect(firstSince).toBeLessThanOrEqual(Date.now());
     fake.reconnecting?.(new Error("drop"));
     expect(channel.state).toBe(RealtimeChannelState.Connecting);
     fake.reconnected?.("id");
     expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(2);
-    expect(reconnected.mock.calls[1][0]).toBeGreaterThanOrEqual(firstSince);
+    expect(connected).toHaveBeenCalledTimes(2);
+    expect(connected.mock.calls[1][0]).toBeGreaterThanOrEqual(firstSince);
     fake.close?.(new Error("gone"));
     expect(channel.state).toBe(RealtimeChannelState.None);
     expect(seen).toEqual([1, 2, 1, 2, 0]);
@@ -66,14 +66,14 @@ describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
       attempts.push(fake);
       return fake;
     }, 1000);
-    const reconnected = vi.fn();
-    channel.onReconnected(reconnected);
+    const connected = vi.fn();
+    channel.onConnected(connected);
     await channel.start();
     expect(channel.state).toBe(RealtimeChannelState.None);
     await vi.advanceTimersByTimeAsync(1000);
     expect(attempts).toHaveLength(2);
     expect(channel.state).toBe(RealtimeChannelState.Connected);
-    expect(reconnected).toHaveBeenCalledTimes(1);
+    expect(connected).toHaveBeenCalledTimes(1);
     await channel.stop();
     expect(attempts[1].stopped).toBe(true);
     expect(channel.state).toBe(RealtimeChannelState.None);

@@ -24,8 +24,8 @@ export interface HubChannelSpec<T> {
  * One real-time channel over a SignalR hub with the channel state of spec §3/§4 (start → connected; drop or reconnect
  * attempt → connecting; reconnected → connected; close or failure → none). `start()` and `stop()` may be called any
  * number of times. Listeners receive the method's argument parsed with the contract schema (an object or its JSON
- * text; invalid ones are logged and dropped), state changes, and reconnects — after which callers refetch what may
- * have been sent while the connection was down. A failed start or a closed connection (the server ended it, e.g. a
+ * text; invalid ones are logged and dropped), state changes, and every connection made (the first too) — after which
+ * callers refetch what was read before it and may have changed meanwhile. A failed start or a closed connection (the server ended it, e.g. a
  * revoked session, or automatic reconnect was stopped) is retried while the channel is wanted, with jittered
  * exponential backoff that never gives up (issue 11; spec §8: connection failures are only logged).
  */
@@ -38,7 +38,7 @@ export class HubChannel<T> {
   private failures = 0;
   private readonly messages = new Set<Listener<T>>();
   private readonly states = new Set<Listener<RealtimeChannelState>>();
-  private readonly reconnects = new Set<Listener<number>>();
+  private readonly connections = new Set<Listener<number>>();
 
   private readonly retryDelay: (attempt: number) => number;
 
@@ -77,8 +77,8 @@ export class HubChannel<T> {
   }
 
   /** Tells the listeners that messages flow from `since` (ms since the epoch) on: what was read before may be stale. */
-  private announceReconnect(since: number): void {
-    for (const l of this.reconnects) l(since);
+  private announceConnected(since: number): void {
+    for (const l of this.connections) l(since);
   }
 
   /** Starts the channel (spec §4: start → connected; failure → none, retried with backoff while wanted). */
@@ -94,7 +94,7 @@ export class HubChannel<T> {
     connection.onreconnected(() => {
       if (this.connection !== connection) return;
       this.setState(RealtimeChannelState.Connected);
-      this.announceReconnect(Date.now());
+      this.announceConnected(Date.now());
     });
     connection.onclose((error) => {
       if (this.connection !== connection) return;
@@ -112,7 +112,7 @@ export class HubChannel<T> {
       if (this.connection === connection) {
         this.failures = 0;
         this.setState(RealtimeChannelState.Connected);
-        this.announceReconnect(since);
+        this.announceConnected(since);
       }
     } catch (err) {
       console.warn(`[realtime] ${this.spec.label} start failed`, err);
@@ -182,9 +182,9 @@ export class HubChannel<T> {
    * the epoch) from which the hub's messages reach this channel: data read before it may have missed a change and is
    * read again by the listener (see {@link readBefore}). Returns the unsubscribe function.
    */
-  onReconnected(listener: Listener<number>): () => void {
-    this.reconnects.add(listener);
-    return () => this.reconnects.delete(listener);
+  onConnected(listener: Listener<number>): () => void {
+    this.connections.add(listener);
+    return () => this.connections.delete(listener);
   }
 }
 

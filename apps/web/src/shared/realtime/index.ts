@@ -72,14 +72,14 @@ export function useDeviceChanges(
         list ? applyDeviceChange(list, message) : list,
       );
     });
-    const offReconnect = target.onReconnected((since) => {
+    const offConnected = target.onConnected((since) => {
       const stale = readBefore(since);
       void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll, predicate: stale });
       void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll, predicate: stale });
     });
     return () => {
       offMessage();
-      offReconnect();
+      offConnected();
     };
   }, [familyId, queryClient, target]);
   return useChannelState(target);

@@ -135,12 +135,12 @@ export function useMessageCenter(options: MessageCenterOptions = {}): RealtimeCh
       applyReceivedMessage(queryClient, message);
       notify(message);
     });
-    const offReconnect = target.onReconnected((since) => {
+    const offConnected = target.onConnected((since) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll, predicate: readBefore(since) });
     });
     return () => {
       offMessage();
-      offReconnect();
+      offConnected();
     };
   }, [signedIn, target, queryClient, notify]);
 
