@@ -15,7 +15,8 @@ type CodeSplittingGroup = NonNullable<
  * `codeSplitting` group ({@link firstScreenChunks}):
  * - `app`: what the entry (src/main.tsx) runs — its static imports, recursively, followed by name through barrels
  *   ({@link usedClosure}) — and what the first screens share;
- * - one chunk per first screen (`login`, `home`): what its modules ({@link FIRST_SCREENS}) run, less the above;
+ * - one chunk per first screen (`login`, `home`, `device`): what its modules ({@link FIRST_SCREENS}) run, less the
+ *   above;
  * - per language, one chunk of each first screen's texts (the locale files of its text groups) and, with the start
  *   texts, antd-mobile's locale for that language.
  * Every other module is split as before, so a screen opened later still loads only its own code (it may load a first
@@ -43,6 +44,12 @@ export const FIRST_SCREENS: Readonly<Record<string, FirstScreen>> = {
     modules: ["src/app/index-layout.tsx", "src/features/home/screens/home-screen.tsx"],
     textGroups: ["start", "home"],
     starter: "src/features/home/prefetch.ts",
+  },
+  // The Device screen: opened first from a push, a message or a link (spec §2); interactive within 2 s (issue 12).
+  device: {
+    modules: ["src/features/device/screens/device-screen.tsx"],
+    textGroups: ["start", "home", "device"],
+    starter: "src/features/device/prefetch.ts",
   },
 };
 

@@ -66,6 +66,26 @@ describe("deferEntry", () => {
     expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
     expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
   });
+
+  it("names the Device screen's chunks and stylesheets not already in the page, and its texts per language", () => {
+    const html = [
+      "<title>AquaPilot</title>",
+      '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/app-1.js">',
+      '<link rel="stylesheet" crossorigin href="/assets/app-1.css">',
+    ].join("\n");
+    const device = {
+      js: ["/assets/device-1.js", "/assets/app-1.js"],
+      css: ["/assets/device-1.css", "/assets/app-1.css"],
+      texts: { en: ["/assets/en-start-1.js", "/assets/en-device-1.js"], fr: ["/assets/fr-device-1.js"] },
+    };
+    const out = deferEntry(html, "./boot.js", [], undefined, [], device);
+    expect(out).toContain(
+      ' data-device="/assets/device-1.js /assets/device-1.css" data-device-texts="en=/assets/en-start-1.js,/assets/en-device-1.js fr=/assets/fr-device-1.js"></script>',
+    );
+    // Without a Device screen in the build the script carries no such attributes.
+    expect(deferEntry(html, "./boot.js")).not.toContain("data-device");
+  });
 });
 
 describe("chunkClosure", () => {

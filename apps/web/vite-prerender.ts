@@ -3,7 +3,7 @@ import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
 import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.ts";
-import { FIRST_SCREENS, screenModules } from "./vite-first-screen.ts";
+import { FIRST_SCREENS, type FirstScreen, screenModules } from "./vite-first-screen.ts";
 import { iconPlugin } from "./vite-icons.ts";
 
 type OutputBundle = Rolldown.OutputBundle;
@@ -85,7 +85,9 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * preloaded) and `data-home-texts` ("zh-Hans=a.js,b.js en=…"): boot.js preloads them with the entry when a signed-in
  * page opens on Home, so they load beside it instead of after it has run. `data-css`: the page's own stylesheets (those
  * in the HTML and `stylesheets`, added with it); `data-home-css`: Home's stylesheets (`home.css`, which the page
- * preloads), which boot.js links before it paints a Home snapshot.
+ * preloads), which boot.js links before it paints a Home snapshot. `device`: the Device screen's chunks and
+ * stylesheets on `data-device` and its texts on `data-device-texts`, which boot.js preloads with the entry when a
+ * signed-in page opens on /Device (issue 12: interactive within 2 s).
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
  */
 export function deferEntry(
@@ -94,6 +96,7 @@ export function deferEntry(
   screen: readonly string[] = [],
   home: HomeChunks = { js: [], css: [], texts: {} },
   stylesheets: readonly string[] = [],
+  device: ScreenChunks = { js: [], css: [], texts: {} },
 ): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error("index.html: no module entry script");
@@ -110,13 +113,19 @@ export function deferEntry(
   // The page's own stylesheets: those in the HTML and those added with it (`stylesheets`).
   const sheets = [...out.matchAll(/<link rel="stylesheet"[^>]*\shref="([^"]+)"/g)].map((m) => m[1] as string);
   for (const href of stylesheets) if (!sheets.includes(href)) sheets.push(href);
-  const texts = Object.entries(home.texts)
-    .map(([lang, files]) => `${lang}=${files.join(",")}`)
-    .join(" ");
+  const textList = (texts: ScreenChunks["texts"]) =>
+    Object.entries(texts)
+      .map(([lang, files]) => `${lang}=${files.join(",")}`)
+      .join(" ");
+  const deviceFiles = [...notPreloaded(device.js), ...device.css.filter((href) => !sheets.includes(href))];
   const boot =
     `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
-    `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" data-home-texts="${texts}" ` +
-    `data-css="${sheets.join(" ")}" data-home-css="${home.css.join(" ")}"></script>`;
+    `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" ` +
+    `data-home-texts="${textList(home.texts)}" data-css="${sheets.join(" ")}" data-home-css="${home.css.join(" ")}"` +
+    (deviceFiles.length > 0
+      ? ` data-device="${deviceFiles.join(" ")}" data-device-texts="${textList(device.texts)}"`
+      : "") +
+    "></script>";
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
@@ -153,36 +162,38 @@ export function chunkClosure(bundle: OutputBundle, module: RegExp): { js: string
   return { js, css };
 }
 
-/** What Home's first screen loads besides the entry (see {@link homeChunks}), as URLs. */
-export interface HomeChunks {
-  /** The chunks of Home's routes and of its data starter, with what they import. */
+/** What a first screen loads besides the entry (see {@link screenChunks}), as URLs. */
+export interface ScreenChunks {
+  /** The chunks of the screen's routes and of its data starter, with what they import. */
   js: string[];
   /**
-   * The stylesheets those chunks bring, which index.html preloads (`<link rel="preload" as="style">`): a Home snapshot
-   * that boot.js paints needs them, and would otherwise ask for them only once boot.js has run (issue 12, LCP).
+   * The stylesheets those chunks bring. Home's are preloaded by index.html (`<link rel="preload" as="style">`): a Home
+   * snapshot that boot.js paints needs them, and would otherwise ask for them only once boot.js has run (issue 12,
+   * LCP); the Device screen's are preloaded by boot.js when the page opens on it.
    */
   css: string[];
-  /** Per language, the chunks of the texts Home shows (its routes' text groups). */
+  /** Per language, the chunks of the texts the screen shows (its routes' text groups). */
   texts: Record<string, string[]>;
 }
 
-/** The modules Home's first screen runs besides the entry: the tab layout, the screen and its data starter. */
-const HOME_MODULES = screenModules(FIRST_SCREENS.home).map(endsWith);
+/** What Home's first screen loads besides the entry ({@link screenChunks} of `FIRST_SCREENS.home`). */
+export type HomeChunks = ScreenChunks;
 
 /**
- * Home's own chunks ({@link HOME_MODULES} with their static imports, each once), their stylesheets, and, for each language, the chunks
- * of the locale files of the text groups Home shows ("start" and "home", as app/routes.ts declares for it), as built
- * file names (`assets/…`), each once (a first-screen group holds several); a locale file in no chunk is left out.
+ * A first screen's own chunks (its modules and data starter, `screenModules(screen)`, with their static imports, each
+ * once), their stylesheets, and, for each language, the chunks of the locale files of the text groups the screen shows
+ * (`screen.textGroups`, as app/routes.ts declares for its route), as built file names (`assets/…`), each once (a
+ * first-screen group holds several); a module or locale file in no chunk is left out.
  */
-export function homeChunks(bundle: OutputBundle, languages: readonly string[]): HomeChunks {
+export function screenChunks(bundle: OutputBundle, screen: FirstScreen, languages: readonly string[]): ScreenChunks {
   const js: string[] = [];
   const css: string[] = [];
-  for (const facade of HOME_MODULES) {
+  for (const facade of screenModules(screen).map(endsWith)) {
     const closure = chunkClosure(bundle, facade);
     for (const file of closure.js) if (!js.includes(file)) js.push(file);
     for (const file of closure.css) if (!css.includes(file)) css.push(file);
   }
-  const areas = [...TEXT_GROUPS.start, ...TEXT_GROUPS.home];
+  const areas = screen.textGroups.flatMap((group) => TEXT_GROUPS[group]);
   const texts: Record<string, string[]> = {};
   for (const lang of languages) {
     const files: string[] = [];
@@ -193,6 +204,11 @@ export function homeChunks(bundle: OutputBundle, languages: readonly string[]): 
     texts[lang] = files;
   }
   return { js, css, texts };
+}
+
+/** Home's own chunks, stylesheets and texts per language: {@link screenChunks} of the tab layout, screen and starter. */
+export function homeChunks(bundle: OutputBundle, languages: readonly string[]): HomeChunks {
+  return screenChunks(bundle, FIRST_SCREENS.home, languages);
 }
 
 /**
@@ -298,6 +314,11 @@ export function prerenderPlugin(): Plugin {
           ctx.bundle,
           copies.map((c) => c.lang),
         );
+        const device = screenChunks(
+          ctx.bundle,
+          FIRST_SCREENS.device,
+          copies.map((c) => c.lang),
+        );
         const href = (file: string) => path.posix.join(base, file);
         const tags: HtmlTagDescriptor[] = login.css
           .map(href)
@@ -313,14 +334,21 @@ export function prerenderPlugin(): Plugin {
             attrs: { rel: "preload", as: "style", crossorigin: true, href },
             injectTo: "head",
           }));
-        const homeUrls: HomeChunks = {
-          js: home.js.map(href),
-          css: home.css.map(href),
-          texts: Object.fromEntries(Object.entries(home.texts).map(([lang, files]) => [lang, files.map(href)])),
-        };
+        const urls = (chunks: ScreenChunks): ScreenChunks => ({
+          js: chunks.js.map(href),
+          css: chunks.css.map(href),
+          texts: Object.fromEntries(Object.entries(chunks.texts).map(([lang, files]) => [lang, files.map(href)])),
+        });
         const added = tags.map((t) => String(t.attrs?.href));
         return {
-          html: deferEntry(injectPrerender(html, copies), BOOT_SCRIPT, login.js.map(href), homeUrls, added),
+          html: deferEntry(
+            injectPrerender(html, copies),
+            BOOT_SCRIPT,
+            login.js.map(href),
+            urls(home),
+            added,
+            urls(device),
+          ),
           tags: [...tags, ...preloads],
         };
       },

@@ -9,7 +9,8 @@
  *   the network with it, at once otherwise; with a copy showing, that screen's own chunks too (data-screen). The
  *   entry runs once the document is parsed, as a module script in the page would.
  * - with a session stored and the page opening on Home, preloads Home's own chunks and its texts in the stored
- *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run;
+ *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run; on
+ *   /Device the same with the Device screen's chunks, stylesheets and texts (data-device, data-device-texts);
  * - with a session stored and the page opening on Home, paints the last Home the owner saw (localStorage
  *   homeSnapshot, written by the app: apps/web/src/shared/snapshot) when it was taken today in the language the app
  *   will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
@@ -35,6 +36,8 @@
     if (path !== "" && path !== "/index" && path !== "/index/home") return false;
     return window.localStorage.getItem("token") !== null;
   };
+  /** Whether a session is stored and the page opens on the Device screen ("/Device", any case: the router's rule). */
+  const signedInOnDevice = () => routePath() === "/device" && window.localStorage.getItem("token") !== null;
   /** The language the app will start in: the stored one, else zh-Hans in a browser, unknown (null) in a shell. */
   const startLanguage = () => {
     const stored = window.localStorage.getItem("lang");
@@ -154,32 +157,46 @@
   if (!entry) return;
   const add = (element) => document.head.appendChild(element);
   /**
-   * Home's chunks and its texts' in the language the app will start in, when a session is stored and the page opens
-   * on Home ("/", "/index", "/index/home": the app's first-screen rule); else none.
+   * The opening screen's chunks (and stylesheets) and its texts' in the language the app will start in, when a
+   * session is stored and the page opens on Home ("/", "/index", "/index/home": the app's first-screen rule) or on
+   * /Device; else none.
    */
-  const homeChunks = () => {
+  const screenChunks = () => {
     try {
-      if (!signedInOnHome()) return [];
+      const [files, textList] = signedInOnHome()
+        ? [script.dataset.home, script.dataset.homeTexts]
+        : signedInOnDevice()
+          ? [script.dataset.device, script.dataset.deviceTexts]
+          : [null, null];
+      if (files == null) return [];
       const lang = startLanguage();
       const texts = {};
-      for (const part of (script.dataset.homeTexts || "").split(" ")) {
+      for (const part of (textList || "").split(" ")) {
         const at = part.indexOf("=");
         if (at > 0) texts[part.slice(0, at)] = part.slice(at + 1).split(",");
       }
-      return (script.dataset.home || "").split(" ").concat((lang && texts[lang]) || []);
+      return files.split(" ").concat((lang && texts[lang]) || []);
     } catch {
       return []; // no storage, bad JSON: the app loads them itself
     }
   };
-  /** Preloads the entry and its imports, and with `screen` the prerendered screen's own chunks too. */
+  /**
+   * Preloads the entry and its imports, and with `screen` the prerendered screen's own chunks too, else the opening
+   * screen's ({@link screenChunks}); a stylesheet among them is fetched, not applied (the app links it with its chunk).
+   */
   const preload = (screen) => {
     // One insertion for all the links (one at a time costs a style pass each on a slow phone).
     const links = document.createDocumentFragment();
     const hrefs = (script.dataset.preload || "").split(" ").concat(entry);
-    for (const href of screen ? hrefs.concat((script.dataset.screen || "").split(" ")) : hrefs.concat(homeChunks())) {
+    for (const href of screen ? hrefs.concat((script.dataset.screen || "").split(" ")) : hrefs.concat(screenChunks())) {
       if (!href) continue;
       const link = document.createElement("link");
-      link.rel = "modulepreload";
+      if (/\.css$/.test(href)) {
+        link.rel = "preload";
+        link.as = "style";
+      } else {
+        link.rel = "modulepreload";
+      }
       link.crossOrigin = "";
       link.href = href;
       links.appendChild(link);

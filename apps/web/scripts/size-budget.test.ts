@@ -167,6 +167,8 @@ describe("size budget command", () => {
         "src/app/index-layout.tsx": { file: "assets/runtime.js" },
         "src/features/home/screens/home-screen.tsx": manifest["src/home.tsx"],
         "src/features/home/prefetch.ts": { file: "assets/runtime.js" },
+        "src/features/device/screens/device-screen.tsx": manifest["src/home.tsx"],
+        "src/features/device/prefetch.ts": { file: "assets/runtime.js" },
       };
       // The routes' per-language modules (locale files, antd-mobile's locale): one small file for all of them.
       for (const route of ROUTES) {
@@ -193,7 +195,7 @@ describe("size budget command", () => {
     expect(out.join("\n")).toMatch(/\| #\/login \| .* \| ok \|/);
     expect(err).toEqual([]);
     expect(sizeBudgetCli({ distDir, budgetBytes: 100, ...io })).toBe(1);
-    expect(err.join("\n")).toMatch(/#\/login .* KB, #\/index\/home .* KB over 0\.1 KB gzip/);
+    expect(err.join("\n")).toMatch(/#\/login .* KB, #\/index\/home .* KB, #\/Device .* KB over 0\.1 KB gzip/);
   });
 
   it("exits 1 with a message when the manifest is missing", () => {

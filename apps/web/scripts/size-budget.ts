@@ -83,6 +83,12 @@ export const ROUTES: RouteBudget[] = [
     modules: screenModules(FIRST_SCREENS.home),
     perLanguage: perLanguage(FIRST_SCREENS.home.textGroups),
   },
+  {
+    name: "device",
+    path: "#/Device",
+    modules: screenModules(FIRST_SCREENS.device),
+    perLanguage: perLanguage(FIRST_SCREENS.device.textGroups),
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -131,6 +131,53 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     }
   });
 
+  it("signed in on /Device, preloads the Device screen's chunks, its stylesheet (fetched, not applied) and texts", () => {
+    const added: Element[] = [];
+    const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      added.push(...(node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element]));
+      return node;
+    });
+    const links = (hash: string, storage: Record<string, string>) => {
+      added.length = 0;
+      boot(hash, storage);
+      return added
+        .filter((e) => e.localName === "link")
+        .map(
+          (e) =>
+            `${e.getAttribute("rel")}${e.getAttribute("as") ? `:${e.getAttribute("as")}` : ""} ${e.getAttribute("href")}`,
+        );
+    };
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.preload = "/assets/react-1.js";
+    tag.dataset.home = "/assets/home-1.js";
+    tag.dataset.homeTexts = "en=/assets/en-home-1.js";
+    tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
+    tag.dataset.deviceTexts = "zh-Hans=/assets/zh-Hans-device-1.js en=/assets/en-device-1.js,/assets/en-fault-1.js";
+    document.body.append(tag);
+    const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
+    const base = ["modulepreload /assets/react-1.js", "modulepreload /assets/index-1.js"];
+    const device = ["modulepreload /assets/device-1.js", "preload:style /assets/device-1.css"];
+    try {
+      const params = encodeURIComponent(JSON.stringify({ deviceId: "d1", familyId: "f1" }));
+      for (const hash of [`#/Device?params=${params}`, "#/device", "#/Device/"]) {
+        expect(links(hash, { token, lang: '"en"' }), hash).toEqual([
+          ...base,
+          ...device,
+          "modulepreload /assets/en-device-1.js",
+          "modulepreload /assets/en-fault-1.js",
+        ]);
+      }
+      expect(links("#/Device", { token })).toEqual([...base, ...device, "modulepreload /assets/zh-Hans-device-1.js"]);
+      // Signed out (the first screen is Login) or another device route: only the entry.
+      expect(links("#/Device", { lang: '"en"' })).toEqual(base);
+      expect(links("#/DeviceAttribute", { token, lang: '"en"' })).toEqual(base);
+    } finally {
+      append.mockRestore();
+      tag.remove();
+    }
+  });
+
   it("with a copy showing, waits for the browser's first-contentful-paint entry, else at most a second", async () => {
     // A browser that reports paints: the entry arrives when the test says it painted.
     const observers: Array<{ cb: (list: { getEntriesByName(n: string): unknown[] }) => void; off: boolean }> = [];

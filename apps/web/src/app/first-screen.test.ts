@@ -35,7 +35,7 @@ describe("first screen preload (issue 12)", () => {
     expect(firstTextGroups(firstRoutes("#/login"))).toEqual(["start"]);
     expect(firstTextGroups(firstRoutes("#/register")).sort()).toEqual(["account", "start"]);
     const undeclared = firstRoutes("#/index/home").map((r) => ({ ...r, texts: undefined }));
-    expect(firstTextGroups(undeclared).sort()).toEqual(["account", "home", "rest", "start"]);
+    expect(firstTextGroups(undeclared).sort()).toEqual(["account", "device", "home", "rest", "start"]);
   });
 
   it("tells start-up the first screen's groups and whether it needs a session", () => {

@@ -173,6 +173,7 @@ export const ROUTES: AppRoute[] = [
   }),
   pending("Device", {
     screen: lazyNamed(() => import("../features/device/screens/device-screen.tsx"), "DeviceScreen"),
+    texts: ["start", "home", "device"],
     data: () => import("../features/device/prefetch.ts").then((m) => m.prefetchDevice),
   }),
   pending("DeviceAttribute", {

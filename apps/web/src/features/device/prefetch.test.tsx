@@ -7,6 +7,7 @@ import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-in
 import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
 import { getStationDurationsQueryOptions } from "../../shared/device/api/get-station-durations.ts";
 import { setItem } from "../../shared/storage/index.ts";
+import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 import { prefetchDevice } from "./prefetch.ts";
 
 /** A server answering the Device screen's calls for device d1 of household f1; records each call's last path part. */
@@ -26,7 +27,9 @@ function server(gate: Promise<void> = Promise.resolve()) {
             ? [{ station: 1, maxWorkTimeSeconds: 600 }]
             : name === "get-salt-status"
               ? { levelKg: 40, daysLeft: 30, clockDriftSeconds: 0 }
-              : { totalCount: 1, items: [{ id: "d1", name: "Softener 1" }] };
+              : name === "units"
+                ? { volumeUnit: "gal", hardnessUnit: "gpg" }
+                : { totalCount: 1, items: [{ id: "d1", name: "Softener 1" }] };
       return Response.json({ success: true, result, error: null, __abp: true });
     }),
   );
@@ -41,7 +44,7 @@ afterEach(() => {
 });
 
 describe("the Device screen's start-up calls (issue 12: interactive within 2 s)", () => {
-  it("asks for the live figures, station durations, salt and the household's devices at once, not the statistics", async () => {
+  it("asks for the live figures, station durations, salt, the household's devices and the units at once, not the statistics", async () => {
     setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
     let answer = () => {};
     const calls = server(new Promise((r) => (answer = r)));
@@ -53,6 +56,7 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
         "get-list-by-family-id",
         "get-salt-status",
         "query-device-info",
+        "units",
       ]),
     );
     answer();
@@ -64,7 +68,11 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
     expect(client.getQueryData(getStationDurationsQueryOptions("d1").queryKey)).toEqual({ 1: 600 });
     expect(client.getQueryData(getSaltStatusQueryOptions("d1").queryKey)).toMatchObject({ levelKg: 40 });
     expect(client.getQueryData(queryKeys.familyDevices("f1"))).toHaveLength(1);
-    expect(calls).toHaveLength(4);
+    expect(client.getQueryData(getUnitPreferencesQueryOptions().queryKey)).toEqual({
+      volumeUnit: "gal",
+      hardnessUnit: "gpg",
+    });
+    expect(calls).toHaveLength(5);
   });
 
   it("asks nothing without a device id, and the screen's first mount takes the answers", async () => {
@@ -75,7 +83,7 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
     expect(calls).toEqual([]);
 
     await prefetchDevice(client, hash({ deviceId: "d1" }));
-    expect(calls.sort()).toEqual(["device-station-maxworktime-cache", "get-salt-status", "query-device-info"]);
+    expect(calls.sort()).toEqual(["device-station-maxworktime-cache", "get-salt-status", "query-device-info", "units"]);
     calls.length = 0;
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>

@@ -5,12 +5,13 @@ import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-in
 import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
 import { getStationDurationsQueryOptions } from "../../shared/device/api/get-station-durations.ts";
 import { parseRouteParams } from "../../shared/navigation/index.ts";
+import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 
 /**
  * The Device screen's first calls when it is the page's first screen (issue 12: interactive within 2 s; no request
  * waterfall behind its first render), started at start-up beside its chunk: the live figures (spec §7
- * query-device-info), the station durations (device-station-maxworktime-cache), the salt status (get-salt-status) and
- * the household's device list (the name and image). The device and household come from the page's route params
+ * query-device-info), the station durations (device-station-maxworktime-cache), the salt status (get-salt-status),
+ * the household's device list (the name and image) and the owner's units (the volumes and flow are shown in them). The device and household come from the page's route params
  * (`#/Device?params={"deviceId":…,"familyId":…}`, spec §2); without a device id nothing is asked. Failures are silent
  * here: the screen's own queries ask again and show their errors. The statistics are not asked: the chart's call
  * follows the live figures, as the screen does. Resolves when the calls have settled; never rejects.
@@ -28,5 +29,6 @@ export async function prefetchDevice(client: QueryClient, hash: string = window.
     typeof familyId === "string" && familyId
       ? prefetchForFirstMount(client, getFamilyDevicesQueryOptions(familyId))
       : undefined,
+    prefetchForFirstMount(client, getUnitPreferencesQueryOptions()),
   ]);
 }

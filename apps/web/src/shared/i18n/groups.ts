@@ -17,14 +17,16 @@ export function areaOf(file: string): string {
  * Texts load in groups of areas (issue 12), so the first screen downloads only what it shows: `start` is app-wide
  * (errors, common words, Login, the tabs' names); `account` adds the account screens (Register, find password,
  * country, profile, the update dialog) and the shared pickers and map; `home` adds what the tabs (Home, My) show;
- * `rest` holds the other screens. locales.test.ts checks that every area is
+ * `device` adds the Device screen and its fault reasons (a first screen too: a push or a link opens it); `rest` holds
+ * the other screens. locales.test.ts checks that every area is
  * in exactly one group and that Login and Home use only keys of their groups.
  */
 export const TEXT_GROUPS = {
   start: ["app"],
   account: ["account", "ui"],
   home: ["home", "family", "message", "device-settings"],
-  rest: ["after-sale", "article", "device", "fault", "network-setup"],
+  device: ["device", "fault"],
+  rest: ["after-sale", "article", "network-setup"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** A group of {@link TEXT_GROUPS}. */

@@ -325,6 +325,7 @@ describe("text groups (issue 12: a screen loads only its groups' texts)", () => 
   it.each([
     ["Login", ["main.tsx", "features/account/screens/login-screen.tsx"], ["start"] as const],
     ["Home", ["main.tsx", "app/index-layout.tsx", "features/home/screens/home-screen.tsx"], ["start", "home"] as const],
+    ["Device", ["main.tsx", "features/device/screens/device-screen.tsx"], ["start", "home", "device"] as const],
   ])("%s names only keys of its declared groups", (_name, roots, groups) => {
     const allowed = new Set<string>(groups.flatMap((g) => TEXT_GROUPS[g]));
     const used = areasUsed(staticGraph(roots));
