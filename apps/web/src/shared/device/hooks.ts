@@ -2,7 +2,7 @@ import { ErrorCode, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiError } from "../api/errors.ts";
-import { deviceChannel, useDeviceChanges } from "../realtime/index.ts";
+import { deviceChannel, useKeepDevicesLive } from "../realtime/index.ts";
 import { getCommandStatus } from "./api/get-command-status.ts";
 import { useDeviceInfo } from "./api/get-device-info.ts";
 import { deviceKeys, invalidateDeviceStatistics } from "./api/keys.ts";
@@ -35,14 +35,17 @@ export interface LiveCloseEvent {
 
 /**
  * The live device of the Device screen (spec §7 hub 1): loads query-device-info, keeps the family list live
- * (useDeviceChanges) and patches the device query on each message; a regeneration start/end event or a successful
- * ack refreshes the statistics, salt status and regeneration cycles. Also answers the firmware update progress
- * (percent, null when none is running) and the close events seen since the screen opened.
+ * (useKeepDevicesLive) and patches the device query on each message; a regeneration start/end event or a successful
+ * ack refreshes the statistics, salt status and regeneration cycles. Answers the device (undefined until read), the
+ * query's error state and refetch, the firmware update progress (percent, null when none is running) and the close
+ * events seen since the screen opened. The caller redraws only when one of those changes — not when the query
+ * merely fetches again or the channel's state changes (issue 12: the screen stays as it is after its first paint;
+ * the live chip reads the channel's state itself).
  */
 export function useLiveDevice(deviceId: string, familyId: string | null | undefined) {
   const queryClient = useQueryClient();
   const query = useDeviceInfo(deviceId);
-  const channelState = useDeviceChanges(familyId);
+  useKeepDevicesLive(familyId);
   const [otaProgress, setOtaProgress] = useState<number | null>(null);
   const [closeEvents, setCloseEvents] = useState<LiveCloseEvent[]>([]);
   useEffect(() => {
@@ -62,7 +65,9 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
       }
     });
   }, [deviceId, queryClient]);
-  return { ...query, device: query.data, channelState, otaProgress, setOtaProgress, closeEvents };
+  // Read field by field: TanStack Query then tracks only these (a spread would track isFetching and every other one).
+  const { data: device, isError, error, refetch } = query;
+  return { device, isError, error, refetch, otaProgress, setOtaProgress, closeEvents };
 }
 
 /**

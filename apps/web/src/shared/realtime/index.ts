@@ -57,12 +57,13 @@ export function useChannelState(target: DeviceChangeChannel = deviceChannel()): 
  * Keeps a family's device list live (spec §7 hub 1): starts the channel, patches the TanStack Query cache of
  * `queryKeys.familyDevices(familyId)` with station/online from each message, and once connected — the first time as
  * after a reconnect — reads again the device queries read before the connection (the household's list and dashboard,
- * a device's info…), so a change made meanwhile is not missed. Returns the channel state.
+ * a device's info…), so a change made meanwhile is not missed. Draws nothing itself: a screen that shows the channel's
+ * state reads it where it shows it ({@link useChannelState}), so a state change redraws only that part (issue 12).
  */
-export function useDeviceChanges(
+export function useKeepDevicesLive(
   familyId: string | null | undefined,
   target: DeviceChangeChannel = deviceChannel(),
-): RealtimeChannelState {
+): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     void target.start();
@@ -82,5 +83,13 @@ export function useDeviceChanges(
       offConnected();
     };
   }, [familyId, queryClient, target]);
+}
+
+/** {@link useKeepDevicesLive}, and the channel state (none 0, connecting 1, connected 2) as React state. */
+export function useDeviceChanges(
+  familyId: string | null | undefined,
+  target: DeviceChangeChannel = deviceChannel(),
+): RealtimeChannelState {
+  useKeepDevicesLive(familyId, target);
   return useChannelState(target);
 }

@@ -1,5 +1,5 @@
 import type { TDeviceInfo } from "@aquapilot/contract/wire";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { createElement } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { deviceChange, deviceInfo } from "../../../shared/testing/fixtures.ts";
@@ -8,6 +8,18 @@ import { DeviceScreen } from "./device-screen.tsx";
 
 /** How often the statistics section has drawn (the wrapper keeps the real section). */
 const statsRenders = vi.hoisted(() => ({ count: 0 }));
+/** How often the controls section has drawn (the wrapper keeps the real section). */
+const controlsRenders = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../components/device-controls.tsx", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../components/device-controls.tsx")>();
+  return {
+    ...real,
+    DeviceControls: (props: Parameters<typeof real.DeviceControls>[0]) => {
+      controlsRenders.count += 1;
+      return createElement(real.DeviceControls, props);
+    },
+  };
+});
 vi.mock("../components/stats-section.tsx", async (importOriginal) => {
   const real = await importOriginal<typeof import("../components/stats-section.tsx")>();
   return {
@@ -97,5 +109,35 @@ describe("Device screen", () => {
     );
     await waitFor(() => expect(Number(screen.getByTestId("device-remaining").dataset.seconds)).toBeLessThan(before));
     expect(statsRenders.count).toBe(drawn);
+  });
+
+  it("draws only what an answer or a live message changes: the controls and statistics stay as drawn", async () => {
+    // Issue 12 (the Device screen interactive within 2 s): after the first answers, the live channel connecting, a
+    // re-read that brings the same figures and a live flow reading redraw the chip and the station card, not the
+    // controls or the statistics below them.
+    const view = await renderScreen(<DeviceScreen />, {
+      route,
+      api: { ...background, queryDeviceInfo: info({ flowRateLpm: 0 }), getSaltStatus: { levelKg: 40, daysLeft: 30 } },
+    });
+    await screen.findByTestId("device-name");
+    await waitFor(() => expect(view.api.callsTo("getSaltStatus").length).toBeGreaterThan(0));
+    await waitFor(() => expect(screen.getByTestId("device-channel").dataset.state).toBe("2"));
+    const controls = controlsRenders.count;
+    const stats = statsRenders.count;
+    expect(controls).toBeGreaterThan(0);
+    expect(stats).toBeGreaterThan(0);
+
+    // The hub reconnects: the chip says so, nothing else draws.
+    await act(async () => view.hub.close?.(new Error("network")));
+    await waitFor(() => expect(screen.getByTestId("device-channel").dataset.state).not.toBe("2"));
+    await waitFor(() => expect(screen.getByTestId("device-channel").dataset.state).toBe("2"), { timeout: 5_000 });
+    // The device, its salt and its durations read again with the same answers.
+    await act(async () => view.queryClient.invalidateQueries());
+    await waitFor(() => expect(view.queryClient.isFetching()).toBe(0));
+    // A live reading: the flow shows, in the station card only.
+    await view.sendDeviceChange(deviceChange({ flowRateLpm: 7.5, lastReportTime: new Date().toISOString() }));
+    await waitFor(() => expect(screen.getByTestId("device-flow").textContent).toContain("7.5"));
+    expect(controlsRenders.count).toBe(controls);
+    expect(statsRenders.count).toBe(stats);
   });
 });

@@ -1,7 +1,7 @@
 import { RealtimeChannelState } from "@aquapilot/contract/wire";
 import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
-import { useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
@@ -9,6 +9,7 @@ import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { useStationDurations } from "../../../shared/device/api/get-station-durations.ts";
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
+import { useChannelState } from "../../../shared/realtime/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
@@ -42,10 +43,37 @@ function LastReported({ reportedAt }: { reportedAt: string | null | undefined })
   );
 }
 
+// The screen's sections, each drawn again only when its own props change (issue 12): they read their own data.
+const StationSection = memo(StationCard);
+const ControlsSection = memo(DeviceControls);
+const SaltSection = memo(SaltGaugeCard);
+const Statistics = memo(StatsSection);
+const Cycles = memo(CyclesSection);
+
+/**
+ * The hero's live chip: "Live" while hub 1 is connected, else "Connecting". It reads the channel's state itself, so
+ * a connection or reconnection redraws this chip only (issue 12).
+ */
+const LiveChip = memo(function LiveChip() {
+  const { t } = useTranslation();
+  const state = useChannelState();
+  const on = state === RealtimeChannelState.Connected;
+  return (
+    <span
+      className={`device-hero__live device-hero__live--${on ? "on" : "off"}`}
+      data-testid="device-channel"
+      data-state={state}
+    >
+      {on ? t("device.live") : t("device.connecting")}
+    </span>
+  );
+});
+
 /**
  * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
  * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
- * water-usage statistics.
+ * water-usage statistics. Each section (station, controls, salt, statistics, cycles) is memoised and reads its own
+ * data, so an answer or a live message redraws the sections it changes, not the whole screen (issue 12).
  */
 export function DeviceScreen() {
   const { t } = useTranslation();
@@ -117,13 +145,7 @@ export function DeviceScreen() {
               >
                 {device.online ? t("device.online") : t("device.offline")}
               </Tag>
-              <span
-                className={`device-hero__live device-hero__live--${live.channelState === RealtimeChannelState.Connected ? "on" : "off"}`}
-                data-testid="device-channel"
-                data-state={live.channelState}
-              >
-                {live.channelState === RealtimeChannelState.Connected ? t("device.live") : t("device.connecting")}
-              </span>
+              <LiveChip />
             </div>
             <LastReported reportedAt={reportedAt} />
           </div>
@@ -164,9 +186,9 @@ export function DeviceScreen() {
           </div>
         ) : null}
 
-        <StationCard device={device} durations={durations.data} />
+        <StationSection device={device} durations={durations.data} />
 
-        <DeviceControls
+        <ControlsSection
           deviceId={device.id}
           online={device.online}
           vacation={device.vacation}
@@ -175,11 +197,11 @@ export function DeviceScreen() {
           syncRequest={syncRequest}
         />
 
-        <SaltGaugeCard deviceId={device.id} />
+        <SaltSection deviceId={device.id} />
 
-        <StatsSection deviceId={device.id} />
+        <Statistics deviceId={device.id} />
 
-        <CyclesSection deviceId={device.id} />
+        <Cycles deviceId={device.id} />
 
         <section className="device-section device-links">
           <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
