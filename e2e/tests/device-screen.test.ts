@@ -139,6 +139,36 @@ describe("the Device screen in Chromium", () => {
     expect(Number(await page.getByTestId("chart-regenerations").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
     expect(Number(await page.getByTestId("chart-water").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
   });
+  it("opened first (a reload on /Device), appears once with its data: no spinner or empty frame before it", async () => {
+    // Issue 12: the Device screen as the first screen holds the app's first render until its chunk, texts, first calls
+    // and permissions are in, so what #root shows first is the device itself.
+    const fresh = await phone.context.newPage();
+    await fresh.addInitScript(() => {
+      const w = window as unknown as { __before?: string[] };
+      w.__before = [];
+      document.addEventListener("DOMContentLoaded", () => {
+        const root = document.getElementById("root");
+        if (!root) return;
+        const seen = new MutationObserver(() => {
+          if (root.querySelector(".device-page")) {
+            seen.disconnect();
+            return;
+          }
+          for (const what of [".guard-wait", ".adm-spin-loading", ".device-loading", ".adm-nav-bar"]) {
+            if (root.querySelector(what) && !w.__before?.includes(what)) w.__before?.push(what);
+          }
+        });
+        seen.observe(root, { childList: true, subtree: true });
+      });
+    });
+    const params = encodeURIComponent(JSON.stringify({ deviceId, familyId }));
+    await fresh.goto(`${system.url}/#/Device?params=${params}`);
+    await fresh.getByTestId("device-name").waitFor({ timeout: 15_000 });
+    expect(await fresh.evaluate(() => (window as unknown as { __before: string[] }).__before)).toEqual([]);
+    await snap(fresh, "device-first-screen");
+    await fresh.close();
+  });
+
   it("a firmware update shows its progress to one decimal and blocks other commands until it finishes", async () => {
     const sim = system.fleet.devices[0];
     const before = sim.firmwareVersion;

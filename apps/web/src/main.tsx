@@ -21,7 +21,10 @@ import "./styles.css";
  */
 unstableSetRender(antdRender);
 
-/** The longest a showing Home snapshot waits for Home's chunk, texts and first calls before the first render, ms. */
+/**
+ * The longest a showing Home snapshot, or a first screen that holds its first render, waits for the screen's chunk,
+ * texts and first calls before the first render, ms.
+ */
 const SNAPSHOT_HOLD_MS = 3_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -60,9 +63,10 @@ async function start(): Promise<void> {
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
   // The last Home the owner saw is showing (public/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
-  // SNAPSHOT_HOLD_MS.
+  // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
+  // with its data instead of a spinner, an empty frame and then the data (issue 12).
   const snapshot = showingSnapshot();
-  if (snapshot) {
+  if (snapshot || first.holdsFirstRender) {
     const all = Promise.all([first.ready, screenTexts, firstData, policies]);
     await Promise.race([all, sleep(SNAPSHOT_HOLD_MS)]);
   }

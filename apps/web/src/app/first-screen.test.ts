@@ -47,6 +47,21 @@ describe("first screen preload (issue 12)", () => {
     expect(home.textGroups.sort()).toEqual(["home", "start"]);
   });
 
+  it("holds the first render for its data on the Device screen only (signed in), not on Home, Login or elsewhere", () => {
+    const device = `#/Device?params=${encodeURIComponent(JSON.stringify({ deviceId: "d1", familyId: "f1" }))}`;
+    // Signed out, the Device route's first screen is Login: nothing to hold for.
+    expect(preloadFirstScreen(device).holdsFirstRender).toBe(false);
+    signIn();
+    expect(preloadFirstScreen(device)).toMatchObject({
+      holdsFirstRender: true,
+      needsSession: true,
+      textGroups: ["start", "home", "device"],
+    });
+    for (const hash of ["#/index/home", "#/login", "#/DeviceAttribute", "#/MessageDetails"]) {
+      expect(preloadFirstScreen(hash).holdsFirstRender, hash).toBe(false);
+    }
+  });
+
   it("once ready, hands the router the loaded screen of each first route, and of no other route", async () => {
     const login = ROUTES.find((r) => r.name === "Login");
     const register = ROUTES.find((r) => r.name === "Register");

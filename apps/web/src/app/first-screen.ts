@@ -35,6 +35,8 @@ export interface FirstScreen {
   textGroups: TextGroup[];
   /** Whether one of its routes needs a session (then a token is stored and the guard will check permissions). */
   needsSession: boolean;
+  /** Whether one of its routes holds the app's first render until its data is in (`AppRoute.holdFirstRender`). */
+  holdsFirstRender: boolean;
   /** Settles when the routes' chunks have loaded (or failed: the screen shows its error page). */
   ready: Promise<void>;
   /**
@@ -77,6 +79,7 @@ export function preloadFirstScreen(hash: string): FirstScreen {
   return {
     textGroups: firstTextGroups(routes),
     needsSession: routes.some((r) => !r.open),
+    holdsFirstRender: routes.some((r) => r.holdFirstRender === true),
     ready: Promise.all(loads).then(() => undefined),
     loadData: (client) =>
       Promise.all(starters.map((load) => load?.then((start) => start?.(client)).catch(() => undefined))).then(

@@ -29,6 +29,13 @@ export interface AppRoute {
    * function resolves when the calls have settled and never rejects.
    */
   data?: () => Promise<(client: QueryClient) => Promise<void>>;
+  /**
+   * As the first screen, the app's first render waits (a few seconds at most) for the route's chunk, texts, first
+   * calls and permissions, so the screen appears once, with its data, instead of a spinner, then an empty frame, then
+   * the data, each a redraw of its own (issue 12: the Device screen interactive within 2 s). Home does the same when a
+   * snapshot of it is showing.
+   */
+  holdFirstRender?: boolean;
   /** Child routes rendered inside this one (the /index tab layout). */
   children?: AppRoute[];
 }
@@ -175,6 +182,7 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/device/screens/device-screen.tsx"), "DeviceScreen"),
     texts: ["start", "home", "device"],
     data: () => import("../features/device/prefetch.ts").then((m) => m.prefetchDevice),
+    holdFirstRender: true,
   }),
   pending("DeviceAttribute", {
     screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.tsx"), "DeviceAttributeScreen"),
