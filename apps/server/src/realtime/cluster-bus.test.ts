@@ -314,6 +314,9 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     a.bus.publish({ type: "device.changed", familyId, deviceId: "d-1", message: deviceChange(familyId, "d-1", 21) });
     await waitFor(() => [ownerOnB, bob1, bob2].every((c) => c.changes.some((m) => m.flowRateLpm === 21)));
 
+    // A negotiation of the first sign-in, answered by A and not attached yet.
+    const pending = await negotiate(a, bob.access, 1);
+
     // Logout of Bob's first sign-in on A (session.ended): that session's connections on B close, the other stays.
     let started = Date.now();
     const revoked = await fetch(`${a.url}/connect/revocation`, {
@@ -327,6 +330,9 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect(String(e1)).toContain(HubCloseReason.SessionEnded);
     expect(String(e2)).toContain(HubCloseReason.SessionEnded);
     expect(logoutMs).toBeLessThan(1000);
+    // Its pending token is refused on B too, even with Bob's other, live sign-in (B heard session.ended).
+    const pendingUrl = `${b.url}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(pending.connectionToken!)}`;
+    expect((await upgrade(pendingUrl, bobSecond.access)).status).toBe(404);
 
     // Removed from the family on A: Bob's session on B hears the notice on hub 2 and no longer the family's devices.
     const members = await okResult(call(a, endpoints.getFamilyUsers, { as: owner.access, query: { familyId } }));
