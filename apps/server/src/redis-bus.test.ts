@@ -108,12 +108,19 @@ describe.skipIf(why !== null)("RedisBus", () => {
 
   it("survives a Redis restart: both reconnect (logged at warn, without the password) and later events arrive", async () => {
     for (const list of Object.values(got)) list.length = 0;
+    const resumed: Record<"a" | "b", number[]> = { a: [], b: [] };
+    a.onResume(({ downMs }) => resumed.a.push(downMs));
+    b.onResume(({ downMs }) => resumed.b.push(downMs));
     await redis.stop();
     await waitFor(() => logA.lines.some((l) => l.level === "warn" && l.text.includes("connection lost")));
     // Published while Redis is down: delivered here at once, queued for the other process.
     a.publish(event("a", 0));
     expect(ids(got.a1, "a")).toEqual(["a:0"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await redis.start();
+    // Each subscriber says once that it listens again after a gap (events may have been missed meanwhile).
+    await waitFor(() => resumed.a.length === 1 && resumed.b.length === 1);
+    expect(resumed.a[0]).toBeGreaterThanOrEqual(300);
     // Probes until each side hears the other again (its subscriber has subscribed anew).
     let probe = 1;
     await waitFor(() => {

@@ -73,7 +73,8 @@ async function endConnection(redis: Redis): Promise<void> {
  * outage is logged at warn (the error's message and the URL without its password), the reconnection at info.
  * Events published while the publishing connection is away are queued (at most `maxPending`) and sent once it is
  * back; events another process published while this process's subscriber was away are lost to this process (pub/sub
- * keeps nothing), see docs/deploy.md.
+ * keeps nothing): {@link RedisBus.onResume} tells when the subscriber listens again after such a gap, so the hubs can
+ * have their clients reconnect and re-read (system.ts, docs/deploy.md).
  *
  * A subscriber that throws is logged and never stops the others or the publisher.
  */
@@ -84,6 +85,7 @@ export class RedisBus implements Bus {
   readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly handlers = new Set<(event: BusEvent) => void>();
+  private readonly resumeHandlers = new Set<(gap: { downMs: number }) => void>();
   private readonly channel: string;
   private readonly log: RedisBusLogger;
   private readonly where: string;
@@ -164,11 +166,21 @@ export class RedisBus implements Bus {
     return () => this.handlers.delete(handler);
   }
 
+  /**
+   * Registers `handler` to run each time the subscriber listens on the channel again after losing its connection:
+   * events of other processes published during the gap (`downMs`, ms) may be missing. Returns the remover.
+   */
+  onResume(handler: (gap: { downMs: number }) => void): () => void {
+    this.resumeHandlers.add(handler);
+    return () => this.resumeHandlers.delete(handler);
+  }
+
   /** Stops delivery and ends both connections (QUIT, or a disconnect when Redis is away). Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.handlers.clear();
+    this.resumeHandlers.clear();
     await Promise.all([endConnection(this.subscriber), endConnection(this.commands)]);
   }
 
@@ -191,6 +203,24 @@ export class RedisBus implements Bus {
     this.deliver(envelope.e);
   }
 
+  /** Once the channel is subscribed again (ioredis resubscribes too; a second SUBSCRIBE is harmless), runs onResume. */
+  private async resumed(downSince: number): Promise<void> {
+    try {
+      await this.subscriber.subscribe(this.channel);
+    } catch {
+      return; // lost again, or closed: the next "ready" tries again
+    }
+    if (this.closed) return;
+    const gap = { downMs: Date.now() - downSince };
+    for (const handler of [...this.resumeHandlers]) {
+      try {
+        handler(gap);
+      } catch (err) {
+        this.log.error({ err }, "bus: resume handler failed");
+      }
+    }
+  }
+
   private deliver(event: BusEvent): void {
     for (const handler of [...this.handlers]) {
       try {
@@ -207,9 +237,11 @@ export class RedisBus implements Bus {
    */
   private watch(redis: Redis, role: "publisher" | "subscriber"): void {
     let down = false;
+    let downSince = 0;
     const lost = (detail: object) => {
       if (down || this.closed) return;
       down = true;
+      downSince = Date.now();
       this.log.warn({ ...detail, redis: this.where, role }, "bus: Redis connection lost; reconnecting");
     };
     redis.on("error", (err: Error) => lost({ err: err.message }));
@@ -222,6 +254,7 @@ export class RedisBus implements Bus {
         this.dropped = 0;
       }
       this.log.info({ redis: this.where, role }, "bus: Redis connection back");
+      if (role === "subscriber") void this.resumed(downSince);
     });
   }
 }

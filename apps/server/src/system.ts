@@ -53,7 +53,8 @@ export interface System {
  * the database is empty, registers the devices' credentials and connects the simulated softeners. With REDIS_URL the
  * bus is a {@link RedisBus} (issue 14: every process's hubs hear every process's events; the start waits up to 5 s
  * for its subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are
- * single use across processes; the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so processes
+ * single use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their
+ * clients to reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so processes
  * sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Outside production
  * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
  * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production (issue 11) there is
@@ -116,6 +117,12 @@ export async function startSystem(
       tokenKey: deriveConnectionTokenKey(loadOrCreateSecret(config.DATA_DIR, JWT_KEY_FILE)),
       tokenClaims: redisBus ? redisConnectionTokenClaims(redisBus.commands) : undefined,
     });
+    // After a gap in the backplane, events of other processes may be missing: clients reconnect and re-read.
+    const stopResync = redisBus?.onResume(({ downMs }) => {
+      const asked = hubs.reconnectAll();
+      logger.warn({ downMs, connections: asked }, "bus: Redis back after a gap; hub clients asked to reconnect");
+    });
+    if (stopResync) cleanups.push(async () => stopResync());
     // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
     const stopForwarding = forwardMessagesToHub(bus, hubs);
     cleanups.push(async () => stopForwarding());

@@ -71,15 +71,17 @@ function hubClient(
   hub: "deviceChange" | "message",
   accessToken: string,
   extra: Partial<IHttpConnectionOptions> = {},
+  reconnectDelays?: number[],
 ): Client {
-  const connection = new HubConnectionBuilder()
+  let builder = new HubConnectionBuilder()
     .withUrl(`${baseUrl}${HUB_PATHS[hub]}`, {
       accessTokenFactory: () => accessToken,
       transport: HttpTransportType.WebSockets,
       ...extra,
     })
-    .configureLogging(LogLevel.None)
-    .build();
+    .configureLogging(LogLevel.None);
+  if (reconnectDelays) builder = builder.withAutomaticReconnect(reconnectDelays);
+  const connection = builder.build();
   const client: Client = {
     connection,
     changes: [],
@@ -287,6 +289,30 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     for (const ws of [raw.ws!, raw0.ws!]) ws.close();
     await official.connection.stop();
     await skip.connection.stop();
+  });
+
+  it("after a Redis restart B asks its clients to reconnect, and A's device changes reach them again", async () => {
+    const onB = track(hubClient(b.url, "deviceChange", owner.access, {}, [0, 200, 500, 1000, 2000]));
+    await onB.connection.start();
+    let reconnected = 0;
+    onB.connection.onreconnected(() => reconnected++);
+    await redis.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Published while Redis is down: B may never hear it (pub/sub keeps nothing) — hence the reconnect.
+    a.bus.publish({ type: "device.changed", familyId, deviceId: "d-gap", message: deviceChange(familyId, "d-gap", 31) });
+    await redis.start();
+    await waitFor(() => reconnected === 1, 15_000);
+    // Both buses listen again once the probe crosses; then a real change from A's gateway arrives on B.
+    let probe = 0;
+    await waitFor(() => {
+      a.bus.publish({ type: "device.changed", familyId, deviceId: "d-probe", message: deviceChange(familyId, "d-probe", 1000 + probe++) });
+      return onB.changes.some((m) => m.deviceId === "d-probe");
+    }, 15_000);
+    const device = a.fleet.devices[0];
+    const before = onB.changes.length;
+    device.publishState();
+    await waitFor(() => onB.changes.slice(before).some((m) => m.mac === device.mac && m.kind === "state"));
+    await onB.connection.stop();
   });
 
   /** A member of the demo family with a known password, signed in on A. */

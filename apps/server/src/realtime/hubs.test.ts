@@ -15,6 +15,7 @@ import WebSocket from "ws";
 import { InProcessBus } from "../bus.ts";
 import type { ConnectionTokenClaims } from "./connection-token.ts";
 import { RecordReader } from "./framing.ts";
+import { HubCloseReason } from "./protocol.ts";
 import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.ts";
 
 // ---- harness -------------------------------------------------------------------------------------------------------
@@ -620,6 +621,27 @@ describe("connection tokens shared by the processes of a cluster (issue 14)", ()
     const before = claimed.length;
     expect(await upgradeStatus(`${h.base}${HUB_PATHS.deviceChange}?access_token=token-alice`)).toBe(101);
     expect(claimed).toHaveLength(before);
+  });
+});
+
+describe("reconnectAll after a gap in the backplane (issue 14)", () => {
+  it("asks every connection to reconnect with Resync; the official client comes back and receives again", async () => {
+    const h = await startServer();
+    const official = await connect(h, "deviceChange", "token-alice", {}, [0, 100]);
+    const messages = await connect(h, "message", "token-bob", {}, [0, 100]);
+    const raw = await rawConnect(`${h.base}${HUB_PATHS.deviceChange}?access_token=token-bob`);
+    raw.ws.send(HANDSHAKE);
+    await waitFor(() => raw.records.length === 1);
+    let reconnected = 0;
+    official.connection.onreconnected(() => reconnected++);
+    messages.connection.onreconnected(() => reconnected++);
+    expect(h.hubs.reconnectAll()).toBe(3);
+    expect(await raw.closed).toBe(1000);
+    expect(raw.records.at(-1)).toEqual({ type: 7, error: HubCloseReason.Resync, allowReconnect: true });
+    await waitFor(() => reconnected === 2);
+    expect(h.hubs.connectionCount()).toBe(2);
+    publishDevice(h, "F1", "dev-after");
+    await waitFor(() => deviceIds(official).includes("dev-after"));
   });
 });
 

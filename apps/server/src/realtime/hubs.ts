@@ -37,6 +37,12 @@ export interface Hubs {
   /** live (not closing) WebSocket connections of both hubs in this process */
   connectionCount(): number;
   /**
+   * Asks every live connection to reconnect (Close `HubCloseReason.Resync` with allowReconnect: true): after a gap in
+   * the bus between processes (RedisBus onResume), so clients re-read what they may have missed and connect again
+   * with their access checked and their families loaded anew. Answers how many were asked.
+   */
+  reconnectAll(): number;
+  /**
    * sends every client a Close (allowReconnect: true), closes the sockets, stops timers and bus delivery; idempotent
    */
   close(): Promise<void>;
@@ -209,6 +215,16 @@ class HubServer implements Hubs {
     let open = 0;
     for (const client of this.liveById.values()) if (!client.closed) open++;
     return open;
+  }
+
+  reconnectAll(): number {
+    let asked = 0;
+    for (const client of [...this.liveById.values()]) {
+      if (client.closed) continue;
+      client.close(HubCloseReason.Resync, true);
+      asked++;
+    }
+    return asked;
   }
 
   close(): Promise<void> {
