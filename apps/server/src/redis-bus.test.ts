@@ -84,7 +84,13 @@ describe.skipIf(why !== null)("RedisBus", () => {
       type: "device.changed",
       familyId: "F-1",
       deviceId: "D-1",
-      message: { kind: "ack", deviceId: "D-1", familyId: "F-1", online: true, ack: { commandId: "c", ok: false, error: "é" } },
+      message: {
+        kind: "ack",
+        deviceId: "D-1",
+        familyId: "F-1",
+        online: true,
+        ack: { commandId: "c", ok: false, error: "é" },
+      },
     } as unknown as BusEvent;
     a.publish(change);
     await waitFor(() => got.b1.length === 401);

@@ -153,7 +153,8 @@ export class RedisBus implements Bus {
     this.commands
       .publish(this.channel, text)
       .catch((err: Error) => {
-        if (!this.closed) this.log.warn({ err: err.message, redis: this.where, event: event.type }, "bus: publish failed");
+        if (!this.closed)
+          this.log.warn({ err: err.message, redis: this.where, event: event.type }, "bus: publish failed");
       })
       .finally(() => {
         this.pending--;

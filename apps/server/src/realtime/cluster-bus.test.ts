@@ -8,9 +8,9 @@ import {
 } from "@aquapilot/contract";
 import {
   DefaultHttpClient,
-  HttpTransportType,
   type HttpRequest,
   type HttpResponse,
+  HttpTransportType,
   type HubConnection,
   HubConnectionBuilder,
   type IHttpConnectionOptions,
@@ -253,7 +253,12 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect((await upgrade(url(b, v1.connectionToken!), owner.access)).status).toBe(409); // again on B
     expect((await upgrade(url(a, v1.connectionToken!), owner.access)).status).toBe(409); // on A: Redis knows
     // Live on B: a change published on A arrives over this socket.
-    a.bus.publish({ type: "device.changed", familyId, deviceId: "d-raw", message: deviceChange(familyId, "d-raw", 11) });
+    a.bus.publish({
+      type: "device.changed",
+      familyId,
+      deviceId: "d-raw",
+      message: deviceChange(familyId, "d-raw", 11),
+    });
     await waitFor(() => raw.records.length >= 2);
     expect(raw.records[1]).toMatchObject({ type: 1, target: HUB_METHODS.deviceChange });
     expect(JSON.parse((raw.records[1] as { arguments: [string] }).arguments[0])).toMatchObject({ flowRateLpm: 11 });
@@ -277,13 +282,23 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect(elsewhere.redirected).toBe(1);
     expect(a.hubs.connectionCount()).toBe(before.a);
     expect(b.hubs.connectionCount()).toBe(before.b + 1);
-    a.bus.publish({ type: "device.changed", familyId, deviceId: "d-off", message: deviceChange(familyId, "d-off", 12) });
+    a.bus.publish({
+      type: "device.changed",
+      familyId,
+      deviceId: "d-off",
+      message: deviceChange(familyId, "d-off", 12),
+    });
     await waitFor(() => official.changes.some((m) => m.flowRateLpm === 12));
 
     // skipNegotiation clients keep working on either process.
     const skip = track(hubClient(b.url, "deviceChange", owner.access, { skipNegotiation: true }));
     await skip.connection.start();
-    a.bus.publish({ type: "device.changed", familyId, deviceId: "d-skip", message: deviceChange(familyId, "d-skip", 13) });
+    a.bus.publish({
+      type: "device.changed",
+      familyId,
+      deviceId: "d-skip",
+      message: deviceChange(familyId, "d-skip", 13),
+    });
     await waitFor(() => skip.changes.some((m) => m.flowRateLpm === 13));
 
     for (const ws of [raw.ws!, raw0.ws!]) ws.close();
@@ -299,13 +314,23 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     await redis.stop();
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Published while Redis is down: B may never hear it (pub/sub keeps nothing) — hence the reconnect.
-    a.bus.publish({ type: "device.changed", familyId, deviceId: "d-gap", message: deviceChange(familyId, "d-gap", 31) });
+    a.bus.publish({
+      type: "device.changed",
+      familyId,
+      deviceId: "d-gap",
+      message: deviceChange(familyId, "d-gap", 31),
+    });
     await redis.start();
     await waitFor(() => reconnected === 1, 15_000);
     // Both buses listen again once the probe crosses; then a real change from A's gateway arrives on B.
     let probe = 0;
     await waitFor(() => {
-      a.bus.publish({ type: "device.changed", familyId, deviceId: "d-probe", message: deviceChange(familyId, "d-probe", 1000 + probe++) });
+      a.bus.publish({
+        type: "device.changed",
+        familyId,
+        deviceId: "d-probe",
+        message: deviceChange(familyId, "d-probe", 1000 + probe++),
+      });
       return onB.changes.some((m) => m.deviceId === "d-probe");
     }, 15_000);
     const device = a.fleet.devices[0];

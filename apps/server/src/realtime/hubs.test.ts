@@ -15,8 +15,8 @@ import WebSocket from "ws";
 import { InProcessBus } from "../bus.ts";
 import type { ConnectionTokenClaims } from "./connection-token.ts";
 import { RecordReader } from "./framing.ts";
-import { HubCloseReason } from "./protocol.ts";
 import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.ts";
+import { HubCloseReason } from "./protocol.ts";
 
 // ---- harness -------------------------------------------------------------------------------------------------------
 

@@ -438,7 +438,10 @@ class HubServer implements Hubs {
         return rejectUpgrade(socket, 404, "No Connection with that ID");
       }
       // Negotiated here: its slot passes to the upgrade. Negotiated on another process: it needs a slot here.
-      if (!this.negotiations.get(claims.connectionId) && this.slotsInUse(userId) >= this.options.maxConnectionsPerUser) {
+      if (
+        !this.negotiations.get(claims.connectionId) &&
+        this.slotsInUse(userId) >= this.options.maxConnectionsPerUser
+      ) {
         return rejectUpgrade(socket, 429, "Too many connections for this user.", {
           "Retry-After": String(LIMIT_RETRY_AFTER_SECONDS),
         });
