@@ -34,8 +34,9 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   /**
-   * Redis for the HTTP rate limits and sign-in lockouts (security/limits.ts), which then count in Redis, shared by
-   * every process. The bus does not use it yet: the backplane between server processes is issue 14 (docs/deploy.md).
+   * Redis shared by every server process (issue 14, docs/deploy.md): the bus's pub/sub backplane (redis-bus.ts, so a
+   * device event handled by any process reaches every process's hubs), the single use of hub connection tokens across
+   * processes, and the HTTP rate limits and sign-in lockouts (security/limits.ts), which then count in Redis.
    */
   REDIS_URL: optionalUrl,
   /**

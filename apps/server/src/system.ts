@@ -2,7 +2,9 @@ import path from "node:path";
 import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "./app.ts";
+import { JWT_KEY_FILE } from "./auth/auth-service.ts";
 import { verifyPassword } from "./auth/passwords.ts";
+import { loadOrCreateSecret } from "./auth/secrets.ts";
 import { type Bus, InProcessBus } from "./bus.ts";
 import { type AppConfig, ConfigError } from "./config.ts";
 import { type Db, openDatabase } from "./db/index.ts";
@@ -12,7 +14,14 @@ import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
 import { provisionDevice } from "./modules/devices/index.ts";
 import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
 import { rollupTelemetryAt } from "./modules/statistics/index.ts";
-import { accountHubAuth, type Hubs, registerHubs } from "./realtime/index.ts";
+import {
+  accountHubAuth,
+  deriveConnectionTokenKey,
+  type Hubs,
+  redisConnectionTokenClaims,
+  registerHubs,
+} from "./realtime/index.ts";
+import { RedisBus } from "./redis-bus.ts";
 
 /** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
 export interface System {
@@ -21,6 +30,7 @@ export interface System {
   app: FastifyInstance;
   db: Db;
   engine: "sqlite" | "postgres";
+  /** The Redis backplane ({@link RedisBus}) with REDIS_URL, the in-process bus without it. */
   bus: Bus;
   deviceLink: DeviceLink;
   hubs: Hubs;
@@ -40,7 +50,12 @@ export interface System {
  * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
  * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then loads or extends the
  * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
- * the database is empty, registers the devices' credentials and connects the simulated softeners. Outside production
+ * the database is empty, registers the devices' credentials and connects the simulated softeners. With REDIS_URL the
+ * bus is a {@link RedisBus} (issue 14: every process's hubs hear every process's events; the start waits up to 5 s
+ * for its subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are
+ * single use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their
+ * clients to reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so processes
+ * sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Outside production
  * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
  * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production (issue 11) there is
  * no demo owner, no factory route, bridge or /dev/outbox, and the start is refused while the demo account still
@@ -65,8 +80,14 @@ export async function startSystem(
     const { db, engine } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     cleanups.push(() => db.destroy());
     if (config.APP_ENV === "production") await refuseDemoCredentials(db);
-    const bus = new InProcessBus();
+    const redisBus = config.REDIS_URL
+      ? new RedisBus({ url: config.REDIS_URL, logger: logger.child({ module: "bus" }) })
+      : null;
+    const bus: Bus = redisBus ?? new InProcessBus();
     cleanups.push(() => bus.close());
+    if (redisBus && !(await redisBus.ready(5_000))) {
+      logger.warn("bus: Redis not reachable yet; starting without it (events of other processes arrive once it is)");
+    }
     const deviceLink = await startDeviceLink({
       db,
       bus,
@@ -88,7 +109,20 @@ export async function startSystem(
       brokerUrl: deviceLink.brokerUrl,
       webDistDir: opts.webDistDir,
     });
-    const hubs = registerHubs(app, { bus, logger: app.log, auth: accountHubAuth(app.auth, db) });
+    const hubs = registerHubs(app, {
+      bus,
+      logger: app.log,
+      auth: accountHubAuth(app.auth, db),
+      // The same key in every process that shares DATA_DIR's secrets: a negotiate on one attaches on another.
+      tokenKey: deriveConnectionTokenKey(loadOrCreateSecret(config.DATA_DIR, JWT_KEY_FILE)),
+      tokenClaims: redisBus ? redisConnectionTokenClaims(redisBus.commands) : undefined,
+    });
+    // After a gap in the backplane, events of other processes may be missing: clients reconnect and re-read.
+    const stopResync = redisBus?.onResume(({ downMs }) => {
+      const asked = hubs.reconnectAll();
+      logger.warn({ downMs, connections: asked }, "bus: Redis back after a gap; hub clients asked to reconnect");
+    });
+    if (stopResync) cleanups.push(async () => stopResync());
     // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
     const stopForwarding = forwardMessagesToHub(bus, hubs);
     cleanups.push(async () => stopForwarding());

@@ -34,7 +34,7 @@ export interface ConnectionLimits {
   maxBufferedBytes: number;
 }
 
-/** A fresh random id (128 bits, base64url): connection ids and the secret connection tokens of negotiate. */
+/** A fresh random id (128 bits, base64url): the connection ids of negotiate and of skipNegotiation connections. */
 export function newConnectionId(): string {
   return randomBytes(16).toString("base64url");
 }
@@ -188,50 +188,53 @@ export interface Negotiation {
 }
 
 /**
- * The negotiate tokens handed out and not yet used (negotiate, then the WebSocket upgrade with `?id=`): each is
- * forgotten when its connection attaches, when its user's access or session ends, or after `timeoutMs` unused.
+ * The negotiations this process answered whose WebSocket has not attached here yet, by connection id. The tokens
+ * themselves are stateless (connection-token.ts: any process can check them); this record only holds their slots of
+ * the per-user limit: each is forgotten when its connection attaches on this process, when its user's access or
+ * session ends, or after `timeoutMs` (also when it attached on another process, which this one never hears of).
  */
 export class Negotiations {
-  private readonly byToken = new Map<string, Negotiation & { timer: NodeJS.Timeout }>();
+  private readonly byId = new Map<string, Negotiation & { timer: NodeJS.Timeout }>();
   private readonly byUser = new Map<string, Set<string>>();
 
   private readonly timeoutMs: number;
-  /** @param timeoutMs how long a token waits for its WebSocket before it is forgotten (ms). */
+  /** @param timeoutMs how long a negotiation waits for its WebSocket before it is forgotten (ms). */
   constructor(timeoutMs: number) {
     this.timeoutMs = timeoutMs;
   }
 
-  /** Remembers `token` for `timeoutMs`. */
-  add(token: string, value: Negotiation): void {
-    const timer = setTimeout(() => this.drop(token), this.timeoutMs).unref();
-    this.byToken.set(token, { ...value, timer });
-    let tokens = this.byUser.get(value.userId);
-    if (!tokens) {
-      tokens = new Set();
-      this.byUser.set(value.userId, tokens);
+  /** Remembers the negotiation of `value.connectionId` for `timeoutMs`. */
+  add(value: Negotiation): void {
+    const id = value.connectionId;
+    const timer = setTimeout(() => this.drop(id), this.timeoutMs).unref();
+    this.byId.set(id, { ...value, timer });
+    let ids = this.byUser.get(value.userId);
+    if (!ids) {
+      ids = new Set();
+      this.byUser.set(value.userId, ids);
     }
-    tokens.add(token);
+    ids.add(id);
   }
 
-  /** The pending negotiation of `token`, if any. */
-  get(token: string): Negotiation | undefined {
-    return this.byToken.get(token);
+  /** The pending negotiation of `connectionId`, if any. */
+  get(connectionId: string): Negotiation | undefined {
+    return this.byId.get(connectionId);
   }
 
-  /** Forgets `token` (and stops its timer); answers what it was, if anything. */
-  drop(token: string): Negotiation | undefined {
-    const negotiation = this.byToken.get(token);
+  /** Forgets `connectionId` (and stops its timer); answers what it was, if anything. */
+  drop(connectionId: string): Negotiation | undefined {
+    const negotiation = this.byId.get(connectionId);
     if (!negotiation) return undefined;
     clearTimeout(negotiation.timer);
-    this.byToken.delete(token);
-    const tokens = this.byUser.get(negotiation.userId);
-    tokens?.delete(token);
-    if (tokens?.size === 0) this.byUser.delete(negotiation.userId);
+    this.byId.delete(connectionId);
+    const ids = this.byUser.get(negotiation.userId);
+    ids?.delete(connectionId);
+    if (ids?.size === 0) this.byUser.delete(negotiation.userId);
     return negotiation;
   }
 
-  /** The user's pending tokens (a copy: dropping while iterating is safe). */
-  tokensOf(userId: string): string[] {
+  /** The connection ids of the user's pending negotiations (a copy: dropping while iterating is safe). */
+  idsOf(userId: string): string[] {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
@@ -240,10 +243,10 @@ export class Negotiations {
     return this.byUser.get(userId)?.size ?? 0;
   }
 
-  /** Forgets every token and stops every timer (shutdown). */
+  /** Forgets every negotiation and stops every timer (shutdown). */
   clear(): void {
-    for (const negotiation of this.byToken.values()) clearTimeout(negotiation.timer);
-    this.byToken.clear();
+    for (const negotiation of this.byId.values()) clearTimeout(negotiation.timer);
+    this.byId.clear();
     this.byUser.clear();
   }
 }

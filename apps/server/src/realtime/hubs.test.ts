@@ -13,8 +13,10 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { InProcessBus } from "../bus.ts";
+import type { ConnectionTokenClaims } from "./connection-token.ts";
 import { RecordReader } from "./framing.ts";
 import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.ts";
+import { HubCloseReason } from "./protocol.ts";
 
 // ---- harness -------------------------------------------------------------------------------------------------------
 
@@ -46,7 +48,15 @@ afterEach(async () => {
   }
 });
 
-async function startServer(config: { options?: HubOptions; withMemberIds?: boolean } = {}): Promise<Harness> {
+async function startServer(
+  config: {
+    options?: HubOptions;
+    withMemberIds?: boolean;
+    /** Connection token key (servers given the same one stand for processes of one cluster). */
+    tokenKey?: Uint8Array;
+    tokenClaims?: ConnectionTokenClaims;
+  } = {},
+): Promise<Harness> {
   const app = Fastify({ logger: false });
   const bus = new InProcessBus();
   const tokens = new Map([
@@ -75,7 +85,13 @@ async function startServer(config: { options?: HubOptions; withMemberIds?: boole
     auth.memberIdsOf = async (familyId) =>
       [...families].filter(([, ids]) => ids.includes(familyId)).map(([userId]) => userId);
   }
-  const hubs = registerHubs(app, { bus, auth, options: config.options });
+  const hubs = registerHubs(app, {
+    bus,
+    auth,
+    options: config.options,
+    tokenKey: config.tokenKey,
+    tokenClaims: config.tokenClaims,
+  });
   const upgrades: Harness["upgrades"] = [];
   app.server.on("upgrade", (req, socket: Duplex) =>
     upgrades.push({ url: req.url ?? "", authorization: req.headers.authorization, socket }),
@@ -537,6 +553,95 @@ describe("keep-alive and timeouts", () => {
     expect(
       await upgradeStatus(`${h.base}${HUB_PATHS.deviceChange}?id=${connectionToken}&access_token=token-alice`),
     ).toBe(404);
+  });
+});
+
+describe("connection tokens shared by the processes of a cluster (issue 14)", () => {
+  const key = new Uint8Array(32).map((_, i) => (i * 37 + 11) % 251);
+  const tokenOf = async (h: Harness, token: string, version = 1) => {
+    const body = (await (await negotiate(h, "deviceChange", token, version)).json()) as {
+      connectionId: string;
+      connectionToken?: string;
+    };
+    return body.connectionToken ?? body.connectionId;
+  };
+  const at = (h: Harness, id: string, token: string) =>
+    `${h.base}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(id)}&access_token=${token}`;
+
+  it("a token negotiated on one server attaches on another with the same key, never on one with another key", async () => {
+    const one = await startServer({ tokenKey: key });
+    const two = await startServer({ tokenKey: key });
+    const other = await startServer();
+    const v1 = await tokenOf(one, "token-alice");
+    expect(await upgradeStatus(at(other, v1, "token-alice"))).toBe(404);
+    expect(await upgradeStatus(at(two, v1, "token-bob"))).toBe(403);
+    const raw = await rawConnect(at(two, v1, "token-alice"));
+    raw.ws.send(HANDSHAKE);
+    await waitFor(() => raw.records.length === 1);
+    expect(two.hubs.connectionCount()).toBe(1);
+    expect(one.hubs.connectionCount()).toBe(0);
+    // Used once here: 409 while it lives. (Without a shared store, server one would still take it; with Redis it
+    // does not: cluster-bus.test.ts.)
+    expect(await upgradeStatus(at(two, v1, "token-alice"))).toBe(409);
+    // Version 0: the connection id is the token.
+    expect(await upgradeStatus(at(two, await tokenOf(one, "token-alice", 0), "token-alice"))).toBe(101);
+  });
+
+  it("a token from another server needs a slot of this server's per-user limit", async () => {
+    const one = await startServer({ tokenKey: key });
+    const two = await startServer({ tokenKey: key, options: { maxConnectionsPerUser: 1 } });
+    await connect(two, "deviceChange", "token-alice");
+    const foreign = await tokenOf(one, "token-alice");
+    expect(await upgradeStatus(at(two, foreign, "token-alice"))).toBe(429);
+    // Bob's budget on server two is his own.
+    expect(await upgradeStatus(at(two, await tokenOf(one, "token-bob"), "token-bob"))).toBe(101);
+  });
+
+  it("the shared single-use store decides: taken elsewhere is 409; a store that fails does not lock users out", async () => {
+    const claimed: Array<{ id: string; ttlMs: number }> = [];
+    let answer: boolean | Error = false;
+    const store: ConnectionTokenClaims = {
+      async claim(id, ttlMs) {
+        claimed.push({ id, ttlMs });
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    };
+    const h = await startServer({ tokenKey: key, tokenClaims: store, options: { negotiateTimeoutMs: 5_000 } });
+    const first = await tokenOf(h, "token-alice");
+    expect(await upgradeStatus(at(h, first, "token-alice"))).toBe(409);
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0].ttlMs).toBeGreaterThan(4_000);
+    expect(claimed[0].ttlMs).toBeLessThanOrEqual(5_000);
+    answer = true;
+    expect(await upgradeStatus(at(h, await tokenOf(h, "token-alice"), "token-alice"))).toBe(101);
+    answer = new Error("Redis away");
+    expect(await upgradeStatus(at(h, await tokenOf(h, "token-alice"), "token-alice"))).toBe(101);
+    // skipNegotiation never asks the store.
+    const before = claimed.length;
+    expect(await upgradeStatus(`${h.base}${HUB_PATHS.deviceChange}?access_token=token-alice`)).toBe(101);
+    expect(claimed).toHaveLength(before);
+  });
+});
+
+describe("reconnectAll after a gap in the backplane (issue 14)", () => {
+  it("asks every connection to reconnect with Resync; the official client comes back and receives again", async () => {
+    const h = await startServer();
+    const official = await connect(h, "deviceChange", "token-alice", {}, [0, 100]);
+    const messages = await connect(h, "message", "token-bob", {}, [0, 100]);
+    const raw = await rawConnect(`${h.base}${HUB_PATHS.deviceChange}?access_token=token-bob`);
+    raw.ws.send(HANDSHAKE);
+    await waitFor(() => raw.records.length === 1);
+    let reconnected = 0;
+    official.connection.onreconnected(() => reconnected++);
+    messages.connection.onreconnected(() => reconnected++);
+    expect(h.hubs.reconnectAll()).toBe(3);
+    expect(await raw.closed).toBe(1000);
+    expect(raw.records.at(-1)).toEqual({ type: 7, error: HubCloseReason.Resync, allowReconnect: true });
+    await waitFor(() => reconnected === 2);
+    expect(h.hubs.connectionCount()).toBe(2);
+    publishDevice(h, "F1", "dev-after");
+    await waitFor(() => deviceIds(official).includes("dev-after"));
   });
 });
 

@@ -7,6 +7,7 @@ import type { Bus, BusEvent } from "../bus.ts";
 import { fail } from "../http/envelope.ts";
 import { resolveLanguage, translate } from "../http/messages.ts";
 import { type ConnectionLimits, HubClient, type HubName, Negotiations, newConnectionId } from "./connection.ts";
+import { type ConnectionClaims, type ConnectionTokenClaims, ConnectionTokens } from "./connection-token.ts";
 import { writeRecord } from "./framing.ts";
 import { type FamilyLoad, MembershipCache } from "./membership-cache.ts";
 import { HubCloseReason, handleClientRecord, invocationMessage } from "./protocol.ts";
@@ -35,6 +36,12 @@ export interface Hubs {
   sendToUser(hub: "deviceChange" | "message", userId: string, method: string, args: unknown[]): number;
   /** live (not closing) WebSocket connections of both hubs in this process */
   connectionCount(): number;
+  /**
+   * Asks every live connection to reconnect (Close `HubCloseReason.Resync` with allowReconnect: true): after a gap in
+   * the bus between processes (RedisBus onResume), so clients re-read what they may have missed and connect again
+   * with their access checked and their families loaded anew. Answers how many were asked.
+   */
+  reconnectAll(): number;
   /**
    * sends every client a Close (allowReconnect: true), closes the sockets, stops timers and bus delivery; idempotent
    */
@@ -108,16 +115,29 @@ function rejectUpgrade(socket: Duplex, status: number, message: string, headers:
 /**
  * The hub server: negotiate routes, WebSocket upgrades, the per-user limit, revocations and bus delivery. It
  * composes the parts: one {@link HubClient} per connection and the pending {@link Negotiations} (connection.ts), the
- * hub protocol's answers (protocol.ts `handleClientRecord`), and who belongs to which family
- * ({@link MembershipCache}).
+ * signed connection tokens ({@link ConnectionTokens}, connection-token.ts), the hub protocol's answers (protocol.ts
+ * `handleClientRecord`), and who belongs to which family ({@link MembershipCache}).
  */
 class HubServer implements Hubs {
   private readonly wss: WebSocketServer;
   private readonly options: Required<HubOptions>;
   private readonly limits: ConnectionLimits;
   private readonly negotiations: Negotiations;
-  /** Live connections by the token the client attached with (for the 409 of a second WebSocket). */
-  private readonly liveByToken = new Map<string, HubClient>();
+  private readonly tokens: ConnectionTokens;
+  private readonly tokenClaims: ConnectionTokenClaims | null;
+  /** Live connections by connection id (for the 409 of a second WebSocket on a negotiated id). */
+  private readonly liveById = new Map<string, HubClient>();
+  /**
+   * Connection ids of negotiated tokens that attached (or began to) on this process → when their token expires
+   * (ms): a token is used once (409 while its connection lives, 404 after). Entries leave once expired.
+   */
+  private readonly usedIds = new Map<string, number>();
+  /**
+   * `user:<id>` / `session:<id>` → when a user.revoked / session.ended arrived (ms), kept as long as a token issued
+   * before it could still be presented (the negotiate timeout): such a token is refused (404) on every process, since
+   * every process hears the bus event.
+   */
+  private readonly revokedTokensAt = new Map<string, number>();
   /** Connected users, their connections and their families. */
   private readonly membership: MembershipCache<HubClient>;
   /** userId → upgrades past their token check and not yet attached (they hold a slot of the per-user limit). */
@@ -135,7 +155,14 @@ class HubServer implements Hubs {
   private readonly app: FastifyInstance;
   private readonly auth: HubAuth;
   private readonly log: FastifyBaseLogger;
-  constructor(app: FastifyInstance, auth: HubAuth, bus: Bus, log: FastifyBaseLogger, options: HubOptions) {
+  constructor(
+    app: FastifyInstance,
+    auth: HubAuth,
+    bus: Bus,
+    log: FastifyBaseLogger,
+    options: HubOptions,
+    tokens: { key?: Uint8Array; claims?: ConnectionTokenClaims },
+  ) {
     this.app = app;
     this.auth = auth;
     this.log = log;
@@ -150,6 +177,8 @@ class HubServer implements Hubs {
     };
     this.limits = this.options;
     this.negotiations = new Negotiations(this.options.negotiateTimeoutMs);
+    this.tokens = new ConnectionTokens(tokens.key);
+    this.tokenClaims = tokens.claims ?? null;
     this.membership = new MembershipCache(auth, log);
     // A frame may hold several records of up to maxMessageChars characters (≤ 4 UTF-8 bytes each); refuse bigger ones.
     const maxPayload = Math.max(64 * 1024, this.options.maxMessageChars * 4);
@@ -184,8 +213,18 @@ class HubServer implements Hubs {
 
   connectionCount(): number {
     let open = 0;
-    for (const client of this.liveByToken.values()) if (!client.closed) open++;
+    for (const client of this.liveById.values()) if (!client.closed) open++;
     return open;
+  }
+
+  reconnectAll(): number {
+    let asked = 0;
+    for (const client of [...this.liveById.values()]) {
+      if (client.closed) continue;
+      client.close(HubCloseReason.Resync, true);
+      asked++;
+    }
+    return asked;
   }
 
   close(): Promise<void> {
@@ -197,9 +236,11 @@ class HubServer implements Hubs {
     this.unsubscribe();
     this.app.server.off("upgrade", this.onUpgrade);
     this.negotiations.clear();
+    this.usedIds.clear();
+    this.revokedTokensAt.clear();
     this.upgrading.clear();
     this.membership.releaseGates();
-    const clients = [...this.liveByToken.values()];
+    const clients = [...this.liveById.values()];
     // Allow reconnect: a restart or rolling deploy should not sign the app out of its live updates.
     for (const client of clients) client.close(HubCloseReason.ShuttingDown, true);
     await Promise.all(clients.map((client) => client.ended));
@@ -242,13 +283,23 @@ class HubServer implements Hubs {
     const requested = Number.parseInt(query.negotiateVersion ?? "0", 10);
     const negotiateVersion = Number.isFinite(requested) && requested >= 1 ? 1 : 0;
     const connectionId = newConnectionId();
-    // Version 0 clients attach with the connectionId; version 1 clients with the separate, secret connectionToken.
-    const connectionToken = negotiateVersion === 1 ? newConnectionId() : connectionId;
-    this.negotiations.add(connectionToken, { hub, userId, sessionId, connectionId });
+    const issuedAt = Date.now();
+    // Signed and stateless (issue 14): the WebSocket may open on any process that shares the key.
+    const connectionToken = this.tokens.sign({
+      hub,
+      userId,
+      sessionId,
+      connectionId,
+      issuedAt,
+      expiresAt: issuedAt + this.options.negotiateTimeoutMs,
+    });
+    // Its slot of the per-user limit, held here until it attaches here or times out.
+    this.negotiations.add({ hub, userId, sessionId, connectionId });
     reply.header("Cache-Control", "no-cache");
     return reply.send({
       negotiateVersion,
-      connectionId,
+      // Version 0 clients attach with the connectionId, so theirs is the token; version 1 clients get both.
+      connectionId: negotiateVersion === 1 ? connectionId : connectionToken,
       ...(negotiateVersion === 1 ? { connectionToken } : {}),
       availableTransports: [{ transport: "WebSockets", transferFormats: ["Text"] }],
     });
@@ -265,6 +316,52 @@ class HubServer implements Hubs {
     const next = (this.upgrading.get(userId) ?? 0) + delta;
     if (next > 0) this.upgrading.set(userId, next);
     else this.upgrading.delete(userId);
+  }
+
+  /** Remembers that the token of `connectionId` has been used here, until it expires; forgets expired ones. */
+  private markUsed(connectionId: string, expiresAt: number): void {
+    const now = Date.now();
+    for (const [id, expiry] of this.usedIds) {
+      if (expiry > now) break;
+      this.usedIds.delete(id);
+    }
+    this.usedIds.set(connectionId, expiresAt);
+  }
+
+  /**
+   * Whether a user.revoked of the token's user or a session.ended of its session arrived at or after the token was
+   * issued (the token's own negotiation may have been answered by another process).
+   */
+  private tokenRevoked(claims: ConnectionClaims): boolean {
+    const user = this.revokedTokensAt.get(`user:${claims.userId}`);
+    const session = claims.sessionId === null ? undefined : this.revokedTokensAt.get(`session:${claims.sessionId}`);
+    return (user !== undefined && user >= claims.issuedAt) || (session !== undefined && session >= claims.issuedAt);
+  }
+
+  /** Records a revocation for {@link tokenRevoked}; forgets those older than any unexpired token. */
+  private recordTokenRevocation(key: string): void {
+    const now = Date.now();
+    for (const [k, at] of this.revokedTokensAt) {
+      if (at > now - this.options.negotiateTimeoutMs) break;
+      this.revokedTokensAt.delete(k);
+    }
+    this.revokedTokensAt.delete(key);
+    this.revokedTokensAt.set(key, now);
+  }
+
+  /**
+   * Single use across processes (with Redis): true when this process is the first to attach the token's connection
+   * id. When the store cannot answer, true with a warning: the upgrade has already checked the caller's access token
+   * and that the token is theirs, so a second use could only give the same user a second connection.
+   */
+  private async claimAcrossProcesses(claims: ConnectionClaims): Promise<boolean> {
+    if (!this.tokenClaims) return true;
+    try {
+      return await this.tokenClaims.claim(claims.connectionId, claims.expiresAt - Date.now());
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message }, "realtime: connection token single-use store unavailable");
+      return true;
+    }
   }
 
   /**
@@ -329,18 +426,29 @@ class HubServer implements Hubs {
     const id = url.searchParams.get("id");
     let connectionId: string;
     let connectionToken: string;
+    let claims: ConnectionClaims | null = null;
     if (id) {
-      const negotiation = this.negotiations.get(id);
-      if (!negotiation) {
-        const live = this.liveByToken.get(id);
+      claims = this.tokens.verify(id);
+      if (!claims || claims.hub !== hub) return rejectUpgrade(socket, 404, "No Connection with that ID");
+      if (claims.userId !== userId) return rejectUpgrade(socket, 403, "Forbidden");
+      if (this.tokenRevoked(claims)) return rejectUpgrade(socket, 404, "No Connection with that ID");
+      if (this.usedIds.has(claims.connectionId)) {
+        const live = this.liveById.get(claims.connectionId);
         if (live && !live.closed) return rejectUpgrade(socket, 409, "Connection already has a WebSocket.");
         return rejectUpgrade(socket, 404, "No Connection with that ID");
       }
-      if (negotiation.hub !== hub) return rejectUpgrade(socket, 404, "No Connection with that ID");
-      if (negotiation.userId !== userId) return rejectUpgrade(socket, 403, "Forbidden");
-      // The negotiation's slot of the per-user limit passes to the upgrade.
-      this.negotiations.drop(id);
-      connectionId = negotiation.connectionId;
+      // Negotiated here: its slot passes to the upgrade. Negotiated on another process: it needs a slot here.
+      if (
+        !this.negotiations.get(claims.connectionId) &&
+        this.slotsInUse(userId) >= this.options.maxConnectionsPerUser
+      ) {
+        return rejectUpgrade(socket, 429, "Too many connections for this user.", {
+          "Retry-After": String(LIMIT_RETRY_AFTER_SECONDS),
+        });
+      }
+      this.negotiations.drop(claims.connectionId);
+      this.markUsed(claims.connectionId, claims.expiresAt);
+      connectionId = claims.connectionId;
       connectionToken = id;
     } else {
       // skipNegotiation: the WebSocket is the whole connection, and takes a slot here.
@@ -355,6 +463,9 @@ class HubServer implements Hubs {
 
     this.addUpgrading(userId, 1);
     try {
+      if (claims && !(await this.claimAcrossProcesses(claims))) {
+        return rejectUpgrade(socket, 409, "Connection already has a WebSocket.");
+      }
       const loaded = await this.membership.loadFamilies(userId);
       if (this.closing) return rejectUpgrade(socket, 503, "Server is shutting down.");
       if (socket.destroyed) return;
@@ -374,7 +485,7 @@ class HubServer implements Hubs {
   private attach(client: HubClient, loaded: FamilyLoad): void {
     const { ws } = client;
     this.membership.add(client.userId, client, loaded);
-    this.liveByToken.set(client.token, client);
+    this.liveById.set(client.connectionId, client);
     this.log.debug(
       { hub: client.hub, connectionId: client.connectionId, userId: client.userId },
       "realtime: connected",
@@ -389,7 +500,7 @@ class HubServer implements Hubs {
   }
 
   private detach(client: HubClient): void {
-    if (this.liveByToken.get(client.token) === client) this.liveByToken.delete(client.token);
+    if (this.liveById.get(client.connectionId) === client) this.liveById.delete(client.connectionId);
     if (!this.membership.remove(client.userId, client)) return;
     this.log.debug({ hub: client.hub, connectionId: client.connectionId }, "realtime: disconnected");
   }
@@ -440,7 +551,8 @@ class HubServer implements Hubs {
   private revokeUser(userId: string): void {
     this.revocationSeq++;
     if (this.authInFlight > 0) this.revokedAt.set(`user:${userId}`, this.revocationSeq);
-    for (const token of this.negotiations.tokensOf(userId)) this.negotiations.drop(token);
+    this.recordTokenRevocation(`user:${userId}`);
+    for (const id of this.negotiations.idsOf(userId)) this.negotiations.drop(id);
     for (const client of [...this.membership.connectionsOf(userId)]) client.close(HubCloseReason.AccessEnded, false);
   }
 
@@ -451,8 +563,9 @@ class HubServer implements Hubs {
   private revokeSession(userId: string, sessionId: string): void {
     this.revocationSeq++;
     if (this.authInFlight > 0) this.revokedAt.set(`session:${sessionId}`, this.revocationSeq);
-    for (const token of this.negotiations.tokensOf(userId)) {
-      if (this.negotiations.get(token)?.sessionId === sessionId) this.negotiations.drop(token);
+    this.recordTokenRevocation(`session:${sessionId}`);
+    for (const id of this.negotiations.idsOf(userId)) {
+      if (this.negotiations.get(id)?.sessionId === sessionId) this.negotiations.drop(id);
     }
     for (const client of [...this.membership.connectionsOf(userId)]) {
       if (client.sessionId === sessionId) client.close(HubCloseReason.SessionEnded, false);
@@ -466,7 +579,12 @@ class HubServer implements Hubs {
  * - `POST {hubPath}/negotiate?negotiateVersion=1` (bearer token in `Authorization`, or `access_token`; 401 otherwise)
  *   answers `{negotiateVersion, connectionId, connectionToken, availableTransports: [WebSockets/Text]}`;
  * - the WebSocket upgrade on `{hubPath}?id={connectionToken}` (or without `id` for `skipNegotiation`), token in
- *   `Authorization` or `access_token` (401 otherwise; 404 unknown id; 409 id already attached);
+ *   `Authorization` or `access_token` (401 otherwise; 403 another user's id; 404 unknown, expired or revoked id; 409
+ *   id already attached). The connection token (the connectionId of version 0) is signed and stateless
+ *   (connection-token.ts, issue 14 "Hubs without sticky sessions"): hub, user, session, connection id and expiry
+ *   (`negotiateTimeoutMs`), HMAC-SHA256 with `tokenKey`, so a negotiate answered by one process attaches on another
+ *   that shares the key. It is used once per process (409 while its connection lives) and, with `tokenClaims`, once
+ *   in the cluster;
  * - the JSON hub protocol: handshake, server→client invocations, pings every `keepAliveIntervalMs`, close after
  *   `clientTimeoutMs` of silence, Close with `allowReconnect: false` when the user's access ends.
  *
@@ -479,7 +597,22 @@ class HubServer implements Hubs {
  */
 export function registerHubs(
   app: FastifyInstance,
-  deps: { bus: Bus; auth: HubAuth; logger?: FastifyBaseLogger; options?: HubOptions },
+  deps: {
+    bus: Bus;
+    auth: HubAuth;
+    logger?: FastifyBaseLogger;
+    options?: HubOptions;
+    /**
+     * HMAC key of the connection tokens, the same in every process of a cluster (system.ts derives it from the JWT
+     * signing key: `deriveConnectionTokenKey`); default 32 random bytes (one process alone).
+     */
+    tokenKey?: Uint8Array;
+    /** Single use of tokens across processes (`redisConnectionTokenClaims` with REDIS_URL); default none. */
+    tokenClaims?: ConnectionTokenClaims;
+  },
 ): Hubs {
-  return new HubServer(app, deps.auth, deps.bus, deps.logger ?? app.log, deps.options ?? {});
+  return new HubServer(app, deps.auth, deps.bus, deps.logger ?? app.log, deps.options ?? {}, {
+    key: deps.tokenKey,
+    claims: deps.tokenClaims,
+  });
 }

@@ -37,6 +37,11 @@ export const HubCloseReason = {
   SessionEnded: "The session has ended.",
   /** Shutdown or restart (allowReconnect: true). */
   ShuttingDown: "Server is shutting down.",
+  /**
+   * The bus between server processes was interrupted, so events may have been missed: the client reconnects and
+   * re-reads (allowReconnect: true; issue 14, docs/deploy.md).
+   */
+  Resync: "Live updates were interrupted; reconnect to catch up.",
 } as const;
 export type HubCloseReason = (typeof HubCloseReason)[keyof typeof HubCloseReason];
 

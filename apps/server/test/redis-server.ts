@@ -1,0 +1,72 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import net from "node:net";
+import { freePort } from "./free-port.ts";
+
+/** The path of Debian's redis-server, or null when it is not installed (tests then skip, saying so). */
+export function redisServerBinary(): string | null {
+  try {
+    return execFileSync("which", ["redis-server"], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A throwaway redis-server on 127.0.0.1 and a free port, no persistence; restartable on the same port. */
+export interface ThrowawayRedis {
+  port: number;
+  /** redis://[:password@]127.0.0.1:port/0 */
+  url: string;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: no persistence) and waits until it accepts connections. */
+  start(): Promise<void>;
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once("error", () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port}`));
+        else setTimeout(attempt, 25);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts `binary` (redis-server) on a free port of 127.0.0.1 with no persistence, optionally with `requirepass`, and
+ * waits until it accepts connections. The caller stops it.
+ * @throws when it does not listen within 5 s.
+ */
+export async function startThrowawayRedis(binary: string, opts: { password?: string } = {}): Promise<ThrowawayRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  if (opts.password) args.push("--requirepass", opts.password);
+  const server: ThrowawayRedis = {
+    port,
+    url: `redis://${opts.password ? `:${encodeURIComponent(opts.password)}@` : ""}127.0.0.1:${port}/0`,
+    async start() {
+      child = spawn(binary, args, { stdio: "ignore" });
+      await waitForPort(port, 5_000);
+    },
+    async stop() {
+      const running = child;
+      child = null;
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      running.kill("SIGTERM");
+      await exited;
+    },
+  };
+  await server.start();
+  return server;
+}
