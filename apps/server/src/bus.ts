@@ -23,6 +23,12 @@ export interface Bus {
   publish(event: BusEvent): void;
   /** Registers a handler; returns the function that removes it. */
   subscribe(handler: (event: BusEvent) => void): () => void;
+  /**
+   * Registers a handler for the events this process published only (issue 14): work that must happen once per event
+   * across N processes — recording what a device reported — runs in the process whose gateway handled the message.
+   * Returns the function that removes it.
+   */
+  subscribeLocal(handler: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,10 @@ export class InProcessBus implements Bus {
   subscribe(handler: (event: BusEvent) => void): () => void {
     this.emitter.on("event", handler);
     return () => this.emitter.off("event", handler);
+  }
+  /** Every event of this bus is this process's own: the same as {@link InProcessBus.subscribe}. */
+  subscribeLocal(handler: (event: BusEvent) => void): () => void {
+    return this.subscribe(handler);
   }
   async close(): Promise<void> {
     this.emitter.removeAllListeners();

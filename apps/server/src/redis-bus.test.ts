@@ -97,6 +97,27 @@ describe.skipIf(why !== null)("RedisBus", () => {
     expect(got.b1[400]).toEqual(change);
   });
 
+  it("subscribeLocal hears only its own process's events (work done once across processes)", async () => {
+    const localA: BusEvent[] = [];
+    const localB: BusEvent[] = [];
+    const offA = a.subscribeLocal((e) => localA.push(e));
+    const offB = b.subscribeLocal((e) => localB.push(e));
+    const before = got.b1.length;
+    try {
+      a.publish(event("a", 500));
+      b.publish(event("b", 500));
+      await waitFor(() => got.b1.length === before + 2);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // room for the other's event to show up
+      expect(ids(localA, "a")).toEqual(["a:500"]);
+      expect(ids(localA, "b")).toEqual([]);
+      expect(ids(localB, "b")).toEqual(["b:500"]);
+      expect(ids(localB, "a")).toEqual([]);
+    } finally {
+      offA();
+      offB();
+    }
+  });
+
   it("a throwing subscriber is logged and neither the publisher nor the other subscribers notice", async () => {
     const before = got.b1.length;
     const off = b.subscribe(() => {

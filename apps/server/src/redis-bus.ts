@@ -85,6 +85,8 @@ export class RedisBus implements Bus {
   readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly handlers = new Set<(event: BusEvent) => void>();
+  /** Handlers of this process's own events only ({@link RedisBus.subscribeLocal}). */
+  private readonly localHandlers = new Set<(event: BusEvent) => void>();
   private readonly resumeHandlers = new Set<(gap: { downMs: number }) => void>();
   private readonly channel: string;
   private readonly log: RedisBusLogger;
@@ -138,6 +140,7 @@ export class RedisBus implements Bus {
    */
   publish(event: BusEvent): void {
     if (this.closed) return;
+    this.deliver(event, this.localHandlers);
     this.deliver(event);
     if (this.pending >= this.maxPending) {
       if (this.dropped++ === 0) {
@@ -168,6 +171,15 @@ export class RedisBus implements Bus {
   }
 
   /**
+   * Registers a handler for the events this process publishes only (never those of other processes); returns the
+   * function that removes it.
+   */
+  subscribeLocal(handler: (event: BusEvent) => void): () => void {
+    this.localHandlers.add(handler);
+    return () => this.localHandlers.delete(handler);
+  }
+
+  /**
    * Registers `handler` to run each time the subscriber listens on the channel again after losing its connection:
    * events of other processes published during the gap (`downMs`, ms) may be missing. Returns the remover.
    */
@@ -181,6 +193,7 @@ export class RedisBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     this.handlers.clear();
+    this.localHandlers.clear();
     this.resumeHandlers.clear();
     await Promise.all([endConnection(this.subscriber), endConnection(this.commands)]);
   }
@@ -222,8 +235,8 @@ export class RedisBus implements Bus {
     }
   }
 
-  private deliver(event: BusEvent): void {
-    for (const handler of [...this.handlers]) {
+  private deliver(event: BusEvent, handlers: ReadonlySet<(event: BusEvent) => void> = this.handlers): void {
+    for (const handler of [...handlers]) {
       try {
         handler(event);
       } catch (err) {

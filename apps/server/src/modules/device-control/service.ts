@@ -379,11 +379,13 @@ export async function queryDeviceInfoReturnResult(
 /**
  * Follows device changes on the bus (registered once per app): records firmware-update progress ("ota-progress"
  * events; 100 % = done; a refused "ota" ack = failed) and measures clock drift whenever a new state report
- * (a new lastReportTime) arrives. Answers the unsubscribe function. Errors are logged, never thrown.
+ * (a new lastReportTime) arrives. Only the changes this process's gateway announced (`subscribeLocal`): with N
+ * processes each device message is handled by one gateway, so each is recorded once (issue 14). Answers the
+ * unsubscribe function. Errors are logged, never thrown.
  */
 export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg: string): void }): () => void {
   const seen = new Map<string, string>();
-  return ctx.bus.subscribe((event) => {
+  return ctx.bus.subscribeLocal((event) => {
     if (event.type !== "device.changed") return;
     const m = event.message;
     const now = ctx.now();
