@@ -168,9 +168,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerCompression(app);
   registerEdgeRules(app);
 
-  const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log });
+  const cacheMs = config.AUTH_CACHE_MS;
+  const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log, cacheMs });
   registerAuthentication(app, auth);
-  registerAccessChecks(app, db);
+  registerAccessChecks(app, db, { bus: deps.bus, cacheMs });
   // The API's OpenAPI 3.1 document, generated from the contract (issue 13): GET /openapi.json, open.
   registerOpenApi(app, SERVER_VERSION);
   // The device link's AsyncAPI 3.0 document, generated from the contract's MQTT schemas: GET /asyncapi.json, open.

@@ -11,6 +11,11 @@ export type BusEvent =
   | { type: "device.changed"; familyId: string | null; deviceId: string; message: TDeviceChangeMessage }
   /** A user's access ended (logout everywhere, password change, deletion, removal from a family). */
   | { type: "user.revoked"; userId: string }
+  /**
+   * Fields of the user that a signed-in request carries changed (user name, name, e-mail, phone, language, master
+   * flag; issue 14): per-process caches of the user's token checks drop them. Access is unchanged (hubs ignore it).
+   */
+  | { type: "user.changed"; userId: string }
   /** One session (sign-in) of the user ended (logout, replayed refresh token; issue 11): hubs close its connections. */
   | { type: "session.ended"; userId: string; sessionId: string }
   /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */

@@ -57,6 +57,13 @@ const ZEnv = z.object({
    * as they are). 1 in production; test and demo systems that sign many users in from one address raise it.
    */
   RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(1_000_000).default(1),
+  /**
+   * How long (ms) a server process may answer a bearer token's check (user, security stamp, session) and a
+   * household membership from memory (issue 14 "API", auth/request-cache.ts). The bus events that change them
+   * (user.revoked, session.ended, user.changed, family.members-changed) drop them at once; this bounds what a lost
+   * event or a change made outside the server (the set-master script) can leave. 0 turns the caches off.
+   */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // App configuration served by GET /api/business-basic-data/app/app-config-setting/ (spec §1, §7).
   /** Customer service phone shown on About (spec §1: 114). */
   CUSTOMER_SERVICE_PHONE: z.string().min(1).max(32).default("114"),
@@ -147,7 +154,8 @@ function shown(name: string, value: string | undefined): string {
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
- * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1.
+ * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
+ * AUTH_CACHE_MS 5000.
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak

@@ -48,6 +48,8 @@ export interface TestApp {
   db: Db;
   config: AppConfig;
   devices: RecordingDevicePort;
+  /** The app's in-process bus (publish to it as another module or process would). */
+  bus: InProcessBus;
   database: TestDatabase;
   /** Every log line written so far (JSON text). */
   logs: string[];
@@ -127,6 +129,7 @@ export async function createTestApp(
     db: database.db,
     config,
     devices,
+    bus,
     database,
     logs,
     answers,

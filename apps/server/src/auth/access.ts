@@ -1,8 +1,10 @@
 import { type AccessRole, normaliseMac, type ObjectRule } from "@aquapilot/contract";
 import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
+import type { Bus, BusEvent } from "../bus.ts";
 import type { Database, Db } from "../db/index.ts";
 import { AppError, ErrorCode } from "../http/errors.ts";
 import type { MessageKey } from "../http/messages.ts";
+import { DEFAULT_AUTH_CACHE_MS, familyTag, InvalidatedCache, userTag } from "./request-cache.ts";
 
 /** What {@link requireAccess} found: the household the object belongs to (null for a user's own object). */
 export interface AccessGrant {
@@ -36,30 +38,48 @@ const NOT_FOUND = {
   MessageKey
 >;
 
+/**
+ * Reads `userId`'s membership of household `familyId`: whether they administer it, or null for a stranger. By default
+ * one query on the database {@link requireAccess} is given; route checks pass a {@link MembershipCache}'s `read`.
+ */
+export type MembershipReader = (userId: string, familyId: string) => Promise<{ isAdmin: boolean } | null>;
+
+/** The {@link MembershipReader} of one database (or transaction): one indexed query per call. */
+export function membershipOn(db: Db): MembershipReader {
+  return async (userId, familyId) => {
+    const member = await db
+      .selectFrom("family_members")
+      .select("is_admin")
+      .where("family_id", "=", familyId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return member ? { isAdmin: member.is_admin === 1 } : null;
+  };
+}
+
 /** The caller's membership of `familyId`. @throws AppError Forbidden (family.notMember) for a stranger. */
-async function membership(db: Db, userId: string, familyId: string, role: AccessRole): Promise<FamilyGrant> {
-  const member = await db
-    .selectFrom("family_members")
-    .select(["family_id", "is_admin"])
-    .where("family_id", "=", familyId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+async function membership(
+  read: MembershipReader,
+  userId: string,
+  familyId: string,
+  role: AccessRole,
+): Promise<FamilyGrant> {
+  const member = await read(userId, familyId);
   if (!member) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-  const isAdmin = member.is_admin === 1;
-  if (role === "admin" && !isAdmin) throw new AppError(ErrorCode.Forbidden, "family.notAdmin");
-  return { familyId: member.family_id, isAdmin };
+  if (role === "admin" && !member.isAdmin) throw new AppError(ErrorCode.Forbidden, "family.notAdmin");
+  return { familyId, isAdmin: member.isAdmin };
 }
 
 /** The household of a device (by id or MAC) and the caller's part in it. */
 async function deviceAccess(
-  db: Db,
+  read: MembershipReader,
   userId: string,
   row: DeviceRef | undefined,
   role: AccessRole,
 ): Promise<DeviceGrant> {
   if (!row) throw new AppError(ErrorCode.NotFound, "device.notFound");
   if (row.family_id === null) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-  const grant = await membership(db, userId, row.family_id, role);
+  const grant = await membership(read, userId, row.family_id, role);
   return { ...grant, deviceId: row.id, mac: row.mac };
 }
 
@@ -73,6 +93,11 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * - `family`: the household itself; `device` / `deviceMac`: the household the device is bound to; `familyMember`:
  *   the household of that membership row; `command`: the household of the commanded device.
  * - `shareCode`, `message`, `afterSale`: the object must be the caller's own (answers familyId null).
+ *
+ * `readMembership` is where the caller's part in a household is read: by default one query on `db`. The route-level
+ * check passes the per-process {@link MembershipCache} (issue 14 "API"); services re-checking inside a transaction
+ * keep the default, so what they decide on is read under their lock. Objects (devices, members, commands, own
+ * objects) are always read from `db`.
  * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
  *   family.shareNotFound, message.notFound, postSale.notFound) for an unknown object or another user's own object;
  *   Forbidden (family.notMember) when the caller has no part in the household, or (family.notAdmin) when `role` is
@@ -82,33 +107,46 @@ export async function requireAccess(
   db: Db,
   userId: string,
   target: AccessTarget & { object: "device" | "deviceMac" | "command" },
+  readMembership?: MembershipReader,
 ): Promise<DeviceGrant>;
 export async function requireAccess(
   db: Db,
   userId: string,
   target: AccessTarget & { object: "family" | "familyMember" },
+  readMembership?: MembershipReader,
 ): Promise<FamilyGrant>;
-export async function requireAccess(db: Db, userId: string, target: AccessTarget): Promise<AccessGrant>;
-export async function requireAccess(db: Db, userId: string, target: AccessTarget): Promise<AccessGrant> {
+export async function requireAccess(
+  db: Db,
+  userId: string,
+  target: AccessTarget,
+  readMembership?: MembershipReader,
+): Promise<AccessGrant>;
+export async function requireAccess(
+  db: Db,
+  userId: string,
+  target: AccessTarget,
+  readMembership: MembershipReader = membershipOn(db),
+): Promise<AccessGrant> {
+  const read = readMembership;
   const { object, role, id } = target;
   const missing = () => new AppError(ErrorCode.NotFound, NOT_FOUND[object as keyof typeof NOT_FOUND]);
   const devices = () => db.selectFrom("devices").select(["id", "mac", "family_id"]);
   switch (object) {
     case "family":
-      return membership(db, userId, id, role);
+      return membership(read, userId, id, role);
     case "device":
-      return deviceAccess(db, userId, await devices().where("id", "=", id).executeTakeFirst(), role);
+      return deviceAccess(read, userId, await devices().where("id", "=", id).executeTakeFirst(), role);
     case "deviceMac":
-      return deviceAccess(db, userId, await devices().where("mac", "=", normaliseMac(id)).executeTakeFirst(), role);
+      return deviceAccess(read, userId, await devices().where("mac", "=", normaliseMac(id)).executeTakeFirst(), role);
     case "familyMember": {
       const row = await db.selectFrom("family_members").select("family_id").where("id", "=", id).executeTakeFirst();
       if (!row) throw missing();
-      return membership(db, userId, row.family_id, role);
+      return membership(read, userId, row.family_id, role);
     }
     case "command": {
       const row = await db.selectFrom("device_commands").select("device_id").where("id", "=", id).executeTakeFirst();
       if (!row) throw missing();
-      return deviceAccess(db, userId, await devices().where("id", "=", row.device_id).executeTakeFirst(), role);
+      return deviceAccess(read, userId, await devices().where("id", "=", row.device_id).executeTakeFirst(), role);
     }
     case "shareCode":
     case "message":
@@ -124,6 +162,57 @@ export async function requireAccess(db: Db, userId: string, target: AccessTarget
       return { familyId: null, isAdmin: false };
     }
   }
+}
+
+/** A per-process cache of household memberships (issue 14 "API"); see {@link createMembershipCache}. */
+export interface MembershipCache {
+  /** The {@link MembershipReader} to hand {@link requireAccess}: cached members, strangers always read again. */
+  read: MembershipReader;
+  /** Memberships held now (for tests and diagnostics). */
+  readonly size: number;
+  /** Stops following the bus and empties the cache. Call once, at shutdown. */
+  close(): void;
+}
+
+/**
+ * Caches the members found by {@link membershipOn}(`db`) per user and household for `ttlMs` (AUTH_CACHE_MS, default
+ * 5,000 ms; 0 turns it off), dropped at once by bus `family.members-changed` (the household's: joins, removals,
+ * leaves, transfers, deletion) and `user.revoked` (the user's: account deletion, password change). Strangers are not
+ * kept: a refusal is read again each time, so joining is seen at once and probing cannot fill the cache
+ * (auth/request-cache.ts). `clock` is the monotonic clock in ms (default `performance.now`).
+ */
+export function createMembershipCache(opts: {
+  db: Db;
+  bus: Pick<Bus, "subscribe">;
+  ttlMs?: number;
+  clock?: () => number;
+}): MembershipCache {
+  const direct = membershipOn(opts.db);
+  const cache = new InvalidatedCache<{ isAdmin: boolean } | null>({
+    ttlMs: opts.ttlMs ?? DEFAULT_AUTH_CACHE_MS,
+    clock: opts.clock,
+  });
+  const unsubscribe = cache.enabled
+    ? opts.bus.subscribe((event: BusEvent) => {
+        if (event.type === "family.members-changed") cache.invalidate(familyTag(event.familyId));
+        else if (event.type === "user.revoked") cache.invalidate(userTag(event.userId));
+      })
+    : () => {};
+  return {
+    read: (userId, familyId) =>
+      cache.getOrLoad(
+        `${userId}\n${familyId}`,
+        () => direct(userId, familyId),
+        (member) => member && [userTag(userId), familyTag(familyId)],
+      ),
+    get size() {
+      return cache.size;
+    },
+    close() {
+      unsubscribe();
+      cache.clear();
+    },
+  };
 }
 
 const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sales" } as const;

@@ -2,10 +2,11 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TTokenResponse } from "@aquapilot/contract";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Selectable } from "kysely";
-import type { Bus } from "../bus.ts";
+import type { Bus, BusEvent } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import type { UsersTable } from "../db/schema.ts";
 import { verifyPassword } from "./passwords.ts";
+import { DEFAULT_AUTH_CACHE_MS, InvalidatedCache, sessionTag, userTag } from "./request-cache.ts";
 import { loadOrCreateSecret } from "./secrets.ts";
 import { endSession, type SessionEndReason, startSession } from "./sessions.ts";
 
@@ -39,7 +40,10 @@ export interface AuthService {
   /**
    * Verifies a bearer access token: signature, expiry, that the user still exists, is not deleted and has the
    * security stamp the token carries, and that the token's session (`sid`) has not ended (logout, replay; issue 11).
-   * One indexed query. The realtime hubs use this. Never throws for a bad token; null when anything is wrong.
+   * One indexed query, or none when this process checked the same token within `cacheMs` (issue 14: the answer is
+   * kept per token until then, and dropped at once by bus `user.revoked`, `session.ended` or `user.changed`; the
+   * token's expiry is checked on every call). The realtime hubs use this. Never throws for a bad token; null when
+   * anything is wrong.
    */
   verifyAccessToken(token: string): Promise<{ userId: string; userName: string; sessionId: string } | null>;
   /** Like {@link verifyAccessToken} but answers the full {@link AuthUser} (used for `request.user`). */
@@ -83,10 +87,45 @@ export interface AuthService {
    * this call ended it.
    */
   endSession(sessionId: string, reason: SessionEndReason): Promise<boolean>;
+  /** Stops following the bus (the cache of token checks is then emptied and no longer fed). Call once, at shutdown. */
+  close(): void;
+  /** Token checks held in this process's cache now (for tests and diagnostics; never the tokens themselves). */
+  readonly cachedTokenChecks: number;
 }
 
 /** A users row as sign-in finds it. */
 export type SignInUser = Selectable<UsersTable>;
+
+/** The {@link AuthUser} of a users row joined with the token's session. */
+function toAuthUser(user: Selectable<UsersTable> & { sessionId: string }): AuthUser {
+  return {
+    id: user.id,
+    userName: user.user_name,
+    name: user.name,
+    email: user.email,
+    phoneNumber: user.phone_number,
+    languageType: user.language_type,
+    serviceRegion: user.service_region,
+    isMaster: user.is_master === 1,
+    sessionId: user.sessionId,
+  };
+}
+
+/**
+ * Drops the cached token checks a bus event makes stale (issue 14): `user.revoked` (password change or reset,
+ * deletion) and `user.changed` (profile fields of {@link AuthUser}) drop the user's, `session.ended` the session's.
+ */
+function forget(checks: InvalidatedCache<unknown>, event: BusEvent): void {
+  switch (event.type) {
+    case "user.revoked":
+    case "user.changed":
+      checks.invalidate(userTag(event.userId));
+      return;
+    case "session.ended":
+      checks.invalidate(sessionTag(event.sessionId));
+      return;
+  }
+}
 
 /** SHA-256 hex of an opaque token; only this is stored (refresh_tokens.token_hash). */
 export function sha256Hex(value: string): string {
@@ -98,35 +137,67 @@ export function sha256Hex(value: string): string {
  * so tokens stay valid across restarts. `now` is the clock (tests move it); `bus` receives `session.ended` when a
  * session ends (logout, replay), so the hubs close its connections; `log` notes replays (ids only, never tokens).
  *
+ * Token checks are cached per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms) when `bus` can also be
+ * subscribed to: `user.revoked` and `user.changed` drop a user's checks, `session.ended` a session's (issue 14 "API",
+ * auth/request-cache.ts). Without a subscribable bus, or with `cacheMs` 0, every call reads the database. `clock` is
+ * the cache's monotonic clock in ms (default `performance.now`).
+ *
  * The hubs reach it through the built app: `app.auth.verifyAccessToken(t)` (realtime/hub-auth.ts).
  */
 export function createAuthService(opts: {
   db: Db;
   dataDir: string;
   now?: () => Date;
-  bus?: Pick<Bus, "publish">;
+  bus?: Pick<Bus, "publish"> & Partial<Pick<Bus, "subscribe">>;
   log?: { warn(obj: object, msg: string): void };
+  cacheMs?: number;
+  clock?: () => number;
 }): AuthService {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const key = loadOrCreateSecret(opts.dataDir, JWT_KEY_FILE);
+  const subscribe = opts.bus?.subscribe?.bind(opts.bus);
+  /** token → the caller it designated and the token's expiry (epoch s); only valid tokens are kept. */
+  const checks = new InvalidatedCache<{ user: AuthUser; exp: number } | null>({
+    ttlMs: subscribe ? (opts.cacheMs ?? DEFAULT_AUTH_CACHE_MS) : 0,
+    clock: opts.clock,
+  });
+  const unsubscribe = checks.enabled && subscribe ? subscribe((event) => forget(checks, event)) : () => {};
 
   /** The verified claims of an access token, or null (bad signature, issuer, expiry or shape). */
-  async function claimsOf(token: string): Promise<{ sub: string; stamp: string; sid: string } | null> {
+  async function claimsOf(token: string): Promise<{ sub: string; stamp: string; sid: string; exp: number } | null> {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ["HS256"],
         issuer: ISSUER,
         currentDate: now(),
       });
-      const { sub, security_stamp: stamp, sid } = payload;
+      const { sub, security_stamp: stamp, sid, exp } = payload;
       // Tokens issued before sessions existed carry no sid: refused, the app refreshes (docs/decisions.md "Sessions").
       if (typeof sub !== "string" || typeof stamp !== "string" || typeof sid !== "string") return null;
-      return { sub, stamp, sid };
+      if (typeof exp !== "number") return null;
+      return { sub, stamp, sid, exp };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;
     }
+  }
+
+  /**
+   * The caller a token designates: from the cache when this process checked the token within `cacheMs` (its expiry
+   * checked again against `now`), else from {@link loadUser}, kept when valid.
+   */
+  async function userOf(token: string): Promise<AuthUser | null> {
+    const entry = await checks.getOrLoad(
+      token,
+      async () => {
+        const loaded = await loadUser(token);
+        return loaded && { user: Object.freeze(toAuthUser(loaded)), exp: loaded.exp };
+      },
+      (e) => e && [userTag(e.user.id), sessionTag(e.user.sessionId)],
+    );
+    if (!entry || Math.floor(now().getTime() / 1000) >= entry.exp) return null;
+    return entry.user;
   }
 
   async function loadUser(token: string) {
@@ -143,7 +214,7 @@ export function createAuthService(opts: {
       .where("sessions.id", "=", claims.sid)
       .executeTakeFirst();
     if (!user || user.security_stamp !== claims.stamp || user.session_ended_at !== null) return null;
-    return { ...user, sessionId: claims.sid };
+    return { ...user, sessionId: claims.sid, exp: claims.exp };
   }
 
   async function finish(sessionId: string, reason: SessionEndReason): Promise<boolean> {
@@ -155,24 +226,12 @@ export function createAuthService(opts: {
 
   const service: AuthService = {
     async verifyAccessToken(token) {
-      const user = await loadUser(token);
-      return user ? { userId: user.id, userName: user.user_name, sessionId: user.sessionId } : null;
+      const user = await userOf(token);
+      return user ? { userId: user.id, userName: user.userName, sessionId: user.sessionId } : null;
     },
 
-    async authenticate(token) {
-      const user = await loadUser(token);
-      if (!user) return null;
-      return {
-        id: user.id,
-        userName: user.user_name,
-        name: user.name,
-        email: user.email,
-        phoneNumber: user.phone_number,
-        languageType: user.language_type,
-        serviceRegion: user.service_region,
-        isMaster: user.is_master === 1,
-        sessionId: user.sessionId,
-      };
+    authenticate(token) {
+      return userOf(token);
     },
 
     async issueTokens(user, existingSession) {
@@ -295,6 +354,15 @@ export function createAuthService(opts: {
 
     endSession(sessionId, reason) {
       return finish(sessionId, reason);
+    },
+
+    close() {
+      unsubscribe();
+      checks.clear();
+    },
+
+    get cachedTokenChecks() {
+      return checks.size;
     },
   };
   return service;

@@ -4,25 +4,35 @@
  *
  *   node apps/server/src/cli/set-master.ts <email> [--off]
  *
- * The change is effective on the account's next request (grantedPolicies are read per request). Exit codes:
- * 0 done, 1 no live account with that e-mail, 2 bad usage or configuration.
+ * A running server sees the change within AUTH_CACHE_MS (default 5 s): grantedPolicies come from the signed-in
+ * user, whose token check each server process keeps that long (issue 14), and this script's own process has no way
+ * onto the servers' bus. Exit codes: 0 done, 1 no live account with that e-mail, 2 bad usage or configuration.
  */
 import { pathToFileURL } from "node:url";
+import type { Bus } from "../bus.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 
 /**
  * Sets users.is_master of the live account with `email` (compared trimmed, lower case) to 1 (`master` true) or 0.
- * Answers whether such an account exists.
+ * Answers whether such an account exists. With `bus` (a caller inside a server process) it publishes `user.changed`,
+ * so the processes on that bus drop the user's cached token checks at once (issue 14).
  */
-export async function setMaster(db: Db, email: string, master: boolean): Promise<boolean> {
-  const res = await db
+export async function setMaster(
+  db: Db,
+  email: string,
+  master: boolean,
+  bus?: Pick<Bus, "publish">,
+): Promise<boolean> {
+  const row = await db
     .updateTable("users")
     .set({ is_master: master ? 1 : 0 })
     .where("email", "=", email.trim().toLowerCase())
     .where("is_deleted", "=", 0)
+    .returning("id")
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  if (row) bus?.publish({ type: "user.changed", userId: row.id });
+  return row !== undefined;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,9 +1,16 @@
 import { type Access, abpEnvelope, type Endpoint, type Language, type ObjectRule } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { type AccessGrant, type DeviceGrant, requireAccess } from "../auth/access.ts";
+import {
+  type AccessGrant,
+  createMembershipCache,
+  type DeviceGrant,
+  type MembershipCache,
+  requireAccess,
+} from "../auth/access.ts";
 import type { AuthUser } from "../auth/auth-service.ts";
 import { grantedPoliciesFor } from "../auth/policies.ts";
+import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { requireUser } from "./authenticate.ts";
 import { ok } from "./envelope.ts";
@@ -13,6 +20,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The database object-level checks read (set by {@link registerAccessChecks}). */
     accessDb: Db;
+    /** Household memberships as object-level checks read them: cached per process (issue 14 "API"). */
+    memberships: MembershipCache;
   }
   interface FastifyRequest {
     /** What the endpoint's object-level rule found (household, admin or not, device), null without a rule. */
@@ -22,11 +31,21 @@ declare module "fastify" {
 
 /**
  * Lets contract routes enforce their declared object-level rules against `db` (issue 13): call once, before any
- * route is registered. Decorates `app.accessDb` and `request.accessGrant`.
+ * route is registered. Decorates `app.accessDb`, `app.memberships` and `request.accessGrant`. Memberships are cached
+ * per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms, 0 off) and dropped by `bus` events
+ * (access.ts {@link createMembershipCache}; issue 14 "API"); the objects themselves are read on every call. The
+ * cache stops following the bus when the app closes.
  */
-export function registerAccessChecks(app: FastifyInstance, db: Db): void {
+export function registerAccessChecks(
+  app: FastifyInstance,
+  db: Db,
+  opts: { bus: Pick<Bus, "subscribe">; cacheMs?: number },
+): void {
+  const memberships = createMembershipCache({ db, bus: opts.bus, ttlMs: opts.cacheMs });
   app.decorate("accessDb", db);
+  app.decorate("memberships", memberships);
   app.decorateRequest("accessGrant", null);
+  app.addHook("onClose", async () => memberships.close());
 }
 
 /** The value an {@link ObjectRule} points at in the validated request (`query.x`, `params.x`, `body.x`). */
@@ -63,8 +82,8 @@ export function authorizeCaller(request: FastifyRequest, access: Access): void {
 
 /**
  * The object part of an endpoint's {@link Access} (after validation): resolves the rule's reference in the request
- * and runs {@link requireAccess}; stores what it found in `request.accessGrant`. An `optional` rule whose field is
- * absent checks nothing.
+ * and runs {@link requireAccess} with the app's cached memberships; stores what it found in `request.accessGrant`.
+ * An `optional` rule whose field is absent checks nothing.
  * @throws AppError as {@link requireAccess} (404 unknown or another user's object, 403 stranger or not admin).
  */
 export async function authorizeObject(app: FastifyInstance, request: FastifyRequest, access: Access): Promise<void> {
@@ -76,11 +95,12 @@ export async function authorizeObject(app: FastifyInstance, request: FastifyRequ
     throw new Error(`access rule ${rule.in} names a field the request lacks`);
   }
   const user = requireUser(request);
-  request.accessGrant = await requireAccess(app.accessDb, user.id, {
-    object: rule.object,
-    role: rule.role,
-    id: String(value),
-  });
+  request.accessGrant = await requireAccess(
+    app.accessDb,
+    user.id,
+    { object: rule.object, role: rule.role, id: String(value) },
+    app.memberships.read,
+  );
 }
 
 /** Path values of an endpoint (spec §7 "P"): the parsed output of its `params` schema, `undefined` without one. */

@@ -25,13 +25,13 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tickets = createTicketService({ dataDir: ctx.config.DATA_DIR, now: ctx.now });
 
   registerEndpoint(app, endpoints.getProfile, async ({ user }) => getProfile(ctx.db, user.id));
-  registerEndpoint(app, endpoints.updateProfile, async ({ user, body }) => updateProfile(ctx.db, user.id, body));
+  registerEndpoint(app, endpoints.updateProfile, async ({ user, body }) => updateProfile(ctx, user.id, body));
   registerEndpoint(app, endpoints.changePassword, async ({ user, body, lang }) => {
     await changePassword(ctx, user.id, body, lang);
     return null;
   });
   registerEndpoint(app, endpoints.changeLanguageType, async ({ user, body }) => {
-    await changeLanguage(ctx.db, user.id, body.languageType);
+    await changeLanguage(ctx, user.id, body.languageType);
     return null;
   });
   registerEndpoint(app, endpoints.updatePhoneOrEmailVerification, async ({ user, query, lang }) =>

@@ -4,6 +4,7 @@ import type { Selectable } from "kysely";
 import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { endSessions } from "../../auth/sessions.ts";
 import type { TicketService } from "../../auth/tickets.ts";
+import type { Bus } from "../../bus.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
 import type { UsersTable } from "../../db/schema.ts";
@@ -57,11 +58,12 @@ function wrongPassword(lang: Language, member: string) {
 /**
  * Updates user name, display name and avatar (spec §7 POST /api/basic-data/app/profile/ B; §2 PersonalInfo,
  * UpdateUserName). Absent fields stay; `null` clears name or avatar. A user name must not be another live user's
- * user name, e-mail or phone number (all three sign in).
+ * user name, e-mail or phone number (all three sign in). Publishes bus `user.changed` after a change, so cached token
+ * checks carrying the old names are dropped (issue 14).
  * @throws AppError Conflict (409, profile.userNameTaken); NotFound.
  */
 export async function updateProfile(
-  db: Db,
+  deps: { db: Db; bus: Pick<Bus, "publish"> },
   userId: string,
   input: { userName?: string; name?: string | null; avatar?: string | null },
 ): Promise<TProfile> {
@@ -69,6 +71,7 @@ export async function updateProfile(
   if (input.userName !== undefined) changes.user_name = input.userName.trim();
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
   if (input.avatar !== undefined) changes.avatar = input.avatar;
+  const { db } = deps;
   try {
     await db.transaction().execute(async (trx) => {
       await loadUser(trx, userId);
@@ -90,6 +93,7 @@ export async function updateProfile(
     if (isUniqueViolation(err)) throw new AppError(ErrorCode.Conflict, "profile.userNameTaken");
     throw err;
   }
+  if (Object.keys(changes).length) deps.bus.publish({ type: "user.changed", userId });
   return getProfile(db, userId);
 }
 
@@ -118,11 +122,17 @@ export async function changePassword(
 
 /**
  * Stores the user's language (spec §7 change_language-type; §1 codes). E-mails and SMS to the user are then written
- * in it (notify: `Notifier.languageFor`).
+ * in it (notify: `Notifier.languageFor`). Publishes bus `user.changed` (`request.user.languageType`; issue 14).
+ * @throws AppError NotFound when the user no longer exists or is deleted.
  */
-export async function changeLanguage(db: Db, userId: string, languageType: Language): Promise<void> {
-  await loadUser(db, userId);
-  await db.updateTable("users").set({ language_type: languageType }).where("id", "=", userId).execute();
+export async function changeLanguage(
+  deps: { db: Db; bus: Pick<Bus, "publish"> },
+  userId: string,
+  languageType: Language,
+): Promise<void> {
+  await loadUser(deps.db, userId);
+  await deps.db.updateTable("users").set({ language_type: languageType }).where("id", "=", userId).execute();
+  deps.bus.publish({ type: "user.changed", userId });
 }
 
 /**
@@ -283,7 +293,8 @@ function identityOf(input: { email?: string; phoneNumber?: string; countryCode?:
 /**
  * Changes the e-mail or phone number (spec §7 update-email / update-phone): a valid ticket, then the code sent to
  * the new identity. In one transaction the code is spent, the identity checked free again and stored. The ticket
- * is spent with it (it is bound to the old identity). Answers the new profile.
+ * is spent with it (it is bound to the old identity). Answers the new profile. Publishes bus `user.changed`
+ * (`request.user` carries the e-mail and phone; issue 14).
  * @throws AppError InvalidCode (ticket or code), Validation (profile.sameIdentity), Conflict (409
  *   profile.identityTaken, also when another account took it meanwhile).
  */
@@ -312,5 +323,6 @@ export async function updateIdentity(
     if (isUniqueViolation(err)) throw new AppError(ErrorCode.Conflict, "profile.identityTaken");
     throw err;
   }
+  ctx.bus.publish({ type: "user.changed", userId });
   return getProfile(ctx.db, userId);
 }
