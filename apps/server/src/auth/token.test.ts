@@ -86,6 +86,8 @@ describe("POST /connect/token", () => {
       sessionId: expect.any(String),
     });
     await t.db.updateTable("users").set({ security_stamp: "changed" }).where("id", "=", userId).execute();
+    // Every writer of a stamp announces it (auth/sessions.ts endSessions' callers); the cached check goes with it.
+    t.bus.publish({ type: "user.revoked", userId });
     expect(await t.app.auth.verifyAccessToken(auth.slice(7))).toBeNull();
     const res = await call(t, endpoints.getProfile, { as: auth });
     expect(res.status).toBe(401);
