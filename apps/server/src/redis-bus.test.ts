@@ -118,6 +118,20 @@ describe.skipIf(why !== null)("RedisBus", () => {
     }
   });
 
+  it("carries the events the per-process caches drop entries on (issue 14 API), user.changed included", async () => {
+    const before = got.b1.length;
+    const sent: BusEvent[] = [
+      { type: "user.changed", userId: "cache:1" },
+      { type: "user.revoked", userId: "cache:2" },
+      { type: "session.ended", userId: "cache:3", sessionId: "s-3" },
+      { type: "family.members-changed", familyId: "f-4" },
+    ];
+    for (const e of sent) a.publish(e);
+    await waitFor(() => got.b1.length === before + sent.length);
+    expect(got.b1.slice(before)).toEqual(sent);
+    expect(logB.lines.filter((l) => l.text.includes("unknown shape"))).toEqual([]);
+  });
+
   it("a throwing subscriber is logged and neither the publisher nor the other subscribers notice", async () => {
     const before = got.b1.length;
     const off = b.subscribe(() => {

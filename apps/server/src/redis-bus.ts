@@ -5,14 +5,20 @@ import type { Bus, BusEvent } from "./bus.ts";
 /** The Redis pub/sub channel every server process publishes its bus events on (issue 14, docs/deploy.md). */
 export const REDIS_BUS_CHANNEL = "aquapilot:bus:v1";
 
-/** Event types a process accepts from the channel; anything else is dropped with a warning. */
-const EVENT_TYPES = new Set<string>([
-  "device.changed",
-  "user.revoked",
-  "session.ended",
-  "family.members-changed",
-  "message.created",
-]);
+/**
+ * Event types a process accepts from the channel; anything else is dropped with a warning. A record over
+ * `BusEvent["type"]`, so a new event type cannot be left out.
+ */
+const EVENT_TYPES = new Set<string>(
+  Object.keys({
+    "device.changed": true,
+    "user.revoked": true,
+    "user.changed": true,
+    "session.ended": true,
+    "family.members-changed": true,
+    "message.created": true,
+  } satisfies Record<BusEvent["type"], true>),
+);
 
 /** What {@link RedisBus} logs through (pino's shape; a Fastify or pino logger fits). */
 export interface RedisBusLogger {

@@ -170,6 +170,8 @@ export interface MembershipCache {
   read: MembershipReader;
   /** Memberships held now (for tests and diagnostics). */
   readonly size: number;
+  /** Empties the cache (every membership is read again): for when bus events may have been missed (system.ts). */
+  clear(): void;
   /** Stops following the bus and empties the cache. Call once, at shutdown. */
   close(): void;
 }
@@ -207,6 +209,9 @@ export function createMembershipCache(opts: {
       ),
     get size() {
       return cache.size;
+    },
+    clear() {
+      cache.clear();
     },
     close() {
       unsubscribe();

@@ -87,6 +87,11 @@ export interface AuthService {
    * this call ended it.
    */
   endSession(sessionId: string, reason: SessionEndReason): Promise<boolean>;
+  /**
+   * Empties the cache of token checks (every token is checked against the database again): for when bus events may
+   * have been missed, e.g. after a gap in the Redis backplane (system.ts).
+   */
+  forgetCachedChecks(): void;
   /** Stops following the bus (the cache of token checks is then emptied and no longer fed). Call once, at shutdown. */
   close(): void;
   /** Token checks held in this process's cache now (for tests and diagnostics; never the tokens themselves). */
@@ -354,6 +359,10 @@ export function createAuthService(opts: {
 
     endSession(sessionId, reason) {
       return finish(sessionId, reason);
+    },
+
+    forgetCachedChecks() {
+      checks.clear();
     },
 
     close() {

@@ -74,12 +74,22 @@ describe("InvalidatedCache (issue 14 API: per-process cache with bus invalidatio
   it("never stores a load that overlapped an invalidation (a read from before a change)", async () => {
     const cache = new InvalidatedCache<string>({ ttlMs: 1000, clock: () => 0 });
     const gate = deferred<string>();
-    const slow = cache.getOrLoad("k", () => gate.promise, () => ["tag:k"]);
+    const slow = cache.getOrLoad(
+      "k",
+      () => gate.promise,
+      () => ["tag:k"],
+    );
     cache.invalidate("tag:other"); // any invalidation while the read runs
     gate.resolve("old");
     expect(await slow).toBe("old");
     expect(cache.get("k")).toBeUndefined();
-    expect(await cache.getOrLoad("k", async () => "new", () => ["tag:k"])).toBe("new");
+    expect(
+      await cache.getOrLoad(
+        "k",
+        async () => "new",
+        () => ["tag:k"],
+      ),
+    ).toBe("new");
     expect(cache.get("k")).toBe("new");
   });
 
@@ -162,6 +172,7 @@ describe("the family device list and its checks, cached per process (issue 14 AP
     expect((await list(member.token)).status).toBe(200);
     const users = (await call(t, endpoints.getFamilyUsers, { as: owner, query: { familyId: home.id } })).result;
     const row = users.find((u: { userId: string }) => u.userId === member.userId);
+    if (!row) throw new Error("the member is not listed");
     expect((await call(t, endpoints.removeFamilyUser, { as: owner, params: { id: row.id } })).status).toBe(200);
     const next = await list(member.token);
     expect(next.status).toBe(403);

@@ -18,12 +18,7 @@ import { type Db, openDatabase } from "../db/index.ts";
  * Answers whether such an account exists. With `bus` (a caller inside a server process) it publishes `user.changed`,
  * so the processes on that bus drop the user's cached token checks at once (issue 14).
  */
-export async function setMaster(
-  db: Db,
-  email: string,
-  master: boolean,
-  bus?: Pick<Bus, "publish">,
-): Promise<boolean> {
+export async function setMaster(db: Db, email: string, master: boolean, bus?: Pick<Bus, "publish">): Promise<boolean> {
   const row = await db
     .updateTable("users")
     .set({ is_master: master ? 1 : 0 })

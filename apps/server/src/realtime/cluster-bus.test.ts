@@ -356,6 +356,19 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
   it("logout, removal and a password change on A reach the member's live connections on B within a second", async () => {
     const bob = await insertMemberAccount("bob");
     const bobSecond = await signIn(a, bob.email, "member-pass-1");
+    // B's REST answers come from its per-process caches of token checks and memberships (issue 14 "API")...
+    const listOnB = async (access: string) =>
+      (await call(b, endpoints.getFamilyDevices, { as: access, query: { familyId } })).status;
+    const refusedOnB = async (access: string, status: number) => {
+      const deadline = Date.now() + 1000;
+      while ((await listOnB(access)) !== status) {
+        if (Date.now() > deadline) throw new Error(`B did not answer ${status} within a second`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    for (const access of [bob.access, bob.access, bobSecond.access, bobSecond.access]) {
+      expect(await listOnB(access)).toBe(200);
+    }
     const ownerOnB = track(hubClient(b.url, "deviceChange", owner.access));
     const bob1 = track(hubClient(b.url, "deviceChange", bob.access));
     const bob1Messages = track(hubClient(b.url, "message", bob.access));
@@ -381,6 +394,9 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect(String(e1)).toContain(HubCloseReason.SessionEnded);
     expect(String(e2)).toContain(HubCloseReason.SessionEnded);
     expect(logoutMs).toBeLessThan(1000);
+    // ...which B's bus drops: the logged-out token is refused there within a second, the other sign-in is not.
+    await refusedOnB(bob.access, 401);
+    expect(await listOnB(bobSecond.access)).toBe(200);
     // Its pending token is refused on B too, even with Bob's other, live sign-in (B heard session.ended).
     const pendingUrl = `${b.url}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(pending.connectionToken!)}`;
     expect((await upgrade(pendingUrl, bobSecond.access)).status).toBe(404);
@@ -393,6 +409,7 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect(removed.status).toBe(200);
     await waitFor(() => bob2Messages.messages.length > 0, 1000);
     const removalMs = Date.now() - started;
+    await refusedOnB(bobSecond.access, 403);
     a.bus.publish({ type: "device.changed", familyId, deviceId: "d-1", message: deviceChange(familyId, "d-1", 22) });
     await waitFor(() => ownerOnB.changes.some((m) => m.flowRateLpm === 22), 1000);
     await new Promise((resolve) => setTimeout(resolve, 200));
