@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
-import helmet from "@fastify/helmet";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, onRequestHookHandler } from "fastify";
+import helmet from "helmet";
 import type { AppConfig } from "../config.ts";
 
 /**
- * Security headers and caching of every answer (issue 11 "Headers"; docs/security.md): `@fastify/helmet` with the
+ * Security headers and caching of every answer (issue 11 "Headers"; docs/security.md): `helmet` (built once) with the
  * Content-Security-Policy of {@link contentSecurityPolicy}, HSTS only behind TLS, `Cache-Control: no-store` on every
  * answer that does not choose its own caching (the API, /connect, the hubs' negotiation, errors), and the caching
  * rules of the built web app ({@link webAppCacheControl}) and uploads ({@link IMMUTABLE}).
@@ -106,9 +106,13 @@ export function webAppCacheControl(relativePath: string): string {
  * same-origin, no X-Powered-By), HSTS ({@link HSTS}) only on requests that came over TLS (`request.protocol`, which
  * honours X-Forwarded-Proto through the app's trustProxy), and {@link NO_STORE} on every answer under
  * {@link NO_STORE_PREFIXES} and on every other answer that set no Cache-Control of its own (static files set theirs).
+ *
+ * Helmet's middleware is built once here and run on every request's raw response in the first onRequest hook
+ * (issue 14 "API": @fastify/helmet built it anew for each request, parsing every option and CSP directive each time);
+ * the headers are the same. A route may still replace one with `reply.header` (the API reference's CSP).
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppConfig, "MAP_TYPE">): void {
-  app.register(helmet, {
+  const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: "same-origin" },
@@ -117,6 +121,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppCo
     strictTransportSecurity: false,
     xFrameOptions: { action: "deny" },
   });
+  const applyHeaders: onRequestHookHandler = (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+  app.addHook("onRequest", applyHeaders);
   app.addHook("onSend", async (request, reply) => {
     if (request.protocol === "https") reply.header("strict-transport-security", HSTS);
     const url = request.url.toLowerCase();
