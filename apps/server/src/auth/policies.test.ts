@@ -1,6 +1,6 @@
 import { PERMISSIONS } from "@aquapilot/contract";
 import { describe, expect, it } from "vitest";
-import { grantedPoliciesFor } from "./policies.ts";
+import { grantedPoliciesFor, holdsPermission } from "./policies.ts";
 
 describe("grantedPoliciesFor (spec §6)", () => {
   const all = Object.values(PERMISSIONS);
@@ -18,5 +18,20 @@ describe("grantedPoliciesFor (spec §6)", () => {
 
   it("an anonymous caller holds nothing", () => {
     expect(grantedPoliciesFor(null)).toEqual({});
+  });
+});
+
+describe("holdsPermission (issue 14: the route check without the map)", () => {
+  it("answers what grantedPoliciesFor grants, for every permission, unknown names and every kind of caller", () => {
+    const names = [...Object.values(PERMISSIONS), "nope", "toString", "constructor", ""];
+    for (const user of [{ isMaster: true }, { isMaster: false }, {}, null]) {
+      for (const name of names) {
+        expect(holdsPermission(user, name), `${JSON.stringify(user)} ${name}`).toBe(
+          Object.hasOwn(grantedPoliciesFor(user), name),
+        );
+      }
+    }
+    expect(holdsPermission({ isMaster: false }, PERMISSIONS.master)).toBe(false);
+    expect(holdsPermission({ isMaster: true }, PERMISSIONS.master)).toBe(true);
   });
 });

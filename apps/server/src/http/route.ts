@@ -9,7 +9,7 @@ import {
   requireAccess,
 } from "../auth/access.ts";
 import type { AuthUser } from "../auth/auth-service.ts";
-import { grantedPoliciesFor } from "../auth/policies.ts";
+import { holdsPermission } from "../auth/policies.ts";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { requireUser } from "./authenticate.ts";
@@ -75,7 +75,7 @@ export function deviceGrant(grant: AccessGrant | null): DeviceGrant {
 export function authorizeCaller(request: FastifyRequest, access: Access): void {
   if (access.caller === "open") return;
   const user = requireUser(request);
-  if (access.caller !== "signedIn" && !grantedPoliciesFor(user)[access.caller]) {
+  if (access.caller !== "signedIn" && !holdsPermission(user, access.caller)) {
     throw new AppError(ErrorCode.Forbidden, "error.forbidden");
   }
 }

@@ -1,13 +1,23 @@
 import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { endpoints, HUB_PATHS } from "@aquapilot/contract";
+import helmet from "helmet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../test/call.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { uploadsDir } from "../modules/files/service.ts";
 import { registerHubs } from "../realtime/index.ts";
-import { HSTS, IMMUTABLE, NO_STORE, REVALIDATE, webAppCacheControl } from "./security-headers.ts";
+import {
+  CSP_VARIANTS,
+  contentSecurityPolicy,
+  HSTS,
+  IMMUTABLE,
+  NO_STORE,
+  REVALIDATE,
+  webAppCacheControl,
+} from "./security-headers.ts";
 
 /** An answer's headers, names in lower case: what inject answers and what `call` answers alike. */
 interface WithHeaders {
@@ -135,6 +145,29 @@ describe("security headers and caching (issue 11)", () => {
     expect(policy.get("img-src")).toContain("https://*.tianditu.gov.cn");
     expect(policy.get("connect-src")).toContain("https://api.tianditu.gov.cn");
     expect(policy.get("script-src")).toEqual(["'self'"]);
+  });
+
+  it("sends exactly helmet's per-request CSP for every host, also beyond the CSP_VARIANTS built once (issue 14)", async () => {
+    const perRequest = helmet.contentSecurityPolicy({
+      useDefaults: false,
+      directives: contentSecurityPolicy(t.config),
+    });
+    const expected = (host: string) => {
+      const headers = new Map<string, string>();
+      const res = { setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value) };
+      perRequest({ headers: { host } } as unknown as IncomingMessage, res as unknown as ServerResponse, () => {});
+      return headers.get("content-security-policy");
+    };
+    const hosts = [
+      ...Array.from({ length: CSP_VARIANTS + 6 }, (_, i) => `h${i}.example.com:${8000 + i}`),
+      "evil.test; script-src *",
+      "[::1]:8080",
+      "h1.example.com:8001",
+    ];
+    for (const host of hosts) {
+      const res = await t.app.inject({ method: "GET", url: "/version.json", headers: { host } });
+      expect(res.headers["content-security-policy"], host).toBe(expected(host));
+    }
   });
 
   it("keeps a hostile Host header out of the policy", async () => {

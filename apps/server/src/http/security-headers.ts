@@ -23,6 +23,9 @@ export const NO_STORE = "no-store";
  */
 export const NO_STORE_PREFIXES = ["/api/", "/connect/", "/signalr-hubs/", "/iot/", "/dev/"];
 
+/** How many distinct hub sources (request hosts) get a CSP middleware of their own (see registerSecurityHeaders). */
+export const CSP_VARIANTS = 64;
+
 /** HSTS value sent on answers to requests that came over TLS (directly or per X-Forwarded-Proto): one year. */
 export const HSTS = "max-age=31536000; includeSubDomains";
 
@@ -109,11 +112,35 @@ export function webAppCacheControl(relativePath: string): string {
  *
  * Helmet's middleware is built once here and run on every request's raw response in the first onRequest hook
  * (issue 14 "API": @fastify/helmet built it anew for each request, parsing every option and CSP directive each time);
- * the headers are the same. A route may still replace one with `reply.header` (the API reference's CSP).
+ * the headers are the same. The CSP differs between requests only by {@link hubSources} (the request's host), so
+ * helmet's CSP middleware is built once per such value, with it as a fixed string (helmet then sends a precomputed
+ * header instead of assembling and validating every directive per request), for at most {@link CSP_VARIANTS} values;
+ * requests naming any other host get helmet's per-request CSP as before. A route may still replace a header with
+ * `reply.header` (the API reference's CSP).
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppConfig, "MAP_TYPE">): void {
-  const securityHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+  const directives = contentSecurityPolicy(config);
+  const perRequestCsp = helmet.contentSecurityPolicy({ useDefaults: false, directives });
+  const cspByHub = new Map<string, typeof perRequestCsp>();
+  const cspFor = (req: IncomingMessage): typeof perRequestCsp => {
+    const hub = hubSources(req);
+    const known = cspByHub.get(hub);
+    if (known) return known;
+    if (cspByHub.size >= CSP_VARIANTS) return perRequestCsp;
+    let built = perRequestCsp;
+    try {
+      const fixed = Object.fromEntries(
+        Object.entries(directives).map(([name, values]) => [name, values.map((v) => (v === hubSources ? hub : v))]),
+      );
+      built = helmet.contentSecurityPolicy({ useDefaults: false, directives: fixed });
+    } catch {
+      // A value helmet refuses: the per-request middleware answers it as it always did.
+    }
+    cspByHub.set(hub, built);
+    return built;
+  };
+  const otherHeaders = helmet({
+    contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: "same-origin" },
     crossOriginResourcePolicy: { policy: "same-origin" },
@@ -121,8 +148,12 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppCo
     strictTransportSecurity: false,
     xFrameOptions: { action: "deny" },
   });
+  // CSP first, then the others: helmet's own order.
   const applyHeaders: onRequestHookHandler = (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    cspFor(request.raw)(request.raw, reply.raw, (cspError?: unknown) => {
+      if (cspError) return done(cspError as Error);
+      otherHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    });
   app.addHook("onRequest", applyHeaders);
   app.addHook("onSend", async (request, reply) => {
     if (request.protocol === "https") reply.header("strict-transport-security", HSTS);
