@@ -21,6 +21,19 @@ const ZEnv = z.object({
   DATABASE_URL: optionalUrl,
   /** External MQTT broker (Mosquitto, EMQX); when absent the embedded Aedes broker listens on MQTT_HOST:MQTT_PORT. */
   MQTT_URL: optionalUrl,
+  /**
+   * Who keeps the device accounts of the MQTT_URL broker (issue 14; docs/deploy.md): "plain" (default) the operator;
+   * "mosquitto-dynsec" the server, through Mosquitto's dynamic-security control API with the credentials of MQTT_URL.
+   */
+  MQTT_BROKER_KIND: z.enum(["plain", "mosquitto-dynsec"]).default("plain"),
+  /**
+   * MQTT client id of this process's gateway on an external broker: names its persistent session, so keep it stable
+   * for a process and different between processes. Unset → `aquapilot-gw-<host name>-<PORT>`.
+   */
+  GATEWAY_CLIENT_ID: z
+    .string()
+    .regex(/^[0-9A-Za-z._:-]{1,64}$/, "expected 1–64 letters, digits, '.', '_', ':' or '-'")
+    .optional(),
   MQTT_HOST: z.string().min(1).default("127.0.0.1"),
   MQTT_PORT: port(1883),
   /** smtp(s)://user:pass@host:port; when absent e-mails go to the outbox table and the log only. */

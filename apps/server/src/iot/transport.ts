@@ -4,13 +4,30 @@ import {
   deviceTopic,
   type MqttChannel,
   parseDeviceTopic,
+  type ReconnectBackoff,
   type TMqttCommand,
 } from "@aquapilot/contract";
-import mqtt, { type MqttClient } from "mqtt";
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
+import { followBackoff } from "./backoff.ts";
 import type { IotLogger } from "./logger.ts";
 
 /** Channels the gateway subscribes to for every device. */
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
+
+/** Shared-subscription group of every server process's gateway (`$share/gateways/…`, issue 14). */
+export const GATEWAY_SHARE_GROUP = "gateways";
+
+/**
+ * How long an external broker keeps a gateway's session (its subscriptions and the QoS 1 messages queued for it)
+ * after the gateway disconnects, s: one day, so a gateway restarted within that loses nothing.
+ */
+export const GATEWAY_SESSION_EXPIRY_SECONDS = 86_400;
+
+/** Reconnection of the gateway to an external broker: 500 ms doubling to 30 s, jittered. */
+const GATEWAY_BACKOFF: ReconnectBackoff = { initialMs: 500, maxMs: 30_000, factor: 2 };
+
+/** How long start-up waits for a first connection to an external broker before going on without it, ms. */
+const EXTERNAL_FIRST_CONNECT_WAIT_MS = 5000;
 
 /** Where and as whom the gateway connects to the broker. */
 export interface TransportOptions {
@@ -19,8 +36,19 @@ export interface TransportOptions {
   username?: string;
   password?: string;
   logger: IotLogger;
-  /** MQTT client id; default `gateway-<random>` so several server processes can each run one. */
+  /**
+   * MQTT client id. With an external broker it names the gateway's persistent session, so it must be stable across
+   * restarts of one process and differ between processes (GATEWAY_CLIENT_ID; system.ts derives one from host and
+   * port); default `gateway-<random>`.
+   */
   clientId?: string;
+  /**
+   * An external broker (MQTT_URL, issue 14): MQTT 5 with a persistent session (clean start off, session expiry
+   * {@link GATEWAY_SESSION_EXPIRY_SECONDS}), shared subscriptions `$share/gateways/…` so N processes split the
+   * messages, and reconnection with jittered backoff; start-up does not wait for the broker. Otherwise (the embedded
+   * Aedes broker, which has no shared subscriptions) MQTT 3.1.1, a clean session and plain subscriptions.
+   */
+  external?: boolean;
 }
 
 /** One message a device published on an inbound channel (its topic already parsed). */
@@ -37,22 +65,44 @@ export interface InboundMessage {
  * The gateway's MQTT side (docs/device-protocol.md §2, §3): one client of the broker that subscribes (QoS 1) to the
  * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
+ *
+ * Acknowledged after handling: a device message's PUBACK is sent once the handler's promise has settled (mqtt.js
+ * `handleMessage`), so a message the broker counts as delivered has been recorded (or refused by the checks), and a
+ * gateway that dies first gets it again from its session — the records are idempotent, so nothing is written twice.
+ * mqtt.js handles one incoming packet at a time, so this also paces the broker to the database.
  */
 export class MqttTransport {
   private readonly client: MqttClient;
   private readonly logger: IotLogger;
   private readonly url: string;
+  private readonly external: boolean;
+  private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
+  private handler: ((message: InboundMessage) => Promise<unknown> | undefined) | null = null;
+  private subscribing: Promise<void> | null = null;
+  private wantSubscriptions = false;
 
-  private constructor(client: MqttClient, logger: IotLogger, url: string) {
+  private constructor(client: MqttClient, logger: IotLogger, url: string, external: boolean) {
     this.client = client;
     this.logger = logger;
     this.url = url;
+    this.external = external;
+    client.handleMessage = (packet, callback) => {
+      const done = this.handled.get(packet);
+      this.handled.delete(packet);
+      if (!done) return callback();
+      done.then(
+        () => callback(),
+        () => callback(),
+      );
+    };
   }
 
   /**
-   * Connects to the broker (clean session, keep-alive 30 s, reconnecting every second); errors and reconnects are
-   * logged. Subscribes to nothing yet: set {@link onMessage} first, then {@link subscribe}.
-   * @throws when the broker cannot be reached or refuses the credentials.
+   * Connects to the broker (keep-alive 30 s). Embedded broker: clean session, reconnecting every second; resolves on
+   * CONNACK. External broker ({@link TransportOptions.external}): persistent MQTT 5 session and jittered backoff;
+   * resolves on CONNACK or after 5 s without one (the client keeps trying; errors are logged, never the password).
+   * Subscribes to nothing yet: set {@link onMessage} first, then {@link subscribe}.
+   * @throws (embedded broker only) when the broker cannot be reached or refuses the credentials.
    */
   static async connect(options: TransportOptions): Promise<MqttTransport> {
     const url = new URL(options.url);
@@ -60,39 +110,103 @@ export class MqttTransport {
     const password = options.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
     url.username = "";
     url.password = "";
-    const client = await mqtt.connectAsync(url.toString(), {
+    const external = options.external === true;
+    const common: IClientOptions = {
       clientId: options.clientId ?? `gateway-${randomUUID().slice(0, 12)}`,
       username,
       password,
-      clean: true,
       keepalive: 30,
-      reconnectPeriod: 1000,
       connectTimeout: 10_000,
+      resubscribe: false,
+    };
+    if (!external) {
+      const client = await mqtt.connectAsync(url.toString(), { ...common, clean: true, reconnectPeriod: 1000 });
+      const transport = new MqttTransport(client, options.logger, url.toString(), false);
+      transport.watch(options.logger);
+      return transport;
+    }
+    const client = mqtt.connect(url.toString(), {
+      ...common,
+      protocolVersion: 5,
+      clean: false,
+      properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS },
     });
-    client.on("error", (err) => options.logger.warn({ err: err.message }, "gateway mqtt error"));
-    client.on("reconnect", () => options.logger.info({}, "gateway reconnecting to the broker"));
-    return new MqttTransport(client, options.logger, url.toString());
+    followBackoff(client, GATEWAY_BACKOFF);
+    const transport = new MqttTransport(client, options.logger, url.toString(), true);
+    transport.watch(options.logger);
+    const first = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), EXTERNAL_FIRST_CONNECT_WAIT_MS);
+      client.once("connect", () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!first) {
+      options.logger.warn(
+        { url: url.toString() },
+        "gateway: the broker is not reachable yet; starting without it and retrying with backoff",
+      );
+    }
+    return transport;
   }
 
-  /** Passes every device message on an inbound channel to `handler` (other topics and `cmd` are ignored). */
-  onMessage(handler: (message: InboundMessage) => void): void {
-    this.client.on("message", (topic, payload, packet) => {
-      const parsed = parseDeviceTopic(topic);
-      if (!parsed || parsed.channel === "cmd") return;
-      handler({ topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain });
+  /** Logs errors and reconnects; after each CONNACK without a kept session, subscribes again. */
+  private watch(logger: IotLogger): void {
+    this.client.on("error", (err) => logger.warn({ err: err.message }, "gateway mqtt error"));
+    this.client.on("reconnect", () => logger.info({}, "gateway reconnecting to the broker"));
+    this.client.on("connect", (connack) => {
+      if (!this.wantSubscriptions) return;
+      if (this.external && connack.sessionPresent) {
+        logger.info({ url: this.url }, "device gateway reconnected (session kept)");
+        return;
+      }
+      this.subscribing = this.subscribeNow().catch((err: Error) => {
+        logger.error({ err: err.message }, "gateway subscription refused");
+      });
     });
   }
 
   /**
-   * Subscribes (QoS 1) to status, state, telemetry, event and ack of every device.
-   * @throws when the broker refuses the subscription.
+   * Passes every device message on an inbound channel to `handler` (other topics and `cmd` are ignored). The
+   * message is acknowledged to the broker once the promise `handler` returns has settled.
+   */
+  onMessage(handler: (message: InboundMessage) => Promise<unknown> | undefined): void {
+    this.handler = handler;
+    this.client.on("message", (topic, payload, packet) => {
+      const parsed = parseDeviceTopic(topic);
+      if (!parsed || parsed.channel === "cmd" || !this.handler) return;
+      const done = this.handler({ topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain });
+      if (done) this.handled.set(packet, done);
+    });
+  }
+
+  /**
+   * Subscribes (QoS 1) to status, state, telemetry, event and ack of every device — through the shared group
+   * `$share/gateways/…` on an external broker — now if connected, and again after every reconnection that lost the
+   * session.
+   * @throws when the broker refuses the subscription (embedded broker; an external one is only logged).
    */
   async subscribe(): Promise<void> {
-    await this.client.subscribeAsync(
-      INBOUND.map((c) => allDevicesTopic(c)),
-      { qos: 1 },
+    this.wantSubscriptions = true;
+    if (!this.client.connected) return;
+    if (this.external) {
+      this.subscribing ??= this.subscribeNow().catch((err: Error) => {
+        this.logger.error({ err: err.message }, "gateway subscription refused");
+      });
+      await this.subscribing;
+      return;
+    }
+    await this.subscribeNow();
+  }
+
+  private async subscribeNow(): Promise<void> {
+    const topics = INBOUND.map((c) =>
+      this.external ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
     );
-    this.logger.info({ url: this.url }, "device gateway connected");
+    const grants = await this.client.subscribeAsync(topics, { qos: 1 });
+    const refused = grants.filter((g) => g.qos >= 128);
+    if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
+    this.logger.info({ url: this.url, shared: this.external }, "device gateway connected");
   }
 
   /** True while connected to the broker. */
@@ -121,8 +235,11 @@ export class MqttTransport {
 export class PerDeviceQueue {
   private readonly chains = new Map<string, Promise<void>>();
 
-  /** Queues `task` behind the device's earlier ones. */
-  run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): void {
+  /**
+   * Queues `task` behind the device's earlier ones.
+   * @returns a promise settled when the task has finished (after `onError` for a failed one); it never rejects.
+   */
+  run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): Promise<void> {
     const previous = this.chains.get(mac) ?? Promise.resolve();
     const next = previous
       .then(task)
@@ -131,6 +248,7 @@ export class PerDeviceQueue {
         if (this.chains.get(mac) === next) this.chains.delete(mac);
       });
     this.chains.set(mac, next);
+    return next;
   }
 
   /** Resolves when every task queued so far has finished. */
