@@ -34,6 +34,15 @@ const ZEnv = z.object({
     .string()
     .regex(/^[0-9A-Za-z._:-]{1,64}$/, "expected 1–64 letters, digits, '.', '_', ':' or '-'")
     .optional(),
+  /**
+   * With MQTT_URL, subscribe the gateway through the shared group `$share/gateways/…` ("true", default) so N server
+   * processes split the device messages; "false": plain persistent subscriptions (one process only — each process
+   * would handle every message), which Mosquitto 2.0 keeps across its own restarts where it drops shared ones.
+   */
+  MQTT_SHARED_SUBSCRIPTIONS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   MQTT_HOST: z.string().min(1).default("127.0.0.1"),
   MQTT_PORT: port(1883),
   /** smtp(s)://user:pass@host:port; when absent e-mails go to the outbox table and the log only. */

@@ -76,6 +76,7 @@ export async function startSystem(
       dataDir: config.DATA_DIR,
       mqttUrl: config.MQTT_URL,
       brokerKind: config.MQTT_BROKER_KIND,
+      sharedSubscriptions: config.MQTT_SHARED_SUBSCRIPTIONS,
       gatewayClientId: config.GATEWAY_CLIENT_ID ?? defaultGatewayClientId(config.PORT),
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,

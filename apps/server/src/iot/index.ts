@@ -78,6 +78,12 @@ export interface DeviceLinkOptions {
    * process across restarts and different for every process. Default `gateway-<random>`.
    */
   gatewayClientId?: string;
+  /**
+   * With an external broker, subscribe through `$share/gateways/…` (MQTT_SHARED_SUBSCRIPTIONS, default true) so N
+   * processes split the messages; false: plain persistent subscriptions, for one process on Mosquitto 2.0 (which does
+   * not keep shared subscriptions across its own restart; docs/deploy.md).
+   */
+  sharedSubscriptions?: boolean;
   /** Interface of the embedded broker (default 127.0.0.1). */
   mqttHost?: string;
   /** Port of the embedded broker (MQTT_PORT, default 1883; 0 = a free one). */
@@ -150,6 +156,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       password,
       clientId,
       external,
+      shared: options.sharedSubscriptions ?? true,
       logger: options.logger,
       onTelemetry: options.onTelemetry,
     });

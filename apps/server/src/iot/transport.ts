@@ -23,8 +23,11 @@ export const GATEWAY_SHARE_GROUP = "gateways";
  */
 export const GATEWAY_SESSION_EXPIRY_SECONDS = 86_400;
 
-/** Reconnection of the gateway to an external broker: 500 ms doubling to 30 s, jittered. */
-const GATEWAY_BACKOFF: ReconnectBackoff = { initialMs: 500, maxMs: 30_000, factor: 2 };
+/**
+ * Reconnection of the gateway to an external broker: 200 ms doubling to 5 s, jittered — quicker than a device's
+ * (1 s doubling to 30 s), so after a broker restart the gateways are usually subscribed again before devices report.
+ */
+const GATEWAY_BACKOFF: ReconnectBackoff = { initialMs: 200, maxMs: 5000, factor: 2 };
 
 /** How long start-up waits for a first connection to an external broker before going on without it, ms. */
 const EXTERNAL_FIRST_CONNECT_WAIT_MS = 5000;
@@ -49,6 +52,12 @@ export interface TransportOptions {
    * Aedes broker, which has no shared subscriptions) MQTT 3.1.1, a clean session and plain subscriptions.
    */
   external?: boolean;
+  /**
+   * Subscribe through the shared group `$share/gateways/…` (default: true with an external broker; MQTT_SHARED_SUBSCRIPTIONS).
+   * Off, the gateway holds plain persistent subscriptions: for one server process on Mosquitto 2.0, which keeps plain
+   * subscriptions across its restarts but not shared ones (docs/deploy.md).
+   */
+  shared?: boolean;
 }
 
 /** One message a device published on an inbound channel (its topic already parsed). */
@@ -76,16 +85,18 @@ export class MqttTransport {
   private readonly logger: IotLogger;
   private readonly url: string;
   private readonly external: boolean;
+  private readonly shared: boolean;
   private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
   private handler: ((message: InboundMessage) => Promise<unknown> | undefined) | null = null;
   private subscribing: Promise<void> | null = null;
   private wantSubscriptions = false;
 
-  private constructor(client: MqttClient, logger: IotLogger, url: string, external: boolean) {
+  private constructor(client: MqttClient, logger: IotLogger, url: string, external: boolean, shared: boolean) {
     this.client = client;
     this.logger = logger;
     this.url = url;
     this.external = external;
+    this.shared = shared;
     client.handleMessage = (packet, callback) => {
       const done = this.handled.get(packet);
       this.handled.delete(packet);
@@ -121,7 +132,7 @@ export class MqttTransport {
     };
     if (!external) {
       const client = await mqtt.connectAsync(url.toString(), { ...common, clean: true, reconnectPeriod: 1000 });
-      const transport = new MqttTransport(client, options.logger, url.toString(), false);
+      const transport = new MqttTransport(client, options.logger, url.toString(), false, false);
       transport.watch(options.logger);
       return transport;
     }
@@ -132,7 +143,7 @@ export class MqttTransport {
       properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS },
     });
     followBackoff(client, GATEWAY_BACKOFF);
-    const transport = new MqttTransport(client, options.logger, url.toString(), true);
+    const transport = new MqttTransport(client, options.logger, url.toString(), true, options.shared ?? true);
     transport.watch(options.logger);
     const first = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), EXTERNAL_FIRST_CONNECT_WAIT_MS);
@@ -150,16 +161,15 @@ export class MqttTransport {
     return transport;
   }
 
-  /** Logs errors and reconnects; after each CONNACK without a kept session, subscribes again. */
+  /**
+   * Logs errors and reconnects; after each CONNACK subscribes again — also when the broker says it kept the session:
+   * Mosquitto 2.0 restores a persistent session after its restart without its shared subscriptions.
+   */
   private watch(logger: IotLogger): void {
     this.client.on("error", (err) => logger.warn({ err: err.message }, "gateway mqtt error"));
     this.client.on("reconnect", () => logger.info({}, "gateway reconnecting to the broker"));
-    this.client.on("connect", (connack) => {
+    this.client.on("connect", () => {
       if (!this.wantSubscriptions) return;
-      if (this.external && connack.sessionPresent) {
-        logger.info({ url: this.url }, "device gateway reconnected (session kept)");
-        return;
-      }
       this.subscribing = this.subscribeNow().catch((err: Error) => {
         logger.error({ err: err.message }, "gateway subscription refused");
       });
@@ -201,12 +211,12 @@ export class MqttTransport {
 
   private async subscribeNow(): Promise<void> {
     const topics = INBOUND.map((c) =>
-      this.external ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
+      this.shared ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
     );
     const grants = await this.client.subscribeAsync(topics, { qos: 1 });
     const refused = grants.filter((g) => g.qos >= 128);
     if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
-    this.logger.info({ url: this.url, shared: this.external }, "device gateway connected");
+    this.logger.info({ url: this.url, shared: this.shared }, "device gateway subscribed");
   }
 
   /** True while connected to the broker. */
