@@ -321,6 +321,8 @@ export class SimulatedDevice extends EventEmitter {
       clean: true,
       keepalive: 30,
       reconnectPeriod: retries ? reconnectDelayMs(0, policy, random) : 0,
+      // A refused CONNACK (not yet provisioned, a changed password) is retried like a lost connection (issue 14).
+      reconnectOnConnackError: retries,
       connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
       will: {
         topic: deviceTopic(this.mac, "status"),

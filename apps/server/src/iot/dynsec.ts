@@ -142,6 +142,7 @@ export class DynsecAccounts implements BrokerAccounts {
       keepalive: 30,
       connectTimeout: 10_000,
       resubscribe: false,
+      reconnectOnConnackError: true,
     });
     const accounts = new DynsecAccounts(client, options);
     followBackoff(client, options.retry ?? PROVISION_RETRY);

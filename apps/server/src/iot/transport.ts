@@ -29,6 +29,16 @@ export const GATEWAY_SESSION_EXPIRY_SECONDS = 86_400;
  */
 const GATEWAY_BACKOFF: ReconnectBackoff = { initialMs: 200, maxMs: 5000, factor: 2 };
 
+/**
+ * Subscription identifier (MQTT 5) of the catch-up subscription: after subscribing through the shared group the
+ * gateway also subscribes, for {@link CATCH_UP_MS}, to the plain `status` and `state` filters, whose retained
+ * messages a shared subscription never gets (MQTT 5 §4.8.2) — so a device that came online while no gateway was
+ * subscribed (a broker restart, the first start) is not left offline. Copies of live messages through it are dropped.
+ */
+const CATCH_UP_SUBSCRIPTION_ID = 7;
+/** How long the catch-up subscription stays, ms (retained messages follow its SUBACK at once). */
+const CATCH_UP_MS = 2000;
+
 /** How long start-up waits for a first connection to an external broker before going on without it, ms. */
 const EXTERNAL_FIRST_CONNECT_WAIT_MS = 5000;
 
@@ -140,6 +150,8 @@ export class MqttTransport {
       ...common,
       protocolVersion: 5,
       clean: false,
+      // Refused (the broker's auth plugin not ready, an account being changed): retried like a lost connection.
+      reconnectOnConnackError: true,
       properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS },
     });
     followBackoff(client, GATEWAY_BACKOFF);
@@ -185,6 +197,9 @@ export class MqttTransport {
     this.client.on("message", (topic, payload, packet) => {
       const parsed = parseDeviceTopic(topic);
       if (!parsed || parsed.channel === "cmd" || !this.handler) return;
+      const ids = packet.properties?.subscriptionIdentifier;
+      const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
+      if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
       const done = this.handler({ topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain });
       if (done) this.handled.set(packet, done);
     });
@@ -217,6 +232,25 @@ export class MqttTransport {
     const refused = grants.filter((g) => g.qos >= 128);
     if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
     this.logger.info({ url: this.url, shared: this.shared }, "device gateway subscribed");
+    if (this.shared) await this.catchUpRetained();
+  }
+
+  /** The catch-up of {@link CATCH_UP_SUBSCRIPTION_ID}: plain status and state for a moment, for their retained messages. */
+  private async catchUpRetained(): Promise<void> {
+    const filters = [allDevicesTopic("status"), allDevicesTopic("state")];
+    try {
+      await this.client.subscribeAsync(filters, {
+        qos: 1,
+        properties: { subscriptionIdentifier: CATCH_UP_SUBSCRIPTION_ID },
+      });
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, "gateway: retained status and state not read");
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (this.client.connected) this.client.unsubscribeAsync(filters).catch(() => undefined);
+    }, CATCH_UP_MS);
+    timer.unref();
   }
 
   /** True while connected to the broker. */
