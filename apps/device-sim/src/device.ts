@@ -5,14 +5,14 @@ import {
   deviceTopic,
   MQTT_PROTOCOL_VERSION,
   normaliseMac,
+  type ReconnectBackoff,
+  reconnectDelayMs,
   type TMqttAck,
   type TMqttCommand,
   type TMqttEvent,
   type TMqttState,
   type TMqttStatus,
   type TMqttTelemetry,
-  type ReconnectBackoff,
-  reconnectDelayMs,
   ZMqttCommand,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";

@@ -71,7 +71,11 @@ export const DEVICE_RECONNECT_BACKOFF: ReconnectBackoff = { initialMs: 1000, max
  * @param random a source of uniform numbers in [0, 1) (default Math.random; tests pass a fixed one).
  * @throws RangeError when `attempt` is negative or not an integer, or the policy's numbers are not positive.
  */
-export function reconnectDelayMs(attempt: number, policy: ReconnectBackoff, random: () => number = Math.random): number {
+export function reconnectDelayMs(
+  attempt: number,
+  policy: ReconnectBackoff,
+  random: () => number = Math.random,
+): number {
   if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError("attempt must be an integer ≥ 0");
   const factor = policy.factor ?? 2;
   if (!(policy.initialMs > 0 && policy.maxMs >= policy.initialMs && factor >= 1)) {

@@ -8,7 +8,11 @@ import type { MqttClient } from "mqtt";
  * its reconnect timer, so the period is set before every attempt.
  * @returns a function that removes the listeners (the period stays as last set).
  */
-export function followBackoff(client: MqttClient, policy: ReconnectBackoff, random: () => number = Math.random): () => void {
+export function followBackoff(
+  client: MqttClient,
+  policy: ReconnectBackoff,
+  random: () => number = Math.random,
+): () => void {
   let failures = 0;
   client.options.reconnectPeriod = reconnectDelayMs(0, policy, random);
   const onConnect = () => {

@@ -60,7 +60,12 @@ export function deviceRoleName(mac: string): string {
  */
 export function deviceAcls(mac: string): Array<{ acltype: string; topic: string; priority: number; allow: boolean }> {
   return [
-    ...DEVICE_PUBLISHES.map((c) => ({ acltype: "publishClientSend", topic: deviceTopic(mac, c), priority: 0, allow: true })),
+    ...DEVICE_PUBLISHES.map((c) => ({
+      acltype: "publishClientSend",
+      topic: deviceTopic(mac, c),
+      priority: 0,
+      allow: true,
+    })),
     { acltype: "subscribePattern", topic: deviceTopic(mac, "cmd"), priority: 0, allow: true },
   ];
 }

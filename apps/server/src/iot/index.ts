@@ -32,10 +32,10 @@ export {
   noBrokerAccounts,
 } from "./dynsec.ts";
 export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.ts";
-export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP } from "./transport.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
 export type { TelemetryHook } from "./records.ts";
+export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP } from "./transport.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";

@@ -97,11 +97,10 @@ describe.skipIf(why !== null).each([
     followBackoff(client, DEVICE_RECONNECT_BACKOFF);
     client.on("error", () => undefined);
     client.on("connect", () => {
-      client.publish(
-        deviceTopic(D.mac, "status"),
-        JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: true }),
-        { qos: 1, retain: true },
-      );
+      client.publish(deviceTopic(D.mac, "status"), JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: true }), {
+        qos: 1,
+        retain: true,
+      });
     });
     // Which report each packet id carries, and the reports the broker took with no subscriber to give them to:
     // those are not acknowledged by the cloud, and a device on MQTT 5 sends them again (docs/deploy.md).
@@ -163,7 +162,10 @@ describe.skipIf(why !== null).each([
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(noSubscribers.size).toBe(0);
-    if (resent > 0) console.log(`mosquitto restart (${shared ? "shared" : "plain"}): ${resent} report(s) sent again after PUBACK 0x10`);
+    if (resent > 0)
+      console.log(
+        `mosquitto restart (${shared ? "shared" : "plain"}): ${resent} report(s) sent again after PUBACK 0x10`,
+      );
     expect(skipped).toBeGreaterThan(0); // the broker really was away while the device reported
     // Reports before the restart and after the device came back were acknowledged.
     const after = new Date(base + 60 * 1000).toISOString();
