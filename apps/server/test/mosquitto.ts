@@ -176,15 +176,18 @@ export async function startMosquitto(): Promise<TestMosquitto> {
 
 /**
  * Runs mosquitto_pub or mosquitto_sub (Debian's clients) with `args` and resolves how it ended: exit code, stdout and
- * stderr. `timeoutMs` ends a mosquitto_sub still waiting (SIGTERM) — then `code` is null.
+ * stderr. `stdinLines` are written to its standard input (mosquitto_pub -l sends one message per line). `timeoutMs`
+ * ends a client still running (SIGTERM) — then `code` is null.
  */
 export function runClient(
   which: "pub" | "sub",
   args: string[],
   timeoutMs = 5000,
+  stdinLines?: string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(MOSQUITTO[which], args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(MOSQUITTO[which], args, { stdio: [stdinLines ? "pipe" : "ignore", "pipe", "pipe"] });
+    if (stdinLines && child.stdin) child.stdin.end(`${stdinLines.join("\n")}\n`);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

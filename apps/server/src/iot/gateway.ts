@@ -49,6 +49,7 @@ interface Waiter {
  */
 export class DeviceGateway implements DeviceCommandPort {
   private readonly queue = new PerDeviceQueue();
+  private readonly receivedPerDevice = new Map<string, number>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly unsubscribeBus: () => void;
   private closed = false;
@@ -74,6 +75,14 @@ export class DeviceGateway implements DeviceCommandPort {
       for (const w of set) w.resolve({ ok: event.message.ack.ok, error: event.message.ack.error });
     });
     transport.onMessage((message) => this.enqueue(message));
+  }
+
+  /**
+   * Device messages this gateway received from the broker since start for `mac` (12 upper-case hex digits), refused
+   * ones included — with shared subscriptions, its share of that device's messages (issue 14; tests, diagnostics).
+   */
+  received(mac: string): number {
+    return this.receivedPerDevice.get(mac) ?? 0;
   }
 
   /** Refused device messages since start, per reason (issue 11); a copy. */
@@ -257,6 +266,7 @@ export class DeviceGateway implements DeviceCommandPort {
    * promise of its handling (never rejects), which the transport waits for before acknowledging the message.
    */
   private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
+    this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);
     if (payload.length > MQTT_MAX_PACKET_BYTES) {
       // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
       this.checks.reject(mac, channel, "too-large", { bytes: payload.length });

@@ -4,7 +4,7 @@ import { SimulatedDevice } from "@aquapilot/device-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { mosquittoMissing, runClient, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
-import { InProcessBus } from "../bus.ts";
+import { type BusEvent, InProcessBus } from "../bus.ts";
 import { beginActivation, completeActivation } from "../modules/activation/service.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryAt } from "../modules/statistics/index.ts";
@@ -245,5 +245,56 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
     expect(b.connected).toBe(true);
     expect(bDropped).toBe(0);
     expect((await row(B.mac)).online).toBe(1);
+  });
+  it("two gateways in the shared group handle every device message exactly once between them", async () => {
+    const otherBus = new InProcessBus();
+    const counts = { first: 0, second: 0 };
+    const E = { mac: "02E0000000E5", secret: secret() };
+    const count = (which: "first" | "second") => (e: BusEvent) => {
+      if (e.type === "device.changed" && e.message.mac === E.mac && e.message.kind === "event") counts[which] += 1;
+    };
+    const unsubscribe = bus.subscribe(count("first"));
+    otherBus.subscribe(count("second"));
+    const second = await startDeviceLink({
+      db: database.db,
+      bus: otherBus,
+      dataDir: database.dataDir,
+      mqttUrl: mosquitto.gatewayUrl,
+      brokerKind: "mosquitto-dynsec",
+      gatewayClientId: "aquapilot-gw-test-2",
+      logger: silentLogger,
+      onTelemetry: rollupTelemetryAt,
+    });
+    try {
+      await waitFor(() => second.gateway.connected, 10_000, "second gateway connected");
+      await new Promise((r) => setTimeout(r, 300)); // its shared subscription is in place
+      await provisionDevice(database.db, { ...E, name: E.mac });
+      expect(await link.accounts.provision(E.mac, E.secret)).toBe(true);
+      const total = 40;
+      const args = ["-h", "127.0.0.1", "-p", String(mosquitto.port), "-i", E.mac, "-u", E.mac, "-P", E.secret];
+      const lines = Array.from({ length: total }, (_, i) =>
+        JSON.stringify({ v: MQTT_PROTOCOL_VERSION, ts: new Date().toISOString(), id: `e-${i}`, type: "reset" }),
+      );
+      // One connection, one message per line of stdin (mosquitto_pub -l).
+      const pub = await runClient("pub", [...args, "-t", deviceTopic(E.mac, "event"), "-q", "1", "-l"], 10_000, lines);
+      expect(pub.code).toBe(0);
+      await waitFor(() => counts.first + counts.second >= total, 10_000, "every event announced");
+      await link.gateway.idle();
+      await second.gateway.idle();
+      await new Promise((r) => setTimeout(r, 300));
+      const { id } = await row(E.mac);
+      const stored = await database.db.selectFrom("device_events").select("id").where("device_id", "=", id).execute();
+      expect(stored).toHaveLength(total);
+      expect(counts.first + counts.second).toBe(total); // each stored and announced once
+      // Each message reached one gateway only (the writes are idempotent, so a copy would not show in the database),
+      // and both took a share.
+      expect(link.gateway.received(E.mac) + second.gateway.received(E.mac)).toBe(total);
+      expect(link.gateway.received(E.mac)).toBeGreaterThan(0);
+      expect(second.gateway.received(E.mac)).toBeGreaterThan(0);
+    } finally {
+      unsubscribe();
+      await second.close();
+      otherBus.close();
+    }
   });
 });
