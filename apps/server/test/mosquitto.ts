@@ -190,10 +190,10 @@ export function runClient(
     if (stdinLines && child.stdin) child.stdin.end(`${stdinLines.join("\n")}\n`);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
