@@ -9,6 +9,7 @@ import { beginActivation, completeActivation } from "../modules/activation/servi
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryAt } from "../modules/statistics/index.ts";
 import { type DeviceLink, type DynsecAccounts, deviceRoleName, silentLogger, startDeviceLink } from "./index.ts";
+import { MqttTransport } from "./transport.ts";
 
 const why = mosquittoMissing();
 if (why) console.log(`mosquitto tests: skipped, ${why}`);
@@ -295,6 +296,53 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       unsubscribe();
       await second.close();
       otherBus.close();
+    }
+  });
+
+  it("a gateway that dies before recording a message gets it again from its persistent session", async () => {
+    const G = { mac: "02A7000000A7", secret: secret() };
+    expect(await link.accounts.provision(G.mac, G.secret)).toBe(true);
+    const clientId = "aquapilot-gw-test-crash";
+    const seen: string[] = [];
+    // Plain subscriptions: the test's own gateway in the shared group must not take the message instead.
+    // First life: takes the message and never finishes recording it (a crash before the write).
+    const first = await MqttTransport.connect({
+      url: mosquitto.gatewayUrl,
+      clientId,
+      external: true,
+      shared: false,
+      logger: silentLogger,
+    });
+    first.onMessage((m) => {
+      if (m.mac !== G.mac) return undefined;
+      seen.push(`first:${m.payload}`);
+      return new Promise<void>(() => undefined);
+    });
+    await first.subscribe();
+    const args = ["-h", "127.0.0.1", "-p", String(mosquitto.port), "-i", G.mac, "-u", G.mac, "-P", G.secret];
+    expect(
+      (await runClient("pub", [...args, "-t", deviceTopic(G.mac, "event"), "-q", "1", "-m", "report-1"])).code,
+    ).toBe(0);
+    await waitFor(() => seen.length === 1, 5000, "first life got it");
+    await first.end(true);
+    // Second life, same client id: the broker hands the unacknowledged message over again.
+    const second = await MqttTransport.connect({
+      url: mosquitto.gatewayUrl,
+      clientId,
+      external: true,
+      shared: false,
+      logger: silentLogger,
+    });
+    try {
+      second.onMessage((m) => {
+        if (m.mac === G.mac) seen.push(`second:${m.payload}`);
+        return Promise.resolve();
+      });
+      await second.subscribe();
+      await waitFor(() => seen.length === 2, 5000, "redelivered");
+      expect(seen).toEqual(["first:report-1", "second:report-1"]);
+    } finally {
+      await second.end();
     }
   });
 });

@@ -85,10 +85,12 @@ export interface InboundMessage {
  * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
  *
- * Acknowledged after handling: a device message's PUBACK is sent once the handler's promise has settled (mqtt.js
- * `handleMessage`), so a message the broker counts as delivered has been recorded (or refused by the checks), and a
- * gateway that dies first gets it again from its session — the records are idempotent, so nothing is written twice.
- * mqtt.js handles one incoming packet at a time, so this also paces the broker to the database.
+ * On an external broker a device message is acknowledged after handling: its PUBACK is sent once the handler's
+ * promise has settled (mqtt.js `handleMessage`), so a message the broker counts as delivered has been recorded (or
+ * refused by the checks), and a gateway that dies first gets it again from its session — the records are idempotent,
+ * so nothing is written twice. mqtt.js handles one incoming packet at a time, so this also paces the broker to the
+ * database (a gateway handles one message at a time; more processes share the load). The embedded broker, which
+ * dies with the process, is acknowledged at once as before.
  */
 export class MqttTransport {
   private readonly client: MqttClient;
@@ -98,6 +100,7 @@ export class MqttTransport {
   private readonly shared: boolean;
   private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
   private handler: ((message: InboundMessage) => Promise<unknown> | undefined) | null = null;
+  private readonly early: Array<{ message: InboundMessage; settle: () => void }> = [];
   private subscribing: Promise<void> | null = null;
   private wantSubscriptions = false;
 
@@ -107,6 +110,10 @@ export class MqttTransport {
     this.url = url;
     this.external = external;
     this.shared = shared;
+    client.on("message", (topic, payload, packet) => this.receive(topic, payload, packet));
+    // Only an external broker outlives this process: the embedded one dies with it, so acknowledging its messages
+    // late would only slow the process down (mqtt.js handles one incoming packet at a time).
+    if (!external) return;
     client.handleMessage = (packet, callback) => {
       const done = this.handled.get(packet);
       this.handled.delete(packet);
@@ -194,15 +201,32 @@ export class MqttTransport {
    */
   onMessage(handler: (message: InboundMessage) => Promise<unknown> | undefined): void {
     this.handler = handler;
-    this.client.on("message", (topic, payload, packet) => {
-      const parsed = parseDeviceTopic(topic);
-      if (!parsed || parsed.channel === "cmd" || !this.handler) return;
-      const ids = packet.properties?.subscriptionIdentifier;
-      const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
-      if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
-      const done = this.handler({ topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain });
-      if (done) this.handled.set(packet, done);
-    });
+    const early = this.early.splice(0);
+    for (const { message, settle } of early) {
+      const done = handler(message);
+      if (done) done.then(settle, settle);
+      else settle();
+    }
+  }
+
+  /**
+   * The client's message listener, attached before the first CONNACK: a persistent session's queued messages arrive
+   * right after it, before {@link onMessage} can be called, so they wait (unacknowledged) for the handler.
+   */
+  private receive(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || parsed.channel === "cmd") return;
+    const ids = packet.properties?.subscriptionIdentifier;
+    const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
+    if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
+    const message = { topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain };
+    if (!this.handler) {
+      const waited = new Promise<void>((settle) => this.early.push({ message, settle }));
+      if (this.external) this.handled.set(packet, waited);
+      return;
+    }
+    const done = this.handler(message);
+    if (done && this.external) this.handled.set(packet, done);
   }
 
   /**
@@ -266,9 +290,12 @@ export class MqttTransport {
     await this.client.publishAsync(deviceTopic(mac, "cmd"), JSON.stringify(command), { qos: 1 });
   }
 
-  /** Disconnects from the broker; never throws. */
-  async end(): Promise<void> {
-    await this.client.endAsync().catch(() => undefined);
+  /**
+   * Disconnects from the broker; never throws. `force` drops the connection at once, without waiting for messages in
+   * flight (what a crash looks like to the broker; tests).
+   */
+  async end(force = false): Promise<void> {
+    await this.client.endAsync(force).catch(() => undefined);
   }
 }
 
