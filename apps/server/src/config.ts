@@ -168,11 +168,13 @@ function shown(name: string, value: string | undefined): string {
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
- * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1.
+ * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
+ * MQTT_BROKER_KIND plain, MQTT_SHARED_SUBSCRIPTIONS true, GATEWAY_CLIENT_ID unset (system.ts derives one; issue 14).
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak
- *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"); secret values are never repeated.
+ *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"), or MQTT_BROKER_KIND other than
+ *   plain without MQTT_URL; secret values are never repeated.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const input: Record<string, string | undefined> = {};
@@ -189,6 +191,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         return `${name}: ${issue.message} (${shown(name, input[name])})`;
       }),
     );
+  }
+  if (parsed.data.MQTT_BROKER_KIND !== "plain" && !parsed.data.MQTT_URL) {
+    throw new ConfigError([
+      `MQTT_BROKER_KIND: ${parsed.data.MQTT_BROKER_KIND} needs MQTT_URL (the external broker and the gateway's account)`,
+    ]);
   }
   if (parsed.data.APP_ENV === "production") {
     const problems = weakSecretProblems(parsed.data);
