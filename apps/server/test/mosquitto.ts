@@ -71,6 +71,24 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
+/** The gateway's role and account, exactly as docs/deploy.md gives them (mosquitto_ctrl through `dynsec`). */
+async function setUpGateway(
+  dynsec: (...args: string[]) => Promise<string>,
+  gateway: { username: string; password: string },
+): Promise<void> {
+  await dynsec("createRole", GATEWAY_ROLE);
+  // Mosquitto 2.0 checks a shared subscription's ACL on the whole filter, `$share/<group>/…` included.
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$share/gateways/aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "aq/v1/devices/+/cmd", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("createClient", gateway.username, "-p", gateway.password);
+  await dynsec("addClientRole", gateway.username, GATEWAY_ROLE);
+}
+
 /**
  * Starts Debian's Mosquitto as docs/deploy.md "External MQTT broker (Mosquitto)" says: `mosquitto_ctrl dynsec init`
  * with an admin account, the documented mosquitto.conf (no anonymous logins, persistence on, dynamic security,
@@ -139,18 +157,13 @@ export async function startMosquitto(): Promise<TestMosquitto> {
     return stdout;
   };
   await start();
-  // The gateway's role and account, exactly as docs/deploy.md gives them.
-  await dynsec("createRole", GATEWAY_ROLE);
-  // Mosquitto 2.0 checks a shared subscription's ACL on the whole filter, `$share/<group>/…` included.
-  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$share/gateways/aq/v1/devices/#", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "aq/v1/devices/#", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "aq/v1/devices/#", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "aq/v1/devices/+/cmd", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "$CONTROL/dynamic-security/#", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$CONTROL/dynamic-security/#", "allow");
-  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "$CONTROL/dynamic-security/#", "allow");
-  await dynsec("createClient", gateway.username, "-p", gateway.password);
-  await dynsec("addClientRole", gateway.username, GATEWAY_ROLE);
+  try {
+    await setUpGateway(dynsec, gateway);
+  } catch (err) {
+    await stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const url = `mqtt://127.0.0.1:${port}`;
   return {
     port,

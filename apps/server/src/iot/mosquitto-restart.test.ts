@@ -136,7 +136,9 @@ describe.skipIf(why !== null).each([
         continue;
       }
       const ts = new Date(base + i * 1000).toISOString();
-      const body = { v: MQTT_PROTOCOL_VERSION, ts, totalWaterL: 100_000 + i, flowRateLpm: 1, intervalWaterL: 1 };
+      // The total stays put: a report sent again after newer ones (PUBACK 0x10 below) must not read as a counter
+      // going down (docs/device-protocol.md §5.1), which the gateway refuses.
+      const body = { v: MQTT_PROTOCOL_VERSION, ts, totalWaterL: 100_000, flowRateLpm: 1, intervalWaterL: 1 };
       sent.push(
         new Promise<void>((resolve) => {
           client.publish(deviceTopic(D.mac, "telemetry"), JSON.stringify(body), { qos: 1 }, (err) => {
