@@ -124,8 +124,11 @@ async function main(): Promise<void> {
     seed,
     deviceOptions: { log: (m) => process.stderr.write(`${m}\n`) },
   });
-  await fleet.start();
-  process.stdout.write(`${chosen.length} device(s) online at ${values.broker}, time scale ${timeScale}\n`);
+  const online = await fleet.start();
+  process.stdout.write(`${online} of ${chosen.length} device(s) online at ${values.broker}, time scale ${timeScale}\n`);
+  if (online < chosen.length) {
+    process.stdout.write("the others keep retrying (jittered backoff up to 30 s) until the broker accepts them\n");
+  }
   process.stdout.write("pairing codes (MAC:SECRET):\n");
   for (const d of chosen) process.stdout.write(`  ${d.mac}:${d.secret}  ${d.model}  ${d.name ?? ""}\n`);
 

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import {
+  DEVICE_RECONNECT_BACKOFF,
   deviceTopic,
   MQTT_PROTOCOL_VERSION,
   normaliseMac,
+  type ReconnectBackoff,
+  reconnectDelayMs,
   type TMqttAck,
   type TMqttCommand,
   type TMqttEvent,
@@ -53,8 +56,17 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
    * never). Drawn from a generator seeded with `seed` and the MAC, so a seeded device fails the same updates.
    */
   otaFailureChance?: number;
-  /** Reconnect period after a lost connection, ms (default 2000; 0 = never). */
+  /**
+   * First delay before connecting again after a refused, failed or lost connection, ms (default 1000; 0 = never:
+   * then {@link SimulatedDevice.start} rejects on the first refusal). Each further failed attempt doubles it up to
+   * `reconnectMaxMs`, every delay jittered (contract `reconnectDelayMs`, docs/device-protocol.md §1); the device retries
+   * forever until stopped.
+   */
   reconnectPeriodMs?: number;
+  /** Largest delay between connection attempts, ms (default 30 000). */
+  reconnectMaxMs?: number;
+  /** Uniform random numbers in [0, 1) for the reconnection jitter (default Math.random; tests fix it). */
+  random?: () => number;
   /** How long the MQTT client waits for CONNACK before it gives up on a connection attempt, ms (default 10 000). */
   connectTimeoutMs?: number;
   /** Where to write diagnostics (default: nowhere). */
@@ -75,7 +87,11 @@ function round(n: number, digits = 1): number {
  * and commands from its `cmd` topic applied at most once per id (the outcomes of the last 200 ids are kept, and a
  * repeated id is acknowledged again with the first outcome).
  *
- * Emits "command" (cmd, outcome, repeated), "connect", "offline", "state" (TMqttState), "ota" (OtaPlan & {ok})
+ * A refused or lost connection is retried forever with jittered exponential backoff (1 s doubling to 30 s by default;
+ * docs/device-protocol.md §1).
+ *
+ * Emits "command" (cmd, outcome, repeated), "connect", "offline", "reconnecting" (failed attempts so far), "state"
+ * (TMqttState), "ota" (OtaPlan & {ok})
  * when a firmware update ends.
  */
 export class SimulatedDevice extends EventEmitter {
@@ -103,6 +119,7 @@ export class SimulatedDevice extends EventEmitter {
   private lastTelemetryTotal = 0;
   private lastTelemetryTs = "";
   private running = false;
+  private failures = 0;
   private readonly otaRng: Rng;
   private ota: OtaPlan | null = null;
 
@@ -134,22 +151,63 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   /**
-   * Starts the clock and connects. Resolves on the first CONNACK.
-   * @throws when the broker refuses the credentials or cannot be reached (the device is then stopped).
+   * Starts the clock and connects. Resolves on the first CONNACK — or, when {@link stop} is called before one, then.
+   * A refused or failed connection is logged and retried forever with jittered exponential backoff
+   * (`reconnectPeriodMs` doubling up to `reconnectMaxMs`, issue 14), so this may wait as long as the broker refuses.
+   * @throws only with `reconnectPeriodMs: 0`, when the broker refuses the credentials or cannot be reached (the device
+   * is then stopped).
    */
   async start(): Promise<void> {
-    if (this.running) return;
+    const attempt = this.begin();
+    if (attempt) await attempt.connected;
+  }
+
+  /**
+   * Starts like {@link start} but resolves after the first connection attempt, whatever its outcome: true when it
+   * connected, false when it failed (the device keeps retrying in the background, see {@link start}). A fleet starts
+   * its devices this way so one refused device never holds the others back.
+   * @throws like {@link start} with `reconnectPeriodMs: 0`.
+   */
+  async startConnecting(): Promise<boolean> {
+    const attempt = this.begin();
+    if (!attempt) return this.connected;
+    if (!this.retries) {
+      await attempt.connected;
+      return true;
+    }
+    return attempt.first;
+  }
+
+  /** Failed connection attempts since the last CONNACK (0 while connected). */
+  get failedAttempts(): number {
+    return this.failures;
+  }
+
+  /** True when the device reconnects after a failure (reconnectPeriodMs > 0). */
+  private get retries(): boolean {
+    return (this.opts.reconnectPeriodMs ?? DEVICE_RECONNECT_BACKOFF.initialMs) > 0;
+  }
+
+  /** Starts the clock and the first connection; null when already running. */
+  private begin(): { connected: Promise<void>; first: Promise<boolean> } | null {
+    if (this.running) return null;
     this.running = true;
     this.lastTickAt = performance.now();
     this.lastStateClock = this.valve.clock;
     this.tickTimer = setInterval(() => this.tick(), this.opts.tickMs ?? 500);
     this.telemetryTimer = setInterval(() => this.publishTelemetry(), this.opts.telemetryIntervalMs ?? 10_000);
-    try {
-      await this.connect();
-    } catch (err) {
+    const attempt = this.connect();
+    const connected = attempt.connected.catch(async (err: Error) => {
       await this.stop();
       throw err;
+    });
+    // Without retries a refusal rejects `connected`; callers of startConnecting await it instead of `first`.
+    if (!this.retries) {
+      const first = connected.then(() => true);
+      first.catch(() => undefined); // the caller awaits `connected` (start) or `first` (startConnecting), not both
+      return { connected, first };
     }
+    return { connected, first: attempt.first };
   }
 
   /** Clean shutdown: publishes retained `online:false`, disconnects (no will), stops the clock. */
@@ -176,10 +234,10 @@ export class SimulatedDevice extends EventEmitter {
     this.emit("offline");
   }
 
-  /** Reconnects after {@link goOffline}. Resolves on CONNACK. */
+  /** Reconnects after {@link goOffline}. Resolves on CONNACK (retrying as {@link start} does). */
   async goOnline(): Promise<void> {
     if (this.client) return;
-    await this.connect();
+    await this.connect().connected;
   }
 
   /** Starts a regeneration now (as the valve's own button would) and reports it. */
@@ -238,14 +296,33 @@ export class SimulatedDevice extends EventEmitter {
 
   // ---------- connection ----------
 
-  private connect(): Promise<void> {
+  /**
+   * Opens the MQTT client. `connected` resolves on the first CONNACK (or when the device is stopped first); without
+   * retries it rejects on the first error. `first` resolves after the first attempt: true connected, false failed.
+   * With retries mqtt.js reconnects by itself; its period is set before each attempt from the backoff, so the n-th
+   * retry waits reconnectDelayMs(n) (the counter restarts at every CONNACK).
+   */
+  private connect(): { connected: Promise<void>; first: Promise<boolean> } {
+    const policy: ReconnectBackoff = {
+      initialMs: this.opts.reconnectPeriodMs ?? DEVICE_RECONNECT_BACKOFF.initialMs,
+      maxMs: Math.max(
+        this.opts.reconnectMaxMs ?? DEVICE_RECONNECT_BACKOFF.maxMs,
+        this.opts.reconnectPeriodMs ?? DEVICE_RECONNECT_BACKOFF.initialMs,
+      ),
+      factor: DEVICE_RECONNECT_BACKOFF.factor,
+    };
+    const retries = this.retries;
+    const random = this.opts.random ?? Math.random;
+    this.failures = 0;
     const client = mqtt.connect(this.opts.brokerUrl, {
       clientId: this.mac,
       username: this.mac,
       password: this.opts.secret,
       clean: true,
       keepalive: 30,
-      reconnectPeriod: this.opts.reconnectPeriodMs ?? 2000,
+      reconnectPeriod: retries ? reconnectDelayMs(0, policy, random) : 0,
+      // A refused CONNACK (not yet provisioned, a changed password) is retried like a lost connection (issue 14).
+      reconnectOnConnackError: retries,
       connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
       will: {
         topic: deviceTopic(this.mac, "status"),
@@ -255,25 +332,59 @@ export class SimulatedDevice extends EventEmitter {
       },
     });
     this.client = client;
-    client.on("connect", () => this.onConnect(client));
+    client.on("connect", () => {
+      this.failures = 0;
+      if (retries) client.options.reconnectPeriod = reconnectDelayMs(0, policy, random);
+      this.onConnect(client);
+    });
+    client.on("reconnect", () => {
+      // The attempt about to start follows `failures` failed ones: the next wait (if it fails too) grows.
+      this.failures += 1;
+      client.options.reconnectPeriod = reconnectDelayMs(this.failures, policy, random);
+      this.emit("reconnecting", this.failures);
+    });
     client.on("message", (topic, payload) => {
       if (topic === deviceTopic(this.mac, "cmd")) this.onCommand(payload);
     });
     client.on("error", (err) => this.opts.log?.(`${this.mac}: ${err.message}`));
-    return new Promise((resolve, reject) => {
+    let settleFirst: (ok: boolean) => void = () => {};
+    const first = new Promise<boolean>((resolve) => {
+      settleFirst = resolve;
+    });
+    const connected = new Promise<void>((resolve, reject) => {
       const onConnect = () => {
-        client.off("error", onError);
+        cleanup();
+        settleFirst(true);
         resolve();
       };
-      const onError = (err: Error) => {
-        client.off("connect", onConnect);
+      const onFailure = (err?: Error) => {
+        settleFirst(false);
+        if (retries) {
+          if (this.client !== client) {
+            cleanup();
+            resolve(); // stopped (or taken offline) before a CONNACK
+          }
+          return;
+        }
+        cleanup();
         if (this.client === client) this.client = null;
         client.end(true);
-        reject(err);
+        reject(err ?? new Error("connection closed before CONNACK"));
       };
-      client.once("connect", onConnect);
-      client.once("error", onError);
+      const onError = (err: Error) => onFailure(err);
+      const onClose = () => onFailure();
+      const cleanup = () => {
+        client.off("connect", onConnect);
+        client.off("error", onError);
+        client.off("close", onClose);
+        client.off("end", onClose);
+      };
+      client.on("connect", onConnect);
+      client.on("error", onError);
+      client.on("close", onClose);
+      client.on("end", onClose);
     });
+    return { connected, first };
   }
 
   private onConnect(client: MqttClient): void {

@@ -29,8 +29,15 @@ export interface FleetOptions {
 /** A set of simulated softeners started and stopped together. */
 export interface Fleet {
   readonly devices: SimulatedDevice[];
-  /** Connects every device (a few at a time). @throws the first connection error; devices already up stay up. */
-  start(): Promise<void>;
+  /**
+   * Starts every device, a few at a time, and resolves once each has made its first connection attempt; resolves the
+   * number connected then. A device refused or unable to connect keeps retrying forever with jittered backoff (issue
+   * 14), so one bad device or a broker that is down never holds the fleet (or the server starting it) back.
+   * @throws only when devices are built with `reconnectPeriodMs: 0`: the first connection error.
+   */
+  start(): Promise<number>;
+  /** Devices connected now. */
+  readonly connectedCount: number;
   /** Stops every device cleanly (retained offline status, DISCONNECT). */
   stop(): Promise<void>;
   /** The device with this MAC (any separators), or undefined. */
@@ -70,8 +77,12 @@ export function createFleet(options: FleetOptions): Fleet {
     async start() {
       const concurrency = Math.max(1, options.connectConcurrency ?? 10);
       for (let i = 0; i < devices.length; i += concurrency) {
-        await Promise.all(devices.slice(i, i + concurrency).map((d) => d.start()));
+        await Promise.all(devices.slice(i, i + concurrency).map((d) => d.startConnecting()));
       }
+      return devices.filter((d) => d.connected).length;
+    },
+    get connectedCount() {
+      return devices.filter((d) => d.connected).length;
     },
     async stop() {
       await Promise.all(devices.map((d) => d.stop()));

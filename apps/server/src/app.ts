@@ -46,7 +46,7 @@ import { profileRoutes } from "./modules/profile/index.ts";
 import { createPushService, pushRoutes } from "./modules/push/index.ts";
 import { statisticsRoutes } from "./modules/statistics/index.ts";
 import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.ts";
-import type { DeviceCommandPort } from "./ports.ts";
+import type { DeviceAccountsPort, DeviceCommandPort } from "./ports.ts";
 import { createGuards, scaleLimits } from "./security/limits.ts";
 
 /** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
@@ -111,6 +111,8 @@ export interface AppDeps {
    * MQTT_PUBLIC_URL is set; default derived from the configuration (modules/activation `deviceBrokerUrl`).
    */
   brokerUrl?: string;
+  /** The broker's device accounts (issue 14; the device link's `accounts`): activation provisions devices there. */
+  deviceAccounts?: DeviceAccountsPort;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -185,6 +187,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       now,
       nonceKey: loadOrCreateSecret(config.DATA_DIR, ACTIVATION_KEY_FILE),
       mqttUrl: deviceBrokerUrl(config, deps.brokerUrl),
+      accounts: deps.deviceAccounts,
     },
   });
   const push = createPushService({ db, config, logger: app.log, now });

@@ -21,6 +21,28 @@ const ZEnv = z.object({
   DATABASE_URL: optionalUrl,
   /** External MQTT broker (Mosquitto, EMQX); when absent the embedded Aedes broker listens on MQTT_HOST:MQTT_PORT. */
   MQTT_URL: optionalUrl,
+  /**
+   * Who keeps the device accounts of the MQTT_URL broker (issue 14; docs/deploy.md): "plain" (default) the operator;
+   * "mosquitto-dynsec" the server, through Mosquitto's dynamic-security control API with the credentials of MQTT_URL.
+   */
+  MQTT_BROKER_KIND: z.enum(["plain", "mosquitto-dynsec"]).default("plain"),
+  /**
+   * MQTT client id of this process's gateway on an external broker: names its persistent session, so keep it stable
+   * for a process and different between processes. Unset → `aquapilot-gw-<host name>-<PORT>`.
+   */
+  GATEWAY_CLIENT_ID: z
+    .string()
+    .regex(/^[0-9A-Za-z._:-]{1,64}$/, "expected 1–64 letters, digits, '.', '_', ':' or '-'")
+    .optional(),
+  /**
+   * With MQTT_URL, subscribe the gateway through the shared group `$share/gateways/…` ("true", default) so N server
+   * processes split the device messages; "false": plain persistent subscriptions (one process only — each process
+   * would handle every message), which Mosquitto 2.0 keeps across its own restarts where it drops shared ones.
+   */
+  MQTT_SHARED_SUBSCRIPTIONS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   MQTT_HOST: z.string().min(1).default("127.0.0.1"),
   MQTT_PORT: port(1883),
   /** smtp(s)://user:pass@host:port; when absent e-mails go to the outbox table and the log only. */
@@ -155,11 +177,13 @@ function shown(name: string, value: string | undefined): string {
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
  * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
- * AUTH_CACHE_MS 5000.
+ * AUTH_CACHE_MS 5000, MQTT_BROKER_KIND plain, MQTT_SHARED_SUBSCRIPTIONS true, GATEWAY_CLIENT_ID unset (system.ts derives
+ * one; issue 14).
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak
- *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"); secret values are never repeated.
+ *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"), or MQTT_BROKER_KIND other than
+ *   plain without MQTT_URL; secret values are never repeated.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const input: Record<string, string | undefined> = {};
@@ -176,6 +200,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         return `${name}: ${issue.message} (${shown(name, input[name])})`;
       }),
     );
+  }
+  if (parsed.data.MQTT_BROKER_KIND !== "plain" && !parsed.data.MQTT_URL) {
+    throw new ConfigError([
+      `MQTT_BROKER_KIND: ${parsed.data.MQTT_BROKER_KIND} needs MQTT_URL (the external broker and the gateway's account)`,
+    ]);
   }
   if (parsed.data.APP_ENV === "production") {
     const problems = weakSecretProblems(parsed.data);

@@ -32,3 +32,17 @@ export interface DeviceCommandPort {
     timeoutMs?: number;
   }): Promise<{ commandId: string; ok: boolean; error: string | null }>;
 }
+
+/**
+ * What the modules need from the broker (implemented in src/iot, issue 14): give it a device's account at the moments
+ * the server holds the device's clear secret (factory registration, the demo fleet, activation). With a broker that
+ * needs nothing (the embedded one) it resolves true at once.
+ */
+export interface DeviceAccountsPort {
+  /**
+   * Writes the device's broker account (username and client id = MAC, password = `secret`, an ACL of its own topics).
+   * Never throws: a broker that is down or refuses gets it again later (retried with backoff).
+   * @returns true when the broker confirmed it, false when it was queued for a retry.
+   */
+  provision(mac: string, secret: string): Promise<boolean>;
+}

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
@@ -50,7 +52,9 @@ export interface System {
  * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
  * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then loads or extends the
  * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
- * the database is empty, registers the devices' credentials and connects the simulated softeners. With REDIS_URL the
+ * the database is empty, registers the devices' credentials (in the database, and with MQTT_BROKER_KIND=mosquitto-dynsec
+ * in the broker) and starts the simulated softeners without waiting for refused ones (they retry with backoff). With
+ * REDIS_URL the
  * bus is a {@link RedisBus} (issue 14: every process's hubs hear every process's events; the start waits up to 5 s
  * for its subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are
  * single use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their
@@ -93,6 +97,9 @@ export async function startSystem(
       bus,
       dataDir: config.DATA_DIR,
       mqttUrl: config.MQTT_URL,
+      brokerKind: config.MQTT_BROKER_KIND,
+      sharedSubscriptions: config.MQTT_SHARED_SUBSCRIPTIONS,
+      gatewayClientId: config.GATEWAY_CLIENT_ID ?? defaultGatewayClientId(config.PORT),
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
@@ -107,6 +114,7 @@ export async function startSystem(
       devices: deviceLink,
       logger,
       brokerUrl: deviceLink.brokerUrl,
+      deviceAccounts: deviceLink.accounts,
       webDistDir: opts.webDistDir,
     });
     const hubs = registerHubs(app, {
@@ -133,7 +141,7 @@ export async function startSystem(
       if (MESSAGE_EVENT_TYPES.includes(e.type)) await app.messages.fromDeviceEvent(e.deviceId, e.eventId);
     });
     // Factory registration and the development bridge (§13.6), never in production.
-    await registerDevelopmentRoutes(app, { config, db });
+    await registerDevelopmentRoutes(app, { config, db, accounts: deviceLink.accounts });
     await app.listen({ port: config.PORT, host: config.HOST });
     cleanups.push(() => app.close());
     cleanups.push(async () => deviceLink.gateway.setEventHook(null));
@@ -174,11 +182,18 @@ export async function startSystem(
         serialNumber: d.serialNumber,
         deviceSerialNumber: d.deviceSerialNumber,
       });
+      // The broker's account too (MQTT_BROKER_KIND=mosquitto-dynsec): never fails the start, retried when refused.
+      await deviceLink.accounts.provision(d.mac, d.secret);
       pairingCodes.push(`${d.mac}:${d.secret}`);
     }
     const fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
     cleanups.push(() => fleet.stop());
-    await fleet.start();
+    // Resolves after each device's first attempt: one the broker refuses (or a broker that is down) keeps retrying
+    // with backoff and never stops the server starting (issue 14).
+    const online = await fleet.start();
+    if (online < devices.length) {
+      logger.warn({ online, devices: devices.length }, "simulated devices not connected yet; they keep retrying");
+    }
     return { url, app, db, engine, bus, deviceLink, hubs, fleet, demo, demoAvailable, pairingCodes, close: closeAll };
   } catch (err) {
     await closeAll();
@@ -206,3 +221,14 @@ export async function refuseDemoCredentials(db: Db): Promise<void> {
 }
 
 export { DEMO_ACCOUNT };
+
+/**
+ * The gateway's MQTT client id when GATEWAY_CLIENT_ID is unset: `aquapilot-gw-<host name>-<port>` (host name cut to
+ * letters, digits, '.', '-' and 40 characters), stable across restarts of one process and different for processes on
+ * other ports or hosts, so each keeps its own persistent session on an external broker (issue 14). PORT 0 (a free
+ * port, tests) has no stable name: a random suffix then.
+ */
+export function defaultGatewayClientId(port: number, hostname: string = os.hostname()): string {
+  const host = hostname.replace(/[^0-9A-Za-z.-]/g, "").slice(0, 40) || "host";
+  return `aquapilot-gw-${host}-${port === 0 ? randomUUID().slice(0, 8) : port}`;
+}

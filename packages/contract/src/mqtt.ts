@@ -51,6 +51,40 @@ export function parseDeviceTopic(topic: string): { mac: string; channel: MqttCha
   return { mac: parts[3], channel };
 }
 
+/** How a client of the device link waits between connection attempts (docs/device-protocol.md §1, issue 14). */
+export interface ReconnectBackoff {
+  /** Delay before the first retry, ms. */
+  initialMs: number;
+  /** Largest delay, ms. */
+  maxMs: number;
+  /** Growth per failed attempt (default 2). */
+  factor?: number;
+}
+
+/** A device's reconnection (docs/device-protocol.md §1): 1 s, doubling, at most 30 s, each delay jittered. */
+export const DEVICE_RECONNECT_BACKOFF: ReconnectBackoff = { initialMs: 1000, maxMs: 30_000, factor: 2 };
+
+/**
+ * Delay before connection attempt number `attempt + 1` after `attempt` failed ones (0 = the first retry), ms:
+ * `min(maxMs, initialMs × factor^attempt)`, jittered to a uniform value between its half and its whole ("equal
+ * jitter"), so a fleet refused at once does not come back at once and no delay exceeds `maxMs`.
+ * @param random a source of uniform numbers in [0, 1) (default Math.random; tests pass a fixed one).
+ * @throws RangeError when `attempt` is negative or not an integer, or the policy's numbers are not positive.
+ */
+export function reconnectDelayMs(
+  attempt: number,
+  policy: ReconnectBackoff,
+  random: () => number = Math.random,
+): number {
+  if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError("attempt must be an integer ≥ 0");
+  const factor = policy.factor ?? 2;
+  if (!(policy.initialMs > 0 && policy.maxMs >= policy.initialMs && factor >= 1)) {
+    throw new RangeError("backoff needs 0 < initialMs ≤ maxMs and factor ≥ 1");
+  }
+  const ceiling = Math.min(policy.maxMs, policy.initialMs * factor ** Math.min(attempt, 64));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
 /**
  * Largest MQTT packet the cloud reads, bytes of the packet's remaining length (topic, packet id and payload; issue 11).
  * The largest legitimate message, a state report with all 26 settings, is about 1.5 KB; the embedded broker closes a

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppConfig } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { factoryRoutes } from "../modules/devices/index.ts";
+import type { DeviceAccountsPort } from "../ports.ts";
 import { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";
 
 export { type DevBridgeOptions, devBridgeRoutes } from "./bridge.ts";
@@ -18,11 +19,13 @@ export async function registerDevelopmentRoutes(
   opts: {
     config: Pick<AppConfig, "APP_ENV" | "SIM_AP_UDP_PORT" | "SIM_LAN_UDP_PORT">;
     db: Db;
+    /** The broker's device accounts (issue 14): the factory route provisions each registered device there. */
+    accounts?: DeviceAccountsPort;
     bridge?: Partial<DevBridgeOptions>;
   },
 ): Promise<void> {
   if (opts.config.APP_ENV === "production") return;
-  await app.register(factoryRoutes, { db: opts.db });
+  await app.register(factoryRoutes, { db: opts.db, accounts: opts.accounts });
   await app.register(devBridgeRoutes, {
     apPort: opts.config.SIM_AP_UDP_PORT,
     lanPort: opts.config.SIM_LAN_UDP_PORT,

@@ -41,12 +41,15 @@ interface Waiter {
  * (records.ts) and the change message (change-message.ts); the command port (sendCommand, sendCommandAndWait) is its
  * own.
  *
- * Scale-out note: every gateway subscribes to every device here; with several server processes use a broker
- * with shared subscriptions (`$share/gw/aq/v1/devices/+/…`) so each message is recorded once — the records are
- * idempotent (upserts, primary keys) so a duplicate costs a write, not a wrong state.
+ * Scale-out (issue 14): with an external broker every process's gateway subscribes through the shared group
+ * `$share/gateways/…` with a persistent session, so each device message is handled by one process; a message is
+ * acknowledged to the broker only once recorded (transport.ts), and a redelivery writes nothing twice (records.ts:
+ * telemetry keyed by device and time, events by id, state and status upserts, an ack only moves a command that is
+ * not already settled with the same outcome).
  */
 export class DeviceGateway implements DeviceCommandPort {
   private readonly queue = new PerDeviceQueue();
+  private readonly receivedPerDevice = new Map<string, number>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly unsubscribeBus: () => void;
   private closed = false;
@@ -74,6 +77,14 @@ export class DeviceGateway implements DeviceCommandPort {
     transport.onMessage((message) => this.enqueue(message));
   }
 
+  /**
+   * Device messages this gateway received from the broker since start for `mac` (12 upper-case hex digits), refused
+   * ones included — with shared subscriptions, its share of that device's messages (issue 14; tests, diagnostics).
+   */
+  received(mac: string): number {
+    return this.receivedPerDevice.get(mac) ?? 0;
+  }
+
   /** Refused device messages since start, per reason (issue 11); a copy. */
   get rejected(): Readonly<Record<GatewayRejectReason, number>> {
     return this.checks.rejected;
@@ -85,8 +96,9 @@ export class DeviceGateway implements DeviceCommandPort {
   }
 
   /**
-   * Connects to the broker and subscribes (QoS 1) to status, state, telemetry, event and ack of every device.
-   * @throws when the broker cannot be reached or refuses the credentials.
+   * Connects to the broker and subscribes (QoS 1) to status, state, telemetry, event and ack of every device
+   * (shared subscriptions and a persistent session on an external broker: transport.ts).
+   * @throws when the embedded broker cannot be reached or refuses the credentials (an external one is retried).
    */
   static async connect(options: GatewayOptions): Promise<DeviceGateway> {
     const transport = await MqttTransport.connect(options);
@@ -249,14 +261,18 @@ export class DeviceGateway implements DeviceCommandPort {
 
   // ---------- inbound ----------
 
-  /** Refuses an oversized message at once; queues any other behind the device's earlier messages. */
-  private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): void {
+  /**
+   * Refuses an oversized message at once; queues any other behind the device's earlier messages. Returns the
+   * promise of its handling (never rejects), which the transport waits for before acknowledging the message.
+   */
+  private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
+    this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);
     if (payload.length > MQTT_MAX_PACKET_BYTES) {
       // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
       this.checks.reject(mac, channel, "too-large", { bytes: payload.length });
       return;
     }
-    this.queue.run(
+    return this.queue.run(
       mac,
       () => this.records.handle(mac, channel, payload, retained),
       (err: Error) => this.logger.error({ mac, topic, err: err.message }, "device message failed"),

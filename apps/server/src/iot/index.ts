@@ -9,6 +9,7 @@ import {
   GATEWAY_USERNAME,
   startEmbeddedBroker,
 } from "./broker.ts";
+import { type BrokerAccounts, DynsecAccounts, noBrokerAccounts } from "./dynsec.ts";
 import { DeviceGateway } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
 import type { TelemetryHook } from "./records.ts";
@@ -21,10 +22,20 @@ export {
   startEmbeddedBroker,
 } from "./broker.ts";
 export { GATEWAY_REJECT_REASONS, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
+export {
+  type BrokerAccounts,
+  DYNSEC_RESPONSE_TOPIC,
+  DYNSEC_TOPIC,
+  DynsecAccounts,
+  deviceAcls,
+  deviceRoleName,
+  noBrokerAccounts,
+} from "./dynsec.ts";
 export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
 export type { TelemetryHook } from "./records.ts";
+export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP } from "./transport.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
@@ -37,9 +48,17 @@ export interface DeviceLink extends DeviceCommandPort {
   gateway: DeviceGateway;
   /** The embedded broker (its refusal counts), or null with an external broker. */
   broker: EmbeddedBroker | null;
-  /** Stops the gateway, then the embedded broker (if any). */
+  /**
+   * Device accounts in the broker (issue 14): Mosquitto's dynamic-security plugin with
+   * `brokerKind: "mosquitto-dynsec"`, else nothing to do (the embedded broker reads the database).
+   */
+  accounts: BrokerAccounts;
+  /** Stops the account provisioning, the gateway, then the embedded broker (if any). */
   close(): Promise<void>;
 }
+
+/** What kind of external broker MQTT_URL names (MQTT_BROKER_KIND): accounts kept by hand, or by the server. */
+export type BrokerKind = "plain" | "mosquitto-dynsec";
 
 /** Options of {@link startDeviceLink}. */
 export interface DeviceLinkOptions {
@@ -49,6 +68,22 @@ export interface DeviceLinkOptions {
   dataDir: string;
   /** External broker (MQTT_URL, credentials in the URL); when absent the embedded broker is started. */
   mqttUrl?: string;
+  /**
+   * MQTT_BROKER_KIND (default "plain": the operator keeps the device accounts); "mosquitto-dynsec": the server writes
+   * each device's account and ACL through Mosquitto's dynamic-security control API. Only with `mqttUrl`.
+   */
+  brokerKind?: BrokerKind;
+  /**
+   * Client id of the gateway on an external broker (GATEWAY_CLIENT_ID): names its persistent session, so stable for a
+   * process across restarts and different for every process. Default `gateway-<random>`.
+   */
+  gatewayClientId?: string;
+  /**
+   * With an external broker, subscribe through `$share/gateways/…` (MQTT_SHARED_SUBSCRIPTIONS, default true) so N
+   * processes split the messages; false: plain persistent subscriptions, for one process on Mosquitto 2.0 (which does
+   * not keep shared subscriptions across its own restart; docs/deploy.md).
+   */
+  sharedSubscriptions?: boolean;
   /** Interface of the embedded broker (default 127.0.0.1). */
   mqttHost?: string;
   /** Port of the embedded broker (MQTT_PORT, default 1883; 0 = a free one). */
@@ -64,8 +99,12 @@ export interface DeviceLinkOptions {
 
 /**
  * Starts the device link (docs/device-protocol.md): the embedded Aedes broker unless `mqttUrl` is given, then the
- * gateway that records device reports and sends commands.
- * @throws when the broker port cannot be bound or the gateway cannot connect (nothing is left running then).
+ * gateway that records device reports and sends commands. With an external broker the gateway uses shared
+ * subscriptions and a persistent session and does not wait for the broker (it reconnects with backoff), and with
+ * `brokerKind: "mosquitto-dynsec"` a second connection keeps device accounts in the broker ({@link DynsecAccounts},
+ * client id `<gatewayClientId>-dynsec`; docs/deploy.md "External MQTT broker (Mosquitto)").
+ * @throws when the embedded broker's port cannot be bound or the gateway cannot connect to it (nothing is left
+ * running then); never for an external broker that is down.
  */
 export async function startDeviceLink(options: DeviceLinkOptions): Promise<DeviceLink> {
   let broker: EmbeddedBroker | null = null;
@@ -97,6 +136,16 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
     brokerUrl = `mqtt://${reachable.includes(":") ? `[${reachable}]` : reachable}:${broker.port}`;
     url = brokerUrl;
   }
+  const external = Boolean(options.mqttUrl);
+  const clientId = options.gatewayClientId;
+  const accounts: BrokerAccounts =
+    external && options.brokerKind === "mosquitto-dynsec"
+      ? DynsecAccounts.start({
+          url,
+          clientId: `${clientId ?? "gateway"}-dynsec`,
+          logger: options.logger,
+        })
+      : noBrokerAccounts;
   let gateway: DeviceGateway;
   try {
     gateway = await DeviceGateway.connect({
@@ -105,10 +154,14 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       url,
       username,
       password,
+      clientId,
+      external,
+      shared: options.sharedSubscriptions ?? true,
       logger: options.logger,
       onTelemetry: options.onTelemetry,
     });
   } catch (err) {
+    await accounts.close();
     await broker?.close();
     throw err;
   }
@@ -116,9 +169,11 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
     brokerUrl,
     gateway,
     broker,
+    accounts,
     sendCommand: (input) => gateway.sendCommand(input),
     sendCommandAndWait: (input) => gateway.sendCommandAndWait(input),
     async close() {
+      await accounts.close();
       await gateway.close();
       await broker?.close();
     },

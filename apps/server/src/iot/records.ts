@@ -288,7 +288,11 @@ export class DeviceRecords {
     );
   }
 
-  /** ack: the command's outcome in `device_commands`; an ack for a command the cloud did not send is ignored. */
+  /**
+   * ack: the command's outcome in `device_commands`, written only while the command waits for it (pending, or failed
+   * by the cloud's timeout: a late ack still tells the real outcome), so a redelivered ack writes and announces
+   * nothing (issue 14). An ack for a command the cloud did not send is ignored.
+   */
   private async recordAck({ mac, json, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttAck, json, mac, "ack");
     if (!msg) return;
@@ -297,9 +301,12 @@ export class DeviceRecords {
       .set({ status: msg.ok ? "done" : "failed", error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now })
       .where("id", "=", msg.id)
       .where("device_id", "=", device.id)
+      .where((eb) =>
+        eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "failed"), eb("error", "=", "timeout")])]),
+      )
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) {
-      this.deps.logger.info({ mac, commandId: msg.id }, "ack for an unknown command ignored");
+      this.deps.logger.info({ mac, commandId: msg.id }, "ack for an unknown or already answered command ignored");
       return;
     }
     await announceChange(this.deps.db, this.deps.bus, device.id, "ack", {

@@ -4,13 +4,43 @@ import {
   deviceTopic,
   type MqttChannel,
   parseDeviceTopic,
+  type ReconnectBackoff,
   type TMqttCommand,
 } from "@aquapilot/contract";
-import mqtt, { type MqttClient } from "mqtt";
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
+import { followBackoff } from "./backoff.ts";
 import type { IotLogger } from "./logger.ts";
 
 /** Channels the gateway subscribes to for every device. */
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
+
+/** Shared-subscription group of every server process's gateway (`$share/gateways/…`, issue 14). */
+export const GATEWAY_SHARE_GROUP = "gateways";
+
+/**
+ * How long an external broker keeps a gateway's session (its subscriptions and the QoS 1 messages queued for it)
+ * after the gateway disconnects, s: one day, so a gateway restarted within that loses nothing.
+ */
+export const GATEWAY_SESSION_EXPIRY_SECONDS = 86_400;
+
+/**
+ * Reconnection of the gateway to an external broker: 200 ms doubling to 5 s, jittered — quicker than a device's
+ * (1 s doubling to 30 s), so after a broker restart the gateways are usually subscribed again before devices report.
+ */
+const GATEWAY_BACKOFF: ReconnectBackoff = { initialMs: 200, maxMs: 5000, factor: 2 };
+
+/**
+ * Subscription identifier (MQTT 5) of the catch-up subscription: after subscribing through the shared group the
+ * gateway also subscribes, for {@link CATCH_UP_MS}, to the plain `status` and `state` filters, whose retained
+ * messages a shared subscription never gets (MQTT 5 §4.8.2) — so a device that came online while no gateway was
+ * subscribed (a broker restart, the first start) is not left offline. Copies of live messages through it are dropped.
+ */
+const CATCH_UP_SUBSCRIPTION_ID = 7;
+/** How long the catch-up subscription stays, ms (retained messages follow its SUBACK at once). */
+const CATCH_UP_MS = 2000;
+
+/** How long start-up waits for a first connection to an external broker before going on without it, ms. */
+const EXTERNAL_FIRST_CONNECT_WAIT_MS = 5000;
 
 /** Where and as whom the gateway connects to the broker. */
 export interface TransportOptions {
@@ -19,8 +49,25 @@ export interface TransportOptions {
   username?: string;
   password?: string;
   logger: IotLogger;
-  /** MQTT client id; default `gateway-<random>` so several server processes can each run one. */
+  /**
+   * MQTT client id. With an external broker it names the gateway's persistent session, so it must be stable across
+   * restarts of one process and differ between processes (GATEWAY_CLIENT_ID; system.ts derives one from host and
+   * port); default `gateway-<random>`.
+   */
   clientId?: string;
+  /**
+   * An external broker (MQTT_URL, issue 14): MQTT 5 with a persistent session (clean start off, session expiry
+   * {@link GATEWAY_SESSION_EXPIRY_SECONDS}), shared subscriptions `$share/gateways/…` so N processes split the
+   * messages, and reconnection with jittered backoff; start-up does not wait for the broker. Otherwise (the embedded
+   * Aedes broker, which has no shared subscriptions) MQTT 3.1.1, a clean session and plain subscriptions.
+   */
+  external?: boolean;
+  /**
+   * Subscribe through the shared group `$share/gateways/…` (default: true with an external broker; MQTT_SHARED_SUBSCRIPTIONS).
+   * Off, the gateway holds plain persistent subscriptions: for one server process on Mosquitto 2.0, which keeps plain
+   * subscriptions across its restarts but not shared ones (docs/deploy.md).
+   */
+  shared?: boolean;
 }
 
 /** One message a device published on an inbound channel (its topic already parsed). */
@@ -37,22 +84,53 @@ export interface InboundMessage {
  * The gateway's MQTT side (docs/device-protocol.md §2, §3): one client of the broker that subscribes (QoS 1) to the
  * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
+ *
+ * On an external broker a device message is acknowledged after handling: its PUBACK is sent once the handler's
+ * promise has settled (mqtt.js `handleMessage`), so a message the broker counts as delivered has been recorded (or
+ * refused by the checks), and a gateway that dies first gets it again from its session — the records are idempotent,
+ * so nothing is written twice. mqtt.js handles one incoming packet at a time, so this also paces the broker to the
+ * database (a gateway handles one message at a time; more processes share the load). The embedded broker, which
+ * dies with the process, is acknowledged at once as before.
  */
 export class MqttTransport {
   private readonly client: MqttClient;
   private readonly logger: IotLogger;
   private readonly url: string;
+  private readonly external: boolean;
+  private readonly shared: boolean;
+  private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
+  private handler: ((message: InboundMessage) => Promise<unknown> | undefined) | null = null;
+  private readonly early: Array<{ message: InboundMessage; settle: () => void }> = [];
+  private subscribing: Promise<void> | null = null;
+  private wantSubscriptions = false;
 
-  private constructor(client: MqttClient, logger: IotLogger, url: string) {
+  private constructor(client: MqttClient, logger: IotLogger, url: string, external: boolean, shared: boolean) {
     this.client = client;
     this.logger = logger;
     this.url = url;
+    this.external = external;
+    this.shared = shared;
+    client.on("message", (topic, payload, packet) => this.receive(topic, payload, packet));
+    // Only an external broker outlives this process: the embedded one dies with it, so acknowledging its messages
+    // late would only slow the process down (mqtt.js handles one incoming packet at a time).
+    if (!external) return;
+    client.handleMessage = (packet, callback) => {
+      const done = this.handled.get(packet);
+      this.handled.delete(packet);
+      if (!done) return callback();
+      done.then(
+        () => callback(),
+        () => callback(),
+      );
+    };
   }
 
   /**
-   * Connects to the broker (clean session, keep-alive 30 s, reconnecting every second); errors and reconnects are
-   * logged. Subscribes to nothing yet: set {@link onMessage} first, then {@link subscribe}.
-   * @throws when the broker cannot be reached or refuses the credentials.
+   * Connects to the broker (keep-alive 30 s). Embedded broker: clean session, reconnecting every second; resolves on
+   * CONNACK. External broker ({@link TransportOptions.external}): persistent MQTT 5 session and jittered backoff;
+   * resolves on CONNACK or after 5 s without one (the client keeps trying; errors are logged, never the password).
+   * Subscribes to nothing yet: set {@link onMessage} first, then {@link subscribe}.
+   * @throws (embedded broker only) when the broker cannot be reached or refuses the credentials.
    */
   static async connect(options: TransportOptions): Promise<MqttTransport> {
     const url = new URL(options.url);
@@ -60,39 +138,143 @@ export class MqttTransport {
     const password = options.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
     url.username = "";
     url.password = "";
-    const client = await mqtt.connectAsync(url.toString(), {
+    const external = options.external === true;
+    const common: IClientOptions = {
       clientId: options.clientId ?? `gateway-${randomUUID().slice(0, 12)}`,
       username,
       password,
-      clean: true,
       keepalive: 30,
-      reconnectPeriod: 1000,
       connectTimeout: 10_000,
+      resubscribe: false,
+    };
+    if (!external) {
+      const client = await mqtt.connectAsync(url.toString(), { ...common, clean: true, reconnectPeriod: 1000 });
+      const transport = new MqttTransport(client, options.logger, url.toString(), false, false);
+      transport.watch(options.logger);
+      return transport;
+    }
+    const client = mqtt.connect(url.toString(), {
+      ...common,
+      protocolVersion: 5,
+      clean: false,
+      // Refused (the broker's auth plugin not ready, an account being changed): retried like a lost connection.
+      reconnectOnConnackError: true,
+      properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS },
     });
-    client.on("error", (err) => options.logger.warn({ err: err.message }, "gateway mqtt error"));
-    client.on("reconnect", () => options.logger.info({}, "gateway reconnecting to the broker"));
-    return new MqttTransport(client, options.logger, url.toString());
+    followBackoff(client, GATEWAY_BACKOFF);
+    const transport = new MqttTransport(client, options.logger, url.toString(), true, options.shared ?? true);
+    transport.watch(options.logger);
+    const first = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), EXTERNAL_FIRST_CONNECT_WAIT_MS);
+      client.once("connect", () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!first) {
+      options.logger.warn(
+        { url: url.toString() },
+        "gateway: the broker is not reachable yet; starting without it and retrying with backoff",
+      );
+    }
+    return transport;
   }
 
-  /** Passes every device message on an inbound channel to `handler` (other topics and `cmd` are ignored). */
-  onMessage(handler: (message: InboundMessage) => void): void {
-    this.client.on("message", (topic, payload, packet) => {
-      const parsed = parseDeviceTopic(topic);
-      if (!parsed || parsed.channel === "cmd") return;
-      handler({ topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain });
+  /**
+   * Logs errors and reconnects; after each CONNACK subscribes again — also when the broker says it kept the session:
+   * Mosquitto 2.0 restores a persistent session after its restart without its shared subscriptions.
+   */
+  private watch(logger: IotLogger): void {
+    this.client.on("error", (err) => logger.warn({ err: err.message }, "gateway mqtt error"));
+    this.client.on("reconnect", () => logger.info({}, "gateway reconnecting to the broker"));
+    this.client.on("connect", () => {
+      if (!this.wantSubscriptions) return;
+      this.subscribing = this.subscribeNow().catch((err: Error) => {
+        logger.error({ err: err.message }, "gateway subscription refused");
+      });
     });
   }
 
   /**
-   * Subscribes (QoS 1) to status, state, telemetry, event and ack of every device.
-   * @throws when the broker refuses the subscription.
+   * Passes every device message on an inbound channel to `handler` (other topics and `cmd` are ignored). The
+   * message is acknowledged to the broker once the promise `handler` returns has settled.
+   */
+  onMessage(handler: (message: InboundMessage) => Promise<unknown> | undefined): void {
+    this.handler = handler;
+    const early = this.early.splice(0);
+    for (const { message, settle } of early) {
+      const done = handler(message);
+      if (done) done.then(settle, settle);
+      else settle();
+    }
+  }
+
+  /**
+   * The client's message listener, attached before the first CONNACK: a persistent session's queued messages arrive
+   * right after it, before {@link onMessage} can be called, so they wait (unacknowledged) for the handler.
+   */
+  private receive(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || parsed.channel === "cmd") return;
+    const ids = packet.properties?.subscriptionIdentifier;
+    const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
+    if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
+    const message = { topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain };
+    if (!this.handler) {
+      const waited = new Promise<void>((settle) => this.early.push({ message, settle }));
+      if (this.external) this.handled.set(packet, waited);
+      return;
+    }
+    const done = this.handler(message);
+    if (done && this.external) this.handled.set(packet, done);
+  }
+
+  /**
+   * Subscribes (QoS 1) to status, state, telemetry, event and ack of every device — through the shared group
+   * `$share/gateways/…` on an external broker — now if connected, and again after every reconnection that lost the
+   * session.
+   * @throws when the broker refuses the subscription (embedded broker; an external one is only logged).
    */
   async subscribe(): Promise<void> {
-    await this.client.subscribeAsync(
-      INBOUND.map((c) => allDevicesTopic(c)),
-      { qos: 1 },
+    this.wantSubscriptions = true;
+    if (!this.client.connected) return;
+    if (this.external) {
+      this.subscribing ??= this.subscribeNow().catch((err: Error) => {
+        this.logger.error({ err: err.message }, "gateway subscription refused");
+      });
+      await this.subscribing;
+      return;
+    }
+    await this.subscribeNow();
+  }
+
+  private async subscribeNow(): Promise<void> {
+    const topics = INBOUND.map((c) =>
+      this.shared ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
     );
-    this.logger.info({ url: this.url }, "device gateway connected");
+    const grants = await this.client.subscribeAsync(topics, { qos: 1 });
+    const refused = grants.filter((g) => g.qos >= 128);
+    if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
+    this.logger.info({ url: this.url, shared: this.shared }, "device gateway subscribed");
+    if (this.shared) await this.catchUpRetained();
+  }
+
+  /** The catch-up of {@link CATCH_UP_SUBSCRIPTION_ID}: plain status and state for a moment, for their retained messages. */
+  private async catchUpRetained(): Promise<void> {
+    const filters = [allDevicesTopic("status"), allDevicesTopic("state")];
+    try {
+      await this.client.subscribeAsync(filters, {
+        qos: 1,
+        properties: { subscriptionIdentifier: CATCH_UP_SUBSCRIPTION_ID },
+      });
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, "gateway: retained status and state not read");
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (this.client.connected) this.client.unsubscribeAsync(filters).catch(() => undefined);
+    }, CATCH_UP_MS);
+    timer.unref();
   }
 
   /** True while connected to the broker. */
@@ -108,9 +290,12 @@ export class MqttTransport {
     await this.client.publishAsync(deviceTopic(mac, "cmd"), JSON.stringify(command), { qos: 1 });
   }
 
-  /** Disconnects from the broker; never throws. */
-  async end(): Promise<void> {
-    await this.client.endAsync().catch(() => undefined);
+  /**
+   * Disconnects from the broker; never throws. `force` drops the connection at once, without waiting for messages in
+   * flight (what a crash looks like to the broker; tests).
+   */
+  async end(force = false): Promise<void> {
+    await this.client.endAsync(force).catch(() => undefined);
   }
 }
 
@@ -121,8 +306,11 @@ export class MqttTransport {
 export class PerDeviceQueue {
   private readonly chains = new Map<string, Promise<void>>();
 
-  /** Queues `task` behind the device's earlier ones. */
-  run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): void {
+  /**
+   * Queues `task` behind the device's earlier ones.
+   * @returns a promise settled when the task has finished (after `onError` for a failed one); it never rejects.
+   */
+  run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): Promise<void> {
     const previous = this.chains.get(mac) ?? Promise.resolve();
     const next = previous
       .then(task)
@@ -131,6 +319,7 @@ export class PerDeviceQueue {
         if (this.chains.get(mac) === next) this.chains.delete(mac);
       });
     this.chains.set(mac, next);
+    return next;
   }
 
   /** Resolves when every task queued so far has finished. */

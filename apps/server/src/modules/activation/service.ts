@@ -11,6 +11,7 @@ import {
 } from "@aquapilot/contract";
 import { verifyPassword } from "../../auth/passwords.ts";
 import type { Db } from "../../db/index.ts";
+import type { DeviceAccountsPort } from "../../ports.ts";
 import { signNonce, verifyNonce } from "./nonce.ts";
 import { hashActivationToken, insertActivation } from "./queries.ts";
 
@@ -22,6 +23,11 @@ export interface ActivationDeps {
   nonceKey: Uint8Array;
   /** The broker URL devices are told, without credentials (see {@link deviceBrokerUrl}). */
   mqttUrl: string;
+  /**
+   * The broker's device accounts (issue 14): step two, holding the device's checked secret, provisions its account
+   * before answering, so the CONNECT that follows is accepted. Absent: nothing to provision.
+   */
+  accounts?: DeviceAccountsPort;
 }
 
 /** HTTP status of each activation error (`{error}` bodies; packages/contract/src/activation.ts). */
@@ -101,7 +107,9 @@ export async function beginActivation(deps: ActivationDeps, input: TActivationBe
  * (argon2id; an unknown MAC spends the same time). Issues a pairing code `MAC:TOKEN` — TOKEN is 16 random bytes,
  * base64url (22 characters) — stored only as its SHA-256 with an expiry of {@link ACTIVATION_TOKEN_MINUTES}
  * (10 minutes), in one transaction that also deletes the device's used and expired codes. The binding call accepts
- * the code once (modules/devices/service.ts `bindDevice`).
+ * the code once (modules/devices/service.ts `bindDevice`). With `deps.accounts` the device's broker account (username
+ * and client id = MAC, password = the checked secret, its own topics) is written before answering; a broker that is
+ * down or refuses does not fail the call (the account is retried with backoff and the device retries its CONNECT).
  * @returns `{pairingCode, expiresAt}` (ISO 8601 UTC).
  * @throws ActivationFailure nonce-invalid (409), bad-credentials (401).
  */
@@ -121,6 +129,8 @@ export async function completeActivation(
     .executeTakeFirst();
   const valid = await verifyPassword(device?.secret_hash ?? null, input.secret);
   if (!device || !valid) throw new ActivationFailure("bad-credentials");
+
+  await deps.accounts?.provision(mac, input.secret);
 
   const token = randomBytes(16).toString("base64url");
   const expiresAt = new Date(now.getTime() + ACTIVATION_TOKEN_MINUTES * 60_000).toISOString();

@@ -2,6 +2,7 @@ import { normaliseMac } from "@aquapilot/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import type { Db } from "../../db/index.ts";
+import type { DeviceAccountsPort } from "../../ports.ts";
 import { provisionDevice } from "./provision.ts";
 
 /** Body of POST /dev/factory/devices: a device's factory identity and clear secret. */
@@ -17,10 +18,13 @@ export const ZFactoryDevice = z.object({
 /**
  * Development-only factory endpoint `POST /dev/factory/devices` (register it only when APP_ENV is not production):
  * stores a device's MAC and argon2id-hashed secret, unbound, so a simulated device can connect to the broker and
- * be paired with its code MAC:SECRET. Registering a known MAC again replaces its secret (provisionDevice).
- * Answers 201 `{id, mac, created: true}` or 200 `{…, created: false}`; 400 `{error}` on a bad body.
+ * be paired with its code MAC:SECRET. Registering a known MAC again replaces its secret (provisionDevice). With
+ * `accounts` (an external broker the server provisions, issue 14) the device's broker account is written too; a
+ * broker that is down does not fail the call (the account is retried), `brokerProvisioned` tells which.
+ * Answers 201 `{id, mac, created: true, brokerProvisioned}` or 200 `{…, created: false, …}`; 400 `{error}` on a bad
+ * body.
  */
-export const factoryRoutes: FastifyPluginAsync<{ db: Db }> = async (app, opts) => {
+export const factoryRoutes: FastifyPluginAsync<{ db: Db; accounts?: DeviceAccountsPort }> = async (app, opts) => {
   app.post("/dev/factory/devices", async (request, reply) => {
     const parsed = ZFactoryDevice.safeParse(request.body);
     if (!parsed.success) return reply.code(400).send({ error: parsed.error.issues.map((i) => i.message).join("; ") });
@@ -34,6 +38,7 @@ export const factoryRoutes: FastifyPluginAsync<{ db: Db }> = async (app, opts) =
       serialNumber: body.serialNumber ?? null,
       deviceSerialNumber: body.deviceSerialNumber ?? null,
     });
-    return reply.code(created ? 201 : 200).send({ id, mac, created });
+    const brokerProvisioned = opts.accounts ? await opts.accounts.provision(mac, body.secret) : true;
+    return reply.code(created ? 201 : 200).send({ id, mac, created, brokerProvisioned });
   });
 };

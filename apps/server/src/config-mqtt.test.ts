@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+import { defaultGatewayClientId } from "./system.ts";
+
+const URL_WITH_PASSWORD = "mqtt://aquapilot-gateway:s3cret-Gateway-Pass@127.0.0.1:1883";
+
+/** The external-broker settings of issue 14 (docs/deploy.md "External MQTT broker (Mosquitto)"). */
+describe("external MQTT broker settings", () => {
+  it("defaults: plain broker, shared subscriptions, no gateway client id", () => {
+    const config = loadConfig({});
+    expect(config.MQTT_BROKER_KIND).toBe("plain");
+    expect(config.MQTT_SHARED_SUBSCRIPTIONS).toBe(true);
+    expect(config.GATEWAY_CLIENT_ID).toBeUndefined();
+  });
+
+  it("reads mosquitto-dynsec with MQTT_URL, plain subscriptions and a client id", () => {
+    const config = loadConfig({
+      MQTT_URL: URL_WITH_PASSWORD,
+      MQTT_BROKER_KIND: "mosquitto-dynsec",
+      MQTT_SHARED_SUBSCRIPTIONS: "false",
+      GATEWAY_CLIENT_ID: "aquapilot-gw-a",
+    });
+    expect(config).toMatchObject({
+      MQTT_BROKER_KIND: "mosquitto-dynsec",
+      MQTT_SHARED_SUBSCRIPTIONS: false,
+      GATEWAY_CLIENT_ID: "aquapilot-gw-a",
+    });
+  });
+
+  it("refuses mosquitto-dynsec without MQTT_URL, an unknown kind and a client id with odd characters — never showing the password", () => {
+    expect(() => loadConfig({ MQTT_BROKER_KIND: "mosquitto-dynsec" })).toThrow(/MQTT_BROKER_KIND: .*needs MQTT_URL/);
+    for (const env of [
+      { MQTT_URL: URL_WITH_PASSWORD, MQTT_BROKER_KIND: "emqx" },
+      { MQTT_URL: URL_WITH_PASSWORD, GATEWAY_CLIENT_ID: "gw with spaces" },
+      { MQTT_URL: URL_WITH_PASSWORD, MQTT_SHARED_SUBSCRIPTIONS: "yes" },
+    ]) {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).not.toContain("s3cret-Gateway-Pass");
+    }
+  });
+
+  it("derives a stable gateway client id from host and port (random only for port 0)", () => {
+    expect(defaultGatewayClientId(8080, "web-1.example")).toBe("aquapilot-gw-web-1.example-8080");
+    expect(defaultGatewayClientId(8080, "web-1.example")).toBe(defaultGatewayClientId(8080, "web-1.example"));
+    expect(defaultGatewayClientId(8081, "web-1.example")).not.toBe(defaultGatewayClientId(8080, "web-1.example"));
+    expect(defaultGatewayClientId(8080, "bad host/name")).toBe("aquapilot-gw-badhostname-8080");
+    expect(defaultGatewayClientId(0, "h")).not.toBe(defaultGatewayClientId(0, "h"));
+  });
+});

@@ -1,0 +1,218 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePort } from "./free-port.ts";
+
+const run = promisify(execFile);
+
+/** Debian's Mosquitto 2.0 (apt-get install mosquitto mosquitto-clients) and its dynamic-security plugin. */
+export const MOSQUITTO = {
+  broker: "/usr/sbin/mosquitto",
+  ctrl: "/usr/bin/mosquitto_ctrl",
+  pub: "/usr/bin/mosquitto_pub",
+  sub: "/usr/bin/mosquitto_sub",
+  dynsecPlugin: "/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so",
+} as const;
+
+/** Why the Mosquitto tests cannot run here (a missing file, named), or null when they can. */
+export function mosquittoMissing(): string | null {
+  for (const [what, file] of Object.entries(MOSQUITTO)) {
+    if (!fs.existsSync(file)) return `${what} ${file} is missing (apt-get install mosquitto mosquitto-clients)`;
+  }
+  return null;
+}
+
+/** The role docs/deploy.md tells the operator to give the server's gateway account. */
+export const GATEWAY_ROLE = "aquapilot-gateway";
+
+/** A Mosquitto with the dynamic-security plugin in a temp folder, on 127.0.0.1 and a free port. */
+export interface TestMosquitto {
+  port: number;
+  /** mqtt://127.0.0.1:<port>, no credentials. */
+  url: string;
+  /** MQTT_URL of the server: the gateway account's credentials in the URL. */
+  gatewayUrl: string;
+  gateway: { username: string; password: string };
+  admin: { username: string; password: string };
+  /** The temp folder: mosquitto.conf, dynamic-security.json, mosquitto.db, mosquitto.log. */
+  dir: string;
+  /** Runs `mosquitto_ctrl -h … -p … -u admin -P … dynsec <args>`; resolves its stdout. */
+  dynsec(...args: string[]): Promise<string>;
+  /** Stops the broker with SIGTERM (it saves its persistence file) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same files. */
+  start(): Promise<void>;
+  /** stop(), then start() after `downMs`. */
+  restart(downMs?: number): Promise<void>;
+  /** Stops the broker and removes the folder. */
+  close(): Promise<void>;
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once("error", () => {
+        socket.destroy();
+        if (Date.now() > until) reject(new Error(`mosquitto did not listen on ${port} in time`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/** The gateway's role and account, exactly as docs/deploy.md gives them (mosquitto_ctrl through `dynsec`). */
+async function setUpGateway(
+  dynsec: (...args: string[]) => Promise<string>,
+  gateway: { username: string; password: string },
+): Promise<void> {
+  await dynsec("createRole", GATEWAY_ROLE);
+  // Mosquitto 2.0 checks a shared subscription's ACL on the whole filter, `$share/<group>/…` included.
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$share/gateways/aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "aq/v1/devices/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "aq/v1/devices/+/cmd", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "$CONTROL/dynamic-security/#", "allow");
+  await dynsec("createClient", gateway.username, "-p", gateway.password);
+  await dynsec("addClientRole", gateway.username, GATEWAY_ROLE);
+}
+
+/**
+ * Starts Debian's Mosquitto as docs/deploy.md "External MQTT broker (Mosquitto)" says: `mosquitto_ctrl dynsec init`
+ * with an admin account, the documented mosquitto.conf (no anonymous logins, persistence on, dynamic security,
+ * 16 KiB packets), then the gateway's role and account made with the documented mosquitto_ctrl commands. Started as
+ * root, Mosquitto drops to the user `mosquitto`, so the folder is handed to that user first.
+ * @throws when a binary is missing or the broker does not listen within 10 s.
+ */
+export async function startMosquitto(): Promise<TestMosquitto> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-mosquitto-"));
+  const port = await freePort();
+  const admin = { username: "admin", password: randomBytes(12).toString("base64url") };
+  const gateway = { username: "aquapilot-gateway", password: randomBytes(24).toString("base64url") };
+  const dynsecFile = path.join(dir, "dynamic-security.json");
+  await run(MOSQUITTO.ctrl, ["dynsec", "init", dynsecFile, admin.username, admin.password]);
+  const conf = path.join(dir, "mosquitto.conf");
+  fs.writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      "allow_anonymous false",
+      "per_listener_settings false",
+      "persistence true",
+      `persistence_location ${dir}/`,
+      "max_packet_size 16384",
+      `plugin ${MOSQUITTO.dynsecPlugin}`,
+      `plugin_opt_config_file ${dynsecFile}`,
+      `log_dest file ${path.join(dir, "mosquitto.log")}`,
+      "log_type error",
+      "log_type warning",
+      "log_type notice",
+      "log_type information",
+      "",
+    ].join("\n"),
+  );
+  if (process.getuid?.() === 0) {
+    // Mosquitto started as root runs as `mosquitto`: that user must write the folder (dynsec file, persistence).
+    await run("chown", ["-R", "mosquitto:mosquitto", dir]).catch(() => undefined);
+  }
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(MOSQUITTO.broker, ["-c", conf], { stdio: "ignore" });
+    await waitForPort(port, 10_000);
+  };
+  const stop = async () => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve());
+      c.kill("SIGTERM");
+    });
+  };
+  const dynsec = async (...args: string[]) => {
+    const { stdout } = await run(MOSQUITTO.ctrl, [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "-u",
+      admin.username,
+      "-P",
+      admin.password,
+      "dynsec",
+      ...args,
+    ]);
+    return stdout;
+  };
+  await start();
+  try {
+    await setUpGateway(dynsec, gateway);
+  } catch (err) {
+    await stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const url = `mqtt://127.0.0.1:${port}`;
+  return {
+    port,
+    url,
+    gatewayUrl: `mqtt://${gateway.username}:${encodeURIComponent(gateway.password)}@127.0.0.1:${port}`,
+    gateway,
+    admin,
+    dir,
+    dynsec,
+    stop,
+    start,
+    async restart(downMs = 0) {
+      await stop();
+      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+      await start();
+    },
+    async close() {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs mosquitto_pub or mosquitto_sub (Debian's clients) with `args` and resolves how it ended: exit code, stdout and
+ * stderr. `stdinLines` are written to its standard input (mosquitto_pub -l sends one message per line). `timeoutMs`
+ * ends a client still running (SIGTERM) — then `code` is null.
+ */
+export function runClient(
+  which: "pub" | "sub",
+  args: string[],
+  timeoutMs = 5000,
+  stdinLines?: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(MOSQUITTO[which], args, { stdio: [stdinLines ? "pipe" : "ignore", "pipe", "pipe"] });
+    if (stdinLines && child.stdin) child.stdin.end(`${stdinLines.join("\n")}\n`);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
