@@ -223,6 +223,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
   const server = net.createServer((socket) => {
+    // MQTT packets are small and answered (PUBACK, the next publish): Nagle's algorithm would hold each behind the
+    // peer's delayed ACK, some 40 ms per hop on Linux (issue 14, device → app latency).
+    socket.setNoDelay(true);
     const conn: Duplex = guardPacketSize(socket, maxPacketBytes, (remainingLength) => {
       oversizedPackets++;
       // Aedes hangs its client on the connection: its id is the device's MAC once it has connected.
