@@ -1,11 +1,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "./free-port.ts";
+import { freePort, waitForPort } from "./free-port.ts";
 
 const run = promisify(execFile);
 
@@ -50,25 +49,6 @@ export interface TestMosquitto {
   restart(downMs?: number): Promise<void>;
   /** Stops the broker and removes the folder. */
   close(): Promise<void>;
-}
-
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        if (Date.now() > until) reject(new Error(`mosquitto did not listen on ${port} in time`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
 }
 
 /** The gateway's role and account, exactly as docs/deploy.md gives them (mosquitto_ctrl through `dynsec`). */
@@ -130,7 +110,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
   let child: ChildProcess | null = null;
   const start = async () => {
     child = spawn(MOSQUITTO.broker, ["-c", conf], { stdio: "ignore" });
-    await waitForPort(port, 10_000);
+    await waitForPort(port, "mosquitto", 10_000, 50);
   };
   const stop = async () => {
     const c = child;

@@ -1,18 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "./free-port.ts";
+import { freePort, installedBinary, waitForPort } from "./free-port.ts";
 
 /** The path of Debian's nginx, or null when it is not installed (tests then skip, saying so). */
 export function nginxBinary(): string | null {
-  for (const candidate of ["/usr/sbin/nginx", "/usr/bin/nginx"]) if (fs.existsSync(candidate)) return candidate;
-  try {
-    return execFileSync("which", ["nginx"], { encoding: "utf8" }).trim() || null;
-  } catch {
-    return null;
-  }
+  return installedBinary("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
 }
 
 /** A throwaway nginx balancing HTTP and WebSocket traffic over server processes (issue 14, docs/deploy.md). */
@@ -73,26 +67,6 @@ ${servers}
 `;
 }
 
-/** Resolves once something accepts TCP connections on 127.0.0.1:`port`. @throws after `timeoutMs`. */
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nginx did not listen on ${port}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-}
-
 /**
  * Starts `binary` (nginx) in the foreground on a free port of 127.0.0.1 with {@link nginxConfig} over `upstreams`,
  * its files in a temp folder, and waits until it accepts connections. The caller stops it.
@@ -111,7 +85,7 @@ export async function startThrowawayNginx(binary: string, upstreams: readonly st
     throw new Error(`nginx refused its configuration: ${stderr}`);
   }
   const child: ChildProcess = spawn(binary, ["-p", dir, "-c", conf], { stdio: "ignore" });
-  await waitForPort(port, 5_000);
+  await waitForPort(port, "nginx");
   return {
     port,
     url: `http://127.0.0.1:${port}`,

@@ -1,14 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import net from "node:net";
-import { freePort } from "./free-port.ts";
+import { type ChildProcess, spawn } from "node:child_process";
+import { freePort, installedBinary, waitForPort } from "./free-port.ts";
 
 /** The path of Debian's redis-server, or null when it is not installed (tests then skip, saying so). */
 export function redisServerBinary(): string | null {
-  try {
-    return execFileSync("which", ["redis-server"], { encoding: "utf8" }).trim() || null;
-  } catch {
-    return null;
-  }
+  return installedBinary("redis-server");
 }
 
 /** A throwaway redis-server on 127.0.0.1 and a free port, no persistence; restartable on the same port. */
@@ -20,25 +15,6 @@ export interface ThrowawayRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty: no persistence) and waits until it accepts connections. */
   start(): Promise<void>;
-}
-
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
 }
 
 /**
@@ -56,7 +32,7 @@ export async function startThrowawayRedis(binary: string, opts: { password?: str
     url: `redis://${opts.password ? `:${encodeURIComponent(opts.password)}@` : ""}127.0.0.1:${port}/0`,
     async start() {
       child = spawn(binary, args, { stdio: "ignore" });
-      await waitForPort(port, 5_000);
+      await waitForPort(port, "redis-server");
     },
     async stop() {
       const running = child;
