@@ -26,9 +26,23 @@ describe("redelivered device messages", () => {
 
   const announced = (kind: string) =>
     events.filter((e) => e.type === "device.changed" && e.message.mac === D.mac && e.message.kind === kind).length;
+  /**
+   * Publishes `body` twice (QoS 1) and waits until the gateway has received both copies and handled them: the embedded
+   * broker answers the device's PUBACK before it forwards the message, so the device's acknowledgement alone does not
+   * say the gateway has it (at most 5 s).
+   */
   const publishTwice = async (channel: "telemetry" | "event" | "ack", body: unknown) => {
+    const before = link.gateway.received(D.mac);
     for (let i = 0; i < 2; i++)
       await device.publishAsync(deviceTopic(D.mac, channel), JSON.stringify(body), { qos: 1 });
+    await untilReceived(before + 2);
+  };
+  /** Waits (at most 5 s) until the gateway has received `count` of the device's messages, then until it is idle. */
+  const untilReceived = async (count: number) => {
+    const deadline = Date.now() + 5_000;
+    while (link.gateway.received(D.mac) < count && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await link.gateway.idle();
   };
 
@@ -57,7 +71,7 @@ describe("redelivered device messages", () => {
         retain: true,
       },
     );
-    await link.gateway.idle();
+    await untilReceived(1);
   });
 
   afterAll(async () => {
