@@ -589,7 +589,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
       await Promise.all(fleet.map((d) => d.connected()));
     });
     expect(result.skipped).toBeGreaterThan(0); // the broker really was away while the devices reported
-    expect(result.acked).toBeGreaterThan(50);
+    expect(result.acked).toBeGreaterThan(20);
     await gatewaysListening(fleet[0]);
     console.log(
       `cluster: Mosquitto restarted: ${result.acked} acknowledged reports, each stored once; ${result.resent} sent again after PUBACK 0x10`,
