@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -264,6 +265,9 @@ class TelemetryDevice {
   }
 }
 
+/** GATEWAY_CLIENT_ID of processes A and B. */
+const GATEWAYS = ["aquapilot-gw-cluster-a", "aquapilot-gw-cluster-b"] as const;
+
 const randomMac = () => `02${randomBytes(5).toString("hex").toUpperCase()}`;
 
 /**
@@ -363,8 +367,8 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
       // Every sign-in of this file comes from 127.0.0.1.
       RATE_LIMIT_SCALE: "1000",
     });
-    a = new ServerProcess("A", portA, env(portA, "aquapilot-gw-cluster-a"));
-    b = new ServerProcess("B", portB, env(portB, "aquapilot-gw-cluster-b"));
+    a = new ServerProcess("A", portA, env(portA, GATEWAYS[0]));
+    b = new ServerProcess("B", portB, env(portB, GATEWAYS[1]));
     // A first: it seeds the demo owner and writes the secrets of DATA_DIR; B reads them.
     await a.start();
     await b.start();
@@ -423,6 +427,17 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
       });
     }
     expect(device.acked.size).toBe(markers.length);
+    // Handled once across the two processes (docs/deploy.md "Gateways"): each gateway takes telemetry, events and
+    // acks through the shared group only, as the broker logged its subscriptions (test/mosquitto.ts). A plain
+    // subscription would make both handle every message, which idempotent handling would hide from the sessions.
+    const log = fs.readFileSync(path.join(mosquitto.dir, "mosquitto.log"), "utf8");
+    for (const gateway of GATEWAYS) {
+      for (const channel of ["telemetry", "event", "ack"]) {
+        const subscribed = (filter: string) => new RegExp(`^\\d+: ${gateway} 1 ${filter}$`, "m").test(log);
+        expect(subscribed(`\\$share/gateways/aq/v1/devices/\\+/${channel}`)).toBe(true);
+        expect(subscribed(`aq/v1/devices/\\+/${channel}`)).toBe(false);
+      }
+    }
     await new Promise((r) => setTimeout(r, 200)); // a duplicate would arrive now
     for (const s of sessionsAll) {
       // Each report once per session (the Redis bus delivers every event once per process), for its household.
