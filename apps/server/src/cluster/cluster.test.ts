@@ -556,11 +556,16 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
       expect(d.failed).toEqual([]);
     }
     for (const d of fleet) {
+      const expected = before.get(d.id)! + d.acked.size;
       await waitFor(
-        async () => (await storedTs(d.id)).length >= before.get(d.id)! + d.acked.size,
+        async () => (await storedTs(d.id)).length >= expected,
         20_000,
         `every acknowledged report of ${d.mac} stored`,
-      );
+      ).catch(async (err: Error) => {
+        const stored = new Set(await storedTs(d.id));
+        const lost = [...d.acked].filter((ts) => !stored.has(ts));
+        throw new Error(`${err.message}: ${lost.length} of ${d.acked.size} acknowledged reports missing`);
+      });
     }
     await new Promise((r) => setTimeout(r, 500)); // a late redelivery would land now
     for (const d of fleet) {
