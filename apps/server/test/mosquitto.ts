@@ -72,7 +72,8 @@ async function setUpGateway(
 /**
  * Starts Debian's Mosquitto as docs/deploy.md "External MQTT broker (Mosquitto)" says: `mosquitto_ctrl dynsec init`
  * with an admin account, the documented mosquitto.conf (no anonymous logins, persistence on, dynamic security,
- * 16 KiB packets), then the gateway's role and account made with the documented mosquitto_ctrl commands. Started as
+ * 16 KiB packets; the log in `dir`/mosquitto.log also lists subscriptions and unsubscriptions), then the gateway's
+ * role and account made with the documented mosquitto_ctrl commands. Started as
  * root, Mosquitto drops to the user `mosquitto`, so the folder is handed to that user first.
  * @throws when a binary is missing or the broker does not listen within 10 s.
  */
@@ -100,6 +101,9 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       "log_type warning",
       "log_type notice",
       "log_type information",
+      // Who subscribed to what (the cluster test checks the gateways use the shared group only).
+      "log_type subscribe",
+      "log_type unsubscribe",
       "",
     ].join("\n"),
   );

@@ -19,7 +19,7 @@ export interface ThrowawayNginx {
 }
 
 /**
- * The nginx configuration of the scaled shape (docs/deploy.md "Load balancer"): round robin over `upstreams`
+ * The nginx configuration of the scaled shape (docs/deploy.md "Try the scaled shape"): round robin over `upstreams`
  * (host:port), no stickiness, WebSocket upgrades passed through (`Upgrade`/`Connection` headers, HTTP/1.1, hour-long
  * reads for the hubs), the client's address in `X-Forwarded-For`, a dead upstream tried once on the next one for
  * requests that may be repeated. `dir` holds the pid file, temp folders and logs.
