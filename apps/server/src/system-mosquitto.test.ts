@@ -4,6 +4,7 @@ import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../test/call.ts";
+import { passwordGrantOverHttp } from "../test/helpers.ts";
 import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../test/mosquitto.ts";
 import { loadConfig } from "./config.ts";
 import type { DynsecAccounts } from "./iot/index.ts";
@@ -54,16 +55,7 @@ describe.skipIf(why !== null)("whole system against an authenticating Mosquitto"
   };
 
   const signIn = async (system: System) => {
-    const res = await fetch(`${system.url}/connect/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "password",
-        username: DEMO_ACCOUNT.email,
-        password: DEMO_ACCOUNT.password,
-      }),
-    });
-    return ((await res.json()) as { access_token: string }).access_token;
+    return (await passwordGrantOverHttp(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password)).access_token;
   };
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { hashPassword } from "../src/auth/passwords.ts";
 import type { Db } from "../src/db/index.ts";
 
 /**
@@ -82,4 +83,23 @@ export async function insertMember(
     .insertInto("family_members")
     .values({ id: randomUUID(), family_id: familyId, user_id: userId, is_admin: isAdmin ? 1 : 0, creation_time: now })
     .execute();
+}
+
+/**
+ * Inserts a user `name` with `email` who signs in with `password` (argon2id hash, as registration stores it) and adds
+ * them to household `familyId` as a member (not its administrator); answers the user's id.
+ */
+export async function insertMemberWithPassword(
+  db: Db,
+  familyId: string,
+  user: { name: string; email: string; password: string },
+): Promise<string> {
+  const userId = await insertUser(db, user.name, new Date().toISOString(), { email: user.email });
+  await db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(user.password) })
+    .where("id", "=", userId)
+    .execute();
+  await insertMember(db, familyId, userId, false);
+  return userId;
 }

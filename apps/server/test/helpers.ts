@@ -153,6 +153,24 @@ export async function latestCode(app: FastifyInstance, recipient: string): Promi
   return code;
 }
 
+/**
+ * POST /connect/token with the password grant over HTTP, at `baseUrl` (a listening server or server process);
+ * answers the access and refresh tokens. @throws Error naming the user, the server and the status unless it answers 200.
+ */
+export async function passwordGrantOverHttp(
+  baseUrl: string,
+  username: string,
+  password: string,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "password", username, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${username} at ${baseUrl}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { access_token: string; refresh_token: string };
+}
+
 /** POST /connect/token with the password grant; answers the parsed JSON and the status. */
 export async function passwordGrant(app: FastifyInstance, username: string, password: string) {
   const res = await app.inject({

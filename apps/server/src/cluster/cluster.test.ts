@@ -19,12 +19,12 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { call, okResult } from "../../test/call.ts";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { insertMember, insertUser } from "../../test/factories.ts";
+import { insertMemberWithPassword } from "../../test/factories.ts";
 import { freePort, waitForPort } from "../../test/free-port.ts";
+import { passwordGrantOverHttp } from "../../test/helpers.ts";
 import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
 import { nginxBinary, startThrowawayNginx, type ThrowawayNginx } from "../../test/nginx.ts";
 import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
-import { hashPassword } from "../auth/passwords.ts";
 import { followBackoff } from "../iot/backoff.ts";
 import { DEMO_ACCOUNT } from "../system.ts";
 
@@ -154,13 +154,7 @@ async function openSession(baseUrl: string, accessToken: string): Promise<Sessio
 
 /** Signs in by password at `baseUrl`'s token endpoint; resolves the access token. @throws unless it answers 200. */
 async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", username, password }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in of ${username} at ${baseUrl}: ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (await passwordGrantOverHttp(baseUrl, username, password)).access_token;
 }
 
 /**
@@ -479,13 +473,11 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
 
   it("a member removed through A stops receiving the household's events on B within a second, and B's REST refuses", async () => {
     const email = `member-${randomBytes(4).toString("hex")}@cluster.test`;
-    const userId = await insertUser(database.db, "member", new Date().toISOString(), { email });
-    await database.db
-      .updateTable("users")
-      .set({ password_hash: await hashPassword("member-pass-1") })
-      .where("id", "=", userId)
-      .execute();
-    await insertMember(database.db, familyId, userId, false);
+    const userId = await insertMemberWithPassword(database.db, familyId, {
+      name: "member",
+      email,
+      password: "member-pass-1",
+    });
     const member = await signIn(a.url, email, "member-pass-1");
     const listOnB = async () =>
       (await call({ url: b.url }, endpoints.getFamilyDevices, { as: member, query: { familyId } })).status;

@@ -21,9 +21,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { call, okResult } from "../../test/call.ts";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { insertMember, insertUser } from "../../test/factories.ts";
+import { insertMemberWithPassword } from "../../test/factories.ts";
+import { passwordGrantOverHttp } from "../../test/helpers.ts";
 import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
-import { hashPassword } from "../auth/passwords.ts";
 import { loadConfig } from "../config.ts";
 import { RedisBus } from "../redis-bus.ts";
 import { DEMO_ACCOUNT, type System, startSystem } from "../system.ts";
@@ -46,14 +46,9 @@ interface Session {
   refresh: string;
 }
 
+/** Signs in by password on `system`; resolves the token pair. @throws unless the token endpoint answers 200. */
 async function signIn(system: System, username: string, password: string): Promise<Session> {
-  const res = await fetch(`${system.url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", username, password }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { access_token: string; refresh_token: string };
+  const body = await passwordGrantOverHttp(system.url, username, password);
   return { access: body.access_token, refresh: body.refresh_token };
 }
 
@@ -343,13 +338,7 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
   /** A member of the demo family with a known password, signed in on A. */
   async function insertMemberAccount(name: string): Promise<Session & { userId: string; email: string }> {
     const email = `${name}-${Date.now()}@example.com`;
-    const userId = await insertUser(database.db, name, new Date().toISOString(), { email });
-    await database.db
-      .updateTable("users")
-      .set({ password_hash: await hashPassword("member-pass-1") })
-      .where("id", "=", userId)
-      .execute();
-    await insertMember(database.db, familyId, userId, false);
+    const userId = await insertMemberWithPassword(database.db, familyId, { name, email, password: "member-pass-1" });
     return { ...(await signIn(a, email, "member-pass-1")), userId, email };
   }
 
