@@ -42,8 +42,8 @@ export interface ShellManifest {
   urls: string[];
 }
 
-/** Files of the public folder that belong to the shell (the page's icon and manifest, the boot script). */
-export const SHELL_PUBLIC_FILES = ["favicon.svg", "manifest.webmanifest", "boot.js"];
+/** Files of the public folder that belong to the shell (the page's icon and manifest; the boot script is inline). */
+export const SHELL_PUBLIC_FILES = ["favicon.svg", "manifest.webmanifest"];
 
 /** The marked spot in public/sw.js that {@link injectShellManifest} fills. */
 export const SHELL_MARKER = /\/\* shell-manifest \*\/[\s\S]*?\/\* end-shell-manifest \*\//;

@@ -1,6 +1,15 @@
+import { readFileSync } from "node:fs";
 import type { Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { chunkClosure, deferEntry, homeChunks, injectPrerender, prerenderCopy } from "./vite-prerender.ts";
+import {
+  BOOT_SOURCE,
+  bootScript,
+  chunkClosure,
+  deferEntry,
+  homeChunks,
+  injectPrerender,
+  prerenderCopy,
+} from "./vite-prerender.ts";
 
 describe("the prerendered Login copy (issue 12)", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
@@ -50,7 +59,7 @@ describe("deferEntry", () => {
     ].join("\n");
     const out = deferEntry(
       html,
-      "./boot.js",
+      "boot();",
       ["/assets/login-1.js", "/assets/react-1.js", "/assets/field-1.js"],
       {
         js: ["/assets/home-1.js", "/assets/i18n-1.js"],
@@ -61,10 +70,13 @@ describe("deferEntry", () => {
     );
     expect(out).not.toMatch(/type="module"|modulepreload/);
     expect(out).toContain(
-      '<title>AquaPilot</title>\n    <script src="./boot.js" data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css" data-home-css="/assets/home-1.css"></script>',
+      '<title>AquaPilot</title>\n    <script data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css" data-home-css="/assets/home-1.css">boot();</script>',
     );
-    expect(out.indexOf("boot.js")).toBeLessThan(out.indexOf("index-1.css"));
-    expect(() => deferEntry("<title>x</title>", "./boot.js")).toThrow(/no module entry/);
+    expect(out.indexOf("boot();</script>")).toBeLessThan(out.indexOf("<link rel=\"stylesheet\""));
+    expect(() => deferEntry("<title>x</title>", "boot();")).toThrow(/no module entry/);
+    // Code that would end the inline script early is refused.
+    expect(() => deferEntry(html, 'a("</script>")')).toThrow(/cannot go inline/);
+    expect(() => deferEntry(html, "a('<!--')")).toThrow(/cannot go inline/);
   });
 
   it("names the Device screen's chunks and stylesheets not already in the page, and its texts per language", () => {
@@ -79,12 +91,23 @@ describe("deferEntry", () => {
       css: ["/assets/device-1.css", "/assets/app-1.css"],
       texts: { en: ["/assets/en-start-1.js", "/assets/en-device-1.js"], fr: ["/assets/fr-device-1.js"] },
     };
-    const out = deferEntry(html, "./boot.js", [], undefined, [], device);
+    const out = deferEntry(html, "boot();", [], undefined, [], device);
     expect(out).toContain(
-      ' data-device="/assets/device-1.js /assets/device-1.css" data-device-texts="en=/assets/en-start-1.js,/assets/en-device-1.js fr=/assets/fr-device-1.js"></script>',
+      ' data-device="/assets/device-1.js /assets/device-1.css" data-device-texts="en=/assets/en-start-1.js,/assets/en-device-1.js fr=/assets/fr-device-1.js">boot();</script>',
     );
     // Without a Device screen in the build the script carries no such attributes.
-    expect(deferEntry(html, "./boot.js")).not.toContain("data-device");
+    expect(deferEntry(html, "boot();")).not.toContain("data-device");
+  });
+});
+
+describe("bootScript", () => {
+  it("is apps/web/boot.js minified: it still runs, without its comments, and can go inline", () => {
+    const code = bootScript();
+    const source = readFileSync(BOOT_SOURCE, "utf8");
+    expect(code.length).toBeLessThan(source.length / 2);
+    expect(code).not.toMatch(/<\/script|<!--|\/\*\*/);
+    expect(() => new Function(code)).not.toThrow();
+    expect(() => bootScript("let = ;")).toThrow(/boot.js/);
   });
 });
 

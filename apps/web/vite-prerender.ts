@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
-import { createServer, type HtmlTagDescriptor, type Plugin, type Rolldown } from "vite";
+import { createServer, type HtmlTagDescriptor, minifySync, type Plugin, type Rolldown } from "vite";
 import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.ts";
 import { FIRST_SCREENS, type FirstScreen, screenModules } from "./vite-first-screen.ts";
 import { iconPlugin } from "./vite-icons.ts";
@@ -11,8 +12,8 @@ type OutputChunk = Rolldown.OutputChunk;
 
 /**
  * The prerendered first screen (issue 12 "A phone opens the app fast"; docs/decisions.md 34): the build renders the
- * Login screen in each of the five languages into index.html, hidden; `public/boot.js` (a classic script in the
- * head: the CSP allows no inline script) shows the stored language's copy when the page opens on `#/login`, so the
+ * Login screen in each of the five languages into index.html, hidden; the boot script (apps/web/boot.js, inline at the
+ * top of the head: the server's CSP allows it by its hash) shows the stored language's copy when the page opens on `#/login`, so the
  * screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's first render
  * replaces it with the same screen, element for element (the route waits for its chunk and texts first).
  */
@@ -26,8 +27,21 @@ const endsWith = (file: string) => new RegExp(`/${file.replace(/[.*+?^${}()|[\]\
 /** The Login screen's module: its chunk's CSS must be in the head for the prerendered copy to paint styled. */
 const LOGIN_MODULE = endsWith(FIRST_SCREENS.login.modules[0]);
 
-/** The boot script (public/boot.js), relative to the page. */
-export const BOOT_SCRIPT = "./boot.js";
+/** The boot script's source (apps/web/boot.js), written inline into index.html by {@link deferEntry}. */
+export const BOOT_SOURCE = path.join(import.meta.dirname, "boot.js");
+
+/**
+ * The boot script as it goes into the page: {@link BOOT_SOURCE} minified (oxc, through Vite), about 3.9 KB. Inline,
+ * it runs as soon as the parser reaches it, instead of after a request of its own that holds the parser (issue 12:
+ * on a phone's link that request is a round trip or two, before the app's code is even asked for); the server's CSP
+ * allows exactly this text by its SHA-256 (apps/server/src/http/security-headers.ts `inlineScriptHashes`).
+ * @throws Error when the minifier reports an error.
+ */
+export function bootScript(source: string = readFileSync(BOOT_SOURCE, "utf8")): string {
+  const result = minifySync("boot.js", source);
+  if (result.errors.length > 0) throw new Error(`boot.js: ${result.errors.map((e) => e.message).join("; ")}`);
+  return result.code.trim();
+}
 
 /**
  * Inline styles the screen's components set (antd-mobile-icons' `vertical-align`), as the class styles.css gives the
@@ -75,8 +89,9 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
 
 /**
  * Hands the start of the app's code to boot.js: the entry's `<script type="module">` and Vite's `modulepreload` links
- * leave the HTML and their URLs go on the boot script (`data-entry`, `data-preload`), which is put right after the
- * `<title>`, before the stylesheets (a classic script after them would wait for them). boot.js then requests the
+ * leave the HTML and their URLs go on the boot script (`data-entry`, `data-preload`), whose code (`bootCode`,
+ * {@link bootScript}) is written inline right after the `<title>`, before the stylesheets (a classic script after them
+ * would wait for them). boot.js then requests the
  * code after the first paint when a prerendered copy is showing (the HTML and CSS paint without sharing the network
  * with it), at once otherwise. `screen`: the prerendered screen's own chunks (URLs; {@link chunkClosure}), named on
  * `data-screen` less those already preloaded: boot.js preloads them with the rest when the copy shows, in one
@@ -88,11 +103,12 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * preloads), which boot.js links before it paints a Home snapshot. `device`: the Device screen's chunks and
  * stylesheets on `data-device` and its texts on `data-device-texts`, which boot.js preloads with the entry when a
  * signed-in page opens on /Device (issue 12: interactive within 2 s).
- * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go).
+ * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go), or when
+ * `bootCode` holds `</script` or `<!--` (it would end the inline script early).
  */
 export function deferEntry(
   html: string,
-  bootSrc: string,
+  bootCode: string,
   screen: readonly string[] = [],
   home: HomeChunks = { js: [], css: [], texts: {} },
   stylesheets: readonly string[] = [],
@@ -107,6 +123,7 @@ export function deferEntry(
     return "";
   });
   if (!out.includes("</title>")) throw new Error("index.html: no </title> to put the boot script after");
+  if (/<\/script|<!--/i.test(bootCode)) throw new Error("boot script: holds </script or <!--, cannot go inline");
   const notPreloaded = (list: readonly string[]) =>
     list.filter((href) => href !== entry[1] && !preloads.includes(href));
   const own = notPreloaded(screen);
@@ -119,13 +136,13 @@ export function deferEntry(
       .join(" ");
   const deviceFiles = [...notPreloaded(device.js), ...device.css.filter((href) => !sheets.includes(href))];
   const boot =
-    `<script src="${bootSrc}" data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
+    `<script data-entry="${entry[1]}" data-preload="${preloads.join(" ")}" ` +
     `data-screen="${own.join(" ")}" data-home="${notPreloaded(home.js).join(" ")}" ` +
     `data-home-texts="${textList(home.texts)}" data-css="${sheets.join(" ")}" data-home-css="${home.css.join(" ")}"` +
     (deviceFiles.length > 0
       ? ` data-device="${deviceFiles.join(" ")}" data-device-texts="${textList(device.texts)}"`
       : "") +
-    "></script>";
+    `>${bootCode}</script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
 }
 
@@ -287,7 +304,7 @@ async function renderCopies(
 
 /**
  * The build step: index.html gets the prerendered Login copies ({@link injectPrerender}), the Login chunk's
- * stylesheets, and {@link BOOT_SCRIPT} starting the app's code ({@link deferEntry}). Runs on the built index.html
+ * stylesheets, and the boot script ({@link bootScript}) starting the app's code ({@link deferEntry}). Runs on the built index.html
  * before the service worker's shell list and the compressed copies are made.
  */
 export function prerenderPlugin(): Plugin {
@@ -343,7 +360,7 @@ export function prerenderPlugin(): Plugin {
         return {
           html: deferEntry(
             injectPrerender(html, copies),
-            BOOT_SCRIPT,
+            bootScript(),
             login.js.map(href),
             urls(home),
             added,

@@ -64,7 +64,7 @@ describe("the installed app's shell offline", () => {
     const files = listFiles(dist);
     const expectedShell = files
       .filter((f) => f.startsWith("assets/") && !/\.(br|gz|map)$/.test(f))
-      .concat(["index.html", "favicon.svg", "manifest.webmanifest", "boot.js"])
+      .concat(["index.html", "favicon.svg", "manifest.webmanifest"])
       .map((f) => `./${f}`)
       .sort();
     expect(shell.urls).toEqual(expectedShell);

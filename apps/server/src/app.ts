@@ -24,7 +24,7 @@ import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.ts
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerRateLimiting } from "./http/rate-limit.ts";
 import { registerAccessChecks } from "./http/route.ts";
-import { registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.ts";
+import { inlineScriptHashes, registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.ts";
 import { zodValidatorCompiler } from "./http/validation.ts";
 import { accountRoutes } from "./modules/account/index.ts";
 import { ACTIVATION_KEY_FILE, activationRoutes, deviceBrokerUrl } from "./modules/activation/index.ts";
@@ -165,7 +165,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.register(formbody);
   registerErrorHandler(app);
-  registerSecurityHeaders(app, config);
+  const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
+  const webIndex = path.join(webDist, "index.html");
+  const webIndexHtml = fs.existsSync(webIndex) ? fs.readFileSync(webIndex, "utf8") : null;
+  // The page's inline boot script runs under the CSP by its hash (issue 12); a rebuild that changes apps/web/boot.js
+  // needs a restart of the server that serves it.
+  registerSecurityHeaders(app, config, webIndexHtml === null ? [] : inlineScriptHashes(webIndexHtml));
   // Before any route: @fastify/compress attaches itself to the routes declared after it (issue 12).
   registerCompression(app);
   registerEdgeRules(app);
@@ -244,8 +249,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.register(registerApiReference);
   }
 
-  const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
-  if (fs.existsSync(path.join(webDist, "index.html"))) {
+  if (webIndexHtml !== null) {
     app.register(fastifyStatic, {
       root: webDist,
       prefix: "/",

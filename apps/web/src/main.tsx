@@ -58,10 +58,10 @@ async function start(): Promise<void> {
   // call joins this one and handles a failure.
   const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();
   await texts;
-  // A prerendered copy of the first screen is showing (index.html, public/boot.js): the first render must be that
+  // A prerendered copy of the first screen is showing (index.html, apps/web/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
   if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
-  // The last Home the owner saw is showing (public/boot.js, shared/snapshot): the first render must be Home with its
+  // The last Home the owner saw is showing (apps/web/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
   // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
   // with its data instead of a spinner, an empty frame and then the data (issue 12).

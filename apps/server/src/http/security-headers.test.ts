@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
@@ -14,6 +15,7 @@ import {
   contentSecurityPolicy,
   HSTS,
   IMMUTABLE,
+  inlineScriptHashes,
   NO_STORE,
   REVALIDATE,
   webAppCacheControl,
@@ -50,6 +52,18 @@ function expectBaseHeaders(res: WithHeaders): void {
   expect(res.headers["x-powered-by"]).toBeUndefined();
 }
 
+/** An inline boot script, and its CSP source: base64 of its SHA-256 (as `openssl sha256 -binary | base64` computes it). */
+const BOOT = 'boot("é")';
+const BOOT_SOURCE = `'sha256-${createHash("sha256").update(BOOT, "utf8").digest("base64")}'`;
+
+describe("inlineScriptHashes", () => {
+  it("names each inline classic script once, by the SHA-256 of its exact UTF-8 text, and skips scripts by URL", () => {
+    const html = `<head><script data-entry="/a.js">${BOOT}</script><SCRIPT>x()</SCRIPT ><script src="/b.js"></script><script type="module" src="/c.js">ignored()</script><script>${BOOT}</script></head>`;
+    expect(inlineScriptHashes(html)).toEqual([BOOT_SOURCE, "'sha256-D6IGS8VMvCoyaR/l0h9tERrBTATY01CoPS7l6xDv0kI='"]);
+    expect(inlineScriptHashes("<title>x</title>")).toEqual([]);
+  });
+});
+
 describe("security headers and caching (issue 11)", () => {
   let t: TestApp;
   let web: string;
@@ -59,7 +73,11 @@ describe("security headers and caching (issue 11)", () => {
     web = fs.mkdtempSync(path.join(os.tmpdir(), "aq-web-"));
     fs.mkdirSync(path.join(web, "assets"));
     fs.mkdirSync(path.join(web, "device-images"));
-    fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>AquaPilot</title>");
+    // As the build writes it: the boot script inline in the head (issue 12), the rest by URL.
+    fs.writeFileSync(
+      path.join(web, "index.html"),
+      `<!doctype html><title>AquaPilot</title><script data-entry="/${asset}">${BOOT}</script><script src="/x.js"></script>`,
+    );
     fs.writeFileSync(path.join(web, "version.json"), '{"version":"1"}');
     fs.writeFileSync(path.join(web, "sw.js"), "self.addEventListener('push', () => {});");
     fs.writeFileSync(path.join(web, asset), "export {};");
@@ -144,13 +162,14 @@ describe("security headers and caching (issue 11)", () => {
     // The default map provider (MAP_TYPE 4, Tianditu): its tile and web-service hosts, no JSONP host.
     expect(policy.get("img-src")).toContain("https://*.tianditu.gov.cn");
     expect(policy.get("connect-src")).toContain("https://api.tianditu.gov.cn");
-    expect(policy.get("script-src")).toEqual(["'self'"]);
+    // Scripts: the app's origin and the page's own inline boot script by its hash (issue 12), nothing else.
+    expect(policy.get("script-src")).toEqual(["'self'", BOOT_SOURCE]);
   });
 
   it("sends exactly helmet's per-request CSP for every host, also beyond the CSP_VARIANTS built once (issue 14)", async () => {
     const perRequest = helmet.contentSecurityPolicy({
       useDefaults: false,
-      directives: contentSecurityPolicy(t.config),
+      directives: contentSecurityPolicy(t.config, [BOOT_SOURCE]),
     });
     const expected = (host: string) => {
       const headers = new Map<string, string>();
@@ -177,7 +196,7 @@ describe("security headers and caching (issue 11)", () => {
       const header = String(res.headers["content-security-policy"]);
       expect(header).not.toContain("evil");
       expect(header).not.toContain("unsafe");
-      expect(csp(res).get("script-src")).toEqual(["'self'"]);
+      expect(csp(res).get("script-src")).toEqual(["'self'", BOOT_SOURCE]);
     }
   });
 

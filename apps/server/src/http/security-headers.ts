@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import helmet from "helmet";
@@ -63,19 +64,35 @@ export function hubSources(req: IncomingMessage): string {
 }
 
 /**
+ * The CSP sources (`'sha256-…'`, base64 of the SHA-256 of the script's exact text, UTF-8) of every inline classic
+ * script in `html` — a `<script>` without `src`: the web app's boot script (apps/web/boot.js, written inline by its
+ * build, issue 12) — in page order, without repeats. Scripts with a `src` are not inline and are left out.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, attributes, text] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\ssrc\s*=/i.test(attributes ?? "") || !text) continue;
+    const source = `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+    if (!hashes.includes(source)) hashes.push(source);
+  }
+  return hashes;
+}
+
+/**
  * The Content-Security-Policy directives of the app (issue 11), in helmet's form. Scripts only from the app's own
- * origin (Vite's build has no inline script; no 'unsafe-inline', no 'unsafe-eval') plus the configured map provider's
- * JSONP host; styles from the app's own CSS files (React and antd-mobile set inline styles through the CSSOM, which
+ * origin (no 'unsafe-inline', no 'unsafe-eval') and the inline scripts of the app's own page named by their hash
+ * (`inlineScripts`, {@link inlineScriptHashes} of the built index.html: the boot script) plus the configured map
+ * provider's JSONP host; styles from the app's own CSS files (React and antd-mobile set inline styles through the CSSOM, which
  * CSP does not govern, so no 'unsafe-inline' either); images from the app, uploads, data: URIs (map marker, Leaflet's
  * CSS icons), blob: (photo previews) and the provider's tile hosts; connections to the app, its hubs (ws/wss, same
  * host) and the provider's CORS web services; the service worker and manifest from the app; no plugins, no framing
  * (frame-ancestors 'none'), forms and <base> only to the app.
  */
-export function contentSecurityPolicy(config: Pick<AppConfig, "MAP_TYPE">) {
+export function contentSecurityPolicy(config: Pick<AppConfig, "MAP_TYPE">, inlineScripts: readonly string[] = []) {
   const map = mapHosts(config.MAP_TYPE);
   return {
     "default-src": ["'self'"],
-    "script-src": ["'self'", ...map.script],
+    "script-src": ["'self'", ...inlineScripts, ...map.script],
     "script-src-attr": ["'none'"],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:", "blob:", ...map.img],
@@ -116,10 +133,15 @@ export function webAppCacheControl(relativePath: string): string {
  * helmet's CSP middleware is built once per such value, with it as a fixed string (helmet then sends a precomputed
  * header instead of assembling and validating every directive per request), for at most {@link CSP_VARIANTS} values;
  * requests naming any other host get helmet's per-request CSP as before. A route may still replace a header with
- * `reply.header` (the API reference's CSP).
+ * `reply.header` (the API reference's CSP). `inlineScripts`: the hashes of the served page's inline scripts
+ * ({@link inlineScriptHashes}), allowed by the CSP.
  */
-export function registerSecurityHeaders(app: FastifyInstance, config: Pick<AppConfig, "MAP_TYPE">): void {
-  const directives = contentSecurityPolicy(config);
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: Pick<AppConfig, "MAP_TYPE">,
+  inlineScripts: readonly string[] = [],
+): void {
+  const directives = contentSecurityPolicy(config, inlineScripts);
   const perRequestCsp = helmet.contentSecurityPolicy({ useDefaults: false, directives });
   const cspByHub = new Map<string, typeof perRequestCsp>();
   const cspFor = (req: IncomingMessage): typeof perRequestCsp => {

@@ -4,8 +4,8 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { localDay, saveSnapshot } from "../shared/snapshot/index.ts";
 
-/** public/boot.js, the classic script in index.html's head that picks the prerendered Login copy (issue 12). */
-const BOOT = readFileSync(path.join(import.meta.dirname, "../../public/boot.js"), "utf8");
+/** apps/web/boot.js, the inline script in index.html's head that picks the prerendered Login copy (issue 12). */
+const BOOT = readFileSync(path.join(import.meta.dirname, "../../boot.js"), "utf8");
 
 function boot(hash: string, storage: Record<string, string>, native = false): string | null {
   window.location.hash = hash;

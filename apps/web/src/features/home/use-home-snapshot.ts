@@ -12,7 +12,7 @@ function takeSnapshot(): void {
 }
 
 /**
- * Keeps the snapshot of Home (shared/snapshot, issue 12) that public/boot.js paints on the next start: while `ready`
+ * Keeps the snapshot of Home (shared/snapshot, issue 12) that apps/web/boot.js paints on the next start: while `ready`
  * (the household's devices and their figures are shown, not skeletons, an error or an empty list), once
  * {@link SNAPSHOT_DELAY_MS} after `version` last changed, in an idle moment, and when the owner leaves the app
  * (`pagehide`, or the page hidden) while Home shows. Nothing while not ready, so a snapshot never holds a loading state.

@@ -5,7 +5,7 @@ export type { SnapshotNode, StoredSnapshot };
 
 /**
  * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (issue 12: Home's
- * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; public/boot.js
+ * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; apps/web/boot.js
  * rebuilds it into `#root` on a signed-in start on Home, in the same language and on the same day, and the app's first
  * render replaces it. It is a tree of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute`
  * and the CSSOM, so the page's Content-Security-Policy (no inline styles, no inline script) holds and nothing in it
@@ -22,7 +22,7 @@ export const SNAPSHOT_MAX_CHARS = 200_000;
 const SKIPPED = new Set(["script", "style", "link", "iframe", "object", "embed", "template", "noscript"]);
 
 /**
- * The local calendar day of `at` as `YYYY-MM-DD` (the phone's time zone), the same text public/boot.js computes.
+ * The local calendar day of `at` as `YYYY-MM-DD` (the phone's time zone), the same text apps/web/boot.js computes.
  * @param at a time, default now
  */
 export function localDay(at: Date = new Date()): string {
@@ -87,7 +87,7 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 }
 
 /**
- * Whether the page shows a Home snapshot that the app's first render is about to replace (public/boot.js marks the
+ * Whether the page shows a Home snapshot that the app's first render is about to replace (apps/web/boot.js marks the
  * page with `data-snapshot`; main.tsx removes the mark after that render). A screen may then render what the snapshot
  * shows at once instead of step by step.
  */

@@ -48,7 +48,7 @@ export interface StoredWifi {
  */
 export type SnapshotNode = string | [string, string[], string[], SnapshotNode[]];
 
-/** What localStorage `homeSnapshot` holds (shared/snapshot; read by public/boot.js: keep both in step). */
+/** What localStorage `homeSnapshot` holds (shared/snapshot; read by apps/web/boot.js: keep both in step). */
 export interface StoredSnapshot {
   /** Format version: boot.js shows only the version it knows (shared/snapshot SNAPSHOT_VERSION). */
   v: number;
@@ -76,7 +76,7 @@ export interface StorageSchema {
    * registration move to the account signed in here. Kept across sign-out and cache clears.
    */
   pushInstallationId: string;
-  /** The last Home shown (issue 12, shared/snapshot), painted by public/boot.js on the next start. */
+  /** The last Home shown (issue 12, shared/snapshot), painted by apps/web/boot.js on the next start. */
   homeSnapshot: StoredSnapshot;
 }
 
