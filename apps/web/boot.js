@@ -11,6 +11,9 @@
  * - with a session stored and the page opening on Home, preloads Home's own chunks and its texts in the stored
  *   language (data-home, data-home-texts) with the entry, so they load beside it instead of after it has run; on
  *   /Device the same with the Device screen's chunks, stylesheets and texts (data-device, data-device-texts);
+ * - with a session stored and the page opening on /Device, sends the Device screen's first calls (data-device-calls)
+ *   at once, beside the app's code, with the headers the app's client will send, and leaves their answers on
+ *   window.__aquapilotEarly for the app to take instead of asking again (src/shared/api/early-answers.ts);
  * - with a session stored and the page opening on Home, paints the last Home the owner saw (localStorage
  *   homeSnapshot, written by the app: apps/web/src/shared/snapshot) when it was taken today in the language the app
  *   will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
@@ -181,6 +184,55 @@
     }
   };
   /**
+   * On a signed-in page opening on /Device, outside a native shell (whose tenant only the app knows), with a stored
+   * token not about to expire (data-token-margin, ms: the app would refresh it first) and a device id in the route's
+   * params: sends each call of data-device-calls ("METHOD url|…", the query values `__deviceId__` and `__familyId__`
+   * filled from the params, form-encoded as the app's client encodes a query; a call naming a missing one is skipped) with the app's headers — Accept, the start language,
+   * the phone's time zone (data-time-zone-header), the token, a fresh Idempotency-Key on a POST — and puts
+   * { method, url, headers, at, response } on window.__aquapilotEarly; a failed request answers null.
+   */
+  const sendEarlyCalls = () => {
+    try {
+      const calls = (script.dataset.deviceCalls || "").split("|").filter(Boolean);
+      if (calls.length === 0 || !signedInOnDevice() || window.AquaPilotNative || !window.fetch) return;
+      const token = JSON.parse(window.localStorage.getItem("token"));
+      const margin = Number(script.dataset.tokenMargin);
+      if (typeof token?.accessToken !== "string" || !(token.expiresAt - Date.now() > margin)) return;
+      const lang = startLanguage();
+      const hash = window.location.hash;
+      const search = hash.indexOf("?") >= 0 ? hash.slice(hash.indexOf("?")) : "";
+      const params = JSON.parse(new URLSearchParams(search).get("params") || "{}") || {};
+      if (!lang || typeof params.deviceId !== "string" || !params.deviceId) return;
+      let zone = null;
+      try {
+        zone = window.Temporal?.Now?.timeZoneId?.() || Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+      } catch {
+        zone = null;
+      }
+      const early = [];
+      for (const call of calls) {
+        const at = call.indexOf(" ");
+        const method = call.slice(0, at);
+        let missing = false;
+        const url = call.slice(at + 1).replace(/__(deviceId|familyId)__/g, (_, name) => {
+          const value = params[name];
+          if (typeof value !== "string" || !value) missing = true;
+          return new URLSearchParams([["v", String(value)]]).toString().slice(2);
+        });
+        if (at <= 0 || missing) continue;
+        const headers = { Accept: "application/json", "Accept-Language": lang };
+        if (zone && script.dataset.timeZoneHeader) headers[script.dataset.timeZoneHeader] = zone;
+        headers.Authorization = `Bearer ${token.accessToken}`;
+        if (method === "POST") headers["Idempotency-Key"] = crypto.randomUUID();
+        const response = fetch(url, { method, headers }).catch(() => null);
+        early.push({ method, url, headers, at: Date.now(), response });
+      }
+      window.__aquapilotEarly = early;
+    } catch {
+      // no storage, bad JSON, no crypto: the app sends its calls itself
+    }
+  };
+  /**
    * Preloads the entry and its imports, and with `screen` the prerendered screen's own chunks too, else the opening
    * screen's ({@link screenChunks}); a stylesheet among them is fetched, not applied (the app links it with its chunk).
    */
@@ -264,6 +316,7 @@
     });
   } else {
     preload(false);
+    sendEarlyCalls();
     whenParsed(run);
   }
 })();

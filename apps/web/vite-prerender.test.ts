@@ -72,7 +72,7 @@ describe("deferEntry", () => {
     expect(out).toContain(
       '<title>AquaPilot</title>\n    <script data-entry="/assets/index-1.js" data-preload="/assets/react-1.js /assets/i18n-1.js" data-screen="/assets/login-1.js /assets/field-1.js" data-home="/assets/home-1.js" data-home-texts="zh-Hans=/assets/zh-Hans-1.js,/assets/zh-Hans-2.js en=/assets/en-1.js" data-css="/assets/index-1.css /assets/login-1.css" data-home-css="/assets/home-1.css">boot();</script>',
     );
-    expect(out.indexOf("boot();</script>")).toBeLessThan(out.indexOf("<link rel=\"stylesheet\""));
+    expect(out.indexOf("boot();</script>")).toBeLessThan(out.indexOf('<link rel="stylesheet"'));
     expect(() => deferEntry("<title>x</title>", "boot();")).toThrow(/no module entry/);
     // Code that would end the inline script early is refused.
     expect(() => deferEntry(html, 'a("</script>")')).toThrow(/cannot go inline/);
@@ -94,6 +94,15 @@ describe("deferEntry", () => {
     const out = deferEntry(html, "boot();", [], undefined, [], device);
     expect(out).toContain(
       ' data-device="/assets/device-1.js /assets/device-1.css" data-device-texts="en=/assets/en-start-1.js,/assets/en-device-1.js fr=/assets/fr-device-1.js">boot();</script>',
+    );
+    // The Device screen's first calls for boot.js to send, as an attribute ("&" written as "&amp;").
+    const calls = {
+      device: ["GET /api/a?x=__deviceId__&y=__familyId__", "POST /api/b"],
+      timeZoneHeader: "X-Time-Zone",
+      tokenMarginMs: 60_000,
+    };
+    expect(deferEntry(html, "boot();", [], undefined, [], device, calls)).toContain(
+      ' data-device-calls="GET /api/a?x=__deviceId__&amp;y=__familyId__|POST /api/b" data-time-zone-header="X-Time-Zone" data-token-margin="60000">boot();</script>',
     );
     // Without a Device screen in the build the script carries no such attributes.
     expect(deferEntry(html, "boot();")).not.toContain("data-device");

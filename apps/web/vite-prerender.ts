@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, minifySync, type Plugin, type Rolldown } from "vite";
+import type { BootCalls } from "./src/app/prerender.tsx";
 import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.ts";
 import { FIRST_SCREENS, type FirstScreen, screenModules } from "./vite-first-screen.ts";
 import { iconPlugin } from "./vite-icons.ts";
@@ -87,6 +88,10 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
   return html.replace(root, () => `<div id="root">${body}</div>`);
 }
 
+/** `text` as an HTML attribute value (between double quotes). */
+const attribute = (text: string): string =>
+  text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
 /**
  * Hands the start of the app's code to boot.js: the entry's `<script type="module">` and Vite's `modulepreload` links
  * leave the HTML and their URLs go on the boot script (`data-entry`, `data-preload`), whose code (`bootCode`,
@@ -102,7 +107,9 @@ export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Lang
  * in the HTML and `stylesheets`, added with it); `data-home-css`: Home's stylesheets (`home.css`, which the page
  * preloads), which boot.js links before it paints a Home snapshot. `device`: the Device screen's chunks and
  * stylesheets on `data-device` and its texts on `data-device-texts`, which boot.js preloads with the entry when a
- * signed-in page opens on /Device (issue 12: interactive within 2 s).
+ * signed-in page opens on /Device (issue 12: interactive within 2 s). `calls`: the Device screen's first calls
+ * (`data-device-calls`, "METHOD url" joined by `|`), the time-zone header's name and the token margin, with which
+ * boot.js sends those calls itself beside the entry (src/shared/api/early-answers.ts).
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go), or when
  * `bootCode` holds `</script` or `<!--` (it would end the inline script early).
  */
@@ -113,6 +120,7 @@ export function deferEntry(
   home: HomeChunks = { js: [], css: [], texts: {} },
   stylesheets: readonly string[] = [],
   device: ScreenChunks = { js: [], css: [], texts: {} },
+  calls?: BootCalls,
 ): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error("index.html: no module entry script");
@@ -141,6 +149,9 @@ export function deferEntry(
     `data-home-texts="${textList(home.texts)}" data-css="${sheets.join(" ")}" data-home-css="${home.css.join(" ")}"` +
     (deviceFiles.length > 0
       ? ` data-device="${deviceFiles.join(" ")}" data-device-texts="${textList(device.texts)}"`
+      : "") +
+    (calls && calls.device.length > 0
+      ? ` data-device-calls="${attribute(calls.device.join("|"))}" data-time-zone-header="${attribute(calls.timeZoneHeader)}" data-token-margin="${calls.tokenMarginMs}"`
       : "") +
     `>${bootCode}</script>`;
   return out.replace("</title>", () => `</title>\n    ${boot}`);
@@ -267,7 +278,7 @@ async function renderCopies(
   root: string,
   define: Record<string, unknown>,
   alias: unknown,
-): Promise<Array<{ lang: Language; markup: string }>> {
+): Promise<{ copies: Array<{ lang: Language; markup: string }>; calls: BootCalls }> {
   const server = await createServer({
     configFile: false,
     root,
@@ -292,10 +303,11 @@ async function renderCopies(
       const mod = (await server.ssrLoadModule(RENDER_MODULE)) as {
         LANGUAGES: readonly Language[];
         renderLoginScreen: (lang: Language) => Promise<string>;
+        bootCalls: () => BootCalls;
       };
       const copies: Array<{ lang: Language; markup: string }> = [];
       for (const lang of mod.LANGUAGES) copies.push({ lang, markup: await mod.renderLoginScreen(lang) });
-      return copies;
+      return { copies, calls: mod.bootCalls() };
     });
   } finally {
     await server.close();
@@ -325,7 +337,7 @@ export function prerenderPlugin(): Plugin {
       order: "post",
       async handler(html, ctx) {
         if (!ctx.bundle) return html;
-        const copies = await renderCopies(root, define, alias);
+        const { copies, calls } = await renderCopies(root, define, alias);
         const login = chunkClosure(ctx.bundle, LOGIN_MODULE);
         const home = homeChunks(
           ctx.bundle,
@@ -365,6 +377,7 @@ export function prerenderPlugin(): Plugin {
             urls(home),
             added,
             urls(device),
+            calls,
           ),
           tags: [...tags, ...preloads],
         };

@@ -161,10 +161,26 @@ describe("the Device screen in Chromium", () => {
         seen.observe(root, { childList: true, subtree: true });
       });
     });
+    const sent: string[] = [];
+    fresh.on("request", (r) => sent.push(`${r.method()} ${new URL(r.url()).pathname}`));
     const params = encodeURIComponent(JSON.stringify({ deviceId, familyId }));
     await fresh.goto(`${system.url}/#/Device?params=${params}`);
     await fresh.getByTestId("device-name").waitFor({ timeout: 15_000 });
     expect(await fresh.evaluate(() => (window as unknown as { __before: string[] }).__before)).toEqual([]);
+    // Its first calls left from the page's boot script, before the app's code had loaded, and the app took every
+    // answer instead of asking again (shared/api/early-answers.ts): each went on the wire once, none is left over.
+    const early = await fresh.evaluate(() => (window as unknown as { __aquapilotEarly?: unknown[] }).__aquapilotEarly);
+    expect(early).toEqual([]);
+    for (const call of [
+      "GET /api/abp/application-configuration",
+      "POST /api/run-lucky/device/app/device-control/query-device-info",
+      "GET /api/run-lucky/device/app/device-control/device-station-maxworktime-cache",
+      "GET /api/run-lucky/device/app/device-control/get-salt-status",
+      "GET /api/run-lucky/device/app/family-device/get-list-by-family-id",
+      "GET /api/RunLuckyIot/appuser_setting/app/setting/units",
+    ]) {
+      expect(sent.filter((s) => s === call), call).toHaveLength(1);
+    }
     await snap(fresh, "device-first-screen");
     await fresh.close();
   });

@@ -1,4 +1,6 @@
+import { endpoints } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
+import { callUrl } from "../../shared/api/client.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
 import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";
@@ -31,4 +33,29 @@ export async function prefetchDevice(client: QueryClient, hash: string = window.
       : undefined,
     prefetchForFirstMount(client, getUnitPreferencesQueryOptions()),
   ]);
+}
+
+/** A route parameter's placeholder in an early call's URL ({@link deviceEarlyCalls}): `__deviceId__`. */
+export const earlyParam = (name: "deviceId" | "familyId"): string => `__${name}__`;
+
+/**
+ * The Device screen's first calls as the page's boot script sends them before the app's code has loaded
+ * (apps/web/boot.js, shared/api/early-answers.ts; issue 12): `"METHOD url"`, the URL built by the app's own client
+ * (`callUrl`) with {@link earlyParam} placeholders as query values, which boot.js fills from the route's params
+ * (form-encoded, as the client encodes a query): the
+ * calls {@link prefetchDevice} makes, and the permissions start-up asks for (spec §4, application-configuration).
+ * Written into index.html by the build (apps/web/vite-prerender.ts, `data-device-calls`).
+ */
+export function deviceEarlyCalls(): string[] {
+  const deviceId = earlyParam("deviceId");
+  const familyId = earlyParam("familyId");
+  const calls = [
+    [endpoints.applicationConfiguration, {}],
+    [endpoints.queryDeviceInfo, { query: { deviceId } }],
+    [endpoints.deviceStationMaxWorkTimeCache, { query: { deviceId } }],
+    [endpoints.getSaltStatus, { query: { deviceId } }],
+    [endpoints.getFamilyDevices, { query: { familyId } }],
+    [endpoints.getUnitPreferences, {}],
+  ] as const;
+  return calls.map(([endpoint, options]) => `${endpoint.method} ${callUrl(endpoint, options)}`);
 }

@@ -229,10 +229,22 @@ type LooseOptions = Omit<BaseOptions<WireEndpoint>, "query" | "body"> & {
   params?: object;
 };
 
+/**
+ * The URL a call to `endpoint` goes to (spec §7): the API host, the path with its `{name}` segments filled from
+ * `params`, and the query serialised. Throws as {@link fillPath} and {@link assertDeclared} do (nothing is sent).
+ */
+export function callUrl(endpoint: WireEndpoint, options: { params?: object; query?: object } = {}): string {
+  assertDeclared(endpoint, options.query, undefined);
+  return baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query);
+}
+
 /** The URL and wire body of a call, after the declared-parameter check (nothing is sent when it throws). */
 function prepare(endpoint: WireEndpoint, options: LooseOptions) {
   assertDeclared(endpoint, options.query as object | undefined, options.body);
-  const url = baseUrl + fillPath(endpoint.path, options.params) + serializeQuery(options.query as object | undefined);
+  const url = callUrl(endpoint, {
+    params: options.params as object | undefined,
+    query: options.query as object | undefined,
+  });
   const raw = options.body;
   const body = raw === undefined ? undefined : raw instanceof RequestBody ? raw : jsonBody(raw);
   return { url, body };

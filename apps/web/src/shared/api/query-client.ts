@@ -1,6 +1,7 @@
 import { type FetchQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { i18n } from "../i18n/index.ts";
+import { i18n, mapLanguage } from "../i18n/index.ts";
 import { ApiError, errorMessage, isUnauthorized } from "./errors.ts";
+import { askedInOtherLanguage } from "./transport.ts";
 
 declare module "@tanstack/react-query" {
   interface Register {
@@ -14,7 +15,8 @@ declare module "@tanstack/react-query" {
  * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
  * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login). When the
  * interface language changes, every cached answer is marked stale and the shown ones are fetched again: the server
- * words messages, errors, region names and salt texts in the caller's language (issue 10).
+ * words messages, errors, region names and salt texts in the caller's language (issue 10) — unless every call since
+ * the last change already went out in the new language (transport.ts `askedInOtherLanguage`).
  */
 export function createAppQueryClient(showError: (text: string) => void): QueryClient {
   const report = (err: unknown, silent: boolean | undefined) => {
@@ -36,7 +38,12 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
       mutations: { retry: false },
     },
   });
-  i18n.on("languageChanged", () => void client.invalidateQueries());
+  // Answers may hold server texts (messages, fault names) in the language they were asked in: a change of language
+  // asks again — unless every call already went out in the new one (start-up: its first calls leave in the language
+  // being switched to, and may be answered before the switch ends; refetching them would ask everything twice).
+  i18n.on("languageChanged", (lng: string) => {
+    if (askedInOtherLanguage(mapLanguage(lng) ?? lng)) void client.invalidateQueries();
+  });
   return client;
 }
 

@@ -1,5 +1,6 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { i18n, requestLanguage } from "../i18n/index.ts";
+import { takeEarlyAnswer } from "./early-answers.ts";
 import { ApiError, ClientErrorCode } from "./errors.ts";
 
 /**
@@ -66,13 +67,29 @@ function phoneTimeZone(): string | null {
   return timeZone;
 }
 
+/** The `Accept-Language` values calls went out with since {@link askedInOtherLanguage} last looked. */
+const languagesAsked = new Set<string>();
+
+/**
+ * Whether any call since the last look went out in another language than `lang` (its answer may hold server texts
+ * in that language); forgets them. The query client asks on every language change: a change to the language every
+ * call was already made in (start-up, whose first calls leave in the language being switched to) refetches nothing.
+ */
+export function askedInOtherLanguage(lang: string): boolean {
+  const other = [...languagesAsked].some((asked) => asked !== lang);
+  languagesAsked.clear();
+  return other;
+}
+
 /**
  * The headers every call carries, without the bearer token (spec §7): `Accept: application/json`, `Accept-Language`
  * (the interface language), the phone's time zone ({@link TIME_ZONE_HEADER}, issue 10 "One clock"), `project-id`
  * and {@link TENANT_HEADER} when set.
  */
 export function commonHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": requestLanguage() };
+  const language = requestLanguage();
+  languagesAsked.add(language);
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": language };
   const timeZone = phoneTimeZone();
   if (timeZone) headers[TIME_ZONE_HEADER] = timeZone;
   if (projectId) headers["project-id"] = projectId;
@@ -242,7 +259,9 @@ export function networkError(): ApiError {
  * Sends one request and answers the server's `Response`, whatever its status.
  * The body's `Content-Type` is set from its kind (multipart: by the platform, with the boundary). With
  * `onUploadProgress` and a body, the request goes through `XMLHttpRequest` (the only browser API that reports upload
- * progress; its answer is read whole, then handed back as a `Response`); otherwise through `fetch`.
+ * progress; its answer is read whole, then handed back as a `Response`); otherwise through `fetch` — unless the page's
+ * boot script already sent this very request (same method, URL and headers, no body: early-answers.ts), whose answer
+ * is then used instead.
  * Errors: an `AbortError` (DOMException) when `signal` aborts; {@link ApiError} code -2 when no answer came.
  */
 export async function transmit(url: string, request: WireRequest): Promise<Response> {
@@ -250,6 +269,12 @@ export async function transmit(url: string, request: WireRequest): Promise<Respo
   const body = request.body;
   if (body?.contentType) headers["Content-Type"] = body.contentType;
   if (request.signal?.aborted) throw abortError();
+  const early = body ? null : takeEarlyAnswer(request.method, url, headers);
+  if (early) {
+    const answer = await early;
+    if (request.signal?.aborted) throw abortError();
+    if (answer) return answer;
+  }
   try {
     if (body && request.onUploadProgress && typeof XMLHttpRequest !== "undefined") {
       return await viaXhr(url, request.method, headers, body, request.signal, request.onUploadProgress);

@@ -1,0 +1,51 @@
+import { endpoints } from "@aquapilot/contract/wire";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { changeLanguage } from "../i18n/index.ts";
+import { api } from "./client.ts";
+import { createAppQueryClient } from "./query-client.ts";
+
+/** Answers every call; records each call's Accept-Language. */
+function server(): string[] {
+  const languages: string[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (_input: string, init: RequestInit = {}) => {
+      languages.push((init.headers as Record<string, string>)["Accept-Language"] ?? "");
+      return Response.json({ success: true, result: { volumeUnit: "L", hardnessUnit: "mmol" }, error: null });
+    }),
+  );
+  return languages;
+}
+
+const units = { queryKey: ["units"], queryFn: () => api(endpoints.getUnitPreferences), staleTime: 60_000 };
+
+beforeEach(async () => {
+  localStorage.clear();
+  await changeLanguage("en");
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe("the query client on a change of language (issue 10 server texts; issue 12 start-up)", () => {
+  it("asks again for answers given in another language", async () => {
+    const languages = server();
+    const client = createAppQueryClient(() => {});
+    await client.fetchQuery(units);
+    expect(languages).toEqual(["en"]);
+    await changeLanguage("fr");
+    expect(client.getQueryState(units.queryKey)?.isInvalidated).toBe(true);
+  });
+
+  it("keeps answers asked in the language being switched to while its texts loaded (start-up's first calls)", async () => {
+    const languages = server();
+    const client = createAppQueryClient(() => {});
+    const switching = changeLanguage("ru");
+    await client.fetchQuery(units);
+    await switching;
+    expect(languages).toEqual(["ru"]);
+    expect(client.getQueryState(units.queryKey)?.isInvalidated).toBe(false);
+  });
+});
