@@ -1,0 +1,5 @@
+package com.aquapilot.app;
+
+import com.getcapacitor.BridgeActivity;
+
+public class MainActivity extends BridgeActivity {}
