@@ -23,9 +23,12 @@ export function brandSvg(file: string, width: number, height: number): string {
   const drop = (size: number) =>
     `<g transform="translate(${(width - size) / 2} ${(height - size) / 2}) scale(${size / 64})">${DROP}</g>`;
   if (name.startsWith("ic_launcher_foreground")) return svg(drop(width * 0.66));
-  if (name.startsWith("ic_launcher_round")) return svg(`<circle cx="${width / 2}" cy="${height / 2}" r="${width / 2}" fill="${BRAND}"/>${drop(width)}`);
-  if (name.startsWith("ic_launcher")) return svg(`<rect width="${width}" height="${height}" rx="${width * 0.22}" fill="${BRAND}"/>${drop(width)}`);
-  if (name.startsWith("AppIcon")) return svg(`<rect width="${width}" height="${height}" fill="${BRAND}"/>${drop(width)}`);
+  if (name.startsWith("ic_launcher_round"))
+    return svg(`<circle cx="${width / 2}" cy="${height / 2}" r="${width / 2}" fill="${BRAND}"/>${drop(width)}`);
+  if (name.startsWith("ic_launcher"))
+    return svg(`<rect width="${width}" height="${height}" rx="${width * 0.22}" fill="${BRAND}"/>${drop(width)}`);
+  if (name.startsWith("AppIcon"))
+    return svg(`<rect width="${width}" height="${height}" fill="${BRAND}"/>${drop(width)}`);
   return svg(`<rect width="${width}" height="${height}" fill="${BRAND}"/>${drop(Math.min(width, height) * 0.22)}`);
 }
 

@@ -137,12 +137,13 @@ export function createNativeBridge(plugins: ShellPlugins, env: ShellEnvironment)
       return appLanguage((await plugins.device.getLanguageTag()).value);
     },
     async getConfig(): Promise<NativeConfig> {
-      const [info, pushRegistrationId] = await Promise.all([plugins.app.getInfo(), registrationId()]);
+      // App.getInfo is native only: a browser (the shell's web layer in tests) answers no version
+      const [info, pushRegistrationId] = await Promise.all([plugins.app.getInfo().catch(() => null), registrationId()]);
       return {
         ...env.safeAreas(),
         pushRegistrationId,
         tenant: env.tenant,
-        appVersion: info.version || null,
+        appVersion: info?.version || null,
         platform,
       };
     },
