@@ -29,6 +29,16 @@ export default defineConfig({
           environment: "node",
         },
       },
+      // The native shells' bridge over mocked Capacitor plugins and the native projects' sync check (issue 15).
+      {
+        test: {
+          name: "mobile",
+          root: "apps/mobile",
+          include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+          environment: "happy-dom",
+          testTimeout: 30000,
+        },
+      },
       // The benchmarks' own helpers (results table, Lighthouse figures); the benchmarks run with `npm run bench`.
       { test: { name: "bench", root: "bench", include: ["*.test.ts"] } },
     ],
