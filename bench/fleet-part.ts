@@ -90,6 +90,8 @@ export async function runFleetBenchmarks(flags: FleetFlags): Promise<ResultsPart
   const plan = planFleet(options);
   const label = `${fmt(flags.devices, 0)} devices × 1 state / 10 s, ${fmt(flags.sessions, 0)} sessions in ${fmt(plan.families, 0)} households of 1–4`;
   console.log(`\n(f) Fleet push, one server process: ${label}, ${fmt((options.measureMs ?? 0) / 1000, 0)} s measured`);
+  const load = os.loadavg().map((l) => l.toFixed(2));
+  console.log(`  machine load before the run (1, 5, 15 min): ${load.join(", ")} on ${os.cpus().length} cores`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-fleet-"));
   const broker = await startFleetBroker(plan.devices);
   let system: Awaited<ReturnType<typeof startSystem>> | null = null;
@@ -182,7 +184,7 @@ export async function runFleetBenchmarks(flags: FleetFlags): Promise<ResultsPart
   const cpus = os.cpus();
   const note =
     `Fleet push: measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ` +
-    `Node ${process.version}; every process on the same machine: the simulator (one process, one mqtt.js connection ` +
+    `Node ${process.version}, load average ${load[0]} before the run; every process on the same machine: the simulator (one process, one mqtt.js connection ` +
     `per device, one shared scheduler), ${systemRun.clientChildren} processes of official @microsoft/signalr clients, ` +
     `Debian's Mosquitto, the server (SQLite, in the bench's process${scale ? "; for the scale-out: PostgreSQL, Redis and nginx from Debian too" : ""}). ` +
     `Latency: the device's state publish → a session's handler, per member session; lost: deliveries not received ` +

@@ -76,7 +76,8 @@ async function runSim(start: SimStart): Promise<() => Promise<void>> {
     deviceOptions: {
       tickMs: 1000,
       telemetryIntervalMs: 0,
-      stateIntervalMinutes: start.intervalMs / 60_000,
+      // The state report every intervalMs comes from the scheduler below; the model's own (every 15 simulated minutes,
+      // and on station changes) stays as it is.
       reconnectPeriodMs: 1000,
     },
   });
@@ -84,6 +85,11 @@ async function runSim(start: SimStart): Promise<() => Promise<void>> {
     for (const device of fleet.devices) {
       device.on("state", (state: { ts: string }) => {
         if (recording && device.connected) records.push([device.mac, Date.parse(state.ts), wallNow()]);
+      });
+    }
+    for (const device of fleet.devices) {
+      scheduler.every(start.intervalMs, () => {
+        if (device.connected) device.publishState();
       });
     }
     const connected = await fleet.start();
