@@ -48,6 +48,23 @@ describe("bench/results.md (issue 12: server and web parts)", () => {
     const parts = splitResults(old);
     expect(parts.server).toEqual(server);
     expect(parts.web).toEqual({ rows: [], note: "" });
+    expect(parts.fleet).toEqual({ rows: [], note: "" });
     expect(splitResults(null).server.rows).toEqual([]);
+  });
+
+  it("keeps the fleet part (issue 14) apart: its own rows and note survive a server or web run, and it theirs", () => {
+    const fleet = {
+      rows: [
+        "| Fleet push, 10,000 devices | Latency p99 (ms; goal 50) | 40 | 4 | ×10.00 |",
+        "| | Lost | 0 | 0 | n/a |",
+      ],
+      note: "Fleet push: measured 2026-11-28.",
+    };
+    const md = composeResults(server, web, fleet);
+    expect(md.split("\n").slice(2, 11)).toEqual([...server.rows, ...web.rows, ...fleet.rows]);
+    const parts = splitResults(md);
+    expect(parts).toEqual({ server, web, fleet });
+    const newServer = { rows: ["| HTTP family-device list | Throughput (req/s) | 9 | 9 | ×1.00 |"], note: "Again." };
+    expect(splitResults(composeResults(newServer, parts.web, parts.fleet))).toEqual({ server: newServer, web, fleet });
   });
 });

@@ -1,7 +1,7 @@
 /**
- * bench/results.md: one Markdown table of every benchmark (server rows, then the web rows of issue 12) followed by one
- * note per part. A run of one part only (`npm run bench -- web` or `-- server`) keeps the other part's rows and note
- * from the existing file.
+ * bench/results.md: one Markdown table of every benchmark (server rows, then the web rows of issue 12, then the fleet
+ * rows of issue 14) followed by one note per part. A run of one part only (`npm run bench -- web`, `-- server` or
+ * `-- --fleet`) keeps the other parts' rows and notes from the existing file.
  */
 
 /** The table's header. */
@@ -21,32 +21,50 @@ export interface ResultsPart {
  * "Web #/Device …", "Web repeat visit …") and the web note ("Web first screen: measured …").
  */
 const WEB_PREFIX = /^(\| )?Web /;
+/** Rows and notes of the fleet part (issue 14) start with "Fleet " ("Fleet push …", "Fleet scale-out …"). */
+const FLEET_PREFIX = /^(\| )?Fleet /;
+
+/** The parts of results.md. */
+export interface ResultsParts {
+  server: ResultsPart;
+  web: ResultsPart;
+  fleet: ResultsPart;
+}
 
 /**
- * Splits an existing results.md into its server and web parts. A table block starts at a row with a benchmark name
- * and runs on through the rows with an empty first cell; blocks and notes starting with "Web " are web's.
- * Returns empty parts for a missing or empty file.
+ * Splits an existing results.md into its server, web and fleet parts. A table block starts at a row with a benchmark
+ * name and runs on through the rows with an empty first cell; blocks and notes starting with "Web " are web's, with
+ * "Fleet " the fleet's, the others the server's. Returns empty parts for a missing or empty file.
  */
-export function splitResults(markdown: string | null): { server: ResultsPart; web: ResultsPart } {
-  const server: ResultsPart = { rows: [], note: "" };
-  const web: ResultsPart = { rows: [], note: "" };
-  if (!markdown) return { server, web };
-  let current: ResultsPart = server;
+export function splitResults(markdown: string | null): ResultsParts {
+  const parts: ResultsParts = {
+    server: { rows: [], note: "" },
+    web: { rows: [], note: "" },
+    fleet: { rows: [], note: "" },
+  };
+  if (!markdown) return parts;
+  const partOf = (line: string) =>
+    WEB_PREFIX.test(line) ? parts.web : FLEET_PREFIX.test(line) ? parts.fleet : parts.server;
+  let current: ResultsPart = parts.server;
   for (const line of markdown.split("\n")) {
     if (line.startsWith("|")) {
       if (RESULTS_HEADER.includes(line)) continue;
-      if (!line.startsWith("| |")) current = WEB_PREFIX.test(line) ? web : server;
+      if (!line.startsWith("| |")) current = partOf(line);
       current.rows.push(line);
     } else if (line.trim()) {
-      const part = WEB_PREFIX.test(line) ? web : server;
+      const part = partOf(line);
       part.note = part.note ? `${part.note}\n\n${line}` : line;
     }
   }
-  return { server, web };
+  return parts;
 }
 
-/** The whole results.md: header, server rows, web rows, then the notes (server first), blank-line separated. */
-export function composeResults(server: ResultsPart, web: ResultsPart): string {
-  const notes = [server.note, web.note].filter(Boolean);
-  return `${[...RESULTS_HEADER, ...server.rows, ...web.rows].join("\n")}\n${notes.map((n) => `\n${n}\n`).join("")}`;
+/**
+ * The whole results.md: header, server rows, web rows, fleet rows, then the notes in the same order, blank-line
+ * separated. `fleet` may be left out (no fleet rows).
+ */
+export function composeResults(server: ResultsPart, web: ResultsPart, fleet?: ResultsPart): string {
+  const notes = [server.note, web.note, fleet?.note ?? ""].filter(Boolean);
+  const rows = [...RESULTS_HEADER, ...server.rows, ...web.rows, ...(fleet?.rows ?? [])];
+  return `${rows.join("\n")}\n${notes.map((n) => `\n${n}\n`).join("")}`;
 }

@@ -7,6 +7,8 @@
  *   (d) month statistics on a year of per-minute telemetry — rollups vs one GROUP BY over the raw rows;
  * then, with a system of its own, (e) the web first screen (bench/web-bench.ts, issue 12): Lighthouse mobile on
  * #/login and #/index/home vs a static page of the same first screen.
+ * `npm run bench -- --fleet` runs only the fleet figures of issue 14 (bench/fleet-part.ts: (f) 10,000 devices and
+ * 10,000 SignalR sessions vs a bare `ws` relay; (g) with --scale-out one vs two server processes behind nginx).
  * Prints each figure with its ratio to the bare baseline, then a Markdown table (also written to bench/results.md).
  * See bench/README.md for what is measured and the caveats.
  */
@@ -19,6 +21,7 @@ import { readFleetFile } from "@aquapilot/device-sim";
 import { loadConfig } from "../apps/server/src/config.ts";
 import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.ts";
 import { signInDemo } from "./demo-sign-in.ts";
+import { isFleetFlag, parseFleetFlags, runFleetBenchmarks } from "./fleet-part.ts";
 import { type BareServer, type LoadResult, runLoad, startBareServer } from "./http-bench.ts";
 import { type IngestResult, measureBareIngest, measureSystemIngest } from "./ingest-bench.ts";
 import { makeStatePayloads, measureBareRelayRoundTrips, measureSystemRoundTrips } from "./realtime-bench.ts";
@@ -182,14 +185,18 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
   }
 }
 
-const USAGE = "usage: npm run bench [-- server | web] [--built] [--reports=DIR]";
+const USAGE =
+  "usage: npm run bench [-- server | web] [--built] [--reports=DIR]\n" +
+  "       npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=SECONDS] [--scale-out]";
 
 /**
  * `npm run bench [-- server | web] [--built] [--reports=DIR]`: both parts by default, the server benchmarks (a)–(d)
  * first, then the web benchmark (e) of issue 12, never at the same time; `server` or `web` runs only that part (the
  * other part's rows in bench/results.md stay). `--built`: the web app is already built, skip the build;
  * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md
- * (a failed server part keeps its previous rows; the web part still runs).
+ * (a failed server part keeps its previous rows; the web part still runs). `--fleet` runs the fleet part alone
+ * (bench/fleet-part.ts; its sizes `--devices=N --sessions=N`, default 10,000 each, `--measure=S` seconds, default 30,
+ * and `--scale-out`); the other parts' rows stay.
  * @throws Error on an unknown argument or when a part fails (the server part's error after the web part ran).
  */
 async function main(argv: string[]): Promise<void> {
@@ -197,15 +204,25 @@ async function main(argv: string[]): Promise<void> {
   const flags = argv.filter((a) => a.startsWith("--"));
   const unknown = [
     ...parts.filter((p) => p !== "server" && p !== "web"),
-    ...flags.filter((f) => f !== "--built" && !f.startsWith("--reports=")),
+    ...flags.filter((f) => f !== "--built" && !f.startsWith("--reports=") && !isFleetFlag(f)),
   ];
   if (unknown.length) throw new Error(`unknown argument ${unknown.join(" ")}\n${USAGE}`);
+  const resultsFile = path.join(HERE, "results.md");
+  const previous = splitResults(fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : null);
+  if (flags.includes("--fleet")) {
+    if (parts.length) throw new Error(`--fleet runs alone\n${USAGE}`);
+    const fleet = await runFleetBenchmarks(parseFleetFlags(flags));
+    const table = composeResults(previous.server, previous.web, fleet);
+    console.log(`\n${table}`);
+    fs.writeFileSync(resultsFile, table);
+    console.log(`(written to ${path.relative(process.cwd(), resultsFile)})`);
+    return;
+  }
+  if (flags.some((f) => isFleetFlag(f))) throw new Error(`${flags.join(" ")} only go with --fleet\n${USAGE}`);
   const runServer = parts.length === 0 || parts.includes("server");
   const runWeb = parts.length === 0 || parts.includes("web");
   const reportsDir = flags.find((f) => f.startsWith("--reports="))?.slice("--reports=".length) || null;
 
-  const resultsFile = path.join(HERE, "results.md");
-  const previous = splitResults(fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : null);
   // A failing server part does not cost the web figures: its old rows stay, and the error is thrown at the end.
   let failure: unknown = null;
   let server = previous.server;
@@ -228,7 +245,7 @@ async function main(argv: string[]): Promise<void> {
     });
     web = reportWebBench(result);
   }
-  const table = composeResults(server, web);
+  const table = composeResults(server, web, previous.fleet);
   console.log(`\n${table}`);
   fs.writeFileSync(resultsFile, table);
   console.log(`(written to ${path.relative(process.cwd(), resultsFile)})`);

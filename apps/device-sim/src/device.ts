@@ -19,6 +19,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.ts";
 import { type OtaPlan, planOta } from "./ota.ts";
 import { Rng, seedFrom } from "./random.ts";
+import { mqttTimerOf, type ScheduledTask, type Scheduler } from "./scheduler.ts";
 
 /** Outcome of one command, as acknowledged. */
 export interface CommandOutcome {
@@ -47,8 +48,14 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
   tickMs?: number;
   /** Retained state is also published every this many simulated minutes (default 15), at most once per real second. */
   stateIntervalMinutes?: number;
-  /** Real milliseconds between telemetry messages (default 10 000). */
+  /** Real milliseconds between telemetry messages (default 10 000; 0: no telemetry). */
   telemetryIntervalMs?: number;
+  /**
+   * Timer source of the model ticks, telemetry, OTA steps and the MQTT keep-alive (scheduler.ts). A fleet passes one
+   * {@link SharedScheduler} to all its devices, so 10,000 devices cost one Node timer, not 30,000 (issue 14); alone, a
+   * device uses Node timers of its own.
+   */
+  scheduler?: Scheduler;
   /** Real milliseconds between OTA progress steps of 10 % (default 300). */
   otaStepMs?: number;
   /**
@@ -110,9 +117,9 @@ export class SimulatedDevice extends EventEmitter {
   private readonly opts: SimulatedDeviceOptions;
   private readonly outcomes = new Map<string, CommandOutcome>();
   private client: MqttClient | null = null;
-  private tickTimer: NodeJS.Timeout | null = null;
-  private telemetryTimer: NodeJS.Timeout | null = null;
-  private otaTimer: NodeJS.Timeout | null = null;
+  private tickTimer: ScheduledTask | null = null;
+  private telemetryTimer: ScheduledTask | null = null;
+  private otaTimer: ScheduledTask | null = null;
   private lastTickAt = 0;
   private lastStateClock = 0;
   private lastStateReal = 0;
@@ -194,8 +201,9 @@ export class SimulatedDevice extends EventEmitter {
     this.running = true;
     this.lastTickAt = performance.now();
     this.lastStateClock = this.valve.clock;
-    this.tickTimer = setInterval(() => this.tick(), this.opts.tickMs ?? 500);
-    this.telemetryTimer = setInterval(() => this.publishTelemetry(), this.opts.telemetryIntervalMs ?? 10_000);
+    this.tickTimer = this.every(this.opts.tickMs ?? 500, () => this.tick(), true);
+    const telemetryMs = this.opts.telemetryIntervalMs ?? 10_000;
+    if (telemetryMs > 0) this.telemetryTimer = this.every(telemetryMs, () => this.publishTelemetry(), true);
     const attempt = this.connect();
     const connected = attempt.connected.catch(async (err: Error) => {
       await this.stop();
@@ -213,7 +221,7 @@ export class SimulatedDevice extends EventEmitter {
   /** Clean shutdown: publishes retained `online:false`, disconnects (no will), stops the clock. */
   async stop(): Promise<void> {
     this.running = false;
-    for (const t of [this.tickTimer, this.telemetryTimer, this.otaTimer]) if (t) clearInterval(t);
+    for (const t of [this.tickTimer, this.telemetryTimer, this.otaTimer]) t?.cancel();
     this.tickTimer = this.telemetryTimer = this.otaTimer = null;
     const client = this.client;
     this.client = null;
@@ -324,6 +332,7 @@ export class SimulatedDevice extends EventEmitter {
       // A refused CONNACK (not yet provisioned, a changed password) is retried like a lost connection (issue 14).
       reconnectOnConnackError: retries,
       connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
+      ...(this.opts.scheduler ? { timerVariant: mqttTimerOf(this.opts.scheduler) } : {}),
       will: {
         topic: deviceTopic(this.mac, "status"),
         payload: Buffer.from(JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: false })),
@@ -413,6 +422,18 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   // ---------- time ----------
+
+  /**
+   * A periodic job, first run one period from now as with setInterval. On the shared scheduler when there is one; then
+   * with `spread` the first run is at a random phase within the period instead, so the devices of a fleet started
+   * together do not all tick or report in the same instant.
+   */
+  private every(periodMs: number, fn: () => void, spread = false): ScheduledTask {
+    const scheduler = this.opts.scheduler;
+    if (scheduler) return scheduler.every(periodMs, fn, spread ? {} : { firstInMs: periodMs });
+    const timer = setInterval(fn, periodMs);
+    return { cancel: () => clearInterval(timer) };
+  }
 
   private tick(): void {
     const now = performance.now();
@@ -585,14 +606,14 @@ export class SimulatedDevice extends EventEmitter {
       } else if (plan.failAt !== null) {
         event("ota-failed", plan.failAt);
       }
-      if (this.otaTimer) clearInterval(this.otaTimer);
+      this.otaTimer?.cancel();
       this.otaTimer = null;
       this.ota = null;
       if (plan.failAt === null) this.firmwareVersion = plan.target;
       this.emit("ota", { ...plan, ok: plan.failAt === null });
       this.publishState();
     };
-    this.otaTimer = setInterval(step, this.opts.otaStepMs ?? 300);
+    this.otaTimer = this.every(this.opts.otaStepMs ?? 300, step);
     step();
     return { ok: true, error: null };
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "./device.ts";
 import { Rng, seedFrom } from "./random.ts";
+import { type Scheduler, SharedScheduler } from "./scheduler.ts";
 
 /** One device of a fleet: its identity and credentials as the cloud knows them. */
 export interface FleetDeviceSpec {
@@ -22,6 +23,11 @@ export interface FleetOptions {
   seed?: number;
   /** Devices connecting at once during start (default 10), so the broker's password checks are not flooded. */
   connectConcurrency?: number;
+  /**
+   * Timer source shared by every device (default: a new {@link SharedScheduler} of the fleet's own, so the whole fleet
+   * runs on one Node timer; issue 14).
+   */
+  scheduler?: Scheduler;
   /** Extra options applied to every device (tick and report intervals, logging). */
   deviceOptions?: Partial<Omit<SimulatedDeviceOptions, "brokerUrl" | "mac" | "secret">>;
 }
@@ -29,6 +35,8 @@ export interface FleetOptions {
 /** A set of simulated softeners started and stopped together. */
 export interface Fleet {
   readonly devices: SimulatedDevice[];
+  /** The timer source every device of the fleet runs on. */
+  readonly scheduler: Scheduler;
   /**
    * Starts every device, a few at a time, and resolves once each has made its first connection attempt; resolves the
    * number connected then. A device refused or unable to connect keeps retrying forever with jittered backoff (issue
@@ -46,10 +54,13 @@ export interface Fleet {
 
 /**
  * Builds a fleet of {@link SimulatedDevice}s on one broker. Each household differs (persons 1–5, raw-water
- * hardness 120–400 mg/L CaCO₃, resin 15–35 L) but is deterministic for a given seed and MAC.
+ * hardness 120–400 mg/L CaCO₃, resin 15–35 L) but is deterministic for a given seed and MAC. Every device runs on the
+ * fleet's one scheduler (model ticks, telemetry, OTA steps, MQTT keep-alive; docs/device-sim.md §14) and holds one
+ * MQTT connection of its own, as a real valve does.
  */
 export function createFleet(options: FleetOptions): Fleet {
   const baseSeed = options.seed ?? 1;
+  const scheduler = options.scheduler ?? new SharedScheduler();
   const devices = options.devices.map((spec) => {
     const seed = seedFrom(`${baseSeed}:${spec.mac}`);
     const rng = new Rng(seed);
@@ -64,6 +75,7 @@ export function createFleet(options: FleetOptions): Fleet {
       seed,
       household: { persons: 1 + Math.floor(rng.next() * 5) },
       utcOffsetMinutes: -new Date().getTimezoneOffset(),
+      scheduler,
       ...options.deviceOptions,
       settings: {
         rawWaterHardness: Math.round(rng.between(120, 400)),
@@ -74,6 +86,7 @@ export function createFleet(options: FleetOptions): Fleet {
   });
   return {
     devices,
+    scheduler,
     async start() {
       const concurrency = Math.max(1, options.connectConcurrency ?? 10);
       for (let i = 0; i < devices.length; i += concurrency) {

@@ -30,6 +30,13 @@ export {
 export { nextFirmwareVersion, type OtaPlan, planOta } from "./ota.ts";
 export { Rng, seedFrom } from "./random.ts";
 export {
+  mqttTimerOf,
+  type ScheduledTask,
+  type Scheduler,
+  SharedScheduler,
+  type SharedSchedulerOptions,
+} from "./scheduler.ts";
+export {
   DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
   DEFAULT_SETTINGS,
   exchangeCapacityL,

@@ -22,19 +22,28 @@ export interface ThrowawayNginx {
  * The nginx configuration of the scaled shape (docs/deploy.md "Try the scaled shape"): round robin over `upstreams`
  * (host:port), no stickiness, WebSocket upgrades passed through (`Upgrade`/`Connection` headers, HTTP/1.1, hour-long
  * reads for the hubs), the client's address in `X-Forwarded-For`, a dead upstream tried once on the next one for
- * requests that may be repeated. `dir` holds the pid file, temp folders and logs.
+ * requests that may be repeated. `dir` holds the pid file, temp folders and logs. `workers` (default 1) worker
+ * processes of `workerConnections` (default 4096) connections each; a proxied WebSocket holds two.
  */
-export function nginxConfig(opts: { port: number; upstreams: readonly string[]; dir: string }): string {
+export function nginxConfig(opts: {
+  port: number;
+  upstreams: readonly string[];
+  dir: string;
+  workers?: number;
+  workerConnections?: number;
+}): string {
   const servers = opts.upstreams.map((u) => `    server ${u} max_fails=0;`).join("\n");
   const d = opts.dir;
   // As root (CI, this machine) the workers would run as nobody, who cannot use the private temp folder.
   const user = typeof process.getuid === "function" && process.getuid() === 0 ? "user root;\n" : "";
-  return `${user}worker_processes 1;
+  const connections = opts.workerConnections ?? 4096;
+  return `${user}worker_processes ${opts.workers ?? 1};
+worker_rlimit_nofile ${connections + 64};
 daemon off;
 master_process on;
 pid ${d}/nginx.pid;
 error_log ${d}/error.log warn;
-events { worker_connections 4096; }
+events { worker_connections ${connections}; }
 http {
   access_log off;
   client_body_temp_path ${d}/body;
@@ -69,14 +78,19 @@ ${servers}
 
 /**
  * Starts `binary` (nginx) in the foreground on a free port of 127.0.0.1 with {@link nginxConfig} over `upstreams`,
- * its files in a temp folder, and waits until it accepts connections. The caller stops it.
+ * its files in a temp folder, and waits until it accepts connections. The caller stops it. `size` sets the worker
+ * processes and their connections (the fleet benchmark's 10,000 sessions need two workers of 12,000).
  * @throws when the configuration is refused (`nginx -t`, with its message) or nginx does not listen within 5 s.
  */
-export async function startThrowawayNginx(binary: string, upstreams: readonly string[]): Promise<ThrowawayNginx> {
+export async function startThrowawayNginx(
+  binary: string,
+  upstreams: readonly string[],
+  size: { workers?: number; workerConnections?: number } = {},
+): Promise<ThrowawayNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-nginx-"));
   const port = await freePort();
   const conf = path.join(dir, "nginx.conf");
-  fs.writeFileSync(conf, nginxConfig({ port, upstreams, dir }));
+  fs.writeFileSync(conf, nginxConfig({ port, upstreams, dir, ...size }));
   try {
     execFileSync(binary, ["-t", "-q", "-p", dir, "-c", conf], { stdio: "pipe" });
   } catch (err) {
