@@ -41,7 +41,7 @@ export interface TelemetryBatchOptions {
 /** Default most records per batch (one transaction). */
 export const DEFAULT_BATCH_ROWS = 500;
 /** Default longest wait of a record for its batch, ms. */
-export const DEFAULT_BATCH_WAIT_MS = 2;
+export const DEFAULT_BATCH_WAIT_MS = 1;
 /** Rows per INSERT statement: 6 parameters each, far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const ROWS_PER_INSERT = 250;
 
