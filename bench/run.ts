@@ -58,6 +58,30 @@ function printLoad(label: string, r: LoadResult): void {
   );
 }
 
+/**
+ * (c) Telemetry ingest on a running system: the system path, then the bare Aedes broker, printed with their ratio
+ * (bench/README.md (c)). Used by the server part and by `--ingest`.
+ */
+async function runIngestBenchmark(system: System): Promise<{ system: IngestResult; bare: IngestResult }> {
+  console.log(
+    `\n(c) Telemetry ingest: ${INGEST_DEVICES} devices × QoS 1 telemetry for ${DURATION_SEC} s ` +
+      `(at most ${INGEST_WINDOW} in flight), then drain`,
+  );
+  const ingestOptions = { devices: INGEST_DEVICES, durationMs: DURATION_SEC * 1000, window: INGEST_WINDOW };
+  const ingestSystem = await measureSystemIngest(system, ingestOptions);
+  const ingestBare = await measureBareIngest(ingestOptions);
+  const ingestLine = (label: string, r: IngestResult, what: string) =>
+    console.log(
+      `  ${label.padEnd(8)} ${fmt(r.perSec, 0).padStart(8)} msg/s ${what}   (${fmt(r.done, 0)} of ` +
+        `${fmt(r.published, 0)} published in ${fmt(r.seconds, 2)} s)`,
+    );
+  ingestLine("system", ingestSystem, "stored (device_telemetry rows + rollups)");
+  ingestLine("bare", ingestBare, "delivered to one counting subscriber");
+  console.log(`  ratio system ÷ bare: msg/s ${ratio(ingestSystem.perSec, ingestBare.perSec)}`);
+
+  return { system: ingestSystem, bare: ingestBare };
+}
+
 /** Runs (a)–(d) against one system started here; returns their rows and note for bench/results.md. */
 async function runServerBenchmarks(): Promise<ResultsPart> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
@@ -125,21 +149,7 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
     );
 
     // (c) Telemetry ingest
-    console.log(
-      `\n(c) Telemetry ingest: ${INGEST_DEVICES} devices × QoS 1 telemetry for ${DURATION_SEC} s ` +
-        `(at most ${INGEST_WINDOW} in flight), then drain`,
-    );
-    const ingestOptions = { devices: INGEST_DEVICES, durationMs: DURATION_SEC * 1000, window: INGEST_WINDOW };
-    const ingestSystem = await measureSystemIngest(system, ingestOptions);
-    const ingestBare = await measureBareIngest(ingestOptions);
-    const ingestLine = (label: string, r: IngestResult, what: string) =>
-      console.log(
-        `  ${label.padEnd(8)} ${fmt(r.perSec, 0).padStart(8)} msg/s ${what}   (${fmt(r.done, 0)} of ` +
-          `${fmt(r.published, 0)} published in ${fmt(r.seconds, 2)} s)`,
-      );
-    ingestLine("system", ingestSystem, "stored (device_telemetry rows + rollups)");
-    ingestLine("bare", ingestBare, "delivered to one counting subscriber");
-    console.log(`  ratio system ÷ bare: msg/s ${ratio(ingestSystem.perSec, ingestBare.perSec)}`);
+    const { system: ingestSystem, bare: ingestBare } = await runIngestBenchmark(system);
 
     // (d) Month statistics on a year of data
     console.log(`\n(d) Month statistics (reportTimeType 1) on a year of per-minute telemetry, ${STAT_RUNS} runs each`);
@@ -187,10 +197,29 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
 
 const USAGE =
   "usage: npm run bench [-- server | web] [--built] [--reports=DIR]\n" +
-  "       npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=SECONDS] [--scale-out]";
+  "       npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=SECONDS] [--scale-out]\n" +
+  "       npm run bench -- --ingest";
 
 /**
- * `npm run bench [-- server | web] [--built] [--reports=DIR]`: both parts by default, the server benchmarks (a)–(d)
+ * `--ingest`: only (c), on a system of its own started like the server part's; prints the figures and writes nothing
+ * (bench/results.md keeps its rows). A quick check of the ingest path, about 30 s.
+ */
+async function runIngestOnly(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
+  let system: System | null = null;
+  try {
+    system = await startSystem(config);
+    await runIngestBenchmark(system);
+  } finally {
+    await system?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npm run bench [-- server | web] [--built] [--reports=DIR]`, or `npm run bench -- --ingest` (only (c), nothing
+ * written): both parts by default, the server benchmarks (a)–(d)
  * first, then the web benchmark (e) of issue 12, never at the same time; `server` or `web` runs only that part (the
  * other part's rows in bench/results.md stay). `--built`: the web app is already built, skip the build;
  * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md
@@ -204,9 +233,14 @@ async function main(argv: string[]): Promise<void> {
   const flags = argv.filter((a) => a.startsWith("--"));
   const unknown = [
     ...parts.filter((p) => p !== "server" && p !== "web"),
-    ...flags.filter((f) => f !== "--built" && !f.startsWith("--reports=") && !isFleetFlag(f)),
+    ...flags.filter((f) => f !== "--built" && f !== "--ingest" && !f.startsWith("--reports=") && !isFleetFlag(f)),
   ];
   if (unknown.length) throw new Error(`unknown argument ${unknown.join(" ")}\n${USAGE}`);
+  if (flags.includes("--ingest")) {
+    if (parts.length > 0 || flags.includes("--fleet")) throw new Error(`--ingest runs alone\n${USAGE}`);
+    await runIngestOnly();
+    return;
+  }
   const resultsFile = path.join(HERE, "results.md");
   const previous = splitResults(fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : null);
   if (flags.includes("--fleet")) {

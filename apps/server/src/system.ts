@@ -15,7 +15,7 @@ import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
 import { provisionDevice } from "./modules/devices/index.ts";
 import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
-import { rollupTelemetryAt } from "./modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "./modules/statistics/index.ts";
 import {
   accountHubAuth,
   deriveConnectionTokenKey,
@@ -103,7 +103,7 @@ export async function startSystem(
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     cleanups.push(() => deviceLink.close());
 

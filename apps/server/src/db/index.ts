@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
 import * as m0001 from "./migrations/0001-init.ts";
@@ -78,7 +78,7 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     file.pragma("foreign_keys = ON");
     file.pragma("busy_timeout = 5000");
     file.pragma("synchronous = NORMAL");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   }
   // Unordered: migrations written in parallel branches may land in any order; each runs once, by name.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
@@ -89,6 +89,32 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message ?? error}`);
   }
   return { db, engine };
+}
+
+/** Most prepared statements {@link withStatementCache} keeps (the server's distinct query texts are fewer). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 for Kysely with its prepared statements kept per SQL text (decision 51): Kysely prepares every query
+ * anew, and preparing was the largest single cost of the telemetry path in the profile. A statement that is still
+ * being iterated (a streamed query) is not handed out twice: another is prepared for that call. SQLite re-prepares a
+ * kept statement by itself after a schema change (migrations). The cache is emptied when full.
+ */
+function withStatementCache(file: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sql: string) {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) return hit;
+      const statement = file.prepare(sql);
+      if (!hit) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type LoginOutcome,
 } from "./login-limiter.ts";
 import { guardPacketSize } from "./packet-guard.ts";
+import type { InboundMessage } from "./transport.ts";
 
 /** The gateway's MQTT username (docs/device-protocol.md, "Credentials"). */
 export const GATEWAY_USERNAME = "gateway";
@@ -47,6 +48,13 @@ export interface EmbeddedBrokerOptions {
   now?: () => number;
   /** Largest packet read, bytes of remaining length (default MQTT_MAX_PACKET_BYTES). */
   maxPacketBytes?: number;
+  /**
+   * Takes every device publish the ACL allows (its will included) in-process, before the broker acknowledges it
+   * (the gateway's `ingest`, decision 51): the PUBACK (QoS 1) is sent, and the message passed on to subscribers, only
+   * once the returned promise resolves; a rejection refuses the publish, which closes the device's connection without
+   * a PUBACK, so the device sends the message again. undefined: acknowledged at once.
+   */
+  ingest?: (message: InboundMessage) => Promise<unknown> | undefined;
 }
 
 /** What the broker refused since start (issue 11), for tests and diagnostics. */
@@ -112,7 +120,8 @@ function gatewayTopicAllowed(topic: string): boolean {
  * - packet size: a packet announcing more than `maxPacketBytes` (default MQTT_MAX_PACKET_BYTES, 16 KiB) closes the
  *   connection before its body is read (packet-guard.ts).
  * - authorizePublish: a device only to its own status/state/telemetry/event/ack; the gateway anywhere under
- *   `aq/v1/devices/`. A refused publish closes the connection (MQTT 3.1.1 has no negative PUBACK).
+ *   `aq/v1/devices/`. A refused publish closes the connection (MQTT 3.1.1 has no negative PUBACK). With `ingest`,
+ *   an allowed device publish is recorded before it is acknowledged (see {@link EmbeddedBrokerOptions.ingest}).
  * - authorizeSubscribe: a device only its own cmd; the gateway anything under the tree (also `$share/…`);
  *   anything else is answered with SUBACK 0x80.
  * @throws when the port cannot be bound.
@@ -205,7 +214,25 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     }
     if (who?.kind === "device") {
       const parsed = parseDeviceTopic(packet.topic);
-      if (parsed && parsed.mac === who.mac && DEVICE_PUBLISH.has(parsed.channel)) return callback(null);
+      if (parsed && parsed.mac === who.mac && DEVICE_PUBLISH.has(parsed.channel)) {
+        const payload = packet.payload;
+        const recorded = options.ingest?.({
+          topic: packet.topic,
+          mac: parsed.mac,
+          channel: parsed.channel,
+          payload: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+          retained: packet.retain,
+        });
+        if (!recorded) return callback(null);
+        recorded.then(
+          () => callback(null),
+          (err: Error) => {
+            logger?.warn({ mac: who.mac, topic: packet.topic, err: err.message }, "mqtt publish not recorded");
+            callback(err);
+          },
+        );
+        return;
+      }
       logger?.warn({ mac: who.mac, topic: packet.topic }, "mqtt publish refused");
     }
     callback(new Error("topic not allowed"));

@@ -21,7 +21,7 @@ import { bearer, createTestApp, type TestApp } from "../../test/helpers.ts";
 import { InProcessBus } from "../bus.ts";
 import { seedDemoIfEmpty } from "../modules/demo.ts";
 import { recordClockDrift } from "../modules/statistics/freshness.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLink } from "./index.ts";
 
 /**
@@ -253,7 +253,7 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
       mqttHost: "127.0.0.1",
       mqttPort: 0,
       logger: log.logger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     // A short, real history for A: online, water, one regeneration.
     const a = await connect(A);

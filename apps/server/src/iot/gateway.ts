@@ -11,7 +11,7 @@ import { AppError } from "../http/errors.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import { DeviceMessageChecks, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
 import type { IotLogger } from "./logger.ts";
-import { type DeviceEventHook, DeviceRecords, type TelemetryHook } from "./records.ts";
+import { type DeviceEventHook, DeviceRecords, type DeviceRecordsDeps, type TelemetryHook } from "./records.ts";
 import { type InboundMessage, MqttTransport, PerDeviceQueue, type TransportOptions } from "./transport.ts";
 
 /** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
@@ -23,6 +23,8 @@ export interface GatewayOptions extends TransportOptions {
   bus: Bus;
   /** Keeps what is derived from telemetry up to date (see {@link TelemetryHook}). */
   onTelemetry: TelemetryHook;
+  /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
+  telemetryBatch?: DeviceRecordsDeps["telemetryBatch"];
 }
 
 interface Waiter {
@@ -60,12 +62,20 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly db: Db;
   private readonly logger: IotLogger;
 
-  private constructor(transport: MqttTransport, db: Db, bus: Bus, logger: IotLogger, onTelemetry: TelemetryHook) {
+  private constructor(transport: MqttTransport, options: GatewayOptions) {
+    const { db, bus, logger } = options;
     this.transport = transport;
     this.db = db;
     this.logger = logger;
     this.checks = new DeviceMessageChecks(logger);
-    this.records = new DeviceRecords({ db, bus, logger, checks: this.checks, onTelemetry });
+    this.records = new DeviceRecords({
+      db,
+      bus,
+      logger,
+      checks: this.checks,
+      onTelemetry: options.onTelemetry,
+      telemetryBatch: options.telemetryBatch,
+    });
     // Acks are matched through the bus, so a waiter is answered even when another process recorded the ack.
     this.unsubscribeBus = bus.subscribe((event) => {
       if (event.type !== "device.changed" || event.message.kind !== "ack" || !event.message.ack) return;
@@ -96,15 +106,27 @@ export class DeviceGateway implements DeviceCommandPort {
   }
 
   /**
-   * Connects to the broker and subscribes (QoS 1) to status, state, telemetry, event and ack of every device
-   * (shared subscriptions and a persistent session on an external broker: transport.ts).
+   * Connects to the broker. On an external broker it subscribes (QoS 1) to status, state, telemetry, event and ack
+   * of every device (shared subscriptions and a persistent session: transport.ts); the embedded broker hands device
+   * messages to {@link ingest} instead, so there the connection only publishes commands.
    * @throws when the embedded broker cannot be reached or refuses the credentials (an external one is retried).
    */
   static async connect(options: GatewayOptions): Promise<DeviceGateway> {
     const transport = await MqttTransport.connect(options);
-    const gateway = new DeviceGateway(transport, options.db, options.bus, options.logger, options.onTelemetry);
-    await transport.subscribe();
+    const gateway = new DeviceGateway(transport, options);
+    if (options.external) await transport.subscribe();
     return gateway;
+  }
+
+  /**
+   * Takes a device message the embedded broker hands over in-process (broker.ts `ingest`) before acknowledging it:
+   * queued behind the device's earlier messages like one received over MQTT.
+   * @returns undefined for a message refused at once (too large), else a promise that resolves once the message is
+   * recorded (telemetry: its batch committed) or refused by the checks, and rejects when recording it failed — the
+   * broker then withholds the device's PUBACK and closes its connection, so the device sends it again.
+   */
+  ingest(message: InboundMessage): Promise<void> | undefined {
+    return this.enqueue(message);
   }
 
   /** Sets (or with null removes) the {@link DeviceEventHook}; system.ts points it at the message center. */
@@ -120,6 +142,7 @@ export class DeviceGateway implements DeviceCommandPort {
   /** Resolves when every message received so far has been recorded (tests, graceful shutdown). */
   async idle(): Promise<void> {
     await this.queue.idle();
+    await this.records.idle();
   }
 
   /**
@@ -263,7 +286,8 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /**
    * Refuses an oversized message at once; queues any other behind the device's earlier messages. Returns the
-   * promise of its handling (never rejects), which the transport waits for before acknowledging the message.
+   * promise of its handling, which rejects when recording failed (after logging it); the transport or the embedded
+   * broker acknowledges the message only once it resolves.
    */
   private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
     this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);

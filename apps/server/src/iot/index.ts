@@ -10,7 +10,7 @@ import {
   startEmbeddedBroker,
 } from "./broker.ts";
 import { type BrokerAccounts, DynsecAccounts, noBrokerAccounts } from "./dynsec.ts";
-import { DeviceGateway } from "./gateway.ts";
+import { DeviceGateway, type GatewayOptions } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
 import type { TelemetryHook } from "./records.ts";
 
@@ -93,6 +93,8 @@ export interface DeviceLinkOptions {
   logger: IotLogger;
   /** What keeps telemetry's derived records up to date: the statistics rollups (records.ts {@link TelemetryHook}). */
   onTelemetry: TelemetryHook;
+  /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
+  telemetryBatch?: GatewayOptions["telemetryBatch"];
   /** Limits of the embedded broker other than the defaults (tests): guessing limits, their clock, packet size. */
   brokerLimits?: Pick<EmbeddedBrokerOptions, "loginLimits" | "now" | "maxPacketBytes">;
 }
@@ -108,6 +110,7 @@ export interface DeviceLinkOptions {
  */
 export async function startDeviceLink(options: DeviceLinkOptions): Promise<DeviceLink> {
   let broker: EmbeddedBroker | null = null;
+  let gateway: DeviceGateway | null = null;
   let url: string;
   let brokerUrl: string;
   let username: string | undefined;
@@ -126,6 +129,8 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
     const host = options.mqttHost ?? "127.0.0.1";
     broker = await startEmbeddedBroker({
       host,
+      // Device messages go to the gateway in-process, and the device's PUBACK waits until they are recorded.
+      ingest: (message) => (gateway ? gateway.ingest(message) : Promise.reject(new Error("gateway not started"))),
       port: options.mqttPort ?? 1883,
       authorize: createDeviceAuthorizer(options.db),
       gatewayPassword: password,
@@ -146,9 +151,9 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
           logger: options.logger,
         })
       : noBrokerAccounts;
-  let gateway: DeviceGateway;
+  let connected: DeviceGateway;
   try {
-    gateway = await DeviceGateway.connect({
+    connected = await DeviceGateway.connect({
       db: options.db,
       bus: options.bus,
       url,
@@ -159,22 +164,24 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       shared: options.sharedSubscriptions ?? true,
       logger: options.logger,
       onTelemetry: options.onTelemetry,
+      telemetryBatch: options.telemetryBatch,
     });
   } catch (err) {
     await accounts.close();
     await broker?.close();
     throw err;
   }
+  gateway = connected;
   return {
     brokerUrl,
-    gateway,
+    gateway: connected,
     broker,
     accounts,
-    sendCommand: (input) => gateway.sendCommand(input),
-    sendCommandAndWait: (input) => gateway.sendCommandAndWait(input),
+    sendCommand: (input) => connected.sendCommand(input),
+    sendCommandAndWait: (input) => connected.sendCommandAndWait(input),
     async close() {
       await accounts.close();
-      await gateway.close();
+      await connected.close();
       await broker?.close();
     },
   };

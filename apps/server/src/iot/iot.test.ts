@@ -11,7 +11,7 @@ import { type BusEvent, InProcessBus } from "../bus.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
 import { isMessageKey } from "../http/messages.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.ts";
 
 const A = { mac: "02AA00000001", secret: "secret-of-device-a-0123456789" };
@@ -147,7 +147,7 @@ beforeAll(async () => {
     mqttHost: "127.0.0.1",
     mqttPort: 0,
     logger: silentLogger,
-    onTelemetry: rollupTelemetryAt,
+    onTelemetry: rollupTelemetryBatch,
   });
 });
 

@@ -6,7 +6,7 @@ import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { followBackoff } from "./backoff.ts";
 import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
@@ -58,7 +58,7 @@ describe.skipIf(why !== null).each([
       gatewayClientId: `aquapilot-gw-restart-${shared ? "shared" : "plain"}`,
       sharedSubscriptions: shared,
       logger: silentLogger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     await provisionDevice(database.db, { ...D, name: D.mac });
     expect(await link.accounts.provision(D.mac, D.secret)).toBe(true);

@@ -7,7 +7,7 @@ import { mosquittoMissing, runClient, startMosquitto, type TestMosquitto } from 
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { beginActivation, completeActivation } from "../modules/activation/service.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, type DynsecAccounts, deviceRoleName, silentLogger, startDeviceLink } from "./index.ts";
 import { MqttTransport } from "./transport.ts";
 
@@ -83,7 +83,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       brokerKind: "mosquitto-dynsec",
       gatewayClientId: "aquapilot-gw-test-1",
       logger: silentLogger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     await waitFor(() => link.gateway.connected, 10_000, "gateway connected");
     for (const d of [A, B]) {
@@ -264,7 +264,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       brokerKind: "mosquitto-dynsec",
       gatewayClientId: "aquapilot-gw-test-2",
       logger: silentLogger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     try {
       await waitFor(() => second.gateway.connected, 10_000, "second gateway connected");

@@ -4,7 +4,7 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { InProcessBus } from "../bus.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { DEFAULT_LOGIN_LIMITS, type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
 /**
@@ -56,7 +56,7 @@ describe.each(ENGINES)("MQTT password guessing on %s (issue 11)", (engine) => {
       mqttHost: "127.0.0.1",
       mqttPort: 0,
       logger: silentLogger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
       brokerLimits: { loginLimits, now: () => clock },
     });
   }

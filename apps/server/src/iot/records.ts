@@ -14,14 +14,9 @@ import type { DeviceMessageChecks } from "./checks.ts";
 import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
 import type { IotLogger } from "./logger.ts";
 import { storedStationStart } from "./plausibility.ts";
+import { TelemetryBatcher, type TelemetryBatchOptions, type TelemetryHook } from "./telemetry-batch.ts";
 
-/**
- * Called once a telemetry record is stored for the first time (a redelivered one stored nothing and calls nothing),
- * with the record's time `ts` (ISO UTC): the statistics module's hourly and daily rollups (issue 4) are written here,
- * in the device's order, before the change is announced. The device link never imports a module (issue 13): the
- * composition root (system.ts) passes the module's function. Errors fail the message's handling like a store error.
- */
-export type TelemetryHook = (db: Db, deviceId: string, ts: string) => Promise<unknown>;
+export type { TelemetryHook } from "./telemetry-batch.ts";
 
 /**
  * Called after a device event is stored — and again for a redelivered one — so records derived from it (user
@@ -36,6 +31,8 @@ export interface DeviceRecordsDeps {
   logger: IotLogger;
   checks: DeviceMessageChecks;
   onTelemetry: TelemetryHook;
+  /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
+  telemetryBatch?: Pick<TelemetryBatchOptions, "maxRows" | "maxWaitMs">;
 }
 
 /** One device message on its way to the database: the parsed JSON, the stored device, and the receive time. */
@@ -66,8 +63,15 @@ export class DeviceRecords {
   private eventHook: DeviceEventHook | null = null;
 
   private readonly deps: DeviceRecordsDeps;
+  private readonly telemetry: TelemetryBatcher;
   constructor(deps: DeviceRecordsDeps) {
     this.deps = deps;
+    this.telemetry = new TelemetryBatcher({ db: deps.db, onTelemetry: deps.onTelemetry, ...deps.telemetryBatch });
+  }
+
+  /** Resolves when every telemetry record handed to the batch writer so far is written (or its batch failed). */
+  idle(): Promise<void> {
+    return this.telemetry.idle();
   }
 
   /** Sets (or with null removes) the {@link DeviceEventHook}. */
@@ -219,8 +223,10 @@ export class DeviceRecords {
   }
 
   /**
-   * telemetry: one `device_telemetry` row per (device, time), then the {@link TelemetryHook} and the live flow and
-   * total in `device_state`; a redelivered record stores and announces nothing.
+   * telemetry: one `device_telemetry` row per (device, time), written in a batch with other devices' records
+   * (telemetry-batch.ts: the {@link TelemetryHook} and the live flow and total in `device_state` in the same
+   * transaction); resolves once the batch has committed, then announces the change. A redelivered record stores and
+   * announces nothing. Rejects when the batch failed (nothing of it stored), so the message is not acknowledged.
    */
   private async recordTelemetry({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
     const { checks, db } = this.deps;
@@ -228,27 +234,15 @@ export class DeviceRecords {
     if (!msg) return;
     if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
-    const inserted = await db
-      .insertInto("device_telemetry")
-      .values({
-        device_id: device.id,
-        ts: recordTs,
-        total_water_l: msg.totalWaterL,
-        flow_rate_lpm: msg.flowRateLpm,
-        interval_water_l: msg.intervalWaterL,
-        received_at: now,
-      })
-      .onConflict((oc) => oc.columns(["device_id", "ts"]).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-    // Hourly/daily statistics (issue 4), idempotent, in real time: the hour the water arrived (issue 10).
-    await this.deps.onTelemetry(db, device.id, now);
-    // The clock rate is measured on state reports only: no extra read on the busiest path.
-    await db
-      .updateTable("device_state")
-      .set({ flow_rate_lpm: msg.flowRateLpm, total_water_l: msg.totalWaterL, updated_at: now })
-      .where("device_id", "=", device.id)
-      .execute();
+    const storedNow = await this.telemetry.add({
+      deviceId: device.id,
+      ts: recordTs,
+      totalWaterL: msg.totalWaterL,
+      flowRateLpm: msg.flowRateLpm,
+      intervalWaterL: msg.intervalWaterL,
+      receivedAt: now,
+    });
+    if (!storedNow) return;
     await announceChange(db, this.deps.bus, device.id, "state");
   }
 

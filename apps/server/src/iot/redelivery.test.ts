@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
-import { rollupTelemetryAt } from "../modules/statistics/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
 const D = { mac: "02F0000000F6", secret: randomBytes(32).toString("base64url") };
@@ -59,7 +59,7 @@ describe("redelivered device messages", () => {
       mqttPort: 0,
       gatewayPassword: randomBytes(32).toString("base64url"),
       logger: silentLogger,
-      onTelemetry: rollupTelemetryAt,
+      onTelemetry: rollupTelemetryBatch,
     });
     ({ id: deviceId } = await provisionDevice(database.db, { ...D, name: D.mac }));
     device = await mqtt.connectAsync(link.brokerUrl, { clientId: D.mac, username: D.mac, password: D.secret });

@@ -39,6 +39,12 @@ const CATCH_UP_SUBSCRIPTION_ID = 7;
 /** How long the catch-up subscription stays, ms (retained messages follow its SUBACK at once). */
 const CATCH_UP_MS = 2000;
 
+/**
+ * Receive Maximum (MQTT 5) the gateway asks an external broker for: how many QoS 1 messages may wait for its PUBACK
+ * at once, i.e. how many can share one telemetry batch (Mosquitto also caps it by its `max_inflight_messages`).
+ */
+export const GATEWAY_RECEIVE_MAXIMUM = 1000;
+
 /** How long start-up waits for a first connection to an external broker before going on without it, ms. */
 const EXTERNAL_FIRST_CONNECT_WAIT_MS = 5000;
 
@@ -70,6 +76,20 @@ export interface TransportOptions {
   shared?: boolean;
 }
 
+/** A QoS 1 message of an external broker waiting for its PUBACK. */
+interface PendingAck {
+  messageId: number;
+  outcome: "pending" | "stored" | "failed";
+}
+
+/** What mqtt.js's packet pump is given instead of sending a PUBACK itself (see the transport's `handleMessage`). */
+const DEFERRED_ACK = new Error("PUBACK deferred until stored");
+
+/** The one internal of mqtt.js the transport uses: sending a packet (a PUBACK) on the current connection. */
+interface MqttClientInternals {
+  _sendPacket(packet: { cmd: "puback"; messageId: number; reasonCode: number }): void;
+}
+
 /** One message a device published on an inbound channel (its topic already parsed). */
 export interface InboundMessage {
   topic: string;
@@ -85,12 +105,14 @@ export interface InboundMessage {
  * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
  *
- * On an external broker a device message is acknowledged after handling: its PUBACK is sent once the handler's
- * promise has settled (mqtt.js `handleMessage`), so a message the broker counts as delivered has been recorded (or
- * refused by the checks), and a gateway that dies first gets it again from its session — the records are idempotent,
- * so nothing is written twice. mqtt.js handles one incoming packet at a time, so this also paces the broker to the
- * database (a gateway handles one message at a time; more processes share the load). The embedded broker, which
- * dies with the process, is acknowledged at once as before.
+ * On an external broker a device message is acknowledged after handling (decision 51): its PUBACK is sent once the
+ * handler's promise has resolved — the message recorded (telemetry: its batch committed) or refused by the checks —
+ * and in arrival order, so a message the broker counts as delivered is durable, and a gateway that dies first gets it
+ * again from its session; the records are idempotent, so nothing is written twice. Messages are not handled one at a
+ * time: the next is read while earlier ones wait for their batch (the broker's in-flight window, at most
+ * {@link GATEWAY_RECEIVE_MAXIMUM}, bounds them). A message whose handling failed is not acknowledged: the connection is
+ * dropped and the session redelivers it. On the embedded broker this client receives no device messages: the broker
+ * hands them over in-process and sends the device's PUBACK once they are recorded (broker.ts `ingest`).
  */
 export class MqttTransport {
   private readonly client: MqttClient;
@@ -99,6 +121,8 @@ export class MqttTransport {
   private readonly external: boolean;
   private readonly shared: boolean;
   private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
+  /** QoS 1 messages of the current connection not yet acknowledged, in arrival order (external broker). */
+  private readonly acks: PendingAck[] = [];
   private handler: ((message: InboundMessage) => Promise<unknown> | undefined) | null = null;
   private readonly early: Array<{ message: InboundMessage; settle: () => void }> = [];
   private subscribing: Promise<void> | null = null;
@@ -111,18 +135,63 @@ export class MqttTransport {
     this.external = external;
     this.shared = shared;
     client.on("message", (topic, payload, packet) => this.receive(topic, payload, packet));
-    // Only an external broker outlives this process: the embedded one dies with it, so acknowledging its messages
-    // late would only slow the process down (mqtt.js handles one incoming packet at a time).
+    // Only an external broker outlives this process and sends its messages over MQTT: the embedded one hands device
+    // messages over in-process before it acknowledges them (broker.ts `ingest`), so this client gets none there.
     if (!external) return;
+    client.on("close", () => {
+      // PUBACKs belong to the connection: whatever was not acknowledged comes again from the session.
+      this.acks.splice(0);
+    });
     client.handleMessage = (packet, callback) => {
       const done = this.handled.get(packet);
       this.handled.delete(packet);
       if (!done) return callback();
+      if (packet.qos !== 1 || packet.messageId === undefined) {
+        done.then(
+          () => callback(),
+          () => callback(),
+        );
+        return;
+      }
+      const ack: PendingAck = { messageId: packet.messageId, outcome: "pending" };
+      this.acks.push(ack);
       done.then(
-        () => callback(),
-        () => callback(),
+        () => this.settleAck(ack, "stored"),
+        () => this.settleAck(ack, "failed"),
       );
+      // mqtt.js would send the PUBACK from this callback and read no further packet until then; an error skips its
+      // PUBACK (the callback passes it to the packet pump, which ignores it) and lets the next message in at once, so
+      // messages are recorded side by side (in batches) and acknowledged by settleAck once stored.
+      callback(DEFERRED_ACK);
     };
+  }
+
+  /**
+   * Records a message's outcome and sends the PUBACKs that may leave now: in the order the messages arrived (MQTT 5
+   * §4.6), each only once its message is stored. A failed message is never acknowledged: the connection is dropped,
+   * so the broker delivers it, and every later unacknowledged one, again from the persistent session (the records
+   * are idempotent).
+   */
+  private settleAck(ack: PendingAck, outcome: "stored" | "failed"): void {
+    ack.outcome = outcome;
+    while (this.acks.length > 0 && this.acks[0].outcome !== "pending") {
+      const head = this.acks[0];
+      if (head.outcome === "failed") {
+        this.acks.splice(0);
+        this.logger.warn(
+          { messageId: head.messageId },
+          "gateway: a message was not stored; reconnecting for a redelivery",
+        );
+        this.client.stream?.destroy();
+        return;
+      }
+      this.acks.shift();
+      (this.client as unknown as MqttClientInternals)._sendPacket({
+        cmd: "puback",
+        messageId: head.messageId,
+        reasonCode: 0,
+      });
+    }
   }
 
   /**
@@ -159,7 +228,7 @@ export class MqttTransport {
       clean: false,
       // Refused (the broker's auth plugin not ready, an account being changed): retried like a lost connection.
       reconnectOnConnackError: true,
-      properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS },
+      properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS, receiveMaximum: GATEWAY_RECEIVE_MAXIMUM },
     });
     followBackoff(client, GATEWAY_BACKOFF);
     const transport = new MqttTransport(client, options.logger, url.toString(), true, options.shared ?? true);
@@ -308,18 +377,17 @@ export class PerDeviceQueue {
 
   /**
    * Queues `task` behind the device's earlier ones.
-   * @returns a promise settled when the task has finished (after `onError` for a failed one); it never rejects.
+   * @returns the task's own outcome: resolves when it has finished; rejects with its error (after `onError` was
+   * called with it), so the caller can withhold the message's acknowledgement. The device's next task runs either way.
    */
   run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): Promise<void> {
     const previous = this.chains.get(mac) ?? Promise.resolve();
-    const next = previous
-      .then(task)
-      .catch(onError)
-      .finally(() => {
-        if (this.chains.get(mac) === next) this.chains.delete(mac);
-      });
+    const outcome = previous.then(task);
+    const next = outcome.catch(onError).finally(() => {
+      if (this.chains.get(mac) === next) this.chains.delete(mac);
+    });
     this.chains.set(mac, next);
-    return next;
+    return outcome;
   }
 
   /** Resolves when every task queued so far has finished. */

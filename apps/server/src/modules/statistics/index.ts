@@ -4,7 +4,7 @@
  */
 export { readFreshness, recordClockDrift } from "./freshness.ts";
 export { statisticsMessages } from "./messages.ts";
-export { rollupTelemetryAt } from "./rollup.ts";
+export { rollupTelemetryAt, rollupTelemetryBatch, type TelemetryArrival } from "./rollup.ts";
 export { statisticsRoutes } from "./routes.ts";
 export { readSaltStatus } from "./salt.ts";
 export { expectedStationSeconds, type ReportedSettings, readReportedSettings } from "./settings.ts";

@@ -1,4 +1,5 @@
 import { MQTT_BOUNDS } from "@aquapilot/contract";
+import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 
 const HOUR_MS = 3_600_000;
@@ -33,70 +34,138 @@ export function dayOf(ts: string | number | Date): string {
  * rolls nothing up (no throw).
  */
 export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, now = new Date()): Promise<void> {
-  if (!readableTime(ts)) return;
-  const hourStart = hourStartOf(ts);
-  const hourEnd = new Date(new Date(hourStart).getTime() + HOUR_MS).toISOString();
+  await rollupTelemetryBatch(db, [{ deviceId, receivedAt: ts }], now);
+}
+
+/** A device and a time of arrival whose hour (and day) {@link rollupTelemetryBatch} recomputes. */
+export interface TelemetryArrival {
+  deviceId: string;
+  /** Server time of arrival, ISO UTC; an unreadable one is skipped. */
+  receivedAt: string;
+}
+
+/**
+ * {@link rollupTelemetryAt} for many devices and hours at once (issue 14 "Ingest", decision 51): every distinct
+ * (device, UTC hour of arrival) of `arrivals` is recomputed from its raw rows, then every touched (device, UTC day)
+ * from its hourly rows — with one grouped read and one multi-row upsert per level (plus a delete for a touched hour or
+ * day left without plausible rows), whatever the number of arrivals. Same values, filters and idempotence as
+ * {@link rollupTelemetryAt}; `now` is the rows' `updated_at`. Run it inside the transaction that stored the raw rows.
+ */
+export async function rollupTelemetryBatch(
+  db: Db,
+  arrivals: ReadonlyArray<TelemetryArrival>,
+  now = new Date(),
+): Promise<void> {
+  const hours = new Map<string, { deviceId: string; start: string }>();
+  for (const a of arrivals) {
+    if (!readableTime(a.receivedAt)) continue;
+    const start = hourStartOf(a.receivedAt);
+    hours.set(`${a.deviceId}|${start}`, { deviceId: a.deviceId, start });
+  }
+  if (hours.size === 0) return;
   const updatedAt = now.toISOString();
-  const hour = await db
+  const starts = [...hours.values()].map((h) => h.start).sort();
+  const hourBucket = sql<string>`substr(received_at, 1, 13)`;
+  const hourRows = await db
     .selectFrom("device_telemetry")
     .select((eb) => [
+      "device_id",
+      hourBucket.as("hour"),
       eb.fn.coalesce(eb.fn.sum<number>("interval_water_l"), eb.lit(0)).as("water"),
       eb.fn.countAll<number>().as("samples"),
       eb.fn.coalesce(eb.fn.max<number>("flow_rate_lpm"), eb.lit(0)).as("maxFlow"),
     ])
-    .where("device_id", "=", deviceId)
-    .where("received_at", ">=", hourStart)
-    .where("received_at", "<", hourEnd)
+    .where("device_id", "in", [...new Set([...hours.values()].map((h) => h.deviceId))])
+    .where("received_at", ">=", starts[0])
+    .where("received_at", "<", new Date(new Date(starts[starts.length - 1]).getTime() + HOUR_MS).toISOString())
     .where("interval_water_l", ">=", 0)
     .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
     .where("flow_rate_lpm", ">=", 0)
     .where("flow_rate_lpm", "<=", MQTT_BOUNDS.flowLpm)
-    .executeTakeFirstOrThrow();
-  const samples = Number(hour.samples);
-  if (samples === 0) {
-    await db
-      .deleteFrom("device_water_hourly")
-      .where("device_id", "=", deviceId)
-      .where("hour_start", "=", hourStart)
-      .execute();
-  } else {
-    const values = {
-      water_l: round3(Number(hour.water)),
-      samples,
-      max_flow_lpm: Number(hour.maxFlow),
+    .groupBy(["device_id", hourBucket])
+    .execute();
+  const hourly = hourRows
+    .map((r) => ({
+      device_id: r.device_id,
+      hour_start: `${r.hour}:00:00.000Z`,
+      water_l: round3(Number(r.water)),
+      samples: Number(r.samples),
+      max_flow_lpm: Number(r.maxFlow),
       updated_at: updatedAt,
-    };
+    }))
+    .filter((r) => r.samples > 0 && hours.has(`${r.device_id}|${r.hour_start}`));
+  if (hourly.length > 0) {
     await db
       .insertInto("device_water_hourly")
-      .values({ device_id: deviceId, hour_start: hourStart, ...values })
-      .onConflict((oc) => oc.columns(["device_id", "hour_start"]).doUpdateSet(values))
+      .values(hourly)
+      .onConflict((oc) =>
+        oc.columns(["device_id", "hour_start"]).doUpdateSet((eb) => ({
+          water_l: eb.ref("excluded.water_l"),
+          samples: eb.ref("excluded.samples"),
+          max_flow_lpm: eb.ref("excluded.max_flow_lpm"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
       .execute();
   }
-  const day = dayOf(hourStart);
-  const next = new Date(new Date(`${day}T00:00:00.000Z`).getTime() + 24 * HOUR_MS).toISOString();
-  const daily = await db
+  const written = new Set(hourly.map((r) => `${r.device_id}|${r.hour_start}`));
+  for (const [key, h] of hours) {
+    if (written.has(key)) continue;
+    await db
+      .deleteFrom("device_water_hourly")
+      .where("device_id", "=", h.deviceId)
+      .where("hour_start", "=", h.start)
+      .execute();
+  }
+
+  const days = new Map<string, { deviceId: string; day: string }>();
+  for (const h of hours.values())
+    days.set(`${h.deviceId}|${dayOf(h.start)}`, { deviceId: h.deviceId, day: dayOf(h.start) });
+  const dayList = [...days.values()].map((d) => d.day).sort();
+  const lastDayEnd = new Date(new Date(`${dayList[dayList.length - 1]}T00:00:00.000Z`).getTime() + 24 * HOUR_MS);
+  const dayBucket = sql<string>`substr(hour_start, 1, 10)`;
+  const dayRows = await db
     .selectFrom("device_water_hourly")
     .select((eb) => [
+      "device_id",
+      dayBucket.as("day"),
       eb.fn.coalesce(eb.fn.sum<number>("water_l"), eb.lit(0)).as("water"),
       eb.fn.coalesce(eb.fn.sum<number>("samples"), eb.lit(0)).as("samples"),
     ])
-    .where("device_id", "=", deviceId)
-    .where("hour_start", ">=", `${day}T00:00:00.000Z`)
-    .where("hour_start", "<", next)
+    .where("device_id", "in", [...new Set([...days.values()].map((d) => d.deviceId))])
+    .where("hour_start", ">=", `${dayList[0]}T00:00:00.000Z`)
+    .where("hour_start", "<", lastDayEnd.toISOString())
     .where("water_l", ">=", 0)
     .where("water_l", "<=", MQTT_BOUNDS.waterL)
-    .executeTakeFirstOrThrow();
-  const daySamples = Number(daily.samples);
-  if (daySamples === 0) {
-    await db.deleteFrom("device_water_daily").where("device_id", "=", deviceId).where("day", "=", day).execute();
-    return;
-  }
-  const dayValues = { water_l: round3(Number(daily.water)), samples: daySamples, updated_at: updatedAt };
-  await db
-    .insertInto("device_water_daily")
-    .values({ device_id: deviceId, day, ...dayValues })
-    .onConflict((oc) => oc.columns(["device_id", "day"]).doUpdateSet(dayValues))
+    .groupBy(["device_id", dayBucket])
     .execute();
+  const daily = dayRows
+    .map((r) => ({
+      device_id: r.device_id,
+      day: r.day,
+      water_l: round3(Number(r.water)),
+      samples: Number(r.samples),
+      updated_at: updatedAt,
+    }))
+    .filter((r) => r.samples > 0 && days.has(`${r.device_id}|${r.day}`));
+  if (daily.length > 0) {
+    await db
+      .insertInto("device_water_daily")
+      .values(daily)
+      .onConflict((oc) =>
+        oc.columns(["device_id", "day"]).doUpdateSet((eb) => ({
+          water_l: eb.ref("excluded.water_l"),
+          samples: eb.ref("excluded.samples"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      .execute();
+  }
+  const daysWritten = new Set(daily.map((r) => `${r.device_id}|${r.day}`));
+  for (const [key, d] of days) {
+    if (daysWritten.has(key)) continue;
+    await db.deleteFrom("device_water_daily").where("device_id", "=", d.deviceId).where("day", "=", d.day).execute();
+  }
 }
 
 /**

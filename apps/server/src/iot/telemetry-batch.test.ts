@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import { deviceTopic, MQTT_PROTOCOL_VERSION } from "@aquapilot/contract";
+import mqtt from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { InProcessBus } from "../bus.ts";
+import type { Db } from "../db/index.ts";
+import { provisionDevice } from "../modules/devices/index.ts";
+import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
+import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
+import { TelemetryBatcher, type TelemetryHook, type TelemetryRow } from "./telemetry-batch.ts";
+
+const row = (deviceId: string, ts: string, totalWaterL: number): TelemetryRow => ({
+  deviceId,
+  ts,
+  totalWaterL,
+  flowRateLpm: 2,
+  intervalWaterL: 0.5,
+  receivedAt: new Date().toISOString(),
+});
+
+const telemetryRows = (db: Db, deviceId: string) =>
+  db
+    .selectFrom("device_telemetry")
+    .select(["ts", "total_water_l"])
+    .where("device_id", "=", deviceId)
+    .orderBy("ts")
+    .execute();
+
+/**
+ * Issue 14 "Ingest" (decision 51): telemetry is written in batches, one transaction each; a batch is all or nothing,
+ * a (device, ts) is stored once even when repeated inside one batch, and the device's PUBACK leaves only once its
+ * record is stored.
+ */
+describe.each(ENGINES)("telemetry batches on %s", (engine) => {
+  let database: TestDatabase;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(engine);
+    a = (await provisionDevice(database.db, { mac: "02F0000000B1", secret: "s-a", name: "A" })).id;
+    b = (await provisionDevice(database.db, { mac: "02F0000000B2", secret: "s-b", name: "B" })).id;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("one transaction for records added together; a repeat inside the batch is stored once", async () => {
+    const calls: Array<ReadonlyArray<{ deviceId: string }>> = [];
+    const hook: TelemetryHook = async (db, arrivals) => {
+      calls.push(arrivals);
+      await rollupTelemetryBatch(db, arrivals);
+    };
+    const batcher = new TelemetryBatcher({ db: database.db, onTelemetry: hook, maxWaitMs: 50 });
+    const t1 = "2026-01-01T00:00:00.000Z";
+    const t2 = "2026-01-01T00:00:10.000Z";
+    const outcomes = await Promise.all([
+      batcher.add(row(a, t1, 10)),
+      batcher.add(row(a, t1, 99)), // the same record again (a redelivery in the same batch)
+      batcher.add(row(b, t1, 20)),
+      batcher.add(row(a, t2, 11)),
+    ]);
+    expect(outcomes).toEqual([true, false, true, true]);
+    expect(batcher.written).toBe(1);
+    expect(await telemetryRows(database.db, a)).toEqual([
+      { ts: t1, total_water_l: 10 },
+      { ts: t2, total_water_l: 11 },
+    ]);
+    expect(calls.map((c) => c.length)).toEqual([3]);
+    const hourly = await database.db
+      .selectFrom("device_water_hourly")
+      .select(["device_id", "samples", "water_l"])
+      .where("device_id", "in", [a, b])
+      .orderBy("samples")
+      .execute();
+    expect(hourly).toEqual([
+      { device_id: b, samples: 1, water_l: 0.5 },
+      { device_id: a, samples: 2, water_l: 1 },
+    ]);
+    // Stored before: a later batch stores and rolls up nothing for it.
+    expect(await batcher.add(row(a, t1, 10))).toBe(false);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a batch that fails midway stores nothing and rejects every record", async () => {
+    let fail = true;
+    const hook: TelemetryHook = async (db, arrivals) => {
+      await rollupTelemetryBatch(db, arrivals);
+      if (fail) throw new Error("rollup failed");
+    };
+    const batcher = new TelemetryBatcher({ db: database.db, onTelemetry: hook, maxRows: 3, maxWaitMs: 1000 });
+    const t = "2026-02-01T00:00:00.000Z";
+    const before = await telemetryRows(database.db, b);
+    // maxRows 3: the third record closes the batch at once, without waiting for maxWaitMs.
+    const outcomes = await Promise.allSettled([
+      batcher.add(row(a, t, 30)),
+      batcher.add(row(b, t, 40)),
+      batcher.add(row(a, "2026-02-01T00:00:10.000Z", 31)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(await telemetryRows(database.db, b)).toEqual(before);
+    expect((await telemetryRows(database.db, a)).some((r) => r.ts.startsWith("2026-02"))).toBe(false);
+    // The next batch is written normally, the failed records included.
+    fail = false;
+    expect(await Promise.all([batcher.add(row(a, t, 30)), batcher.add(row(b, t, 40))])).toEqual([true, true]);
+  });
+});
+
+/**
+ * The embedded broker acknowledges a device's telemetry only once it is stored: a PUBACK means a committed row, and
+ * a record whose batch failed is not acknowledged — the device's connection is closed and the device sends it again.
+ */
+describe("embedded broker: PUBACK after the batch committed", () => {
+  const D = { mac: "02F0000000B7", secret: randomBytes(32).toString("base64url") };
+  let database: TestDatabase;
+  let link: DeviceLink;
+  let deviceId: string;
+  let failing = false;
+  let failures = 0;
+
+  beforeAll(async () => {
+    database = await openTestDatabase("sqlite");
+    link = await startDeviceLink({
+      db: database.db,
+      bus: new InProcessBus(),
+      dataDir: database.dataDir,
+      mqttPort: 0,
+      gatewayPassword: randomBytes(32).toString("base64url"),
+      logger: silentLogger,
+      onTelemetry: async (db, arrivals) => {
+        if (failing) {
+          failures++;
+          throw new Error("database down");
+        }
+        await rollupTelemetryBatch(db, arrivals);
+      },
+      // A long wait: an acknowledgement sent before the batch is written would arrive well before it.
+      telemetryBatch: { maxWaitMs: 300 },
+    });
+    ({ id: deviceId } = await provisionDevice(database.db, { ...D, name: D.mac }));
+  });
+  afterAll(async () => {
+    await link?.close();
+    await database?.close();
+  });
+
+  const body = (ts: string, totalWaterL: number) =>
+    JSON.stringify({ v: MQTT_PROTOCOL_VERSION, ts, totalWaterL, flowRateLpm: 1, intervalWaterL: 0.5 });
+
+  it("the row is stored when the device's publish is acknowledged", async () => {
+    const device = await mqtt.connectAsync(link.brokerUrl, { clientId: D.mac, username: D.mac, password: D.secret });
+    try {
+      const ts = new Date().toISOString();
+      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(ts, 5), { qos: 1 });
+      // No wait for the gateway: the acknowledgement itself says the row is there.
+      expect(await telemetryRows(database.db, deviceId)).toEqual([{ ts, total_water_l: 5 }]);
+    } finally {
+      await device.endAsync();
+    }
+  });
+
+  it("a failed batch is not acknowledged; the device's resend after reconnecting is stored once", async () => {
+    const device = await mqtt.connectAsync(link.brokerUrl, {
+      clientId: D.mac,
+      username: D.mac,
+      password: D.secret,
+      reconnectPeriod: 200,
+    });
+    let closes = 0;
+    device.on("close", () => closes++);
+    try {
+      failing = true;
+      const ts = new Date(Date.now() + 1000).toISOString();
+      let acked = false;
+      const published = device.publishAsync(deviceTopic(D.mac, "telemetry"), body(ts, 6), { qos: 1 }).then(() => {
+        acked = true;
+      });
+      const deadline = Date.now() + 5000;
+      while ((failures === 0 || closes === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(failures).toBeGreaterThan(0);
+      expect(closes).toBeGreaterThan(0); // refused without a PUBACK: the broker closed the connection
+      expect(acked).toBe(false);
+      expect((await telemetryRows(database.db, deviceId)).map((r) => r.ts)).not.toContain(ts);
+      failing = false;
+      await published; // mqtt.js sends the unacknowledged message again after reconnecting
+      expect((await telemetryRows(database.db, deviceId)).filter((r) => r.ts === ts)).toHaveLength(1);
+    } finally {
+      failing = false;
+      await device.endAsync();
+    }
+  });
+});
