@@ -34,7 +34,8 @@ describe("mobile shell web layer (issue 15)", () => {
     await page.goto(`${system.url}/#/login`);
     await page.getByTestId("login-submit").waitFor({ timeout: 30_000 });
     const seen = await page.evaluate(async () => {
-      const bridge = window.AquaPilotNative as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const bridge = (window as unknown as { AquaPilotNative: Record<string, (...a: unknown[]) => Promise<unknown>> })
+        .AquaPilotNative;
       return {
         methods: Object.keys(bridge).sort(),
         language: await bridge.getLanguage(),
@@ -75,7 +76,8 @@ describe("mobile shell web layer (issue 15)", () => {
   it("Bluetooth permission through BleClient's web implementation on the emulated adapter; Wi-Fi is unavailable", async () => {
     await radio.renew();
     const answers = await page.evaluate(async () => {
-      const bridge = window.AquaPilotNative as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const bridge = (window as unknown as { AquaPilotNative: Record<string, (...a: unknown[]) => Promise<unknown>> })
+        .AquaPilotNative;
       const settle = (p: Promise<unknown>) =>
         p.then(
           (v) => ({ ok: v }),
@@ -98,10 +100,10 @@ describe("mobile shell web layer (issue 15)", () => {
     await page.evaluate(() => {
       window.location.hash = "#/login";
     });
-    const handled = await page.evaluate(() => ({
-      back: typeof window.AquaPilotBack === "function",
-      push: window.AquaPilotOpenMessages?.("m-1"),
-    }));
+    const handled = await page.evaluate(() => {
+      const shell = window as unknown as { AquaPilotBack?: unknown; AquaPilotOpenMessages?: (id: string) => boolean };
+      return { back: typeof shell.AquaPilotBack === "function", push: shell.AquaPilotOpenMessages?.("m-1") };
+    });
     expect(handled).toEqual({ back: true, push: true });
   });
 });
