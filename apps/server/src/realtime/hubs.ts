@@ -555,13 +555,18 @@ class HubServer implements Hubs {
    * user's remaining families (decision 54). Hub 2 stays: it carries the user's own messages (the removal notice).
    */
   private readonly onFamiliesLost = (userId: string, familyIds: string[]): void => {
-    let closed = 0;
-    for (const client of [...this.membership.connectionsOf(userId)]) {
-      if (client.hub !== "deviceChange" || client.closed) continue;
-      client.close(HubCloseReason.HouseholdAccessEnded, true);
-      closed++;
+    try {
+      let closed = 0;
+      for (const client of [...this.membership.connectionsOf(userId)]) {
+        if (client.hub !== "deviceChange" || client.closed) continue;
+        client.close(HubCloseReason.HouseholdAccessEnded, true);
+        closed++;
+      }
+      if (closed > 0) this.log.debug({ userId, familyIds, closed }, "realtime: household access ended");
+    } catch (error) {
+      // Runs inside the membership cache's reload: a failed close must not stop the membership from being applied.
+      this.log.error({ err: error, userId }, "realtime: closing a former member's connections failed");
     }
-    if (closed > 0) this.log.debug({ userId, familyIds, closed }, "realtime: household access ended");
   };
 
   private revokeUser(userId: string): void {
