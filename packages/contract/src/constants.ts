@@ -170,6 +170,19 @@ export const HUB_METHODS = {
   receiveMessage: "ReceiveMessage",
 } as const;
 
+/**
+ * `error` texts of hub Close messages the app reacts to (issue 14; decision 54). The official client surfaces them as
+ * `Error("Server returned an error on close: <text>")` to `onreconnecting` (allowReconnect: true) or `onclose`.
+ */
+export const HUB_CLOSE_ERRORS = {
+  /**
+   * Hub 1: the user no longer belongs to a household this connection delivered (removed, left, household deleted).
+   * Sent with allowReconnect: true — the reconnected connection carries the user's remaining households; the app
+   * reads its household list again.
+   */
+  householdAccessEnded: "Access to a household has ended.",
+} as const;
+
 // ---------- Development bridge (issue 9) ----------
 
 /**

@@ -362,8 +362,9 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
     it(`applies family.members-changed to the very next event (${withMemberIds ? "memberIdsOf" : "familyIdsOf"})`, async () => {
       const h = await startServer({ withMemberIds });
       const alice = await connect(h, "deviceChange", "token-alice");
-      const bob = await connect(h, "deviceChange", "token-bob");
+      const bob = await connect(h, "deviceChange", "token-bob", {}, [0, 100]);
       const carol = await connect(h, "deviceChange", "token-carol");
+      const bobBack = new Promise((resolve) => bob.connection.onreconnected(resolve));
 
       // bob leaves F1, carol joins it; the event right after the change already follows the new membership
       h.families.set("bob", ["F2"]);
@@ -372,12 +373,59 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
       publishDevice(h, "F1", "dev-1");
 
       await waitFor(() => alice.received.length === 1 && carol.received.length === 1);
+      // Having lost F1, bob's connection was closed and came back with F2 only (decision 54); carol's stayed.
+      await bobBack;
       publishDevice(h, "F2", "dev-2");
       await waitFor(() => bob.received.length === 1);
       expect(deviceIds(bob)).toEqual(["dev-2"]);
       expect(deviceIds(alice)).toEqual(["dev-1"]);
       await waitFor(() => carol.received.length === 2);
       expect(deviceIds(carol)).toEqual(["dev-1", "dev-2"]);
+    });
+  }
+
+  for (const withMemberIds of [false, true]) {
+    it(`closes the hub-1 connections of a member who lost a household within 1 s; their other household comes back (${withMemberIds ? "memberIdsOf" : "familyIdsOf"})`, async () => {
+      const h = await startServer({ withMemberIds });
+      const alice = await connect(h, "deviceChange", "token-alice");
+      const carol = await connect(h, "deviceChange", "token-carol");
+      const bob = await connect(h, "deviceChange", "token-bob"); // no automatic reconnect: onclose gets the error
+      const bobAgain = await connect(h, "deviceChange", "token-bob", {}, [0, 100]);
+      const bobMessages = await connect(h, "message", "token-bob");
+      const raw = await rawConnect(`${h.base}${HUB_PATHS.deviceChange}?access_token=token-bob`);
+      raw.ws.send(HANDSHAKE);
+      await waitFor(() => raw.records.length === 1);
+      const reconnectingWith = new Promise<Error | undefined>((resolve) => bobAgain.connection.onreconnecting(resolve));
+      const reconnected = new Promise((resolve) => bobAgain.connection.onreconnected(resolve));
+
+      // bob is removed from F1 (a leave or F1's deletion publish the same event); he stays in F2
+      const started = Date.now();
+      h.families.set("bob", ["F2"]);
+      h.bus.publish({ type: "family.members-changed", familyId: "F1" });
+      const error = await bob.closedWith;
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(String(error)).toContain(HubCloseReason.HouseholdAccessEnded);
+      expect(await raw.closed).toBe(1000);
+      expect(raw.records.at(-1)).toEqual({ type: 7, error: HubCloseReason.HouseholdAccessEnded, allowReconnect: true });
+      expect(String(await reconnectingWith)).toContain(HubCloseReason.HouseholdAccessEnded);
+      await reconnected;
+
+      // F1's members and bob's own messages hub are untouched; bob's reconnected connection hears F2, not F1
+      publishDevice(h, "F1", "dev-1");
+      publishDevice(h, "F2", "dev-2");
+      await waitFor(() => alice.received.length === 1 && carol.received.length === 1 && bobAgain.received.length === 1);
+      expect(deviceIds(bobAgain)).toEqual(["dev-2"]);
+      expect(deviceIds(alice)).toEqual(["dev-1"]);
+      for (const c of [alice, carol, bobMessages]) expect(c.connection.state).toBe(HubConnectionState.Connected);
+      expect(h.hubs.sendToUser("message", "bob", HUB_METHODS.receiveMessage, [{ id: "m-1" }])).toBe(1);
+      await waitFor(() => bobMessages.received.length === 1);
+
+      // a change that takes no household from anyone (a join, an administrator transfer) closes nothing
+      h.families.set("carol", ["F1", "F2"]);
+      h.bus.publish({ type: "family.members-changed", familyId: "F1" });
+      publishDevice(h, "F1", "dev-3");
+      await waitFor(() => alice.received.length === 2 && carol.received.length === 2);
+      for (const c of [alice, carol, bobAgain]) expect(c.connection.state).toBe(HubConnectionState.Connected);
     });
   }
 

@@ -179,7 +179,7 @@ class HubServer implements Hubs {
     this.negotiations = new Negotiations(this.options.negotiateTimeoutMs);
     this.tokens = new ConnectionTokens(tokens.key);
     this.tokenClaims = tokens.claims ?? null;
-    this.membership = new MembershipCache(auth, log);
+    this.membership = new MembershipCache(auth, log, undefined, this.onFamiliesLost);
     // A frame may hold several records of up to maxMessageChars characters (≤ 4 UTF-8 bytes each); refuse bigger ones.
     const maxPayload = Math.max(64 * 1024, this.options.maxMessageChars * 4);
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, maxPayload });
@@ -548,6 +548,27 @@ class HubServer implements Hubs {
     }
   }
 
+  /**
+   * A connected user no longer belongs to `familyIds` (removed, left, household deleted; every process sees it in
+   * its own membership reload after `family.members-changed`): their hub-1 connections close with
+   * `HouseholdAccessEnded` and allowReconnect: true, so the app notices at once and its reconnect carries the
+   * user's remaining families (decision 54). Hub 2 stays: it carries the user's own messages (the removal notice).
+   */
+  private readonly onFamiliesLost = (userId: string, familyIds: string[]): void => {
+    try {
+      let closed = 0;
+      for (const client of [...this.membership.connectionsOf(userId)]) {
+        if (client.hub !== "deviceChange" || client.closed) continue;
+        client.close(HubCloseReason.HouseholdAccessEnded, true);
+        closed++;
+      }
+      if (closed > 0) this.log.debug({ userId, familyIds, closed }, "realtime: household access ended");
+    } catch (error) {
+      // Runs inside the membership cache's reload: a failed close must not stop the membership from being applied.
+      this.log.error({ err: error, userId }, "realtime: closing a former member's connections failed");
+    }
+  };
+
   private revokeUser(userId: string): void {
     this.revocationSeq++;
     if (this.authInFlight > 0) this.revokedAt.set(`user:${userId}`, this.revocationSeq);
@@ -590,7 +611,9 @@ class HubServer implements Hubs {
  *
  * Bus delivery: `device.changed` for family F → `DeviceChangContentTypeMessage(JSON.stringify(message))` on every hub-1
  * connection of F's members (membership cached per connected user, refreshed on `family.members-changed`);
- * `user.revoked` closes that user's connections on both hubs.
+ * a member who no longer belongs to F (removed, left, F deleted) has their hub-1 connections closed with
+ * `HouseholdAccessEnded`, allowReconnect: true (decision 54); `user.revoked` closes that user's connections on both
+ * hubs and `session.ended` that session's, allowReconnect: false.
  *
  * Call it before `app.listen()` / `app.ready()`: it registers the negotiate routes and a `preClose` hook, and
  * listens for `upgrade` on `app.server` (other upgrade paths are left alone).

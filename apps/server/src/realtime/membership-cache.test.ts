@@ -44,6 +44,34 @@ async function connect<C>(cache: MembershipCache<C>, userId: string, connection:
 }
 
 describe("MembershipCache", () => {
+  for (const withMembers of [false, true]) {
+    it(`tells onLost which families a connected user lost, with the connections made before (${withMembers ? "memberIdsOf" : "familyIdsOf"})`, async () => {
+      const families: Record<string, string[]> = { ann: ["home", "cabin"], bob: ["home"] };
+      const { source } = tableSource(families, withMembers);
+      const lost: { userId: string; familyIds: string[]; connections: string[] }[] = [];
+      const cache: MembershipCache<string> = new MembershipCache<string>(source, recordingLog(), undefined, (u, f) =>
+        lost.push({ userId: u, familyIds: f, connections: [...cache.connectionsOf(u)] }),
+      );
+      await connect(cache, "ann", "a1");
+      await connect(cache, "bob", "b1");
+
+      // a join (bob to cabin) takes nothing away; ann's removal from home does
+      families.bob = ["home", "cabin"];
+      await cache.membersChanged("cabin");
+      expect(lost).toEqual([]);
+      families.ann = ["cabin"];
+      await cache.membersChanged("home");
+      expect(lost).toEqual([{ userId: "ann", familyIds: ["home"], connections: ["a1"] }]);
+
+      // a newer load brought by another connection (before the event reached this process): the earlier ones only
+      families.bob = ["home"];
+      await connect(cache, "bob", "b2");
+      expect(lost[1]).toEqual({ userId: "bob", familyIds: ["cabin"], connections: ["b1"] });
+      expect([...cache.connectionsOf("bob")]).toEqual(["b1", "b2"]);
+      expect(lost).toHaveLength(2);
+    });
+  }
+
   it("indexes a connected user's families both ways and counts the user's connections", async () => {
     const { source } = tableSource({ ann: ["home", "cabin"], bob: ["home"] }, true);
     const cache = new MembershipCache<string>(source, recordingLog());

@@ -23,6 +23,14 @@ export interface MembershipLogger {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * Told when a connected user no longer belongs to families they belonged to (a removal, a leave, a deletion seen by a
+ * reload or by a newer load): the user's id and the family ids lost. Called synchronously, after the cache has
+ * applied the change and before the connection being added (if any) joins the user's connections, so the user's
+ * connections it sees are exactly those made while they still belonged to those families.
+ */
+export type FamiliesLostListener = (userId: string, familyIds: string[]) => void;
+
 /** One load of a user's families: its sequence number (a later load never loses to an earlier one) and the ids. */
 export interface FamilyLoad {
   seq: number;
@@ -67,6 +75,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  *   family's deliveries and runs them in order afterwards, so a delivery made after the change never reaches a
  *   removed member and does reach an added one. A reload that fails or outlasts `reloadLimitMs` is logged and the
  *   queue runs anyway.
+ * - Whenever a connected user's families shrink (a reload, or a newer load brought by another connection), the
+ *   `onLost` listener hears which ones (issue 14: the hubs close that user's hub-1 connections; decision 54).
  */
 export class MembershipCache<C> {
   private readonly users = new Map<string, UserEntry<C>>();
@@ -82,15 +92,23 @@ export class MembershipCache<C> {
   private readonly source: MembershipSource;
   private readonly log: MembershipLogger;
   private readonly reloadLimitMs: number;
+  private readonly onLost: FamiliesLostListener | null;
   /**
    * @param source where memberships are loaded from
    * @param log where failed reloads are reported
    * @param reloadLimitMs how long a family's deliveries wait for its reload at most (ms)
+   * @param onLost told when a connected user loses families ({@link FamiliesLostListener}); none by default
    */
-  constructor(source: MembershipSource, log: MembershipLogger, reloadLimitMs = MEMBERSHIP_RELOAD_LIMIT_MS) {
+  constructor(
+    source: MembershipSource,
+    log: MembershipLogger,
+    reloadLimitMs = MEMBERSHIP_RELOAD_LIMIT_MS,
+    onLost?: FamiliesLostListener,
+  ) {
     this.source = source;
     this.log = log;
     this.reloadLimitMs = reloadLimitMs;
+    this.onLost = onLost ?? null;
   }
 
   /**
@@ -106,15 +124,18 @@ export class MembershipCache<C> {
     }
   }
 
-  /** Adds a connection of the user, with the user's families as `loaded` (ignored if older than what is cached). */
+  /**
+   * Adds a connection of the user, with the user's families as `loaded` (ignored if older than what is cached). When
+   * the load is newer and lacks families the user's other connections were made with, `onLost` hears it first.
+   */
   add(userId: string, connection: C, loaded: FamilyLoad): void {
     let entry = this.users.get(userId);
     if (!entry) {
       entry = { families: new Set(), connections: new Set(), loadSeq: 0 };
       this.users.set(userId, entry);
     }
-    entry.connections.add(connection);
     this.apply(userId, loaded.seq, loaded.families);
+    entry.connections.add(connection);
   }
 
   /**
@@ -193,7 +214,12 @@ export class MembershipCache<C> {
     if (!entry || seq <= entry.loadSeq) return;
     entry.loadSeq = seq;
     const next = new Set(families);
-    for (const familyId of entry.families) if (!next.has(familyId)) this.removeFamilyMember(familyId, userId);
+    const lost: string[] = [];
+    for (const familyId of entry.families) {
+      if (next.has(familyId)) continue;
+      this.removeFamilyMember(familyId, userId);
+      lost.push(familyId);
+    }
     for (const familyId of next) {
       if (entry.families.has(familyId)) continue;
       let members = this.familyMembers.get(familyId);
@@ -204,6 +230,7 @@ export class MembershipCache<C> {
       members.add(userId);
     }
     entry.families = next;
+    if (lost.length > 0 && entry.connections.size > 0) this.onLost?.(userId, lost);
   }
 
   private removeFamilyMember(familyId: string, userId: string): void {

@@ -5,6 +5,7 @@
  * ({@link handleClientRecord}).
  * The records themselves are framed by framing.ts; the connection they arrive on is connection.ts.
  */
+import { HUB_CLOSE_ERRORS } from "@aquapilot/contract";
 import { writeRecord } from "./framing.ts";
 
 /** Hub message type codes, as numbered on the wire. */
@@ -35,6 +36,11 @@ export const HubCloseReason = {
   AccessEnded: "The user's access has ended.",
   /** Bus `session.ended`: the connections of that sign-in (allowReconnect: false). */
   SessionEnded: "The session has ended.",
+  /**
+   * Bus `family.members-changed` after which the user no longer belongs to a family: their hub-1 connections
+   * (allowReconnect: true, so their other families come back with the reconnect; decision 54).
+   */
+  HouseholdAccessEnded: HUB_CLOSE_ERRORS.householdAccessEnded,
   /** Shutdown or restart (allowReconnect: true). */
   ShuttingDown: "Server is shutting down.",
   /**

@@ -39,6 +39,7 @@ export class HubChannel<T> {
   private readonly messages = new Set<Listener<T>>();
   private readonly states = new Set<Listener<RealtimeChannelState>>();
   private readonly connections = new Set<Listener<number>>();
+  private readonly closeErrors = new Set<Listener<Error>>();
 
   private readonly retryDelay: (attempt: number) => number;
 
@@ -81,6 +82,10 @@ export class HubChannel<T> {
     for (const l of this.connections) l(since);
   }
 
+  private announceCloseError(error: Error): void {
+    for (const l of this.closeErrors) l(error);
+  }
+
   /** Starts the channel (spec §4: start → connected; failure → none, retried with backoff while wanted). */
   async start(): Promise<void> {
     this.wanted = true;
@@ -88,8 +93,10 @@ export class HubChannel<T> {
     const connection = this.factory();
     this.connection = connection;
     connection.on(this.spec.method, (payload: unknown) => this.receive(payload));
-    connection.onreconnecting(() => {
-      if (this.connection === connection) this.setState(RealtimeChannelState.Connecting);
+    connection.onreconnecting((error) => {
+      if (this.connection !== connection) return;
+      this.setState(RealtimeChannelState.Connecting);
+      if (error) this.announceCloseError(error);
     });
     connection.onreconnected(() => {
       if (this.connection !== connection) return;
@@ -101,6 +108,7 @@ export class HubChannel<T> {
       if (error) console.warn(`[realtime] ${this.spec.label} closed`, error);
       this.connection = null;
       this.setState(RealtimeChannelState.None);
+      if (error) this.announceCloseError(error);
       this.scheduleRetry();
     });
     this.setState(RealtimeChannelState.Connecting);
@@ -185,6 +193,16 @@ export class HubChannel<T> {
   onConnected(listener: Listener<number>): () => void {
     this.connections.add(listener);
     return () => this.connections.delete(listener);
+  }
+
+  /**
+   * Listens for the connection ending with an error — whether the client reconnects (`onreconnecting`) or not
+   * (`onclose`): a server's Close message arrives as `Error("Server returned an error on close: <text>")`, so
+   * listeners match the texts of `HUB_CLOSE_ERRORS` (contract) in `error.message`. Returns the unsubscribe function.
+   */
+  onCloseError(listener: Listener<Error>): () => void {
+    this.closeErrors.add(listener);
+    return () => this.closeErrors.delete(listener);
   }
 }
 

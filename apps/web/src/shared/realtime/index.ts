@@ -1,5 +1,5 @@
 import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract/wire";
-import { RealtimeChannelState } from "@aquapilot/contract/wire";
+import { HUB_CLOSE_ERRORS, RealtimeChannelState } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { apiBaseUrl } from "../api/client.ts";
@@ -57,7 +57,10 @@ export function useChannelState(target: DeviceChangeChannel = deviceChannel()): 
  * Keeps a family's device list live (spec §7 hub 1): starts the channel, patches the TanStack Query cache of
  * `queryKeys.familyDevices(familyId)` with station/online from each message, and once connected — the first time as
  * after a reconnect — reads again the device queries read before the connection (the household's list and dashboard,
- * a device's info…), so a change made meanwhile is not missed. Draws nothing itself: a screen that shows the channel's
+ * a device's info…), so a change made meanwhile is not missed. When the server closes the connection because the
+ * user no longer belongs to a household (`HUB_CLOSE_ERRORS.householdAccessEnded`: removed, left, household deleted;
+ * decision 54), the household queries are read again at once, so Home moves to a household still theirs (the spec
+ * has no text for it; the removal notice arrives as a message). Draws nothing itself: a screen that shows the channel's
  * state reads it where it shows it ({@link useChannelState}), so a state change redraws only that part (issue 12).
  */
 export function useKeepDevicesLive(
@@ -78,9 +81,15 @@ export function useKeepDevicesLive(
       void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll, predicate: stale });
       void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll, predicate: stale });
     });
+    const offCloseError = target.onCloseError((error) => {
+      if (!error.message.includes(HUB_CLOSE_ERRORS.householdAccessEnded)) return;
+      void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll });
+    });
     return () => {
       offMessage();
       offConnected();
+      offCloseError();
     };
   }, [familyId, queryClient, target]);
 }

@@ -1,4 +1,10 @@
-import { HUB_METHODS, RealtimeChannelState, type TDeviceChangeMessage, type TFamilyDevice } from "@aquapilot/contract";
+import {
+  HUB_CLOSE_ERRORS,
+  HUB_METHODS,
+  RealtimeChannelState,
+  type TDeviceChangeMessage,
+  type TFamilyDevice,
+} from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -106,5 +112,39 @@ describe("useDeviceChanges", () => {
     unmount();
     await channel.stop();
     vi.useRealTimers();
+  });
+
+  it("reads the households again when the server ends the user's access to one, not on other closes", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fake = new FakeConnection();
+    const channel = new DeviceChangeChannel(() => fake, 60_000);
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { unmount } = renderHook(() => useDeviceChanges("f1", channel), { wrapper });
+    await act(async () => {});
+    const members = [...queryKeys.familyUserAll, "get-list-by-family-id", "f1"];
+    const fresh = () => {
+      client.setQueryData(queryKeys.families, [{ id: "f1" }, { id: "f2" }]);
+      client.setQueryData(members, []);
+    };
+    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+
+    fresh();
+    act(() => fake.reconnecting?.(new Error("Server returned an error on close: Server is shutting down.")));
+    expect(invalidated(queryKeys.families)).toBe(false);
+    // The official client's error for the Close the server sends (allowReconnect: true → onreconnecting)...
+    act(() =>
+      fake.reconnecting?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.householdAccessEnded}`)),
+    );
+    expect(invalidated(queryKeys.families)).toBe(true);
+    expect(invalidated(members)).toBe(true);
+    // ...or, from a client without automatic reconnect, onclose.
+    fresh();
+    act(() => fake.close?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.householdAccessEnded}`)));
+    expect(invalidated(queryKeys.families)).toBe(true);
+    unmount();
+    await channel.stop();
   });
 });
