@@ -50,12 +50,8 @@ export function FamilyListScreen() {
     void join(joinCode);
   }, [joinCode, join]);
 
-  useEffect(() => {
-    if (!linked) return;
-    // Drop the code from the URL, so coming back to this page never opens the panel again.
-    navigateTo(PATHS.FamilyList, null, { replace: true });
-  }, [linked]);
-
+  // The code stays in the URL: a navigation now would close the panel it opens (open dialogs close before one), and
+  // a join replaces this page by Home anyway.
   const closeJoin = () => {
     setJoinOpen(false);
     setPrefill("");
