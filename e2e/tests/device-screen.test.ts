@@ -179,10 +179,7 @@ describe("the Device screen in Chromium", () => {
       "GET /api/run-lucky/device/app/family-device/get-list-by-family-id",
       "GET /api/RunLuckyIot/appuser_setting/app/setting/units",
     ]) {
-      expect(
-        sent.filter((s) => s === call),
-        call,
-      ).toHaveLength(1);
+      expect(sent.filter((s) => s === call), call).toHaveLength(1);
     }
     await snap(fresh, "device-first-screen");
     await fresh.close();
