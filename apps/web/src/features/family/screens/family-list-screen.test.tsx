@@ -1,6 +1,6 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { familyItem } from "../../../shared/testing/fixtures.ts";
+import { familyItem, shareAnalysis } from "../../../shared/testing/fixtures.ts";
 import { clickInDialog, fail, never, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyListScreen } from "./family-list-screen.tsx";
 
@@ -46,16 +46,7 @@ describe("FamilyList screen", () => {
 
   it("opens the join panel with a linked share code filled in, and joins with it (aquapilot://join/<code>)", async () => {
     const code = "AQF1.eyJmIjoiZjkifQ.c2ln";
-    const preview = {
-      familyId: "f9",
-      familyName: "Lake house",
-      inviterName: "Ann",
-      avatar: null,
-      memberCount: 2,
-      deviceCount: 1,
-      joined: false,
-      alreadyMember: false,
-    };
+    const preview = shareAnalysis();
     const view = await renderScreen(<FamilyListScreen />, {
       route: routeOf("/FamilyList", { shareCode: code }),
       api: {
