@@ -2,20 +2,33 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
+import { apiBaseUrlOf } from "../../web/src/shared/bridge/index.ts";
 
 /**
  * Builds the shells' web directory `apps/mobile/www` (capacitor.config.json webDir; issue 15): the web app's build
  * (`apps/web/dist`, run `npm run build -w apps/web` first) without its precompressed copies, plus `native-shell.js`
  * (src/shell.ts bundled as one classic script: the bridge over the plugins), loaded by index.html before the boot script so
- * `window.AquaPilotNative` exists before any of the app's code runs. Throws when the web build is missing.
+ * `window.AquaPilotNative` exists before any of the app's code runs. `apiBaseUrl` (default: the environment's
+ * `AQUAPILOT_API_URL`, else src/shell-config.ts's production host) is the cloud the app calls, written into
+ * native-shell.js and served as the native config's `apiBaseUrl` (decision 53). Throws when the web build is missing
+ * or `apiBaseUrl` is not an absolute http(s) URL without credentials, query or fragment.
  */
-export async function buildShellWeb(options: { webDist?: string; outDir?: string } = {}): Promise<string> {
+export async function buildShellWeb(
+  options: { webDist?: string; outDir?: string; apiBaseUrl?: string } = {},
+): Promise<string> {
   const here = dirname(fileURLToPath(import.meta.url));
   const mobile = resolve(here, "..");
   const webDist = options.webDist ?? resolve(mobile, "../web/dist");
   const outDir = options.outDir ?? join(mobile, "www");
   if (!existsSync(join(webDist, "index.html"))) {
     throw new Error(`${webDist}/index.html missing: run \`npm run build -w apps/web\` first`);
+  }
+  const requested = options.apiBaseUrl ?? process.env.AQUAPILOT_API_URL ?? "";
+  const apiBaseUrl = requested === "" ? "" : apiBaseUrlOf(requested);
+  if (apiBaseUrl === null) {
+    throw new Error(
+      `AQUAPILOT_API_URL ${JSON.stringify(requested)}: expected an absolute http(s) URL, e.g. https://app.aquapilot.cn`,
+    );
   }
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -24,6 +37,8 @@ export async function buildShellWeb(options: { webDist?: string; outDir?: string
     configFile: false,
     logLevel: "warn",
     root: mobile,
+    // "" keeps shell-config.ts's default host
+    define: { __AQUAPILOT_API_URL__: JSON.stringify(apiBaseUrl) },
     build: {
       outDir,
       emptyOutDir: false,

@@ -24,10 +24,14 @@ export interface ShellPlugins {
   shell: AquaShellPlugin;
 }
 
-/** What the bridge reads from its surroundings: the platform, the tenant and the safe areas (see safe-area.ts). */
+/**
+ * What the bridge reads from its surroundings: the platform, the tenant, the API host (an absolute http(s) URL, the
+ * cloud the app calls: decision 53) and the safe areas (see safe-area.ts).
+ */
 export interface ShellEnvironment {
   platform: string;
   tenant: string | null;
+  apiBaseUrl: string | null;
   safeAreas(): { statusBarHeight: number; safeAreaBottom: number };
 }
 
@@ -74,7 +78,8 @@ function extrasOf(extras: string | undefined): Record<string, unknown> {
  * the shell's plugins:
  * - getLanguage: Device's language tag through {@link appLanguage};
  * - getConfig: statusBarHeight / safeAreaBottom (CSS px, `env.safeAreas`), pushRegistrationId (JPush, null while it
- *   has none or after {@link REGISTRATION_WAIT_MS}), tenant, appVersion (App.getInfo) and platform;
+ *   has none or after {@link REGISTRATION_WAIT_MS}), tenant, appVersion (App.getInfo), platform and apiBaseUrl (the
+ *   cloud's address, `env.apiBaseUrl`: decision 53);
  * - checkPermission(name): "location" (Geolocation), "bluetooth" (BleClient.initialize, which asks on Android 12+ and
  *   iOS), "notifications" (JPush), and the other aliases of spec §6 (AquaShell); asks when the state is "prompt";
  *   unknown names → false;
@@ -145,6 +150,7 @@ export function createNativeBridge(plugins: ShellPlugins, env: ShellEnvironment)
         tenant: env.tenant,
         appVersion: info?.version || null,
         platform,
+        apiBaseUrl: env.apiBaseUrl,
       };
     },
     async checkPermission(name: string) {

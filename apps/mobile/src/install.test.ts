@@ -73,7 +73,7 @@ describe("the shell's bridge as the web app sees it (issue 15, spec §7 native b
     expect(appLanguage("")).toBe("");
   });
 
-  it("config (spec §3): safe areas in CSS px, JPush registration id, tenant, app version and platform", async () => {
+  it("config (spec §3): safe areas in CSS px, JPush registration id, tenant, app version, platform and API host", async () => {
     document.documentElement.style.setProperty("--safe-area-inset-top", "24px");
     document.documentElement.style.setProperty("--safe-area-inset-bottom", "34px");
     expect(await getNativeConfig()).toEqual({
@@ -83,6 +83,8 @@ describe("the shell's bridge as the web app sees it (issue 15, spec §7 native b
       tenant: null,
       appVersion: "2.0.0",
       platform: "android",
+      // the build's AQUAPILOT_API_URL, production's host without one (decision 53)
+      apiBaseUrl: "https://app.aquapilot.cn",
     });
     vi.mocked(JPush.getRegistrationID).mockRejectedValueOnce(new Error("not registered yet"));
     vi.mocked(App.getInfo).mockResolvedValueOnce({ name: "AquaPilot", id: "x", build: "1", version: "2.1.0" });
@@ -218,12 +220,14 @@ describe("the shell's events (issue 15)", () => {
   it("deep links open their screen once the app listens: messages and the share code", async () => {
     window.AquaPilotBack = () => true;
     fire(appListeners, "appUrlOpen", { url: "aquapilot://message/m-9" });
-    await vi.waitFor(() => expect(window.location.hash).toBe("#/MessageDetails?id=m-9"));
+    const messageHash = `#/MessageDetails?params=${encodeURIComponent('{"id":"m-9"}')}`;
+    await vi.waitFor(() => expect(window.location.hash).toBe(messageHash));
     fire(appListeners, "appUrlOpen", { url: "aquapilot://join/AB12-cd" });
-    await vi.waitFor(() => expect(window.location.hash).toBe("#/FamilyList?code=AB12-cd"));
+    const joinHash = `#/FamilyList?params=${encodeURIComponent('{"shareCode":"AB12-cd"}')}`;
+    await vi.waitFor(() => expect(window.location.hash).toBe(joinHash));
     fire(appListeners, "appUrlOpen", { url: "aquapilot://evil/../x" });
     fire(appListeners, "appUrlOpen", { url: "https://elsewhere.example/#/MessageDetails" });
     await new Promise((r) => setTimeout(r, 150));
-    expect(window.location.hash).toBe("#/FamilyList?code=AB12-cd");
+    expect(window.location.hash).toBe(joinHash);
   });
 });

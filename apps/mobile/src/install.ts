@@ -84,7 +84,12 @@ export function installShell(win: ShellWindow = window as unknown as ShellWindow
       wifi: AquaWifi,
       shell: AquaShell,
     },
-    { platform: Capacitor.getPlatform(), tenant: SHELL_CONFIG.tenant, safeAreas: () => readSafeAreas() },
+    {
+      platform: Capacitor.getPlatform(),
+      tenant: SHELL_CONFIG.tenant,
+      apiBaseUrl: SHELL_CONFIG.apiBaseUrl,
+      safeAreas: () => readSafeAreas(),
+    },
   );
   win.AquaPilotNative = bridge;
   const native = Capacitor.isNativePlatform();

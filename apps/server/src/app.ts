@@ -18,6 +18,7 @@ import { registerApiReference } from "./http/api-reference.ts";
 import { registerAsyncApi } from "./http/asyncapi.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerCompression, variesByEncoding } from "./http/compression.ts";
+import { registerCors } from "./http/cors.ts";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.ts";
@@ -171,6 +172,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // The page's inline boot script runs under the CSP by its hash (issue 12); a rebuild that changes apps/web/boot.js
   // needs a restart of the server that serves it.
   registerSecurityHeaders(app, config, webIndexHtml === null ? [] : inlineScriptHashes(webIndexHtml));
+  // The native shells' origins only, preflights answered before authentication and rate limits (decision 53).
+  registerCors(app, config.CORS_ORIGINS);
   // Before any route: @fastify/compress attaches itself to the routes declared after it (issue 12).
   registerCompression(app);
   registerEdgeRules(app);

@@ -75,6 +75,29 @@ const ZEnv = z.object({
     .default("loopback")
     .transform((text): boolean | string => (text === "true" ? true : text === "false" ? false : text)),
   /**
+   * The origins whose pages may call the API, the token endpoint, the hubs' negotiate and the uploads across origins
+   * (CORS, decision 53): a comma list of `scheme://host[:port]`, by default the native shells' web views
+   * (`https://localhost` on Android, `capacitor://localhost` on iOS); "none" for no cross-origin caller at all. The
+   * browser's app on the server's own origin needs no entry.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .trim()
+    .default("https://localhost,capacitor://localhost")
+    .transform((text, ctx): string[] => {
+      if (text === "none") return [];
+      const origins = text.split(",").map((o) => o.trim());
+      for (const origin of origins) {
+        if (!/^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin) || origin.includes("*")) {
+          ctx.addIssue({
+            code: "custom",
+            message: `expected "none" or origins scheme://host[:port], got ${JSON.stringify(origin)}`,
+          });
+        }
+      }
+      return origins;
+    }),
+  /**
    * Multiplies the count of every HTTP rate limit and sign-in threshold (security/limits.ts; windows and delays stay
    * as they are). 1 in production; test and demo systems that sign many users in from one address raise it.
    */
@@ -177,7 +200,7 @@ function shown(name: string, value: string | undefined): string {
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
  * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
- * AUTH_CACHE_MS 5000, MQTT_BROKER_KIND plain, MQTT_SHARED_SUBSCRIPTIONS true, GATEWAY_CLIENT_ID unset (system.ts derives
+ * AUTH_CACHE_MS 5000, CORS_ORIGINS https://localhost,capacitor://localhost, MQTT_BROKER_KIND plain, MQTT_SHARED_SUBSCRIPTIONS true, GATEWAY_CLIENT_ID unset (system.ts derives
  * one; issue 14).
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).

@@ -3,6 +3,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App, queryClient } from "./app/app.tsx";
 import { preloadFirstScreen } from "./app/first-screen.ts";
+import { setApiBaseUrl } from "./shared/api/client.ts";
 import { setTenant } from "./shared/api/transport.ts";
 import { registerServiceWorker } from "./shared/auth/service-worker.ts";
 import { loadGrantedPolicies } from "./shared/auth/session.ts";
@@ -16,8 +17,8 @@ import "./styles.css";
 
 /**
  * Entry point: the antd-mobile React 19 render shim (without it Toast/Dialog render nothing), the language of
- * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant for
- * every call and its status bar and safe-area sizes as CSS variables, then the React root.
+ * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant and
+ * API host (decision 53) for every call and its status bar and safe-area sizes as CSS variables, then the React root.
  */
 unstableSetRender(antdRender);
 
@@ -43,6 +44,9 @@ async function start(): Promise<void> {
   }
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
+  // Inside a shell the page's origin is the web view's own (https://localhost, capacitor://localhost): every call,
+  // token call, hub and image goes to the cloud the shell names (decision 53). A plain browser keeps its origin.
+  if (config.apiBaseUrl) setApiBaseUrl(config.apiBaseUrl);
   // Texts of the open screens and antd-mobile's locale, in this language only (issue 12). The first screen's own
   // groups load beside them without holding start-up: a group that fails shows that route's error page.
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);

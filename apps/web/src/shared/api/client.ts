@@ -4,7 +4,7 @@ import { i18n } from "../i18n/index.ts";
 import { ApiError, ClientErrorCode } from "./errors.ts";
 import { emitUnauthorized } from "./events.ts";
 import { beginLoading, endLoading } from "./loading.ts";
-import { ensureFreshToken, renewAfterUnauthorized } from "./token.ts";
+import { ensureFreshToken, renewAfterUnauthorized, setTokenBaseUrl } from "./token.ts";
 import {
   abortError,
   commonHeaders,
@@ -84,9 +84,16 @@ export type ApiArgs<E extends WireEndpoint> =
 
 let baseUrl = "";
 
-/** Sets the API host for images and calls ("" = same origin, the default in the browser and behind the dev proxy). */
+/**
+ * Sets the API host (spec §7; decision 53) of every call, of the token endpoint (`/connect/token`, revocation), of
+ * images and file URLs ({@link imageUrl}) and of the hubs (shared/realtime reads {@link apiBaseUrl} when it builds a
+ * connection): "" = the page's own origin, the default in the browser and behind the dev proxy; inside a native shell
+ * the cloud's address from its config (`NativeConfig.apiBaseUrl`, set once at start-up by main.tsx before any call).
+ * Trailing slashes are dropped.
+ */
 export function setApiBaseUrl(url: string): void {
   baseUrl = url.replace(/\/+$/, "");
+  setTokenBaseUrl(baseUrl);
 }
 
 /** The API host prefix ("" = same origin). */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  apiBaseUrlOf,
   checkNativePermission,
   clearNativeCache,
   getNativeConfig,
@@ -27,6 +28,7 @@ describe("native bridge (spec §7)", () => {
       tenant: null,
       appVersion: null,
       platform: null,
+      apiBaseUrl: null,
     });
     expect(await checkNativePermission("location")).toBe(false);
     expect(await isLocationEnabled()).toBe(false);
@@ -47,6 +49,7 @@ describe("native bridge (spec §7)", () => {
           pushRegistrationId: "reg-1",
           appVersion: "2.3.1",
           platform: "android",
+          apiBaseUrl: "https://cloud.example:8443/",
         }),
       checkPermission: (name) => (name === "location" ? "true" : false),
       isLocationEnabled: async () => true,
@@ -63,6 +66,7 @@ describe("native bridge (spec §7)", () => {
       tenant: null,
       appVersion: "2.3.1",
       platform: "android",
+      apiBaseUrl: "https://cloud.example:8443",
     });
     expect(await checkNativePermission("location")).toBe(true);
     expect(await checkNativePermission("camera")).toBe(false);
@@ -81,5 +85,17 @@ describe("native bridge (spec §7)", () => {
       },
     });
     expect(await getNativeLanguage()).toBeNull();
+  });
+
+  it("takes the shell's API host only as an absolute http(s) URL without credentials, query or fragment", () => {
+    expect(apiBaseUrlOf("https://app.aquapilot.cn")).toBe("https://app.aquapilot.cn");
+    expect(apiBaseUrlOf("https://app.aquapilot.cn//")).toBe("https://app.aquapilot.cn");
+    expect(apiBaseUrlOf("http://10.0.2.2:8080/cloud/")).toBe("http://10.0.2.2:8080/cloud");
+    for (const bad of [undefined, null, 42, "", "/api", "app.aquapilot.cn", "ftp://x.example", "javascript:alert(1)"]) {
+      expect(apiBaseUrlOf(bad)).toBeNull();
+    }
+    expect(apiBaseUrlOf("https://user:secret@app.aquapilot.cn")).toBeNull();
+    expect(apiBaseUrlOf("https://app.aquapilot.cn/?x=1")).toBeNull();
+    expect(apiBaseUrlOf("https://app.aquapilot.cn/#/Home")).toBeNull();
   });
 });

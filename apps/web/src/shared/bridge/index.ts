@@ -24,6 +24,13 @@ export interface NativeConfig {
   appVersion: string | null;
   /** The shell's platform, for the matching latest version and download link; null when not reported. */
   platform: "android" | "ios" | null;
+  /**
+   * The cloud the app calls from inside a shell (decision 53): an absolute http(s) origin with an optional path, no
+   * trailing slash, e.g. "https://app.aquapilot.cn". The shell's page is served from its own origin (https://localhost,
+   * capacitor://localhost), so every call, token call, hub and image goes there; null = the page's own origin (a
+   * plain browser, or a shell that does not report it).
+   */
+  apiBaseUrl: string | null;
 }
 
 type MaybeAsync<T> = T | Promise<T>;
@@ -83,6 +90,7 @@ const EMPTY_CONFIG: NativeConfig = {
   tenant: null,
   appVersion: null,
   platform: null,
+  apiBaseUrl: null,
 };
 
 /** The injected bridge, or undefined in a plain browser. */
@@ -148,7 +156,26 @@ export async function getNativeConfig(): Promise<NativeConfig> {
     tenant: typeof c.tenant === "string" && c.tenant ? c.tenant : null,
     appVersion: typeof c.appVersion === "string" && c.appVersion ? c.appVersion : null,
     platform: c.platform === "android" || c.platform === "ios" ? c.platform : null,
+    apiBaseUrl: apiBaseUrlOf(c.apiBaseUrl),
   };
+}
+
+/**
+ * The API host a shell reported (decision 53), normalised: an absolute `http:` or `https:` URL without credentials,
+ * query or fragment, its trailing slashes dropped ("https://api.example/" → "https://api.example"); null for anything
+ * else (absent, empty, relative, another scheme), so a malformed config leaves the app on its page's origin.
+ */
+export function apiBaseUrlOf(value: unknown): string | null {
+  if (typeof value !== "string" || !value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password || url.search || url.hash) return null;
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** Whether a native permission is granted (spec §6); false without a bridge. */

@@ -11,16 +11,21 @@ import { ForeverRetryPolicy } from "./retry-policy.ts";
 /**
  * Builds a real SignalR connection to the hub at `path` (spec §7 hubs 1 and 2) with `accessTokenFactory` (bearer
  * token) and automatic reconnect with the app's own policy: jittered exponential backoff up to 30 s, forever
- * ({@link ForeverRetryPolicy}, issue 11).
+ * ({@link ForeverRetryPolicy}, issue 11). `baseUrl`: the API host ("" = the page's origin; decision 53), prefixed to
+ * `path` for the negotiate and the WebSocket; sent without cookies (`withCredentials: false`).
  */
 export function createHubConnection(
   path: string,
   accessTokenFactory: () => string | Promise<string>,
   baseUrl = "",
 ): HubConnectionLike {
-  return new HubConnectionBuilder()
-    .withUrl(baseUrl + path, { accessTokenFactory })
-    .withAutomaticReconnect(new ForeverRetryPolicy())
-    .configureLogging(LogLevel.Warning)
-    .build();
+  return (
+    new HubConnectionBuilder()
+      // No cookies: the hubs authenticate by bearer token only, so a cross-origin negotiate (the native shells' API host,
+      // decision 53) needs no credentialed CORS; on the page's own origin nothing changes.
+      .withUrl(baseUrl + path, { accessTokenFactory, withCredentials: false })
+      .withAutomaticReconnect(new ForeverRetryPolicy())
+      .configureLogging(LogLevel.Warning)
+      .build()
+  );
 }

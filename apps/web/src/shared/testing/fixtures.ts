@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage, TDeviceInfo, TFamily } from "@aquapilot/contract/wire";
+import type { TDeviceChangeMessage, TDeviceInfo, TFamily, TShareAnalysis } from "@aquapilot/contract/wire";
 
 /**
  * A device's query-device-info answer (spec §7 `TDeviceInfo`) for tests: device "d1", online, in service (station
@@ -71,6 +71,25 @@ export function familyItem(patch: Partial<TFamily> = {}): TFamily {
     memberCount: 2,
     deviceCount: 0,
     creationTime: "2026-01-01T00:00:00Z",
+    ...patch,
+  };
+}
+
+/**
+ * An analysis-code answer (spec §7 family-user analysis-code): the household "Lake house" (f9) Ann invites to, 2
+ * members, 1 device, not joined, not already a member (no address or expiry, as a fake API may answer);
+ * `patch` overrides any field.
+ */
+export function shareAnalysis(patch: Partial<TShareAnalysis> = {}): Partial<TShareAnalysis> {
+  return {
+    familyId: "f9",
+    familyName: "Lake house",
+    inviterName: "Ann",
+    avatar: null,
+    memberCount: 2,
+    deviceCount: 1,
+    joined: false,
+    alreadyMember: false,
     ...patch,
   };
 }

@@ -130,11 +130,14 @@ function JoinPreview({ family }: { family: TShareAnalysis }) {
   );
 }
 
-/** The join panel: scan button, "or", a field to paste the code and the join button (NoFamily, FamilyList). */
-export function JoinFamilyPanel(props: { onJoined?: () => void }) {
+/**
+ * The join panel: scan button, "or", a field to paste the code and the join button (NoFamily, FamilyList).
+ * `initialCode`: the field's first value (a share code from a link, issue 15); empty by default.
+ */
+export function JoinFamilyPanel(props: { onJoined?: () => void; initialCode?: string }) {
   const { t } = useTranslation();
   const { join, scanAndJoin } = useJoinFamily();
-  const [code, setCode] = useState("");
+  const [code, setCode] = useState(props.initialCode ?? "");
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     setBusy(true);

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { familyItem } from "../../../shared/testing/fixtures.ts";
-import { fail, never, renderScreen } from "../../../shared/testing/render.tsx";
+import { familyItem, shareAnalysis } from "../../../shared/testing/fixtures.ts";
+import { clickInDialog, fail, never, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { FamilyListScreen } from "./family-list-screen.tsx";
 
 const family = (id: string, name: string, isAdmin: boolean) =>
@@ -42,5 +42,27 @@ describe("FamilyList screen", () => {
     const view = await renderScreen(<FamilyListScreen />, { api: { getFamilies: () => fail(500, "Database down") } });
     await screen.findByText("No households yet");
     expect(view.toasts()).toContain("Database down");
+  });
+
+  it("opens the join panel with a linked share code filled in, and joins with it (aquapilot://join/<code>)", async () => {
+    const code = "AQF1.eyJmIjoiZjkifQ.c2ln";
+    const preview = shareAnalysis();
+    const view = await renderScreen(<FamilyListScreen />, {
+      route: routeOf("/FamilyList", { shareCode: code }),
+      api: {
+        getFamilies: { totalCount: 0, items: [] },
+        analysisCode: ({ query }) => ({ ...preview, joined: query.preview !== "true" }),
+      },
+    });
+    const field = (await screen.findByTestId("family-join-code")) as HTMLTextAreaElement;
+    expect(field.value).toBe(code);
+    // nothing is sent before the owner taps Join
+    expect(view.api.callsTo("analysisCode")).toEqual([]);
+    fireEvent.click(screen.getByTestId("family-join-submit"));
+    expect((await screen.findByTestId("family-join-name")).textContent).toBe("Lake house");
+    await clickInDialog("Join");
+    await view.findToast("You joined Lake house");
+    expect(view.api.callsTo("analysisCode").map((c) => c.query)).toEqual([{ code, preview: "true" }, { code }]);
+    expect(view.navigatedTo()).toBe("/index/home");
   });
 });

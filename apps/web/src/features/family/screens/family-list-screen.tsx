@@ -13,22 +13,31 @@ import "../family.css";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Navigation params of FamilyList: `joinCode` — a scanned share code to join (from the home tab's scan). */
+/**
+ * Navigation params of FamilyList: `joinCode` — a scanned share code to join at once (from the home tab's scan);
+ * `shareCode` — a share code from a link (the shells' `aquapilot://join/<code>`, issue 15): the join panel opens with
+ * it filled in, and the owner joins with "Join".
+ */
 export interface FamilyListParams {
   joinCode?: string;
+  shareCode?: string;
 }
 
 /**
  * FamilyList (spec §2 /FamilyList): the caller's households with the administrator badge, member and device counts
  * and the home family marked; tap → FamilyDetails. Pull-down refresh (333 ms), next page on scroll (150 px, §4).
- * "Create" in the top bar; "Join household" opens the scan / paste panel. A `joinCode` param starts joining.
+ * "Create" in the top bar; "Join household" opens the scan / paste panel. A `joinCode` param starts joining; a
+ * `shareCode` param opens the panel with the code filled in.
  */
 export function FamilyListScreen() {
   const { t } = useTranslation();
-  const { joinCode } = useRouteParams<FamilyListParams>();
+  const { joinCode, shareCode } = useRouteParams<FamilyListParams>();
   const list = useFamilyList();
   const { join } = useJoinFamily();
-  const [joinOpen, setJoinOpen] = useState(false);
+  const linked = typeof shareCode === "string" ? shareCode.trim() : "";
+  const [joinOpen, setJoinOpen] = useState(linked !== "");
+  // The linked code fills the panel once; the panel opened later by "Join household" starts empty.
+  const [prefill, setPrefill] = useState(linked);
   const started = useRef(false);
   const families = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
   const home = markedHomeFamily(families, homeFamilyId());
@@ -41,7 +50,13 @@ export function FamilyListScreen() {
     void join(joinCode);
   }, [joinCode, join]);
 
-  useBackClose(joinOpen, () => setJoinOpen(false));
+  // The code stays in the URL: a navigation now would close the panel it opens (open dialogs close before one), and
+  // a join replaces this page by Home anyway.
+  const closeJoin = () => {
+    setJoinOpen(false);
+    setPrefill("");
+  };
+  useBackClose(joinOpen, closeJoin);
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
@@ -120,13 +135,13 @@ export function FamilyListScreen() {
       </PullToRefresh>
       <Popup
         visible={joinOpen}
-        onMaskClick={() => setJoinOpen(false)}
+        onMaskClick={closeJoin}
         bodyClassName="sheet"
         destroyOnClose
         data-testid="family-join-sheet"
       >
         <div className="sheet__title">{t("familyJoin.title")}</div>
-        <JoinFamilyPanel onJoined={() => setJoinOpen(false)} />
+        <JoinFamilyPanel initialCode={prefill} onJoined={closeJoin} />
       </Popup>
     </PageShell>
   );

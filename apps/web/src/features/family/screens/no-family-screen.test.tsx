@@ -1,18 +1,10 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { shareAnalysis } from "../../../shared/testing/fixtures.ts";
 import { clickInDialog, fail, renderScreen } from "../../../shared/testing/render.tsx";
 import { NoFamilyScreen } from "./no-family-screen.tsx";
 
-const preview = {
-  familyId: "f9",
-  familyName: "Lake house",
-  inviterName: "Ann",
-  avatar: null,
-  memberCount: 2,
-  deviceCount: 1,
-  joined: false,
-  alreadyMember: false,
-};
+const preview = shareAnalysis();
 
 describe("NoFamily screen", () => {
   it("explains and offers to create a household", async () => {
