@@ -1,5 +1,4 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
-import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { type LiveStateRow, presentLiveState } from "./live-state.ts";
 
@@ -37,8 +36,8 @@ export function presentChange(
   };
 }
 
-/** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
-export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | undefined> {
+/** The columns of a {@link ChangeRow}: the device joined with its `device_state`. */
+function changeRows(db: Db) {
   return db
     .selectFrom("devices")
     .leftJoin("device_state", "device_state.device_id", "devices.id")
@@ -57,24 +56,25 @@ export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | und
       "device_state.station_duration_seconds",
       "device_state.service_remaining_seconds",
       "device_state.clock_rate",
-    ])
-    .where("devices.id", "=", deviceId)
-    .executeTakeFirst();
+    ]);
+}
+
+/** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
+export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | undefined> {
+  return changeRows(db).where("devices.id", "=", deviceId).executeTakeFirst();
 }
 
 /**
- * Builds the change message from the stored rows and publishes it on the bus as `device.changed` (the hubs send it
- * to the household's members; an `ack` wakes the command call waiting for it). Nothing for an unknown device.
+ * Reads the {@link ChangeRow}s of several devices in one query (issue 14, decision 55: a write batch's change
+ * messages), keyed by device id; unknown ids are absent. Queries in chunks of 500 ids (bound parameters).
  */
-export async function announceChange(
-  db: Db,
-  bus: Bus,
-  deviceId: string,
-  kind: ChangeKind,
-  extra: Pick<TDeviceChangeMessage, "event" | "ack"> = {},
-): Promise<void> {
-  const row = await readChangeRow(db, deviceId);
-  if (!row) return;
-  const message = presentChange(row, kind, extra);
-  bus.publish({ type: "device.changed", familyId: row.family_id, deviceId: row.id, message });
+export async function readChangeRows(db: Db, deviceIds: readonly string[]): Promise<Map<string, ChangeRow>> {
+  const rows = new Map<string, ChangeRow>();
+  const unique = [...new Set(deviceIds)];
+  for (let i = 0; i < unique.length; i += 500) {
+    for (const row of await changeRows(db).where("devices.id", "in", unique.slice(i, i + 500)).execute()) {
+      rows.set(row.id, row);
+    }
+  }
+  return rows;
 }
