@@ -14,16 +14,6 @@ import type { IotLogger } from "./logger.ts";
 import { type DeviceEventHook, DeviceRecords, type DeviceRecordsDeps, type TelemetryHook } from "./records.ts";
 import { type InboundMessage, MqttTransport, PerDeviceQueue, type TransportOptions } from "./transport.ts";
 
-import { monitorEventLoopDelay } from "node:perf_hooks";
-const TRACE = process.env.AQ_TRACE ? { wait: [] as number[], handle: [] as number[], eld: monitorEventLoopDelay({ resolution: 5 }) } : null;
-if (TRACE) {
-  TRACE.eld.enable();
-  const q = (a: number[], p: number) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(1) : "-"; };
-  setInterval(() => {
-    console.error(`TRACE n=${TRACE.wait.length} wait p50 ${q(TRACE.wait, 0.5)} p99 ${q(TRACE.wait, 0.99)} handle p50 ${q(TRACE.handle, 0.5)} p99 ${q(TRACE.handle, 0.99)} eld p50 ${(TRACE.eld.percentile(50) / 1e6).toFixed(1)} p99 ${(TRACE.eld.percentile(99) / 1e6).toFixed(1)} max ${(TRACE.eld.max / 1e6).toFixed(1)}`);
-    TRACE.wait = []; TRACE.handle = []; TRACE.eld.reset();
-  }, 5000).unref();
-}
 /** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
 export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
 
@@ -306,17 +296,10 @@ export class DeviceGateway implements DeviceCommandPort {
       this.checks.reject(mac, channel, "too-large", { bytes: payload.length });
       return;
     }
-    const t0 = performance.now();
-    let t1 = 0;
-    const out = this.queue.run(
+    return this.queue.run(
       mac,
-      () => {
-        t1 = performance.now();
-        return this.records.handle(mac, channel, payload, retained);
-      },
+      () => this.records.handle(mac, channel, payload, retained),
       (err: Error) => this.logger.error({ mac, topic, err: err.message }, "device message failed"),
     );
-    if (TRACE) out.then(() => { TRACE.wait.push(t1 - t0); TRACE.handle.push(performance.now() - t1); }, () => {});
-    return out;
   }
 }
