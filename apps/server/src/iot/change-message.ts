@@ -72,7 +72,9 @@ export async function readChangeRows(db: Db, deviceIds: readonly string[]): Prom
   const rows = new Map<string, ChangeRow>();
   const unique = [...new Set(deviceIds)];
   for (let i = 0; i < unique.length; i += 500) {
-    for (const row of await changeRows(db).where("devices.id", "in", unique.slice(i, i + 500)).execute()) {
+    for (const row of await changeRows(db)
+      .where("devices.id", "in", unique.slice(i, i + 500))
+      .execute()) {
       rows.set(row.id, row);
     }
   }

@@ -95,8 +95,11 @@ export class DeviceRecords {
   }
 
   /**
-   * Records one device message: parses the JSON, looks the device up by MAC (refusing unknown ones), and hands it to
-   * the channel's writer. An empty payload (a cleared retained message) is ignored. Rejects with database errors.
+   * Records one device message: parses the JSON and queues it in the open write batch before returning its promise
+   * (so messages enter batches in the order `handle` is called), where the device is looked up by MAC (refusing
+   * unknown ones) and the channel's writer runs. An empty payload (a cleared retained message) is ignored. Resolves
+   * once the batch has committed (and an event's hook has run); rejects with database errors (nothing of the batch
+   * stored).
    */
   async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<void> {
     if (payload.length === 0) return; // a cleared retained message
@@ -235,6 +238,14 @@ export class DeviceRecords {
       })
       .where("id", "=", device.id)
       .execute();
+    // A later message of this device in the same batch checks against what this one stored.
+    Object.assign(ctx.device ?? {}, {
+      total_water_l: msg.totalWaterL,
+      regeneration_count: msg.regenerationCount,
+      clock_rate: rate.rate,
+      rate_anchor_ts: rate.anchorTs,
+      rate_anchor_at: rate.anchorAt,
+    });
     ctx.announce(device.id, "state");
   }
 
@@ -251,6 +262,8 @@ export class DeviceRecords {
     if (!msg) return null;
     if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return null;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
+    // A later message of this device in the same batch checks its counter against this one.
+    if (ctx.device) ctx.device.total_water_l = msg.totalWaterL;
     const stored = ctx.telemetry({
       deviceId: device.id,
       ts: recordTs,

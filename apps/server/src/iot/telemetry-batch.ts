@@ -212,7 +212,10 @@ export class TelemetryBatcher {
     let stored = new Set<string>();
     try {
       messages = await this.db.transaction().execute(async (trx) => {
-        const devices = await readBatchDevices(trx, batch.tasks.map((t) => t.mac));
+        const devices = await readBatchDevices(
+          trx,
+          batch.tasks.map((t) => t.mac),
+        );
         for (const t of batch.tasks) {
           results.push(
             await t.task({
@@ -268,7 +271,7 @@ export class TelemetryBatcher {
       const key = keyOf(p.row.deviceId, p.row.ts);
       p.resolve(first.get(key) === p && stored.has(key));
     }
-    batch.tasks.forEach((t, i) => t.resolve(results[i]));
+    for (const [i, t] of batch.tasks.entries()) t.resolve(results[i]);
   }
 
   /** The batch's writes inside its transaction; returns the keys of the rows stored now. */
