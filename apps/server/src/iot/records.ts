@@ -228,18 +228,25 @@ export class DeviceRecords {
       .values({ device_id: device.id, online: 0, ...values })
       .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
       .execute();
-    await trx
-      .updateTable("devices")
-      .set({
-        model: msg.model,
-        serial_number: msg.serialNumber,
-        device_serial_number: msg.deviceSerialNumber,
-        firmware_version: msg.firmwareVersion,
-      })
-      .where("id", "=", device.id)
-      .execute();
+    const identity = {
+      model: msg.model,
+      serial_number: msg.serialNumber,
+      device_serial_number: msg.deviceSerialNumber,
+      firmware_version: msg.firmwareVersion,
+    };
+    const stored = ctx.device;
+    // Read in this transaction: unchanged (the usual report) means nothing to write.
+    if (
+      !stored ||
+      stored.model !== identity.model ||
+      stored.serial_number !== identity.serial_number ||
+      stored.device_serial_number !== identity.device_serial_number ||
+      stored.firmware_version !== identity.firmware_version
+    ) {
+      await trx.updateTable("devices").set(identity).where("id", "=", device.id).execute();
+    }
     // A later message of this device in the same batch checks against what this one stored.
-    Object.assign(ctx.device ?? {}, {
+    Object.assign(ctx.device ?? {}, identity, {
       total_water_l: msg.totalWaterL,
       regeneration_count: msg.regenerationCount,
       clock_rate: rate.rate,

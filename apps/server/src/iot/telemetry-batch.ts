@@ -38,6 +38,11 @@ export interface TelemetryRow {
 export interface BatchDevice {
   id: string;
   family_id: string | null;
+  /** What the device's last state report said about itself (`devices`), so an unchanged one is not written again. */
+  model: string | null;
+  serial_number: string | null;
+  device_serial_number: string | null;
+  firmware_version: string | null;
   total_water_l: number | null;
   regeneration_count: number | null;
   clock_rate: number | null;
@@ -325,6 +330,10 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
         "devices.id",
         "devices.mac",
         "devices.family_id",
+        "devices.model",
+        "devices.serial_number",
+        "devices.device_serial_number",
+        "devices.firmware_version",
         "device_state.total_water_l",
         "device_state.regeneration_count",
         "device_state.clock_rate",
