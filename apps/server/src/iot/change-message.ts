@@ -36,27 +36,40 @@ export function presentChange(
   };
 }
 
+/** Devices joined with their `device_state` (whose columns are null when the device never reported). */
+export function devicesWithState(db: Db) {
+  return db.selectFrom("devices").leftJoin("device_state", "device_state.device_id", "devices.id");
+}
+
+/**
+ * Runs `query` for `keys` (duplicates dropped) in chunks of 500 — within every engine's limit of bound parameters —
+ * and answers the rows of all chunks, in chunk order.
+ */
+export async function inChunks<K, R>(keys: readonly K[], query: (chunk: K[]) => Promise<R[]>): Promise<R[]> {
+  const unique = [...new Set(keys)];
+  const rows: R[] = [];
+  for (let i = 0; i < unique.length; i += 500) rows.push(...(await query(unique.slice(i, i + 500))));
+  return rows;
+}
+
 /** The columns of a {@link ChangeRow}: the device joined with its `device_state`. */
 function changeRows(db: Db) {
-  return db
-    .selectFrom("devices")
-    .leftJoin("device_state", "device_state.device_id", "devices.id")
-    .select([
-      "devices.id",
-      "devices.mac",
-      "devices.family_id",
-      "device_state.online",
-      "device_state.station",
-      "device_state.station_remaining_seconds",
-      "device_state.remaining_water_l",
-      "device_state.flow_rate_lpm",
-      "device_state.last_report_time",
-      "device_state.reported_at",
-      "device_state.station_started_at",
-      "device_state.station_duration_seconds",
-      "device_state.service_remaining_seconds",
-      "device_state.clock_rate",
-    ]);
+  return devicesWithState(db).select([
+    "devices.id",
+    "devices.mac",
+    "devices.family_id",
+    "device_state.online",
+    "device_state.station",
+    "device_state.station_remaining_seconds",
+    "device_state.remaining_water_l",
+    "device_state.flow_rate_lpm",
+    "device_state.last_report_time",
+    "device_state.reported_at",
+    "device_state.station_started_at",
+    "device_state.station_duration_seconds",
+    "device_state.service_remaining_seconds",
+    "device_state.clock_rate",
+  ]);
 }
 
 /** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
@@ -69,14 +82,6 @@ export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | und
  * messages), keyed by device id; unknown ids are absent. Queries in chunks of 500 ids (bound parameters).
  */
 export async function readChangeRows(db: Db, deviceIds: readonly string[]): Promise<Map<string, ChangeRow>> {
-  const rows = new Map<string, ChangeRow>();
-  const unique = [...new Set(deviceIds)];
-  for (let i = 0; i < unique.length; i += 500) {
-    for (const row of await changeRows(db)
-      .where("devices.id", "in", unique.slice(i, i + 500))
-      .execute()) {
-      rows.set(row.id, row);
-    }
-  }
-  return rows;
+  const rows = await inChunks(deviceIds, (chunk) => changeRows(db).where("devices.id", "in", chunk).execute());
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,7 +1,7 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
-import { type ChangeKind, presentChange, readChangeRows } from "./change-message.ts";
+import { type ChangeKind, devicesWithState, inChunks, presentChange, readChangeRows } from "./change-message.ts";
 
 /**
  * Called in the transaction of every batch that stored new telemetry, with that transaction and, in arrival order,
@@ -320,12 +320,8 @@ export class TelemetryBatcher {
 
 /** The {@link BatchDevice}s of `macs` in one query (chunks of 500 parameters), keyed by MAC. */
 async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<string, BatchDevice>> {
-  const devices = new Map<string, BatchDevice>();
-  const unique = [...new Set(macs)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db
-      .selectFrom("devices")
-      .leftJoin("device_state", "device_state.device_id", "devices.id")
+  const rows = await inChunks(macs, (chunk) =>
+    devicesWithState(db)
       .select([
         "devices.id",
         "devices.mac",
@@ -340,9 +336,8 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
         "device_state.rate_anchor_ts",
         "device_state.rate_anchor_at",
       ])
-      .where("devices.mac", "in", unique.slice(i, i + 500))
-      .execute();
-    for (const { mac, ...device } of rows) devices.set(mac, device);
-  }
-  return devices;
+      .where("devices.mac", "in", chunk)
+      .execute(),
+  );
+  return new Map(rows.map(({ mac, ...device }) => [mac, device]));
 }
