@@ -36,7 +36,14 @@ export interface DeviceRecordsDeps {
   checks: DeviceMessageChecks;
   onTelemetry: TelemetryHook;
   /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
-  telemetryBatch?: Pick<TelemetryBatchOptions, "maxRows" | "maxWaitMs">;
+  telemetryBatch?: Pick<TelemetryBatchOptions, "maxRows" | "maxWaitMs"> & {
+    /**
+     * Write batches written side by side (default 1), each device always in the same one (by its MAC), so a device's
+     * messages stay in order: 1 for SQLite (one connection), several for PostgreSQL, whose round trips would
+     * otherwise be paid one after another (decision 55).
+     */
+    lanes?: number;
+  };
 }
 
 /** One device message on its way to the database: the parsed JSON, the stored device, and the receive time. */
@@ -73,20 +80,27 @@ export class DeviceRecords {
   private eventHook: DeviceEventHook | null = null;
 
   private readonly deps: DeviceRecordsDeps;
-  private readonly telemetry: TelemetryBatcher;
+  private readonly lanes: TelemetryBatcher[];
   constructor(deps: DeviceRecordsDeps) {
     this.deps = deps;
-    this.telemetry = new TelemetryBatcher({
-      db: deps.db,
-      bus: deps.bus,
-      onTelemetry: deps.onTelemetry,
-      ...deps.telemetryBatch,
-    });
+    const { lanes = 1, ...batch } = deps.telemetryBatch ?? {};
+    this.lanes = Array.from(
+      { length: Math.max(1, Math.floor(lanes)) },
+      () => new TelemetryBatcher({ db: deps.db, bus: deps.bus, onTelemetry: deps.onTelemetry, ...batch }),
+    );
   }
 
-  /** Resolves when every telemetry record handed to the batch writer so far is written (or its batch failed). */
-  idle(): Promise<void> {
-    return this.telemetry.idle();
+  /** Resolves when every message handed to the batch writers so far is written (or its batch failed). */
+  async idle(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.idle()));
+  }
+
+  /** The write batch of a device: always the same one for a MAC. */
+  private laneOf(mac: string): TelemetryBatcher {
+    if (this.lanes.length === 1) return this.lanes[0];
+    let hash = 0;
+    for (let i = 0; i < mac.length; i++) hash = (hash * 31 + mac.charCodeAt(i)) >>> 0;
+    return this.lanes[hash % this.lanes.length];
   }
 
   /** Sets (or with null removes) the {@link DeviceEventHook}. */
@@ -112,7 +126,7 @@ export class DeviceRecords {
       return;
     }
     // The batch reads every device of its messages in one query; the writers run in its transaction.
-    const after = await this.telemetry.run(mac, async (ctx): Promise<AfterCommit> => {
+    const after = await this.laneOf(mac).run(mac, async (ctx): Promise<AfterCommit> => {
       const { device } = ctx;
       if (!device) {
         checks.reject(mac, channel, "unknown-device");

@@ -213,7 +213,8 @@ describe("embedded broker: PUBACK after the batch committed", () => {
         await rollupTelemetryBatch(db, arrivals);
       },
       // A long wait: an acknowledgement sent before the batch is written would arrive well before it.
-      telemetryBatch: { maxWaitMs: 300 },
+      // Three write batches side by side (as on PostgreSQL): a device's messages always go to the same one.
+      telemetryBatch: { maxWaitMs: 300, lanes: 3 },
     });
     ({ id: deviceId } = await provisionDevice(database.db, { ...D, name: D.mac }));
   });
