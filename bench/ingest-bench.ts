@@ -1,7 +1,7 @@
 /**
  * Benchmark (c): telemetry ingest. N provisioned devices, each with its own MQTT connection (username and clientId =
  * MAC, password = secret), publish `telemetry` (ZMqttTelemetry, QoS 1 as the simulator does) as fast as a shared
- * in-flight window allows, through the real path — embedded Aedes broker (argon2 credentials, ACL) → device gateway
+ * in-flight window and each device's own in-flight limit allow, through the real path — embedded Aedes broker (argon2 credentials, ACL) → device gateway
  * (zod, SQLite insert into device_telemetry, hourly/daily rollups, device_state, bus) — against a bare Aedes broker
  * in the same process with one subscriber that only counts the same messages.
  */
@@ -21,6 +21,12 @@ export interface IngestOptions {
   durationMs?: number;
   /** Most messages published but not yet stored/delivered, over all devices (default 1000). */
   window?: number;
+  /**
+   * Most QoS 1 messages one device has published and not yet had acknowledged (default 20, i.e. the window spread
+   * over the default 50 devices): devices pipeline like real firmware within the broker's Receive Maximum instead of
+   * waiting for each PUBACK (bench/README.md (c), decision 55). 1 gives the earlier stop-and-wait devices.
+   */
+  inFlightPerDevice?: number;
   /** Longest wait for the backlog to drain after publishing stops, ms (default 120 000). */
   drainTimeoutMs?: number;
 }
@@ -96,8 +102,8 @@ function telemetry(t0: number, i: number): string {
 }
 
 /**
- * Connects every device, then lets each publish telemetry (QoS 1, awaiting the PUBACK) until `durationMs` has
- * passed, as long as fewer than `window` messages are published but not yet finished; then waits until all are
+ * Connects every device, then lets each publish telemetry (QoS 1, at most `inFlightPerDevice` unacknowledged) until
+ * `durationMs` has passed, as long as fewer than `window` messages are published but not yet finished; then waits until all are
  * finished (`progress` reaches `published`, or the drain timeout) and `drained()` resolves.
  */
 async function drive(
@@ -127,14 +133,22 @@ async function drive(
     await Promise.all(
       clients.map(async (client, k) => {
         const topic = deviceTopic(identities[k].mac, "telemetry");
+        // Up to inFlightPerDevice unacknowledged publishes, sent in order; the next waits for an acknowledgement.
+        const unacked = new Set<Promise<unknown>>();
         for (let i = 0; performance.now() < end; ) {
           if (published - progress.count >= opts.window) {
             await progress.next();
             continue;
           }
+          if (unacked.size >= opts.inFlightPerDevice) {
+            await Promise.race(unacked);
+            continue;
+          }
           published++;
-          await client.publishAsync(topic, telemetry(t0, i++), { qos: 1 });
+          const acked = client.publishAsync(topic, telemetry(t0, i++), { qos: 1 }).finally(() => unacked.delete(acked));
+          unacked.add(acked);
         }
+        await Promise.all(unacked);
       }),
     );
     const deadline = performance.now() + opts.drainTimeoutMs;
@@ -151,6 +165,7 @@ function withDefaults(o: IngestOptions): Required<IngestOptions> {
     devices: o.devices ?? 50,
     durationMs: o.durationMs ?? 8000,
     window: o.window ?? 1000,
+    inFlightPerDevice: o.inFlightPerDevice ?? 20,
     drainTimeoutMs: o.drainTimeoutMs ?? 120_000,
   };
 }

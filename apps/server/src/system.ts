@@ -104,6 +104,8 @@ export async function startSystem(
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
       onTelemetry: rollupTelemetryBatch,
+      // PostgreSQL: several write batches side by side (its pool holds 10 connections); SQLite has one connection.
+      telemetryBatch: { lanes: engine === "postgres" ? 6 : 1 },
     });
     cleanups.push(() => deviceLink.close());
 

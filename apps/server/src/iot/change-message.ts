@@ -1,5 +1,4 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
-import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { type LiveStateRow, presentLiveState } from "./live-state.ts";
 
@@ -37,44 +36,52 @@ export function presentChange(
   };
 }
 
-/** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
-export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | undefined> {
-  return db
-    .selectFrom("devices")
-    .leftJoin("device_state", "device_state.device_id", "devices.id")
-    .select([
-      "devices.id",
-      "devices.mac",
-      "devices.family_id",
-      "device_state.online",
-      "device_state.station",
-      "device_state.station_remaining_seconds",
-      "device_state.remaining_water_l",
-      "device_state.flow_rate_lpm",
-      "device_state.last_report_time",
-      "device_state.reported_at",
-      "device_state.station_started_at",
-      "device_state.station_duration_seconds",
-      "device_state.service_remaining_seconds",
-      "device_state.clock_rate",
-    ])
-    .where("devices.id", "=", deviceId)
-    .executeTakeFirst();
+/** Devices joined with their `device_state` (whose columns are null when the device never reported). */
+export function devicesWithState(db: Db) {
+  return db.selectFrom("devices").leftJoin("device_state", "device_state.device_id", "devices.id");
 }
 
 /**
- * Builds the change message from the stored rows and publishes it on the bus as `device.changed` (the hubs send it
- * to the household's members; an `ack` wakes the command call waiting for it). Nothing for an unknown device.
+ * Runs `query` for `keys` (duplicates dropped) in chunks of 500 — within every engine's limit of bound parameters —
+ * and answers the rows of all chunks, in chunk order.
  */
-export async function announceChange(
-  db: Db,
-  bus: Bus,
-  deviceId: string,
-  kind: ChangeKind,
-  extra: Pick<TDeviceChangeMessage, "event" | "ack"> = {},
-): Promise<void> {
-  const row = await readChangeRow(db, deviceId);
-  if (!row) return;
-  const message = presentChange(row, kind, extra);
-  bus.publish({ type: "device.changed", familyId: row.family_id, deviceId: row.id, message });
+export async function inChunks<K, R>(keys: readonly K[], query: (chunk: K[]) => Promise<R[]>): Promise<R[]> {
+  const unique = [...new Set(keys)];
+  const rows: R[] = [];
+  for (let i = 0; i < unique.length; i += 500) rows.push(...(await query(unique.slice(i, i + 500))));
+  return rows;
+}
+
+/** The columns of a {@link ChangeRow}: the device joined with its `device_state`. */
+function changeRows(db: Db) {
+  return devicesWithState(db).select([
+    "devices.id",
+    "devices.mac",
+    "devices.family_id",
+    "device_state.online",
+    "device_state.station",
+    "device_state.station_remaining_seconds",
+    "device_state.remaining_water_l",
+    "device_state.flow_rate_lpm",
+    "device_state.last_report_time",
+    "device_state.reported_at",
+    "device_state.station_started_at",
+    "device_state.station_duration_seconds",
+    "device_state.service_remaining_seconds",
+    "device_state.clock_rate",
+  ]);
+}
+
+/** Reads the {@link ChangeRow} of a device; undefined for an unknown device. */
+export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | undefined> {
+  return changeRows(db).where("devices.id", "=", deviceId).executeTakeFirst();
+}
+
+/**
+ * Reads the {@link ChangeRow}s of several devices in one query (issue 14, decision 55: a write batch's change
+ * messages), keyed by device id; unknown ids are absent. Queries in chunks of 500 ids (bound parameters).
+ */
+export async function readChangeRows(db: Db, deviceIds: readonly string[]): Promise<Map<string, ChangeRow>> {
+  const rows = await inChunks(deviceIds, (chunk) => changeRows(db).where("devices.id", "in", chunk).execute());
+  return new Map(rows.map((row) => [row.id, row]));
 }

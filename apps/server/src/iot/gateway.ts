@@ -12,7 +12,7 @@ import type { DeviceCommandPort } from "../ports.ts";
 import { DeviceMessageChecks, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
 import type { IotLogger } from "./logger.ts";
 import { type DeviceEventHook, DeviceRecords, type DeviceRecordsDeps, type TelemetryHook } from "./records.ts";
-import { type InboundMessage, MqttTransport, PerDeviceQueue, type TransportOptions } from "./transport.ts";
+import { type InboundMessage, MqttTransport, type TransportOptions } from "./transport.ts";
 
 /** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
 export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
@@ -37,7 +37,7 @@ interface Waiter {
  * plausibility rules of issue 11 (plausibility.ts: the device time, counters that never go down); a refused one is
  * counted per reason ({@link rejected}), logged with the MAC and never stored. Accepted ones are written with
  * Kysely, and announced on the bus as `device.changed` with a full TDeviceChangeMessage built from the stored
- * row. Messages of one device are processed in arrival order.
+ * row. Messages of one device are written in arrival order (in write batches, records.ts).
  *
  * It composes the parts: the MQTT side (transport.ts), the checks and their counts (checks.ts), the writers
  * (records.ts) and the change message (change-message.ts); the command port (sendCommand, sendCommandAndWait) is its
@@ -50,7 +50,8 @@ interface Waiter {
  * not already settled with the same outcome).
  */
 export class DeviceGateway implements DeviceCommandPort {
-  private readonly queue = new PerDeviceQueue();
+  /** Messages handed to the records and not yet settled (for {@link idle}). */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly receivedPerDevice = new Map<string, number>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly unsubscribeBus: () => void;
@@ -120,7 +121,7 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /**
    * Takes a device message the embedded broker hands over in-process (broker.ts `ingest`) before acknowledging it:
-   * queued behind the device's earlier messages like one received over MQTT.
+   * written after the device's earlier messages like one received over MQTT.
    * @returns undefined for a message refused at once (too large), else a promise that resolves once the message is
    * recorded (telemetry: its batch committed) or refused by the checks, and rejects when recording it failed — the
    * broker then withholds the device's PUBACK and closes its connection, so the device sends it again.
@@ -141,7 +142,7 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /** Resolves when every message received so far has been recorded (tests, graceful shutdown). */
   async idle(): Promise<void> {
-    await this.queue.idle();
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     await this.records.idle();
   }
 
@@ -285,9 +286,11 @@ export class DeviceGateway implements DeviceCommandPort {
   // ---------- inbound ----------
 
   /**
-   * Refuses an oversized message at once; queues any other behind the device's earlier messages. Returns the
-   * promise of its handling, which rejects when recording failed (after logging it); the transport or the embedded
-   * broker acknowledges the message only once it resolves.
+   * Refuses an oversized message at once; hands any other to the records, which queue it in the open write batch
+   * before this returns — so a device's messages enter batches, and are written, in arrival order, several of them in
+   * one batch when the device has several in flight (decision 55). Returns the promise of its handling, which rejects
+   * when recording failed (after logging it); the transport or the embedded broker acknowledges the message only once
+   * it resolves.
    */
   private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
     this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);
@@ -296,10 +299,11 @@ export class DeviceGateway implements DeviceCommandPort {
       this.checks.reject(mac, channel, "too-large", { bytes: payload.length });
       return;
     }
-    return this.queue.run(
-      mac,
-      () => this.records.handle(mac, channel, payload, retained),
-      (err: Error) => this.logger.error({ mac, topic, err: err.message }, "device message failed"),
-    );
+    const outcome = this.records.handle(mac, channel, payload, retained);
+    const settled: Promise<void> = outcome
+      .catch((err: Error) => this.logger.error({ mac, topic, err: err.message }, "device message failed"))
+      .finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
+    return outcome;
   }
 }

@@ -9,12 +9,16 @@ import {
 } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
-import { announceChange } from "./change-message.ts";
 import type { DeviceMessageChecks } from "./checks.ts";
 import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
 import type { IotLogger } from "./logger.ts";
 import { storedStationStart } from "./plausibility.ts";
-import { TelemetryBatcher, type TelemetryBatchOptions, type TelemetryHook } from "./telemetry-batch.ts";
+import {
+  type BatchContext,
+  TelemetryBatcher,
+  type TelemetryBatchOptions,
+  type TelemetryHook,
+} from "./telemetry-batch.ts";
 
 export type { TelemetryHook } from "./telemetry-batch.ts";
 
@@ -32,7 +36,14 @@ export interface DeviceRecordsDeps {
   checks: DeviceMessageChecks;
   onTelemetry: TelemetryHook;
   /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
-  telemetryBatch?: Pick<TelemetryBatchOptions, "maxRows" | "maxWaitMs">;
+  telemetryBatch?: Pick<TelemetryBatchOptions, "maxRows" | "maxWaitMs"> & {
+    /**
+     * Write batches written side by side (default 1), each device always in the same one (by its MAC), so a device's
+     * messages stay in order: 1 for SQLite (one connection), several for PostgreSQL, whose round trips would
+     * otherwise be paid one after another (decision 55).
+     */
+    lanes?: number;
+  };
 }
 
 /** One device message on its way to the database: the parsed JSON, the stored device, and the receive time. */
@@ -40,6 +51,8 @@ interface Received {
   mac: string;
   json: unknown;
   retained: boolean;
+  /** The batch's transaction and announcements (telemetry-batch.ts). */
+  ctx: BatchContext;
   /** The device with its stored counters and measured clock. */
   device: {
     id: string;
@@ -53,25 +66,41 @@ interface Received {
   now: string;
 }
 
+/** What a writer leaves to do once its batch has committed: a telemetry record's outcome, or a device event's hook. */
+type AfterCommit = { stored?: Promise<boolean>; event?: { deviceId: string; eventId: string; type: string } } | null;
+
 /**
  * The gateway's writers (docs/device-protocol.md §3, §5): one per inbound channel, each storing what the device
  * reported with Kysely after the checks ({@link DeviceMessageChecks}) and then announcing the change on the bus
- * (change-message.ts). Every write is idempotent (upserts; telemetry and events keyed by device and time or id), so a
+ * (change-message.ts). Every message is written in a shared batch (telemetry-batch.ts, decision 55): the device is
+ * read and the change messages are built for the whole batch, in its one transaction. Every write is idempotent (upserts; telemetry and events keyed by device and time or id), so a
  * redelivered or duplicated message costs a write, not a wrong state.
  */
 export class DeviceRecords {
   private eventHook: DeviceEventHook | null = null;
 
   private readonly deps: DeviceRecordsDeps;
-  private readonly telemetry: TelemetryBatcher;
+  private readonly lanes: TelemetryBatcher[];
   constructor(deps: DeviceRecordsDeps) {
     this.deps = deps;
-    this.telemetry = new TelemetryBatcher({ db: deps.db, onTelemetry: deps.onTelemetry, ...deps.telemetryBatch });
+    const { lanes = 1, ...batch } = deps.telemetryBatch ?? {};
+    this.lanes = Array.from(
+      { length: Math.max(1, Math.floor(lanes)) },
+      () => new TelemetryBatcher({ db: deps.db, bus: deps.bus, onTelemetry: deps.onTelemetry, ...batch }),
+    );
   }
 
-  /** Resolves when every telemetry record handed to the batch writer so far is written (or its batch failed). */
-  idle(): Promise<void> {
-    return this.telemetry.idle();
+  /** Resolves when every message handed to the batch writers so far is written (or its batch failed). */
+  async idle(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.idle()));
+  }
+
+  /** The write batch of a device: always the same one for a MAC. */
+  private laneOf(mac: string): TelemetryBatcher {
+    if (this.lanes.length === 1) return this.lanes[0];
+    let hash = 0;
+    for (let i = 0; i < mac.length; i++) hash = (hash * 31 + mac.charCodeAt(i)) >>> 0;
+    return this.lanes[hash % this.lanes.length];
   }
 
   /** Sets (or with null removes) the {@link DeviceEventHook}. */
@@ -80,8 +109,11 @@ export class DeviceRecords {
   }
 
   /**
-   * Records one device message: parses the JSON, looks the device up by MAC (refusing unknown ones), and hands it to
-   * the channel's writer. An empty payload (a cleared retained message) is ignored. Rejects with database errors.
+   * Records one device message: parses the JSON and queues it in the open write batch before returning its promise
+   * (so messages enter batches in the order `handle` is called), where the device is looked up by MAC (refusing
+   * unknown ones) and the channel's writer runs. An empty payload (a cleared retained message) is ignored. Resolves
+   * once the batch has committed (and an event's hook has run); rejects with database errors (nothing of the batch
+   * stored).
    */
   async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<void> {
     if (payload.length === 0) return; // a cleared retained message
@@ -93,60 +125,62 @@ export class DeviceRecords {
       checks.reject(mac, channel, "not-json");
       return;
     }
-    // One read gives the device, its stored counters and its measured clock (no extra read per message).
-    const device = await this.deps.db
-      .selectFrom("devices")
-      .leftJoin("device_state", "device_state.device_id", "devices.id")
-      .select([
-        "devices.id",
-        "devices.family_id",
-        "device_state.total_water_l",
-        "device_state.regeneration_count",
-        "device_state.clock_rate",
-        "device_state.rate_anchor_ts",
-        "device_state.rate_anchor_at",
-      ])
-      .where("devices.mac", "=", mac)
-      .executeTakeFirst();
-    if (!device) {
-      checks.reject(mac, channel, "unknown-device");
-      return;
-    }
-    const nowDate = new Date();
-    const received: Received = {
-      mac,
-      json,
-      retained,
-      device,
-      clock: {
-        rate: device.clock_rate ?? null,
-        anchorTs: device.rate_anchor_ts ?? null,
-        anchorAt: device.rate_anchor_at ?? null,
-      },
-      nowDate,
-      now: nowDate.toISOString(),
-    };
-    switch (channel) {
-      case "status":
-        return this.recordStatus(received);
-      case "state":
-        return this.recordState(received);
-      case "telemetry":
-        return this.recordTelemetry(received);
-      case "event":
-        return this.recordEvent(received);
-      case "ack":
-        return this.recordAck(received);
-      default:
-        return;
+    // The batch reads every device of its messages in one query; the writers run in its transaction.
+    const after = await this.laneOf(mac).run(mac, async (ctx): Promise<AfterCommit> => {
+      const { device } = ctx;
+      if (!device) {
+        checks.reject(mac, channel, "unknown-device");
+        return null;
+      }
+      const nowDate = new Date();
+      const received: Received = {
+        mac,
+        json,
+        retained,
+        ctx,
+        device,
+        clock: {
+          rate: device.clock_rate ?? null,
+          anchorTs: device.rate_anchor_ts ?? null,
+          anchorAt: device.rate_anchor_at ?? null,
+        },
+        nowDate,
+        now: nowDate.toISOString(),
+      };
+      switch (channel) {
+        case "status":
+          await this.recordStatus(received);
+          return null;
+        case "state":
+          await this.recordState(received);
+          return null;
+        case "telemetry":
+          return this.recordTelemetry(received);
+        case "event":
+          return this.recordEvent(received);
+        case "ack":
+          await this.recordAck(received);
+          return null;
+        default:
+          return null;
+      }
+    });
+    // A telemetry record settles with its batch, which has committed by now.
+    if (after?.stored) await after.stored;
+    if (after?.event) {
+      const event = after.event;
+      // Also on a redelivery: the hook is idempotent and repairs a crash between storing and deriving.
+      await this.eventHook?.(event).catch((err: Error) =>
+        this.deps.logger.error({ mac, eventId: event.eventId, err: err.message }, "device event hook failed"),
+      );
     }
   }
 
   /** status: the online flag in `device_state` (the only writer of `online`). */
-  private async recordStatus({ mac, json, retained, device, now }: Received): Promise<void> {
+  private async recordStatus({ mac, json, retained, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttStatus, json, mac, "status");
     if (!msg) return;
-    await this.deps.db
+    await ctx.trx
       .insertInto("device_state")
       .values({
         device_id: device.id,
@@ -158,14 +192,14 @@ export class DeviceRecords {
       .onConflict((oc) => oc.column("device_id").doUpdateSet({ online: msg.online ? 1 : 0, updated_at: now }))
       .execute();
     this.deps.checks.noteStatus(mac, msg.online, retained);
-    await announceChange(this.deps.db, this.deps.bus, device.id, "online");
+    ctx.announce(device.id, "online");
   }
 
   /**
    * state: station, counters, timing and reported settings in `device_state`, the measured clock rate, and the
-   * device's model, serial numbers and firmware in `devices`, in one transaction.
+   * device's model, serial numbers and firmware in `devices`, in the batch's transaction.
    */
-  private async recordState({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
+  private async recordState({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<void> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttState, json, mac, "state");
     if (!msg) return;
@@ -201,40 +235,57 @@ export class DeviceRecords {
       updated_at: now,
       ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
     };
-    await this.deps.db.transaction().execute(async (trx) => {
-      // `online` is only ever written from status: a retained state can outlive the connection.
-      await trx
-        .insertInto("device_state")
-        .values({ device_id: device.id, online: 0, ...values })
-        .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
-        .execute();
-      await trx
-        .updateTable("devices")
-        .set({
-          model: msg.model,
-          serial_number: msg.serialNumber,
-          device_serial_number: msg.deviceSerialNumber,
-          firmware_version: msg.firmwareVersion,
-        })
-        .where("id", "=", device.id)
-        .execute();
+    const { trx } = ctx;
+    // `online` is only ever written from status: a retained state can outlive the connection.
+    await trx
+      .insertInto("device_state")
+      .values({ device_id: device.id, online: 0, ...values })
+      .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
+      .execute();
+    const identity = {
+      model: msg.model,
+      serial_number: msg.serialNumber,
+      device_serial_number: msg.deviceSerialNumber,
+      firmware_version: msg.firmwareVersion,
+    };
+    const stored = ctx.device;
+    // Read in this transaction: unchanged (the usual report) means nothing to write.
+    if (
+      !stored ||
+      stored.model !== identity.model ||
+      stored.serial_number !== identity.serial_number ||
+      stored.device_serial_number !== identity.device_serial_number ||
+      stored.firmware_version !== identity.firmware_version
+    ) {
+      await trx.updateTable("devices").set(identity).where("id", "=", device.id).execute();
+    }
+    // A later message of this device in the same batch checks against what this one stored.
+    Object.assign(ctx.device ?? {}, identity, {
+      total_water_l: msg.totalWaterL,
+      regeneration_count: msg.regenerationCount,
+      clock_rate: rate.rate,
+      rate_anchor_ts: rate.anchorTs,
+      rate_anchor_at: rate.anchorAt,
     });
-    await announceChange(this.deps.db, this.deps.bus, device.id, "state");
+    ctx.announce(device.id, "state");
   }
 
   /**
    * telemetry: one `device_telemetry` row per (device, time), written in a batch with other devices' records
    * (telemetry-batch.ts: the {@link TelemetryHook} and the live flow and total in `device_state` in the same
-   * transaction); resolves once the batch has committed, then announces the change. A redelivered record stores and
-   * announces nothing. Rejects when the batch failed (nothing of it stored), so the message is not acknowledged.
+   * transaction); the batch announces the change after its commit. A redelivered record stores and announces nothing.
+   * Answers the record's outcome (settled with the batch; rejected when the batch failed, nothing of it stored, so
+   * the message is not acknowledged), not awaited here: the batch commits only after this task returns.
    */
-  private async recordTelemetry({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
-    const { checks, db } = this.deps;
+  private recordTelemetry({ mac, json, ctx, device, clock, nowDate, now }: Received): AfterCommit {
+    const { checks } = this.deps;
     const msg = checks.validate(ZMqttTelemetry, json, mac, "telemetry");
-    if (!msg) return;
-    if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return;
+    if (!msg) return null;
+    if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return null;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
-    const storedNow = await this.telemetry.add({
+    // A later message of this device in the same batch checks its counter against this one.
+    if (ctx.device) ctx.device.total_water_l = msg.totalWaterL;
+    const stored = ctx.telemetry({
       deviceId: device.id,
       ts: recordTs,
       totalWaterL: msg.totalWaterL,
@@ -242,20 +293,20 @@ export class DeviceRecords {
       intervalWaterL: msg.intervalWaterL,
       receivedAt: now,
     });
-    if (!storedNow) return;
-    await announceChange(db, this.deps.bus, device.id, "state");
+    return { stored };
   }
 
   /**
    * event: one `device_events` row per (device, event id), announced when new; the {@link DeviceEventHook} runs on
-   * every delivery, a redelivered one included, and its errors are logged.
+   * every delivery, a redelivered one included, after the batch's commit (answered for {@link handle}), and its errors
+   * are logged.
    */
-  private async recordEvent({ mac, json, device, clock, nowDate, now }: Received): Promise<void> {
-    const { checks, db } = this.deps;
+  private async recordEvent({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<AfterCommit> {
+    const { checks } = this.deps;
     const msg = checks.validate(ZMqttEvent, json, mac, "event");
-    if (!msg) return;
+    if (!msg) return null;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
-    const inserted = await db
+    const inserted = await ctx.trx
       .insertInto("device_events")
       .values({
         id: msg.id,
@@ -272,14 +323,11 @@ export class DeviceRecords {
       .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-      await announceChange(db, this.deps.bus, device.id, "event", {
+      ctx.announce(device.id, "event", {
         event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
       });
     }
-    // Also on a redelivery: the hook is idempotent and repairs a crash between storing and deriving.
-    await this.eventHook?.({ deviceId: device.id, eventId: msg.id, type: msg.type }).catch((err: Error) =>
-      this.deps.logger.error({ mac, eventId: msg.id, err: err.message }, "device event hook failed"),
-    );
+    return { event: { deviceId: device.id, eventId: msg.id, type: msg.type } };
   }
 
   /**
@@ -287,10 +335,10 @@ export class DeviceRecords {
    * by the cloud's timeout: a late ack still tells the real outcome), so a redelivered ack writes and announces
    * nothing (issue 14). An ack for a command the cloud did not send is ignored.
    */
-  private async recordAck({ mac, json, device, now }: Received): Promise<void> {
+  private async recordAck({ mac, json, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttAck, json, mac, "ack");
     if (!msg) return;
-    const updated = await this.deps.db
+    const updated = await ctx.trx
       .updateTable("device_commands")
       .set({ status: msg.ok ? "done" : "failed", error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now })
       .where("id", "=", msg.id)
@@ -303,7 +351,7 @@ export class DeviceRecords {
       this.deps.logger.info({ mac, commandId: msg.id }, "ack for an unknown or already answered command ignored");
       return;
     }
-    await announceChange(this.deps.db, this.deps.bus, device.id, "ack", {
+    ctx.announce(device.id, "ack", {
       ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed") },
     });
   }

@@ -108,6 +108,83 @@ describe.each(ENGINES)("telemetry batches on %s", (engine) => {
 });
 
 /**
+ * Decision 55: every device message shares the write batch — tasks run in the batch's transaction with their device
+ * read once for the batch, and their announcements leave after the commit with the rows as the batch left them.
+ */
+describe.each(ENGINES)("tasks in write batches on %s", (engine) => {
+  let database: TestDatabase;
+  let a: string;
+  const MAC_A = "02F0000000C1";
+
+  beforeAll(async () => {
+    database = await openTestDatabase(engine);
+    a = (await provisionDevice(database.db, { mac: MAC_A, secret: "s-c", name: "C" })).id;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const flowOf = (db: Db) =>
+    db.selectFrom("device_state").select("flow_rate_lpm").where("device_id", "=", a).executeTakeFirst();
+
+  it("tasks and records share one transaction; announcements leave after the commit with the batch's rows", async () => {
+    const bus = new InProcessBus();
+    const seen: Array<{ kind: string; flow: number | null; stored: unknown }> = [];
+    bus.subscribe((event) => {
+      if (event.type !== "device.changed") return;
+      // Published after the commit: a read on the database (outside the batch) already sees the rows.
+      seen.push({ kind: event.message.kind, flow: event.message.flowRateLpm, stored: null });
+    });
+    const batcher = new TelemetryBatcher({ db: database.db, bus, onTelemetry: async () => {}, maxWaitMs: 50 });
+    const devicesSeen: Array<string | undefined> = [];
+    const write = (flow: number) =>
+      batcher.run(MAC_A, async (ctx) => {
+        devicesSeen.push(ctx.device?.id);
+        await ctx.trx
+          .insertInto("device_state")
+          .values({ device_id: a, online: 1, vacation: 0, regeneration_count: 0, flow_rate_lpm: flow, updated_at: "x" })
+          .onConflict((oc) => oc.column("device_id").doUpdateSet({ flow_rate_lpm: flow }))
+          .execute();
+        ctx.announce(a, "state");
+        return flow;
+      });
+    const unknown = batcher.run("02F0000000FF", async (ctx) => ctx.device);
+    const results = await Promise.all([write(1.5), write(2.5), unknown]);
+    expect(results).toEqual([1.5, 2.5, undefined]);
+    expect(batcher.written).toBe(1);
+    expect(devicesSeen).toEqual([a, a]);
+    // Both announcements carry the state as the whole batch left it.
+    expect(seen).toEqual([
+      { kind: "state", flow: 2.5, stored: null },
+      { kind: "state", flow: 2.5, stored: null },
+    ]);
+    expect((await flowOf(database.db))?.flow_rate_lpm).toBe(2.5);
+  });
+
+  it("a failing task rolls the whole batch back, announces nothing and rejects every task and record", async () => {
+    const bus = new InProcessBus();
+    let announced = 0;
+    bus.subscribe(() => announced++);
+    const batcher = new TelemetryBatcher({ db: database.db, bus, onTelemetry: async () => {}, maxWaitMs: 50 });
+    const before = (await flowOf(database.db))?.flow_rate_lpm;
+    const outcomes = await Promise.allSettled([
+      batcher.run(MAC_A, async (ctx) => {
+        await ctx.trx.updateTable("device_state").set({ flow_rate_lpm: 9 }).where("device_id", "=", a).execute();
+        ctx.announce(a, "state");
+      }),
+      batcher.add(row(a, "2026-03-01T00:00:00.000Z", 50)),
+      batcher.run(MAC_A, async () => {
+        throw new Error("write failed");
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(announced).toBe(0);
+    expect((await flowOf(database.db))?.flow_rate_lpm).toBe(before);
+    expect((await telemetryRows(database.db, a)).some((r) => r.ts.startsWith("2026-03"))).toBe(false);
+  });
+});
+
+/**
  * The embedded broker acknowledges a device's telemetry only once it is stored: a PUBACK means a committed row, and
  * a record whose batch failed is not acknowledged — the device's connection is closed and the device sends it again.
  */
@@ -136,7 +213,8 @@ describe("embedded broker: PUBACK after the batch committed", () => {
         await rollupTelemetryBatch(db, arrivals);
       },
       // A long wait: an acknowledgement sent before the batch is written would arrive well before it.
-      telemetryBatch: { maxWaitMs: 300 },
+      // Three write batches side by side (as on PostgreSQL): a device's messages always go to the same one.
+      telemetryBatch: { maxWaitMs: 300, lanes: 3 },
     });
     ({ id: deviceId } = await provisionDevice(database.db, { ...D, name: D.mac }));
   });
@@ -187,6 +265,33 @@ describe("embedded broker: PUBACK after the batch committed", () => {
       expect((await telemetryRows(database.db, deviceId)).filter((r) => r.ts === ts)).toHaveLength(1);
     } finally {
       failing = false;
+      await device.endAsync();
+    }
+  });
+
+  it("a device with several messages in flight has them written in order, in one batch, counters checked in turn (after the tests above: its counters are higher)", async () => {
+    const device = await mqtt.connectAsync(link.brokerUrl, { clientId: D.mac, username: D.mac, password: D.secret });
+    try {
+      const t0 = Date.now() + 60_000;
+      const sent = Array.from({ length: 5 }, (_, i) => ({ ts: new Date(t0 + i * 1000).toISOString(), total: 100 + i }));
+      // All five published before any PUBACK (mqtt.js pipelines QoS 1), then the sixth goes backwards: refused.
+      await Promise.all(
+        sent.map((m) => device.publishAsync(deviceTopic(D.mac, "telemetry"), body(m.ts, m.total), { qos: 1 })),
+      );
+      const rejectedBefore = link.gateway.rejected["counter-decreased"];
+      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(new Date(t0 + 9000).toISOString(), 101), {
+        qos: 1,
+      });
+      const rows = await telemetryRows(database.db, deviceId);
+      expect(rows.filter((r) => r.ts >= sent[0].ts)).toEqual(sent.map((m) => ({ ts: m.ts, total_water_l: m.total })));
+      expect(link.gateway.rejected["counter-decreased"]).toBe(rejectedBefore + 1);
+      const state = await database.db
+        .selectFrom("device_state")
+        .select("total_water_l")
+        .where("device_id", "=", deviceId)
+        .executeTakeFirst();
+      expect(state?.total_water_l).toBe(104);
+    } finally {
       await device.endAsync();
     }
   });

@@ -367,31 +367,3 @@ export class MqttTransport {
     await this.client.endAsync(force).catch(() => undefined);
   }
 }
-
-/**
- * Runs each device's messages one after another, in arrival order, while different devices run side by side. A
- * failed task is reported to its `onError` and does not stop the device's next one.
- */
-export class PerDeviceQueue {
-  private readonly chains = new Map<string, Promise<void>>();
-
-  /**
-   * Queues `task` behind the device's earlier ones.
-   * @returns the task's own outcome: resolves when it has finished; rejects with its error (after `onError` was
-   * called with it), so the caller can withhold the message's acknowledgement. The device's next task runs either way.
-   */
-  run(mac: string, task: () => Promise<void>, onError: (err: Error) => void): Promise<void> {
-    const previous = this.chains.get(mac) ?? Promise.resolve();
-    const outcome = previous.then(task);
-    const next = outcome.catch(onError).finally(() => {
-      if (this.chains.get(mac) === next) this.chains.delete(mac);
-    });
-    this.chains.set(mac, next);
-    return outcome;
-  }
-
-  /** Resolves when every task queued so far has finished. */
-  async idle(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
-  }
-}

@@ -132,14 +132,18 @@ export class HubClient implements ProtocolPeer {
     this.pingTimer.unref();
   }
 
-  /** Sends one or more serialised records; any send postpones the next keep-alive ping. */
-  sendText(text: string): boolean {
+  /**
+   * Sends one or more serialised records as one text message; any send postpones the next keep-alive ping. `text` may
+   * be the records already encoded as UTF-8 (a Buffer): a message for many connections is encoded once, not once per
+   * connection (issue 14, decision 55). Answers false when the connection is closed or closed now as a slow reader.
+   */
+  sendText(text: string | Buffer): boolean {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return false;
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
       this.close(HubCloseReason.SlowReader, true);
       return false;
     }
-    this.ws.send(text);
+    this.ws.send(text, { binary: false });
     this.pingTimer?.refresh();
     return true;
   }

@@ -203,7 +203,7 @@ class HubServer implements Hubs {
   sendToUser(hub: HubName, userId: string, method: string, args: unknown[]): number {
     const connections = this.membership.connectionsOf(userId);
     if (connections.size === 0) return 0;
-    const text = writeRecord(invocationMessage(method, args));
+    const text = Buffer.from(writeRecord(invocationMessage(method, args)));
     let sent = 0;
     for (const client of connections) {
       if (client.hub === hub && client.handshakeDone && client.sendText(text)) sent++;
@@ -539,8 +539,8 @@ class HubServer implements Hubs {
   private sendDeviceChange(familyId: string, event: Extract<BusEvent, { type: "device.changed" }>): void {
     const members = this.membership.membersOf(familyId);
     if (members.size === 0) return;
-    // Spec §7: one argument, the message as a JSON string. Serialised once for every receiver.
-    const text = writeRecord(invocationMessage(HUB_METHODS.deviceChange, [JSON.stringify(event.message)]));
+    // Spec §7: one argument, the message as a JSON string. Serialised and UTF-8 encoded once for every receiver.
+    const text = Buffer.from(writeRecord(invocationMessage(HUB_METHODS.deviceChange, [JSON.stringify(event.message)])));
     for (const userId of members) {
       for (const client of this.membership.connectionsOf(userId)) {
         if (client.hub === "deviceChange" && client.handshakeDone) client.sendText(text);

@@ -379,12 +379,15 @@ export async function queryDeviceInfoReturnResult(
 /**
  * Follows device changes on the bus (registered once per app): records firmware-update progress ("ota-progress"
  * events; 100 % = done; a refused "ota" ack = failed) and measures clock drift whenever a new state report
- * (a new lastReportTime) arrives. Only the changes this process's gateway announced (`subscribeLocal`): with N
+ * (a new lastReportTime) arrives — the measurements of one moment written together in one transaction (decision 55).
+ * Only the changes this process's gateway announced (`subscribeLocal`): with N
  * processes each device message is handled by one gateway, so each is recorded once (issue 14). Answers the
  * unsubscribe function. Errors are logged, never thrown.
  */
 export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg: string): void }): () => void {
   const seen = new Map<string, string>();
+  const drifts = new Map<string, { lastReportTime: string; now: Date }>();
+  let flushing: Promise<void> | null = null;
   return ctx.bus.subscribeLocal((event) => {
     if (event.type !== "device.changed") return;
     const m = event.message;
@@ -411,7 +414,17 @@ export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg
         seen.set(m.deviceId, m.lastReportTime);
         // The first message after a start may repeat an old report (telemetry announces the stored state too).
         if (known === undefined || known === m.lastReportTime) return;
-        await recordClockDrift(ctx.db, m.deviceId, m.lastReportTime, now);
+        // Measured per device, written with the other devices' measurements of the moment in one transaction.
+        drifts.set(m.deviceId, { lastReportTime: m.lastReportTime, now });
+        flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+          const batch = [...drifts];
+          drifts.clear();
+          flushing = null;
+          await ctx.db.transaction().execute(async (trx) => {
+            for (const [deviceId, d] of batch) await recordClockDrift(trx, deviceId, d.lastReportTime, d.now);
+          });
+        });
+        await flushing;
       }
     };
     work().catch((err: Error) =>
