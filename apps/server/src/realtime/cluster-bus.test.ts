@@ -243,7 +243,9 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     expect(raw.status).toBe(101);
     sockets.push(raw.ws!);
     raw.ws!.send(HANDSHAKE);
-    await waitFor(() => raw.records.length === 1);
+    // At least one record (a test run under CI load has taken longer than 10 s for it): the handshake's answer first;
+    // anything after it (a close) fails the checks below with what it was.
+    await waitFor(() => raw.records.length >= 1, 30_000);
     expect(raw.records[0]).toEqual({});
     expect((await upgrade(url(b, v1.connectionToken!), owner.access)).status).toBe(409); // again on B
     expect((await upgrade(url(a, v1.connectionToken!), owner.access)).status).toBe(409); // on A: Redis knows
