@@ -80,18 +80,22 @@ describe("the last Home paints before the app's JavaScript has run", () => {
       await held;
       await route.continue();
     });
-    // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data.
+    // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data. The
+    // live Home is drawn beneath the snapshot (shared/snapshot), so no moment shows fewer cards than the snapshot.
     await page.addInitScript(() => {
-      const w = window as unknown as { __between?: string[] };
+      const w = window as unknown as { __between?: string[]; __seen?: number[] };
       w.__between = [];
+      w.__seen = [];
       document.addEventListener("DOMContentLoaded", () => {
-        const root = document.getElementById("root");
-        if (!root) return;
         new MutationObserver(() => {
           for (const what of [".guard-wait", ".device-card--skeleton", ".adm-spin-loading"]) {
-            if (root.querySelector(what) && !w.__between?.includes(what)) w.__between?.push(what);
+            if (document.body.querySelector(what) && !w.__between?.includes(what)) w.__between?.push(what);
           }
-        }).observe(root, { childList: true, subtree: true });
+          const seen = [...document.querySelectorAll("#root .device-card")].filter(
+            (card) => getComputedStyle(card).visibility === "visible",
+          ).length;
+          if (w.__seen?.at(-1) !== seen) w.__seen?.push(seen);
+        }).observe(document.body, { childList: true, subtree: true, attributes: true });
       });
     });
     await page.goto(`${system.url}/version.json`);
@@ -109,6 +113,10 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     expect(after).toEqual({ snapshot: null, inert: false, busy: null, names: live, chip: "visible" });
     await page.getByTestId("realtime-state").waitFor();
     expect(await page.evaluate(() => (window as unknown as { __between: string[] }).__between)).toEqual([]);
+    // How many cards the page showed, change by change: boot.js painted them all at once and they never left.
+    const seen = await page.evaluate(() => (window as unknown as { __seen: number[] }).__seen);
+    expect(seen.slice(seen.indexOf(live.length))).toEqual([live.length]);
+    expect(seen.filter((n) => n !== 0 && n !== live.length)).toEqual([]);
     // The live Home answers taps.
     await page.locator(".device-card").first().click();
     await expect.poll(() => page.url()).toContain("#/Device");

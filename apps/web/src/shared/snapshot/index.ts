@@ -94,3 +94,84 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 export function showingSnapshot(): boolean {
   return typeof document !== "undefined" && document.documentElement.hasAttribute("data-snapshot");
 }
+
+/** The class of the app's container while it is drawn beneath the snapshot (styles.css: laid out, not shown). */
+export const STAGING_CLASS = "root-staging";
+
+let drawn: () => void = () => {};
+let stagingNow = false;
+let whenDrawn: Promise<void> = new Promise((resolve) => {
+  drawn = resolve;
+});
+
+/**
+ * Makes the container the app renders into while the snapshot in `snapshotRoot` (#root, painted by apps/web/boot.js)
+ * stays on screen: an empty element after it, laid out like #root but invisible and inert (`STAGING_CLASS`), so the
+ * live Home can be drawn in several short tasks (its cards one per task, shared/scheduling/reveal.ts) instead of one
+ * long one (issue 12, Lighthouse's total blocking time), and shown at once by {@link showStaged}.
+ * @param snapshotRoot the element holding the snapshot (#root)
+ * @returns the staging element (not yet the page's #root)
+ */
+export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
+  const staging = document.createElement("div");
+  staging.className = STAGING_CLASS;
+  staging.inert = true;
+  staging.setAttribute("aria-hidden", "true");
+  snapshotRoot.after(staging);
+  stagingNow = true;
+  return staging;
+}
+
+/**
+ * Whether the app is being drawn beneath the snapshot now (between {@link stageBeneathSnapshot} and
+ * {@link showStaged}): nothing of it is seen yet, so a screen may draw its parts in separate tasks (`Staged`).
+ */
+export function drawingBeneathSnapshot(): boolean {
+  return stagingNow;
+}
+
+/**
+ * Tells start-up that the first screen drawn beneath the snapshot is complete (Home: every device card is in, or its
+ * device section shows what is not a list), so it may replace the snapshot now. Calling it again does nothing.
+ */
+export function firstScreenDrawn(): void {
+  drawn();
+}
+
+/**
+ * Resolves when the screen drawn beneath the snapshot says it is complete ({@link firstScreenDrawn}) or after `maxMs`,
+ * whichever is first. Never rejects.
+ * @param maxMs the longest wait, ms
+ */
+export function firstScreenComplete(maxMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  return Promise.race([whenDrawn, limit]).then(() => clearTimeout(timer));
+}
+
+/**
+ * Replaces the snapshot with the live screen in one step (one frame: no moment without either): removes
+ * `snapshotRoot`, gives `staging` the id `root` and shows it, and removes the page's snapshot mark (`data-snapshot`).
+ * @param snapshotRoot the element holding the snapshot (#root)
+ * @param staging the element made by {@link stageBeneathSnapshot}
+ */
+export function showStaged(snapshotRoot: HTMLElement, staging: HTMLElement): void {
+  snapshotRoot.remove();
+  staging.id = "root";
+  staging.classList.remove(STAGING_CLASS);
+  if (staging.className === "") staging.removeAttribute("class");
+  staging.inert = false;
+  staging.removeAttribute("aria-hidden");
+  document.documentElement.removeAttribute("data-snapshot");
+  stagingNow = false;
+}
+
+/** Test hook: a new start-up's promise for {@link firstScreenDrawn}. */
+export function resetFirstScreenDrawn(): void {
+  stagingNow = false;
+  whenDrawn = new Promise((resolve) => {
+    drawn = resolve;
+  });
+}

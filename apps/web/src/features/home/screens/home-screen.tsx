@@ -21,7 +21,8 @@ import { useDeviceChanges } from "../../../shared/realtime/index.ts";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.tsx";
 import { useRevealedCount } from "../../../shared/scheduling/reveal.ts";
-import { showingSnapshot } from "../../../shared/snapshot/index.ts";
+import { firstScreenDrawn } from "../../../shared/snapshot/index.ts";
+import { Staged } from "../../../shared/snapshot/staged.tsx";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.ts";
 import { openWithBack } from "../../../shared/ui/back-stack.ts";
 import { useBackClose } from "../../../shared/ui/overlay.tsx";
@@ -86,9 +87,11 @@ function DeviceList({
   dashboard: TFamilyDashboard | undefined;
   onOpen: (device: TFamilyDevice) => void;
 }) {
-  // Replacing the snapshot, every card at once: they are on screen already, and their nodes are updated in place.
-  const [initial] = useState(() => (showingSnapshot() ? devices.length : 1));
-  const revealed = useRevealedCount(devices.length, initial);
+  const revealed = useRevealedCount(devices.length);
+  // Drawn beneath the last Home's snapshot, the live Home replaces it once every card is in (shared/snapshot).
+  useEffect(() => {
+    if (revealed >= devices.length) firstScreenDrawn();
+  }, [revealed, devices.length]);
   return (
     <div className="device-list" data-testid="device-list">
       {devices.slice(0, revealed).map((d) => (
@@ -204,6 +207,7 @@ function HomeDevices({
     );
   }
   if (list.length === 0) {
+    firstScreenDrawn();
     return (
       <StateBlock
         testId="home-empty"
@@ -385,61 +389,65 @@ export function HomeScreen() {
             <MessagesBell />
           </div>
         </div>
-        <HomeTotal familyId={family?.id} />
-        <HomeSummary familyId={family?.id} />
-        <div className="home__quick">
-          {isAdmin ? (
-            <button type="button" onClick={invite} data-testid="home-invite">
+        <Staged>
+          <HomeTotal familyId={family?.id} />
+          <HomeSummary familyId={family?.id} />
+          <div className="home__quick">
+            {isAdmin ? (
+              <button type="button" onClick={invite} data-testid="home-invite">
+                <span className="home__quick-icon">
+                  <UserAddOutline />
+                </span>
+                {t("home.inviteMembers")}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              onClick={() => {
+                setPushMounted(true);
+                setPushOpen(true);
+              }}
+              data-testid="home-push"
+            >
               <span className="home__quick-icon">
-                <UserAddOutline />
+                <SoundOutline />
               </span>
-              {t("home.inviteMembers")}
+              {t("home.pushManagement")}
             </button>
-          ) : null}
-          <button
-            type="button"
-            onClick={() => {
-              setPushMounted(true);
-              setPushOpen(true);
-            }}
-            data-testid="home-push"
-          >
-            <span className="home__quick-icon">
-              <SoundOutline />
-            </span>
-            {t("home.pushManagement")}
-          </button>
-          <button
-            type="button"
-            onClick={() => navigateTo(PATHS.DeviceSort, { familyId: family?.id })}
-            data-testid="home-edit"
-          >
-            <span className="home__quick-icon">
-              <EditSOutline />
-            </span>
-            {t("home.edit")}
-          </button>
-        </div>
+            <button
+              type="button"
+              onClick={() => navigateTo(PATHS.DeviceSort, { familyId: family?.id })}
+              data-testid="home-edit"
+            >
+              <span className="home__quick-icon">
+                <EditSOutline />
+              </span>
+              {t("home.edit")}
+            </button>
+          </div>
+        </Staged>
       </header>
 
-      <PullToRefresh
-        onRefresh={refresh}
-        pullingText={t("common.pullDown")}
-        canReleaseText={t("common.release")}
-        refreshingText={t("common.refreshing")}
-        completeText={t("common.refreshed")}
-      >
-        <section className="home__list">
-          <div className="section-title">{t("home.devices")}</div>
-          <HomeDevices
-            familyId={family?.id}
-            families={families}
-            isAdmin={isAdmin}
-            onOpen={openDevice}
-            onAdd={addDevice}
-          />
-        </section>
-      </PullToRefresh>
+      <Staged>
+        <PullToRefresh
+          onRefresh={refresh}
+          pullingText={t("common.pullDown")}
+          canReleaseText={t("common.release")}
+          refreshingText={t("common.refreshing")}
+          completeText={t("common.refreshed")}
+        >
+          <section className="home__list">
+            <div className="section-title">{t("home.devices")}</div>
+            <HomeDevices
+              familyId={family?.id}
+              families={families}
+              isAdmin={isAdmin}
+              onOpen={openDevice}
+              onAdd={addDevice}
+            />
+          </section>
+        </PullToRefresh>
+      </Staged>
       {pushMounted ? (
         <Suspense fallback={null}>
           <PushSwitchSheet visible={pushOpen} onClose={() => setPushOpen(false)} backByCaller />

@@ -1,0 +1,24 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { nextTask } from "../scheduling/index.ts";
+import { drawingBeneathSnapshot } from "./index.ts";
+
+/**
+ * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (shared/snapshot
+ * `stageBeneathSnapshot`): then in a task of their own after this mounted, so the first render of a screen is several
+ * short tasks instead of one long one (issue 12: Home's first render was one task of 40-70 ms on a slow phone,
+ * Lighthouse's total blocking time) while nothing is seen of it yet. Each `Staged` takes its own task.
+ */
+export function Staged({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(() => !drawingBeneathSnapshot());
+  useEffect(() => {
+    if (shown) return;
+    let alive = true;
+    void nextTask().then(() => {
+      if (alive) setShown(true);
+    });
+    return () => {
+      alive = false;
+    };
+  }, [shown]);
+  return shown ? children : null;
+}
