@@ -61,6 +61,15 @@ export const PREACT_ALIASES = [
 /** The first screens' chunks (vite-first-screen.ts): its plugin plans them, its group applies the plan. */
 const firstScreen = firstScreenChunks();
 
+/**
+ * Chunks the app imports only after the first screen is in (the real-time client, the pull gesture, the background
+ * watchers): their own imports are not preloaded with `<link rel="modulepreload">` when they are asked for — the browser
+ * finds them in the chunk a moment later, which costs them nothing the owner waits for — because adding a dozen links
+ * in one go was one main-thread task of 15-20 ms (60-70 ms at Lighthouse's ×4) inside Home's start-up (issue 12).
+ * Their stylesheets are still added (Vite loads a lazy chunk's CSS only this way).
+ */
+const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|background)-[\w-]+\.js$/;
+
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig(({ command }) => ({
   plugins: [react(), iconPlugin(), firstScreen.plugin, versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
@@ -92,6 +101,10 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
     manifest: true,
+    modulePreload: {
+      resolveDependencies: (filename, deps, { hostType }) =>
+        hostType === "js" && AFTER_FIRST_SCREEN_CHUNKS.test(filename) ? deps.filter((d) => d.endsWith(".css")) : deps,
+    },
     chunkSizeWarningLimit: 800,
     // Few files for the first screens, the rest split finely (issue 12, decision 38): the first-screen group
     // (vite-first-screen.ts) puts what the entry, Login and Home run, and their texts per language, in a handful of

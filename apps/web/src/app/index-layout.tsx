@@ -48,13 +48,15 @@ function TabBar() {
 
 /**
  * `/index`: the main layout with the bottom tab bar Home / My (spec §2). Drawn beneath the last Home's snapshot, the
- * bar comes in a task of its own (`Staged`, issue 12).
+ * tab's screen and the bar each come in a task of their own (`Staged`, issue 12).
  */
 export function IndexLayout() {
   return (
     <div className="tabs-layout">
       <div className="tabs-layout__body">
-        <Outlet />
+        <Staged>
+          <Outlet />
+        </Staged>
       </div>
       <Staged>
         <TabBar />

@@ -20,7 +20,8 @@ import { selectHomeFamily } from "./family-selection.ts";
  * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a
  * kept household the user has left answers 403); Home's own queries ask again and show their errors as usual. While
  * the calls are in flight, the number and date formatters the device cards use are built, one per task
- * ({@link homeFormatWarmers}), so the cards' render does not build them. Resolves when the calls have settled (the
+ * ({@link homeFormatWarmers}), so the cards' render does not build them. The calls leave in three tasks (families;
+ * the kept household's; units). Resolves when the calls have settled (the
  * formatters are not waited for); never rejects.
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
@@ -35,9 +36,14 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
     const family = list && selectHomeFamily(list, kept);
     return family && family.id !== kept ? household(family.id) : undefined;
   });
+  // Each further call in a task of its own: a call's sending (headers, the fetch itself) is 1-5 ms on a slow phone,
+  // and the six start-up calls together with start-up's own work were one task over 50 ms (issue 12, blocking time).
+  await nextTask();
+  const keptHousehold = kept ? household(kept) : undefined;
+  await nextTask();
   const units = prefetchForFirstMount(client, getUnitPreferencesQueryOptions());
   void warmFormats(requestLanguage());
-  await Promise.all([families, kept ? household(kept) : undefined, units]);
+  await Promise.all([families, keptHousehold, units]);
 }
 
 /** Runs {@link homeFormatWarmers} for `lang`, each in a task of its own; a failure only ends the warm-up. */
