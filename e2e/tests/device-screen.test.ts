@@ -144,29 +144,32 @@ describe("the Device screen in Chromium", () => {
     // and permissions are in, so what #root shows first is the device itself.
     const fresh = await phone.context.newPage();
     await fresh.addInitScript(() => {
-      const w = window as unknown as { __before?: string[]; __calledBeforeRender?: string[] };
+      const w = window as unknown as { __before?: string[]; __calledBeforeRender?: string[]; __wholeAtFirst?: boolean };
       w.__before = [];
       document.addEventListener("DOMContentLoaded", () => {
-        const root = document.getElementById("root");
-        if (!root) return;
+        // What the page shows is #root's (the app draws the screen out of sight first and then makes it #root).
+        const shown = (what: string) => document.querySelector(`#root ${what}`) !== null;
         const seen = new MutationObserver(() => {
-          if (root.querySelector(".device-page")) {
+          if (shown(".device-page")) {
             seen.disconnect();
+            // Shown whole: its last section is there from the first frame (drawn out of sight section by section).
+            w.__wholeAtFirst = shown('[data-testid="device-open-fault"]');
             // The requests answered by the first render (a hub connecting later may ask for the live figures again).
             w.__calledBeforeRender = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
             return;
           }
           for (const what of [".guard-wait", ".adm-spin-loading", ".device-loading", ".adm-nav-bar"]) {
-            if (root.querySelector(what) && !w.__before?.includes(what)) w.__before?.push(what);
+            if (shown(what) && !w.__before?.includes(what)) w.__before?.push(what);
           }
         });
-        seen.observe(root, { childList: true, subtree: true });
+        seen.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["id"] });
       });
     });
     const params = encodeURIComponent(JSON.stringify({ deviceId, familyId }));
     await fresh.goto(`${system.url}/#/Device?params=${params}`);
     await fresh.getByTestId("device-name").waitFor({ timeout: 15_000 });
     expect(await fresh.evaluate(() => (window as unknown as { __before: string[] }).__before)).toEqual([]);
+    expect(await fresh.evaluate(() => (window as unknown as { __wholeAtFirst?: boolean }).__wholeAtFirst)).toBe(true);
     // Its first calls left from the page's boot script, before the app's code had loaded, and the app took every
     // answer instead of asking again (shared/api/early-answers.ts): each went on the wire once before the first
     // render, none is left over.

@@ -88,8 +88,11 @@ async function start(): Promise<void> {
   if (!container) throw new Error("#root missing in index.html");
   await nextTask();
   // Over a snapshot, the live Home is drawn beneath it in short tasks (its cards one per task) and replaces it in one
-  // step once complete (issue 12: one 60-70 ms render of the whole screen was most of Home's blocking time).
-  const target = snapshot ? stageBeneathSnapshot(container) : container;
+  // step once complete (issue 12: one 60-70 ms render of the whole screen was most of Home's blocking time). A first
+  // screen that holds its first render (the Device screen) is drawn the same way, out of sight, section by section,
+  // and shown at once (its one render was a task of 150-250 ms on a slow phone).
+  const staged = snapshot || first.holdsFirstRender;
+  const target = staged ? stageBeneathSnapshot(container) : container;
   const root = createRoot(target);
   // A transition: React (development, unit tests) renders the first screen in slices of a few milliseconds, yielding
   // to the browser between them (issue 12, Lighthouse's total blocking time); Preact, which the production build runs
@@ -101,7 +104,7 @@ async function start(): Promise<void> {
       </StrictMode>,
     );
   });
-  if (snapshot) {
+  if (staged) {
     await firstScreenComplete(SNAPSHOT_DRAW_MS);
     showStaged(container, target);
   }

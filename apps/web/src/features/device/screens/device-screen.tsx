@@ -10,6 +10,8 @@ import { useStationDurations } from "../../../shared/device/api/get-station-dura
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState } from "../../../shared/realtime/index.ts";
+import { firstScreenDrawn } from "../../../shared/snapshot/index.ts";
+import { Staged } from "../../../shared/snapshot/staged.tsx";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
@@ -69,6 +71,12 @@ const LiveChip = memo(function LiveChip() {
   );
 });
 
+/** Tells start-up the Device screen is complete once it is drawn (the last of its staged sections; shared/snapshot). */
+function Drawn() {
+  useEffect(() => firstScreenDrawn(), []);
+  return null;
+}
+
 /**
  * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
  * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
@@ -103,17 +111,20 @@ export function DeviceScreen() {
     return (
       <PageShell title={title} testId="device-screen">
         {live.isError ? (
-          <StateBlock
-            icon={<ExclamationCircleOutline />}
-            title={t("device.loadFailed")}
-            text={live.error?.message}
-            action={
-              <Button color="primary" onClick={() => void live.refetch()}>
-                {t("device.retry")}
-              </Button>
-            }
-            testId="device-error"
-          />
+          <>
+            <StateBlock
+              icon={<ExclamationCircleOutline />}
+              title={t("device.loadFailed")}
+              text={live.error?.message}
+              action={
+                <Button color="primary" onClick={() => void live.refetch()}>
+                  {t("device.retry")}
+                </Button>
+              }
+              testId="device-error"
+            />
+            <Drawn />
+          </>
         ) : (
           <div className="device-loading" />
         )}
@@ -186,38 +197,48 @@ export function DeviceScreen() {
           </div>
         ) : null}
 
-        <StationSection device={device} durations={durations.data} />
+        {/* Drawn out of sight at start-up, each section in a task of its own (shared/snapshot; issue 12). */}
+        <Staged>
+          <StationSection device={device} durations={durations.data} />
+        </Staged>
 
-        <ControlsSection
-          deviceId={device.id}
-          online={device.online}
-          vacation={device.vacation}
-          otaProgress={live.otaProgress}
-          onOtaStarted={onOtaStarted}
-          syncRequest={syncRequest}
-        />
+        <Staged>
+          <ControlsSection
+            deviceId={device.id}
+            online={device.online}
+            vacation={device.vacation}
+            otaProgress={live.otaProgress}
+            onOtaStarted={onOtaStarted}
+            syncRequest={syncRequest}
+          />
+        </Staged>
 
-        <SaltSection deviceId={device.id} />
+        <Staged>
+          <SaltSection deviceId={device.id} />
+        </Staged>
 
-        <Statistics deviceId={device.id} />
+        <Staged>
+          <Statistics deviceId={device.id} />
 
-        <Cycles deviceId={device.id} />
+          <Cycles deviceId={device.id} />
 
-        <section className="device-section device-links">
-          <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
-            <span>{t("device.more")}</span>
-            <RightOutline />
-          </button>
-          <button
-            type="button"
-            className="device-links__item"
-            onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
-            data-testid="device-open-fault"
-          >
-            <span>{t("device.faults")}</span>
-            <RightOutline />
-          </button>
-        </section>
+          <section className="device-section device-links">
+            <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
+              <span>{t("device.more")}</span>
+              <RightOutline />
+            </button>
+            <button
+              type="button"
+              className="device-links__item"
+              onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
+              data-testid="device-open-fault"
+            >
+              <span>{t("device.faults")}</span>
+              <RightOutline />
+            </button>
+          </section>
+          <Drawn />
+        </Staged>
       </div>
     </PageShell>
   );
