@@ -389,6 +389,37 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     expect(root.innerHTML).toBe(expected);
   });
 
+  it("after the snapshot, adds the entry and the opening screen's preloads a few per task, every one of them", async () => {
+    const tag = document.getElementById("boot-tag") as HTMLScriptElement;
+    tag.dataset.preload = "/assets/a-1.js /assets/b-1.js /assets/c-1.js /assets/d-1.js /assets/e-1.js";
+    tag.dataset.home = "/assets/home-1.js /assets/home-1.css";
+    tag.dataset.homeTexts = "";
+    const groups: number[] = [];
+    const realAppend = append.getMockImplementation();
+    append.mockImplementation((node) => {
+      if (node instanceof DocumentFragment) groups.push(node.childNodes.length);
+      return realAppend ? realAppend(node) : node;
+    });
+    await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(entryStarted()).toBe(true);
+    const preloads = added.filter(
+      (e) => e.getAttribute("rel") === "modulepreload" || e.getAttribute("rel") === "preload",
+    );
+    expect(preloads.map((e) => e.getAttribute("href"))).toEqual([
+      "/assets/a-1.js",
+      "/assets/b-1.js",
+      "/assets/c-1.js",
+      "/assets/d-1.js",
+      "/assets/e-1.js",
+      "/assets/index-1.js",
+      "/assets/home-1.js",
+      "/assets/home-1.css",
+    ]);
+    // The links in two insertions, in two tasks: never more than four at once.
+    expect(groups).toEqual([4, 4]);
+  });
+
   it("starts the app's code only after the snapshot has painted", async () => {
     vi.stubGlobal("PerformanceObserver", undefined);
     try {
