@@ -20,6 +20,7 @@ import * as m0014 from "./migrations/0014-user-preferences.ts";
 import * as m0015 from "./migrations/0015-message-texts.ts";
 import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
+import { traceStatement } from "../iot/batch-trace.ts";
 import type { Database } from "./schema.ts";
 
 export type { Database } from "./schema.ts";
@@ -69,6 +70,7 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     pg.types.setTypeParser(1700, (v) => Number(v));
     db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: postgresPool(opts.databaseUrl) }),
+      log: (e) => traceStatement(e.query.sql),
     });
   } else {
     engine = "sqlite";
@@ -78,7 +80,10 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     file.pragma("foreign_keys = ON");
     file.pragma("busy_timeout = 5000");
     file.pragma("synchronous = NORMAL");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+    db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(file) }),
+      log: (e) => traceStatement(e.query.sql),
+    });
   }
   // Unordered: migrations written in parallel branches may land in any order; each runs once, by name.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });

@@ -1,6 +1,9 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
+import type { DeviceStateTable } from "../db/schema.ts";
+import { type Insertable, sql } from "kysely";
+import { traceBatch, traceError } from "./batch-trace.ts";
 import { type ChangeKind, devicesWithState, inChunks, presentChange, readChangeRows } from "./change-message.ts";
 
 /**
@@ -50,6 +53,17 @@ export interface BatchDevice {
   rate_anchor_at: string | null;
 }
 
+/** What a device's state report says about the device itself (`devices` columns). */
+export interface DeviceIdentity {
+  model: string | null;
+  serial_number: string | null;
+  device_serial_number: string | null;
+  firmware_version: string | null;
+}
+
+/** Columns of a `device_state` row (all but the key), as a task writes them ({@link BatchContext.writeState}). */
+export type DeviceStateValues = Partial<Omit<DeviceStateTable, "device_id">>;
+
 /** What a task queued with {@link TelemetryBatcher.run} is given inside its batch's transaction. */
 export interface BatchContext {
   /** The batch's transaction: every write of the task goes through it. */
@@ -63,6 +77,18 @@ export interface BatchContext {
    * (`state`) after the commit.
    */
   telemetry(row: TelemetryRow): Promise<boolean>;
+  /**
+   * Upserts the device's `device_state` row in the batch's multi-row write ({@link writeDeviceStates}: after every
+   * task of the batch, before its telemetry): `values` are set whether the row exists or not, `defaults` only go into
+   * a row this write creates (the columns a new row needs that the write does not set, e.g. `online` 0 for a state
+   * report). Several writes of one device in a batch end as if run one after another in queue order.
+   */
+  writeState(deviceId: string, values: DeviceStateValues, defaults?: DeviceStateValues): void;
+  /**
+   * Sets the device's model, serial numbers and firmware in `devices` with the batch's other devices' in one statement
+   * ({@link writeDeviceIdentities}, after the batch's `device_state` writes); a later call for the same device wins.
+   */
+  writeIdentity(deviceId: string, identity: DeviceIdentity): void;
   /**
    * Announces the device's change after the commit (`device.changed` on the bus, with the change message built from
    * the rows as the batch left them, read for the whole batch in one query); `extra` is the event or acknowledgement.
@@ -114,6 +140,15 @@ interface Announcement {
 interface Batch {
   rows: Pending[];
   tasks: PendingTask[];
+  openedAt: number;
+}
+
+/** A device's `device_state` writes of one batch, merged ({@link mergeStateWrite}). */
+interface PendingState {
+  /** Columns set whether the row exists or not: every write's `values`, a later one's winning. */
+  values: DeviceStateValues;
+  /** Columns only a created row gets: the first write's `defaults`. */
+  defaults: DeviceStateValues;
 }
 
 const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
@@ -141,9 +176,10 @@ export class TelemetryBatcher {
   private readonly maxRows: number;
   private readonly maxWaitMs: number;
   private readonly bus: Bus | undefined;
-  private open: Batch = { rows: [], tasks: [] };
+  private open: Batch = { rows: [], tasks: [], openedAt: performance.now() };
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write loop ({@link drain}) while it runs. */
+  private running: Promise<void> | null = null;
   private batches = 0;
 
   constructor(options: TelemetryBatchOptions) {
@@ -189,32 +225,70 @@ export class TelemetryBatcher {
 
   /** Resolves when every record and task added so far is written (or its batch has failed). */
   async idle(): Promise<void> {
-    while (this.open.rows.length > 0 || this.open.tasks.length > 0 || this.timer) this.flush();
-    await this.writing;
+    for (;;) {
+      this.start();
+      if (!this.running) return;
+      await this.running;
+    }
   }
 
+  /** Records and tasks in the open batch. */
+  private get size(): number {
+    return this.open.rows.length + this.open.tasks.length;
+  }
+
+  /**
+   * After an entry was added: while a batch is being written nothing is scheduled (the open batch is written as soon
+   * as that one has committed, with everything that arrived meanwhile); otherwise the open batch is written when it
+   * is full, else after {@link TelemetryBatchOptions.maxWaitMs}.
+   */
   private scheduled(): void {
-    if (this.open.rows.length + this.open.tasks.length >= this.maxRows) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+    if (this.size === 1) this.open.openedAt = performance.now();
+    if (this.running) return;
+    if (this.size >= this.maxRows) this.start();
+    else this.timer ??= setTimeout(() => this.start(), this.maxWaitMs);
   }
 
-  /** Closes the open batch and queues its transaction behind the ones before it. */
-  private flush(): void {
+  /** Starts the write loop unless it runs or there is nothing to write. */
+  private start(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.open;
-    this.open = { rows: [], tasks: [] };
-    if (batch.rows.length === 0 && batch.tasks.length === 0) return;
-    this.writing = this.writing.then(() => this.write(batch));
+    if (this.running || this.size === 0) return;
+    this.running = this.drain();
+  }
+
+  /**
+   * Writes batches one after another while entries wait (group commit, decision 56): each batch takes what arrived
+   * while the previous one was written, up to {@link TelemetryBatchOptions.maxRows}, so batches grow with the load
+   * and a batch's fixed statements (begin, device read, change read, commit) are paid once for all of them.
+   */
+  private async drain(): Promise<void> {
+    while (this.size > 0) await this.write(this.take());
+    this.running = null;
+  }
+
+  /** Takes the oldest entries of the open batch, at most {@link TelemetryBatchOptions.maxRows}, tasks in queue order. */
+  private take(): Batch {
+    const open = this.open;
+    if (this.size <= this.maxRows) {
+      this.open = { rows: [], tasks: [], openedAt: performance.now() };
+      return open;
+    }
+    const tasks = open.tasks.splice(0, this.maxRows);
+    const rows = open.rows.splice(0, this.maxRows - tasks.length);
+    return { rows, tasks, openedAt: open.openedAt };
   }
 
   /** One batch, one transaction; settles every record's and task's promise (never rejects). */
   private async write(batch: Batch): Promise<void> {
     const results: unknown[] = [];
     const announcements: Announcement[] = [];
+    const states = new Map<string, PendingState>();
+    const identities = new Map<string, DeviceIdentity>();
     let messages: TDeviceChangeMessage[] = [];
     let first = new Map<string, Pending>();
     let stored = new Set<string>();
+    const startedAt = performance.now();
     try {
       messages = await this.db.transaction().execute(async (trx) => {
         const devices = await readBatchDevices(
@@ -234,10 +308,14 @@ export class TelemetryBatcher {
                 outcome.catch(() => undefined);
                 return outcome;
               },
+              writeState: (deviceId, values, defaults = {}) => mergeStateWrite(states, deviceId, values, defaults),
+              writeIdentity: (deviceId, identity) => identities.set(deviceId, { ...identity }),
               announce: (deviceId, kind, extra = {}) => announcements.push({ deviceId, kind, extra }),
             }),
           );
         }
+        await writeDeviceStates(trx, states);
+        await writeDeviceIdentities(trx, identities);
         // The first copy of a (device, ts) in the batch is the one that may be stored; later copies are redeliveries.
         first = new Map<string, Pending>();
         for (const p of batch.rows) {
@@ -264,7 +342,9 @@ export class TelemetryBatcher {
         });
       });
       this.batches++;
+      traceBatch(batch.tasks.length + batch.rows.length, startedAt - batch.openedAt, performance.now() - startedAt);
     } catch (err) {
+      traceError(err as Error);
       for (const p of batch.rows) p.reject(err as Error);
       for (const t of batch.tasks) t.reject(err as Error);
       return;
@@ -307,7 +387,8 @@ export class TelemetryBatcher {
     for (const r of fresh) live.set(r.deviceId, r);
     await this.onTelemetry(trx, fresh);
     // The clock rate is measured on state reports only: no extra read on the busiest path.
-    for (const r of live.values()) {
+    // In device-id order, like every multi-device write of the batch (no deadlock between processes).
+    for (const r of [...live.values()].sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0))) {
       await trx
         .updateTable("device_state")
         .set({ flow_rate_lpm: r.flowRateLpm, total_water_l: r.totalWaterL, updated_at: r.receivedAt })
@@ -340,4 +421,100 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
       .execute(),
   );
   return new Map(rows.map(({ mac, ...device }) => [mac, device]));
+}
+
+/** Without the keys whose value is undefined (they are not written). */
+function defined(values: DeviceStateValues): DeviceStateValues {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as DeviceStateValues;
+}
+
+/**
+ * Adds one {@link BatchContext.writeState} to the batch's writes of `deviceId`, so that one upsert per device gives
+ * the row the writes in order would: a row that exists gets every write's `values` (a later write's winning); a row
+ * the first write creates gets that write's `defaults` and `values`, then the later writes' `values`. A later write's
+ * `defaults` never matter (the row exists by then).
+ */
+function mergeStateWrite(
+  states: Map<string, PendingState>,
+  deviceId: string,
+  values: DeviceStateValues,
+  defaults: DeviceStateValues,
+): void {
+  const pending = states.get(deviceId);
+  if (pending) Object.assign(pending.values, defined(values));
+  else states.set(deviceId, { values: { ...defined(values) }, defaults: { ...defined(defaults) } });
+}
+
+/** Most parameters in one statement: below SQLite's 32,766 and PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * The batch's `device_state` writes in as few statements as their shapes allow (decision 56): the devices in
+ * device-id order, each run of devices that write the same columns one multi-row `INSERT … ON CONFLICT (device_id)
+ * DO UPDATE SET c = excluded.c` over the columns of `values` (a created row also gets `defaults`), on SQLite and
+ * PostgreSQL alike — one statement when every device sent a state report. In device-id order, so two processes'
+ * batches (shared subscriptions hand a device's messages to either) lock common rows in the same order instead of
+ * deadlocking. One row per device (merged before), so no statement touches a row twice. Throws the database's error
+ * (the batch then rolls back).
+ */
+async function writeDeviceStates(trx: Db, states: ReadonlyMap<string, PendingState>): Promise<void> {
+  const shapeOf = (state: PendingState) =>
+    `${Object.keys(state.defaults).sort().join()}|${Object.keys(state.values).sort().join()}`;
+  const runs: Array<{ shape: string; devices: Array<{ deviceId: string; state: PendingState }> }> = [];
+  for (const deviceId of [...states.keys()].sort()) {
+    const state = states.get(deviceId) as PendingState;
+    const shape = shapeOf(state);
+    const last = runs.at(-1);
+    if (last?.shape === shape) last.devices.push({ deviceId, state });
+    else runs.push({ shape, devices: [{ deviceId, state }] });
+  }
+  for (const { devices } of runs) {
+    const { values, defaults } = devices[0].state;
+    const updated = Object.keys(values) as Array<keyof DeviceStateValues>;
+    const columns = 1 + updated.length + Object.keys(defaults).length;
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
+    for (let i = 0; i < devices.length; i += perStatement) {
+      // A created row is complete: the writers pass every column without a default in `values` or `defaults`.
+      const rows = devices
+        .slice(i, i + perStatement)
+        .map(
+          ({ deviceId, state }) =>
+            ({ ...state.defaults, ...state.values, device_id: deviceId }) as Insertable<DeviceStateTable>,
+        );
+      const insert = trx.insertInto("device_state").values(rows);
+      if (updated.length === 0) {
+        await insert.onConflict((oc) => oc.column("device_id").doNothing()).execute();
+        continue;
+      }
+      await insert
+        .onConflict((oc) =>
+          oc
+            .column("device_id")
+            .doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+        )
+        .execute();
+    }
+  }
+}
+
+/** Devices per statement of {@link writeDeviceIdentities}: 5 parameters each. */
+const IDENTITIES_PER_STATEMENT = 1000;
+
+/**
+ * The batch's changed device identities (model, serial numbers, firmware: a state report that differs from the row)
+ * in one `WITH v(…) AS (VALUES …) UPDATE devices … FROM v` per 1,000 devices, in device-id order (decision 56; the
+ * same statement on SQLite ≥ 3.33 and PostgreSQL, every column text). Throws the database's error.
+ */
+async function writeDeviceIdentities(trx: Db, identities: ReadonlyMap<string, DeviceIdentity>): Promise<void> {
+  const ids = [...identities.keys()].sort();
+  for (let i = 0; i < ids.length; i += IDENTITIES_PER_STATEMENT) {
+    const rows = ids.slice(i, i + IDENTITIES_PER_STATEMENT).map((id) => {
+      const d = identities.get(id) as DeviceIdentity;
+      return sql`(${id}, ${d.model}, ${d.serial_number}, ${d.device_serial_number}, ${d.firmware_version})`;
+    });
+    await sql`with v (id, model, serial_number, device_serial_number, firmware_version) as (values ${sql.join(rows)})
+      update devices set model = v.model, serial_number = v.serial_number,
+        device_serial_number = v.device_serial_number, firmware_version = v.firmware_version
+      from v where devices.id = v.id`.execute(trx);
+  }
 }
