@@ -4,7 +4,15 @@ import type { Db } from "../db/index.ts";
 import type { DeviceStateTable } from "../db/schema.ts";
 import { type Insertable, sql } from "kysely";
 import { traceBatch, traceError } from "./batch-trace.ts";
-import { type ChangeKind, devicesWithState, inChunks, presentChange, readChangeRows } from "./change-message.ts";
+import {
+  type ChangeKind,
+  type ChangeRow,
+  devicesWithState,
+  inChunks,
+  presentChange,
+  readChangeRows,
+} from "./change-message.ts";
+import type { LiveStateRow } from "./live-state.ts";
 
 /**
  * Called in the transaction of every batch that stored new telemetry, with that transaction and, in arrival order,
@@ -314,7 +322,7 @@ export class TelemetryBatcher {
             }),
           );
         }
-        await writeDeviceStates(trx, states);
+        const written = await writeDeviceStates(trx, states);
         await writeDeviceIdentities(trx, identities);
         // The first copy of a (device, ts) in the batch is the one that may be stored; later copies are redeliveries.
         first = new Map<string, Pending>();
@@ -332,10 +340,16 @@ export class TelemetryBatcher {
           }
         }
         if (!this.bus || announcements.length === 0) return [];
-        const rows = await readChangeRows(
-          trx,
-          announcements.map((a) => a.deviceId),
-        );
+        // A device whose row the batch's upsert returned, and that no later write of the batch changed (the live
+        // figures of new telemetry), needs no read: its change row is that row with the batch's device read.
+        const changed = new Set([...first.values()].filter((p) => stored.has(keyOf(p.row.deviceId, p.row.ts))).map((p) => p.row.deviceId));
+        const rows = new Map<string, ChangeRow>();
+        for (const [mac, device] of devices) {
+          const live = written.get(device.id);
+          if (live && !changed.has(device.id)) rows.set(device.id, { ...live, id: device.id, mac, family_id: device.family_id });
+        }
+        const unread = announcements.map((a) => a.deviceId).filter((id) => !rows.has(id));
+        if (unread.length > 0) for (const [id, row] of await readChangeRows(trx, unread)) rows.set(id, row);
         return announcements.flatMap((a) => {
           const row = rows.get(a.deviceId);
           return row ? [presentChange(row, a.kind, a.extra)] : [];
@@ -457,7 +471,11 @@ const MAX_PARAMETERS = 30_000;
  * deadlocking. One row per device (merged before), so no statement touches a row twice. Throws the database's error
  * (the batch then rolls back).
  */
-async function writeDeviceStates(trx: Db, states: ReadonlyMap<string, PendingState>): Promise<void> {
+async function writeDeviceStates(
+  trx: Db,
+  states: ReadonlyMap<string, PendingState>,
+): Promise<Map<string, LiveStateRow>> {
+  const written = new Map<string, LiveStateRow>();
   const shapeOf = (state: PendingState) =>
     `${Object.keys(state.defaults).sort().join()}|${Object.keys(state.values).sort().join()}`;
   const runs: Array<{ shape: string; devices: Array<{ deviceId: string; state: PendingState }> }> = [];
@@ -482,20 +500,37 @@ async function writeDeviceStates(trx: Db, states: ReadonlyMap<string, PendingSta
             ({ ...state.defaults, ...state.values, device_id: deviceId }) as Insertable<DeviceStateTable>,
         );
       const insert = trx.insertInto("device_state").values(rows);
-      if (updated.length === 0) {
-        await insert.onConflict((oc) => oc.column("device_id").doNothing()).execute();
-        continue;
-      }
-      await insert
-        .onConflict((oc) =>
-          oc
-            .column("device_id")
-            .doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))),
-        )
+      const returned = await (updated.length === 0
+        ? insert.onConflict((oc) => oc.column("device_id").doNothing())
+        : insert.onConflict((oc) =>
+            oc
+              .column("device_id")
+              .doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+          )
+      )
+        .returning(LIVE_STATE_COLUMNS)
         .execute();
+      for (const { device_id, ...live } of returned) written.set(device_id, live);
     }
   }
+  return written;
 }
+
+/** The `device_state` columns of a change message ({@link LiveStateRow}), returned by the batch's upsert. */
+const LIVE_STATE_COLUMNS = [
+  "device_id",
+  "online",
+  "station",
+  "station_remaining_seconds",
+  "remaining_water_l",
+  "flow_rate_lpm",
+  "last_report_time",
+  "reported_at",
+  "station_started_at",
+  "station_duration_seconds",
+  "service_remaining_seconds",
+  "clock_rate",
+] as const;
 
 /** Devices per statement of {@link writeDeviceIdentities}: 5 parameters each. */
 const IDENTITIES_PER_STATEMENT = 1000;
