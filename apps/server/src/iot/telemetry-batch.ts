@@ -99,7 +99,8 @@ export interface BatchContext {
   writeIdentity(deviceId: string, identity: DeviceIdentity): void;
   /**
    * Announces the device's change after the commit (`device.changed` on the bus, with the change message built from
-   * the rows as the batch left them, read for the whole batch in one query); `extra` is the event or acknowledgement.
+   * the rows as the batch left them: the rows its `device_state` upsert returned, the others read for the whole batch
+   * in one query); `extra` is the event or acknowledgement.
    */
   announce(deviceId: string, kind: ChangeKind, extra?: Pick<TDeviceChangeMessage, "event" | "ack">): void;
 }
@@ -110,7 +111,10 @@ export interface TelemetryBatchOptions {
   onTelemetry: TelemetryHook;
   /** Where announcements of {@link BatchContext.announce} and of stored telemetry go; without it nothing is announced. */
   bus?: Bus;
-  /** A batch is written at once when it holds this many records (default {@link DEFAULT_BATCH_ROWS}). */
+  /**
+   * A batch is written at once when it holds this many records and tasks, and no batch holds more (default
+   * {@link DEFAULT_BATCH_ROWS}).
+   */
   maxRows?: number;
   /** Longest a record waits for others before its batch is written, ms (default {@link DEFAULT_BATCH_WAIT_MS}). */
   maxWaitMs?: number;
@@ -174,9 +178,14 @@ const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
  *
  * Every other device message shares the batch too (issue 14 "Fleet push", decision 55): {@link run} queues a task
  * that runs inside the next batch's transaction with its device read for the whole batch in one query (by MAC), and
- * whose announcements are published after the commit with the batch's change messages read in one query — so a
- * state report costs no transaction, device read or change read of its own. The caller keeps at most one message
- * per device in a batch (the gateway's per-device queue), so a device's messages stay in order.
+ * whose announcements are published after the commit — so a state report costs no transaction or device read of its
+ * own. Tasks run in queue order, so a device's messages stay in order.
+ *
+ * Decision 56 (the PostgreSQL fleet path): while a batch is written, the next one fills and is written as soon as
+ * the first has committed (group commit: batches grow with the load instead of queueing as many 1 ms batches), and
+ * a batch's writes are multi-row statements whatever its size — every device's `device_state` in one upsert
+ * ({@link BatchContext.writeState}), the changed identities in one `devices` update, the change messages from the
+ * upsert's returned rows — in device-id order, so batches of two processes sharing devices do not deadlock.
  */
 export class TelemetryBatcher {
   private readonly db: Db;
@@ -219,7 +228,8 @@ export class TelemetryBatcher {
   /**
    * Queues `task` in the open batch: it runs inside the batch's transaction, after the batch's device read, with its
    * device (by `mac`, 12 upper-case hex digits) and the batch's telemetry and announcements ({@link BatchContext}).
-   * Tasks run one after another in the order queued; at most one per device should be in a batch.
+   * Tasks run one after another in the order queued; several of one device may share a batch (each writer updates
+   * the batch's copy of its device, so the next is checked against what the previous one wrote).
    * @returns the task's result, once the batch has committed and its announcements are published.
    * @throws (rejects) with the error of any task or statement of the batch: the transaction is rolled back, so
    * nothing of the batch is stored or announced, and every record and task of it rejects with that error.
@@ -468,8 +478,9 @@ const MAX_PARAMETERS = 30_000;
  * DO UPDATE SET c = excluded.c` over the columns of `values` (a created row also gets `defaults`), on SQLite and
  * PostgreSQL alike — one statement when every device sent a state report. In device-id order, so two processes'
  * batches (shared subscriptions hand a device's messages to either) lock common rows in the same order instead of
- * deadlocking. One row per device (merged before), so no statement touches a row twice. Throws the database's error
- * (the batch then rolls back).
+ * deadlocking. One row per device (merged before), so no statement touches a row twice. Answers each written row's
+ * change-message columns ({@link LiveStateRow}) by device id, as the statement left them. Throws the database's
+ * error (the batch then rolls back).
  */
 async function writeDeviceStates(
   trx: Db,
