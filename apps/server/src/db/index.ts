@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
+import { traceStatement } from "../iot/batch-trace.ts";
 import * as m0001 from "./migrations/0001-init.ts";
 import * as m0002 from "./migrations/0002-accounts.ts";
 import * as m0003 from "./migrations/0003-households.ts";
@@ -20,7 +21,6 @@ import * as m0014 from "./migrations/0014-user-preferences.ts";
 import * as m0015 from "./migrations/0015-message-texts.ts";
 import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
-import { traceStatement } from "../iot/batch-trace.ts";
 import type { Database } from "./schema.ts";
 
 export type { Database } from "./schema.ts";

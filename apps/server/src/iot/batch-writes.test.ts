@@ -1,5 +1,11 @@
 import { MQTT_PROTOCOL_VERSION, type MqttChannel } from "@aquapilot/contract";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  UnknownRow,
+} from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
@@ -113,7 +119,9 @@ describe.each(ENGINES)("multi-row writes of a batch on %s", (engine) => {
   };
   /** Hands every message to `r` at once (so they share a batch) and waits for all of them. */
   const handleAll = (r: DeviceRecords, messages: Array<[string, MqttChannel, unknown]>) =>
-    Promise.allSettled(messages.map(([mac, channel, body]) => r.handle(mac, channel, Buffer.from(JSON.stringify(body)), false)));
+    Promise.allSettled(
+      messages.map(([mac, channel, body]) => r.handle(mac, channel, Buffer.from(JSON.stringify(body)), false)),
+    );
   const stateRow = (mac: string) =>
     database.db
       .selectFrom("device_state")
@@ -231,10 +239,20 @@ describe.each(ENGINES)("multi-row writes of a batch on %s", (engine) => {
     // The broker delivers the unacknowledged messages again, twice here (a redelivery after a restart as well).
     failTelemetry = false;
     const announcedBefore = events.length;
-    expect((await handleAll(r, batch)).map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    expect((await handleAll(r, batch)).map((o) => o.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
     // The new record's live figures are written after the batch's state reports.
     expect(await stateRow(a)).toMatchObject({ station: 8, total_water_l: 50, flow_rate_lpm: 3 });
-    expect((await handleAll(r, batch)).map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    expect((await handleAll(r, batch)).map((o) => o.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
     expect(await rows()).toEqual([{ ts }]);
     // The repeated state report is written again (an idempotent upsert); the repeated record stores nothing.
     expect(await stateRow(a)).toMatchObject({ station: 8, total_water_l: 50, flow_rate_lpm: 0 });
@@ -283,7 +301,11 @@ describe.each(ENGINES)("multi-row writes of a batch on %s", (engine) => {
     // The one-device form gives the same as a batch of one.
     expect(await recordClockDrift(database.db, ids[d], at(t0.getTime() + 500), t0)).toBe(0.5);
     expect(
-      await database.db.selectFrom("device_clock").select("drift_seconds").where("device_id", "=", ids[d]).executeTakeFirst(),
+      await database.db
+        .selectFrom("device_clock")
+        .select("drift_seconds")
+        .where("device_id", "=", ids[d])
+        .executeTakeFirst(),
     ).toEqual({ drift_seconds: 0.5 });
   });
 });

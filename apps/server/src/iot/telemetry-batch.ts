@@ -1,8 +1,8 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import { type Insertable, sql } from "kysely";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import type { DeviceStateTable } from "../db/schema.ts";
-import { type Insertable, sql } from "kysely";
 import { traceBatch, traceError } from "./batch-trace.ts";
 import {
   type ChangeKind,
@@ -352,11 +352,14 @@ export class TelemetryBatcher {
         if (!this.bus || announcements.length === 0) return [];
         // A device whose row the batch's upsert returned, and that no later write of the batch changed (the live
         // figures of new telemetry), needs no read: its change row is that row with the batch's device read.
-        const changed = new Set([...first.values()].filter((p) => stored.has(keyOf(p.row.deviceId, p.row.ts))).map((p) => p.row.deviceId));
+        const changed = new Set(
+          [...first.values()].filter((p) => stored.has(keyOf(p.row.deviceId, p.row.ts))).map((p) => p.row.deviceId),
+        );
         const rows = new Map<string, ChangeRow>();
         for (const [mac, device] of devices) {
           const live = written.get(device.id);
-          if (live && !changed.has(device.id)) rows.set(device.id, { ...live, id: device.id, mac, family_id: device.family_id });
+          if (live && !changed.has(device.id))
+            rows.set(device.id, { ...live, id: device.id, mac, family_id: device.family_id });
         }
         const unread = announcements.map((a) => a.deviceId).filter((id) => !rows.has(id));
         if (unread.length > 0) for (const [id, row] of await readChangeRows(trx, unread)) rows.set(id, row);
@@ -412,7 +415,9 @@ export class TelemetryBatcher {
     await this.onTelemetry(trx, fresh);
     // The clock rate is measured on state reports only: no extra read on the busiest path.
     // In device-id order, like every multi-device write of the batch (no deadlock between processes).
-    for (const r of [...live.values()].sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0))) {
+    for (const r of [...live.values()].sort((x, y) =>
+      x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0,
+    )) {
       await trx
         .updateTable("device_state")
         .set({ flow_rate_lpm: r.flowRateLpm, total_water_l: r.totalWaterL, updated_at: r.receivedAt })

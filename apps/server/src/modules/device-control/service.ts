@@ -14,12 +14,12 @@ import { translate } from "../../http/messages.ts";
 import { presentLiveState } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import {
+  CLOCK_ROWS_PER_STATEMENT,
   expectedStationSeconds,
   readFreshness,
   readReportedSettings,
   recordClockDrift,
   recordClockDrifts,
-  CLOCK_ROWS_PER_STATEMENT,
 } from "../statistics/index.ts";
 import { validateConfig } from "./config-validation.ts";
 
@@ -430,7 +430,11 @@ export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg
           flushing = null;
           // One read and one multi-row upsert for up to 500 of them (decision 56): that statement is its own
           // transaction; more devices than one statement holds are written in one transaction.
-          const measurements = batch.map(([deviceId, d]) => ({ deviceId, lastReportTime: d.lastReportTime, now: d.now }));
+          const measurements = batch.map(([deviceId, d]) => ({
+            deviceId,
+            lastReportTime: d.lastReportTime,
+            now: d.now,
+          }));
           if (measurements.length <= CLOCK_ROWS_PER_STATEMENT) await recordClockDrifts(ctx.db, measurements);
           else await ctx.db.transaction().execute((trx) => recordClockDrifts(trx, measurements));
         });
