@@ -124,9 +124,6 @@ export async function runScaleOut(
           SIM_DEVICES: "0",
           LOG_LEVEL: "warn",
           RATE_LIMIT_SCALE: "1000",
-          ...(process.env.AQUAPILOT_TRACE_FILE
-            ? { AQUAPILOT_TRACE_FILE: `${process.env.AQUAPILOT_TRACE_FILE}.${processes}p.${i}` }
-            : {}),
         });
         stops.push(() => server.stop());
       }

@@ -4,7 +4,6 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
-import { traceStatement } from "../iot/batch-trace.ts";
 import * as m0001 from "./migrations/0001-init.ts";
 import * as m0002 from "./migrations/0002-accounts.ts";
 import * as m0003 from "./migrations/0003-households.ts";
@@ -70,7 +69,6 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     pg.types.setTypeParser(1700, (v) => Number(v));
     db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: postgresPool(opts.databaseUrl) }),
-      log: (e) => traceStatement(e.query.sql),
     });
   } else {
     engine = "sqlite";
@@ -80,10 +78,7 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     file.pragma("foreign_keys = ON");
     file.pragma("busy_timeout = 5000");
     file.pragma("synchronous = NORMAL");
-    db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(file) }),
-      log: (e) => traceStatement(e.query.sql),
-    });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   }
   // Unordered: migrations written in parallel branches may land in any order; each runs once, by name.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });

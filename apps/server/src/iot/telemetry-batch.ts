@@ -3,7 +3,6 @@ import { type Insertable, sql } from "kysely";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import type { DeviceStateTable } from "../db/schema.ts";
-import { traceBatch, traceError } from "./batch-trace.ts";
 import {
   type ChangeKind,
   type ChangeRow,
@@ -152,7 +151,6 @@ interface Announcement {
 interface Batch {
   rows: Pending[];
   tasks: PendingTask[];
-  openedAt: number;
 }
 
 /** A device's `device_state` writes of one batch, merged ({@link mergeStateWrite}). */
@@ -193,7 +191,7 @@ export class TelemetryBatcher {
   private readonly maxRows: number;
   private readonly maxWaitMs: number;
   private readonly bus: Bus | undefined;
-  private open: Batch = { rows: [], tasks: [], openedAt: performance.now() };
+  private open: Batch = { rows: [], tasks: [] };
   private timer: NodeJS.Timeout | null = null;
   /** The write loop ({@link drain}) while it runs. */
   private running: Promise<void> | null = null;
@@ -261,7 +259,6 @@ export class TelemetryBatcher {
    * is full, else after {@link TelemetryBatchOptions.maxWaitMs}.
    */
   private scheduled(): void {
-    if (this.size === 1) this.open.openedAt = performance.now();
     if (this.running) return;
     if (this.size >= this.maxRows) this.start();
     else this.timer ??= setTimeout(() => this.start(), this.maxWaitMs);
@@ -289,12 +286,12 @@ export class TelemetryBatcher {
   private take(): Batch {
     const open = this.open;
     if (this.size <= this.maxRows) {
-      this.open = { rows: [], tasks: [], openedAt: performance.now() };
+      this.open = { rows: [], tasks: [] };
       return open;
     }
     const tasks = open.tasks.splice(0, this.maxRows);
     const rows = open.rows.splice(0, this.maxRows - tasks.length);
-    return { rows, tasks, openedAt: open.openedAt };
+    return { rows, tasks };
   }
 
   /** One batch, one transaction; settles every record's and task's promise (never rejects). */
@@ -306,7 +303,6 @@ export class TelemetryBatcher {
     let messages: TDeviceChangeMessage[] = [];
     let first = new Map<string, Pending>();
     let stored = new Set<string>();
-    const startedAt = performance.now();
     try {
       messages = await this.db.transaction().execute(async (trx) => {
         const devices = await readBatchDevices(
@@ -369,9 +365,7 @@ export class TelemetryBatcher {
         });
       });
       this.batches++;
-      traceBatch(batch.tasks.length + batch.rows.length, startedAt - batch.openedAt, performance.now() - startedAt);
     } catch (err) {
-      traceError(err as Error);
       for (const p of batch.rows) p.reject(err as Error);
       for (const t of batch.tasks) t.reject(err as Error);
       return;
