@@ -104,8 +104,9 @@ export async function startSystem(
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
       onTelemetry: rollupTelemetryBatch,
-      // PostgreSQL: several write batches side by side (its pool holds 10 connections); SQLite has one connection.
-      telemetryBatch: { lanes: engine === "postgres" ? 6 : 1 },
+      // PostgreSQL: two write batches side by side (decision 56: each batch takes what arrived while it was written,
+      // so more lanes only mean more, smaller transactions on the same cores); SQLite has one connection.
+      telemetryBatch: { lanes: engine === "postgres" ? 2 : 1 },
     });
     cleanups.push(() => deviceLink.close());
 

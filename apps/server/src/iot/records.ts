@@ -176,28 +176,20 @@ export class DeviceRecords {
     }
   }
 
-  /** status: the online flag in `device_state` (the only writer of `online`). */
+  /** status: the online flag in `device_state` (the only writer of `online`), in the batch's multi-row upsert. */
   private async recordStatus({ mac, json, retained, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttStatus, json, mac, "status");
     if (!msg) return;
-    await ctx.trx
-      .insertInto("device_state")
-      .values({
-        device_id: device.id,
-        online: msg.online ? 1 : 0,
-        vacation: 0,
-        regeneration_count: 0,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column("device_id").doUpdateSet({ online: msg.online ? 1 : 0, updated_at: now }))
-      .execute();
+    // In the batch's multi-row upsert; a new row starts out of vacation with no regenerations.
+    ctx.writeState(device.id, { online: msg.online ? 1 : 0, updated_at: now }, { vacation: 0, regeneration_count: 0 });
     this.deps.checks.noteStatus(mac, msg.online, retained);
     ctx.announce(device.id, "online");
   }
 
   /**
    * state: station, counters, timing and reported settings in `device_state`, the measured clock rate, and the
-   * device's model, serial numbers and firmware in `devices`, in the batch's transaction.
+   * device's model, serial numbers and firmware in `devices`, in the batch's transaction (`device_state` in the
+   * batch's multi-row upsert, `devices` only when they changed).
    */
   private async recordState({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<void> {
     const { checks } = this.deps;
@@ -235,13 +227,9 @@ export class DeviceRecords {
       updated_at: now,
       ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
     };
-    const { trx } = ctx;
-    // `online` is only ever written from status: a retained state can outlive the connection.
-    await trx
-      .insertInto("device_state")
-      .values({ device_id: device.id, online: 0, ...values })
-      .onConflict((oc) => oc.column("device_id").doUpdateSet(values))
-      .execute();
+    // `online` is only ever written from status: a retained state can outlive the connection. In the batch's
+    // multi-row upsert (written after every task of the batch).
+    ctx.writeState(device.id, values, { online: 0 });
     const identity = {
       model: msg.model,
       serial_number: msg.serialNumber,
@@ -257,7 +245,7 @@ export class DeviceRecords {
       stored.device_serial_number !== identity.device_serial_number ||
       stored.firmware_version !== identity.firmware_version
     ) {
-      await trx.updateTable("devices").set(identity).where("id", "=", device.id).execute();
+      ctx.writeIdentity(device.id, identity);
     }
     // A later message of this device in the same batch checks against what this one stored.
     Object.assign(ctx.device ?? {}, identity, {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { deviceTopic, MQTT_PROTOCOL_VERSION } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
@@ -14,9 +14,10 @@ const D = { mac: "02F0000000F6", secret: randomBytes(32).toString("base64url") }
  * Issue 14: a message the broker delivers again (a QoS 1 redelivery after a gateway or broker restart) writes
  * nothing twice — telemetry keyed by device and time, events by id, and an ack only moves a command still waiting
  * (pending, or failed by the cloud's timeout: a late ack still tells the real outcome). Each copy is published as
- * the broker would redeliver it; the embedded broker is enough here.
+ * the broker would redeliver it; the embedded broker is enough here. On both engines: PostgreSQL is the scaled
+ * shape's database (decision 56 changed how a batch writes on it).
  */
-describe("redelivered device messages", () => {
+describe.each(ENGINES)("redelivered device messages on %s", (engine) => {
   let database: TestDatabase;
   let bus: InProcessBus;
   let link: DeviceLink;
@@ -47,7 +48,7 @@ describe("redelivered device messages", () => {
   };
 
   beforeAll(async () => {
-    database = await openTestDatabase("sqlite");
+    database = await openTestDatabase(engine);
     bus = new InProcessBus();
     bus.subscribe((e) => {
       events.push(e);

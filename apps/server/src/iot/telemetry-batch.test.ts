@@ -108,6 +108,54 @@ describe.each(ENGINES)("telemetry batches on %s", (engine) => {
 });
 
 /**
+ * Decision 56: group commit — while a batch is written, everything that arrives waits for the next one, which is
+ * written as soon as the first has committed (no 1 ms batches queueing behind it), and holds at most maxRows.
+ */
+describe("group commit", () => {
+  let database: TestDatabase;
+  let a: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase("sqlite");
+    a = (await provisionDevice(database.db, { mac: "02F0000000E1", secret: "s-e", name: "E" })).id;
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("entries added during a write form the next batches, at most maxRows each, written in order", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sizes: number[] = [];
+    const hook: TelemetryHook = async (db, arrivals) => {
+      sizes.push(arrivals.length);
+      // The first batch is held until the test has added the others.
+      if (sizes.length === 1) await held;
+      await rollupTelemetryBatch(db, arrivals);
+    };
+    const batcher = new TelemetryBatcher({ db: database.db, onTelemetry: hook, maxRows: 5, maxWaitMs: 1 });
+    const ts = (i: number) => new Date(Date.UTC(2026, 3, 1, 0, 0, i)).toISOString();
+    const firstBatch = batcher.add(row(a, ts(0), 1));
+    while (sizes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Seven records while the first batch is being written, 3 and, more than maxWaitMs later, 4: one batch of 5 (the
+    // most) and one of 2, not a batch per maxWaitMs (3, then 4) queueing behind the first.
+    const later = Array.from({ length: 3 }, (_, i) => batcher.add(row(a, ts(i + 1), i + 2)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    later.push(...Array.from({ length: 4 }, (_, i) => batcher.add(row(a, ts(i + 4), i + 5))));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batcher.written).toBe(0);
+    release();
+    expect(await Promise.all([firstBatch, ...later])).toEqual(Array(8).fill(true));
+    expect(sizes).toEqual([1, 5, 2]);
+    expect(batcher.written).toBe(3);
+    expect((await telemetryRows(database.db, a)).map((r) => r.total_water_l)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    await batcher.idle();
+  });
+});
+
+/**
  * Decision 55: every device message shares the write batch — tasks run in the batch's transaction with their device
  * read once for the batch, and their announcements leave after the commit with the rows as the batch left them.
  */

@@ -1,7 +1,17 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import { type Insertable, sql } from "kysely";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
-import { type ChangeKind, devicesWithState, inChunks, presentChange, readChangeRows } from "./change-message.ts";
+import type { DeviceStateTable } from "../db/schema.ts";
+import {
+  type ChangeKind,
+  type ChangeRow,
+  devicesWithState,
+  inChunks,
+  presentChange,
+  readChangeRows,
+} from "./change-message.ts";
+import type { LiveStateRow } from "./live-state.ts";
 
 /**
  * Called in the transaction of every batch that stored new telemetry, with that transaction and, in arrival order,
@@ -50,6 +60,17 @@ export interface BatchDevice {
   rate_anchor_at: string | null;
 }
 
+/** What a device's state report says about the device itself (`devices` columns). */
+export interface DeviceIdentity {
+  model: string | null;
+  serial_number: string | null;
+  device_serial_number: string | null;
+  firmware_version: string | null;
+}
+
+/** Columns of a `device_state` row (all but the key), as a task writes them ({@link BatchContext.writeState}). */
+export type DeviceStateValues = Partial<Omit<DeviceStateTable, "device_id">>;
+
 /** What a task queued with {@link TelemetryBatcher.run} is given inside its batch's transaction. */
 export interface BatchContext {
   /** The batch's transaction: every write of the task goes through it. */
@@ -64,8 +85,21 @@ export interface BatchContext {
    */
   telemetry(row: TelemetryRow): Promise<boolean>;
   /**
+   * Upserts the device's `device_state` row in the batch's multi-row write ({@link writeDeviceStates}: after every
+   * task of the batch, before its telemetry): `values` are set whether the row exists or not, `defaults` only go into
+   * a row this write creates (the columns a new row needs that the write does not set, e.g. `online` 0 for a state
+   * report). Several writes of one device in a batch end as if run one after another in queue order.
+   */
+  writeState(deviceId: string, values: DeviceStateValues, defaults?: DeviceStateValues): void;
+  /**
+   * Sets the device's model, serial numbers and firmware in `devices` with the batch's other devices' in one statement
+   * ({@link writeDeviceIdentities}, after the batch's `device_state` writes); a later call for the same device wins.
+   */
+  writeIdentity(deviceId: string, identity: DeviceIdentity): void;
+  /**
    * Announces the device's change after the commit (`device.changed` on the bus, with the change message built from
-   * the rows as the batch left them, read for the whole batch in one query); `extra` is the event or acknowledgement.
+   * the rows as the batch left them: the rows its `device_state` upsert returned, the others read for the whole batch
+   * in one query); `extra` is the event or acknowledgement.
    */
   announce(deviceId: string, kind: ChangeKind, extra?: Pick<TDeviceChangeMessage, "event" | "ack">): void;
 }
@@ -76,7 +110,10 @@ export interface TelemetryBatchOptions {
   onTelemetry: TelemetryHook;
   /** Where announcements of {@link BatchContext.announce} and of stored telemetry go; without it nothing is announced. */
   bus?: Bus;
-  /** A batch is written at once when it holds this many records (default {@link DEFAULT_BATCH_ROWS}). */
+  /**
+   * A batch is written at once when it holds this many records and tasks, and no batch holds more (default
+   * {@link DEFAULT_BATCH_ROWS}).
+   */
   maxRows?: number;
   /** Longest a record waits for others before its batch is written, ms (default {@link DEFAULT_BATCH_WAIT_MS}). */
   maxWaitMs?: number;
@@ -116,6 +153,14 @@ interface Batch {
   tasks: PendingTask[];
 }
 
+/** A device's `device_state` writes of one batch, merged ({@link mergeStateWrite}). */
+interface PendingState {
+  /** Columns set whether the row exists or not: every write's `values`, a later one's winning. */
+  values: DeviceStateValues;
+  /** Columns only a created row gets: the first write's `defaults`. */
+  defaults: DeviceStateValues;
+}
+
 const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
 
 /**
@@ -131,9 +176,14 @@ const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
  *
  * Every other device message shares the batch too (issue 14 "Fleet push", decision 55): {@link run} queues a task
  * that runs inside the next batch's transaction with its device read for the whole batch in one query (by MAC), and
- * whose announcements are published after the commit with the batch's change messages read in one query — so a
- * state report costs no transaction, device read or change read of its own. The caller keeps at most one message
- * per device in a batch (the gateway's per-device queue), so a device's messages stay in order.
+ * whose announcements are published after the commit — so a state report costs no transaction or device read of its
+ * own. Tasks run in queue order, so a device's messages stay in order.
+ *
+ * Decision 56 (the PostgreSQL fleet path): while a batch is written, the next one fills and is written as soon as
+ * the first has committed (group commit: batches grow with the load instead of queueing as many 1 ms batches), and
+ * a batch's writes are multi-row statements whatever its size — every device's `device_state` in one upsert
+ * ({@link BatchContext.writeState}), the changed identities in one `devices` update, the change messages from the
+ * upsert's returned rows — in device-id order, so batches of two processes sharing devices do not deadlock.
  */
 export class TelemetryBatcher {
   private readonly db: Db;
@@ -143,7 +193,8 @@ export class TelemetryBatcher {
   private readonly bus: Bus | undefined;
   private open: Batch = { rows: [], tasks: [] };
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write loop ({@link drain}) while it runs. */
+  private running: Promise<void> | null = null;
   private batches = 0;
 
   constructor(options: TelemetryBatchOptions) {
@@ -175,7 +226,8 @@ export class TelemetryBatcher {
   /**
    * Queues `task` in the open batch: it runs inside the batch's transaction, after the batch's device read, with its
    * device (by `mac`, 12 upper-case hex digits) and the batch's telemetry and announcements ({@link BatchContext}).
-   * Tasks run one after another in the order queued; at most one per device should be in a batch.
+   * Tasks run one after another in the order queued; several of one device may share a batch (each writer updates
+   * the batch's copy of its device, so the next is checked against what the previous one wrote).
    * @returns the task's result, once the batch has committed and its announcements are published.
    * @throws (rejects) with the error of any task or statement of the batch: the transaction is rolled back, so
    * nothing of the batch is stored or announced, and every record and task of it rejects with that error.
@@ -189,29 +241,65 @@ export class TelemetryBatcher {
 
   /** Resolves when every record and task added so far is written (or its batch has failed). */
   async idle(): Promise<void> {
-    while (this.open.rows.length > 0 || this.open.tasks.length > 0 || this.timer) this.flush();
-    await this.writing;
+    for (;;) {
+      this.start();
+      if (!this.running) return;
+      await this.running;
+    }
   }
 
+  /** Records and tasks in the open batch. */
+  private get size(): number {
+    return this.open.rows.length + this.open.tasks.length;
+  }
+
+  /**
+   * After an entry was added: while a batch is being written nothing is scheduled (the open batch is written as soon
+   * as that one has committed, with everything that arrived meanwhile); otherwise the open batch is written when it
+   * is full, else after {@link TelemetryBatchOptions.maxWaitMs}.
+   */
   private scheduled(): void {
-    if (this.open.rows.length + this.open.tasks.length >= this.maxRows) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+    if (this.running) return;
+    if (this.size >= this.maxRows) this.start();
+    else this.timer ??= setTimeout(() => this.start(), this.maxWaitMs);
   }
 
-  /** Closes the open batch and queues its transaction behind the ones before it. */
-  private flush(): void {
+  /** Starts the write loop unless it runs or there is nothing to write. */
+  private start(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.open;
-    this.open = { rows: [], tasks: [] };
-    if (batch.rows.length === 0 && batch.tasks.length === 0) return;
-    this.writing = this.writing.then(() => this.write(batch));
+    if (this.running || this.size === 0) return;
+    this.running = this.drain();
+  }
+
+  /**
+   * Writes batches one after another while entries wait (group commit, decision 56): each batch takes what arrived
+   * while the previous one was written, up to {@link TelemetryBatchOptions.maxRows}, so batches grow with the load
+   * and a batch's fixed statements (begin, device read, change read, commit) are paid once for all of them.
+   */
+  private async drain(): Promise<void> {
+    while (this.size > 0) await this.write(this.take());
+    this.running = null;
+  }
+
+  /** Takes the oldest entries of the open batch, at most {@link TelemetryBatchOptions.maxRows}, tasks in queue order. */
+  private take(): Batch {
+    const open = this.open;
+    if (this.size <= this.maxRows) {
+      this.open = { rows: [], tasks: [] };
+      return open;
+    }
+    const tasks = open.tasks.splice(0, this.maxRows);
+    const rows = open.rows.splice(0, this.maxRows - tasks.length);
+    return { rows, tasks };
   }
 
   /** One batch, one transaction; settles every record's and task's promise (never rejects). */
   private async write(batch: Batch): Promise<void> {
     const results: unknown[] = [];
     const announcements: Announcement[] = [];
+    const states = new Map<string, PendingState>();
+    const identities = new Map<string, DeviceIdentity>();
     let messages: TDeviceChangeMessage[] = [];
     let first = new Map<string, Pending>();
     let stored = new Set<string>();
@@ -234,10 +322,14 @@ export class TelemetryBatcher {
                 outcome.catch(() => undefined);
                 return outcome;
               },
+              writeState: (deviceId, values, defaults = {}) => mergeStateWrite(states, deviceId, values, defaults),
+              writeIdentity: (deviceId, identity) => identities.set(deviceId, { ...identity }),
               announce: (deviceId, kind, extra = {}) => announcements.push({ deviceId, kind, extra }),
             }),
           );
         }
+        const written = await writeDeviceStates(trx, states);
+        await writeDeviceIdentities(trx, identities);
         // The first copy of a (device, ts) in the batch is the one that may be stored; later copies are redeliveries.
         first = new Map<string, Pending>();
         for (const p of batch.rows) {
@@ -254,10 +346,19 @@ export class TelemetryBatcher {
           }
         }
         if (!this.bus || announcements.length === 0) return [];
-        const rows = await readChangeRows(
-          trx,
-          announcements.map((a) => a.deviceId),
+        // A device whose row the batch's upsert returned, and that no later write of the batch changed (the live
+        // figures of new telemetry), needs no read: its change row is that row with the batch's device read.
+        const changed = new Set(
+          [...first.values()].filter((p) => stored.has(keyOf(p.row.deviceId, p.row.ts))).map((p) => p.row.deviceId),
         );
+        const rows = new Map<string, ChangeRow>();
+        for (const [mac, device] of devices) {
+          const live = written.get(device.id);
+          if (live && !changed.has(device.id))
+            rows.set(device.id, { ...live, id: device.id, mac, family_id: device.family_id });
+        }
+        const unread = announcements.map((a) => a.deviceId).filter((id) => !rows.has(id));
+        if (unread.length > 0) for (const [id, row] of await readChangeRows(trx, unread)) rows.set(id, row);
         return announcements.flatMap((a) => {
           const row = rows.get(a.deviceId);
           return row ? [presentChange(row, a.kind, a.extra)] : [];
@@ -307,7 +408,10 @@ export class TelemetryBatcher {
     for (const r of fresh) live.set(r.deviceId, r);
     await this.onTelemetry(trx, fresh);
     // The clock rate is measured on state reports only: no extra read on the busiest path.
-    for (const r of live.values()) {
+    // In device-id order, like every multi-device write of the batch (no deadlock between processes).
+    for (const r of [...live.values()].sort((x, y) =>
+      x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0,
+    )) {
       await trx
         .updateTable("device_state")
         .set({ flow_rate_lpm: r.flowRateLpm, total_water_l: r.totalWaterL, updated_at: r.receivedAt })
@@ -340,4 +444,122 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
       .execute(),
   );
   return new Map(rows.map(({ mac, ...device }) => [mac, device]));
+}
+
+/** Without the keys whose value is undefined (they are not written). */
+function defined(values: DeviceStateValues): DeviceStateValues {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as DeviceStateValues;
+}
+
+/**
+ * Adds one {@link BatchContext.writeState} to the batch's writes of `deviceId`, so that one upsert per device gives
+ * the row the writes in order would: a row that exists gets every write's `values` (a later write's winning); a row
+ * the first write creates gets that write's `defaults` and `values`, then the later writes' `values`. A later write's
+ * `defaults` never matter (the row exists by then).
+ */
+function mergeStateWrite(
+  states: Map<string, PendingState>,
+  deviceId: string,
+  values: DeviceStateValues,
+  defaults: DeviceStateValues,
+): void {
+  const pending = states.get(deviceId);
+  if (pending) Object.assign(pending.values, defined(values));
+  else states.set(deviceId, { values: { ...defined(values) }, defaults: { ...defined(defaults) } });
+}
+
+/** Most parameters in one statement: below SQLite's 32,766 and PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * The batch's `device_state` writes in as few statements as their shapes allow (decision 56): the devices in
+ * device-id order, each run of devices that write the same columns one multi-row `INSERT … ON CONFLICT (device_id)
+ * DO UPDATE SET c = excluded.c` over the columns of `values` (a created row also gets `defaults`), on SQLite and
+ * PostgreSQL alike — one statement when every device sent a state report. In device-id order, so two processes'
+ * batches (shared subscriptions hand a device's messages to either) lock common rows in the same order instead of
+ * deadlocking. One row per device (merged before), so no statement touches a row twice. Answers each written row's
+ * change-message columns ({@link LiveStateRow}) by device id, as the statement left them. Throws the database's
+ * error (the batch then rolls back).
+ */
+async function writeDeviceStates(
+  trx: Db,
+  states: ReadonlyMap<string, PendingState>,
+): Promise<Map<string, LiveStateRow>> {
+  const written = new Map<string, LiveStateRow>();
+  const shapeOf = (state: PendingState) =>
+    `${Object.keys(state.defaults).sort().join()}|${Object.keys(state.values).sort().join()}`;
+  const runs: Array<{ shape: string; devices: Array<{ deviceId: string; state: PendingState }> }> = [];
+  for (const deviceId of [...states.keys()].sort()) {
+    const state = states.get(deviceId) as PendingState;
+    const shape = shapeOf(state);
+    const last = runs.at(-1);
+    if (last?.shape === shape) last.devices.push({ deviceId, state });
+    else runs.push({ shape, devices: [{ deviceId, state }] });
+  }
+  for (const { devices } of runs) {
+    const { values, defaults } = devices[0].state;
+    const updated = Object.keys(values) as Array<keyof DeviceStateValues>;
+    const columns = 1 + updated.length + Object.keys(defaults).length;
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
+    for (let i = 0; i < devices.length; i += perStatement) {
+      // A created row is complete: the writers pass every column without a default in `values` or `defaults`.
+      const rows = devices
+        .slice(i, i + perStatement)
+        .map(
+          ({ deviceId, state }) =>
+            ({ ...state.defaults, ...state.values, device_id: deviceId }) as Insertable<DeviceStateTable>,
+        );
+      const insert = trx.insertInto("device_state").values(rows);
+      const returned = await (updated.length === 0
+        ? insert.onConflict((oc) => oc.column("device_id").doNothing())
+        : insert.onConflict((oc) =>
+            oc
+              .column("device_id")
+              .doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+          )
+      )
+        .returning(LIVE_STATE_COLUMNS)
+        .execute();
+      for (const { device_id, ...live } of returned) written.set(device_id, live);
+    }
+  }
+  return written;
+}
+
+/** The `device_state` columns of a change message ({@link LiveStateRow}), returned by the batch's upsert. */
+const LIVE_STATE_COLUMNS = [
+  "device_id",
+  "online",
+  "station",
+  "station_remaining_seconds",
+  "remaining_water_l",
+  "flow_rate_lpm",
+  "last_report_time",
+  "reported_at",
+  "station_started_at",
+  "station_duration_seconds",
+  "service_remaining_seconds",
+  "clock_rate",
+] as const;
+
+/** Devices per statement of {@link writeDeviceIdentities}: 5 parameters each. */
+const IDENTITIES_PER_STATEMENT = 1000;
+
+/**
+ * The batch's changed device identities (model, serial numbers, firmware: a state report that differs from the row)
+ * in one `WITH v(…) AS (VALUES …) UPDATE devices … FROM v` per 1,000 devices, in device-id order (decision 56; the
+ * same statement on SQLite ≥ 3.33 and PostgreSQL, every column text). Throws the database's error.
+ */
+async function writeDeviceIdentities(trx: Db, identities: ReadonlyMap<string, DeviceIdentity>): Promise<void> {
+  const ids = [...identities.keys()].sort();
+  for (let i = 0; i < ids.length; i += IDENTITIES_PER_STATEMENT) {
+    const rows = ids.slice(i, i + IDENTITIES_PER_STATEMENT).map((id) => {
+      const d = identities.get(id) as DeviceIdentity;
+      return sql`(${id}, ${d.model}, ${d.serial_number}, ${d.device_serial_number}, ${d.firmware_version})`;
+    });
+    await sql`with v (id, model, serial_number, device_serial_number, firmware_version) as (values ${sql.join(rows)})
+      update devices set model = v.model, serial_number = v.serial_number,
+        device_serial_number = v.device_serial_number, firmware_version = v.firmware_version
+      from v where devices.id = v.id`.execute(trx);
+  }
 }

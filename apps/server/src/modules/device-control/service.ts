@@ -13,7 +13,14 @@ import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { presentLiveState } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
-import { expectedStationSeconds, readFreshness, readReportedSettings, recordClockDrift } from "../statistics/index.ts";
+import {
+  CLOCK_ROWS_PER_STATEMENT,
+  expectedStationSeconds,
+  readFreshness,
+  readReportedSettings,
+  recordClockDrift,
+  recordClockDrifts,
+} from "../statistics/index.ts";
 import { validateConfig } from "./config-validation.ts";
 
 /**
@@ -379,7 +386,8 @@ export async function queryDeviceInfoReturnResult(
 /**
  * Follows device changes on the bus (registered once per app): records firmware-update progress ("ota-progress"
  * events; 100 % = done; a refused "ota" ack = failed) and measures clock drift whenever a new state report
- * (a new lastReportTime) arrives — the measurements of one moment written together in one transaction (decision 55).
+ * (a new lastReportTime) arrives — the measurements of one moment written together (decision 55), in one read and
+ * one multi-row upsert (decision 56).
  * Only the changes this process's gateway announced (`subscribeLocal`): with N
  * processes each device message is handled by one gateway, so each is recorded once (issue 14). Answers the
  * unsubscribe function. Errors are logged, never thrown.
@@ -420,9 +428,15 @@ export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg
           const batch = [...drifts];
           drifts.clear();
           flushing = null;
-          await ctx.db.transaction().execute(async (trx) => {
-            for (const [deviceId, d] of batch) await recordClockDrift(trx, deviceId, d.lastReportTime, d.now);
-          });
+          // One read and one multi-row upsert for up to 500 of them (decision 56): that statement is its own
+          // transaction; more devices than one statement holds are written in one transaction.
+          const measurements = batch.map(([deviceId, d]) => ({
+            deviceId,
+            lastReportTime: d.lastReportTime,
+            now: d.now,
+          }));
+          if (measurements.length <= CLOCK_ROWS_PER_STATEMENT) await recordClockDrifts(ctx.db, measurements);
+          else await ctx.db.transaction().execute((trx) => recordClockDrifts(trx, measurements));
         });
         await flushing;
       }
