@@ -396,7 +396,7 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     tag.dataset.homeTexts = "";
     const groups: number[] = [];
     const realAppend = append.getMockImplementation();
-    append.mockImplementation((node) => {
+    append.mockImplementation((node: Node) => {
       if (node instanceof DocumentFragment) groups.push(node.childNodes.length);
       return realAppend ? realAppend(node) : node;
     });
