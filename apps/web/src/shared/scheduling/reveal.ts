@@ -8,11 +8,9 @@ import { nextTask } from "./index.ts";
  * the screen's largest paint, is not held for the others). Once every item has shown, the count follows `total` at
  * once (a device added later, a pull-to-refresh). Returns a number from 0 to `total`.
  * @param total the list's length (0 or more)
- * @param initial how many show at once (default 1; at least 1): all of them when they are already on screen, as in
- *   the Home snapshot the first render replaces (shared/snapshot), so its nodes are updated in place, not rebuilt.
  */
-export function useRevealedCount(total: number, initial = 1): number {
-  const [count, setCount] = useState(() => Math.min(total, Math.max(initial, 1)));
+export function useRevealedCount(total: number): number {
+  const [count, setCount] = useState(() => Math.min(total, 1));
   const complete = useRef(false);
   if (count >= total && total > 0) complete.current = true;
   useEffect(() => {

@@ -191,7 +191,13 @@ function HomeDevices({
   // The cards show once the devices and their dashboard are both in (or the dashboard has failed: its figures show
   // "—"): a card drawn before its badges would grow when they arrive and push the next ones down (issue 12, layout
   // shift), and be drawn twice.
-  if (families.isPending || (familyId && (devices.isPending || dashboard.isPending))) {
+  const pending = families.isPending || Boolean(familyId && (devices.isPending || dashboard.isPending));
+  // Drawn beneath the last Home's snapshot, an empty list is complete as it is (shared/snapshot).
+  const empty = !pending && list.length === 0;
+  useEffect(() => {
+    if (empty) firstScreenDrawn();
+  }, [empty]);
+  if (pending) {
     return (
       <div className="device-skeletons">
         {[0, 1].map((i) => (
@@ -206,8 +212,7 @@ function HomeDevices({
       </div>
     );
   }
-  if (list.length === 0) {
-    firstScreenDrawn();
+  if (empty) {
     return (
       <StateBlock
         testId="home-empty"
