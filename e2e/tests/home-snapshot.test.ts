@@ -83,9 +83,10 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data. The
     // live Home is drawn beneath the snapshot (shared/snapshot), so no moment shows fewer cards than the snapshot.
     await page.addInitScript(() => {
-      const w = window as unknown as { __between?: string[]; __seen?: number[] };
+      const w = window as unknown as { __between?: string[]; __seen?: number[]; __tops?: number[][] };
       w.__between = [];
       w.__seen = [];
+      w.__tops = [];
       document.addEventListener("DOMContentLoaded", () => {
         new MutationObserver(() => {
           for (const what of [".guard-wait", ".device-card--skeleton", ".adm-spin-loading"]) {
@@ -95,6 +96,12 @@ describe("the last Home paints before the app's JavaScript has run", () => {
             (card) => getComputedStyle(card).visibility === "visible",
           ).length;
           if (w.__seen?.at(-1) !== seen) w.__seen?.push(seen);
+          // Where the first card is drawn: in the snapshot, in the live Home drawn beneath it, and once shown.
+          const tops = ["#root .device-card", ".root-staging .device-card"].map((what) => {
+            const card = document.querySelector(what);
+            return card ? Math.round(card.getBoundingClientRect().top) : -1;
+          });
+          if (w.__tops?.at(-1)?.join() !== tops.join()) w.__tops?.push(tops);
         }).observe(document.body, { childList: true, subtree: true, attributes: true });
       });
     });
@@ -117,6 +124,13 @@ describe("the last Home paints before the app's JavaScript has run", () => {
     const seen = await page.evaluate(() => (window as unknown as { __seen: number[] }).__seen);
     expect(seen.slice(seen.indexOf(live.length))).toEqual([live.length]);
     expect(seen.filter((n) => n !== 0 && n !== live.length)).toEqual([]);
+    // The live Home is drawn exactly beneath the snapshot and stays where it was when shown (no layout in the swap).
+    const tops = await page.evaluate(() => (window as unknown as { __tops: number[][] }).__tops);
+    const staged = tops.filter(([, beneath]) => beneath !== -1);
+    expect(staged.length).toBeGreaterThan(0);
+    const snapshotTop = (staged.at(-1) as number[])[0];
+    expect(staged.every(([over, beneath]) => over === snapshotTop && beneath === snapshotTop)).toBe(true);
+    expect(tops.at(-1)).toEqual([snapshotTop, -1]);
     // The live Home answers taps.
     await page.locator(".device-card").first().click();
     await expect.poll(() => page.url()).toContain("#/Device");

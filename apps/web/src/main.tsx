@@ -8,6 +8,7 @@ import { setTenant } from "./shared/api/transport.ts";
 import { registerServiceWorker } from "./shared/auth/service-worker.ts";
 import { loadGrantedPolicies } from "./shared/auth/session.ts";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
+import { intlWarmed, warmIntlOffThread } from "./shared/format/intl-warm.ts";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
 import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
 import { firstScreenComplete, showingSnapshot, showStaged, stageBeneathSnapshot } from "./shared/snapshot/index.ts";
@@ -48,6 +49,9 @@ async function start(): Promise<void> {
     window.location.reload();
     return;
   }
+  // The engine's locale data starts on another thread while the first screen's code and calls load (issue 12: the
+  // page's first number formatter was one task of 50-100 ms, several times that on a slow phone).
+  void warmIntlOffThread(lang);
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
   // Inside a shell the page's origin is the web view's own (https://localhost, capacitor://localhost): every call,
@@ -74,10 +78,11 @@ async function start(): Promise<void> {
   // The last Home the owner saw is showing (apps/web/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
   // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
-  // with its data instead of a spinner, an empty frame and then the data (issue 12).
+  // with its data instead of a spinner, an empty frame and then the data (issue 12). Both wait for the locale data's
+  // start on the other thread too, so their figures' formatters are not built in a task of the page.
   const snapshot = showingSnapshot();
   if (snapshot || first.holdsFirstRender) {
-    const all = Promise.all([first.ready, screenTexts, firstData, policies]);
+    const all = Promise.all([first.ready, screenTexts, firstData, policies, intlWarmed()]);
     await Promise.race([all, sleep(SNAPSHOT_HOLD_MS)]);
   }
   const style = document.documentElement.style;

@@ -3,6 +3,7 @@ import { getFamiliesQueryOptions } from "../../shared/api/families.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
 import { homeFormatWarmers } from "../../shared/format/index.ts";
+import { intlWarmed } from "../../shared/format/intl-warm.ts";
 import { requestLanguage } from "../../shared/i18n/index.ts";
 import { nextTask } from "../../shared/scheduling/index.ts";
 import { getItem, getUserFamily } from "../../shared/storage/index.ts";
@@ -46,8 +47,14 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
   await Promise.all([families, keptHousehold, units]);
 }
 
-/** Runs {@link homeFormatWarmers} for `lang`, each in a task of its own; a failure only ends the warm-up. */
+/**
+ * Runs {@link homeFormatWarmers} for `lang`, each in a task of its own, once the off-thread start of the locale data
+ * is over; a failure only ends the warm-up.
+ */
 async function warmFormats(lang: string): Promise<void> {
+  // The engine's locale data starts on another thread (shared/format/intl-warm.ts): building the first formatter
+  // here before that is over would do the same start in this task.
+  await intlWarmed();
   try {
     for (const warm of homeFormatWarmers(lang)) {
       await nextTask();

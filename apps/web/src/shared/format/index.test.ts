@@ -61,6 +61,15 @@ describe("dashboard moments in the phone's local time", () => {
     expect(at("2026-03-12T15:00:00Z", "en", "Asia/Shanghai")).toBe("today 11:00 PM");
   });
 
+  it("the phone's own zone (no zone given) cuts days as that zone named does", () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    for (const hours of [-30, -25, -13, -1, 0, 1, 11, 13, 23, 25, 47, 100]) {
+      const iso = new Date(now.getTime() + hours * 3_600_000).toISOString();
+      expect(formatMoment(iso, "en", { now })).toBe(at(iso, "en", zone));
+      expect(formatMoment(iso, "ru", { now, timeOnlyToday: true })).toBe(at(iso, "ru", zone, true));
+    }
+  });
+
   it("the time alone for today when asked; nothing for a missing or unreadable time", () => {
     expect(at("2026-03-12T09:05:00Z", "ru", "UTC", true)).toBe("09:05");
     expect(at("2026-03-11T09:05:00Z", "ru", "UTC", true)).toBe("вчера 09:05");

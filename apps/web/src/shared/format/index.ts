@@ -20,8 +20,13 @@ export function formatKg(kg: number, lang: string): string {
   return formatNumber(kg, lang, 1);
 }
 
-/** Days since 1970 of the calendar date `date` shows in `timeZone` (the phone's when undefined). */
+/**
+ * Days since 1970 of the calendar date `date` shows in `timeZone` (the phone's when undefined). The phone's own zone
+ * needs no formatter (Date's local fields; issue 12: an `en-US` date formatter was built for this on Home's first
+ * render); another zone is read through `Intl.DateTimeFormat`.
+ */
 function calendarDay(date: Date, timeZone?: string): number {
+  if (timeZone === undefined) return Math.round(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / DAY_MS);
   const parts = dateTimeFormat("en-US", {
     timeZone,
     year: "numeric",

@@ -98,6 +98,9 @@ export function showingSnapshot(): boolean {
 /** The class of the app's container while it is drawn beneath the snapshot (styles.css: laid out, not shown). */
 export const STAGING_CLASS = "root-staging";
 
+/** The class of the element laid over the staging one until the swap (styles.css: out of the page's flow, on top). */
+export const COVERING_CLASS = "root-covering";
+
 let drawn: () => void = () => {};
 let stagingNow = false;
 let whenDrawn: Promise<void> = new Promise((resolve) => {
@@ -106,7 +109,8 @@ let whenDrawn: Promise<void> = new Promise((resolve) => {
 
 /**
  * Makes the container the app renders into while the snapshot in `snapshotRoot` (#root, painted by apps/web/boot.js)
- * stays on screen: an empty element after it, laid out like #root but invisible and inert (`STAGING_CLASS`), so the
+ * stays on screen: an empty element after it, laid out as the shown #root will be but invisible and inert
+ * (`STAGING_CLASS`) while `snapshotRoot` is laid over it (`COVERING_CLASS`), so the
  * live Home can be drawn in several short tasks (its cards one per task, shared/scheduling/reveal.ts) instead of one
  * long one (issue 12, Lighthouse's total blocking time), and shown at once by {@link showStaged}.
  * @param snapshotRoot the element holding the snapshot (#root)
@@ -117,6 +121,9 @@ export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
   staging.className = STAGING_CLASS;
   staging.inert = true;
   staging.setAttribute("aria-hidden", "true");
+  // What covers the staging element leaves the flow (styles.css): over a snapshot it already has (boot.js marked the
+  // page), an empty #root (the Device screen opened first) does now.
+  snapshotRoot.classList.add(COVERING_CLASS);
   snapshotRoot.after(staging);
   stagingNow = true;
   return staging;

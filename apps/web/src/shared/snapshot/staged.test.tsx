@@ -1,6 +1,7 @@
 import { act, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  COVERING_CLASS,
   drawingBeneathSnapshot,
   firstScreenComplete,
   firstScreenDrawn,
@@ -35,6 +36,8 @@ describe("drawing the live Home beneath its snapshot (issue 12)", () => {
     expect(staging.className).toBe(STAGING_CLASS);
     expect(staging.inert).toBe(true);
     expect(staging.id).toBe("");
+    // The snapshot is laid over the staging element (styles.css), which sits where the shown #root will be.
+    expect(snapshot.classList.contains(COVERING_CLASS)).toBe(true);
     staging.textContent = "live";
 
     showStaged(snapshot, staging);
