@@ -10,7 +10,7 @@ import { loadGrantedPolicies } from "./shared/auth/session.ts";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
 import { intlWarmed, warmIntlOffThread } from "./shared/format/intl-warm.ts";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
-import { holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
+import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
 import { firstScreenComplete, showingSnapshot, showStaged, stageBeneathSnapshot } from "./shared/snapshot/index.ts";
 import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
 import { antdRender } from "./shared/ui/antd-render.ts";
@@ -50,8 +50,9 @@ async function start(): Promise<void> {
     return;
   }
   // The engine's locale data starts on another thread while the first screen's code and calls load (issue 12: the
-  // page's first number formatter was one task of 50-100 ms, several times that on a slow phone).
-  void warmIntlOffThread(lang);
+  // page's first number formatter was one task of 50-100 ms, several times that on a slow phone). The screens without
+  // a session (Login, Register) show no figures: there it starts once the first screen is in (below), ready for Home.
+  if (first.needsSession) void warmIntlOffThread(lang);
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
   // Inside a shell the page's origin is the web view's own (https://localhost, capacitor://localhost): every call,
@@ -68,6 +69,7 @@ async function start(): Promise<void> {
   // and their paint.
   const firstData = first.loadData(queryClient);
   holdUntilFirstScreen(firstData);
+  if (!first.needsSession) void afterFirstScreen().then(() => warmIntlOffThread(lang));
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.
   const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();

@@ -8,10 +8,11 @@ class FakeWorker {
   onerror: ((event: Event) => void) | null = null;
   sent: unknown[] = [];
   terminated = false;
-  constructor(
-    readonly url: URL | string,
-    readonly options?: WorkerOptions,
-  ) {
+  readonly url: URL | string;
+  readonly options?: WorkerOptions;
+  constructor(url: URL | string, options?: WorkerOptions) {
+    this.url = url;
+    this.options = options;
     FakeWorker.made.push(this);
   }
   postMessage(message: unknown) {
