@@ -126,6 +126,5 @@ export default defineConfig(({ command }) => ({
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test-setup.ts"],
-    pool: "vmThreads",
   },
 }));
