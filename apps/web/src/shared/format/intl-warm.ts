@@ -1,5 +1,3 @@
-import { intlLocale } from "./index.ts";
-
 /**
  * The longest the page waits for the worker's answer before it builds its formatters itself, ms (a worker that failed
  * to load answers never).
@@ -10,7 +8,7 @@ let warmed: Promise<void> | null = null;
 
 /**
  * Starts the engine's locale data (ICU) on another thread, once per page (issue 12): a dedicated worker
- * (./intl-warm.worker.ts) builds the number, date, relative-time and plural formatters of `lang`'s locale, so the
+ * (./intl-warm.worker.ts) builds the first screens' number, date, relative-time and plural formatters in `lang`, so the
  * first `Intl.NumberFormat` of the page — 50-100 ms on this machine, several times that on a slow phone, in one task —
  * costs the page a fraction of a millisecond. Call it at start-up, as soon as the language is known; later calls
  * answer the first one's promise. Where workers are missing (unit tests, an old engine) or the worker cannot start,
@@ -40,7 +38,7 @@ export function warmIntlOffThread(lang: string): Promise<void> {
     const timer = setTimeout(done, INTL_WARM_LIMIT_MS);
     worker.onmessage = done;
     worker.onerror = done;
-    worker.postMessage({ locale: intlLocale(lang) });
+    worker.postMessage({ lang });
   });
   return warmed;
 }
