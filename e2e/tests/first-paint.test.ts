@@ -68,14 +68,29 @@ describe("the first screen paints before the app's JavaScript has run", () => {
     for (const lang of ["ru", null] as const) {
       const page = await openPage(lang, false);
       await page.addInitScript(() => {
-        const w = window as unknown as { __copy?: string; __spinner?: boolean };
+        const w = window as unknown as { __copy?: string; __spinner?: boolean; __tops?: number[][] };
+        w.__tops = [];
         document.addEventListener("DOMContentLoaded", () => {
           const root = document.getElementById("root");
           if (!root) return;
-          w.__copy = root.querySelector(`.prerender[lang="${document.documentElement.lang}"]`)?.innerHTML;
+          const copy = root.querySelector(`.prerender[lang="${document.documentElement.lang}"]`);
+          w.__copy = copy?.innerHTML;
           new MutationObserver(() => {
-            if (root.querySelector(".guard-wait")) w.__spinner = true;
-          }).observe(root, { childList: true, subtree: true });
+            if (document.body.querySelector(".guard-wait")) w.__spinner = true;
+            // Where the title and the submit button are drawn: in the copy, in the live Login drawn beneath it, and
+            // in the live Login once shown.
+            const lang = document.documentElement.getAttribute("data-prerender");
+            const tops = [`.prerender[lang="${lang}"]`, ".root-staging", "#root:not(:has(.prerender))"].flatMap(
+              (where) =>
+                ["h1", "button[type=submit]"].map((what) => {
+                  const at = document.querySelector(`${where} ${what}`);
+                  return at && getComputedStyle(at).display !== "none"
+                    ? Math.round(at.getBoundingClientRect().top)
+                    : -1;
+                }),
+            );
+            if (w.__tops?.at(-1)?.join() !== tops.join()) w.__tops?.push(tops);
+          }).observe(document.body, { childList: true, subtree: true, attributes: true });
         });
       });
       await page.goto(`${system.url}/#/login`);
@@ -115,6 +130,15 @@ describe("the first screen paints before the app's JavaScript has run", () => {
       expect(real).toBe(copy);
       expect(spinner).toBe(false);
       expect(await page.locator(".prerender").count()).toBe(0);
+      // The live Login is drawn beneath the copy, part by part (shared/snapshot), exactly where the copy shows it, and
+      // shown in one step without moving.
+      const tops = await page.evaluate(() => (window as unknown as { __tops: number[][] }).__tops);
+      const copyTops = tops.find(([title, submit]) => title > 0 && submit > 0)?.slice(0, 2) ?? [];
+      expect(copyTops).toHaveLength(2);
+      const staged = tops.filter(([, , title, submit]) => title !== -1 && submit !== -1);
+      expect(staged.length).toBeGreaterThan(0);
+      expect(staged.every((t) => t.slice(0, 4).join() === [...copyTops, ...copyTops].join())).toBe(true);
+      expect(tops.at(-1)).toEqual([-1, -1, -1, -1, ...copyTops]);
       expect(await page.locator("h1").textContent()).toBe(welcome(shownLang));
       await page.getByTestId("login-account").fill("owner@example.com");
       expect(await page.getByTestId("login-account").inputValue()).toBe("owner@example.com");

@@ -76,7 +76,8 @@ async function start(): Promise<void> {
   await texts;
   // A prerendered copy of the first screen is showing (index.html, apps/web/boot.js): the first render must be that
   // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
-  if (document.documentElement.hasAttribute("data-prerender")) await Promise.all([first.ready, screenTexts]);
+  const prerendered = document.documentElement.hasAttribute("data-prerender");
+  if (prerendered) await Promise.all([first.ready, screenTexts]);
   // The last Home the owner saw is showing (apps/web/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
   // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
@@ -97,8 +98,9 @@ async function start(): Promise<void> {
   // Over a snapshot, the live Home is drawn beneath it in short tasks (its cards one per task) and replaces it in one
   // step once complete (issue 12: one 60-70 ms render of the whole screen was most of Home's blocking time). A first
   // screen that holds its first render (the Device screen) is drawn the same way, out of sight, section by section,
-  // and shown at once (its one render was a task of 150-250 ms on a slow phone).
-  const staged = snapshot || first.holdsFirstRender;
+  // and shown at once (its one render was a task of 150-250 ms on a slow phone); so is Login beneath its prerendered
+  // copy (its one render was a task of 40-150 ms).
+  const staged = snapshot || first.holdsFirstRender || prerendered;
   const target = staged ? stageBeneathSnapshot(container) : container;
   const root = createRoot(target);
   // A transition: React (development, unit tests) renders the first screen in slices of a few milliseconds, yielding

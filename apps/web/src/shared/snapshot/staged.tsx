@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { nextTask } from "../scheduling/index.ts";
-import { drawingBeneathSnapshot } from "./index.ts";
+import { drawingBeneathSnapshot, firstScreenDrawn } from "./index.ts";
 
 /**
  * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (shared/snapshot
@@ -21,4 +21,13 @@ export function Staged({ children }: { children: ReactNode }) {
     };
   }, [shown]);
   return shown ? children : null;
+}
+
+/**
+ * Tells start-up the screen drawn beneath the snapshot or prerendered copy is complete once it mounts
+ * (`firstScreenDrawn`): put it in a screen's last `Staged` part. Renders nothing.
+ */
+export function FirstScreenDrawn() {
+  useEffect(() => firstScreenDrawn(), []);
+  return null;
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { clearLoginInfo } from "../../../shared/auth/session.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { deviceChannel } from "../../../shared/realtime/index.ts";
+import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
 import { BrandMark } from "../../../shared/ui/brand-mark.tsx";
 import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { TextField } from "../../../shared/ui/text-field.tsx";
@@ -16,7 +17,9 @@ import { signInFailure } from "../sign-in-failure.ts";
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
  * language switch; privacy note. Entering clears login info (spec §4); success stores token + login info, loads the
- * permissions and goes home.
+ * permissions and goes home. Opened first, it is drawn beneath its prerendered copy (index.html) in parts, one task
+ * each, and replaces the copy at once when the last part is in (shared/snapshot; issue 12: its one first render was a
+ * task of 40-150 ms on a slow phone).
  */
 export function LoginScreen() {
   const { t } = useTranslation();
@@ -66,63 +69,70 @@ export function LoginScreen() {
         <div className="auth__waves" aria-hidden="true" />
       </div>
       <form className="auth__card" onSubmit={submit} noValidate>
-        <h1 className="auth__title">{t("login.welcome")}</h1>
-        <p className="auth__subtitle">{t("login.subtitle")}</p>
-        <TextField
-          icon={<UserOutline />}
-          value={account}
-          onChange={setAccount}
-          placeholder={t("login.accountPlaceholder")}
-          aria-label={t("login.account")}
-          autoComplete="username"
-          testId="login-account"
-        />
-        <TextField
-          icon={<LockOutline />}
-          value={password}
-          onChange={setPassword}
-          placeholder={t("login.passwordPlaceholder")}
-          aria-label={t("login.password")}
-          autoComplete="current-password"
-          revealable
-          testId="login-password"
-        />
-        <div className="auth__row auth__row--end">
-          <button
-            type="button"
-            className="link"
-            onClick={() => navigateTo(PATHS.FindPassword)}
-            data-testid="login-forgot"
+        <Staged>
+          <h1 className="auth__title">{t("login.welcome")}</h1>
+          <p className="auth__subtitle">{t("login.subtitle")}</p>
+          <TextField
+            icon={<UserOutline />}
+            value={account}
+            onChange={setAccount}
+            placeholder={t("login.accountPlaceholder")}
+            aria-label={t("login.account")}
+            autoComplete="username"
+            testId="login-account"
+          />
+          <TextField
+            icon={<LockOutline />}
+            value={password}
+            onChange={setPassword}
+            placeholder={t("login.passwordPlaceholder")}
+            aria-label={t("login.password")}
+            autoComplete="current-password"
+            revealable
+            testId="login-password"
+          />
+        </Staged>
+        <Staged>
+          <div className="auth__row auth__row--end">
+            <button
+              type="button"
+              className="link"
+              onClick={() => navigateTo(PATHS.FindPassword)}
+              data-testid="login-forgot"
+            >
+              {t("login.forgotPassword")}
+            </button>
+          </div>
+          <Button
+            block
+            color="primary"
+            shape="rounded"
+            size="large"
+            type="submit"
+            loading={login.isPending}
+            data-testid="login-submit"
           >
-            {t("login.forgotPassword")}
-          </button>
-        </div>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
-          type="submit"
-          loading={login.isPending}
-          data-testid="login-submit"
-        >
-          {t("login.submit")}
-        </Button>
-        <div className="auth__row auth__row--center">
-          <span className="muted">{t("login.noAccount")}</span>
-          <button
-            type="button"
-            className="link link--strong"
-            onClick={() => navigateTo(PATHS.Register)}
-            data-testid="login-register"
-          >
-            {t("login.register")}
-          </button>
-        </div>
+            {t("login.submit")}
+          </Button>
+          <div className="auth__row auth__row--center">
+            <span className="muted">{t("login.noAccount")}</span>
+            <button
+              type="button"
+              className="link link--strong"
+              onClick={() => navigateTo(PATHS.Register)}
+              data-testid="login-register"
+            >
+              {t("login.register")}
+            </button>
+          </div>
+        </Staged>
       </form>
-      <p className="auth__privacy" data-testid="login-legal">
-        <LegalText i18nKey="login.privacyNote" testIdPrefix="login" />
-      </p>
+      <Staged>
+        <p className="auth__privacy" data-testid="login-legal">
+          <LegalText i18nKey="login.privacyNote" testIdPrefix="login" />
+        </p>
+        <FirstScreenDrawn />
+      </Staged>
     </div>
   );
 }

@@ -10,8 +10,7 @@ import { useStationDurations } from "../../../shared/device/api/get-station-dura
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState } from "../../../shared/realtime/index.ts";
-import { firstScreenDrawn } from "../../../shared/snapshot/index.ts";
-import { Staged } from "../../../shared/snapshot/staged.tsx";
+import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
@@ -71,12 +70,6 @@ const LiveChip = memo(function LiveChip() {
   );
 });
 
-/** Tells start-up the Device screen is complete once it is drawn (the last of its staged sections; shared/snapshot). */
-function Drawn() {
-  useEffect(() => firstScreenDrawn(), []);
-  return null;
-}
-
 /**
  * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
  * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
@@ -123,7 +116,7 @@ export function DeviceScreen() {
               }
               testId="device-error"
             />
-            <Drawn />
+            <FirstScreenDrawn />
           </>
         ) : (
           <div className="device-loading" />
@@ -237,7 +230,7 @@ export function DeviceScreen() {
               <RightOutline />
             </button>
           </section>
-          <Drawn />
+          <FirstScreenDrawn />
         </Staged>
       </div>
     </PageShell>
