@@ -27,7 +27,14 @@ export const ZDeviceChangeMessage = z.object({
     })
     .nullable()
     .optional(),
-  /** Present for kind "ack": command id and outcome. */
-  ack: z.object({ commandId: z.string(), ok: z.boolean(), error: z.string().nullable() }).nullable().optional(),
+  /**
+   * Present for kind "ack": command id and outcome, and the command's name (docs/device-protocol.md §3.5: `query`,
+   * `forced-regeneration`, `sync-time`…; absent from servers before it was added), so a phone can tell a report asked
+   * for (`query`, sent by every Device screen opened) from a command that changed the softener.
+   */
+  ack: z
+    .object({ commandId: z.string(), ok: z.boolean(), error: z.string().nullable(), command: z.string().optional() })
+    .nullable()
+    .optional(),
 });
 export type TDeviceChangeMessage = z.infer<typeof ZDeviceChangeMessage>;

@@ -305,7 +305,7 @@ describe("embedded broker and gateway", () => {
     const r1 = await link.sendCommand({ deviceId: deviceIds[A.mac], name: "forced-regeneration", commandId });
     expect(r1.commandId).toBe(commandId);
     const ack = await waitFor(() => changes(A.mac, "ack").find((e) => e.message.ack?.commandId === commandId));
-    expect(ack.message.ack).toEqual({ commandId, ok: true, error: null });
+    expect(ack.message.ack).toEqual({ commandId, ok: true, error: null, command: "forced-regeneration" });
     expect(ack.familyId).toBe(familyId);
     const cmdRow = await db.selectFrom("device_commands").selectAll().where("id", "=", commandId).executeTakeFirst();
     expect(cmdRow).toMatchObject({ status: "done", name: "forced-regeneration", error: null });

@@ -334,13 +334,14 @@ export class DeviceRecords {
       .where((eb) =>
         eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "failed"), eb("error", "=", "timeout")])]),
       )
+      .returning("name")
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
+    if (!updated) {
       this.deps.logger.info({ mac, commandId: msg.id }, "ack for an unknown or already answered command ignored");
       return;
     }
     ctx.announce(device.id, "ack", {
-      ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed") },
+      ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed"), command: updated.name },
     });
   }
 }

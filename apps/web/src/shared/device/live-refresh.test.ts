@@ -16,6 +16,11 @@ describe("refreshesStatistics", () => {
     expect(refreshesStatistics(ack, "d1")).toBe(true);
     expect(refreshesStatistics({ ...ack, ack: { commandId: "c", ok: false, error: "busy" } }, "d1")).toBe(false);
     expect(refreshesStatistics({ ...ack, ack: null }, "d1")).toBe(false);
+    expect(refreshesStatistics({ ...ack, ack: { ...ack.ack, command: "forced-regeneration" } }, "d1")).toBe(true);
+  });
+  it("not on the acknowledgement of a report asked for (query, sent by each Device screen opened)", () => {
+    const ack = { ...base, kind: "ack" as const, ack: { commandId: "c", ok: true, error: null, command: "query" } };
+    expect(refreshesStatistics(ack, "d1")).toBe(false);
   });
   it("ignores other devices, other events and plain states", () => {
     expect(refreshesStatistics(event("regeneration-end"), "d2")).toBe(false);
