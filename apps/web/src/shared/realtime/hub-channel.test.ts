@@ -2,7 +2,7 @@ import { RealtimeChannelState } from "@aquapilot/contract";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DeviceChangeChannel } from "./device-channel.ts";
 import { FakeConnection } from "./fake-connection.ts";
-import type { HubChannel, HubConnectionLike } from "./hub-channel.ts";
+import { type HubChannel, type HubConnectionLike, readBefore } from "./hub-channel.ts";
 import { loadHubModule } from "./lazy-hub.ts";
 import { MessageChannel } from "./message-channel.ts";
 
@@ -52,6 +52,26 @@ describe.each(CHANNELS)("%s channel state (spec §3/§4)", (_name, make) => {
     fake.close?.(new Error("gone"));
     expect(channel.state).toBe(RealtimeChannelState.None);
     expect(seen).toEqual([1, 2, 1, 2, 0]);
+    await channel.stop();
+  });
+
+  it("announces the connection from when its start resolved: what was read while it started may be stale", async () => {
+    vi.useFakeTimers();
+    // A start that takes 2 s (the client's load, negotiation and handshake on a slow phone).
+    const fake = new FakeConnection(() => new Promise<void>((resolve) => setTimeout(resolve, 2_000)));
+    const channel = make(() => fake, 60_000);
+    const connected = vi.fn();
+    channel.onConnected(connected);
+    const beforeStart = Date.now();
+    const started = channel.start();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await started;
+    expect(channel.state).toBe(RealtimeChannelState.Connected);
+    expect(connected).toHaveBeenCalledTimes(1);
+    // Data answered 1 s into the start counts as read before the connection.
+    expect(readBefore(connected.mock.calls[0][0] as number)({ state: { dataUpdatedAt: beforeStart + 1_000 } })).toBe(
+      true,
+    );
     await channel.stop();
   });
 

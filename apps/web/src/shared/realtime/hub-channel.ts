@@ -112,15 +112,15 @@ export class HubChannel<T> {
       this.scheduleRetry();
     });
     this.setState(RealtimeChannelState.Connecting);
-    // Messages flow once the hub has the connection: a change between a screen's first calls and this moment
-    // reaches nobody, on the first start as after a drop (the listeners re-read what was read before it).
-    const since = Date.now();
     try {
       await connection.start();
       if (this.connection === connection) {
         this.failures = 0;
         this.setState(RealtimeChannelState.Connected);
-        this.announceConnected(since);
+        // Messages flow once the hub has the connection, when its start resolves (the client loads, negotiates and
+        // shakes hands first: on a phone that is seconds after the screen's first calls): a change before this moment
+        // reached nobody, on the first start as after a drop, so the listeners re-read what was read before it.
+        this.announceConnected(Date.now());
       }
     } catch (err) {
       console.warn(`[realtime] ${this.spec.label} start failed`, err);
