@@ -186,6 +186,20 @@ describe("planChunks", () => {
     ).rejects.toThrow(/src\/gone\.ts is not in the build/);
   });
 
+  it("puts in app what a first screen shares with what every first screen loads after it is in", async () => {
+    const withBackground: Record<string, string> = { ...files, "src/app/background.tsx": "background" };
+    deps.background = ["background", "unread", "text-field"];
+    deps.home = ["home", "card", "user-icon", "unread"];
+    const plan = await planChunks((f) => withBackground[f] ?? null, closure, ["en"], screens);
+    // Home's and Login's modules that the background code runs too: in app, so it loads neither screen's chunk.
+    expect(plan.get("unread")).toBe("app");
+    expect(plan.get("text-field")).toBe("app");
+    expect(plan.get("card")).toBe("home");
+    // The background code itself stays out of the plan (split by the bundler).
+    expect(plan.has("background")).toBe(false);
+    deps.home = ["home", "card", "user-icon"];
+  });
+
   it("throws when a first screen's module is not in the build", async () => {
     await expect(
       planChunks((f) => files[f] ?? null, closure, ["en"], { gone: { modules: ["src/gone.tsx"], textGroups: [] } }),

@@ -70,6 +70,13 @@ export const MODULES_FILE = ".vite/modules.json";
 export const ENTRY_MODULE = "src/main.tsx";
 
 /**
+ * What every first screen loads once it is in (the app-update check and the message centre, src/app/app.tsx), relative
+ * to apps/web: a module it shares with one first screen goes to `app`, or the Device screen would load Home's and
+ * Login's chunks for two small helpers each (issue 12: their download and compilation after the first paint).
+ */
+export const AFTER_EVERY_FIRST_SCREEN = ["src/app/background.tsx"] as const;
+
+/**
  * The interface languages of spec §1 (the contract's `LANGUAGES`, written out: the build's configuration loads this
  * file before the workspace's TypeScript packages can be imported; the type keeps the two lists the same).
  */
@@ -219,24 +226,27 @@ export type ChunkPlan = Map<string, string>;
 
 /**
  * Adds chunks to `plan`: each of `parts` (chunk name → root module ids) takes what its roots run (`closure`), except
- * modules already planned; a module two parts run goes to `app` instead (so no part loads another's chunk).
+ * modules already planned; a module two parts run goes to `app` instead (so no part loads another's chunk), and so
+ * does a module of a part that `sharedWith` (modules run by code every part loads later) also holds.
  */
 async function planParts(
   plan: ChunkPlan,
   parts: ReadonlyMap<string, readonly string[]>,
   closure: (roots: readonly string[]) => Promise<Set<string>>,
+  sharedWith: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const closures: Array<readonly [string, Set<string>]> = [];
   for (const [name, roots] of parts) closures.push([name, await closure(roots)] as const);
   const partsOf = new Map<string, number>();
   for (const [, ids] of closures) for (const id of ids) partsOf.set(id, (partsOf.get(id) ?? 0) + 1);
+  for (const id of sharedWith) if (partsOf.has(id)) partsOf.set(id, (partsOf.get(id) ?? 0) + 1);
   for (const [id, count] of partsOf) if (count > 1 && !plan.has(id)) plan.set(id, "app");
   for (const [name, ids] of closures) for (const id of ids) if (!plan.has(id)) plan.set(id, name);
 }
 
 /**
- * The chunk plan: `app` ← what the entry and the first screens' data starters run and every module two first screens
- * share; each first screen ← the rest
+ * The chunk plan: `app` ← what the entry and the first screens' data starters run, every module two first screens
+ * share and every module of a first screen that {@link AFTER_EVERY_FIRST_SCREEN} runs too; each first screen ← the rest
  * of what its modules run; `texts-{group}-{lang}` ← the locale files of that text group in that language (the start
  * group also takes antd-mobile's locale), with what they import (what two of them share goes to `app`). `resolve`
  * maps a path relative to apps/web to its module id (null when the build has no such module); `closure` is
@@ -257,7 +267,16 @@ export async function planChunks(
   const plan: ChunkPlan = new Map();
   const starters = Object.values(screens).flatMap((s) => (s.starter ? [must(s.starter)] : []));
   for (const id of await closure([must(ENTRY_MODULE), ...starters])) plan.set(id, "app");
-  await planParts(plan, new Map(Object.entries(screens).map(([name, s]) => [name, s.modules.map(must)])), closure);
+  // What every first screen loads after it is in: it runs no part of its own (the bundler splits it), but what it
+  // shares with a first screen goes to app. A build without it (the unit tests' graphs) shares nothing.
+  const later = AFTER_EVERY_FIRST_SCREEN.flatMap((file) => resolve(file) ?? []);
+  const sharedLater = later.length > 0 ? await closure(later) : new Set<string>();
+  await planParts(
+    plan,
+    new Map(Object.entries(screens).map(([name, s]) => [name, s.modules.map(must)])),
+    closure,
+    sharedLater,
+  );
   const texts = new Map<string, string[]>();
   const groups = new Set(Object.values(screens).flatMap((s) => s.textGroups));
   for (const lang of languages) {
