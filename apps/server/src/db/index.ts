@@ -20,6 +20,7 @@ import * as m0014 from "./migrations/0014-user-preferences.ts";
 import * as m0015 from "./migrations/0015-message-texts.ts";
 import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
+import * as m0018 from "./migrations/0018-hourly-water-sum.ts";
 import type { Database } from "./schema.ts";
 
 export type { Database } from "./schema.ts";
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0015-message-texts": m0015,
   "0016-session-families": m0016,
   "0017-push-installations": m0017,
+  "0018-hourly-water-sum": m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

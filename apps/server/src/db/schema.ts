@@ -166,7 +166,10 @@ export interface DeviceWaterHourlyTable {
   device_id: string;
   /** ISO UTC start of the hour, e.g. 2026-11-22T14:00:00.000Z. */
   hour_start: string;
+  /** The hour's water, L, rounded to 0.001 L (what the statistics read). */
   water_l: number;
+  /** The same sum unrounded, L, which new telemetry adds to (migration 0018); null on rows written before it. */
+  water_sum_l: number | null;
   samples: number;
   max_flow_lpm: number;
   updated_at: string;

@@ -15,15 +15,16 @@ import type { LiveStateRow } from "./live-state.ts";
 
 /**
  * Called in the transaction of every batch that stored new telemetry, with that transaction and, in arrival order,
- * the device id and receive time (ISO UTC) of each record the batch stored for the first time (a redelivered one
- * stored nothing and is not passed): the statistics module's hourly and daily rollups (issue 4), which recompute each
- * touched hour and day from the rows below them. The device link never imports a module (issue 13): the composition
+ * the device id, receive time (ISO UTC), water since the previous record (L) and flow (L/min) of each record the batch
+ * stored for the first time (a redelivered one stored nothing and is not passed; each is passed once): the statistics
+ * module's hourly and daily rollups (issue 4), which add them to each touched hour and recompute each touched day
+ * (decision 61). The device link never imports a module (issue 13): the composition
  * root (system.ts) passes the module's function. An error rolls the whole batch back (nothing stored, nothing
  * acknowledged).
  */
 export type TelemetryHook = (
   db: Db,
-  arrivals: ReadonlyArray<{ deviceId: string; receivedAt: string }>,
+  arrivals: ReadonlyArray<{ deviceId: string; receivedAt: string; intervalWaterL: number; flowRateLpm: number }>,
 ) => Promise<unknown>;
 
 /** One accepted telemetry record on its way to `device_telemetry` (docs/device-protocol.md §3 "telemetry"). */

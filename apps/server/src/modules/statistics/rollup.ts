@@ -1,6 +1,8 @@
 import { MQTT_BOUNDS } from "@aquapilot/contract";
 import { sql } from "kysely";
+import { isPostgres } from "../../auth/access.ts";
 import type { Db } from "../../db/index.ts";
+import type { DeviceWaterHourlyTable } from "../../db/schema.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -37,63 +39,162 @@ export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, no
   await rollupTelemetryBatch(db, [{ deviceId, receivedAt: ts }], now);
 }
 
-/** A device and a time of arrival whose hour (and day) {@link rollupTelemetryBatch} recomputes. */
+/**
+ * A device and a time of arrival whose hour (and day) {@link rollupTelemetryBatch} updates; with the record's values
+ * when the record was stored just now, by the same transaction, and is passed this once (the ingest path): its hour
+ * then adds them to the sum it keeps instead of reading the hour's raw rows again.
+ */
 export interface TelemetryArrival {
   deviceId: string;
   /** Server time of arrival, ISO UTC; an unreadable one is skipped. */
   receivedAt: string;
+  /** The new record's water since the previous record, L (with {@link flowRateLpm}). */
+  intervalWaterL?: number;
+  /** The new record's flow, L/min (with {@link intervalWaterL}). */
+  flowRateLpm?: number;
+}
+
+/** A touched (device, hour): what the batch's new records add to it, or that it is recomputed from the raw rows. */
+interface HourChange {
+  deviceId: string;
+  start: string;
+  /** Recompute from the raw rows (an arrival without values, no stored sum yet, or a row written before 0018). */
+  recompute: boolean;
+  /** The new plausible records' water, L (unrounded), count and highest flow, L/min. */
+  water: number;
+  samples: number;
+  maxFlow: number;
+}
+
+/** The rollup's filter (as in the SQL below): 0 ≤ water ≤ MQTT_BOUNDS.intervalWaterL, 0 ≤ flow ≤ MQTT_BOUNDS.flowLpm. */
+function plausible(waterL: number, flowLpm: number): boolean {
+  return waterL >= 0 && waterL <= MQTT_BOUNDS.intervalWaterL && flowLpm >= 0 && flowLpm <= MQTT_BOUNDS.flowLpm;
 }
 
 /**
- * {@link rollupTelemetryAt} for many devices and hours at once (issue 14 "Ingest", decision 51): every distinct
- * (device, UTC hour of arrival) of `arrivals` is recomputed from its raw rows, then every touched (device, UTC day)
- * from its hourly rows — with one grouped read and one multi-row upsert per level (plus a delete for a touched hour or
- * day left without plausible rows), whatever the number of arrivals. Same values, filters and idempotence as
- * {@link rollupTelemetryAt}; `now` is the rows' `updated_at`. Run it inside the transaction that stored the raw rows.
+ * {@link rollupTelemetryAt} for many devices and hours at once (issue 14 "Ingest", decisions 51 and 61): every
+ * distinct (device, UTC hour of arrival) of `arrivals` is brought up to date, then every touched (device, UTC day)
+ * recomputed from its hourly rows — with one read and one multi-row upsert per level (plus a delete for a touched hour
+ * or day left without plausible rows), whatever the number of arrivals. An hour whose arrivals all carry their values
+ * (records stored just now) and that has a stored unrounded sum adds the new plausible records to it (sum, count,
+ * highest flow; the stored row locked on PostgreSQL, so another process's batch of the device waits for this one);
+ * any other hour is recomputed from its raw rows. Same values and filters as {@link rollupTelemetryAt}; `now` is the
+ * rows' `updated_at`. Run it inside the transaction that stored the raw rows.
  */
 export async function rollupTelemetryBatch(
   db: Db,
   arrivals: ReadonlyArray<TelemetryArrival>,
   now = new Date(),
 ): Promise<void> {
-  const hours = new Map<string, { deviceId: string; start: string }>();
+  const hours = new Map<string, HourChange>();
   for (const a of arrivals) {
     if (!readableTime(a.receivedAt)) continue;
     const start = hourStartOf(a.receivedAt);
-    hours.set(`${a.deviceId}|${start}`, { deviceId: a.deviceId, start });
+    const key = `${a.deviceId}|${start}`;
+    let hour = hours.get(key);
+    if (!hour) {
+      hour = { deviceId: a.deviceId, start, recompute: false, water: 0, samples: 0, maxFlow: 0 };
+      hours.set(key, hour);
+    }
+    if (a.intervalWaterL === undefined || a.flowRateLpm === undefined) {
+      hour.recompute = true;
+    } else if (plausible(a.intervalWaterL, a.flowRateLpm)) {
+      hour.water += a.intervalWaterL;
+      hour.samples++;
+      hour.maxFlow = Math.max(hour.maxFlow, a.flowRateLpm);
+    }
   }
   if (hours.size === 0) return;
   const updatedAt = now.toISOString();
-  const starts = [...hours.values()].map((h) => h.start).sort();
-  const hourBucket = sql<string>`substr(received_at, 1, 13)`;
-  const hourRows = await db
-    .selectFrom("device_telemetry")
-    .select((eb) => [
-      "device_id",
-      hourBucket.as("hour"),
-      eb.fn.coalesce(eb.fn.sum<number>("interval_water_l"), eb.lit(0)).as("water"),
-      eb.fn.countAll<number>().as("samples"),
-      eb.fn.coalesce(eb.fn.max<number>("flow_rate_lpm"), eb.lit(0)).as("maxFlow"),
-    ])
-    .where("device_id", "in", [...new Set([...hours.values()].map((h) => h.deviceId))])
-    .where("received_at", ">=", starts[0])
-    .where("received_at", "<", new Date(new Date(starts[starts.length - 1]).getTime() + HOUR_MS).toISOString())
-    .where("interval_water_l", ">=", 0)
-    .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
-    .where("flow_rate_lpm", ">=", 0)
-    .where("flow_rate_lpm", "<=", MQTT_BOUNDS.flowLpm)
-    .groupBy(["device_id", hourBucket])
-    .execute();
-  const hourly = hourRows
-    .map((r) => ({
-      device_id: r.device_id,
-      hour_start: `${r.hour}:00:00.000Z`,
-      water_l: round3(Number(r.water)),
-      samples: Number(r.samples),
-      max_flow_lpm: Number(r.maxFlow),
-      updated_at: updatedAt,
-    }))
-    .filter((r) => r.samples > 0 && hours.has(`${r.device_id}|${r.hour_start}`));
+  const hourly: DeviceWaterHourlyTable[] = [];
+  const adding = [...hours.entries()].filter(([, h]) => !h.recompute);
+  if (adding.length > 0) {
+    const starts = adding.map(([, h]) => h.start).sort();
+    let read = db
+      .selectFrom("device_water_hourly")
+      .select(["device_id", "hour_start", "water_sum_l", "samples", "max_flow_lpm"])
+      .where("device_id", "in", [...new Set(adding.map(([, h]) => h.deviceId))])
+      .where("hour_start", ">=", starts[0])
+      .where("hour_start", "<=", starts[starts.length - 1])
+      .orderBy("device_id")
+      .orderBy("hour_start");
+    if (isPostgres(db)) read = read.forUpdate();
+    const stored = new Map((await read.execute()).map((r) => [`${r.device_id}|${r.hour_start}`, r]));
+    for (const [key, h] of adding) {
+      const row = stored.get(key);
+      if (!row || row.water_sum_l === null) {
+        h.recompute = true;
+        continue;
+      }
+      // No plausible new record: the hour stays as it is (its raw rows would give the same).
+      if (h.samples === 0) continue;
+      const sum = Number(row.water_sum_l) + h.water;
+      hourly.push({
+        device_id: h.deviceId,
+        hour_start: h.start,
+        water_l: round3(sum),
+        water_sum_l: sum,
+        samples: Number(row.samples) + h.samples,
+        max_flow_lpm: Math.max(Number(row.max_flow_lpm), h.maxFlow),
+        updated_at: updatedAt,
+      });
+    }
+  }
+  const recomputed = new Map([...hours.entries()].filter(([, h]) => h.recompute));
+  if (recomputed.size > 0 && isPostgres(db)) {
+    // A new hour has no row to lock: another process's batch of the same hour (its rows not yet committed) waits here
+    // for this transaction, then recomputes with this one's rows (PostgreSQL reads what committed before each
+    // statement). In key order, as every batch takes them.
+    for (const key of [...recomputed.keys()].sort()) {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`rollup|${key}`}))`.execute(db);
+    }
+  }
+  if (recomputed.size > 0) {
+    const starts = [...recomputed.values()].map((h) => h.start).sort();
+    const hourBucket = sql<string>`substr(received_at, 1, 13)`;
+    const hourRows = await db
+      .selectFrom("device_telemetry")
+      .select((eb) => [
+        "device_id",
+        hourBucket.as("hour"),
+        eb.fn.coalesce(eb.fn.sum<number>("interval_water_l"), eb.lit(0)).as("water"),
+        eb.fn.countAll<number>().as("samples"),
+        eb.fn.coalesce(eb.fn.max<number>("flow_rate_lpm"), eb.lit(0)).as("maxFlow"),
+      ])
+      .where("device_id", "in", [...new Set([...recomputed.values()].map((h) => h.deviceId))])
+      .where("received_at", ">=", starts[0])
+      .where("received_at", "<", new Date(new Date(starts[starts.length - 1]).getTime() + HOUR_MS).toISOString())
+      .where("interval_water_l", ">=", 0)
+      .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
+      .where("flow_rate_lpm", ">=", 0)
+      .where("flow_rate_lpm", "<=", MQTT_BOUNDS.flowLpm)
+      .groupBy(["device_id", hourBucket])
+      .execute();
+    const written = new Set<string>();
+    for (const r of hourRows) {
+      const hourStart = `${r.hour}:00:00.000Z`;
+      const key = `${r.device_id}|${hourStart}`;
+      if (Number(r.samples) === 0 || !recomputed.has(key)) continue;
+      written.add(key);
+      hourly.push({
+        device_id: r.device_id,
+        hour_start: hourStart,
+        water_l: round3(Number(r.water)),
+        water_sum_l: Number(r.water),
+        samples: Number(r.samples),
+        max_flow_lpm: Number(r.maxFlow),
+        updated_at: updatedAt,
+      });
+    }
+    for (const [key, h] of recomputed) {
+      if (written.has(key)) continue;
+      await db
+        .deleteFrom("device_water_hourly")
+        .where("device_id", "=", h.deviceId)
+        .where("hour_start", "=", h.start)
+        .execute();
+    }
+  }
   if (hourly.length > 0) {
     await db
       .insertInto("device_water_hourly")
@@ -101,20 +202,12 @@ export async function rollupTelemetryBatch(
       .onConflict((oc) =>
         oc.columns(["device_id", "hour_start"]).doUpdateSet((eb) => ({
           water_l: eb.ref("excluded.water_l"),
+          water_sum_l: eb.ref("excluded.water_sum_l"),
           samples: eb.ref("excluded.samples"),
           max_flow_lpm: eb.ref("excluded.max_flow_lpm"),
           updated_at: eb.ref("excluded.updated_at"),
         })),
       )
-      .execute();
-  }
-  const written = new Set(hourly.map((r) => `${r.device_id}|${r.hour_start}`));
-  for (const [key, h] of hours) {
-    if (written.has(key)) continue;
-    await db
-      .deleteFrom("device_water_hourly")
-      .where("device_id", "=", h.deviceId)
-      .where("hour_start", "=", h.start)
       .execute();
   }
 
