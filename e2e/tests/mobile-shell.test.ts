@@ -172,7 +172,12 @@ describe("mobile shell web layer (issue 15)", () => {
       })
       .toBe(true);
     expect(requests).toContain(`POST ${system.url}/connect/token`);
-    expect(requests.some((r) => r.startsWith(`GET ${system.url}/api/run-lucky/device/app/family/`))).toBe(true);
+    // Home's households: asked when Home's chunk has loaded, which may be after the message hub's negotiate above.
+    await expect
+      .poll(() => requests.some((r) => r.startsWith(`GET ${system.url}/api/run-lucky/device/app/family/`)), {
+        timeout: 20_000,
+      })
+      .toBe(true);
     // nothing of the API went to the page's own origin
     const stray = requests.filter((r) => /\/(api|connect|signalr-hubs)\//.test(r) && r.includes(webView.origin));
     expect(stray).toEqual([]);
