@@ -4,6 +4,11 @@ import { backoffDelay } from "./retry-policy.ts";
 /** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
 export interface HubConnectionLike {
   start(): Promise<void>;
+  /**
+   * When the real connection's start began, ms since the epoch (set by a connection that first loads the client,
+   * `lazyHubConnection`): what was read after it counts as read while connected. Absent: the call of `start()`.
+   */
+  readonly startedAt?: number;
   stop(): Promise<void>;
   on(method: string, handler: (...args: unknown[]) => void): void;
   onclose(callback: (error?: Error) => void): void;
@@ -112,15 +117,16 @@ export class HubChannel<T> {
       this.scheduleRetry();
     });
     this.setState(RealtimeChannelState.Connecting);
+    const called = Date.now();
     try {
       await connection.start();
       if (this.connection === connection) {
         this.failures = 0;
         this.setState(RealtimeChannelState.Connected);
-        // Messages flow once the hub has the connection, when its start resolves (the client loads, negotiates and
-        // shakes hands first: on a phone that is seconds after the screen's first calls): a change before this moment
-        // reached nobody, on the first start as after a drop, so the listeners re-read what was read before it.
-        this.announceConnected(Date.now());
+        // Messages flow once the hub has the connection: a change between a screen's first calls and the start of the
+        // real connection (the lazily loaded client starts it after the first screen: on a phone seconds after those
+        // calls) reached nobody, on the first start as after a drop, so the listeners re-read what was read before.
+        this.announceConnected(connection.startedAt ?? called);
       }
     } catch (err) {
       console.warn(`[realtime] ${this.spec.label} start failed`, err);

@@ -62,7 +62,8 @@ export const messageSchema = new DeferredSchema<TMessage>();
 /**
  * A {@link HubConnectionLike} whose real SignalR connection is built by `create` after {@link loadHubModule}
  * resolves: handlers registered before are handed on; `start()` waits for the load (and rejects when it fails, so the
- * channel retries with its backoff); `stop()` before the connection exists stops it as soon as it is built.
+ * channel retries with its backoff) and notes when the real start began (`startedAt`); `stop()` before the connection
+ * exists stops it as soon as it is built.
  */
 export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnectionLike): HubConnectionLike {
   let real: HubConnectionLike | null = null;
@@ -76,11 +77,16 @@ export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnect
     for (const apply of pending.splice(0)) apply(made);
     return made;
   };
+  let startedAt: number | undefined;
   return {
     async start() {
       const c = await connect();
       if (stopped) throw new Error("stopped before start");
+      startedAt = Date.now();
       await c.start();
+    },
+    get startedAt() {
+      return startedAt;
     },
     async stop() {
       stopped = true;
