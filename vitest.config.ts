@@ -1,8 +1,14 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
-/** Unit, API and hub tests of every workspace; browser tests live in e2e/ and run apart (npm run test:e2e). */
+/**
+ * Unit, API and hub tests of every workspace; browser tests live in e2e/ and run apart (npm run test:e2e).
+ * Two files at a time at least: most of the server's tests wait on sockets, brokers and timers rather than on a core,
+ * and Vitest's default (cores − 1) ran one at a time on the 2-core CI machine (13 min; 8 with two).
+ */
 export default defineConfig({
   test: {
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
       { test: { name: "provisioning", root: "packages/provisioning", include: ["src/**/*.test.ts"] } },

@@ -1,13 +1,25 @@
 import { defineConfig } from "vitest/config";
 
-/** Browser tests: the whole system (server, broker, simulated devices) in this process, Chromium driven by playwright-core. */
+/**
+ * Browser tests: the whole system (server, broker, simulated devices) in each file's process, Chromium driven by
+ * playwright-core. Two files at a time (they mostly wait on the browser, the system and their own timers: 16 min one
+ * at a time on the 2-core CI machine), then the CSV export alone: its progress steps hold an 8 s throttled download
+ * that a second browser's load stretches past what the steps expect, and DevTools cannot change a download's
+ * throttling once it runs.
+ */
+const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" } as const;
+const ALONE = ["tests/csv-export.test.ts"];
+
 export default defineConfig({
   test: {
-    name: "e2e",
-    include: ["tests/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    pool: "forks",
-    fileParallelism: false,
+    maxWorkers: 2,
+    projects: [
+      {
+        test: { ...shared, name: "e2e", include: ["tests/**/*.test.ts"], exclude: ALONE, sequence: { groupOrder: 0 } },
+      },
+      {
+        test: { ...shared, name: "e2e-alone", include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
