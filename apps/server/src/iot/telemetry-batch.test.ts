@@ -344,3 +344,86 @@ describe("embedded broker: PUBACK after the batch committed", () => {
     }
   });
 });
+
+/**
+ * Decision 62: two server processes' batches (shared subscriptions hand a device's messages to either) with crossed
+ * devices — one holds A's state report and B's telemetry, the other B's report and A's telemetry — both commit. Two
+ * batchers on one database stand for the two processes; each waits inside the telemetry hook (between the state
+ * reports' upsert and the live figures of its telemetry) until the other has reached it too, at most 1 s. Without the
+ * batch's up-front row locks each then held one `device_state` row and waited for the other's: PostgreSQL found the
+ * deadlock and aborted one batch.
+ */
+describe.each(ENGINES)("two processes' batches of crossed devices on %s", (engine) => {
+  let database: TestDatabase;
+  const MAC_A = "02F0000000D1";
+  const MAC_B = "02F0000000D2";
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(engine);
+    a = (await provisionDevice(database.db, { mac: MAC_A, secret: "s-d1", name: "D1" })).id;
+    b = (await provisionDevice(database.db, { mac: MAC_B, secret: "s-d2", name: "D2" })).id;
+    for (const id of [a, b]) {
+      // Both rows exist (the devices have reported before): an upsert then takes a lock on a row the other may want.
+      await database.db
+        .insertInto("device_state")
+        .values({ device_id: id, online: 1, vacation: 0, regeneration_count: 0, updated_at: "2026-01-01T00:00:00Z" })
+        .onConflict((oc) => oc.column("device_id").doNothing())
+        .execute();
+    }
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** A hook that holds the first caller until a second one arrives (or `limitMs` passes), then lets both go on. */
+  function meetingHook(limitMs: number): { hook: TelemetryHook; met: () => boolean } {
+    let arrived = 0;
+    let release: () => void = () => {};
+    const both = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return {
+      hook: async () => {
+        arrived++;
+        if (arrived === 2) release();
+        else await Promise.race([both, new Promise((r) => setTimeout(r, limitMs))]);
+      },
+      met: () => arrived === 2,
+    };
+  }
+
+  it("both commit: every record and state report of both batches is stored", async () => {
+    const meeting = meetingHook(1000);
+    const p = new TelemetryBatcher({ db: database.db, onTelemetry: meeting.hook, maxWaitMs: 20 });
+    const q = new TelemetryBatcher({ db: database.db, onTelemetry: meeting.hook, maxWaitMs: 20 });
+    const report = (batcher: TelemetryBatcher, mac: string, flow: number) =>
+      batcher.run(mac, async (ctx) => {
+        if (!ctx.device) throw new Error(`${mac} unknown`);
+        ctx.writeState(ctx.device.id, { station_remaining_seconds: flow, updated_at: new Date().toISOString() }, {});
+      });
+    const ts = "2026-04-01T00:00:00.000Z";
+    const outcomes = await Promise.allSettled([
+      report(p, MAC_A, 11),
+      p.add(row(b, ts, 10)),
+      report(q, MAC_B, 22),
+      q.add(row(a, ts, 20)),
+    ]);
+    expect(outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : o.status))).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    expect(meeting.met()).toBe(true);
+    const states = await database.db
+      .selectFrom("device_state")
+      .select(["device_id", "station_remaining_seconds", "total_water_l"])
+      .where("device_id", "in", [a, b])
+      .execute();
+    const byId = new Map(states.map((s) => [s.device_id, s]));
+    expect(byId.get(a)).toMatchObject({ station_remaining_seconds: 11, total_water_l: 20 });
+    expect(byId.get(b)).toMatchObject({ station_remaining_seconds: 22, total_water_l: 10 });
+  });
+});

@@ -1,5 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
-import { type Insertable, sql } from "kysely";
+import { type Expression, type Insertable, type SqlBool, sql } from "kysely";
+import { isPostgres } from "../auth/access.ts";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import type { DeviceStateTable } from "../db/schema.ts";
@@ -185,6 +186,10 @@ const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
  * a batch's writes are multi-row statements whatever its size — every device's `device_state` in one upsert
  * ({@link BatchContext.writeState}), the changed identities in one `devices` update, the change messages from the
  * upsert's returned rows — in device-id order, so batches of two processes sharing devices do not deadlock.
+ * On PostgreSQL a batch first locks the `device_state` row of every device it names, in device-id order
+ * ({@link lockBatchStates}), before it reads them: its writes take those rows at two points (the state reports'
+ * upsert, then the live figures of new telemetry), so two processes' batches of crossed devices (one with A's report
+ * and B's telemetry, the other the reverse) each held one row and waited for the other's (decision 62).
  */
 export class TelemetryBatcher {
   private readonly db: Db;
@@ -306,6 +311,13 @@ export class TelemetryBatcher {
     let stored = new Set<string>();
     try {
       messages = await this.db.transaction().execute(async (trx) => {
+        if (isPostgres(trx)) {
+          await lockBatchStates(
+            trx,
+            batch.tasks.map((t) => t.mac),
+            batch.rows.map((p) => p.row.deviceId),
+          );
+        }
         const devices = await readBatchDevices(
           trx,
           batch.tasks.map((t) => t.mac),
@@ -421,6 +433,45 @@ export class TelemetryBatcher {
     }
     return stored;
   }
+}
+
+/**
+ * Locks (`FOR UPDATE`, PostgreSQL) the existing `device_state` rows of the devices named by `macs` and by `deviceIds`,
+ * in device-id order over all of them: one statement, or, past {@link MAX_PARAMETERS} names, the ids read first and
+ * locked in ordered chunks. A row that does not exist yet is not locked (its first upsert creates it). Every batch
+ * taking its rows in one order, two batches sharing devices wait for each other instead of deadlocking, and the
+ * batch's device read that follows sees the other's committed rows (decision 62). Throws the database's error.
+ */
+async function lockBatchStates(trx: Db, macs: readonly string[], deviceIds: readonly string[]): Promise<void> {
+  const byMac = [...new Set(macs)];
+  const byId = [...new Set(deviceIds)];
+  if (byMac.length + byId.length === 0) return;
+  const rowsOf = (ids: readonly string[], macsToo: readonly string[]) =>
+    trx
+      .selectFrom("device_state")
+      .innerJoin("devices", "devices.id", "device_state.device_id")
+      .select("device_state.device_id")
+      .where((eb) => {
+        const named: Expression<SqlBool>[] = [];
+        if (ids.length > 0) named.push(eb("device_state.device_id", "in", ids));
+        if (macsToo.length > 0) named.push(eb("devices.mac", "in", macsToo));
+        return eb.or(named);
+      })
+      // Byte order, as the chunks below are cut (JavaScript's sort), whatever the database's collation.
+      .orderBy(sql`device_state.device_id collate "C"`)
+      .forUpdate("device_state");
+  if (byMac.length + byId.length <= MAX_PARAMETERS) {
+    await rowsOf(byId, byMac).execute();
+    return;
+  }
+  const ids = new Set(byId);
+  const found = await inChunks(byMac, (chunk) =>
+    trx.selectFrom("devices").select("id").where("mac", "in", chunk).execute(),
+  );
+  for (const { id } of found) ids.add(id);
+  const sorted = [...ids].sort();
+  for (let i = 0; i < sorted.length; i += MAX_PARAMETERS)
+    await rowsOf(sorted.slice(i, i + MAX_PARAMETERS), []).execute();
 }
 
 /** The {@link BatchDevice}s of `macs` in one query (chunks of 500 parameters), keyed by MAC. */
