@@ -348,10 +348,10 @@ describe("embedded broker: PUBACK after the batch committed", () => {
 /**
  * Decision 62: two server processes' batches (shared subscriptions hand a device's messages to either) with crossed
  * devices — one holds A's state report and B's telemetry, the other B's report and A's telemetry — both commit. Two
- * batchers on one database stand for the two processes; each waits inside the telemetry hook (between the state
- * reports' upsert and the live figures of its telemetry) until the other has reached it too, at most 1 s. Without the
- * batch's up-front row locks each then held one `device_state` row and waited for the other's: PostgreSQL found the
- * deadlock and aborted one batch.
+ * batchers on one database stand for the two processes; each waits inside the telemetry hook until the other has
+ * reached it too, at most 1 s. When the live figures of telemetry were a pass of their own after the reports' upsert
+ * (the hook ran between the two), each then held one `device_state` row and waited for the other's: PostgreSQL found
+ * the deadlock and aborted one batch.
  */
 describe.each(ENGINES)("two processes' batches of crossed devices on %s", (engine) => {
   let database: TestDatabase;
