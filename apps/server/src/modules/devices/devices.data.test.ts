@@ -106,4 +106,35 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
     const again = await bindDevice(deps(), users.ann, { familyId: families.ann, mac: "02BB00000002", secret: "s2" });
     expect(again).toMatchObject({ familyId: families.ann, sort: 1 });
   });
+
+  it("two valve-side changes of one device at once both land (neither merge reads the row before the other wrote)", async () => {
+    const keys = [
+      "washTime",
+      "saltAddition",
+      "backWashTime",
+      "resinVolume",
+      "rawWaterHardness",
+      "saltTankRefillTime",
+    ] as const;
+    for (let round = 0; round < 5; round++) {
+      // Each change of its own key, all at once: on PostgreSQL each merge holds the row from its read to its commit.
+      await Promise.all(
+        keys.map((key, i) =>
+          recordConfigChange(deps(), {
+            mac: "02BB00000003",
+            settings: { [key]: round * 10 + i + 1 },
+            ts: `2026-03-01T09:0${round}:0${i}Z`,
+          }),
+        ),
+      );
+      const row = await tdb.db
+        .selectFrom("device_state")
+        .select("settings_json")
+        .where("device_id", "=", devices[2])
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.settings_json ?? "{}")).toEqual(
+        Object.fromEntries(keys.map((key, i) => [key, round * 10 + i + 1])),
+      );
+    }
+  });
 });

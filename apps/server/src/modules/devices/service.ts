@@ -9,7 +9,7 @@ import {
   type TFamilyDevice,
   type TPaged,
 } from "@aquapilot/contract";
-import { type DeviceGrant, requireAccess } from "../../auth/access.ts";
+import { type DeviceGrant, isPostgres, requireAccess } from "../../auth/access.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
@@ -294,11 +294,11 @@ export async function recordConfigChange(
     .digest("hex")
     .slice(0, 32)}`;
   const merged = await deps.db.transaction().execute(async (trx) => {
-    const state = await trx
-      .selectFrom("device_state")
-      .select("settings_json")
-      .where("device_id", "=", device.id)
-      .executeTakeFirst();
+    // Read for update: two changes of one device at once would each merge into the same old settings, and the later
+    // write drop the other's keys (PostgreSQL; SQLite writes one transaction at a time).
+    let read = trx.selectFrom("device_state").select("settings_json").where("device_id", "=", device.id);
+    if (isPostgres(trx)) read = read.forUpdate();
+    const state = await read.executeTakeFirst();
     const settings = { ...(state?.settings_json ? JSON.parse(state.settings_json) : {}), ...input.settings };
     if (state) {
       await trx
