@@ -345,6 +345,7 @@ export class TelemetryBatcher {
         // In arrival order: a device's last new record gives its live figures, written with the batch's other
         // `device_state` writes in their one pass in device-id order (decision 62: a second pass for them, after the
         // reports' upsert, took two processes' rows in crossed orders).
+        // The clock rate is measured on state reports only: no extra read on the busiest path.
         const fresh = rows.filter((r) => stored.has(keyOf(r.deviceId, r.ts)));
         const live = new Map<string, TelemetryRow>();
         for (const r of fresh) live.set(r.deviceId, r);
@@ -364,7 +365,6 @@ export class TelemetryBatcher {
         const written = await writeDeviceStates(trx, states);
         await writeDeviceIdentities(trx, identities);
         if (oneWriter) await updateLiveFigures(trx, live.values());
-        // The clock rate is measured on state reports only: no extra read on the busiest path.
         if (fresh.length > 0) await this.onTelemetry(trx, fresh);
         for (const p of first.values()) {
           if (p.announce && stored.has(keyOf(p.row.deviceId, p.row.ts))) {
