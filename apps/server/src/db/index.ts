@@ -22,6 +22,7 @@ import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
 import * as m0018 from "./migrations/0018-hourly-water-sum.ts";
 import type { Database } from "./schema.ts";
+import { withValueFreePlans } from "./sqlite-parameters.ts";
 
 export type { Database } from "./schema.ts";
 export type Db = Kysely<Database>;
@@ -100,7 +101,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * better-sqlite3 for Kysely with its prepared statements kept per SQL text (decision 51): Kysely prepares every query
  * anew, and preparing was the largest single cost of the telemetry path in the profile. A statement that is still
  * being iterated (a streamed query) is not handed out twice: another is prepared for that call. SQLite re-prepares a
- * kept statement by itself after a schema change (migrations). The cache is emptied when full.
+ * kept statement by itself after a schema change (migrations). The cache is emptied when full. Each text is prepared
+ * with its parameters written `+?` ({@link withValueFreePlans}, decision 64): SQLite re-prepared a statement comparing
+ * a parameter with a non-unique index in a join on every run.
  */
 function withStatementCache(file: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -109,7 +112,7 @@ function withStatementCache(file: SQLite.Database): SqliteDatabase {
     prepare(sql: string) {
       const hit = cache.get(sql);
       if (hit && !hit.busy) return hit;
-      const statement = file.prepare(sql);
+      const statement = file.prepare(withValueFreePlans(sql));
       if (!hit) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
         cache.set(sql, statement);
