@@ -8,6 +8,7 @@ import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Db } from "../apps/server/src/db/index.ts";
 import { familyDeviceRows } from "../apps/server/src/modules/family-device/service.ts";
+import { median } from "./stats.ts";
 
 /** Load parameters of one autocannon run. */
 export interface LoadOptions {
@@ -64,6 +65,27 @@ export async function runLoad(
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+  };
+}
+
+/**
+ * The per-figure median of several runs of one URL (throughput, p50 and p99 each on its own, so they may come from
+ * different runs; totals, non-2xx answers and errors summed). The HTTP row alternates the system and the bare route
+ * (bench/run.ts): on this shared 2-core machine one route's throughput moved ×2 between runs minutes apart, so a
+ * single run of each compared two moments of the machine more than the two routes.
+ * @throws Error when `runs` is empty.
+ */
+export function medianLoad(runs: readonly LoadResult[]): LoadResult {
+  const first = runs[0];
+  if (!first) throw new Error("medianLoad: no runs");
+  return {
+    url: first.url,
+    requestsPerSec: median(runs.map((r) => r.requestsPerSec)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    total: runs.reduce((n, r) => n + r.total, 0),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
   };
 }
 
