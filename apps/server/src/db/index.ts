@@ -103,7 +103,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * being iterated (a streamed query) is not handed out twice: another is prepared for that call. SQLite re-prepares a
  * kept statement by itself after a schema change (migrations). The cache is emptied when full. Each text is prepared
  * with its parameters written `+?` ({@link withValueFreePlans}, decision 64): SQLite re-prepared a statement comparing
- * a parameter with a non-unique index in a join on every run.
+ * a parameter with a non-unique index in a join or with an ORDER BY on every run.
  */
 function withStatementCache(file: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
