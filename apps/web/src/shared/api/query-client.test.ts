@@ -1,8 +1,9 @@
 import { endpoints } from "@aquapilot/contract/wire";
+import { QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../i18n/index.ts";
 import { api } from "./client.ts";
-import { createAppQueryClient } from "./query-client.ts";
+import { createAppQueryClient, invalidateOnePerTask } from "./query-client.ts";
 
 /** Answers every call; records each call's Accept-Language. */
 function server(): string[] {
@@ -47,5 +48,36 @@ describe("the query client on a change of language (issue 10 server texts; issue
     await switching;
     expect(languages).toEqual(["ru"]);
     expect(client.getQueryState(units.queryKey)?.isInvalidated).toBe(false);
+  });
+});
+
+describe("invalidateOnePerTask (issue 12: a hub's re-read)", () => {
+  it("asks again for each shown query in a task of its own, marks the others stale without asking", async () => {
+    const client = createAppQueryClient(() => {});
+    const calls: Array<{ key: string; tick: number }> = [];
+    let tick = 0;
+    const ticking = setInterval(() => tick++, 0);
+    const observers = ["a", "b", "c"].map(
+      (key) =>
+        new QueryObserver(client, {
+          queryKey: ["device", key],
+          queryFn: async () => {
+            calls.push({ key, tick });
+            return `${key}@${calls.length}`;
+          },
+        }),
+    );
+    const offs = observers.map((o) => o.subscribe(() => {}));
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    client.setQueryData(["device", "hidden"], "not shown");
+    calls.length = 0;
+    await invalidateOnePerTask(client, { queryKey: ["device"] });
+    clearInterval(ticking);
+    expect(calls.map((c) => c.key)).toEqual(["a", "b", "c"]);
+    expect(new Set(calls.map((c) => c.tick)).size).toBe(3);
+    expect(client.getQueryState(["device", "hidden"])?.isInvalidated).toBe(true);
+    expect(client.getQueryData(["device", "c"])).toBe("c@3");
+    for (const off of offs) off();
+    client.clear();
   });
 });

@@ -1,5 +1,15 @@
-import { type FetchQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import {
+  type FetchQueryOptions,
+  type ManagedTimerId,
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  type QueryFilters,
+  timeoutManager,
+} from "@tanstack/react-query";
 import { i18n, mapLanguage } from "../i18n/index.ts";
+import { CoalescedTimers } from "../scheduling/coalesced-timers.ts";
+import { nextTask } from "../scheduling/index.ts";
 import { ApiError, errorMessage, isUnauthorized } from "./errors.ts";
 import { askedInOtherLanguage } from "./transport.ts";
 
@@ -9,6 +19,10 @@ declare module "@tanstack/react-query" {
     mutationMeta: { silent?: boolean };
   }
 }
+
+// Every timer of the app's queries (garbage collection, staleness) shares one platform timer (issue 12); set before
+// any query client exists, as TanStack Query asks.
+timeoutManager.setTimeoutProvider<ManagedTimerId>(new CoalescedTimers());
 
 /**
  * The app's TanStack Query client: server state lives here (conventions #14). Failed queries and mutations show
@@ -80,4 +94,26 @@ export async function prefetchForFirstMount<T, K extends readonly unknown[]>(
 export function refetchOnMountUnlessPrefetched(query: object): boolean | "always" {
   const at = prefetchedAt.get(query);
   return at !== undefined && Date.now() - at < JUST_FETCHED_MS ? false : "always";
+}
+
+/**
+ * Marks the queries matching any of `filters` stale, like `invalidateQueries`, and asks again for those a screen shows,
+ * each in a task of its own (issue 12: a hub's connection re-read four answers of the Device screen, and sending their
+ * four calls with their bookkeeping in one task was one of its longest tasks). Answers and errors go where a refetch's
+ * go.
+ * @returns when every call has been sent and answered (or failed); never rejects
+ */
+export async function invalidateOnePerTask(client: QueryClient, ...filters: QueryFilters[]): Promise<void> {
+  const cache = client.getQueryCache();
+  const shown = new Set(filters.flatMap((f) => cache.findAll({ ...f, type: "active" })));
+  await Promise.all(filters.map((f) => client.invalidateQueries({ ...f, refetchType: "none" })));
+  const answers: Promise<unknown>[] = [];
+  for (const query of shown) {
+    await nextTask();
+    if (!query.isActive()) continue;
+    answers.push(
+      client.refetchQueries({ queryKey: query.queryKey, exact: true, type: "active" }).catch(() => undefined),
+    );
+  }
+  await Promise.all(answers);
 }

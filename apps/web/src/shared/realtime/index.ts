@@ -3,6 +3,7 @@ import { HUB_CLOSE_ERRORS, RealtimeChannelState } from "@aquapilot/contract/wire
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { apiBaseUrl } from "../api/client.ts";
+import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
@@ -78,8 +79,12 @@ export function useKeepDevicesLive(
     });
     const offConnected = target.onConnected((since) => {
       const stale = readBefore(since);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.familyDevicesAll, predicate: stale });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.deviceAll, predicate: stale });
+      // One call per task: the connection comes while a screen is still starting (issue 12).
+      void invalidateOnePerTask(
+        queryClient,
+        { queryKey: queryKeys.familyDevicesAll, predicate: stale },
+        { queryKey: queryKeys.deviceAll, predicate: stale },
+      );
     });
     const offCloseError = target.onCloseError((error) => {
       if (!error.message.includes(HUB_CLOSE_ERRORS.householdAccessEnded)) return;
