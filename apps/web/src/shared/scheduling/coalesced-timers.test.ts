@@ -101,4 +101,18 @@ describe("CoalescedTimers", () => {
     // The platform's timers may fire up to a millisecond or so early by `performance.now()`; these do likewise.
     expect(at - started).toBeGreaterThanOrEqual(27);
   });
+
+  it("waits for a timer due after the platform's longest delay (about 24.8 days) instead of firing it at once", () => {
+    vi.useFakeTimers();
+    const timers = new CoalescedTimers();
+    const day = 86_400_000;
+    let ran = false;
+    timers.setTimeout(() => {
+      ran = true;
+    }, 30 * day);
+    vi.advanceTimersByTime(25 * day);
+    expect(ran).toBe(false);
+    vi.advanceTimersByTime(5 * day);
+    expect(ran).toBe(true);
+  });
 });

@@ -15,6 +15,12 @@ interface Pending {
   callback: () => void;
 }
 
+/**
+ * The longest delay a platform timer takes, ms (2^31 - 1, about 24.8 days): a longer one fires at once. A timer due
+ * later waits in steps of this.
+ */
+const MAX_PLATFORM_DELAY = 2 ** 31 - 1;
+
 /** The clock timers are measured on: monotonic where the platform has one, ms. */
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
@@ -63,7 +69,11 @@ export class CoalescedTimers {
   private arm(due: number): void {
     if (this.armed !== null) clearTimeout(this.armed);
     this.armedFor = due;
-    this.armed = setTimeout(() => this.fire(due), Math.max(0, due - now()));
+    const delay = Math.max(0, due - now());
+    this.armed =
+      delay > MAX_PLATFORM_DELAY
+        ? setTimeout(() => this.arm(due), MAX_PLATFORM_DELAY)
+        : setTimeout(() => this.fire(due), delay);
   }
 
   private disarm(): void {
