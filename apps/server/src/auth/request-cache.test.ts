@@ -119,7 +119,6 @@ describe("InvalidatedCache (issue 14 API: per-process cache with bus invalidatio
   });
 });
 
-/** Counts the reads the app makes per table (Kysely `selectFrom` on the app's database object). */
 /**
  * Counts the reads of each table: queries built with `selectFrom`, and compiled queries run with `executeQuery` (the
  * family device list is compiled once, family-device/service) by the first table after their `from`.
