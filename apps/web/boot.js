@@ -18,7 +18,9 @@
  *   homeSnapshot, written by the app: apps/web/src/shared/snapshot) when it was taken today in the language the app
  *   will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
  *   nothing in it runs) into #root, which stays inert and aria-busy until the app's first render replaces it; the
- *   app's code then starts after that paint, as with the Login copy.
+ *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
+ *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
+ *   out at once, before the paint.
  * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
  */
 (() => {
@@ -52,14 +54,36 @@
     const pad = (n) => String(n).padStart(2, "0");
     return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   };
-  /** The stored Home snapshot to paint (signed in, on Home, format 1, today, the start language), or null. */
-  const homeSnapshot = () => {
-    if (!signedInOnHome()) return null;
+  /** The /Device route's params (`#/Device?params={…}`), {} when there are none. */
+  const routeParams = () => {
+    const hash = window.location.hash;
+    const search = hash.indexOf("?") >= 0 ? hash.slice(hash.indexOf("?")) : "";
+    return JSON.parse(new URLSearchParams(search).get("params") || "{}") || {};
+  };
+  /** A stored snapshot under `key` if it is format 1, taken today, in the start language; else null. */
+  const storedSnapshot = (key) => {
     const lang = startLanguage();
-    const snapshot = JSON.parse(window.localStorage.getItem("homeSnapshot") || "null");
+    const snapshot = JSON.parse(window.localStorage.getItem(key) || "null");
     if (snapshot?.v !== 1 || !lang || snapshot.lang !== lang) return null;
     if (snapshot.day !== today() || !Array.isArray(snapshot.nodes)) return null;
     return snapshot;
+  };
+  /**
+   * The stored snapshot to paint and the screen it shows: Home's on a signed-in start on Home, the Device screen's on a
+   * signed-in start on /Device when it shows the device the route names; else null.
+   */
+  const snapshotToPaint = () => {
+    if (signedInOnHome()) {
+      const snapshot = storedSnapshot("homeSnapshot");
+      return snapshot ? { screen: "home", snapshot } : null;
+    }
+    if (signedInOnDevice()) {
+      const snapshot = storedSnapshot("deviceSnapshot");
+      const deviceId = routeParams().deviceId;
+      if (!snapshot || typeof deviceId !== "string" || !deviceId || snapshot.deviceId !== deviceId) return null;
+      return { screen: "device", snapshot };
+    }
+    return null;
   };
   const SVG = "http://www.w3.org/2000/svg";
   /** Elements a snapshot never brings (shared/snapshot leaves them out too). */
@@ -121,8 +145,8 @@
       if (waiting === 0) settle(true);
       setTimeout(() => settle(false), SNAPSHOT_CSS_LIMIT_MS);
     });
-  /** Paints `snapshot` into #root (inert, aria-busy) and marks the page; false when it cannot be built. */
-  const paintSnapshot = (snapshot) => {
+  /** Paints `snapshot` of `screen` into #root (inert, aria-busy) and marks the page; false when it cannot be built. */
+  const paintSnapshot = (screen, snapshot) => {
     const root = document.getElementById("root");
     if (!root) return false;
     const nodes = document.createDocumentFragment();
@@ -134,13 +158,13 @@
     root.replaceChildren(nodes);
     root.inert = true;
     root.setAttribute("aria-busy", "true");
-    document.documentElement.setAttribute("data-snapshot", "home");
+    document.documentElement.setAttribute("data-snapshot", screen);
     document.documentElement.lang = snapshot.lang;
     return true;
   };
 
   let shown = false;
-  let snapshot = null;
+  let toPaint = null;
   try {
     const lang = pick();
     if (lang) {
@@ -148,7 +172,7 @@
       document.documentElement.lang = lang;
       shown = true;
     } else {
-      snapshot = homeSnapshot();
+      toPaint = snapshotToPaint();
     }
   } catch {
     // no storage, bad JSON: no copy, no snapshot
@@ -199,9 +223,7 @@
       const margin = Number(script.dataset.tokenMargin);
       if (typeof token?.accessToken !== "string" || !(token.expiresAt - Date.now() > margin)) return;
       const lang = startLanguage();
-      const hash = window.location.hash;
-      const search = hash.indexOf("?") >= 0 ? hash.slice(hash.indexOf("?")) : "";
-      const params = JSON.parse(new URLSearchParams(search).get("params") || "{}") || {};
+      const params = routeParams();
       if (!lang || typeof params.deviceId !== "string" || !params.deviceId) return;
       let zone = null;
       try {
@@ -310,14 +332,19 @@
       preload(true);
       whenParsed(run);
     });
-  } else if (snapshot) {
-    // Home's stylesheets (data-home-css: the page preloads them) are linked now, beside the page's own (data-css).
+  } else if (toPaint) {
+    // The screen's stylesheets are linked now, beside the page's own (data-css): Home's (data-home-css, which the page
+    // preloads), the Device screen's (the stylesheets of data-device). The Device screen's first calls go out first.
+    if (toPaint.screen === "device") sendEarlyCalls();
     const own = (script.dataset.css || "").split(" ");
-    const home = (script.dataset.homeCss || "").split(" ").filter((href) => href && own.indexOf(href) < 0);
-    const sheets = loadSheets(home);
+    const wanted =
+      toPaint.screen === "home"
+        ? (script.dataset.homeCss || "").split(" ")
+        : (script.dataset.device || "").split(" ").filter((href) => /\.css$/.test(href));
+    const sheets = loadSheets(wanted.filter((href) => href && own.indexOf(href) < 0));
     whenParsed(() => {
       sheets.then((loaded) => {
-        if (loaded && paintSnapshot(snapshot)) {
+        if (loaded && paintSnapshot(toPaint.screen, toPaint.snapshot)) {
           afterPaint(() => {
             run();
             preloadInGroups(0);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { localDay, saveSnapshot } from "../shared/snapshot/index.ts";
+import { localDay, saveDeviceSnapshot, saveSnapshot } from "../shared/snapshot/index.ts";
 
 /** apps/web/boot.js, the inline script in index.html's head that picks the prerendered Login copy (issue 12). */
 const BOOT = readFileSync(path.join(import.meta.dirname, "../../boot.js"), "utf8");
@@ -434,6 +434,114 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
       expect(entryStarted()).toBe(true);
     } finally {
       vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("boot.js: the last Device screen's snapshot painted before the app runs", () => {
+  const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
+  const params = (deviceId: string) => encodeURIComponent(JSON.stringify({ deviceId, familyId: "f1" }));
+  let root: HTMLElement;
+  let added: Element[] = [];
+  let append: ReturnType<typeof vi.spyOn>;
+  let fetched: string[] = [];
+
+  beforeEach(() => {
+    root = document.createElement("div");
+    root.id = "root";
+    document.body.append(root);
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.css = "/assets/app-1.css";
+    tag.dataset.homeCss = "/assets/app-1.css /assets/home-1.css";
+    tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
+    tag.dataset.deviceCalls = "POST /api/device/info?deviceId=__deviceId__";
+    tag.dataset.tokenMargin = "60000";
+    tag.id = "boot-tag";
+    document.body.append(tag);
+    added = [];
+    fetched = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        // Sent before the snapshot paints: nothing of the page is in #root yet.
+        fetched.push(`${url} ${document.documentElement.getAttribute("data-snapshot")}`);
+        return Response.json({});
+      }),
+    );
+    append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+      const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
+      added.push(...nodes);
+      for (const n of nodes) {
+        if (n instanceof HTMLLinkElement && n.rel === "stylesheet")
+          setTimeout(() => n.dispatchEvent(new Event("load")));
+      }
+      return node;
+    });
+  });
+  afterEach(() => {
+    append.mockRestore();
+    vi.unstubAllGlobals();
+    root.remove();
+    document.getElementById("boot-tag")?.remove();
+    document.documentElement.removeAttribute("data-snapshot");
+    delete (window as unknown as { __aquapilotEarly?: unknown }).__aquapilotEarly;
+    localStorage.clear();
+    window.location.hash = "";
+  });
+
+  /** A Device screen's snapshot as the app stores it (shared/snapshot saveDeviceSnapshot), today, in English. */
+  function stored(deviceId: string, over: Record<string, unknown> = {}): string {
+    const screen = document.createElement("div");
+    screen.innerHTML = '<div class="device-page"><div class="device-hero__name">Softener 1</div></div>';
+    saveDeviceSnapshot(screen, "en", deviceId);
+    const kept = JSON.parse(localStorage.getItem("deviceSnapshot") ?? "null") as Record<string, unknown>;
+    return JSON.stringify({ ...kept, ...over });
+  }
+
+  async function bootOn(hash: string, storage: Record<string, string>): Promise<void> {
+    boot(hash, storage);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  it("on that device's screen: its first calls go out, then its stylesheet, then the screen, inert, and the app", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    const snapshot = stored("d1");
+    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: snapshot });
+    expect(document.documentElement.getAttribute("data-snapshot")).toBe("device");
+    expect(root.inert).toBe(true);
+    expect(root.getAttribute("aria-busy")).toBe("true");
+    expect(root.querySelector(".device-hero__name")?.textContent).toBe("Softener 1");
+    expect(fetched).toEqual(["/api/device/info?deviceId=d1 null"]);
+    expect(added.filter((e) => e.getAttribute("rel") === "stylesheet").map((e) => e.getAttribute("href"))).toEqual([
+      "/assets/device-1.css",
+    ]);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+    expect(added.some((e) => e.getAttribute("type") === "module")).toBe(true);
+  });
+
+  it("nothing on another device's screen, on Home, on another day or without a session; the calls and the app go on", async () => {
+    const cases: Array<[string, Record<string, string>]> = [
+      [`#/Device?params=${params("d2")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") }],
+      ["#/Device", { token, lang: '"en"', deviceSnapshot: stored("d1") }],
+      ["#/index/home", { token, lang: '"en"', deviceSnapshot: stored("d1") }],
+      [`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1", { day: "2020-01-01" }) }],
+      [`#/Device?params=${params("d1")}`, { token, lang: '"fr"', deviceSnapshot: stored("d1") }],
+      [`#/Device?params=${params("d1")}`, { lang: '"en"', deviceSnapshot: stored("d1") }],
+      // Home's snapshot is never painted on a device's screen.
+      [`#/Device?params=${params("d1")}`, { token, lang: '"en"', homeSnapshot: stored("d1") }],
+    ];
+    for (const [hash, storage] of cases) {
+      added = [];
+      fetched = [];
+      await bootOn(hash, storage);
+      const what = `${hash} ${Object.keys(storage).join()}`;
+      expect(document.documentElement.hasAttribute("data-snapshot"), what).toBe(false);
+      expect(root.childNodes.length, what).toBe(0);
+      expect(
+        added.some((e) => e.getAttribute("type") === "module"),
+        what,
+      ).toBe(true);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { Language } from "@aquapilot/contract/wire";
-import { removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
+import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
 
 export type { SnapshotNode, StoredSnapshot };
 
@@ -7,7 +7,8 @@ export type { SnapshotNode, StoredSnapshot };
  * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (issue 12: Home's
  * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; apps/web/boot.js
  * rebuilds it into `#root` on a signed-in start on Home, in the same language and on the same day, and the app's first
- * render replaces it. It is a tree of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute`
+ * render replaces it. The last Device screen is kept the same way, with its device's id, and painted on a start on that
+ * device's screen (issue 12: the Device screen interactive within 2 s). It is a tree of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute`
  * and the CSSOM, so the page's Content-Security-Policy (no inline styles, no inline script) holds and nothing in it
  * can run. Sign-in and sign-out remove it (storage `clearSession`, `clearLoginInfo`).
  */
@@ -65,6 +66,13 @@ export function snapshotChildren(node: Node): SnapshotNode[] {
   return out;
 }
 
+/** `root`'s content as a snapshot in `lang` for the day of `now`, or null when larger than {@link SNAPSHOT_MAX_CHARS}. */
+function snapshotOf(root: Element, lang: Language, now: Date): StoredSnapshot | null {
+  const nodes = snapshotChildren(root);
+  if (JSON.stringify(nodes).length > SNAPSHOT_MAX_CHARS) return null;
+  return { v: SNAPSHOT_VERSION, lang, day: localDay(now), nodes };
+}
+
 /**
  * Keeps `root`'s content as the Home snapshot in `lang` for today (localStorage `homeSnapshot`); one larger than
  * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored (storage module).
@@ -73,21 +81,38 @@ export function snapshotChildren(node: Node): SnapshotNode[] {
  * @param now the time it is taken, default now
  */
 export function saveSnapshot(root: Element, lang: Language, now: Date = new Date()): void {
-  const snapshot: StoredSnapshot = {
-    v: SNAPSHOT_VERSION,
-    lang,
-    day: localDay(now),
-    nodes: snapshotChildren(root),
-  };
-  if (JSON.stringify(snapshot.nodes).length > SNAPSHOT_MAX_CHARS) {
-    removeItem("homeSnapshot");
-    return;
-  }
-  setItem("homeSnapshot", snapshot);
+  const snapshot = snapshotOf(root, lang, now);
+  if (snapshot) setItem("homeSnapshot", snapshot);
+  else removeItem("homeSnapshot");
 }
 
 /**
- * Whether the page shows a Home snapshot that the app's first render is about to replace (apps/web/boot.js marks the
+ * Keeps `root`'s content as the Device screen's snapshot of `deviceId` in `lang` for today (localStorage
+ * `deviceSnapshot`, one device's at a time: the last one shown), which apps/web/boot.js paints on a signed-in start on
+ * that device's screen (a reload there, a notification opening it; issue 12). One larger than
+ * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored.
+ * @param root the app's container (`#root`)
+ * @param lang the language the screen is shown in
+ * @param deviceId the device the screen shows (spec §2 /Device `deviceId`)
+ * @param now the time it is taken, default now
+ */
+export function saveDeviceSnapshot(root: Element, lang: Language, deviceId: string, now: Date = new Date()): void {
+  const snapshot = snapshotOf(root, lang, now);
+  if (snapshot) setItem("deviceSnapshot", { ...snapshot, deviceId });
+  else removeItem("deviceSnapshot");
+}
+
+/**
+ * Removes the kept Device screen of `deviceId` (a device the owner can no longer open: its next start must not paint
+ * it); another device's is left.
+ * @param deviceId the device whose screen failed to load
+ */
+export function forgetDeviceSnapshot(deviceId: string): void {
+  if (getItem("deviceSnapshot")?.deviceId === deviceId) removeItem("deviceSnapshot");
+}
+
+/**
+ * Whether the page shows a snapshot (Home's or a Device screen's) that the app's first render is about to replace (apps/web/boot.js marks the
  * page with `data-snapshot`; main.tsx removes the mark after that render). A screen may then render what the snapshot
  * shows at once instead of step by step.
  */

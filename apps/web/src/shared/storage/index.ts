@@ -60,6 +60,15 @@ export interface StoredSnapshot {
   nodes: SnapshotNode[];
 }
 
+/**
+ * What localStorage `deviceSnapshot` holds: the last Device screen shown, as {@link StoredSnapshot}, and the device it
+ * shows (boot.js paints it only on that device's screen).
+ */
+export interface StoredDeviceSnapshot extends StoredSnapshot {
+  /** The device the screen showed (spec §2 /Device params `deviceId`). */
+  deviceId: string;
+}
+
 /** Every persisted key of spec §3 and the shape of its value. */
 export interface StorageSchema {
   loginInfo: LoginInfo;
@@ -78,6 +87,8 @@ export interface StorageSchema {
   pushInstallationId: string;
   /** The last Home shown (issue 12, shared/snapshot), painted by apps/web/boot.js on the next start. */
   homeSnapshot: StoredSnapshot;
+  /** The last Device screen shown (issue 12, shared/snapshot), painted by apps/web/boot.js on a start on that device. */
+  deviceSnapshot: StoredDeviceSnapshot;
 }
 
 /** A persisted key of spec §3. */
@@ -103,14 +114,22 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
   wifi: (v): v is StoredWifi => isObject(v) && typeof v.name === "string" && typeof v.password === "string",
   lang: (v): v is Language => typeof v === "string" && ["zh-Hans", "en", "es", "ru", "fr"].includes(v),
   pushInstallationId: (v): v is string => typeof v === "string" && /^[A-Za-z0-9_-]{16,128}$/.test(v),
-  homeSnapshot: (v): v is StoredSnapshot =>
+  homeSnapshot: (v): v is StoredSnapshot => isSnapshot(v),
+  deviceSnapshot: (v): v is StoredDeviceSnapshot =>
+    isSnapshot(v) && typeof v.deviceId === "string" && v.deviceId !== "",
+};
+
+/** Whether `v` has the shape of {@link StoredSnapshot}. */
+function isSnapshot(v: unknown): v is StoredSnapshot & Record<string, unknown> {
+  return (
     isObject(v) &&
     typeof v.v === "number" &&
     typeof v.lang === "string" &&
     typeof v.day === "string" &&
     /^\d{4}-\d{2}-\d{2}$/.test(v.day) &&
-    Array.isArray(v.nodes),
-};
+    Array.isArray(v.nodes)
+  );
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -207,11 +226,12 @@ export function rememberWifi(name: string, password: string): void {
 
 /**
  * Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device, and the
- * last Home's snapshot (issue 12), so the next account never sees this one's.
+ * last Home's and Device screen's snapshots (issue 12), so the next account never sees this one's.
  */
 export function clearSession(): void {
   removeItem("token");
   removeItem("loginInfo");
   removeItem("device");
   removeItem("homeSnapshot");
+  removeItem("deviceSnapshot");
 }

@@ -8,9 +8,12 @@ import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { useStationDurations } from "../../../shared/device/api/get-station-durations.ts";
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
+import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState } from "../../../shared/realtime/index.ts";
+import { forgetDeviceSnapshot, saveDeviceSnapshot } from "../../../shared/snapshot/index.ts";
 import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
+import { useKeptSnapshot } from "../../../shared/snapshot/use-kept-snapshot.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
@@ -99,6 +102,21 @@ export function DeviceScreen() {
   const listed = family.data?.find((d) => d.id === deviceId);
   const title = device?.name ?? listed?.name ?? t("device.title");
   const more = () => navigateTo(PATHS.DeviceAttribute, { deviceId, familyId });
+  // The next start on this device's screen paints it before the app's code has loaded (issue 12), as Home does: kept
+  // once the screen shows the device with its station times, salt and household answered; a screen that failed to
+  // load leaves nothing of this device to paint.
+  useKeptSnapshot(
+    Boolean(device) && !durations.isPending && !salt.isPending && !family.isPending,
+    `${deviceId} ${durations.dataUpdatedAt} ${salt.dataUpdatedAt} ${family.dataUpdatedAt}`,
+    () => {
+      const root = document.getElementById("root");
+      if (root && deviceId) saveDeviceSnapshot(root, currentLanguage(), deviceId);
+    },
+  );
+  const failed = !device && live.isError;
+  useEffect(() => {
+    if (failed && deviceId) forgetDeviceSnapshot(deviceId);
+  }, [failed, deviceId]);
 
   if (!device) {
     return (

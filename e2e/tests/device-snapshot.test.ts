@@ -1,0 +1,145 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { startTestSystem } from "../support/system.ts";
+
+/** The built entry module: holding it keeps the page as boot.js painted it. */
+const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
+
+/** What the page shows of the Device screen: the snapshot's mark, #root's state, the name and the live chip. */
+async function shown(page: Page) {
+  return page.evaluate(() => {
+    const root = document.getElementById("root");
+    const chip = document.querySelector(".device-hero__live");
+    return {
+      snapshot: document.documentElement.getAttribute("data-snapshot"),
+      inert: root?.inert ?? null,
+      busy: root?.getAttribute("aria-busy") ?? null,
+      name: document.querySelector(".device-hero__name")?.textContent ?? null,
+      chip: chip ? getComputedStyle(chip).visibility : null,
+    };
+  });
+}
+
+/** Removes the app's service worker, so the next load's files come from the network, where the test holds them. */
+async function withoutWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+  });
+}
+
+/**
+ * The last Device screen on the next start there (issue 12, decision 66): an owner who reloads the Device screen, or
+ * reopens the app on it, sees that device's screen at once, painted by boot.js from what the app kept, before any of
+ * the app's JavaScript has run — under the strict CSP, taking no taps, its live chip hidden — and the app then
+ * replaces it with the live screen, which answers taps. Another device's screen paints nothing of it.
+ */
+describe("the last Device screen paints before the app's JavaScript has run", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "2" });
+    phone = await launchPhone("en-US");
+    await phone.context.exposeBinding("__reportCsp", (_s, v: string) => {
+      violations.push(v);
+    });
+    await phone.context.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => {
+        const report = (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp;
+        void report(`${e.effectiveDirective} ${e.blockedURI || e.sample}`);
+      });
+    });
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  it("is kept while the screen shows, painted on a reload there, inert, and replaced by the live screen", async () => {
+    const page = await newPageIn(phone.context, "en");
+    await signInAsDemo(page, system.url);
+    await page.locator('[data-testid="device-card"]').first().click();
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    const deviceUrl = page.url();
+    const name = await page.getByTestId("device-name").textContent();
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem("deviceSnapshot") !== null), { timeout: 10_000 })
+      .toBe(true);
+    await withoutWorker(page);
+
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(ENTRY_SCRIPT, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Between the snapshot and the live screen, no spinner: the first render is the screen with its data.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __between?: string[] };
+      w.__between = [];
+      document.addEventListener("DOMContentLoaded", () => {
+        new MutationObserver(() => {
+          for (const what of [".guard-wait", ".device-loading", ".adm-spin-loading"]) {
+            if (document.body.querySelector(what) && !w.__between?.includes(what)) w.__between?.push(what);
+          }
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+    });
+    await page.reload();
+    await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("device");
+    expect(await shown(page)).toEqual({ snapshot: "device", inert: true, busy: "true", name, chip: "hidden" });
+    await snap(page, "device-snapshot-before-app");
+    // A tap on the snapshot goes nowhere (it has no handlers and is inert).
+    await page.locator(".device-links__item").first().click({ force: true });
+    expect(page.url()).toBe(deviceUrl);
+
+    release();
+    await expect.poll(() => shown(page).then((s) => s.snapshot), { timeout: 15_000 }).toBeNull();
+    expect(await shown(page)).toEqual({ snapshot: null, inert: false, busy: null, name, chip: "visible" });
+    expect(await page.evaluate(() => (window as unknown as { __between: string[] }).__between)).toEqual([]);
+    // The live screen answers taps.
+    await page.getByTestId("device-open-attribute").click();
+    await expect.poll(() => page.url()).toContain("#/DeviceAttribute");
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it("is not painted on another device's screen", async () => {
+    const page = await newPageIn(phone.context, "en");
+    await page.goto(`${system.url}/#/index/home`);
+    await page.locator('[data-testid="device-card"]').nth(1).waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="device-card"]').first().click();
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    const first = page.url();
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem("deviceSnapshot") !== null), { timeout: 10_000 })
+      .toBe(true);
+    await page.goBack();
+    await page.locator('[data-testid="device-card"]').nth(1).click();
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    const second = page.url();
+    expect(second).not.toBe(first);
+    await withoutWorker(page);
+    // Left from a page without the app (leaving the screen keeps its own snapshot): then the first device's is kept.
+    await page.goto(`${system.url}/version.json`);
+    await page.goto(first);
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    await page.goto(`${system.url}/version.json`);
+    await withoutWorker(page);
+    await page.route(ENTRY_SCRIPT, (route) => route.abort());
+    await page.goto(second);
+    await page.waitForLoadState("load");
+    expect((await shown(page)).snapshot).toBeNull();
+    expect(await page.locator(".device-page").count()).toBe(0);
+    // The first device's screen does paint it (the check above could have seen one).
+    await page.goto(`${system.url}/version.json`);
+    await page.goto(first);
+    await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("device");
+    await page.close();
+  });
+});
