@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -58,6 +59,21 @@ export const PREACT_ALIASES = [
   { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
 ];
 
+/**
+ * React Router's production build for the production bundle: the package's exports name only its development build,
+ * which differs in one constant (`ENABLE_DEV_WARNINGS = true`), so its warnings' checks ran on every phone's
+ * navigation (issue 12). The same module otherwise; the development server and the unit tests keep the package's own.
+ */
+export const REACT_ROUTER_PRODUCTION = {
+  find: /^react-router$/,
+  replacement: fileURLToPath(
+    new URL(
+      "dist/production/index.mjs",
+      pathToFileURL(createRequire(import.meta.url).resolve("react-router/package.json")),
+    ),
+  ),
+};
+
 /** The first screens' chunks (vite-first-screen.ts): its plugin plans them, its group applies the plan. */
 const firstScreen = firstScreenChunks();
 
@@ -78,7 +94,7 @@ export default defineConfig(({ command }) => ({
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
     // turns zod's JIT off before any schema is built (strict CSP, decision 25) — whichever lazy chunk loads zod first.
     alias: [
-      ...(command === "build" ? PREACT_ALIASES : []),
+      ...(command === "build" ? [...PREACT_ALIASES, REACT_ROUTER_PRODUCTION] : []),
       { find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) },
       // antd-mobile's default overlay render (rc-util's, CommonJS with Babel's regenerator runtime) is replaced by the
       // React 19 render main.tsx sets anyway (shared/ui/antd-render.ts, issue 12).

@@ -139,10 +139,13 @@ describe("the Device screen in Chromium", () => {
     expect(Number(await page.getByTestId("chart-regenerations").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
     expect(Number(await page.getByTestId("chart-water").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
   });
-  it("opened first (a reload on /Device), appears once with its data: no spinner or empty frame before it", async () => {
+  it("opened first (a notification opening it), appears once with its data: no spinner or empty frame before it", async () => {
     // Issue 12: the Device screen as the first screen holds the app's first render until its chunk, texts, first calls
     // and permissions are in, so what #root shows first is the device itself.
     const fresh = await phone.context.newPage();
+    // Opened the first time on this phone: no snapshot of it kept (the screens above kept one; the reopened screen,
+    // painted from it, is e2e/tests/device-snapshot.test.ts).
+    await fresh.addInitScript(() => localStorage.removeItem("deviceSnapshot"));
     await fresh.addInitScript(() => {
       const w = window as unknown as { __before?: string[]; __calledBeforeRender?: string[]; __wholeAtFirst?: boolean };
       w.__before = [];

@@ -149,66 +149,69 @@ export function DeviceScreen() {
   return (
     <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
-        <section className="device-hero">
-          <div className="device-hero__image">
-            <DeviceImage image={listed?.image} />
-          </div>
-          <div className="device-hero__body">
-            <div className="device-hero__name" data-testid="device-name">
-              {device.name}
+        {/* Drawn out of sight at start-up, the hero and each section in a task of its own (shared/snapshot; issue 12):
+            the screen's frame, the router and the providers are the first render's own. */}
+        <Staged>
+          <section className="device-hero">
+            <div className="device-hero__image">
+              <DeviceImage image={listed?.image} />
             </div>
-            <div className="device-hero__tags">
-              <Tag
-                round
-                color={device.online ? "success" : "default"}
-                fill="outline"
-                data-testid="device-online"
-                data-online={device.online ? "true" : "false"}
-              >
-                {device.online ? t("device.online") : t("device.offline")}
-              </Tag>
-              <LiveChip />
+            <div className="device-hero__body">
+              <div className="device-hero__name" data-testid="device-name">
+                {device.name}
+              </div>
+              <div className="device-hero__tags">
+                <Tag
+                  round
+                  color={device.online ? "success" : "default"}
+                  fill="outline"
+                  data-testid="device-online"
+                  data-online={device.online ? "true" : "false"}
+                >
+                  {device.online ? t("device.online") : t("device.offline")}
+                </Tag>
+                <LiveChip />
+              </div>
+              <LastReported reportedAt={reportedAt} />
             </div>
-            <LastReported reportedAt={reportedAt} />
-          </div>
-        </section>
+          </section>
 
-        {device.vacation ? (
-          <div className="device-banner device-banner--info" data-testid="device-vacation">
-            {t("device.vacation")}
-          </div>
-        ) : null}
-        {device.closeReason ? (
-          <button
-            type="button"
-            className="device-banner device-banner--danger"
-            onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
-            data-testid="device-close-reason"
-            data-close-reason={device.closeReason}
-          >
-            {t("device.closed", {
-              reason: t(`fault.reason.${device.closeReason}` as "fault.reason.257", {
-                defaultValue: t("fault.reason.unknown", { code: device.closeReason }),
-              }),
-            })}
-            <RightOutline />
-          </button>
-        ) : null}
-        {isClockDrifting(drift) ? (
-          <div className="device-banner device-banner--warning" data-testid="device-clock-drift">
-            <span>{t("device.clockDrift", { minutes: Math.round(Math.abs(drift ?? 0) / 60_000) })}</span>
-            <Button
-              size="mini"
-              color="warning"
-              onClick={() => setSyncRequest((n) => n + 1)}
-              data-testid="device-sync-now"
+          {device.vacation ? (
+            <div className="device-banner device-banner--info" data-testid="device-vacation">
+              {t("device.vacation")}
+            </div>
+          ) : null}
+          {device.closeReason ? (
+            <button
+              type="button"
+              className="device-banner device-banner--danger"
+              onClick={() => navigateTo(PATHS.Fault, { deviceId, familyId })}
+              data-testid="device-close-reason"
+              data-close-reason={device.closeReason}
             >
-              {t("device.syncNow")}
-            </Button>
-          </div>
-        ) : null}
+              {t("device.closed", {
+                reason: t(`fault.reason.${device.closeReason}` as "fault.reason.257", {
+                  defaultValue: t("fault.reason.unknown", { code: device.closeReason }),
+                }),
+              })}
+              <RightOutline />
+            </button>
+          ) : null}
+          {isClockDrifting(drift) ? (
+            <div className="device-banner device-banner--warning" data-testid="device-clock-drift">
+              <span>{t("device.clockDrift", { minutes: Math.round(Math.abs(drift ?? 0) / 60_000) })}</span>
+              <Button
+                size="mini"
+                color="warning"
+                onClick={() => setSyncRequest((n) => n + 1)}
+                data-testid="device-sync-now"
+              >
+                {t("device.syncNow")}
+              </Button>
+            </div>
+          ) : null}
+        </Staged>
 
-        {/* Drawn out of sight at start-up, each section in a task of its own (shared/snapshot; issue 12). */}
         <Staged>
           <StationSection device={device} durations={durations.data} />
         </Staged>
