@@ -4,8 +4,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+import { compileHintPlugin } from "./vite-compile-hint.ts";
 import { deliveryPlugins } from "./vite-delivery.ts";
-import { firstScreenChunks } from "./vite-first-screen.ts";
+import { firstScreenChunks, isFirstScreenChunk } from "./vite-first-screen.ts";
 import { iconPlugin } from "./vite-icons.ts";
 import { prerenderPlugin } from "./vite-prerender.ts";
 
@@ -88,7 +89,15 @@ const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|ba
 
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig(({ command }) => ({
-  plugins: [react(), iconPlugin(), firstScreen.plugin, versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
+  plugins: [
+    react(),
+    iconPlugin(),
+    firstScreen.plugin,
+    versionPlugin(),
+    prerenderPlugin(),
+    compileHintPlugin(isFirstScreenChunk),
+    ...deliveryPlugins(),
+  ],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
