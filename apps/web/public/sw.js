@@ -49,9 +49,37 @@ async function cacheFirst(event, request, key) {
   return response;
 }
 
+/**
+ * The requests the browser sends straight to the network without this worker (the static routing API, where the
+ * browser has it): the network-only paths and every request that is not a GET, which the fetch handler below would
+ * pass through anyway. Without the routes, each of the app's calls waits for the worker to be started and to hand it
+ * back (issue 12: on the Device screen's start, the calls after the worker took over the page cost several times
+ * more). Each group is added on its own, so a browser that lacks one kind of condition still takes the other.
+ */
+function networkRoutes(event) {
+  if (typeof event.addRoutes !== "function") return [];
+  const groups = [];
+  if (typeof URLPattern === "function") {
+    groups.push(
+      NETWORK_ONLY.map((p) => ({
+        condition: { urlPattern: new URLPattern({ pathname: `${SCOPE.pathname}${p}${p.endsWith("/") ? "*" : ""}` }) },
+        source: "network",
+      })),
+    );
+  }
+  groups.push(
+    ["POST", "PUT", "PATCH", "DELETE"].map((method) => ({ condition: { requestMethod: method }, source: "network" })),
+  );
+  return groups.map((rules) =>
+    Promise.resolve()
+      .then(() => event.addRoutes(rules))
+      .catch((err) => console.info("[sw] routes not added", err)),
+  );
+}
+
 self.addEventListener("install", (event) => {
   self.skipWaiting();
-  event.waitUntil(fillShell());
+  event.waitUntil(Promise.all([...networkRoutes(event), fillShell()]));
 });
 
 self.addEventListener("activate", (event) => {

@@ -15,9 +15,60 @@ function pageLoaded(): Promise<void> {
   return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
 }
 
+/** How long the page's network must stay quiet before the worker is registered, ms ({@link whenNetworkQuiet}). */
+export const SERVICE_WORKER_QUIET_MS = 2_000;
+
+/** The longest the worker's registration waits for a quiet network after the first screen, ms. */
+export const SERVICE_WORKER_QUIET_MAX_MS = 15_000;
+
+/**
+ * Calls `onResource` for each resource the page finishes loading (the Resource Timing entries: files and calls, not
+ * WebSocket messages); returns the unsubscribe. Nothing where the browser has no such observer.
+ */
+function observeResources(onResource: () => void): () => void {
+  const Observer = typeof PerformanceObserver === "function" ? PerformanceObserver : null;
+  if (!Observer || !(Observer.supportedEntryTypes ?? []).includes("resource")) return () => {};
+  const observer = new Observer(() => onResource());
+  observer.observe({ type: "resource" });
+  return () => observer.disconnect();
+}
+
+/**
+ * Resolves once no resource of the page has finished loading for `quietMs` (the first screen's follow-up calls, the
+ * hub's negotiation, the statistics and the chunks they bring are done), at the latest after `maxMs`.
+ * @param quietMs the quiet time asked for, ms
+ * @param maxMs the longest wait, ms
+ * @param observe subscribes to finished resources ({@link observeResources}; tests pass their own)
+ */
+export function whenNetworkQuiet(
+  quietMs: number,
+  maxMs: number,
+  observe: (onResource: () => void) => () => void = observeResources,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(quiet);
+      clearTimeout(limit);
+      stop();
+      resolve();
+    };
+    const restart = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, quietMs);
+    };
+    const limit = setTimeout(done, maxMs);
+    const stop = observe(restart);
+    restart();
+  });
+}
+
 /**
  * Registers the service worker (public/sw.js: the app shell offline, issue 12, and Web Push, issue 5) once the page
- * has loaded and the first screen is in, in a task of its own (registering costs the main thread too; issue 12: not
+ * has loaded, the first screen is in and the page's network has been quiet for {@link SERVICE_WORKER_QUIET_MS} (at
+ * most {@link SERVICE_WORKER_QUIET_MAX_MS} after the first screen): installing fetches and stores the whole shell
+ * (some 220 files, ~650 KB compressed), which must not share the phone's network and cores with the first screen's
+ * own calls, hub and charts (issue 12, decision 67), in a task of its own (registering costs the main thread too; issue 12: not
  * in the task of the first render); ignored where unsupported or inside a native shell (which ships its own files
  * and uses JPush); errors logged, never thrown. The worker's file is always checked with the server (`updateViaCache: "none"`). When a new
  * build's worker takes over a page an older one controlled, the page reloads once, so the app runs the code the
@@ -27,6 +78,7 @@ export async function registerServiceWorker(): Promise<void> {
   if (!serviceWorkerSupported() || (await getNativeConfig()).pushRegistrationId) return;
   await pageLoaded();
   await afterFirstScreen();
+  await whenNetworkQuiet(SERVICE_WORKER_QUIET_MS, SERVICE_WORKER_QUIET_MAX_MS);
   await nextTask();
   const container = navigator.serviceWorker;
   if (container.controller) {
