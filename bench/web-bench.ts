@@ -500,7 +500,7 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
         if (target === "device") afterLive.push(statisticsAfterLive(lhr));
         console.log(
           `  run ${i + 1} ${target.padEnd(6)} score ${metrics.score}, LCP ${fmt(metrics.lcpMs, 0)} ms, ` +
-            `TBT ${fmt(metrics.tbtMs, 0)} ms`,
+            `TBT ${fmt(metrics.tbtMs, 0)} ms, TTI ${fmt(metrics.ttiMs, 0)} ms`,
         );
       }
     }

@@ -87,6 +87,14 @@ const firstScreen = firstScreenChunks();
  */
 const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|background)-[\w-]+\.js$/;
 
+/**
+ * Chunks every start loads once the first screen is in (the real-time client and its checks, the background watchers
+ * and the update check, the pull gesture): all their functions run then too, so they get V8's compile hint as the
+ * first screens' chunks do (vite-compile-hint.ts; decision 67).
+ */
+const STARTED_AFTER_FIRST_SCREEN =
+  /(^|\/)(hub-connection|hub-checks|background|app-update-watch|pull-to-refresh-impl)-[\w-]+\.js$/;
+
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -95,7 +103,7 @@ export default defineConfig(({ command }) => ({
     firstScreen.plugin,
     versionPlugin(),
     prerenderPlugin(),
-    compileHintPlugin(isFirstScreenChunk),
+    compileHintPlugin((chunk) => isFirstScreenChunk(chunk) || STARTED_AFTER_FIRST_SCREEN.test(chunk.fileName)),
     ...deliveryPlugins(),
   ],
   resolve: {
