@@ -36,7 +36,9 @@ export function mapOneLineDown(map: string): string {
  * the chunk's code in the bundle, so the service worker's shell hash (`precachePlugin`, after this) covers the hint.
  * @param hinted which chunks get the hint (vite-first-screen.ts `isFirstScreenChunk`)
  */
-export function compileHintPlugin(hinted: (chunk: { name: string; isEntry: boolean }) => boolean): Plugin {
+export function compileHintPlugin(
+  hinted: (chunk: { name: string; isEntry: boolean; fileName: string }) => boolean,
+): Plugin {
   let outDir = "dist";
   return {
     name: "aquapilot-compile-hint",

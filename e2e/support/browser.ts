@@ -93,3 +93,26 @@ export async function signInAsDemo(page: Page, baseUrl: string): Promise<void> {
   await page.getByTestId("login-submit").click();
   await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
 }
+
+/** Removes the page's service workers, so the next load's files come from the network, where a test can hold them. */
+export async function withoutWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+  });
+}
+
+/**
+ * Collects every Content-Security-Policy violation of `context`'s pages into `into`, as "directive blocked-URI or
+ * sample" (the page's `securitypolicyviolation` events, reported through a binding).
+ */
+export async function collectCspViolations(context: BrowserContext, into: string[]): Promise<void> {
+  await context.exposeBinding("__reportCsp", (_s, v: string) => {
+    into.push(v);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp;
+      void report(`${e.effectiveDirective} ${e.blockedURI || e.sample}`);
+    });
+  });
+}

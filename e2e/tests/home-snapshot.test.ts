@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.ts";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { collectCspViolations, launchPhone, newPageIn, signInAsDemo, snap, withoutWorker } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /** The built entry module: holding it keeps the page as boot.js painted it. */
@@ -27,13 +27,6 @@ async function shown(page: Page) {
   });
 }
 
-/** Removes the app's service worker, so the next load's files come from the network, where the test holds them. */
-async function withoutWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
-  });
-}
-
 /**
  * The last Home on the next start (issue 12): an owner who saw Home reopens the app and sees that Home at once,
  * painted by boot.js from what the app kept, before any of the app's JavaScript has run — under the strict CSP,
@@ -47,15 +40,7 @@ describe("the last Home paints before the app's JavaScript has run", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "3" });
     phone = await launchPhone("en-US");
-    await phone.context.exposeBinding("__reportCsp", (_s, v: string) => {
-      violations.push(v);
-    });
-    await phone.context.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", (e) => {
-        const report = (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp;
-        void report(`${e.effectiveDirective} ${e.blockedURI || e.sample}`);
-      });
-    });
+    await collectCspViolations(phone.context, violations);
   });
   afterAll(async () => {
     await phone?.close();
