@@ -76,14 +76,16 @@ export function whenNetworkQuiet(
  */
 export async function registerServiceWorker(): Promise<void> {
   if (!serviceWorkerSupported() || (await getNativeConfig()).pushRegistrationId) return;
+  const container = navigator.serviceWorker;
+  // A page an older worker controls reloads when a new one takes over, at once: the browser may find the new build's
+  // worker (its own update check, a navigation) before this page registers.
+  if (container.controller) {
+    container.addEventListener("controllerchange", () => window.location.reload(), { once: true });
+  }
   await pageLoaded();
   await afterFirstScreen();
   await whenNetworkQuiet(SERVICE_WORKER_QUIET_MS, SERVICE_WORKER_QUIET_MAX_MS);
   await nextTask();
-  const container = navigator.serviceWorker;
-  if (container.controller) {
-    container.addEventListener("controllerchange", () => window.location.reload(), { once: true });
-  }
   try {
     await container.register(SERVICE_WORKER_URL, { updateViaCache: "none" });
   } catch (err) {
