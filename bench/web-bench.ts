@@ -480,14 +480,14 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
   try {
     system = await startSystem(config, { webDistDir: distDir });
     const base = system.url;
+    const deviceUrl = await demoDeviceUrl(base, (await signInDemo(base)).access_token);
     const urls: Record<WebTarget, string> = {
       static: await writeStaticFirstScreen(base, distDir),
       login: `${base}/#/login`,
       home: `${base}/#/index/home`,
-      device: await demoDeviceUrl(base, (await signInDemo(base)).access_token),
-      "device-first": "",
+      device: deviceUrl,
+      "device-first": deviceUrl,
     };
-    urls["device-first"] = urls.device;
     const runs: Record<WebTarget, WebMetrics[]> = { static: [], login: [], home: [], device: [], "device-first": [] };
     const afterLive: Array<boolean | null> = [];
     let lighthouseVersion = "";

@@ -246,6 +246,25 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
   });
 });
 
+/**
+ * Records what boot.js adds to the head instead of adding it (happy-dom would fetch the files): each element (a
+ * fragment's children one by one) goes to `record`; a stylesheet "loads" in the next task, or fails when its href
+ * holds "gone". @returns the spy, to restore
+ */
+function recordHead(record: (element: Element) => void) {
+  return vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
+    const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
+    for (const n of nodes) {
+      record(n);
+      if (n instanceof HTMLLinkElement && n.rel === "stylesheet") {
+        const fail = n.getAttribute("href")?.includes("gone");
+        setTimeout(() => n.dispatchEvent(new Event(fail ? "error" : "load")), 0);
+      }
+    }
+    return node;
+  });
+}
+
 describe("boot.js: the last Home's snapshot painted before the app runs", () => {
   const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
   let root: HTMLElement;
@@ -264,18 +283,7 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     tag.id = "boot-tag";
     document.body.append(tag);
     added = [];
-    // What boot.js adds to the head, recorded (happy-dom would fetch the files); a stylesheet "loads" at once.
-    append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
-      const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
-      added.push(...nodes);
-      for (const n of nodes) {
-        if (n instanceof HTMLLinkElement && n.rel === "stylesheet") {
-          const fail = n.getAttribute("href")?.includes("gone");
-          setTimeout(() => n.dispatchEvent(new Event(fail ? "error" : "load")), 0);
-        }
-      }
-      return node;
-    });
+    append = recordHead((n) => added.push(n));
   });
   afterEach(() => {
     append.mockRestore();
@@ -469,15 +477,7 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
         return Response.json({});
       }),
     );
-    append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
-      const nodes = node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element];
-      added.push(...nodes);
-      for (const n of nodes) {
-        if (n instanceof HTMLLinkElement && n.rel === "stylesheet")
-          setTimeout(() => n.dispatchEvent(new Event("load")));
-      }
-      return node;
-    });
+    append = recordHead((n) => added.push(n));
   });
   afterEach(() => {
     append.mockRestore();
