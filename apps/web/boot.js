@@ -21,6 +21,8 @@
  *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
  *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
  *   out at once, before the paint.
+ * - once a copy or snapshot has painted, gives the page's history entry the position the router would give it at its
+ *   start (`history.state.idx`), in the wait for the app's code rather than in its first render.
  * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
  */
 (() => {
@@ -291,6 +293,22 @@
     const total = preload(false, from, PRELOAD_GROUP);
     if (from + PRELOAD_GROUP < total) setTimeout(() => preloadInGroups(from + PRELOAD_GROUP), 0);
   };
+  /**
+   * Gives the page's history entry the router's position (`history.state.idx` 0, what React Router's hash history
+   * writes when it starts on an entry without one), in a task of its own once a copy or snapshot has painted: that
+   * one `replaceState` was 7-14 ms of the app's first render on this machine, right after its code arrived (issue 12,
+   * the Device screen's time to interactive); here it falls in the wait for that code. An entry that has a position
+   * (a reload after the app ran) keeps it.
+   */
+  const markHistoryEntry = () => {
+    try {
+      const state = window.history.state;
+      if (state && state.idx != null) return;
+      window.history.replaceState(Object.assign({}, state, { idx: 0 }), "");
+    } catch {
+      // no history API, or a state that cannot be copied: the router writes its own
+    }
+  };
   const run = () => {
     const module = document.createElement("script");
     module.type = "module";
@@ -331,6 +349,7 @@
     afterPaint(() => {
       preload(true);
       whenParsed(run);
+      setTimeout(markHistoryEntry, 0);
     });
   } else if (toPaint) {
     // The screen's stylesheets are linked now, beside the page's own (data-css): Home's (data-home-css, which the page
@@ -348,6 +367,7 @@
           afterPaint(() => {
             run();
             preloadInGroups(0);
+            setTimeout(markHistoryEntry, 0);
           });
         } else {
           preload(false);

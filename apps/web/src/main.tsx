@@ -53,6 +53,9 @@ async function start(): Promise<void> {
   // page's first number formatter was one task of 50-100 ms, several times that on a slow phone). The screens without
   // a session (Login, Register) show no figures: there it starts once the first screen is in (below), ready for Home.
   if (first.needsSession) void warmIntlOffThread(lang);
+  // Each start-up step below comes in a task of its own (the worker's start, the texts' imports, the first calls and
+  // the permissions were one task of 15-20 ms observed, right after the app's code: issue 12, time to interactive).
+  await nextTask();
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
   // Inside a shell the page's origin is the web view's own (https://localhost, capacitor://localhost): every call,
@@ -62,6 +65,7 @@ async function start(): Promise<void> {
   // groups load beside them without holding start-up: a group that fails shows that route's error page.
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   const screenTexts = loadTexts(lang, first.textGroups).catch(() => undefined);
+  await nextTask();
   // The first screen's own calls (Home's families, devices and dashboard) start now, in this tenant and, while the
   // texts load, already in this language (`requestLanguage`), beside its chunk and before its first render (issue 12:
   // no request waterfall).
@@ -70,6 +74,7 @@ async function start(): Promise<void> {
   const firstData = first.loadData(queryClient);
   holdUntilFirstScreen(firstData);
   if (!first.needsSession) void afterFirstScreen().then(() => warmIntlOffThread(lang));
+  if (first.needsSession) await nextTask();
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.
   const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();

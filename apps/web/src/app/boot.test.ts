@@ -520,6 +520,21 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
     expect(added.some((e) => e.getAttribute("type") === "module")).toBe(true);
   });
 
+  it("after the paint, gives the history entry the router's start position, and keeps one it already has", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+    history.replaceState({ kept: "yes" }, "");
+    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") });
+    await painted();
+    expect(history.state).toEqual({ kept: "yes", idx: 0 });
+    // A reload after the app ran: the entry's position stays.
+    history.replaceState({ idx: 3, key: "k" }, "");
+    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") });
+    await painted();
+    expect(history.state).toEqual({ idx: 3, key: "k" });
+    history.replaceState(null, "");
+  });
+
   it("nothing on another device's screen, on Home, on another day or without a session; the calls and the app go on", async () => {
     const cases: Array<[string, Record<string, string>]> = [
       [`#/Device?params=${params("d2")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") }],

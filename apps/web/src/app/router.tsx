@@ -6,6 +6,7 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router"
 import { currentLanguage, loadTexts, textsLoaded } from "../shared/i18n/index.ts";
 import { PATHS, setNavigator } from "../shared/navigation/index.ts";
 import { setOverlayPage } from "../shared/navigation/overlay-history.ts";
+import { Staged } from "../shared/snapshot/staged.tsx";
 import { StateBlock } from "../shared/ui/state-block.tsx";
 import { loadedScreen } from "./first-screen.ts";
 import { RouteGuard } from "./guard.tsx";
@@ -88,9 +89,13 @@ function element(route: AppRoute) {
   return (
     <RouteGuard route={route}>
       <RouteFrame route={route}>
-        <Suspense fallback={<PageFallback />}>
-          <Screen />
-        </Suspense>
+        {/* Drawn beneath a snapshot or prerendered copy at start-up, the screen comes in a task after the router's and
+            the providers' (issue 12: the one first render was a long task right after the app's code). */}
+        <Staged>
+          <Suspense fallback={<PageFallback />}>
+            <Screen />
+          </Suspense>
+        </Staged>
       </RouteFrame>
     </RouteGuard>
   );

@@ -1,5 +1,6 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { transmit } from "./transport.ts";
 
 /** A fresh copy of transport.ts (its time zone is read once per module). */
 async function freshTransport() {
@@ -50,5 +51,41 @@ describe("commonHeaders language (spec §7 Accept-Language, issue 12 calls besid
     expect(commonHeaders()["Accept-Language"]).toBe("fr");
     await changeLanguage("en");
     expect(commonHeaders()["Accept-Language"]).toBe("en");
+  });
+});
+
+describe("transmit sends each request from a task of its own (issue 12)", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("yields to the browser's scheduler before the fetch, and sends nothing when aborted meanwhile", async () => {
+    const order: string[] = [];
+    let resume: () => void = () => {};
+    vi.stubGlobal("scheduler", {
+      yield: () =>
+        new Promise<void>((r) => {
+          order.push("yield");
+          resume = r;
+        }),
+    });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        order.push("fetch");
+        return new Response("{}");
+      }),
+    );
+    const sent = transmit("/api/x", { method: "GET", headers: {} });
+    await Promise.resolve();
+    expect(order).toEqual(["yield"]);
+    resume();
+    expect((await sent).status).toBe(200);
+    expect(order).toEqual(["yield", "fetch"]);
+
+    const controller = new AbortController();
+    const aborted = transmit("/api/y", { method: "GET", headers: {}, signal: controller.signal });
+    controller.abort();
+    resume();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    expect(order).toEqual(["yield", "fetch", "yield"]);
   });
 });

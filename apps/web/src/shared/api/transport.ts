@@ -1,5 +1,6 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { i18n, requestLanguage } from "../i18n/index.ts";
+import { yieldIfScheduler } from "../scheduling/index.ts";
 import { takeEarlyAnswer } from "./early-answers.ts";
 import { ApiError, ClientErrorCode } from "./errors.ts";
 
@@ -279,6 +280,10 @@ export async function transmit(url: string, request: WireRequest): Promise<Respo
     if (body && request.onUploadProgress && typeof XMLHttpRequest !== "undefined") {
       return await viaXhr(url, request.method, headers, body, request.signal, request.onUploadProgress);
     }
+    // The request goes out from a short task of its own (issue 12: sent from the task of a screen's first render or
+    // its effects, it counted that whole task towards the page's time to interactive).
+    await yieldIfScheduler();
+    if (request.signal?.aborted) throw abortError();
     return await fetch(url, {
       method: request.method,
       headers,

@@ -75,6 +75,8 @@ export function whenNetworkQuiet(
  * worker now serves (the first worker taking over an uncontrolled page changes nothing on it: no reload).
  */
 export async function registerServiceWorker(): Promise<void> {
+  // Even the first look at `navigator.serviceWorker` costs several ms: not in the task that shows the first screen.
+  await nextTask();
   if (!serviceWorkerSupported() || (await getNativeConfig()).pushRegistrationId) return;
   const container = navigator.serviceWorker;
   // A page an older worker controls reloads when a new one takes over, at once: the browser may find the new build's

@@ -1,5 +1,5 @@
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
-import { afterFirstScreen } from "../scheduling/index.ts";
+import { afterFirstScreen, nextTask } from "../scheduling/index.ts";
 import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.ts";
 
 type HubConnectionModule = typeof import("./hub-connection.ts");
@@ -72,7 +72,12 @@ export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnect
   const whenReal = (apply: (c: HubConnectionLike) => void) => (real ? apply(real) : pending.push(apply));
   const connect = async (): Promise<HubConnectionLike> => {
     if (real) return real;
-    const made = create(await loadHubModule());
+    const module = await loadHubModule();
+    // Both hubs wait for the same load: each builds its connection in a task of its own, and starts it in another
+    // (issue 12: the two builds and negotiations in one task were a long task right after the first screen).
+    await nextTask();
+    if (real) return real;
+    const made = create(module);
     real = made;
     for (const apply of pending.splice(0)) apply(made);
     return made;
@@ -81,6 +86,7 @@ export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnect
   return {
     async start() {
       const c = await connect();
+      await nextTask();
       if (stopped) throw new Error("stopped before start");
       startedAt = Date.now();
       await c.start();

@@ -31,6 +31,23 @@ describe("afterFirstScreen", () => {
     expect(await settledWithin(afterFirstScreen(), 1_000)).toBe(true);
   });
 
+  it("resumes each waiter in a task of its own, not all in one", async () => {
+    let answer: (value?: unknown) => void = () => {};
+    holdUntilFirstScreen(new Promise((r) => (answer = r)), 10_000);
+    const order: string[] = [];
+    const waiter = (name: string) =>
+      afterFirstScreen().then(() => {
+        order.push(name);
+        // A microtask of this waiter's task: it runs before the next waiter only when that one is in a later task.
+        void Promise.resolve().then(() => order.push(`${name}'s microtask`));
+      });
+    const both = Promise.all([waiter("a"), waiter("b")]);
+    answer();
+    await both;
+    await Promise.resolve();
+    expect(order).toEqual(["a", "a's microtask", "b", "b's microtask"]);
+  });
+
   it("holds no longer than its limit when the calls never answer", async () => {
     holdUntilFirstScreen(new Promise(() => {}), 150);
     const shown = afterFirstScreen();
