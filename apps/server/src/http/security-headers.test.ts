@@ -39,13 +39,35 @@ function csp(res: WithHeaders): Map<string, string[]> {
 }
 
 let checked = 0;
-/** The headers every answer carries (issue 11): CSP that forbids framing, nosniff, DENY, a referrer policy. */
-function expectBaseHeaders(res: WithHeaders): void {
+/** Headers only a page needs, never on the API's answers (decision 69). */
+const PAGE_ONLY = [
+  "cross-origin-opener-policy",
+  "origin-agent-cluster",
+  "x-dns-prefetch-control",
+  "x-download-options",
+  "x-permitted-cross-domain-policies",
+  "x-xss-protection",
+];
+
+/**
+ * The headers every answer carries (issue 11): CSP that forbids framing, nosniff, DENY, a referrer policy. A page or
+ * file: the page's CSP (`default-src 'self'`, no plugins). An answer of the API, /connect, the hubs' negotiation
+ * (`api`): a CSP that allows nothing (`default-src 'none'`) and none of the page-only headers (decision 69).
+ */
+function expectBaseHeaders(res: WithHeaders, kind: "page" | "api"): void {
   checked++;
   const policy = csp(res);
   expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
-  expect(policy.get("default-src")).toEqual(["'self'"]);
-  expect(policy.get("object-src")).toEqual(["'none'"]);
+  if (kind === "api") {
+    expect(policy.get("default-src")).toEqual(["'none'"]);
+    expect([...policy.keys()].sort()).toEqual(["default-src", "frame-ancestors"]);
+    for (const name of PAGE_ONLY) expect(res.headers[name], name).toBeUndefined();
+    expect(res.headers["cross-origin-resource-policy"]).toBe("same-origin");
+  } else {
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
+  }
   expect(res.headers["x-frame-options"]).toBe("DENY");
   expect(res.headers["x-content-type-options"]).toBe("nosniff");
   expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
@@ -100,7 +122,7 @@ describe("security headers and caching (issue 11)", () => {
       ["/api/no-such-call", () => t.app.inject({ method: "GET", url: "/api/no-such-call" })],
     ] as const) {
       const res = await answer();
-      expectBaseHeaders(res);
+      expectBaseHeaders(res, "api");
       expect(res.headers["cache-control"], url).toBe(NO_STORE);
     }
   });
@@ -114,7 +136,7 @@ describe("security headers and caching (issue 11)", () => {
     });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
-    expectBaseHeaders(res);
+    expectBaseHeaders(res, "api");
     expect(res.headers["cache-control"]).toBe(NO_STORE);
   });
 
@@ -131,7 +153,7 @@ describe("security headers and caching (issue 11)", () => {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["cache-control"], url).toBe(cacheControl);
-      expectBaseHeaders(res);
+      expectBaseHeaders(res, "page");
     }
     expect(webAppCacheControl("assets/x-1.css")).toBe(IMMUTABLE);
     expect(webAppCacheControl("assets.html")).toBe(REVALIDATE);
@@ -141,7 +163,7 @@ describe("security headers and caching (issue 11)", () => {
     const res = await t.app.inject({ method: "GET", url: "/uploads/files/0123456789abcdef0123456789abcdef.png" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expectBaseHeaders(res);
+    expectBaseHeaders(res, "page");
   });
 
   it("has a strict CSP: no inline or eval script, no inline style, hubs on the same host, no framing", async () => {
@@ -225,13 +247,15 @@ describe("security headers on the hubs' negotiation and per map provider", () =>
     try {
       const res = await app.inject({ method: "POST", url: `${HUB_PATHS.deviceChange}/negotiate?negotiateVersion=1` });
       expect(res.statusCode).toBe(401);
-      expectBaseHeaders(res);
+      expectBaseHeaders(res, "api");
       expect(res.headers["cache-control"]).toBe(NO_STORE);
-      // MAP_TYPE 2 (Baidu): its tiles and its JSONP web service, nothing of the other vendors.
-      const policy = csp(res);
+      // MAP_TYPE 2 (Baidu), in the pages' policy: its tiles and its JSONP web service, nothing of the other vendors.
+      const page = await app.inject({ method: "GET", url: "/no-such-page" });
+      expectBaseHeaders(page, "page");
+      const policy = csp(page);
       expect(policy.get("script-src")).toEqual(["'self'", "https://api.map.baidu.com"]);
       expect(policy.get("img-src")).toContain("https://*.bdimg.com");
-      expect(String(res.headers["content-security-policy"])).not.toMatch(/tianditu|autonavi|gtimg|qq\.com/);
+      expect(String(page.headers["content-security-policy"])).not.toMatch(/tianditu|autonavi|gtimg|qq\.com/);
     } finally {
       await hubs.close();
     }

@@ -24,6 +24,28 @@ export const NO_STORE = "no-store";
  */
 export const NO_STORE_PREFIXES = ["/api/", "/connect/", "/signalr-hubs/", "/iot/", "/dev/"];
 
+/**
+ * The headers of every answer under {@link NO_STORE_PREFIXES} (JSON, never a page; OWASP's REST Security Cheat Sheet):
+ * a CSP that lets the answer load and run nothing and be framed nowhere, even if a browser were led to render it,
+ * nosniff, DENY, the referrer policy and Cross-Origin-Resource-Policy of the pages. The page-only headers (the page's
+ * CSP with its map and hub sources, Cross-Origin-Opener-Policy, Origin-Agent-Cluster, X-DNS-Prefetch-Control,
+ * X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection) stay off these answers (issue 14 "API":
+ * they were a kilobyte of every answer's ~2 KB; decision 69).
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "cross-origin-resource-policy": "same-origin",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+};
+
+/** Whether `url` (path and query, as the request names it) is one of the server's own answers ({@link NO_STORE_PREFIXES}). */
+export function isApiPath(url: string): boolean {
+  const lower = url.toLowerCase();
+  return NO_STORE_PREFIXES.some((p) => lower.startsWith(p));
+}
+
 /** How many distinct hub sources (request hosts) get a CSP middleware of their own (see registerSecurityHeaders). */
 export const CSP_VARIANTS = 64;
 
@@ -120,9 +142,10 @@ export function webAppCacheControl(relativePath: string): string {
 }
 
 /**
- * Registers the security headers on the root app (call before the routes): helmet (CSP of
- * {@link contentSecurityPolicy}, X-Frame-Options DENY, nosniff, Referrer-Policy strict-origin-when-cross-origin so
- * map vendors' key whitelists still see the origin, Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy
+ * Registers the security headers on the root app (call before the routes). The server's own answers
+ * ({@link isApiPath}) get {@link API_HEADERS}; pages and files get helmet (CSP of {@link contentSecurityPolicy},
+ * X-Frame-Options DENY, nosniff, Referrer-Policy strict-origin-when-cross-origin so map vendors' key whitelists still
+ * see the origin, Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy
  * same-origin, no X-Powered-By), HSTS ({@link HSTS}) only on requests that came over TLS (`request.protocol`, which
  * honours X-Forwarded-Proto through the app's trustProxy), and {@link NO_STORE} on every answer under
  * {@link NO_STORE_PREFIXES} and on every other answer that set no Cache-Control of its own (static files set theirs).
@@ -170,17 +193,22 @@ export function registerSecurityHeaders(
     strictTransportSecurity: false,
     xFrameOptions: { action: "deny" },
   });
-  // CSP first, then the others: helmet's own order.
-  const applyHeaders: onRequestHookHandler = (request, reply, done) =>
+  const apiHeaders = Object.entries(API_HEADERS);
+  // CSP first, then the others: helmet's own order. The API's answers get their short fixed set.
+  const applyHeaders: onRequestHookHandler = (request, reply, done) => {
+    if (isApiPath(request.url)) {
+      for (const [name, value] of apiHeaders) reply.raw.setHeader(name, value);
+      return done();
+    }
     cspFor(request.raw)(request.raw, reply.raw, (cspError?: unknown) => {
       if (cspError) return done(cspError as Error);
       otherHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     });
+  };
   app.addHook("onRequest", applyHeaders);
   app.addHook("onSend", async (request, reply) => {
     if (request.protocol === "https") reply.header("strict-transport-security", HSTS);
-    const url = request.url.toLowerCase();
-    if (!reply.hasHeader("cache-control") || NO_STORE_PREFIXES.some((p) => url.startsWith(p))) {
+    if (!reply.hasHeader("cache-control") || isApiPath(request.url)) {
       reply.header("cache-control", NO_STORE);
     }
   });
