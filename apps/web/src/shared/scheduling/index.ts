@@ -5,9 +5,13 @@
  * a zero-delay timeout. Never rejects.
  */
 export function nextTask(): Promise<void> {
+  return schedulerYield() ?? new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** `scheduler.yield()`'s promise where the browser has it (Chromium 129+), else null. */
+function schedulerYield(): Promise<void> | null {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return typeof scheduler?.yield === "function" ? scheduler.yield() : null;
 }
 
 /**
@@ -17,8 +21,7 @@ export function nextTask(): Promise<void> {
  * must not wait on a timer where there is no scheduler (tests with fake timers). Never rejects.
  */
 export function yieldIfScheduler(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return typeof scheduler?.yield === "function" ? scheduler.yield() : Promise.resolve();
+  return schedulerYield() ?? Promise.resolve();
 }
 
 /**
