@@ -72,7 +72,14 @@ async function start(): Promise<void> {
   // What is not the first screen (the real-time client, the message centre, the pull gesture) waits for these calls
   // and their paint.
   const firstData = first.loadData(queryClient);
-  holdUntilFirstScreen(firstData);
+  // Drawn beneath a snapshot or copy, the first screen is in only once it is shown (below): what waits for it (the
+  // real-time client, the background watchers) then never starts its downloads before that screen's largest paint
+  // (issue 12: on a Device screen opened the first time, they started while it was still being drawn).
+  let shown: () => void = () => {};
+  const firstScreenShown = new Promise<void>((resolve) => {
+    shown = resolve;
+  });
+  holdUntilFirstScreen(Promise.allSettled([firstData, firstScreenShown]));
   if (!first.needsSession) void afterFirstScreen().then(() => warmIntlOffThread(lang));
   if (first.needsSession) await nextTask();
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
@@ -122,6 +129,7 @@ async function start(): Promise<void> {
     await firstScreenComplete(SNAPSHOT_DRAW_MS);
     showStaged(container, target);
   }
+  shown();
   // Web Push for the installed web app (issue 5); a no-op inside the native shells and where unsupported.
   if (import.meta.env.PROD) void registerServiceWorker();
 }
