@@ -47,7 +47,8 @@ let firstScreen: Promise<void> = Promise.resolve();
  * Holds what is not the first screen until the first screen's own calls have settled and their answers have been
  * rendered and painted, or at most `maxMs` (issue 12: the real-time client, the message centre and the update check
  * loaded beside Home's calls pushed Home's device list — its largest paint — back by over a second on a slow phone).
- * Start-up calls it with the first screen's calls before the first render; {@link afterFirstScreen} waits for it.
+ * Start-up calls it before the first render with the first screen's calls and that screen's showing (a screen drawn
+ * beneath a snapshot or copy is in only once shown); {@link afterFirstScreen} waits for it.
  * @param settled settles (either way) when the first screen's calls have
  * @param maxMs the most it holds, from now, in ms
  */
