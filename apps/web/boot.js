@@ -21,7 +21,11 @@
  *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
  *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
  *   out at once, before the paint.
- * - once a copy or snapshot has painted, gives the page's history entry the position the router would give it at its
+ * - with a session stored and the page opening on /Device with no snapshot of that device, paints the prerendered
+ *   frame of the Device screen (the screen as it shows while its device loads: features/device DeviceFrame) in the
+ *   start language once the Device screen's stylesheets are in, and starts the app's code after that paint, as with
+ *   the Login copy; the first calls go out at once, before the paint.
+ * - once a copy, frame or snapshot has painted, gives the page's history entry the position the router would give it at its
  *   start (`history.state.idx`), in the wait for the app's code rather than in its first render.
  * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
  */
@@ -165,16 +169,31 @@
     return true;
   };
 
+  /**
+   * Shows the prerendered `screen` ("login", "device") in `lang`: styles.css shows the copy the page's data-prerender
+   * and data-prerender-screen name.
+   */
+  const showPrerendered = (screen, lang) => {
+    document.documentElement.setAttribute("data-prerender", lang);
+    document.documentElement.setAttribute("data-prerender-screen", screen);
+    document.documentElement.lang = lang;
+  };
+
+  /** The Device screen's stylesheets (those of data-device). */
+  const deviceSheets = () => (script?.dataset.device || "").split(" ").filter((href) => /\.css$/.test(href));
+
   let shown = false;
   let toPaint = null;
+  /** The language of the Device screen's frame to paint (a signed-in start on /Device with no snapshot), else null. */
+  let frameLang = null;
   try {
     const lang = pick();
     if (lang) {
-      document.documentElement.setAttribute("data-prerender", lang);
-      document.documentElement.lang = lang;
+      showPrerendered("login", lang);
       shown = true;
     } else {
       toPaint = snapshotToPaint();
+      if (!toPaint && signedInOnDevice() && deviceSheets().length > 0) frameLang = startLanguage();
     }
   } catch {
     // no storage, bad JSON: no copy, no snapshot
@@ -356,14 +375,33 @@
     // preloads), the Device screen's (the stylesheets of data-device). The Device screen's first calls go out first.
     if (toPaint.screen === "device") sendEarlyCalls();
     const own = (script.dataset.css || "").split(" ");
-    const wanted =
-      toPaint.screen === "home"
-        ? (script.dataset.homeCss || "").split(" ")
-        : (script.dataset.device || "").split(" ").filter((href) => /\.css$/.test(href));
+    const wanted = toPaint.screen === "home" ? (script.dataset.homeCss || "").split(" ") : deviceSheets();
     const sheets = loadSheets(wanted.filter((href) => href && own.indexOf(href) < 0));
     whenParsed(() => {
       sheets.then((loaded) => {
         if (loaded && paintSnapshot(toPaint.screen, toPaint.snapshot)) {
+          afterPaint(() => {
+            run();
+            preloadInGroups(0);
+            setTimeout(markHistoryEntry, 0);
+          });
+        } else {
+          preload(false);
+          run();
+        }
+      });
+    });
+  } else if (frameLang) {
+    // The Device screen's frame: its first calls go out first, its stylesheets are linked now, beside the page's own,
+    // and the frame shows once they are in and the page is parsed; the app's code starts after that paint.
+    sendEarlyCalls();
+    const own = (script.dataset.css || "").split(" ");
+    const sheets = loadSheets(deviceSheets().filter((href) => own.indexOf(href) < 0));
+    whenParsed(() => {
+      sheets.then((loaded) => {
+        // A page without the frame in that language (an older index.html) starts the app as it would without one.
+        if (loaded && document.querySelector(`.prerender[data-screen="device"][lang="${frameLang}"]`)) {
+          showPrerendered("device", frameLang);
           afterPaint(() => {
             run();
             preloadInGroups(0);

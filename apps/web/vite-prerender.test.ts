@@ -18,7 +18,11 @@ describe("the prerendered Login copy (issue 12)", () => {
       '<div class="route route--none" data-route="Login"><input id="a1" data-testid="login-account" class="x" placeholder="Пароль"/></div>',
     );
     expect(copy).toBe(
-      '<div class="prerender" lang="ru" inert=""><div class="route route--none"><input class="x" placeholder="Пароль"/></div></div>',
+      '<div class="prerender" data-screen="login" lang="ru" inert=""><div class="route route--none"><input class="x" placeholder="Пароль"/></div></div>',
+    );
+    // The Device screen's frame carries its screen, which boot.js and styles.css pick it by.
+    expect(prerenderCopy("en", '<div data-testid="device-frame" class="device-frame">Salt</div>', "device")).toBe(
+      '<div class="prerender" data-screen="device" lang="en" inert=""><div class="device-frame">Salt</div></div>',
     );
   });
 
@@ -33,14 +37,15 @@ describe("the prerendered Login copy (issue 12)", () => {
     expect(() => prerenderCopy("en", "<script>alert(1)</script>")).toThrow(/script/);
   });
 
-  it("goes into the empty #root of index.html, every language in order", () => {
+  it("goes into the empty #root of index.html, every copy in order", () => {
     const html = '<html><body><div id="root"></div><script type="module" src="/a.js"></script></body></html>';
     const out = injectPrerender(html, [
       { lang: "zh-Hans", markup: "<p>登录</p>" },
       { lang: "en", markup: "<p>Sign in $&</p>" },
+      { lang: "en", markup: "<p>Device</p>", screen: "device" },
     ]);
     expect(out).toBe(
-      '<html><body><div id="root"><div class="prerender" lang="zh-Hans" inert=""><p>登录</p></div><div class="prerender" lang="en" inert=""><p>Sign in $&</p></div></div><script type="module" src="/a.js"></script></body></html>',
+      '<html><body><div id="root"><div class="prerender" data-screen="login" lang="zh-Hans" inert=""><p>登录</p></div><div class="prerender" data-screen="login" lang="en" inert=""><p>Sign in $&</p></div><div class="prerender" data-screen="device" lang="en" inert=""><p>Device</p></div></div><script type="module" src="/a.js"></script></body></html>',
     );
     expect(() => injectPrerender("<div id=root></div>", [])).toThrow(/no empty/);
   });

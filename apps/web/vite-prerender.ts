@@ -54,37 +54,48 @@ export const PRERENDER_STYLE_CLASSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * One language's prerendered markup made safe to paint before the app runs: test ids, route names and element ids
+ * One language's prerendered markup of `screen` made safe to paint before the app runs: test ids, route names and element ids
  * removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned
- * into classes ({@link PRERENDER_STYLE_CLASSES}), inside a `div.prerender` wrapper that carries the language, is
- * hidden until boot.js picks it (styles.css) and is `inert` (a tap or typing before the app runs does nothing, so
- * nothing typed is lost when the real page replaces it).
+ * into classes ({@link PRERENDER_STYLE_CLASSES}), inside a `div.prerender` wrapper that carries the screen
+ * (`data-screen`: "login", or "device" for the Device screen's frame) and the language, is hidden until boot.js
+ * picks it (styles.css) and is `inert` (a tap or typing before the app runs does nothing, so nothing typed is lost
+ * when the real page replaces it).
  * @throws Error when the markup has another style attribute (the copy would not look like the page) or a script.
  */
-export function prerenderCopy(lang: Language, markup: string): string {
-  if (/<script/i.test(markup)) throw new Error(`prerendered Login (${lang}) has a script`);
+export function prerenderCopy(lang: Language, markup: string, screen: PrerenderedScreen = "login"): string {
+  if (/<script/i.test(markup)) throw new Error(`prerendered ${screen} (${lang}) has a script`);
   let clean = markup.replace(/\s(data-testid|data-route|id)="[^"]*"/g, "");
   clean = clean.replace(/<([a-z][\w-]*)([^>]*?)\sstyle="([^"]*)"([^>]*)>/gi, (tag, name, before, style, after) => {
     const cls = PRERENDER_STYLE_CLASSES[style];
-    if (!cls) throw new Error(`prerendered Login (${lang}) has a style attribute the CSP would drop: ${tag}`);
+    if (!cls) throw new Error(`prerendered ${screen} (${lang}) has a style attribute the CSP would drop: ${tag}`);
     const attrs = `${before}${after}`;
     const withClass = /\sclass="/.test(attrs)
       ? attrs.replace(/\sclass="([^"]*)"/, (_m, c) => ` class="${c} ${cls}"`)
       : `${attrs} class="${cls}"`;
     return `<${name}${withClass}>`;
   });
-  return `<div class="prerender" lang="${lang}" inert="">${clean}</div>`;
+  return `<div class="prerender" data-screen="${screen}" lang="${lang}" inert="">${clean}</div>`;
+}
+
+/** The screens index.html holds prerendered: Login, and the Device screen's frame while its device loads. */
+export type PrerenderedScreen = "login" | "device";
+
+/** One prerendered copy: a screen's markup in one language ({@link prerenderCopy}). */
+export interface PrerenderedCopy {
+  lang: Language;
+  markup: string;
+  /** "login" when left out. */
+  screen?: PrerenderedScreen;
 }
 
 /**
- * index.html with the copies in `#root` (React's first render clears them) and, in the head, the Login chunk's
- * stylesheets and the boot script.
+ * index.html with the copies in `#root` (React's first render clears them), each as {@link prerenderCopy} makes it.
  * @throws Error when index.html has no empty `<div id="root"></div>`.
  */
-export function injectPrerender(html: string, copies: ReadonlyArray<{ lang: Language; markup: string }>): string {
+export function injectPrerender(html: string, copies: readonly PrerenderedCopy[]): string {
   const root = '<div id="root"></div>';
   if (!html.includes(root)) throw new Error('index.html: no empty <div id="root"></div> to prerender into');
-  const body = copies.map((c) => prerenderCopy(c.lang, c.markup)).join("");
+  const body = copies.map((c) => prerenderCopy(c.lang, c.markup, c.screen)).join("");
   return html.replace(root, () => `<div id="root">${body}</div>`);
 }
 
@@ -271,14 +282,14 @@ async function withBrowserGlobals<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Renders the Login screen in every language of spec §1 with the app's own modules (a Vite server in SSR mode over
- * this project, CSS left out), with the `define`s of the build.
+ * Renders the Login screen and the Device screen's frame (app/prerender.tsx) in every language of spec §1 with the
+ * app's own modules (a Vite server in SSR mode over this project, CSS left out), with the `define`s of the build.
  */
 async function renderCopies(
   root: string,
   define: Record<string, unknown>,
   alias: unknown,
-): Promise<{ copies: Array<{ lang: Language; markup: string }>; calls: BootCalls }> {
+): Promise<{ copies: PrerenderedCopy[]; calls: BootCalls }> {
   const server = await createServer({
     configFile: false,
     root,
@@ -303,10 +314,14 @@ async function renderCopies(
       const mod = (await server.ssrLoadModule(RENDER_MODULE)) as {
         LANGUAGES: readonly Language[];
         renderLoginScreen: (lang: Language) => Promise<string>;
+        renderDeviceFrame: (lang: Language) => Promise<string>;
         bootCalls: () => BootCalls;
       };
-      const copies: Array<{ lang: Language; markup: string }> = [];
+      const copies: PrerenderedCopy[] = [];
       for (const lang of mod.LANGUAGES) copies.push({ lang, markup: await mod.renderLoginScreen(lang) });
+      for (const lang of mod.LANGUAGES) {
+        copies.push({ lang, markup: await mod.renderDeviceFrame(lang), screen: "device" });
+      }
       return { copies, calls: mod.bootCalls() };
     });
   } finally {
@@ -315,7 +330,7 @@ async function renderCopies(
 }
 
 /**
- * The build step: index.html gets the prerendered Login copies ({@link injectPrerender}), the Login chunk's
+ * The build step: index.html gets the prerendered Login copies and Device frames ({@link injectPrerender}), the Login chunk's
  * stylesheets, and the boot script ({@link bootScript}) starting the app's code ({@link deferEntry}). Runs on the built index.html
  * before the service worker's shell list and the compressed copies are made.
  */
@@ -338,16 +353,10 @@ export function prerenderPlugin(): Plugin {
       async handler(html, ctx) {
         if (!ctx.bundle) return html;
         const { copies, calls } = await renderCopies(root, define, alias);
+        const languages = [...new Set(copies.map((c) => c.lang))];
         const login = chunkClosure(ctx.bundle, LOGIN_MODULE);
-        const home = homeChunks(
-          ctx.bundle,
-          copies.map((c) => c.lang),
-        );
-        const device = screenChunks(
-          ctx.bundle,
-          FIRST_SCREENS.device,
-          copies.map((c) => c.lang),
-        );
+        const home = homeChunks(ctx.bundle, languages);
+        const device = screenChunks(ctx.bundle, FIRST_SCREENS.device, languages);
         const href = (file: string) => path.posix.join(base, file);
         const tags: HtmlTagDescriptor[] = login.css
           .map(href)

@@ -147,7 +147,12 @@ describe("the Device screen in Chromium", () => {
     // painted from it, is e2e/tests/device-snapshot.test.ts).
     await fresh.addInitScript(() => localStorage.removeItem("deviceSnapshot"));
     await fresh.addInitScript(() => {
-      const w = window as unknown as { __before?: string[]; __calledBeforeRender?: string[]; __wholeAtFirst?: boolean };
+      const w = window as unknown as {
+        __before?: string[];
+        __calledBeforeRender?: string[];
+        __wholeAtFirst?: boolean;
+        __frameSeen?: string;
+      };
       w.__before = [];
       document.addEventListener("DOMContentLoaded", () => {
         // What the page shows is #root's (the app draws the screen out of sight first and then makes it #root).
@@ -161,11 +166,26 @@ describe("the Device screen in Chromium", () => {
             w.__calledBeforeRender = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
             return;
           }
-          for (const what of [".guard-wait", ".adm-spin-loading", ".device-loading", ".adm-nav-bar"]) {
+          // Before it, only the prerendered frame of the screen (index.html; apps/web/boot.js) shows: no spinner, no
+          // guard's wait, no loading frame or page bar drawn by the app.
+          for (const frame of document.querySelectorAll('#root .prerender[data-screen="device"]')) {
+            if (getComputedStyle(frame).display !== "none") w.__frameSeen = frame.getAttribute("lang") ?? "?";
+          }
+          for (const what of [
+            ".guard-wait",
+            ".adm-spin-loading",
+            '[data-testid="device-frame"]',
+            ".adm-nav-bar:not(.prerender .adm-nav-bar)",
+          ]) {
             if (shown(what) && !w.__before?.includes(what)) w.__before?.push(what);
           }
         });
-        seen.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["id"] });
+        seen.observe(document.documentElement, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          attributeFilter: ["id", "data-prerender-screen"],
+        });
       });
     });
     const params = encodeURIComponent(JSON.stringify({ deviceId, familyId }));
@@ -173,6 +193,8 @@ describe("the Device screen in Chromium", () => {
     await fresh.getByTestId("device-name").waitFor({ timeout: 15_000 });
     expect(await fresh.evaluate(() => (window as unknown as { __before: string[] }).__before)).toEqual([]);
     expect(await fresh.evaluate(() => (window as unknown as { __wholeAtFirst?: boolean }).__wholeAtFirst)).toBe(true);
+    // The frame in the phone's language (this phone's is English).
+    expect(await fresh.evaluate(() => (window as unknown as { __frameSeen?: string }).__frameSeen)).toBe("en");
     // Its first calls left from the page's boot script, before the app's code had loaded, and the app took every
     // answer instead of asking again (shared/api/early-answers.ts): each went on the wire once before the first
     // render, none is left over.

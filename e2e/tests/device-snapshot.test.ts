@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.ts";
@@ -6,6 +8,12 @@ import { startTestSystem } from "../support/system.ts";
 
 /** The built entry module: holding it keeps the page as boot.js painted it. */
 const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
+
+/** The Device screen's texts in `lang` (apps/web/src/features/device/locales). */
+function deviceTexts(lang: string): { saltGauge: { reminderHint: string }; deviceControl: { timeSync: string } } {
+  const file = path.join(import.meta.dirname, "../../apps/web/src/features/device/locales", `${lang}.json`);
+  return JSON.parse(readFileSync(file, "utf8"));
+}
 
 /** What the page shows of the Device screen: the snapshot's mark, #root's state, the name and the live chip. */
 async function shown(page: Page) {
@@ -125,6 +133,67 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
     await page.goto(`${system.url}/version.json`);
     await page.goto(first);
     await expect.poll(() => shown(page).then((s) => s.snapshot)).toBe("device");
+    await page.close();
+  });
+
+  it("opened on a device with no snapshot of it: its frame paints in each of the five languages, fits 375 px, takes no taps, and the live screen replaces it", async () => {
+    // Issue 12 (the Device screen interactive within 2 s): index.html holds the screen as it shows while its device
+    // loads, in each language, and boot.js paints it before the app's JavaScript has run.
+    const page = await phone.context.newPage();
+    await signInAsDemo(page, system.url);
+    await page.locator('[data-testid="device-card"]').first().click();
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    const deviceUrl = page.url();
+    const name = await page.getByTestId("device-name").textContent();
+    await page.goto(`${system.url}/version.json`);
+    await withoutWorker(page);
+    for (const lang of ["zh-Hans", "en", "es", "ru", "fr"]) {
+      await page.evaluate((l) => {
+        localStorage.setItem("lang", JSON.stringify(l));
+        localStorage.removeItem("deviceSnapshot");
+      }, lang);
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      await page.route(ENTRY_SCRIPT, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(deviceUrl);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.getAttribute("data-prerender-screen")))
+        .toBe("device");
+      const frame = page.locator('#root .prerender[data-screen="device"]:visible');
+      expect(await frame.getAttribute("lang")).toBe(lang);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      const texts = deviceTexts(lang);
+      await frame.getByText(texts.saltGauge.reminderHint).waitFor();
+      // Laid out within the phone's width: nothing sticks out or makes the page scroll sideways.
+      const outside = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const shown = [...document.querySelectorAll<HTMLElement>('#root .prerender[data-screen="device"] *')].filter(
+          (e) => e.getClientRects().length > 0,
+        );
+        return {
+          scroll: document.documentElement.scrollWidth - width,
+          out: shown.filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.className || e.localName} ${e.getBoundingClientRect().right}`),
+        };
+      });
+      await snap(page, `device-frame-${lang}`);
+      expect(outside, lang).toEqual({ scroll: 0, out: [] });
+      // It takes no taps: the page stays where it is.
+      await frame.getByText(texts.deviceControl.timeSync).click({ force: true });
+      expect(page.url()).toBe(deviceUrl);
+      release();
+      await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+      expect(await page.locator("#root .prerender").count()).toBe(0);
+      expect(await page.getByTestId("device-name").textContent()).toBe(name);
+      await page.unroute(ENTRY_SCRIPT);
+      await page.goto(`${system.url}/version.json`);
+      await withoutWorker(page);
+    }
+    expect(violations).toEqual([]);
     await page.close();
   });
 });

@@ -13,6 +13,7 @@ function boot(hash: string, storage: Record<string, string>, native = false): st
   for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);
   if (native) (window as unknown as { AquaPilotNative: object }).AquaPilotNative = {};
   document.documentElement.removeAttribute("data-prerender");
+  document.documentElement.removeAttribute("data-prerender-screen");
   new Function(BOOT)();
   return document.documentElement.getAttribute("data-prerender");
 }
@@ -131,15 +132,13 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     }
   });
 
-  it("signed in on /Device, preloads the Device screen's chunks, its stylesheet (fetched, not applied) and texts", () => {
+  it("signed in on /Device, preloads the Device screen's chunks and texts once its stylesheet is in (no frame to show)", async () => {
     const added: Element[] = [];
-    const append = vi.spyOn(document.head, "appendChild").mockImplementation((node) => {
-      added.push(...(node instanceof DocumentFragment ? [...node.children] : [node as unknown as Element]));
-      return node;
-    });
-    const links = (hash: string, storage: Record<string, string>) => {
+    const append = recordHead((e) => added.push(e));
+    const links = async (hash: string, storage: Record<string, string>) => {
       added.length = 0;
       boot(hash, storage);
+      await new Promise((r) => setTimeout(r, 10));
       return added
         .filter((e) => e.localName === "link")
         .map(
@@ -157,21 +156,28 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     document.body.append(tag);
     const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
     const base = ["modulepreload /assets/react-1.js", "modulepreload /assets/index-1.js"];
+    // The stylesheet is linked first (for the Device screen's frame, which this page does not hold), then the rest.
     const device = ["modulepreload /assets/device-1.js", "preload:style /assets/device-1.css"];
     try {
       const params = encodeURIComponent(JSON.stringify({ deviceId: "d1", familyId: "f1" }));
       for (const hash of [`#/Device?params=${params}`, "#/device", "#/Device/"]) {
-        expect(links(hash, { token, lang: '"en"' }), hash).toEqual([
+        expect(await links(hash, { token, lang: '"en"' }), hash).toEqual([
+          "stylesheet /assets/device-1.css",
           ...base,
           ...device,
           "modulepreload /assets/en-device-1.js",
           "modulepreload /assets/en-fault-1.js",
         ]);
       }
-      expect(links("#/Device", { token })).toEqual([...base, ...device, "modulepreload /assets/zh-Hans-device-1.js"]);
+      expect(await links("#/Device", { token })).toEqual([
+        "stylesheet /assets/device-1.css",
+        ...base,
+        ...device,
+        "modulepreload /assets/zh-Hans-device-1.js",
+      ]);
       // Signed out (the first screen is Login) or another device route: only the entry.
-      expect(links("#/Device", { lang: '"en"' })).toEqual(base);
-      expect(links("#/DeviceAttribute", { token, lang: '"en"' })).toEqual(base);
+      expect(await links("#/Device", { lang: '"en"' })).toEqual(base);
+      expect(await links("#/DeviceAttribute", { token, lang: '"en"' })).toEqual(base);
     } finally {
       append.mockRestore();
       tag.remove();
@@ -558,5 +564,124 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
         what,
       ).toBe(true);
     }
+  });
+});
+
+describe("boot.js: the Device screen's prerendered frame painted before the app runs", () => {
+  const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
+  const params = (deviceId: string) => encodeURIComponent(JSON.stringify({ deviceId, familyId: "f1" }));
+  let root: HTMLElement;
+  let added: Element[] = [];
+  let append: ReturnType<typeof vi.spyOn>;
+  /** What happened, in order: calls sent, stylesheets linked, the frame shown, the app's entry added. */
+  let steps: string[] = [];
+
+  beforeEach(() => {
+    root = document.createElement("div");
+    root.id = "root";
+    // As index.html holds them (apps/web/vite-prerender.ts): Login's copies and the Device frames, all hidden.
+    root.innerHTML =
+      '<div class="prerender" data-screen="login" lang="en" inert="">login</div>' +
+      '<div class="prerender" data-screen="device" lang="en" inert="">device frame</div>' +
+      '<div class="prerender" data-screen="device" lang="zh-Hans" inert="">设备</div>';
+    document.body.append(root);
+    const tag = document.createElement("script");
+    tag.dataset.entry = "/assets/index-1.js";
+    tag.dataset.css = "/assets/app-1.css";
+    tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
+    tag.dataset.deviceCalls = "POST /api/device/info?deviceId=__deviceId__";
+    tag.dataset.tokenMargin = "60000";
+    tag.id = "boot-tag";
+    document.body.append(tag);
+    added = [];
+    steps = [];
+    const frame = () => document.documentElement.getAttribute("data-prerender-screen");
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        steps.push(`call ${url} frame=${frame()}`);
+        return Response.json({});
+      }),
+    );
+    append = recordHead((n) => {
+      added.push(n);
+      if (n.getAttribute("rel") === "stylesheet") steps.push(`stylesheet ${n.getAttribute("href")} frame=${frame()}`);
+      if (n.getAttribute("type") === "module") steps.push(`entry frame=${frame()}`);
+    });
+  });
+  afterEach(() => {
+    append.mockRestore();
+    vi.unstubAllGlobals();
+    root.remove();
+    document.getElementById("boot-tag")?.remove();
+    document.documentElement.removeAttribute("data-prerender");
+    document.documentElement.removeAttribute("data-prerender-screen");
+    delete (window as unknown as { __aquapilotEarly?: unknown }).__aquapilotEarly;
+    localStorage.clear();
+    window.location.hash = "";
+  });
+
+  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+
+  it("signed in on a device's screen with no snapshot of it: calls, stylesheet, the frame in the start language, then the app", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"' });
+    // At once: the first calls and the stylesheet; the frame waits for the stylesheet, the app for the frame's paint.
+    expect(steps).toEqual([
+      "call /api/device/info?deviceId=d1 frame=null",
+      "stylesheet /assets/device-1.css frame=null",
+    ]);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(document.documentElement.getAttribute("data-prerender")).toBe("en");
+    expect(document.documentElement.getAttribute("data-prerender-screen")).toBe("device");
+    expect(document.documentElement.lang).toBe("en");
+    await painted();
+    expect(steps.at(-1)).toBe("entry frame=device");
+    // The app's entry and the screen's chunks are preloaded too.
+    expect(added.filter((e) => e.getAttribute("rel") === "modulepreload").map((e) => e.getAttribute("href"))).toEqual([
+      "/assets/index-1.js",
+      "/assets/device-1.js",
+    ]);
+    // No stored language in a browser: the app's default (zh-Hans), whose frame this page holds too.
+    steps = [];
+    boot(`#/Device?params=${params("d1")}`, { token });
+    await painted();
+    expect(document.documentElement.getAttribute("data-prerender")).toBe("zh-Hans");
+    expect(steps.at(-1)).toBe("entry frame=device");
+  });
+
+  it("no frame signed out, on another route, with a snapshot of that device, in a shell without a language, or without the copy", async () => {
+    const snapshot = () => {
+      const screen = document.createElement("div");
+      screen.innerHTML = '<div class="device-page"><div class="device-hero__name">Softener 1</div></div>';
+      saveDeviceSnapshot(screen, "en", "d1");
+      return localStorage.getItem("deviceSnapshot") ?? "";
+    };
+    const cases: Array<[string, Record<string, string>, boolean]> = [
+      [`#/Device?params=${params("d1")}`, { lang: '"en"' }, false],
+      [`#/DeviceAttribute?params=${params("d1")}`, { token, lang: '"en"' }, false],
+      ["#/index/home", { token, lang: '"en"' }, false],
+      [`#/Device?params=${params("d1")}`, { token }, true],
+      // A language this page holds no frame in: the app starts as it would without one.
+      [`#/Device?params=${params("d1")}`, { token, lang: '"fr"' }, false],
+    ];
+    for (const [hash, storage, native] of cases) {
+      added = [];
+      boot(hash, storage, native);
+      await painted();
+      const what = `${hash} ${JSON.stringify(storage)} native=${native}`;
+      expect(document.documentElement.getAttribute("data-prerender-screen"), what).toBeNull();
+      expect(
+        added.some((e) => e.getAttribute("type") === "module"),
+        what,
+      ).toBe(true);
+      delete (window as unknown as { AquaPilotNative?: object }).AquaPilotNative;
+    }
+    // The last snapshot of that device is painted instead (the section above).
+    boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: snapshot() });
+    await painted();
+    expect(document.documentElement.getAttribute("data-prerender-screen")).toBeNull();
+    expect(document.documentElement.getAttribute("data-snapshot")).toBe("device");
+    document.documentElement.removeAttribute("data-snapshot");
   });
 });

@@ -1,18 +1,50 @@
 import { LANGUAGES, type Language, TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { MemoryRouter } from "react-router";
 import { LoginScreen } from "../features/account/screens/login-screen.tsx";
+import { DeviceFrameScreen } from "../features/device/components/device-frame.tsx";
 import { deviceEarlyCalls } from "../features/device/prefetch.ts";
 import { REFRESH_MARGIN_MS } from "../shared/api/token.ts";
-import { changeLanguage, i18n } from "../shared/i18n/index.ts";
+import { changeLanguage, i18n, loadTexts } from "../shared/i18n/index.ts";
 import { PATHS } from "../shared/navigation/index.ts";
 import { RouteFrame } from "./router.tsx";
-import { ROUTES } from "./routes.ts";
+import { type AppRoute, ROUTES } from "./routes.ts";
 
 /** The languages the build prerenders Login in: all of spec §1. */
 export { LANGUAGES };
+
+/** The route named `name` of the route table. @throws Error when there is none. */
+function routeNamed(name: string): AppRoute {
+  const route = ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`no ${name} route`);
+  return route;
+}
+
+/**
+ * `screen` in `route`'s frame, in `lang` with the route's texts loaded, as the app renders it into `#root`, as an HTML
+ * string; `path` is the router's location.
+ */
+async function renderRoute(lang: Language, route: AppRoute, path: string, screen: ReactNode): Promise<string> {
+  await changeLanguage(lang);
+  await loadTexts(lang, route.texts);
+  const client = new QueryClient({ defaultOptions: { queries: { gcTime: Number.POSITIVE_INFINITY } } });
+  try {
+    return renderToString(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <MemoryRouter initialEntries={[path]}>
+            <RouteFrame route={route}>{screen}</RouteFrame>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+  } finally {
+    client.clear();
+  }
+}
 
 /**
  * Build time only (apps/web/vite-prerender.ts, issue 12 "a phone opens the app fast"): the Login screen as the app
@@ -21,25 +53,23 @@ export { LANGUAGES };
  * @throws Error when the Login route is missing from the route table.
  */
 export async function renderLoginScreen(lang: Language): Promise<string> {
-  const route = ROUTES.find((r) => r.name === "Login");
-  if (!route) throw new Error("no Login route");
-  await changeLanguage(lang);
-  const client = new QueryClient({ defaultOptions: { queries: { gcTime: Number.POSITIVE_INFINITY } } });
-  try {
-    return renderToString(
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={client}>
-          <MemoryRouter initialEntries={[PATHS.Login]}>
-            <RouteFrame route={route}>
-              <LoginScreen />
-            </RouteFrame>
-          </MemoryRouter>
-        </QueryClientProvider>
-      </I18nextProvider>,
-    );
-  } finally {
-    client.clear();
-  }
+  return renderRoute(lang, routeNamed("Login"), PATHS.Login, <LoginScreen />);
+}
+
+/**
+ * Build time only, as {@link renderLoginScreen}: the Device screen while its device loads (spec §3; features/device
+ * `DeviceFrameScreen`, titled "Device" in `lang`) in the Device route's frame, for boot.js to paint on a signed-in
+ * start on /Device that has no snapshot of that device (issue 12: the Device screen interactive within 2 s).
+ * @throws Error when the Device route is missing from the route table.
+ */
+export async function renderDeviceFrame(lang: Language): Promise<string> {
+  return renderRoute(lang, routeNamed("Device"), PATHS.Device, <LoadingDevice />);
+}
+
+/** {@link DeviceFrameScreen} as the app shows it before the household's list names the device: titled "Device". */
+function LoadingDevice() {
+  const { t } = useTranslation();
+  return <DeviceFrameScreen title={t("device.title")} />;
 }
 
 /** What the page's boot script needs to send the Device screen's first calls itself (apps/web/boot.js, issue 12). */

@@ -90,6 +90,26 @@ describe("Device screen", () => {
     expect(getItem("deviceSnapshot")).toBeNull();
   });
 
+  it("while the device loads, shows the screen's frame: labels and controls' names, no figure, nothing to tap", async () => {
+    let answer: (value: TDeviceInfo) => void = () => {};
+    await renderScreen(<DeviceScreen />, {
+      route,
+      api: { ...background, queryDeviceInfo: () => new Promise<TDeviceInfo>((r) => (answer = r)) },
+    });
+    const frame = await screen.findByTestId("device-frame");
+    expect(frame.hasAttribute("inert")).toBe(true);
+    expect(frame.getAttribute("aria-busy")).toBe("true");
+    for (const text of ["Current station", "Controls", "Forced regeneration", "Salt", "Low-salt reminder"]) {
+      expect(frame.textContent, text).toContain(text);
+    }
+    // The household's list already names the device: the page's title is its name.
+    await waitFor(() => expect(screen.getByText("Kitchen softener")).toBeTruthy());
+    expect(screen.queryByTestId("device-name")).toBeNull();
+    await act(async () => answer(info()));
+    await waitFor(() => expect(screen.getByTestId("device-name")).toBeTruthy());
+    expect(screen.queryByTestId("device-frame")).toBeNull();
+  });
+
   it("shows a load failure with a retry", async () => {
     await renderScreen(<DeviceScreen />, {
       route,

@@ -17,6 +17,7 @@ import { useKeptSnapshot } from "../../../shared/snapshot/use-kept-snapshot.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
+import { DeviceFrameScreen } from "../components/device-frame.tsx";
 import { SaltGaugeCard } from "../components/salt-gauge-card.tsx";
 import { StationCard } from "../components/station-card.tsx";
 import { CyclesSection, StatsSection } from "../components/stats-section.tsx";
@@ -119,26 +120,21 @@ export function DeviceScreen() {
   }, [failed, deviceId]);
 
   if (!device) {
+    if (!live.isError) return <DeviceFrameScreen title={title} />;
     return (
       <PageShell title={title} testId="device-screen">
-        {live.isError ? (
-          <>
-            <StateBlock
-              icon={<ExclamationCircleOutline />}
-              title={t("device.loadFailed")}
-              text={live.error?.message}
-              action={
-                <Button color="primary" onClick={() => void live.refetch()}>
-                  {t("device.retry")}
-                </Button>
-              }
-              testId="device-error"
-            />
-            <FirstScreenDrawn />
-          </>
-        ) : (
-          <div className="device-loading" />
-        )}
+        <StateBlock
+          icon={<ExclamationCircleOutline />}
+          title={t("device.loadFailed")}
+          text={live.error?.message}
+          action={
+            <Button color="primary" onClick={() => void live.refetch()}>
+              {t("device.retry")}
+            </Button>
+          }
+          testId="device-error"
+        />
+        <FirstScreenDrawn />
       </PageShell>
     );
   }
