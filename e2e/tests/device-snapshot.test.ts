@@ -177,7 +177,9 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
         );
         return {
           scroll: document.documentElement.scrollWidth - width,
-          out: shown.filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.className || e.localName} ${e.getBoundingClientRect().right}`),
+          out: shown
+            .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+            .map((e) => `${e.className || e.localName} ${e.getBoundingClientRect().right}`),
         };
       });
       await snap(page, `device-frame-${lang}`);
