@@ -75,6 +75,23 @@ describe("the Device screen's start-up calls (issue 12: interactive within 2 s)"
     expect(calls).toHaveLength(5);
   });
 
+  it("where the browser has a scheduler, starts each query in a task of its own", async () => {
+    setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
+    server();
+    // scheduler.yield(): each continuation in a later task (a zero-delay timer here).
+    vi.stubGlobal("scheduler", { yield: () => new Promise<void>((r) => setTimeout(r, 0)) });
+    const client = new QueryClient();
+    const done = prefetchDevice(client, hash({ deviceId: "d1", familyId: "f1" }));
+    const started = () => client.getQueryCache().getAll().length;
+    const seen = [started()];
+    for (let turn = 0; turn < 4; turn++) {
+      await new Promise((r) => setTimeout(r, 0));
+      seen.push(started());
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    await done;
+  });
+
   it("asks nothing without a device id, and the screen's first mount takes the answers", async () => {
     const calls = server();
     const client = new QueryClient();

@@ -241,6 +241,18 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     expect(en.login.required.toLowerCase()).toContain("enter username and password");
   });
 
+  it("holds no key with a colon: every key is an object path (shared/i18n names its separators)", () => {
+    for (const lang of LANGUAGES) {
+      expect(
+        keys(LOCALES[lang]).filter((key) => key.includes(":")),
+        lang,
+      ).toEqual([]);
+    }
+    // Named by the app (not i18next's defaults): i18next skips its natural-language test of each key.
+    const options = i18n.options as unknown as Record<string, unknown>;
+    expect([options.userDefinedKeySeparator, options.userDefinedNsSeparator]).toEqual([".", ":"]);
+  });
+
   it("falls back to zh-Hans", () => {
     expect(i18n.options.fallbackLng).toEqual(["zh-Hans"]);
     expect(i18n.getFixedT("zh-Hans")("login.submit")).toBe("登录");
