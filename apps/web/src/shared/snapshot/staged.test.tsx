@@ -94,9 +94,20 @@ describe("drawing the live Home beneath its snapshot (issue 12)", () => {
       </div>,
     );
     expect(staged.container.textContent).toBe("first");
+    // Each part is laid out as it is drawn: a layout read of the staging element per part.
+    const staging = document.querySelector(".root-staging") as HTMLElement;
+    let layouts = 0;
+    Object.defineProperty(staging, "offsetHeight", {
+      get: () => {
+        layouts += 1;
+        return 0;
+      },
+    });
     await tasks(2);
     expect(staged.container.textContent).toContain("second");
+    expect(layouts).toBeGreaterThanOrEqual(1);
     await tasks(4);
     expect(staged.container.textContent).toBe("firstsecondthird");
+    expect(layouts).toBe(2);
   });
 });

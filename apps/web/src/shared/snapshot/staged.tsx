@@ -1,15 +1,20 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useState } from "react";
 import { nextTask } from "../scheduling/index.ts";
-import { drawingBeneathSnapshot, firstScreenDrawn } from "./index.ts";
+import { drawingBeneathSnapshot, firstScreenDrawn, layOutStaging } from "./index.ts";
 
 /**
  * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (shared/snapshot
  * `stageBeneathSnapshot`): then in a task of their own after this mounted, so the first render of a screen is several
  * short tasks instead of one long one (issue 12: Home's first render was one task of 40-70 ms on a slow phone,
- * Lighthouse's total blocking time) while nothing is seen of it yet. Each `Staged` takes its own task.
+ * Lighthouse's total blocking time) while nothing is seen of it yet. Each `Staged` takes its own task, and its part is
+ * laid out in that task (`layOutStaging`), not with every other part in the browser's next frame.
  */
 export function Staged({ children }: { children: ReactNode }) {
-  const [shown, setShown] = useState(() => !drawingBeneathSnapshot());
+  const [staged] = useState(() => drawingBeneathSnapshot());
+  const [shown, setShown] = useState(() => !staged);
+  useLayoutEffect(() => {
+    if (staged && shown) layOutStaging();
+  }, [staged, shown]);
   useEffect(() => {
     if (shown) return;
     let alive = true;

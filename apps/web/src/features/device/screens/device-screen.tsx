@@ -229,9 +229,13 @@ export function DeviceScreen() {
 
         <Staged>
           <Statistics deviceId={device.id} />
+        </Staged>
 
+        <Staged>
           <Cycles deviceId={device.id} />
+        </Staged>
 
+        <Staged>
           <section className="device-section device-links">
             <button type="button" className="device-links__item" onClick={more} data-testid="device-open-attribute">
               <span>{t("device.more")}</span>
