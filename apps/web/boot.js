@@ -21,7 +21,7 @@
  *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
  *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
  *   out at once, before the paint.
- * - with a session stored and the page opening on /Device with no snapshot of that device, paints the prerendered
+ * - with a session stored and the page opening on /Device for a device (its params name one) with no snapshot of it, paints the prerendered
  *   frame of the Device screen (the screen as it shows while its device loads: features/device DeviceFrame) in the
  *   start language once the Device screen's stylesheets are in, and starts the app's code after that paint, as with
  *   the Login copy; the first calls go out at once, before the paint.
@@ -65,6 +65,11 @@
     const hash = window.location.hash;
     const search = hash.indexOf("?") >= 0 ? hash.slice(hash.indexOf("?")) : "";
     return JSON.parse(new URLSearchParams(search).get("params") || "{}") || {};
+  };
+  /** The device id the /Device route's params name, "" when none (the screen then loads nothing). */
+  const routeDeviceId = () => {
+    const deviceId = routeParams().deviceId;
+    return typeof deviceId === "string" ? deviceId : "";
   };
   /** A stored snapshot under `key` if it is format 1, taken today, in the start language; else null. */
   const storedSnapshot = (key) => {
@@ -193,7 +198,7 @@
       shown = true;
     } else {
       toPaint = snapshotToPaint();
-      if (!toPaint && signedInOnDevice() && deviceSheets().length > 0) frameLang = startLanguage();
+      if (!toPaint && signedInOnDevice() && deviceSheets().length > 0 && routeDeviceId()) frameLang = startLanguage();
     }
   } catch {
     // no storage, bad JSON: no copy, no snapshot

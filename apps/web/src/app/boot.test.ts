@@ -160,21 +160,23 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
     const device = ["modulepreload /assets/device-1.js", "preload:style /assets/device-1.css"];
     try {
       const params = encodeURIComponent(JSON.stringify({ deviceId: "d1", familyId: "f1" }));
-      for (const hash of [`#/Device?params=${params}`, "#/device", "#/Device/"]) {
+      const en = ["modulepreload /assets/en-device-1.js", "modulepreload /assets/en-fault-1.js"];
+      for (const hash of [`#/Device?params=${params}`, `#/device?params=${params}`, `#/Device/?params=${params}`]) {
         expect(await links(hash, { token, lang: '"en"' }), hash).toEqual([
           "stylesheet /assets/device-1.css",
           ...base,
           ...device,
-          "modulepreload /assets/en-device-1.js",
-          "modulepreload /assets/en-fault-1.js",
+          ...en,
         ]);
       }
-      expect(await links("#/Device", { token })).toEqual([
+      expect(await links(`#/Device?params=${params}`, { token })).toEqual([
         "stylesheet /assets/device-1.css",
         ...base,
         ...device,
         "modulepreload /assets/zh-Hans-device-1.js",
       ]);
+      // A link naming no device: no frame, so no stylesheet first; the screen's files all the same.
+      expect(await links("#/Device", { token, lang: '"en"' })).toEqual([...base, ...device, ...en]);
       // Signed out (the first screen is Login) or another device route: only the entry.
       expect(await links("#/Device", { lang: '"en"' })).toEqual(base);
       expect(await links("#/DeviceAttribute", { token, lang: '"en"' })).toEqual(base);
@@ -659,6 +661,8 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
     };
     const cases: Array<[string, Record<string, string>, boolean]> = [
       [`#/Device?params=${params("d1")}`, { lang: '"en"' }, false],
+      // A link naming no device: the screen loads nothing, so no frame of a device loading.
+      ["#/Device", { token, lang: '"en"' }, false],
       [`#/DeviceAttribute?params=${params("d1")}`, { token, lang: '"en"' }, false],
       ["#/index/home", { token, lang: '"en"' }, false],
       [`#/Device?params=${params("d1")}`, { token }, true],

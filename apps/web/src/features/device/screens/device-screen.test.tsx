@@ -110,6 +110,13 @@ describe("Device screen", () => {
     expect(screen.queryByTestId("device-frame")).toBeNull();
   });
 
+  it("opened by a link naming no device, says it could not load it instead of loading forever", async () => {
+    await renderScreen(<DeviceScreen />, { route: routeOf("/Device", { familyId: "f1" }), api: background });
+    expect(await screen.findByText("Could not load the device")).toBeTruthy();
+    expect(screen.queryByTestId("device-frame")).toBeNull();
+    expect(screen.queryByText("Retry")).toBeNull();
+  });
+
   it("shows a load failure with a retry", async () => {
     await renderScreen(<DeviceScreen />, {
       route,

@@ -120,7 +120,8 @@ export function DeviceScreen() {
   }, [failed, deviceId]);
 
   if (!device) {
-    if (!live.isError) return <DeviceFrameScreen title={title} />;
+    // A link without a device (no `deviceId` in its params) asks for nothing: it says so instead of loading forever.
+    if (!live.isError && deviceId) return <DeviceFrameScreen title={title} />;
     return (
       <PageShell title={title} testId="device-screen">
         <StateBlock
@@ -128,9 +129,11 @@ export function DeviceScreen() {
           title={t("device.loadFailed")}
           text={live.error?.message}
           action={
-            <Button color="primary" onClick={() => void live.refetch()}>
-              {t("device.retry")}
-            </Button>
+            deviceId ? (
+              <Button color="primary" onClick={() => void live.refetch()}>
+                {t("device.retry")}
+              </Button>
+            ) : undefined
           }
           testId="device-error"
         />
