@@ -369,6 +369,29 @@
       requestAnimationFrame(start);
     }
   };
+  /**
+   * Links the stylesheets of `wanted` the page lacks (beside its own, data-css) now; once they are in and the page is
+   * parsed, calls `paint` (true when it painted a snapshot or frame into the page) and starts the app's code after that
+   * paint, the opening screen's preloads a few per task; at once, with every preload, when nothing was painted.
+   */
+  const paintThenStart = (wanted, paint) => {
+    const own = (script.dataset.css || "").split(" ");
+    const sheets = loadSheets(wanted.filter((href) => href && own.indexOf(href) < 0));
+    whenParsed(() => {
+      sheets.then((loaded) => {
+        if (loaded && paint()) {
+          afterPaint(() => {
+            run();
+            preloadInGroups(0);
+            setTimeout(markHistoryEntry, 0);
+          });
+        } else {
+          preload(false);
+          run();
+        }
+      });
+    });
+  };
   if (shown) {
     afterPaint(() => {
       preload(true);
@@ -376,47 +399,20 @@
       setTimeout(markHistoryEntry, 0);
     });
   } else if (toPaint) {
-    // The screen's stylesheets are linked now, beside the page's own (data-css): Home's (data-home-css, which the page
-    // preloads), the Device screen's (the stylesheets of data-device). The Device screen's first calls go out first.
+    // The screen's stylesheets: Home's (data-home-css, which the page preloads), the Device screen's (the stylesheets
+    // of data-device). The Device screen's first calls go out first.
     if (toPaint.screen === "device") sendEarlyCalls();
-    const own = (script.dataset.css || "").split(" ");
-    const wanted = toPaint.screen === "home" ? (script.dataset.homeCss || "").split(" ") : deviceSheets();
-    const sheets = loadSheets(wanted.filter((href) => href && own.indexOf(href) < 0));
-    whenParsed(() => {
-      sheets.then((loaded) => {
-        if (loaded && paintSnapshot(toPaint.screen, toPaint.snapshot)) {
-          afterPaint(() => {
-            run();
-            preloadInGroups(0);
-            setTimeout(markHistoryEntry, 0);
-          });
-        } else {
-          preload(false);
-          run();
-        }
-      });
-    });
+    paintThenStart(toPaint.screen === "home" ? (script.dataset.homeCss || "").split(" ") : deviceSheets(), () =>
+      paintSnapshot(toPaint.screen, toPaint.snapshot),
+    );
   } else if (frameLang) {
-    // The Device screen's frame: its first calls go out first, its stylesheets are linked now, beside the page's own,
-    // and the frame shows once they are in and the page is parsed; the app's code starts after that paint.
+    // The Device screen's frame: its first calls go out first. A page without the frame in that language (an older
+    // index.html) starts the app as it would without one.
     sendEarlyCalls();
-    const own = (script.dataset.css || "").split(" ");
-    const sheets = loadSheets(deviceSheets().filter((href) => own.indexOf(href) < 0));
-    whenParsed(() => {
-      sheets.then((loaded) => {
-        // A page without the frame in that language (an older index.html) starts the app as it would without one.
-        if (loaded && document.querySelector(`.prerender[data-screen="device"][lang="${frameLang}"]`)) {
-          showPrerendered("device", frameLang);
-          afterPaint(() => {
-            run();
-            preloadInGroups(0);
-            setTimeout(markHistoryEntry, 0);
-          });
-        } else {
-          preload(false);
-          run();
-        }
-      });
+    paintThenStart(deviceSheets(), () => {
+      if (!document.querySelector(`.prerender[data-screen="device"][lang="${frameLang}"]`)) return false;
+      showPrerendered("device", frameLang);
+      return true;
     });
   } else {
     preload(false);

@@ -94,6 +94,22 @@ export async function signInAsDemo(page: Page, baseUrl: string): Promise<void> {
   await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
 }
 
+/**
+ * Holds every request of `page` whose URL matches `url` until the returned function is called, then lets them through
+ * (a slow network for that file or call, under the test's control).
+ */
+export async function holdRoute(page: Page, url: RegExp): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Removes the page's service workers, so the next load's files come from the network, where a test can hold them. */
 export async function withoutWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -3,7 +3,15 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.ts";
-import { collectCspViolations, launchPhone, newPageIn, signInAsDemo, snap, withoutWorker } from "../support/browser.ts";
+import {
+  collectCspViolations,
+  holdRoute,
+  launchPhone,
+  newPageIn,
+  signInAsDemo,
+  snap,
+  withoutWorker,
+} from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /** The built entry module: holding it keeps the page as boot.js painted it. */
@@ -63,14 +71,7 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
       .toBe(true);
     await withoutWorker(page);
 
-    let release = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route(ENTRY_SCRIPT, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRoute(page, ENTRY_SCRIPT);
     // Between the snapshot and the live screen, no spinner: the first render is the screen with its data.
     await page.addInitScript(() => {
       const w = window as unknown as { __between?: string[] };
@@ -152,14 +153,7 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
         localStorage.setItem("lang", JSON.stringify(l));
         localStorage.removeItem("deviceSnapshot");
       }, lang);
-      let release = () => {};
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
-      await page.route(ENTRY_SCRIPT, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRoute(page, ENTRY_SCRIPT);
       await page.goto(deviceUrl);
       await expect
         .poll(() => page.evaluate(() => document.documentElement.getAttribute("data-prerender-screen")))

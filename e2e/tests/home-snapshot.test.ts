@@ -1,7 +1,15 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../apps/server/src/system.ts";
-import { collectCspViolations, launchPhone, newPageIn, signInAsDemo, snap, withoutWorker } from "../support/browser.ts";
+import {
+  collectCspViolations,
+  holdRoute,
+  launchPhone,
+  newPageIn,
+  signInAsDemo,
+  snap,
+  withoutWorker,
+} from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /** The built entry module: holding it keeps the page as boot.js painted it. */
@@ -57,14 +65,7 @@ describe("the last Home paints before the app's JavaScript has run", () => {
       .toBe(true);
     await withoutWorker(page);
 
-    let release = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route(ENTRY_SCRIPT, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRoute(page, ENTRY_SCRIPT);
     // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data. The
     // live Home is drawn beneath the snapshot (shared/snapshot), so no moment shows fewer cards than the snapshot.
     await page.addInitScript(() => {

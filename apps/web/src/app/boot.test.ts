@@ -454,9 +454,38 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
   });
 });
 
+/** A stored session whose token is an hour from expiry. */
+const deviceToken = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
+/** The /Device route's params for `deviceId` of household f1, as the hash carries them. */
+const deviceParams = (deviceId: string) => encodeURIComponent(JSON.stringify({ deviceId, familyId: "f1" }));
+
+/**
+ * The boot script's tag as index.html has it for the Device screen (its entry, stylesheets, first call and token
+ * margin) in the body, with `more` data attributes; removed by {@link removeBootTag}.
+ */
+function addDeviceBootTag(more: Record<string, string> = {}): void {
+  const tag = document.createElement("script");
+  tag.dataset.entry = "/assets/index-1.js";
+  tag.dataset.css = "/assets/app-1.css";
+  tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
+  tag.dataset.deviceCalls = "POST /api/device/info?deviceId=__deviceId__";
+  tag.dataset.tokenMargin = "60000";
+  Object.assign(tag.dataset, more);
+  tag.id = "boot-tag";
+  document.body.append(tag);
+}
+
+/** Undoes what a Device start left: the boot tag, the early answers, storage and the hash. */
+function removeBootTag(): void {
+  document.getElementById("boot-tag")?.remove();
+  delete (window as unknown as { __aquapilotEarly?: unknown }).__aquapilotEarly;
+  localStorage.clear();
+  window.location.hash = "";
+}
+
 describe("boot.js: the last Device screen's snapshot painted before the app runs", () => {
-  const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
-  const params = (deviceId: string) => encodeURIComponent(JSON.stringify({ deviceId, familyId: "f1" }));
+  const token = deviceToken;
+  const params = deviceParams;
   let root: HTMLElement;
   let added: Element[] = [];
   let append: ReturnType<typeof vi.spyOn>;
@@ -466,15 +495,7 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
     root = document.createElement("div");
     root.id = "root";
     document.body.append(root);
-    const tag = document.createElement("script");
-    tag.dataset.entry = "/assets/index-1.js";
-    tag.dataset.css = "/assets/app-1.css";
-    tag.dataset.homeCss = "/assets/app-1.css /assets/home-1.css";
-    tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
-    tag.dataset.deviceCalls = "POST /api/device/info?deviceId=__deviceId__";
-    tag.dataset.tokenMargin = "60000";
-    tag.id = "boot-tag";
-    document.body.append(tag);
+    addDeviceBootTag({ homeCss: "/assets/app-1.css /assets/home-1.css" });
     added = [];
     fetched = [];
     vi.stubGlobal(
@@ -491,11 +512,8 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
     append.mockRestore();
     vi.unstubAllGlobals();
     root.remove();
-    document.getElementById("boot-tag")?.remove();
     document.documentElement.removeAttribute("data-snapshot");
-    delete (window as unknown as { __aquapilotEarly?: unknown }).__aquapilotEarly;
-    localStorage.clear();
-    window.location.hash = "";
+    removeBootTag();
   });
 
   /** A Device screen's snapshot as the app stores it (shared/snapshot saveDeviceSnapshot), today, in English. */
@@ -570,8 +588,8 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
 });
 
 describe("boot.js: the Device screen's prerendered frame painted before the app runs", () => {
-  const token = JSON.stringify({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
-  const params = (deviceId: string) => encodeURIComponent(JSON.stringify({ deviceId, familyId: "f1" }));
+  const token = deviceToken;
+  const params = deviceParams;
   let root: HTMLElement;
   let added: Element[] = [];
   let append: ReturnType<typeof vi.spyOn>;
@@ -587,14 +605,7 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
       '<div class="prerender" data-screen="device" lang="en" inert="">device frame</div>' +
       '<div class="prerender" data-screen="device" lang="zh-Hans" inert="">设备</div>';
     document.body.append(root);
-    const tag = document.createElement("script");
-    tag.dataset.entry = "/assets/index-1.js";
-    tag.dataset.css = "/assets/app-1.css";
-    tag.dataset.device = "/assets/device-1.js /assets/device-1.css";
-    tag.dataset.deviceCalls = "POST /api/device/info?deviceId=__deviceId__";
-    tag.dataset.tokenMargin = "60000";
-    tag.id = "boot-tag";
-    document.body.append(tag);
+    addDeviceBootTag();
     added = [];
     steps = [];
     const frame = () => document.documentElement.getAttribute("data-prerender-screen");
@@ -615,12 +626,9 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
     append.mockRestore();
     vi.unstubAllGlobals();
     root.remove();
-    document.getElementById("boot-tag")?.remove();
     document.documentElement.removeAttribute("data-prerender");
     document.documentElement.removeAttribute("data-prerender-screen");
-    delete (window as unknown as { __aquapilotEarly?: unknown }).__aquapilotEarly;
-    localStorage.clear();
-    window.location.hash = "";
+    removeBootTag();
   });
 
   const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
