@@ -1,6 +1,7 @@
+import { Duplex } from "node:stream";
 import mqttPacket from "mqtt-packet";
 import { afterAll, describe, expect, it } from "vitest";
-import { MqttFrameScanner } from "./packet-guard.ts";
+import { guardPacketSize, MqttFrameScanner } from "./packet-guard.ts";
 
 const figures = { packets: 0, bytes: 0, refused: 0 };
 afterAll(() => {
@@ -73,5 +74,48 @@ describe("MQTT packet size guard (issue 11)", () => {
     const malformed = Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]);
     figures.packets++;
     expect(scan(malformed, 1 << 30, 6)).toEqual({ passed: 0, refused: -1 });
+  });
+});
+
+describe("the guarded connection's writes (issue 14, ingest)", () => {
+  /** A socket that records each system write it would make: one entry per write or per corked batch. */
+  function fakeSocket(highWaterMark = 16_384) {
+    const writes: string[] = [];
+    const socket = new Duplex({
+      highWaterMark,
+      read() {},
+      write(chunk: Buffer, _encoding, callback) {
+        writes.push(chunk.toString());
+        // Completes on the next turn, as a socket's write does once the kernel took it.
+        setImmediate(callback);
+      },
+      writev(chunks, callback) {
+        writes.push(chunks.map((c) => String(c.chunk)).join("+"));
+        setImmediate(callback);
+      },
+    });
+    return { socket, writes };
+  }
+
+  it("sends what the broker writes corked as one write of the socket, as it would without the guard", async () => {
+    const { socket, writes } = fakeSocket();
+    const guarded = guardPacketSize(socket, 1024, () => {});
+    const done: string[] = [];
+    guarded.cork();
+    guarded.write(Buffer.from("head"), () => done.push("head"));
+    guarded.write(Buffer.from("body"), () => done.push("body"));
+    guarded.uncork();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual(["head+body"]);
+    expect(done).toEqual(["head", "body"]);
+  });
+
+  it("follows the socket's backpressure: false when its buffer is full, drain when it empties", async () => {
+    const { socket } = fakeSocket(4);
+    const guarded = guardPacketSize(socket, 1024, () => {});
+    expect(guarded.write(Buffer.from("12345678"))).toBe(false);
+    await new Promise<void>((resolve) => guarded.once("drain", () => resolve()));
+    expect(guarded.write(Buffer.from("1"))).toBe(true);
   });
 });

@@ -94,6 +94,7 @@ class GuardedConnection extends Duplex {
       if (!this.push(chunk)) socket.pause();
     });
     socket.on("end", () => this.push(null));
+    socket.on("drain", () => this.emit("drain"));
     socket.on("error", (err) => this.destroy(err));
     socket.on("close", () => this.destroy());
   }
@@ -104,6 +105,23 @@ class GuardedConnection extends Duplex {
 
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.socket.write(chunk, encoding, callback);
+  }
+
+  /**
+   * Writes go straight to the socket, outside this stream's own write queue: only what arrives is guarded, and the
+   * broker writes every packet corked (mqtt-packet), so the socket's cork sends a packet's parts in one system call
+   * (issue 14, ingest). Backpressure follows the socket: false when its buffer is full, `drain` when it empties.
+   */
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    return (this.socket.write as (...args: unknown[]) => boolean)(chunk, encoding, callback);
+  }
+
+  override cork(): void {
+    this.socket.cork();
+  }
+
+  override uncork(): void {
+    this.socket.uncork();
   }
 
   override _final(callback: (error?: Error | null) => void): void {
