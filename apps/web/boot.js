@@ -21,12 +21,12 @@
  *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
  *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
  *   out at once, before the paint.
- * - with a session stored and the page opening on /Device for a device (its params name one) with no snapshot of it, paints the prerendered
- *   frame of the Device screen (the screen as it shows while its device loads: features/device DeviceFrame) in the
- *   start language once the Device screen's stylesheets are in, and starts the app's code after that paint, as with
- *   the Login copy; the first calls go out at once, before the paint.
- * - once a copy, frame or snapshot has painted, gives the page's history entry the position the router would give it at its
- *   start (`history.state.idx`), in the wait for the app's code rather than in its first render.
+ * - with a session stored and the page opening on /Device for a device (its params name one) with no snapshot of it,
+ *   paints the prerendered frame of the Device screen (the screen as it shows while its device loads: features/device
+ *   DeviceFrame) in the start language once the Device screen's stylesheets are in, and starts the app's code after
+ *   that paint, as with the Login copy; the first calls go out at once, before the paint.
+ * - once a copy, frame or snapshot has painted, gives the page's history entry the position the router would give it
+ *   at its start (`history.state.idx`), in the wait for the app's code rather than in its first render.
  * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
  */
 (() => {
@@ -90,8 +90,8 @@
     }
     if (signedInOnDevice()) {
       const snapshot = storedSnapshot("deviceSnapshot");
-      const deviceId = routeParams().deviceId;
-      if (!snapshot || typeof deviceId !== "string" || !deviceId || snapshot.deviceId !== deviceId) return null;
+      const deviceId = routeDeviceId();
+      if (!snapshot || !deviceId || snapshot.deviceId !== deviceId) return null;
       return { screen: "device", snapshot };
     }
     return null;
@@ -319,8 +319,8 @@
   };
   /**
    * Gives the page's history entry the router's position (`history.state.idx` 0, what React Router's hash history
-   * writes when it starts on an entry without one), in a task of its own once a copy or snapshot has painted: that
-   * one `replaceState` was 7-14 ms of the app's first render on this machine, right after its code arrived (issue 12,
+   * writes when it starts on an entry without one), in a task of its own once a copy, frame or snapshot has painted:
+   * that one `replaceState` was 7-14 ms of the app's first render on this machine, right after its code arrived (issue 12,
    * the Device screen's time to interactive); here it falls in the wait for that code. An entry that has a position
    * (a reload after the app ran) keeps it.
    */

@@ -54,8 +54,8 @@ export const PRERENDER_STYLE_CLASSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * One language's prerendered markup of `screen` made safe to paint before the app runs: test ids, route names and element ids
- * removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned
+ * One language's prerendered markup of `screen` made safe to paint before the app runs: test ids, route names and
+ * element ids removed (tests and the app find only the real page; five copies would repeat the ids), known inline styles turned
  * into classes ({@link PRERENDER_STYLE_CLASSES}), inside a `div.prerender` wrapper that carries the screen
  * (`data-screen`: "login", or "device" for the Device screen's frame) and the language, is hidden until boot.js
  * picks it (styles.css) and is `inert` (a tap or typing before the app runs does nothing, so nothing typed is lost
@@ -330,9 +330,9 @@ async function renderCopies(
 }
 
 /**
- * The build step: index.html gets the prerendered Login copies and Device frames ({@link injectPrerender}), the Login chunk's
- * stylesheets, and the boot script ({@link bootScript}) starting the app's code ({@link deferEntry}). Runs on the built index.html
- * before the service worker's shell list and the compressed copies are made.
+ * The build step: index.html gets the prerendered Login copies and Device frames ({@link injectPrerender}), the Login
+ * chunk's stylesheets, and the boot script ({@link bootScript}) starting the app's code ({@link deferEntry}). Runs on
+ * the built index.html before the service worker's shell list and the compressed copies are made.
  */
 export function prerenderPlugin(): Plugin {
   let root = process.cwd();

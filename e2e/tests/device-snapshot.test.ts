@@ -78,7 +78,7 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
       w.__between = [];
       document.addEventListener("DOMContentLoaded", () => {
         new MutationObserver(() => {
-          for (const what of [".guard-wait", ".device-loading", ".adm-spin-loading"]) {
+          for (const what of [".guard-wait", '[data-testid="device-frame"]', ".adm-spin-loading"]) {
             if (document.body.querySelector(what) && !w.__between?.includes(what)) w.__between?.push(what);
           }
         }).observe(document.body, { childList: true, subtree: true });

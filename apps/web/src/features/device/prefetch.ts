@@ -14,9 +14,9 @@ import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-
  * The Device screen's first calls when it is the page's first screen (issue 12: interactive within 2 s; no request
  * waterfall behind its first render), started at start-up beside its chunk: the live figures (spec §7
  * query-device-info), the station durations (device-station-maxworktime-cache), the salt status (get-salt-status),
- * the household's device list (the name and image) and the owner's units (the volumes and flow are shown in them), each
- * started in a task of its own where the browser has a scheduler. The device and household come from the page's route params
- * (`#/Device?params={"deviceId":…,"familyId":…}`, spec §2); without a device id nothing is asked. Failures are silent
+ * the household's device list (the name and image) and the owner's units (the volumes and flow are shown in them),
+ * each started in a task of its own where the browser has a scheduler. The device and household come from the page's
+ * route params (`#/Device?params={"deviceId":…,"familyId":…}`, spec §2); without a device id nothing is asked. Failures are silent
  * here: the screen's own queries ask again and show their errors. The statistics are not asked: the chart's call
  * follows the live figures, as the screen does. Resolves when the calls have settled; never rejects.
  * @param client the app's query client, filled under the keys the screen's queries read.

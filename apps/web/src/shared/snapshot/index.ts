@@ -127,8 +127,7 @@ export const STAGING_CLASS = "root-staging";
 export const COVERING_CLASS = "root-covering";
 
 let drawn: () => void = () => {};
-let stagingNow = false;
-/** The element made by {@link stageBeneathSnapshot} while the app is drawn in it, else null. */
+/** The element made by {@link stageBeneathSnapshot} while the app is drawn in it, else null (not staging). */
 let stagingElement: HTMLElement | null = null;
 let whenDrawn: Promise<void> = new Promise((resolve) => {
   drawn = resolve;
@@ -152,7 +151,6 @@ export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
   // page), an empty #root (the Device screen opened first) does now.
   snapshotRoot.classList.add(COVERING_CLASS);
   snapshotRoot.after(staging);
-  stagingNow = true;
   stagingElement = staging;
   return staging;
 }
@@ -164,7 +162,7 @@ export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
  * long task on Lighthouse's slow phone, right after the app's code). Does nothing when not staging.
  */
 export function layOutStaging(): void {
-  if (stagingNow && stagingElement) void stagingElement.offsetHeight;
+  if (stagingElement) void stagingElement.offsetHeight;
 }
 
 /**
@@ -172,7 +170,7 @@ export function layOutStaging(): void {
  * {@link showStaged}): nothing of it is seen yet, so a screen may draw its parts in separate tasks (`Staged`).
  */
 export function drawingBeneathSnapshot(): boolean {
-  return stagingNow;
+  return stagingElement !== null;
 }
 
 /**
@@ -210,13 +208,11 @@ export function showStaged(snapshotRoot: HTMLElement, staging: HTMLElement): voi
   staging.inert = false;
   staging.removeAttribute("aria-hidden");
   document.documentElement.removeAttribute("data-snapshot");
-  stagingNow = false;
   stagingElement = null;
 }
 
 /** Test hook: a new start-up's promise for {@link firstScreenDrawn}. */
 export function resetFirstScreenDrawn(): void {
-  stagingNow = false;
   stagingElement = null;
   whenDrawn = new Promise((resolve) => {
     drawn = resolve;
