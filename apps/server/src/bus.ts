@@ -20,6 +20,11 @@ export type BusEvent =
   | { type: "session.ended"; userId: string; sessionId: string }
   /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */
   | { type: "family.members-changed"; familyId: string }
+  /**
+   * The household's device list changed in a way no `device.changed` announces (its order; issue 14): per-process
+   * copies of the list drop it (modules/family-device/list-cache.ts). Hubs ignore it.
+   */
+  | { type: "family.devices-changed"; familyId: string }
   /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */
   | { type: "message.created"; userId: string; message: TMessage };
 

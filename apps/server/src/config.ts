@@ -103,10 +103,11 @@ const ZEnv = z.object({
    */
   RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(1_000_000).default(1),
   /**
-   * How long (ms) a server process may answer a bearer token's check (user, security stamp, session) and a
-   * household membership from memory (issue 14 "API", auth/request-cache.ts). The bus events that change them
-   * (user.revoked, session.ended, user.changed, family.members-changed) drop them at once; this bounds what a lost
-   * event or a change made outside the server (the set-master script) can leave. 0 turns the caches off.
+   * How long (ms) a server process may answer a bearer token's check (user, security stamp, session), a household
+   * membership and a household's device list from memory (issue 14 "API", auth/request-cache.ts,
+   * modules/family-device/list-cache.ts). The bus events that change them (user.revoked, session.ended, user.changed,
+   * family.members-changed, device.changed, family.devices-changed) drop them at once; this bounds what a lost event
+   * or a change made outside the server (the set-master script) can leave. 0 turns the caches off.
    */
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // App configuration served by GET /api/business-basic-data/app/app-config-setting/ (spec §1, §7).

@@ -16,6 +16,7 @@ const EVENT_TYPES = new Set<string>(
     "user.changed": true,
     "session.ended": true,
     "family.members-changed": true,
+    "family.devices-changed": true,
     "message.created": true,
   } satisfies Record<BusEvent["type"], true>),
 );

@@ -129,10 +129,11 @@ export async function startSystem(
       tokenClaims: redisBus ? redisConnectionTokenClaims(redisBus.commands) : undefined,
     });
     // After a gap in the backplane, events of other processes may be missing: clients reconnect and re-read, and
-    // the cached token checks and memberships (issue 14 "API") are read again.
+    // the cached token checks, memberships and device lists (issue 14 "API") are read again.
     const stopResync = redisBus?.onResume(({ downMs }) => {
       app.auth.forgetCachedChecks();
       app.memberships.clear();
+      app.familyDeviceLists.clear();
       const asked = hubs.reconnectAll();
       logger.warn({ downMs, connections: asked }, "bus: Redis back after a gap; hub clients asked to reconnect");
     });

@@ -156,14 +156,20 @@ describe("the family device list and its checks, cached per process (issue 14 AP
   afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it("N requests with one token read the user and the membership once, the devices N times", async () => {
+  it("N requests with one token read the user, the membership and the devices once (decision 72)", async () => {
     const s = await signIn(t.app, owner.email, owner.password); // a token this process has not checked yet
     await familyDeviceRows(t.db, home.id); // the list query compiled once (its build is not a read)
+    t.app.familyDeviceLists.clear();
     const reads = countReads(t);
     for (let i = 0; i < 20; i++) expect((await list(`Bearer ${s.access}`)).status).toBe(200);
     expect(reads.of("users")).toBe(1);
     expect(reads.of("family_members")).toBe(1);
-    expect(reads.of("devices")).toBe(20);
+    expect(reads.of("devices")).toBe(1);
+    // An event about the household's devices (here a new order made on another process) drops the list.
+    t.bus.publish({ type: "family.devices-changed", familyId: home.id });
+    expect((await list(`Bearer ${s.access}`)).status).toBe(200);
+    expect(reads.of("devices")).toBe(2);
+    expect(reads.of("users")).toBe(1);
   });
 
   it("a logout refuses the session's access token on the very next request (401)", async () => {

@@ -514,6 +514,35 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     expect(memberOnB.changes.some((m) => m.flowRateLpm === 22)).toBe(false);
   });
 
+  it("a household's device list kept by B follows a new order and a rename made through A within a second", async () => {
+    const listOn = (url: string) =>
+      okResult(call({ url }, endpoints.getFamilyDevices, { as: ownerToken, query: { familyId } }));
+    const ids = (await listOn(b.url)).map((d) => d.id); // B keeps the list now (decision 72)
+    expect(ids.length).toBeGreaterThan(1);
+    const order = [...ids].reverse();
+    const sorted = await call({ url: a.url }, endpoints.updateDeviceSort, {
+      as: ownerToken,
+      body: { familyId, deviceIds: order },
+    });
+    expect(sorted.status).toBe(200);
+    await waitFor(
+      async () => (await listOn(b.url)).map((d) => d.id).join() === order.join(),
+      1_000,
+      "B lists the new order",
+    );
+    const name = `Utility ${randomBytes(2).toString("hex")}`;
+    const renamed = await call({ url: a.url }, endpoints.updateDeviceName, {
+      as: ownerToken,
+      query: { deviceId: order[0] as string, name },
+    });
+    expect(renamed.status).toBe(200);
+    await waitFor(async () => (await listOn(b.url))[0]?.name === name, 1_000, "B lists the new name");
+    // The order the other tests started from.
+    await okResult(
+      call({ url: a.url }, endpoints.updateDeviceSort, { as: ownerToken, body: { familyId, deviceIds: ids } }),
+    );
+  });
+
   /**
    * Publishes telemetry from `fleet` every 40 ms each (unique times) while `disturb` runs, then sends again what the
    * broker answered 0x10, waits until every acknowledged report is stored and checks each is stored exactly once.

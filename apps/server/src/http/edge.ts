@@ -20,8 +20,12 @@ function languageOf(request: FastifyRequest) {
   return resolveLanguage(typeof raw === "string" && !HEADER_FORBIDDEN.test(raw) ? raw : undefined);
 }
 
-/** The first header whose name or value holds a control character, or null. */
+/**
+ * The first header whose name or value holds a control character, or null. One scan of every name and value joined
+ * by a space (which is allowed) clears nearly every request; only a hit looks for the header to name.
+ */
 function badHeader(request: FastifyRequest): string | null {
+  if (!HEADER_FORBIDDEN.test(request.raw.rawHeaders.join(" "))) return null;
   for (const [name, value] of Object.entries(request.headers)) {
     if (HEADER_FORBIDDEN.test(name)) return name.replace(/[^\x20-\x7e]/g, "?");
     const values = Array.isArray(value) ? value : [value];

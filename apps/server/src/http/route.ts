@@ -1,5 +1,6 @@
 import { type Access, abpEnvelope, type Endpoint, type Language, type ObjectRule } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { serializerCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import {
   type AccessGrant,
@@ -123,7 +124,48 @@ export interface RouteContext<E extends Endpoint, U> {
   reply: FastifyReply;
 }
 
-type Handler<E extends Endpoint, U> = (ctx: RouteContext<E, U>) => Promise<z.input<E["result"]>>;
+type Handler<E extends Endpoint, U> = (ctx: RouteContext<E, U>) => Promise<z.input<E["result"]> | SerializedAnswer<E>>;
+
+/**
+ * A result already wrapped in the ABP envelope, checked against the endpoint's envelope schema and serialised, as
+ * {@link serializeAnswer} makes it (decision 72): a handler may return it instead of the result, and it is sent as it
+ * is. For an answer many requests share (a household's device list, cached per process), so the check and the
+ * serialisation run once per change instead of once per request. `E` ties it to its endpoint.
+ */
+export class SerializedAnswer<E extends Endpoint = Endpoint> {
+  declare private readonly endpoint?: E;
+  /** The envelope's JSON text, exactly as the route's serializer writes it. */
+  readonly json: string;
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
+/** The content type Fastify gives serialised JSON answers; {@link SerializedAnswer}s are sent with it too. */
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** Each endpoint's serializer of its 200 envelope, built once (zod schemas are not cheap to build). */
+const envelopeSerializers = new WeakMap<Endpoint, (data: unknown) => string>();
+
+/**
+ * Wraps `result` in the ABP envelope (`{ success: true, result, … }`), checks it against `ep`'s envelope schema and
+ * serialises it with the very serializer the route answers through (fastify-type-provider-zod's), so the text is the
+ * one the route would have sent for `result` (decision 72).
+ * @throws ResponseSerializationError when `result` does not satisfy the endpoint's result schema (a server mistake).
+ */
+export function serializeAnswer<E extends Endpoint>(ep: E, result: z.input<E["result"]>): SerializedAnswer<E> {
+  let serialize = envelopeSerializers.get(ep);
+  if (!serialize) {
+    serialize = serializerCompiler({
+      schema: abpEnvelope(ep.result),
+      method: ep.method,
+      url: ep.path,
+      httpStatus: "200",
+    });
+    envelopeSerializers.set(ep, serialize);
+  }
+  return new SerializedAnswer<E>(serialize(ok(result ?? null)));
+}
 
 const PATH_PARAM = /\{(\w+)\}/g;
 
@@ -185,6 +227,11 @@ function register<E extends Endpoint>(
         request,
         reply,
       });
+      if (result instanceof SerializedAnswer) {
+        // A string with a JSON content type goes out as it is: no second check or serialisation.
+        reply.type(JSON_CONTENT_TYPE);
+        return result.json;
+      }
       return ok(result ?? null);
     },
   });

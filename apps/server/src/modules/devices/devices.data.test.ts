@@ -72,9 +72,9 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
   });
 
   it("reorders in one transaction and leaves the order untouched on a bad list", async () => {
-    const order = await updateDeviceSort(tdb.db, users.ann, families.ann, [devices[2], devices[1]]);
+    const order = await updateDeviceSort(deps(), users.ann, families.ann, [devices[2], devices[1]]);
     expect(order.map((d) => d.id)).toEqual([devices[2], devices[1]]);
-    await expect(updateDeviceSort(tdb.db, users.ann, families.ann, [devices[2], devices[0]])).rejects.toBeInstanceOf(
+    await expect(updateDeviceSort(deps(), users.ann, families.ann, [devices[2], devices[0]])).rejects.toBeInstanceOf(
       AppError,
     );
     const rows = await tdb.db

@@ -46,16 +46,18 @@ export async function listFamilyDevices(db: Db, familyId: string): Promise<TFami
 /**
  * Sets the order of a household's devices (spec §7 family-device/update-device-sort; screen DeviceSort, kept per
  * household): `deviceIds` must list every device of the family exactly once; sort becomes the index. Any member
- * may reorder. One transaction; publishes nothing (the order is not live state).
+ * may reorder. One transaction; then publishes `family.devices-changed` (the order is not live state, so hubs send
+ * nothing; the processes' cached lists of the household drop it, list-cache.ts).
  * @throws AppError Forbidden (not a member); Validation (device.sortMismatch, members ["deviceIds"]) when the list
  *   misses a device, repeats one or names a device of another household — nothing changes then.
  */
 export async function updateDeviceSort(
-  db: Db,
+  deps: { db: Db; bus: Bus },
   userId: string,
   familyId: string,
   deviceIds: string[],
 ): Promise<TFamilyDevice[]> {
+  const { db, bus } = deps;
   await db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
     await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
@@ -71,6 +73,7 @@ export async function updateDeviceSort(
       await trx.updateTable("devices").set({ sort: index }).where("id", "=", id).execute();
     }
   });
+  bus.publish({ type: "family.devices-changed", familyId });
   return listFamilyDevices(db, familyId);
 }
 
