@@ -1,7 +1,8 @@
 /**
  * Benchmark (a): the family device list over HTTP (spec §7 family-device/get-list-by-family-id) through the whole
- * server — bearer token check, zod validation, membership check, query, ABP envelope, serialisation — against a
- * bare Fastify route that runs the same Kysely query on the same database and returns the rows as they come.
+ * server — bearer token check, zod validation, membership check, the household's answer (query, ABP envelope,
+ * serialisation; kept per process until a bus event changes it, decision 72) — against a bare Fastify route that runs
+ * the same Kysely query on the same database and returns the rows as they come.
  */
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";

@@ -129,6 +129,8 @@ export async function measureSystemRoundTrips(input: {
     will: { topic: statusTopic, payload: Buffer.from(JSON.stringify({ v: 1, online: false })), qos: 1, retain: true },
   });
   try {
+    // The hub also announces the status published below; only the state changes after it are measured.
+    connection.on(HUB_METHODS.deviceChange, () => {});
     await connection.start();
     await client.publishAsync(
       statusTopic,
