@@ -194,30 +194,22 @@ export function createMembershipCache(opts: {
     ttlMs: opts.ttlMs ?? DEFAULT_AUTH_CACHE_MS,
     clock: opts.clock,
   });
-  const unsubscribe = cache.enabled
-    ? opts.bus.subscribe((event: BusEvent) => {
-        if (event.type === "family.members-changed") cache.invalidate(familyTag(event.familyId));
-        else if (event.type === "user.revoked") cache.invalidate(userTag(event.userId));
-      })
-    : () => {};
-  return {
-    read: (userId, familyId) =>
+  cache.follow(opts.bus, (event: BusEvent) =>
+    event.type === "family.members-changed"
+      ? [familyTag(event.familyId)]
+      : event.type === "user.revoked"
+        ? [userTag(event.userId)]
+        : [],
+  );
+  // The cache itself is the MembershipCache's size, clear and close.
+  return Object.assign(cache, {
+    read: (userId: string, familyId: string) =>
       cache.getOrLoad(
         `${userId}\n${familyId}`,
         () => direct(userId, familyId),
         (member) => member && [userTag(userId), familyTag(familyId)],
       ),
-    get size() {
-      return cache.size;
-    },
-    clear() {
-      cache.clear();
-    },
-    close() {
-      unsubscribe();
-      cache.clear();
-    },
-  };
+  });
 }
 
 const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sales" } as const;

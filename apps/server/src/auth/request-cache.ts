@@ -16,6 +16,8 @@
  * without one (or when an event is lost) the entry still goes after `ttlMs`.
  */
 
+import type { Bus, BusEvent } from "../bus.ts";
+
 /** Default lifetime of a cached token check or membership (ms): AUTH_CACHE_MS. */
 export const DEFAULT_AUTH_CACHE_MS = 5_000;
 
@@ -53,6 +55,8 @@ export class InvalidatedCache<V> {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly clock: () => number;
+  /** Ends {@link follow}'s subscription. */
+  private unfollow: () => void = () => {};
 
   /** @throws RangeError when `maxEntries` is below 1. */
   constructor(options: InvalidatedCacheOptions) {
@@ -116,6 +120,23 @@ export class InvalidatedCache<V> {
     this.generation++;
     this.entries.clear();
     this.byTag.clear();
+  }
+
+  /**
+   * Follows `bus` (only while the cache is on): each event drops the entries of every tag `tagsDropped(event)` names.
+   * Until {@link close}. Call once.
+   */
+  follow(bus: Pick<Bus, "subscribe">, tagsDropped: (event: BusEvent) => readonly string[]): void {
+    if (!this.enabled) return;
+    this.unfollow = bus.subscribe((event) => {
+      for (const tag of tagsDropped(event)) this.invalidate(tag);
+    });
+  }
+
+  /** Stops following the bus and empties the cache. Call once, at shutdown. */
+  close(): void {
+    this.unfollow();
+    this.clear();
   }
 
   private set(key: string, tags: readonly string[], value: V): void {

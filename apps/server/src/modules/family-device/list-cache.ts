@@ -52,30 +52,19 @@ export function createFamilyDeviceLists<V>(opts: {
     ttlMs: opts.ttlMs ?? DEFAULT_AUTH_CACHE_MS,
     clock: opts.clock,
   });
-  const unsubscribe = cache.enabled
-    ? opts.bus.subscribe((event: BusEvent) => {
-        const familyId = householdOf(event);
-        if (familyId) cache.invalidate(familyTag(familyId));
-      })
-    : () => {};
-  return {
-    read: (familyId) =>
+  cache.follow(opts.bus, (event) => {
+    const familyId = householdOf(event);
+    return familyId ? [familyTag(familyId)] : [];
+  });
+  // The cache itself is the FamilyDeviceLists' size, clear and close.
+  return Object.assign(cache, {
+    read: (familyId: string) =>
       cache.getOrLoad(
         familyId,
         async () => opts.present(await listFamilyDevices(opts.db, familyId)),
         () => [familyTag(familyId)],
       ),
-    get size() {
-      return cache.size;
-    },
-    clear() {
-      cache.clear();
-    },
-    close() {
-      unsubscribe();
-      cache.clear();
-    },
-  };
+  });
 }
 
 /** The household whose device list `event` may have changed, or null. */
