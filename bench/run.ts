@@ -105,7 +105,11 @@ async function listTarget(system: System): Promise<{ token: string; familyId: st
   return { token, familyId, url };
 }
 
-/** A system on a DATA_DIR of its own (3 simulated softeners, the demo owner), with `env` added to its configuration. */
+/**
+ * A system on a temporary DATA_DIR of its own (free ports, 3 simulated softeners, the demo owner), with `env` added to
+ * its configuration. The caller closes it and removes `dataDir`; a failed start removes it here.
+ * @throws what {@link startSystem} throws.
+ */
 async function startBenchSystem(env: Record<string, string> = {}): Promise<{ system: System; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
   const config = loadConfig({
@@ -116,7 +120,12 @@ async function startBenchSystem(env: Record<string, string> = {}): Promise<{ sys
     SIM_DEVICES: "3",
     ...env,
   });
-  return { system: await startSystem(config), dataDir };
+  try {
+    return { system: await startSystem(config), dataDir };
+  } catch (err) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** Runs (a)–(d) against one system started here; returns their rows and note for bench/results.md. */
@@ -273,14 +282,11 @@ const USAGE =
  * (bench/results.md keeps its rows). A quick check of the ingest path, about 30 s.
  */
 async function runIngestOnly(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
-  let system: System | null = null;
+  const { system, dataDir } = await startBenchSystem();
   try {
-    system = await startSystem(config);
     await runIngestBenchmark(system);
   } finally {
-    await system?.close();
+    await system.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
