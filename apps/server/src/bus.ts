@@ -26,9 +26,23 @@ export type BusEvent =
    */
   | { type: "family.devices-changed"; familyId: string }
   /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */
-  | { type: "message.created"; userId: string; message: TMessage };
+  | { type: "message.created"; userId: string; message: TMessage }
+  /**
+   * A server process's gateway is alive and holds its devices' subscriptions (sent every second; decision 73,
+   * iot/assignment.ts): the gateways share the devices out among the live ones. Hubs ignore it.
+   */
+  | { type: "gateway.alive"; gatewayId: string }
+  /** A gateway is stopping (decision 73): the others take its devices at once. Hubs ignore it. */
+  | { type: "gateway.leaving"; gatewayId: string }
+  /**
+   * A device's broker account was just created (`mac`: 12 upper-case hex digits; decision 73): the gateway that owns
+   * it subscribes to its topics before the device can connect. Hubs ignore it.
+   */
+  | { type: "device.provisioned"; mac: string };
 
 export interface Bus {
+  /** True when other server processes share this bus (Redis): their gateways can be heard (decision 73). */
+  readonly crossProcess: boolean;
   /** Delivers the event to every subscriber (in this process, or in every process for a shared bus). */
   publish(event: BusEvent): void;
   /** Registers a handler; returns the function that removes it. */
@@ -45,6 +59,8 @@ export interface Bus {
 /** The in-process bus: an EventEmitter; handlers run synchronously in publish order. */
 export class InProcessBus implements Bus {
   private readonly emitter = new EventEmitter({ captureRejections: false });
+  /** Only this process hears this bus. */
+  readonly crossProcess = false;
   constructor() {
     this.emitter.setMaxListeners(0);
   }

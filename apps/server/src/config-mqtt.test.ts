@@ -6,10 +6,10 @@ const URL_WITH_PASSWORD = "mqtt://aquapilot-gateway:s3cret-Gateway-Pass@127.0.0.
 
 /** The external-broker settings of issue 14 (docs/deploy.md "External MQTT broker (Mosquitto)"). */
 describe("external MQTT broker settings", () => {
-  it("defaults: plain broker, shared subscriptions, no gateway client id", () => {
+  it("defaults: plain broker, assigned subscriptions, no gateway client id", () => {
     const config = loadConfig({});
     expect(config.MQTT_BROKER_KIND).toBe("plain");
-    expect(config.MQTT_SHARED_SUBSCRIPTIONS).toBe(true);
+    expect(config.MQTT_SUBSCRIPTIONS).toBe("assigned");
     expect(config.GATEWAY_CLIENT_ID).toBeUndefined();
   });
 
@@ -17,12 +17,12 @@ describe("external MQTT broker settings", () => {
     const config = loadConfig({
       MQTT_URL: URL_WITH_PASSWORD,
       MQTT_BROKER_KIND: "mosquitto-dynsec",
-      MQTT_SHARED_SUBSCRIPTIONS: "false",
+      MQTT_SUBSCRIPTIONS: "plain",
       GATEWAY_CLIENT_ID: "aquapilot-gw-a",
     });
     expect(config).toMatchObject({
       MQTT_BROKER_KIND: "mosquitto-dynsec",
-      MQTT_SHARED_SUBSCRIPTIONS: false,
+      MQTT_SUBSCRIPTIONS: "plain",
       GATEWAY_CLIENT_ID: "aquapilot-gw-a",
     });
   });
@@ -32,7 +32,7 @@ describe("external MQTT broker settings", () => {
     for (const env of [
       { MQTT_URL: URL_WITH_PASSWORD, MQTT_BROKER_KIND: "emqx" },
       { MQTT_URL: URL_WITH_PASSWORD, GATEWAY_CLIENT_ID: "gw with spaces" },
-      { MQTT_URL: URL_WITH_PASSWORD, MQTT_SHARED_SUBSCRIPTIONS: "yes" },
+      { MQTT_URL: URL_WITH_PASSWORD, MQTT_SUBSCRIPTIONS: "yes" },
     ]) {
       let error: unknown;
       try {

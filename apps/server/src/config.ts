@@ -35,14 +35,12 @@ const ZEnv = z.object({
     .regex(/^[0-9A-Za-z._:-]{1,64}$/, "expected 1–64 letters, digits, '.', '_', ':' or '-'")
     .optional(),
   /**
-   * With MQTT_URL, subscribe the gateway through the shared group `$share/gateways/…` ("true", default) so N server
-   * processes split the device messages; "false": plain persistent subscriptions (one process only — each process
-   * would handle every message), which Mosquitto 2.0 keeps across its own restarts where it drops shared ones.
+   * With MQTT_URL, how each server process's gateway subscribes (decision 73): "assigned" (default) shares the devices
+   * out among the live gateways, each holding plain persistent subscriptions to its own, which Mosquitto 2.0 keeps
+   * across its restarts; "shared" subscribes through `$share/gateways/…` (a broker that keeps shared subscriptions in
+   * its sessions, e.g. EMQX); "plain" takes every device (one process only — each process would handle every message).
    */
-  MQTT_SHARED_SUBSCRIPTIONS: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((v) => v === "true"),
+  MQTT_SUBSCRIPTIONS: z.enum(["assigned", "shared", "plain"]).default("assigned"),
   MQTT_HOST: z.string().min(1).default("127.0.0.1"),
   MQTT_PORT: port(1883),
   /** smtp(s)://user:pass@host:port; when absent e-mails go to the outbox table and the log only. */
@@ -201,7 +199,7 @@ function shown(name: string, value: string | undefined): string {
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
  * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
- * AUTH_CACHE_MS 5000, CORS_ORIGINS https://localhost,capacitor://localhost, MQTT_BROKER_KIND plain, MQTT_SHARED_SUBSCRIPTIONS true, GATEWAY_CLIENT_ID unset (system.ts derives
+ * AUTH_CACHE_MS 5000, CORS_ORIGINS https://localhost,capacitor://localhost, MQTT_BROKER_KIND plain, MQTT_SUBSCRIPTIONS assigned, GATEWAY_CLIENT_ID unset (system.ts derives
  * one; issue 14).
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
  * `weakSecretProblems`, issue 11).

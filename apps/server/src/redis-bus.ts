@@ -18,6 +18,9 @@ const EVENT_TYPES = new Set<string>(
     "family.members-changed": true,
     "family.devices-changed": true,
     "message.created": true,
+    "gateway.alive": true,
+    "gateway.leaving": true,
+    "device.provisioned": true,
   } satisfies Record<BusEvent["type"], true>),
 );
 
@@ -86,6 +89,8 @@ async function endConnection(redis: Redis): Promise<void> {
  * A subscriber that throws is logged and never stops the others or the publisher.
  */
 export class RedisBus implements Bus {
+  /** Every server process on the same Redis channel hears this bus. */
+  readonly crossProcess = true;
   /** This process's id in the envelopes (random per bus). */
   readonly processId = randomBytes(8).toString("base64url");
   /** The publishing connection; other modules may run their own commands on it (it is closed with the bus). */

@@ -72,7 +72,7 @@ describe.skipIf(why !== null)("whole system against an authenticating Mosquitto"
     const system = await start();
     expect(system.demo).not.toBeNull();
     for (const d of system.fleet.devices) {
-      expect(await (system.deviceLink.accounts as DynsecAccounts).getClient(d.mac)).toMatchObject({
+      expect(await (system.deviceLink.dynsec as DynsecAccounts).getClient(d.mac)).toMatchObject({
         username: d.mac,
         clientid: d.mac,
       });

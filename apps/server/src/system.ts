@@ -98,7 +98,7 @@ export async function startSystem(
       dataDir: config.DATA_DIR,
       mqttUrl: config.MQTT_URL,
       brokerKind: config.MQTT_BROKER_KIND,
-      sharedSubscriptions: config.MQTT_SHARED_SUBSCRIPTIONS,
+      subscriptions: config.MQTT_SUBSCRIPTIONS,
       gatewayClientId: config.GATEWAY_CLIENT_ID ?? defaultGatewayClientId(config.PORT),
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,

@@ -42,6 +42,14 @@ export function allDevicesTopic(channel: MqttChannel): string {
   return `${MQTT_TOPIC_ROOT}/+/${MQTT_CHANNELS[channel]}`;
 }
 
+/**
+ * Every channel of one device, e.g. `aq/v1/devices/A1B2C3D4E5F6/+` (a gateway's subscription to the devices assigned
+ * to it; decision 73).
+ */
+export function deviceChannelsTopic(mac: string): string {
+  return `${MQTT_TOPIC_ROOT}/${normaliseMac(mac)}/+`;
+}
+
 /** Splits a device topic into MAC and channel, or null when it is not one. */
 export function parseDeviceTopic(topic: string): { mac: string; channel: MqttChannel } | null {
   const parts = topic.split("/");

@@ -9,6 +9,7 @@ import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { DeviceCommandPort } from "../ports.ts";
+import { DeviceAssignment, type DeviceAssignmentOptions } from "./assignment.ts";
 import { DeviceMessageChecks, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
 import type { IotLogger } from "./logger.ts";
 import { type DeviceEventHook, DeviceRecords, type DeviceRecordsDeps, type TelemetryHook } from "./records.ts";
@@ -25,6 +26,8 @@ export interface GatewayOptions extends TransportOptions {
   onTelemetry: TelemetryHook;
   /** Batch size and wait of telemetry writes (telemetry-batch.ts defaults; tests). */
   telemetryBatch?: DeviceRecordsDeps["telemetryBatch"];
+  /** Timings of the `assigned` subscriptions other than assignment.ts's defaults (tests). */
+  assignmentTimings?: Pick<DeviceAssignmentOptions, "listenMs" | "heartbeatMs" | "peerTimeoutMs" | "graceMs">;
 }
 
 interface Waiter {
@@ -60,6 +63,8 @@ export class DeviceGateway implements DeviceCommandPort {
   private readonly records: DeviceRecords;
 
   private readonly transport: MqttTransport;
+  /** The devices this gateway subscribes to (`assigned` subscriptions on an external broker), else null. */
+  private assignment: DeviceAssignment | null = null;
   private readonly db: Db;
   private readonly logger: IotLogger;
 
@@ -115,8 +120,42 @@ export class DeviceGateway implements DeviceCommandPort {
   static async connect(options: GatewayOptions): Promise<DeviceGateway> {
     const transport = await MqttTransport.connect(options);
     const gateway = new DeviceGateway(transport, options);
-    if (options.external) await transport.subscribe();
+    if (!options.external) return gateway;
+    await transport.subscribe();
+    if ((options.subscriptions ?? "assigned") === "assigned") {
+      try {
+        gateway.assignment = await DeviceAssignment.start({
+          bus: options.bus,
+          selfId: transport.clientId,
+          listDevices: async () =>
+            (await options.db.selectFrom("devices").select("mac").execute()).map((row) => row.mac),
+          target: transport,
+          logger: options.logger,
+          // Alone on an in-process bus: no other gateway to wait for.
+          listenMs: options.bus.crossProcess ? undefined : 0,
+          ...options.assignmentTimings,
+        });
+      } catch (err) {
+        await gateway.close();
+        throw err;
+      }
+    }
     return gateway;
+  }
+
+  /**
+   * A device's broker account is about to be created (decision 73): with `assigned` subscriptions this gateway
+   * subscribes to its topics before the device can connect, and its owner is told (assignment.ts `adopt`). Otherwise
+   * nothing to do (wildcard subscriptions already cover it). Never throws: a refused subscription is logged and
+   * retried by the next rebalance.
+   */
+  async adoptDevice(mac: string): Promise<void> {
+    await this.assignment?.adopt(mac);
+  }
+
+  /** MACs whose subscriptions this gateway holds with `assigned` subscriptions, sorted; null otherwise (tests). */
+  get heldDevices(): string[] | null {
+    return this.assignment?.heldDevices ?? null;
   }
 
   /**
@@ -279,6 +318,7 @@ export class DeviceGateway implements DeviceCommandPort {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribeBus();
+    await this.assignment?.close();
     await this.idle().catch(() => undefined);
     await this.transport.end();
   }

@@ -13,6 +13,7 @@ import { type BrokerAccounts, DynsecAccounts, noBrokerAccounts } from "./dynsec.
 import { DeviceGateway, type GatewayOptions } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
 import type { TelemetryHook } from "./records.ts";
+import type { GatewaySubscriptions } from "./transport.ts";
 
 export {
   createDeviceAuthorizer,
@@ -35,7 +36,7 @@ export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
 export type { TelemetryHook } from "./records.ts";
-export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP } from "./transport.ts";
+export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP, type GatewaySubscriptions } from "./transport.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
 export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
@@ -50,9 +51,12 @@ export interface DeviceLink extends DeviceCommandPort {
   broker: EmbeddedBroker | null;
   /**
    * Device accounts in the broker (issue 14): Mosquitto's dynamic-security plugin with
-   * `brokerKind: "mosquitto-dynsec"`, else nothing to do (the embedded broker reads the database).
+   * `brokerKind: "mosquitto-dynsec"`, else nothing to do (the embedded broker reads the database). Its `provision`
+   * first has the gateways subscribe to the device's topics (`assigned` subscriptions, decision 73).
    */
   accounts: BrokerAccounts;
+  /** The dynamic-security client itself with `brokerKind: "mosquitto-dynsec"` (reading accounts back; tests), else null. */
+  dynsec: DynsecAccounts | null;
   /** Stops the account provisioning, the gateway, then the embedded broker (if any). */
   close(): Promise<void>;
 }
@@ -79,11 +83,13 @@ export interface DeviceLinkOptions {
    */
   gatewayClientId?: string;
   /**
-   * With an external broker, subscribe through `$share/gateways/…` (MQTT_SHARED_SUBSCRIPTIONS, default true) so N
-   * processes split the messages; false: plain persistent subscriptions, for one process on Mosquitto 2.0 (which does
-   * not keep shared subscriptions across its own restart; docs/deploy.md).
+   * How the gateway subscribes on an external broker (MQTT_SUBSCRIPTIONS; transport.ts {@link GatewaySubscriptions}):
+   * `assigned` (default) splits the devices among the live gateways with plain persistent subscriptions (decision 73);
+   * `shared` uses `$share/gateways/…`; `plain` takes every device (one process only).
    */
-  sharedSubscriptions?: boolean;
+  subscriptions?: GatewaySubscriptions;
+  /** Timings of the `assigned` subscriptions other than assignment.ts's defaults (tests). */
+  assignmentTimings?: GatewayOptions["assignmentTimings"];
   /** Interface of the embedded broker (default 127.0.0.1). */
   mqttHost?: string;
   /** Port of the embedded broker (MQTT_PORT, default 1883; 0 = a free one). */
@@ -143,14 +149,15 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
   }
   const external = Boolean(options.mqttUrl);
   const clientId = options.gatewayClientId;
-  const accounts: BrokerAccounts =
+  const dynsec =
     external && options.brokerKind === "mosquitto-dynsec"
       ? DynsecAccounts.start({
           url,
           clientId: `${clientId ?? "gateway"}-dynsec`,
           logger: options.logger,
         })
-      : noBrokerAccounts;
+      : null;
+  const accounts: BrokerAccounts = dynsec ?? noBrokerAccounts;
   let connected: DeviceGateway;
   try {
     connected = await DeviceGateway.connect({
@@ -161,7 +168,8 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       password,
       clientId,
       external,
-      shared: options.sharedSubscriptions ?? true,
+      subscriptions: options.subscriptions ?? "assigned",
+      assignmentTimings: options.assignmentTimings,
       logger: options.logger,
       onTelemetry: options.onTelemetry,
       telemetryBatch: options.telemetryBatch,
@@ -172,11 +180,23 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
     throw err;
   }
   gateway = connected;
+  // A new device's account: its owner gateway subscribes to its topics first, so its first reports find a subscriber.
+  const adoptingAccounts: BrokerAccounts = {
+    async provision(mac, secret) {
+      await connected.adoptDevice(mac);
+      return accounts.provision(mac, secret);
+    },
+    get pending() {
+      return accounts.pending;
+    },
+    close: () => accounts.close(),
+  };
   return {
     brokerUrl,
     gateway: connected,
     broker,
-    accounts,
+    accounts: adoptingAccounts,
+    dynsec,
     sendCommand: (input) => connected.sendCommand(input),
     sendCommandAndWait: (input) => connected.sendCommandAndWait(input),
     async close() {

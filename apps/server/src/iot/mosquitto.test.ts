@@ -8,6 +8,7 @@ import { type BusEvent, InProcessBus } from "../bus.ts";
 import { beginActivation, completeActivation } from "../modules/activation/service.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
+import { ownerOf } from "./assignment.ts";
 import { type DeviceLink, type DynsecAccounts, deviceRoleName, silentLogger, startDeviceLink } from "./index.ts";
 import { MqttTransport } from "./transport.ts";
 
@@ -100,7 +101,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
   });
 
   it("(a) provisions a device in dynsec (client id = username = MAC, its own role); the device connects and its state is stored", async () => {
-    const accounts = link.accounts as DynsecAccounts;
+    const accounts = link.dynsec as DynsecAccounts;
     expect(await accounts.getClient(A.mac)).toBeNull();
     expect(await link.accounts.provision(A.mac, A.secret)).toBe(true);
     expect(await accounts.getClient(A.mac)).toEqual({
@@ -159,9 +160,9 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       accounts: link.accounts,
     };
     const begun = await beginActivation(deps, { mac: C.mac, model: "AQ-S25", firmwareVersion: "1.0.0" });
-    expect(await (link.accounts as DynsecAccounts).getClient(C.mac)).toBeNull();
+    expect(await (link.dynsec as DynsecAccounts).getClient(C.mac)).toBeNull();
     await completeActivation(deps, { mac: C.mac, nonce: begun.nonce, secret: C.secret });
-    expect(await (link.accounts as DynsecAccounts).getClient(C.mac)).toMatchObject({ clientid: C.mac });
+    expect(await (link.dynsec as DynsecAccounts).getClient(C.mac)).toMatchObject({ clientid: C.mac });
     const pub = await runClient("pub", [
       ...["-h", "127.0.0.1", "-p", String(mosquitto.port), "-i", C.mac, "-u", C.mac, "-P", C.secret],
       ...["-t", deviceTopic(C.mac, "event"), "-q", "1", "-m", "{}"],
@@ -247,55 +248,95 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
     expect(bDropped).toBe(0);
     expect((await row(B.mac)).online).toBe(1);
   });
-  it("two gateways in the shared group handle every device message exactly once between them", async () => {
-    const otherBus = new InProcessBus();
-    const counts = { first: 0, second: 0 };
-    const E = { mac: "02E0000000E5", secret: secret() };
-    const count = (which: "first" | "second") => (e: BusEvent) => {
-      if (e.type === "device.changed" && e.message.mac === E.mac && e.message.kind === "event") counts[which] += 1;
-    };
-    const unsubscribe = bus.subscribe(count("first"));
-    otherBus.subscribe(count("second"));
+  it("two gateways with assigned subscriptions split the devices: each device's messages reach its owner only, and the other takes them over when it stops", async () => {
+    // One bus stands for the Redis backplane the gateways of two processes share (decision 73).
+    const ids = ["aquapilot-gw-test-1", "aquapilot-gw-test-2"];
+    const fleet = ["02E0000000E1", "02E0000000E2", "02E0000000E3", "02E0000000E4", "02E0000000E5", "02E0000000E6"].map(
+      (mac) => ({ mac, secret: secret() }),
+    );
+    const ownedBySecond = fleet.filter((d) => ownerOf(d.mac, ids) === ids[1]);
+    expect(ownedBySecond.length).toBeGreaterThan(0);
+    expect(ownedBySecond.length).toBeLessThan(fleet.length);
+    let announced = 0;
+    const unsubscribe = bus.subscribe((e) => {
+      if (e.type === "device.changed" && e.message.kind === "event" && e.message.mac.startsWith("02E0")) announced += 1;
+    });
     const second = await startDeviceLink({
       db: database.db,
-      bus: otherBus,
+      bus,
       dataDir: database.dataDir,
       mqttUrl: mosquitto.gatewayUrl,
       brokerKind: "mosquitto-dynsec",
-      gatewayClientId: "aquapilot-gw-test-2",
+      gatewayClientId: ids[1],
       logger: silentLogger,
       onTelemetry: rollupTelemetryBatch,
+      // It hears the first gateway before taking its share, as a process on the Redis bus does.
+      assignmentTimings: { listenMs: 1500 },
     });
-    try {
-      await waitFor(() => second.gateway.connected, 10_000, "second gateway connected");
-      await new Promise((r) => setTimeout(r, 300)); // its shared subscription is in place
-      await provisionDevice(database.db, { ...E, name: E.mac });
-      expect(await link.accounts.provision(E.mac, E.secret)).toBe(true);
-      const total = 40;
-      const args = ["-h", "127.0.0.1", "-p", String(mosquitto.port), "-i", E.mac, "-u", E.mac, "-P", E.secret];
-      const lines = Array.from({ length: total }, (_, i) =>
-        JSON.stringify({ v: MQTT_PROTOCOL_VERSION, ts: new Date().toISOString(), id: `e-${i}`, type: "reset" }),
+    let secondOpen = true;
+    const publishEvents = async (device: { mac: string; secret: string }, from: number, count: number) => {
+      const args = ["-h", "127.0.0.1", "-p", String(mosquitto.port), "-i", device.mac, "-u", device.mac];
+      const lines = Array.from({ length: count }, (_, i) =>
+        JSON.stringify({ v: MQTT_PROTOCOL_VERSION, ts: new Date().toISOString(), id: `e-${from + i}`, type: "reset" }),
       );
       // One connection, one message per line of stdin (mosquitto_pub -l).
-      const pub = await runClient("pub", [...args, "-t", deviceTopic(E.mac, "event"), "-q", "1", "-l"], 10_000, lines);
+      const pub = await runClient(
+        "pub",
+        [...args, "-P", device.secret, "-t", deviceTopic(device.mac, "event"), "-q", "1", "-l"],
+        10_000,
+        lines,
+      );
       expect(pub.code).toBe(0);
-      await waitFor(() => counts.first + counts.second >= total, 10_000, "every event announced");
+    };
+    const storedEvents = async (mac: string) => {
+      const { id } = await row(mac);
+      return (await database.db.selectFrom("device_events").select("id").where("device_id", "=", id).execute()).length;
+    };
+    try {
+      await waitFor(() => second.gateway.connected, 10_000, "second gateway connected");
+      // New devices: the first gateway adopts each while its account is created; the owner subscribes too.
+      for (const d of fleet) {
+        await provisionDevice(database.db, { ...d, name: d.mac });
+        expect(await link.accounts.provision(d.mac, d.secret)).toBe(true);
+      }
+      // After the handover grace each device is held by its owner alone — every device of the database, not only these.
+      const macs = (await database.db.selectFrom("devices").select("mac").execute()).map((r) => r.mac).sort();
+      await waitFor(
+        () => {
+          const first = link.gateway.heldDevices ?? [];
+          const other = second.gateway.heldDevices ?? [];
+          return macs.every(
+            (m) => first.includes(m) !== other.includes(m) && (ownerOf(m, ids) === ids[0]) === first.includes(m),
+          );
+        },
+        10_000,
+        "every device held by its owner alone",
+      );
+      const before = fleet.map((d) => [link.gateway.received(d.mac), second.gateway.received(d.mac)]);
+      for (const d of fleet) await publishEvents(d, 0, 10);
+      await waitFor(async () => announced >= 10 * fleet.length, 10_000, "every event announced");
       await link.gateway.idle();
       await second.gateway.idle();
       await new Promise((r) => setTimeout(r, 300));
-      const { id } = await row(E.mac);
-      const stored = await database.db.selectFrom("device_events").select("id").where("device_id", "=", id).execute();
-      expect(stored).toHaveLength(total);
-      expect(counts.first + counts.second).toBe(total); // each stored and announced once
-      // Each message reached one gateway only (the writes are idempotent, so a copy would not show in the database),
-      // and both took a share.
-      expect(link.gateway.received(E.mac) + second.gateway.received(E.mac)).toBe(total);
-      expect(link.gateway.received(E.mac)).toBeGreaterThan(0);
-      expect(second.gateway.received(E.mac)).toBeGreaterThan(0);
+      fleet.forEach((d, i) => {
+        const got = [link.gateway.received(d.mac) - before[i][0], second.gateway.received(d.mac) - before[i][1]];
+        expect(got).toEqual(ownerOf(d.mac, ids) === ids[1] ? [0, 10] : [10, 0]);
+      });
+      for (const d of fleet) expect(await storedEvents(d.mac)).toBe(10);
+      expect(announced).toBe(10 * fleet.length); // each stored and announced once
+
+      // The second stops: it says so, and the first takes its devices at once.
+      await second.close();
+      secondOpen = false;
+      await waitFor(() => ownedBySecond.every((d) => link.gateway.heldDevices?.includes(d.mac)), 5000, "taken over");
+      const taken = ownedBySecond[0];
+      const firstBefore = link.gateway.received(taken.mac);
+      await publishEvents(taken, 10, 5);
+      await waitFor(async () => (await storedEvents(taken.mac)) === 15, 10_000, "stored by the first gateway");
+      expect(link.gateway.received(taken.mac) - firstBefore).toBe(5);
     } finally {
       unsubscribe();
-      await second.close();
-      otherBus.close();
+      if (secondOpen) await second.close();
     }
   });
 
@@ -310,7 +351,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       url: mosquitto.gatewayUrl,
       clientId,
       external: true,
-      shared: false,
+      subscriptions: "plain",
       logger: silentLogger,
     });
     first.onMessage((m) => {
@@ -330,7 +371,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       url: mosquitto.gatewayUrl,
       clientId,
       external: true,
-      shared: false,
+      subscriptions: "plain",
       logger: silentLogger,
     });
     try {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   allDevicesTopic,
+  deviceChannelsTopic,
   deviceTopic,
   type MqttChannel,
   parseDeviceTopic,
@@ -13,6 +14,19 @@ import type { IotLogger } from "./logger.ts";
 
 /** Channels the gateway subscribes to for every device. */
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
+
+/**
+ * How the gateway subscribes on an external broker (MQTT_SUBSCRIPTIONS; decision 73):
+ * - `assigned` (default): plain persistent subscriptions to the devices this gateway owns among the live gateways
+ *   (assignment.ts), so N processes split the devices and a broker that keeps plain subscriptions across its restart
+ *   (Mosquitto 2.0) drops no report;
+ * - `shared`: the shared group `$share/gateways/…`, for a broker that keeps shared subscriptions in its sessions (EMQX);
+ * - `plain`: plain wildcard subscriptions to every device (one server process only).
+ */
+export type GatewaySubscriptions = "assigned" | "shared" | "plain";
+
+/** Device filters per SUBSCRIBE or UNSUBSCRIBE packet: about 12 KB, under the broker's 16 KB packet limit. */
+const FILTERS_PER_PACKET = 400;
 
 /** Shared-subscription group of every server process's gateway (`$share/gateways/…`, issue 14). */
 export const GATEWAY_SHARE_GROUP = "gateways";
@@ -68,12 +82,8 @@ export interface TransportOptions {
    * Aedes broker, which has no shared subscriptions) MQTT 3.1.1, a clean session and plain subscriptions.
    */
   external?: boolean;
-  /**
-   * Subscribe through the shared group `$share/gateways/…` (default: true with an external broker; MQTT_SHARED_SUBSCRIPTIONS).
-   * Off, the gateway holds plain persistent subscriptions: for one server process on Mosquitto 2.0, which keeps plain
-   * subscriptions across its restarts but not shared ones (docs/deploy.md).
-   */
-  shared?: boolean;
+  /** How the gateway subscribes on an external broker ({@link GatewaySubscriptions}; default `assigned`). */
+  subscriptions?: GatewaySubscriptions;
 }
 
 /** A QoS 1 message of an external broker waiting for its PUBACK. */
@@ -119,7 +129,13 @@ export class MqttTransport {
   private readonly logger: IotLogger;
   private readonly url: string;
   private readonly external: boolean;
-  private readonly shared: boolean;
+  private readonly mode: GatewaySubscriptions;
+  /** The id the broker knows this gateway's session by. */
+  readonly clientId: string;
+  /** `assigned`: devices whose subscriptions this gateway wants (assignment.ts). */
+  private readonly assignedMacs = new Set<string>();
+  /** `assigned`: devices released while disconnected, whose subscriptions the session may still hold. */
+  private readonly releasedMacs = new Set<string>();
   private readonly handled = new WeakMap<IPublishPacket, Promise<unknown>>();
   /** QoS 1 messages of the current connection not yet acknowledged, in arrival order (external broker). */
   private readonly acks: PendingAck[] = [];
@@ -128,12 +144,20 @@ export class MqttTransport {
   private subscribing: Promise<void> | null = null;
   private wantSubscriptions = false;
 
-  private constructor(client: MqttClient, logger: IotLogger, url: string, external: boolean, shared: boolean) {
+  private constructor(
+    client: MqttClient,
+    logger: IotLogger,
+    url: string,
+    external: boolean,
+    mode: GatewaySubscriptions,
+    clientId: string,
+  ) {
     this.client = client;
     this.logger = logger;
     this.url = url;
     this.external = external;
-    this.shared = shared;
+    this.mode = mode;
+    this.clientId = clientId;
     client.on("message", (topic, payload, packet) => this.receive(topic, payload, packet));
     // Only an external broker outlives this process and sends its messages over MQTT: the embedded one hands device
     // messages over in-process before it acknowledges them (broker.ts `ingest`), so this client gets none there.
@@ -208,8 +232,9 @@ export class MqttTransport {
     url.username = "";
     url.password = "";
     const external = options.external === true;
+    const clientId = options.clientId ?? `gateway-${randomUUID().slice(0, 12)}`;
     const common: IClientOptions = {
-      clientId: options.clientId ?? `gateway-${randomUUID().slice(0, 12)}`,
+      clientId,
       username,
       password,
       keepalive: 30,
@@ -218,7 +243,7 @@ export class MqttTransport {
     };
     if (!external) {
       const client = await mqtt.connectAsync(url.toString(), { ...common, clean: true, reconnectPeriod: 1000 });
-      const transport = new MqttTransport(client, options.logger, url.toString(), false, false);
+      const transport = new MqttTransport(client, options.logger, url.toString(), false, "plain", clientId);
       transport.watch(options.logger);
       return transport;
     }
@@ -231,7 +256,14 @@ export class MqttTransport {
       properties: { sessionExpiryInterval: GATEWAY_SESSION_EXPIRY_SECONDS, receiveMaximum: GATEWAY_RECEIVE_MAXIMUM },
     });
     followBackoff(client, GATEWAY_BACKOFF);
-    const transport = new MqttTransport(client, options.logger, url.toString(), true, options.shared ?? true);
+    const transport = new MqttTransport(
+      client,
+      options.logger,
+      url.toString(),
+      true,
+      options.subscriptions ?? "assigned",
+      clientId,
+    );
     transport.watch(options.logger);
     const first = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), EXTERNAL_FIRST_CONNECT_WAIT_MS);
@@ -300,8 +332,9 @@ export class MqttTransport {
 
   /**
    * Subscribes (QoS 1) to status, state, telemetry, event and ack of every device — through the shared group
-   * `$share/gateways/…` on an external broker — now if connected, and again after every reconnection that lost the
-   * session.
+   * `$share/gateways/…` (`shared`), or with plain wildcards (`plain`) — now if connected, and again after every
+   * CONNACK. `assigned`: no wildcard; the devices come through {@link subscribeDevices}, and every CONNACK subscribes
+   * them again.
    * @throws when the broker refuses the subscription (embedded broker; an external one is only logged).
    */
   async subscribe(): Promise<void> {
@@ -317,15 +350,69 @@ export class MqttTransport {
     await this.subscribeNow();
   }
 
+  /**
+   * `assigned` mode (assignment.ts): subscribes (QoS 1, no local, retained messages only for a new subscription) to
+   * every channel of each MAC (`aq/v1/devices/{mac}/+`) in packets of {@link FILTERS_PER_PACKET}. Kept across
+   * reconnections: every CONNACK subscribes them again (a broker that crashed may have lost them). Resolves once
+   * granted, or at once when disconnected.
+   * @throws when the broker refuses a filter or the connection is lost meanwhile (the next CONNACK subscribes again).
+   */
+  async subscribeDevices(macs: readonly string[]): Promise<void> {
+    for (const mac of macs) {
+      this.assignedMacs.add(mac);
+      this.releasedMacs.delete(mac);
+    }
+    if (!this.client.connected) return;
+    await this.subscribeFilters(macs);
+  }
+
+  /**
+   * `assigned` mode: removes the subscriptions of each MAC. Resolves once the broker confirmed, or at once when
+   * disconnected (the next CONNACK removes them from the session).
+   * @throws when the connection is lost meanwhile (the next CONNACK removes them).
+   */
+  async unsubscribeDevices(macs: readonly string[]): Promise<void> {
+    for (const mac of macs) {
+      this.assignedMacs.delete(mac);
+      this.releasedMacs.add(mac);
+    }
+    if (!this.client.connected) return;
+    await this.unsubscribeFilters(macs);
+  }
+
+  private async subscribeFilters(macs: readonly string[]): Promise<void> {
+    for (let i = 0; i < macs.length; i += FILTERS_PER_PACKET) {
+      const topics = macs.slice(i, i + FILTERS_PER_PACKET).map(deviceChannelsTopic);
+      const grants = await this.client.subscribeAsync(topics, { qos: 1, nl: true, rh: 1 });
+      const refused = grants.filter((g) => g.qos >= 128);
+      if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
+    }
+  }
+
+  private async unsubscribeFilters(macs: readonly string[]): Promise<void> {
+    for (let i = 0; i < macs.length; i += FILTERS_PER_PACKET) {
+      const batch = macs.slice(i, i + FILTERS_PER_PACKET);
+      await this.client.unsubscribeAsync(batch.map(deviceChannelsTopic));
+      for (const mac of batch) if (!this.assignedMacs.has(mac)) this.releasedMacs.delete(mac);
+    }
+  }
+
   private async subscribeNow(): Promise<void> {
+    if (this.mode === "assigned") {
+      await this.unsubscribeFilters([...this.releasedMacs]);
+      await this.subscribeFilters([...this.assignedMacs]);
+      this.logger.info({ url: this.url, devices: this.assignedMacs.size }, "device gateway subscribed");
+      return;
+    }
+    const shared = this.mode === "shared" && this.external;
     const topics = INBOUND.map((c) =>
-      this.shared ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
+      shared ? `$share/${GATEWAY_SHARE_GROUP}/${allDevicesTopic(c)}` : allDevicesTopic(c),
     );
     const grants = await this.client.subscribeAsync(topics, { qos: 1 });
     const refused = grants.filter((g) => g.qos >= 128);
     if (refused.length > 0) throw new Error(`broker refused ${refused.map((g) => g.topic).join(", ")}`);
-    this.logger.info({ url: this.url, shared: this.shared }, "device gateway subscribed");
-    if (this.shared) await this.catchUpRetained();
+    this.logger.info({ url: this.url, subscriptions: this.mode }, "device gateway subscribed");
+    if (shared) await this.catchUpRetained();
   }
 
   /** The catch-up of {@link CATCH_UP_SUBSCRIPTION_ID}: plain status and state for a moment, for their retained messages. */
