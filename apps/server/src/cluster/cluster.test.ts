@@ -25,6 +25,7 @@ import { passwordGrantOverHttp } from "../../test/helpers.ts";
 import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
 import { nginxBinary, startThrowawayNginx, type ThrowawayNginx } from "../../test/nginx.ts";
 import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
+import { GATEWAY_HEARTBEAT_MS, HANDOVER_GRACE_MS, ownerOf } from "../iot/assignment.ts";
 import { followBackoff } from "../iot/backoff.ts";
 import { DEMO_ACCOUNT } from "../system.ts";
 
@@ -158,28 +159,23 @@ async function signIn(baseUrl: string, username: string, password: string): Prom
 }
 
 /**
- * A softener on MQTT 5 that publishes QoS 1 telemetry only while connected, reconnects with the device backoff, and
- * keeps what the broker acknowledged. A PUBACK with reason 0x10 "no matching subscribers" (Mosquitto 2.0 after its
- * restart, before the gateways subscribed again; docs/deploy.md "Known limit") means nobody took the report: the
- * device sends it again ({@link resendUntaken}), as iot/mosquitto-restart.test.ts does.
+ * A softener on MQTT 3.1.1 (the device protocol's, docs/device-protocol.md §1) that publishes QoS 1 telemetry only
+ * while connected, reconnects with the device backoff, and keeps what the broker acknowledged. A 3.1.1 PUBACK says
+ * nothing more than "taken": every acknowledged report must be stored (decision 73).
  */
 class TelemetryDevice {
   readonly client: MqttClient;
   /** ts of every telemetry report the broker acknowledged (PUBACK). */
   readonly acked = new Set<string>();
   readonly failed: string[] = [];
-  /** Reports answered 0x10, not yet sent again. */
-  readonly untaken = new Set<string>();
   skipped = 0;
-  resent = 0;
   readonly mac: string;
-  private readonly inFlight = new Map<number, string>();
 
   /** Connects to `brokerUrl` as `mac` (client id and username) with `secret`; retries with the device backoff. */
   constructor(brokerUrl: string, mac: string, secret: string) {
     this.mac = mac;
     this.client = mqtt.connect(brokerUrl, {
-      protocolVersion: 5,
+      protocolVersion: 4,
       clientId: mac,
       username: mac,
       password: secret,
@@ -199,18 +195,6 @@ class TelemetryDevice {
         qos: 1,
         retain: true,
       });
-    });
-    const topic = deviceTopic(mac, "telemetry");
-    this.client.on("packetsend", (packet) => {
-      if (packet.cmd === "publish" && packet.messageId && packet.topic === topic) {
-        this.inFlight.set(packet.messageId, String(packet.payload));
-      }
-    });
-    this.client.on("packetreceive", (packet) => {
-      if (packet.cmd !== "puback" || !packet.messageId) return;
-      const payload = this.inFlight.get(packet.messageId);
-      this.inFlight.delete(packet.messageId);
-      if (payload && packet.reasonCode === 16) this.untaken.add(payload);
     });
   }
 
@@ -240,19 +224,6 @@ class TelemetryDevice {
     });
   }
 
-  /** Sends again what was answered 0x10, in rounds of 200 ms, until none is left (at most 50 rounds). */
-  async resendUntaken(): Promise<void> {
-    for (let round = 0; this.untaken.size > 0 && round < 50; round++) {
-      const again = [...this.untaken];
-      this.untaken.clear();
-      for (const payload of again) {
-        this.resent += 1;
-        await this.client.publishAsync(deviceTopic(this.mac, "telemetry"), payload, { qos: 1 });
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
   /** Disconnects at once (no will sent: a clean DISCONNECT). */
   async close(): Promise<void> {
     await this.client.endAsync(true).catch(() => undefined);
@@ -263,6 +234,20 @@ class TelemetryDevice {
 const GATEWAYS = ["aquapilot-gw-cluster-a", "aquapilot-gw-cluster-b"] as const;
 
 const randomMac = () => `02${randomBytes(5).toString("hex").toUpperCase()}`;
+
+/** A random MAC that `gateway` owns among {@link GATEWAYS} (decision 73's assignment), or any when undefined. */
+const macOwnedBy = (gateway?: string): string => {
+  for (;;) {
+    const mac = randomMac();
+    if (!gateway || ownerOf(mac, GATEWAYS) === gateway) return mac;
+  }
+};
+
+/**
+ * Waits until a device registered through A has been handed over to its owner: A adopts every device it registers and
+ * releases the ones B owns after the grace, at its next heartbeat (assignment.ts).
+ */
+const handedOver = () => new Promise((r) => setTimeout(r, HANDOVER_GRACE_MS + GATEWAY_HEARTBEAT_MS + 500));
 
 /**
  * Issue 14 "Tests": the cluster as an operator runs it, all from Debian's packages — PostgreSQL (the suite's throwaway
@@ -313,8 +298,8 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     return body.id;
   };
 
-  const telemetryDevice = async (): Promise<TelemetryDevice & { id: string }> => {
-    const mac = randomMac();
+  const telemetryDevice = async (owner?: string): Promise<TelemetryDevice & { id: string }> => {
+    const mac = macOwnedBy(owner);
     const secret = randomBytes(24).toString("base64url");
     const id = await register(mac, secret);
     const device = new TelemetryDevice(mosquitto.url, mac, secret);
@@ -333,11 +318,10 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
         .execute()
     ).map((r) => r.ts);
 
-  /** Both gateways hold their shared subscription: a probe report from `device` is stored within 10 s. */
+  /** The gateway that owns `device` holds its subscription: a probe report from it is stored within 10 s. */
   const gatewaysListening = async (device: TelemetryDevice & { id: string }) => {
     const ts = nextTs();
     await device.report(ts);
-    await device.resendUntaken();
     await waitFor(async () => (await storedTs(device.id)).includes(ts), 10_000, "probe report stored");
   };
 
@@ -402,15 +386,16 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     const onB = track(await openSession(b.url, ownerToken));
     // Through the balancer: negotiate and WebSocket may land on different processes (stateless tokens).
     const viaNginx = track(await openSession(balancer.url, ownerToken));
-    const device = await telemetryDevice();
-    // Six reports: Mosquitto hands the shared group's messages round robin, so both gateways handle some, and each
-    // must reach the sessions of both processes. One at a time: a change message carries the device's live state
-    // when it is announced, so two reports handled at once by the two gateways may both show the newer one.
+    // One device owned by each gateway (decision 73), so each process handles some of the reports, and each must
+    // reach the sessions of both processes. Six reports, one at a time, alternating between the two devices.
+    const owned = [await telemetryDevice(GATEWAYS[0]), await telemetryDevice(GATEWAYS[1])];
+    await handedOver();
     const sessionsAll = [onA, onB, viaNginx];
-    const states = (s: Session) => s.changes.filter((m) => m.mac === device.mac && m.kind === "state");
+    const macs = owned.map((d) => d.mac);
+    const states = (s: Session) => s.changes.filter((m) => macs.includes(m.mac) && m.kind === "state");
     const markers = [11, 12, 13, 14, 15, 16];
-    for (const flow of markers) {
-      await device.report(nextTs(), flow);
+    for (const [i, flow] of markers.entries()) {
+      await owned[i % 2].report(nextTs(), flow);
       await waitFor(
         () => sessionsAll.every((s) => states(s).some((m) => m.flowRateLpm === flow)),
         5_000,
@@ -420,16 +405,17 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
         throw new Error(`${err.message}; A got ${got(onA)}, B ${got(onB)}, nginx ${got(viaNginx)}`);
       });
     }
-    expect(device.acked.size).toBe(markers.length);
-    // Handled once across the two processes (docs/deploy.md "Gateways"): each gateway takes telemetry, events and
-    // acks through the shared group only, as the broker logged its subscriptions (test/mosquitto.ts). A plain
-    // subscription would make both handle every message, which idempotent handling would hide from the sessions.
+    expect(owned.map((d) => d.acked.size)).toEqual([3, 3]);
+    // Handled once across the two processes (docs/deploy.md "Gateways"): each gateway subscribes to its own devices'
+    // topics, never to a wildcard for every device, as the broker logged its subscriptions (test/mosquitto.ts). A
+    // wildcard would make both handle every message, which idempotent handling would hide from the sessions.
     const log = fs.readFileSync(path.join(mosquitto.dir, "mosquitto.log"), "utf8");
-    for (const gateway of GATEWAYS) {
+    const subscribed = (gateway: string, filter: string) => new RegExp(`^\\d+: ${gateway} 1 ${filter}$`, "m").test(log);
+    for (const [i, gateway] of GATEWAYS.entries()) {
+      expect(subscribed(gateway, `aq/v1/devices/${owned[i].mac}/\\+`)).toBe(true);
       for (const channel of ["telemetry", "event", "ack"]) {
-        const subscribed = (filter: string) => new RegExp(`^\\d+: ${gateway} 1 ${filter}$`, "m").test(log);
-        expect(subscribed(`\\$share/gateways/aq/v1/devices/\\+/${channel}`)).toBe(true);
-        expect(subscribed(`aq/v1/devices/\\+/${channel}`)).toBe(false);
+        expect(subscribed(gateway, `\\$share/gateways/aq/v1/devices/\\+/${channel}`)).toBe(false);
+        expect(subscribed(gateway, `aq/v1/devices/\\+/${channel}`)).toBe(false);
       }
     }
     await new Promise((r) => setTimeout(r, 200)); // a duplicate would arrive now
@@ -544,13 +530,13 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
   });
 
   /**
-   * Publishes telemetry from `fleet` every 40 ms each (unique times) while `disturb` runs, then sends again what the
-   * broker answered 0x10, waits until every acknowledged report is stored and checks each is stored exactly once.
+   * Publishes telemetry from `fleet` every 40 ms each (unique times) while `disturb` runs, then waits until every
+   * acknowledged report is stored and checks each is stored exactly once.
    */
   async function underTelemetry(
     fleet: Array<TelemetryDevice & { id: string }>,
     disturb: () => Promise<void>,
-  ): Promise<{ acked: number; skipped: number; resent: number }> {
+  ): Promise<{ acked: number; skipped: number }> {
     const before = new Map<string, number>();
     for (const d of fleet) before.set(d.id, (await storedTs(d.id)).length);
     for (const d of fleet) d.acked.clear();
@@ -571,11 +557,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
       await publishing;
     }
     await Promise.all(sent);
-    for (const d of fleet) {
-      await d.resendUntaken();
-      expect(d.untaken.size).toBe(0);
-      expect(d.failed).toEqual([]);
-    }
+    for (const d of fleet) expect(d.failed).toEqual([]);
     for (const d of fleet) {
       const expected = before.get(d.id)! + d.acked.size;
       await waitFor(
@@ -600,7 +582,6 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     return {
       acked: fleet.reduce((n, d) => n + d.acked.size, 0),
       skipped: fleet.reduce((n, d) => n + d.skipped, 0),
-      resent: fleet.reduce((n, d) => n + d.resent, 0),
     };
   }
 
@@ -619,11 +600,12 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     console.log(`cluster: processes restarted: ${result.acked} acknowledged reports, each stored once`);
   }, 120_000);
 
-  it("Mosquitto restarted under QoS 1 telemetry from MQTT 5 devices: every acknowledged report stored exactly once", async () => {
-    // MQTT 5 devices that send a report again on PUBACK 0x10: Mosquitto 2.0 restores the gateways' sessions but not
-    // their shared subscriptions, so reports between its restart and the gateways' resubscription find nobody
-    // (docs/deploy.md "Known limit"); a 3.1.1 device could not tell.
+  it("Mosquitto restarted under QoS 1 telemetry from MQTT 3.1.1 devices: every acknowledged report stored exactly once", async () => {
+    // Mosquitto 2.0 restores the gateways' sessions with their plain subscriptions to their devices (decision 73),
+    // so a report sent before a gateway reconnects waits in its session; a 3.1.1 device never sends one again.
+    // A device of each gateway.
     const fleet = devices.slice(0, 2) as Array<TelemetryDevice & { id: string }>;
+    expect(new Set(fleet.map((d) => ownerOf(d.mac, GATEWAYS))).size).toBe(2);
     for (const d of fleet) d.skipped = 0;
     const result = await underTelemetry(fleet, async () => {
       await mosquitto.restart(1500);
@@ -633,7 +615,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     expect(result.acked).toBeGreaterThan(20);
     await gatewaysListening(fleet[0]);
     console.log(
-      `cluster: Mosquitto restarted: ${result.acked} acknowledged reports, each stored once; ${result.resent} sent again after PUBACK 0x10`,
+      `cluster: Mosquitto restarted: ${result.acked} acknowledged reports from 3.1.1 devices, each stored once`,
     );
   }, 120_000);
 });
