@@ -122,6 +122,8 @@ export class DeviceAssignment {
   /** Serialises rebalances, so subscriptions and releases never interleave. */
   private queue: Promise<void> = Promise.resolve();
   private announcing = false;
+  /** A rebalance failed (the broker refused, the database was away): the next heartbeat runs one again. */
+  private retry = false;
   private closed = false;
 
   private constructor(options: DeviceAssignmentOptions) {
@@ -140,13 +142,13 @@ export class DeviceAssignment {
   /**
    * Listens for the other gateways for `listenMs`, reads the device list, subscribes to the devices this gateway owns
    * and starts saying it is alive. Resolves once the first subscriptions were granted (or at once when the broker is
-   * not connected: the transport subscribes after its CONNACK).
-   * @throws when the device list cannot be read.
+   * not connected: the transport subscribes after its CONNACK). Never throws: when the device list cannot be read or
+   * the broker refuses, that is logged and tried again at every heartbeat.
    */
   static async start(options: DeviceAssignmentOptions): Promise<DeviceAssignment> {
     const assignment = new DeviceAssignment(options);
     if (assignment.options.listenMs > 0) await new Promise((r) => setTimeout(r, assignment.options.listenMs));
-    await assignment.resync();
+    await assignment.enqueue(() => assignment.resync());
     assignment.announcing = true;
     assignment.announce();
     assignment.timer = setInterval(() => assignment.tick(), assignment.options.heartbeatMs);
@@ -231,8 +233,8 @@ export class DeviceAssignment {
         this.options.logger.warn({ gatewayId: id }, "gateway: another gateway went silent; taking over its devices");
       }
     }
-    const resync = now - this.lastResync >= this.options.resyncMs;
-    if (gone || resync || this.unwanted.size > 0) {
+    const resync = !this.resynced || now - this.lastResync >= this.options.resyncMs;
+    if (gone || resync || this.retry || this.unwanted.size > 0) {
       void this.enqueue(() => (resync ? this.resync() : this.rebalance()));
     }
   }
@@ -244,6 +246,7 @@ export class DeviceAssignment {
   /** Runs `work` after every earlier rebalance; a failure is logged (the next tick tries again), never thrown. */
   private enqueue(work: () => Promise<void>): Promise<void> {
     const next = this.queue.then(work).catch((err: Error) => {
+      this.retry = true;
       this.options.logger.error({ err: err.message }, "gateway: device subscriptions not updated; retrying");
     });
     this.queue = next;
@@ -251,18 +254,15 @@ export class DeviceAssignment {
   }
 
   private async resync(): Promise<void> {
-    const first = !this.resynced;
-    this.resynced = true;
+    const listed = await this.options.listDevices();
     this.lastResync = this.options.now();
-    for (const mac of await this.options.listDevices()) this.devices.add(normaliseMac(mac));
-    if (first) {
+    for (const mac of listed) this.devices.add(normaliseMac(mac));
+    if (!this.resynced) {
+      this.resynced = true;
       // A restarted gateway's persistent session may still hold devices that others own now: release them too.
       const gateways = this.gateways;
       for (const mac of this.devices) {
-        if (ownerOf(mac, gateways) !== this.options.selfId) {
-          this.held.add(mac);
-          this.unwanted.set(mac, this.lastResync);
-        }
+        if (ownerOf(mac, gateways) !== this.options.selfId) this.held.add(mac); // released by the rebalance below
       }
     }
     await this.rebalance();
@@ -273,6 +273,7 @@ export class DeviceAssignment {
    * releases those marked for longer than the grace (still not owned).
    */
   private async rebalance(): Promise<void> {
+    this.retry = false;
     const gateways = this.gateways;
     const self = this.options.selfId;
     const now = this.options.now();

@@ -123,22 +123,16 @@ export class DeviceGateway implements DeviceCommandPort {
     if (!options.external) return gateway;
     await transport.subscribe();
     if ((options.subscriptions ?? "assigned") === "assigned") {
-      try {
-        gateway.assignment = await DeviceAssignment.start({
-          bus: options.bus,
-          selfId: transport.clientId,
-          listDevices: async () =>
-            (await options.db.selectFrom("devices").select("mac").execute()).map((row) => row.mac),
-          target: transport,
-          logger: options.logger,
-          // Alone on an in-process bus: no other gateway to wait for.
-          listenMs: options.bus.crossProcess ? undefined : 0,
-          ...options.assignmentTimings,
-        });
-      } catch (err) {
-        await gateway.close();
-        throw err;
-      }
+      gateway.assignment = await DeviceAssignment.start({
+        bus: options.bus,
+        selfId: transport.clientId,
+        listDevices: async () => (await options.db.selectFrom("devices").select("mac").execute()).map((row) => row.mac),
+        target: transport,
+        logger: options.logger,
+        // Alone on an in-process bus: no other gateway to wait for.
+        listenMs: options.bus.crossProcess ? undefined : 0,
+        ...options.assignmentTimings,
+      });
     }
     return gateway;
   }
