@@ -94,6 +94,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       "persistence true",
       `persistence_location ${dir}/`,
       "max_packet_size 16384",
+      "max_queued_messages 100000",
       `plugin ${MOSQUITTO.dynsecPlugin}`,
       `plugin_opt_config_file ${dynsecFile}`,
       `log_dest file ${path.join(dir, "mosquitto.log")}`,

@@ -46,8 +46,10 @@ interface Waiter {
  * (records.ts) and the change message (change-message.ts); the command port (sendCommand, sendCommandAndWait) is its
  * own.
  *
- * Scale-out (issue 14): with an external broker every process's gateway subscribes through the shared group
- * `$share/gateways/…` with a persistent session, so each device message is handled by one process; a message is
+ * Scale-out (issue 14): with an external broker the gateways of all processes share the devices out among themselves
+ * (assignment.ts, decision 73), each holding plain persistent subscriptions to its own devices' topics, so each device
+ * message is handled by one process and a broker restart drops none (`shared` and `plain` modes: transport.ts); a
+ * message is
  * acknowledged to the broker only once recorded (transport.ts), and a redelivery writes nothing twice (records.ts:
  * telemetry keyed by device and time, events by id, state and status upserts, an ack only moves a command that is
  * not already settled with the same outcome).
@@ -95,7 +97,7 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /**
    * Device messages this gateway received from the broker since start for `mac` (12 upper-case hex digits), refused
-   * ones included — with shared subscriptions, its share of that device's messages (issue 14; tests, diagnostics).
+   * ones included — 0 for a device another process's gateway owns (issue 14; tests, diagnostics).
    */
   received(mac: string): number {
     return this.receivedPerDevice.get(mac) ?? 0;
@@ -113,7 +115,9 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /**
    * Connects to the broker. On an external broker it subscribes (QoS 1) to status, state, telemetry, event and ack
-   * of every device (shared subscriptions and a persistent session: transport.ts); the embedded broker hands device
+   * of the devices it owns among the live gateways (`assigned`, the default: assignment.ts starts listening for the
+   * other gateways, then subscribes) or of every device (`shared`, `plain`), in a persistent session (transport.ts);
+   * a device list it cannot read or a refused subscription is logged and retried. The embedded broker hands device
    * messages to {@link ingest} instead, so there the connection only publishes commands.
    * @throws when the embedded broker cannot be reached or refuses the credentials (an external one is retried).
    */

@@ -77,9 +77,9 @@ export interface TransportOptions {
   clientId?: string;
   /**
    * An external broker (MQTT_URL, issue 14): MQTT 5 with a persistent session (clean start off, session expiry
-   * {@link GATEWAY_SESSION_EXPIRY_SECONDS}), shared subscriptions `$share/gateways/…` so N processes split the
-   * messages, and reconnection with jittered backoff; start-up does not wait for the broker. Otherwise (the embedded
-   * Aedes broker, which has no shared subscriptions) MQTT 3.1.1, a clean session and plain subscriptions.
+   * {@link GATEWAY_SESSION_EXPIRY_SECONDS}), subscriptions as {@link subscriptions} says (N processes split the
+   * devices), and reconnection with jittered backoff; start-up does not wait for the broker. Otherwise (the embedded
+   * Aedes broker, which hands device messages over in-process) MQTT 3.1.1 and a clean session.
    */
   external?: boolean;
   /** How the gateway subscribes on an external broker ({@link GatewaySubscriptions}; default `assigned`). */
@@ -283,7 +283,8 @@ export class MqttTransport {
 
   /**
    * Logs errors and reconnects; after each CONNACK subscribes again — also when the broker says it kept the session:
-   * Mosquitto 2.0 restores a persistent session after its restart without its shared subscriptions.
+   * Mosquitto 2.0 restores a persistent session after its restart without its shared subscriptions, and a broker that
+   * crashed may have lost the newest plain ones.
    */
   private watch(logger: IotLogger): void {
     this.client.on("error", (err) => logger.warn({ err: err.message }, "gateway mqtt error"));
