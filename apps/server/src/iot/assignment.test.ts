@@ -91,6 +91,24 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     return devices.every((m) => pairs.every(([id, t]) => t.session.has(m) === (ownerOf(m, ids) === id)));
   };
 
+  /** gw-a alone first, then gw-b; resolves once each device is held by its owner alone. */
+  const twoGateways = async () => {
+    const ta = new FakeSubscriptions();
+    const a = await start("gw-a", ta, { listenMs: 0 });
+    const tb = new FakeSubscriptions();
+    await start("gw-b", tb);
+    await waitFor(
+      () =>
+        partitioned([
+          ["gw-a", ta],
+          ["gw-b", tb],
+        ]),
+      2000,
+      "split",
+    );
+    return { a, ta, tb };
+  };
+
   afterEach(async () => {
     for (const a of open.splice(0)) await a.close();
   });
@@ -161,19 +179,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
   it("a restarted gateway releases the devices its old session may hold but another owns now", async () => {
     bus = new InProcessBus();
     devices = macs(50, "02C0");
-    const ta = new FakeSubscriptions();
-    await start("gw-a", ta, { listenMs: 0 });
-    const tb = new FakeSubscriptions();
-    await start("gw-b", tb);
-    await waitFor(
-      () =>
-        partitioned([
-          ["gw-a", ta],
-          ["gw-b", tb],
-        ]),
-      2000,
-      "split",
-    );
+    const { ta, tb } = await twoGateways();
     const released = tb.calls.filter(([kind]) => kind === "unsub").flatMap(([, list]) => list);
     // gw-b never subscribed to gw-a's devices in this life, yet releases them: its session may hold them from before.
     expect(released.sort()).toEqual(devices.filter((m) => ownerOf(m, ["gw-a", "gw-b"]) === "gw-a").sort());
@@ -182,19 +188,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
   it("adopt subscribes a new device in this gateway at once and tells its owner, which subscribes too", async () => {
     bus = new InProcessBus();
     devices = macs(20, "02D0");
-    const ta = new FakeSubscriptions();
-    const a = await start("gw-a", ta, { listenMs: 0 });
-    const tb = new FakeSubscriptions();
-    await start("gw-b", tb);
-    await waitFor(
-      () =>
-        partitioned([
-          ["gw-a", ta],
-          ["gw-b", tb],
-        ]),
-      2000,
-      "split",
-    );
+    const { a, ta, tb } = await twoGateways();
     const announced: BusEvent[] = [];
     bus.subscribe((e) => {
       if (e.type === "device.provisioned") announced.push(e);
