@@ -49,10 +49,9 @@ interface Waiter {
  * Scale-out (issue 14): with an external broker the gateways of all processes share the devices out among themselves
  * (assignment.ts, decision 73), each holding plain persistent subscriptions to its own devices' topics, so each device
  * message is handled by one process and a broker restart drops none (`shared` and `plain` modes: transport.ts); a
- * message is
- * acknowledged to the broker only once recorded (transport.ts), and a redelivery writes nothing twice (records.ts:
- * telemetry keyed by device and time, events by id, state and status upserts, an ack only moves a command that is
- * not already settled with the same outcome).
+ * message is acknowledged to the broker only once recorded (transport.ts), and a redelivery writes nothing twice
+ * (records.ts: telemetry keyed by device and time, events by id, state and status upserts, an ack only moves a command
+ * that is not already settled with the same outcome).
  */
 export class DeviceGateway implements DeviceCommandPort {
   /** Messages handed to the records and not yet settled (for {@link idle}). */
