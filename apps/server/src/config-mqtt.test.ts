@@ -27,6 +27,23 @@ describe("external MQTT broker settings", () => {
     });
   });
 
+  it("refuses the replaced MQTT_SHARED_SUBSCRIPTIONS, naming what to set instead", () => {
+    for (const value of ["true", "false"]) {
+      let error: unknown;
+      try {
+        loadConfig({ MQTT_URL: URL_WITH_PASSWORD, MQTT_SHARED_SUBSCRIPTIONS: value });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^MQTT_SHARED_SUBSCRIPTIONS: .*MQTT_SUBSCRIPTIONS/),
+      ]);
+      expect((error as Error).message).not.toContain("s3cret-Gateway-Pass");
+    }
+    expect(loadConfig({ MQTT_SHARED_SUBSCRIPTIONS: " " }).MQTT_SUBSCRIPTIONS).toBe("assigned"); // empty counts as unset
+  });
+
   it("refuses mosquitto-dynsec without MQTT_URL, an unknown kind and a client id with odd characters — never showing the password", () => {
     expect(() => loadConfig({ MQTT_BROKER_KIND: "mosquitto-dynsec" })).toThrow(/MQTT_BROKER_KIND: .*needs MQTT_URL/);
     for (const env of [

@@ -194,6 +194,14 @@ function shown(name: string, value: string | undefined): string {
 }
 
 /**
+ * Variables that were replaced, and what to set instead: an operator's old setting must not be silently ignored.
+ */
+const RENAMED: Record<string, string> = {
+  MQTT_SHARED_SUBSCRIPTIONS:
+    'set MQTT_SUBSCRIPTIONS instead: "assigned" (the default; several processes on Mosquitto), "shared" (EMQX) or "plain" (one process) — decision 73',
+};
+
+/**
  * Reads and validates the configuration from environment variables (docs/architecture.md "Configuration").
  * Empty strings count as unset. Defaults: PORT 8080, HOST 127.0.0.1, DATA_DIR ./data, MQTT_HOST 127.0.0.1,
  * MQTT_PORT 1883, SIM_DEVICES 3 (0 when APP_ENV=production: no simulated softeners unless asked for), SIM_TIME_SCALE 60,
@@ -205,7 +213,8 @@ function shown(name: string, value: string | undefined): string {
  * `weakSecretProblems`, issue 11).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak
  *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"), or MQTT_BROKER_KIND other than
- *   plain without MQTT_URL; secret values are never repeated.
+ *   plain without MQTT_URL, or a replaced variable still set (MQTT_SHARED_SUBSCRIPTIONS); secret values are never
+ *   repeated.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const input: Record<string, string | undefined> = {};
@@ -214,6 +223,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     input[key] = v === undefined || v.trim() === "" ? undefined : v;
   }
   if (input.APP_ENV === "production" && input.SIM_DEVICES === undefined) input.SIM_DEVICES = "0";
+  const renamed = Object.entries(RENAMED).filter(([old]) => (env[old] ?? "").trim() !== "");
+  if (renamed.length > 0) {
+    throw new ConfigError(renamed.map(([old, now]) => `${old}: no longer read; ${now}`));
+  }
   const parsed = ZEnv.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
