@@ -221,6 +221,10 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     devices = macs(10, "02E0");
     const ta = new FakeSubscriptions();
     ta.failNext = true;
+    const alive: string[] = [];
+    bus.subscribe((e) => {
+      if (e.type === "gateway.alive") alive.push(e.gatewayId);
+    });
     const errors: string[] = [];
     await start("gw-a", ta, {
       listenMs: 0,
@@ -228,6 +232,9 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     });
     expect(ta.session.size).toBe(0);
     expect(errors).toEqual(["broker refused"]);
+    // It says it is alive only once it holds its share: the others would otherwise release devices nobody holds.
+    expect(alive).toEqual([]);
     await waitFor(() => ta.session.size === 10, 500, "subscribed at a later heartbeat");
+    await waitFor(() => alive.length > 0, 500, "alive once subscribed");
   });
 });

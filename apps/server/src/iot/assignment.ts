@@ -118,6 +118,7 @@ export class DeviceAssignment {
   private readonly unsubscribeBus: () => void;
   private timer: NodeJS.Timeout | null = null;
   private lastResync = 0;
+  /** The first device list was read and this gateway's share subscribed: only then does it say it is alive. */
   private resynced = false;
   /** Serialises rebalances, so subscriptions and releases never interleave. */
   private queue: Promise<void> = Promise.resolve();
@@ -143,7 +144,8 @@ export class DeviceAssignment {
    * Listens for the other gateways for `listenMs`, reads the device list, subscribes to the devices this gateway owns
    * and starts saying it is alive. Resolves once the first subscriptions were granted (or at once when the broker is
    * not connected: the transport subscribes after its CONNACK). Never throws: when the device list cannot be read or
-   * the broker refuses, that is logged and tried again at every heartbeat.
+   * the broker refuses, that is logged and tried again at every heartbeat, and the gateway says it is alive only once
+   * that succeeded — so the others never release its share to a gateway that does not hold it.
    */
   static async start(options: DeviceAssignmentOptions): Promise<DeviceAssignment> {
     const assignment = new DeviceAssignment(options);
@@ -240,6 +242,7 @@ export class DeviceAssignment {
   }
 
   private announce(): void {
+    if (!this.resynced) return;
     this.options.bus.publish({ type: "gateway.alive", gatewayId: this.options.selfId });
   }
 
@@ -258,7 +261,6 @@ export class DeviceAssignment {
     this.lastResync = this.options.now();
     for (const mac of listed) this.devices.add(normaliseMac(mac));
     if (!this.resynced) {
-      this.resynced = true;
       // A restarted gateway's persistent session may still hold devices that others own now: release them too.
       const gateways = this.gateways;
       for (const mac of this.devices) {
@@ -266,6 +268,10 @@ export class DeviceAssignment {
       }
     }
     await this.rebalance();
+    if (!this.resynced) {
+      this.resynced = true;
+      if (this.announcing) this.announce(); // a first read that had failed at start
+    }
   }
 
   /**
