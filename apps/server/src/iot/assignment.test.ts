@@ -183,7 +183,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
   it("a restarted gateway releases the devices its old session may hold but another owns now", async () => {
     bus = new InProcessBus();
     devices = macs(50, "02C0");
-    const { ta, tb } = await twoGateways();
+    const { tb } = await twoGateways();
     const released = tb.calls.filter(([kind]) => kind === "unsub").flatMap(([, list]) => list);
     // gw-b never subscribed to gw-a's devices in this life, yet releases them: its session may hold them from before.
     expect(released.sort()).toEqual(devices.filter((m) => ownerOf(m, ["gw-a", "gw-b"]) === "gw-a").sort());

@@ -4,7 +4,7 @@ import { SimulatedDevice } from "@aquapilot/device-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { mosquittoMissing, runClient, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
-import { type BusEvent, InProcessBus } from "../bus.ts";
+import { InProcessBus } from "../bus.ts";
 import { beginActivation, completeActivation } from "../modules/activation/service.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
