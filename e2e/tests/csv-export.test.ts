@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { LANGUAGES, type Language } from "@aquapilot/contract";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import type { System } from "../../apps/server/src/system.ts";
@@ -12,24 +12,32 @@ import deviceZhHans from "../../apps/web/src/features/device/locales/zh-Hans.jso
 import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
 import { accessToken } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { type SlowLink, startSlowLink } from "../support/slow-link.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;
 const CSV_PATH = "/api/run-lucky/device/app/device/device-flow-statistics/export.csv";
 const HOUR_MS = 3_600_000;
-/** How long a throttled export should take, so its progress can be seen and photographed. */
-const EXPORT_SECONDS = 8;
+/**
+ * The slow link's rate while an export is watched, in bytes per second on the wire: the month's brotli-compressed
+ * export (about 3 kB) then takes over ten seconds, so its progress can be seen before the test pauses the link.
+ */
+const SLOW_BYTES_PER_SECOND = 200;
+/** How long a cancelled export is given to turn up as a download anyway, in ms. */
+const AFTER_CANCEL_MS = 5_000;
 
 /**
  * The CSV export with progress on the Device screen (issue 10 point 8), in Chromium against the whole system: the
- * owner exports the month's hourly water through the UI, sees the progress panel while the file streams (the
- * network is throttled through DevTools so the stream takes seconds), gets the file as a browser download, and its
- * header line and rows match what the API answers for the same query. Cancel saves nothing; a lost connection is
- * said in the user's language; the panel is photographed in progress in all five languages.
+ * owner exports the month's hourly water through the UI, sees the progress panel while the file streams (the app is
+ * opened through a slow link that trickles the server's bytes, and the link is paused mid-stream, so the progress is
+ * checked and photographed however busy the machine is), gets the file as a browser download, and its header line
+ * and rows match what the API answers for the same query. Cancel saves nothing; a lost connection is said in the
+ * user's language; the panel is photographed in progress in all five languages.
  */
 describe("CSV export with progress", () => {
   let system: System;
   let phone: { context: BrowserContext; close: () => Promise<void> };
+  let link: SlowLink;
   let deviceId: string;
   let familyId: string;
   let token: string;
@@ -58,27 +66,32 @@ describe("CSV export with progress", () => {
     }
     token = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     phone = await launchPhone("en-US");
+    link = await startSlowLink(system.url);
   });
   afterAll(async () => {
     await phone?.close();
+    await link?.close();
     await system?.close();
   });
 
-  /** A page in `lang`, signed in, on the Device screen with the month's statistics shown. */
-  async function deviceScreen(lang: Language): Promise<{ page: Page; cdp: CDPSession }> {
+  /**
+   * A page in `lang`, signed in through the slow link (not throttled until a test says so), on the Device screen with
+   * the month's statistics shown.
+   */
+  async function deviceScreen(lang: Language): Promise<Page> {
+    link.throttle(null);
+    link.resume();
     const page = await newPageIn(phone.context, lang);
-    await signInAsDemo(page, system.url);
+    await signInAsDemo(page, link.url);
     const q = new URLSearchParams({ target: "/Device", params: JSON.stringify({ deviceId, familyId }) });
-    await page.goto(`${system.url}/#/App?${q}`);
+    await page.goto(`${link.url}/#/App?${q}`);
     await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
     await page.getByTestId("device-stats").scrollIntoViewIfNeeded();
     // The month tab: the most rows (the tabs are month, week, day).
     await page.getByTestId("device-stats-tabs").locator(".adm-selector-item").first().click();
     await expect.poll(() => page.getByTestId("device-stats").getAttribute("data-report-time-type")).toBe("1");
     await page.getByTestId("device-stats-csv").waitFor({ timeout: 15_000 });
-    const cdp = await phone.context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    return { page, cdp };
+    return page;
   }
 
   /** The export the app would ask for now, fetched over HTTP: its bytes, rows and announced total. */
@@ -89,17 +102,6 @@ describe("CSV export with progress", () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     return { text, totalRows: res.headers.get("x-total-rows"), length: res.headers.get("content-length") };
-  }
-
-  /** Throttles the page's downloads so `bytes` take about {@link EXPORT_SECONDS} (0 turns throttling off). */
-  async function throttle(cdp: CDPSession, bytes: number): Promise<void> {
-    const rate = bytes > 0 ? Math.max(200, Math.round(bytes / EXPORT_SECONDS)) : -1;
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: rate,
-      uploadThroughput: -1,
-    });
   }
 
   /** The month export's query as the app sends it: read from a first, unthrottled request's URL. */
@@ -137,7 +139,7 @@ describe("CSV export with progress", () => {
   }
 
   it("downloads the CSV through the UI with progress; its header and rows match the API", async () => {
-    const { page, cdp } = await deviceScreen("en");
+    const page = await deviceScreen("en");
     const search = await exportQuery(page);
     const params = new URLSearchParams(search);
     expect(params.get("deviceId")).toBe(deviceId);
@@ -149,16 +151,18 @@ describe("CSV export with progress", () => {
     expect(Number(before.totalRows)).toBeGreaterThan(0);
 
     const toasts = await recordToasts(page);
-    await throttle(cdp, before.text.length);
+    link.throttle(SLOW_BYTES_PER_SECOND);
     const download = page.waitForEvent("download", { timeout: 60_000 });
     await page.getByTestId("device-stats-csv").click();
     const panel = page.getByTestId("device-csv-progress");
     await panel.waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("device-stats-csv").isDisabled()).toBe(true);
-    // Mid-stream: some rows in, a percent with one decimal below 100, the total announced by the server.
+    // Mid-stream (the link held as soon as rows show): some rows in, a percent with one decimal below 100, the total
+    // announced by the server.
     await expect
       .poll(async () => Number(await panel.getAttribute("data-rows")), { timeout: 20_000, interval: 100 })
       .toBeGreaterThan(0);
+    link.pause();
     const midPercent = Number(await panel.getAttribute("data-percent"));
     expect(midPercent).toBeGreaterThan(0);
     expect(midPercent).toBeLessThan(100);
@@ -168,9 +172,13 @@ describe("CSV export with progress", () => {
       new RegExp(`^\\d+ of ${Number(before.totalRows)} rows · \\d+(\\.\\d)? kB$`),
     );
     await snapStats(page, "csv-export-progress-en");
+    // The progress moves on only with the bytes: held, it stays where it is.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(Number(await panel.getAttribute("data-percent"))).toBe(midPercent);
 
+    link.throttle(null);
+    link.resume();
     const file = await download;
-    await throttle(cdp, 0);
     expect(file.suggestedFilename()).toBe("water-hourly.csv");
     const text = fs.readFileSync(await file.path(), "utf8");
     const lines = text.trim().split("\n");
@@ -186,13 +194,12 @@ describe("CSV export with progress", () => {
   });
 
   it("Cancel stops the export and saves nothing", async () => {
-    const { page, cdp } = await deviceScreen("en");
-    const search = await exportQuery(page);
-    const { text } = await exportFromApi(search);
+    const page = await deviceScreen("en");
+    await exportQuery(page);
     const toasts = await recordToasts(page);
     let downloads = 0;
     page.on("download", () => downloads++);
-    await throttle(cdp, text.length);
+    link.throttle(SLOW_BYTES_PER_SECOND);
     await page.getByTestId("device-stats-csv").click();
     const panel = page.getByTestId("device-csv-progress");
     await expect
@@ -201,14 +208,15 @@ describe("CSV export with progress", () => {
     await page.getByTestId("device-csv-cancel").click();
     await expect.poll(() => panel.count()).toBe(0);
     await expect.poll(toasts).toContain(deviceEn.deviceCsv.cancelled);
-    await throttle(cdp, 0);
-    await page.waitForTimeout(EXPORT_SECONDS * 1000);
+    // The rest of the answer may come at full speed now: nothing is saved all the same.
+    link.throttle(null);
+    await page.waitForTimeout(AFTER_CANCEL_MS);
     expect(downloads).toBe(0);
     await page.close();
   });
 
   it("a lost connection is said in the user's language", async () => {
-    const { page } = await deviceScreen("ru");
+    const page = await deviceScreen("ru");
     const toasts = await recordToasts(page);
     await page.route(`**${CSV_PATH}*`, (route) => route.abort("connectionreset"));
     await page.getByTestId("device-stats-csv").click();
@@ -219,15 +227,16 @@ describe("CSV export with progress", () => {
 
   it("the export in progress in all five languages (screenshots)", async () => {
     for (const lang of LANGUAGES) {
-      const { page, cdp } = await deviceScreen(lang);
+      const page = await deviceScreen(lang);
       const search = await exportQuery(page);
-      const { text, totalRows } = await exportFromApi(search);
-      await throttle(cdp, text.length);
+      const { totalRows } = await exportFromApi(search);
+      link.throttle(SLOW_BYTES_PER_SECOND);
       await page.getByTestId("device-stats-csv").click();
       const panel = page.getByTestId("device-csv-progress");
       await expect
         .poll(async () => Number(await panel.getAttribute("data-rows")), { timeout: 20_000 })
         .toBeGreaterThan(0);
+      link.pause();
       const shown = (await panel.textContent()) ?? "";
       expect(shown, lang).toContain(DEVICE[lang].deviceCsv.exporting);
       expect(shown, lang).toContain(DEVICE[lang].deviceCsv.cancel);
@@ -246,7 +255,6 @@ describe("CSV export with progress", () => {
       await snapStats(page, `csv-export-progress-${lang}`);
       await page.getByTestId("device-csv-cancel").click();
       await expect.poll(() => panel.count()).toBe(0);
-      await throttle(cdp, 0);
       await page.close();
     }
   });
