@@ -114,26 +114,34 @@ describe("back closes the top overlay first, in Chromium", () => {
   });
 
   /**
-   * Taps `testId` and presses back `gapMs` later, for each gap: the overlay is still opening (its code may still be
-   * loading) when back comes. Each round waits for the trigger to be on the page and ends still on `where`: a tap
-   * the app dropped would let back leave the page instead.
+   * Taps `testId` and presses back soon after, in each way a phone does: the browser's back `gapMs` later, for each
+   * gap, then a native shell's hardware back (`window.AquaPilotBack`) on the next animation frame, before the
+   * overlay's opening animation has moved. The overlay is still opening (its code may still be loading) when back
+   * comes. Each round waits for the trigger to be on the page and ends still on `where`: a tap the app dropped would
+   * let back leave the page instead.
    */
   async function tapThenBack(testId: string, visible: () => Promise<number>, where: string) {
-    for (const gapMs of [0, 15, 30, 60, 120]) {
+    const backs = [
+      ...[0, 15, 30, 60, 120].map((gapMs) => ({ how: "history", gapMs, label: `back ${gapMs} ms after` })),
+      { how: "hardware", gapMs: 0, label: "hardware back a frame after" },
+    ];
+    for (const { how, gapMs, label } of backs) {
       await page.getByTestId(testId).waitFor({ timeout: 5_000 });
       await page.evaluate(
-        ([id, gap]) => {
+        ([id, kind, gap]) => {
           document.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.click();
-          setTimeout(() => history.back(), gap as number);
+          const shell = window as unknown as { AquaPilotBack: () => boolean };
+          if (kind === "hardware") requestAnimationFrame(() => shell.AquaPilotBack());
+          else setTimeout(() => history.back(), gap as number);
         },
-        [testId, gapMs] as const,
+        [testId, how, gapMs] as const,
       );
-      await expectCount(visible, 0, `back ${gapMs} ms after tapping ${testId}`);
+      await expectCount(visible, 0, `${label} tapping ${testId}`);
       // An overlay whose code was still loading may show only now and then close (an early close waits until it
       // is in): past that wait it must be closed, not left open for good.
       await new Promise((r) => setTimeout(r, 500));
-      await expectCount(visible, 0, `back ${gapMs} ms after tapping ${testId}, 0.5 s later`);
-      expect(await route(), `back ${gapMs} ms after tapping ${testId}`).toBe(where);
+      await expectCount(visible, 0, `${label} tapping ${testId}, 0.5 s later`);
+      expect(await route(), `${label} tapping ${testId}`).toBe(where);
     }
   }
 

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../api/errors.ts";
 import { useBackClose } from "../ui/overlay.tsx";
+import { usePopupVisible } from "../ui/popup-visible.ts";
 import { toast } from "../ui/toast.ts";
 import { usePushSwitch } from "./api/get-push-switch.ts";
 import { useSetPushSwitch } from "./api/set-push-switch.ts";
@@ -30,6 +31,7 @@ export function PushSwitchSheet({
   const current = usePushSwitch({ enabled: visible });
   const set = useSetPushSwitch();
   useBackClose(visible && !backByCaller, onClose);
+  const popup = usePopupVisible(visible);
   const checked = current.data ?? true;
   const [web, setWeb] = useState<WebPushState>("unsupported");
   const [webBusy, setWebBusy] = useState(false);
@@ -54,7 +56,7 @@ export function PushSwitchSheet({
       onError: (err) => toast(errorMessage(err, t("errors.requestFailed"))),
     });
   return (
-    <Popup visible={visible} onMaskClick={onClose} bodyClassName="push-sheet" destroyOnClose>
+    <Popup {...popup} onMaskClick={onClose} bodyClassName="push-sheet" destroyOnClose>
       <div data-testid="push-switch-sheet">
         <div className="push-sheet__title">{t("message.push.title")}</div>
         <div className="push-sheet__row">

@@ -3,6 +3,7 @@ import { type PointerEvent, type ReactNode, useRef, useState, type WheelEvent } 
 import { useTranslation } from "react-i18next";
 import { SWIPE_DURATION_MS } from "./date-time-rules.ts";
 import { useBackClose } from "./overlay.tsx";
+import { usePopupVisible } from "./popup-visible.ts";
 import "./pickers.css";
 
 /**
@@ -221,15 +222,10 @@ export function WheelPopup(props: WheelPopupProps) {
     testId = "wheel",
   } = props;
   useBackClose(visible, onCancel);
+  const popup = usePopupVisible(visible);
   const showLabels = columns.some((c) => c.label);
   return (
-    <Popup
-      visible={visible}
-      onMaskClick={onCancel}
-      afterClose={props.afterClose}
-      bodyClassName="wheel-popup"
-      destroyOnClose
-    >
+    <Popup {...popup} onMaskClick={onCancel} afterClose={props.afterClose} bodyClassName="wheel-popup" destroyOnClose>
       <div data-testid={testId}>
         <div className="wheel-popup__bar">
           <button type="button" className="wheel-popup__cancel" data-testid={`${testId}-cancel`} onClick={onCancel}>

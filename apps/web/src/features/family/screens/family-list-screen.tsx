@@ -4,7 +4,7 @@ import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
-import { PageShell, StateBlock, useBackClose } from "../../../shared/ui/index.ts";
+import { PageShell, StateBlock, useBackClose, usePopupVisible } from "../../../shared/ui/index.ts";
 import { useFamilyList } from "../api/get-family-list.ts";
 import { FamilyAvatar } from "../components/family-avatar.tsx";
 import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.tsx";
@@ -57,6 +57,7 @@ export function FamilyListScreen() {
     setPrefill("");
   };
   useBackClose(joinOpen, closeJoin);
+  const joinPopup = usePopupVisible(joinOpen);
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
@@ -134,7 +135,7 @@ export function FamilyListScreen() {
         ) : null}
       </PullToRefresh>
       <Popup
-        visible={joinOpen}
+        {...joinPopup}
         onMaskClick={closeJoin}
         bodyClassName="sheet"
         destroyOnClose

@@ -2,7 +2,7 @@ import type { TWifiNetwork } from "@aquapilot/contract/wire";
 import { DotLoading, Popup } from "antd-mobile";
 import { CheckOutline, LockOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { useBackClose } from "../../../shared/ui/index.ts";
+import { useBackClose, usePopupVisible } from "../../../shared/ui/index.ts";
 import { SignalBars } from "./icons.tsx";
 
 /** Props of {@link WifiNetworkSheet}. */
@@ -24,9 +24,10 @@ export interface WifiNetworkSheetProps {
 export function WifiNetworkSheet({ visible, networks, current, onSelect, onClose }: WifiNetworkSheetProps) {
   const { t } = useTranslation();
   useBackClose(visible, onClose);
+  const popup = usePopupVisible(visible);
   const sorted = [...(networks ?? [])].sort((a, b) => b.rssi - a.rssi);
   return (
-    <Popup visible={visible} onMaskClick={onClose} bodyClassName="ns-sheet" destroyOnClose>
+    <Popup {...popup} onMaskClick={onClose} bodyClassName="ns-sheet" destroyOnClose>
       <div data-testid="network-setup-network-sheet">
         <div className="ns-sheet__title">{t("networkSetup.wifi.sheetTitle")}</div>
         <div className="ns-sheet__hint">{t("networkSetup.wifi.sheetHint")}</div>

@@ -1,0 +1,78 @@
+import { act, render, renderHook, waitFor } from "@testing-library/react";
+import { Popup } from "antd-mobile";
+import { useState } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { POPUP_SHOW_FALLBACK_MS, usePopupVisible } from "./popup-visible.ts";
+
+describe("usePopupVisible: a close asked for while a popup opens waits until it is shown", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows at once; a close before afterShow is held, then done by afterShow", () => {
+    const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
+      initialProps: { visible: false },
+    });
+    expect(result.current.visible).toBe(false);
+    rerender({ visible: true });
+    expect(result.current.visible).toBe(true);
+    rerender({ visible: false });
+    expect(result.current.visible).toBe(true);
+    act(() => result.current.afterShow());
+    expect(result.current.visible).toBe(false);
+  });
+
+  it("a close after the popup reported itself shown is done at once; a new opening is held again", () => {
+    const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
+      initialProps: { visible: true },
+    });
+    act(() => result.current.afterShow());
+    rerender({ visible: false });
+    expect(result.current.visible).toBe(false);
+    rerender({ visible: true });
+    rerender({ visible: false });
+    expect(result.current.visible).toBe(true);
+  });
+
+  it("a popup that never reports itself shown closes after the fallback", () => {
+    vi.useFakeTimers();
+    const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
+      initialProps: { visible: true },
+    });
+    rerender({ visible: false });
+    act(() => vi.advanceTimersByTime(POPUP_SHOW_FALLBACK_MS - 1));
+    expect(result.current.visible).toBe(true);
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current.visible).toBe(false);
+  });
+
+  it("the caller's afterShow is called as the popup's own would be", () => {
+    const afterShow = vi.fn();
+    const { result } = renderHook(() => usePopupVisible(true, afterShow));
+    act(() => result.current.afterShow());
+    expect(afterShow).toHaveBeenCalledTimes(1);
+  });
+
+  it("an antd-mobile Popup closed right after it opened leaves the page (no layer kept, no scroll lock)", async () => {
+    let setOpen: (open: boolean) => void = () => {};
+    function Sheet() {
+      const [open, set] = useState(false);
+      setOpen = set;
+      const popup = usePopupVisible(open);
+      return (
+        <Popup {...popup} destroyOnClose>
+          <div data-testid="sheet">sheet</div>
+        </Popup>
+      );
+    }
+    render(<Sheet />);
+    for (let round = 0; round < 3; round++) {
+      act(() => setOpen(true));
+      // The close before the opening animation has drawn a frame: a back right after the tap.
+      act(() => setOpen(false));
+      await waitFor(() => expect(document.querySelector('[data-testid="sheet"]')).toBeNull(), { timeout: 3_000 });
+      const layer = document.querySelector<HTMLElement>(".adm-popup");
+      expect(layer === null || layer.style.display === "none").toBe(true);
+    }
+  });
+});
