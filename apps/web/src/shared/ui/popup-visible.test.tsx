@@ -24,8 +24,9 @@ describe("usePopupVisible: a close asked for while a popup opens waits until it 
 
   it("a close after the popup reported itself shown is done at once; a new opening is held again", () => {
     const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
-      initialProps: { visible: true },
+      initialProps: { visible: false },
     });
+    rerender({ visible: true });
     act(() => result.current.afterShow());
     rerender({ visible: false });
     expect(result.current.visible).toBe(false);
@@ -34,11 +35,21 @@ describe("usePopupVisible: a close asked for while a popup opens waits until it 
     expect(result.current.visible).toBe(true);
   });
 
-  it("a popup that never reports itself shown closes after the fallback", () => {
-    vi.useFakeTimers();
+  it("a popup mounted visible (no opening animation, no afterShow) closes at once", () => {
     const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
       initialProps: { visible: true },
     });
+    expect(result.current.visible).toBe(true);
+    rerender({ visible: false });
+    expect(result.current.visible).toBe(false);
+  });
+
+  it("a popup that never reports itself shown closes after the fallback", () => {
+    vi.useFakeTimers();
+    const { result, rerender } = renderHook(({ visible }) => usePopupVisible(visible), {
+      initialProps: { visible: false },
+    });
+    rerender({ visible: true });
     rerender({ visible: false });
     act(() => vi.advanceTimersByTime(POPUP_SHOW_FALLBACK_MS - 1));
     expect(result.current.visible).toBe(true);

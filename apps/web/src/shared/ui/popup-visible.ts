@@ -6,7 +6,8 @@ export const POPUP_SHOW_FALLBACK_MS = 1_000;
 /**
  * The `visible` and `afterShow` props for an antd-mobile `Popup` or `Dialog` whose caller controls it with `visible`:
  * a close asked for while the popup is still opening is held until it reports itself shown (`afterShow`, or
- * {@link POPUP_SHOW_FALLBACK_MS}), then done.
+ * {@link POPUP_SHOW_FALLBACK_MS}), then done. A popup mounted visible has no opening animation: its close is done at
+ * once.
  *
  * Why: antd-mobile 5.43 (Popup and CenterPopup, over react-spring 9) keeps a popup "active" for good when it is closed
  * before its opening animation has drawn a frame — react-spring stops the opening with the opening's own `onRest`,
@@ -24,9 +25,13 @@ export function usePopupVisible(visible: boolean, afterShow?: () => void): { vis
     if (fallback.current) clearTimeout(fallback.current);
     fallback.current = null;
   }, []);
+  // A popup mounted visible shows without an opening animation (and reports nothing): only a later opening is held.
+  const mounted = useRef(false);
   // In the commit that shows the popup: a close in the very next task is already held.
   useLayoutEffect(() => {
-    if (!visible) return;
+    const atMount = !mounted.current;
+    mounted.current = true;
+    if (!visible || atMount) return;
     setOpening(true);
     stopFallback();
     fallback.current = setTimeout(() => setOpening(false), POPUP_SHOW_FALLBACK_MS);
