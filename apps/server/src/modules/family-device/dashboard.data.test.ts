@@ -149,10 +149,11 @@ describe.each(ENGINES)(`${nameOf(endpoints.getFamilyDashboard)} (Home dashboard)
     expect(d).toMatchObject({ familyId, timeZone: "UTC", dayStart: "2026-03-12T00:00:00.000Z" });
     expect(d.devices.map((x) => x.deviceId)).toEqual(ids);
     const [kitchen, garage, cellar] = d.devices;
-    // Salt: 20 kg entered, one regeneration in 30 days × 3 kg ÷ 30 = 0.1 kg/day → 200 days.
+    // Salt: 20 kg entered, 3 kg per regeneration; one regeneration in 30 days, but the valve regenerates at least
+    // every 15 days: 3 kg ÷ 15 = 0.2 kg/day → 100 days (not the 200 that the count alone would say).
     expect(kitchen).toMatchObject({
       saltLevelKg: 20,
-      saltDaysLeft: 200,
+      saltDaysLeft: 100,
       lowSalt: false,
       waterTodayL: 25,
       remainingWaterL: 1000,

@@ -3,7 +3,7 @@ import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { readFreshness } from "./freshness.ts";
-import { readReportedSettings, saltPerRegenerationKg } from "./settings.ts";
+import { maxDaysBetweenRegenerations, readReportedSettings, saltPerRegenerationKg } from "./settings.ts";
 
 /**
  * Salt is "low" when it runs out within this many days (or cannot feed the next regeneration), until the household
@@ -14,16 +14,20 @@ const DAY_MS = 86_400_000;
 
 /**
  * The salt forecast (issue 4 "Salt"), pure: level now = level at refill − regenerations since × salt per
- * regeneration (never below 0); daily use = regenerations of the last 30 days × salt per regeneration ÷ 30;
- * days left = ⌊level ÷ daily use⌋ (null without a level or without use); low when days left ≤ `reminderDays` (the
+ * regeneration (never below 0); daily use = salt per regeneration × regenerations a day, where regenerations a day is
+ * the last 30 days' count ÷ 30 but never less than one per `maxDaysBetweenRegenerations` (the valve regenerates at
+ * least that often whatever the water used); days left = ⌊level ÷ daily use⌋ (null without a level or without use),
+ * so never more than level ÷ salt per regeneration × the maximum interval. Low when days left ≤ `reminderDays` (the
  * household's low-salt reminder, default {@link LOW_SALT_DAYS}) or the level is below one regeneration's salt.
- * Units: kg, days.
+ * Units: kg, days; `dailySaltUseKg` is rounded to 4 decimals for display, days left is computed before rounding.
  */
 export function forecastSalt(input: {
   levelAtRefillKg: number | null;
   regenerationsSinceRefill: number;
   regenerationsLast30Days: number;
   saltPerRegenerationKg: number | null;
+  /** The valve's maximum days between regenerations (settings maximumRegenerationIntervalDay); null: no limit. */
+  maxDaysBetweenRegenerations?: number | null;
   reminderDays?: number;
 }): { saltLevelKg: number | null; dailySaltUseKg: number; saltDaysLeft: number | null; lowSalt: boolean } {
   const perRegen = input.saltPerRegenerationKg ?? 0;
@@ -31,12 +35,18 @@ export function forecastSalt(input: {
     input.levelAtRefillKg === null
       ? null
       : Math.max(0, Math.round((input.levelAtRefillKg - input.regenerationsSinceRefill * perRegen) * 1000) / 1000);
-  const daily = Math.round(((input.regenerationsLast30Days * perRegen) / 30) * 10000) / 10000;
-  const daysLeft = level === null || daily <= 0 ? null : Math.floor(level / daily);
+  const maxDays = input.maxDaysBetweenRegenerations ?? null;
+  const regenerationsPerDay = Math.max(
+    input.regenerationsLast30Days / 30,
+    maxDays !== null && maxDays > 0 ? 1 / maxDays : 0,
+  );
+  const daily = regenerationsPerDay * perRegen;
+  // A hair over the exact quotient, so 50 kg ÷ (3 kg ÷ 15 d) is 250 days, not 249.999….
+  const daysLeft = level === null || daily <= 0 ? null : Math.floor(level / daily + 1e-9);
   const threshold = input.reminderDays ?? LOW_SALT_DAYS;
   const lowSalt =
     level !== null && ((daysLeft !== null && daysLeft <= threshold) || (perRegen > 0 && level < perRegen));
-  return { saltLevelKg: level, dailySaltUseKg: daily, saltDaysLeft: daysLeft, lowSalt };
+  return { saltLevelKg: level, dailySaltUseKg: Math.round(daily * 10000) / 10000, saltDaysLeft: daysLeft, lowSalt };
 }
 
 /**
@@ -89,6 +99,7 @@ export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: 
     regenerationsSinceRefill: since,
     regenerationsLast30Days: last30,
     saltPerRegenerationKg: perRegen,
+    maxDaysBetweenRegenerations: maxDaysBetweenRegenerations(settings),
     reminderDays,
   });
   const message = !f.lowSalt

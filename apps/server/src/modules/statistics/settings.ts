@@ -50,3 +50,12 @@ export function expectedStationSeconds(settings: ReportedSettings, station: numb
 export function saltPerRegenerationKg(settings: ReportedSettings): number | null {
   return num(settings, "saltAddition");
 }
+
+/**
+ * The longest the valve goes between regenerations (settings maximumRegenerationIntervalDay: it regenerates after
+ * that many days whatever the water used), days; null when not reported or 0 (no such limit).
+ */
+export function maxDaysBetweenRegenerations(settings: ReportedSettings): number | null {
+  const days = num(settings, "maximumRegenerationIntervalDay");
+  return days !== null && days > 0 ? days : null;
+}

@@ -1,4 +1,5 @@
 import { endpoints } from "@aquapilot/contract";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
@@ -342,6 +343,74 @@ describe("statistics pure parts", () => {
         saltPerRegenerationKg: 3,
       }),
     ).toMatchObject({ saltLevelKg: null, saltDaysLeft: null, lowSalt: false });
+  });
+
+  it("salt forecast: the valve's maximum interval between regenerations caps the days (50 kg, 3 kg, 15 days)", () => {
+    // One regeneration in 30 days would say 500 days; the valve regenerates at least every 15 days: 50 ÷ 3 × 15 = 250.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 50,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 1,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 15,
+      }),
+    ).toEqual({ saltLevelKg: 50, dailySaltUseKg: 0.2, saltDaysLeft: 250, lowSalt: false });
+    // A brand-new device, no regeneration yet: the maximum interval still gives a forecast.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 9,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 0,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 2,
+      }),
+    ).toMatchObject({ saltDaysLeft: 6, lowSalt: true });
+    // More regenerations than the maximum interval asks for: the observed rate decides (10 in 30 days, 1 kg/day).
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 38,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 10,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 15,
+      }).saltDaysLeft,
+    ).toBe(38);
+  });
+
+  it("salt forecast, for any level, salt per regeneration, count and interval: the days the salt's regenerations last", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5000 }).map((dag) => dag / 10), // level, kg (0.1 kg steps)
+        fc.integer({ min: 1, max: 200 }).map((dag) => dag / 10), // salt per regeneration, kg
+        fc.integer({ min: 0, max: 60 }), // regenerations in the last 30 days
+        fc.option(fc.integer({ min: 1, max: 99 }), { nil: null }), // maximum days between regenerations
+        (level, perRegen, last30, maxDays) => {
+          const f = forecastSalt({
+            levelAtRefillKg: level,
+            regenerationsSinceRefill: 0,
+            regenerationsLast30Days: last30,
+            saltPerRegenerationKg: perRegen,
+            maxDaysBetweenRegenerations: maxDays,
+          });
+          // Independently: the salt feeds level ÷ perRegen regenerations, one every `interval` days, where the
+          // interval is what the last 30 days show, shortened to the valve's maximum.
+          const observed = last30 > 0 ? 30 / last30 : Number.POSITIVE_INFINITY;
+          const interval = Math.min(observed, maxDays ?? Number.POSITIVE_INFINITY);
+          if (!Number.isFinite(interval)) {
+            expect(f.saltDaysLeft).toBeNull();
+            return;
+          }
+          const expected = (level / perRegen) * interval;
+          expect(f.saltDaysLeft).not.toBeNull();
+          expect(Math.abs((f.saltDaysLeft as number) - expected)).toBeLessThan(1.000001);
+          expect(f.saltDaysLeft as number).toBeLessThanOrEqual(expected + 1e-6);
+          if (maxDays !== null)
+            expect(f.saltDaysLeft as number).toBeLessThanOrEqual((level / perRegen) * maxDays + 1e-6);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("regeneration cycles: per-station durations and the > 20 % deviation flag", () => {
