@@ -166,6 +166,38 @@ describe("back closes the top overlay first, in Chromium", () => {
     expect(await route()).toBe("Home");
   });
 
+  it("back from the My tab returns to Home; the Home tab goes back there instead of piling up history", async () => {
+    await open("/index/home", {}, "home-screen");
+    const entryIndex = () =>
+      page.evaluate(
+        () => (window as unknown as { navigation: { currentEntry: { index: number } } }).navigation.currentEntry.index,
+      );
+    const home = await entryIndex();
+    await page.getByTestId("tab-my").click();
+    await page.getByTestId("my-screen").waitFor();
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor();
+    expect(await route()).toBe("Home");
+    expect(await entryIndex()).toBe(home);
+    // My, then the Home tab, three times: still Home's own entry, so back leaves Home rather than reopening My.
+    for (let i = 0; i < 3; i++) {
+      await page.getByTestId("tab-my").click();
+      await page.getByTestId("my-screen").waitFor();
+      await page.getByTestId("tab-home").click();
+      await page.getByTestId("home-screen").waitFor();
+    }
+    expect(await route()).toBe("Home");
+    expect(await entryIndex()).toBe(home);
+    // A reload on My keeps where it came from: back still returns to Home.
+    await page.getByTestId("tab-my").click();
+    await page.getByTestId("my-screen").waitFor();
+    await page.reload();
+    await page.getByTestId("my-screen").waitFor({ timeout: 15_000 });
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor();
+    expect(await route()).toBe("Home");
+  });
+
   it("a confirmation left open when its page goes away closes with it and sends nothing", async () => {
     await open("/Device", { deviceId, familyId }, "device-screen");
     const sentBefore = await controlCommands();

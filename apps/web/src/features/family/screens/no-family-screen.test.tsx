@@ -1,6 +1,6 @@
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { shareAnalysis } from "../../../shared/testing/fixtures.ts";
+import { familyItem, shareAnalysis } from "../../../shared/testing/fixtures.ts";
 import { clickInDialog, fail, renderScreen } from "../../../shared/testing/render.tsx";
 import { NoFamilyScreen } from "./no-family-screen.tsx";
 
@@ -14,6 +14,24 @@ describe("NoFamily screen", () => {
     fireEvent.click(screen.getByText("Create a household"));
     expect(view.navigatedTo()?.split("?")[0]).toBe("/FamilyCreate");
     expect(view.navigatedParams()).toEqual({ from: "NoFamily" });
+  });
+
+  it("goes Home in its place for someone who has a household, and stays for someone who has none", async () => {
+    const member = await renderScreen(<NoFamilyScreen />, {
+      route: "/NoFamily",
+      api: { getFamilies: { items: [familyItem()], totalCount: 1 } },
+    });
+    await waitFor(() => expect(member.navigatedTo()).toBe("/index/home"));
+    member.unmount();
+
+    const newcomer = await renderScreen(<NoFamilyScreen />, {
+      route: "/NoFamily",
+      api: { getFamilies: { items: [], totalCount: 0 } },
+    });
+    await waitFor(() => expect(newcomer.api.callsTo("getFamilies").length).toBeGreaterThan(0));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(newcomer.navigatedTo()).toBeNull();
+    expect(screen.getByText("No household yet")).toBeTruthy();
   });
 
   it("joins with a pasted code after the preview's confirmation", async () => {

@@ -1,7 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
 import { AddOutline, TeamOutline } from "antd-mobile-icons";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { useFamilies } from "../../../shared/api/families.ts";
 import { logout } from "../../../shared/auth/logout.ts";
 import { switchLanguage } from "../../../shared/i18n/switch-language.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
@@ -14,10 +16,17 @@ import "../family.css";
  * NoFamily (spec §2 /NoFamily): shown when the user has no family; offers to create one (/FamilyCreate, which then
  * makes it the home family and offers to add a device to it now or later) or to join one by scanning or pasting a
  * share code. With no tab bar here, it also offers the language (told to the server too) and signing out (issue 10).
+ * Opened by someone who has a household after all (a link, a reload, a household joined on another phone), it goes
+ * to Home in its place once the caller's freshly loaded household list says so.
  */
 export function NoFamilyScreen() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const families = useFamilies();
+  const hasFamily = families.isSuccess && !families.isFetching && (families.data?.length ?? 0) > 0;
+  useEffect(() => {
+    if (hasFamily) navigateTo(PATHS.Home, null, { replace: true });
+  }, [hasFamily]);
   const askLogout = async () => {
     if (await confirmDialog({ content: t("my.logoutConfirm"), confirmText: t("my.logout"), danger: true })) {
       await logout(queryClient);
