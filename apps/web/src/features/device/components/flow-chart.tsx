@@ -3,6 +3,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { FlowPoint } from "../../../shared/device/api/get-flow-statistics.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
+import { valueAxis } from "../logic/chart-axis.ts";
 
 /** Props of {@link FlowChart}: buckets, which value to draw, its colour, the axis label and the locale. */
 export interface FlowChartProps {
@@ -17,7 +18,8 @@ export interface FlowChartProps {
 
 /**
  * A bar chart of one statistics series drawn by uPlot (issue 4 "charts … loaded only on that screen": this module
- * is imported dynamically by the statistics section). Resizes with its container.
+ * is imported dynamically by the statistics section). Resizes with its container. Its value axis covers the tallest
+ * bar with round gridlines, whole numbers for regenerations ({@link valueAxis}).
  */
 export function FlowChart({ points, metric, color, hourly, locale, testId }: FlowChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -26,6 +28,7 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
     if (!el) return;
     const xs = points.map((p) => Date.parse(p.time) / 1000);
     const ys = points.map((p) => p[metric]);
+    const axis = valueAxis(Math.max(0, ...ys), metric === "regenerations");
     const step = xs.length > 1 ? xs[1] - xs[0] : hourly ? 3600 : 86_400;
     const format = dateTimeFormat(
       locale,
@@ -44,7 +47,7 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
           // half a bucket of room on both sides so the first and last bars are drawn whole
           range: (_u, min, max) => [min - step / 2, max + step / 2],
         },
-        y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+        y: { range: () => [0, axis.top] },
       },
       axes: [
         {
@@ -54,7 +57,7 @@ export function FlowChart({ points, metric, color, hourly, locale, testId }: Flo
           size: rem * 0.9,
           values: (_u, splits) => splits.map((s) => format.format(new Date(s * 1000))),
         },
-        { font, stroke: "#6b7483", grid: { stroke: "#eef1f4" }, size: rem * 1.3 },
+        { font, stroke: "#6b7483", grid: { stroke: "#eef1f4" }, size: rem * 1.3, splits: () => axis.ticks },
       ],
       series: [
         {},
