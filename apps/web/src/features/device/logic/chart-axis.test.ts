@@ -23,7 +23,8 @@ describe("valueAxis: a statistics chart's value axis covers the tallest bar with
         expect(ticks.length - 1).toBeLessThanOrEqual(MAX_AXIS_INTERVALS);
         expect(ticks.length).toBeGreaterThanOrEqual(2);
         // Equal intervals of `step`, and the step is 1, 2, 2.5 or 5 times a power of ten.
-        ticks.slice(1).forEach((t, i) => expect(t - (ticks[i] as number)).toBeCloseTo(step, 6));
+        for (let i = 1; i < ticks.length; i++)
+          expect((ticks[i] as number) - (ticks[i - 1] as number)).toBeCloseTo(step, 6);
         const mantissa = step / 10 ** Math.floor(Math.log10(step));
         expect([1, 2, 2.5, 5].some((n) => Math.abs(mantissa - n) < 1e-9)).toBe(true);
         // Not wastefully tall: one interval less would no longer cover the value (unless the axis is the minimum).
