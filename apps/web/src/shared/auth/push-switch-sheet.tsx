@@ -1,14 +1,14 @@
-import { Popup, Switch } from "antd-mobile";
+import { Switch } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../api/errors.ts";
 import { useBackClose } from "../ui/overlay.tsx";
-import { usePopupVisible } from "../ui/popup-visible.ts";
 import { toast } from "../ui/toast.ts";
 import { usePushSwitch } from "./api/get-push-switch.ts";
 import { useSetPushSwitch } from "./api/set-push-switch.ts";
 import { disableWebPush, enableWebPush, type WebPushState, webPushState } from "./web-push.ts";
 import "./push-switch-sheet.css";
+import { Popup } from "../ui/popup.tsx";
 
 /**
  * "Push management" of the home tab (spec §2): a bottom sheet with the push switch, read with
@@ -31,7 +31,6 @@ export function PushSwitchSheet({
   const current = usePushSwitch({ enabled: visible });
   const set = useSetPushSwitch();
   useBackClose(visible && !backByCaller, onClose);
-  const popup = usePopupVisible(visible);
   const checked = current.data ?? true;
   const [web, setWeb] = useState<WebPushState>("unsupported");
   const [webBusy, setWebBusy] = useState(false);
@@ -56,7 +55,7 @@ export function PushSwitchSheet({
       onError: (err) => toast(errorMessage(err, t("errors.requestFailed"))),
     });
   return (
-    <Popup {...popup} onMaskClick={onClose} bodyClassName="push-sheet" destroyOnClose>
+    <Popup visible={visible} onMaskClick={onClose} bodyClassName="push-sheet" destroyOnClose>
       <div data-testid="push-switch-sheet">
         <div className="push-sheet__title">{t("message.push.title")}</div>
         <div className="push-sheet__row">

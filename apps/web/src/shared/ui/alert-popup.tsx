@@ -1,10 +1,9 @@
-import { Popup } from "antd-mobile";
 import { CloseOutline } from "antd-mobile-icons";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { mountOverlay, useBackClose } from "./overlay.tsx";
-import { usePopupVisible } from "./popup-visible.ts";
 import "./pickers.css";
+import { Popup } from "./popup.tsx";
 
 /** The bottom alert popup (spec §2: title and optional clear link, default text "clear"). */
 
@@ -28,9 +27,8 @@ export function AlertPopup(props: AlertPopupProps) {
   const { t } = useTranslation();
   const { visible, title, children, showClear = false, clearText, onClear, onClose, testId = "alert-popup" } = props;
   useBackClose(visible, onClose);
-  const popup = usePopupVisible(visible);
   return (
-    <Popup {...popup} onMaskClick={onClose} bodyClassName="alert-popup" destroyOnClose>
+    <Popup visible={visible} onMaskClick={onClose} bodyClassName="alert-popup" destroyOnClose>
       <div data-testid={testId}>
         <div className="alert-popup__bar">
           <div className="alert-popup__title" data-testid={`${testId}-title`}>

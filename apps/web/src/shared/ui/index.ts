@@ -29,7 +29,6 @@ export {
 export { NotBuiltPage } from "./not-built-page.tsx";
 export { mountOverlay, useBackClose, useBackGuard } from "./overlay.tsx";
 export { PageShell, type PageShellProps } from "./page-shell.tsx";
-export { usePopupVisible } from "./popup-visible.ts";
 export { useSingleFlight } from "./single-flight.ts";
 export { StateBlock } from "./state-block.tsx";
 export { TextField, type TextFieldProps } from "./text-field.tsx";

@@ -1,10 +1,10 @@
-import { DotLoading, Popup, SearchBar } from "antd-mobile";
+import { DotLoading, SearchBar } from "antd-mobile";
 import { CheckOutline, RightOutline } from "antd-mobile-icons";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { mountOverlay, useBackClose } from "./overlay.tsx";
-import { usePopupVisible } from "./popup-visible.ts";
 import "./pickers.css";
+import { Popup } from "./popup.tsx";
 
 /**
  * The bottom-sheet list picker (spec §2: search, clearable, single or multiple selection with confirm, multi-level mode
@@ -89,7 +89,6 @@ export function ListPicker(props: ListPickerProps) {
   const [keyword, setKeyword] = useState("");
   const loadSeq = useRef(0);
   useBackClose(visible && !backByCaller, onCancel);
-  const popup = usePopupVisible(visible);
 
   const load = useCallback(
     async (depth: number, parent: PickerOption | null) => {
@@ -168,7 +167,7 @@ export function ListPicker(props: ListPickerProps) {
   const widthUnits = levelWidthUnits(levels);
 
   return (
-    <Popup {...popup} onMaskClick={onCancel} bodyClassName="list-picker" destroyOnClose>
+    <Popup visible={visible} onMaskClick={onCancel} bodyClassName="list-picker" destroyOnClose>
       <div data-testid={testId} className="list-picker__inner">
         <div className="wheel-popup__bar">
           <button type="button" className="wheel-popup__cancel" data-testid={`${testId}-cancel`} onClick={onCancel}>

@@ -1,10 +1,9 @@
-import { Popup } from "antd-mobile";
 import { type PointerEvent, type ReactNode, useRef, useState, type WheelEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SWIPE_DURATION_MS } from "./date-time-rules.ts";
 import { useBackClose } from "./overlay.tsx";
-import { usePopupVisible } from "./popup-visible.ts";
 import "./pickers.css";
+import { Popup } from "./popup.tsx";
 
 /**
  * Wheel columns and the bottom popup that holds them (spec §2 time picker and date/time picker; "Swipe duration 300").
@@ -222,10 +221,15 @@ export function WheelPopup(props: WheelPopupProps) {
     testId = "wheel",
   } = props;
   useBackClose(visible, onCancel);
-  const popup = usePopupVisible(visible);
   const showLabels = columns.some((c) => c.label);
   return (
-    <Popup {...popup} onMaskClick={onCancel} afterClose={props.afterClose} bodyClassName="wheel-popup" destroyOnClose>
+    <Popup
+      visible={visible}
+      onMaskClick={onCancel}
+      afterClose={props.afterClose}
+      bodyClassName="wheel-popup"
+      destroyOnClose
+    >
       <div data-testid={testId}>
         <div className="wheel-popup__bar">
           <button type="button" className="wheel-popup__cancel" data-testid={`${testId}-cancel`} onClick={onCancel}>

@@ -1,11 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { deviceKeys } from "../../../shared/device/api/keys.ts";
 import { resetSaltLevel } from "../../../shared/device/api/reset-salt-level.ts";
-import { TextField, toast, usePopupVisible } from "../../../shared/ui/index.ts";
+import { TextField, toast } from "../../../shared/ui/index.ts";
+import { Dialog } from "../../../shared/ui/popup.tsx";
 import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.ts";
 
 /**
@@ -26,7 +27,6 @@ export function SaltRefillDialog(props: {
   const queryClient = useQueryClient();
   const [text, setText] = useState(() => String(defaultRefillKg(tankSizeKg)));
   const [saving, setSaving] = useState(false);
-  const dialog = usePopupVisible(visible);
   useEffect(() => {
     if (visible) setText(String(defaultRefillKg(tankSizeKg)));
   }, [visible, tankSizeKg]);
@@ -50,7 +50,7 @@ export function SaltRefillDialog(props: {
 
   return (
     <Dialog
-      {...dialog}
+      visible={visible}
       // Above everything wherever the page is scrolled (issue 10): antd-mobile renders a Dialog in place by default,
       // inside the page's scrolled and transformed container.
       getContainer={() => document.body}

@@ -1,7 +1,7 @@
-import { Popup } from "antd-mobile";
 import { CheckCircleFill } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { useBackClose, usePopupVisible } from "../../../shared/ui/index.ts";
+import { useBackClose } from "../../../shared/ui/index.ts";
+import { Popup } from "../../../shared/ui/popup.tsx";
 import { PRESET_AVATARS } from "./family-avatar.tsx";
 
 /**
@@ -16,9 +16,8 @@ export function AvatarPicker(props: {
   const { visible, current, onSelect, onClose } = props;
   const { t } = useTranslation();
   useBackClose(visible, onClose);
-  const popup = usePopupVisible(visible);
   return (
-    <Popup {...popup} onMaskClick={onClose} bodyClassName="sheet" destroyOnClose>
+    <Popup visible={visible} onMaskClick={onClose} bodyClassName="sheet" destroyOnClose>
       <div className="sheet__title">{t("family.chooseAvatar")}</div>
       <div className="avatar-grid" data-testid="family-avatar-picker">
         {PRESET_AVATARS.map((src, i) => (

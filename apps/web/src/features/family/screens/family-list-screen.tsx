@@ -1,15 +1,16 @@
 import { LIMITS, type TFamily } from "@aquapilot/contract/wire";
-import { Button, InfiniteScroll, Popup, PullToRefresh, Skeleton, Tag } from "antd-mobile";
+import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
 import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
-import { PageShell, StateBlock, useBackClose, usePopupVisible } from "../../../shared/ui/index.ts";
+import { PageShell, StateBlock, useBackClose } from "../../../shared/ui/index.ts";
 import { useFamilyList } from "../api/get-family-list.ts";
 import { FamilyAvatar } from "../components/family-avatar.tsx";
 import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.tsx";
 import { homeFamilyId, markedHomeFamily } from "../home-family.ts";
 import "../family.css";
+import { Popup } from "../../../shared/ui/popup.tsx";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,7 +58,6 @@ export function FamilyListScreen() {
     setPrefill("");
   };
   useBackClose(joinOpen, closeJoin);
-  const joinPopup = usePopupVisible(joinOpen);
 
   const refresh = async () => {
     await sleep(LIMITS.refreshDelayMs);
@@ -135,7 +135,7 @@ export function FamilyListScreen() {
         ) : null}
       </PullToRefresh>
       <Popup
-        {...joinPopup}
+        visible={joinOpen}
         onMaskClick={closeJoin}
         bodyClassName="sheet"
         destroyOnClose

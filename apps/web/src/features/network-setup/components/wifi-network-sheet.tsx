@@ -1,8 +1,9 @@
 import type { TWifiNetwork } from "@aquapilot/contract/wire";
-import { DotLoading, Popup } from "antd-mobile";
+import { DotLoading } from "antd-mobile";
 import { CheckOutline, LockOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
-import { useBackClose, usePopupVisible } from "../../../shared/ui/index.ts";
+import { useBackClose } from "../../../shared/ui/index.ts";
+import { Popup } from "../../../shared/ui/popup.tsx";
 import { SignalBars } from "./icons.tsx";
 
 /** Props of {@link WifiNetworkSheet}. */
@@ -24,10 +25,9 @@ export interface WifiNetworkSheetProps {
 export function WifiNetworkSheet({ visible, networks, current, onSelect, onClose }: WifiNetworkSheetProps) {
   const { t } = useTranslation();
   useBackClose(visible, onClose);
-  const popup = usePopupVisible(visible);
   const sorted = [...(networks ?? [])].sort((a, b) => b.rssi - a.rssi);
   return (
-    <Popup {...popup} onMaskClick={onClose} bodyClassName="ns-sheet" destroyOnClose>
+    <Popup visible={visible} onMaskClick={onClose} bodyClassName="ns-sheet" destroyOnClose>
       <div data-testid="network-setup-network-sheet">
         <div className="ns-sheet__title">{t("networkSetup.wifi.sheetTitle")}</div>
         <div className="ns-sheet__hint">{t("networkSetup.wifi.sheetHint")}</div>
