@@ -9,9 +9,10 @@ import { createAppQueryClient } from "../shared/api/query-client.ts";
 import { clearLoginInfo } from "../shared/auth/session.ts";
 import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.ts";
 import { navigateTo, PATHS } from "../shared/navigation/index.ts";
-import { deviceChannel } from "../shared/realtime/index.ts";
+import { deviceChannel, usePhoneLink } from "../shared/realtime/index.ts";
 import { afterFirstScreen, afterNextPaint } from "../shared/scheduling/index.ts";
 import { useAntdLocale } from "../shared/ui/antd-locale.ts";
+import { LinkBanner } from "../shared/ui/link-banner.tsx";
 import { Toast } from "../shared/ui/toast.ts";
 import { AppRoutes } from "./router.tsx";
 
@@ -55,6 +56,11 @@ function currentPath(): string {
   return window.location.hash.replace(/^#/, "").split("?")[0] || "/";
 }
 
+/** The lost-link banner over every screen; its own component, so a link change redraws only the banner. */
+function PhoneLinkBanner() {
+  return <LinkBanner link={usePhoneLink()} />;
+}
+
 function Shell() {
   const locale = useAntdLocale();
 
@@ -77,6 +83,7 @@ function Shell() {
       <HashRouter>
         <AppRoutes />
       </HashRouter>
+      <PhoneLinkBanner />
     </ConfigProvider>
   );
 }

@@ -251,9 +251,13 @@ export function abortError(): DOMException {
   return new DOMException("The operation was aborted.", "AbortError");
 }
 
-/** The error of a call that got no answer (spec §8: code -2, shown as a server error in the user's language). */
+/**
+ * The error of a call that got no answer (spec §8: code -2): "No network connection" when the phone has no network
+ * (`navigator.onLine` false: a server error would be untrue), else the server error of spec §8, in the user's language.
+ */
 export function networkError(): ApiError {
-  return new ApiError(i18n.t("errors.serverError"), ClientErrorCode.Network, null);
+  const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+  return new ApiError(i18n.t(offline ? "errors.noNetwork" : "errors.serverError"), ClientErrorCode.Network, null);
 }
 
 /**

@@ -8,11 +8,14 @@ import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
 import { readBefore } from "./hub-channel.ts";
+import { type PhoneLinkSnapshot, PhoneLinkWatcher, usePhoneLinkOf } from "./phone-link.ts";
 
 export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.ts";
 export { readBefore } from "./hub-channel.ts";
+export type { PhoneLinkSnapshot, PhoneLinkState } from "./phone-link.ts";
 
 let channel: DeviceChangeChannel | null = null;
+let link: PhoneLinkWatcher | null = null;
 
 /** The app's hub-1 channel (created on first use; the token comes from the stored, refreshed access token). */
 export function deviceChannel(): DeviceChangeChannel {
@@ -25,6 +28,8 @@ export function deviceChannel(): DeviceChangeChannel {
 /** Replaces the app's channel (tests). */
 export function setDeviceChannel(next: DeviceChangeChannel | null): void {
   channel = next;
+  link?.dispose();
+  link = null;
 }
 
 /**
@@ -106,4 +111,15 @@ export function useDeviceChanges(
 ): RealtimeChannelState {
   useKeepDevicesLive(familyId, target);
   return useChannelState(target);
+}
+
+/** The app's watcher of the phone's link to the cloud (phone-link.ts), over the app's hub-1 channel. */
+export function phoneLink(): PhoneLinkWatcher {
+  link ??= new PhoneLinkWatcher(deviceChannel());
+  return link;
+}
+
+/** The phone's link to the cloud as React state (state, and since when the figures on screen date). */
+export function usePhoneLink(): PhoneLinkSnapshot {
+  return usePhoneLinkOf(phoneLink());
 }

@@ -8,6 +8,7 @@ import { deviceKeys, invalidateDeviceStatistics } from "../../../shared/device/a
 import type { CommandKind, CommandState } from "../../../shared/device/command-state.ts";
 import { useDeviceCommand, useLongPress } from "../../../shared/device/hooks.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
+import { usePhoneLink } from "../../../shared/realtime/index.ts";
 import { toast, useSingleFlight } from "../../../shared/ui/index.ts";
 import { confirmLazily } from "../../../shared/ui/lazy-overlays.ts";
 
@@ -51,6 +52,7 @@ function CommandStatus({ state }: { state: CommandState }) {
  * The controls of spec §4: vacation enter/exit and forced regeneration/flushing (each confirmed), forced switch
  * (press and hold 2 s), firmware update with progress (blocks other commands while it runs) and time sync
  * ("Confirm synchronization time?", sends the phone's time). `syncRequest` changes when the drift banner asks for a sync.
+ * Without the phone's link to the cloud or the device's (offline), every control is disabled and a line says why.
  */
 export function DeviceControls(props: {
   deviceId: string;
@@ -64,7 +66,10 @@ export function DeviceControls(props: {
   const { t, i18n } = useTranslation();
   const { state, run } = useDeviceCommand(deviceId, online);
   const updating = otaProgress !== null;
-  const busy = state.status === "pending" || updating;
+  // A command needs the phone's link and the device's: without either, the controls are off and say why.
+  const linkLost = usePhoneLink().state !== "connected";
+  const unreachable = linkLost || !online;
+  const busy = state.status === "pending" || updating || unreachable;
 
   const queryClient = useQueryClient();
   useEffect(() => {
@@ -99,7 +104,6 @@ export function DeviceControls(props: {
 
   const firmware = async () => {
     if (busy) return guarded("ota");
-    if (!online) return run("ota");
     try {
       const version = await getOtaVersion(deviceId);
       if (version.updating) {
@@ -180,7 +184,13 @@ export function DeviceControls(props: {
           {t("deviceControl.timeSync")}
         </Button>
       </div>
-      <div className="device-controls__hint">{t("deviceControl.holdHint")}</div>
+      {unreachable ? (
+        <div className="device-controls__off" data-testid="device-controls-off" role="note">
+          {linkLost ? t("link.controlsOff") : t("errors.deviceOffline")}
+        </div>
+      ) : (
+        <div className="device-controls__hint">{t("deviceControl.holdHint")}</div>
+      )}
       <CommandStatus state={state} />
     </section>
   );

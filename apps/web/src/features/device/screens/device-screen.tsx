@@ -10,7 +10,7 @@ import { useStationDurations } from "../../../shared/device/api/get-station-dura
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
-import { useChannelState } from "../../../shared/realtime/index.ts";
+import { useChannelState, usePhoneLink } from "../../../shared/realtime/index.ts";
 import { forgetDeviceSnapshot, saveDeviceSnapshot } from "../../../shared/snapshot/index.ts";
 import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
 import { useKeptSnapshot } from "../../../shared/snapshot/use-kept-snapshot.ts";
@@ -56,18 +56,23 @@ const Statistics = memo(StatsSection);
 const Cycles = memo(CyclesSection);
 
 /**
- * The hero's live chip: "Live" while hub 1 is connected, else "Connecting". It reads the channel's state itself, so
- * a connection or reconnection redraws this chip only (issue 12).
+ * The hero's live chip (docs/architecture.md "What the phone shows"): "Live" only while the phone's link is up
+ * (hub 1 connected, network on) and `deviceOk` (the device is online and its reports are accepted); "Connecting" while
+ * the hub connects for a device that is fine; nothing when the device is not (its tag and banner say why). It reads
+ * the channel's state itself, so a connection or reconnection redraws this chip only (issue 12).
  */
-const LiveChip = memo(function LiveChip() {
+const LiveChip = memo(function LiveChip({ deviceOk }: { deviceOk: boolean }) {
   const { t } = useTranslation();
   const state = useChannelState();
-  const on = state === RealtimeChannelState.Connected;
+  const link = usePhoneLink();
+  if (!deviceOk) return null;
+  const on = state === RealtimeChannelState.Connected && link.state === "connected";
   return (
     <span
       className={`device-hero__live device-hero__live--${on ? "on" : "off"}`}
       data-testid="device-channel"
       data-state={state}
+      data-live={on ? "true" : "false"}
     >
       {on ? t("device.live") : t("device.connecting")}
     </span>
@@ -169,7 +174,7 @@ export function DeviceScreen() {
                 >
                   {device.online ? t("device.online") : t("device.offline")}
                 </Tag>
-                <LiveChip />
+                <LiveChip deviceOk={device.online} />
               </div>
               <LastReported reportedAt={reportedAt} />
             </div>

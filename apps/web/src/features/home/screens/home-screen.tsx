@@ -17,7 +17,7 @@ import { ApiError } from "../../../shared/api/errors.ts";
 import { useFamilies } from "../../../shared/api/families.ts";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
-import { useDeviceChanges } from "../../../shared/realtime/index.ts";
+import { useDeviceChanges, usePhoneLink } from "../../../shared/realtime/index.ts";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.tsx";
 import { useRevealedCount } from "../../../shared/scheduling/reveal.ts";
@@ -113,9 +113,16 @@ function DeviceList({
 function LiveChip({ familyId }: { familyId: string | undefined }) {
   const { t } = useTranslation();
   const channel = useDeviceChanges(familyId);
-  const live = channel === RealtimeChannelState.Connected;
+  const link = usePhoneLink();
+  // "Live" only while the phone's link is up: a connected hub on a phone without network is not live.
+  const live = channel === RealtimeChannelState.Connected && link.state === "connected";
   return (
-    <span className={`live-chip ${live ? "live-chip--on" : ""}`} data-testid="realtime-state" data-state={channel}>
+    <span
+      className={`live-chip ${live ? "live-chip--on" : ""}`}
+      data-testid="realtime-state"
+      data-state={channel}
+      data-live={live ? "true" : "false"}
+    >
       <span className="live-chip__dot" />
       {live ? t("home.live") : t("home.connecting")}
     </span>
