@@ -1,3 +1,8 @@
+import {
+  DEFAULT_EXCHANGE_CAPACITY_G_PER_L as SHARED_DEFAULT_EXCHANGE_CAPACITY,
+  exchangeCapacityL as sharedExchangeCapacityL,
+} from "@aquapilot/contract";
+
 /**
  * The advanced settings of a softener control valve (spec §3 "Device advanced settings"), with the units the
  * simulator reads them in and the defaults it starts with. Sources of the numbers: docs/device-protocol.md,
@@ -164,17 +169,22 @@ export function parseHhmm(text: string): number | null {
   return h < 24 && min < 60 ? h * 60 + min : null;
 }
 
-/** Default operating exchange capacity of a strong-acid cation softening resin, g CaCO₃ per L of resin. */
-export const DEFAULT_EXCHANGE_CAPACITY_G_PER_L = 45;
+/**
+ * Default operating exchange capacity of a strong-acid cation softening resin, g CaCO₃ per L of resin (the shared
+ * figure of @aquapilot/contract, with its source).
+ */
+export const DEFAULT_EXCHANGE_CAPACITY_G_PER_L: number = SHARED_DEFAULT_EXCHANGE_CAPACITY;
 
 /**
- * Soft water a full resin bed delivers between regenerations, L:
+ * Soft water a full resin bed delivers between regenerations, L — the contract's one formula
+ * ({@link sharedExchangeCapacityL}, docs/device-sim.md §2):
  * resinVolume (L) × exchange capacity (g CaCO₃/L resin) × 1000 ÷ rawWaterHardness (mg/L CaCO₃).
- * Example: 25 L × 45 g/L × 1000 ÷ 250 mg/L = 4 500 L.
+ * Example: 25 L × 45 g/L × 1000 ÷ 250 mg/L = 4 500 L. Settings validated by {@link validateSettings} always give a
+ * number (resin ≥ 0.5 L, hardness ≥ 1 mg/L); anything else gives 0.
  */
 export function exchangeCapacityL(
   settings: Pick<SoftenerSettings, "resinVolume" | "rawWaterHardness">,
   exchangeCapacityGPerL = DEFAULT_EXCHANGE_CAPACITY_G_PER_L,
 ): number {
-  return (settings.resinVolume * exchangeCapacityGPerL * 1000) / Math.max(1, settings.rawWaterHardness);
+  return sharedExchangeCapacityL(settings, exchangeCapacityGPerL) ?? 0;
 }

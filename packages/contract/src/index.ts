@@ -9,4 +9,5 @@ export * from "./enums.ts";
 export * from "./envelope.ts";
 export * from "./mqtt.ts";
 export * from "./realtime.ts";
+export * from "./softener.ts";
 export type { SchemasOf, WireEndpoint, WireEndpoints } from "./wire-endpoint.ts";

@@ -79,8 +79,14 @@ export const ZSaltStatus = ZFreshness.extend({
   /** Salt used per regeneration (settings saltAddition), kg. */
   saltPerRegenerationKg: z.number().nullable(),
   regenerationsLast30Days: z.number().int(),
-  /** Average salt use per day over the last 30 days, kg. */
+  /** Salt use per day: salt per regeneration ÷ {@link regenerationIntervalDays}, kg. */
   dailySaltUseKg: z.number(),
+  /**
+   * About how many days pass between two regenerations, as the forecast takes it: capacity between regenerations ÷
+   * recent daily use (else what the last 30 days showed), never more than maximumRegenerationIntervalDay; days of the
+   * valve's clock, one decimal. Null when nothing bounds it. Absent from servers before this field.
+   */
+  regenerationIntervalDays: z.number().nullable().optional(),
   /** "Salt runs out in N days"; null when unknown (no level or no use). */
   saltDaysLeft: z.number().int().nullable(),
   lowSalt: z.boolean(),

@@ -1,7 +1,14 @@
-import { type Language, SALT_REMINDER_DAYS, type TSaltStatus } from "@aquapilot/contract";
+import {
+  exchangeCapacityL,
+  type Language,
+  regenerationIntervalDays,
+  SALT_REMINDER_DAYS,
+  type TSaltStatus,
+} from "@aquapilot/contract";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
+import { dailyUseL } from "./daily-use.ts";
 import { readFreshness } from "./freshness.ts";
 import { maxDaysBetweenRegenerations, readReportedSettings, saltPerRegenerationKg } from "./settings.ts";
 
@@ -13,13 +20,19 @@ export const LOW_SALT_DAYS: number = SALT_REMINDER_DAYS.default;
 const DAY_MS = 86_400_000;
 
 /**
- * The salt forecast (issue 4 "Salt"), pure: level now = level at refill − regenerations since × salt per
- * regeneration (never below 0); daily use = salt per regeneration × regenerations a day, where regenerations a day is
- * the last 30 days' count ÷ 30 but never less than one per `maxDaysBetweenRegenerations` (the valve regenerates at
- * least that often whatever the water used); days left = ⌊level ÷ daily use⌋ (null without a level or without use),
- * so never more than level ÷ salt per regeneration × the maximum interval. Low when days left ≤ `reminderDays` (the
- * household's low-salt reminder, default {@link LOW_SALT_DAYS}) or the level is below one regeneration's salt.
- * Units: kg, days; `dailySaltUseKg` is rounded to 4 decimals for display, days left is computed before rounding.
+ * The salt forecast, pure. Level now = level at refill − regenerations since × salt per regeneration (never below 0).
+ * The valve regenerates every `regenerationIntervalDays` days ({@link regenerationIntervalDays}, docs/device-sim.md §6):
+ * - from the physics when the capacity between regenerations (L, resin volume × exchange capacity ÷ raw-water
+ *   hardness, contract `exchangeCapacityL`) and the recent daily use (L per day of the valve's clock) are both known
+ *   and positive: capacity ÷ daily use days;
+ * - else from what the cloud saw: 30 ÷ the regenerations of the last 30 days;
+ * - either way never longer than `maxDaysBetweenRegenerations` (settings maximumRegenerationIntervalDay: the valve
+ *   regenerates at least that often whatever the water used); without use or count, that maximum itself.
+ * Daily salt use = salt per regeneration ÷ that interval; days left = ⌊level ÷ daily use⌋ (null without a level or
+ * an interval), so never more than level ÷ salt per regeneration × the maximum interval. Low when days left ≤
+ * `reminderDays` (the household's low-salt reminder, default {@link LOW_SALT_DAYS}) or the level is below one
+ * regeneration's salt. Units: kg, L, days; `dailySaltUseKg` is rounded to 4 decimals and `regenerationIntervalDays`
+ * to 1 for display, days left is computed before rounding.
  */
 export function forecastSalt(input: {
   levelAtRefillKg: number | null;
@@ -28,25 +41,47 @@ export function forecastSalt(input: {
   saltPerRegenerationKg: number | null;
   /** The valve's maximum days between regenerations (settings maximumRegenerationIntervalDay); null: no limit. */
   maxDaysBetweenRegenerations?: number | null;
+  /** Soft water between two regenerations, L; null or absent when unknown. */
+  capacityL?: number | null;
+  /** Recent average water use, L per day; null or absent when unknown. */
+  dailyUseL?: number | null;
   reminderDays?: number;
-}): { saltLevelKg: number | null; dailySaltUseKg: number; saltDaysLeft: number | null; lowSalt: boolean } {
+}): {
+  saltLevelKg: number | null;
+  dailySaltUseKg: number;
+  saltDaysLeft: number | null;
+  lowSalt: boolean;
+  regenerationIntervalDays: number | null;
+} {
   const perRegen = input.saltPerRegenerationKg ?? 0;
   const level =
     input.levelAtRefillKg === null
       ? null
       : Math.max(0, Math.round((input.levelAtRefillKg - input.regenerationsSinceRefill * perRegen) * 1000) / 1000);
   const maxDays = input.maxDaysBetweenRegenerations ?? null;
-  const regenerationsPerDay = Math.max(
-    input.regenerationsLast30Days / 30,
-    maxDays !== null && maxDays > 0 ? 1 / maxDays : 0,
-  );
-  const daily = regenerationsPerDay * perRegen;
+  const capacityL = input.capacityL ?? null;
+  const dailyUseL = input.dailyUseL ?? null;
+  const physics = capacityL !== null && capacityL > 0 && dailyUseL !== null && dailyUseL > 0;
+  const observed = input.regenerationsLast30Days > 0 ? 30 / input.regenerationsLast30Days : null;
+  const cap = maxDays !== null && maxDays > 0 ? maxDays : null;
+  const interval = physics
+    ? regenerationIntervalDays({ capacityL, dailyUseL, maxDays })
+    : observed === null
+      ? cap
+      : Math.min(observed, cap ?? observed);
+  const daily = interval === null || interval <= 0 ? 0 : perRegen / interval;
   // A hair over the exact quotient, so 50 kg ÷ (3 kg ÷ 15 d) is 250 days, not 249.999….
   const daysLeft = level === null || daily <= 0 ? null : Math.floor(level / daily + 1e-9);
   const threshold = input.reminderDays ?? LOW_SALT_DAYS;
   const lowSalt =
     level !== null && ((daysLeft !== null && daysLeft <= threshold) || (perRegen > 0 && level < perRegen));
-  return { saltLevelKg: level, dailySaltUseKg: Math.round(daily * 10000) / 10000, saltDaysLeft: daysLeft, lowSalt };
+  return {
+    saltLevelKg: level,
+    dailySaltUseKg: Math.round(daily * 10000) / 10000,
+    saltDaysLeft: daysLeft,
+    lowSalt,
+    regenerationIntervalDays: interval === null ? null : Math.round(interval * 10) / 10,
+  };
 }
 
 /**
@@ -79,6 +114,9 @@ export async function readSaltReminderDays(db: Db, deviceId: string): Promise<nu
 
 /**
  * Salt level, forecast and freshness of a device, with a low-salt message in `lang` (access checked by the caller).
+ * The forecast ({@link forecastSalt}) reads the capacity the valve reports (else resin volume × exchange capacity ÷
+ * raw-water hardness from its settings), the average daily use of its last 7 days ({@link dailyUseL}, in days of the
+ * valve's clock: a 60× demo valve's days pass 60 times faster), the salt per regeneration and the maximum interval.
  * "Low" follows the household's reminder ({@link readSaltReminderDays}); the message center's low-salt notice reads
  * this status, so it goes out once per refill as soon as the forecast falls within the reminder.
  * Also answers the level entered at the last refill (`refillLevelKg`, the gauge's full mark) and `reminderDays`.
@@ -94,12 +132,21 @@ export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: 
     .executeTakeFirst();
   const last30 = await countRegenerations(db, deviceId, new Date(now.getTime() - 30 * DAY_MS).toISOString());
   const since = level ? await countRegenerations(db, deviceId, level.refilled_at) : 0;
+  const state = await db
+    .selectFrom("device_state")
+    .select(["capacity_l", "clock_rate"])
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
+  const rate = state?.clock_rate && state.clock_rate > 0 ? state.clock_rate : 1;
   const f = forecastSalt({
     levelAtRefillKg: level?.level_kg ?? null,
     regenerationsSinceRefill: since,
     regenerationsLast30Days: last30,
     saltPerRegenerationKg: perRegen,
     maxDaysBetweenRegenerations: maxDaysBetweenRegenerations(settings),
+    // The valve's own count when it reports one (a real valve may use its own resin's figure), else the formula.
+    capacityL: state?.capacity_l ?? exchangeCapacityL(settings),
+    dailyUseL: await dailyUseL(db, deviceId, now.getTime(), rate),
     reminderDays,
   });
   const message = !f.lowSalt

@@ -316,7 +316,7 @@ describe("statistics pure parts", () => {
         regenerationsLast30Days: 10,
         saltPerRegenerationKg: 3,
       }),
-    ).toEqual({ saltLevelKg: 38, dailySaltUseKg: 1, saltDaysLeft: 38, lowSalt: false });
+    ).toEqual({ saltLevelKg: 38, dailySaltUseKg: 1, saltDaysLeft: 38, lowSalt: false, regenerationIntervalDays: 3 });
     // 5 kg; 15 × 3 / 30 = 1.5 kg/day → ⌊3.33⌋ = 3 days ≤ 7 → low.
     expect(
       forecastSalt({
@@ -325,7 +325,7 @@ describe("statistics pure parts", () => {
         regenerationsLast30Days: 15,
         saltPerRegenerationKg: 3,
       }),
-    ).toEqual({ saltLevelKg: 5, dailySaltUseKg: 1.5, saltDaysLeft: 3, lowSalt: true });
+    ).toEqual({ saltLevelKg: 5, dailySaltUseKg: 1.5, saltDaysLeft: 3, lowSalt: true, regenerationIntervalDays: 2 });
     // Less than one regeneration's salt is low even without recent use; never below 0.
     expect(
       forecastSalt({
@@ -334,7 +334,7 @@ describe("statistics pure parts", () => {
         regenerationsLast30Days: 0,
         saltPerRegenerationKg: 3,
       }),
-    ).toEqual({ saltLevelKg: 0, dailySaltUseKg: 0, saltDaysLeft: null, lowSalt: true });
+    ).toEqual({ saltLevelKg: 0, dailySaltUseKg: 0, saltDaysLeft: null, lowSalt: true, regenerationIntervalDays: null });
     expect(
       forecastSalt({
         levelAtRefillKg: null,
@@ -355,7 +355,13 @@ describe("statistics pure parts", () => {
         saltPerRegenerationKg: 3,
         maxDaysBetweenRegenerations: 15,
       }),
-    ).toEqual({ saltLevelKg: 50, dailySaltUseKg: 0.2, saltDaysLeft: 250, lowSalt: false });
+    ).toEqual({
+      saltLevelKg: 50,
+      dailySaltUseKg: 0.2,
+      saltDaysLeft: 250,
+      lowSalt: false,
+      regenerationIntervalDays: 15,
+    });
     // A brand-new device, no regeneration yet: the maximum interval still gives a forecast.
     expect(
       forecastSalt({
@@ -407,6 +413,84 @@ describe("statistics pure parts", () => {
           expect(f.saltDaysLeft as number).toBeLessThanOrEqual(expected + 1e-6);
           if (maxDays !== null)
             expect(f.saltDaysLeft as number).toBeLessThanOrEqual((level / perRegen) * maxDays + 1e-6);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("salt forecast from the physics: 25 L resin, 250 mg/L, 450 L a day → 4 500 L, about every 10 days", () => {
+    // 25 × 45 × 1000 ÷ 250 = 4 500 L; 4 500 ÷ 450 = 10 days; 3 kg every 10 days = 0.3 kg/day; 30 kg → 100 days.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 30,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 0,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 15,
+        capacityL: 4500,
+        dailyUseL: 450,
+      }),
+    ).toEqual({
+      saltLevelKg: 30,
+      dailySaltUseKg: 0.3,
+      saltDaysLeft: 100,
+      lowSalt: false,
+      regenerationIntervalDays: 10,
+    });
+    // The capacity and the use win over a count that says otherwise; the maximum interval still caps (7 days).
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 30,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 1,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 7,
+        capacityL: 4500,
+        dailyUseL: 450,
+      }),
+    ).toMatchObject({ saltDaysLeft: 70, regenerationIntervalDays: 7 });
+  });
+
+  it("salt forecast, for any resin, hardness, use, salt and interval: level ÷ salt per regeneration × the interval", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5000 }).map((dag) => dag / 10), // level, kg
+        fc.integer({ min: 1, max: 200 }).map((dag) => dag / 10), // salt per regeneration, kg
+        fc.integer({ min: 1, max: 2000 }).map((dl) => dl / 10), // resin volume, L
+        fc.integer({ min: 1, max: 1000 }), // raw-water hardness, mg/L as CaCO₃
+        fc.integer({ min: 1, max: 50_000 }).map((dl) => dl / 10), // daily use, L
+        fc.option(fc.integer({ min: 1, max: 99 }), { nil: null }), // maximum days between regenerations
+        fc.integer({ min: 0, max: 60 }), // regenerations in the last 30 days (ignored when the physics is known)
+        (level, perRegen, resin, hardness, use, maxDays, last30) => {
+          // Independently, in grains and gallons, the way softener dealers size a bed (714water.com "Water Softener
+          // Capacity Calculation": capacity in grains ÷ grains removed a day = days between regenerations).
+          const GRAIN_MG = 64.79891;
+          const GALLON_L = 3.785411784;
+          const capacityGrains = (resin * 45_000) / GRAIN_MG;
+          const gpg = hardness / (GRAIN_MG / GALLON_L);
+          const grainsPerDay = (use / GALLON_L) * gpg;
+          const byUse = capacityGrains / grainsPerDay;
+          const interval = maxDays === null ? byUse : Math.min(byUse, maxDays);
+          const capacityL = (resin * 45 * 1000) / hardness;
+          const f = forecastSalt({
+            levelAtRefillKg: level,
+            regenerationsSinceRefill: 0,
+            regenerationsLast30Days: last30,
+            saltPerRegenerationKg: perRegen,
+            maxDaysBetweenRegenerations: maxDays,
+            capacityL,
+            dailyUseL: use,
+          });
+          const expected = (level / perRegen) * interval;
+          expect(f.saltDaysLeft).not.toBeNull();
+          // Floor of the exact days, allowing for the two routes' rounding.
+          expect(f.saltDaysLeft as number).toBeGreaterThanOrEqual(Math.floor(expected * (1 - 1e-9)) - 1);
+          expect(f.saltDaysLeft as number).toBeLessThanOrEqual(expected * (1 + 1e-9) + 1e-6);
+          expect(Math.abs((f.regenerationIntervalDays as number) - interval)).toBeLessThanOrEqual(0.05 + 1e-9);
+          if (maxDays !== null) {
+            expect(f.saltDaysLeft as number).toBeLessThanOrEqual((level / perRegen) * maxDays + 1e-6);
+          }
         },
       ),
       { numRuns: 2000 },
