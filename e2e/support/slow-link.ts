@@ -16,6 +16,13 @@ export interface SlowLink {
   pause(): void;
   /** Lets the held bytes go on at the current limit. */
   resume(): void;
+  /**
+   * Plays a server that went away: every connection through the link is reset and new ones are refused until
+   * {@link SlowLink.restore} (the browser sees what it sees when the server process stops).
+   */
+  cut(): void;
+  /** Lets connections through again after {@link SlowLink.cut}. */
+  restore(): void;
   /** Closes the link and every connection through it. */
   close(): Promise<void>;
 }
@@ -36,6 +43,7 @@ export async function startSlowLink(targetUrl: string): Promise<SlowLink> {
   const target = new URL(targetUrl);
   let rate: number | null = null;
   let paused = false;
+  let cut = false;
   /** Connections with bytes waiting for the browser, served in turn. */
   const waiting: Array<{ socket: net.Socket; queue: Buffer[]; ended: boolean }> = [];
   const sockets = new Set<net.Socket>();
@@ -79,6 +87,10 @@ export async function startSlowLink(targetUrl: string): Promise<SlowLink> {
   }
 
   const server = net.createServer((browser) => {
+    if (cut) {
+      browser.resetAndDestroy();
+      return;
+    }
     const upstream = net.connect(Number(target.port), target.hostname);
     sockets.add(browser);
     sockets.add(upstream);
@@ -126,6 +138,13 @@ export async function startSlowLink(targetUrl: string): Promise<SlowLink> {
     resume() {
       paused = false;
       schedule();
+    },
+    cut() {
+      cut = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    restore() {
+      cut = false;
     },
     close: async () => {
       if (timer) clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { ConfigProvider } from "antd-mobile";
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { HashRouter } from "react-router";
 import { onUnauthorized } from "../shared/api/events.ts";
@@ -56,9 +56,19 @@ function currentPath(): string {
   return window.location.hash.replace(/^#/, "").split("?")[0] || "/";
 }
 
-/** The lost-link banner over every screen; its own component, so a link change redraws only the banner. */
+/**
+ * The lost-link banner over every screen; its own component, so a link change redraws only the banner. When the link
+ * comes back, every query on screen is read again: what changed meanwhile shows without a pull to refresh.
+ */
 function PhoneLinkBanner() {
-  return <LinkBanner link={usePhoneLink()} />;
+  const link = usePhoneLink();
+  const lost = link.state !== "connected";
+  const wasLost = useRef(false);
+  useEffect(() => {
+    if (wasLost.current && !lost) void queryClient.invalidateQueries({ refetchType: "active" });
+    wasLost.current = lost;
+  }, [lost]);
+  return <LinkBanner link={link} />;
 }
 
 function Shell() {
