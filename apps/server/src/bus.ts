@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract";
+import type { TDeviceChangeMessage, TDomainEvent, TMessage } from "@aquapilot/contract";
 
 /**
  * Events that cross module boundaries inside the server: the device gateway announces changes,
@@ -25,6 +25,12 @@ export type BusEvent =
    * copies of the list drop it (modules/family-device/list-cache.ts). Hubs ignore it.
    */
   | { type: "family.devices-changed"; familyId: string }
+  /**
+   * One change a call made, named by kind and ids (contract ZDomainEvent; http/route-events.ts declares one per
+   * mutating call): hub 1 sends it as `DomainEvent` to every session of every member of `event.familyId` and of
+   * `event.userId`, so every open screen of theirs fetches what it shows again.
+   */
+  | { type: "domain.event"; event: TDomainEvent }
   /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */
   | { type: "message.created"; userId: string; message: TMessage }
   /**

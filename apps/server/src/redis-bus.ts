@@ -18,6 +18,7 @@ const EVENT_TYPES = new Set<string>(
     "family.members-changed": true,
     "family.devices-changed": true,
     "message.created": true,
+    "domain.event": true,
     "gateway.alive": true,
     "gateway.leaving": true,
     "device.provisioned": true,

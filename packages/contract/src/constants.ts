@@ -168,7 +168,39 @@ export const HUB_METHODS = {
   deviceChange: "DeviceChangContentTypeMessage",
   /** Hub 2: a new message for the user. */
   receiveMessage: "ReceiveMessage",
+  /**
+   * Hub 1, beside `DeviceChangContentTypeMessage` (an addition: clients that do not listen for it are unaffected):
+   * something a member or a user sees changed; the argument is one {@link ZDomainEvent} object (docs/messages-push.md
+   * "Domain events").
+   */
+  domainEvent: "DomainEvent",
 } as const;
+
+/**
+ * What a domain event (hub 1 `DomainEvent`) says changed. Each kind names the data a screen shows, so the app knows
+ * which of its cached reads to fetch again:
+ * - `family`: a household's own fields (name, avatar, address), or the household was created or deleted;
+ * - `family-devices`: which devices a household holds, or their order (a device added, removed, sorted);
+ * - `device`: one device's fields or settings (name, image, vacation, a forced command done, salt, configuration, a
+ *   fault cleared);
+ * - `member`: who belongs to a household, or who administers it (joined, left, removed, administrator transferred);
+ * - `settings`: one user's own settings and profile (units, push switch, language, name, avatar, phone, e-mail);
+ * - `message-read`: one user's messages read (on another phone of theirs);
+ * - `share-codes`: one user's household share codes;
+ * - `after-sale`: one user's after-sales requests.
+ */
+export const DOMAIN_EVENT_KINDS = [
+  "family",
+  "family-devices",
+  "device",
+  "member",
+  "settings",
+  "message-read",
+  "share-codes",
+  "after-sale",
+] as const;
+/** One of {@link DOMAIN_EVENT_KINDS}. */
+export type DomainEventKind = (typeof DOMAIN_EVENT_KINDS)[number];
 
 /**
  * `error` texts of hub Close messages the app reacts to (issue 14; decision 54). The official client surfaces them as

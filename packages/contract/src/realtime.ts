@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DOMAIN_EVENT_KINDS } from "./constants.ts";
 import { ZStationTiming } from "./endpoints/device.ts";
 
 /**
@@ -38,3 +39,19 @@ export const ZDeviceChangeMessage = z.object({
     .optional(),
 });
 export type TDeviceChangeMessage = z.infer<typeof ZDeviceChangeMessage>;
+
+/**
+ * What hub 1 sends as `DomainEvent` (one object argument; docs/messages-push.md "Domain events"): one change made by
+ * a call or a device, naming what changed and the ids involved, and nothing else (no names, no values, no secrets):
+ * the app fetches what it shows again. `familyId` set: every session of every member of that household receives it;
+ * `userId` set: every session of that user too (the member who joined, left or was removed; the owner of per-user
+ * data). `cause` is the contract name of the call that made it (`updateDeviceName`…), for logs and tests.
+ */
+export const ZDomainEvent = z.object({
+  kind: z.enum(DOMAIN_EVENT_KINDS),
+  familyId: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  userId: z.string().nullable(),
+  cause: z.string(),
+});
+export type TDomainEvent = z.infer<typeof ZDomainEvent>;

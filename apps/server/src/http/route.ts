@@ -16,6 +16,7 @@ import type { Db } from "../db/index.ts";
 import { requireUser } from "./authenticate.ts";
 import { ok } from "./envelope.ts";
 import { AppError, ErrorCode } from "./errors.ts";
+import { domainEventOf, routeEventOf } from "./route-events.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -23,6 +24,8 @@ declare module "fastify" {
     accessDb: Db;
     /** Household memberships as object-level checks read them: cached per process (issue 14 "API"). */
     memberships: MembershipCache;
+    /** Where contract routes publish the domain event of each successful mutating call (route-events.ts). */
+    domainEventBus: Pick<Bus, "publish">;
   }
   interface FastifyRequest {
     /** What the endpoint's object-level rule found (household, admin or not, device), null without a rule. */
@@ -31,8 +34,9 @@ declare module "fastify" {
 }
 
 /**
- * Lets contract routes enforce their declared object-level rules against `db` (issue 13): call once, before any
- * route is registered. Decorates `app.accessDb`, `app.memberships` and `request.accessGrant`. Memberships are cached
+ * Lets contract routes enforce their declared object-level rules against `db` (issue 13) and publish their domain
+ * events on `opts.bus` (route-events.ts): call once, before any route is registered. Decorates `app.accessDb`,
+ * `app.memberships`, `app.domainEventBus` and `request.accessGrant`. Memberships are cached
  * per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms, 0 off) and dropped by `bus` events
  * (access.ts {@link createMembershipCache}; issue 14 "API"); the objects themselves are read on every call. The
  * cache stops following the bus when the app closes.
@@ -40,10 +44,11 @@ declare module "fastify" {
 export function registerAccessChecks(
   app: FastifyInstance,
   db: Db,
-  opts: { bus: Pick<Bus, "subscribe">; cacheMs?: number },
+  opts: { bus: Pick<Bus, "subscribe" | "publish">; cacheMs?: number },
 ): void {
   const memberships = createMembershipCache({ db, bus: opts.bus, ttlMs: opts.cacheMs });
   app.decorate("accessDb", db);
+  app.decorate("domainEventBus", opts.bus);
   app.decorate("memberships", memberships);
   app.decorateRequest("accessGrant", null);
   app.addHook("onClose", async () => memberships.close());
@@ -184,6 +189,33 @@ export function fastifyUrl(ep: Pick<Endpoint, "path" | "params">): string {
   return ep.path.replace(PATH_PARAM, ":$1");
 }
 
+/**
+ * Publishes the domain event of a mutating call that succeeded (route-events.ts), before its answer is sent, so a
+ * member's other screens hear of the change no later than the caller. A failure to make or publish it is logged and
+ * never fails the call: the change itself is done.
+ */
+async function publishDomainEvent(
+  app: FastifyInstance,
+  route: NonNullable<ReturnType<typeof routeEventOf>>,
+  request: FastifyRequest,
+  result: unknown,
+): Promise<void> {
+  try {
+    const event = await domainEventOf(route, {
+      query: (request.query ?? {}) as Record<string, unknown>,
+      body: request.body as Record<string, unknown> | undefined,
+      params: request.params as Record<string, unknown> | undefined,
+      userId: request.user?.id ?? null,
+      grant: request.accessGrant,
+      result,
+      db: app.accessDb,
+    });
+    if (event) app.domainEventBus.publish({ type: "domain.event", event });
+  } catch (error) {
+    request.log.error({ err: error, endpoint: route.name }, "domain event not published");
+  }
+}
+
 /** Extra per-route options of {@link registerEndpoint}. */
 export interface EndpointOptions {
   /**
@@ -199,6 +231,7 @@ function register<E extends Endpoint>(
   handler: Handler<E, never>,
   options: EndpointOptions = {},
 ) {
+  const route = routeEventOf(ep);
   app.route({
     method: ep.method,
     url: fastifyUrl(ep),
@@ -227,6 +260,7 @@ function register<E extends Endpoint>(
         request,
         reply,
       });
+      if (route) await publishDomainEvent(app, route, request, result);
       if (result instanceof SerializedAnswer) {
         // A string with a JSON content type goes out as it is: no second check or serialisation.
         reply.type(JSON_CONTENT_TYPE);

@@ -1,6 +1,6 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { HUB_METHODS, HUB_PATHS } from "@aquapilot/contract";
+import { HUB_METHODS, HUB_PATHS, type TDomainEvent } from "@aquapilot/contract";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Bus, BusEvent } from "../bus.ts";
@@ -519,6 +519,9 @@ class HubServer implements Hubs {
         case "session.ended":
           this.revokeSession(event.userId, event.sessionId);
           return;
+        case "domain.event":
+          this.deliverDomainEvent(event.event);
+          return;
         case "family.members-changed":
           // Until the family's membership is known again, its device events wait in order (MembershipCache).
           void this.membership.membersChanged(event.familyId);
@@ -545,6 +548,31 @@ class HubServer implements Hubs {
       for (const client of this.membership.connectionsOf(userId)) {
         if (client.hub === "deviceChange" && client.handshakeDone) client.sendText(text);
       }
+    }
+  }
+
+  /**
+   * A domain event (contract ZDomainEvent) → `DomainEvent(event)` on every hub-1 connection of its user and of every
+   * member of its household, each connection once. The user hears it at once: a household deleted or left is no
+   * longer theirs once its membership reloads, which closes their hub-1 connections (HouseholdAccessEnded), and the
+   * event must come before that close. The members hear it once the household's membership is known again (as device
+   * changes wait), so a member who just joined hears the event of their joining.
+   */
+  private deliverDomainEvent(event: TDomainEvent): void {
+    const text = Buffer.from(writeRecord(invocationMessage(HUB_METHODS.domainEvent, [event])));
+    if (event.userId !== null) this.sendToHub1(event.userId, text);
+    const familyId = event.familyId;
+    if (familyId === null) return;
+    this.membership.whenKnown(familyId, () => {
+      for (const userId of this.membership.membersOf(familyId)) {
+        if (userId !== event.userId) this.sendToHub1(userId, text);
+      }
+    });
+  }
+
+  private sendToHub1(userId: string, text: Buffer): void {
+    for (const client of this.membership.connectionsOf(userId)) {
+      if (client.hub === "deviceChange" && client.handshakeDone) client.sendText(text);
     }
   }
 
@@ -611,6 +639,7 @@ class HubServer implements Hubs {
  *
  * Bus delivery: `device.changed` for family F → `DeviceChangContentTypeMessage(JSON.stringify(message))` on every hub-1
  * connection of F's members (membership cached per connected user, refreshed on `family.members-changed`);
+ * `domain.event` → `DomainEvent(event)` on every hub-1 connection of the members of its household and of its user;
  * a member who no longer belongs to F (removed, left, F deleted) has their hub-1 connections closed with
  * `HouseholdAccessEnded`, allowReconnect: true (decision 54); `user.revoked` closes that user's connections on both
  * hubs and `session.ended` that session's, allowReconnect: false.
