@@ -1,9 +1,13 @@
 /**
- * The station countdown of the Device screen (spec §3 stations; issue 10 "One clock"), pure: computed from what the
- * valve reported — how far into its station it was (`stationElapsedSeconds`), how long the station runs
+ * The station countdown of the Device screen (spec §3 stations; one clock), pure: computed from what the valve
+ * reported — how far into its station it was (`stationElapsedSeconds`), how long the station runs
  * (`stationDurationSeconds`) and how long until it is back in service — anchored at the real time the report reached
- * the server, running at the device clock's measured rate. Within one station the end only ever moves earlier, so the
- * countdown never runs backwards and its progress never drops, whatever order reports and refetches arrive in.
+ * the server, with the device clock's measured rate (device seconds per real second, 60 for the 60× demo) turning
+ * device seconds into real ones. Everything the owner reads comes from the phone's clock: the time left in the
+ * station ({@link stationSecondsLeftAt}, real seconds) and "back in service at" ({@link StationClock.serviceAtMs}, a
+ * phone time) — so at any time scale the station ends no later than the valve is back in service, and at 60× a
+ * one-hour station counts down one real minute. Within one station the end only ever moves earlier, so the countdown
+ * never runs backwards and its progress never drops, whatever order reports and refetches arrive in.
  */
 
 /** What {@link stationClockOf} reads: the device info or hub-1 message fields (contract `ZStationTiming`). */
@@ -72,10 +76,10 @@ export function stationClockOf(input: StationTimingInput, receivedAtMs: number):
 
 /**
  * Folds a newer report's clock into the one shown, at phone time `nowMs` (pure). For the same station instance (same
- * station, starting before the shown one ends) the remaining device seconds at `nowMs` are the smaller of the two and
- * run on at the newer rate from there, and the back-in-service time is the earlier one: a report can shorten a
- * countdown, never lengthen it, and a changed rate cannot make it jump up. A different station, or one that starts
- * after the shown one ended, replaces it.
+ * station, starting before the shown one ends) the station ends at the earlier of the two phone times, and the valve
+ * is back in service at the earlier of the two but never before the station ends: a report can shorten a countdown,
+ * never lengthen it, and a changed rate cannot make it jump up. A different station, or one that starts after the
+ * shown one ended, replaces it.
  */
 export function mergeStationClock(
   shown: StationClock | null,
@@ -83,8 +87,8 @@ export function mergeStationClock(
   nowMs: number,
 ): StationClock | null {
   if (!shown || !next || shown.station !== next.station || next.startMs >= shown.endsAtMs) return next;
-  const left = Math.min(remainingExact(shown, nowMs), remainingExact(next, nowMs));
-  const serviceAtMs =
+  const endsAtMs = Math.min(shown.endsAtMs, next.endsAtMs);
+  const service =
     shown.serviceAtMs === null
       ? next.serviceAtMs
       : next.serviceAtMs === null
@@ -93,22 +97,39 @@ export function mergeStationClock(
   return {
     ...next,
     startMs: Math.min(shown.startMs, next.startMs),
-    endsAtMs: nowMs + (left / next.rate) * 1000,
-    serviceAtMs,
+    endsAtMs,
+    serviceAtMs: service === null ? null : Math.max(service, endsAtMs),
     durationSeconds: next.durationSeconds ?? shown.durationSeconds,
     sinceMs: Math.max(nowMs, shown.sinceMs),
   };
 }
 
-function remainingExact(clock: StationClock, nowMs: number): number {
-  return Math.max(0, ((clock.endsAtMs - nowMs) / 1000) * clock.rate);
-}
-
 /**
  * Device seconds left in the station at phone time `nowMs` (read no earlier than the clock's `sinceMs`), whole seconds
- * rounded up, never below 0.
+ * rounded up, never below 0: the real time left × the device clock's rate (what the valve's own display shows).
  */
 export function stationRemainingAt(clock: StationClock, nowMs: number): number {
   const at = Math.max(nowMs, clock.sinceMs);
   return Math.max(0, Math.ceil(((clock.endsAtMs - at) / 1000) * clock.rate - 1e-9));
+}
+
+/**
+ * Real seconds the owner waits until the station ends, at phone time `nowMs` (read no earlier than `sinceMs`): whole
+ * seconds rounded up, never below 0. The Device screen's "Time left in this station": on the same clock as
+ * `serviceAtMs`, so nowMs + this × 1000 ≤ serviceAtMs + 1000 at any rate (1× a valve, 60× the demo).
+ */
+export function stationSecondsLeftAt(clock: StationClock, nowMs: number): number {
+  const at = Math.max(nowMs, clock.sinceMs);
+  return Math.max(0, Math.ceil((clock.endsAtMs - at) / 1000 - 1e-9));
+}
+
+/**
+ * Share of the station done (0–1) at phone time `nowMs`: the real time since the station began over its real length
+ * (the device's elapsed ÷ duration at a steady rate). Null when the station's duration was not reported (its start is
+ * then unknown). Never drops: time only moves on, and merges only move the start and the end earlier.
+ */
+export function stationProgressAt(clock: StationClock, nowMs: number): number | null {
+  if (clock.durationSeconds === null || clock.endsAtMs <= clock.startMs) return null;
+  const at = Math.max(nowMs, clock.sinceMs);
+  return Math.min(1, Math.max(0, (at - clock.startMs) / (clock.endsAtMs - clock.startMs)));
 }

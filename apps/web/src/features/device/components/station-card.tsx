@@ -2,7 +2,7 @@ import { ProgressBar } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../../shared/device/hooks.ts";
 import type { LiveDevice } from "../../../shared/device/live-device.ts";
-import { stationRemainingAt } from "../../../shared/device/station-clock.ts";
+import { stationProgressAt, stationRemainingAt, stationSecondsLeftAt } from "../../../shared/device/station-clock.ts";
 import { dateTimeFormat } from "../../../shared/format/intl.ts";
 import { formatPercent } from "../../../shared/format/percent.ts";
 import { useVolume } from "../../../shared/units/volume.ts";
@@ -17,10 +17,10 @@ function formatClockTime(ms: number, lang: string): string {
 }
 
 /**
- * The live part of the Device screen (spec §3 stations): the station text, its remaining time counting down
- * locally from the valve's reported station start and duration (issue 10 "One clock": never backwards within a
- * station, see `station-clock.ts`) with progress against the station's length, "back in service at HH:mm" in the
- * phone's local time, water left before regeneration and the flow now; each value with the time it was reported.
+ * The live part of the Device screen (spec §3 stations): the station text, the real time left in it counting down
+ * locally from the valve's reported station start and duration (one clock, see `station-clock.ts`: never backwards
+ * within a station, and at a 60× demo clock a one-hour station shows one real minute) with progress against the
+ * station's length, "back in service at HH:mm" in the phone's local time on the same clock, water left before regeneration and the flow now; each value with the time it was reported.
  * The card keeps its own once-a-second clock, so the countdown draws this card only, not the whole screen (issue 12).
  */
 export function StationCard({
@@ -36,9 +36,12 @@ export function StationCard({
   const station = device.station;
   const stationText = station === null ? t("station.unknown") : t(`station.${station}` as "station.0");
   const clock = device.stationClock?.station === station ? device.stationClock : null;
-  const remaining = clock ? stationRemainingAt(clock, now) : null;
+  // The time left and "back in service at" both on the phone's clock: real seconds, whatever the valve's time scale.
+  const remaining = clock ? stationSecondsLeftAt(clock, now) : null;
   const progress =
-    station === null || !clock ? null : stationProgress(remaining, clock.durationSeconds ?? durations?.[station]);
+    station === null || !clock
+      ? null
+      : (stationProgressAt(clock, now) ?? stationProgress(stationRemainingAt(clock, now), durations?.[station]));
   const serviceAt = clock?.serviceAtMs ?? null;
   const tone = !device.online ? "offline" : station === 0 ? "service" : station === 5 ? "closed" : "regenerating";
   return (
