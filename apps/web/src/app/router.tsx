@@ -117,7 +117,13 @@ class RouteErrorBoundary extends Component<{ children: ReactNode }, { failed: bo
 
 function toRoute(route: AppRoute): ReactNode {
   return (
-    <Route key={route.path} path={route.path} element={<RouteErrorBoundary>{element(route)}</RouteErrorBoundary>}>
+    <Route
+      key={route.path}
+      path={route.path}
+      // Keyed by route: each route's boundary, guard and frame are its own (the router puts every route's element in
+      // the same place, so without a key a failed screen or a guard's state would carry over to the next route).
+      element={<RouteErrorBoundary key={route.name}>{element(route)}</RouteErrorBoundary>}
+    >
       {route.children ? (
         <>
           {/* /index itself shows the home tab */}
@@ -148,7 +154,11 @@ export function AppRoutes() {
     setNavigator({ navigate: (to, options) => (typeof to === "number" ? navigate(to) : navigate(to, options)) });
     return () => setNavigator(null);
   }, [navigate]);
-  useLayoutEffect(() => setOverlayPage(location.key), [location.key]);
+  // Every location counts, not only a new key: entries the router did not make (a hash set by hand, a link) all have
+  // the key "default", and the overlay history must know the page's URL to tell such a page change from a back press
+  // within one page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path or query is a new page even under the same key
+  useLayoutEffect(() => setOverlayPage(location.key), [location.key, location.pathname, location.search]);
   return (
     <Routes>
       <Route path="/" element={<Navigate to={PATHS.Home} replace />} />

@@ -1,0 +1,168 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
+
+/**
+ * Navigation never strands the owner (spec §2 routes, §4 routing): every route of spec §2 renders when the hash is set
+ * to it in an open app; reloaded without the query values it needs it goes to its parent screen with a short toast;
+ * opened signed out it goes to Login and, after sign-in, on to the route with its query.
+ */
+
+/** The ids a route's query values are made of, read from the system's database. */
+interface Ids {
+  familyId: string;
+  familyUserId: string;
+  deviceId: string;
+}
+
+/**
+ * One route of spec §2: `params` are the query values it needs (none when absent), `shows` the route the app then
+ * shows (itself unless it redirects), `parent` where it goes without them, `open` whether it needs no token.
+ */
+interface RouteCase {
+  name: string;
+  path: string;
+  params?: (ids: Ids) => Record<string, string>;
+  shows?: string;
+  parent?: string;
+  open?: boolean;
+}
+
+const device = (ids: Ids) => ({ deviceId: ids.deviceId });
+const family = (ids: Ids) => ({ familyId: ids.familyId });
+
+/** Every route of spec §2 (Login apart: entering it signs out, so it is visited on its own). */
+const ROUTES: RouteCase[] = [
+  { name: "Index", path: "/index", shows: "Home" },
+  { name: "Home", path: "/index/home" },
+  { name: "My", path: "/index/My" },
+  { name: "NoFamily", path: "/NoFamily", shows: "Home" },
+  { name: "DeviceSort", path: "/DeviceSort" },
+  { name: "Test", path: "/Test", open: true },
+  { name: "Test2", path: "/Test2", open: true },
+  { name: "Test3", path: "/Test3", open: true },
+  { name: "Register", path: "/Register", open: true },
+  { name: "CountrySelect", path: "/CountrySelect", open: true },
+  { name: "FindPassword", path: "/FindPassword", open: true },
+  { name: "MessageDetails", path: "/MessageDetails" },
+  { name: "FamilyList", path: "/FamilyList" },
+  { name: "FamilyCreate", path: "/FamilyCreate" },
+  { name: "AddressSelect", path: "/AddressSelect" },
+  { name: "FamilyDetails", path: "/FamilyDetails", params: family, parent: "FamilyList" },
+  { name: "FamilyUpdate", path: "/FamilyUpdate", params: family, parent: "FamilyList" },
+  { name: "FamilyQrcode", path: "/FamilyQrcode", params: family, parent: "FamilyList" },
+  { name: "FamilyUserList", path: "/FamilyUserList", params: family, parent: "FamilyList" },
+  {
+    name: "FamilyUserDetails",
+    path: "/FamilyUserDetails",
+    params: (ids) => ({ familyId: ids.familyId, familyUserId: ids.familyUserId }),
+    parent: "FamilyList",
+  },
+  { name: "FamilyShareList", path: "/FamilyShareList" },
+  { name: "Device", path: "/Device", params: (ids) => ({ ...device(ids), familyId: ids.familyId }), parent: "Home" },
+  { name: "DeviceAttribute", path: "/DeviceAttribute", params: device, parent: "Home" },
+  { name: "DeviceNameUpdate", path: "/DeviceNameUpdate", params: device, parent: "Home" },
+  { name: "DeviceInfo", path: "/DeviceInfo", params: device, parent: "Home" },
+  { name: "DeviceSetting", path: "/DeviceSetting", params: device, parent: "Home" },
+  { name: "DeviceNetwork", path: "/DeviceNetwork" },
+  { name: "DeviceNetworkNameUpdate", path: "/DeviceNetworkNameUpdate", params: device, parent: "Home" },
+  { name: "DeviceImage", path: "/DeviceImage", params: device, parent: "Home" },
+  { name: "Fault", path: "/Fault" },
+  { name: "Article", path: "/Article", open: true },
+  { name: "PersonalInfo", path: "/PersonalInfo" },
+  { name: "About", path: "/About" },
+  { name: "Setting", path: "/Setting" },
+  { name: "UpdatePassword", path: "/UpdatePassword" },
+  { name: "UpdatePhoneEmail", path: "/UpdatePhoneEmail" },
+  { name: "UpdateUserName", path: "/UpdateUserName" },
+  { name: "DeleteAccount", path: "/DeleteAccount" },
+  { name: "AfterSaleList", path: "/AfterSaleList" },
+  { name: "AfterSaleCreate", path: "/AfterSaleCreate" },
+  { name: "App", path: "/App", open: true, shows: "Home" },
+  { name: "Splash", path: "/Splash", open: true, shows: "Home" },
+  { name: "Reload", path: "/Reload", open: true, shows: "Home" },
+];
+
+/** The route's hash with its query values (`params` as JSON in one query value, spec §2). */
+function hashOf(route: RouteCase, ids: Ids, withParams = true): string {
+  const params = withParams ? route.params?.(ids) : undefined;
+  return params ? `#${route.path}?${new URLSearchParams({ params: JSON.stringify(params) })}` : `#${route.path}`;
+}
+
+describe("every route of spec §2 opens, in Chromium", () => {
+  let system: System;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  let ids: Ids;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1" });
+    phone = await launchPhone("en-US");
+    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    page = await phone.context.newPage();
+    await signInAsDemo(page, system.url);
+    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+    const member = await system.db
+      .selectFrom("family_members")
+      .select("id")
+      .where("family_id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    const row = await system.db
+      .selectFrom("devices")
+      .select("id")
+      .where("family_id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    ids = { familyId, familyUserId: member.id, deviceId: row.id };
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  /** The routes whose frames are on the page (the /index layout's frame holds the tab's). */
+  const framesShown = () =>
+    page.evaluate(() => [...document.querySelectorAll("[data-route]")].map((el) => el.getAttribute("data-route")));
+
+  /**
+   * Waits (up to 15 s) until `name`'s screen is the one shown: its frame alone on the page (beside /index's for a tab),
+   * past the guard's wait and the chunk's loading fallback. On failure says what shows instead.
+   */
+  async function expectScreen(name: string) {
+    const expected = name === "Home" || name === "My" ? ["Index", name] : [name];
+    try {
+      await expect
+        .poll(
+          async () => {
+            const frames = await framesShown();
+            const waiting = await page.locator(`[data-route="${name}"] .guard-wait`).count();
+            return waiting === 0 ? frames : [...frames, "waiting"];
+          },
+          { timeout: 15_000 },
+        )
+        .toEqual(expected);
+    } catch (err) {
+      throw new Error(`${name}: ${(err as Error).message}\nhash: ${await page.evaluate(() => location.hash)}`);
+    }
+  }
+
+  it("setting the hash to each route in turn shows that route's screen", async () => {
+    await page.getByTestId("home-screen").waitFor();
+    for (const route of ROUTES) {
+      await page.evaluate(
+        (hash) => {
+          window.location.hash = hash;
+        },
+        hashOf(route, ids),
+      );
+      await expectScreen(route.shows ?? route.name);
+      // Back and forth between two screens too: the one before must give way each time.
+      await page.evaluate(() => {
+        window.location.hash = "#/Setting";
+      });
+      await expectScreen("Setting");
+    }
+  });
+});
