@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { intlLocale } from "../../../shared/format/index.ts";
-import { saltGaugePercent } from "../logic/salt-gauge.ts";
+import { regenerationBasis, saltGaugePercent } from "../logic/salt-gauge.ts";
 import { SaltReminderSetting } from "./salt-reminder.tsx";
 import "./salt-gauge.css";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
@@ -14,7 +14,9 @@ const SaltRefillDialog = lazy(() => import("./salt-refill-dialog.tsx").then((m) 
 
 /**
  * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level
- * entered at the last refill (percent), the level in kg, "lasts about N days", the last refill's date and time in the
+ * entered at the last refill (percent), the level in kg, "lasts about N days", what that rests on ("3 kg per
+ * regeneration, about every 9 days": salt per regeneration and the server's estimate of the days between
+ * regenerations), the last refill's date and time in the
  * phone's local time (the cloud's time of the refill), the server's low-salt text, "Salt refilled" (the refill
  * dialog, offering the last refill's level) and the low-salt reminder setting. Before the first refill it says the level is not set yet and offers the
  * refill. Data attributes for the browser tests: `data-level` (kg), `data-low`, `data-percent`.
@@ -32,6 +34,7 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
   const number = numberFormat(locale, { maximumFractionDigits: 1 });
   const percentFormat = numberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
   const percent = saltGaugePercent(salt.saltLevelKg, salt.refillLevelKg);
+  const basis = regenerationBasis(salt.saltPerRegenerationKg, salt.regenerationIntervalDays);
   const refilledAt = salt.refilledAt ? new Date(salt.refilledAt) : null;
   const refilled =
     refilledAt && !Number.isNaN(refilledAt.getTime())
@@ -91,6 +94,13 @@ export function SaltGaugeCard({ deviceId }: { deviceId: string }) {
           </div>
         </>
       )}
+      {basis ? (
+        <div className="salt-gauge__basis" data-testid="device-salt-basis" data-days={basis.days ?? ""}>
+          {basis.days === null
+            ? t("saltGauge.basisNoInterval", { kg: number.format(basis.kg) })
+            : t("saltGauge.basis", { kg: number.format(basis.kg), count: basis.days })}
+        </div>
+      ) : null}
       {refilled ? (
         <div className="salt-gauge__refilled" data-testid="device-salt-refilled-at" data-time={salt.refilledAt ?? ""}>
           {t("saltGauge.lastRefill", { date: refilled })}
