@@ -21,6 +21,10 @@ export const queryKeys = {
   messageAll: ["message"] as const,
   /** The unread badge: `get-user-message-list?isRead=false&maxResultCount=1` → totalCount. */
   unreadMessageCount: ["message", "unread-count"] as const,
+  /** Every after-sales query (prefix; features/after-sale/api/keys.ts starts every key with it). */
+  afterSaleAll: ["post-sale"] as const,
+  /** The caller's share codes (FamilyShareList; features/family/api/keys.ts `familyKeys.shares`). */
+  familyShares: ["family-user", "shares"] as const,
   /** `GET …/is_open_jpush__message/`: the push switch of the home tab. */
   pushSwitch: ["push-setting", "is_open_jpush__message"] as const,
 };

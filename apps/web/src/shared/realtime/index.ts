@@ -7,6 +7,7 @@ import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
+import { domainEvents, useDomainEvents } from "./domain-events.ts";
 import { readBefore } from "./hub-channel.ts";
 import { type PhoneLinkSnapshot, PhoneLinkWatcher, usePhoneLinkOf } from "./phone-link.ts";
 
@@ -17,12 +18,25 @@ export type { PhoneLinkSnapshot, PhoneLinkState } from "./phone-link.ts";
 let channel: DeviceChangeChannel | null = null;
 let link: PhoneLinkWatcher | null = null;
 
-/** The app's hub-1 channel (created on first use; the token comes from the stored, refreshed access token). */
+/**
+ * The app's hub-1 channel (created on first use; the token comes from the stored, refreshed access token). Each of its
+ * connections also feeds the app's domain events (`DomainEvent`, domain-events.ts).
+ */
 export function deviceChannel(): DeviceChangeChannel {
   channel ??= new DeviceChangeChannel(() =>
-    createDeviceHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl()),
+    domainEvents.attach(createDeviceHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl())),
   );
   return channel;
+}
+
+/**
+ * Mounted once at the app root (app/background.tsx): every domain event heard on the app's hub 1 refetches what it
+ * makes stale, so another member's change (or the user's own on another phone) reaches every open screen without
+ * navigating (domain-events.ts `useDomainEvents`). Draws nothing.
+ */
+export function DomainEventWatch(): null {
+  useDomainEvents(deviceChannel());
+  return null;
 }
 
 /** Replaces the app's channel (tests). */
