@@ -68,6 +68,12 @@ export interface AuthService {
    */
   refreshGrant(refreshToken: string): Promise<TTokenResponse | null>;
   /**
+   * Why a refresh token no longer works, for the token endpoint's refusal: the reason its session ended
+   * (sessions.ts {@link SessionEndReason}), or null when the token is unknown or its session is live (expired,
+   * malformed). Never reveals anything about a token it does not know.
+   */
+  endedReasonOf(refreshToken: string): Promise<SessionEndReason | null>;
+  /**
    * Issues a fresh access + refresh token pair for a user row: in `sessionId`, or in a new session (a sign-in)
    * when it is omitted.
    */
@@ -344,6 +350,17 @@ export function createAuthService(opts: {
         .executeTakeFirst();
       if (Number(spent.numUpdatedRows) !== 1) return replayed();
       return service.issueTokens(row, sessionId);
+    },
+
+    async endedReasonOf(refreshToken) {
+      const row = await db
+        .selectFrom("refresh_tokens")
+        .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
+        .select(["sessions.ended_at", "sessions.ended_reason"])
+        .where("refresh_tokens.token_hash", "=", sha256Hex(refreshToken))
+        .executeTakeFirst();
+      if (!row || row.ended_at === null || row.ended_reason === null) return null;
+      return row.ended_reason as SessionEndReason;
     },
 
     async revokeToken(token) {

@@ -1,7 +1,9 @@
 import {
   endpoints,
   REVOCATION_PATH,
+  TOKEN_ENDED_REASONS,
   TOKEN_PATH,
+  type TTokenEndedReason,
   type TTokenError,
   type TTokenResponse,
   ZRevocationRequest,
@@ -13,6 +15,14 @@ import { registerOpenEndpoint } from "../http/route.ts";
 import type { AppContext } from "../modules/context.ts";
 import { requireGuards, type SignInGuard, type SignInRefusal } from "../security/limits.ts";
 import { grantedPoliciesFor } from "./policies.ts";
+
+/** The description of a refused refresh token, per the reason its session ended. */
+const REFUSAL_TEXT = {
+  logout: "token.sessionEnded",
+  "password-changed": "token.passwordChanged",
+  "password-reset": "token.passwordChanged",
+  "account-deleted": "token.accountDeleted",
+} as const satisfies Record<TTokenEndedReason, string>;
 
 function tokenError(reply: FastifyReply, error: TTokenError, status = 400) {
   return reply.code(status).header("cache-control", "no-store").send(error);
@@ -72,13 +82,20 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     } else {
       tokens = await ctx.auth.refreshGrant(grant.refresh_token);
     }
+    if (!tokens && grant.grant_type === "refresh_token") {
+      // Say why when the session ended (the app tells the owner: "Your password was changed on another device").
+      const reason = await ctx.auth.endedReasonOf(grant.refresh_token);
+      const ended = TOKEN_ENDED_REASONS.find((r) => r === reason);
+      return tokenError(reply, {
+        error: "invalid_grant",
+        error_description: translate(request.lang, ended ? REFUSAL_TEXT[ended] : "token.invalidRefresh"),
+        ...(ended ? { ended_reason: ended } : {}),
+      });
+    }
     if (!tokens) {
       return tokenError(reply, {
         error: "invalid_grant",
-        error_description: translate(
-          request.lang,
-          grant.grant_type === "password" ? "token.invalidCredentials" : "token.invalidRefresh",
-        ),
+        error_description: translate(request.lang, "token.invalidCredentials"),
       });
     }
     return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(tokens);

@@ -230,10 +230,10 @@ describe.each(ENGINES)("refresh-token families and session ends (issue 11) on %s
     const userId = await registerByEmail(app, "all@example.com", "all-pass-1");
     const a = await signIn(app, "all@example.com", "all-pass-1");
     const b = await signIn(app, "all@example.com", "all-pass-1");
-    await database.db.transaction().execute((trx) => endSessions(trx, userId, new Date()));
+    await database.db.transaction().execute((trx) => endSessions(trx, userId, new Date(), "password-changed"));
     figures.sessionsEnded += 2;
     for (const s of [a, b]) {
-      expect(await sessionRow(claims(s.access).sid)).toMatchObject({ ended_reason: "all" });
+      expect(await sessionRow(claims(s.access).sid)).toMatchObject({ ended_reason: "password-changed" });
       expect(await profileStatus(s.access)).toBe(401);
       expect(await refreshStatus(app, s.refresh)).toBe(400);
     }

@@ -3,10 +3,15 @@ import type { Db } from "../db/index.ts";
 
 /**
  * Why a session ended (sessions.ended_reason): `logout` (RFC 7009 revocation), `replay` (a rotated refresh token of
- * the session was presented again: it leaked, so the whole family goes), `all` (every session of the user: password
- * change or reset, account deletion).
+ * the session was presented again: it leaked, so the whole family goes), and for every session of a user at once:
+ * `password-changed` (the password was changed while signed in), `password-reset` (reset by a code),
+ * `account-deleted`. `all` is what rows written before the reasons were told apart say for the last three.
+ * The token endpoint names the reason when it refuses the session's refresh token, so the app can say why.
  */
-export type SessionEndReason = "logout" | "replay" | "all";
+export type SessionEndReason = "logout" | "replay" | "all" | UserSessionsEndReason;
+
+/** Why every session of a user ended at once ({@link endSessions}). */
+export type UserSessionsEndReason = "password-changed" | "password-reset" | "account-deleted";
 
 /**
  * Starts a session (a refresh-token family, issue 11 "Tokens") for `userId` at `now`: one row in `sessions`.
@@ -55,15 +60,15 @@ export async function endSession(
 /**
  * Ends every session of a user inside the caller's transaction (password reset or change, account deletion):
  * a new security stamp — so every access token already issued is refused on the next REST call and by the hubs —
- * every session ended (reason `all`) and every live refresh token revoked. The caller publishes bus `user.revoked`
+ * every session ended (with `reason`) and every live refresh token revoked. The caller publishes bus `user.revoked`
  * after the commit so the hubs close the user's sockets at once. `now` stamps ended_at and revoked_at.
  */
-export async function endSessions(trx: Db, userId: string, now: Date): Promise<void> {
+export async function endSessions(trx: Db, userId: string, now: Date, reason: UserSessionsEndReason): Promise<void> {
   const at = now.toISOString();
   await trx.updateTable("users").set({ security_stamp: randomUUID() }).where("id", "=", userId).execute();
   await trx
     .updateTable("sessions")
-    .set({ ended_at: at, ended_reason: "all" })
+    .set({ ended_at: at, ended_reason: reason })
     .where("user_id", "=", userId)
     .where("ended_at", "is", null)
     .execute();

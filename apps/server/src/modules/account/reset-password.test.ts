@@ -2,7 +2,7 @@ import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../../test/call.ts";
 import { createTestApp, latestCode, registerByEmail, type TestApp } from "../../../test/helpers.ts";
-import { codeFor, otherCode, outbox, refreshStatus, signIn, startSmtpSink } from "../profile/testing.ts";
+import { codeFor, otherCode, outbox, refreshAnswer, refreshStatus, signIn, startSmtpSink } from "../profile/testing.ts";
 
 describe("find password (spec §5 Find password; §7 forget_password_*, reset_password)", () => {
   let t: TestApp;
@@ -74,6 +74,7 @@ describe("find password (spec §5 Find password; §7 forget_password_*, reset_pa
     expect((await call(t.app, endpoints.getProfile, { as: second.access })).status).toBe(401);
     expect(await refreshStatus(t.app, first.refresh)).toBe(400);
     expect(await refreshStatus(t.app, second.refresh)).toBe(400);
+    expect((await refreshAnswer(t.app, second.refresh)).body.ended_reason).toBe("password-reset");
     await expect(signIn(t.app, "ana@example.com", "old-pass-1")).rejects.toThrow();
     await signIn(t.app, "ana@example.com", "new-pass-1");
 

@@ -115,7 +115,7 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, 
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.codes.consume(trx, codeId);
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
-    await endSessions(trx, userId, ctx.now());
+    await endSessions(trx, userId, ctx.now(), "password-reset");
   });
   ctx.bus.publish({ type: "user.revoked", userId });
 }

@@ -19,7 +19,7 @@ import { loadConfig } from "../../config.ts";
 import type { Db } from "../../db/index.ts";
 import { type Hubs, registerHubs } from "../../realtime/index.ts";
 import { leaveAllFamilies } from "./delete-account.ts";
-import { codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
+import { codeFor, otherCode, outbox, refreshAnswer, refreshStatus, signIn } from "./testing.ts";
 
 async function addUser(db: Db, name: string): Promise<string> {
   const id = randomUUID();
@@ -311,6 +311,10 @@ describe("account deletion and password change end access at once (REST and hubs
     for (const s of [session, otherSession]) {
       expect((await call(app, endpoints.getProfile, { as: s.access })).status).toBe(401);
       expect(await refreshStatus(app, s.refresh)).toBe(400);
+      expect((await refreshAnswer(app, s.refresh)).body).toMatchObject({
+        ended_reason: "account-deleted",
+        error_description: "Your account was deleted.",
+      });
     }
     expect(Date.now() - deletedAt).toBeLessThan(1000);
     await expect(connect(session.access).start()).rejects.toThrow();

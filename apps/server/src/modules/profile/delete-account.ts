@@ -114,7 +114,7 @@ export async function deleteAccount(ctx: AppContext, userId: string, code: strin
       })
       .where("id", "=", userId)
       .execute();
-    await endSessions(trx, userId, ctx.now());
+    await endSessions(trx, userId, ctx.now(), "account-deleted");
     return handOver;
   });
   ctx.bus.publish({ type: "user.revoked", userId });

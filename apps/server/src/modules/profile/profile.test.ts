@@ -2,7 +2,7 @@ import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../../../test/call.ts";
 import { createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
-import { codeFor, otherCode, outbox, refreshStatus, signIn } from "./testing.ts";
+import { codeFor, otherCode, outbox, refreshAnswer, refreshStatus, signIn } from "./testing.ts";
 
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
@@ -193,6 +193,23 @@ describe("profile (spec §7 /api/basic-data/app/profile)", () => {
         expect((await call(t.app, endpoints.getProfile, { as: s.access })).status).toBe(401);
         expect(await refreshStatus(t.app, s.refresh)).toBe(400);
       }
+      // The other phone's refresh is refused with the reason, so the app can say why it must sign in again.
+      expect(await refreshAnswer(t.app, other.refresh)).toEqual({
+        status: 400,
+        body: {
+          error: "invalid_grant",
+          error_description: "Your password was changed on another device. Sign in again.",
+          ended_reason: "password-changed",
+        },
+      });
+      expect((await refreshAnswer(t.app, other.refresh, "fr")).body.error_description).toBe(
+        "Votre mot de passe a été modifié sur un autre appareil. Reconnectez-vous.",
+      );
+      // A token nobody issued says nothing more than "invalid".
+      expect((await refreshAnswer(t.app, "not-a-token")).body).toEqual({
+        error: "invalid_grant",
+        error_description: "The refresh token is invalid or expired. Please sign in again.",
+      });
       await expect(signIn(t.app, "bob@example.com", "bob-pass-1")).rejects.toThrow();
       bob = await signIn(t.app, "bob@example.com", "bob-pass-2");
     });

@@ -115,7 +115,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
-    await endSessions(trx, userId, ctx.now());
+    await endSessions(trx, userId, ctx.now(), "password-changed");
   });
   ctx.bus.publish({ type: "user.revoked", userId });
 }

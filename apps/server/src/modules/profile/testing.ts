@@ -34,6 +34,24 @@ export async function refreshStatus(app: FastifyInstance, refreshToken: string):
   return res.statusCode;
 }
 
+/**
+ * Presents `refreshToken` at `POST /connect/token` in `lang` and answers the status and the OAuth error answer
+ * (`{error, error_description, ended_reason?}`), or the token answer's body on success.
+ */
+export async function refreshAnswer(
+  app: FastifyInstance,
+  refreshToken: string,
+  lang = "en",
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await app.inject({
+    method: "POST",
+    url: "/connect/token",
+    headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": lang },
+    payload: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
 /** The outbox (GET /dev/outbox), newest first, for one recipient. */
 export async function outbox(
   app: FastifyInstance,
