@@ -62,6 +62,15 @@ describe("route guard (spec §4)", () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it("no token: the route asked for, path and query, goes to Login for after sign-in", () => {
+    vi.useFakeTimers();
+    const wanted = `/FamilyList?${new URLSearchParams({ params: JSON.stringify({ joinCode: "J1" }) })}`;
+    vi.stubGlobal("location", { ...window.location, hash: `#${wanted}`, reload });
+    render(<RouteGuard route={guarded}>page</RouteGuard>);
+    const query = new URLSearchParams({ target: "/login", params: JSON.stringify({ returnTo: wanted }) });
+    expect(navigate).toHaveBeenCalledWith(`/App?${query}`, { replace: true });
+  });
+
   it("loads permissions, then checks the route's permission", async () => {
     setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
     vi.stubGlobal(

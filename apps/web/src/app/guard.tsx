@@ -11,7 +11,7 @@ import {
   subscribeSession,
 } from "../shared/auth/session.ts";
 import { i18n } from "../shared/i18n/index.ts";
-import { navigateTo, PATHS } from "../shared/navigation/index.ts";
+import { navigateTo, PATHS, returnToParams } from "../shared/navigation/index.ts";
 import { getAccessToken } from "../shared/storage/index.ts";
 import { Toast } from "../shared/ui/toast.ts";
 import type { AppRoute } from "./routes.ts";
@@ -23,11 +23,16 @@ function reloadSoon(): void {
   setTimeout(() => window.location.reload(), LIMITS.reloadAfterFailedAuthMs);
 }
 
+/** The route the hash URL shows now, path and query ("/Device?params=…" for "#/Device?params=…"). */
+function currentRoute(): string {
+  return (window.location.hash || "").replace(/^#/, "");
+}
+
 type GuardState = "checking" | "ready" | "leaving";
 
 /**
- * The route guard of spec §4. Open routes render at once. Otherwise: no token → go to Login and reload after
- * 1000 ms; with a token the granted permissions load once per session — on failure token and login info are cleared,
+ * The route guard of spec §4. Open routes render at once. Otherwise: no token → go to Login (keeping the route asked
+ * for, path and query, for after sign-in) and reload after 1000 ms; with a token the granted permissions load once per session — on failure token and login info are cleared,
  * the error is toasted and the page reloads after 1000 ms. A route's declared permission is then checked (spec §6).
  */
 export function RouteGuard({ route, children }: { route: AppRoute; children: ReactNode }) {
@@ -41,7 +46,8 @@ export function RouteGuard({ route, children }: { route: AppRoute; children: Rea
     if (!needsAuth) return;
     if (!getAccessToken()) {
       setState("leaving");
-      navigateTo(PATHS.Login, null, { replace: true });
+      // The route asked for (path and query) goes along, so sign-in opens it (see navigation/return-to.ts).
+      navigateTo(PATHS.Login, returnToParams(currentRoute()), { replace: true });
       reloadSoon();
       return;
     }

@@ -10,6 +10,7 @@ import { Staged } from "../shared/snapshot/staged.tsx";
 import { StateBlock } from "../shared/ui/state-block.tsx";
 import { loadedScreen } from "./first-screen.ts";
 import { RouteGuard } from "./guard.tsx";
+import { RouteQueryCheck } from "./route-query.tsx";
 import { type AppRoute, ROUTES } from "./routes.ts";
 
 const NotBuiltPage = lazy(() => import("../shared/ui/not-built-page.tsx").then((m) => ({ default: m.NotBuiltPage })));
@@ -70,7 +71,11 @@ export function RouteFrame({ route, children }: { route: AppRoute; children: Rea
   );
 }
 
-/** The page element of one route: guard (spec §4) → enter transition → screen (lazy) or the not-built page. */
+/**
+ * The page element of one route: guard (spec §4) → the query values it needs (or its parent, `AppRoute.needs`) →
+ * enter transition → screen (lazy) or the not-built page. The guard comes first, so a route opened signed out keeps
+ * its whole query through Login.
+ */
 function element(route: AppRoute) {
   const load = route.screen;
   // The screen's chunk and its texts in the current language load together (issue 12): no key is shown raw.
@@ -88,15 +93,17 @@ function element(route: AppRoute) {
   }
   return (
     <RouteGuard route={route}>
-      <RouteFrame route={route}>
-        {/* Drawn beneath a snapshot or prerendered copy at start-up, the screen comes in a task after the router's and
+      <RouteQueryCheck route={route}>
+        <RouteFrame route={route}>
+          {/* Drawn beneath a snapshot or prerendered copy at start-up, the screen comes in a task after the router's and
             the providers' (issue 12: the one first render was a long task right after the app's code). */}
-        <Staged>
-          <Suspense fallback={<PageFallback />}>
-            <Screen />
-          </Suspense>
-        </Staged>
-      </RouteFrame>
+          <Staged>
+            <Suspense fallback={<PageFallback />}>
+              <Screen />
+            </Suspense>
+          </Staged>
+        </RouteFrame>
+      </RouteQueryCheck>
     </RouteGuard>
   );
 }

@@ -36,9 +36,29 @@ export interface AppRoute {
    * snapshot of it is showing.
    */
   holdFirstRender?: boolean;
+  /**
+   * The query values the screen cannot open without (keys of its JSON `params`, spec §2) and its parent: opened
+   * without one of them, the route goes to the parent, with the values of the parent's own needs it has, and a short
+   * toast (the one check of the route wrapper, route-query.ts; no screen checks its own). A parent whose needs are not
+   * met passes on to its own parent.
+   */
+  needs?: RouteNeeds;
   /** Child routes rendered inside this one (the /index tab layout). */
   children?: AppRoute[];
 }
+
+/** What a route needs in its query: see {@link AppRoute.needs}. */
+export interface RouteNeeds {
+  /** Keys of the JSON `params` query value that must hold a non-empty string or a number. */
+  params: readonly string[];
+  /** The route to go to when one is missing. */
+  parent: RouteName;
+}
+
+/** A household's screens need its id; without it they go to `parent`. */
+const familyNeeds = (parent: RouteName): RouteNeeds => ({ params: ["familyId"], parent });
+/** A device's screens need its id; without it they go to `parent`. */
+const deviceNeeds = (parent: RouteName): RouteNeeds => ({ params: ["deviceId"], parent });
 
 const lazyNamed =
   <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) =>
@@ -158,18 +178,23 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../shared/map/address-select-screen.tsx"), "AddressSelectScreen"),
   },
   pending("FamilyDetails", {
+    needs: familyNeeds("FamilyList"),
     screen: lazyNamed(() => import("../features/family/screens/family-details-screen.tsx"), "FamilyDetailsScreen"),
   }),
   pending("FamilyUpdate", {
+    needs: familyNeeds("FamilyDetails"),
     screen: lazyNamed(() => import("../features/family/screens/family-update-screen.tsx"), "FamilyUpdateScreen"),
   }),
   pending("FamilyQrcode", {
+    needs: familyNeeds("FamilyDetails"),
     screen: lazyNamed(() => import("../features/family/screens/family-qrcode-screen.tsx"), "FamilyQrcodeScreen"),
   }),
   pending("FamilyUserList", {
+    needs: familyNeeds("FamilyDetails"),
     screen: lazyNamed(() => import("../features/family/screens/family-user-list-screen.tsx"), "FamilyUserListScreen"),
   }),
   pending("FamilyUserDetails", {
+    needs: { params: ["familyId", "familyUserId"], parent: "FamilyUserList" },
     screen: lazyNamed(
       () => import("../features/family/screens/family-user-details-screen.tsx"),
       "FamilyUserDetailsScreen",
@@ -179,24 +204,29 @@ export const ROUTES: AppRoute[] = [
     screen: lazyNamed(() => import("../features/family/screens/family-share-list-screen.tsx"), "FamilyShareListScreen"),
   }),
   pending("Device", {
+    needs: deviceNeeds("Home"),
     screen: lazyNamed(() => import("../features/device/screens/device-screen.tsx"), "DeviceScreen"),
     texts: ["start", "home", "device"],
     data: () => import("../features/device/prefetch.ts").then((m) => m.prefetchDevice),
     holdFirstRender: true,
   }),
   pending("DeviceAttribute", {
+    needs: deviceNeeds("Device"),
     screen: lazyNamed(() => import("../features/device/screens/device-attribute-screen.tsx"), "DeviceAttributeScreen"),
   }),
   pending("DeviceNameUpdate", {
+    needs: deviceNeeds("DeviceInfo"),
     screen: lazyNamed(
       () => import("../features/device-settings/screens/device-name-update-screen.tsx"),
       "DeviceNameUpdateScreen",
     ),
   }),
   pending("DeviceInfo", {
+    needs: deviceNeeds("DeviceAttribute"),
     screen: lazyNamed(() => import("../features/device-settings/screens/device-info-screen.tsx"), "DeviceInfoScreen"),
   }),
   pending("DeviceSetting", {
+    needs: deviceNeeds("DeviceAttribute"),
     permission: PERMISSIONS.deviceSetting,
     screen: lazyNamed(
       () => import("../features/device-settings/screens/device-setting-screen.tsx"),
@@ -210,12 +240,14 @@ export const ROUTES: AppRoute[] = [
     ),
   }),
   pending("DeviceNetworkNameUpdate", {
+    needs: deviceNeeds("Home"),
     screen: lazyNamed(
       () => import("../features/device-settings/screens/device-network-name-update-screen.tsx"),
       "DeviceNetworkNameUpdateScreen",
     ),
   }),
   pending("DeviceImage", {
+    needs: deviceNeeds("DeviceInfo"),
     screen: lazyNamed(() => import("../features/device-settings/screens/device-image-screen.tsx"), "DeviceImageScreen"),
   }),
   pending("Fault", {

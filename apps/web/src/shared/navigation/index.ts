@@ -3,8 +3,10 @@ import { useLocation } from "react-router";
 import { setProjectId } from "../api/client.ts";
 import { afterOverlays } from "./overlay-history.ts";
 import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.ts";
+import { returnToAppUrl } from "./return-to.ts";
 
 export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.ts";
+export { RETURN_TO_KEY, returnToFromHash, returnToParams } from "./return-to.ts";
 
 /**
  * Navigation of spec §2: every navigation passes through the start-up route `/App`, which redirects to the target
@@ -70,6 +72,21 @@ export function navigateTo(path: RoutePath, params?: object | null, options: Nav
   if (!navigator) throw new Error("navigateTo before the router was set");
   const url = appUrl(path, params, options);
   afterOverlays(() => navigator?.navigate(url, { replace: options.replace }));
+}
+
+/**
+ * After sign-in (Login, or Register signing the new owner in): opens the route the owner asked for while signed out
+ * (`returnTo`, see return-to.ts; only a route of this app, through `/App` with its query), else the home tab. Replaces
+ * the sign-in screen's history entry, so back never returns to it.
+ */
+export function goAfterSignIn(returnTo: unknown): void {
+  if (!navigator) throw new Error("goAfterSignIn before the router was set");
+  const url = returnToAppUrl(returnTo);
+  if (!url) {
+    navigateTo(PATHS.Home, null, { replace: true });
+    return;
+  }
+  afterOverlays(() => navigator?.navigate(url, { replace: true }));
 }
 
 /** Goes back one page (the top bar's back arrow after dialogs were closed; open dialogs close first). */

@@ -6,7 +6,7 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { navigateTo, PATHS, RETURN_TO_KEY, returnToParams, useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell, TextField } from "../../../shared/ui/index.ts";
 import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
@@ -27,10 +27,12 @@ const PAGE_ID = "FindPassword";
  * FindPassword (spec §2 /FindPassword, §5 "Find password: account, code, new password, confirmation matching"):
  * by e-mail or by phone with its country (CountrySelect), a code button with a 60 s countdown
  * (`forget_password_send_email_code` / `forget_password_send_phone_password_code`), then `reset_password`.
- * Success toasts and goes to Login.
+ * Success toasts and goes to Login, handing back the route asked for while signed out (param `returnTo`).
  */
 export function FindPasswordScreen() {
   const { t } = useTranslation();
+  // The route a signed-out owner asked for, passed on by Login and handed back to it.
+  const { [RETURN_TO_KEY]: returnTo } = useRouteParams<{ [RETURN_TO_KEY]: string }>();
   const [form, setForm] = useReturnedState<FindPasswordForm>(
     PAGE_ID,
     () => ({
@@ -90,7 +92,7 @@ export function FindPasswordScreen() {
       {
         onSuccess: () => {
           Toast.show({ icon: "success", content: t("findPassword.success") });
-          navigateTo(PATHS.Login, null, { replace: true });
+          navigateTo(PATHS.Login, returnToParams(returnTo), { replace: true });
         },
         onError: (err) => Toast.show({ icon: "fail", content: errorMessage(err, t("errors.requestFailed")) }),
       },
@@ -181,7 +183,7 @@ export function FindPasswordScreen() {
           <button
             type="button"
             className="link link--strong"
-            onClick={() => navigateTo(PATHS.Login, null, { replace: true })}
+            onClick={() => navigateTo(PATHS.Login, returnToParams(returnTo), { replace: true })}
             data-testid="find-password-login"
           >
             {t("findPassword.backToLogin")}

@@ -3,7 +3,14 @@ import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { clearLoginInfo } from "../../../shared/auth/session.ts";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import {
+  goAfterSignIn,
+  navigateTo,
+  PATHS,
+  RETURN_TO_KEY,
+  returnToParams,
+  useRouteParams,
+} from "../../../shared/navigation/index.ts";
 import { deviceChannel } from "../../../shared/realtime/index.ts";
 import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
 import { BrandMark } from "../../../shared/ui/brand-mark.tsx";
@@ -17,15 +24,18 @@ import { signInFailure } from "../sign-in-failure.ts";
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
  * language switch; privacy note. Entering clears login info (spec §4); success stores token + login info, loads the
- * permissions and goes home. Opened first, it is drawn beneath its prerendered copy (index.html) in parts, one task
- * each, and replaces the copy at once when the last part is in (shared/snapshot; issue 12: its one first render was a
- * task of 40-150 ms on a slow phone).
+ * permissions and opens the route asked for while signed out (param `returnTo`, a route of this app only, passed on to
+ * Register and FindPassword), else home. Opened first, it is drawn beneath its prerendered copy (index.html) in parts,
+ * one task each, and replaces the copy at once when the last part is in (shared/snapshot; issue 12: its one first
+ * render was a task of 40-150 ms on a slow phone).
  */
 export function LoginScreen() {
   const { t } = useTranslation();
   const [account, setAccount] = useState("");
   const [password, setPassword] = useState("");
   const login = useLogin();
+  // The route a signed-out owner asked for (the route guard keeps it here); Register and FindPassword pass it on.
+  const { [RETURN_TO_KEY]: returnTo } = useRouteParams<{ [RETURN_TO_KEY]: string }>();
 
   useEffect(() => {
     clearLoginInfo();
@@ -43,7 +53,7 @@ export function LoginScreen() {
       {
         onSuccess: () => {
           Toast.show({ icon: "success", content: t("login.success") });
-          navigateTo(PATHS.Home, null, { replace: true });
+          goAfterSignIn(returnTo);
         },
         onError: (err) => {
           const failure = signInFailure(err);
@@ -97,7 +107,7 @@ export function LoginScreen() {
             <button
               type="button"
               className="link"
-              onClick={() => navigateTo(PATHS.FindPassword)}
+              onClick={() => navigateTo(PATHS.FindPassword, returnToParams(returnTo))}
               data-testid="login-forgot"
             >
               {t("login.forgotPassword")}
@@ -119,7 +129,7 @@ export function LoginScreen() {
             <button
               type="button"
               className="link link--strong"
-              onClick={() => navigateTo(PATHS.Register)}
+              onClick={() => navigateTo(PATHS.Register, returnToParams(returnTo))}
               data-testid="login-register"
             >
               {t("login.register")}

@@ -7,7 +7,14 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
 import { signIn } from "../../../shared/auth/session.ts";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import {
+  goAfterSignIn,
+  navigateTo,
+  PATHS,
+  RETURN_TO_KEY,
+  returnToParams,
+  useRouteParams,
+} from "../../../shared/navigation/index.ts";
 import { PageShell, TextField, useSingleFlight } from "../../../shared/ui/index.ts";
 import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
@@ -43,10 +50,13 @@ interface RegisterForm {
  * Register (spec §2 /Register, §5): by e-mail or phone (country from CountrySelect, number validated for it), service
  * region (fixed afterwards), account, password,
  * confirmation, verification code with a 60 s resend countdown, privacy policy acceptance. On success it signs in
- * directly; if that fails it goes to Login with a toast.
+ * directly and opens the route asked for while signed out (param `returnTo`, passed on by Login), else home; if that
+ * fails it goes to Login with a toast, keeping `returnTo`.
  */
 export function RegisterScreen() {
   const { t } = useTranslation();
+  // The route a signed-out owner asked for, passed on by Login: opened once the new account is signed in.
+  const { [RETURN_TO_KEY]: returnTo } = useRouteParams<{ [RETURN_TO_KEY]: string }>();
   const [form, setForm] = useReturnedState<RegisterForm>(
     PAGE_ID,
     () => ({
@@ -138,10 +148,10 @@ export function RegisterScreen() {
       try {
         await signIn(accountValue, password);
         Toast.show({ icon: "success", content: t("register.success") });
-        navigateTo(PATHS.Home, null, { replace: true });
+        goAfterSignIn(returnTo);
       } catch {
         Toast.show({ content: t("register.successLogin") });
-        navigateTo(PATHS.Login, null, { replace: true });
+        navigateTo(PATHS.Login, returnToParams(returnTo), { replace: true });
       }
     });
   };
@@ -271,7 +281,7 @@ export function RegisterScreen() {
           <button
             type="button"
             className="link link--strong"
-            onClick={() => navigateTo(PATHS.Login, null, { replace: true })}
+            onClick={() => navigateTo(PATHS.Login, returnToParams(returnTo), { replace: true })}
             data-testid="register-login"
           >
             {t("register.login")}
