@@ -174,3 +174,37 @@ describe("settings, reset and clock", () => {
     await waitFor(() => received<TMqttState>(d.mac, "state").find((s) => s.ts === target.toISOString()));
   });
 });
+
+describe("reports at the valve's own instants", () => {
+  it("the state after a completed regeneration shows the whole capacity, reported at the cycle's end (1440×, a tap running)", async () => {
+    // Each tick is 720 valve seconds here; the regeneration (4 × 1 min) ends inside one. With a tap open throughout,
+    // a report taken at the tick's end would already be up to 96 L below the capacity.
+    const d = await startDevice({
+      timeScale: 1440,
+      tickMs: 500,
+      settings: {
+        backWashTime: 1,
+        absorbSaltSlowWashTime: 1,
+        saltTankRefillTime: 1,
+        washTime: 1,
+        continuousWaterTime: 0,
+        flowRateOff: 0,
+      },
+    });
+    d.valve.injectDraw(8, 86_400);
+    const ack = await command(d, "forced-regeneration");
+    expect(ack).toMatchObject({ ok: true });
+    const end = await waitFor(() => received<TMqttEvent>(d.mac, "event").find((e) => e.type === "regeneration-end"));
+    const state = await waitFor(() =>
+      received<TMqttState>(d.mac, "state").find((s) => s.station === 0 && Date.parse(s.ts) >= Date.parse(end.ts)),
+    );
+    expect(state.ts).toBe(end.ts);
+    expect(state.remainingWaterL).toBe(state.capacityL);
+    expect(state.capacityL).toBe(4500);
+    // Later reports count the tap's water down from there.
+    const later = await waitFor(() =>
+      received<TMqttState>(d.mac, "state").find((s) => Date.parse(s.ts) > Date.parse(end.ts) + 3_600_000),
+    );
+    expect(later.remainingWaterL).toBeLessThan(4500);
+  });
+});

@@ -435,15 +435,29 @@ export class SimulatedDevice extends EventEmitter {
     return { cancel: () => clearInterval(timer) };
   }
 
+  /**
+   * Advances the valve by the real time since the last tick (× the time scale). The valve is stepped to each station's
+   * end within the tick and a station change is reported at that instant: a report taken only at the tick's end would
+   * already count the water drawn after the change (up to tickMs × timeScale of valve time: 30 s at 60×, 12 min at
+   * 1440×), so the state after a completed regeneration would show less than the capacity it was restored to, and a
+   * station shorter than a tick would never be reported. The model gives the same result however the time is cut.
+   */
   private tick(): void {
     const now = performance.now();
     const realSeconds = (now - this.lastTickAt) / 1000;
     this.lastTickAt = now;
-    const events = this.valve.advanceReal(realSeconds);
-    const changed = this.publishEvents(events, false);
+    let left = realSeconds * this.valve.timeScale;
+    for (let i = 0; left > 0; i++) {
+      const toStationEnd = this.valve.snapshot().stationRemainingSeconds;
+      // At most 64 stops a tick (a huge time scale); the rest of the tick then in one step, so no time is lost.
+      const stop = i < 64 && toStationEnd !== null && toStationEnd > 0 && toStationEnd < left;
+      const step = stop ? toStationEnd : left;
+      left -= step;
+      if (this.publishEvents(this.valve.tick(step), false)) this.publishState();
+    }
     const intervalMs = (this.opts.stateIntervalMinutes ?? 15) * 60_000;
     const due = this.valve.clock - this.lastStateClock >= intervalMs && now - this.lastStateReal >= 1000;
-    if (changed || due) this.publishState();
+    if (due) this.publishState();
   }
 
   private publishTelemetry(): void {
