@@ -106,6 +106,11 @@ describe("the Device screen in Chromium", () => {
     await expect.poll(() => page.getByTestId("device-salt-refill-dialog").count()).toBe(0);
     expect(await page.getByTestId("device-salt").getAttribute("data-level")).toBe("25");
     expect(await page.getByTestId("device-salt-level").textContent()).toBe("Salt level 25 kg");
+    // What the forecast rests on: the valve's salt per regeneration and the estimated days between regenerations.
+    const basis = page.getByTestId("device-salt-basis");
+    expect(await basis.textContent()).toMatch(/^3 kg per regeneration(, about every \d+ days?)?$/);
+    await page.getByTestId("device-salt").scrollIntoViewIfNeeded();
+    await snap(page, "device-salt-basis-en");
   });
 
   it("time synchronisation asks first, then sets the device's clock to the phone's", async () => {
