@@ -1,0 +1,152 @@
+import { endpoints } from "@aquapilot/contract";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
+import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
+import type { System } from "../../apps/server/src/system.ts";
+import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
+import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { familyIdOf, startTestSystem } from "../support/system.ts";
+
+/**
+ * Two members of one household on two phones (docs/messages-push.md "Domain events"): what the administrator changes
+ * on theirs — vacation on and off from the Device screen, the device's name, the salt level entered, a device added —
+ * shows on the member's open screen within 2 s of the change, without the member navigating or reloading.
+ */
+describe("two phones of one household: the other's changes reach the open screen", () => {
+  let system: System;
+  let memberPhone: { context: BrowserContext; close: () => Promise<void> };
+  let adminPhone: { context: BrowserContext; close: () => Promise<void> };
+  let member: Page;
+  let admin: Page;
+  let adminToken: string;
+  let familyId: string;
+  let deviceId: string;
+  const joiner = { email: "second-phone@example.com", password: "member-pass-1" };
+  /** The 2 s promise. */
+  const PROMISE_MS = 2_000;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1" });
+    await registerByEmail(system.url, joiner.email, joiner.password);
+    familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+    adminToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+    const share = await apiCall<{ code: string }>(system.url, `${endpoints.getShareCode.path}?familyId=${familyId}`, {
+      token: adminToken,
+    });
+    const joinerToken = await accessToken(system.url, joiner.email, joiner.password);
+    const joined = await apiCall(
+      system.url,
+      `${endpoints.analysisCode.path}?code=${encodeURIComponent(share.result.code)}`,
+      { method: "POST", token: joinerToken },
+    );
+    expect(joined.status).toBe(200);
+    const row = await system.db
+      .selectFrom("devices")
+      .select("id")
+      .where("family_id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    deviceId = row.id;
+    memberPhone = await launchPhone("en-US");
+    adminPhone = await launchPhone("en-US");
+    member = await newPageIn(memberPhone.context, "en");
+    admin = await newPageIn(adminPhone.context, "en");
+    await signInOnPage(member, system.url, joiner.email, joiner.password, "home-screen");
+    await signInOnPage(admin, system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password, "home-screen");
+  });
+  afterAll(async () => {
+    await memberPhone?.close();
+    await adminPhone?.close();
+    await system?.close();
+  });
+
+  /** Marks the page, so {@link stayed} can tell that it was neither reloaded nor navigated away. */
+  async function mark(page: Page): Promise<string> {
+    await page.evaluate(() => {
+      (window as unknown as { __stayed: boolean }).__stayed = true;
+    });
+    return page.url();
+  }
+
+  async function stayed(page: Page, url: string): Promise<void> {
+    expect(page.url()).toBe(url);
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+  }
+
+  it("the Device screen follows vacation on and off, a rename and the salt level entered on the other phone", async () => {
+    const target = { deviceId, familyId };
+    await openRoute(member, system.url, "/Device", target, "device-screen");
+    await openRoute(admin, system.url, "/Device", target, "device-screen");
+    await member.getByTestId("device-salt").waitFor({ timeout: 15_000 });
+    const url = await mark(member);
+    expect(await member.getByTestId("device-vacation").count()).toBe(0);
+
+    // Vacation on, from the administrator's Device screen: once their command is done, the member's screen shows it.
+    await admin.getByTestId("control-vacation-enter").click();
+    await admin.locator(".adm-dialog-footer button").last().click();
+    await expect
+      .poll(() => admin.getByTestId("device-command-status").getAttribute("data-status"), { timeout: 15_000 })
+      .toBe("done");
+    await member.getByTestId("device-vacation").waitFor({ timeout: PROMISE_MS });
+    await snap(member, "live-household-device-vacation");
+
+    // And off again.
+    await admin.getByTestId("control-vacation-exit").click();
+    await admin.locator(".adm-dialog-footer button").last().click();
+    await admin.getByTestId("device-vacation").waitFor({ state: "detached", timeout: 15_000 });
+    await member.getByTestId("device-vacation").waitFor({ state: "detached", timeout: PROMISE_MS });
+
+    // The device renamed on the other phone (the call DeviceNetworkNameUpdate makes).
+    const renamed = await apiCall(
+      system.url,
+      `${endpoints.updateDeviceName.path}?deviceId=${deviceId}&name=${encodeURIComponent("Basement softener")}`,
+      { method: "POST", token: adminToken },
+    );
+    expect(renamed.status).toBe(200);
+    await expect
+      .poll(() => member.getByTestId("device-name").textContent(), { timeout: PROMISE_MS })
+      .toBe("Basement softener");
+
+    // A setting saved on the other phone: the salt level entered after a refill.
+    const refilled = await apiCall(system.url, `${endpoints.resetSaltLevel.path}?deviceId=${deviceId}&levelKg=20`, {
+      method: "POST",
+      token: adminToken,
+    });
+    expect(refilled.status).toBe(200);
+    await expect
+      .poll(() => member.getByTestId("device-salt").getAttribute("data-level"), { timeout: PROMISE_MS })
+      .toBe("20");
+    await snap(member, "live-household-device-renamed");
+    await stayed(member, url);
+  });
+
+  it("Home follows a device added and the household renamed on the other phone", async () => {
+    await openRoute(member, system.url, "/index/home", undefined, "home-screen");
+    await expect.poll(() => member.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(1);
+    const url = await mark(member);
+
+    // A device bound on the other phone (the call network setup ends with).
+    const mac = "0A1B2C3D4E5F";
+    await provisionDevice(system.db, { mac, secret: "second-softener-secret", name: "Garage softener" });
+    const bound = await apiCall(system.url, endpoints.bindDevice.path, {
+      method: "POST",
+      token: adminToken,
+      body: { familyId, mac, secret: "second-softener-secret", name: "Garage softener" },
+    });
+    expect(bound.status).toBe(200);
+    await expect.poll(() => member.getByTestId("device-card").count(), { timeout: PROMISE_MS }).toBe(2);
+
+    // The household renamed on the other phone.
+    const renamed = await apiCall(
+      system.url,
+      `${endpoints.updateFamilyName.path}?familyId=${familyId}&name=${encodeURIComponent("Lake house")}`,
+      { method: "PUT", token: adminToken },
+    );
+    expect(renamed.status).toBe(200);
+    await expect
+      .poll(() => member.getByTestId("home-family").textContent(), { timeout: PROMISE_MS })
+      .toContain("Lake house");
+    await snap(member, "live-household-home");
+    await stayed(member, url);
+  });
+});
