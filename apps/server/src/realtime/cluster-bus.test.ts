@@ -3,6 +3,7 @@ import {
   HUB_METHODS,
   HUB_PATHS,
   type TDeviceChangeMessage,
+  type TDomainEvent,
   type TMessage,
   ZDeviceChangeMessage,
 } from "@aquapilot/contract";
@@ -57,6 +58,8 @@ interface Client {
   connection: HubConnection;
   changes: TDeviceChangeMessage[];
   messages: TMessage[];
+  /** Every DomainEvent heard on hub 1. */
+  events: TDomainEvent[];
   /** Resolves with the error the connection closed with (undefined for a clean stop). */
   closed: Promise<Error | undefined>;
 }
@@ -81,12 +84,14 @@ function hubClient(
     connection,
     changes: [],
     messages: [],
+    events: [],
     closed: new Promise((resolve) => connection.onclose((error) => resolve(error))),
   };
   connection.on(HUB_METHODS.deviceChange, (json: string) =>
     client.changes.push(ZDeviceChangeMessage.parse(JSON.parse(json))),
   );
   connection.on(HUB_METHODS.receiveMessage, (message: TMessage) => client.messages.push(message));
+  connection.on(HUB_METHODS.domainEvent, (event: TDomainEvent) => client.events.push(event));
   return client;
 }
 
@@ -231,6 +236,32 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     const change = onB.changes.find((m) => m.mac === device.mac && m.station !== 0)!;
     expect(change.familyId).toBe(familyId);
     console.log(`cluster bus: device on A → session on B in ${Date.now() - started} ms`);
+    await onB.connection.stop();
+  });
+
+  it("a device renamed through A reaches a hub-1 session connected to B as DomainEvent within 2 s", async () => {
+    const onB = track(hubClient(b.url, "deviceChange", owner.access));
+    await onB.connection.start();
+    const device = await a.db
+      .selectFrom("devices")
+      .select("id")
+      .where("family_id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    const started = Date.now();
+    const renamed = await call(a, endpoints.updateDeviceName, {
+      as: owner.access,
+      query: { deviceId: device.id, name: "Cellar" },
+    });
+    expect(renamed.status).toBe(200);
+    await waitFor(() => onB.events.some((e) => e.cause === "updateDeviceName"), 2_000);
+    expect(onB.events.find((e) => e.cause === "updateDeviceName")).toEqual({
+      kind: "device",
+      familyId,
+      deviceId: device.id,
+      userId: null,
+      cause: "updateDeviceName",
+    });
+    console.log(`cluster bus: rename on A → DomainEvent on B in ${Date.now() - started} ms`);
     await onB.connection.stop();
   });
 
