@@ -7,7 +7,8 @@ import { startTestSystem } from "../support/system.ts";
 /**
  * One clock (issue 10): the station countdown on the Device screen, at the demo's own 60× clock, sampled twice a
  * second for a minute through a regeneration — with the screen remounted (a refetch) and a query report in between —
- * never increases within one station, and "back in service at HH:mm" is the phone's local time of the cycle's end.
+ * never increases within one station, ends no later than "back in service at HH:mm" (both on the phone's clock: at
+ * 60× a one-hour station counts down one real minute), which is the phone's local time of the cycle's end.
  */
 describe("the station countdown in Chromium", () => {
   let system: System;
@@ -88,6 +89,12 @@ describe("the station countdown in Chromium", () => {
         a.seconds ?? Number.POSITIVE_INFINITY,
       );
       if (a.serviceAt !== null && b.serviceAt !== null) expect(b.serviceAt).toBeLessThanOrEqual(a.serviceAt + 1000);
+    }
+    // One clock: the time left in the station (real seconds) ends no later than "back in service at".
+    for (const s of counted) {
+      if (s.serviceAt !== null && (s.seconds ?? 0) > 0) {
+        expect(s.t + (s.seconds ?? 0) * 1000, `station ${s.station}`).toBeLessThanOrEqual(s.serviceAt + 2000);
+      }
     }
     // "Back in service at" is a phone-local time in the future of the last sample, within the cycle's length.
     const last = counted.at(-1);
