@@ -15,16 +15,14 @@
  */
 export const DEFAULT_EXCHANGE_CAPACITY_G_PER_L = 45;
 
-/** mg/L as CaCO₃ per unit of the usual hardness scales (1 °dH = 17.848, 1 °fH = 10, 1 gpg = 17.118 mg/L CaCO₃). */
-export const HARDNESS_MG_PER_L_CACO3 = { mgL: 1, mmolL: 100.09, dH: 17.848, fH: 10, gpg: 17.118 } as const;
-
 /**
  * Soft water a fully regenerated bed delivers before the next regeneration is due, L:
  *
  *   capacityL = resinVolume [L] × exchange capacity [g CaCO₃ per L resin] × 1000 [mg/g] ÷ rawWaterHardness [mg/L CaCO₃]
  *
- * `rawWaterHardness` is the spec's setting as the valve stores it, mg/L as CaCO₃ (the app converts °dH, °fH and gpg
- * with {@link HARDNESS_MG_PER_L_CACO3}); hardness below 1 mg/L counts as 1. Example: 25 L × 45 g/L × 1000 ÷ 250 mg/L =
+ * `rawWaterHardness` is the spec's setting as the valve stores it, mg/L as CaCO₃ (the app shows and accepts °dH, °fH
+ * and gpg and converts them: 1 °dH = 17.848, 1 °fH = 10, 1 gpg = 17.118 mg/L CaCO₃, apps/web/src/shared/units/
+ * conversions.ts); hardness below 1 mg/L counts as 1. Example: 25 L × 45 g/L × 1000 ÷ 250 mg/L =
  * 4 500 L. Null when either setting is missing or not a positive number. Source of the default exchange capacity:
  * {@link DEFAULT_EXCHANGE_CAPACITY_G_PER_L}.
  */
