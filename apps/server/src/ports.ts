@@ -20,7 +20,9 @@ export interface DeviceCommandPort {
     commandId?: string;
   }): Promise<{ commandId: string }>;
   /**
-   * Sends a command and waits for its acknowledgement, at most `timeoutMs` (default 10 000 ms).
+   * Sends a command and waits for its acknowledgement, at most `timeoutMs` (default 10 000 ms), and within the same
+   * time for a state report showing its effect: `applied` says whether the command is done (docs/device-protocol.md
+   * §3.5 "Command statuses").
    * @throws AppError DeviceOffline when the device is offline or does not answer in time.
    */
   sendCommandAndWait(input: {
@@ -30,7 +32,7 @@ export interface DeviceCommandPort {
     userId?: string | null;
     commandId?: string;
     timeoutMs?: number;
-  }): Promise<{ commandId: string; ok: boolean; error: string | null }>;
+  }): Promise<{ commandId: string; ok: boolean; error: string | null; applied?: boolean }>;
 }
 
 /**

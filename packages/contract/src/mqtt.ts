@@ -102,6 +102,25 @@ export function reconnectDelayMs(
 export const MQTT_MAX_PACKET_BYTES = 16_384;
 
 /**
+ * Longest a connected device may stay without an accepted report, s (docs/device-protocol.md §5.2): it sends telemetry
+ * at least this often (the simulator every 10 s), so the cloud hears it even when no water flows.
+ */
+export const DEVICE_REPORT_INTERVAL_SECONDS = 60;
+/**
+ * What the cloud allows beyond {@link DEVICE_REPORT_INTERVAL_SECONDS} for a late or redelivered report, s
+ * (docs/device-protocol.md §5.2): a device whose last accepted report (or connection) is older than the interval plus
+ * this margin counts as offline, whatever its retained status says.
+ */
+export const DEVICE_REPORT_MARGIN_SECONDS = 60;
+
+/**
+ * The `device_events` type the cloud records when a device's totaliser or regeneration count went down: a counter
+ * reset (docs/device-protocol.md §5.1). Recorded by the cloud, never sent by a device; it reaches the apps as the
+ * event type of a hub-1 change message of kind "event".
+ */
+export const COUNTER_RESET_EVENT = "counter-reset";
+
+/**
  * Physical bounds of the numbers a device reports (issue 11), units in the names. Generous on purpose (a valve
  * reporting a value beyond them is broken or hostile), and above every value the simulator can produce.
  */

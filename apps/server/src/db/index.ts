@@ -21,6 +21,7 @@ import * as m0015 from "./migrations/0015-message-texts.ts";
 import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
 import * as m0018 from "./migrations/0018-hourly-water-sum.ts";
+import * as m0019 from "./migrations/0019-device-link-honesty.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016-session-families": m0016,
   "0017-push-installations": m0017,
   "0018-hourly-water-sum": m0018,
+  "0019-device-link-honesty": m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

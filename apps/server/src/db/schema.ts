@@ -118,6 +118,14 @@ export interface DeviceStateTable {
   rate_anchor_ts: string | null;
   /** Server time of that anchor (migration 0013). */
   rate_anchor_at: string | null;
+  /** Server time of the last accepted state or telemetry report (migration 0019). */
+  last_heard_at: string | null;
+  /** Server time of the last live `online: true` status, a connection (migration 0019). */
+  status_at: string | null;
+  /** Server time since when the device's reports are refused (migration 0019); null while they are accepted. */
+  reports_refused_since: string | null;
+  /** Why they are refused: a gateway refusal reason (migration 0019); null while they are accepted. */
+  reports_refused_reason: string | null;
 }
 
 export interface DeviceEventsTable {
@@ -154,11 +162,16 @@ export interface DeviceCommandsTable {
   user_id: string | null;
   name: string;
   params_json: string;
-  /** pending | done | failed */
+  /** pending | acked (acknowledged, its effect not yet in a state report; "pending" on the wire) | done | failed */
   status: string;
   error: string | null;
   created_at: string;
   acked_at: string | null;
+  /**
+   * What the stored state said when the device acknowledged a command whose effect a state report must show before
+   * it is done (migration 0019), JSON; null otherwise.
+   */
+  ack_baseline_json: string | null;
 }
 
 /** Water used per UTC hour, rolled up from device_telemetry as it arrives (migration 0005). */

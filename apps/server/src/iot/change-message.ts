@@ -69,6 +69,8 @@ function changeRows(db: Db) {
     "device_state.station_duration_seconds",
     "device_state.service_remaining_seconds",
     "device_state.clock_rate",
+    "device_state.last_heard_at",
+    "device_state.status_at",
   ]);
 }
 

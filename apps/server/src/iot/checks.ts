@@ -7,28 +7,25 @@ import { checkCounter, isPlausibleDeviceTime, pinnedDeviceTime, withinDeviceEra 
  * Why the gateway refuses a device message (issue 11; docs/device-protocol.md §5.1). A refused message is counted
  * ({@link DeviceMessageChecks.rejected}), logged with the device's MAC and never stored:
  * too-large — payload over MQTT_MAX_PACKET_BYTES; not-json — not a UTF-8 JSON text; invalid — outside the contract's
- * schema (types, bounds, lengths, times); counter-decreased — total water or regenerations lower than stored outside a
- * reconnection; unknown-device — a MAC the cloud does not know.
+ * schema (types, bounds, lengths, times); unknown-device — a MAC the cloud does not know. A counter that goes down is
+ * not refused: it is a counter reset ({@link DeviceMessageChecks.counterReset}).
  */
-export const GATEWAY_REJECT_REASONS = [
-  "too-large",
-  "not-json",
-  "invalid",
-  "counter-decreased",
-  "unknown-device",
-] as const;
+export const GATEWAY_REJECT_REASONS = ["too-large", "not-json", "invalid", "unknown-device"] as const;
 export type GatewayRejectReason = (typeof GATEWAY_REJECT_REASONS)[number];
 
 /**
  * What the gateway corrected in messages it accepted (issue 11), counts since start: messages whose device time was
  * implausible (stored with the receive time, or for a state report the pinned reading), station starts dropped as
- * inconsistent, setting keys dropped (unknown or out of range), counter restarts accepted after a reconnection.
+ * inconsistent, setting keys dropped (unknown or out of range), counter resets accepted (a totaliser or regeneration
+ * count lower than stored: docs/device-protocol.md §5.1), and redelivered copies of a report already stored whose
+ * counters are lower than the newer ones stored since (written no second time, not taken for a reset).
  */
 export interface GatewayCorrections {
   timeReplaced: number;
   stationStartDropped: number;
   settingsDropped: number;
   counterRestarts: number;
+  redeliveredIgnored: number;
 }
 
 /** The same warning about one device is written at most once per this many ms (the rest are counted). */
@@ -56,9 +53,8 @@ export class DeviceMessageChecks {
     stationStartDropped: 0,
     settingsDropped: 0,
     counterRestarts: 0,
+    redeliveredIgnored: 0,
   };
-  /** Devices that connected again (a live `online: true`) and whose counters may restart once. */
-  private readonly restartAllowed = new Set<string>();
   private readonly logGate = new Map<string, { until: number; suppressed: number }>();
   /** Last receive time (ms) given to a record of each device whose own time was replaced: kept strictly increasing. */
   private readonly lastStamp = new Map<string, number>();
@@ -115,46 +111,32 @@ export class DeviceMessageChecks {
   }
 
   /**
-   * A status message: a live "online" means the device (re)connected, so its counters may start again once (a
-   * reboot); a retained status replayed to a (re)subscribing gateway says nothing new; "offline" ends that allowance.
+   * Whether a report's counters went down (docs/device-protocol.md §5.1): `totalWaterL` (L) or `regenerationCount`
+   * (null for telemetry, which carries none) lower than the `stored` ones beyond the wire's rounding. Such a report is
+   * a counter reset, not an attack: the caller stores it and, once it knows the report is not a redelivered copy,
+   * calls {@link noteCounterReset}. Pure; never throws.
    */
-  noteStatus(mac: string, online: boolean, retained: boolean): void {
-    if (online && !retained) this.restartAllowed.add(mac);
-    else if (!online) this.restartAllowed.delete(mac);
-  }
-
-  /**
-   * Applies the counter rule (docs/device-protocol.md §5.1): total water and regenerations never go down, except
-   * once right after the device connected again. Counts and logs a refusal; answers whether the message may go on.
-   */
-  countersAccepted(
-    mac: string,
-    channel: MqttChannel,
+  counterReset(
     stored: { total_water_l?: number | null; regeneration_count?: number | null },
     totalWaterL: number,
     regenerationCount: number | null,
   ): boolean {
-    const restart = this.restartAllowed.has(mac);
-    const verdicts = [checkCounter(stored.total_water_l, totalWaterL, restart, MQTT_BOUNDS.waterL)];
-    if (regenerationCount !== null) {
-      verdicts.push(checkCounter(stored.regeneration_count, regenerationCount, restart, MQTT_BOUNDS.count));
-    }
-    if (verdicts.includes("decreased")) {
-      this.reject(mac, channel, "counter-decreased", {
-        storedTotalWaterL: stored.total_water_l ?? null,
-        totalWaterL,
-      });
-      return false;
-    }
-    this.restartAllowed.delete(mac);
-    if (verdicts.includes("restart")) {
-      this.correctedCounts.counterRestarts++;
-      this.logger.info(
-        { mac, channel, totalWaterL, regenerationCount },
-        "device counters restarted after a reconnection",
-      );
-    }
-    return true;
+    if (checkCounter(stored.total_water_l, totalWaterL, MQTT_BOUNDS.waterL) === "reset") return true;
+    return (
+      regenerationCount !== null &&
+      checkCounter(stored.regeneration_count, regenerationCount, MQTT_BOUNDS.count) === "reset"
+    );
+  }
+
+  /** Counts an accepted counter reset of device `mac` and logs it (gated: at most a line per device a minute). */
+  noteCounterReset(mac: string, channel: MqttChannel, detail: Record<string, unknown>): void {
+    this.correctedCounts.counterRestarts++;
+    this.gatedLog("info", mac, "counter-reset", { mac, channel, ...detail });
+  }
+
+  /** Counts a redelivered report whose counters are below the newer ones stored since (nothing written for it). */
+  redeliveredIgnored(): void {
+    this.correctedCounts.redeliveredIgnored++;
   }
 
   /**

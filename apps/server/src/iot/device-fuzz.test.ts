@@ -113,6 +113,14 @@ async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 10_000): Prom
 
 const sum = (r: Readonly<Record<string, number>>) => Object.values(r).reduce((a, b) => a + b, 0);
 
+/** The snapshot's rows without the refusal memory of `device_state` (compared on its own). */
+function withoutRefusal<T extends { state: unknown[] }>(rows: T): T {
+  const state = (rows.state as Array<Record<string, unknown>>).map(
+    ({ reports_refused_since: _s, reports_refused_reason: _r, updated_at: _u, ...rest }) => rest,
+  );
+  return { ...rows, state };
+}
+
 describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
   let t: TestApp;
   let link: DeviceLink;
@@ -354,15 +362,6 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
       await send(a, A.mac, channel, JSON.stringify(payload));
       expectedRejections++;
     }
-    // Counters going down without a reconnection: valid messages, refused by the physics.
-    for (const [channel, payload] of [
-      ["state", validState({ totalWaterL: 50 })],
-      ["state", validState({ regenerationCount: 0 })],
-      ["telemetry", { v: 1, ts: iso(), totalWaterL: 10, flowRateLpm: 0, intervalWaterL: 0 }],
-    ] as Array<[MqttChannel, unknown]>) {
-      await send(a, A.mac, channel, JSON.stringify(payload));
-      expectedRejections++;
-    }
     // An empty payload clears a retained message: ignored, neither stored nor counted.
     await send(a, A.mac, "state", "");
     await flush();
@@ -413,7 +412,6 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     await link.gateway.idle();
     expect(link.broker?.stats.oversizedPackets).toBe(oversizedBefore + oversized.length);
     expect(Object.keys(link.gateway.rejected).sort()).toEqual([...GATEWAY_REJECT_REASONS].sort());
-    expect(link.gateway.rejected["counter-decreased"]).toBeGreaterThanOrEqual(3);
     const closedLines = log.lines.filter((l) => l.msg === "mqtt connection closed: packet too large");
     expect(closedLines.map((l) => (l.obj as { client?: string }).client)).toContain(A.mac);
     const errors = log.lines.filter((l) => l.level === "error");
@@ -425,7 +423,13 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     expect(logged).not.toContain("MMMMMMMMMM");
 
     const after = await snapshot();
-    expect(after.rows).toEqual(before.rows);
+    // The one thing the refusals leave: each device remembers since when and why its reports are refused.
+    for (const mac of [A.mac, B.mac]) {
+      const refused = (after.rows.state as Array<Record<string, unknown>>).find((r) => r.device_id === ids[mac]);
+      expect(refused?.reports_refused_since, mac).toEqual(expect.any(String));
+      expect(GATEWAY_REJECT_REASONS).toContain(refused?.reports_refused_reason);
+    }
+    expect(withoutRefusal(after.rows)).toEqual(withoutRefusal(before.rows));
     expect(after.api).toEqual(before.api);
 
     // Still alive, and the comparison can fail: one valid message changes both the rows and the statistics.
@@ -546,18 +550,21 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
     );
   });
 
-  it("lets counters start again only after the device connected again", async () => {
-    const restartsBefore = link.gateway.corrected.counterRestarts;
-    const decreasedBefore = link.gateway.rejected["counter-decreased"];
+  it("takes counters that go down for a counter reset, with or without a reconnection, and records it in the timeline", async () => {
+    const resetsBefore = link.gateway.corrected.counterRestarts;
+    const rejectedBefore = sum(link.gateway.rejected);
+    const resetEvents = () =>
+      t.db
+        .selectFrom("device_events")
+        .select(["type", "ts"])
+        .where("device_id", "=", ids[A.mac])
+        .where("type", "=", "counter-reset")
+        .execute();
+    const eventsBefore = (await resetEvents()).length;
     const a = await connect(A);
-    const fresh = validState({ totalWaterL: 0, regenerationCount: 0, settings: fullSettings() });
+    // No reconnection: a totaliser back at zero (a factory reset) is believed at once.
+    const fresh = validState({ ts: iso(), totalWaterL: 0, regenerationCount: 0, settings: fullSettings() });
     await a.publishAsync(deviceTopic(A.mac, "state"), JSON.stringify(fresh), { qos: 1 });
-    await waitFor(() => link.gateway.rejected["counter-decreased"] === decreasedBefore + 1);
-    // A reboot: the device connects again and says so; now its counters may start from zero.
-    a.end(true);
-    const again = await connect(A);
-    await again.publishAsync(deviceTopic(A.mac, "status"), JSON.stringify({ v: 1, online: true }), { qos: 1 });
-    await again.publishAsync(deviceTopic(A.mac, "state"), JSON.stringify({ ...fresh, ts: iso() }), { qos: 1 });
     const row = await waitFor(async () => {
       const r = await t.db
         .selectFrom("device_state")
@@ -567,20 +574,32 @@ describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
       return r?.total_water_l === 0 ? r : null;
     });
     expect(row.regeneration_count).toBe(0);
-    expect(link.gateway.corrected.counterRestarts).toBe(restartsBefore + 1);
-    // Once only: going down again without a reconnection is refused.
-    await again.publishAsync(
+    expect(row.reports_refused_since).toBeNull(); // an accepted report ends the refusal
+    expect(link.gateway.corrected.counterRestarts).toBe(resetsBefore + 1);
+    // Counting on from the reset, then a second reset in telemetry: each is a reset, none is refused.
+    await a.publishAsync(
       deviceTopic(A.mac, "telemetry"),
-      JSON.stringify({ ...validMessage("telemetry"), totalWaterL: 8, intervalWaterL: 8 }),
+      JSON.stringify({ ...validMessage("telemetry"), ts: iso(1), totalWaterL: 8, intervalWaterL: 8 }),
       { qos: 1 },
     );
-    await again.publishAsync(
+    await a.publishAsync(
       deviceTopic(A.mac, "telemetry"),
-      JSON.stringify({ ...validMessage("telemetry"), ts: iso(1), totalWaterL: 2, intervalWaterL: 0 }),
+      JSON.stringify({ ...validMessage("telemetry"), ts: iso(2), totalWaterL: 2, intervalWaterL: 2 }),
       { qos: 1 },
     );
-    await waitFor(() => link.gateway.rejected["counter-decreased"] === decreasedBefore + 2);
-    again.end(true);
+    await waitFor(() => link.gateway.corrected.counterRestarts === resetsBefore + 2);
+    expect(sum(link.gateway.rejected)).toBe(rejectedBefore);
+    const events = await resetEvents();
+    expect(events.length).toBe(eventsBefore + 2);
+    // The water since each reset is what the device metered: 8 L and 2 L, never a negative difference of totals.
+    const water = await t.db
+      .selectFrom("device_telemetry")
+      .select("interval_water_l")
+      .where("device_id", "=", ids[A.mac])
+      .where("ts", ">=", events.at(-2)?.ts ?? "")
+      .execute();
+    expect(water.map((w) => w.interval_water_l).every((l) => l >= 0)).toBe(true);
+    a.end(true);
   });
 
   it("keeps believing a time-scaled simulator whose clock runs days ahead (7200× for 20 s)", async () => {

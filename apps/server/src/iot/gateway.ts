@@ -10,13 +10,19 @@ import type { Db } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import { DeviceAssignment, type DeviceAssignmentOptions } from "./assignment.ts";
+import { presentChange, readChangeRows } from "./change-message.ts";
 import { DeviceMessageChecks, type GatewayCorrections, type GatewayRejectReason } from "./checks.ts";
+import { DEVICE_HEARD_WINDOW_MS, linkOnline } from "./live-state.ts";
 import type { IotLogger } from "./logger.ts";
 import { type DeviceEventHook, DeviceRecords, type DeviceRecordsDeps, type TelemetryHook } from "./records.ts";
 import { type InboundMessage, MqttTransport, type TransportOptions } from "./transport.ts";
 
 /** Default wait for an acknowledgement, ms (docs/device-protocol.md "Timeouts"). */
 export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
+/** How often the gateway looks for devices that went quiet, ms (docs/device-protocol.md §5.2). */
+export const DEFAULT_QUIET_SWEEP_MS = 15_000;
+/** How often, at most, the gateway logs its counts of refused and corrected messages when they changed, ms. */
+const COUNTS_LOG_MS = 60_000;
 
 /** Options of {@link DeviceGateway.connect}. */
 export interface GatewayOptions extends TransportOptions {
@@ -28,6 +34,10 @@ export interface GatewayOptions extends TransportOptions {
   telemetryBatch?: DeviceRecordsDeps["telemetryBatch"];
   /** Timings of the `assigned` subscriptions other than assignment.ts's defaults (tests). */
   assignmentTimings?: Pick<DeviceAssignmentOptions, "listenMs" | "heartbeatMs" | "peerTimeoutMs" | "graceMs">;
+  /** Period of the quiet-device sweep, ms (default {@link DEFAULT_QUIET_SWEEP_MS}; 0 turns it off; tests). */
+  quietSweepMs?: number;
+  /** The clock of the quiet-device sweep (default Date.now; tests move it on). */
+  now?: () => number;
 }
 
 interface Waiter {
@@ -67,13 +77,22 @@ export class DeviceGateway implements DeviceCommandPort {
   /** The devices this gateway subscribes to (`assigned` subscriptions on an external broker), else null. */
   private assignment: DeviceAssignment | null = null;
   private readonly db: Db;
+  private readonly bus: Bus;
   private readonly logger: IotLogger;
+  private readonly now: () => number;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  /** Where the previous sweep's window ended (server ms): each quiet device is announced by one sweep. */
+  private sweptUntil: number | null = null;
+  private countsLoggedAt = 0;
+  private countsLogged = "";
 
   private constructor(transport: MqttTransport, options: GatewayOptions) {
     const { db, bus, logger } = options;
     this.transport = transport;
     this.db = db;
+    this.bus = bus;
     this.logger = logger;
+    this.now = options.now ?? Date.now;
     this.checks = new DeviceMessageChecks(logger);
     this.records = new DeviceRecords({
       db,
@@ -92,6 +111,66 @@ export class DeviceGateway implements DeviceCommandPort {
       for (const w of set) w.resolve({ ok: event.message.ack.ok, error: event.message.ack.error });
     });
     transport.onMessage((message) => this.enqueue(message));
+    const sweepMs = options.quietSweepMs ?? DEFAULT_QUIET_SWEEP_MS;
+    if (sweepMs > 0) {
+      this.sweepTimer = setInterval(() => {
+        this.sweepQuietDevices().catch((err: Error) =>
+          this.logger.warn({ err: err.message }, "gateway: quiet-device sweep failed"),
+        );
+      }, sweepMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /**
+   * Announces the devices that went quiet (docs/device-protocol.md §5.2): whose status still says online but whose
+   * last accepted report and last connection both fell out of the report interval plus margin since the previous
+   * sweep. Each gets a hub-1 `device.changed` of kind "online" with `online: false`, once (the next sweep's window
+   * starts where this one ended); its next accepted report announces it online again. One indexed-free scan of the
+   * online rows per sweep (cheap for 10,000 devices); with several gateways each announces (the message is the
+   * device's full state, so a repeat is harmless). Also logs the counts of refused and corrected messages when they
+   * changed, at most once a minute, for the operator. Answers the ids announced; rejects with database errors.
+   */
+  async sweepQuietDevices(): Promise<string[]> {
+    const nowMs = this.now();
+    this.logCounts(nowMs);
+    const cutoff = nowMs - DEVICE_HEARD_WINDOW_MS;
+    const from = this.sweptUntil ?? cutoff - DEFAULT_QUIET_SWEEP_MS * 2;
+    this.sweptUntil = cutoff;
+    if (cutoff <= from) return [];
+    const fromIso = new Date(from).toISOString();
+    const cutoffIso = new Date(cutoff).toISOString();
+    const rows = await this.db
+      .selectFrom("device_state")
+      .select(["device_id", "online", "last_heard_at", "status_at"])
+      .where("online", "=", 1)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("last_heard_at", ">=", fromIso), eb("last_heard_at", "<", cutoffIso)]),
+          eb.and([eb("status_at", ">=", fromIso), eb("status_at", "<", cutoffIso)]),
+        ]),
+      )
+      .execute();
+    const quiet = rows.filter((r) => !linkOnline(r, nowMs)).map((r) => r.device_id);
+    if (quiet.length === 0) return [];
+    const changes = await readChangeRows(this.db, quiet);
+    for (const row of changes.values()) {
+      const message = presentChange(row, "online");
+      if (message.online) continue; // heard again meanwhile
+      this.bus.publish({ type: "device.changed", familyId: message.familyId, deviceId: message.deviceId, message });
+    }
+    return quiet;
+  }
+
+  /** Logs the refusal and correction counts (info) when they changed since the last line, at most once a minute. */
+  private logCounts(nowMs: number): void {
+    if (nowMs - this.countsLoggedAt < COUNTS_LOG_MS) return;
+    const counts = { rejected: this.checks.rejected, corrected: this.checks.corrected };
+    const text = JSON.stringify(counts);
+    if (text === this.countsLogged) return;
+    this.countsLogged = text;
+    this.countsLoggedAt = nowMs;
+    this.logger.info(counts, "device link: refused and corrected messages since start");
   }
 
   /**
@@ -197,7 +276,13 @@ export class DeviceGateway implements DeviceCommandPort {
     const device = await this.db
       .selectFrom("devices")
       .leftJoin("device_state", "device_state.device_id", "devices.id")
-      .select(["devices.id", "devices.mac", "device_state.online"])
+      .select([
+        "devices.id",
+        "devices.mac",
+        "device_state.online",
+        "device_state.last_heard_at",
+        "device_state.status_at",
+      ])
       .where("devices.id", "=", input.deviceId)
       .executeTakeFirst();
     if (!device) throw new AppError("NotFound", "device.notFound");
@@ -211,7 +296,9 @@ export class DeviceGateway implements DeviceCommandPort {
       if (existing.device_id !== device.id) throw new AppError("Conflict", "device.commandIdInUse");
       return { commandId };
     }
-    if (device.online !== 1 || !this.transport.connected) throw new AppError("DeviceOffline", "device.offline");
+    if (!linkOnline(device, this.now()) || !this.transport.connected) {
+      throw new AppError("DeviceOffline", "device.offline");
+    }
     const params = input.params ?? {};
     const inserted = await this.db
       .insertInto("device_commands")
@@ -251,8 +338,10 @@ export class DeviceGateway implements DeviceCommandPort {
   }
 
   /**
-   * Sends a command and resolves with its acknowledgement. A repeated commandId already answered resolves at once
-   * with the recorded outcome.
+   * Sends a command and resolves with its acknowledgement and whether it is done: `applied` is true once a state
+   * report showed its effect (docs/device-protocol.md §3.5; at once for a command whose ack is enough), waiting for it
+   * within the same `timeoutMs`; false when refused or still waiting for it. A repeated commandId already answered
+   * resolves at once with the recorded outcome.
    * @throws AppError DeviceOffline when the device is offline or does not answer within `timeoutMs`
    * (default 10 000 ms; the command is then marked failed/timeout unless a late ack arrives).
    */
@@ -263,7 +352,8 @@ export class DeviceGateway implements DeviceCommandPort {
     userId?: string | null;
     commandId?: string;
     timeoutMs?: number;
-  }): Promise<{ commandId: string; ok: boolean; error: string | null }> {
+  }): Promise<{ commandId: string; ok: boolean; error: string | null; applied: boolean }> {
+    const startedAt = this.now();
     const commandId = input.commandId ?? randomUUID();
     let timer: NodeJS.Timeout | undefined;
     const waiter: Waiter = { resolve: () => {} };
@@ -286,9 +376,10 @@ export class DeviceGateway implements DeviceCommandPort {
         .select(["status", "error"])
         .where("id", "=", commandId)
         .executeTakeFirst();
-      if (recorded && recorded.status === "done") return { commandId, ok: true, error: null };
+      if (recorded && recorded.status === "done") return { commandId, ok: true, error: null, applied: true };
+      if (recorded && recorded.status === "acked") return { commandId, ok: true, error: null, applied: false };
       if (recorded && recorded.status === "failed" && recorded.error !== "timeout") {
-        return { commandId, ok: false, error: recorded.error };
+        return { commandId, ok: false, error: recorded.error, applied: false };
       }
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
       const timedOut = new Promise<null>((resolve) => {
@@ -304,9 +395,28 @@ export class DeviceGateway implements DeviceCommandPort {
           .execute();
         throw new AppError("DeviceOffline", "device.offline");
       }
-      return { commandId, ...outcome };
+      if (!outcome.ok) return { commandId, ...outcome, applied: false };
+      return { commandId, ...outcome, applied: await this.appliedWithin(commandId, startedAt + timeoutMs) };
     } finally {
       forget();
+    }
+  }
+
+  /**
+   * Waits until the acknowledged command `commandId` is done — a state report showed its effect (records.ts,
+   * command-effect.ts) — or server time `deadlineMs` passes, reading its row every 100 ms (only while a caller waits).
+   * Answers whether it is done.
+   */
+  private async appliedWithin(commandId: string, deadlineMs: number): Promise<boolean> {
+    for (;;) {
+      const row = await this.db
+        .selectFrom("device_commands")
+        .select("status")
+        .where("id", "=", commandId)
+        .executeTakeFirst();
+      if (row?.status !== "acked") return row?.status === "done";
+      if (this.now() >= deadlineMs || this.closed) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -314,6 +424,7 @@ export class DeviceGateway implements DeviceCommandPort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.unsubscribeBus();
     await this.assignment?.close();
     await this.idle().catch(() => undefined);
@@ -334,6 +445,9 @@ export class DeviceGateway implements DeviceCommandPort {
     if (payload.length > MQTT_MAX_PACKET_BYTES) {
       // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
       this.checks.reject(mac, channel, "too-large", { bytes: payload.length });
+      this.records
+        .noteRefusedReport(mac, channel, "too-large")
+        .catch((err: Error) => this.logger.warn({ mac, err: err.message }, "refused report not remembered"));
       return;
     }
     const outcome = this.records.handle(mac, channel, payload, retained);

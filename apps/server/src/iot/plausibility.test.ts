@@ -105,12 +105,12 @@ describe("device time plausibility (issue 11)", () => {
     expect(storedStationStart("2026-01-01T00:00:00.000Z", "2026-03-10T12:00:00.000Z", "x", 604_800)).toBeNull();
   });
 
-  it("lets counters go down only right after a reconnection", () => {
-    expect(checkCounter(100, 100.04, false, 1e9)).toBe("ok");
-    expect(checkCounter(100, 99.96, false, 1e9)).toBe("ok"); // rounding to 0.1 L
-    expect(checkCounter(100, 99, false, 1e9)).toBe("decreased");
-    expect(checkCounter(100, 0, true, 1e9)).toBe("restart");
-    expect(checkCounter(null, 0, false, 1e9)).toBe("ok");
-    expect(checkCounter(1e308, 5, false, 1e9)).toBe("ok"); // a value stored before issue 11 does not freeze the device
+  it("takes a counter that goes down for a counter reset", () => {
+    expect(checkCounter(100, 100.04, 1e9)).toBe("ok");
+    expect(checkCounter(100, 99.96, 1e9)).toBe("ok"); // rounding to 0.1 L
+    expect(checkCounter(100, 99, 1e9)).toBe("reset");
+    expect(checkCounter(100, 0, 1e9)).toBe("reset");
+    expect(checkCounter(null, 0, 1e9)).toBe("ok");
+    expect(checkCounter(1e308, 5, 1e9)).toBe("ok"); // a value stored before issue 11 does not freeze the device
   });
 });

@@ -74,19 +74,15 @@ export function storedStationStart(
 }
 
 /**
- * Checks a reported cumulative counter against the stored one, pure: "ok" when it did not go down (within
- * {@link COUNTER_TOLERANCE}) or nothing believable is stored (none, or beyond `max`, the contract's bound: a value
- * stored before issue 11 must not freeze the device); "restart" when it went down right after the device connected
- * again (`restartAllowed`: a reboot, a replaced board, a restarted simulator — the only documented reset); else
- * "decreased" (the message is refused).
+ * Checks a reported cumulative counter (the totaliser, L, or the regeneration count) against the stored one, pure:
+ * "ok" when it did not go down (within {@link COUNTER_TOLERANCE}) or nothing believable is stored (none, or beyond
+ * `max`, the contract's bound: a value stored before the checks existed must not freeze the device); else "reset".
+ * A counter that goes down is a counter reset, as Prometheus treats one (docs/device-protocol.md §5.1): the device
+ * started counting again from zero (power loss, board swap, firmware update, factory reset, a restarted simulator),
+ * so the report is believed and what it counted since the reset is the reported value itself.
  */
-export function checkCounter(
-  stored: number | null | undefined,
-  reported: number,
-  restartAllowed: boolean,
-  max: number,
-): "ok" | "restart" | "decreased" {
+export function checkCounter(stored: number | null | undefined, reported: number, max: number): "ok" | "reset" {
   if (stored === null || stored === undefined || !Number.isFinite(stored) || stored > max) return "ok";
   if (reported >= stored - COUNTER_TOLERANCE) return "ok";
-  return restartAllowed ? "restart" : "decreased";
+  return "reset";
 }

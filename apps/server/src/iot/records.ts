@@ -1,4 +1,5 @@
 import {
+  COUNTER_RESET_EVENT,
   MQTT_BOUNDS,
   type MqttChannel,
   ZMqttAck,
@@ -9,12 +10,14 @@ import {
 } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
-import type { DeviceMessageChecks } from "./checks.ts";
+import type { DeviceMessageChecks, GatewayRejectReason } from "./checks.ts";
 import { type ClockRateState, foldClockRate } from "./clock-rate.ts";
+import { commandApplied, needsStateConfirmation, parseJson, readReportedEffect } from "./command-effect.ts";
 import type { IotLogger } from "./logger.ts";
 import { storedStationStart } from "./plausibility.ts";
 import {
   type BatchContext,
+  type BatchDevice,
   TelemetryBatcher,
   type TelemetryBatchOptions,
   type TelemetryHook,
@@ -53,12 +56,8 @@ interface Received {
   retained: boolean;
   /** The batch's transaction and announcements (telemetry-batch.ts). */
   ctx: BatchContext;
-  /** The device with its stored counters and measured clock. */
-  device: {
-    id: string;
-    total_water_l: number | null;
-    regeneration_count: number | null;
-  };
+  /** The device with its stored counters, measured clock and refusal memory (as the batch read and updated it). */
+  device: BatchDevice;
   clock: ClockRateState;
   /** Receive time. */
   nowDate: Date;
@@ -123,6 +122,7 @@ export class DeviceRecords {
       json = JSON.parse(payload.toString("utf8"));
     } catch {
       checks.reject(mac, channel, "not-json");
+      await this.noteRefusedReport(mac, channel, "not-json");
       return;
     }
     // The batch reads every device of its messages in one query; the writers run in its transaction.
@@ -177,12 +177,16 @@ export class DeviceRecords {
   }
 
   /** status: the online flag in `device_state` (the only writer of `online`), in the batch's multi-row upsert. */
-  private async recordStatus({ mac, json, retained, ctx, device, now }: Received): Promise<void> {
+  private async recordStatus({ mac, json, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttStatus, json, mac, "status");
     if (!msg) return;
-    // In the batch's multi-row upsert; a new row starts out of vacation with no regenerations.
-    ctx.writeState(device.id, { online: msg.online ? 1 : 0, updated_at: now }, { vacation: 0, regeneration_count: 0 });
-    this.deps.checks.noteStatus(mac, msg.online, retained);
+    // In the batch's multi-row upsert; a new row starts out of vacation with no regenerations. An online status is a
+    // connection: the device counts as online for one report interval plus margin before its first report (§5.2).
+    ctx.writeState(
+      device.id,
+      { online: msg.online ? 1 : 0, updated_at: now, ...(msg.online ? { status_at: now } : {}) },
+      { vacation: 0, regeneration_count: 0 },
+    );
     ctx.announce(device.id, "online");
   }
 
@@ -194,9 +198,22 @@ export class DeviceRecords {
   private async recordState({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<void> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttState, json, mac, "state");
-    if (!msg) return;
-    if (!checks.countersAccepted(mac, "state", device, msg.totalWaterL, msg.regenerationCount)) return;
+    if (!msg) {
+      this.markRefused(ctx, device, "invalid", now);
+      return;
+    }
+    const reset = checks.counterReset(device, msg.totalWaterL, msg.regenerationCount);
+    // A copy of the stored report (a redelivery, or the retained state replayed to a resubscribing gateway after the
+    // device's telemetry moved the totaliser on) is no reset: it is older than what is stored, and writes nothing.
+    if (reset && msg.ts === device.last_report_time) {
+      checks.redeliveredIgnored();
+      return;
+    }
     const { reportTs, foldTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, true);
+    if (reset && reportTs === device.last_report_time) {
+      checks.redeliveredIgnored();
+      return;
+    }
     const startedAt = storedStationStart(msg.stationStartedAt, msg.ts, reportTs, MQTT_BOUNDS.seconds);
     if (msg.stationStartedAt && !startedAt) checks.stationStartDropped();
     const rawSettings = (json as { settings?: unknown }).settings;
@@ -225,7 +242,9 @@ export class DeviceRecords {
       regeneration_count: msg.regenerationCount,
       last_report_time: reportTs,
       updated_at: now,
+      last_heard_at: now,
       ...(msg.settings ? { settings_json: JSON.stringify(msg.settings) } : {}),
+      ...this.acceptedAgain(device),
     };
     // `online` is only ever written from status: a retained state can outlive the connection. In the batch's
     // multi-row upsert (written after every task of the batch).
@@ -247,6 +266,20 @@ export class DeviceRecords {
     ) {
       ctx.writeIdentity(device.id, identity);
     }
+    if (reset) {
+      await this.recordCounterReset(ctx, mac, "state", device, reportTs, now, {
+        totalWaterL: msg.totalWaterL,
+        regenerationCount: msg.regenerationCount,
+      });
+    }
+    const reported = {
+      station: msg.station,
+      vacation: msg.vacation,
+      closeReason: msg.closeReason,
+      regenerationCount: msg.regenerationCount,
+      settings: (msg.settings ?? {}) as Record<string, unknown>,
+    };
+    if (device.awaiting_commands) await this.settleAppliedCommands(ctx, device.id, reported);
     // A later message of this device in the same batch checks against what this one stored.
     Object.assign(ctx.device ?? {}, identity, {
       total_water_l: msg.totalWaterL,
@@ -254,6 +287,8 @@ export class DeviceRecords {
       clock_rate: rate.rate,
       rate_anchor_ts: rate.anchorTs,
       rate_anchor_at: rate.anchorAt,
+      last_report_time: reportTs,
+      reported,
     });
     ctx.announce(device.id, "state");
   }
@@ -265,12 +300,34 @@ export class DeviceRecords {
    * Answers the record's outcome (settled with the batch; rejected when the batch failed, nothing of it stored, so
    * the message is not acknowledged), not awaited here: the batch commits only after this task returns.
    */
-  private recordTelemetry({ mac, json, ctx, device, clock, nowDate, now }: Received): AfterCommit {
+  private async recordTelemetry({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<AfterCommit> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttTelemetry, json, mac, "telemetry");
-    if (!msg) return null;
-    if (!checks.countersAccepted(mac, "telemetry", device, msg.totalWaterL, null)) return null;
+    if (!msg) {
+      this.markRefused(ctx, device, "invalid", now);
+      return null;
+    }
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
+    if (checks.counterReset(device, msg.totalWaterL, null)) {
+      // A redelivered record the newer ones have overtaken (its (device, time) is stored) is no reset.
+      const storedBefore = await ctx.trx
+        .selectFrom("device_telemetry")
+        .select("ts")
+        .where("device_id", "=", device.id)
+        .where("ts", "=", recordTs)
+        .executeTakeFirst();
+      if (storedBefore) {
+        checks.redeliveredIgnored();
+        return null;
+      }
+      // What the device metered since the reset is its own interval (never more than the new total: the schema).
+      await this.recordCounterReset(ctx, mac, "telemetry", device, recordTs, now, { totalWaterL: msg.totalWaterL });
+    }
+    const cleared = this.acceptedAgain(device);
+    if (cleared.reports_refused_since === null) {
+      // A row the write would create needs its required columns (SQLite checks them before the upsert's update).
+      ctx.writeState(device.id, cleared, { online: 0, vacation: 0, regeneration_count: 0, updated_at: now });
+    }
     // A later message of this device in the same batch checks its counter against this one.
     if (ctx.device) ctx.device.total_water_l = msg.totalWaterL;
     const stored = ctx.telemetry({
@@ -319,6 +376,101 @@ export class DeviceRecords {
   }
 
   /**
+   * A state or telemetry report of a device reached the gateway and was refused for `reason` (too-large, not-json):
+   * remembers since when and why the device's reports are refused (docs/device-protocol.md §5.1), in the device's
+   * write batch. Other channels, and unknown devices, remember nothing. Rejects with database errors.
+   */
+  async noteRefusedReport(mac: string, channel: MqttChannel, reason: GatewayRejectReason): Promise<void> {
+    if (channel !== "state" && channel !== "telemetry") return;
+    await this.laneOf(mac).run(mac, async (ctx) => {
+      if (ctx.device) this.markRefused(ctx, ctx.device, reason, new Date().toISOString());
+    });
+  }
+
+  /**
+   * Remembers in `device_state` that the device's reports are refused: since the first refusal (kept while they go
+   * on being refused) and the latest reason. Writes only when something changes.
+   */
+  private markRefused(ctx: BatchContext, device: BatchDevice, reason: GatewayRejectReason, now: string): void {
+    if (device.reports_refused_since && device.reports_refused_reason === reason) return;
+    const values = { reports_refused_since: device.reports_refused_since ?? now, reports_refused_reason: reason };
+    ctx.writeState(device.id, values, { online: 0, vacation: 0, regeneration_count: 0, updated_at: now });
+    Object.assign(device, values);
+  }
+
+  /** The columns that end a refusal once a report is accepted again (none when nothing was refused). */
+  private acceptedAgain(device: BatchDevice): { reports_refused_since?: null; reports_refused_reason?: null } {
+    if (!device.reports_refused_since) return {};
+    Object.assign(device, { reports_refused_since: null, reports_refused_reason: null });
+    return { reports_refused_since: null, reports_refused_reason: null };
+  }
+
+  /**
+   * Records an accepted counter reset (docs/device-protocol.md §5.1): a `device_events` row of type
+   * {@link COUNTER_RESET_EVENT} at the report's stored time `ts` (keyed by it, so a redelivered report records it
+   * once), announced on hub 1 as an event; counted and logged by the checks.
+   */
+  private async recordCounterReset(
+    ctx: BatchContext,
+    mac: string,
+    channel: MqttChannel,
+    device: BatchDevice,
+    ts: string,
+    now: string,
+    reported: { totalWaterL: number; regenerationCount?: number | null },
+  ): Promise<void> {
+    const inserted = await ctx.trx
+      .insertInto("device_events")
+      .values({
+        id: `${COUNTER_RESET_EVENT}-${ts}`,
+        device_id: device.id,
+        type: COUNTER_RESET_EVENT,
+        close_reason: null,
+        station: null,
+        ts,
+        received_at: now,
+      })
+      .onConflict((oc) => oc.columns(["device_id", "id"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    this.deps.checks.noteCounterReset(mac, channel, {
+      storedTotalWaterL: device.total_water_l,
+      storedRegenerationCount: device.regeneration_count,
+      ...reported,
+    });
+    ctx.announce(device.id, "event", { event: { type: COUNTER_RESET_EVENT, closeReason: null } });
+  }
+
+  /**
+   * Settles the device's commands that were acknowledged and wait for a state report showing their effect
+   * (status "acked"): each one `reported` shows applied (command-effect.ts, against what the state said at the ack)
+   * becomes "done". The rest keep waiting.
+   */
+  private async settleAppliedCommands(
+    ctx: BatchContext,
+    deviceId: string,
+    reported: Parameters<typeof commandApplied>[2],
+  ): Promise<void> {
+    const waiting = await ctx.trx
+      .selectFrom("device_commands")
+      .select(["id", "name", "params_json", "ack_baseline_json"])
+      .where("device_id", "=", deviceId)
+      .where("status", "=", "acked")
+      .execute();
+    for (const c of waiting) {
+      const baseline = parseJson(c.ack_baseline_json ?? "{}") as Parameters<typeof commandApplied>[3];
+      if (!commandApplied(c.name, parseJson(c.params_json), reported, baseline)) continue;
+      // The state report that shows it is announced (kind "state"); its ack was announced when it came.
+      await ctx.trx
+        .updateTable("device_commands")
+        .set({ status: "done" })
+        .where("id", "=", c.id)
+        .where("status", "=", "acked")
+        .execute();
+    }
+  }
+
+  /**
    * ack: the command's outcome in `device_commands`, written only while the command waits for it (pending, or failed
    * by the cloud's timeout: a late ack still tells the real outcome), so a redelivered ack writes and announces
    * nothing (issue 14). An ack for a command the cloud did not send is ignored.
@@ -326,9 +478,27 @@ export class DeviceRecords {
   private async recordAck({ mac, json, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttAck, json, mac, "ack");
     if (!msg) return;
+    // An accepted command is done only once a state report shows its effect (command-effect.ts): the stored state
+    // may show it already (the device reports its new state before its ack), else it waits as "acked".
+    const command = await ctx.trx
+      .selectFrom("device_commands")
+      .select(["name", "params_json"])
+      .where("id", "=", msg.id)
+      .where("device_id", "=", device.id)
+      .executeTakeFirst();
+    let status = msg.ok ? "done" : "failed";
+    let baseline: string | null = null;
+    if (msg.ok && command && needsStateConfirmation(command.name)) {
+      const state = device.reported ?? (await readReportedEffect(ctx.trx, device.id));
+      if (!state || !commandApplied(command.name, parseJson(command.params_json), state, state)) {
+        status = "acked";
+        baseline = JSON.stringify(state ?? {});
+        device.awaiting_commands = true;
+      }
+    }
     const updated = await ctx.trx
       .updateTable("device_commands")
-      .set({ status: msg.ok ? "done" : "failed", error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now })
+      .set({ status, error: msg.ok ? null : (msg.error ?? "failed"), acked_at: now, ack_baseline_json: baseline })
       .where("id", "=", msg.id)
       .where("device_id", "=", device.id)
       .where((eb) =>

@@ -317,28 +317,48 @@ describe("embedded broker: PUBACK after the batch committed", () => {
     }
   });
 
-  it("a device with several messages in flight has them written in order, in one batch, counters checked in turn (after the tests above: its counters are higher)", async () => {
+  it("a device with several messages in flight has them written in order, in one batch, counters checked in turn (after the tests above: its counters are higher); one going down is a counter reset", async () => {
     const device = await mqtt.connectAsync(link.brokerUrl, { clientId: D.mac, username: D.mac, password: D.secret });
     try {
       const t0 = Date.now() + 60_000;
       const sent = Array.from({ length: 5 }, (_, i) => ({ ts: new Date(t0 + i * 1000).toISOString(), total: 100 + i }));
-      // All five published before any PUBACK (mqtt.js pipelines QoS 1), then the sixth goes backwards: refused.
+      // All five published before any PUBACK (mqtt.js pipelines QoS 1), then the sixth goes backwards: a reset.
       await Promise.all(
         sent.map((m) => device.publishAsync(deviceTopic(D.mac, "telemetry"), body(m.ts, m.total), { qos: 1 })),
       );
-      const rejectedBefore = link.gateway.rejected["counter-decreased"];
-      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(new Date(t0 + 9000).toISOString(), 101), {
-        qos: 1,
-      });
+      const resetsBefore = link.gateway.corrected.counterRestarts;
+      // An earlier record sent again (a redelivery after newer ones were stored): lower, but no reset, nothing stored.
+      const redeliveredBefore = link.gateway.corrected.redeliveredIgnored;
+      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(sent[2].ts, sent[2].total), { qos: 1 });
+      await link.gateway.idle();
+      expect(link.gateway.corrected.redeliveredIgnored).toBe(redeliveredBefore + 1);
+      expect(link.gateway.corrected.counterRestarts).toBe(resetsBefore);
+      const resetTs = new Date(t0 + 9000).toISOString();
+      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(resetTs, 1), { qos: 1 });
       const rows = await telemetryRows(database.db, deviceId);
-      expect(rows.filter((r) => r.ts >= sent[0].ts)).toEqual(sent.map((m) => ({ ts: m.ts, total_water_l: m.total })));
-      expect(link.gateway.rejected["counter-decreased"]).toBe(rejectedBefore + 1);
+      expect(rows.filter((r) => r.ts >= sent[0].ts)).toEqual([
+        ...sent.map((m) => ({ ts: m.ts, total_water_l: m.total })),
+        { ts: resetTs, total_water_l: 1 },
+      ]);
+      expect(link.gateway.corrected.counterRestarts).toBe(resetsBefore + 1);
       const state = await database.db
         .selectFrom("device_state")
         .select("total_water_l")
         .where("device_id", "=", deviceId)
         .executeTakeFirst();
-      expect(state?.total_water_l).toBe(104);
+      expect(state?.total_water_l).toBe(1);
+      const resets = await database.db
+        .selectFrom("device_events")
+        .select(["type", "ts"])
+        .where("device_id", "=", deviceId)
+        .where("type", "=", "counter-reset")
+        .execute();
+      expect(resets).toEqual([{ type: "counter-reset", ts: resetTs }]);
+      // The reset record again (a redelivery) stores and records nothing more.
+      await device.publishAsync(deviceTopic(D.mac, "telemetry"), body(resetTs, 1), { qos: 1 });
+      await link.gateway.idle();
+      expect(link.gateway.corrected.counterRestarts).toBe(resetsBefore + 1);
+      expect((await telemetryRows(database.db, deviceId)).filter((r) => r.ts >= sent[0].ts)).toHaveLength(6);
     } finally {
       await device.endAsync();
     }

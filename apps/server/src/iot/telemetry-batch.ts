@@ -12,6 +12,7 @@ import {
   presentChange,
   readChangeRows,
 } from "./change-message.ts";
+import type { ReportedEffect } from "./command-effect.ts";
 import type { LiveStateRow } from "./live-state.ts";
 
 /**
@@ -60,6 +61,18 @@ export interface BatchDevice {
   clock_rate: number | null;
   rate_anchor_ts: string | null;
   rate_anchor_at: string | null;
+  /** Device time of the last stored state report (a redelivered copy of it carries the same). */
+  last_report_time: string | null;
+  /** Since when (server time) and why its reports are refused; null while they are accepted. */
+  reports_refused_since: string | null;
+  reports_refused_reason: string | null;
+  /** Whether a command of the device waits for a state report that shows its effect (status "acked"). */
+  awaiting_commands: boolean;
+  /**
+   * What a state report earlier in the same batch said (its `device_state` write comes after every task), so an ack
+   * later in the batch sees it; absent otherwise.
+   */
+  reported?: ReportedEffect;
 }
 
 /** What a device's state report says about the device itself (`devices` columns). */
@@ -357,7 +370,12 @@ export class TelemetryBatcher {
             mergeStateWrite(
               states,
               r.deviceId,
-              { flow_rate_lpm: r.flowRateLpm, total_water_l: r.totalWaterL, updated_at: r.receivedAt },
+              {
+                flow_rate_lpm: r.flowRateLpm,
+                total_water_l: r.totalWaterL,
+                updated_at: r.receivedAt,
+                last_heard_at: r.receivedAt,
+              },
               { online: 0, vacation: 0, regeneration_count: 0 },
             );
           }
@@ -414,7 +432,12 @@ async function updateLiveFigures(trx: Db, rows: Iterable<TelemetryRow>): Promise
   for (const r of sorted) {
     await trx
       .updateTable("device_state")
-      .set({ flow_rate_lpm: r.flowRateLpm, total_water_l: r.totalWaterL, updated_at: r.receivedAt })
+      .set({
+        flow_rate_lpm: r.flowRateLpm,
+        total_water_l: r.totalWaterL,
+        updated_at: r.receivedAt,
+        last_heard_at: r.receivedAt,
+      })
       .where("device_id", "=", r.deviceId)
       .execute();
   }
@@ -464,11 +487,29 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
         "device_state.clock_rate",
         "device_state.rate_anchor_ts",
         "device_state.rate_anchor_at",
+        "device_state.last_report_time",
+        "device_state.reports_refused_since",
+        "device_state.reports_refused_reason",
+        (eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("device_commands")
+                .select("device_commands.id")
+                .whereRef("device_commands.device_id", "=", "devices.id")
+                .where("device_commands.status", "=", "acked"),
+            )
+            .as("awaiting"),
       ])
       .where("devices.mac", "in", chunk)
       .execute(),
   );
-  return new Map(rows.map(({ mac, ...device }) => [mac, device]));
+  return new Map(
+    rows.map(({ mac, awaiting, ...device }) => [
+      mac,
+      { ...device, awaiting_commands: Boolean(awaiting) } as BatchDevice,
+    ]),
+  );
 }
 
 /** Without the keys whose value is undefined (they are not written). */
@@ -565,6 +606,8 @@ const LIVE_STATE_COLUMNS = [
   "station_duration_seconds",
   "service_remaining_seconds",
   "clock_rate",
+  "last_heard_at",
+  "status_at",
 ] as const;
 
 /** Devices per statement of {@link writeDeviceIdentities}: 5 parameters each. */

@@ -163,9 +163,10 @@ export async function runCommand(
       commandId: input.commandId,
       timeoutMs: COMMAND_TIMEOUT_MS,
     });
+    // Accepted but not yet shown in a state report: still pending (the contract has no intermediate status).
     return {
       commandId: r.commandId,
-      status: r.ok ? "done" : "failed",
+      status: r.ok ? (r.applied === false ? "pending" : "done") : "failed",
       error: r.ok ? null : r.error,
       message: r.ok ? null : translate(input.lang, "deviceControl.failed", { error: r.error ?? "failed" }),
     };
@@ -337,7 +338,9 @@ export async function getCommandStatus(ctx: AppContext, commandId: string, lang:
   const timedOut =
     (row.status === "pending" && ctx.now().getTime() - Date.parse(row.created_at) > COMMAND_TIMEOUT_MS) ||
     (row.status === "failed" && (row.error === "timeout" || row.error === "publish-failed"));
-  const status = timedOut ? "failed" : (row.status as TCommandRecord["status"]);
+  // "acked": the device accepted it and no state report shows its effect yet — still pending on the wire (ackedAt
+  // set), never timed out: the next state report may show it.
+  const status = timedOut ? "failed" : row.status === "acked" ? "pending" : (row.status as TCommandRecord["status"]);
   return {
     commandId: row.id,
     deviceId: row.device_id,
