@@ -26,6 +26,16 @@ export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 /** OAuth 2.0 token revocation (RFC 7009): form body; answers 200 with an empty body whatever the token. */
 export const REVOCATION_PATH = "/connect/revocation";
 
+/**
+ * Why a refresh token's session ended, as the token endpoint names it when it refuses the token (an extension
+ * parameter of the RFC 6749 §5.2 error answer, which clients that do not know it ignore): `logout` (revoked at
+ * `/connect/revocation`), `password-changed` (changed while signed in, on this or another phone), `password-reset`
+ * (reset with a code), `account-deleted`. The app tells the owner why they must sign in again. A session ended because a spent refresh
+ * token came back (a copy is in other hands) is not named: its holder learns nothing more than "invalid".
+ */
+export const TOKEN_ENDED_REASONS = ["logout", "password-changed", "password-reset", "account-deleted"] as const;
+export type TTokenEndedReason = (typeof TOKEN_ENDED_REASONS)[number];
+
 // ---------- Device control and statistics export (spec §7) ----------
 
 /**
@@ -213,6 +223,13 @@ export const HUB_CLOSE_ERRORS = {
    * reads its household list again.
    */
   householdAccessEnded: "Access to a household has ended.",
+  /**
+   * Hubs 1 and 2: every session of the user ended (password changed or reset, account deleted). Sent with
+   * allowReconnect: false; the app asks the token endpoint, whose refusal says why, and goes to Login saying it.
+   */
+  accessEnded: "The user's access has ended.",
+  /** Hubs 1 and 2: this sign-in ended (signed out elsewhere, a replayed refresh token); allowReconnect: false. */
+  sessionEnded: "The session has ended.",
 } as const;
 
 // ---------- Development bridge (issue 9) ----------

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TOKEN_ENDED_REASONS } from "./constants.ts";
 import { accountEndpoints } from "./endpoints/account.ts";
 import { articleEndpoints } from "./endpoints/article.ts";
 import { type Endpoint, ZText } from "./endpoints/define.ts";
@@ -85,16 +86,6 @@ export const ZTokenResponse = z.object({
   refresh_token: z.string(),
 });
 export type TTokenResponse = z.infer<typeof ZTokenResponse>;
-
-/**
- * Why a refresh token's session ended, as the token endpoint names it when it refuses the token (an extension
- * parameter of the RFC 6749 §5.2 error answer, which clients that do not know it ignore): `logout` (revoked at
- * `/connect/revocation`), `password-changed` (changed while signed in, on this or another phone), `password-reset` (reset with a code),
- * `account-deleted`. The app tells the owner why they must sign in again. A session ended because a spent refresh
- * token came back (a copy is in other hands) is not named: its holder learns nothing more than "invalid".
- */
-export const TOKEN_ENDED_REASONS = ["logout", "password-changed", "password-reset", "account-deleted"] as const;
-export type TTokenEndedReason = (typeof TOKEN_ENDED_REASONS)[number];
 
 export const ZTokenError = z.object({
   error: z.enum(["invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_client"]),

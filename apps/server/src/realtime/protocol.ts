@@ -33,9 +33,9 @@ export const HubCloseReason = {
   /** Unsent output beyond `maxBufferedBytes`: the client reconnects and reloads (allowReconnect: true). */
   SlowReader: "The client is not reading its messages fast enough.",
   /** Bus `user.revoked`: every connection of the user (allowReconnect: false). */
-  AccessEnded: "The user's access has ended.",
+  AccessEnded: HUB_CLOSE_ERRORS.accessEnded,
   /** Bus `session.ended`: the connections of that sign-in (allowReconnect: false). */
-  SessionEnded: "The session has ended.",
+  SessionEnded: HUB_CLOSE_ERRORS.sessionEnded,
   /**
    * Bus `family.members-changed` after which the user no longer belongs to a family: their hub-1 connections
    * (allowReconnect: true, so their other families come back with the reconnect; decision 54).

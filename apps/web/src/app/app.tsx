@@ -6,11 +6,13 @@ import { HashRouter } from "react-router";
 import { onUnauthorized } from "../shared/api/events.ts";
 import { setLoadingIndicator } from "../shared/api/loading.ts";
 import { createAppQueryClient } from "../shared/api/query-client.ts";
+import { noteEnding } from "../shared/auth/ending.ts";
 import { clearLoginInfo } from "../shared/auth/session.ts";
 import { currentLanguage, i18n, loadTexts } from "../shared/i18n/index.ts";
 import { navigateTo, PATHS } from "../shared/navigation/index.ts";
 import { deviceChannel, usePhoneLink } from "../shared/realtime/index.ts";
 import { afterFirstScreen, afterNextPaint } from "../shared/scheduling/index.ts";
+import { getItem } from "../shared/storage/index.ts";
 import { useAntdLocale } from "../shared/ui/antd-locale.ts";
 import { LinkBanner } from "../shared/ui/link-banner.tsx";
 import { Toast } from "../shared/ui/toast.ts";
@@ -78,6 +80,8 @@ function Shell() {
     () =>
       // spec §4: a 401 destroys every cached page and query and goes to Login
       onUnauthorized(() => {
+        // Login says why (shared/auth/ending.ts): a reason noted by the refused refresh, else "Login expired".
+        if (getItem("loginInfo")) noteEnding("loginExpired");
         queryClient.clear();
         void deviceChannel().stop();
         clearLoginInfo();

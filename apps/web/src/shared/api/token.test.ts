@@ -119,6 +119,20 @@ describe("refresh before expiry", () => {
     off();
     expect(seen).toHaveBeenCalledTimes(1);
     expect(getItem("token")).toBeNull();
+    expect(getItem("sessionEnding")).toBe("loginExpired");
+  });
+
+  it("a refresh refused because the password was changed elsewhere notes why, for Login to say", async () => {
+    fakeFetch(
+      json(400, {
+        error: "invalid_grant",
+        error_description: "Your password was changed on another device. Sign in again.",
+        ended_reason: "password-changed",
+      }),
+    );
+    setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() - 1 });
+    expect(await ensureFreshToken()).toBeNull();
+    expect(getItem("sessionEnding")).toBe("passwordChanged");
   });
 
   it("a refresh lost on the network keeps the current token", async () => {
@@ -176,6 +190,7 @@ describe("a 401 refreshes once before giving up (issue 3 Tokens)", () => {
     off();
     expect(seen).toHaveBeenCalledTimes(1);
     expect(getItem("token")).toBeNull();
+    expect(getItem("sessionEnding")).toBe("loginExpired");
   });
 
   it("retries only once: a second 401 ends it", async () => {

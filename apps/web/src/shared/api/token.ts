@@ -1,4 +1,12 @@
-import { REVOCATION_PATH, TOKEN_PATH, type TTokenRequest, type TTokenResponse } from "@aquapilot/contract/wire";
+import {
+  REVOCATION_PATH,
+  TOKEN_ENDED_REASONS,
+  TOKEN_PATH,
+  type TTokenEndedReason,
+  type TTokenRequest,
+  type TTokenResponse,
+} from "@aquapilot/contract/wire";
+import { endingOfReason, noteEnding } from "../auth/ending.ts";
 import { i18n } from "../i18n/index.ts";
 import { getItem, removeItem, type StoredToken, setItem } from "../storage/index.ts";
 import { ApiError, ClientErrorCode } from "./errors.ts";
@@ -24,9 +32,21 @@ export function setTokenBaseUrl(url: string): void {
 }
 
 /**
+ * A refused token request ({@link ApiError}) with, for a refresh token whose session ended, why it ended (the token
+ * endpoint's `ended_reason`; null when not given).
+ */
+export class TokenRefusedError extends ApiError {
+  readonly endedReason: TTokenEndedReason | null;
+  constructor(message: string, code: string | number, status: number, endedReason: TTokenEndedReason | null) {
+    super(message, code, status);
+    this.endedReason = endedReason;
+  }
+}
+
+/**
  * Posts one token request and returns the token as stored (expiry converted to an absolute time, ms).
- * Errors: {@link ApiError} with the OAuth `error` code (e.g. "invalid_grant") and `error_description` as message;
- * code -2 on a network failure.
+ * Errors: {@link TokenRefusedError} with the OAuth `error` code (e.g. "invalid_grant"), `error_description` as
+ * message and the `ended_reason` of a refused refresh; {@link ApiError} code -2 on a network failure.
  */
 export async function requestToken(request: TTokenRequest, now: () => number = Date.now): Promise<StoredToken> {
   const response = await transmit(tokenBaseUrl + TOKEN_PATH, {
@@ -36,12 +56,14 @@ export async function requestToken(request: TTokenRequest, now: () => number = D
   });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const data = (body ?? {}) as { error?: unknown; error_description?: unknown };
+    const data = (body ?? {}) as { error?: unknown; error_description?: unknown; ended_reason?: unknown };
     const message =
       (typeof data.error_description === "string" && data.error_description) ||
       response.statusText ||
       i18n.t("errors.serverError");
-    throw new ApiError(message, typeof data.error === "string" ? data.error : response.status, response.status);
+    const code = typeof data.error === "string" ? data.error : response.status;
+    const reason = TOKEN_ENDED_REASONS.find((r) => r === data.ended_reason) ?? null;
+    throw new TokenRefusedError(message, code, response.status, reason);
   }
   if (!isTokenResponse(body)) throw new ApiError("", ClientErrorCode.NoEnvelope, response.status);
   return {
@@ -113,6 +135,8 @@ export function refreshAccessToken(options: { emit?: boolean } = {}): Promise<St
     } catch (err) {
       if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) {
         removeItem("token");
+        // Why it ended, for Login to say; the 401 that follows a refusal without `emit` finds it there.
+        noteEnding(endingOfReason(err instanceof TokenRefusedError ? err.endedReason : null));
         if (emit) emitUnauthorized();
         return null;
       }

@@ -4,6 +4,7 @@ import { getNativeConfig } from "../bridge/index.ts";
 import { PATHS } from "../navigation/index.ts";
 import { deviceChannel } from "../realtime/index.ts";
 import { unbindPush } from "./api/unbind-push.ts";
+import { clearEnding } from "./ending.ts";
 import { signOut } from "./session.ts";
 import { disableWebPush } from "./web-push.ts";
 
@@ -19,6 +20,7 @@ export async function logout(queryClient: QueryClient, reload: () => void = () =
   else await disableWebPush().catch(() => undefined);
   await revokeRefreshToken();
   endSession(queryClient);
+  clearEnding(); // signed out by choice: Login has nothing to explain
   await deviceChannel().stop();
   window.location.hash = `#${PATHS.Login}`;
   reload();

@@ -1,6 +1,7 @@
 import { HUB_METHODS, HUB_PATHS, type TDeviceChangeMessage } from "@aquapilot/contract/wire";
 import { HubChannel, type HubConnectionLike } from "./hub-channel.ts";
 import { deviceChangeSchema, lazyHubConnection } from "./lazy-hub.ts";
+import type { SessionCheck } from "./session-end.ts";
 
 export type { HubConnectionLike } from "./hub-channel.ts";
 
@@ -27,8 +28,18 @@ export class DeviceChangeChannel extends HubChannel<TDeviceChangeMessage> {
    * @param factory builds a new connection per start
    * @param retry wait before restarting after a failed start or a close, ms: fixed, or by retry number (default:
    *   jittered exponential backoff, forever; issue 11)
+   * @param sessionCheck asked when the hub says the sign-in is over (hub-channel.ts); the app's: `sessionGoesOn`
    */
-  constructor(factory: () => HubConnectionLike, retry?: number | ((attempt: number) => number)) {
-    super({ label: "hub 1", method: HUB_METHODS.deviceChange, schema: deviceChangeSchema }, factory, retry);
+  constructor(
+    factory: () => HubConnectionLike,
+    retry?: number | ((attempt: number) => number),
+    sessionCheck: SessionCheck | null = null,
+  ) {
+    super(
+      { label: "hub 1", method: HUB_METHODS.deviceChange, schema: deviceChangeSchema },
+      factory,
+      retry,
+      sessionCheck,
+    );
   }
 }

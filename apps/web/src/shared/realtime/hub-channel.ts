@@ -1,5 +1,6 @@
 import { RealtimeChannelState } from "@aquapilot/contract/wire";
 import { backoffDelay } from "./retry-policy.ts";
+import { isSessionEndError, type SessionCheck } from "./session-end.ts";
 
 /** The part of `@microsoft/signalr`'s HubConnection a channel uses (a fake one stands in for it in unit tests). */
 export interface HubConnectionLike {
@@ -30,9 +31,11 @@ export interface HubChannelSpec<T> {
  * attempt → connecting; reconnected → connected; close or failure → none). `start()` and `stop()` may be called any
  * number of times. Listeners receive the method's argument parsed with the contract schema (an object or its JSON
  * text; invalid ones are logged and dropped), state changes, and every connection made (the first too) — after which
- * callers refetch what was read before it and may have changed meanwhile. A failed start or a closed connection (the server ended it, e.g. a
- * revoked session, or automatic reconnect was stopped) is retried while the channel is wanted, with jittered
- * exponential backoff that never gives up (issue 11; spec §8: connection failures are only logged).
+ * callers refetch what was read before it and may have changed meanwhile. A failed start or a closed connection
+ * (automatic reconnect was stopped, the server went away) is retried while the channel is wanted, with jittered
+ * exponential backoff that never gives up (issue 11; spec §8: connection failures are only logged) — except when
+ * the hub says the sign-in is over ({@link isSessionEndError}): then the channel's session check decides, once,
+ * whether it starts again with a renewed token or stops for good.
  */
 export class HubChannel<T> {
   private connection: HubConnectionLike | null = null;
@@ -50,19 +53,23 @@ export class HubChannel<T> {
 
   private readonly spec: HubChannelSpec<T>;
   private readonly factory: () => HubConnectionLike;
+  private readonly sessionCheck: SessionCheck | null;
   /**
    * @param spec the hub's method and the schema of its argument
    * @param factory builds a new connection per start
    * @param retry the wait before restarting after a failed start or a close, ms: a function of the retry number
    *   (0 for the first retry since the last successful start; default {@link backoffDelay}), or a fixed number
+   * @param sessionCheck asked when the hub says the sign-in is over; without it such errors are retried like any other
    */
   constructor(
     spec: HubChannelSpec<T>,
     factory: () => HubConnectionLike,
     retry: number | ((attempt: number) => number) = (attempt) => backoffDelay(attempt),
+    sessionCheck: SessionCheck | null = null,
   ) {
     this.spec = spec;
     this.factory = factory;
+    this.sessionCheck = sessionCheck;
     this.retryDelay = typeof retry === "number" ? () => retry : retry;
   }
 
@@ -114,7 +121,7 @@ export class HubChannel<T> {
       this.connection = null;
       this.setState(RealtimeChannelState.None);
       if (error) this.announceCloseError(error);
-      this.scheduleRetry();
+      this.retryOrEnd(error);
     });
     this.setState(RealtimeChannelState.Connecting);
     const called = Date.now();
@@ -133,9 +140,29 @@ export class HubChannel<T> {
       if (this.connection === connection) {
         this.connection = null;
         this.setState(RealtimeChannelState.None);
-        this.scheduleRetry();
+        this.retryOrEnd(err instanceof Error ? err : undefined);
       }
     }
+  }
+
+  /**
+   * After a close or a failed start: an error that says the sign-in is over goes to the session check (no retry loop
+   * on 401 or on an "access ended" close), which restarts the channel at once or stops it for good; anything else is
+   * retried with backoff.
+   */
+  private retryOrEnd(error: Error | undefined): void {
+    const check = this.sessionCheck;
+    if (!error || !check || !isSessionEndError(error)) {
+      this.scheduleRetry();
+      return;
+    }
+    void check(error)
+      .catch(() => true)
+      .then((goesOn) => {
+        if (!this.wanted || this.connection) return;
+        if (goesOn) void this.start();
+        else void this.stop();
+      });
   }
 
   private scheduleRetry(): void {

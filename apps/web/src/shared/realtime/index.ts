@@ -10,6 +10,7 @@ import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel
 import { domainEvents, useDomainEvents } from "./domain-events.ts";
 import { readBefore } from "./hub-channel.ts";
 import { type PhoneLinkSnapshot, PhoneLinkWatcher, usePhoneLinkOf } from "./phone-link.ts";
+import { sessionGoesOn } from "./session-end.ts";
 
 export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.ts";
 export { readBefore } from "./hub-channel.ts";
@@ -23,8 +24,10 @@ let link: PhoneLinkWatcher | null = null;
  * connections also feeds the app's domain events (`DomainEvent`, domain-events.ts).
  */
 export function deviceChannel(): DeviceChangeChannel {
-  channel ??= new DeviceChangeChannel(() =>
-    domainEvents.attach(createDeviceHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl())),
+  channel ??= new DeviceChangeChannel(
+    () => domainEvents.attach(createDeviceHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl())),
+    undefined,
+    sessionGoesOn,
   );
   return channel;
 }

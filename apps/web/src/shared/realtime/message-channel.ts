@@ -12,6 +12,7 @@ import { navigateTo, PATHS } from "../navigation/index.ts";
 import { Toast } from "../ui/toast.ts";
 import { HubChannel, type HubConnectionLike, readBefore } from "./hub-channel.ts";
 import { lazyHubConnection, messageSchema } from "./lazy-hub.ts";
+import { type SessionCheck, sessionGoesOn } from "./session-end.ts";
 import { sessionKey, unreadAfterReceive } from "./unread.ts";
 
 /**
@@ -35,9 +36,14 @@ export class MessageChannel extends HubChannel<TMessage> {
    * @param factory builds a new connection per start
    * @param retry wait before restarting after a failed start or a close, ms: fixed, or by retry number (default:
    *   jittered exponential backoff, forever; issue 11)
+   * @param sessionCheck asked when the hub says the sign-in is over (hub-channel.ts); the app's: `sessionGoesOn`
    */
-  constructor(factory: () => HubConnectionLike, retry?: number | ((attempt: number) => number)) {
-    super({ label: "hub 2", method: HUB_METHODS.receiveMessage, schema: messageSchema }, factory, retry);
+  constructor(
+    factory: () => HubConnectionLike,
+    retry?: number | ((attempt: number) => number),
+    sessionCheck: SessionCheck | null = null,
+  ) {
+    super({ label: "hub 2", method: HUB_METHODS.receiveMessage, schema: messageSchema }, factory, retry, sessionCheck);
   }
 }
 
@@ -45,8 +51,10 @@ let channel: MessageChannel | null = null;
 
 /** The app's hub-2 channel (created on first use; the token is the stored access token, refreshed when due). */
 export function messageChannel(): MessageChannel {
-  channel ??= new MessageChannel(() =>
-    createMessageHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl()),
+  channel ??= new MessageChannel(
+    () => createMessageHubConnection(async () => (await ensureFreshToken()) ?? "", apiBaseUrl()),
+    undefined,
+    sessionGoesOn,
   );
   return channel;
 }

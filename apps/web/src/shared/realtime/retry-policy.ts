@@ -1,4 +1,5 @@
 import type { IRetryPolicy, RetryContext } from "@microsoft/signalr";
+import { isSessionEndError } from "./session-end.ts";
 
 /** First retry waits between half of this and this, ms (issue 11). */
 export const RETRY_BASE_MS = 1000;
@@ -24,7 +25,8 @@ export function backoffDelay(
 
 /**
  * The app's reconnect policy for `@microsoft/signalr`'s `withAutomaticReconnect`: {@link backoffDelay} of the number
- * of retries so far, and never `null` — the client keeps reconnecting, however long the server is away (issue 11).
+ * of retries so far — the client keeps reconnecting, however long the server is away (issue 11) — unless an attempt
+ * is refused because the sign-in is over.
  */
 export class ForeverRetryPolicy implements IRetryPolicy {
   private readonly delay: (attempt: number) => number;
@@ -33,8 +35,13 @@ export class ForeverRetryPolicy implements IRetryPolicy {
     this.delay = delay;
   }
 
-  /** The wait before the next reconnect attempt, ms; never null (never gives up). */
-  nextRetryDelayInMilliseconds(context: RetryContext): number {
+  /**
+   * The wait before the next reconnect attempt, ms; null only when the last attempt said the sign-in is over
+   * ({@link isSessionEndError}: a 401 needs a new token, not another try with the same one) — the connection then
+   * closes and its channel asks its session check.
+   */
+  nextRetryDelayInMilliseconds(context: RetryContext): number | null {
+    if (context.retryReason && isSessionEndError(context.retryReason)) return null;
     return this.delay(context.previousRetryCount);
   }
 }

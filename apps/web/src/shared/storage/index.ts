@@ -89,6 +89,11 @@ export interface StorageSchema {
   homeSnapshot: StoredSnapshot;
   /** The last Device screen shown (issue 12, shared/snapshot), painted by apps/web/boot.js on a start on that device. */
   deviceSnapshot: StoredDeviceSnapshot;
+  /**
+   * Why the last session ended without the owner signing out (shared/auth/ending.ts), shown on Login until the next
+   * sign-in: "loginExpired", "passwordChanged", "accountDeleted" or "sessionEnded".
+   */
+  sessionEnding: string;
 }
 
 /** A persisted key of spec §3. */
@@ -117,6 +122,8 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
   homeSnapshot: (v): v is StoredSnapshot => isSnapshot(v),
   deviceSnapshot: (v): v is StoredDeviceSnapshot =>
     isSnapshot(v) && typeof v.deviceId === "string" && v.deviceId !== "",
+  sessionEnding: (v): v is string =>
+    typeof v === "string" && ["loginExpired", "passwordChanged", "accountDeleted", "sessionEnded"].includes(v),
 };
 
 /** Whether `v` has the shape of {@link StoredSnapshot}. */

@@ -2,6 +2,7 @@ import { Button } from "antd-mobile";
 import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { clearEnding, ENDING_TEXT, readEnding } from "../../../shared/auth/ending.ts";
 import { clearLoginInfo } from "../../../shared/auth/session.ts";
 import {
   goAfterSignIn,
@@ -23,7 +24,8 @@ import { signInFailure } from "../sign-in-failure.ts";
 
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
- * language switch; privacy note. Entering clears login info (spec §4); success stores token + login info, loads the
+ * language switch; privacy note; why the last session ended when it ended without the owner signing out ("Your
+ * password was changed on another device. Sign in again.", "Login expired"). Entering clears login info (spec §4); success stores token + login info, loads the
  * permissions and opens the route asked for while signed out (param `returnTo`, a route of this app only, passed on to
  * Register and FindPassword), else home. Opened first, it is drawn beneath its prerendered copy (index.html) in parts,
  * one task each, and replaces the copy at once when the last part is in (shared/snapshot; issue 12: its one first
@@ -36,6 +38,9 @@ export function LoginScreen() {
   const login = useLogin();
   // The route a signed-out owner asked for (the route guard keeps it here); Register and FindPassword pass it on.
   const { [RETURN_TO_KEY]: returnTo } = useRouteParams<{ [RETURN_TO_KEY]: string }>();
+
+  // Why the last session ended, when it did without the owner signing out (shared/auth/ending.ts).
+  const [ending] = useState(readEnding);
 
   useEffect(() => {
     clearLoginInfo();
@@ -52,6 +57,7 @@ export function LoginScreen() {
       { account, password },
       {
         onSuccess: () => {
+          clearEnding();
           Toast.show({ icon: "success", content: t("login.success") });
           goAfterSignIn(returnTo);
         },
@@ -82,6 +88,11 @@ export function LoginScreen() {
         <Staged>
           <h1 className="auth__title">{t("login.welcome")}</h1>
           <p className="auth__subtitle">{t("login.subtitle")}</p>
+          {ending ? (
+            <div className="auth__ending" role="alert" data-testid="login-ending" data-ending={ending}>
+              {t(ENDING_TEXT[ending])}
+            </div>
+          ) : null}
           <TextField
             icon={<UserOutline />}
             value={account}
