@@ -66,8 +66,7 @@ describe.each([
     let starts = 0;
     const check = vi.fn(async () => true);
     const channel = make(
-      () =>
-        new FakeConnection(() => (++starts === 1 ? Promise.reject(negotiationRefused(401)) : Promise.resolve())),
+      () => new FakeConnection(() => (++starts === 1 ? Promise.reject(negotiationRefused(401)) : Promise.resolve())),
       check,
     );
     await channel.start();
