@@ -2,6 +2,7 @@ import {
   DEVICE_REPORT_INTERVAL_SECONDS,
   DEVICE_REPORT_MARGIN_SECONDS,
   type TDeviceChangeMessage,
+  type TDeviceLink,
 } from "@aquapilot/contract";
 import { type StationTimingRow, stationTiming } from "./station-timing.ts";
 
@@ -61,5 +62,25 @@ export function presentLiveState(row: LiveStateRow, nowMs: number = Date.now()):
     remainingWaterL: row.remaining_water_l ?? null,
     flowRateLpm: row.flow_rate_lpm ?? null,
     lastReportTime: row.last_report_time ?? null,
+  };
+}
+
+/** The `device_state` columns of {@link presentLink} (null or absent when the device never reported). */
+export interface LinkFactsRow {
+  last_heard_at?: string | null;
+  reports_refused_since?: string | null;
+  reports_refused_reason?: string | null;
+}
+
+/**
+ * How the cloud hears a device, as the device answers carry it (contract ZDeviceLink; docs/device-protocol.md §5.1,
+ * §5.2), pure: the receive time of the last accepted report, and since when and why its reports are refused (null
+ * while they are accepted). ISO UTC server times.
+ */
+export function presentLink(row: LinkFactsRow): Required<TDeviceLink> {
+  return {
+    lastHeardAt: row.last_heard_at ?? null,
+    reportsRefusedSince: row.reports_refused_since ?? null,
+    reportsRefusedReason: row.reports_refused_since ? (row.reports_refused_reason ?? null) : null,
   };
 }

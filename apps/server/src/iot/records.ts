@@ -389,12 +389,14 @@ export class DeviceRecords {
 
   /**
    * Remembers in `device_state` that the device's reports are refused: since the first refusal (kept while they go
-   * on being refused) and the latest reason. Writes only when something changes.
+   * on being refused) and the latest reason. Writes only when something changes; the start is announced.
    */
   private markRefused(ctx: BatchContext, device: BatchDevice, reason: GatewayRejectReason, now: string): void {
     if (device.reports_refused_since && device.reports_refused_reason === reason) return;
     const values = { reports_refused_since: device.reports_refused_since ?? now, reports_refused_reason: reason };
     ctx.writeState(device.id, values, { online: 0, vacation: 0, regeneration_count: 0, updated_at: now });
+    // The household's cached device list shows the refusal at once (the change message drops it).
+    if (!device.reports_refused_since) ctx.announce(device.id, "state");
     Object.assign(device, values);
   }
 

@@ -3,7 +3,7 @@ import { PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
 import { deviceMember, familyAdmin, familyMember, OPEN, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZId, ZIsoTime, ZIsoTimeInput, ZNumber, ZRecord, ZText } from "./define.ts";
-import { ZFamilyDevice } from "./family.ts";
+import { ZDeviceLink, ZFamilyDevice } from "./family.ts";
 
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
 
@@ -50,6 +50,7 @@ export const ZDeviceInfo = z.object({
   registeredAt: ZIsoTime.nullable().optional(),
   /** Id of the query command sent to the device; its acknowledgement arrives on hub 1. */
   commandId: z.string().nullable(),
+  ...ZDeviceLink.shape,
 });
 export type TDeviceInfo = z.infer<typeof ZDeviceInfo>;
 

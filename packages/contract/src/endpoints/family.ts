@@ -25,6 +25,25 @@ export const ZFamily = z.object({
 });
 export type TFamily = z.infer<typeof ZFamily>;
 
+/**
+ * How the cloud hears a device (docs/device-protocol.md §5.1, §5.2), additive fields of the device answers; all
+ * server times, ISO 8601 UTC instants:
+ * - `lastHeardAt`: when the cloud last accepted a state or telemetry report of the device (receive time), null when
+ *   never — for "last heard HH:mm". `online` is true only while this (or the device's last connection) lies within
+ *   the report interval plus margin (DEVICE_REPORT_INTERVAL_SECONDS + DEVICE_REPORT_MARGIN_SECONDS) and the device's
+ *   status says online.
+ * - `reportsRefusedSince`: since when the cloud refuses the device's reports (null while it accepts them): the device
+ *   talks, but what it says is not stored, so its figures are as of `lastHeardAt`.
+ * - `reportsRefusedReason`: why, a gateway refusal reason: "invalid" (outside the protocol's schema), "not-json",
+ *   "too-large"; null while accepted.
+ */
+export const ZDeviceLink = z.object({
+  lastHeardAt: ZIsoTime.nullable().optional(),
+  reportsRefusedSince: ZIsoTime.nullable().optional(),
+  reportsRefusedReason: z.string().nullable().optional(),
+});
+export type TDeviceLink = z.infer<typeof ZDeviceLink>;
+
 /** One device in a family's list (spec §3 Device: name, image, online/offline state, sort order; plus live station). */
 export const ZFamilyDevice = z.object({
   id: z.string(),
@@ -37,6 +56,7 @@ export const ZFamilyDevice = z.object({
   mac: z.string(),
   deviceModel: z.string().nullable(),
   lastReportTime: ZIsoTime.nullable(),
+  ...ZDeviceLink.shape,
 });
 export type TFamilyDevice = z.infer<typeof ZFamilyDevice>;
 
@@ -79,6 +99,7 @@ export const ZDeviceDashboard = z.object({
   /** When the cloud last heard from the device (server time), null when never. */
   lastSeenAt: ZIsoTime.nullable(),
   badges: ZDashboardBadges,
+  ...ZDeviceLink.shape,
 });
 export type TDeviceDashboard = z.infer<typeof ZDeviceDashboard>;
 

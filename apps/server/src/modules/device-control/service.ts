@@ -11,7 +11,7 @@ import type {
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import { presentLiveState } from "../../iot/live-state.ts";
+import { presentLink, presentLiveState } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import {
   CLOCK_ROWS_PER_STATEMENT,
@@ -60,6 +60,10 @@ export async function readDeviceRow(db: Db, deviceId: string) {
       "s.station_duration_seconds",
       "s.service_remaining_seconds",
       "s.clock_rate",
+      "s.last_heard_at",
+      "s.status_at",
+      "s.reports_refused_since",
+      "s.reports_refused_reason",
     ])
     .where("d.id", "=", deviceId)
     .executeTakeFirst();
@@ -78,6 +82,7 @@ export async function readDeviceRow(db: Db, deviceId: string) {
     vacation: r.vacation === 1,
     closeReason: r.close_reason ?? null,
     registeredAt: r.creation_time,
+    ...presentLink(r),
   };
   return { info, familyId: r.family_id, image: r.image, sort: r.sort, settingsJson: r.settings_json ?? null };
 }

@@ -15,6 +15,7 @@ import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { presentChange, readChangeRow } from "../../iot/change-message.ts";
+import { linkOnline, presentLink } from "../../iot/live-state.ts";
 import { consumeActivation, findUsableActivation, revokeUnusedActivations } from "../activation/index.ts";
 import { readDeviceRow } from "../device-control/index.ts";
 import { findDeviceModel } from "../device-model/index.ts";
@@ -64,6 +65,10 @@ export function familyDeviceQuery(db: Db) {
       "s.station",
       "s.last_report_time",
       "s.reported_at",
+      "s.last_heard_at",
+      "s.status_at",
+      "s.reports_refused_since",
+      "s.reports_refused_reason",
     ]);
 }
 
@@ -72,7 +77,9 @@ export type FamilyDeviceRow = Awaited<ReturnType<ReturnType<typeof familyDeviceQ
 
 /**
  * Maps a {@link familyDeviceQuery} row to the wire shape (an unbound device gets familyId ""); `lastReportTime` is the
- * real time the server received the last report, which the home list shows in the phone's local time.
+ * real time the server received the last report, which the home list shows in the phone's local time; `online` and
+ * the link fields (`lastHeardAt`, `reportsRefusedSince`, `reportsRefusedReason`) as live-state.ts presents them, at
+ * the current time.
  */
 export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
   return {
@@ -80,13 +87,15 @@ export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
     familyId: r.family_id ?? "",
     name: r.name,
     image: r.image,
-    online: r.online === 1,
+    // Online only while heard within the report interval plus margin (docs/device-protocol.md §5.2).
+    online: linkOnline(r),
     station: r.station ?? null,
     sort: r.sort,
     mac: r.mac,
     deviceModel: r.model,
     // Real time of the last report (issue 10 "One clock"); the device clock only for rows from before migration 0013.
     lastReportTime: r.reported_at ?? r.last_report_time ?? null,
+    ...presentLink(r),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Language, TDashboardBadges, TDeviceDashboard, TFamilyDashboard } from "@aquapilot/contract";
 import type { Db } from "../../db/index.ts";
 import { addLocalDays, localDayStart } from "../../http/time-zone.ts";
+import { presentLink } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import { queryOtaVersion } from "../device-control/index.ts";
 import type { ReportedSettings } from "../statistics/index.ts";
@@ -83,6 +84,9 @@ function dashboardRows(db: Db, familyId: string) {
       "s.last_report_time",
       "s.reported_at",
       "s.updated_at",
+      "s.last_heard_at",
+      "s.reports_refused_since",
+      "s.reports_refused_reason",
       "s.clock_rate",
       "s.rate_anchor_ts",
       "s.rate_anchor_at",
@@ -189,6 +193,7 @@ export async function readFamilyDashboard(
       closeReason: row.close_reason ?? null,
       lastSeenAt: row.updated_at ?? null,
       badges,
+      ...presentLink(row),
     });
   }
   return {
