@@ -14,7 +14,9 @@ export type TMessageTypeValue = z.infer<typeof ZMessageTypeValue>;
  * What a device message is about (null for announcements). Alarms: "leak" (513), "excessive-flow" (1025),
  * "continuous-use" (769), "valve-button" (257), "offline"; notices: "regeneration-finished", "salt-low",
  * "ota-finished", "ota-failed", "after-sale-answered" (the service team answered an after-sales request about the
- * device); "household-removed" (an announcement-type notice: the household's administrator removed the recipient).
+ * device); announcement-type notices of a household: "household-removed" (its administrator removed the recipient),
+ * "household-deleted" (its administrator deleted it), "administrator-transferred" (the recipient became, or handed
+ * over, its administration).
  */
 export const MESSAGE_EVENTS = [
   "leak",
@@ -28,6 +30,8 @@ export const MESSAGE_EVENTS = [
   "ota-failed",
   "after-sale-answered",
   "household-removed",
+  "household-deleted",
+  "administrator-transferred",
 ] as const;
 export const ZMessageEvent = z.enum(MESSAGE_EVENTS);
 export type TMessageEvent = z.infer<typeof ZMessageEvent>;

@@ -7,7 +7,6 @@ import { type BusEvent, InProcessBus } from "../../bus.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError } from "../../http/errors.ts";
-import { translate } from "../../http/messages.ts";
 import { createFamily, deleteFamily, type FamilyDeps, withdrawFromFamily } from "../family/service.ts";
 import { countAdministrators, listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
 import { createShareCodes, SHARE_CODE_SECONDS } from "./share-codes.ts";
@@ -143,11 +142,13 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
       .select("name")
       .where("id", "=", familyId)
       .executeTakeFirstOrThrow();
+    expect(family.name).toBe("Home");
+    // Who removed them, by name ("admin" is the administrator's display name here).
     expect(notices[0]).toMatchObject({
       type: 3,
       family_id: familyId,
-      title: translate("fr", "message.householdRemoved.title"),
-      content: translate("fr", "message.householdRemoved.content", { family: family.name }),
+      title: "Retiré d'un foyer",
+      content: "admin vous a retiré du foyer Home. Ses appareils n'apparaissent plus dans votre application.",
     });
     expect(await removalNotices(admin)).toHaveLength(0);
   });
@@ -156,6 +157,24 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     const { admin, familyId, memberIds } = await household(2);
     await transferAdministrator(deps, admin, { familyId, userId: memberIds[1] });
     expect(await adminOf(familyId)).toEqual([memberIds[1]]);
+    // Both sides are told; the other member is not.
+    const transferNotices = await tdb.db
+      .selectFrom("messages")
+      .select(["user_id", "title", "content"])
+      .where("family_id", "=", familyId)
+      .where("event", "=", "administrator-transferred")
+      .orderBy("title")
+      .execute();
+    expect(transferNotices).toEqual(
+      [
+        {
+          user_id: memberIds[1],
+          title: "You are now the administrator",
+          content: "admin made you the administrator of Home.",
+        },
+        { user_id: admin, title: "Administrator changed", content: "You made member1 the administrator of Home." },
+      ].sort((a, b) => a.title.localeCompare(b.title)),
+    );
     const list = await listFamilyUsers(deps, familyId);
     expect(list.map((m) => [m.userId, m.isAdmin])).toEqual([
       [memberIds[1], true],
@@ -300,6 +319,17 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     events.length = 0;
     await deleteFamily(deps, admin, familyId);
     expect(events).toEqual([{ type: "family.members-changed", familyId }]);
+    // Every member but the administrator is told who deleted it.
+    const deletionNotices = await tdb.db
+      .selectFrom("messages")
+      .select(["user_id", "content"])
+      .where("family_id", "=", familyId)
+      .where("event", "=", "household-deleted")
+      .execute();
+    expect(deletionNotices.map((n) => n.user_id).sort()).toEqual([...memberIds].sort());
+    expect(deletionNotices[0].content).toBe(
+      "admin deleted the household Home. Its devices no longer appear in your app.",
+    );
     const device = await tdb.db
       .selectFrom("devices")
       .select(["family_id", "sort"])

@@ -1,10 +1,8 @@
-import { MESSAGE_TYPES, type TFamilyUser } from "@aquapilot/contract";
-import type { Transaction } from "kysely";
+import type { TFamilyUser } from "@aquapilot/contract";
 import { lockFamily, requireAccess } from "../../auth/access.ts";
-import type { Database } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import type { FamilyDeps } from "../family/index.ts";
-import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/index.ts";
+import { noticeAdministratorTransferred, noticeMemberRemoved } from "../message/index.ts";
 
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,
@@ -63,14 +61,20 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
     if (row.user_id === userId || row.is_admin === 1)
       throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
     await trx.deleteFrom("family_members").where("id", "=", familyUserId).execute();
-    await notifyRemoved(trx, row.user_id, familyId, familyUserId, deps.now().toISOString());
+    await noticeMemberRemoved(
+      trx,
+      { userId: row.user_id, membershipId: familyUserId },
+      familyId,
+      userId,
+      deps.now().toISOString(),
+    );
   });
   deps.bus.publish({ type: "family.members-changed", familyId });
 }
 
 /**
  * The administrator hands the role to another member, chosen by family-user id or user id (spec §6 "transfer
- * admin"). One transaction under the family lock: the caller is re-checked as administrator, the target as a
+ * admin"). Both are told by a message ("administrator-transferred"). One transaction under the family lock: the caller is re-checked as administrator, the target as a
  * member, then the caller's flag is cleared before the target's is set (the partial unique index
  * family_members_one_admin refuses two administrators), and each update must touch exactly one row — so however
  * transfers, removals and leaves interleave, the family ends with exactly one administrator.
@@ -110,6 +114,7 @@ export async function transferAdministrator(
       // Unreachable under the lock; throwing rolls back rather than leaving a family without an administrator.
       throw new Error(`transferAdministrator: family ${familyId} changed during the transfer`);
     }
+    await noticeAdministratorTransferred(trx, familyId, userId, target.user_id, deps.now().toISOString());
   });
   deps.bus.publish({ type: "family.members-changed", familyId });
 }
@@ -123,40 +128,4 @@ export async function countAdministrators(deps: Pick<FamilyDeps, "db">, familyId
     .where("is_admin", "=", 1)
     .executeTakeFirstOrThrow();
   return Number(row.c);
-}
-
-/**
- * Tells a removed member (issue 5 messages; a removed member's app learns it at once over hub 2): one message
- * "household-removed" in their language naming the household, written in the removal's transaction (source
- * `household-removed:{membershipId}`, so once).
- */
-async function notifyRemoved(
-  trx: Transaction<Database>,
-  userId: string,
-  familyId: string,
-  membershipId: string,
-  now: string,
-): Promise<void> {
-  const user = await trx.selectFrom("users").select("language_type").where("id", "=", userId).executeTakeFirst();
-  const family = await trx.selectFrom("families").select("name").where("id", "=", familyId).executeTakeFirstOrThrow();
-  const lang = asLanguage(user?.language_type);
-  await insertSourceMessages(
-    trx,
-    { key: `household-removed:${membershipId}`, kind: "household", deviceId: null },
-    async () => [
-      {
-        user_id: userId,
-        type: MESSAGE_TYPES.announcement,
-        event: "household-removed",
-        ...catalogueTexts(lang, "message.householdRemoved.title", "message.householdRemoved.content", {
-          family: family.name,
-        }),
-        device_id: null,
-        device_name: null,
-        family_id: familyId,
-        close_reason: null,
-      },
-    ],
-    now,
-  );
 }

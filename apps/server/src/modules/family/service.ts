@@ -8,6 +8,7 @@ import type { FamiliesTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { localizeAddress } from "../location/index.ts";
+import { noticeHouseholdDeleted } from "../message/index.ts";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
 export interface FamilyDeps {
@@ -196,13 +197,15 @@ export async function createFamily(deps: FamilyDeps, userId: string, input: TFam
 /**
  * Deletes a family (spec §6 "Administrator: … delete household"): its devices are unbound (family_id null, sort 0),
  * its share codes and members removed, the family row deleted — one transaction, under the family lock, with the
- * administrator re-checked inside it. Publishes `family.members-changed` so the hubs stop delivering its devices.
+ * administrator re-checked inside it. The other members are told by a message ("household-deleted") written in the
+ * same transaction. Publishes `family.members-changed` so the hubs stop delivering its devices.
  * @throws AppError Forbidden (family.notMember / family.notAdmin).
  */
 export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
     await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
+    await noticeHouseholdDeleted(trx, familyId, userId, deps.now().toISOString());
     await trx.updateTable("devices").set({ family_id: null, sort: 0 }).where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_share_codes").where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).execute();

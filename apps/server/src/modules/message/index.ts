@@ -4,6 +4,11 @@
  */
 export { MessageCenter } from "./center.ts";
 export { insertSourceMessages } from "./delivery.ts";
+export {
+  noticeAdministratorTransferred,
+  noticeHouseholdDeleted,
+  noticeMemberRemoved,
+} from "./household-notices.ts";
 export { messageMessages } from "./messages.ts";
 export { asLanguage, catalogueTexts } from "./presenter.ts";
 export { forwardMessagesToHub, messageRoutes } from "./routes.ts";

@@ -41,6 +41,16 @@ export const messageMessages = catalogue(
     "message.householdRemoved.title": "Removed from a household",
     "message.householdRemoved.content":
       "The administrator of {family} removed you from the household. Its devices no longer appear in your app.",
+    "message.householdRemovedBy.title": "Removed from a household",
+    "message.householdRemovedBy.content":
+      "You were removed from {family} by {administrator}. Its devices no longer appear in your app.",
+    "message.householdDeleted.title": "Household deleted",
+    "message.householdDeleted.content":
+      "{administrator} deleted the household {family}. Its devices no longer appear in your app.",
+    "message.administratorReceived.title": "You are now the administrator",
+    "message.administratorReceived.content": "{administrator} made you the administrator of {family}.",
+    "message.administratorHandedOver.title": "Administrator changed",
+    "message.administratorHandedOver.content": "You made {member} the administrator of {family}.",
   },
   {
     "zh-Hans": {
@@ -73,6 +83,14 @@ export const messageMessages = catalogue(
       "message.afterSaleAnswered.content": "服务团队已回复您关于 {device} 的申请：{reply}",
       "message.householdRemoved.title": "已被移出家庭",
       "message.householdRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的 App 中。",
+      "message.householdRemovedBy.title": "已被移出家庭",
+      "message.householdRemovedBy.content": "{administrator} 已将您移出 {family}，其设备将不再显示在您的 App 中。",
+      "message.householdDeleted.title": "家庭已删除",
+      "message.householdDeleted.content": "{administrator} 已删除家庭 {family}，其设备将不再显示在您的 App 中。",
+      "message.administratorReceived.title": "您已成为管理员",
+      "message.administratorReceived.content": "{administrator} 已将 {family} 的管理员转让给您。",
+      "message.administratorHandedOver.title": "管理员已变更",
+      "message.administratorHandedOver.content": "您已将 {family} 的管理员转让给 {member}。",
     },
     es: {
       "message.notFound": "Mensaje no encontrado.",
@@ -111,6 +129,16 @@ export const messageMessages = catalogue(
       "message.householdRemoved.title": "Eliminado de un hogar",
       "message.householdRemoved.content":
         "El administrador de {family} le ha quitado del hogar. Sus dispositivos ya no aparecen en su app.",
+      "message.householdRemovedBy.title": "Eliminado de un hogar",
+      "message.householdRemovedBy.content":
+        "{administrator} le quitó de {family}. Sus dispositivos ya no aparecen en su app.",
+      "message.householdDeleted.title": "Hogar eliminado",
+      "message.householdDeleted.content":
+        "{administrator} eliminó el hogar {family}. Sus dispositivos ya no aparecen en su app.",
+      "message.administratorReceived.title": "Ahora es el administrador",
+      "message.administratorReceived.content": "{administrator} le nombró administrador de {family}.",
+      "message.administratorHandedOver.title": "Administrador cambiado",
+      "message.administratorHandedOver.content": "Nombró a {member} administrador de {family}.",
     },
     ru: {
       "message.notFound": "Сообщение не найдено.",
@@ -147,6 +175,16 @@ export const messageMessages = catalogue(
       "message.householdRemoved.title": "Вы удалены из дома",
       "message.householdRemoved.content":
         "Администратор дома «{family}» удалил вас из него. Его устройства больше не показываются в вашем приложении.",
+      "message.householdRemovedBy.title": "Вы удалены из дома",
+      "message.householdRemovedBy.content":
+        "{administrator} удалил(а) вас из дома «{family}». Его устройства больше не показываются в вашем приложении.",
+      "message.householdDeleted.title": "Дом удалён",
+      "message.householdDeleted.content":
+        "{administrator} удалил(а) дом «{family}». Его устройства больше не показываются в вашем приложении.",
+      "message.administratorReceived.title": "Теперь вы администратор",
+      "message.administratorReceived.content": "{administrator} назначил(а) вас администратором дома «{family}».",
+      "message.administratorHandedOver.title": "Администратор сменился",
+      "message.administratorHandedOver.content": "Вы назначили {member} администратором дома «{family}».",
     },
     fr: {
       "message.notFound": "Message introuvable.",
@@ -185,6 +223,16 @@ export const messageMessages = catalogue(
       "message.householdRemoved.title": "Retiré d'un foyer",
       "message.householdRemoved.content":
         "L'administrateur de {family} vous a retiré du foyer. Ses appareils n'apparaissent plus dans votre application.",
+      "message.householdRemovedBy.title": "Retiré d'un foyer",
+      "message.householdRemovedBy.content":
+        "{administrator} vous a retiré du foyer {family}. Ses appareils n'apparaissent plus dans votre application.",
+      "message.householdDeleted.title": "Foyer supprimé",
+      "message.householdDeleted.content":
+        "{administrator} a supprimé le foyer {family}. Ses appareils n'apparaissent plus dans votre application.",
+      "message.administratorReceived.title": "Vous êtes maintenant l'administrateur",
+      "message.administratorReceived.content": "{administrator} vous a nommé administrateur du foyer {family}.",
+      "message.administratorHandedOver.title": "Administrateur changé",
+      "message.administratorHandedOver.content": "Vous avez nommé {member} administrateur du foyer {family}.",
     },
   },
 );

@@ -34,7 +34,9 @@ export const EVENT_TEXT_KEY: Readonly<Record<TMessageEvent, string>> = {
   "ota-finished": "message.otaFinished",
   "ota-failed": "message.otaFailed",
   "after-sale-answered": "message.afterSaleAnswered",
-  "household-removed": "message.householdRemoved",
+  "household-removed": "message.householdRemovedBy",
+  "household-deleted": "message.householdDeleted",
+  "administrator-transferred": "message.administratorReceived",
 };
 
 /** What a device message is about: its event, its type (alarm or notice), and the system close reason it carries. */
