@@ -10,8 +10,9 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
  * Two members of one household on two phones (docs/messages-push.md "Domain events"): what the administrator changes
- * on theirs — vacation on and off from the Device screen, the device's name, the salt level entered, a device added —
- * shows on the member's open screen within 2 s of the change, without the member navigating or reloading.
+ * on theirs — vacation on and off from the Device screen, the device's name, the salt level entered, a forced
+ * regeneration, a device added, the household's name — shows on the member's open screen within 2 s of the change,
+ * without the member navigating or reloading.
  */
 describe("two phones of one household: the other's changes reach the open screen", () => {
   let system: System;
@@ -117,6 +118,26 @@ describe("two phones of one household: the other's changes reach the open screen
       .poll(() => member.getByTestId("device-salt").getAttribute("data-level"), { timeout: PROMISE_MS })
       .toBe("20");
     await snap(member, "live-household-device-renamed");
+    await stayed(member, url);
+  });
+
+  it("a forced regeneration started on the other phone shows its progress on the open Device screen", async () => {
+    const target = { deviceId, familyId };
+    await openRoute(member, system.url, "/Device", target, "device-screen");
+    await openRoute(admin, system.url, "/Device", target, "device-screen");
+    await expect
+      .poll(() => member.getByTestId("device-station").getAttribute("data-station"), { timeout: 15_000 })
+      .toBe("0");
+    const url = await mark(member);
+    await admin.getByTestId("control-forced-regeneration").click();
+    await admin.locator(".adm-dialog-footer button").last().click();
+    await expect
+      .poll(() => admin.getByTestId("device-command-status").getAttribute("data-status"), { timeout: 15_000 })
+      .toBe("done");
+    await expect
+      .poll(() => member.getByTestId("device-station").getAttribute("data-station"), { timeout: PROMISE_MS })
+      .not.toBe("0");
+    await snap(member, "live-household-regeneration");
     await stayed(member, url);
   });
 
