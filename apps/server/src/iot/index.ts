@@ -103,6 +103,8 @@ export interface DeviceLinkOptions {
   telemetryBatch?: GatewayOptions["telemetryBatch"];
   /** Limits of the embedded broker other than the defaults (tests): guessing limits, their clock, packet size. */
   brokerLimits?: Pick<EmbeddedBrokerOptions, "loginLimits" | "now" | "maxPacketBytes">;
+  /** Period of the gateway's quiet-device sweep, ms (gateway.ts default; 0 turns it off: tests run it by hand). */
+  quietSweepMs?: number;
 }
 
 /**
@@ -173,6 +175,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       logger: options.logger,
       onTelemetry: options.onTelemetry,
       telemetryBatch: options.telemetryBatch,
+      quietSweepMs: options.quietSweepMs,
     });
   } catch (err) {
     await accounts.close();
