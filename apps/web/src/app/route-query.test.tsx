@@ -120,7 +120,7 @@ describe("RouteQueryCheck (the route wrapper)", () => {
     );
     await act(async () => {});
     expect(screen.queryByText("member")).toBeNull();
-    expect(Toast.show).toHaveBeenCalledWith({ content: "页面链接不完整" });
+    expect(Toast.show).toHaveBeenCalledWith({ content: "链接不完整" });
     expect(navigate).toHaveBeenCalledWith(
       `/App?${new URLSearchParams({ target: "/FamilyUserList", params: JSON.stringify({ familyId: "f1" }) })}`,
       { replace: true },
