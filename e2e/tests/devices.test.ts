@@ -91,6 +91,10 @@ describe("devices in Chromium", () => {
             ?.name,
       )
       .toBe("Utility room softener");
+    // The finished setup's pages are gone from history: back from the new device goes Home, not to the code step.
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("network-setup-code").count()).toBe(0);
     await open("/index/home");
     await expect.poll(() => page.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(3);
   });

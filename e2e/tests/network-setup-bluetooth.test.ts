@@ -137,6 +137,10 @@ describe("network setup over Bluetooth", () => {
     await page.getByTestId("device-network-name-input").fill("Cellar softener");
     await page.getByTestId("device-network-name-done").click();
     await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+    // The finished setup's pages are gone from history: back from the new device goes Home, not into the Wi-Fi step.
+    await page.goBack();
+    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("network-setup-wifi").count()).toBe(0);
 
     // Home shows it, online, live through hub 1.
     await openRoute(page, system.url, "/index/home", null, "home-screen");

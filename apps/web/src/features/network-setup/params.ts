@@ -7,7 +7,9 @@ export type SetupStep = (typeof SETUP_STEPS)[number];
 /**
  * Navigation params of /DeviceNetwork (spec §2: JSON in the `params` query value): the household the device goes
  * to, the step (default "mode"), the setup mode of the Wi-Fi steps, `run` — the in-memory setup shown by the
- * progress step — and `code`, a pairing code scanned on the home tab (opens the "code" step prefilled).
+ * progress step — `code`, a pairing code scanned on the home tab (opens the "code" step prefilled) — and `depth`, how
+ * many of the setup's pages lie below this one in history (0 or absent on the first), so a finished setup can take
+ * them all away (`replaceFlow`).
  */
 export interface DeviceNetworkParams {
   familyId?: string;
@@ -15,6 +17,13 @@ export interface DeviceNetworkParams {
   mode?: SetupMode;
   run?: string;
   code?: string;
+  depth?: number;
+}
+
+/** The setup's history entries up to and including the page of `params` (see `DeviceNetworkParams.depth`). */
+export function setupEntries(params: Partial<DeviceNetworkParams>): number {
+  const depth = params.depth;
+  return typeof depth === "number" && Number.isInteger(depth) && depth > 0 ? depth + 1 : 1;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { useLocation } from "react-router";
 import { setProjectId } from "../api/client.ts";
-import { afterOverlays } from "./overlay-history.ts";
+import { afterOverlays, TRAVERSAL_FALLBACK_MS } from "./overlay-history.ts";
 import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.ts";
 import { returnToAppUrl } from "./return-to.ts";
 
@@ -87,6 +87,47 @@ export function goAfterSignIn(returnTo: unknown): void {
     return;
   }
   afterOverlays(() => navigator?.navigate(url, { replace: true }));
+}
+
+/** How many history entries lie below the current one (the Navigation API's index, else the router's); 0 if unknown. */
+function entriesBelow(): number {
+  const navigation = (window as unknown as { navigation?: { currentEntry?: { index?: number } | null } }).navigation;
+  const index = navigation?.currentEntry?.index;
+  if (typeof index === "number" && index >= 0) return index;
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx;
+  return typeof idx === "number" && idx >= 0 ? idx : 0;
+}
+
+/**
+ * Ends a flow of pages (the network setup's steps) with `path`: history goes back over the flow's `entries` entries —
+ * the current one and those below it — to the page the flow was opened from, and `path` is pushed there (through
+ * `/App` with `params`), so the flow's entries are gone and back from `path` returns to that page, not into the flow.
+ * When fewer entries lie below (the flow was opened in a fresh tab), it goes back as far as there are; with none, or
+ * when the traversal does not report within {@link TRAVERSAL_FALLBACK_MS}, `path` replaces the current entry.
+ * @param entries the flow's entries, at least 1 (the current page).
+ */
+export function replaceFlow(entries: number, path: RoutePath, params?: object | null): void {
+  if (!navigator) throw new Error("replaceFlow before the router was set");
+  afterOverlays(() => {
+    const back = Math.min(Math.max(1, Math.floor(entries)), entriesBelow());
+    if (back <= 0) {
+      navigateTo(path, params, { replace: true });
+      return;
+    }
+    const from = window.location.href;
+    let done = false;
+    const land = () => {
+      if (done) return;
+      done = true;
+      window.removeEventListener("popstate", land);
+      clearTimeout(timer);
+      // Landed on the page before the flow: a push there drops the flow's entries; still on the flow: replace.
+      navigateTo(path, params, { replace: window.location.href === from });
+    };
+    const timer = setTimeout(land, TRAVERSAL_FALLBACK_MS);
+    window.addEventListener("popstate", land);
+    navigator?.navigate(-back);
+  });
 }
 
 /** Goes back one page (the top bar's back arrow after dialogs were closed; open dialogs close first). */

@@ -5,11 +5,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useBindDevice } from "../../../shared/api/bind-device.ts";
 import { errorMessage } from "../../../shared/api/errors.ts";
-import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { PATHS, replaceFlow } from "../../../shared/navigation/index.ts";
 import { parsePairingCode, scanQrCode } from "../../../shared/scan/index.tsx";
 import { setItem } from "../../../shared/storage/index.ts";
 import { openListPicker, TextField, toast, useSingleFlight } from "../../../shared/ui/index.ts";
-import type { DeviceNetworkParams } from "../params.ts";
+import { type DeviceNetworkParams, setupEntries } from "../params.ts";
 import { goToStep } from "./setup-context.ts";
 
 /** Props of {@link CodeStep}. */
@@ -77,11 +77,11 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
         const device = await bind.mutateAsync({ familyId: family.id, mac: parsed.mac, secret: parsed.secret });
         toast(device.alreadyInFamily ? t("addDevice.alreadyHere") : t("addDevice.bound"));
         setItem("device", { id: device.id, name: device.name, mac: device.mac });
-        navigateTo(
-          PATHS.DeviceNetworkNameUpdate,
-          { deviceId: device.id, familyId: device.familyId },
-          { replace: true },
-        );
+        // The name page takes the setup's pages' place in history: back goes to where the setup was opened.
+        replaceFlow(setupEntries(params), PATHS.DeviceNetworkNameUpdate, {
+          deviceId: device.id,
+          familyId: device.familyId,
+        });
       } catch (err) {
         toast(errorMessage(err, t("errors.requestFailed")));
       }

@@ -4,13 +4,13 @@ import { CheckCircleFill, CloseCircleFill, ExclamationCircleFill } from "antd-mo
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { formatPercent } from "../../../shared/format/percent.ts";
-import { goBack, navigateTo, PATHS } from "../../../shared/navigation/index.ts";
+import { goBack, navigateTo, PATHS, replaceFlow } from "../../../shared/navigation/index.ts";
 import { rememberWifi, setItem } from "../../../shared/storage/index.ts";
 import { confirmDialog, useBackGuard } from "../../../shared/ui/index.ts";
 import { type BleSetupSnapshot, bleProgressPercent } from "../logic/ble-flow.ts";
 import { roundPercent } from "../logic/flow-kit.ts";
 import { type SmartSetupSnapshot, smartProgressPercent } from "../logic/smart-flow.ts";
-import type { DeviceNetworkParams } from "../params.ts";
+import { type DeviceNetworkParams, setupEntries } from "../params.ts";
 import { findSession, type SetupSession } from "../setup-session.ts";
 import { goToStep } from "./setup-context.ts";
 
@@ -48,7 +48,8 @@ type StepState = "done" | "active" | "pending" | "failed";
  * setup, searching for device, device connected to Wi-Fi successfully, device is connecting to the server, adding
  * device, Device added successfully), a progress bar with the percent to one decimal (spec §9), every failure with
  * its §4 text, why and what to do (Retry, Check the Wi-Fi name and password, Go back to homepage). On success the
- * Wi-Fi is remembered (spec §3 `wifi`) and the owner names the device on DeviceNetworkNameUpdate. Leaving while it
+ * Wi-Fi is remembered (spec §3 `wifi`) and the owner names the device on DeviceNetworkNameUpdate, which takes the
+ * setup's pages' place in history (back goes to where the setup was opened). Leaving while it
  * runs (back arrow, system back, browser back) asks first; a reload shows that the setup was interrupted.
  * Test ids: `network-setup-progress` (data-status, data-mode), `network-setup-percent`, `network-setup-progress-bar`
  * (data-percent), `network-setup-step` (data-step, data-state), `network-setup-module-state` (data-module-state),
@@ -59,7 +60,7 @@ type StepState = "done" | "active" | "pending" | "failed";
 export function ProgressStep({ params }: { params: Partial<DeviceNetworkParams> }) {
   const session = findSession(params.run);
   if (!session) return <Interrupted params={params} />;
-  return <Progress key={session.id} session={session} />;
+  return <Progress key={session.id} session={session} entries={setupEntries(params)} />;
 }
 
 function Interrupted({ params }: { params: Partial<DeviceNetworkParams> }) {
@@ -88,7 +89,8 @@ function Interrupted({ params }: { params: Partial<DeviceNetworkParams> }) {
   );
 }
 
-function Progress({ session }: { session: SetupSession }) {
+/** The running setup `session`; `entries`: the setup's history entries up to this page (taken away on success). */
+function Progress({ session, entries }: { session: SetupSession; entries: number }) {
   const { t, i18n } = useTranslation();
   const snap = useSnapshot(session);
   const running = snap.status === "running";
@@ -124,7 +126,8 @@ function Progress({ session }: { session: SetupSession }) {
     return stop;
   });
 
-  // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device (decision 12).
+  // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device (decision 12) on a page that takes the setup's
+  // place in history: back from it goes to where the setup was opened (Home), not into the Wi-Fi step.
   const done = useRef(false);
   useEffect(() => {
     if (snap.status !== "succeeded" || !snap.device || done.current) return;
@@ -133,16 +136,11 @@ function Progress({ session }: { session: SetupSession }) {
     rememberWifi(session.ssid, session.password);
     setItem("device", { id: device.id, name: device.name, mac: device.mac });
     const timer = setTimeout(
-      () =>
-        navigateTo(
-          PATHS.DeviceNetworkNameUpdate,
-          { deviceId: device.id, familyId: device.familyId },
-          { replace: true },
-        ),
+      () => replaceFlow(entries, PATHS.DeviceNetworkNameUpdate, { deviceId: device.id, familyId: device.familyId }),
       SUCCESS_PAUSE_MS,
     );
     return () => clearTimeout(timer);
-  }, [snap, session]);
+  }, [snap, session, entries]);
 
   const cancel = async () => {
     const stop = await confirmDialog({

@@ -4,7 +4,7 @@ import { useFamilies } from "../../../shared/api/families.ts";
 import { resolveWifiBridge, type WifiBridge } from "../../../shared/bridge/wifi-bridge.ts";
 import { type NavigateOptions, navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { getItem } from "../../../shared/storage/index.ts";
-import type { DeviceNetworkParams, SetupStep } from "../params.ts";
+import { type DeviceNetworkParams, type SetupStep, setupEntries } from "../params.ts";
 
 /**
  * The household a setup adds to (spec §6: only its administrator may): the one in the params, else the home
@@ -23,7 +23,8 @@ export function useSetupHousehold(familyId: string | undefined) {
 
 /**
  * Goes to a step of /DeviceNetwork (spec §2: params as JSON) keeping the household and mode; pushes a history entry
- * so the system back button walks the steps, unless `options.replace`.
+ * so the system back button walks the steps, unless `options.replace`. The step's `depth` counts the setup's pages
+ * below it, so the finished setup can take them away.
  */
 export function goToStep(
   params: Partial<DeviceNetworkParams>,
@@ -31,7 +32,10 @@ export function goToStep(
   extra: Partial<DeviceNetworkParams> = {},
   options: NavigateOptions = {},
 ): void {
+  const below = setupEntries(params) - 1;
+  const depth = options.replace ? below : below + 1;
   const next: DeviceNetworkParams = { familyId: params.familyId, mode: params.mode, step, ...extra };
+  if (depth > 0) next.depth = depth;
   if (step === "mode" || step === "code") delete next.mode;
   navigateTo(PATHS.DeviceNetwork, next, options);
 }
