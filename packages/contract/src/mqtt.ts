@@ -281,7 +281,7 @@ export const ZMqttState = z.object({
   /** Exchange capacity between regenerations, L. */
   capacityL: ZWaterL,
   flowRateLpm: z.number().min(0).max(MQTT_BOUNDS.flowLpm),
-  /** Metered water since installation, L; never decreases (docs/device-protocol.md §5.1). */
+  /** Metered water since installation, L; goes down only at a counter reset (docs/device-protocol.md §5.1). */
   totalWaterL: ZWaterL,
   vacation: z.boolean(),
   closeReason: z.number().int().min(0).max(65_535).nullable(),
@@ -289,7 +289,7 @@ export const ZMqttState = z.object({
   model: ZText(MQTT_BOUNDS.identityChars),
   serialNumber: ZText(MQTT_BOUNDS.identityChars),
   deviceSerialNumber: ZText(MQTT_BOUNDS.identityChars),
-  /** Completed regenerations since installation; never decreases (docs/device-protocol.md §5.1). */
+  /** Completed regenerations since installation; goes down only at a counter reset (docs/device-protocol.md §5.1). */
   regenerationCount: z.number().int().min(0).max(MQTT_BOUNDS.count),
   settings: ZMqttReportedSettings.optional(),
 });
@@ -299,7 +299,7 @@ export const ZMqttTelemetry = z
   .object({
     v: z.literal(1),
     ts: ZTs,
-    /** Metered water since installation, L; never decreases (docs/device-protocol.md §5.1). */
+    /** Metered water since installation, L; goes down only at a counter reset (docs/device-protocol.md §5.1). */
     totalWaterL: ZWaterL,
     flowRateLpm: z.number().min(0).max(MQTT_BOUNDS.flowLpm),
     /** Water metered since the previous telemetry message, L (never more than the total). */
