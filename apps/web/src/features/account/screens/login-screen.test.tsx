@@ -1,7 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { getItem } from "../../../shared/storage/index.ts";
-import { fail, renderScreen } from "../../../shared/testing/render.tsx";
+import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { LoginScreen } from "./login-screen.tsx";
 
 const token = () => ({ access_token: "A1", refresh_token: "R1", expires_in: 3600, token_type: "Bearer" });
@@ -45,6 +45,33 @@ describe("Login screen", () => {
     expect(getItem("loginInfo")?.grantedPolicies).toEqual(["Device.View"]);
     const sent = view.api.calls.find((c) => c.path === "/connect/token");
     expect(sent?.body).toMatchObject({ grant_type: "password", username: "ann", password: "secret1" });
+  });
+
+  it("opens the route asked for while signed out, with its query, and hands it on to Register and FindPassword", async () => {
+    const wanted = `/Device?${new URLSearchParams({ params: JSON.stringify({ deviceId: "d1" }) })}`;
+    const view = await renderScreen(<LoginScreen />, {
+      route: routeOf("/login", { returnTo: wanted }),
+      session: null,
+      raw: { "POST /connect/token": token },
+      api: { applicationConfiguration: configuration },
+    });
+    fireEvent.click(screen.getByText("Forgot password?"));
+    expect(view.navigatedParams()).toEqual({ returnTo: wanted });
+    fill("ann", "secret1");
+    await view.findToast("Signed in");
+    expect(view.navigatedTo()).toBe(wanted);
+  });
+
+  it("never follows a return value outside the app: home instead", async () => {
+    const view = await renderScreen(<LoginScreen />, {
+      route: routeOf("/login", { returnTo: "https://evil.example/Device" }),
+      session: null,
+      raw: { "POST /connect/token": token },
+      api: { applicationConfiguration: configuration },
+    });
+    fill("ann", "secret1");
+    await view.findToast("Signed in");
+    expect(view.navigatedTo()).toBe("/index/home");
   });
 
   it("says verification failed on wrong credentials", async () => {

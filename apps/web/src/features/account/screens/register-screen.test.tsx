@@ -1,6 +1,6 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fail, renderScreen } from "../../../shared/testing/render.tsx";
+import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { RegisterScreen } from "./register-screen.tsx";
 
 const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
@@ -51,6 +51,31 @@ describe("Register screen", () => {
       code: "123456",
     });
     expect(view.navigatedTo()).toBe("/index/home");
+  });
+
+  it("signed in, opens the route asked for while signed out (handed on by Login)", async () => {
+    const wanted = `/FamilyDetails?${new URLSearchParams({ params: JSON.stringify({ familyId: "f1" }) })}`;
+    const view = await renderScreen(<RegisterScreen />, {
+      route: routeOf("/Register", { returnTo: wanted }),
+      session: null,
+      api: {
+        register: null,
+        applicationConfiguration: { auth: { grantedPolicies: {} }, currentUser: { userName: "ann" } },
+      },
+      raw: {
+        "POST /connect/token": () => ({
+          access_token: "A",
+          refresh_token: "R",
+          expires_in: 3600,
+          token_type: "Bearer",
+        }),
+      },
+    });
+    fillForm();
+    fireEvent.click(screen.getByRole("checkbox"));
+    fireEvent.click(screen.getByTestId("register-submit"));
+    await view.findToast("Registration successful");
+    expect(view.navigatedTo()).toBe(wanted);
   });
 
   it("shows the server's refusal", async () => {
