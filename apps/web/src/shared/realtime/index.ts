@@ -3,9 +3,11 @@ import { HUB_CLOSE_ERRORS, RealtimeChannelState } from "@aquapilot/contract/wire
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { apiBaseUrl } from "../api/client.ts";
+import { getFamiliesQueryOptions } from "../api/families.ts";
 import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
+import { forgetHousehold, knownFamilyIds, lostFamilies } from "../auth/household-lost.tsx";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
 import { domainEvents, useDomainEvents } from "./domain-events.ts";
 import { readBefore } from "./hub-channel.ts";
@@ -110,8 +112,19 @@ export function useKeepDevicesLive(
     });
     const offCloseError = target.onCloseError((error) => {
       if (!error.message.includes(HUB_CLOSE_ERRORS.householdAccessEnded)) return;
-      void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll });
+      // Which household went: the list read again, compared with the one on screen; each lost one is forgotten at
+      // once (its screens leave; hub 2's notice then says who did it).
+      const known = knownFamilyIds(queryClient);
+      void queryClient
+        .fetchQuery({ ...getFamiliesQueryOptions(), staleTime: 0 })
+        .then((after) => {
+          for (const familyId of lostFamilies(known, after)) forgetHousehold(queryClient, familyId);
+        })
+        .catch(() => {}) // offline or signed out meanwhile: the next connection reads the list again
+        .finally(() => {
+          void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll });
+        });
     });
     return () => {
       offMessage();

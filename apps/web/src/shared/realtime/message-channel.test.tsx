@@ -1,6 +1,7 @@
 import { HUB_METHODS, RealtimeChannelState, type TMessage } from "@aquapilot/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import { unstableSetRender } from "antd-mobile";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryKeys } from "../api/query-keys.ts";
@@ -8,6 +9,8 @@ import { clearLoginInfo } from "../auth/session.ts";
 import { installSimulatedBridge } from "../bridge/index.ts";
 import { emitPushMessageOpened, onPushMessageOpened, parsePushPayload } from "../bridge/push-open.ts";
 import { setItem } from "../storage/index.ts";
+import { antdRender } from "../ui/antd-render.ts";
+import { handleBack, openDialogCount } from "../ui/back-stack.ts";
 import { FakeConnection } from "./fake-connection.ts";
 import { loadHubModule } from "./lazy-hub.ts";
 import { applyReceivedMessage, MessageChannel, useMessageCenter } from "./message-channel.ts";
@@ -116,11 +119,15 @@ describe("unread badge counting", () => {
 });
 
 describe("applyReceivedMessage", () => {
-  it("counts the message and reloads messages; a household-removed notice empties that household and reloads the lists", () => {
+  it("counts the message and reloads messages; a household-removed notice forgets that household and says who did it", async () => {
+    // antd-mobile's imperative Dialog renders through the app's React 19 shim (main.tsx).
+    unstableSetRender(antdRender);
     const client = new QueryClient();
     const keys = [queryKeys.families, queryKeys.familyDevices("f2"), ["family", "detail", "f1"], ["message", "list"]];
     for (const key of keys) client.setQueryData(key, ["cached"]);
-    client.setQueryData(queryKeys.familyDevices("f1"), ["cached"]);
+    client.setQueryData(queryKeys.familyDevices("f1"), [{ id: "d1" }]);
+    client.setQueryData(["device", "info", "d1"], { name: "Softener" });
+    client.setQueryData(["device", "info", "d2"], { name: "Other" });
     client.setQueryData(queryKeys.unreadMessageCount, 2);
     const stale = () => keys.map((key) => client.getQueryState(key)?.isInvalidated ?? false);
 
@@ -130,13 +137,33 @@ describe("applyReceivedMessage", () => {
 
     applyReceivedMessage(
       client,
-      message({ id: "m2", type: 3, event: "household-removed", deviceId: null, familyId: "f1" }),
+      message({
+        id: "m2",
+        type: 3,
+        event: "household-removed",
+        deviceId: null,
+        familyId: "f1",
+        title: "Removed from a household",
+        content: "You were removed from Home by Ana.",
+      }),
     );
     expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(4);
-    // The household list reloads; the lost household's own queries are not refetched (they would answer 403).
-    expect(stale()).toEqual([true, false, false, true]);
-    expect(client.getQueryData(queryKeys.familyDevices("f1"))).toEqual([]);
+    // The household list reloads; everything of the lost household and its devices is gone (it would answer 403).
+    expect(stale()[0]).toBe(true);
+    expect(client.getQueryData(queryKeys.familyDevices("f1"))).toBeUndefined();
+    expect(client.getQueryData(["family", "detail", "f1"])).toBeUndefined();
+    expect(client.getQueryData(["device", "info", "d1"])).toBeUndefined();
+    expect(client.getQueryData(["device", "info", "d2"])).toEqual({ name: "Other" });
     expect(client.getQueryData(queryKeys.familyDevices("f2"))).toEqual(["cached"]);
+    // The notice says who did it, in a dialog that back closes.
+    await vi.waitFor(() =>
+      expect(document.querySelector('[data-testid="household-notice"]')?.textContent).toBe(
+        "You were removed from Home by Ana.",
+      ),
+    );
+    expect(openDialogCount()).toBe(1);
+    expect(handleBack(() => {})).toBe("dialog");
+    expect(openDialogCount()).toBe(0);
   });
 });
 

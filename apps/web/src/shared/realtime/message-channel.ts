@@ -5,6 +5,7 @@ import { apiBaseUrl } from "../api/client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { bindPush } from "../auth/api/bind-push.ts";
+import { forgetHousehold, showHouseholdNotice } from "../auth/household-lost.tsx";
 import { subscribeSession } from "../auth/session.ts";
 import { getNativeConfig } from "../bridge/index.ts";
 import { onPushMessageOpened } from "../bridge/push-open.ts";
@@ -75,21 +76,18 @@ export function useMessageChannelState(target: MessageChannel = messageChannel()
 
 /**
  * Applies one received message to the cache: bumps the unread count at once (before the refetch answers) and
- * invalidates every message query (lists, details, the count) so open screens show it; a "household-removed" notice
- * also empties that household's device list and reloads the household lists (the user lost that household).
+ * invalidates every message query (lists, details, the count) so open screens show it; a "household-removed" or
+ * "household-deleted" notice also drops everything cached of that household, leaves its screens and shows the notice
+ * (shared/auth/household-lost.tsx).
  */
 export function applyReceivedMessage(queryClient: QueryClient, message: TMessage): void {
   queryClient.setQueryData<number>(queryKeys.unreadMessageCount, (count) => unreadAfterReceive(count, message));
   void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
-  if (message.event === "household-removed" && message.familyId) {
-    // The user lost that household: its device list empties at once and the household lists reload (the home tab
-    // then moves to another household or to NoFamily). Queries of the lost household itself are not refetched —
-    // they would only answer 403 and put an error toast over this notice.
-    const gone = message.familyId;
-    queryClient.setQueryData(queryKeys.familyDevices(gone), []);
-    const other = (query: { queryKey: readonly unknown[] }) => !query.queryKey.includes(gone);
-    void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll, predicate: other });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll, predicate: other });
+  if ((message.event === "household-removed" || message.event === "household-deleted") && message.familyId) {
+    // The user lost that household: every cached read of it and its devices goes (queries of it would only answer
+    // 403), an open screen of it goes Home, and the notice says who did it.
+    forgetHousehold(queryClient, message.familyId);
+    showHouseholdNotice(message.familyId, message.title, message.content);
   }
 }
 

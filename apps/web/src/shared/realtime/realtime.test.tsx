@@ -114,8 +114,21 @@ describe("useDeviceChanges", () => {
     vi.useRealTimers();
   });
 
-  it("reads the households again when the server ends the user's access to one, not on other closes", async () => {
+  it("when the server ends the user's access to a household, forgets the one no longer listed; not on other closes", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
+    // The household list read again answers f2 only: f1 is gone.
+    const calls: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        calls.push(String(url));
+        return Response.json({
+          success: true,
+          result: { items: [{ id: "f2", name: "Flat" }], totalCount: 1 },
+          __abp: true,
+        });
+      }),
+    );
     const fake = new FakeConnection();
     const channel = new DeviceChangeChannel(() => fake, 60_000);
     const client = new QueryClient();
@@ -124,27 +137,28 @@ describe("useDeviceChanges", () => {
     );
     const { unmount } = renderHook(() => useDeviceChanges("f1", channel), { wrapper });
     await act(async () => {});
-    const members = [...queryKeys.familyUserAll, "get-list-by-family-id", "f1"];
-    const fresh = () => {
-      client.setQueryData(queryKeys.families, [{ id: "f1" }, { id: "f2" }]);
-      client.setQueryData(members, []);
-    };
-    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+    const members = (familyId: string) => [...queryKeys.familyUserAll, "get-list-by-family-id", familyId];
+    client.setQueryData(queryKeys.families, [{ id: "f1" }, { id: "f2" }]);
+    client.setQueryData(queryKeys.familyDevices("f1"), [{ id: "d1" }]);
+    client.setQueryData(members("f1"), []);
+    client.setQueryData(members("f2"), []);
+    client.setQueryData([...queryKeys.deviceAll, "info", "d1"], { name: "Softener" });
 
-    fresh();
     act(() => fake.reconnecting?.(new Error("Server returned an error on close: Server is shutting down.")));
-    expect(invalidated(queryKeys.families)).toBe(false);
-    // The official client's error for the Close the server sends (allowReconnect: true → onreconnecting)...
+    await act(async () => {});
+    expect(calls).toEqual([]);
+    // The official client's error for the Close the server sends (allowReconnect: true → onreconnecting).
     act(() =>
       fake.reconnecting?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.householdAccessEnded}`)),
     );
-    expect(invalidated(queryKeys.families)).toBe(true);
-    expect(invalidated(members)).toBe(true);
-    // ...or, from a client without automatic reconnect, onclose.
-    fresh();
-    act(() => fake.close?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.householdAccessEnded}`)));
-    expect(invalidated(queryKeys.families)).toBe(true);
+    await vi.waitFor(() => expect(client.getQueryData(queryKeys.familyDevices("f1"))).toBeUndefined());
+    expect(calls.some((url) => url.includes("/family"))).toBe(true);
+    expect(client.getQueryData(members("f1"))).toBeUndefined();
+    expect(client.getQueryData([...queryKeys.deviceAll, "info", "d1"])).toBeUndefined();
+    expect(client.getQueryData(members("f2"))).toEqual([]);
+    expect(client.getQueryData(queryKeys.families)).toEqual([{ id: "f2", name: "Flat" }]);
     unmount();
     await channel.stop();
+    vi.unstubAllGlobals();
   });
 });

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { formatMoment } from "../format/index.ts";
 import type { PhoneLinkSnapshot } from "../realtime/phone-link.ts";
@@ -18,17 +19,23 @@ export function LinkBanner({ link }: { link: PhoneLinkSnapshot }) {
     if (lost) root.dataset.link = "lost";
     else delete root.dataset.link;
   }, [lost]);
-  if (!lost || link.since === null) {
-    return <div className="link-banner-region" role="status" aria-live="polite" />;
-  }
-  const time = formatMoment(new Date(link.since).toISOString(), i18n.language, { timeOnlyToday: true }) ?? "";
-  const text = link.state === "offline" ? t("link.offline", { time }) : t("link.reconnecting", { time });
-  return (
-    <div className="link-banner-region" role="status" aria-live="polite">
+  let banner = null;
+  if (lost && link.since !== null) {
+    const time = formatMoment(new Date(link.since).toISOString(), i18n.language, { timeOnlyToday: true }) ?? "";
+    const text = link.state === "offline" ? t("link.offline", { time }) : t("link.reconnecting", { time });
+    banner = (
       <div className="link-banner" data-testid="link-banner" data-state={link.state} data-since={link.since}>
         <span className="link-banner__dot" aria-hidden="true" />
         <span>{text}</span>
       </div>
-    </div>
+    );
+  }
+  // Beside the app's root, not in it: the live region is there from the start (so screen readers hear the banner
+  // come), and the root stays exactly the screen drawn (a prerendered first screen is swapped for its live copy).
+  return createPortal(
+    <div className="link-banner-region" role="status" aria-live="polite">
+      {banner}
+    </div>,
+    document.body,
   );
 }
