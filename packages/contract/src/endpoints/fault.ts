@@ -15,12 +15,19 @@ export const FAULT_RECENT_DAYS = 30;
 /** At most this many faults per answer (the newest); open faults always come first. */
 export const FAULT_LIST_MAX = 100;
 
-/** What went wrong: the device is offline, or the valve closed the water with a system close reason (spec §3). */
-export const FAULT_KINDS = ["offline", "close"] as const;
+/**
+ * What went wrong: the device is offline, the valve closed the water with a system close reason (spec §3), or the
+ * cloud refuses the device's reports ("reports-refused": it talks, but what it says is not stored, so its figures stand
+ * still; docs/device-protocol.md §5.1). Added kinds are additive: a client shows an unknown one by its label.
+ */
+export const FAULT_KINDS = ["offline", "close", "reports-refused"] as const;
 export type TFaultKind = (typeof FAULT_KINDS)[number];
 
-/** The §8 label of a fault: "Device offline", "System error" or "Excessive flow". */
-export const FAULT_LABELS = ["deviceOffline", "systemError", "excessiveFlow"] as const;
+/**
+ * The §8 label of a fault: "Device offline", "System error" or "Excessive flow"; "reportsRefused" ("Reports not
+ * accepted") for a device whose reports the cloud refuses.
+ */
+export const FAULT_LABELS = ["deviceOffline", "systemError", "excessiveFlow", "reportsRefused"] as const;
 export type TFaultLabel = (typeof FAULT_LABELS)[number];
 
 /**
@@ -67,7 +74,10 @@ export function faultArticleOf(closeReason: number | null): string {
  * device's report, never the device's own clock): the app shows them in the phone's local time.
  */
 export const ZFault = z.object({
-  /** Stable per fault: `offline:{deviceId}`, `close:{deviceId}:{eventId}` (or `close:{deviceId}:state`). */
+  /**
+   * Stable per fault: `offline:{deviceId}`, `close:{deviceId}:{eventId}` (or `close:{deviceId}:state`),
+   * `reports-refused:{deviceId}:{since}`.
+   */
   id: z.string(),
   kind: z.enum(FAULT_KINDS),
   deviceId: z.string(),

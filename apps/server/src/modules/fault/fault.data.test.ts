@@ -62,6 +62,22 @@ describe("fault rules (pure)", () => {
     expect(cleared).toMatchObject([{ open: false, clearedAt: at(NOW - 30_000 + 500) }]);
   });
 
+  it("a device whose reports the cloud refuses has an open fault from the first refusal, gone once one is accepted", () => {
+    const refused = deviceFaults({ ...device(), reportsRefusedSince: at(NOW - 3 * MIN) }, [], null);
+    expect(refused).toEqual([
+      expect.objectContaining({
+        id: `reports-refused:d1:${at(NOW - 3 * MIN)}`,
+        kind: "reports-refused",
+        label: "reportsRefused",
+        closeReason: null,
+        startedAt: at(NOW - 3 * MIN),
+        open: true,
+        reopen: null,
+      }),
+    ]);
+    expect(deviceFaults({ ...device(), reportsRefusedSince: null }, [], null)).toEqual([]);
+  });
+
   it("an offline device has an open offline fault, and a closed valve it cannot hear is reopened at the button", () => {
     const faults = deviceFaults(
       {

@@ -10,6 +10,7 @@ import {
 import type { AuthUser } from "../../auth/auth-service.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
+import { linkOnline } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import { runCommand } from "../device-control/index.ts";
 
@@ -37,6 +38,8 @@ interface DeviceRow {
   } | null;
   /** When the offline watcher saw the current offline period begin (server time), if it did. */
   offlineSince: string | null;
+  /** Since when (server time) the cloud refuses the device's reports; null while it accepts them. */
+  reportsRefusedSince?: string | null;
 }
 
 /** A "close" or "reset" event of one device (device_events), oldest first. */
@@ -63,7 +66,8 @@ function closedNow(state: DeviceRow["state"], last: ValveEvent | undefined): boo
 }
 
 /**
- * The faults of one device (pure): an open "offline" fault while it is not connected, one fault per close event of
+ * The faults of one device (pure): an open "offline" fault while it is not connected, an open "reports-refused" one
+ * while the cloud refuses its reports (`reportsRefusedSince`), one fault per close event of
  * `events` (each cleared by the next reset, at that reset's receive time; a close followed by another close without a
  * reset was cleared at an unknown time), the last one open when {@link closedNow} says so. A valve that is closed
  * while no close of `events` is pending gets an open fault from `lastCloseBefore` (its latest close, older than the
@@ -101,6 +105,21 @@ export function deviceFaults(device: DeviceRow, events: ValveEvent[], lastCloseB
       closeReason: null,
       label: faultLabelOf(null),
       startedAt: device.offlineSince ?? device.state?.updatedAt ?? null,
+      clearedAt: null,
+      open: true,
+      reopen: null,
+      articleId: faultArticleOf(null),
+    });
+  }
+  if (device.reportsRefusedSince) {
+    // Open while the cloud refuses the device's reports; gone (resolved) with the first report accepted again.
+    faults.push({
+      ...base,
+      id: `reports-refused:${device.id}:${device.reportsRefusedSince}`,
+      kind: "reports-refused",
+      closeReason: null,
+      label: "reportsRefused",
+      startedAt: device.reportsRefusedSince,
       clearedAt: null,
       open: true,
       reopen: null,
@@ -163,6 +182,9 @@ async function visibleDevices(db: Db, userId: string, deviceId?: string): Promis
       "device_state.close_reason",
       "device_state.last_report_time",
       "device_state.updated_at",
+      "device_state.last_heard_at",
+      "device_state.status_at",
+      "device_state.reports_refused_since",
       "device_offline_watch.offline_since",
     ]);
   if (deviceId) query = query.where("devices.id", "=", deviceId);
@@ -176,12 +198,14 @@ async function visibleDevices(db: Db, userId: string, deviceId?: string): Promis
       r.updated_at === null
         ? null
         : {
-            online: Number(r.online) === 1,
+            // Online only while heard within the report interval plus margin (docs/device-protocol.md §5.2).
+            online: linkOnline({ ...r, online: Number(r.online) }),
             closeReason: r.close_reason === null ? null : Number(r.close_reason),
             lastReportTime: r.last_report_time,
             updatedAt: r.updated_at,
           },
     offlineSince: r.offline_since,
+    reportsRefusedSince: r.reports_refused_since,
   }));
 }
 

@@ -19,10 +19,12 @@ export interface FaultCardActions {
 
 /**
  * The short name of a fault: the close reason's name of spec §3 (the device screen's `fault.reason.*`, so the app
- * names a cause the same everywhere), "Close reason N" for an unlisted code, or the §8 label "Device offline".
+ * names a cause the same everywhere), "Close reason N" for an unlisted code, the §8 label "Device offline", or
+ * "Reports not accepted" when the cloud refuses the device's reports.
  */
 export function faultTitle(t: TFunction, fault: Pick<TFault, "kind" | "closeReason">): string {
   if (faultCause(fault) === "offline") return t("fault.label.deviceOffline");
+  if (faultCause(fault) === "reports-refused") return t("fault.label.reportsRefused");
   return t(`fault.reason.${fault.closeReason}` as "fault.reason.257", {
     defaultValue: t("fault.reason.unknown", { code: fault.closeReason }),
   });

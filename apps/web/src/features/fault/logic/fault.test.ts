@@ -25,8 +25,9 @@ const lookup = (tree: unknown, key: string) =>
   key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
 
 describe("fault causes and what to do (spec §3 close reasons)", () => {
-  it("maps offline, the four close reasons and unknown codes to their cause", () => {
+  it("maps offline, refused reports, the four close reasons and unknown codes to their cause", () => {
     expect(faultCause(fault({ kind: "offline", closeReason: null }))).toBe("offline");
+    expect(faultCause(fault({ kind: "reports-refused", closeReason: null }))).toBe("reports-refused");
     for (const code of [257, 513, 769, 1025]) expect(faultCause(fault({ closeReason: code }))).toBe(String(code));
     expect(faultCause(fault({ closeReason: 1 }))).toBe("unknown");
   });

@@ -8,15 +8,17 @@ import {
 import { formatDate } from "../../../shared/ui/date-time-rules.ts";
 
 /**
- * What a fault is about, for its texts (cause in plain words, what to do, the reopen warning): offline, one of the
- * close reasons of spec §3 (257 valve button, 513 leak-point signal, 769 continuous use too long, 1025 excessive
- * instantaneous flow), or a code the spec does not list.
+ * What a fault is about, for its texts (cause in plain words, what to do, the reopen warning): offline, reports the
+ * cloud refuses (the device is connected but what it says is not stored), one of the close reasons of spec §3 (257
+ * valve button, 513 leak-point signal, 769 continuous use too long, 1025 excessive instantaneous flow), or a code the
+ * spec does not list.
  */
-export type FaultCause = "offline" | `${SystemCloseReason}` | "unknown";
+export type FaultCause = "offline" | "reports-refused" | `${SystemCloseReason}` | "unknown";
 
 /** How many "what to do" steps each cause has (keys `faults.steps.<cause>.1…n` in the five locales). */
 export const ADVICE_STEPS: Readonly<Record<FaultCause, number>> = {
   offline: 3,
+  "reports-refused": 2,
   [SystemCloseReason.ValveButton]: 2,
   [SystemCloseReason.LeakPointSignal]: 3,
   [SystemCloseReason.ContinuousUseTooLong]: 3,
@@ -24,8 +26,12 @@ export const ADVICE_STEPS: Readonly<Record<FaultCause, number>> = {
   unknown: 2,
 };
 
-/** The cause of a fault: "offline" for the offline kind, the close reason when spec §3 lists it, else "unknown". */
+/**
+ * The cause of a fault: "offline" for the offline kind, "reports-refused" for that kind, the close reason when spec §3
+ * lists it, else "unknown".
+ */
 export function faultCause(fault: Pick<TFault, "kind" | "closeReason">): FaultCause {
+  if (fault.kind === "reports-refused") return "reports-refused";
   if (fault.kind === "offline" || fault.closeReason === null) return "offline";
   return isSystemCloseReason(fault.closeReason) ? `${fault.closeReason}` : "unknown";
 }
@@ -45,6 +51,7 @@ export function reopenWarningKey(cause: FaultCause): "257" | "513" | "flow" | "u
 
 const REOPEN_WARNING: Readonly<Record<FaultCause, "257" | "513" | "flow" | "unknown">> = {
   offline: "unknown",
+  "reports-refused": "unknown",
   [SystemCloseReason.ValveButton]: "257",
   [SystemCloseReason.LeakPointSignal]: "513",
   [SystemCloseReason.ContinuousUseTooLong]: "flow",
