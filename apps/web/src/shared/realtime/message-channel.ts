@@ -74,6 +74,11 @@ export function useMessageChannelState(target: MessageChannel = messageChannel()
   );
 }
 
+/** Whether a message tells the user they lost a household (removed from it, or it was deleted). */
+function isHouseholdLoss(message: TMessage): boolean {
+  return message.event === "household-removed" || message.event === "household-deleted";
+}
+
 /**
  * Applies one received message to the cache: bumps the unread count at once (before the refetch answers) and
  * invalidates every message query (lists, details, the count) so open screens show it; a "household-removed" or
@@ -83,7 +88,7 @@ export function useMessageChannelState(target: MessageChannel = messageChannel()
 export function applyReceivedMessage(queryClient: QueryClient, message: TMessage): void {
   queryClient.setQueryData<number>(queryKeys.unreadMessageCount, (count) => unreadAfterReceive(count, message));
   void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
-  if ((message.event === "household-removed" || message.event === "household-deleted") && message.familyId) {
+  if (isHouseholdLoss(message) && message.familyId) {
     // The user lost that household: every cached read of it and its devices goes (queries of it would only answer
     // 403), an open screen of it goes Home, and the notice says who did it.
     forgetHousehold(queryClient, message.familyId);
@@ -139,7 +144,8 @@ export function useMessageCenter(options: MessageCenterOptions = {}): RealtimeCh
     void target.start();
     const offMessage = target.onMessage((message) => {
       applyReceivedMessage(queryClient, message);
-      notify(message);
+      // A lost household's notice shows as a dialog (applyReceivedMessage): no toast over it.
+      if (!isHouseholdLoss(message)) notify(message);
     });
     const offConnected = target.onConnected((since) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll, predicate: readBefore(since) });
