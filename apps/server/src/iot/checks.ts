@@ -39,9 +39,9 @@ interface ZodIssueLike {
 
 /**
  * The gateway's checks of device messages and their memory (issue 11; docs/device-protocol.md §5.1): the contract's
- * schemas, the counter rule and the device-time rule of plausibility.ts, applied with what they must remember (which
- * devices just reconnected, the last replacement time per device), plus the counts of refusals and corrections and
- * the gated log that reports them (the device's MAC, never the payload).
+ * schemas, the counter rule (a counter that goes down is a counter reset) and the device-time rule of
+ * plausibility.ts, applied with what they must remember (the last replacement time per device), plus the counts of
+ * refusals and corrections and the gated log that reports them (the device's MAC, never the payload).
  */
 export class DeviceMessageChecks {
   private readonly rejectedCounts = Object.fromEntries(GATEWAY_REJECT_REASONS.map((r) => [r, 0])) as Record<

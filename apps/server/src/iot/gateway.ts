@@ -47,8 +47,10 @@ interface Waiter {
 /**
  * The cloud side of the device link: an MQTT client of the broker that records what devices report and sends
  * them commands (docs/device-protocol.md). Every message is validated with the contract's zod schemas and the
- * plausibility rules of issue 11 (plausibility.ts: the device time, counters that never go down); a refused one is
- * counted per reason ({@link rejected}), logged with the MAC and never stored. Accepted ones are written with
+ * plausibility rules of issue 11 (plausibility.ts: the device time; a counter that goes down is a counter reset,
+ * stored and recorded); a refused one is counted per reason ({@link rejected}), logged with the MAC and never stored,
+ * and the device remembers since when its reports are refused. A device counts as online only while heard within the
+ * report interval plus margin; a sweep announces those that went quiet (docs/device-protocol.md §5.2). Accepted ones are written with
  * Kysely, and announced on the bus as `device.changed` with a full TDeviceChangeMessage built from the stored
  * row. Messages of one device are written in arrival order (in write batches, records.ts).
  *
@@ -84,6 +86,8 @@ export class DeviceGateway implements DeviceCommandPort {
   /** Where the previous sweep's window ended (server ms): each quiet device is announced by one sweep. */
   private sweptUntil: number | null = null;
   private countsLoggedAt = 0;
+  /** Period of the quiet-device sweep, ms (0: run by hand; the first sweep looks back two default periods). */
+  private readonly sweepMs: number;
   private countsLogged = "";
 
   private constructor(transport: MqttTransport, options: GatewayOptions) {
@@ -112,6 +116,7 @@ export class DeviceGateway implements DeviceCommandPort {
     });
     transport.onMessage((message) => this.enqueue(message));
     const sweepMs = options.quietSweepMs ?? DEFAULT_QUIET_SWEEP_MS;
+    this.sweepMs = sweepMs > 0 ? sweepMs : DEFAULT_QUIET_SWEEP_MS;
     if (sweepMs > 0) {
       this.sweepTimer = setInterval(() => {
         this.sweepQuietDevices().catch((err: Error) =>
@@ -135,7 +140,7 @@ export class DeviceGateway implements DeviceCommandPort {
     const nowMs = this.now();
     this.logCounts(nowMs);
     const cutoff = nowMs - DEVICE_HEARD_WINDOW_MS;
-    const from = this.sweptUntil ?? cutoff - DEFAULT_QUIET_SWEEP_MS * 2;
+    const from = this.sweptUntil ?? cutoff - this.sweepMs * 2;
     this.sweptUntil = cutoff;
     if (cutoff <= from) return [];
     const fromIso = new Date(from).toISOString();

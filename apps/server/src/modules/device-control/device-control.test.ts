@@ -87,6 +87,36 @@ describe("device control with a real broker and simulated softeners", () => {
     expect(times.result[1].maxWorkTimeSeconds).toBe(600); // default backWashTime 10 min
   });
 
+  it("an acknowledged command not yet shown in a state report is pending, and failed not-applied after 30 minutes", async () => {
+    // The second softener stays in service (the first regenerates now), so no state report settles these.
+    const [, d] = devices;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    for (const [id, ackedMs] of [
+      ["acked-now", 1000],
+      ["acked-long-ago", 31 * 60_000],
+    ] as const) {
+      await system.db
+        .insertInto("device_commands")
+        .values({
+          id,
+          device_id: d.id,
+          user_id: null,
+          name: "forced-regeneration",
+          params_json: "{}",
+          status: "acked",
+          error: null,
+          created_at: ago(ackedMs + 500),
+          acked_at: ago(ackedMs),
+          ack_baseline_json: JSON.stringify({ station: 0, regenerationCount: 1e6 }),
+        })
+        .execute();
+    }
+    const waiting = await call(system, endpoints.getCommandStatus, { as: token, query: { commandId: "acked-now" } });
+    expect(waiting.body.result).toMatchObject({ status: "pending", error: null, ackedAt: expect.any(String) });
+    const stale = await call(system, endpoints.getCommandStatus, { as: token, query: { commandId: "acked-long-ago" } });
+    expect(stale.body.result).toMatchObject({ status: "failed", error: "not-applied" });
+  });
+
   describeEndpoint(endpoints.controlDevice, () => {
     it("set-config with a bad value is refused and nothing is sent; a good one is applied", async () => {
       const [, d] = devices;

@@ -115,6 +115,11 @@ export async function queryDeviceInfo(ctx: AppContext, userId: string, deviceId:
 
 /** A pending command older than this is reported failed with "Device offline" (docs/device-protocol.md timeouts). */
 export const COMMAND_TIMEOUT_MS = 10_000;
+/**
+ * An acknowledged command whose effect no state report has shown this long after its ack is reported failed with
+ * error "not-applied" (docs/device-protocol.md §3.5): a device reports its state at least every 15 minutes.
+ */
+export const COMMAND_APPLY_TIMEOUT_MS = 30 * 60_000;
 /** A running firmware update with no progress for this long is considered failed (it no longer blocks commands). */
 export const OTA_STALE_MS = 120_000;
 /** Latest firmware per device model (shipped table); env AQ_LATEST_FIRMWARE_VERSION overrides for every model. */
@@ -334,7 +339,8 @@ export async function startOta(
 
 /**
  * get-command-status (extension): a stored command and its outcome; a command still pending after 10 s is
- * reported failed with "Device offline".
+ * reported failed with "Device offline"; one acknowledged but not yet shown in a state report is pending, and failed
+ * with "not-applied" after {@link COMMAND_APPLY_TIMEOUT_MS}.
  * @throws AppError NotFound (deviceControl.commandNotFound) / Forbidden for commands of other families' devices.
  */
 export async function getCommandStatus(ctx: AppContext, commandId: string, lang: Language): Promise<TCommandRecord> {
@@ -344,18 +350,22 @@ export async function getCommandStatus(ctx: AppContext, commandId: string, lang:
     (row.status === "pending" && ctx.now().getTime() - Date.parse(row.created_at) > COMMAND_TIMEOUT_MS) ||
     (row.status === "failed" && (row.error === "timeout" || row.error === "publish-failed"));
   // "acked": the device accepted it and no state report shows its effect yet — still pending on the wire (ackedAt
-  // set), never timed out: the next state report may show it.
-  const status = timedOut ? "failed" : row.status === "acked" ? "pending" : (row.status as TCommandRecord["status"]);
+  // set) while the next state report may show it; after COMMAND_APPLY_TIMEOUT_MS it was not applied.
+  const notApplied =
+    row.status === "acked" &&
+    ctx.now().getTime() - Date.parse(row.acked_at ?? row.created_at) > COMMAND_APPLY_TIMEOUT_MS;
+  const status =
+    timedOut || notApplied ? "failed" : row.status === "acked" ? "pending" : (row.status as TCommandRecord["status"]);
   return {
     commandId: row.id,
     deviceId: row.device_id,
     name: row.name,
     status,
-    error: timedOut ? "timeout" : row.error,
+    error: timedOut ? "timeout" : notApplied ? "not-applied" : row.error,
     message: timedOut
       ? translate(lang, "deviceControl.offline")
       : status === "failed"
-        ? translate(lang, "deviceControl.failed", { error: row.error ?? "failed" })
+        ? translate(lang, "deviceControl.failed", { error: notApplied ? "not-applied" : (row.error ?? "failed") })
         : null,
     createdAt: row.created_at,
     ackedAt: row.acked_at,
