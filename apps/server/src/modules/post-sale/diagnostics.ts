@@ -1,6 +1,7 @@
 import type { TDiagnostics } from "@aquapilot/contract";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/index.ts";
+import { linkOnline } from "../../iot/live-state.ts";
 
 /** How far back a diagnostics snapshot looks: 30 days (issue 5 "recent events, 30 days of usage"). */
 export const DIAGNOSTICS_DAYS = 30;
@@ -37,7 +38,15 @@ export async function collectDiagnostics(db: Kysely<Database>, deviceId: string,
   const device = await db
     .selectFrom("devices")
     .leftJoin("device_state as s", "s.device_id", "devices.id")
-    .select(["devices.firmware_version", "devices.model", "s.online", "s.last_report_time", "s.settings_json"])
+    .select([
+      "devices.firmware_version",
+      "devices.model",
+      "s.online",
+      "s.last_heard_at",
+      "s.status_at",
+      "s.last_report_time",
+      "s.settings_json",
+    ])
     .where("devices.id", "=", deviceId)
     .executeTakeFirst();
   const since = new Date(now.getTime() - (DIAGNOSTICS_DAYS - 1) * DAY_MS);
@@ -86,7 +95,8 @@ export async function collectDiagnostics(db: Kysely<Database>, deviceId: string,
     collectedTime: now.toISOString(),
     firmwareVersion: device?.firmware_version ?? null,
     model: device?.model ?? null,
-    online: device?.online === 1,
+    // Online only while heard within the report interval plus margin (docs/device-protocol.md §5.2).
+    online: device ? linkOnline(device) : false,
     lastReportTime: device?.last_report_time ?? null,
     settings: parseSettings(device?.settings_json),
     events: events.map((e) => ({
