@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DOMAIN_EVENT_KINDS } from "./constants.ts";
 import { ZStationTiming } from "./endpoints/device.ts";
+import { ZDeviceLink } from "./endpoints/family.ts";
 
 /**
  * What hub 1 sends, serialised as a JSON string (spec §7: "listens for DeviceChangContentTypeMessage (JSON string)").
@@ -18,6 +19,11 @@ export const ZDeviceChangeMessage = z.object({
   remainingWaterL: z.number().nullable(),
   flowRateLpm: z.number().nullable(),
   lastReportTime: z.string().nullable(),
+  /**
+   * How the cloud hears the device now (ZDeviceLink: last heard, refused since and why), so an open screen shows a
+   * refusal or its end at once; absent from servers before they were added.
+   */
+  ...ZDeviceLink.shape,
   /** Present for kind "event": the system close reason or event name. */
   event: z
     .object({

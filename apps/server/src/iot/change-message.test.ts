@@ -17,6 +17,10 @@ const reported: ChangeRow = {
   station_duration_seconds: 420,
   service_remaining_seconds: 900,
   clock_rate: null,
+  // Heard just now: online needs a report within the report interval plus margin.
+  last_heard_at: new Date().toISOString(),
+  reports_refused_since: null,
+  reports_refused_reason: "invalid",
 };
 
 describe("presentChange", () => {
@@ -40,6 +44,10 @@ describe("presentChange", () => {
       remainingWaterL: 850,
       flowRateLpm: 4.5,
       lastReportTime: "2026-01-01T10:05:00.000Z",
+      // A reason left from an earlier refusal is not shown once reports are accepted.
+      lastHeardAt: reported.last_heard_at,
+      reportsRefusedSince: null,
+      reportsRefusedReason: null,
       event: { type: "close", closeReason: 513, progress: null },
       ack: null,
     });
@@ -65,6 +73,15 @@ describe("presentChange", () => {
     expect(message.lastReportTime).toBeNull();
     expect(message.event).toBeNull();
     expect(message.ack).toEqual({ commandId: "c-1", ok: false, error: "busy" });
+    expect(message.lastHeardAt).toBeNull();
     expect(ZDeviceChangeMessage.safeParse(message).success).toBe(true);
+  });
+
+  it("carries a refusal: since when and why the cloud refuses the device's reports", () => {
+    const message = presentChange(
+      { ...reported, reports_refused_since: "2026-01-01T10:06:00.000Z", reports_refused_reason: "invalid" },
+      "state",
+    );
+    expect(message).toMatchObject({ reportsRefusedSince: "2026-01-01T10:06:00.000Z", reportsRefusedReason: "invalid" });
   });
 });

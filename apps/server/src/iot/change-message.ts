@@ -1,6 +1,6 @@
 import type { TDeviceChangeMessage } from "@aquapilot/contract";
 import type { Db } from "../db/index.ts";
-import { type LiveStateRow, presentLiveState } from "./live-state.ts";
+import { type LinkFactsRow, type LiveStateRow, presentLink, presentLiveState } from "./live-state.ts";
 
 /** What a change message reports: `online` (status), `state` (state, telemetry), `event` or `ack`. */
 export type ChangeKind = TDeviceChangeMessage["kind"];
@@ -9,7 +9,7 @@ export type ChangeKind = TDeviceChangeMessage["kind"];
  * The stored row a change message is built from: the device joined with its `device_state` (whose columns are null
  * when the device never reported).
  */
-export interface ChangeRow extends LiveStateRow {
+export interface ChangeRow extends LiveStateRow, LinkFactsRow {
   id: string;
   mac: string;
   family_id: string | null;
@@ -18,7 +18,8 @@ export interface ChangeRow extends LiveStateRow {
 /**
  * The hub-1 change message (contract ZDeviceChangeMessage, spec §7) of a stored row, pure: always the device's full
  * current state (so a client that missed a message catches up with the next), plus the event or acknowledgement
- * that caused it (`extra`; null otherwise). The live state as {@link presentLiveState} presents it.
+ * that caused it (`extra`; null otherwise). The live state as {@link presentLiveState} presents it, and how the cloud
+ * hears the device as {@link presentLink} does.
  */
 export function presentChange(
   row: ChangeRow,
@@ -31,6 +32,7 @@ export function presentChange(
     mac: row.mac,
     familyId: row.family_id,
     ...presentLiveState(row),
+    ...presentLink(row),
     event: extra.event ?? null,
     ack: extra.ack ?? null,
   };
@@ -71,6 +73,8 @@ function changeRows(db: Db) {
     "device_state.clock_rate",
     "device_state.last_heard_at",
     "device_state.status_at",
+    "device_state.reports_refused_since",
+    "device_state.reports_refused_reason",
   ]);
 }
 

@@ -592,7 +592,10 @@ async function writeDeviceStates(
   return written;
 }
 
-/** The `device_state` columns of a change message ({@link LiveStateRow}), returned by the batch's upsert. */
+/**
+ * The `device_state` columns of a change message ({@link LiveStateRow}, and how the cloud hears the device:
+ * {@link LinkFactsRow}), returned by the batch's upsert.
+ */
 const LIVE_STATE_COLUMNS = [
   "device_id",
   "online",
@@ -608,6 +611,8 @@ const LIVE_STATE_COLUMNS = [
   "clock_rate",
   "last_heard_at",
   "status_at",
+  "reports_refused_since",
+  "reports_refused_reason",
 ] as const;
 
 /** Devices per statement of {@link writeDeviceIdentities}: 5 parameters each. */

@@ -67,4 +67,33 @@ describe("applyLiveMessage (hub 1 → Device screen)", () => {
     const closed = applyLiveMessage(live, message({ kind: "event", event: { type: "close", closeReason: 513 } }));
     expect(closed.closeReason).toBe(513);
   });
+
+  it("takes how the cloud hears the device from each message: a refusal shows at once, and its end", () => {
+    const live = toLiveDevice(info, 0);
+    const refused = applyLiveMessage(
+      live,
+      message({
+        reportsRefusedSince: "2026-05-01T10:00:00.000Z",
+        reportsRefusedReason: "invalid",
+        lastHeardAt: "2026-05-01T09:59:00.000Z",
+      }),
+    );
+    expect(refused).toMatchObject({
+      reportsRefusedSince: "2026-05-01T10:00:00.000Z",
+      reportsRefusedReason: "invalid",
+      lastHeardAt: "2026-05-01T09:59:00.000Z",
+    });
+    // A message from a server that does not send the facts keeps them.
+    const older = applyLiveMessage(refused, message({}));
+    expect(older.reportsRefusedSince).toBe("2026-05-01T10:00:00.000Z");
+    const accepted = applyLiveMessage(
+      refused,
+      message({ reportsRefusedSince: null, reportsRefusedReason: null, lastHeardAt: "2026-05-01T10:03:00.000Z" }),
+    );
+    expect(accepted).toMatchObject({
+      reportsRefusedSince: null,
+      reportsRefusedReason: null,
+      lastHeardAt: "2026-05-01T10:03:00.000Z",
+    });
+  });
 });

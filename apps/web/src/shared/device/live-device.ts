@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage, TDeviceInfo } from "@aquapilot/contract/wire";
+import type { TDeviceChangeMessage, TDeviceInfo, TDeviceLink } from "@aquapilot/contract/wire";
 import { mergeStationClock, type StationClock, stationClockOf } from "./station-clock.ts";
 
 /** When each live value was last reported (ISO 8601; issue 4 "Freshness"). */
@@ -45,7 +45,22 @@ export function keepStationClock(previous: unknown, next: unknown): unknown {
 }
 
 /**
- * Applies one hub-1 message to the live device (pure, spec §7 hub 1): online flag always; for kind "state" the
+ * How the cloud hears the device after a hub-1 message (contract ZDeviceLink): the message's own facts when it carries
+ * them (servers that send them always do), else what the device had.
+ */
+export function linkFactsOf(message: TDeviceChangeMessage, device: TDeviceLink): Required<TDeviceLink> {
+  return {
+    lastHeardAt: message.lastHeardAt !== undefined ? message.lastHeardAt : (device.lastHeardAt ?? null),
+    reportsRefusedSince:
+      message.reportsRefusedSince !== undefined ? message.reportsRefusedSince : (device.reportsRefusedSince ?? null),
+    reportsRefusedReason:
+      message.reportsRefusedReason !== undefined ? message.reportsRefusedReason : (device.reportsRefusedReason ?? null),
+  };
+}
+
+/**
+ * Applies one hub-1 message to the live device (pure, spec §7 hub 1): online flag and how the cloud hears the device
+ * ({@link linkFactsOf}) always; for kind "state" the
  * station, remaining seconds (restarting the local countdown), water left and flow, each with the message's report
  * time, and the device's clock rate measured against the previous report; an "event" with a close reason sets
  * closeReason. Messages for another device return the same object.
@@ -64,6 +79,7 @@ export function applyLiveMessage(
     lastReportTime: message.lastReportTime ?? device.lastReportTime,
     reportedAt: message.reportedAt ?? device.reportedAt ?? null,
     reported: { ...device.reported },
+    ...linkFactsOf(message, device),
   };
   if (message.kind === "state") {
     if (message.station !== null) {

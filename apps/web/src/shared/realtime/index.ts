@@ -8,6 +8,7 @@ import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { forgetHousehold, knownFamilyIds, lostFamilies } from "../auth/household-lost.tsx";
+import { linkFactsOf } from "../device/live-device.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
 import { domainEvents, useDomainEvents } from "./domain-events.ts";
 import { readBefore } from "./hub-channel.ts";
@@ -53,7 +54,8 @@ export function setDeviceChannel(next: DeviceChangeChannel | null): void {
 
 /**
  * Applies one hub-1 message to a family's device list (pure): the matching device gets the message's online flag,
- * its station when reported, and its last report time when given. Returns the same array when nothing matched.
+ * its station when reported, its last report time when given, and how the cloud hears it (last heard, refused).
+ * Returns the same array when nothing matched.
  */
 export function applyDeviceChange(list: TFamilyDevice[], message: TDeviceChangeMessage): TFamilyDevice[] {
   const index = list.findIndex((d) => d.id === message.deviceId);
@@ -65,6 +67,7 @@ export function applyDeviceChange(list: TFamilyDevice[], message: TDeviceChangeM
     station: message.station ?? device.station,
     // The list shows real time (issue 10 "One clock"): the server's arrival stamp of the report.
     lastReportTime: message.reportedAt ?? message.lastReportTime ?? device.lastReportTime,
+    ...linkFactsOf(message, device),
   };
   return list.map((d, i) => (i === index ? next : d));
 }

@@ -52,23 +52,26 @@ function CommandStatus({ state }: { state: CommandState }) {
  * The controls of spec §4: vacation enter/exit and forced regeneration/flushing (each confirmed), forced switch
  * (press and hold 2 s), firmware update with progress (blocks other commands while it runs) and time sync
  * ("Confirm synchronization time?", sends the phone's time). `syncRequest` changes when the drift banner asks for a sync.
- * Without the phone's link to the cloud or the device's (offline), every control is disabled and a line says why.
+ * Without the phone's link to the cloud or the device's (offline), or while the cloud refuses the device's reports (a
+ * command could never be seen applied), every control is disabled and a line says why.
  */
 export function DeviceControls(props: {
   deviceId: string;
   online: boolean;
+  /** The cloud refuses the device's reports: a command could never be seen applied. */
+  refused?: boolean;
   vacation: boolean;
   otaProgress: number | null;
   onOtaStarted: () => void;
   syncRequest: number;
 }) {
-  const { deviceId, online, vacation, otaProgress, onOtaStarted, syncRequest } = props;
+  const { deviceId, online, refused = false, vacation, otaProgress, onOtaStarted, syncRequest } = props;
   const { t, i18n } = useTranslation();
   const { state, run } = useDeviceCommand(deviceId, online);
   const updating = otaProgress !== null;
   // A command needs the phone's link and the device's: without either, the controls are off and say why.
   const linkLost = usePhoneLink().state !== "connected";
-  const unreachable = linkLost || !online;
+  const unreachable = linkLost || !online || refused;
   const busy = state.status === "pending" || updating || unreachable;
 
   const queryClient = useQueryClient();
@@ -186,7 +189,7 @@ export function DeviceControls(props: {
       </div>
       {unreachable ? (
         <div className="device-controls__off" data-testid="device-controls-off" role="note">
-          {linkLost ? t("link.controlsOff") : t("errors.deviceOffline")}
+          {linkLost ? t("link.controlsOff") : !online ? t("errors.deviceOffline") : t("deviceControl.controlsRefused")}
         </div>
       ) : (
         <div className="device-controls__hint">{t("deviceControl.holdHint")}</div>

@@ -51,6 +51,44 @@ describe("Device screen", () => {
     expect(view.navigatedTo()?.split("?")[0]).toBe("/DeviceAttribute");
   });
 
+  it("an offline device says when it was last heard, links the faults and turns its controls off with why", async () => {
+    const heard = "2026-05-01T14:02:00.000Z";
+    const time = new Date(heard).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" });
+    const view = await renderScreen(<DeviceScreen />, {
+      route,
+      api: { ...background, queryDeviceInfo: info({ online: false, lastHeardAt: heard }) },
+    });
+    expect((await screen.findByTestId("device-last-heard")).textContent).toContain(`Offline · last heard`);
+    expect(screen.getByTestId("device-last-heard").getAttribute("data-heard")).toBe(heard);
+    expect(screen.getByTestId("device-offline").textContent).toContain(time.replace(/^0/, ""));
+    expect(screen.queryByTestId("device-channel")).toBeNull(); // never "Live"
+    expect(screen.getByTestId("control-forced-regeneration").hasAttribute("disabled")).toBe(true);
+    expect(screen.getByTestId("device-controls-off").textContent).toBe("Device offline");
+    fireEvent.click(screen.getByTestId("device-offline"));
+    expect(view.navigatedTo()?.split("?")[0]).toBe("/Fault");
+  });
+
+  it("a device whose reports the cloud refuses is never 'Live': a banner says since when and links the faults", async () => {
+    const view = await renderScreen(<DeviceScreen />, {
+      route,
+      api: {
+        ...background,
+        queryDeviceInfo: info({
+          online: true,
+          reportsRefusedSince: "2026-05-01T14:02:00.000Z",
+          reportsRefusedReason: "invalid",
+        }),
+      },
+    });
+    expect((await screen.findByTestId("device-reports-refused")).textContent).toContain("Reports not accepted since");
+    expect(screen.queryByTestId("device-channel")).toBeNull();
+    expect(screen.getByTestId("device-controls-off").textContent).toBe(
+      "Controls are off while the device's reports are not accepted",
+    );
+    fireEvent.click(screen.getByTestId("device-reports-refused"));
+    expect(view.navigatedTo()?.split("?")[0]).toBe("/Fault");
+  });
+
   it("shows vacation mode and a close reason leading to the faults", async () => {
     const view = await renderScreen(<DeviceScreen />, {
       route,

@@ -8,6 +8,8 @@ import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
 import { useStationDurations } from "../../../shared/device/api/get-station-durations.ts";
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
+import type { LiveDevice } from "../../../shared/device/live-device.ts";
+import { formatMoment } from "../../../shared/format/index.ts";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState, usePhoneLink } from "../../../shared/realtime/index.ts";
@@ -45,6 +47,42 @@ function LastReported({ reportedAt }: { reportedAt: string | null | undefined })
           ? t("device.lastReportedNow")
           : t("device.lastReported", { count: ago })}
     </div>
+  );
+}
+
+/** An offline device's line under its name: when the cloud last heard it ("Offline · last heard 14:02"). */
+function LastHeard({ heardAt }: { heardAt: string | null | undefined }) {
+  const { t, i18n } = useTranslation();
+  const time = formatMoment(heardAt, i18n.language, { timeOnlyToday: true });
+  return (
+    <div className="device-hero__time" data-testid="device-last-heard" data-heard={heardAt ?? ""}>
+      {time ? t("device.lastHeard", { time }) : t("device.neverHeard")}
+    </div>
+  );
+}
+
+/**
+ * Why the device's figures may be old, as a banner that opens the Faults troubleshooting card (docs/architecture.md
+ * "What the phone shows"): the cloud refuses its reports ("Reports not accepted since 14:02"), or it is offline
+ * ("The device is offline since 14:02"). Nothing while it is online and heard.
+ */
+function LinkProblem({ device, onOpen }: { device: LiveDevice; onOpen: () => void }) {
+  const { t, i18n } = useTranslation();
+  const refusedSince = device.reportsRefusedSince ?? null;
+  if (!refusedSince && device.online) return null;
+  const at = refusedSince ?? device.lastHeardAt ?? device.reportedAt ?? device.lastReportTime ?? null;
+  const time = formatMoment(at, i18n.language, { timeOnlyToday: true }) ?? "—";
+  return (
+    <button
+      type="button"
+      className="device-banner device-banner--warning"
+      onClick={onOpen}
+      data-testid={refusedSince ? "device-reports-refused" : "device-offline"}
+      data-since={at ?? ""}
+    >
+      <span>{refusedSince ? t("device.reportsRefused", { time }) : t("device.offlineBanner", { time })}</span>
+      <RightOutline />
+    </button>
   );
 }
 
@@ -174,12 +212,13 @@ export function DeviceScreen() {
                 >
                   {device.online ? t("device.online") : t("device.offline")}
                 </Tag>
-                <LiveChip deviceOk={device.online} />
+                <LiveChip deviceOk={device.online && !device.reportsRefusedSince} />
               </div>
-              <LastReported reportedAt={reportedAt} />
+              {device.online ? <LastReported reportedAt={reportedAt} /> : <LastHeard heardAt={device.lastHeardAt} />}
             </div>
           </section>
 
+          <LinkProblem device={device} onOpen={() => navigateTo(PATHS.Fault, { deviceId, familyId })} />
           {device.vacation ? (
             <div className="device-banner device-banner--info" data-testid="device-vacation">
               {t("device.vacation")}
@@ -224,6 +263,7 @@ export function DeviceScreen() {
           <ControlsSection
             deviceId={device.id}
             online={device.online}
+            refused={Boolean(device.reportsRefusedSince)}
             vacation={device.vacation}
             otaProgress={live.otaProgress}
             onOtaStarted={onOtaStarted}
