@@ -259,6 +259,42 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
       });
     });
 
+    it("salt: 50 kg refilled on a 3 kg valve lasts at most salt ÷ salt per regeneration × its maximum interval", async () => {
+      const state = await t.db
+        .selectFrom("device_state")
+        .select("settings_json")
+        .where("device_id", "=", deviceId)
+        .executeTakeFirstOrThrow();
+      const settings = JSON.parse(state.settings_json ?? "{}") as Record<string, unknown>;
+      // This device's history alone (2 regenerations in 30 days: 0.2 kg a day) would say 250 days.
+      for (const maxDays of [15, 10]) {
+        await t.db
+          .updateTable("device_state")
+          .set({ settings_json: JSON.stringify({ ...settings, maximumRegenerationIntervalDay: maxDays }) })
+          .where("device_id", "=", deviceId)
+          .execute();
+        const reset = await call(t, endpoints.resetSaltLevel, {
+          as: owner,
+          query: { deviceId, levelKg: "50" },
+          lang: "en",
+        });
+        expect(reset.status).toBe(200);
+        const status = await call(t, endpoints.getSaltStatus, { as: owner, query: { deviceId }, lang: "en" });
+        // The physical ceiling, computed here: 50 kg ÷ 3 kg = 16⅔ regenerations, at most `maxDays` apart.
+        const ceiling = Math.floor((50 / 3) * maxDays);
+        expect(status.result.saltLevelKg).toBe(50);
+        expect(status.result.saltPerRegenerationKg).toBe(3);
+        expect(status.result.saltDaysLeft).toBeGreaterThan(0);
+        expect(status.result.saltDaysLeft).toBeLessThanOrEqual(ceiling);
+        expect(status.result.regenerationIntervalDays).toBeLessThanOrEqual(maxDays);
+      }
+      await t.db
+        .updateTable("device_state")
+        .set({ settings_json: state.settings_json })
+        .where("device_id", "=", deviceId)
+        .execute();
+    });
+
     it("salt: the level entered is the level shown, even when the device's clock runs ahead of the cloud's", async () => {
       // A regeneration the cloud received an hour before the refill, stamped by a fast device clock a day later.
       await t.db
