@@ -260,7 +260,7 @@ describe("embedded broker and gateway", () => {
     ).rejects.toThrow(/Not authorized/);
   });
 
-  it("drops invalid payloads and keeps running", async () => {
+  it("drops invalid payloads, announces the refusal once, and keeps running", async () => {
     const b = await rawClient({ clientId: B.mac, username: B.mac, password: B.secret });
     const before = changes(B.mac).length;
     await b.publishAsync(deviceTopic(B.mac, "state"), "not json", { qos: 1 });
@@ -268,9 +268,16 @@ describe("embedded broker and gateway", () => {
     await b.publishAsync(deviceTopic(B.mac, "status"), JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: true }), {
       qos: 1,
     });
-    const ev = await waitFor(() => changes(B.mac).slice(before)[0]);
-    expect(ev.message.kind).toBe("online");
-    expect(changes(B.mac).slice(before)).toHaveLength(1);
+    await waitFor(() =>
+      changes(B.mac)
+        .slice(before)
+        .find((e) => e.message.kind === "online"),
+    );
+    // Nothing refused is stored; the household hears once that the device's reports are refused, then its status.
+    const seen = changes(B.mac).slice(before);
+    expect(seen.map((e) => e.message.kind)).toEqual(["state", "online"]);
+    expect(seen[0].message.reportsRefusedSince).toEqual(expect.any(String));
+    expect(seen[0].message.station).not.toBe(42);
     await b.publishAsync(deviceTopic(B.mac, "status"), JSON.stringify({ v: 1, online: false }), { qos: 1 });
     await waitFor(async () => (await state(B.mac)).online === 0);
     b.end();
