@@ -16,12 +16,15 @@ function stationTone(station: number | null): string {
   return "regenerating";
 }
 
-/** A softener drawn as a placeholder when the device has no image. */
-/** The badges of a device as antd-mobile tags (keys for the browser tests' `data-badges`). */
-function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean) {
+/**
+ * The badges of a device as antd-mobile tags (keys for the browser tests' `data-badges`): first that the cloud refuses
+ * its reports (its figures stopped: the list's own, live fact), then the dashboard's.
+ */
+function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean, refused: boolean) {
   const b = figures?.badges;
   const list: Array<{ key: string; color: "primary" | "success" | "warning" | "danger" | "default"; text: string }> =
     [];
+  if (refused) list.push({ key: "refused", color: "warning", text: "refused" });
   if (!b) return list;
   if (b.alarm)
     list.push({ key: `alarm-${b.alarm}`, color: "danger", text: b.alarm === "closed" ? "closed" : "offline" });
@@ -65,7 +68,7 @@ export const DeviceCard = memo(function DeviceCard({
   // The live station (hub 1) is newer than the dashboard's badge.
   const regenerating =
     device.station === null ? (figures?.badges.regenerating ?? false) : isCycleStation(device.station);
-  const badges = badgeList(figures, regenerating);
+  const badges = badgeList(figures, regenerating, Boolean(device.reportsRefusedSince));
   const seen = formatMoment(figures?.lastSeenAt, lang, { timeOnlyToday: true });
   const dash = "—";
 

@@ -66,6 +66,19 @@ describe("Home screen", () => {
     expect(view.navigatedParams()).toEqual({ deviceId: "d1", familyId: "f1" });
   });
 
+  it("a device whose reports the cloud refuses carries a badge saying so; the badge goes with the next accepted report", async () => {
+    const view = await renderScreen(<HomeScreen />, {
+      api: api(true, [{ ...device("d1", "Kitchen", true), reportsRefusedSince: "2026-05-01T10:00:00.000Z" }]),
+    });
+    const card = await screen.findByTestId("device-card");
+    await waitFor(() => expect(card.dataset.badges?.split(" ")).toContain("refused"));
+    expect(card.textContent).toContain("Reports not accepted");
+    await view.sendDeviceChange(
+      deviceChange({ deviceId: "d1", mac: "A1B2C3D4E5F6", kind: "state", online: true, reportsRefusedSince: null }),
+    );
+    await waitFor(() => expect(screen.getByTestId("device-card").dataset.badges?.split(" ")).not.toContain("refused"));
+  });
+
   it("draws a live message into its card, the count and the total without drawing the whole screen again", async () => {
     const view = await renderScreen(<HomeScreen />, {
       api: api(true, [device("d1", "Kitchen", true), device("d2", "Garage", true)]),
