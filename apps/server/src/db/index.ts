@@ -22,6 +22,7 @@ import * as m0016 from "./migrations/0016-session-families.ts";
 import * as m0017 from "./migrations/0017-push-installations.ts";
 import * as m0018 from "./migrations/0018-hourly-water-sum.ts";
 import * as m0019 from "./migrations/0019-device-link-honesty.ts";
+import * as m0020 from "./migrations/0020-telemetry-total.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017-push-installations": m0017,
   "0018-hourly-water-sum": m0018,
   "0019-device-link-honesty": m0019,
+  "0020-telemetry-total": m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -126,6 +126,8 @@ export interface DeviceStateTable {
   reports_refused_since: string | null;
   /** Why they are refused: a gateway refusal reason (migration 0019); null while they are accepted. */
   reports_refused_reason: string | null;
+  /** Totaliser of the last stored telemetry record, L (migration 0020); null before the first. */
+  telemetry_total_l: number | null;
 }
 
 export interface DeviceEventsTable {

@@ -17,8 +17,9 @@ export type GatewayRejectReason = (typeof GATEWAY_REJECT_REASONS)[number];
  * What the gateway corrected in messages it accepted (issue 11), counts since start: messages whose device time was
  * implausible (stored with the receive time, or for a state report the pinned reading), station starts dropped as
  * inconsistent, setting keys dropped (unknown or out of range), counter resets accepted (a totaliser or regeneration
- * count lower than stored: docs/device-protocol.md §5.1), and redelivered copies of a report already stored whose
- * counters are lower than the newer ones stored since (written no second time, not taken for a reset).
+ * count lower than stored: docs/device-protocol.md §5.1), redelivered copies of a report already stored whose
+ * counters are lower than the newer ones stored since (written no second time, not taken for a reset), and telemetry
+ * whose `intervalWaterL` was more than its totaliser rose since the previous record (stored as that rise).
  */
 export interface GatewayCorrections {
   timeReplaced: number;
@@ -26,7 +27,11 @@ export interface GatewayCorrections {
   settingsDropped: number;
   counterRestarts: number;
   redeliveredIgnored: number;
+  intervalBounded: number;
 }
+
+/** How far a telemetry record's interval may exceed its totaliser's rise before it is bounded, L (three roundings). */
+const INTERVAL_TOLERANCE = 0.15;
 
 /** The same warning about one device is written at most once per this many ms (the rest are counted). */
 const LOG_GATE_MS = 60_000;
@@ -54,6 +59,7 @@ export class DeviceMessageChecks {
     settingsDropped: 0,
     counterRestarts: 0,
     redeliveredIgnored: 0,
+    intervalBounded: 0,
   };
   private readonly logGate = new Map<string, { until: number; suppressed: number }>();
   /** Last receive time (ms) given to a record of each device whose own time was replaced: kept strictly increasing. */
@@ -132,6 +138,28 @@ export class DeviceMessageChecks {
   noteCounterReset(mac: string, channel: MqttChannel, detail: Record<string, unknown>): void {
     this.correctedCounts.counterRestarts++;
     this.gatedLog("info", mac, "counter-reset", { mac, channel, ...detail });
+  }
+
+  /**
+   * The water a telemetry record may count (docs/device-protocol.md §5.1), L: its `intervalWaterL`, at most what the
+   * totaliser rose since the device's previous stored record (`previousTotalL`; after a counter reset, the new total
+   * itself: it counted from zero). So a device that restarts keeping its totaliser but not its last sent total counts
+   * nothing twice. Counts and logs (gated) a bounded one. Unbounded when there is no believable previous record.
+   */
+  boundedInterval(mac: string, previousTotalL: number | null, totalWaterL: number, intervalWaterL: number): number {
+    if (previousTotalL === null || !Number.isFinite(previousTotalL) || previousTotalL > MQTT_BOUNDS.waterL) {
+      return intervalWaterL;
+    }
+    const rise =
+      checkCounter(previousTotalL, totalWaterL, MQTT_BOUNDS.waterL) === "reset"
+        ? totalWaterL
+        : totalWaterL - previousTotalL;
+    const bound = Math.max(0, rise);
+    // The wire rounds the total and the interval to 0.1 L each: up to 0.15 L apart without any water counted twice.
+    if (intervalWaterL <= bound + INTERVAL_TOLERANCE) return intervalWaterL;
+    this.correctedCounts.intervalBounded++;
+    this.gatedLog("info", mac, "interval", { mac, intervalWaterL, totaliserRoseL: bound });
+    return Math.round(bound * 1000) / 1000;
   }
 
   /** Counts a redelivered report whose counters are below the newer ones stored since (nothing written for it). */

@@ -175,6 +175,31 @@ describe.each(ENGINES)("the device link on %s", (engine) => {
     expect(await listed()).toMatchObject({ reportsRefusedSince: null, reportsRefusedReason: null });
   });
 
+  it("counts no water twice: a record's interval is at most what the totaliser rose since the previous record", async () => {
+    const intervals = async () =>
+      (
+        await database.db
+          .selectFrom("device_telemetry")
+          .select(["ts", "interval_water_l"])
+          .where("device_id", "=", deviceId)
+          .orderBy("ts")
+          .execute()
+      ).map((r) => r.interval_water_l);
+    const boundedBefore = link.gateway.corrected.intervalBounded;
+    total = 500;
+    await publish("telemetry", { v: 1, ts: iso(), totalWaterL: 500, flowRateLpm: 1, intervalWaterL: 2 });
+    // Restarted keeping its totaliser but not its last sent total: it claims its whole history again.
+    await publish("telemetry", { v: 1, ts: iso(1), totalWaterL: 503, flowRateLpm: 1, intervalWaterL: 503 });
+    expect((await intervals()).slice(-2)).toEqual([2, 3]);
+    expect(link.gateway.corrected.intervalBounded).toBe(boundedBefore + 1);
+    // After a counter reset the rise is the new total (counted from zero): 4 L are 4 L.
+    await publish("telemetry", { v: 1, ts: iso(2), totalWaterL: 4, flowRateLpm: 1, intervalWaterL: 4 });
+    expect((await intervals()).at(-1)).toBe(4);
+    expect(link.gateway.corrected.intervalBounded).toBe(boundedBefore + 1);
+    total = 600;
+    await publish("telemetry", telemetry());
+  });
+
   it("marks a command done only once a state report shows its effect, the ack alone leaves it pending", async () => {
     await publish("state", state());
     const commands: Array<{ id: string; name: string }> = [];

@@ -31,6 +31,9 @@ export type { TelemetryHook } from "./telemetry-batch.ts";
  */
 export type DeviceEventHook = (event: { deviceId: string; eventId: string; type: string }) => Promise<unknown>;
 
+/** The `cause` of a domain event a device's own report raised (contract ZDomainEvent: a call's name otherwise). */
+export const DEVICE_REPORT_CAUSE = "deviceReport";
+
 /** Options of {@link DeviceRecords}. */
 export interface DeviceRecordsDeps {
   db: Db;
@@ -280,6 +283,17 @@ export class DeviceRecords {
       settings: (msg.settings ?? {}) as Record<string, unknown>,
     };
     if (device.awaiting_commands) await this.settleAppliedCommands(ctx, device.id, reported);
+    // Vacation switched at the valve (or a command's effect now shown): the members' open screens read the device
+    // again. The change message carries no vacation flag; a first report changes nothing anyone saw.
+    if (device.vacation !== null && device.vacation !== undefined && device.vacation !== values.vacation) {
+      ctx.announceDomain({
+        kind: "device",
+        familyId: device.family_id,
+        deviceId: device.id,
+        userId: null,
+        cause: DEVICE_REPORT_CAUSE,
+      });
+    }
     // A later message of this device in the same batch checks against what this one stored.
     Object.assign(ctx.device ?? {}, identity, {
       total_water_l: msg.totalWaterL,
@@ -288,6 +302,7 @@ export class DeviceRecords {
       rate_anchor_ts: rate.anchorTs,
       rate_anchor_at: rate.anchorAt,
       last_report_time: reportTs,
+      vacation: values.vacation,
       reported,
     });
     ctx.announce(device.id, "state");
@@ -328,14 +343,19 @@ export class DeviceRecords {
       // A row the write would create needs its required columns (SQLite checks them before the upsert's update).
       ctx.writeState(device.id, cleared, { online: 0, vacation: 0, regeneration_count: 0, updated_at: now });
     }
+    // Never more water than the totaliser rose since the previous record: nothing counted twice.
+    const intervalWaterL = checks.boundedInterval(mac, device.telemetry_total_l, msg.totalWaterL, msg.intervalWaterL);
     // A later message of this device in the same batch checks its counter against this one.
-    if (ctx.device) ctx.device.total_water_l = msg.totalWaterL;
+    if (ctx.device) {
+      ctx.device.total_water_l = msg.totalWaterL;
+      ctx.device.telemetry_total_l = msg.totalWaterL;
+    }
     const stored = ctx.telemetry({
       deviceId: device.id,
       ts: recordTs,
       totalWaterL: msg.totalWaterL,
       flowRateLpm: msg.flowRateLpm,
-      intervalWaterL: msg.intervalWaterL,
+      intervalWaterL,
       receivedAt: now,
     });
     return { stored };

@@ -1,4 +1,4 @@
-import type { TDeviceChangeMessage } from "@aquapilot/contract";
+import type { TDeviceChangeMessage, TDomainEvent } from "@aquapilot/contract";
 import { type Insertable, sql } from "kysely";
 import { isPostgres } from "../auth/access.ts";
 import type { Bus } from "../bus.ts";
@@ -66,6 +66,10 @@ export interface BatchDevice {
   /** Since when (server time) and why its reports are refused; null while they are accepted. */
   reports_refused_since: string | null;
   reports_refused_reason: string | null;
+  /** Totaliser of its last stored telemetry record, L; null before the first. */
+  telemetry_total_l: number | null;
+  /** The vacation flag of its last stored state report (1 on, 0 off); null before the first. */
+  vacation: number | null;
   /** Whether a command of the device waits for a state report that shows its effect (status "acked"). */
   awaiting_commands: boolean;
   /**
@@ -117,6 +121,11 @@ export interface BatchContext {
    * in one query); `extra` is the event or acknowledgement.
    */
   announce(deviceId: string, kind: ChangeKind, extra?: Pick<TDeviceChangeMessage, "event" | "ack">): void;
+  /**
+   * Publishes a domain event after the commit (bus `domain.event`: hub 1 sends it to the household's members, whose
+   * open screens fetch what it names again): a change the device made itself that no change message carries.
+   */
+  announceDomain(event: TDomainEvent): void;
 }
 
 /** Options of {@link TelemetryBatcher}. */
@@ -317,6 +326,7 @@ export class TelemetryBatcher {
   private async write(batch: Batch): Promise<void> {
     const results: unknown[] = [];
     const announcements: Announcement[] = [];
+    const domainEvents: TDomainEvent[] = [];
     const states = new Map<string, PendingState>();
     const identities = new Map<string, DeviceIdentity>();
     let messages: TDeviceChangeMessage[] = [];
@@ -344,6 +354,7 @@ export class TelemetryBatcher {
               writeState: (deviceId, values, defaults = {}) => mergeStateWrite(states, deviceId, values, defaults),
               writeIdentity: (deviceId, identity) => identities.set(deviceId, { ...identity }),
               announce: (deviceId, kind, extra = {}) => announcements.push({ deviceId, kind, extra }),
+              announceDomain: (event) => domainEvents.push(event),
             }),
           );
         }
@@ -373,6 +384,7 @@ export class TelemetryBatcher {
               {
                 flow_rate_lpm: r.flowRateLpm,
                 total_water_l: r.totalWaterL,
+                telemetry_total_l: r.totalWaterL,
                 updated_at: r.receivedAt,
                 last_heard_at: r.receivedAt,
               },
@@ -414,6 +426,7 @@ export class TelemetryBatcher {
     for (const message of messages) {
       this.bus?.publish({ type: "device.changed", familyId: message.familyId, deviceId: message.deviceId, message });
     }
+    for (const event of domainEvents) this.bus?.publish({ type: "domain.event", event });
     for (const p of batch.rows) {
       const key = keyOf(p.row.deviceId, p.row.ts);
       p.resolve(first.get(key) === p && stored.has(key));
@@ -435,6 +448,7 @@ async function updateLiveFigures(trx: Db, rows: Iterable<TelemetryRow>): Promise
       .set({
         flow_rate_lpm: r.flowRateLpm,
         total_water_l: r.totalWaterL,
+        telemetry_total_l: r.totalWaterL,
         updated_at: r.receivedAt,
         last_heard_at: r.receivedAt,
       })
@@ -490,6 +504,8 @@ async function readBatchDevices(db: Db, macs: readonly string[]): Promise<Map<st
         "device_state.last_report_time",
         "device_state.reports_refused_since",
         "device_state.reports_refused_reason",
+        "device_state.telemetry_total_l",
+        "device_state.vacation",
         (eb) =>
           eb
             .exists(
