@@ -12,7 +12,7 @@ import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databas
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { familyDeviceQuery, provisionDevice, toFamilyDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
-import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
+import { type DeviceLink, type IotLogger, startDeviceLink } from "./index.ts";
 
 /**
  * The cloud says honestly whether it hears a device and accepts what it says (docs/device-protocol.md §3.5, §5.1,
@@ -40,6 +40,11 @@ describe.each(ENGINES)("the device link on %s", (engine) => {
   let device: MqttClient;
   let deviceId: string;
   const events: BusEvent[] = [];
+  const logged: Array<{ obj: object; msg?: string }> = [];
+  const keep = (obj: object, msg?: string) => {
+    logged.push({ obj, msg });
+  };
+  const logger: IotLogger = { debug: keep, info: keep, warn: keep, error: keep };
   const bus = new InProcessBus();
   bus.subscribe((e) => {
     events.push(e);
@@ -97,7 +102,7 @@ describe.each(ENGINES)("the device link on %s", (engine) => {
       dataDir: database.dataDir,
       mqttHost: "127.0.0.1",
       mqttPort: 0,
-      logger: silentLogger,
+      logger,
       onTelemetry: rollupTelemetryBatch,
       quietSweepMs: 0,
     });
@@ -138,6 +143,13 @@ describe.each(ENGINES)("the device link on %s", (engine) => {
     expect(onlineChanges().slice(before)).toEqual([expect.objectContaining({ online: false })]);
     // Announced once: the next sweep's window starts where this one ended.
     expect(await link.gateway.sweepQuietDevices()).toEqual([]);
+    // The sweep also tells the operator the refusal and correction counts (when they changed, once a minute).
+    const counts = logged.filter((l) => l.msg === "device link: refused and corrected messages since start");
+    expect(counts).toHaveLength(1);
+    expect(counts[0].obj).toMatchObject({
+      rejected: { invalid: 0, "not-json": 0 },
+      corrected: { counterRestarts: expect.any(Number) },
+    });
     // Commands are refused as for an offline device.
     await expect(link.sendCommand({ deviceId, name: "query" })).rejects.toMatchObject({ code: "DeviceOffline" });
 
