@@ -283,6 +283,47 @@ describe("embedded broker and gateway", () => {
     b.end();
   });
 
+  it("vacation switched at the valve reaches the household as a domain event; an unchanged flag raises none", async () => {
+    const b = await rawClient({ clientId: B.mac, username: B.mac, password: B.secret });
+    const report = (vacation: boolean, ms: number) => ({
+      v: 1,
+      ts: new Date(Date.now() + ms).toISOString(),
+      station: 0,
+      stationRemainingSeconds: null,
+      remainingWaterL: 4400,
+      capacityL: 4500,
+      flowRateLpm: 0,
+      totalWaterL: 100,
+      vacation,
+      closeReason: null,
+      firmwareVersion: "1.2.3",
+      model: "AQ-S25",
+      serialNumber: "RV0001",
+      deviceSerialNumber: "AQ0001",
+      regenerationCount: 1,
+    });
+    const domain = () =>
+      events.filter((e) => e.type === "domain.event" && e.event.deviceId === deviceIds[B.mac]) as Array<
+        Extract<BusEvent, { type: "domain.event" }>
+      >;
+    await b.publishAsync(deviceTopic(B.mac, "state"), JSON.stringify(report(false, 0)), { qos: 1 });
+    await waitFor(async () => (await state(B.mac)).vacation === 0);
+    const before = domain().length;
+    await b.publishAsync(deviceTopic(B.mac, "state"), JSON.stringify(report(false, 1000)), { qos: 1 });
+    await b.publishAsync(deviceTopic(B.mac, "state"), JSON.stringify(report(true, 2000)), { qos: 1 });
+    await waitFor(async () => (await state(B.mac)).vacation === 1);
+    await waitFor(() => domain().length > before);
+    expect(
+      domain()
+        .slice(before)
+        .map((e) => e.event),
+    ).toEqual([
+      // B belongs to no household here: the event names none (a household's device names its household).
+      { kind: "device", familyId: null, deviceId: deviceIds[B.mac], userId: null, cause: "deviceReport" },
+    ]);
+    b.end();
+  });
+
   it("an abrupt disconnect fires the will: online false is recorded and announced", async () => {
     const c = device(C);
     await c.start();
@@ -317,6 +358,13 @@ describe("embedded broker and gateway", () => {
     const cmdRow = await db.selectFrom("device_commands").selectAll().where("id", "=", commandId).executeTakeFirst();
     expect(cmdRow).toMatchObject({ status: "done", name: "forced-regeneration", error: null });
     expect(cmdRow?.acked_at).toBeTruthy();
+    // Done: the household's open screens hear it as a domain event of the device.
+    const doneEvent = await waitFor(() =>
+      events.find(
+        (e) => e.type === "domain.event" && e.event.deviceId === deviceIds[A.mac] && e.event.cause === "deviceReport",
+      ),
+    );
+    expect(doneEvent).toMatchObject({ event: { kind: "device", familyId, deviceId: deviceIds[A.mac] } });
 
     // The port does not send a known id again.
     await link.sendCommand({ deviceId: deviceIds[A.mac], name: "forced-regeneration", commandId });

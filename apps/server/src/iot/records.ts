@@ -282,18 +282,13 @@ export class DeviceRecords {
       regenerationCount: msg.regenerationCount,
       settings: (msg.settings ?? {}) as Record<string, unknown>,
     };
-    if (device.awaiting_commands) await this.settleAppliedCommands(ctx, device.id, reported);
-    // Vacation switched at the valve (or a command's effect now shown): the members' open screens read the device
-    // again. The change message carries no vacation flag; a first report changes nothing anyone saw.
-    if (device.vacation !== null && device.vacation !== undefined && device.vacation !== values.vacation) {
-      ctx.announceDomain({
-        kind: "device",
-        familyId: device.family_id,
-        deviceId: device.id,
-        userId: null,
-        cause: DEVICE_REPORT_CAUSE,
-      });
-    }
+    const settled = device.awaiting_commands ? await this.settleAppliedCommands(ctx, device.id, reported) : 0;
+    // A command's effect now shown, or vacation switched at the valve: the members' open screens read the device
+    // again (the change message carries neither settings nor the vacation flag). A first report changes nothing
+    // anyone saw.
+    const vacationChanged =
+      device.vacation !== null && device.vacation !== undefined && device.vacation !== values.vacation;
+    if (settled > 0 || vacationChanged) announceDeviceChanged(ctx, device);
     // A later message of this device in the same batch checks against what this one stored.
     Object.assign(ctx.device ?? {}, identity, {
       total_water_l: msg.totalWaterL,
@@ -466,30 +461,33 @@ export class DeviceRecords {
   /**
    * Settles the device's commands that were acknowledged and wait for a state report showing their effect
    * (status "acked"): each one `reported` shows applied (command-effect.ts, against what the state said at the ack)
-   * becomes "done". The rest keep waiting.
+   * becomes "done". The rest keep waiting. Answers how many became done.
    */
   private async settleAppliedCommands(
     ctx: BatchContext,
     deviceId: string,
     reported: Parameters<typeof commandApplied>[2],
-  ): Promise<void> {
+  ): Promise<number> {
     const waiting = await ctx.trx
       .selectFrom("device_commands")
       .select(["id", "name", "params_json", "ack_baseline_json"])
       .where("device_id", "=", deviceId)
       .where("status", "=", "acked")
       .execute();
+    let done = 0;
     for (const c of waiting) {
       const baseline = parseJson(c.ack_baseline_json ?? "{}") as Parameters<typeof commandApplied>[3];
       if (!commandApplied(c.name, parseJson(c.params_json), reported, baseline)) continue;
       // The state report that shows it is announced (kind "state"); its ack was announced when it came.
-      await ctx.trx
+      const updated = await ctx.trx
         .updateTable("device_commands")
         .set({ status: "done" })
         .where("id", "=", c.id)
         .where("status", "=", "acked")
-        .execute();
+        .executeTakeFirst();
+      done += Number(updated.numUpdatedRows);
     }
+    return done;
   }
 
   /**
@@ -535,5 +533,21 @@ export class DeviceRecords {
     ctx.announce(device.id, "ack", {
       ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed"), command: updated.name },
     });
+    // Done at once (the state already showed it): the members' open screens read the device again.
+    if (status === "done") announceDeviceChanged(ctx, device);
   }
+}
+
+/**
+ * Publishes, after the batch's commit, the domain event of a change the device made (contract ZDomainEvent kind
+ * "device", cause {@link DEVICE_REPORT_CAUSE}): every member's open screen of the device reads it again.
+ */
+function announceDeviceChanged(ctx: BatchContext, device: { id: string; family_id: string | null }): void {
+  ctx.announceDomain({
+    kind: "device",
+    familyId: device.family_id,
+    deviceId: device.id,
+    userId: null,
+    cause: DEVICE_REPORT_CAUSE,
+  });
 }
