@@ -1,7 +1,7 @@
 import type { Language, TDashboardBadges, TDeviceDashboard, TFamilyDashboard } from "@aquapilot/contract";
 import type { Db } from "../../db/index.ts";
 import { addLocalDays, localDayStart } from "../../http/time-zone.ts";
-import { presentLink } from "../../iot/live-state.ts";
+import { type LinkRow, linkOnline, presentLink } from "../../iot/live-state.ts";
 import type { AppContext } from "../context.ts";
 import { queryOtaVersion } from "../device-control/index.ts";
 import type { ReportedSettings } from "../statistics/index.ts";
@@ -85,6 +85,7 @@ function dashboardRows(db: Db, familyId: string) {
       "s.reported_at",
       "s.updated_at",
       "s.last_heard_at",
+      "s.status_at",
       "s.reports_refused_since",
       "s.reports_refused_reason",
       "s.clock_rate",
@@ -104,18 +105,19 @@ type DashboardRow = Awaited<ReturnType<typeof dashboardRows>>[number];
 /**
  * The badges of one device (contract ZDashboardBadges), pure: vacation; a cycle running (stations 1–4, 6–8);
  * firmware "updating" while an update runs, "available" when the device reports a version older than the latest;
- * alarm "closed" while a close reason is open, else "offline" when offline for more than `offlineMinutes` (since the
- * offline watcher first saw it, else since the state was last written).
+ * alarm "closed" while a close reason is open, else "offline" when offline (linkOnline: status, or not heard within the
+ * report interval plus margin) for more than `offlineMinutes` (since the offline watcher first saw it, else since the
+ * state was last written).
  */
 export function dashboardBadges(
-  row: Pick<DashboardRow, "online" | "station" | "vacation" | "close_reason" | "updated_at" | "offline_since">,
+  row: Pick<DashboardRow, "station" | "vacation" | "close_reason" | "updated_at" | "offline_since"> & LinkRow,
   ota: { currentVersion: string | null; updateAvailable: boolean; updating: boolean } | null,
   nowMs: number,
   offlineMinutes: number,
 ): TDashboardBadges {
   const offlineSince = Date.parse(row.offline_since ?? row.updated_at ?? "");
   const offlineTooLong =
-    row.online !== 1 && Number.isFinite(offlineSince) && nowMs - offlineSince > offlineMinutes * 60_000;
+    !linkOnline(row, nowMs) && Number.isFinite(offlineSince) && nowMs - offlineSince > offlineMinutes * 60_000;
   return {
     vacation: row.vacation === 1,
     regenerating: row.station !== null && row.station !== undefined && CYCLE_STATIONS.has(row.station),

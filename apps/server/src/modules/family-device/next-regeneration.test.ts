@@ -223,5 +223,9 @@ describe("dashboard badges", () => {
     expect(dashboardBadges(offline, ota, now, 30).alarm).toBeNull();
     expect(dashboardBadges({ ...offline, offline_since: "2026-03-12T11:00:00Z" }, ota, now, 30).alarm).toBe("offline");
     expect(dashboardBadges({ ...offline, updated_at: "2026-03-12T11:20:00Z" }, ota, now, 30).alarm).toBe("offline");
+    // Status online, but not heard for 40 minutes: offline all the same; heard a minute ago: no alarm.
+    const quiet = { ...row, last_heard_at: "2026-03-12T11:20:00Z", status_at: "2026-03-12T11:00:00Z" };
+    expect(dashboardBadges({ ...quiet, updated_at: "2026-03-12T11:20:00Z" }, ota, now, 30).alarm).toBe("offline");
+    expect(dashboardBadges({ ...quiet, last_heard_at: "2026-03-12T11:59:00Z" }, ota, now, 30).alarm).toBeNull();
   });
 });

@@ -189,6 +189,38 @@ describe.each(ENGINES)("message center on %s", (engine) => {
     await t.db.updateTable("device_state").set({ online: 1 }).execute();
   });
 
+  it("raises the offline alarm for a device whose status still says online but that the cloud no longer hears", async () => {
+    const heardAt = new Date(clock).toISOString();
+    await t.db
+      .updateTable("device_state")
+      .set({ online: 1, last_heard_at: heardAt, status_at: heardAt, updated_at: heardAt })
+      .where("device_id", "=", deviceId)
+      .execute();
+    const before = await count(ownerId, { event: "offline" });
+    expect(await center.checkOfflineDevices()).toBe(0);
+    // Quiet beyond the report interval plus margin: an offline period starts, alarmed after 30 minutes.
+    clock += 3 * MINUTE;
+    expect(await center.checkOfflineDevices()).toBe(0);
+    clock += 31 * MINUTE;
+    expect(await center.checkOfflineDevices()).toBe(2);
+    expect(await count(ownerId, { event: "offline" })).toBe(before + 1);
+    // Heard again: the period ends.
+    await t.db
+      .updateTable("device_state")
+      .set({ last_heard_at: new Date(clock).toISOString() })
+      .where("device_id", "=", deviceId)
+      .execute();
+    expect(await center.checkOfflineDevices()).toBe(0);
+    expect(
+      await t.db.selectFrom("device_offline_watch").select("device_id").where("device_id", "=", deviceId).execute(),
+    ).toEqual([]);
+    await t.db
+      .updateTable("device_state")
+      .set({ last_heard_at: null, status_at: null })
+      .where("device_id", "=", deviceId)
+      .execute();
+  });
+
   it("warns of low salt once per refill, after a regeneration", async () => {
     await t.db
       .updateTable("device_state")

@@ -1,4 +1,6 @@
-import type { Db } from "../../db/index.ts";
+import type { ExpressionBuilder } from "kysely";
+import type { Database, Db } from "../../db/index.ts";
+import { DEVICE_HEARD_WINDOW_MS } from "../../iot/live-state.ts";
 import type { MessageDelivery } from "./delivery.ts";
 import { isWithinOfflineGrace, OFFLINE_MEANING } from "./rules.ts";
 
@@ -28,17 +30,27 @@ export class OfflineWatcher {
 
   /**
    * One check: a device (bound to a household) that has been offline for more than `offlineMinutes` gets one
-   * "offline" alarm per offline period (source `offline:{deviceId}:{since}`). A period starts when the watcher first
-   * sees the device offline (at the time of its last status change, but never before this process started, so a
-   * restart of the server does not raise false alarms) and ends when the device is seen online. Answers messages
-   * created.
+   * "offline" alarm per offline period (source `offline:{deviceId}:{since}`). Offline: its status says so, or the
+   * cloud has not heard it within the report interval plus margin (docs/device-protocol.md §5.2). A period starts
+   * when the watcher first sees the device offline (at the time of its last write, status or report, but never
+   * before this process started, so a restart of the server does not raise false alarms) and ends when the device is
+   * seen online. Answers messages created.
    */
   async check(): Promise<number> {
     const { db } = this.deps;
     const now = this.deps.now();
+    // Online as the device answers say (docs/device-protocol.md §5.2): its status says so and the cloud heard it
+    // within the report interval plus margin (a row from before those times were kept follows its status).
+    const cutoff = new Date(now.getTime() - DEVICE_HEARD_WINDOW_MS).toISOString();
+    const heard = (eb: ExpressionBuilder<Database, "device_state">) =>
+      eb.or([
+        eb.and([eb("device_state.last_heard_at", "is", null), eb("device_state.status_at", "is", null)]),
+        eb("device_state.last_heard_at", ">=", cutoff),
+        eb("device_state.status_at", ">=", cutoff),
+      ]);
     await db
       .deleteFrom("device_offline_watch")
-      .where("device_id", "in", db.selectFrom("device_state").select("device_id").where("online", "=", 1))
+      .where("device_id", "in", db.selectFrom("device_state").select("device_id").where("online", "=", 1).where(heard))
       .execute();
     const rows = await db
       .selectFrom("device_state")
@@ -50,7 +62,7 @@ export class OfflineWatcher {
         "device_offline_watch.offline_since",
         "device_offline_watch.notified_at",
       ])
-      .where("device_state.online", "=", 0)
+      .where((eb) => eb.or([eb("device_state.online", "=", 0), eb.not(heard(eb))]))
       .where("devices.family_id", "is not", null)
       .execute();
     let created = 0;
