@@ -141,6 +141,43 @@ describe("two phones of one household: the other's changes reach the open screen
     await stayed(member, url);
   });
 
+  it("an advanced setting saved on the other phone shows on the open DeviceSetting screen once the device applied it", async () => {
+    await openRoute(member, system.url, "/DeviceSetting", { deviceId, familyId }, "device-setting-screen");
+    const hardness = member.getByTestId("device-setting-input-rawWaterHardness");
+    await hardness.waitFor({ timeout: 15_000 });
+    const url = await mark(member);
+    const before = Number(await hardness.inputValue());
+    const next = before === 300 ? 310 : 300;
+    // The administrator's save (the call DeviceSetting makes): a set-config command the device applies and reports.
+    const commandId = crypto.randomUUID();
+    const saved = await apiCall(
+      system.url,
+      `${endpoints.controlDevice.path}?deviceId=${deviceId}&commandId=${commandId}`,
+      {
+        method: "POST",
+        token: adminToken,
+        body: { command: "set-config", params: { settings: { rawWaterHardness: next } } },
+      },
+    );
+    expect(saved.status).toBe(200);
+    // Done only once a state report shows it; from then on the member's screen has it within the 2 s promise.
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiCall<{ status: string }>(system.url, `${endpoints.getCommandStatus.path}?commandId=${commandId}`, {
+              token: adminToken,
+            })
+          ).result?.status,
+        { timeout: 15_000, intervals: [100] },
+      )
+      .toBe("done");
+    // Shown in the member's hardness unit: a different figure than before, the one the device reports.
+    await expect.poll(async () => Number(await hardness.inputValue()), { timeout: PROMISE_MS }).not.toBe(before);
+    await snap(member, "live-household-device-setting");
+    await stayed(member, url);
+  });
+
   it("Home follows a device added and the household renamed on the other phone", async () => {
     await openRoute(member, system.url, "/index/home", undefined, "home-screen");
     await expect.poll(() => member.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(1);

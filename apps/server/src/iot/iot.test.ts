@@ -390,14 +390,26 @@ describe("embedded broker and gateway", () => {
     // A refused command is acked with its error; sendCommandAndWait returns the outcome.
     const busy = await link.sendCommandAndWait({ deviceId: deviceIds[A.mac], name: "forced-regeneration" });
     expect(busy).toMatchObject({ ok: false, error: "busy" });
+    const deviceEvents = () =>
+      events.filter((e) => e.type === "domain.event" && e.event.deviceId === deviceIds[A.mac]).length;
+    const eventsBefore = deviceEvents();
     const q = await link.sendCommandAndWait({ deviceId: deviceIds[A.mac], name: "query", timeoutMs: 3000 });
     expect(q.ok).toBe(true);
+    // A query changes nothing a screen shows: no domain event (a screen's read asks one; an event would loop).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deviceEvents()).toBe(eventsBefore);
   });
 
   it("announces the station's timing with the server's arrival time (issue 10 One clock)", async () => {
     const before = Date.now();
+    const deviceEvents = () =>
+      events.filter((e) => e.type === "domain.event" && e.event.deviceId === deviceIds[A.mac]).length;
+    const eventsBefore = deviceEvents();
     const q = await link.sendCommandAndWait({ deviceId: deviceIds[A.mac], name: "query", timeoutMs: 3000 });
     expect(q.ok).toBe(true);
+    // A query changes nothing a screen shows: no domain event (a screen's read asks one; an event would loop).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deviceEvents()).toBe(eventsBefore);
     const st = await waitFor(() =>
       changes(A.mac, "state").find((e) => e.message.station === 1 && Date.parse(e.message.reportedAt ?? "") >= before),
     );

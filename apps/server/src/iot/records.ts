@@ -533,8 +533,10 @@ export class DeviceRecords {
     ctx.announce(device.id, "ack", {
       ack: { commandId: msg.id, ok: msg.ok, error: msg.ok ? null : (msg.error ?? "failed"), command: updated.name },
     });
-    // Done at once (the state already showed it): the members' open screens read the device again.
-    if (status === "done") announceDeviceChanged(ctx, device);
+    // A change done at once (the state already showed it): the members' open screens read the device again. Not for
+    // a `query` or any command that changes nothing a screen shows: a screen's read asks the device (`query`), and
+    // an event for its answer would make every screen read again, for ever.
+    if (status === "done" && needsStateConfirmation(updated.name)) announceDeviceChanged(ctx, device);
   }
 }
 
