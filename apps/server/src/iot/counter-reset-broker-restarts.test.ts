@@ -207,6 +207,18 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     await expectHonestStatistics();
   });
 
+  it("the gateway holding the device (assigned subscriptions) announces it when it goes quiet", async () => {
+    await waitFor(() => link?.gateway.heldDevices?.includes(D.mac));
+    await link?.gateway.idle();
+    const longAgo = new Date(Date.now() - 125_000).toISOString(); // just out of the 120 s window
+    await database.db
+      .updateTable("device_state")
+      .set({ online: 1, last_heard_at: longAgo, status_at: longAgo })
+      .where("device_id", "=", deviceId)
+      .execute();
+    expect(await link?.gateway.sweepQuietDevices()).toEqual([deviceId]);
+  });
+
   it("server restart with the broker up, device reboot while the server is down", async () => {
     refused = 0;
     const first = bootDevice();

@@ -131,10 +131,11 @@ export class DeviceGateway implements DeviceCommandPort {
    * Announces the devices that went quiet (docs/device-protocol.md §5.2): whose status still says online but whose
    * last accepted report and last connection both fell out of the report interval plus margin since the previous
    * sweep. Each gets a hub-1 `device.changed` of kind "online" with `online: false`, once (the next sweep's window
-   * starts where this one ended); its next accepted report announces it online again. One indexed-free scan of the
-   * online rows per sweep (cheap for 10,000 devices); with several gateways each announces (the message is the
-   * device's full state, so a repeat is harmless). Also logs the counts of refused and corrected messages when they
-   * changed, at most once a minute, for the operator. Answers the ids announced; rejects with database errors.
+   * starts where this one ended); its next accepted report announces it online again. One scan of the online rows
+   * per sweep (cheap for 10,000 devices). With `assigned` subscriptions a gateway announces only the devices it
+   * holds; otherwise every gateway announces (the message is the device's full state: a repeat is harmless). Also
+   * logs the counts of refused and corrected messages when they changed, at most once a minute, for the operator.
+   * Answers the ids announced; rejects with database errors.
    */
   async sweepQuietDevices(): Promise<string[]> {
     const nowMs = this.now();
@@ -147,16 +148,25 @@ export class DeviceGateway implements DeviceCommandPort {
     const cutoffIso = new Date(cutoff).toISOString();
     const rows = await this.db
       .selectFrom("device_state")
-      .select(["device_id", "online", "last_heard_at", "status_at"])
-      .where("online", "=", 1)
+      .innerJoin("devices", "devices.id", "device_state.device_id")
+      .select([
+        "device_state.device_id",
+        "devices.mac",
+        "device_state.online",
+        "device_state.last_heard_at",
+        "device_state.status_at",
+      ])
+      .where("device_state.online", "=", 1)
       .where((eb) =>
         eb.or([
-          eb.and([eb("last_heard_at", ">=", fromIso), eb("last_heard_at", "<", cutoffIso)]),
-          eb.and([eb("status_at", ">=", fromIso), eb("status_at", "<", cutoffIso)]),
+          eb.and([eb("device_state.last_heard_at", ">=", fromIso), eb("device_state.last_heard_at", "<", cutoffIso)]),
+          eb.and([eb("device_state.status_at", ">=", fromIso), eb("device_state.status_at", "<", cutoffIso)]),
         ]),
       )
       .execute();
-    const quiet = rows.filter((r) => !linkOnline(r, nowMs)).map((r) => r.device_id);
+    // With `assigned` subscriptions each gateway announces the devices it holds, so each is announced once.
+    const held = this.assignment ? new Set(this.assignment.heldDevices) : null;
+    const quiet = rows.filter((r) => !linkOnline(r, nowMs) && (!held || held.has(r.mac))).map((r) => r.device_id);
     if (quiet.length === 0) return [];
     const changes = await readChangeRows(this.db, quiet);
     for (const row of changes.values()) {
