@@ -196,7 +196,9 @@ export class DeviceRecords {
   /**
    * state: station, counters, timing and reported settings in `device_state`, the measured clock rate, and the
    * device's model, serial numbers and firmware in `devices`, in the batch's transaction (`device_state` in the
-   * batch's multi-row upsert, `devices` only when they changed).
+   * batch's multi-row upsert, `devices` only when they changed). Counters lower than stored are a counter reset
+   * (recorded, docs/device-protocol.md §5.1) unless the report is a copy of the stored one (ignored); an invalid report
+   * is remembered as refused, an accepted one ends the refusal and settles the commands whose effect it shows.
    */
   private async recordState({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<void> {
     const { checks } = this.deps;
@@ -307,6 +309,8 @@ export class DeviceRecords {
    * telemetry: one `device_telemetry` row per (device, time), written in a batch with other devices' records
    * (telemetry-batch.ts: the {@link TelemetryHook} and the live flow and total in `device_state` in the same
    * transaction); the batch announces the change after its commit. A redelivered record stores and announces nothing.
+   * A totaliser lower than stored is a counter reset (recorded) unless the record is stored already (a redelivery
+   * overtaken by newer ones); the interval is bounded by the totaliser's rise; refusals are remembered as for state.
    * Answers the record's outcome (settled with the batch; rejected when the batch failed, nothing of it stored, so
    * the message is not acknowledged), not awaited here: the batch commits only after this task returns.
    */
