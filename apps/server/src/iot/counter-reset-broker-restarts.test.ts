@@ -102,9 +102,9 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     return row.total_water_l ?? 0;
   }
 
-  /** The lower totaliser stored, one more reset in the timeline, and the cloud still storing reports. */
-  async function expectResetBelieved(before: number, resetsBefore: number): Promise<void> {
-    await waitFor(async () => ((await deviceState()).total_water_l ?? Number.POSITIVE_INFINITY) < before);
+  /** The lower totaliser stored as one more reset in the timeline, and the cloud still storing reports. */
+  async function expectResetBelieved(resetsBefore: number): Promise<void> {
+    // The reset event is the proof the lower totaliser was stored (a seeded simulator soon passes its old total again).
     await waitFor(async () => (await resetEvents()) > resetsBefore);
     const heard = (await deviceState()).last_heard_at ?? "";
     await waitFor(async () => ((await deviceState()).last_heard_at ?? "") > heard);
@@ -165,11 +165,11 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     const first = bootDevice();
     await first.start();
     await mosquitto.restart(300);
-    const before = await meteredSome();
+    await meteredSome();
     const resets = await resetEvents();
     await powerCut(first);
     await bootDevice().start();
-    await expectResetBelieved(before, resets);
+    await expectResetBelieved(resets);
     await expectHonestStatistics();
   });
 
@@ -177,7 +177,7 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     refused = 0;
     const first = bootDevice();
     await first.start();
-    const before = await meteredSome();
+    await meteredSome();
     const resets = await resetEvents();
     await mosquitto.stop();
     await powerCut(first);
@@ -186,7 +186,7 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     await new Promise((r) => setTimeout(r, 300));
     await mosquitto.start();
     await connecting;
-    await expectResetBelieved(before, resets);
+    await expectResetBelieved(resets);
     await expectHonestStatistics();
   });
 
@@ -194,11 +194,11 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     refused = 0;
     const first = bootDevice();
     await first.start();
-    const before = await meteredSome();
+    await meteredSome();
     const resets = await resetEvents();
     await powerCut(first);
     await bootDevice().start();
-    await expectResetBelieved(before, resets);
+    await expectResetBelieved(resets);
     await mosquitto.restart(300);
     // Back after the broker's restart: it counts on from its reset, no second reset, nothing refused.
     const heard = (await deviceState()).last_heard_at ?? "";
@@ -223,7 +223,7 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     refused = 0;
     const first = bootDevice();
     await first.start();
-    const before = await meteredSome();
+    await meteredSome();
     const resets = await resetEvents();
     await stopServer();
     // The broker queues the rebooted device's reports in the gateway's persistent session meanwhile.
@@ -231,7 +231,7 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
     await bootDevice().start();
     await new Promise((r) => setTimeout(r, 300));
     await startServer();
-    await expectResetBelieved(before, resets);
+    await expectResetBelieved(resets);
     await expectHonestStatistics();
   });
 });

@@ -135,11 +135,11 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
   }
 
   /**
-   * After a reboot of the device whose totaliser the cloud last stored as `before`: the lower totaliser is stored
-   * (the reports are accepted again), one more counter reset is in the timeline, and the cloud keeps storing reports.
+   * After a reboot of the device (its totaliser back at zero): the lower totaliser is stored as one more counter reset
+   * in the timeline, the reports are accepted again, and the cloud keeps storing them.
    */
-  async function expectResetBelieved(mac: string, before: number, resetsBefore: number): Promise<void> {
-    await waitFor(async () => ((await deviceState(mac)).total_water_l ?? Number.POSITIVE_INFINITY) < before);
+  async function expectResetBelieved(mac: string, resetsBefore: number): Promise<void> {
+    // The reset event is the proof the lower totaliser was stored (a seeded simulator soon passes its old total again).
     await waitFor(async () => (await resetEvents(mac)) > resetsBefore);
     const heard = (await deviceState(mac)).last_heard_at ?? "";
     await waitFor(async () => ((await deviceState(mac)).last_heard_at ?? "") > heard);
@@ -195,10 +195,10 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     const resets = await resetEvents(SINGLE.mac);
     await stopServer();
     await startServer();
-    const before = await meteredSome(SINGLE.mac);
+    await meteredSome(SINGLE.mac);
     await first.stop();
     await bootDevice(SINGLE).start();
-    await expectResetBelieved(SINGLE.mac, before, resets);
+    await expectResetBelieved(SINGLE.mac, resets);
     await expectHonestStatistics(SINGLE.mac);
   });
 
@@ -208,7 +208,7 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     await startServer();
     const first = bootDevice(SINGLE);
     await first.start();
-    const before = await meteredSome(SINGLE.mac);
+    await meteredSome(SINGLE.mac);
     const resets = await resetEvents(SINGLE.mac);
     await stopServer();
     // A power cut while the server is down: the connection just drops, the clock stops.
@@ -220,7 +220,7 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     await new Promise((r) => setTimeout(r, 300));
     await startServer();
     await connecting;
-    await expectResetBelieved(SINGLE.mac, before, resets);
+    await expectResetBelieved(SINGLE.mac, resets);
     await expectHonestStatistics(SINGLE.mac);
   });
 
@@ -230,12 +230,12 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     await startServer();
     const first = bootDevice(SINGLE);
     await first.start();
-    const before = await meteredSome(SINGLE.mac);
+    await meteredSome(SINGLE.mac);
     const resets = await resetEvents(SINGLE.mac);
     await first.stop();
     const second = bootDevice(SINGLE);
     await second.start();
-    await expectResetBelieved(SINGLE.mac, before, resets);
+    await expectResetBelieved(SINGLE.mac, resets);
     await stopServer();
     await startServer();
     // The device reconnects by itself and goes on counting from its reset: no second reset, nothing refused.
@@ -257,10 +257,9 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     const first = createFleet({ brokerUrl: brokerUrl(), ...fleetOptions });
     fleets.push(first);
     await first.start();
-    const before: Record<string, number> = {};
     const resets: Record<string, number> = {};
     for (const d of FLEET) {
-      before[d.mac] = await meteredSome(d.mac);
+      await meteredSome(d.mac);
       resets[d.mac] = await resetEvents(d.mac);
     }
     // The process ends: fleet and server stop together, and a new process starts both again.
@@ -272,7 +271,7 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
     fleets.push(second);
     await second.start();
     for (const d of FLEET) {
-      await expectResetBelieved(d.mac, before[d.mac], resets[d.mac]);
+      await expectResetBelieved(d.mac, resets[d.mac]);
       await waitFor(async () => (await water(d.mac)).raw > 0);
     }
     for (const d of FLEET) await expectHonestStatistics(d.mac);
