@@ -169,7 +169,7 @@ describe("two phones of one household: the other's changes reach the open screen
               token: adminToken,
             })
           ).result?.status,
-        { timeout: 15_000, intervals: [100] },
+        { timeout: 15_000, interval: 100 },
       )
       .toBe("done");
     // Shown in the member's hardness unit: a different figure than before, the one the device reports.

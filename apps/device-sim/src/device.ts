@@ -267,6 +267,19 @@ export class SimulatedDevice extends EventEmitter {
     this.publishState();
   }
 
+  /**
+   * Publishes `payload` as it is on one of the device's report topics (not retained): a firmware fault that sends
+   * what the cloud cannot read (not JSON, outside the protocol's schema). For tests and demonstrations of how the
+   * cloud shows refused reports; the next regular report is well-formed again.
+   */
+  publishMalformed(channel: "state" | "telemetry", payload: string): void {
+    const client = this.client;
+    if (!client?.connected) return;
+    client.publish(deviceTopic(this.mac, channel), payload, { qos: 1 }, (err) => {
+      if (err) this.opts.log?.(`${this.mac}: publish ${channel} failed: ${err.message}`);
+    });
+  }
+
   /** Publishes the retained state now. */
   publishState(): void {
     const state = this.state();
