@@ -5,6 +5,7 @@ import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { joinHousehold } from "../support/household.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -42,16 +43,7 @@ describe("endings are final and explained", () => {
   /** Joins `member` to the demo household with a share code; answers the membership id. */
   async function join(): Promise<string> {
     const adminToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    const share = await apiCall<{ code: string }>(system.url, `${endpoints.getShareCode.path}?familyId=${familyId}`, {
-      token: adminToken,
-    });
-    const memberToken = await accessToken(system.url, member.email, member.password);
-    const joined = await apiCall(
-      system.url,
-      `${endpoints.analysisCode.path}?code=${encodeURIComponent(share.result.code)}`,
-      { method: "POST", token: memberToken },
-    );
-    expect(joined.status).toBe(200);
+    await joinHousehold(system.url, familyId, adminToken, member);
     const users = await apiCall<Array<{ id: string; userName: string; isAdmin: boolean }>>(
       system.url,
       `${endpoints.getFamilyUsers.path}?familyId=${familyId}`,

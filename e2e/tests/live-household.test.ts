@@ -6,6 +6,7 @@ import { provisionDevice } from "../../apps/server/src/modules/devices/provision
 import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -32,16 +33,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await registerByEmail(system.url, joiner.email, joiner.password);
     familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
     adminToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    const share = await apiCall<{ code: string }>(system.url, `${endpoints.getShareCode.path}?familyId=${familyId}`, {
-      token: adminToken,
-    });
-    const joinerToken = await accessToken(system.url, joiner.email, joiner.password);
-    const joined = await apiCall(
-      system.url,
-      `${endpoints.analysisCode.path}?code=${encodeURIComponent(share.result.code)}`,
-      { method: "POST", token: joinerToken },
-    );
-    expect(joined.status).toBe(200);
+    await joinHousehold(system.url, familyId, adminToken, joiner);
     const row = await system.db
       .selectFrom("devices")
       .select("id")
@@ -61,25 +53,12 @@ describe("two phones of one household: the other's changes reach the open screen
     await system?.close();
   });
 
-  /** Marks the page, so {@link stayed} can tell that it was neither reloaded nor navigated away. */
-  async function mark(page: Page): Promise<string> {
-    await page.evaluate(() => {
-      (window as unknown as { __stayed: boolean }).__stayed = true;
-    });
-    return page.url();
-  }
-
-  async function stayed(page: Page, url: string): Promise<void> {
-    expect(page.url()).toBe(url);
-    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
-  }
-
   it("the Device screen follows vacation on and off, a rename and the salt level entered on the other phone", async () => {
     const target = { deviceId, familyId };
     await openRoute(member, system.url, "/Device", target, "device-screen");
     await openRoute(admin, system.url, "/Device", target, "device-screen");
     await member.getByTestId("device-salt").waitFor({ timeout: 15_000 });
-    const url = await mark(member);
+    const url = await markPage(member);
     expect(await member.getByTestId("device-vacation").count()).toBe(0);
 
     // Vacation on, from the administrator's Device screen: once their command is done, the member's screen shows it.
@@ -118,7 +97,7 @@ describe("two phones of one household: the other's changes reach the open screen
       .poll(() => member.getByTestId("device-salt").getAttribute("data-level"), { timeout: PROMISE_MS })
       .toBe("20");
     await snap(member, "live-household-device-renamed");
-    await stayed(member, url);
+    await expectStayed(member, url);
   });
 
   it("a forced regeneration started on the other phone shows its progress on the open Device screen", async () => {
@@ -128,7 +107,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await expect
       .poll(() => member.getByTestId("device-station").getAttribute("data-station"), { timeout: 15_000 })
       .toBe("0");
-    const url = await mark(member);
+    const url = await markPage(member);
     await admin.getByTestId("control-forced-regeneration").click();
     await admin.locator(".adm-dialog-footer button").last().click();
     await expect
@@ -138,14 +117,14 @@ describe("two phones of one household: the other's changes reach the open screen
       .poll(() => member.getByTestId("device-station").getAttribute("data-station"), { timeout: PROMISE_MS })
       .not.toBe("0");
     await snap(member, "live-household-regeneration");
-    await stayed(member, url);
+    await expectStayed(member, url);
   });
 
   it("an advanced setting saved on the other phone shows on the open DeviceSetting screen once the device applied it", async () => {
     await openRoute(member, system.url, "/DeviceSetting", { deviceId, familyId }, "device-setting-screen");
     const hardness = member.getByTestId("device-setting-input-rawWaterHardness");
     await hardness.waitFor({ timeout: 15_000 });
-    const url = await mark(member);
+    const url = await markPage(member);
     const before = Number(await hardness.inputValue());
     const next = before === 300 ? 310 : 300;
     // The administrator's save (the call DeviceSetting makes): a set-config command the device applies and reports.
@@ -175,13 +154,13 @@ describe("two phones of one household: the other's changes reach the open screen
     // Shown in the member's hardness unit: a different figure than before, the one the device reports.
     await expect.poll(async () => Number(await hardness.inputValue()), { timeout: PROMISE_MS }).not.toBe(before);
     await snap(member, "live-household-device-setting");
-    await stayed(member, url);
+    await expectStayed(member, url);
   });
 
   it("Home follows a device added and the household renamed on the other phone", async () => {
     await openRoute(member, system.url, "/index/home", undefined, "home-screen");
     await expect.poll(() => member.getByTestId("device-card").count(), { timeout: 15_000 }).toBe(1);
-    const url = await mark(member);
+    const url = await markPage(member);
 
     // A device bound on the other phone (the call network setup ends with).
     const mac = "0A1B2C3D4E5F";
@@ -205,6 +184,6 @@ describe("two phones of one household: the other's changes reach the open screen
       .poll(() => member.getByTestId("home-family").textContent(), { timeout: PROMISE_MS })
       .toContain("Lake house");
     await snap(member, "live-household-home");
-    await stayed(member, url);
+    await expectStayed(member, url);
   });
 });

@@ -5,15 +5,16 @@ import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
  * The domain events that are not about a device, on open screens (docs/messages-push.md "Domain events"): a member
  * joining shows on the administrator's open member list; messages read on one phone of a user clear the unread badge
- * on their other phone; units changed on one phone of a user redraw the figures on the other; all within 2 s, without
- * navigating or reloading.
+ * on their other phone; units changed on one phone of a user redraw the figures on the other; an after-sales request
+ * sent from one phone shows on the other's open request list; all within 2 s, without navigating or reloading.
  */
-describe("the other phone's changes to members, messages and settings reach the open screen", () => {
+describe("the other phone's changes to members, messages, settings and after-sales reach the open screen", () => {
   let system: System;
   let phones: Array<{ context: BrowserContext; close: () => Promise<void> }> = [];
   let admin: Page;
@@ -37,37 +38,16 @@ describe("the other phone's changes to members, messages and settings reach the 
     await system?.close();
   });
 
-  /** Marks the page so {@link stayed} can tell it was neither reloaded nor navigated away. */
-  async function mark(page: Page): Promise<string> {
-    await page.evaluate(() => {
-      (window as unknown as { __stayed: boolean }).__stayed = true;
-    });
-    return page.url();
-  }
-
-  async function stayed(page: Page, url: string): Promise<void> {
-    expect(page.url()).toBe(url);
-    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
-  }
-
   it("a member joining shows on the administrator's open member list", async () => {
     await openRoute(admin, system.url, "/FamilyUserList", { familyId }, "family-user-list");
     await expect.poll(() => admin.getByTestId("family-user-item").count(), { timeout: 15_000 }).toBe(1);
-    const url = await mark(admin);
+    const url = await markPage(admin);
     const joiner = { email: "joins-later@example.com", password: "joiner-pass-1" };
     await registerByEmail(system.url, joiner.email, joiner.password);
-    const share = await apiCall<{ code: string }>(system.url, `${endpoints.getShareCode.path}?familyId=${familyId}`, {
-      token: adminToken,
-    });
-    const joined = await apiCall(
-      system.url,
-      `${endpoints.analysisCode.path}?code=${encodeURIComponent(share.result.code)}`,
-      { method: "POST", token: await accessToken(system.url, joiner.email, joiner.password) },
-    );
-    expect(joined.status).toBe(200);
+    await joinHousehold(system.url, familyId, adminToken, joiner);
     await expect.poll(() => admin.getByTestId("family-user-item").count(), { timeout: PROMISE_MS }).toBe(2);
     await snap(admin, "live-user-member-joined");
-    await stayed(admin, url);
+    await expectStayed(admin, url);
   });
 
   it("messages read on one phone clear the unread badge on the user's other phone", async () => {
@@ -80,7 +60,7 @@ describe("the other phone's changes to members, messages and settings reach the 
         timeout: 15_000,
       })
       .toBeGreaterThan(0);
-    const url = await mark(admin);
+    const url = await markPage(admin);
     // The other phone of the same user reads them all.
     const read = await apiCall(system.url, endpoints.setMessageAllRead.path, { method: "POST", token: adminToken });
     expect(read.status).toBe(200);
@@ -89,7 +69,7 @@ describe("the other phone's changes to members, messages and settings reach the 
         timeout: PROMISE_MS,
       })
       .toBe(0);
-    await stayed(admin, url);
+    await expectStayed(admin, url);
   });
 
   it("units changed on one phone redraw the open Device screen's figures on the other", async () => {
@@ -101,7 +81,7 @@ describe("the other phone's changes to members, messages and settings reach the 
     await openRoute(admin, system.url, "/Device", { deviceId: row.id, familyId }, "device-screen");
     const waterLeft = admin.getByTestId("device-water-left");
     await expect.poll(() => waterLeft.textContent(), { timeout: 15_000 }).toMatch(/\bL\b/);
-    const url = await mark(admin);
+    const url = await markPage(admin);
     const set = await apiCall(system.url, endpoints.setUnitPreferences.path, {
       method: "POST",
       token: adminToken,
@@ -110,6 +90,32 @@ describe("the other phone's changes to members, messages and settings reach the 
     expect(set.status).toBe(200);
     await expect.poll(() => waterLeft.textContent(), { timeout: PROMISE_MS }).toMatch(/gal/);
     await snap(admin, "live-user-units");
-    await stayed(admin, url);
+    await expectStayed(admin, url);
+  });
+
+  it("an after-sales request sent from one phone shows on the user's open request list on the other", async () => {
+    await openRoute(admin, system.url, "/AfterSaleList", undefined, "after-sale-list-screen");
+    // Loaded: its rows, or the empty list's notice.
+    await admin
+      .locator('[data-testid="after-sale-row"], [data-testid="after-sale-list-empty"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    const rows = () => admin.getByTestId("after-sale-row").count();
+    const before = await rows();
+    const url = await markPage(admin);
+    const row = await system.db
+      .selectFrom("devices")
+      .select("id")
+      .where("family_id", "=", familyId)
+      .executeTakeFirstOrThrow();
+    const created = await apiCall(system.url, endpoints.createAfterSale.path, {
+      method: "POST",
+      token: adminToken,
+      body: { deviceId: row.id, description: "The softener hums at night.", photos: [], attachDiagnostics: false },
+    });
+    expect(created.status).toBe(200);
+    await expect.poll(rows, { timeout: PROMISE_MS }).toBe(before + 1);
+    expect(await admin.getByTestId("after-sale-row-description").first().textContent()).toContain("hums at night");
+    await expectStayed(admin, url);
   });
 });

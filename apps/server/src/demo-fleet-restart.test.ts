@@ -9,7 +9,8 @@ import { type System, startSystem } from "./system.ts";
 /**
  * The incident this guards against (docs/device-protocol.md §5.1): `npm start` again with the in-process demo fleet.
  * The restarted fleet's totalisers start at zero while the database keeps the old totals; every report must be
- * accepted at once (not refused for minutes), each softener's reset recorded once, and the cloud must hear them.
+ * accepted at once (not refused for minutes), each softener's reset recorded once, the cloud must hear them, and a
+ * forced regeneration asked then must leave service and end "done" within a minute.
  */
 describe.each(ENGINES)("the whole system started twice with its demo fleet on %s", (engine) => {
   let database: TestDatabase | null = null;
@@ -32,7 +33,7 @@ describe.each(ENGINES)("the whole system started twice with its demo fleet on %s
     }
   }
 
-  it("accepts the restarted fleet's reports at once and records each softener's counter reset", async () => {
+  it("accepts the restarted fleet's reports at once, records each softener's counter reset, and a forced regeneration progresses", async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-demo-restart-"));
     if (engine === "postgres") database = await openTestDatabase("postgres");
     const config = loadConfig({
@@ -89,5 +90,26 @@ describe.each(ENGINES)("the whole system started twice with its demo fleet on %s
     expect(system.deviceLink.gateway.rejected).toMatchObject({ invalid: 0, "not-json": 0, "too-large": 0 });
     expect(system.deviceLink.gateway.corrected.counterRestarts).toBe(2);
     expect(await resetsOf()).toEqual(before.map((r) => r.id));
+
+    // A forced regeneration asked after the restart progresses within a minute: the station leaves service, and the
+    // command is done once a state report shows it (not on the device's acknowledgement alone).
+    const deviceId = before[0].id;
+    const sent = await system.deviceLink.sendCommand({ deviceId, name: "forced-regeneration" });
+    const stations = new Set<number>();
+    const command = await waitFor(async () => {
+      const row = await db()
+        .selectFrom("device_state")
+        .select("station")
+        .where("device_id", "=", deviceId)
+        .executeTakeFirstOrThrow();
+      if (row.station !== null) stations.add(row.station);
+      const cmd = await db()
+        .selectFrom("device_commands")
+        .select(["status", "error"])
+        .where("id", "=", sent.commandId)
+        .executeTakeFirstOrThrow();
+      return cmd.status === "done" && [...stations].some((s) => s !== 0) ? cmd : null;
+    }, 60_000);
+    expect(command).toEqual({ status: "done", error: null });
   });
 });

@@ -5,7 +5,6 @@ import { i18n } from "../i18n/index.ts";
 import { navigateTo, PATHS } from "../navigation/index.ts";
 import { getItem, removeItem } from "../storage/index.ts";
 import { pushBackHandler } from "../ui/back-stack.ts";
-import { showDialog } from "../ui/dialogs.tsx";
 
 /**
  * What the app does when the user no longer belongs to a household (removed, the household deleted: docs/architecture.md
@@ -63,11 +62,13 @@ const shown = new Set<string>();
 
 /**
  * Says why a household went, with the server's notice ("You were removed from Home by Ana. …"): a dialog with one
- * button, closed by it, by the mask or by back. One at a time per household.
+ * button, closed by it, by the mask or by back. One at a time per household. Resolves once it shows.
  */
-export function showHouseholdNotice(familyId: string, title: string, content: string): void {
+export async function showHouseholdNotice(familyId: string, title: string, content: string): Promise<void> {
   if (shown.has(familyId)) return;
   shown.add(familyId);
+  // The dialog's code loads with the first notice (it is not on any first screen).
+  const { showDialog } = await import("../ui/dialogs.tsx");
   let removeBack = () => {};
   let closed = false;
   const done = () => {

@@ -92,7 +92,7 @@ export function applyReceivedMessage(queryClient: QueryClient, message: TMessage
     // The user lost that household: every cached read of it and its devices goes (queries of it would only answer
     // 403), an open screen of it goes Home, and the notice says who did it.
     forgetHousehold(queryClient, message.familyId);
-    showHouseholdNotice(message.familyId, message.title, message.content);
+    void showHouseholdNotice(message.familyId, message.title, message.content);
   }
 }
 
