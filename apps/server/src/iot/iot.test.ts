@@ -13,6 +13,7 @@ import { AppError } from "../http/errors.ts";
 import { isMessageKey } from "../http/messages.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_SECRET_FILE, GATEWAY_USERNAME, silentLogger, startDeviceLink } from "./index.ts";
+import { settingsFingerprint } from "./records.ts";
 
 const A = { mac: "02AA00000001", secret: "secret-of-device-a-0123456789" };
 const B = { mac: "02BB00000002", secret: "secret-of-device-b-0123456789" };
@@ -321,7 +322,42 @@ describe("embedded broker and gateway", () => {
       // B belongs to no household here: the event names none (a household's device names its household).
       { kind: "device", familyId: null, deviceId: deviceIds[B.mac], userId: null, cause: "deviceReport" },
     ]);
+
+    // Settings: the device's clock and salt drawn move by themselves (no event); a hardness set at the valve does.
+    const withSettings = (ms: number, settings: Record<string, unknown>) =>
+      JSON.stringify({ ...report(true, ms), settings });
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    await b.publishAsync(
+      deviceTopic(B.mac, "state"),
+      withSettings(3000, { rawWaterHardness: 250, saltAddition: 3, currentTime: at(3000), saltUsedKg: 1 }),
+      { qos: 1 },
+    );
+    await b.publishAsync(
+      deviceTopic(B.mac, "state"),
+      withSettings(4000, { saltAddition: 3, rawWaterHardness: 250, currentTime: at(4000), saltUsedKg: 4 }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (await state(B.mac)).settings_json?.includes('"saltUsedKg":4'));
+    const afterClock = domain().length;
+    expect(afterClock).toBe(before + 1);
+    await b.publishAsync(
+      deviceTopic(B.mac, "state"),
+      withSettings(5000, { rawWaterHardness: 300, saltAddition: 3, currentTime: at(5000), saltUsedKg: 4 }),
+      { qos: 1 },
+    );
+    await waitFor(() => domain().length > afterClock);
+    expect(domain().at(-1)?.event).toMatchObject({ kind: "device", deviceId: deviceIds[B.mac], cause: "deviceReport" });
     b.end();
+  });
+
+  it("a settings fingerprint ignores order and the settings that move by themselves", () => {
+    const a = settingsFingerprint({ rawWaterHardness: 250, saltAddition: 3, currentTime: "2026-01-01T00:00:00Z" });
+    const b = settingsFingerprint({ saltAddition: 3, rawWaterHardness: 250, saltUsedKg: 9, operationDay: 40 });
+    expect(a).toBe(b);
+    expect(settingsFingerprint({ rawWaterHardness: 251, saltAddition: 3 })).not.toBe(a);
+    expect(settingsFingerprint({ regeneratingTriggerTime: "02:00" })).not.toBe(
+      settingsFingerprint({ regeneratingTriggerTime: "03:00" }),
+    );
   });
 
   it("an abrupt disconnect fires the will: online false is recorded and announced", async () => {

@@ -34,6 +34,30 @@ export type DeviceEventHook = (event: { deviceId: string; eventId: string; type:
 /** The `cause` of a domain event a device's own report raised (contract ZDomainEvent: a call's name otherwise). */
 export const DEVICE_REPORT_CAUSE = "deviceReport";
 
+/**
+ * Reported settings that change by themselves — the device's clock, the salt drawn so far, its days in operation —
+ * not by anyone's choice: left out when telling whether a report's settings changed.
+ */
+const RUNNING_SETTINGS: ReadonlySet<string> = new Set(["currentTime", "saltUsedKg", "operationDay"]);
+
+/**
+ * A short fingerprint of a report's chosen settings (FNV-1a 32-bit of their sorted `name=value` pairs, without
+ * {@link RUNNING_SETTINGS}): equal for the same settings whatever their order, kept per device to notice a change.
+ */
+export function settingsFingerprint(settings: Record<string, unknown>): string {
+  const text = Object.keys(settings)
+    .filter((k) => !RUNNING_SETTINGS.has(k))
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(settings[k])}`)
+    .join(";");
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
+}
+
 /** Options of {@link DeviceRecords}. */
 export interface DeviceRecordsDeps {
   db: Db;
@@ -80,6 +104,11 @@ type AfterCommit = { stored?: Promise<boolean>; event?: { deviceId: string; even
  */
 export class DeviceRecords {
   private eventHook: DeviceEventHook | null = null;
+  /**
+   * Each device's {@link settingsFingerprint} as its last state report gave it, in this process (the first report
+   * after a start only sets it): a report whose settings differ was changed at the valve or by a command.
+   */
+  private readonly settingsSeen = new Map<string, string>();
 
   private readonly deps: DeviceRecordsDeps;
   private readonly lanes: TelemetryBatcher[];
@@ -285,12 +314,14 @@ export class DeviceRecords {
       settings: (msg.settings ?? {}) as Record<string, unknown>,
     };
     const settled = device.awaiting_commands ? await this.settleAppliedCommands(ctx, device.id, reported) : 0;
-    // A command's effect now shown, or vacation switched at the valve: the members' open screens read the device
-    // again (the change message carries neither settings nor the vacation flag). A first report changes nothing
-    // anyone saw.
+    // A command's effect now shown, vacation switched or settings changed at the valve: the members' open screens read
+    // the device again (the change message carries neither settings nor the vacation flag). A first report changes
+    // nothing anyone saw.
     const vacationChanged =
       device.vacation !== null && device.vacation !== undefined && device.vacation !== values.vacation;
-    if (settled > 0 || vacationChanged) announceDeviceChanged(ctx, device);
+    if (settled > 0 || vacationChanged || this.settingsChanged(device.id, msg.settings)) {
+      announceDeviceChanged(ctx, device);
+    }
     // A later message of this device in the same batch checks against what this one stored.
     Object.assign(ctx.device ?? {}, identity, {
       total_water_l: msg.totalWaterL,
@@ -460,6 +491,18 @@ export class DeviceRecords {
       ...reported,
     });
     ctx.announce(device.id, "event", { event: { type: COUNTER_RESET_EVENT, closeReason: null } });
+  }
+
+  /**
+   * Whether the chosen settings of a state report differ from the device's previous report in this process (see
+   * {@link settingsSeen}); remembers them. A report without settings changes nothing.
+   */
+  private settingsChanged(deviceId: string, settings: Record<string, unknown> | undefined): boolean {
+    if (!settings) return false;
+    const print = settingsFingerprint(settings);
+    const seen = this.settingsSeen.get(deviceId);
+    this.settingsSeen.set(deviceId, print);
+    return seen !== undefined && seen !== print;
   }
 
   /**
