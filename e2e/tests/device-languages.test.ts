@@ -29,8 +29,8 @@ const SETTINGS = { en: settingsEn, "zh-Hans": settingsZhHans, es: settingsEs, ru
  * The device screens in Chromium in each of the five languages (issue 4 "Done when … in all five languages"): one
  * simulated softener per language (600× time) so the languages do not disturb each other. For each language: the
  * live station text and a forced regeneration's stations, DeviceInfo's four §3 labels, a wrong advanced setting
- * refused with the §5 text in that language, a leak close on Fault with its label, and a command to an offline
- * device failing with "Device offline" in that language. The expected texts come from the app's and the server's
+ * refused with the §5 text in that language, a leak close on Fault with its label, and an offline device's controls
+ * off with "Device offline" in that language. The expected texts come from the app's and the server's
  * own catalogues, so a missing or English-only translation fails here.
  */
 describe("the device screens in all five languages", () => {
@@ -67,7 +67,7 @@ describe("the device screens in all five languages", () => {
   }
 
   for (const [index, lang] of LANGUAGES.entries()) {
-    it(`${lang}: stations, device information, a refused setting, a fault and an offline command`, async () => {
+    it(`${lang}: stations, device information, a refused setting, a fault and an offline device's controls`, async () => {
       const sim = system.fleet.devices[index];
       const row = await system.db
         .selectFrom("devices")
@@ -153,18 +153,13 @@ describe("the device screens in all five languages", () => {
         .toBe(0);
       await open(page, "/Device", ids);
       await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
-      await page.getByTestId("control-forced-flushing").click();
-      await confirm(page);
-      await expect
-        .poll(
-          async () =>
-            [
-              ...(await page.locator(".adm-toast-main").allTextContents()),
-              ...(await page.getByTestId("device-command-status").allTextContents()),
-            ].join(" "),
-          { timeout: 25_000, interval: 100 },
-        )
-        .toContain(DEVICE[lang].deviceControl.deviceOffline);
+      // Its controls are off, saying why in this language, and its screen says when it was last heard.
+      await page.getByTestId("device-controls-off").waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("control-forced-flushing").isDisabled()).toBe(true);
+      expect(await page.getByTestId("device-controls-off").textContent()).toBe(BASE[lang].errors.deviceOffline);
+      expect(await page.getByTestId("device-last-heard").textContent()).toContain(
+        DEVICE[lang].device.lastHeard.split("{{")[0].trim(),
+      );
       await sim.goOnline();
       await page.close();
     });

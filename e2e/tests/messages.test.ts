@@ -337,7 +337,7 @@ describe("the message centre in Chromium", () => {
     await expect.poll(() => toggle.getAttribute("data-checked")).toBe("true");
   });
 
-  it("a member removed by the administrator is told at once, in her language, and her Home drops the household", async () => {
+  it("a member removed by the administrator is told at once, in her language and by whom, and her Home drops the household", async () => {
     // A fresh page of her phone, followed from its first hub-2 frame.
     await member.page.close();
     const page = await member.phone.context.newPage();
@@ -359,10 +359,15 @@ describe("the message centre in Chromium", () => {
       token: owner.token,
     });
     expect(removed.status).toBe(200);
-    const toast = page.getByTestId("message-toast");
-    await expect
-      .poll(() => toast.allTextContents(), { timeout: 5_000 })
-      .toContain(messageMessages["zh-Hans"]["message.householdRemoved.title"]);
+    // The notice, in her language, names the household and the administrator who removed her (a dialog, not a toast).
+    const notice = page.getByTestId("household-notice");
+    await notice.waitFor({ timeout: 5_000 });
+    expect(await notice.textContent()).toBe(
+      messageMessages["zh-Hans"]["message.householdRemovedBy.content"]
+        .replace("{administrator}", "Demo")
+        .replace("{family}", "Home"),
+    );
+    expect(await page.getByTestId("message-toast").count()).toBe(0);
     // Her only household is gone: the app leaves Home for NoFamily without a reload.
     await page.getByTestId("no-family-screen").waitFor({ timeout: 10_000 });
   });
