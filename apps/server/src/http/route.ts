@@ -34,7 +34,7 @@ declare module "fastify" {
 }
 
 /**
- * Lets contract routes enforce their declared object-level rules against `db` (issue 13) and publish their domain
+ * Lets contract routes enforce their declared object-level rules against `db` and publish their domain
  * events on `opts.bus` (route-events.ts): call once, before any route is registered. Decorates `app.accessDb`,
  * `app.memberships`, `app.domainEventBus` and `request.accessGrant`. Memberships are cached
  * per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms, 0 off) and dropped by `bus` events

@@ -47,7 +47,7 @@ interface Waiter {
 /**
  * The cloud side of the device link: an MQTT client of the broker that records what devices report and sends
  * them commands (docs/device-protocol.md). Every message is validated with the contract's zod schemas and the
- * plausibility rules of issue 11 (plausibility.ts: the device time; a counter that goes down is a counter reset,
+ * plausibility rules (plausibility.ts: the device time; a counter that goes down is a counter reset,
  * stored and recorded); a refused one is counted per reason ({@link rejected}), logged with the MAC and never stored,
  * and the device remembers since when its reports are refused. A device counts as online only while heard within the
  * report interval plus margin; a sweep announces those that went quiet (docs/device-protocol.md §5.2). Accepted ones are written with

@@ -61,5 +61,5 @@ export function RouteQueryCheck({ route, children }: { route: AppRoute; children
     Toast.show({ content: i18n.t("routing.missingQuery") });
     navigateTo(PATHS[fallback.route.name], fallback.params, { replace: true });
   }, [fallback]);
-  return fallback ? null : <>{children}</>;
+  return fallback ? null : children;
 }

@@ -15,7 +15,7 @@ async function rawWater(db: Db, deviceId: string, fromIso: string, toIso: string
     .where("device_id", "=", deviceId)
     .where("received_at", ">=", fromIso)
     .where("received_at", "<", toIso)
-    // The rollup's plausibility rule (issue 11): rows stored before it with NaN, 1e308 or negative water count nothing.
+    // The rollup's plausibility rule: rows stored before the gateway bounded water with NaN, 1e308 or negative water count nothing.
     .where("interval_water_l", ">=", 0)
     .where("interval_water_l", "<=", MQTT_BOUNDS.intervalWaterL)
     .where("flow_rate_lpm", ">=", 0)
@@ -25,7 +25,7 @@ async function rawWater(db: Db, deviceId: string, fromIso: string, toIso: string
 }
 
 /**
- * Water metered by a device that arrived at the cloud in [fromMs, toMs) (real time; issue 10 "One clock"), L. Whole
+ * Water metered by a device that arrived at the cloud in [fromMs, toMs) (real time, the server's arrival clock, never the device's), L. Whole
  * UTC hours inside the range come from the hourly rollups (which count water by its arrival hour), the partial hours
  * at either end from the raw telemetry, so a day costs at most 24 rollup rows plus two partial hours of raw rows, and
  * days that begin at a half-hour offset (India, Nepal) are cut exactly.

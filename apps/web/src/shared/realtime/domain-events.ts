@@ -88,7 +88,7 @@ export function applyDomainEvent(queryClient: QueryClient, event: TDomainEvent):
 
 /**
  * A hub-1 `DomainEvent` argument as the contract's ZDomainEvent (an object, or its JSON text), checked by hand (the
- * first screen loads no zod; issue 12): null when it is not one (an unknown kind from a newer server included).
+ * first screen loads no zod): null when it is not one (an unknown kind from a newer server included).
  */
 export function parseDomainEvent(value: unknown): TDomainEvent | null {
   let data = value;

@@ -33,7 +33,7 @@ export interface HubChannelSpec<T> {
  * text; invalid ones are logged and dropped), state changes, and every connection made (the first too) — after which
  * callers refetch what was read before it and may have changed meanwhile. A failed start or a closed connection
  * (automatic reconnect was stopped, the server went away) is retried while the channel is wanted, with jittered
- * exponential backoff that never gives up (issue 11; spec §8: connection failures are only logged) — except when
+ * exponential backoff that never gives up (spec §8: connection failures are only logged) — except when
  * the hub says the sign-in is over ({@link isSessionEndError}): then the channel's session check decides, once,
  * whether it starts again with a renewed token or stops for good.
  */

@@ -25,7 +25,7 @@ export function backoffDelay(
 
 /**
  * The app's reconnect policy for `@microsoft/signalr`'s `withAutomaticReconnect`: {@link backoffDelay} of the number
- * of retries so far — the client keeps reconnecting, however long the server is away (issue 11) — unless an attempt
+ * of retries so far — the client keeps reconnecting, however long the server is away — unless an attempt
  * is refused because the sign-in is over.
  */
 export class ForeverRetryPolicy implements IRetryPolicy {

@@ -25,11 +25,11 @@ import { signInFailure } from "../sign-in-failure.ts";
 /**
  * Login (spec §2 /login, §5): account (e-mail, phone or user name) and password; links to Register and FindPassword;
  * language switch; privacy note; why the last session ended when it ended without the owner signing out ("Your
- * password was changed on another device. Sign in again.", "Login expired"). Entering clears login info (spec §4); success stores token + login info, loads the
- * permissions and opens the route asked for while signed out (param `returnTo`, a route of this app only, passed on to
- * Register and FindPassword), else home. Opened first, it is drawn beneath its prerendered copy (index.html) in parts,
- * one task each, and replaces the copy at once when the last part is in (shared/snapshot; issue 12: its one first
- * render was a task of 40-150 ms on a slow phone).
+ * password was changed on another device. Sign in again.", "Login expired"). Entering clears login info (spec §4);
+ * success stores token + login info, loads the permissions and opens the route asked for while signed out (param
+ * `returnTo`, a route of this app only, passed on to Register and FindPassword), else home. Opened first, it is drawn
+ * beneath its prerendered copy (index.html) in parts, one task each, and replaces the copy at once when the last part
+ * is in (shared/snapshot): drawn in one task, its first render took 40-150 ms on a slow phone.
  */
 export function LoginScreen() {
   const { t } = useTranslation();

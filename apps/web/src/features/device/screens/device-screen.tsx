@@ -97,7 +97,7 @@ const Cycles = memo(CyclesSection);
  * The hero's live chip (docs/architecture.md "What the phone shows"): "Live" only while the phone's link is up
  * (hub 1 connected, network on) and `deviceOk` (the device is online and its reports are accepted); "Connecting" while
  * the hub connects for a device that is fine; nothing when the device is not (its tag and banner say why). It reads
- * the channel's state itself, so a connection or reconnection redraws this chip only (issue 12).
+ * the channel's state itself, so a connection or reconnection redraws this chip only, not the screen.
  */
 const LiveChip = memo(function LiveChip({ deviceOk }: { deviceOk: boolean }) {
   const { t } = useTranslation();

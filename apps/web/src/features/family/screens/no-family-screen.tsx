@@ -19,7 +19,7 @@ import "../family.css";
  * NoFamily (spec §2 /NoFamily): shown when the user has no family; offers to create one (/FamilyCreate, which then
  * makes it the home family and offers to add a device to it now or later) or to join one by scanning or pasting a
  * share code. With no tab bar here, it also offers the language (told to the server too), the message centre with its
- * unread count (where the notice of a removal or a deleted household waits) and signing out (issue 10).
+ * unread count (where the notice of a removal or a deleted household waits) and signing out.
  * Opened by someone who has a household after all (a link, a reload, a household joined on another phone), it goes
  * to Home in its place once the caller's freshly loaded household list says so.
  */

@@ -126,7 +126,7 @@ function Progress({ session, entries }: { session: SetupSession; entries: number
     return stop;
   });
 
-  // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device (decision 12) on a page that takes the setup's
+  // Success: remember the Wi-Fi (spec §3 `wifi`), then name the device on a page that takes the setup's
   // place in history: back from it goes to where the setup was opened (Home), not into the Wi-Fi step.
   const done = useRef(false);
   useEffect(() => {
