@@ -84,8 +84,20 @@ describe("the phone's link to the cloud", () => {
 
   it("the phone going offline: a banner within 5 s, controls off; back online, the change made meanwhile shows", async () => {
     await live();
+    // The page's calls from here on, named in the failure should the change made meanwhile not show.
+    const asked: string[] = [];
+    const t0 = Date.now();
+    const note = (what: string) => asked.push(`+${Date.now() - t0} ms ${what}`);
+    const call = (url: string) => url.split("?")[0].split("/").pop();
+    page.on("request", (r) => r.url().includes("/api/") && note(`ask ${call(r.url())}`));
+    page.on(
+      "requestfailed",
+      (r) => r.url().includes("/api/") && note(`failed ${call(r.url())} ${r.failure()?.errorText}`),
+    );
+    page.on("response", (r) => r.url().includes("/api/") && note(`answer ${call(r.url())} ${r.status()}`));
     const lostAt = Date.now();
     await phone.context.setOffline(true);
+    note("offline");
     await lost("offline", lostAt);
     await snap(page, "phone-link-offline");
     // Someone renames the device while this phone is offline.
@@ -96,9 +108,17 @@ describe("the phone's link to the cloud", () => {
       { method: "POST", token },
     );
     expect(answer.status).toBe(200);
+    note("renamed");
     await phone.context.setOffline(false);
+    note("online");
     await live();
-    await expect.poll(() => page.getByTestId("device-name").textContent(), { timeout: 5000 }).toBe(renamed);
+    note("live");
+    await expect
+      .poll(() => page.getByTestId("device-name").textContent(), { timeout: 5000 })
+      .toBe(renamed)
+      .catch((err: Error) => {
+        throw new Error(`${err.message}; the page's calls: ${asked.join("; ")}`);
+      });
   });
 
   it("the server going away: 'Can't reach AquaPilot' within 5 s; back when it returns", async () => {

@@ -195,6 +195,25 @@ describe("api() answers and the error mapping of spec §8", () => {
     expect(header(calls[0], "Idempotency-Key")).not.toBe(header(calls[1], "Idempotency-Key"));
   });
 
+  it("an identical call with an abort signal is never joined: a cancelled read leaves its replacement its answer", async () => {
+    const calls = fakeFetch(
+      (_url, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
+      json(200, envelope({ ok: "fresh" })),
+    );
+    const options = { params: { id: "x" }, query: { name: null }, body: { a: 1 } };
+    const cancelled = new AbortController();
+    const first = api(testEndpoint, { ...options, signal: cancelled.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const second = api(testEndpoint, { ...options, signal: new AbortController().signal });
+    cancelled.abort();
+    await expect(first).resolves.toMatchObject({ name: "AbortError" });
+    await expect(second).resolves.toEqual({ ok: "fresh" });
+    expect(calls).toHaveLength(2);
+  });
+
   it("HTTP 401: Login expired and the global unauthorised event", async () => {
     fakeFetch(json(401, { error: { code: "Unauthorized", message: "nope" } }));
     const seen = vi.fn();

@@ -263,8 +263,8 @@ function prepare(endpoint: WireEndpoint, options: LooseOptions) {
  * `onUploadProgress` reports a body going out. Creating and commanding calls (POST, PUT, PATCH, DELETE) carry an
  * `Idempotency-Key` (`options.idempotencyKey` or a fresh one): a call whose answer was lost to the network is sent
  * once more with the same key (the server runs it once), and an identical call made while one is under way (a double
- * tap) joins it instead of being sent again (JSON and form bodies compare by their text; multipart and binary bodies
- * are never joined).
+ * tap) joins it instead of being sent again (JSON and form bodies compare by their text; multipart and binary bodies,
+ * and calls with an abort `signal`, are never joined).
  * Errors: `Error` for an undeclared parameter (nothing sent); {@link ApiError} with code -2 for a network failure,
  * 401 for an expired login (after emitting the unauthorised event), the server's code otherwise; an `AbortError`
  * when `signal` aborts.
@@ -283,7 +283,9 @@ export async function api<E extends WireEndpoint>(endpoint: E, ...args: ApiArgs<
   };
   if (!KEYED_METHODS.has(endpoint.method)) return read(null);
   const key = options.idempotencyKey ?? newIdempotencyKey();
-  if (body && body.signature === null) return read(key);
+  // A call its owner may cancel (a query's read sent as POST) is never joined: the one joined would share the first
+  // caller's cancellation, and a refetch that replaces a cancelled read would get its abort instead of an answer.
+  if ((body && body.signature === null) || options.signal) return read(key);
   const sameCall = `${endpoint.method} ${url} ${body?.kind ?? ""} ${body?.signature ?? ""}`;
   const running = inFlight.get(sameCall);
   if (running) return running as Promise<ResultOf<E>>;

@@ -3,7 +3,8 @@ import { QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../i18n/index.ts";
 import { api } from "./client.ts";
-import { createAppQueryClient, invalidateOnePerTask } from "./query-client.ts";
+import { ApiError } from "./errors.ts";
+import { createAppQueryClient, invalidateOnePerTask, NO_ANSWER_RETRIES, retryQuery } from "./query-client.ts";
 
 /** Answers every call; records each call's Accept-Language. */
 function server(): string[] {
@@ -79,5 +80,22 @@ describe("invalidateOnePerTask (issue 12: a hub's re-read)", () => {
     expect(client.getQueryData(["device", "c"])).toBe("c@3");
     for (const off of offs) off();
     client.clear();
+  });
+});
+
+describe("retryQuery: which failed queries are asked again", () => {
+  const attempts = (err: unknown) => {
+    let count = 0;
+    while (retryQuery(count, err)) count++;
+    return count;
+  };
+  it("never after a 4xx, once after a 5xx or an unreadable answer, three times when no answer came", () => {
+    expect(attempts(new ApiError("Forbidden", 403, 403))).toBe(0);
+    expect(attempts(new ApiError("Login expired", 401, 401))).toBe(0);
+    expect(attempts(new ApiError("Server error", 500, 500))).toBe(1);
+    expect(attempts(new ApiError("Server error", 503, 503))).toBe(1);
+    expect(attempts(new TypeError("bad body"))).toBe(1);
+    expect(NO_ANSWER_RETRIES).toBe(3);
+    expect(attempts(new ApiError("No network connection", -2, null))).toBe(3);
   });
 });

@@ -24,6 +24,22 @@ declare module "@tanstack/react-query" {
 // any query client exists, as TanStack Query asks.
 timeoutManager.setTimeoutProvider<ManagedTimerId>(new CoalescedTimers());
 
+/** How often a query that got no answer at all is asked again (1, 2 then 4 s apart: TanStack Query's backoff). */
+export const NO_ANSWER_RETRIES = 3;
+
+/**
+ * Whether a failed query is asked again (TanStack Query's `retry`, `count` = failures so far before this one):
+ * never after a 4xx answer (the server said no; asking again changes nothing and a 401 already leads to Login); once
+ * after a 5xx; up to {@link NO_ANSWER_RETRIES} times when no answer came — a phone whose network just came back often
+ * loses its first calls while the radio settles, and the figures it then shows must be the fresh ones. Any other
+ error (an answer that could not be read) is asked once more.
+ */
+export function retryQuery(count: number, err: unknown): boolean {
+  if (!(err instanceof ApiError)) return count < 1;
+  if (err.status === null) return count < NO_ANSWER_RETRIES;
+  return err.status >= 500 && count < 1;
+}
+
 /**
  * The app's TanStack Query client: server state lives here (conventions #14). Failed queries and mutations show
  * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
@@ -47,7 +63,7 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: (count, err) => !(err instanceof ApiError && err.status !== null && err.status < 500) && count < 1,
+        retry: retryQuery,
       },
       mutations: { retry: false },
     },

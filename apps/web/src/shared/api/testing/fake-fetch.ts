@@ -13,10 +13,12 @@ export interface FetchCall {
 
 /**
  * Replaces the global `fetch` (undo with `vi.unstubAllGlobals()`) by one that records each call and answers from
- * `answers` in order: a Response, an Error to throw (a lost connection), or a function answering later. A call beyond
+ * `answers` in order: a Response, an Error to throw (a lost connection), or a function answering later (given the call's URL and init). A call beyond
  * the script throws "unexpected fetch". Answers the recorded calls.
  */
-export function fakeFetch(...answers: Array<Response | Error | (() => Promise<Response>)>): FetchCall[] {
+export function fakeFetch(
+  ...answers: Array<Response | Error | ((url: string, init: RequestInit) => Promise<Response>)>
+): FetchCall[] {
   const calls: FetchCall[] = [];
   vi.stubGlobal(
     "fetch",
@@ -25,7 +27,7 @@ export function fakeFetch(...answers: Array<Response | Error | (() => Promise<Re
       const next = answers.shift();
       if (!next) throw new Error("unexpected fetch");
       if (next instanceof Error) throw next;
-      if (typeof next === "function") return next();
+      if (typeof next === "function") return next(url, init);
       return next;
     }),
   );
