@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signOut } from "../shared/auth/session.ts";
 import { setNavigator } from "../shared/navigation/index.ts";
 import { setItem } from "../shared/storage/index.ts";
+import { Toast } from "../shared/ui/toast.ts";
 import { RouteGuard } from "./guard.tsx";
 import type { AppRoute } from "./routes.ts";
 
@@ -41,6 +42,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
@@ -105,5 +107,42 @@ describe("route guard (spec §4)", () => {
     });
     expect(reload).toHaveBeenCalledTimes(1);
     expect(screen.queryByText("page")).toBeNull();
+  });
+
+  it("a permission load that got no answer (aborted, no network) keeps the session and asks again, at once when the network returns", async () => {
+    setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: Date.now() + 3600_000 });
+    setItem("loginInfo", { userName: "ana", grantedPolicies: [], token: "A" });
+    // The browser aborting the call (the page reloaded meanwhile), then no network, then the answer.
+    const answers = [
+      () => Promise.reject(new DOMException("The user aborted a request.", "AbortError")),
+      () => Promise.reject(new TypeError("Failed to fetch")),
+      async () => new Response(envelope({}), { status: 200, headers: { "Content-Type": "application/json" } }),
+    ];
+    const fetch = vi.fn(() => (answers.shift() ?? answers[answers.length - 1])());
+    vi.stubGlobal("fetch", fetch);
+    const toasts: unknown[] = [];
+    vi.spyOn(Toast, "show").mockImplementation((props) => void toasts.push(props));
+    render(<RouteGuard route={guarded}>page</RouteGuard>);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(fetch.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(toasts).toContainEqual(expect.objectContaining({ icon: "fail" }));
+    expect(localStorage.getItem("token")).not.toBeNull();
+    expect(screen.queryByText("page")).toBeNull();
+    // Back online: asked again at once, without waiting for the backoff.
+    const before = fetch.mock.calls.length;
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(fetch.mock.calls.length).toBeGreaterThan(before);
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(await screen.findByText("page")).toBeTruthy();
+    expect(localStorage.getItem("token")).not.toBeNull();
+    expect(reload).not.toHaveBeenCalled();
   });
 });
