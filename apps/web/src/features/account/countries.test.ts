@@ -9,7 +9,7 @@ import {
   searchCountries,
 } from "./countries.ts";
 
-describe("countries (issue 3 CountrySelect)", () => {
+describe("countries (CountrySelect)", () => {
   it("lists every country with calling code and a name in each of the five languages", () => {
     for (const lang of ["zh-Hans", "en", "es", "ru", "fr"] as const) {
       const list = listCountries(lang);

@@ -15,7 +15,7 @@ import {
 import { collator } from "../../shared/format/intl.ts";
 
 /**
- * Countries for phone numbers (issue 3 CountrySelect): ISO 3166-1 alpha-2 code, calling code and the name in the
+ * Countries for phone numbers (CountrySelect): ISO 3166-1 alpha-2 code, calling code and the name in the
  * interface language. Calling codes and validation come from libphonenumber-js (mobile metadata: a number is valid
  * only when it is a mobile number of that country, which is what an SMS code needs); names from i18n-iso-countries
  * with exactly the five interface locales registered here, so only those are bundled (its browser entry loads none).
@@ -48,7 +48,7 @@ const PINYIN_BOUNDARIES = "阿八嚓哒妸发旮哈讥咔垃痳拏噢妑七呥�
 let pinyinCollator: Intl.Collator | null = null;
 
 /**
- * The index letter of a name (issue 3 "alphabetic index"). Chinese names get their pinyin initial through the
+ * The index letter of a name (CountrySelect's alphabetic index). Chinese names get their pinyin initial through the
  * platform's pinyin collation (ICU), Latin and Cyrillic names their first letter without diacritics, upper case.
  */
 export function indexInitial(name: string, lang: Language): string {
@@ -110,7 +110,7 @@ function fold(text: string): string {
 }
 
 /**
- * Countries matching a search (issue 3 CountrySelect "search"): the name in the interface language or in English,
+ * Countries matching a search (CountrySelect's search): the name in the interface language or in English,
  * the ISO code, or the calling code with or without "+" (prefix match). Best first: exact ISO or calling code, then
  * names starting with the keyword, then the rest, each in list order. Empty keyword → all.
  */
@@ -172,9 +172,9 @@ export interface CheckedPhone {
 }
 
 /**
- * Validates a phone number typed for a country (issue 3: "phone numbers validated for the chosen country", with
- * libphonenumber-js `isValidPhoneNumber`, mobile metadata). Spaces, dashes and a leading trunk "0" are accepted.
- * Returns the national number and calling code, or null when the number is not a valid mobile number there.
+ * Validates a phone number typed for a country (libphonenumber-js `isValidPhoneNumber`, mobile metadata). Spaces,
+ * dashes and a leading trunk "0" are accepted. Returns the national number and calling code, or null when the number
+ * is not a valid mobile number there.
  */
 export function checkPhone(input: string, iso2: CountryCode): CheckedPhone | null {
   const text = input.trim();

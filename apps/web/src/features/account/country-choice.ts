@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /**
- * Hands the CountrySelect result back to the screen that opened it (issue 3 CountrySelect), and keeps that screen's
+ * Hands the CountrySelect result back to the screen that opened it, and keeps that screen's
  * form across the round trip (the router unmounts it while CountrySelect shows). Both live in memory only, for this
  * page session: passwords never reach storage or the URL.
  *

@@ -46,7 +46,7 @@ describe("Find password rules (spec §5)", () => {
   });
 });
 
-describe("Login failure text (spec §5 Login; issue 11 throttling)", () => {
+describe("Login failure text (spec §5 Login; sign-in throttling)", () => {
   it("shows the server's wait for a throttled sign-in, the spec's text for wrong credentials", () => {
     const wait = "Too many failed sign-ins. Please wait 4 s before trying again.";
     expect(signInFailure(new ApiError(wait, "invalid_grant", 429))).toEqual({ text: wait });

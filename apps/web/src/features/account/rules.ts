@@ -29,8 +29,8 @@ export type IdentityCheck =
   | { ok: false; error: "register.accountRequired" | "findPassword.emailInvalid" | "country.phoneInvalid" };
 
 /**
- * Checks an e-mail or a phone number for the chosen country (issue 3: libphonenumber-js `isValidPhoneNumber`).
- * Resolves the trimmed e-mail or the national number + calling code the API takes.
+ * Checks an e-mail or a phone number for the chosen country (a phone number with libphonenumber-js
+ * `isValidPhoneNumber`). Resolves the trimmed e-mail or the national number + calling code the API takes.
  */
 export function checkIdentity(mode: IdentityMode, account: string, country: CountryCode): IdentityCheck {
   const value = account.trim();

@@ -1,5 +1,5 @@
 /**
- * The device's own clock on DeviceSetting (issue 10 "One clock": the device clock is shown only where it matters).
+ * The device's own clock on DeviceSetting, one of the few places it shows: every other time is the phone's.
  * Devices report their clock as ISO 8601 UTC (`lastReportTime`, docs/device-protocol.md §1); the server stamps each
  * report with its real arrival time (`reportedAt`) and measures the clock's rate (`clockRate`, 1 for a real valve).
  */

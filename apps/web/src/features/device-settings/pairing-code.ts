@@ -1,7 +1,7 @@
 /**
- * The device pairing code the simulator (and a device's label) prints: "MAC:SECRET" (issue 4 "scan the device's
- * pairing code … or type it"). The MAC is 12 hex digits, with or without ":" / "-" separators; the secret is the
- * rest after the separator colon.
+ * The device pairing code the simulator (and a device's label) prints: "MAC:SECRET", scanned or typed when adding a
+ * device. The MAC is 12 hex digits, with or without ":" / "-" separators; the secret is the rest after the separator
+ * colon.
  */
 
 export { type PairingCode, parsePairingCode } from "../../shared/scan/classify.ts";

@@ -111,7 +111,7 @@ describe("checkSetting and changedSettings", () => {
   });
 });
 
-/** The owner's units (issue 10 point 9): shown and typed in them, sent in the device's. */
+/** The owner's units: shown and typed in them, sent in the device's. */
 describe("settings in the owner's units", () => {
   const gal: UnitContext = { volumeUnit: "gal", hardnessUnit: "dH", lang: "en" };
   const ctxWith = (hardnessUnit: UnitContext["hardnessUnit"], lang = "en"): UnitContext => ({

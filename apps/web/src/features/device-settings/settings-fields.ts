@@ -13,7 +13,7 @@ import { displayDecimals, fromLitres, fromMgL, roundTo, roundToStep } from "../.
  * choices, and the §5 checks ("Number range check: strings parsed to numbers must lie inside bounds"; a wrong value
  * gives "Please enter the correct configuration"). Wire units follow docs/device-protocol.md: durations in minutes,
  * times of day "HH:mm", volumes in L, hardness in mg/L CaCO₃, salt in kg, flow in L/min. Volumes, flows and hardness
- * are shown and typed in the owner's units (issue 10 point 9, {@link UnitContext}) and converted back to the device's
+ * are shown and typed in the owner's units ({@link UnitContext}) and converted back to the device's
  * own units, rounded to the device's step and kept inside its bounds.
  */
 
@@ -214,8 +214,9 @@ export function boundsOf(
 }
 
 /**
- * What the screen converts with: the owner's units (issue 10 point 9), the interface language (decimal mark) and the
- * unit the device counts its periodic production in (`periodicWaterProductionUnit` as reported: 0 L, 1 m³).
+ * What the screen converts with: the owner's units (chosen in Setting, kept per user), the interface language
+ * (decimal mark) and the unit the device counts its periodic production in (`periodicWaterProductionUnit` as
+ * reported: 0 L, 1 m³).
  */
 export interface UnitContext {
   volumeUnit: VolumeUnit;
@@ -302,9 +303,9 @@ export function wireToDisplayText(field: SettingField, value: number, ctx: UnitC
 }
 
 /**
- * The allowed range of a number field in its display unit (spec §5 bounds, issue 10 "the allowed range shown in the
- * chosen unit"): converted bounds rounded to the unit's decimals, so the text shown is exactly what is accepted.
- * Null when the field has no two bounds.
+ * The allowed range of a number field in its display unit (spec §5 bounds, shown beside the error in the chosen
+ * unit): converted bounds rounded to the unit's decimals, so the text shown is exactly what is accepted. Null when
+ * the field has no two bounds.
  */
 export function displayRangeOf(
   field: SettingField,

@@ -11,7 +11,7 @@ import { changeLanguage } from "../../shared/i18n/index.ts";
 import { setItem } from "../../shared/storage/index.ts";
 import { deviceEarlyCalls, prefetchDevice } from "./prefetch.ts";
 
-/** apps/web/boot.js as the page runs it (inline, issue 12). */
+/** apps/web/boot.js as the page runs it (inline). */
 const BOOT = readFileSync(path.join(import.meta.dirname, "../../../boot.js"), "utf8");
 
 /** One request on the wire: method, URL (path and query) and headers. */
@@ -95,7 +95,7 @@ afterEach(() => {
   window.location.hash = "";
 });
 
-describe("the Device screen's first calls sent by the boot script (issue 12: interactive within 2 s)", () => {
+describe("the Device screen's first calls sent by the boot script (interactive within 2 s)", () => {
   it("boot.js sends each call once, as the app would; the app's start-up takes every answer and sends nothing", async () => {
     signIn();
     const sent = server();

@@ -43,7 +43,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("the Device screen's start-up calls (issue 12: interactive within 2 s)", () => {
+describe("the Device screen's start-up calls (interactive within 2 s)", () => {
   it("asks for the live figures, station durations, salt, the household's devices and the units at once, not the statistics", async () => {
     setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
     let answer = () => {};

@@ -11,8 +11,8 @@ import { yieldIfScheduler } from "../../shared/scheduling/index.ts";
 import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 
 /**
- * The Device screen's first calls when it is the page's first screen (issue 12: interactive within 2 s; no request
- * waterfall behind its first render), started at start-up beside its chunk: the live figures (spec §7
+ * The Device screen's first calls when it is the page's first screen (it must be interactive within 2 s: no
+ * request waterfall behind its first render), started at start-up beside its chunk: the live figures (spec §7
  * query-device-info), the station durations (device-station-maxworktime-cache), the salt status (get-salt-status),
  * the household's device list (the name and image) and the owner's units (the volumes and flow are shown in them),
  * each started in a task of its own where the browser has a scheduler. The device and household come from the page's
@@ -35,7 +35,7 @@ export async function prefetchDevice(client: QueryClient, hash: string = window.
       : []),
     () => prefetchForFirstMount(client, getUnitPreferencesQueryOptions()),
   ];
-  // Each query starts in a short task of its own (issue 12: the five together were one task of ~13 ms on this
+  // Each query starts in a short task of its own (the five together were one task of ~13 ms on this
   // machine, over 50 ms on Lighthouse's slow phone, right after the app's code had run).
   const started: Array<Promise<unknown>> = [];
   for (const start of starts) {
@@ -50,7 +50,7 @@ export const earlyParam = (name: "deviceId" | "familyId"): string => `__${name}_
 
 /**
  * The Device screen's first calls as the page's boot script sends them before the app's code has loaded
- * (apps/web/boot.js, shared/api/early-answers.ts; issue 12): `"METHOD url"`, the URL built by the app's own client
+ * (apps/web/boot.js, shared/api/early-answers.ts): `"METHOD url"`, the URL built by the app's own client
  * (`callUrl`) with {@link earlyParam} placeholders as query values, which boot.js fills from the route's params
  * (form-encoded, as the client encodes a query): the
  * calls {@link prefetchDevice} makes, and the permissions start-up asks for (spec §4, application-configuration).

@@ -11,7 +11,8 @@ import { deviceChange } from "../../shared/testing/fixtures.ts";
 import { LIVE_REFRESH_DEBOUNCE_MS, useLiveFaults } from "./hooks.ts";
 import { faultFixture } from "./logic/fault-fixture.ts";
 
-// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+// The hubs' message schemas load with the SignalR client, which stays off the first screen; the fake connections here
+// skip that load.
 beforeAll(() => loadHubModule());
 
 const leak = faultFixture();
@@ -26,7 +27,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("useLiveFaults (issue 10: the list updates live from hub 1)", () => {
+describe("useLiveFaults (the list updates live from hub 1)", () => {
   it("fetches again once after a burst of close events, not for ordinary reports", async () => {
     setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3_600_000 });
     const answers: TFault[][] = [[], [leak]];

@@ -10,7 +10,7 @@ import { changesFaults } from "./logic/fault.ts";
 export const LIVE_REFRESH_DEBOUNCE_MS = 200;
 
 /**
- * The fault list kept live from hub 1 (spec §7; issue 10 "the list updates live"): loads the list (every device of
+ * The fault list kept live from hub 1 (spec §7; a new fault shows without a reload): loads the list (every device of
  * the caller's households, or `deviceId` alone), starts the channel, and fetches the list again — once per burst —
  * when a message may change it ({@link changesFaults}: a close or reset, a device going offline or online, a station
  * that disagrees with the list) and after a reconnect (something may have been missed meanwhile).

@@ -54,7 +54,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("Home's start-up prefetch (issue 12: no request waterfall)", () => {
+describe("Home's start-up prefetch (no request waterfall)", () => {
   it("asks for the families, the owner's units and, at once, the kept household's devices and dashboard", async () => {
     signIn("f2");
     let answer = () => {};

@@ -12,7 +12,7 @@ import { dashboardQueryOptions } from "./api/get-dashboard.ts";
 import { selectHomeFamily } from "./family-selection.ts";
 
 /**
- * Home's first calls, started at start-up instead of after its first render (issue 12: no request waterfall before
+ * Home's first calls, started at start-up instead of after its first render (no request waterfall before
  * the device list paints; this module ships in the entry's chunk, vite-first-screen.ts `starter`, so they leave with
  * the permission call): the families (spec §7 get families) and, for the household Home will
  * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
@@ -38,7 +38,7 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
     return family && family.id !== kept ? household(family.id) : undefined;
   });
   // Each further call in a task of its own: a call's sending (headers, the fetch itself) is 1-5 ms on a slow phone,
-  // and the six start-up calls together with start-up's own work were one task over 50 ms (issue 12, blocking time).
+  // and the six start-up calls together with start-up's own work were one task over 50 ms, which blocks input.
   await nextTask();
   const keptHousehold = kept ? household(kept) : undefined;
   await nextTask();

@@ -9,7 +9,7 @@ function takeSnapshot(): void {
 }
 
 /**
- * Keeps the snapshot of Home (shared/snapshot, issue 12) that apps/web/boot.js paints on the next start, as
+ * Keeps the snapshot of Home (shared/snapshot) that apps/web/boot.js paints on the next start, as
  * {@link useKeptSnapshot} says when.
  * @param ready whether Home shows its devices with their figures
  * @param version anything that changes when what Home shows changes (its data), compared with Object.is

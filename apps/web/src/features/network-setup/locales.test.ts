@@ -4,7 +4,7 @@ import { resolveStep } from "./params.ts";
 
 /**
  * The spec's English texts as a screen shows them on their own: the spec's words, the first letter raised (sentence
- * case, docs/glossary.md; issue 10 "lowercase … titles").
+ * case, docs/glossary.md).
  */
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

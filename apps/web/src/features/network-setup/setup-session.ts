@@ -2,7 +2,7 @@ import type { BleSetupRun } from "./logic/ble-flow.ts";
 import type { SmartSetupRun } from "./logic/smart-flow.ts";
 
 /**
- * Running network setups, in memory only (issue 9): a setup holds a Bluetooth link or the phone's access-point
+ * Running network setups, in memory only: a setup holds a Bluetooth link or the phone's access-point
  * state, which a page reload cannot resume, and the Wi-Fi password, which must never reach the URL. The Wi-Fi page
  * creates a run on "Connect to Wi-Fi" and navigates to the progress step with its id; the progress step finds it
  * here, or — after a reload — says the setup was interrupted.

@@ -17,7 +17,7 @@ function fillStorage() {
   localStorage.setItem("other", "1");
 }
 
-describe("clear cache (issue 3 Setting)", () => {
+describe("clear cache (Setting)", () => {
   it("clears queries, CacheStorage and storage but keeps token, login info, language and installation id", async () => {
     fillStorage();
     const deleted: string[] = [];

@@ -2,8 +2,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import { clearNativeCache, hasNativeBridge } from "../../shared/bridge/index.ts";
 
 /**
- * localStorage keys a cache clear keeps (issue 3): the session, the language and the push installation id (issue 11:
- * the proof this installation's push registration is its own).
+ * localStorage keys a cache clear keeps: the session, the language and the push installation id (the proof this
+ * installation's push registration is its own).
  */
 export const KEPT_KEYS: readonly string[] = ["token", "loginInfo", "lang", "pushInstallationId"];
 
@@ -15,7 +15,7 @@ export interface ClearResult {
 }
 
 /**
- * Clears the app's caches (issue 3 Setting "clear cache"; spec §7 bridge "clear cache"): through the native bridge
+ * Clears the app's caches (Setting "clear cache"; spec §7 bridge "clear cache"): through the native bridge
  * when a shell injected it, and in every case the app's own: every TanStack Query, every CacheStorage cache, session
  * storage, and localStorage except {@link KEPT_KEYS} (the user stays signed in, in their language). Failures of a
  * part are logged and the rest still runs.

@@ -1,5 +1,5 @@
 /**
- * Version rules of issue 3: the app update dialog (the shell's version against `androidLatestVersion` /
+ * Version rules of the app update dialog (the shell's version against `androidLatestVersion` /
  * `iosLatestVersion` of app-config-setting) and the comparison they need.
  */
 

@@ -18,7 +18,7 @@ function deps(version: string | null) {
   return { fetchVersion: vi.fn(async () => version), clear: vi.fn(async () => {}), reload: vi.fn() };
 }
 
-describe("web version check (issue 3, spec §7)", () => {
+describe("web version check (spec §7)", () => {
   it("reads version.json without cache", async () => {
     const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ version: "1+b" })));
     vi.stubGlobal("fetch", fetch);

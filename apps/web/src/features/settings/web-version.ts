@@ -1,7 +1,7 @@
 import { getItem, setItem } from "../../shared/storage/index.ts";
 
 /**
- * The web version check of issue 3 / spec §7 ("A no-cache GET … returns a version; if it differs from the stored one,
+ * The web version check of spec §7 ("A no-cache GET … returns a version; if it differs from the stored one,
  * cache is cleared and the page reloaded"): the build writes `version.json` (`{"version": "…"}`); the app reads it
  * without cache at start and every 10 minutes and compares it with the stored `version` (spec §3).
  */

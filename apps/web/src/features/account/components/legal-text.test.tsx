@@ -2,7 +2,7 @@ import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderTagged } from "./legal-text.tsx";
 
-describe("renderTagged (the tagged legal sentence without Trans, issue 12)", () => {
+describe("renderTagged (the tagged legal sentence without Trans and its HTML parser)", () => {
   const wrap = (name: string, inner: string) => (name === "b" ? <b>{inner}</b> : inner);
 
   it("wraps each tag's text and keeps the text around it in order", () => {

@@ -8,7 +8,8 @@ const DEFAULT_ARTICLES = { agreement: "user-agreement", privacy: "privacy-policy
 
 /**
  * Splits a text with `<name>…</name>` tags (no nesting, no attributes) into strings and `wrap(name, inner)` nodes.
- * The first screen's only tagged sentence; react-i18next's `Trans` would add its HTML parser to it (issue 12).
+ * The first screen's only tagged sentence; react-i18next's `Trans` would add its HTML parser to that screen's code,
+ * which must stay within its size budget.
  */
 export function renderTagged(text: string, wrap: (name: string, inner: string) => ReactNode): ReactNode[] {
   const out: ReactNode[] = [];
@@ -25,7 +26,7 @@ export function renderTagged(text: string, wrap: (name: string, inner: string) =
 /**
  * A sentence of the Login or Register screen (`i18nKey`, with `<agreement>` and `<privacy>` tags in every language)
  * whose "User agreement" and "Privacy policy" open those articles (app configuration's userAgreementArticleId and
- * privacyPolicyArticleId, spec §7; issue 10 "legal links open the articles"). A tap on a link never toggles a
+ * privacyPolicyArticleId, spec §7: Register asks to accept them, so they must open). A tap on a link never toggles a
  * surrounding checkbox; `beforeOpen` lets the screen keep its form for the way back.
  */
 export function LegalText({

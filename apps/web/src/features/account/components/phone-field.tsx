@@ -8,7 +8,7 @@ import { TextField } from "../../../shared/ui/text-field.tsx";
 import { findCountry } from "../countries.ts";
 
 /**
- * A phone number field with its country button (issue 3 CountrySelect): the button shows the calling code and opens
+ * A phone number field with its country button: the button shows the calling code and opens
  * /CountrySelect for `requestPageId`; `beforeOpen` lets the screen keep its form for the return trip.
  */
 export function PhoneField(props: {

@@ -120,7 +120,8 @@ export function RegisterScreen() {
     return true;
   };
 
-  // One registration per tap series: a second tap before the button shows as busy is dropped (issue 10).
+  // One registration per tap series: a second tap before the button shows as busy is dropped (it would be refused
+  // for the spent verification code, and the owner would think sign-up failed).
   const submitting = useSingleFlight();
   const submit = (e?: FormEvent) => {
     e?.preventDefault();

@@ -30,7 +30,7 @@ import "../after-sale.css";
 
 /**
  * Navigation params of AfterSaleCreate: `id` edits (or, once handled, shows) a request; `deviceId` preselects one;
- * `description` and `attachDiagnostics` pre-fill a new request (the fault list's "request service", issue 10).
+ * `description` and `attachDiagnostics` pre-fill a new request (the fault list's "request service").
  */
 export interface AfterSaleCreateParams {
   id?: string;
@@ -40,7 +40,7 @@ export interface AfterSaleCreateParams {
 }
 
 /**
- * /AfterSaleCreate (spec §2 Other; issue 5): a new after-sales request — the device (of any of the caller's
+ * /AfterSaleCreate (spec §2 Other): a new after-sales request — the device (of any of the caller's
  * households), a description, up to 6 photos uploaded one by one, an optional contact phone and the owner's consent to
  * attach the device's diagnostics (recent events, 30 days of usage, firmware version). With `{id}` the same form
  * edits the request while it is unhandled (save or withdraw); a handled request shows read-only with the service
@@ -171,7 +171,8 @@ function AfterSaleForm({
   const create = useCreateAfterSale();
   const update = useUpdateAfterSale();
   const del = useDeleteAfterSale();
-  // One submit or withdrawal at a time: a double tap is dropped before the button shows as busy (issue 10).
+  // One submit or withdrawal at a time: a double tap is dropped before the button shows as busy, so no request is
+  // filed twice.
   const flight = useSingleFlight();
   const busy = flight.running;
 

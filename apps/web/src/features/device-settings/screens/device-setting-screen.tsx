@@ -442,10 +442,10 @@ export function DeviceSettingScreen() {
 }
 
 /**
- * The device's own clock (spec §3 currentTime; issue 10 "One clock": shown only here and in the drift warning), read
- * only: the device time now in the phone's time zone, the phone's time beside it, how far apart they are (§9
- * duration format) and "Sync time" (spec §4: asks "Confirm synchronization time?", sets the device clock to the
- * phone's).
+ * The device's own clock (spec §3 currentTime; shown only here and in the drift warning, any other time is the
+ * phone's), read only: the device time now in the phone's time zone, the phone's time beside it, how far apart they
+ * are (§9 duration format) and "Sync time" (spec §4: asks "Confirm synchronization time?", sets the device clock to
+ * the phone's).
  */
 function DeviceClockRow({ device }: { device: TDeviceWithData }) {
   const { t, i18n } = useTranslation();

@@ -36,7 +36,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("the CSV export with progress (issue 10 point 8)", () => {
+describe("the CSV export with progress", () => {
   it("counts rows against X-Total-Rows as pieces arrive, then saves the whole file under the server's name", async () => {
     const body = trickle(["hour_start,water_l\n2026-01-01T00:00", ":00.000Z,1\n2026-01-01T01:00:00.000Z,2\n", "x,3\n"]);
     const calls: string[] = [];

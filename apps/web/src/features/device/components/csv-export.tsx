@@ -28,7 +28,7 @@ const intlLocale = (lang: string) => (lang === "zh-Hans" ? "zh-CN" : lang);
 const STARTING: CsvExportProgress = { rows: 0, totalRows: null, bytes: 0, percent: null };
 
 /**
- * The CSV export with progress of the Device screen (issue 10 point 8): one export at a time, streamed through
+ * The CSV export with progress of the Device screen: one export at a time, streamed through
  * `apiStream()`, saved as a file at the end; the outcome is a toast in the user's language (saved with its row
  * count, cancelled, or the error). Leaving the screen cancels a running export silently.
  */

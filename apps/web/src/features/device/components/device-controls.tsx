@@ -93,7 +93,7 @@ export function DeviceControls(props: {
         return;
       }
       if (state.status === "pending") return;
-      // The question's code loads with the first command that asks (issue 12).
+      // The question's code loads with the first command that asks (off Device's first screen).
       if (question && !(await confirmLazily({ content: question }))) return;
       await run(kind);
     });

@@ -5,7 +5,7 @@ import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell } from "../../../shared/ui/index.ts";
 
 /**
- * The Device screen while its device loads (spec §3; issue 12 "A phone opens the app fast"): the screen's frame as the
+ * The Device screen while its device loads (spec §3; shown at once, so the app opens fast): the screen's frame as the
  * live screen lays it out — the hero with the drawn softener, the station card with its labels, the §4 controls with
  * their names, the salt card with the reminder's text — and a grey bar where each figure will be; no figure is
  * guessed ("—" where the live card shows "—" for an unknown value). Inert and `aria-busy`: nothing in it answers a

@@ -17,7 +17,7 @@ export interface FlowChartProps {
 }
 
 /**
- * A bar chart of one statistics series drawn by uPlot (issue 4 "charts … loaded only on that screen": this module
+ * A bar chart of one statistics series drawn by uPlot (uPlot loads only with the statistics: this module
  * is imported dynamically by the statistics section). Resizes with its container. Its value axis covers the tallest
  * bar with round gridlines, whole numbers for regenerations ({@link valueAxis}).
  */

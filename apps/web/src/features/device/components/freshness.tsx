@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { minutesAgo } from "../logic/live-values.ts";
 
-/** "N min ago" / "just now" for one value's report time (issue 4 "Freshness"); nothing when unknown. */
+/** "N min ago" / "just now" for one value's report time; nothing when unknown. */
 export function ReportedAgo({ time, now, testId }: { time: string | null; now: number; testId?: string }) {
   const { t } = useTranslation();
   const minutes = minutesAgo(time, now);

@@ -9,11 +9,13 @@ import "./salt-gauge.css";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
 import { useBackClose } from "../../../shared/ui/overlay.tsx";
 
-/** The refill dialog (antd-mobile's Dialog with its animation library), loaded on the first tap (issue 12). */
+/**
+ * The refill dialog (antd-mobile's Dialog with its animation library), loaded on the first tap, off the first screen.
+ */
 const SaltRefillDialog = lazy(() => import("./salt-refill-dialog.tsx").then((m) => ({ default: m.SaltRefillDialog })));
 
 /**
- * The salt card of the Device screen (issue 10 "Salt an owner can trust"): a gauge of the salt left against the level
+ * The salt card of the Device screen: a gauge of the salt left against the level
  * entered at the last refill (percent), the level in kg, "lasts about N days", what that rests on ("3 kg per
  * regeneration, about every 9 days": salt per regeneration and the server's estimate of the days between
  * regenerations), the last refill's date and time in the

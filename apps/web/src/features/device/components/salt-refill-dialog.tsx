@@ -10,7 +10,7 @@ import { Dialog } from "../../../shared/ui/popup.tsx";
 import { defaultRefillKg, parseRefillKg } from "../logic/salt-refill.ts";
 
 /**
- * The "Salt refilled" dialog (issue 4 "Salt"): the level in the brine tank now, kg (default the tank size when
+ * The "Salt refilled" dialog: the level in the brine tank now, kg (default the tank size when
  * known, else 25), sent to reset-salt-level; on success the salt status is stored and read again and the dialog
  * closes. "Cancel" closes it without a change; the caller registers its back entry (the salt card, which loads this
  * dialog's code on the first tap: a back pressed while it loads closes it too). Rendered into `document.body`, centred
@@ -51,8 +51,8 @@ export function SaltRefillDialog(props: {
   return (
     <Dialog
       visible={visible}
-      // Above everything wherever the page is scrolled (issue 10): antd-mobile renders a Dialog in place by default,
-      // inside the page's scrolled and transformed container.
+      // Above everything wherever the page is scrolled: antd-mobile renders a Dialog in place by default, inside the
+      // page's scrolled and transformed container, where it can land below the fold with the page's scroll locked.
       getContainer={() => document.body}
       destroyOnClose
       title={t("deviceSalt.title")}

@@ -10,7 +10,7 @@ import { setSaltReminder } from "../api/salt-reminder.ts";
 import { reminderChoices } from "../logic/salt-gauge.ts";
 
 /**
- * The low-salt reminder setting of a device (issue 10 "Salt an owner can trust"): "remind me when salt runs out within
+ * The low-salt reminder setting of a device: "remind me when salt runs out within
  * N days", shown as a row with the current value; a tap opens the list picker (3–30 days), the choice is saved with
  * set-salt-reminder (one save at a time) and the salt status is replaced by the answer, so the gauge's "low" follows
  * at once. The household shares it: the low-salt message goes to every member, once per refill. A refusal shows the
@@ -24,7 +24,7 @@ export function SaltReminderSetting({ deviceId, days }: { deviceId: string; days
 
   const choose = () =>
     save.run(async () => {
-      // The picker's code loads with the first tap (issue 12: Device's first screen).
+      // The picker's code loads with the first tap (it stays off Device's first screen).
       const picked = await pickFromListLazily({
         title: t("saltGauge.reminderPicker"),
         options: reminderChoices(current).map((n) => ({

@@ -21,7 +21,7 @@ function formatClockTime(ms: number, lang: string): string {
  * locally from the valve's reported station start and duration (one clock, see `station-clock.ts`: never backwards
  * within a station, and at a 60× demo clock a one-hour station shows one real minute) with progress against the
  * station's length, "back in service at HH:mm" in the phone's local time on the same clock, water left before regeneration and the flow now; each value with the time it was reported.
- * The card keeps its own once-a-second clock, so the countdown draws this card only, not the whole screen (issue 12).
+ * The card keeps its own once-a-second clock, so the countdown draws this card only, not the whole screen.
  */
 export function StationCard({
   device,

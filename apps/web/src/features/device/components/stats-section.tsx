@@ -29,7 +29,7 @@ const intlLocale = (lang: string) => (lang === "zh-Hans" ? "zh-CN" : lang);
 /**
  * Water-usage statistics of the Device screen (spec §3 report time types 1 month, 2 week, 3 day; §7
  * device-flow-statistics): charts of water used, regenerations and salt used, and the CSV export. The figures come
- * with the answer; the charts draw once their place scrolls into view (issue 12).
+ * with the answer; the charts draw once their place scrolls into view, after the live figures.
  */
 export function StatsSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
@@ -127,7 +127,7 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
   );
 }
 
-/** The regeneration timeline (issue 4): each cycle with duration, water and salt; deviating cycles and stations flagged. */
+/** The regeneration timeline: each cycle with duration, water and salt; deviating cycles and stations flagged. */
 export function CyclesSection({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useTranslation();
   const { volume } = useVolume();

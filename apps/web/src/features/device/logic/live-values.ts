@@ -1,9 +1,9 @@
 /**
- * Pure helpers of the Device screen (spec §3 stations, issue 4 "Freshness"): progress against the station's
+ * Pure helpers of the Device screen (spec §3 stations, each value's freshness): progress against the station's
  * duration, countdown and percent formats, ages and clock drift (the countdown itself: `station-clock.ts`).
  */
 
-/** A clock drift between the device and the phone above this many ms shows the time-sync warning (issue 4). */
+/** A clock drift between the device and the phone above this many ms shows the time-sync warning. */
 export const CLOCK_DRIFT_WARN_MS = 60_000;
 
 /**
@@ -47,7 +47,7 @@ export function clockDriftMs(deviceTime: string | null | undefined, observedAtMs
   return t - observedAtMs;
 }
 
-/** Whether a drift (ms) deserves the time-sync warning: more than one minute either way (issue 4). */
+/** Whether a drift (ms) deserves the time-sync warning: more than one minute either way. */
 export function isClockDrifting(driftMs: number | null): boolean {
   return driftMs !== null && Math.abs(driftMs) > CLOCK_DRIFT_WARN_MS;
 }

@@ -1,7 +1,7 @@
 import { SALT_REMINDER_DAYS } from "@aquapilot/contract/wire";
 
 /**
- * How full the brine tank is, for the salt gauge (issue 10 "Salt an owner can trust"): the level now against the level
+ * How full the brine tank is, for the salt gauge: the level now against the level
  * entered at the last refill (no tank capacity is known), in whole percent 0–100. Null when either is unknown or
  * the refill was 0 kg.
  */

@@ -1,5 +1,5 @@
 /**
- * The owner's "Salt refilled" action (issue 4 "Salt"): the level typed in the dialog, kg, sent to
+ * The owner's "Salt refilled" action: the level typed in the dialog, kg, sent to
  * `reset-salt-level` (contract: 0 ≤ levelKg ≤ 1000).
  */
 

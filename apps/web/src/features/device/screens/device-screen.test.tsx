@@ -206,7 +206,7 @@ describe("Device screen", () => {
   });
 
   it("draws only what an answer or a live message changes: the controls and statistics stay as drawn", async () => {
-    // Issue 12 (the Device screen interactive within 2 s): after the first answers, the live channel connecting, a
+    // The Device screen must be interactive within 2 s: after the first answers, the live channel connecting, a
     // re-read that brings the same figures and a live flow reading redraw the chip and the station card, not the
     // controls or the statistics below them.
     const view = await renderScreen(<DeviceScreen />, {

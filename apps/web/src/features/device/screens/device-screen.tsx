@@ -34,7 +34,7 @@ export interface DeviceParams {
 
 /**
  * The hero's "last reported N min ago" (spec §3) with its own once-a-second clock: the minute turns over on time and
- * only this line draws again (issue 12: the screen's sections stay as they are between live messages).
+ * only this line draws again (the screen's sections stay as they are between live messages).
  */
 function LastReported({ reportedAt }: { reportedAt: string | null | undefined }) {
   const { t } = useTranslation();
@@ -86,7 +86,7 @@ function LinkProblem({ device, onOpen }: { device: LiveDevice; onOpen: () => voi
   );
 }
 
-// The screen's sections, each drawn again only when its own props change (issue 12): they read their own data.
+// The screen's sections, each drawn again only when its own props change: they read their own data.
 const StationSection = memo(StationCard);
 const ControlsSection = memo(DeviceControls);
 const SaltSection = memo(SaltGaugeCard);
@@ -118,10 +118,10 @@ const LiveChip = memo(function LiveChip({ deviceOk }: { deviceOk: boolean }) {
 });
 
 /**
- * /Device (spec §2/§3, issue 4): name, image, online state, "last reported N min ago", the live station with its
+ * /Device (spec §2/§3): name, image, online state, "last reported N min ago", the live station with its
  * remaining time, water left and flow (hub 1), the clock-drift warning with one-tap sync, the §4 controls, and the
  * water-usage statistics. Each section (station, controls, salt, statistics, cycles) is memoised and reads its own
- * data, so an answer or a live message redraws the sections it changes, not the whole screen (issue 12).
+ * data, so an answer or a live message redraws the sections it changes, not the whole screen.
  */
 export function DeviceScreen() {
   const { t } = useTranslation();
@@ -146,7 +146,7 @@ export function DeviceScreen() {
   const listed = family.data?.find((d) => d.id === deviceId);
   const title = device?.name ?? listed?.name ?? t("device.title");
   const more = () => navigateTo(PATHS.DeviceAttribute, { deviceId, familyId });
-  // The next start on this device's screen paints it before the app's code has loaded (issue 12), as Home does: kept
+  // The next start on this device's screen paints it before the app's code has loaded, as Home does: kept
   // once the screen shows the device with its station times, salt and household answered; a screen that failed to
   // load leaves nothing of this device to paint.
   useKeptSnapshot(
@@ -185,13 +185,13 @@ export function DeviceScreen() {
     );
   }
 
-  const reportedAt = device.reportedAt ?? device.lastReportTime; // real time (issue 10 "One clock")
+  const reportedAt = device.reportedAt ?? device.lastReportTime; // real time, not the device's clock
   const driftSeconds = salt.data?.clockDriftSeconds ?? null;
   const drift = driftSeconds === null ? null : driftSeconds * 1000;
   return (
     <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
-        {/* Drawn out of sight at start-up, the hero and each section in a task of its own (shared/snapshot; issue 12):
+        {/* Drawn out of sight at start-up, the hero and each section in a task of its own (shared/snapshot):
             the screen's frame, the router and the providers are the first render's own. */}
         <Staged>
           <section className="device-hero">

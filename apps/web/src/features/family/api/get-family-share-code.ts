@@ -12,7 +12,7 @@ export interface ReceivedShareCode extends TShareCode {
 /**
  * The administrator's share code of a family, valid 15 minutes (spec §4, §9): `GET …/family-user/
  * trans-to-other-member-qr-code` (§7 Q) — the current one again while it has a few minutes left, or with `refresh`
- * a new one (issue 10: a visit does not add an entry to "my shares"). Administrator only (spec §6).
+ * a new one (so a visit does not add an entry to "my shares"). Administrator only (spec §6).
  */
 export async function getFamilyShareCode(
   familyId: string,

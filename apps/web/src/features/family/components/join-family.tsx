@@ -28,7 +28,7 @@ export function useScanTexts(): ScanTexts {
 }
 
 /**
- * Joining a household by share code (issue 3): check the code (analysis-code preview; an expired or tampered code
+ * Joining a household by share code: check the code (analysis-code preview; an expired or tampered code
  * shows the server's message as a toast), confirm with the family's name, join, make it the home family and go to
  * the home tab, where its devices show. `scanAndJoin` scans first (native camera or the in-page scanner).
  */
@@ -132,7 +132,7 @@ function JoinPreview({ family }: { family: TShareAnalysis }) {
 
 /**
  * The join panel: scan button, "or", a field to paste the code and the join button (NoFamily, FamilyList).
- * `initialCode`: the field's first value (a share code from a link, issue 15); empty by default.
+ * `initialCode`: the field's first value (a share code from a link that opened the app); empty by default.
  */
 export function JoinFamilyPanel(props: { onJoined?: () => void; initialCode?: string }) {
   const { t } = useTranslation();

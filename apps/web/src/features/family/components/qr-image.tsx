@@ -3,7 +3,7 @@ import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 
 /**
- * The QR image of a share code (issue 3 "QR image of the share code"), drawn by `qrcode` as a PNG data URL,
+ * The QR image of a share code, drawn by `qrcode` as a PNG data URL,
  * 240 px wide on a 375 px design, low error correction (fewer, larger modules: the code is shown on a clean screen), brand-dark modules. The code text is kept on
  * `data-code` so browser tests can read what a phone would scan.
  */

@@ -45,7 +45,7 @@ export function FamilyCreateScreen() {
     }
   };
 
-  // One household per tap series (issue 10 "Every submit happens once").
+  // One household per tap series (a double tap creates one household).
   const flight = useSingleFlight();
   const submit = () =>
     flight.run(async () => {
@@ -65,7 +65,7 @@ export function FamilyCreateScreen() {
         });
         if (from === "NoFamily" || !homeFamilyId()) {
           setHomeFamily(family);
-          // A first household (from NoFamily): offer to add a device to it now, or later from Home (issue 9).
+          // A first household (from NoFamily): offer to add a device to it now, or later from Home.
           const now = await confirmDialog({
             title: t("family.addDeviceNowTitle"),
             content: (

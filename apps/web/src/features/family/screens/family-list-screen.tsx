@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Navigation params of FamilyList: `joinCode` — a scanned share code to join at once (from the home tab's scan);
- * `shareCode` — a share code from a link (the shells' `aquapilot://join/<code>`, issue 15): the join panel opens with
+ * `shareCode` — a share code from a link (the shells' `aquapilot://join/<code>`): the join panel opens with
  * it filled in, and the owner joins with "Join".
  */
 export interface FamilyListParams {

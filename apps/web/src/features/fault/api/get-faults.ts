@@ -5,7 +5,7 @@ import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { faultKeys } from "./keys.ts";
 
 /**
- * `GET /api/run-lucky/device/app/fault/get-fault-list?deviceId` (contract getFaultList, issue 10 point 5): the open
+ * `GET /api/run-lucky/device/app/fault/get-fault-list?deviceId` (contract getFaultList): the open
  * faults and the closes of the last 30 days of every device of the caller's households, or of `deviceId` alone; open
  * first, newest first, times in ISO UTC. Errors: ApiError (403 when the device is not in a household of the caller).
  */

@@ -31,7 +31,7 @@ export function faultTitle(t: TFunction, fault: Pick<TFault, "kind" | "closeReas
 }
 
 /**
- * One fault (issue 10 point 5): its §8 label and whether it is open, the device (and household when the list spans
+ * One fault the owner can act on: its §8 label and whether it is open, the device (and household when the list spans
  * several), when it happened in the phone's local time, the cause in plain words, what to do (every step while open;
  * what to do if it happens again once resolved), and the actions: reopen the water (the command where the valve takes
  * one, otherwise the instruction to press the valve button), the matching help article and a service request.

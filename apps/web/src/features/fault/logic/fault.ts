@@ -62,7 +62,7 @@ const REOPEN_WARNING: Readonly<Record<FaultCause, "257" | "513" | "flow" | "unkn
 const time = (iso: string | null): number => (iso ? Date.parse(iso) || 0 : 0);
 
 /**
- * The list's two sections (issue 10 "every open and recent fault"): open faults, then the resolved ones, each newest
+ * The list's two sections (every open and recent fault): open faults, then the resolved ones, each newest
  * first by start (a fault without a known start last), whatever order the answer had.
  */
 export function splitFaults(faults: readonly TFault[]): { open: TFault[]; recent: TFault[] } {

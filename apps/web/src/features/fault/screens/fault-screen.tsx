@@ -22,7 +22,7 @@ export interface FaultParams {
 }
 
 /**
- * /Fault (spec §2 Other; issue 10 point 5 "Faults are actionable"). Without a device — the My tab's "faults" — every
+ * /Fault (spec §2 Other): faults an owner can act on. Without a device — the My tab's "faults" — every
  * open and recent fault of the caller's households; with `{deviceId}` — the device screen's link — that device's. Open
  * faults first, then the last 30 days, newest first, each with the device, the local time, the cause in plain words,
  * what to do, the matching help article, "request service" (AfterSaleCreate with the device, a description and its
@@ -35,7 +35,7 @@ export function FaultScreen() {
   const faults = useLiveFaults(deviceId || undefined);
   const queryClient = useQueryClient();
   const { access } = usePermission();
-  // One reopen at a time: a double tap is dropped before the button shows busy (issue 10 "every submit happens once").
+  // One reopen at a time: a double tap is dropped before the button shows busy (every submit happens once).
   const flight = useSingleFlight();
   const [reopening, setReopening] = useState<string | null>(null);
 

@@ -14,7 +14,7 @@ export function dashboardKey(familyId: string) {
 }
 
 /**
- * `GET …/family-device/dashboard?familyId` (issue 10): the household's water used today (the phone's local day: the
+ * `GET …/family-device/dashboard?familyId`: the household's water used today (the phone's local day: the
  * client sends X-Time-Zone) and per device salt, water left, next regeneration and badges.
  * Errors: ApiError (403 when the caller is no longer a member).
  */

@@ -41,13 +41,13 @@ function badgeList(figures: TDeviceDashboard | undefined, regenerating: boolean,
 }
 
 /**
- * One device on the Home dashboard (spec §2/§3; issue 10 "Home is a dashboard"): image (placeholder when none), name,
+ * One device on the Home dashboard (spec §2/§3; Home is a dashboard): image (placeholder when none), name,
  * online/offline tag, the live station and when the cloud last heard from it (phone time), the badges (alarm,
  * regenerating, vacation, firmware) as tags, and three figures — salt (days until empty, else the level), water used
  * today and water left before regeneration — with the next regeneration time. `figures` is the device's entry of the
  * dashboard (absent when the dashboard failed or does not hold the device yet: the figures show "—"; Home shows the
  * cards only once the dashboard has answered). Data attributes carry the raw values for the browser tests:
- * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised (issue 12): the list
+ * `data-device-id`, `data-station`, `data-online`, and on the figures `data-value`. Memoised: the list
  * renders again for each card it reveals without rendering the cards already shown, whose props keep their identity
  * until the device list or the dashboard changes.
  */

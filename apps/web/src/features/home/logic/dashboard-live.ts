@@ -23,7 +23,7 @@ export const DASHBOARD_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether a hub-1 message means the dashboard must be read again (issue 10): one of {@link DASHBOARD_EVENTS} or a
+ * Whether a hub-1 message means the dashboard must be read again: one of {@link DASHBOARD_EVENTS} or a
  * finished firmware update, or an online/offline change (the offline alarm), for a device of the dashboard. States
  * and telemetry are patched in place ({@link applyDashboardMessage}) and never cause a request.
  */
@@ -70,7 +70,7 @@ const REAL_TIMERS: Timers = {
 };
 
 /**
- * Joins bursts of refresh requests into one call, so live events never hammer the server (issue 10): a request runs
+ * Joins bursts of refresh requests into one call, so live events never hammer the server: a request runs
  * `run` `delayMs` later, requests meanwhile join it, and two runs are at least `minGapMs` apart (a request inside the
  * gap runs when it ends). `dispose()` drops a pending run.
  */

@@ -37,9 +37,9 @@ import { useLiveDashboardUpdates } from "../use-live-dashboard.ts";
 import "../home.css";
 import { useVolume } from "../../../shared/units/volume.ts";
 
-/** The family sheet comes with the first tap (issue 12: Home paints without antd-mobile's popups). */
+/** The family sheet comes with the first tap (Home's first screen ships without antd-mobile's popups). */
 const loadDialogs = () => import("../../../shared/ui/dialogs.tsx");
-/** The push switches sheet, loaded on its first opening (issue 12). */
+/** The push switches sheet, loaded on its first opening (off Home's first screen). */
 const PushSwitchSheet = lazy(() =>
   import("../../../shared/auth/push-switch-sheet.tsx").then((m) => ({ default: m.PushSwitchSheet })),
 );
@@ -48,7 +48,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The messages button of Home's header with the unread count (spec §2): its own component, so a new count (hub 2, the
- * unread call) draws only this button, not the whole screen (issue 12, blocking time).
+ * unread call) draws only this button, not the whole screen (less main-thread time blocking input).
  */
 function MessagesBell() {
   const { t } = useTranslation();
@@ -76,7 +76,7 @@ function MessagesBell() {
 /**
  * Home's device cards, each with its figures from the family's dashboard (spec §7 dashboard; absent when it lacks the
  * device). The first card shows at once, the others one per task (a long list's first render blocks input); the
- * count lives here, so each step draws the list, not the whole screen (issue 12).
+ * count lives here, so each step draws the list, not the whole screen.
  */
 function DeviceList({
   devices,
@@ -108,7 +108,7 @@ function DeviceList({
 
 /**
  * Keeps the shown family's device list live through hub 1 (spec §7; useDeviceChanges) and shows the channel's state
- * as Home's "live" chip. Its own component, so the channel's state changes draw only the chip (issue 12).
+ * as Home's "live" chip. Its own component, so the channel's state changes draw only the chip.
  */
 function LiveChip({ familyId }: { familyId: string | undefined }) {
   const { t } = useTranslation();
@@ -130,8 +130,8 @@ function LiveChip({ familyId }: { familyId: string | undefined }) {
 }
 
 /**
- * The household's water used today at the top of Home (issue 10), from its live dashboard: its own component, so a
- * live message draws this figure, not the whole screen (issue 12).
+ * The household's water used today at the top of Home, from its live dashboard: its own component, so a
+ * live message draws this figure, not the whole screen.
  */
 function HomeTotal({ familyId }: { familyId: string | undefined }) {
   const { t } = useTranslation();
@@ -170,7 +170,7 @@ function HomeSummary({ familyId }: { familyId: string | undefined }) {
 
 /**
  * Home's device section: skeletons until the devices and their dashboard are both in, the empty state (with "add
- * device" for the administrator), else the cards; keeps the snapshot the next start paints (issue 12). Its own
+ * device" for the administrator), else the cards; keeps the snapshot the next start paints. Its own
  * component: a live message draws this section and the one changed card, not the header.
  */
 function HomeDevices({
@@ -190,13 +190,13 @@ function HomeDevices({
   const devices = useFamilyDevices(familyId);
   const dashboard = useDashboard(familyId);
   const list = devices.data ?? [];
-  // The next start paints this Home before the app's code has loaded (issue 12): kept once its cards show.
+  // The next start paints this Home before the app's code has loaded: kept once its cards show.
   useHomeSnapshot(
     families.isSuccess && devices.isSuccess && dashboard.isSuccess && list.length > 0,
     `${devices.dataUpdatedAt} ${dashboard.dataUpdatedAt} ${familyId}`,
   );
   // The cards show once the devices and their dashboard are both in (or the dashboard has failed: its figures show
-  // "—"): a card drawn before its badges would grow when they arrive and push the next ones down (issue 12, layout
+  // "—"): a card drawn before its badges would grow when they arrive and push the next ones down (a layout
   // shift), and be drawn twice.
   const pending = families.isPending || Boolean(familyId && (devices.isPending || dashboard.isPending));
   // Drawn beneath the last Home's snapshot, an empty list is complete as it is (shared/snapshot).
@@ -240,7 +240,7 @@ function HomeDevices({
 }
 
 /**
- * Home tab (spec §2 /index/home; issue 10 "Home is a dashboard"): the selected family's water used today at the top
+ * Home tab (spec §2 /index/home), a dashboard: the selected family's water used today at the top
  * and its devices with salt, water used today, water left, next regeneration and badges, live through hub 1;
  * pull-down refresh
  * (333 ms delay); header actions add device, scan (a household share code → join it; a device pairing code →
@@ -335,7 +335,8 @@ export function HomeScreen() {
     );
   };
 
-  // Inviting and adding devices are the administrator's (spec §6): members are not offered them (issue 10).
+  // Inviting and adding devices are the administrator's (spec §6): members are not offered them, which the server
+  // would only refuse.
   const isAdmin = family?.isAdmin === true;
   const invite = () => {
     if (family) navigateTo(PATHS.FamilyQrcode, { familyId: family.id });

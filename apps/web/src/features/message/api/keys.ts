@@ -11,7 +11,7 @@ export const MESSAGE_FILTERS: readonly MessageFilter[] = ["all", "read", "unread
  * Query keys of the message screens. Every key starts with `queryKeys.messageAll` (["message"]), so one invalidation
  * refreshes lists, details and the unread badge together (after ReceiveMessage, reads and reconnects). Lists and
  * details carry the interface language: the server words messages in the reader's current language, so switching
- * it fetches them again in the new one (issue 10).
+ * it fetches them again in the new one.
  */
 export const messageKeys = {
   all: queryKeys.messageAll,

@@ -4,7 +4,7 @@ import type { BleTransport } from "../logic/ble-flow.ts";
 import { type BluetoothErrorKind, classifyBluetoothError } from "../logic/bluetooth-errors.ts";
 
 /**
- * Bluetooth through `@capacitor-community/bluetooth-le` (issue 9): its web implementation is Web Bluetooth (Chrome on
+ * Bluetooth through `@capacitor-community/bluetooth-le`: its web implementation is Web Bluetooth (Chrome on
  * Android), its native one the shells' BLE, so one code path serves both. The module advertises
  * "WiFi-BL3372-XXXX" with the provisioning service (docs/device-protocol.md §13.2).
  */

@@ -20,7 +20,7 @@ export interface CodeStepProps {
 }
 
 /**
- * "I have a pairing code" (issue 4, kept as the third way of /DeviceNetwork): scan the device's pairing code (camera
+ * "I have a pairing code" (kept as the third way of /DeviceNetwork): scan the device's pairing code (camera
  * through the bridge, or the in-page scanner) or type it ("MAC:SECRET"), choose the household (only an administrator
  * may bind), bind with `POST …/app/device`, then name the device on DeviceNetworkNameUpdate. A code scanned on the
  * home tab arrives in the params (`code`), prefilled. Test ids: `add-device-scan`, `add-device-code`,
@@ -62,7 +62,7 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
     if (id && id !== family?.id) goToStep({ ...params, familyId: id, code }, "code", {}, { replace: true });
   };
 
-  // One binding per tap series (issue 10 "Every submit happens once").
+  // One binding per tap series (a double tap binds once).
   const flight = useSingleFlight();
   const submit = () =>
     flight.run(async () => {

@@ -113,7 +113,7 @@ function Progress({ session, entries }: { session: SetupSession; entries: number
     };
   }, [session]);
 
-  // Back while it runs asks first (spec §2 back; issue 9 "the back button during a running setup asks"); back again
+  // Back while it runs asks first (spec §2 back: a stray press must not stop a setup); back again
   // while the question is open closes the question (the top dialog first), and the setup goes on.
   useBackGuard(running, async () => {
     const stop = await confirmDialog({

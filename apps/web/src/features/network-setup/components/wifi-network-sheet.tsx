@@ -17,7 +17,7 @@ export interface WifiNetworkSheetProps {
 }
 
 /**
- * "Switch the network" with the development bridge (issue 9): a bottom sheet listing the simulated phone's Wi-Fi
+ * "Switch the network" with the development bridge: a bottom sheet listing the simulated phone's Wi-Fi
  * networks (`/dev/bridge/wifi/networks`: name, band, password, signal), strongest first; tapping one makes the phone
  * join it. Back closes it first (spec §2). Test ids: `network-setup-network-sheet`, `network-setup-network-option`
  * (data-ssid, data-band, data-current).

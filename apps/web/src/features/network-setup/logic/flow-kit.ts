@@ -1,5 +1,5 @@
 /**
- * What both network-setup flows (issue 9; spec §4) share: an injected clock, cancellable waits, time limits, the
+ * What both network-setup flows (spec §4) share: an injected clock, cancellable waits, time limits, the
  * run status and the progress percent with one decimal (spec §9).
  */
 
@@ -166,7 +166,7 @@ export interface RunSnapshot {
 }
 
 /**
- * One network setup run, whichever the flow (issue 9): `start()` runs it once (double taps start one setup),
+ * One network setup run, whichever the flow: `start()` runs it once (double taps start one setup),
  * `cancel()` stops it before binding, `retry()` runs again after a failure or a cancel — only the binding when the
  * module already handed over its pairing code and just binding failed — and `subscribe()` delivers every new
  * snapshot. Subclasses give the first snapshot, what counts as a new phase, when cancelling is still possible, and

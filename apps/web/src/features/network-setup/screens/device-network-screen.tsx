@@ -12,10 +12,10 @@ import { type DeviceNetworkParams, resolveStep } from "../params.ts";
 import "../network-setup.css";
 
 /**
- * DeviceNetwork (spec §2 /DeviceNetwork): adding a device, from the box onto the owner's Wi-Fi (issue 9). Each step
+ * DeviceNetwork (spec §2 /DeviceNetwork): adding a device, from the box onto the owner's Wi-Fi. Each step
  * is a navigation of its own (params `{familyId, step, mode, run?, code?}` as JSON, spec §2), so the system back
  * button walks the steps and a reload on any step works: "mode" (household, New version / Old version / "I have a
- * pairing code"), "code" (the pairing-code binding of issue 4), "guide" (setup mode: power cycle, button until the
+ * pairing code"), "code" (binding by pairing code), "guide" (setup mode: power cycle, button until the
  * beep, wait 5 s), "permissions" (location and Bluetooth), "wifi" (network, name and password, Connect to Wi-Fi),
  * "progress" (the running setup; after a reload, "interrupted"). Every step ends on DeviceNetworkNameUpdate.
  * Reached from Home "add device" (and NoFamily after creating a household). Test ids: `device-network-screen`

@@ -21,7 +21,7 @@ export async function offerAppUpdate(fetchConfig: () => Promise<Parameters<typeo
   try {
     const offer = updateOffer(shell, await fetchConfig());
     if (!offer) return false;
-    // The dialog code loads only when there is something to offer (issue 12: nothing heavy after the first paint).
+    // The dialog code loads only when there is something to offer (nothing heavy right after the first paint).
     const { confirmDialog } = await import("../../../shared/ui/dialogs.tsx");
     const yes = await confirmDialog({
       title: i18n.t("update.title"),

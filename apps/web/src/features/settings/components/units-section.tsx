@@ -8,7 +8,7 @@ import { useUnitPreferences } from "../../../shared/units/api/get-unit-preferenc
 import { useSetUnitPreferences } from "../../../shared/units/api/set-unit-preferences.ts";
 
 /**
- * Setting → Units (issue 10 point 9): the owner's volume unit (litres or US gallons) and water hardness unit
+ * Setting → Units: the owner's volume unit (litres or US gallons) and water hardness unit
  * (mg/L CaCO₃, °dH, °fH or gpg), kept per user on the server and used by DeviceSetting for display and input.
  * A choice shows at once; a refusal puts the previous one back and shows the server's message.
  */

@@ -27,7 +27,7 @@ import { UnitsSection } from "../components/units-section.tsx";
 import "../settings.css";
 
 /**
- * Setting (spec §2 /Setting): language (five, spec §1), the owner's units (volume and water hardness, issue 10),
+ * Setting (spec §2 /Setting): language (five, spec §1), the owner's units (volume and water hardness),
  * account security (change password, change phone or e-mail,
  * delete account), clear cache (through the bridge when present, else the app's own caches; the session and the
  * language stay), push management (the push switch sheet), About, and logout (the same as the My tab's, spec §4).
