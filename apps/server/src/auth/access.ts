@@ -86,7 +86,7 @@ async function deviceAccess(
 type DeviceRef = { id: string; mac: string; family_id: string | null };
 
 /**
- * The one object-level authorization check of the server (issue 13 "authorization in one place"; spec §6): may
+ * The one object-level authorization check of the server (one place, so no handler can forget it; spec §6): may
  * `userId` act as `role` on the object `target.object` with id `target.id`? Route registration calls it with what an
  * endpoint's contract entry declares ({@link ObjectRule}); a service calls it again inside its transaction where a
  * concurrent change could alter the answer. Answers the household found and whether the caller administers it.
@@ -95,9 +95,9 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * - `shareCode`, `message`, `afterSale`: the object must be the caller's own (answers familyId null).
  *
  * `readMembership` is where the caller's part in a household is read: by default one query on `db`. The route-level
- * check passes the per-process {@link MembershipCache} (issue 14 "API"); services re-checking inside a transaction
- * keep the default, so what they decide on is read under their lock. Objects (devices, members, commands, own
- * objects) are always read from `db`.
+ * check passes the per-process {@link MembershipCache}, sparing every request that read; services re-checking inside a
+ * transaction keep the default, so what they decide on is read under their lock. Objects (devices, members, commands,
+ * own objects) are always read from `db`.
  * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
  *   family.shareNotFound, message.notFound, postSale.notFound) for an unknown object or another user's own object;
  *   Forbidden (family.notMember) when the caller has no part in the household, or (family.notAdmin) when `role` is
@@ -164,7 +164,7 @@ export async function requireAccess(
   }
 }
 
-/** A per-process cache of household memberships (issue 14 "API"); see {@link createMembershipCache}. */
+/** A per-process cache of household memberships for the route checks; see {@link createMembershipCache}. */
 export interface MembershipCache {
   /** The {@link MembershipReader} to hand {@link requireAccess}: cached members, strangers always read again. */
   read: MembershipReader;

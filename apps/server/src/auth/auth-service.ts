@@ -31,7 +31,7 @@ export interface AuthUser {
   serviceRegion: number;
   /** A device master (spec §6): holds every permission, and alone holds "master" (users.is_master). */
   isMaster: boolean;
-  /** The session (sign-in) the access token belongs to: its `sid` claim (issue 11 "Tokens"). */
+  /** The session (sign-in) the access token belongs to: its `sid` claim, so ending it ends the token. */
   sessionId: string;
 }
 
@@ -39,8 +39,8 @@ export interface AuthUser {
 export interface AuthService {
   /**
    * Verifies a bearer access token: signature, expiry, that the user still exists, is not deleted and has the
-   * security stamp the token carries, and that the token's session (`sid`) has not ended (logout, replay; issue 11).
-   * One indexed query, or none when this process checked the same token within `cacheMs` (issue 14: the answer is
+   * security stamp the token carries, and that the token's session (`sid`) has not ended (logout, replay).
+   * One indexed query, or none when this process checked the same token within `cacheMs` (the answer is
    * kept per token until then, and dropped at once by bus `user.revoked`, `session.ended` or `user.changed`; the
    * token's expiry is checked on every call). The realtime hubs use this. Never throws for a bad token; null when
    * anything is wrong.
@@ -60,7 +60,7 @@ export interface AuthService {
    */
   passwordGrant(username: string, password: string, found?: SignInUser | null): Promise<TTokenResponse | null>;
   /**
-   * OAuth 2.0 refresh_token grant with rotation inside the token's session (refresh-token family, issue 11): the
+   * OAuth 2.0 refresh_token grant with rotation inside the token's session (a refresh-token family): the
    * presented token is spent and a new pair of the same session is issued. A token presented after it was already
    * spent (a replay: it leaked, or the legitimate client and a thief both hold it) ends the whole session — every
    * refresh token and access token of it — and publishes bus `session.ended`. Null when invalid, expired, replayed
@@ -89,8 +89,8 @@ export interface AuthService {
    */
   revokeToken(token: string): Promise<boolean>;
   /**
-   * Ends one session for `reason` and publishes bus `session.ended` when it was live (issue 11). Answers whether
-   * this call ended it.
+   * Ends one session for `reason` and publishes bus `session.ended` when it was live, so its hub connections close.
+   * Answers whether this call ended it.
    */
   endSession(sessionId: string, reason: SessionEndReason): Promise<boolean>;
   /**
@@ -123,7 +123,7 @@ function toAuthUser(user: Selectable<UsersTable> & { sessionId: string }): AuthU
 }
 
 /**
- * Drops the cached token checks a bus event makes stale (issue 14): `user.revoked` (password change or reset,
+ * Drops the cached token checks a bus event makes stale: `user.revoked` (password change or reset,
  * deletion) and `user.changed` (profile fields of {@link AuthUser}) drop the user's, `session.ended` the session's.
  */
 function forget(checks: InvalidatedCache<unknown>, event: BusEvent): void {
@@ -149,8 +149,8 @@ export function sha256Hex(value: string): string {
  * session ends (logout, replay), so the hubs close its connections; `log` notes replays (ids only, never tokens).
  *
  * Token checks are cached per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms) when `bus` can also be
- * subscribed to: `user.revoked` and `user.changed` drop a user's checks, `session.ended` a session's (issue 14 "API",
- * auth/request-cache.ts). Without a subscribable bus, or with `cacheMs` 0, every call reads the database. `clock` is
+ * subscribed to: `user.revoked` and `user.changed` drop a user's checks, `session.ended` a session's
+ * (auth/request-cache.ts). Without a subscribable bus, or with `cacheMs` 0, every call reads the database. `clock` is
  * the cache's monotonic clock in ms (default `performance.now`).
  *
  * The hubs reach it through the built app: `app.auth.verifyAccessToken(t)` (realtime/hub-auth.ts).
@@ -332,7 +332,7 @@ export function createAuthService(opts: {
       if (!row?.session_id) return null;
       const sessionId = row.session_id;
       const replayed = async () => {
-        // Spent already: a copy is in other hands. End the family, so neither copy's successors work (issue 11).
+        // Spent already: a copy is in other hands. End the family, so neither copy's successors work.
         if (await finish(sessionId, "replay")) {
           opts.log?.warn({ userId: row.id, sessionId }, "auth: rotated refresh token replayed; session ended");
         }

@@ -21,7 +21,7 @@ describe("grantedPoliciesFor (spec §6)", () => {
   });
 });
 
-describe("holdsPermission (issue 14: the route check without the map)", () => {
+describe("holdsPermission (the route check without the map)", () => {
   it("answers what grantedPoliciesFor grants, for every permission, unknown names and every kind of caller", () => {
     const names = [...Object.values(PERMISSIONS), "nope", "toString", "constructor", ""];
     for (const user of [{ isMaster: true }, { isMaster: false }, {}, null]) {

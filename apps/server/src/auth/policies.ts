@@ -23,7 +23,7 @@ const PERMISSION_NAMES: ReadonlySet<string> = new Set(Object.values(PERMISSIONS)
 
 /**
  * Whether `user` holds permission `name`: the same answer as `grantedPoliciesFor(user)[name] === true`, without
- * building the map (route checks ask it on every request; issue 14 "API").
+ * building the map (route checks ask it on every request).
  */
 export function holdsPermission(user: PolicySubject | null, name: string): boolean {
   if (!user || !PERMISSION_NAMES.has(name)) return false;

@@ -23,7 +23,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   return { promise, resolve };
 }
 
-describe("InvalidatedCache (issue 14 API: per-process cache with bus invalidation)", () => {
+describe("InvalidatedCache (per-process cache with bus invalidation)", () => {
   /** A cache on a hand-moved clock and a loader that counts its calls. */
   function setup(ttlMs = 1000, maxEntries?: number) {
     let clock = 0;
@@ -142,7 +142,7 @@ function countReads(t: TestApp) {
   };
 }
 
-describe("the family device list and its checks, cached per process (issue 14 API)", () => {
+describe("the family device list and its checks, cached per process", () => {
   let t: TestApp;
   let owner: TestUser;
   let home: TestHousehold;
@@ -156,7 +156,7 @@ describe("the family device list and its checks, cached per process (issue 14 AP
   afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it("N requests with one token read the user, the membership and the devices once (decision 72)", async () => {
+  it("N requests with one token read the user, the membership and the devices once", async () => {
     const s = await signIn(t.app, owner.email, owner.password); // a token this process has not checked yet
     await familyDeviceRows(t.db, home.id); // the list query compiled once (its build is not a read)
     t.app.familyDeviceLists.clear();
@@ -274,7 +274,7 @@ describe("the family device list and its checks, cached per process (issue 14 AP
   });
 });
 
-describe("cache lifetime and token expiry (issue 14 API)", () => {
+describe("cache lifetime and token expiry", () => {
   it("a change made outside the server (no bus event) is seen within AUTH_CACHE_MS", async () => {
     const t = await createTestApp({ env: { AUTH_CACHE_MS: "200" } });
     try {

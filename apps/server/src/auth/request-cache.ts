@@ -1,8 +1,8 @@
 /**
- * The per-process caches of what every authenticated request re-reads (issue 14 "API"): the access token check
- * (user row, security stamp, session; auth-service.ts) and household membership (access.ts, route level only).
- * Each entry lives at most `ttlMs` (AUTH_CACHE_MS, default 5 s) and is dropped at once by the bus events that change
- * what it holds (docs/decisions.md 48):
+ * The per-process caches of what every authenticated request re-reads, which profiling showed as a request's largest
+ * cost: the access token check (user row, security stamp, session; auth-service.ts) and household membership
+ * (access.ts, route level only). Each entry lives at most `ttlMs` (AUTH_CACHE_MS, default 5 s) and is dropped at once
+ * by the bus events that change what it holds:
  *
  * | bus event | drops |
  * | --- | --- |

@@ -29,7 +29,7 @@ describe("POST /connect/revocation (RFC 7009)", () => {
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(await refreshStatus(t.app, mine.refresh)).toBe(400);
     expect(await refreshStatus(t.app, other.refresh)).toBe(200);
-    // The access token carries its session (sid), checked on every call: logout ends it too (issue 11).
+    // The access token carries its session (sid), checked on every call, so logout ends it as well.
     expect((await call(t.app, endpoints.getProfile, { as: mine.access })).status).toBe(401);
     expect((await call(t.app, endpoints.getProfile, { as: other.access })).status).toBe(200);
   });

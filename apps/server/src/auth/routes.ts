@@ -29,8 +29,8 @@ function tokenError(reply: FastifyReply, error: TTokenError, status = 400) {
 }
 
 /**
- * The 429 of a throttled password grant (issue 11) in the endpoint's OAuth shape: `invalid_grant` (RFC 6749 has no
- * rate-limit error for the token endpoint, and the contract's ZTokenError has none) with a description in the
+ * The 429 of a password grant throttled against guessing in the endpoint's OAuth shape: `invalid_grant` (RFC 6749 has
+ * no rate-limit error for the token endpoint, and the contract's ZTokenError has none) with a description in the
  * caller's language telling how long to wait, and `Retry-After` in seconds.
  */
 function throttled(request: FastifyRequest, reply: FastifyReply, refusal: SignInRefusal) {
@@ -102,7 +102,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // RFC 7009: 200 whether or not the token was known (nothing to learn by probing). A refresh or access token ends
-  // its whole session (issue 11): the session's access tokens are refused and its hub connections closed at once.
+  // its whole session: the session's access tokens are refused and its hub connections closed at once.
   app.post(REVOCATION_PATH, async (request, reply) => {
     const parsed = ZRevocationRequest.safeParse(request.body ?? {});
     if (!parsed.success) {

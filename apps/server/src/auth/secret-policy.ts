@@ -1,5 +1,5 @@
 /**
- * What counts as a weak secret (issue 11 "Production is production"; docs/security.md). Production refuses to start
+ * What counts as a weak secret (docs/security.md). Production refuses to start
  * with one: {@link weakSecretProblems} checks the secrets given in the environment (config.ts calls it when
  * APP_ENV=production), {@link isWeakKey} the key files kept in DATA_DIR (auth/secrets.ts, every environment).
  * Messages name the variable or file and never contain the secret.
@@ -56,7 +56,7 @@ export const KNOWN_WEAK_SECRETS: ReadonlySet<string> = new Set([
 
 /** Shortest EXTERNAL_CALLBACK_SECRET production accepts (characters): 32, as long as a generated one is bytes. */
 export const MIN_CALLBACK_SECRET_LENGTH = 32;
-/** Shortest JPUSH_MASTER_SECRET production accepts (JPush issues 24 characters). */
+/** Shortest JPUSH_MASTER_SECRET production accepts (the ones JPush hands out have 24 characters). */
 export const MIN_JPUSH_SECRET_LENGTH = 16;
 
 /** Whether `value` is a known placeholder or repeats too few characters to be random (fewer than 8 distinct). */

@@ -7,7 +7,7 @@ import { isWeakKey } from "./secret-policy.ts";
  * Reads the secret kept in `DATA_DIR/<fileName>`, creating it on first start (random `bytes` bytes, base64url,
  * file mode 0600) so the JWT signing key and the code HMAC key survive restarts. Creation uses an exclusive open,
  * so two processes starting together agree on one secret.
- * @throws when the folder cannot be created, the file is unreadable, or the key is weak (issue 11: shorter than 32
+ * @throws when the folder cannot be created, the file is unreadable, or the key is weak (shorter than 32
  *   bytes or too repetitive to be random, secret-policy.ts `isWeakKey`; e.g. a hand-written placeholder). The message
  *   names the file, never the key.
  */

@@ -29,7 +29,7 @@ afterAll(() => {
   );
 });
 
-describe.each(ENGINES)("refresh-token families and session ends (issue 11) on %s", (engine) => {
+describe.each(ENGINES)("refresh-token families and session ends on %s", (engine) => {
   let database: TestDatabase;
   let app: FastifyInstance;
   let hubs: Hubs;

@@ -14,7 +14,7 @@ export type SessionEndReason = "logout" | "replay" | "all" | UserSessionsEndReas
 export type UserSessionsEndReason = "password-changed" | "password-reset" | "account-deleted";
 
 /**
- * Starts a session (a refresh-token family, issue 11 "Tokens") for `userId` at `now`: one row in `sessions`.
+ * Starts a session (a refresh-token family, which a replay ends whole) for `userId` at `now`: one row in `sessions`.
  * Every sign-in starts one; refresh rotation keeps it. Answers the new session id (the access tokens' `sid`).
  */
 export async function startSession(db: Db, userId: string, now: Date): Promise<string> {
@@ -27,7 +27,7 @@ export async function startSession(db: Db, userId: string, now: Date): Promise<s
 }
 
 /**
- * Ends one session at `now` for `reason` (issue 11): its access tokens are refused on the next call (their `sid`
+ * Ends one session at `now` for `reason`: its access tokens are refused on the next call (their `sid`
  * is checked on every request and hub connect) and every refresh token of the family is revoked. Answers the
  * session's user when this call ended it, null when it was unknown or had already ended. The caller publishes bus
  * `session.ended` so the hubs close the session's connections.

@@ -71,7 +71,7 @@ describe("POST /connect/token", () => {
     const again = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: String(first.refresh_token) }));
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe("invalid_grant");
-    // The replay ended the session (issue 11): the newest refresh token of the family is refused as well.
+    // The replay ended the session (the spent token may be a thief's copy): the family's newest token is refused too.
     const r3 = await t.app.inject(form({ grant_type: "refresh_token", refresh_token: r2.json().refresh_token }));
     expect(r3.statusCode).toBe(400);
     const stored = await t.db.selectFrom("refresh_tokens").select("token_hash").execute();

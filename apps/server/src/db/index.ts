@@ -102,11 +102,11 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * better-sqlite3 for Kysely with its prepared statements kept per SQL text (decision 51): Kysely prepares every query
+ * better-sqlite3 for Kysely with its prepared statements kept per SQL text: Kysely prepares every query
  * anew, and preparing was the largest single cost of the telemetry path in the profile. A statement that is still
  * being iterated (a streamed query) is not handed out twice: another is prepared for that call. SQLite re-prepares a
  * kept statement by itself after a schema change (migrations). The cache is emptied when full. Each text is prepared
- * with its parameters written `+?` ({@link withValueFreePlans}, decision 64): SQLite re-prepared a statement comparing
+ * with its parameters written `+?` ({@link withValueFreePlans}): SQLite re-prepared a statement comparing
  * a parameter with a non-unique index in a join or with an ORDER BY on every run.
  */
 function withStatementCache(file: SQLite.Database): SqliteDatabase {

@@ -45,7 +45,7 @@ export interface PushRegistrationsTable {
   /** android | ios | null (unknown) */
   platform: string | null;
   /**
-   * SHA-256 (hex) of the installation id the app bound it with (migration 0017, issue 11): the proof a move to another
+   * SHA-256 (hex) of the installation id the app bound it with (migration 0017): the proof a move to another
    * user needs. Null when bound by an app that sent none.
    */
   installation_hash: string | null;

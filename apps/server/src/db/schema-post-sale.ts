@@ -10,7 +10,7 @@
  */
 export interface AfterSalesTable {
   id: string;
-  /** The owner who filed it (users are anonymised, never removed: decision 7). */
+  /** The owner who filed it (users are anonymised, never removed, so the id stays valid). */
   user_id: string;
   device_id: string;
   /** The device's name when the request was filed. */

@@ -271,7 +271,7 @@ export interface RefreshTokensTable {
 }
 
 /**
- * One sign-in and everything issued from it (issue 11 "Tokens"; migration 0016): its refresh tokens (`session_id`)
+ * One sign-in and everything issued from it (migration 0016): its refresh tokens (`session_id`)
  * and its access tokens (JWT claim `sid`). Ending it refuses all of them.
  */
 export interface SessionsTable {

@@ -2,7 +2,7 @@ import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
-describe("withValueFreePlans (decision 64)", () => {
+describe("withValueFreePlans", () => {
   it("puts a unary plus before every positional parameter", () => {
     expect(withValueFreePlans('select "d"."id" from "devices" as "d" where "d"."family_id" = ? limit ? offset ?')).toBe(
       'select "d"."id" from "devices" as "d" where "d"."family_id" = +? limit +? offset +?',
@@ -30,7 +30,7 @@ describe("withValueFreePlans (decision 64)", () => {
   });
 });
 
-describe("statements with value-free plans give the same answers (decision 64)", () => {
+describe("statements with value-free plans give the same answers", () => {
   let db: SQLite.Database;
   beforeEach(() => {
     db = new SQLite(":memory:");

@@ -1,5 +1,5 @@
 /**
- * SQLite statements whose plan does not depend on the values bound to them (issue 14, decision 64).
+ * SQLite statements whose plan does not depend on the values bound to them.
  *
  * better-sqlite3 builds SQLite with SQLITE_ENABLE_STAT4. With it, SQLite 3.54 marks a statement as depending on the
  * value bound to a `?` when that parameter is compared with a non-unique index in a statement that has a join or an

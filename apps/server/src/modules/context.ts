@@ -19,13 +19,13 @@ export interface AppContext {
   codes: CodeService;
   notifier: Notifier;
   /**
-   * Rate limits and the sign-in lockout of the HTTP API (issue 11, security/limits.ts). Always set by buildApp;
+   * Rate limits and the sign-in lockout of the HTTP API (security/limits.ts). Always set by buildApp;
    * absent only where services are called without HTTP (data-layer tests).
    */
   guards?: Guards;
-  /** Push bindings and delivery (issue 5: JPush, Web Push, outbox). Always set by buildApp. */
+  /** Push bindings and delivery (JPush, Web Push, outbox). Always set by buildApp. */
   push?: PushService;
-  /** The message center (issue 5): stores, publishes (hub 2) and pushes messages. Always set by buildApp. */
+  /** The message center: stores, publishes (hub 2) and pushes messages. Always set by buildApp. */
   messages?: MessageCenter;
   /** The clock; tests move it. */
   now: () => Date;

@@ -70,7 +70,7 @@ export async function seedDemoIfEmpty(
         id: familyId,
         name: "Home",
         address: "Bund, Huangpu District, Shanghai",
-        // The region path as the map's region data names it; read in each member's language (issue 10).
+        // The region path as the map's region data names it; read in each member's language.
         province: "上海市",
         city: "上海市",
         district: "黄浦区",

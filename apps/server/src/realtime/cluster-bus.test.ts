@@ -172,12 +172,12 @@ async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> 
 }
 
 /**
- * Issue 14 "Redis backplane and stateless hubs": two whole systems (startSystem) in this process stand for two
+ * A Redis backplane and stateless hubs: two whole systems (startSystem) in this process stand for two
  * server processes behind a balancer without sticky sessions: one PostgreSQL database, one throwaway redis-server,
  * the same DATA_DIR secrets; A runs the simulated softener on its embedded broker, B none. Skipped (said so) without
  * redis-server or PostgreSQL.
  */
-describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (issue 14)", () => {
+describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", () => {
   let redis: ThrowawayRedis;
   let database: TestDatabase;
   let a: System;
@@ -384,7 +384,7 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
   it("logout, removal and a password change on A close the member's live connections on B within a second", async () => {
     const bob = await insertMemberAccount("bob");
     const bobSecond = await signIn(a, bob.email, "member-pass-1");
-    // B's REST answers come from its per-process caches of token checks and memberships (issue 14 "API")...
+    // B's REST answers come from its per-process caches of token checks and memberships...
     const listOnB = async (access: string) =>
       (await call(b, endpoints.getFamilyDevices, { as: access, query: { familyId } })).status;
     const refusedOnB = async (access: string, status: number) => {
@@ -429,8 +429,8 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis (i
     const pendingUrl = `${b.url}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(pending.connectionToken!)}`;
     expect((await upgrade(pendingUrl, bobSecond.access)).status).toBe(404);
 
-    // Removed from the family on A: Bob's hub-1 connection on B closes (decision 54), his hub 2 stays and hears the
-    // notice, the owner's connection stays and keeps receiving.
+    // Removed from the family on A: Bob's hub-1 connection on B closes (allowed to reconnect), his hub 2 stays and
+    // hears the notice, the owner's connection stays and keeps receiving.
     const members = await okResult(call(a, endpoints.getFamilyUsers, { as: owner.access, query: { familyId } }));
     const bobMember = members.find((m) => m.userId === bob.userId)!;
     started = Date.now();

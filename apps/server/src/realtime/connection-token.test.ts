@@ -12,7 +12,7 @@ const claims = (over: Partial<ConnectionClaims> = {}): ConnectionClaims => ({
   ...over,
 });
 
-/** Signed, stateless negotiate tokens (issue 14 "Hubs without sticky sessions"). */
+/** Signed, stateless negotiate tokens: the WebSocket may open on another process than its negotiate. */
 describe("ConnectionTokens", () => {
   it("a token signed by one instance is accepted by another with the same key, with every claim", () => {
     const key = randomBytes(32);

@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { HubName } from "./connection.ts";
 
 /**
- * What a negotiate connection token says (issue 14 "Hubs without sticky sessions"): which hub, whose, which sign-in,
+ * What a negotiate connection token says: which hub, whose, which sign-in,
  * which connection, and until when. Any process holding the same key can check it, so the WebSocket may open on
  * another process than the negotiate.
  */

@@ -135,7 +135,8 @@ export class HubClient implements ProtocolPeer {
   /**
    * Sends one or more serialised records as one text message; any send postpones the next keep-alive ping. `text` may
    * be the records already encoded as UTF-8 (a Buffer): a message for many connections is encoded once, not once per
-   * connection (issue 14, decision 55). Answers false when the connection is closed or closed now as a slow reader.
+   * connection, a cost that grew with the receivers. Answers false when the connection is closed or closed now as a
+   * slow reader.
    */
   sendText(text: string | Buffer): boolean {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return false;

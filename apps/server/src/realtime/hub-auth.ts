@@ -3,7 +3,7 @@ import type { Db } from "../db/index.ts";
 import type { HubAuth } from "./hubs.ts";
 
 /**
- * The hubs' view of the account system (spec §7 hubs; issue 11): a bearer token is checked like on every REST call
+ * The hubs' view of the account system (spec §7 hubs): a bearer token is checked like on every REST call
  * (signature, expiry, security stamp, live session) and answers the user and the session, so a logout closes that
  * session's connections (bus `session.ended`); families and members come from `family_members`.
  */

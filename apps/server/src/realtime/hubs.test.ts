@@ -373,7 +373,7 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
       publishDevice(h, "F1", "dev-1");
 
       await waitFor(() => alice.received.length === 1 && carol.received.length === 1);
-      // Having lost F1, bob's connection was closed and came back with F2 only (decision 54); carol's stayed.
+      // Having lost F1, bob's connection was closed and came back with F2 only (allowed to reconnect); carol's stayed.
       await bobBack;
       publishDevice(h, "F2", "dev-2");
       await waitFor(() => bob.received.length === 1);
@@ -442,7 +442,7 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
   });
 });
 
-describe("sessions and the per-user connection limit (issue 11)", () => {
+describe("sessions and the per-user connection limit", () => {
   it("session.ended closes that session's connections on both hubs, not the user's other session", async () => {
     const h = await startServer();
     const ended = await connect(h, "deviceChange", "token-alice", {}, [0, 100]);
@@ -604,7 +604,7 @@ describe("keep-alive and timeouts", () => {
   });
 });
 
-describe("connection tokens shared by the processes of a cluster (issue 14)", () => {
+describe("connection tokens shared by the processes of a cluster", () => {
   const key = new Uint8Array(32).map((_, i) => (i * 37 + 11) % 251);
   const tokenOf = async (h: Harness, token: string, version = 1) => {
     const body = (await (await negotiate(h, "deviceChange", token, version)).json()) as {
@@ -672,7 +672,7 @@ describe("connection tokens shared by the processes of a cluster (issue 14)", ()
   });
 });
 
-describe("reconnectAll after a gap in the backplane (issue 14)", () => {
+describe("reconnectAll after a gap in the backplane", () => {
   it("asks every connection to reconnect with Resync; the official client comes back and receives again", async () => {
     const h = await startServer();
     const official = await connect(h, "deviceChange", "token-alice", {}, [0, 100]);

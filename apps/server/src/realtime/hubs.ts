@@ -18,7 +18,7 @@ export type { HubName } from "./connection.ts";
 export interface HubAuth {
   /**
    * null when the token is invalid or the user's access has ended; `sessionId` is the token's session (sign-in), so
-   * bus `session.ended` can close that session's connections alone (issue 11)
+   * bus `session.ended` can close that session's connections alone
    */
   authenticate(accessToken: string): Promise<{ userId: string; sessionId?: string | null } | null>;
   /** ids of the families the user currently belongs to */
@@ -64,7 +64,7 @@ export interface HubOptions {
   maxBufferedBytes?: number;
   /**
    * Most connections one user may hold on both hubs together, counting pending negotiations and upgrades in
-   * progress (issue 11). Beyond it a negotiate or upgrade is answered 429 with Retry-After and nothing already held
+   * progress. Beyond it a negotiate or upgrade is answered 429 with Retry-After and nothing already held
    * is dropped, so clients reconnecting after a restart all get in as long as they fit. Default
    * {@link MAX_CONNECTIONS_PER_USER}.
    */
@@ -284,7 +284,7 @@ class HubServer implements Hubs {
     const negotiateVersion = Number.isFinite(requested) && requested >= 1 ? 1 : 0;
     const connectionId = newConnectionId();
     const issuedAt = Date.now();
-    // Signed and stateless (issue 14): the WebSocket may open on any process that shares the key.
+    // Signed and stateless: the WebSocket may open on any process that shares the key.
     const connectionToken = this.tokens.sign({
       hub,
       userId,
@@ -580,7 +580,7 @@ class HubServer implements Hubs {
    * A connected user no longer belongs to `familyIds` (removed, left, household deleted; every process sees it in
    * its own membership reload after `family.members-changed`): their hub-1 connections close with
    * `HouseholdAccessEnded` and allowReconnect: true, so the app notices at once and its reconnect carries the
-   * user's remaining families (decision 54). Hub 2 stays: it carries the user's own messages (the removal notice).
+   * user's remaining families. Hub 2 stays: it carries the user's own messages (the removal notice).
    */
   private readonly onFamiliesLost = (userId: string, familyIds: string[]): void => {
     try {
@@ -606,7 +606,7 @@ class HubServer implements Hubs {
   }
 
   /**
-   * session.ended (logout, replayed refresh token; issue 11): closes that session's connections, not the user's
+   * session.ended (logout, replayed refresh token): closes that session's connections, not the user's
    * others.
    */
   private revokeSession(userId: string, sessionId: string): void {
@@ -630,7 +630,7 @@ class HubServer implements Hubs {
  * - the WebSocket upgrade on `{hubPath}?id={connectionToken}` (or without `id` for `skipNegotiation`), token in
  *   `Authorization` or `access_token` (401 otherwise; 403 another user's id; 404 unknown, expired or revoked id; 409
  *   id already attached). The connection token (the connectionId of version 0) is signed and stateless
- *   (connection-token.ts, issue 14 "Hubs without sticky sessions"): hub, user, session, connection id and expiry
+ *   (connection-token.ts, so no sticky sessions are needed): hub, user, session, connection id and expiry
  *   (`negotiateTimeoutMs`), HMAC-SHA256 with `tokenKey`, so a negotiate answered by one process attaches on another
  *   that shares the key. It is used once per process (409 while its connection lives) and, with `tokenClaims`, once
  *   in the cluster;
@@ -641,8 +641,8 @@ class HubServer implements Hubs {
  * connection of F's members (membership cached per connected user, refreshed on `family.members-changed`);
  * `domain.event` → `DomainEvent(event)` on every hub-1 connection of the members of its household and of its user;
  * a member who no longer belongs to F (removed, left, F deleted) has their hub-1 connections closed with
- * `HouseholdAccessEnded`, allowReconnect: true (decision 54); `user.revoked` closes that user's connections on both
- * hubs and `session.ended` that session's, allowReconnect: false.
+ * `HouseholdAccessEnded`, allowReconnect: true (the user's other families come back); `user.revoked` closes that user's
+ * connections on both hubs and `session.ended` that session's, allowReconnect: false.
  *
  * Call it before `app.listen()` / `app.ready()`: it registers the negotiate routes and a `preClose` hook, and
  * listens for `upgrade` on `app.server` (other upgrade paths are left alone).

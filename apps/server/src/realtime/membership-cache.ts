@@ -76,7 +76,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  *   removed member and does reach an added one. A reload that fails or outlasts `reloadLimitMs` is logged and the
  *   queue runs anyway.
  * - Whenever a connected user's families shrink (a reload, or a newer load brought by another connection), the
- *   `onLost` listener hears which ones (issue 14: the hubs close that user's hub-1 connections; decision 54).
+ *   `onLost` listener hears which ones (the hubs close that user's hub-1 connections).
  */
 export class MembershipCache<C> {
   private readonly users = new Map<string, UserEntry<C>>();

@@ -38,14 +38,14 @@ export const HubCloseReason = {
   SessionEnded: HUB_CLOSE_ERRORS.sessionEnded,
   /**
    * Bus `family.members-changed` after which the user no longer belongs to a family: their hub-1 connections
-   * (allowReconnect: true, so their other families come back with the reconnect; decision 54).
+   * (allowReconnect: true, so their other families come back with the reconnect).
    */
   HouseholdAccessEnded: HUB_CLOSE_ERRORS.householdAccessEnded,
   /** Shutdown or restart (allowReconnect: true). */
   ShuttingDown: "Server is shutting down.",
   /**
    * The bus between server processes was interrupted, so events may have been missed: the client reconnects and
-   * re-reads (allowReconnect: true; issue 14, docs/deploy.md).
+   * re-reads (allowReconnect: true; docs/deploy.md).
    */
   Resync: "Live updates were interrupted; reconnect to catch up.",
 } as const;

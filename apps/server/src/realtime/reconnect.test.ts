@@ -18,7 +18,7 @@ import { type AppConfig, loadConfig } from "../config.ts";
 import { accountHubAuth, type Hubs, registerHubs } from "./index.ts";
 
 /**
- * Reconnect suite (issue 11 "Hubs"): 200 hub-1 clients of one user and 200 of 20 users (10 each, in 5 households),
+ * Reconnect suite: 200 hub-1 clients of one user and 200 of 20 users (10 each, in 5 households),
  * all with the official @microsoft/signalr client and a jittered, never-ending reconnect policy like the app's,
  * survive a server restart — the Fastify app stopped and a new one started on the same port and database: every
  * client comes back on its own, and a device change published after the restart reaches every client of its

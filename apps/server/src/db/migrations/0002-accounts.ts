@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Account flows (issue 3, spec §6): `users.is_master` marks a device master (integer 0/1, default 0; granted only by
+ * Account flows (spec §6): `users.is_master` marks a device master (integer 0/1, default 0; granted only by
  * the operator script src/cli/set-master.ts), and an index so revoking a user's refresh tokens does not scan.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

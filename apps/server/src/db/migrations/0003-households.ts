@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * Households (issue 3, spec §3 Family, §6 roles):
+ * Households (spec §3 Family, §6 roles):
  * - families.province / city / district: the region path chosen with the address (region tree of
  *   travel-location-lookup), optional;
  * - family_members_one_admin: a partial unique index so a family can never have two administrators, on both

@@ -8,7 +8,7 @@ export const SEED_DEVICE_MODELS = [
 ] as const;
 
 /**
- * Devices (issue 4): the device_models catalogue (spec §7 device-model), seeded with the simulator's models. Images
+ * Devices: the device_models catalogue (spec §7 device-model), seeded with the simulator's models. Images
  * are relative paths ("/device-images/…", served by the web app; the client prefixes the API host, spec §7 Images);
  * `images_json` is a JSON array of them, the main image first.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Schema changes for device control (issue 4): hourly and daily water rollups of device_telemetry (statistics),
+ * Schema changes for device control: hourly and daily water rollups of device_telemetry (statistics),
  * the salt level the owner resets when refilling, the firmware update in progress, and the measured clock drift.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Schema changes: Messages, push registrations and the push switch (issue 5; spec §3 Message, §7 push-service).
+ * Schema changes: Messages, push registrations and the push switch (spec §3 Message, §7 push-service).
  * - `messages`: one row per recipient; `(user_id, source_key)` is unique, so a device event, an offline period, a
  *   refill's low-salt warning or an announcement produces exactly one message per member, whatever is redelivered.
  * - `message_sources`: one row per source (written in the same transaction as its messages); `published_at` marks the

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Schema changes: after-sales requests and help articles (issue 5). after_sales keeps device and household ids as
+ * Schema changes: after-sales requests and help articles. after_sales keeps device and household ids as
  * plain text (no foreign keys) so deleting a device or a household never breaks the owner's old requests.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

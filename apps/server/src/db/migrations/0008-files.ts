@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-/** Schema changes: uploaded images with their owner (issue 4 device photos, issue 5 after-sales photos). */
+/** Schema changes: uploaded images with their owner (device photos, after-sales photos). */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("uploads")

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 
 /**
- * Device activation (issue 9; docs/device-protocol.md §13.4): the single-use pairing codes `MAC:TOKEN` a module
+ * Device activation (docs/device-protocol.md §13.4): the single-use pairing codes `MAC:TOKEN` a module
  * receives from `POST /iot/v1/activation/complete`. Only the token's SHA-256 (hex) is stored; a row is valid until
  * `expires_at` (10 minutes) and consumed once by the binding call (`used_at`, `used_by`). Same SQL on SQLite and
- * PostgreSQL (decision 3: text ids, ISO 8601 UTC text times).
+ * PostgreSQL (text ids, ISO 8601 UTC text times: no per-engine types, and text order is time order).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
 
 /**
- * Idempotency keys (issue 10 "Every submit happens once"; http/idempotency.ts): one row per caller and
+ * Idempotency keys (every submit takes effect once; http/idempotency.ts): one row per caller and
  * `Idempotency-Key`, holding the fingerprint of the first request and, once it was answered, its HTTP status and
- * body, replayed for a repeat within 24 hours. Same SQL on SQLite and PostgreSQL (decision 3: ISO 8601 UTC text
- * times). The primary key makes two processes racing on one key agree on a single winner.
+ * body, replayed for a repeat within 24 hours. Same SQL on SQLite and PostgreSQL (ISO 8601 UTC text times: no
+ * per-engine types, and text order is time order). The primary key makes two processes racing on one key agree on a
+ * single winner.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

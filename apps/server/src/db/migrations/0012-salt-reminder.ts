@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 
 /**
- * The low-salt reminder (issue 10 "Salt an owner can trust"): per device, "remind me when salt runs out within N
+ * The low-salt reminder: per device, "remind me when salt runs out within N
  * days" (`days`), who set it and when. A device without a row uses the default (contract SALT_REMINDER_DAYS). Same
- * SQL on SQLite and PostgreSQL (decision 3: ISO 8601 UTC text times).
+ * SQL on SQLite and PostgreSQL (ISO 8601 UTC text times: no per-engine types, and text order is time order).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * One clock (issue 10): real (server) time beside the device clock, so what the owner sees never depends on a device
- * clock that drifts, runs time-scaled, or jumps at a time sync (docs/decisions.md 22).
+ * One clock: real (server) time beside the device clock, so what the owner sees never depends on a device
+ * clock that drifts, runs time-scaled, or jumps at a time sync.
  * - `device_state`: `reported_at` (server time of the last state), the station's timing as the valve reports it
  *   (`station_started_at` on the device clock, `station_duration_seconds`, `service_remaining_seconds`), and the
  *   measured `clock_rate` (device seconds per real second) with its anchor (`rate_anchor_ts` device clock,

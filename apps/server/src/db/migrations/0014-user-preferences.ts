@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 
 /**
- * The owner's display units, kept per user (issue 10 point 9): volume (L or US gal) and water hardness (mg/L CaCO₃,
+ * The owner's display units, kept per user: volume (L or US gal) and water hardness (mg/L CaCO₃,
  * °dH, °fH or gpg). A user without a row uses the defaults (contract DEFAULT_UNIT_PREFERENCES). Same SQL on SQLite
- * and PostgreSQL (decision 3: ISO 8601 UTC text times).
+ * and PostgreSQL (ISO 8601 UTC text times: no per-engine types, and text order is time order).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

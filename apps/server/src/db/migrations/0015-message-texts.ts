@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Messages render in the reader's current language (issue 10 "Language and roles done right"): a message keeps the
+ * Messages render in the reader's current language: a message keeps the
  * catalogue keys of its title and content and their parameters (`title_key`, `content_key`, `params_json`), so each
  * read translates it into the language the reader uses now; `title`/`content` keep the text in the recipient's
  * language at writing time (pushes, older clients, rows written before). An announcement keeps the languages its

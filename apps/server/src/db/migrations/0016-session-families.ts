@@ -1,12 +1,13 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * Sessions as refresh-token families (issue 11 "Tokens"): each sign-in starts a `sessions` row; every refresh token
+ * Sessions as refresh-token families: each sign-in starts a `sessions` row; every refresh token
  * of that sign-in carries its `session_id`, and every access token carries it as the `sid` claim. Ending a session
  * (logout, a replayed rotated refresh token, password change, deletion) sets `ended_at` and `ended_reason`, which
  * refuses its access tokens on the next call and its refresh tokens at once.
  * Existing refresh tokens become one session each (their own id, ended when the token was revoked), so a signed-in
- * app keeps its refresh token across the upgrade. Same SQL on SQLite and PostgreSQL (decision 3: ISO 8601 UTC text).
+ * app keeps its refresh token across the upgrade. Same SQL on SQLite and PostgreSQL
+ * (ISO 8601 UTC text times: no per-engine types, and text order is time order).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The hourly rollup keeps its water sum unrounded (issue 14 "Ingest", decision 61): `device_water_hourly.water_sum_l`
+ * The hourly rollup keeps its water sum unrounded: `device_water_hourly.water_sum_l`
  * is the sum of the hour's plausible raw `interval_water_l`, L, so a batch of new telemetry adds to it instead of
  * reading the whole hour's raw rows again (`water_l` stays that sum rounded to 0.001 L, as read by the statistics).
  * Null for rows written before: their hour is recomputed from the raw rows the next time it gets telemetry.

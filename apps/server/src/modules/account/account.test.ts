@@ -120,7 +120,7 @@ describe("account: codes and registration (spec §5 Register)", () => {
   });
 
   describeEndpoint(endpoints.sendEmailPasswordCode, "known addresses, resend interval", () => {
-    it("answers an already registered address like a new one; only the e-mail says so, without a code (issue 11)", async () => {
+    it("answers an already registered address like a new one; only the e-mail says so, without a code", async () => {
       advance(120);
       const existing = await send("New.User@example.com", "es");
       const fresh = await send("brand.new@example.com", "es");

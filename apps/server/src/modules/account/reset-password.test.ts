@@ -98,8 +98,8 @@ describe("find password (spec §5 Find password; §7 forget_password_*, reset_pa
     expect(sent.body).toEqual(
       (await call(t.app, endpoints.forgetPasswordSendEmailCode, { query: { email: "x@y.com" } })).body,
     );
-    // The same work as for an account (issue 11): a message goes out, in the caller's language, saying only that no
-    // account uses the address.
+    // The same work as for an account, so nothing tells the two apart: a message goes out, in the caller's language,
+    // saying only that no account uses the address.
     const notice = smtp.to("nobody@example.com");
     expect(notice).toHaveLength(1);
     expect(notice[0].subject).toBe("Réinitialisation du mot de passe AquaPilot");

@@ -15,7 +15,7 @@ function liveUsers(db: Db) {
 /**
  * Sends a password-reset code to `email` (spec §7 forget_password_send_email_code) in the account's stored language.
  * For an e-mail no live account has, it answers the same: a code is issued (same limits and 60 s rule) and never
- * sent; the e-mail says instead that no account uses the address (issue 11), so neither the answer nor its timing
+ * sent; the e-mail says instead that no account uses the address, so neither the answer nor its timing
  * reveals whether the account exists.
  * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */

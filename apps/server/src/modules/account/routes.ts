@@ -8,7 +8,7 @@ import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTyp
 
 /**
  * Routes of spec §7 /api/basic-data/app/account (registration codes, register, bind types, find password). Code
- * sending and registration are rate limited (issue 11, security/limits.ts): 429 in the envelope with Retry-After.
+ * sending and registration are rate limited (security/limits.ts): 429 in the envelope with Retry-After.
  */
 export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerOpenEndpoint(app, endpoints.sendEmailPasswordCode, async ({ query, lang, request }) => {
@@ -25,7 +25,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   registerOpenEndpoint(app, endpoints.userBindTypeList, async () => userBindTypes());
 
-  // Find password (spec §5): the send calls answer success for unknown accounts too (issue 11: the message says so).
+  // Find password (spec §5): the send calls answer success for unknown accounts too (only the e-mail says so).
   registerOpenEndpoint(app, endpoints.forgetPasswordSendEmailCode, async ({ query, lang, request }) => {
     await sendResetCodeByEmail(ctx, request, query.email, lang);
     return null;

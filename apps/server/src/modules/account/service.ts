@@ -57,7 +57,7 @@ const CODE_TEXTS: Record<CodePurpose, { subjectKey: string; bodyKey: string }> =
 };
 
 /**
- * Notices sent INSTEAD of a code when the answer must not tell whether an account exists (issue 11): the caller gets
+ * Notices sent INSTEAD of a code when the answer must not tell whether an account exists: the caller gets
  * the same answer either way and only the owner of the address learns it, from the message itself.
  */
 const NOTICE_TEXTS = {
@@ -70,8 +70,8 @@ const NOTICE_TEXTS = {
 /**
  * Issues a code for `purpose` and `codeTarget` and sends it to `recipient` by e-mail or SMS, in the language of
  * `userId` or of the user owning `recipient`, else `lang` (the caller's Accept-Language). First the message is
- * counted against the code-sending limits of the caller's address, the recipient and the channel (issue 11,
- * security/limits.ts). With `notice` the code is issued (same 60 s rule) but never sent: the notice goes instead, so
+ * counted against the code-sending limits of the caller's address, the recipient and the channel
+ * (security/limits.ts). With `notice` the code is issued (same 60 s rule) but never sent: the notice goes instead, so
  * the work and the answer are the same whether or not an account exists. A message that cannot be delivered
  * discards its code, so the user may ask again at once.
  * @throws AppError TooManyRequests (429, with Retry-After) over a limit or within 60 s of the last code for the
@@ -111,7 +111,7 @@ export async function sendVerificationCode(
 /**
  * Sends a 6-digit registration code by e-mail, in the caller's language (spec §7 send_email_password_code). For an
  * address that already has an account the answer is the same, and the e-mail says "you already have an account;
- * sign in or reset your password" in the account's language instead of carrying a code (issue 11: no enumeration).
+ * sign in or reset your password" in the account's language instead of carrying a code (no enumeration).
  * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
 export async function sendEmailRegisterCode(

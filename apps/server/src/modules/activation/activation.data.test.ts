@@ -125,7 +125,7 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
 
   it("refuses a non-administrator and a device bound elsewhere without rebind, leaving the code unused", async () => {
     const code = await issue("02FF00000002");
-    // A non-administrator is refused by the call's declared rule (issue 13) before the code is looked at.
+    // A non-administrator is refused by the call's declared rule before the code is looked at.
     expect(endpoints.bindDevice.access.object).toMatchObject({ object: "family", role: "admin", in: "body.familyId" });
     await expect(
       requireAccess(tdb.db, users.cat, { object: "family", role: "admin", id: families.ann }),

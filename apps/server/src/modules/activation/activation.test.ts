@@ -23,7 +23,7 @@ import { deviceBrokerUrl } from "./service.ts";
 
 const SECRET = "factory-secret-of-a-softener-0001";
 
-/** Device activation over HTTP (issue 9; docs/device-protocol.md §13.4) and binding with its pairing codes. */
+/** Device activation over HTTP (docs/device-protocol.md §13.4) and binding with its pairing codes. */
 describe("device activation over HTTP", () => {
   let t: TestApp;
   let clock = new Date("2026-06-01T08:00:00.000Z");

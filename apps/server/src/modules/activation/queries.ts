@@ -3,7 +3,8 @@ import type { Db } from "../../db/index.ts";
 
 /**
  * Queries of `device_activations` (migration 0009; docs/device-protocol.md §13.4). Every function takes a `Db` or a
- * transaction (a Kysely `Transaction` is a `Db`). Times are ISO 8601 UTC text, compared as text (decision 3).
+ * transaction (a Kysely `Transaction` is a `Db`). Times are ISO 8601 UTC text, compared as text (text order is time
+ * order on both engines).
  */
 
 /** SHA-256 of a pairing-code token as 64 lower-case hex digits: the only form in which a token is stored. */

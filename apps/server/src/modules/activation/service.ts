@@ -24,8 +24,9 @@ export interface ActivationDeps {
   /** The broker URL devices are told, without credentials (see {@link deviceBrokerUrl}). */
   mqttUrl: string;
   /**
-   * The broker's device accounts (issue 14): step two, holding the device's checked secret, provisions its account
-   * before answering, so the CONNECT that follows is accepted. Absent: nothing to provision.
+   * The broker's device accounts (an external broker the server provisions): step two, holding the device's checked
+   * secret, provisions its account before answering, so the CONNECT that follows is accepted. Absent: nothing to
+   * provision.
    */
   accounts?: DeviceAccountsPort;
 }

@@ -5,11 +5,11 @@ import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { searchable } from "./seed.ts";
 
 const HELP_IDS = ["salt", "regeneration", "vacation-mode", "add-device", "water-statistics", "fault-alarms"];
-// One article per fault (issue 10 point 5), linked from the fault list, after the general one.
+// One article per fault, linked from the fault list, after the general one.
 HELP_IDS.push("fault-leak", "fault-excessive-flow", "fault-continuous-use", "fault-valve-button", "fault-offline");
 const POLICY_IDS = ["privacy-policy", "user-agreement"];
 
-describe("help articles over HTTP (spec §7 article, issue 5)", () => {
+describe("help articles over HTTP (spec §7 article)", () => {
   let t: TestApp;
   /** The article list, without a token; no Accept-Language unless `opts.lang`. */
   const list = (opts: { query?: QueryOptions<typeof endpoints.getArticleList>; lang?: string } = {}) =>

@@ -32,7 +32,7 @@ function offending(lang: string, pattern: RegExp): string[] {
   );
 }
 
-describe("help articles follow docs/glossary.md (issue 10 point 7)", () => {
+describe("help articles follow docs/glossary.md", () => {
   it("es addresses the reader as usted: no tú words, no tú imperatives opening a sentence", () => {
     expect(offending("es", ES_TU)).toEqual([]);
     expect(offending("es", ES_TU_IMPERATIVE)).toEqual([]);

@@ -98,7 +98,7 @@ function hashOf(s: ArticleSeed): string {
 let cached: ArticleSeed[] | null = null;
 
 /**
- * Upserts the seeded articles (issue 5: help for owners and the policies, five languages) in one statement:
+ * Upserts the seeded articles (help for owners and the policies, five languages) in one statement:
  * `INSERT … ON CONFLICT (id, language) DO UPDATE … WHERE content_hash differs`, so it is safe on every start, a
  * second run changes nothing (last_modification_time moves only when a text changed), and two servers starting
  * together on one PostgreSQL both succeed (the upsert is atomic per row). Articles not in the files are left alone.

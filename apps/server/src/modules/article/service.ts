@@ -35,7 +35,7 @@ function toSummary(r: Row): TArticleSummary {
 }
 
 /**
- * One article in `lang` (spec §7 article GET /{id}; issue 5): the version in the caller's language, else the zh-Hans
+ * One article in `lang` (spec §7 article GET /{id}): the version in the caller's language, else the zh-Hans
  * one (spec §1 default and fallback); `language` says which was served. Open to anonymous callers.
  * @throws AppError NotFound (article.notFound) when the article has neither version.
  */

@@ -111,7 +111,7 @@ export async function queryDeviceInfo(ctx: AppContext, userId: string, deviceId:
   return getDeviceInfo(ctx.db, deviceId, commandId);
 }
 
-// ---------- commands (spec §4 controls, §7 device-control; issue 4 "Every command is confirmed") ----------
+// ---------- commands (spec §4 controls, §7 device-control): every command is confirmed ----------
 
 /** A pending command older than this is reported failed with "Device offline" (docs/device-protocol.md timeouts). */
 export const COMMAND_TIMEOUT_MS = 10_000;
@@ -404,10 +404,10 @@ export async function queryDeviceInfoReturnResult(
 /**
  * Follows device changes on the bus (registered once per app): records firmware-update progress ("ota-progress"
  * events; 100 % = done; a refused "ota" ack = failed) and measures clock drift whenever a new state report
- * (a new lastReportTime) arrives — the measurements of one moment written together (decision 55), in one read and
- * one multi-row upsert (decision 56).
+ * (a new lastReportTime) arrives — the measurements of one moment written together, in one read and one multi-row
+ * upsert, not two statements per device.
  * Only the changes this process's gateway announced (`subscribeLocal`): with N
- * processes each device message is handled by one gateway, so each is recorded once (issue 14). Answers the
+ * processes each device message is handled by one gateway, so each is recorded once. Answers the
  * unsubscribe function. Errors are logged, never thrown.
  */
 export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg: string): void }): () => void {
@@ -446,7 +446,7 @@ export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg
           const batch = [...drifts];
           drifts.clear();
           flushing = null;
-          // One read and one multi-row upsert for up to 500 of them (decision 56): that statement is its own
+          // One read and one multi-row upsert for up to 500 of them: that statement is its own
           // transaction; more devices than one statement holds are written in one transaction.
           const measurements = batch.map(([deviceId, d]) => ({
             deviceId,

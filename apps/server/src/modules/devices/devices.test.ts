@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { provisionDevice } from "./provision.ts";
 import { EXTERNAL_CALLBACK_HEADER, externalCallbackSecret } from "./routes.ts";
 
-describe("devices over HTTP: binding, device screens, models, settings, external callback (spec §7, issue 4)", () => {
+describe("devices over HTTP: binding, device screens, models, settings, external callback (spec §7)", () => {
   let t: TestApp;
   let owner: TestUser;
   let member: TestUser;

@@ -19,7 +19,7 @@ export const ZFactoryDevice = z.object({
  * Development-only factory endpoint `POST /dev/factory/devices` (register it only when APP_ENV is not production):
  * stores a device's MAC and argon2id-hashed secret, unbound, so a simulated device can connect to the broker and
  * be paired with its code MAC:SECRET. Registering a known MAC again replaces its secret (provisionDevice). With
- * `accounts` (an external broker the server provisions, issue 14) the device's broker account is written too; a
+ * `accounts` (an external broker the server provisions) the device's broker account is written too; a
  * broker that is down does not fail the call (the account is retried), `brokerProvisioned` tells which.
  * Answers 201 `{id, mac, created: true, brokerProvisioned}` or 200 `{…, created: false, …}`; 400 `{error}` on a bad
  * body.

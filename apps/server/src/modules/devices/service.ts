@@ -93,7 +93,7 @@ export function toFamilyDevice(r: FamilyDeviceRow): TFamilyDevice {
     sort: r.sort,
     mac: r.mac,
     deviceModel: r.model,
-    // Real time of the last report (issue 10 "One clock"); the device clock only for rows from before migration 0013.
+    // Real time of the last report, not the drifting device clock (still read for rows from before migration 0013).
     lastReportTime: r.reported_at ?? r.last_report_time ?? null,
     ...presentLink(r),
   };
@@ -131,7 +131,7 @@ async function publishChanged(deps: DeviceDeps, deviceId: string, familyIds: Arr
 }
 
 /**
- * Binds a provisioned device to household `input.familyId` (spec §7 device POST /; issue 4; issue 9,
+ * Binds a provisioned device to household `input.familyId` (spec §7 device POST /;
  * docs/device-protocol.md §13.4): only the family's administrator. The secret part of the pairing code
  * "MAC:SECRET" is either
  * - a pairing code from activation (modules/activation): valid when an unused, unexpired `device_activations` row of

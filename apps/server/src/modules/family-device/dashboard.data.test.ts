@@ -19,7 +19,7 @@ const WATER: Array<[string, number]> = [
 ];
 
 /**
- * The Home dashboard API on both engines (issue 10 "Home is a dashboard"): the figures come from the stored state,
+ * The Home dashboard API on both engines: the figures come from the stored state,
  * telemetry and events; "today" is the caller's local day (X-Time-Zone); only members may read it.
  */
 describe.each(ENGINES)(`${nameOf(endpoints.getFamilyDashboard)} (Home dashboard) on %s`, (engine) => {
@@ -196,7 +196,7 @@ describe.each(ENGINES)(`${nameOf(endpoints.getFamilyDashboard)} (Home dashboard)
     expect((await dashboard()).result).toMatchObject({ timeZone: "UTC", waterTodayL: 25 });
   });
 
-  it("leaves out implausible raw telemetry stored before issue 11 in a partial hour (a half-hour zone)", async () => {
+  it("leaves out implausible raw telemetry already stored in a partial hour (a half-hour zone)", async () => {
     const before = (await dashboard({ zone: "Asia/Kolkata" })).result.waterTodayL;
     // Kolkata's day starts at 18:30 UTC: 18:30–19:00 is summed from raw rows, not from the hourly rollup.
     await t.db

@@ -131,7 +131,7 @@ export function dashboardBadges(
 }
 
 /**
- * The Home dashboard of household `familyId` (issue 10 "Home is a dashboard"; contract getFamilyDashboard) for a
+ * The Home dashboard of household `familyId` (contract getFamilyDashboard) for a
  * member, in one call. "Today" is the local day of `zone` (the caller's X-Time-Zone) holding now. Per device:
  * - salt level, days left and "low" as get-salt-status answers them (modules/statistics/salt.ts, with the household's
  *   reminder);

@@ -11,7 +11,7 @@ import { bindDevice } from "../devices/service.ts";
 import { createFamilyDeviceLists } from "./list-cache.ts";
 import { updateDeviceSort } from "./service.ts";
 
-describe.each(ENGINES)("households' device lists kept per process (issue 14 API, decision 72) on %s", (engine) => {
+describe.each(ENGINES)("households' device lists kept per process on %s", (engine) => {
   let tdb: TestDatabase;
   const bus = new InProcessBus();
   const deps = () => ({ db: tdb.db, bus, now: () => new Date("2026-03-01T10:00:00Z") });
@@ -126,7 +126,7 @@ describe.each(ENGINES)("households' device lists kept per process (issue 14 API,
   });
 });
 
-describe("the family device list over HTTP answers the cached list as a fresh one would (decision 72)", () => {
+describe("the family device list over HTTP answers the cached list as a fresh one would", () => {
   let cached: TestApp;
   let fresh: TestApp;
   let owner: TestUser;

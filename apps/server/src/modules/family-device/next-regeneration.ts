@@ -157,7 +157,7 @@ export function nextRegeneration(input: NextRegenerationInput): NextRegeneration
 }
 
 /**
- * The valve's clock against real time (issue 10 "One clock"): `rate` device seconds per real second (1 for a real
+ * The valve's clock against real time: `rate` device seconds per real second (1 for a real
  * valve, e.g. 60 for the time-scaled simulator), anchored at a report that showed `anchorDeviceMs` on the device
  * clock when the server received it at `anchorRealMs`.
  */

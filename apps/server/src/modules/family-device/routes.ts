@@ -10,13 +10,13 @@ import { deleteFamilyDevice, updateDeviceSort } from "./service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** Households' device lists, kept per process until a bus event changes them (issue 14 "API", list-cache.ts). */
+    /** Households' device lists, kept per process until a bus event changes them (list-cache.ts). */
     familyDeviceLists: FamilyDeviceLists<SerializedAnswer<typeof endpoints.getFamilyDevices>>;
   }
 }
 
 /**
- * Routes of spec §7 /api/run-lucky/device/app/family-device, and the Home dashboard (issue 10, extension:
+ * Routes of spec §7 /api/run-lucky/device/app/family-device, and the Home dashboard (extension:
  * `GET …/family-device/dashboard?familyId`, members only, "today" in the caller's X-Time-Zone).
  */
 export function familyDeviceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -28,7 +28,7 @@ export function familyDeviceRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
   app.decorate("familyDeviceLists", lists);
   app.addHook("onClose", async () => lists.close());
-  // Each household's answer is kept per process, serialised, until a bus event changes it (issue 14 "API", decision 72).
+  // Each household's answer is kept per process, serialised, until a bus event changes it: most requests run no query.
   registerEndpoint(app, endpoints.getFamilyDevices, async ({ query }) => lists.read(query.familyId));
   registerEndpoint(app, endpoints.getFamilyDashboard, async ({ query, request, lang }) =>
     readFamilyDashboard(ctx, query.familyId, callerTimeZone(request), lang),

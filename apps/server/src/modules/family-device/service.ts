@@ -9,7 +9,7 @@ import { type FamilyDeviceRow, familyDeviceQuery, stateMessage, toFamilyDevice }
 /**
  * The query behind family-device/get-list-by-family-id: the family's devices left-joined with their device_state,
  * ordered by sort (then creation time and id). No membership check: callers authorise first (the bench measures it
- * bare against the full route). Built and compiled once per database (issue 14 "API": building and compiling it with
+ * bare against the full route). Built and compiled once per database (building and compiling it with
  * Kysely on every request cost more than running it), then run with `familyId` as its one parameter.
  */
 export async function familyDeviceRows(db: Db, familyId: string): Promise<FamilyDeviceRow[]> {

@@ -231,7 +231,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     const shares = createShareCodes({ ...deps, secret: new Uint8Array(32).fill(3) });
     const { admin, familyId, memberIds } = await household(1);
     const guest = await insertUser(tdb.db, "guest");
-    // Only the administrator may create one: the endpoint's declared rule (issue 13), on this household.
+    // Only the administrator may create one: the endpoint's declared rule, on this household.
     expect(endpoints.getShareCode.access.object).toMatchObject({ object: "family", role: "admin" });
     await expect(
       requireAccess(tdb.db, memberIds[0], { object: "family", role: "admin", id: familyId }),

@@ -10,7 +10,7 @@ import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
 /**
  * Routes of spec §7 /api/run-lucky/device/app/family-user, plus the documented extensions `GET my-share-list` and
  * `DELETE revoke-share-code` (FamilyShareList). The share code key lives in DATA_DIR/family-share-key.
- * `analysis-code` (scan and join) is rate limited per client address (issue 11).
+ * `analysis-code` (scan and join) is rate limited per client address, against guessing codes.
  */
 export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
@@ -29,7 +29,7 @@ export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.getShareCode, async ({ user, query }) =>
     shares.create(user.id, query.familyId, query.refresh ?? false),
   );
-  // Scanning and joining by share code: limited per client address (issue 11, security/limits.ts), before the code
+  // Scanning and joining by share code: limited per client address (security/limits.ts), before the code
   // is looked at; over the limit → 429 in the envelope with Retry-After.
   registerEndpoint(
     app,

@@ -20,7 +20,7 @@ export const SHARE_PURPOSE = "join-family";
 export const SHARE_CODE_SECONDS = LIMITS.qrValidityMinutes * 60;
 /**
  * A visit to the share screen shows the administrator's current code again while it has at least this long left,
- * seconds, instead of adding a new entry to "my shares" at every visit (issue 10); with less, a new one is made.
+ * seconds, instead of adding a new entry to "my shares" at every visit; with less, a new one is made.
  */
 export const SHARE_CODE_REUSE_MIN_SECONDS = 3 * 60;
 const VERSION = "AQF1";

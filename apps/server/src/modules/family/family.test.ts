@@ -52,7 +52,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
       familyId = family.id;
       const one = await call(t.app, endpoints.getFamily, { as: owner, params: { id: familyId } });
       expect(one.result).toMatchObject({ id: familyId, address: ADDRESS.address, longitude: 121.491 });
-      // The region path is read in the reader's language where the region data has the names (issue 10).
+      // The region path is read in the reader's language where the region data has the names.
       const inRussian = await call(t.app, endpoints.getFamily, { as: owner, params: { id: familyId }, lang: "ru" });
       expect(inRussian.result).toMatchObject({ province: "Шанхай", city: "Шанхай", district: "район Хуанпу" });
       const listed = await call(t.app, endpoints.getFamilies, { as: owner, lang: "es" });
@@ -107,7 +107,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
       expect(mine.items[0]).toMatchObject({ familyId, familyName: "Flat", joinCount: 1, expired: false });
 
       // Another visit to the share screen shows the same code (one entry in "my shares"); the refresh button makes a new
-      // one; with under three minutes left a visit gets a new one too (issue 10).
+      // one; with under three minutes left a visit gets a new one too.
       const again = (await call(t.app, endpoints.getShareCode, { as: owner, query: { familyId } })).result;
       expect(again.code).toBe(share.code);
       expect((await call(t.app, endpoints.getMyShares, { as: owner })).result.totalCount).toBe(mine.totalCount);

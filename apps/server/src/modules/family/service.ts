@@ -101,7 +101,7 @@ function toFamily(r: FamilyRow, lang?: Language): TFamily {
 /**
  * The families `userId` belongs to, oldest first, paged (spec §7 GET /api/run-lucky/device/app/family/), each with
  * the caller's admin flag and the member and device counts; with `lang`, addresses in that language where the region
- * data knows them (issue 10).
+ * data knows them.
  */
 export async function listFamilies(
   db: Db,

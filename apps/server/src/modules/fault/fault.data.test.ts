@@ -224,7 +224,7 @@ describe.each(ENGINES)("fault list on %s", (engine) => {
       [1025, false],
     ]);
     expect(await listFaults(deps(), users.eve)).toEqual([]);
-    // One device's list: the endpoint's declared rule (a member of the device's household; issue 13) on this data.
+    // One device's list: the endpoint's declared rule (a member of the device's household) on this data.
     expect(endpoints.getFaultList.access.object).toMatchObject({ object: "device", role: "member" });
     const rule = (id: string) => ({ object: "device", role: "member", id }) as const;
     await expect(requireAccess(tdb.db, users.eve, rule(devices.cellar))).rejects.toMatchObject({

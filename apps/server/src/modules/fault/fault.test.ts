@@ -6,7 +6,7 @@ import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 
-describe.each(ENGINES)("faults over HTTP on %s (issue 10 point 5)", (engine) => {
+describe.each(ENGINES)("faults over HTTP on %s", (engine) => {
   let t: TestApp;
   const clock = { ms: Date.parse("2026-06-15T12:00:00.000Z") };
   const who = ["owner", "member", "stranger"] as const;

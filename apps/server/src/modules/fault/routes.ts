@@ -5,7 +5,7 @@ import type { AppContext } from "../context.ts";
 import { listFaults, reopenWater } from "./service.ts";
 
 /**
- * Routes of the faults extension (/api/run-lucky/device/app/fault; issue 10 point 5): the caller's fault list
+ * Routes of the faults extension (/api/run-lucky/device/app/fault): the caller's fault list
  * (Device.View, members of the households only) and reopen-water (Device.Control; rules in service.ts).
  */
 export function faultRoutes(app: FastifyInstance, ctx: AppContext): void {

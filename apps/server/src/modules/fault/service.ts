@@ -148,7 +148,7 @@ export function deviceFaults(device: DeviceRow, events: ValveEvent[], lastCloseB
 }
 
 /**
- * Orders faults for the list (issue 10 "every open and recent fault"): open ones first, then newest first by start
+ * Orders faults for the list of every open and recent fault: open ones first, then newest first by start
  * (a fault without a start time last in its group); at most {@link FAULT_LIST_MAX}.
  */
 export function orderFaults(faults: TFault[]): TFault[] {
@@ -259,7 +259,7 @@ async function lastCloseBefore(db: Db, deviceId: string, beforeIso: string): Pro
 }
 
 /**
- * The fault list (issue 10 point 5; contract getFaultList): for every device of every household `userId` belongs to —
+ * The fault list (contract getFaultList): for every device of every household `userId` belongs to —
  * or for `deviceId` alone — the open faults (the device is offline; the valve has closed the water, with its close
  * reason of spec §3 and §8 label) and the closes received in the last {@link FAULT_RECENT_DAYS} days with when each
  * began and, when seen, when the valve reopened. Times are the cloud's receive times (ISO UTC), never the device
@@ -287,8 +287,8 @@ export async function listFaults(deps: FaultDeps, userId: string, deviceId?: str
 }
 
 /**
- * reopen-water (contract reopenWater; issue 10 "reopening the water after a close follows the valve's real
- * behaviour"): for a member of the device's household holding Device.Control (spec §6), sends `forced-switch` — which
+ * reopen-water (contract reopenWater; reopening the water after a close follows the valve's real
+ * behaviour): for a member of the device's household holding Device.Control (spec §6), sends `forced-switch` — which
  * reopens a closed valve (docs/device-protocol.md §3.5) — only while the valve is closed, since on an open valve the
  * same command would start a regeneration. A repeated `commandId` answers the recorded outcome without checking again.
  * @returns the device's outcome (done, or failed with its reason), as device-control commands do.

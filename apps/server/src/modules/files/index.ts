@@ -1,6 +1,6 @@
 /**
- * The files module's public face (issue 13, decision 40): what the rest of the server may use of
- * it. Everything else in this folder is the module's own.
+ * The files module's public face: what the rest of the server may use of it, and the only file
+ * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { filesMessages } from "./messages.ts";
 export { fileRoutes } from "./routes.ts";

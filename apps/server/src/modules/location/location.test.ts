@@ -157,7 +157,7 @@ describe("travel-location-lookup: region tree, IP region, reverse and search (sp
   });
 });
 
-describe("addresses in the reader's language (issue 10)", () => {
+describe("addresses in the reader's language", () => {
   it("gives a stored region path and its region address in the reader's language where the data has the names", async () => {
     const { localizeAddress } = await import("./service.ts");
     const zh = { address: "上海市黄浦区", province: "上海市", city: "上海市", district: "黄浦区" };

@@ -16,7 +16,7 @@ const PINYIN: Record<string, string[]> = {
 };
 const syllables = (stem: string) => PINYIN[stem] ?? [];
 
-describe("names of Chinese regions in the other languages (issue 10)", () => {
+describe("names of Chinese regions in the other languages", () => {
   it("splits the kind of region off the name, longest suffix first", () => {
     expect(splitRegionName("黄浦区")).toEqual({ stem: "黄浦", suffix: "区" });
     expect(splitRegionName("延边朝鲜族自治州")).toEqual({ stem: "延边朝鲜族", suffix: "自治州" });

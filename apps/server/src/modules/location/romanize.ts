@@ -1,7 +1,7 @@
 import type { Language } from "@aquapilot/contract";
 
 /**
- * Names of Chinese regions for readers of the other four languages (issue 10 "address names in the UI language"):
+ * Names of Chinese regions for readers of the other four languages (address names in the UI language):
  * the Chinese sources name cities and districts in Chinese only, so the region data build (scripts/
  * build-region-data.ts) gives them Hanyu Pinyin names with the kind of region in each language ("Huangpu District",
  * "Distrito de Huangpu", "District de Huangpu", "район Хуанпу"), Russian in the Palladius transcription. Pure: the

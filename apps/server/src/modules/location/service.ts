@@ -196,8 +196,8 @@ function chainNames(node: RegionNode): Set<string> {
 }
 
 /**
- * A stored address in the reader's language (issue 10 "address names in the UI language where the region data has
- * them"), pure over the shipped region data: the region path (province, city, district — stored in whatever language
+ * A stored address in the reader's language (address names in the UI language where the region data has
+ * them), pure over the shipped region data: the region path (province, city, district — stored in whatever language
  * the address was chosen in) is found by its names in any language, its deepest part consistent with the others, and
  * given in `lang`; the address text too when it is exactly that region's address in some language (what the map's
  * offline reverse geocoding writes). A street address from a map vendor, or a path the data does not know, stays as

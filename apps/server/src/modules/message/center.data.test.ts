@@ -12,7 +12,7 @@ import { MessageCenter } from "./center.ts";
 const MINUTE = 60_000;
 
 /**
- * The message center on both engines (issue 5): exactly one message per member per source under concurrency,
+ * The message center on both engines: exactly one message per member per source under concurrency,
  * crash repair from stored events, delivery claimed once, the offline watcher once per period, low salt once per
  * refill, and removed members out of the audience.
  */

@@ -15,7 +15,7 @@ export interface MessageCenterDeps extends MessageDeliveryDeps {
 }
 
 /**
- * The message center (issue 5; docs/messages-push.md): turns device events, offline periods, low salt and
+ * The message center (docs/messages-push.md): turns device events, offline periods, low salt and
  * announcements into messages — one per CURRENT member of the device's household (or per user), in that member's
  * language, all rows of one source in one transaction with a `message_sources` row — then publishes each on the bus
  * (`message.created`, which hub 2 sends as ReceiveMessage) and pushes it (JPush / Web Push / outbox).
@@ -120,7 +120,7 @@ export class MessageCenter {
   }
 
   /**
-   * Salt low (issue 4 forecast, modules/statistics/salt.ts): when the forecast says low, one "salt-low" notice per
+   * Salt low (the salt forecast, modules/statistics/salt.ts): when the forecast says low, one "salt-low" notice per
    * refill (source `salt-low:{deviceId}:{refilledAt}`). Nothing before the owner has set a level. Answers messages
    * created.
    */

@@ -37,7 +37,7 @@ export interface MessageDeliveryDeps {
 const INSERT_CHUNK = 200;
 
 /**
- * How messages are stored and delivered (issue 5; docs/messages-push.md): all rows of one source in one transaction
+ * How messages are stored and delivered (docs/messages-push.md): all rows of one source in one transaction
  * with a `message_sources` row, then each published on the bus (`message.created`, which hub 2 sends as
  * ReceiveMessage) and pushed (JPush / Web Push / outbox). Delivery is claimed through `message_sources.published_at`,
  * so it happens once even with several processes, and a source stored but never published (crash, or the `announce`

@@ -26,7 +26,7 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 
 /**
  * Hub 2 end to end, all real parts: simulated softener → MQTT (embedded Aedes) → gateway → message center →
- * SQLite → bus → SignalR hub 2 → the official @microsoft/signalr client (spec §7 "Hub 2 … ReceiveMessage", issue 5).
+ * SQLite → bus → SignalR hub 2 → the official @microsoft/signalr client (spec §7 "Hub 2 … ReceiveMessage").
  */
 describe("messages over hub 2 with a simulated softener", () => {
   let system: System;

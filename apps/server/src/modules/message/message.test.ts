@@ -55,7 +55,7 @@ async function storeEvent(
   return id;
 }
 
-describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)", () => {
+describe("message centre over HTTP (spec §7 push-service/app/message)", () => {
   let t: TestApp;
   let clock = Date.parse("2026-03-01T08:00:00.000Z");
   let h: Awaited<ReturnType<typeof household>>;
@@ -122,7 +122,7 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
     expect(theirs.totalCount).toBe(1);
     expect(theirs.items[0]).toMatchObject({ title: "Fuite détectée", event: "leak" });
     expect(theirs.items[0].id).not.toBe(mine.items[0].id);
-    // Read in another language, the same stored message is worded in that language (issue 10).
+    // Read in another language, the same stored message is worded in that language.
     const inRussian = await call(t.app, endpoints.getUserMessageList, { as: h.owner, lang: "ru" });
     expect(inRussian.result.items[0].id).toBe(mine.items[0].id);
     expect(inRussian.result.items[0].title).toBe("Обнаружена протечка");
@@ -133,7 +133,7 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
     });
   });
 
-  it("maps every device event of issue 5 to its message and ignores the others", async () => {
+  it("maps every alerting device event to its message and ignores the others", async () => {
     const cases = [
       [{ type: "close", closeReason: 1025 }, "excessive-flow", 1, "Excessive flow"],
       [{ type: "close", closeReason: 769 }, "continuous-use", 1, "Water used too long"],
@@ -268,7 +268,7 @@ describe("message centre over HTTP (spec §7 push-service/app/message, issue 5)"
         as: h.owner,
         query: { registrationId: "shared-phone", installationId },
       });
-      // Without the installation's proof another user cannot take it (issue 11; modules/push/push-binding.test.ts).
+      // Without the installation's proof another user cannot take it (modules/push/push-binding.test.ts).
       const taken = await call(t.app, endpoints.appDeviceBinding, {
         as: h.member,
         query: { registrationId: "shared-phone", platform: "ios" },

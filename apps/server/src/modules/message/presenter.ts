@@ -10,7 +10,7 @@ import type { MessagesTable } from "../../db/schema-messages.ts";
 import { translate } from "../../http/messages.ts";
 
 /**
- * The stored texts of a message worded by the catalogue (issue 10: messages render in the reader's current
+ * The stored texts of a message worded by the catalogue (messages render in the reader's current
  * language): the title and content in `lang` for writing now, plus the keys and parameters that
  * {@link presentMessage} translates again at each read.
  */

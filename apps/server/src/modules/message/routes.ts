@@ -9,7 +9,7 @@ import { getMessage, listMessages, messageTypeList, setAllMessagesRead, setMessa
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The message center (issue 5): system.ts starts its worker and hooks it to the device gateway. */
+    /** The message center: system.ts starts its worker and hooks it to the device gateway. */
     messages: MessageCenter;
   }
 }

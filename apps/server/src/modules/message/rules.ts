@@ -1,5 +1,5 @@
 /**
- * Which messages the message center produces, and from what (issue 5; docs/messages-push.md): device events, an
+ * Which messages the message center produces, and from what (docs/messages-push.md): device events, an
  * offline period longer than OFFLINE_MESSAGE_MINUTES, a salt forecast that says low. Pure: no database, no clock.
  */
 import {

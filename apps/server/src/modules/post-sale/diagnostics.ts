@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { linkOnline } from "../../iot/live-state.ts";
 
-/** How far back a diagnostics snapshot looks: 30 days (issue 5 "recent events, 30 days of usage"). */
+/** How far back a diagnostics snapshot looks: 30 days of recent events and usage. */
 export const DIAGNOSTICS_DAYS = 30;
 /** At most this many events (the newest) go into one snapshot, so a chatty device cannot bloat a request. */
 export const DIAGNOSTICS_MAX_EVENTS = 500;
@@ -27,7 +27,7 @@ function parseSettings(json: string | null | undefined): Record<string, unknown>
 }
 
 /**
- * Collects the diagnostics snapshot of device `deviceId` at `now` (issue 5; contract ZDiagnostics): firmware version
+ * Collects the diagnostics snapshot of device `deviceId` at `now` (contract ZDiagnostics): firmware version
  * and model (devices), online flag, last report time and current settings (device_state.settings_json), the device
  * events of the last {@link DIAGNOSTICS_DAYS} days newest first (at most {@link DIAGNOSTICS_MAX_EVENTS}), and one
  * entry per UTC day of those 30 days, oldest first, with the water used (L, device_water_daily; 0 when none was

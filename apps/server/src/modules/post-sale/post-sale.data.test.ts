@@ -87,7 +87,7 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
     expect(none).toMatchObject({ firmwareVersion: null, online: false, events: [], settings: null });
   });
 
-  it("creates, lists per owner, updates, handles and deletes with the rules of issue 5", async () => {
+  it("creates, lists per owner, updates, handles and deletes: own requests only, frozen once handled", async () => {
     const a1 = await createAfterSale(deps(), users.ann, {
       ...input(deviceId, "First request"),
       attachDiagnostics: true,

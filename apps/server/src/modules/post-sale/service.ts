@@ -72,7 +72,7 @@ async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: bo
 }
 
 /**
- * Files an after-sales request (spec §7 post-sale POST /; issue 5) for a device of a household `userId` belongs to,
+ * Files an after-sales request (spec §7 post-sale POST /) for a device of a household `userId` belongs to,
  * in one transaction: checks the device, that every photo is the caller's own upload, copies the device's name and
  * household (so the request survives the device's or household's deletion) and, when `attachDiagnostics` is true
  * (the owner's consent), freezes a diagnostics snapshot ({@link collectDiagnostics}). Answers the stored request.
@@ -292,7 +292,7 @@ export async function handleAfterSale(
 }
 
 /**
- * Tells the owner that the service team answered (issue 5 message sources): one device notice "after-sale-answered"
+ * Tells the owner that the service team answered: one device notice "after-sale-answered"
  * in the owner's language with the reply, written in the handling transaction (source `after-sale:{id}`, so once)
  * and delivered by the running server's message worker (hub 2, push).
  */

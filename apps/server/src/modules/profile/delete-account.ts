@@ -14,7 +14,7 @@ export interface FamilyHandOver {
 }
 
 /**
- * Removes `userId` from each of their families inside `trx` (spec §6; issue 3 "DeleteAccount"): a family whose only
+ * Removes `userId` from each of their families inside `trx` (spec §6): a family whose only
  * member the user is gets deleted, its devices unbound (devices.family_id NULL); otherwise the membership goes and,
  * if the family would be left without an administrator, administration passes to the longest-standing other member
  * (earliest membership, then id). Each family row is written first so concurrent membership changes of the same

@@ -6,7 +6,7 @@ import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../t
 import { MESSAGES } from "../../http/messages.ts";
 
 /**
- * The owner's display units on both engines (issue 10 point 9): defaults until chosen, kept per user across sign-ins,
+ * The owner's display units on both engines: defaults until chosen, kept per user across sign-ins,
  * partial updates, wrong units refused with the choices in the caller's language, anonymous callers refused.
  */
 describe.each(ENGINES)(`unit preferences API, GET and POST ${endpoints.getUnitPreferences.path}, on %s`, (engine) => {

@@ -17,7 +17,7 @@ import { registerEndpoint } from "../../http/route.ts";
 import type { AppContext } from "../context.ts";
 
 /**
- * The caller's display units (issue 10 point 9): volume "L" | "gal", hardness "mgL" | "dH" | "fH" | "gpg"; the
+ * The caller's display units: volume "L" | "gal", hardness "mgL" | "dH" | "fH" | "gpg"; the
  * contract's DEFAULT_UNIT_PREFERENCES until the user chooses. Stored values the contract no longer knows fall back to
  * the default one by one.
  */
@@ -76,7 +76,7 @@ export async function setUnitPreferences(
 }
 
 /**
- * Routes of the unit preference (extension of spec §7 appuser_setting, issue 10): GET and POST
+ * Routes of the unit preference (extension of spec §7 appuser_setting): GET and POST
  * /api/RunLuckyIot/appuser_setting/app/setting/units. Both act on the signed-in caller only (no id is taken from
  * the request), so no other user's preference can be read or changed.
  */

@@ -59,7 +59,7 @@ function wrongPassword(lang: Language, member: string) {
  * Updates user name, display name and avatar (spec §7 POST /api/basic-data/app/profile/ B; §2 PersonalInfo,
  * UpdateUserName). Absent fields stay; `null` clears name or avatar. A user name must not be another live user's
  * user name, e-mail or phone number (all three sign in). Publishes bus `user.changed` after a change, so cached token
- * checks carrying the old names are dropped (issue 14).
+ * checks carrying the old names are dropped.
  * @throws AppError Conflict (409, profile.userNameTaken); NotFound.
  */
 export async function updateProfile(
@@ -122,7 +122,7 @@ export async function changePassword(
 
 /**
  * Stores the user's language (spec §7 change_language-type; §1 codes). E-mails and SMS to the user are then written
- * in it (notify: `Notifier.languageFor`). Publishes bus `user.changed` (`request.user.languageType`; issue 14).
+ * in it (notify: `Notifier.languageFor`). Publishes bus `user.changed` (`request.user.languageType`).
  * @throws AppError NotFound when the user no longer exists or is deleted.
  */
 export async function changeLanguage(
@@ -222,7 +222,7 @@ export interface SendIdentityCodeInput {
  * - purpose "change-identity": with a valid ticket, to the NEW e-mail, or the new phone number with country code;
  * - purpose "delete-account": to the account's own e-mail (bindType 1, the default when there is one) or phone
  *   (bindType 2) — spec §5 "Delete account: security code verification first".
- * `request` is the HTTP request (its client address counts against the code-sending limits, issue 11).
+ * `request` is the HTTP request (its client address counts against the code-sending limits).
  * @throws AppError InvalidCode (profile.ticketInvalid); Validation (profile.identityRequired, profile.sameIdentity,
  *   profile.noIdentity); Conflict (409 profile.identityTaken); TooManyRequests over a limit or within 60 s;
  *   Internal on delivery.
@@ -294,7 +294,7 @@ function identityOf(input: { email?: string; phoneNumber?: string; countryCode?:
  * Changes the e-mail or phone number (spec §7 update-email / update-phone): a valid ticket, then the code sent to
  * the new identity. In one transaction the code is spent, the identity checked free again and stored. The ticket
  * is spent with it (it is bound to the old identity). Answers the new profile. Publishes bus `user.changed`
- * (`request.user` carries the e-mail and phone; issue 14).
+ * (`request.user` carries the e-mail and phone).
  * @throws AppError InvalidCode (ticket or code), Validation (profile.sameIdentity), Conflict (409
  *   profile.identityTaken, also when another account took it meanwhile).
  */

@@ -13,7 +13,7 @@ afterAll(() => {
 });
 
 /**
- * Push bindings move only with proof of the same installation (issue 11, failure 10 "push target takeover"): a JPush
+ * Push bindings move only with proof of the same installation (no silent takeover of a push target): a JPush
  * registration id bound to another user moves only to a caller presenting the installation id it was bound with; a
  * Web Push endpoint only to a caller presenting the subscription's keys. Otherwise 409 in the caller's language and
  * the holder keeps it — and keeps receiving its pushes. On both engines.

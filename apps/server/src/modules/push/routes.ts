@@ -15,7 +15,7 @@ import {
  * Routes of the push module (spec §7): /api/push-service/app/jpush app-device-binding / app-device-unbinding,
  * /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message GET and POST (the push switch), and the Web Push
  * extension (public-key, subscribe, unsubscribe). Every call acts on the caller only; a registration or subscription
- * another user holds moves only with proof of the same installation (issue 11; 409 push.registrationTaken /
+ * another user holds moves only with proof of the same installation (409 push.registrationTaken /
  * push.subscriptionTaken otherwise).
  */
 export function pushRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -186,7 +186,7 @@ export async function setPushOpen(db: Db, userId: string, isOpen: boolean, now: 
   return isOpen;
 }
 
-/** SHA-256 (hex) of an installation id: what `push_registrations.installation_hash` keeps (issue 11). */
+/** SHA-256 (hex) of an installation id: what `push_registrations.installation_hash` keeps. */
 export function installationHash(installationId: string): string {
   return createHash("sha256").update(installationId, "utf8").digest("hex");
 }
@@ -201,7 +201,7 @@ function sameSecret(a: string, b: string): boolean {
 /**
  * app-device-binding (spec §7): binds a JPush registration to `userId`. A registration id is unique and names one
  * app installation. Free, or already the caller's: it is (re)bound, keeping the installation proof
- * (`installationId`, hashed; the last one given wins). Held by another user (issue 11, no silent takeover): it moves
+ * (`installationId`, hashed; the last one given wins). Held by another user (no silent takeover): it moves
  * only when the caller presents the installation id it was bound with — the same installation re-registering (the
  * phone changed accounts without signing out); otherwise it is refused and the holder keeps it.
  * @throws AppError Conflict `push.registrationTaken` (409) when another user holds it and the proof is missing or
@@ -267,7 +267,7 @@ export async function unbindRegistration(db: Db, userId: string, registrationId:
 
 /**
  * Keeps a browser's Web Push subscription for `userId`. An endpoint is unique and names one browser's subscription.
- * Free, or already the caller's: stored (keys refreshed). Held by another user (issue 11, no silent takeover): it moves
+ * Free, or already the caller's: stored (keys refreshed). Held by another user (no silent takeover): it moves
  * only when the caller presents the same subscription keys (p256dh and auth) — which only the browser holding the
  * subscription has: the same browser subscribing for another account; otherwise it is refused and the holder keeps it.
  * @throws AppError Conflict `push.subscriptionTaken` (409) when another user holds the endpoint with other keys.

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { Db } from "../../db/index.ts";
 
-/** Header lines of the CSV export (issue 4 "Owners can export their data as CSV"). Units in the column names. */
+/** Header lines of the CSV export with which owners take their data out. Units in the column names. */
 export const CSV_HEADERS = {
   raw: "ts,total_water_l,flow_rate_lpm,interval_water_l",
   hourly: "hour_start,water_l,samples,max_flow_lpm",

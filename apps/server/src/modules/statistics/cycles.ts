@@ -35,7 +35,7 @@ function deviceSeconds(from: string, to: string): number | null {
 }
 
 /**
- * Builds regeneration cycles from events in arrival order (issue 4 "Regeneration timeline", issue 10 "One clock"),
+ * Builds regeneration cycles from events in arrival order (the cloud's order of receipt, not the device clock's),
  * pure: a cycle opens at "regeneration-start" and closes at "regeneration-end" (or the next start, then `complete`
  * false); each "station" event inside (station ≠ 0) lasts until the next station event or the end. Times shown
  * (`startTime`, `endTime`, station starts) are real arrival times, so a later time sync cannot move past cycles;

@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 export const REPORT_TIME_TYPE = { month: 1, week: 2, day: 3 } as const;
 
 /**
- * The period of a report in the owner's time zone `zone` (issue 10 "One clock": days begin at local midnight, so a
+ * The period of a report in the owner's time zone `zone` (days begin at local midnight, so a
  * daylight-saving day has 23 or 25 hourly buckets): type 3 day = that local day in hourly buckets; 2 week =
  * Monday–Sunday holding `date` in 7 daily buckets; 1 month = the calendar month holding `date` in 28–31 daily buckets.
  * Bucket starts are instants (ISO UTC on the wire).
@@ -69,7 +69,7 @@ function bucketIndex(starts: number[], t: number): number {
 }
 
 /**
- * Water-usage statistics of a device (spec §7 device-flow-statistics; issue 4; issue 10 "One clock") in the owner's
+ * Water-usage statistics of a device (spec §7 device-flow-statistics) in the owner's
  * local hours or days (`zone`, IANA): per bucket the water used (L, from the hourly rollups, which count water in the
  * real hour it arrived — a month reads ≤ 744 rows), the regenerations started and the salt they drew (kg: what each
  * "regeneration-end" reports, or regenerations × settings saltAddition for a valve that does not report it), all by

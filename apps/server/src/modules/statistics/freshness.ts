@@ -1,9 +1,9 @@
 import type { Db } from "../../db/index.ts";
 
 /**
- * Freshness of a device's values (issue 4 "Freshness"): device-clock time of its last report and the measured
+ * Freshness of a device's values: device-clock time of its last report and the measured
  * drift of its clock from server time, seconds (positive: device ahead). The drift is null when unknown: not measured,
- * or the clock's rate (`device_state.clock_rate`, issue 10) is not yet measured as real time.
+ * or the clock's rate (`device_state.clock_rate`) is not yet measured as real time.
  */
 export async function readFreshness(
   db: Db,
@@ -69,7 +69,7 @@ export async function recordClockDrift(db: Db, deviceId: string, lastReportTime:
 export const CLOCK_ROWS_PER_STATEMENT = 500;
 
 /**
- * {@link recordClockDrift} for many devices at once (issue 14 "Fleet push", decision 56): their previous measurements
+ * {@link recordClockDrift} for many devices at once: their previous measurements
  * in one read and the new ones in one multi-row upsert per 500 devices, rows in device-id order — so two processes
  * writing overlapping devices lock them in the same order and cannot deadlock. At most one measurement per device
  * (a later one for the same device wins). Answers the drifts, seconds, in the order of `measurements`. Throws the

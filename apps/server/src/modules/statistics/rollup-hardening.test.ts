@@ -5,11 +5,11 @@ import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/data
 import { backfillRollups, rollupTelemetryAt } from "./rollup.ts";
 
 /**
- * The rollup against rows a faulty device stored before issue 11 (or a hand edit): unreadable times, 1e308 water,
- * negative values, text in number columns and, on PostgreSQL, NaN and Infinity. Nothing may throw, and the hour and
- * the day count exactly the plausible rows.
+ * The rollup against rows a faulty device stored before device messages were validated (or a hand edit): unreadable
+ * times, 1e308 water, negative values, text in number columns and, on PostgreSQL, NaN and Infinity. Nothing may throw,
+ * and the hour and the day count exactly the plausible rows.
  */
-describe.each(ENGINES)("rollup with bad rows already stored on %s (issue 11)", (engine) => {
+describe.each(ENGINES)("rollup with bad rows already stored on %s", (engine) => {
   let database: TestDatabase;
   const deviceId = randomUUID();
   const HOUR = "2026-03-10T08:00:00.000Z";

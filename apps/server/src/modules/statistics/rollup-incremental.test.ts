@@ -32,8 +32,8 @@ async function rollups(db: Db, deviceId: string) {
 }
 
 /**
- * Issue 14 "Ingest" (decision 61): a batch of new telemetry adds to each touched hour's stored sum instead of reading
- * the hour's raw rows again; the rollups stay what the raw rows give (the same as a rebuild from them), redeliveries
+ * A batch of new telemetry adds to each touched hour's stored sum instead of reading the hour's raw rows again (that
+ * cost grew with the hour); the rollups stay what the raw rows give (the same as a rebuild from them), redeliveries
  * and implausible records included, and an hour without a stored sum is recomputed from the raw rows.
  */
 describe.each(ENGINES)("incremental hourly rollups on %s", (engine) => {

@@ -24,16 +24,16 @@ export function dayOf(ts: string | number | Date): string {
 }
 
 /**
- * Recomputes the hourly rollup of the hour holding `ts` (server time of arrival: hours are real hours, issue 10 "One
- * clock", whatever the device clock says) from the raw telemetry that arrived in that hour, then the daily rollup of
- * its day from the hourly rows, and upserts both (issue 4 "Water-usage statistics"). Because every value is
- * recomputed from the rows below it, calling this any number of times for the same data gives the same rows
- * (idempotent), and a redelivered or late telemetry message is counted once. Cost: ≤ 1 hour of raw rows + ≤ 24 rows.
+ * Recomputes the hourly rollup of the hour holding `ts` (server time of arrival: hours are real hours, whatever the
+ * device clock says) from the raw telemetry that arrived in that hour, then the daily rollup of its day from the
+ * hourly rows, and upserts both. Because every value is recomputed from the rows below it, calling this any number
+ * of times for the same data gives the same rows (idempotent), and a redelivered or late telemetry message is counted
+ * once. Cost: ≤ 1 hour of raw rows + ≤ 24 rows.
  * `received_at` is ISO UTC text as produced by `Date.toISOString()`, so text order is time order on both engines.
- * Hardened against rows stored before issue 11 (or by hand): a raw row counts only when its water (0 ≤ L ≤
- * MQTT_BOUNDS.intervalWaterL) and flow (0 ≤ L/min ≤ MQTT_BOUNDS.flowLpm) are plausible — NaN, ±Infinity, 1e308,
- * negative or text values are left out on both engines instead of turning the hour into NULL — and an unreadable `ts`
- * rolls nothing up (no throw).
+ * Hardened against rows stored before device messages were validated (or by hand): a raw row counts only when its
+ * water (0 ≤ L ≤ MQTT_BOUNDS.intervalWaterL) and flow (0 ≤ L/min ≤ MQTT_BOUNDS.flowLpm) are plausible — NaN, ±Infinity,
+ * 1e308, negative or text values are left out on both engines instead of turning the hour into NULL — and an unreadable
+ * `ts` rolls nothing up (no throw).
  */
 export async function rollupTelemetryAt(db: Db, deviceId: string, ts: string, now = new Date()): Promise<void> {
   await rollupTelemetryBatch(db, [{ deviceId, receivedAt: ts }], now);
@@ -72,7 +72,7 @@ function plausible(waterL: number, flowLpm: number): boolean {
 }
 
 /**
- * {@link rollupTelemetryAt} for many devices and hours at once (issue 14 "Ingest", decisions 51 and 61): every
+ * {@link rollupTelemetryAt} for many devices and hours at once: every
  * distinct (device, UTC hour of arrival) of `arrivals` is brought up to date, then every touched (device, UTC day)
  * recomputed from its hourly rows — with one read and one multi-row upsert per level (plus a delete for a touched hour
  * or day left without plausible rows), whatever the number of arrivals. An hour whose arrivals all carry their values
@@ -265,7 +265,7 @@ export async function rollupTelemetryBatch(
  * Rebuilds the hourly and daily rollups of one device (or every device) from raw telemetry: deletes them and
  * recomputes each hour that has data. Answers the number of hours written. Safe to run while telemetry arrives
  * (each hour is recomputed from raw, so a concurrent {@link rollupTelemetryAt} writes the same values). Rows with
- * unreadable times or implausible values are skipped (issue 11), never a reason to throw.
+ * unreadable times or implausible values are skipped, never a reason to throw.
  */
 export async function backfillRollups(db: Db, deviceId?: string): Promise<number> {
   let del1 = db.deleteFrom("device_water_hourly");
@@ -297,7 +297,8 @@ export async function backfillRollups(db: Db, deviceId?: string): Promise<number
     const rows = await page.execute();
     if (rows.length === 0) break;
     for (const r of rows) {
-      // A row whose times cannot be read (stored before issue 11) is skipped, not a reason to stop the rebuild.
+      // A row whose times cannot be read (stored before device messages were validated) is skipped, not a reason to
+      // stop the rebuild.
       const at = r.received_at && readableTime(r.received_at) ? r.received_at : r.ts;
       if (!readableTime(at)) continue;
       const key = `${r.device_id}|${hourStartOf(at)}`;

@@ -20,7 +20,7 @@ function isoOf(text: string): string {
 }
 
 /**
- * Routes of the statistics module (issue 4): spec §7 device/device-flow-statistics, and the extensions
+ * Routes of the statistics module: spec §7 device/device-flow-statistics, and the extensions
  * device-control/get-salt-status, reset-salt-level, set-salt-reminder, get-regeneration-cycles and the CSV export
  * (`GET …/device/device-flow-statistics/export.csv?deviceId&from&to&granularity=raw|hourly`, text/csv, streamed, with
  * the rows it will hold announced in `X-Total-Rows`).
@@ -37,7 +37,7 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await resetSaltLevel(ctx.db, query.deviceId, query.levelKg, user.id, ctx.now());
     return readSaltStatus(ctx.db, query.deviceId, ctx.now(), lang);
   });
-  // The low-salt reminder (issue 10): any member of the household may set it, like "Salt refilled" — whoever looks
+  // The low-salt reminder: any member of the household may set it, like "Salt refilled" — whoever looks
   // after the brine tank decides how early everyone is reminded; it changes no device setting and no membership.
   registerEndpoint(app, endpoints.setSaltReminder, async ({ user, query, lang }) => {
     await setSaltReminder(ctx.db, query.deviceId, query.days, user.id, ctx.now());
@@ -55,7 +55,7 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async (request, reply) => {
       const q = request.query as z.output<typeof ZFlowStatisticsCsvQuery>;
       const input = { deviceId: q.deviceId, from: isoOf(q.from), to: isoOf(q.to), granularity: q.granularity };
-      // The stream has no Content-Length: announce the rows so the app's progress has a total (issue 10 point 8).
+      // The stream has no Content-Length: announce the rows so the app's progress has a total.
       const rows = await countCsvRows(ctx.db, input);
       return reply
         .type("text/csv; charset=utf-8")

@@ -15,7 +15,7 @@ import { createPushService } from "../push/service.ts";
 const DAY = 86_400_000;
 
 /**
- * The low-salt reminder on both engines (issue 10 "Salt an owner can trust"): members read and set it per device,
+ * The low-salt reminder on both engines: members read and set it per device,
  * a wrong value is refused with the setting's own text in the caller's language, "low" follows it, and the low-salt
  * message goes out once per refill when the forecast falls within the owner's threshold.
  */

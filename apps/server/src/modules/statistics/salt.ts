@@ -86,7 +86,8 @@ export function forecastSalt(input: {
 
 /**
  * Regenerations the cloud received since `sinceIso` (the cloud's clock, like the refill time): a device clock that
- * runs ahead (or a 60× demo valve) must not make a regeneration from before a refill count after it (issue 10).
+ * runs ahead (or a 60× demo valve) must not make a regeneration from before a refill count after it:
+ * the level the owner enters is the level shown.
  */
 async function countRegenerations(db: Db, deviceId: string, sinceIso: string): Promise<number> {
   const r = await db
@@ -168,7 +169,7 @@ export async function readSaltStatus(db: Db, deviceId: string, now: Date, lang: 
 }
 
 /**
- * Sets the household's low-salt reminder of a device (issue 10): salt counts as low — on Home, on Device and for the
+ * Sets the household's low-salt reminder of a device: salt counts as low — on Home, on Device and for the
  * once-per-refill low-salt message — when the forecast says it runs out within `days` days. One row per device
  * (upsert), with who set it and when. Access is checked by the caller (statistics/routes.ts): any member of the
  * device's household may set it, not only the administrator — it is everyday care of the brine tank like "Salt

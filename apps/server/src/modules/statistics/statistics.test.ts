@@ -575,7 +575,7 @@ describe("statistics pure parts", () => {
   });
 });
 
-describe("regeneration timeline across a time sync (issue 10 One clock)", () => {
+describe("regeneration timeline across a time sync", () => {
   const settings = {
     backWashTime: 10,
     absorbSaltSlowWashTime: 60,
@@ -632,7 +632,7 @@ describe("regeneration timeline across a time sync (issue 10 One clock)", () => 
   });
 });
 
-describe("clock drift of a time-scaled clock (issue 4 Freshness)", () => {
+describe("clock drift of a time-scaled clock", () => {
   it("tells a fast-forwarded clock from a drifting one", async () => {
     const { isAcceleratedClock } = await import("./freshness.ts");
     const t0 = "2026-01-01T00:00:00.000Z";
