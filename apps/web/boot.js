@@ -1,6 +1,6 @@
 /*
- * AquaPilot boot (issue 12 "A phone opens the app fast"; apps/web/vite-prerender.ts, docs/decisions.md 34). A classic
- * script at the top of index.html's head (the CSP allows no inline script) that
+ * AquaPilot boot (apps/web/vite-prerender.ts), so a phone paints a first screen before the app's code has run. A
+ * classic script at the top of index.html's head (the CSP allows no inline script) that
  * - picks the prerendered copy of the Login screen in the stored language when the page opens on #/login, so it paints
  *   before the app's code has run (without a stored language the app's default, zh-Hans, except inside a native
  *   shell, whose own language may make the app reload);
@@ -311,7 +311,7 @@
   /**
    * {@link preload} of the opening screen's files PRELOAD_GROUP links per task, the first group beside the app's entry
    * ({@link run}): after the snapshot has painted, every task counts towards the time the page does not answer a tap
-   * (issue 12, total blocking time), and a dozen links with the entry were one task of 40-50 ms on a slow phone.
+   * (Lighthouse's total blocking time), and a dozen links with the entry were one task of 40-50 ms on a slow phone.
    */
   const preloadInGroups = (from) => {
     const total = preload(false, from, PRELOAD_GROUP);
@@ -320,9 +320,9 @@
   /**
    * Gives the page's history entry the router's position (`history.state.idx` 0, what React Router's hash history
    * writes when it starts on an entry without one), in a task of its own once a copy, frame or snapshot has painted:
-   * that one `replaceState` was 7-14 ms of the app's first render on this machine, right after its code arrived (issue 12,
-   * the Device screen's time to interactive); here it falls in the wait for that code. An entry that has a position
-   * (a reload after the app ran) keeps it.
+   * that one `replaceState` was 7-14 ms of the app's first render on this machine, right after its code arrived (it
+   * delayed the Device screen's time to interactive); here it falls in the wait for that code. An entry that has a
+   * position (a reload after the app ran) keeps it.
    */
   const markHistoryEntry = () => {
     try {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { COMPILE_HINT, compileHintPlugin, mapOneLineDown, withCompileHint } from "./vite-compile-hint.ts";
 import { isFirstScreenChunk } from "./vite-first-screen.ts";
 
-describe("V8's compile hint on the first screens' chunks (issue 12, decision 67)", () => {
+describe("V8's compile hint on the first screens' chunks (compiled beside the download)", () => {
   let dir = "";
   afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

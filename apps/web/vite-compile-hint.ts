@@ -28,12 +28,12 @@ export function mapOneLineDown(map: string): string {
 }
 
 /**
- * Starts the chunks `hinted` picks with {@link COMPILE_HINT} (issue 12, decision 67: the first screens' chunks hold only
- * what those screens run, and most of the Device screen's tasks after its code arrived were first-call compiles). It
- * works on the written files, after every other plugin's `generateBundle`: Vite puts the preload helper's dependency
- * map at the top of a chunk there, and V8 reads the hint only as the file's first line. For each picked chunk it
- * rewrites the file, its source map (one line down) and its compressed copies (vite-delivery.ts `recompress`), and
- * the chunk's code in the bundle, so the service worker's shell hash (`precachePlugin`, after this) covers the hint.
+ * Starts the chunks `hinted` picks with {@link COMPILE_HINT} (the first screens' chunks hold only what those screens
+ * run, and most of the Device screen's tasks after its code arrived were first-call compiles). It works on the written
+ * files, after every other plugin's `generateBundle`: Vite puts the preload helper's dependency map at the top of a
+ * chunk there, and V8 reads the hint only as the file's first line. For each picked chunk it rewrites the file, its
+ * source map (one line down) and its compressed copies (vite-delivery.ts `recompress`), and the chunk's code in the
+ * bundle, so the service worker's shell hash (`precachePlugin`, after this) covers the hint.
  * @param hinted which chunks get the hint (vite-first-screen.ts `isFirstScreenChunk`)
  */
 export function compileHintPlugin(

@@ -6,10 +6,9 @@ import type { Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 
 /**
- * How the built app is delivered (issue 12 "A phone opens the app fast"; docs/decisions.md 31): every text
- * file of the build compressed once, at the highest settings, beside the original (the server sends the copy the
- * browser accepts, apps/server/src/http/compression.ts), and the service worker's list of the app shell to keep
- * offline (public/sw.js).
+ * How the built app is delivered, so a phone opens it fast: every text file of the build compressed once, at the
+ * highest settings, beside the original (the server sends the copy the browser accepts,
+ * apps/server/src/http/compression.ts), and the service worker's list of the app shell to keep offline (public/sw.js).
  */
 
 /** Files the build compresses: HTML, JS, CSS, JSON, SVG and the web manifest. */

@@ -8,7 +8,7 @@ type CodeSplittingGroup = NonNullable<
 >[number];
 
 /**
- * First screens in few files (issue 12 "A phone opens the app fast"; docs/decisions.md 38). Left alone, the bundler
+ * First screens in few files, so a phone opens them fast. Left alone, the bundler
  * splits per screen and per shared module, which is right for the screens opened later but puts Home's first screen in
  * about fifty files of 0.3–6 KB: on a phone's HTTP/1.1 connections (six per host) that is some ten round trips
  * before the first paint. This plugin reads the module graph at the end of the build and captures, with an output
@@ -37,7 +37,7 @@ export interface FirstScreen {
   starter?: string;
 }
 
-/** The first screens of issue 12, by chunk name. */
+/** The screens an app start opens, each in a handful of files, by chunk name. */
 export const FIRST_SCREENS: Readonly<Record<string, FirstScreen>> = {
   login: { modules: ["src/features/account/screens/login-screen.tsx"], textGroups: ["start"] },
   home: {
@@ -45,7 +45,7 @@ export const FIRST_SCREENS: Readonly<Record<string, FirstScreen>> = {
     textGroups: ["start", "home"],
     starter: "src/features/home/prefetch.ts",
   },
-  // The Device screen: opened first from a push, a message or a link (spec §2); interactive within 2 s (issue 12).
+  // The Device screen: opened first from a push, a message or a link (spec §2); it must be interactive within 2 s.
   device: {
     modules: ["src/features/device/screens/device-screen.tsx"],
     textGroups: ["start", "home", "device"],
@@ -80,7 +80,7 @@ export const ENTRY_MODULE = "src/main.tsx";
 /**
  * What every first screen loads once it is in (the app-update check and the message centre, src/app/app.tsx), relative
  * to apps/web: a module it shares with one first screen goes to `app`, or the Device screen would load Home's and
- * Login's chunks for two small helpers each (issue 12: their download and compilation after the first paint).
+ * Login's chunks for two small helpers each (their download and compilation after the first paint).
  */
 export const AFTER_EVERY_FIRST_SCREEN = ["src/app/background.tsx"] as const;
 

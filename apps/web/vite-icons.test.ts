@@ -6,7 +6,7 @@ import { lightenIcon, shortenPath } from "./vite-icons.ts";
 const require = createRequire(import.meta.url);
 const icon = (name: string) => readFileSync(require.resolve(`antd-mobile-icons/es/${name}.js`), "utf8");
 
-describe("lighter antd-mobile icons (issue 12)", () => {
+describe("lighter antd-mobile icons (smaller first screens)", () => {
   it("keeps the component and its paths, with two decimals and without ids", () => {
     const original = icon("DownOutline");
     const light = lightenIcon(original);

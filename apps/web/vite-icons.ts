@@ -2,12 +2,12 @@ import { optimize } from "svgo";
 import type { Plugin } from "vite";
 
 /**
- * Lighter antd-mobile icons (issue 12: the first screens carry 5–10 of them, ~8–12 KB gzip). Each icon module of
+ * Lighter antd-mobile icons (the first screens carry 5–10 of them, ~8–12 KB gzip). Each icon module of
  * `antd-mobile-icons/es` is a React component whose SVG path data has eight decimals in a 48-unit view box and whose
  * elements carry `id`s nothing refers to. This transform rewrites each `d: "…"` through svgo's `convertPathData` with
  * two decimals (0.01 unit ≈ 0.005 px at the icons' 24 px: no visible change) and drops the `id`s and the
  * `xmlnsXlink` declaration (no icon uses `xlink:`, and Preact, which the build runs on, would write it as an invalid
- * `xmlnsxlink` attribute: decision 37); the drawing, props, class names and exports stay as they are.
+ * `xmlnsxlink` attribute); the drawing, props, class names and exports stay as they are.
  */
 export function iconPlugin(): Plugin {
   return {

@@ -11,7 +11,7 @@ import {
   prerenderCopy,
 } from "./vite-prerender.ts";
 
-describe("the prerendered Login copy (issue 12)", () => {
+describe("the prerendered Login copy", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
     const copy = prerenderCopy(
       "ru",

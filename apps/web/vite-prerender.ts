@@ -12,10 +12,10 @@ type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 
 /**
- * The prerendered first screen (issue 12 "A phone opens the app fast"; docs/decisions.md 34): the build renders the
- * Login screen in each of the five languages into index.html, hidden; the boot script (apps/web/boot.js, inline at the
- * top of the head: the server's CSP allows it by its hash) shows the stored language's copy when the page opens on `#/login`, so the
- * screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's first render
+ * The prerendered first screen, so a phone paints it before the app's code has run: the build renders the Login screen
+ * in each of the five languages into index.html, hidden; the boot script (apps/web/boot.js, inline at the top of the
+ * head: the server's CSP allows it by its hash) shows the stored language's copy when the page opens on `#/login`, so
+ * the screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's first render
  * replaces it with the same screen, element for element (the route waits for its chunk and texts first).
  */
 
@@ -33,9 +33,9 @@ export const BOOT_SOURCE = path.join(import.meta.dirname, "boot.js");
 
 /**
  * The boot script as it goes into the page: {@link BOOT_SOURCE} minified (oxc, through Vite), about 3.9 KB. Inline,
- * it runs as soon as the parser reaches it, instead of after a request of its own that holds the parser (issue 12:
- * on a phone's link that request is a round trip or two, before the app's code is even asked for); the server's CSP
- * allows exactly this text by its SHA-256 (apps/server/src/http/security-headers.ts `inlineScriptHashes`).
+ * it runs as soon as the parser reaches it, instead of after a request of its own that holds the parser (on a phone's
+ * link that request is a round trip or two, before the app's code is even asked for); the server's CSP allows exactly
+ * this text by its SHA-256 (apps/server/src/http/security-headers.ts `inlineScriptHashes`).
  * @throws Error when the minifier reports an error.
  */
 export function bootScript(source: string = readFileSync(BOOT_SOURCE, "utf8")): string {
@@ -118,7 +118,7 @@ const attribute = (text: string): string =>
  * in the HTML and `stylesheets`, added with it); `data-home-css`: Home's stylesheets (`home.css`, which the page
  * preloads), which boot.js links before it paints a Home snapshot. `device`: the Device screen's chunks and
  * stylesheets on `data-device` and its texts on `data-device-texts`, which boot.js preloads with the entry when a
- * signed-in page opens on /Device (issue 12: interactive within 2 s). `calls`: the Device screen's first calls
+ * signed-in page opens on /Device (it must be interactive within 2 s). `calls`: the Device screen's first calls
  * (`data-device-calls`, "METHOD url" joined by `|`), the time-zone header's name and the token margin, with which
  * boot.js sends those calls itself beside the entry (src/shared/api/early-answers.ts).
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go), or when
@@ -207,8 +207,8 @@ export interface ScreenChunks {
   js: string[];
   /**
    * The stylesheets those chunks bring. Home's are preloaded by index.html (`<link rel="preload" as="style">`): a Home
-   * snapshot that boot.js paints needs them, and would otherwise ask for them only once boot.js has run (issue 12,
-   * LCP); the Device screen's are preloaded by boot.js when the page opens on it.
+   * snapshot that boot.js paints needs them, and would otherwise ask for them only once boot.js has run (a later
+   * largest contentful paint); the Device screen's are preloaded by boot.js when the page opens on it.
    */
   css: string[];
   /** Per language, the chunks of the texts the screen shows (its routes' text groups). */
@@ -298,7 +298,7 @@ async function renderCopies(
     plugins: [react(), iconPlugin()],
     define,
     resolve: {
-      // React itself renders the copy: the build's Preact aliases (vite.config.ts, decision 37) are left out.
+      // React itself renders the copy: the build's Preact aliases (vite.config.ts) are left out.
       alias: (alias as Array<{ replacement: unknown }>).filter(
         (a) => !String(a.replacement).startsWith("preact/"),
       ) as never,

@@ -11,7 +11,7 @@ import { iconPlugin } from "./vite-icons.ts";
 import { prerenderPlugin } from "./vite-prerender.ts";
 
 /**
- * The build's version (issue 3 web version check): `define`s `__APP_VERSION__` (package.json version) and
+ * The build's version, for the web version check: `define`s `__APP_VERSION__` (package.json version) and
  * `__WEB_VERSION__` (package version + build time, or `WEB_VERSION` from the environment), writes
  * `{"version": …}` to `dist/version.json` and serves the same at `/version.json` in development. The app reads
  * that file without cache at start and every 10 minutes (src/features/settings/web-version.ts).
@@ -46,7 +46,7 @@ function versionPlugin(): Plugin {
 const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
 /**
- * The production build runs the app's React code on Preact (decision 37, issue 12): React's API through
+ * The production build runs the app's React code on Preact: React's API through
  * `preact/compat`, 11 KB of gzip instead of react-dom's 64 KB on every first screen. The development server and the
  * unit tests keep React 19 (Fast Refresh, Testing Library); the browser tests run the built app, on Preact. The
  * build-time Login copy (vite-prerender.ts) is rendered with React's `renderToString`: these aliases are left out
@@ -63,7 +63,7 @@ export const PREACT_ALIASES = [
 /**
  * React Router's production build for the production bundle: the package's exports name only its development build,
  * which differs in one constant (`ENABLE_DEV_WARNINGS = true`), so its warnings' checks ran on every phone's
- * navigation (issue 12). The same module otherwise; the development server and the unit tests keep the package's own.
+ * navigation. The same module otherwise; the development server and the unit tests keep the package's own.
  */
 export const REACT_ROUTER_PRODUCTION = {
   find: /^react-router$/,
@@ -82,7 +82,7 @@ const firstScreen = firstScreenChunks();
  * Chunks the app imports only after the first screen is in (the real-time client, the pull gesture, the background
  * watchers): their own imports are not preloaded with `<link rel="modulepreload">` when they are asked for — the browser
  * finds them in the chunk a moment later, which costs them nothing the owner waits for — because adding a dozen links
- * in one go was one main-thread task of 15-20 ms (60-70 ms at Lighthouse's ×4) inside Home's start-up (issue 12).
+ * in one go was one main-thread task of 15-20 ms (60-70 ms at Lighthouse's ×4) inside Home's start-up.
  * Their stylesheets are still added (Vite loads a lazy chunk's CSS only this way).
  */
 const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|background)-[\w-]+\.js$/;
@@ -90,7 +90,7 @@ const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|ba
 /**
  * Chunks every start loads once the first screen is in (the real-time client and its checks, the background watchers
  * and the update check, the pull gesture): all their functions run then too, so they get V8's compile hint as the
- * first screens' chunks do (vite-compile-hint.ts; decision 67).
+ * first screens' chunks do (vite-compile-hint.ts: compiled beside the download, off the main thread).
  */
 const STARTED_AFTER_FIRST_SCREEN =
   /(^|\/)(hub-connection|hub-checks|background|app-update-watch|pull-to-refresh-impl)-[\w-]+\.js$/;
@@ -108,13 +108,14 @@ export default defineConfig(({ command }) => ({
   ],
   resolve: {
     dedupe: ["react", "react-dom"],
-    // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which
-    // turns zod's JIT off before any schema is built (strict CSP, decision 25) — whichever lazy chunk loads zod first.
+    // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which turns
+    // zod's JIT off before any schema is built (the strict CSP allows no 'unsafe-eval') — whichever lazy chunk loads
+    // zod first.
     alias: [
       ...(command === "build" ? [...PREACT_ALIASES, REACT_ROUTER_PRODUCTION] : []),
       { find: /^zod$/, replacement: fileURLToPath(new URL("./src/shared/zod-jitless.ts", import.meta.url)) },
       // antd-mobile's default overlay render (rc-util's, CommonJS with Babel's regenerator runtime) is replaced by the
-      // React 19 render main.tsx sets anyway (shared/ui/antd-render.ts, issue 12).
+      // React 19 render main.tsx sets anyway (shared/ui/antd-render.ts), so the first screen carries one implementation.
       {
         find: /^rc-util\/lib\/React\/render$/,
         replacement: fileURLToPath(new URL("./src/shared/ui/antd-render.ts", import.meta.url)),
@@ -132,17 +133,18 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts, issue 12).
+    // dist/.vite/manifest.json: the chunk graph the size budget reads (apps/web/scripts/size-budget.ts).
     manifest: true,
     modulePreload: {
       resolveDependencies: (filename, deps, { hostType }) =>
         hostType === "js" && AFTER_FIRST_SCREEN_CHUNKS.test(filename) ? deps.filter((d) => d.endsWith(".css")) : deps,
     },
     chunkSizeWarningLimit: 800,
-    // Few files for the first screens, the rest split finely (issue 12, decision 38): the first-screen group
-    // (vite-first-screen.ts) puts what the entry, Login and Home run, and their texts per language, in a handful of
-    // chunks; every other module is split per screen and per shared module, so a screen opened later loads only the
-    // antd-mobile components, icons and contract parts it uses. What is left of TanStack Query's core is one chunk.
+    // Few files for the first screens, the rest split finely (fewer round trips before the first paint): the
+    // first-screen group (vite-first-screen.ts) puts what the entry, Login and Home run, and their texts per language,
+    // in a handful of chunks; every other module is split per screen and per shared module, so a screen opened later
+    // loads only the antd-mobile components, icons and contract parts it uses. What is left of TanStack Query's core is
+    // one chunk.
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,4 +1,5 @@
-// AquaPilot service worker: the installed web app's shell offline (issue 12) and Web Push notifications (issue 5).
+// AquaPilot service worker: the installed web app's shell offline (a repeat start fetches no code over the network)
+// and Web Push notifications.
 //
 // Shell: the build writes the list of its shell files (index.html, every file under assets/, the icon and the
 // manifest) and a hash of their contents into SHELL below (apps/web/vite-delivery.ts). Installing stores them in the
@@ -53,7 +54,7 @@ async function cacheFirst(event, request, key) {
  * The requests the browser sends straight to the network without this worker (the static routing API, where the
  * browser has it): the network-only paths and every request that is not a GET, which the fetch handler below would
  * pass through anyway. Without the routes, each of the app's calls waits for the worker to be started and to hand it
- * back (issue 12: on the Device screen's start, the calls after the worker took over the page cost several times
+ * back (on the Device screen's start, the calls after the worker took over the page cost several times
  * more). Each group is added on its own, so a browser that lacks one kind of condition still takes the other.
  */
 function networkRoutes(event) {

@@ -69,7 +69,7 @@ const raw = (files: string[]) => files.reduce((s, f) => s + fileBytes[f].length,
 const login: RouteBudget = { name: "login", path: "#/login", modules: ["src/login.tsx"], perLanguage: [] };
 const home: RouteBudget = { name: "home", path: "#/index/home", modules: ["src/home.tsx"], perLanguage: [] };
 
-describe("first-screen JavaScript of a route (issue 12 size budget)", () => {
+describe("first-screen JavaScript of a route (the 130 KB gzip size budget)", () => {
   it("follows static imports recursively, never dynamic ones, and counts each file once", () => {
     const files = firstScreenFiles(manifest, login, "en");
     expect(files.sort()).toEqual(

@@ -1,5 +1,5 @@
 /**
- * First-screen JavaScript budget (issue 12): for each route below, the gzip -9 size of the JavaScript a phone loads
+ * First-screen JavaScript budget: for each route below, the gzip -9 size of the JavaScript a phone loads
  * before that route's first paint, read from Vite's manifest (`dist/.vite/manifest.json`, `build.manifest: true` in
  * vite.config.ts): the entry (index.html's script) with all its static `imports`, recursively, plus the route's screen
  * modules with their static imports, recursively, plus the route's per-language modules (`{lang}` placeholder; the
@@ -28,7 +28,10 @@ import {
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The budget per route: 130 KB of gzip-compressed JavaScript (issue 12), 1 KB = 1000 bytes as Vite prints sizes. */
+/**
+ * The budget per route: 130 KB of gzip-compressed JavaScript, so a phone on mobile data opens the app fast; 1 KB =
+ * 1000 bytes as Vite prints sizes.
+ */
 export const BUDGET_GZIP_BYTES = 130_000;
 
 /** The manifest key of the app's entry: index.html's module script. */
@@ -67,8 +70,8 @@ function perLanguage(groups: readonly TextGroup[]): string[] {
 }
 
 /**
- * The routes of issue 12: their screen modules and the text groups they declare in src/app/routes.ts, as the build's
- * first-screen chunks take them (vite-first-screen.ts).
+ * The routes an app start opens first: their screen modules and the text groups they declare in src/app/routes.ts, as
+ * the build's first-screen chunks take them (vite-first-screen.ts).
  */
 export const ROUTES: RouteBudget[] = [
   {

@@ -17,9 +17,9 @@ import { antdRender } from "./shared/ui/antd-render.ts";
 import "./styles.css";
 
 /**
- * Entry point: the antd-mobile React 19 render shim (without it Toast/Dialog render nothing), the language of
- * spec §4 (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant and
- * API host (decision 53) for every call and its status bar and safe-area sizes as CSS variables, then the React root.
+ * Entry point: the antd-mobile React 19 render shim (without it Toast/Dialog render nothing), the language of spec §4
+ * (stored `lang`, else the native app's, reload only when none was stored), the native config's tenant and API host (a
+ * native shell's cloud) for every call and its status bar and safe-area sizes as CSS variables, then the React root.
  */
 unstableSetRender(antdRender);
 
@@ -38,8 +38,8 @@ const SNAPSHOT_DRAW_MS = 2_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function start(): Promise<void> {
-  // Start-up runs in tasks of its own, apart from the modules' evaluation and from each other (issue 12, blocking
-  // time). The first screen's chunks start loading first, beside the native calls and the texts.
+  // Start-up runs in tasks of its own, apart from the modules' evaluation and from each other (Lighthouse's total
+  // blocking time). The first screen's chunks start loading first, beside the native calls and the texts.
   await nextTask();
   const first = preloadFirstScreen(window.location.hash);
   await nextTask();
@@ -49,32 +49,32 @@ async function start(): Promise<void> {
     window.location.reload();
     return;
   }
-  // The engine's locale data starts on another thread while the first screen's code and calls load (issue 12: the
+  // The engine's locale data starts on another thread while the first screen's code and calls load (the
   // page's first number formatter was one task of 50-100 ms, several times that on a slow phone). The screens without
   // a session (Login, Register) show no figures: there it starts once the first screen is in (below), ready for Home.
   if (first.needsSession) void warmIntlOffThread(lang);
   // Each start-up step below comes in a task of its own (the worker's start, the texts' imports, the first calls and
-  // the permissions were one task of 15-20 ms observed, right after the app's code: issue 12, time to interactive).
+  // the permissions were one task of 15-20 ms observed, right after the app's code, delaying its time to interactive).
   await nextTask();
   // The shell's tenant goes with every API and token call (spec §3 native config; ABP's `__tenant` header).
   setTenant(config.tenant);
   // Inside a shell the page's origin is the web view's own (https://localhost, capacitor://localhost): every call,
-  // token call, hub and image goes to the cloud the shell names (decision 53). A plain browser keeps its origin.
+  // token call, hub and image goes to the cloud the shell names. A plain browser keeps its origin.
   if (config.apiBaseUrl) setApiBaseUrl(config.apiBaseUrl);
-  // Texts of the open screens and antd-mobile's locale, in this language only (issue 12). The first screen's own
-  // groups load beside them without holding start-up: a group that fails shows that route's error page.
+  // Texts of the open screens and antd-mobile's locale, in this language only: a phone downloads no other. The first
+  // screen's own groups load beside them without holding start-up: a group that fails shows that route's error page.
   const texts = Promise.all([changeLanguage(lang), loadAntdLocale(lang)]);
   const screenTexts = loadTexts(lang, first.textGroups).catch(() => undefined);
   await nextTask();
   // The first screen's own calls (Home's families, devices and dashboard) start now, in this tenant and, while the
-  // texts load, already in this language (`requestLanguage`), beside its chunk and before its first render (issue 12:
-  // no request waterfall).
+  // texts load, already in this language (`requestLanguage`), beside its chunk and before its first render (no
+  // request waterfall).
   // What is not the first screen (the real-time client, the message centre, the pull gesture) waits for these calls
   // and their paint.
   const firstData = first.loadData(queryClient);
   // Drawn beneath a snapshot or copy, the first screen is in only once it is shown (below): what waits for it (the
   // real-time client, the background watchers) then never starts its downloads before that screen's largest paint
-  // (issue 12: on a Device screen opened the first time, they started while it was still being drawn).
+  // (on a Device screen opened the first time, they started while it was still being drawn).
   let shown: () => void = () => {};
   const firstScreenShown = new Promise<void>((resolve) => {
     shown = resolve;
@@ -87,13 +87,13 @@ async function start(): Promise<void> {
   const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();
   await texts;
   // A prerendered copy of the first screen is showing (index.html, apps/web/boot.js): the first render must be that
-  // screen itself, not the route's loading fallback, so its chunk and texts are in before it (issue 12).
+  // screen itself, not the route's loading fallback, so its chunk and texts are in before it.
   const prerendered = document.documentElement.hasAttribute("data-prerender");
   if (prerendered) await Promise.all([first.ready, screenTexts]);
   // The last Home the owner saw is showing (apps/web/boot.js, shared/snapshot): the first render must be Home with its
   // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
   // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
-  // with its data instead of a spinner, an empty frame and then the data (issue 12). Both wait for the locale data's
+  // with its data instead of a spinner, an empty frame and then the data. Both wait for the locale data's
   // start on the other thread too, so their figures' formatters are not built in a task of the page.
   const snapshot = showingSnapshot();
   if (snapshot || first.holdsFirstRender) {
@@ -108,7 +108,7 @@ async function start(): Promise<void> {
   if (!container) throw new Error("#root missing in index.html");
   await nextTask();
   // Over a snapshot, the live Home is drawn beneath it in short tasks (its cards one per task) and replaces it in one
-  // step once complete (issue 12: one 60-70 ms render of the whole screen was most of Home's blocking time). A first
+  // step once complete (one 60-70 ms render of the whole screen was most of Home's blocking time). A first
   // screen that holds its first render (the Device screen) is drawn the same way, out of sight, section by section,
   // and shown at once (its one render was a task of 150-250 ms on a slow phone); so is Login beneath its prerendered
   // copy (its one render was a task of 40-150 ms).
@@ -116,8 +116,8 @@ async function start(): Promise<void> {
   const target = staged ? stageBeneathSnapshot(container) : container;
   const root = createRoot(target);
   // A transition: React (development, unit tests) renders the first screen in slices of a few milliseconds, yielding
-  // to the browser between them (issue 12, Lighthouse's total blocking time); Preact, which the production build runs
-  // on (decision 37), renders it at once. Either way the prerendered copy stays on screen until the commit.
+  // to the browser between them (Lighthouse's total blocking time); Preact, which the production build runs
+  // on, renders it at once. Either way the prerendered copy stays on screen until the commit.
   startTransition(() => {
     root.render(
       <StrictMode>
@@ -130,7 +130,7 @@ async function start(): Promise<void> {
     showStaged(container, target);
   }
   shown();
-  // Web Push for the installed web app (issue 5); a no-op inside the native shells and where unsupported.
+  // Web Push for the installed web app; a no-op inside the native shells and where unsupported.
   if (import.meta.env.PROD) void registerServiceWorker();
 }
 

@@ -5,7 +5,7 @@ import type { LocaleTree } from "./locale-tree.ts";
 
 /**
  * Every language's whole key tree, read eagerly — for tests and tools only (the app loads its texts per language and
- * group with `loadTexts`, issue 12). Assembling throws when two files define the same top-level key.
+ * group with `loadTexts`). Assembling throws when two files define the same top-level key.
  */
 const GLOB = import.meta.glob<Record<string, unknown>>(
   ["../locales/*.json", "../shared/ui/locales/*.json", "../features/*/locales/*.json"],

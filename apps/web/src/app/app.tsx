@@ -26,7 +26,7 @@ setLoadingIndicator({
   hide: () => Toast.clear(),
 });
 
-/** The app-update check and the message centre, loaded after the first screen (issue 12). */
+/** The app-update check and the message centre, loaded after the first screen, so they never compete with it. */
 const BackgroundWatchers = lazy(() =>
   // The update dialog's texts (account) and the message toasts' (home) come with them.
   Promise.all([import("./background.tsx"), loadTexts(currentLanguage(), ["start", "account", "home"])]).then(([m]) => ({
@@ -36,8 +36,7 @@ const BackgroundWatchers = lazy(() =>
 
 /**
  * Renders `children` only once the first screen is in — painted, and its own calls answered and painted (see
- * `afterFirstScreen`) — and a frame after this mounted: what they load and fetch never competes with the first screen
- * (issue 12 "app-config, version check and permissions after first paint").
+ * `afterFirstScreen`) — and a frame after this mounted: what they load and fetch never competes with the first screen.
  */
 function AfterFirstPaint({ children }: { children: ReactNode }) {
   const [ready, setReady] = useState(false);

@@ -4,7 +4,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { localDay, saveDeviceSnapshot, saveSnapshot } from "../shared/snapshot/index.ts";
 
-/** apps/web/boot.js, the inline script in index.html's head that picks the prerendered Login copy (issue 12). */
+/** apps/web/boot.js, the inline script in index.html's head that picks the prerendered Login copy. */
 const BOOT = readFileSync(path.join(import.meta.dirname, "../../boot.js"), "utf8");
 
 function boot(hash: string, storage: Record<string, string>, native = false): string | null {

@@ -10,7 +10,7 @@ function signIn() {
   setItem("token", { accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 });
 }
 
-describe("first screen preload (issue 12)", () => {
+describe("first screen preload (its chunks, texts and calls at start-up)", () => {
   afterEach(() => removeItem("token"));
 
   it("matches the opened path, outermost route first, and sends / and unknown paths to Home", () => {

@@ -7,7 +7,7 @@ import { getAccessToken } from "../shared/storage/index.ts";
 import { type AppRoute, ROUTES } from "./routes.ts";
 
 /**
- * The routes the app will show first for a location hash (issue 12), outermost first: the routes matching the path
+ * The routes the app will show first for a location hash, outermost first: the routes matching the path
  * (`/` and unknown paths are Home, as in router.tsx); when one of them needs a session and no token is stored, Login
  * instead (what the route guard of spec §4 does on its first render).
  * @param hash `location.hash`, e.g. "#/index/home" or "" (the path part only; a query string is ignored).
@@ -60,7 +60,7 @@ export function loadedScreen(route: AppRoute): ComponentType | null {
 }
 
 /**
- * Starts loading, at once and side by side, the chunks of the routes of {@link firstRoutes} (issue 12: no request
+ * Starts loading, at once and side by side, the chunks of the routes of {@link firstRoutes} (no request
  * waterfall before the first paint); the router's lazy screens then find their modules loading or loaded. A failed
  * load is left to the screen, which shows its error page.
  */

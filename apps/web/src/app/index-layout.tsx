@@ -67,7 +67,7 @@ function TabBar() {
 
 /**
  * `/index`: the main layout with the bottom tab bar Home / My (spec §2). Drawn beneath the last Home's snapshot, the
- * tab's screen and the bar each come in a task of their own (`Staged`, issue 12).
+ * tab's screen and the bar each come in a task of their own (`Staged`): short tasks, not one long one.
  */
 export function IndexLayout() {
   return (

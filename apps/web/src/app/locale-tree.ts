@@ -3,7 +3,7 @@
  * `src/locales/<lang>.json` and the files of areas that own their texts (`<area>/locales/<lang>.json`); each area
  * file holds its own top-level keys, so areas never edit each other's files. Top-level keys must not collide
  * (shared/i18n/locales.test.ts). Only the types are imported here, in the app layer that composes the features
- * (issue 13: shared/ never imports a feature); the texts themselves load per language and group (shared/i18n
+ * (shared/ never imports a feature); the texts themselves load per language and group (shared/i18n
  * `loadTexts`).
  */
 export type LocaleTree = typeof import("../locales/zh-Hans.json") &

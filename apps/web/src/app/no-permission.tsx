@@ -4,7 +4,7 @@ import { PageShell } from "../shared/ui/page-shell.tsx";
 import { StateBlock } from "../shared/ui/state-block.tsx";
 import type { AppRoute } from "./routes.ts";
 
-/** The page a route shows when the user lacks its permission (spec §6); its own chunk, rarely needed (issue 12). */
+/** The page a route shows when the user lacks its permission (spec §6): rarely needed, so its own chunk. */
 export function NoPermission({ route }: { route: AppRoute }) {
   const { t } = useTranslation();
   return (

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderDeviceFrame, renderLoginScreen } from "./prerender.tsx";
 
-describe("the build's prerendered Login (issue 12)", () => {
+describe("the build's prerendered Login and Device frame", () => {
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -47,9 +47,9 @@ async function renderRoute(lang: Language, route: AppRoute, path: string, screen
 }
 
 /**
- * Build time only (apps/web/vite-prerender.ts, issue 12 "a phone opens the app fast"): the Login screen as the app
- * renders it into `#root` — the same route frame and screen, in `lang` — as an HTML string, for index.html to paint
- * before any JavaScript has run. Runs under Vite's SSR loader with a happy-dom window as the globals.
+ * Build time only (apps/web/vite-prerender.ts): the Login screen as the app renders it into `#root` — the same route
+ * frame and screen, in `lang` — as an HTML string, for index.html to paint before any JavaScript has run. Runs under
+ * Vite's SSR loader with a happy-dom window as the globals.
  * @throws Error when the Login route is missing from the route table.
  */
 export async function renderLoginScreen(lang: Language): Promise<string> {
@@ -59,7 +59,7 @@ export async function renderLoginScreen(lang: Language): Promise<string> {
 /**
  * Build time only, as {@link renderLoginScreen}: the Device screen while its device loads (spec §3; features/device
  * `DeviceFrameScreen`, titled "Device" in `lang`) in the Device route's frame, for boot.js to paint on a signed-in
- * start on /Device that has no snapshot of that device (issue 12: the Device screen interactive within 2 s).
+ * start on /Device that has no snapshot of that device (the Device screen must be interactive within 2 s).
  * @throws Error when the Device route is missing from the route table.
  */
 export async function renderDeviceFrame(lang: Language): Promise<string> {
@@ -72,7 +72,7 @@ function LoadingDevice() {
   return <DeviceFrameScreen title={t("device.title")} />;
 }
 
-/** What the page's boot script needs to send the Device screen's first calls itself (apps/web/boot.js, issue 12). */
+/** What the page's boot script needs to send the Device screen's first calls itself (apps/web/boot.js). */
 export interface BootCalls {
   /** The calls, `"METHOD url"` with `__deviceId__` / `__familyId__` placeholders (features/device/prefetch.ts). */
   device: string[];

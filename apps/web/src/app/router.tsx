@@ -78,7 +78,7 @@ export function RouteFrame({ route, children }: { route: AppRoute; children: Rea
  */
 function element(route: AppRoute) {
   const load = route.screen;
-  // The screen's chunk and its texts in the current language load together (issue 12): no key is shown raw.
+  // The screen's chunk and its texts in the current language load together: no key is shown raw.
   const Lazy: ComponentType = load
     ? lazy(withTimeout(() => Promise.all([load(), loadTexts(currentLanguage(), route.texts)]).then(([m]) => m)))
     : () => <NotBuiltPage name={route.name} />;
@@ -96,7 +96,7 @@ function element(route: AppRoute) {
       <RouteQueryCheck route={route}>
         <RouteFrame route={route}>
           {/* Drawn beneath a snapshot or prerendered copy at start-up, the screen comes in a task after the router's and
-            the providers' (issue 12: the one first render was a long task right after the app's code). */}
+            the providers' (the one first render was a long task right after the app's code). */}
           <Staged>
             <Suspense fallback={<PageFallback />}>
               <Screen />
@@ -149,10 +149,10 @@ function toRoute(route: AppRoute): ReactNode {
 const ROUTE_ELEMENTS: ReactNode[] = ROUTES.map(toRoute);
 
 /**
- * The route table of spec §2 as React Router routes (declarative mode inside a `HashRouter`, issue 12: the data
+ * The route table of spec §2 as React Router routes (declarative mode inside a `HashRouter`: the data
  * router's extra code stays off the first screen); `/` and unknown paths go to /index/home. It also hands the app's
  * `navigateTo` its navigate function and tells the overlay history which page is showing (a new page closes the
- * dialogs left open: issue 10 "a dialog never outlives its page").
+ * dialogs left open: a dialog never outlives its page).
  */
 export function AppRoutes() {
   const navigate = useNavigate();

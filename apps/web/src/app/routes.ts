@@ -19,20 +19,20 @@ export interface AppRoute {
   permission?: PermissionRequirement;
   transition: "slide" | "none";
   /**
-   * The text groups the screen shows (issue 12: loaded with the screen's chunk, in the current language); all groups
+   * The text groups the screen shows (loaded with the screen's chunk, in the current language); all groups
    * when not given. Login and Home name theirs so the first screen downloads only those.
    */
   texts?: readonly TextGroup[];
   /**
    * Loads the function that starts the screen's first calls into the app's query client, used when the route is the
-   * first screen (issue 12: the calls leave at start-up, beside the screen's chunk, not after its first render). The
+   * first screen (the calls leave at start-up, beside the screen's chunk, not after its first render). The
    * function resolves when the calls have settled and never rejects.
    */
   data?: () => Promise<(client: QueryClient) => Promise<void>>;
   /**
    * As the first screen, the app's first render waits (a few seconds at most) for the route's chunk, texts, first
    * calls and permissions, so the screen appears once, with its data, instead of a spinner, then an empty frame, then
-   * the data, each a redraw of its own (issue 12: the Device screen interactive within 2 s). Home does the same when a
+   * the data, each a redraw of its own (the Device screen must be interactive within 2 s). Home does the same when a
    * snapshot of it is showing.
    */
   holdFirstRender?: boolean;

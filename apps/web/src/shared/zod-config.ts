@@ -1,5 +1,5 @@
 import { config } from "zod/v4/core";
 
 // Runs before zod's schema module is evaluated (see zod-jitless.ts): zod builds schemas while it loads, and the first
-// object schema probes `new Function` unless the JIT is off (issue 11, strict CSP).
+// object schema probes `new Function` unless the JIT is off (the strict CSP refuses it).
 config({ jitless: true });

@@ -2,7 +2,7 @@
 import "./zod-config.ts";
 
 /**
- * zod for the web build, with its just-in-time compiled parsers off (issue 11, strict CSP; issue 12). Zod 4 probes
+ * zod for the web build, with its just-in-time compiled parsers off (strict CSP). Zod 4 probes
  * `new Function("")` when it builds an object schema; under the server's Content-Security-Policy (no 'unsafe-eval')
  * that probe is refused and reported as a CSP violation, and parsing falls back to the interpreter anyway.
  * vite.config.ts aliases the bare specifier "zod" to this module for every importer (the contract included), so the

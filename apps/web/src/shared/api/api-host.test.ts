@@ -8,9 +8,9 @@ import { fakeFetch, json } from "./testing/fake-fetch.ts";
 import { loginWithPassword, revokeRefreshToken } from "./token.ts";
 
 /**
- * The API host of the native shells (decision 53): once `setApiBaseUrl` has the cloud's address (main.tsx, from the
- * shell's config), every call, token call, image, file URL and hub goes there with the same headers as on the
- * page's own origin.
+ * The API host of the native shells, whose page comes from the web view's own origin: once `setApiBaseUrl` has the
+ * cloud's address (main.tsx, from the shell's config), every call, token call, image, file URL and hub goes there with
+ * the same headers as on the page's own origin.
  */
 
 const CLOUD = "https://cloud.example:8443";
@@ -29,7 +29,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("API host of the native shells (decision 53)", () => {
+describe("API host of the native shells (the cloud their config names)", () => {
   it("sends an API call to the configured host with the bearer token, language and tenant", async () => {
     setItem("token", { accessToken: "tok", refreshToken: "ref", expiresAt: Date.now() + 3600_000 });
     const calls = fakeFetch(json(200, envelope({ items: [], totalCount: 0 })));

@@ -4,8 +4,8 @@ import { api } from "./client.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /**
- * What binds a device: the pairing code "MAC:SECRET" printed on the device (issue 4) or the single-use "MAC:TOKEN"
- * the module hands over after network setup (issue 9; docs/device-protocol.md §13.4), as `code`, or `mac` and
+ * What binds a device: the pairing code "MAC:SECRET" printed on the device or the single-use "MAC:TOKEN"
+ * the module hands over after network setup (docs/device-protocol.md §13.4), as `code`, or `mac` and
  * `secret` apart.
  */
 export type DevicePairing = { code: string } | { mac: string; secret: string };

@@ -85,7 +85,7 @@ export type ApiArgs<E extends WireEndpoint> =
 let baseUrl = "";
 
 /**
- * Sets the API host (spec §7; decision 53) of every call, of the token endpoint (`/connect/token`, revocation), of
+ * Sets the API host (spec §7) of every call, of the token endpoint (`/connect/token`, revocation), of
  * images and file URLs ({@link imageUrl}) and of the hubs (shared/realtime reads {@link apiBaseUrl} when it builds a
  * connection): "" = the page's own origin, the default in the browser and behind the dev proxy; inside a native shell
  * the cloud's address from its config (`NativeConfig.apiBaseUrl`, set once at start-up by main.tsx before any call).
@@ -161,7 +161,7 @@ export function fillPath(path: string, params: object | undefined): string {
 
 /**
  * The request headers of spec §7: bearer token (refreshed first when about to expire), Accept-Language, project-id;
- * plus the phone's time zone (issue 10 "One clock": the server cuts days at the owner's local midnight) and the
+ * plus the phone's time zone (the server cuts days at the owner's local midnight) and the
  * native shell's tenant (see transport.ts {@link commonHeaders}).
  */
 export async function requestHeaders(withToken: boolean): Promise<Record<string, string>> {
@@ -218,7 +218,7 @@ export function unwrapResponse(status: number, statusText: string, body: unknown
   return data.result ?? null;
 }
 
-/** Methods that create or command: they carry an `Idempotency-Key` (issue 10 "Every submit happens once"). */
+/** Methods that create or command: they carry an `Idempotency-Key`, so a resend is never done twice. */
 export const KEYED_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A fresh idempotency key: a random v4 UUID. */
@@ -340,7 +340,7 @@ async function exchange(
     }
   };
   const response = await send(request);
-  // A 401 on a call that carried a token: refresh once and retry before giving up (issue 3 "Tokens").
+  // A 401 on a call that carried a token: refresh once and retry before giving up.
   const sent = headers.Authorization?.slice("Bearer ".length);
   if (response.status === 401 && sent) {
     const renewed = await renewAfterUnauthorized(sent);

@@ -1,6 +1,6 @@
 /**
  * Answers to the opening screen's first calls that the page's boot script asked for before the app's code had loaded
- * (issue 12 "Device screen interactive within 2 s": no request waits for the app's code to download and run).
+ * (the Device screen must be interactive within 2 s: no request waits for the app's code to download and run).
  * apps/web/boot.js sends them, on a signed-in page opening on the Device screen, with exactly the headers the app's
  * client sends (token, language, time zone) and puts each under {@link EARLY_ANSWERS_GLOBAL}; the app's wire
  * (transport.ts `transmit`) takes the one whose method, URL and headers equal its own call's, once, instead of

@@ -31,7 +31,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("the query client on a change of language (issue 10 server texts; issue 12 start-up)", () => {
+describe("the query client on a change of language (server texts in the new language; start-up's first calls)", () => {
   it("asks again for answers given in another language", async () => {
     const languages = server();
     const client = createAppQueryClient(() => {});
@@ -52,7 +52,7 @@ describe("the query client on a change of language (issue 10 server texts; issue
   });
 });
 
-describe("invalidateOnePerTask (issue 12: a hub's re-read)", () => {
+describe("invalidateOnePerTask (a hub's re-read, one call per task)", () => {
   it("asks again for each shown query in a task of its own, marks the others stale without asking", async () => {
     const client = createAppQueryClient(() => {});
     const calls: Array<{ key: string; tick: number }> = [];

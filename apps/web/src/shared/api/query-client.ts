@@ -20,8 +20,8 @@ declare module "@tanstack/react-query" {
   }
 }
 
-// Every timer of the app's queries (garbage collection, staleness) shares one platform timer (issue 12); set before
-// any query client exists, as TanStack Query asks.
+// Every timer of the app's queries (garbage collection, staleness) shares one platform timer (a screen's start armed
+// about a hundred, each a call into the browser); set before any query client exists, as TanStack Query asks.
 timeoutManager.setTimeoutProvider<ManagedTimerId>(new CoalescedTimers());
 
 /** How often a query that got no answer at all is asked again (1, 2 then 4 s apart: TanStack Query's backoff). */
@@ -45,7 +45,7 @@ export function retryQuery(count: number, err: unknown): boolean {
  * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
  * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login). When the
  * interface language changes, every cached answer is marked stale and the shown ones are fetched again: the server
- * words messages, errors, region names and salt texts in the caller's language (issue 10) — unless every call since
+ * words messages, errors, region names and salt texts in the caller's language — unless every call since
  * the last change already went out in the new language (transport.ts `askedInOtherLanguage`).
  */
 export function createAppQueryClient(showError: (text: string) => void): QueryClient {
@@ -77,15 +77,16 @@ export function createAppQueryClient(showError: (text: string) => void): QueryCl
   return client;
 }
 
-/** How long a start-up prefetch's answer stands in for its screen's first mount (issue 12), ms. */
+/** How long a start-up prefetch's answer stands in for its screen's first mount (no second call for it), ms. */
 export const JUST_FETCHED_MS = 2_000;
 
 /** When the start-up prefetch's answer of each query arrived (Date.now()); only its answers, never a cache patch. */
 const prefetchedAt = new WeakMap<object, number>();
 
 /**
- * Fetches `options` for a first screen at start-up (issue 12), silently (its screen's own query shows errors), and
- * marks the answer so the screen's first mount takes it (see {@link refetchOnMountUnlessPrefetched}).
+ * Fetches `options` for a first screen at start-up (beside its chunk, not after its first render), silently (its
+ * screen's own query shows errors), and marks the answer so the screen's first mount takes it (see
+ * {@link refetchOnMountUnlessPrefetched}).
  * @returns the answer, or undefined when the call failed.
  */
 export async function prefetchForFirstMount<T, K extends readonly unknown[]>(
@@ -114,7 +115,7 @@ export function refetchOnMountUnlessPrefetched(query: object): boolean | "always
 
 /**
  * Marks the queries matching any of `filters` stale, like `invalidateQueries`, and asks again for those a screen shows,
- * each in a task of its own (issue 12: a hub's connection re-read four answers of the Device screen, and sending their
+ * each in a task of its own (a hub's connection re-read four answers of the Device screen, and sending their
  * four calls with their bookkeeping in one task was one of its longest tasks). Answers and errors go where a refetch's
  * go.
  * @returns when every call has been sent and answered (or failed); never rejects

@@ -162,7 +162,7 @@ const profileBody = {
   },
 };
 
-describe("a 401 refreshes once before giving up (issue 3 Tokens)", () => {
+describe("a 401 refreshes once before giving up", () => {
   it("refreshes and retries the call with the new token", async () => {
     const calls = fakeFetch(json(401, {}), json(200, tokenBody), json(200, profileBody));
     setItem("token", { accessToken: "A1", refreshToken: "R1", expiresAt: Date.now() + 3600_000 });

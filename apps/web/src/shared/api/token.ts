@@ -75,7 +75,7 @@ export async function requestToken(request: TTokenRequest, now: () => number = D
 
 /**
  * Whether a token answer has the shape of the contract's `ZTokenResponse` (RFC 6749 §5.1): checked by hand, not by
- * the schema, because sign-in is on the first screen and loads no zod (issue 12).
+ * the schema, because sign-in is on the first screen, which loads no zod (its size budget is tight).
  */
 function isTokenResponse(body: unknown): body is TTokenResponse {
   const b = body as Partial<Record<keyof TTokenResponse, unknown>> | null;
@@ -102,7 +102,7 @@ export const REFRESH_LOCK = "aquapilot-token-refresh";
 /**
  * Runs `exchange` holding the {@link REFRESH_LOCK} Web Lock, so tabs of the app (which share the stored token) never
  * present one refresh token twice: the server takes a spent refresh token presented again for a stolen one and ends
- * the whole session (issue 11). Without the Web Locks API (old WebViews) it runs at once.
+ * the whole session. Without the Web Locks API (old WebViews) it runs at once.
  */
 function withRefreshLock<T>(exchange: () => Promise<T>): Promise<T> {
   const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
@@ -167,7 +167,7 @@ export async function renewAfterUnauthorized(sentToken: string): Promise<string 
 
 /**
  * Revokes the stored refresh token at `POST /connect/revocation` (form: `token`, `token_type_hint=refresh_token`;
- * RFC 7009) so it cannot mint new access tokens after logout (issue 3 "Tokens"). Resolves true when the server
+ * RFC 7009) so it cannot mint new access tokens after logout. Resolves true when the server
  * answered 2xx; every failure (no token, network, HTTP error) is ignored and resolves false. Leaves storage alone.
  */
 export async function revokeRefreshToken(): Promise<boolean> {

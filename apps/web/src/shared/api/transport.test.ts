@@ -8,7 +8,7 @@ async function freshTransport() {
   return import("./transport.ts");
 }
 
-describe("commonHeaders time zone (issue 10 One clock, issue 12 first screen)", () => {
+describe("commonHeaders time zone (the owner's local days; no date formatter built for it)", () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
@@ -36,7 +36,7 @@ describe("commonHeaders time zone (issue 10 One clock, issue 12 first screen)", 
   });
 });
 
-describe("commonHeaders language (spec §7 Accept-Language, issue 12 calls beside the texts)", () => {
+describe("commonHeaders language (spec §7 Accept-Language, start-up's calls beside the texts)", () => {
   it("asks in the language being switched to while its texts load, and in the current one otherwise", async () => {
     const { commonHeaders } = await import("./transport.ts");
     const { changeLanguage, currentLanguage } = await import("../i18n/index.ts");
@@ -54,7 +54,7 @@ describe("commonHeaders language (spec §7 Accept-Language, issue 12 calls besid
   });
 });
 
-describe("transmit sends each request from a task of its own (issue 12)", () => {
+describe("transmit sends each request from a short task of its own", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("yields to the browser's scheduler before the fetch, and sends nothing when aborted meanwhile", async () => {

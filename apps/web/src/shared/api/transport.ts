@@ -54,7 +54,7 @@ type TemporalNow = { Now?: { timeZoneId?: () => string } };
 /**
  * The phone's IANA time zone (e.g. "Europe/Paris"), or null when the runtime does not tell. Read once, from
  * `Temporal.Now.timeZoneId()` where the runtime has it: the `Intl.DateTimeFormat` way first loads the runtime's date
- * formatting data, 20–60 ms of main thread on this machine and four times that on a slow phone (issue 12).
+ * formatting data, 20–60 ms of main thread on this machine and four times that on a slow phone.
  */
 function phoneTimeZone(): string | null {
   if (timeZone === undefined) {
@@ -84,8 +84,8 @@ export function askedInOtherLanguage(lang: string): boolean {
 
 /**
  * The headers every call carries, without the bearer token (spec §7): `Accept: application/json`, `Accept-Language`
- * (the interface language), the phone's time zone ({@link TIME_ZONE_HEADER}, issue 10 "One clock"), `project-id`
- * and {@link TENANT_HEADER} when set.
+ * (the interface language), the phone's time zone ({@link TIME_ZONE_HEADER}: the server cuts days at the owner's local
+ * midnight), `project-id` and {@link TENANT_HEADER} when set.
  */
 export function commonHeaders(): Record<string, string> {
   const language = requestLanguage();
@@ -284,7 +284,7 @@ export async function transmit(url: string, request: WireRequest): Promise<Respo
     if (body && request.onUploadProgress && typeof XMLHttpRequest !== "undefined") {
       return await viaXhr(url, request.method, headers, body, request.signal, request.onUploadProgress);
     }
-    // The request goes out from a short task of its own (issue 12: sent from the task of a screen's first render or
+    // The request goes out from a short task of its own (sent from the task of a screen's first render or
     // its effects, it counted that whole task towards the page's time to interactive).
     await yieldIfScheduler();
     if (request.signal?.aborted) throw abortError();

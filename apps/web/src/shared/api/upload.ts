@@ -8,7 +8,7 @@ import { multipartBody, type TransferProgress } from "./transport.ts";
  * `endpoints.uploadAvatar`), through `api()` — bearer, language, tenant and time-zone headers, an `Idempotency-Key`
  * (a lost answer is resent once under it, so the file is stored once), the 401 refresh and the counted loading toast
  * — and resolves the envelope's result, typed by the endpoint's result schema (not parsed at run time, like every
- * `api()` answer: the first screen loads no schema, issue 12). `onProgress` reports the bytes sent
+ * `api()` answer: the first screen loads no schema). `onProgress` reports the bytes sent
  * (browsers: through XMLHttpRequest). Errors: ApiError as for `api()` (code -2 on network failure, the server's
  * message otherwise); an AbortError when `signal` aborts.
  */

@@ -91,7 +91,7 @@ export function resolveAccess(granted: readonly string[], requirement: Permissio
 
 /**
  * Turns ABP's `auth.grantedPolicies` map (name → true) into the list of granted names kept in login info
- * (spec §3; docs/decisions.md #4).
+ * (spec §3 keeps the list; the server answers ABP's map, as existing ABP clients expect).
  */
 export function grantedPolicyNames(map: Record<string, boolean> | null | undefined): string[] {
   return Object.entries(map ?? {})

@@ -16,7 +16,7 @@ import { Popup } from "../ui/popup.tsx";
  * first (spec §2). In a browser that can receive Web Push (the installed web app), a second switch turns
  * notifications on for this browser (permission, subscription). Test ids: `push-switch-sheet`, `push-switch`
  * (data-checked), `web-push-switch` (data-state). `backByCaller`: the caller registers the back entry itself (Home,
- * whose sheet code loads on the tap: its entry must exist before the code arrives; issue 12).
+ * whose sheet code loads on the tap: its entry must exist before the code arrives).
  */
 export function PushSwitchSheet({
   visible,

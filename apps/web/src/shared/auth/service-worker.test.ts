@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { whenNetworkQuiet } from "./service-worker.ts";
 
-describe("the service worker waits for a quiet network (issue 12, decision 67)", () => {
+describe("the service worker waits for a quiet network (its install must not slow the first screen)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

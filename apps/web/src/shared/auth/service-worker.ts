@@ -64,15 +64,16 @@ export function whenNetworkQuiet(
 }
 
 /**
- * Registers the service worker (public/sw.js: the app shell offline, issue 12, and Web Push, issue 5) once the page
- * has loaded, the first screen is in and the page's network has been quiet for {@link SERVICE_WORKER_QUIET_MS} (at
- * most {@link SERVICE_WORKER_QUIET_MAX_MS} after the first screen): installing fetches and stores the whole shell
- * (some 220 files, ~650 KB compressed), which must not share the phone's network and cores with the first screen's
- * own calls, hub and charts (issue 12, decision 67), in a task of its own (registering costs the main thread too; issue 12: not
- * in the task of the first render); ignored where unsupported or inside a native shell (which ships its own files
- * and uses JPush); errors logged, never thrown. The worker's file is always checked with the server (`updateViaCache: "none"`). When a new
- * build's worker takes over a page an older one controlled, the page reloads once, so the app runs the code the
- * worker now serves (the first worker taking over an uncontrolled page changes nothing on it: no reload).
+ * Registers the service worker (public/sw.js: the app shell offline, so a repeat start fetches no code over the
+ * network, and Web Push) once the page has loaded, the first screen is in and the page's network has been quiet for
+ * {@link SERVICE_WORKER_QUIET_MS} (at most {@link SERVICE_WORKER_QUIET_MAX_MS} after the first screen): installing
+ * fetches and stores the whole shell (some 220 files, ~650 KB compressed), which must not share the phone's network and
+ * cores with the first screen's own calls, hub and charts (beside them it lengthened every task of the start), in a
+ * task of its own (registering costs the main thread too: not in the task of the first render); ignored where
+ * unsupported or inside a native shell (which ships its own files and uses JPush); errors logged, never thrown. The
+ * worker's file is always checked with the server (`updateViaCache: "none"`). When a new build's worker takes over a
+ * page an older one controlled, the page reloads once, so the app runs the code the worker now serves (the first worker
+ * taking over an uncontrolled page changes nothing on it: no reload).
  */
 export async function registerServiceWorker(): Promise<void> {
   // Even the first look at `navigator.serviceWorker` costs several ms: not in the task that shows the first screen.

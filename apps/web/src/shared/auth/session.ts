@@ -70,8 +70,8 @@ export async function signIn(account: string, password: string): Promise<void> {
 
 /**
  * Clears login info (spec §4 "Entering Login clears login info"): the stored login info with its token, the loaded
- * permissions and the last Home's and Device screen's snapshots (issue 12: the next account must not see them). The selected device, family
- * cache and language stay.
+ * permissions and the last Home's and Device screen's snapshots (the next account must not see them). The selected
+ * device, family cache and language stay.
  */
 export function clearLoginInfo(): void {
   setItem("loginInfo", null);

@@ -5,7 +5,7 @@ import { unsubscribeWebPush } from "./api/unsubscribe-web-push.ts";
 import { SERVICE_WORKER_URL, serviceWorkerSupported } from "./service-worker.ts";
 
 /**
- * Web Push for the installed web app (issue 5; server: Web Push provider with VAPID). The native shells use JPush
+ * Web Push for the installed web app (server: Web Push provider with VAPID). The native shells use JPush
  * instead (their config carries a pushRegistrationId). State of this browser: "unsupported" (no service worker or
  * Push API, not a secure context, or inside a native shell), "denied" (notifications blocked for the site), "on" (a
  * subscription exists) or "off".

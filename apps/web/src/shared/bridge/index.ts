@@ -7,11 +7,11 @@ import type {
 } from "@aquapilot/contract/wire";
 
 /**
- * The typed native bridge (spec §7 "Native bridge"): language, config, permission check, location enabled,
- * start intent, clear cache, and (issue 9, docs/device-protocol.md §13.6) the phone's Wi-Fi for network setup. The Android/iOS shells inject `window.AquaPilotNative` before the page loads; each
- * method may answer synchronously or with a Promise, and values may come JSON-encoded (Android's
- * addJavascriptInterface can only return strings). Without the object every call fails silently: it resolves to the
- * documented empty value and logs one line.
+ * The typed native bridge (spec §7 "Native bridge"): language, config, permission check, location enabled, start
+ * intent, clear cache, and (docs/device-protocol.md §13.6) the phone's Wi-Fi for network setup. The Android/iOS shells
+ * inject `window.AquaPilotNative` before the page loads; each method may answer synchronously or with a Promise, and
+ * values may come JSON-encoded (Android's addJavascriptInterface can only return strings). Without the object every
+ * call fails silently: it resolves to the documented empty value and logs one line.
  */
 
 /** Native-app config of spec §3. `statusBarHeight` and `safeAreaBottom` are CSS px. */
@@ -20,12 +20,12 @@ export interface NativeConfig {
   safeAreaBottom: number;
   pushRegistrationId: string | null;
   tenant: string | null;
-  /** The shell's own version, e.g. "2.3.1" (issue 3 app update dialog); null when the shell does not report it. */
+  /** The shell's own version, e.g. "2.3.1" (for the app update dialog); null when the shell does not report it. */
   appVersion: string | null;
   /** The shell's platform, for the matching latest version and download link; null when not reported. */
   platform: "android" | "ios" | null;
   /**
-   * The cloud the app calls from inside a shell (decision 53): an absolute http(s) origin with an optional path, no
+   * The cloud the app calls from inside a shell: an absolute http(s) origin with an optional path, no
    * trailing slash, e.g. "https://app.aquapilot.cn". The shell's page is served from its own origin (https://localhost,
    * capacitor://localhost), so every call, token call, hub and image goes there; null = the page's own origin (a
    * plain browser, or a shell that does not report it).
@@ -115,7 +115,7 @@ export async function call<K extends keyof NativeBridge, T>(
   const bridge = native();
   const fn = bridge?.[name];
   if (!bridge || typeof fn !== "function") {
-    // A plain browser has no bridge: said in development only (a log per call costs start-up time, issue 12).
+    // A plain browser has no bridge: said in development only (a log per call costs start-up time).
     if (import.meta.env.DEV) console.info(`[bridge] ${String(name)} unavailable (no window.${BRIDGE_GLOBAL})`);
     return fallback;
   }
@@ -161,7 +161,7 @@ export async function getNativeConfig(): Promise<NativeConfig> {
 }
 
 /**
- * The API host a shell reported (decision 53), normalised: an absolute `http:` or `https:` URL without credentials,
+ * The API host a shell reported, normalised: an absolute `http:` or `https:` URL without credentials,
  * query or fragment, its trailing slashes dropped ("https://api.example/" → "https://api.example"); null for anything
  * else (absent, empty, relative, another scheme), so a malformed config leaves the app on its page's origin.
  */
@@ -204,7 +204,7 @@ export function hasNativeScanner(): boolean {
 }
 
 /**
- * Scans a QR code with the native camera (spec §6 camera permission; the household share code of issue 3).
+ * Scans a QR code with the native camera (spec §6 camera permission), e.g. a household's share code.
  * Resolves with the code's text, or null when the user cancels, the scan fails or no bridge is injected
  * (fail-silent like every bridge call: logged, never thrown).
  */

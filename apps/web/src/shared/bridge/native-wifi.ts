@@ -16,8 +16,8 @@ import type { z } from "zod";
 import { call, native } from "./index.ts";
 
 /**
- * The native shell's Wi-Fi operations for network setup (issue 9; docs/device-protocol.md §13.6), each answer checked
- * against the contract's schema. Kept apart from ./index.ts (issue 12): only the network-setup screens load these
+ * The native shell's Wi-Fi operations for network setup (docs/device-protocol.md §13.6), each answer checked
+ * against the contract's schema. Kept apart from ./index.ts: only the network-setup screens load these
  * schemas, not the first screen.
  */
 
@@ -40,7 +40,7 @@ export function parseBridgeAnswer<S extends z.ZodType>(schema: S, value: unknown
   return parsed.data;
 }
 
-/** Whether the native shell offers the Wi-Fi operations of network setup (issue 9; `getCurrentWifi` is injected). */
+/** Whether the native shell offers the Wi-Fi operations of network setup (`getCurrentWifi` is injected). */
 export function hasNativeWifi(): boolean {
   return typeof native()?.getCurrentWifi === "function";
 }

@@ -6,7 +6,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("native scanCode (issue 3: camera through the bridge)", () => {
+describe("native scanCode (camera through the bridge)", () => {
   it("without a bridge: no scanner, null, logged — never thrown", async () => {
     const log = vi.spyOn(console, "info").mockImplementation(() => {});
     expect(hasNativeScanner()).toBe(false);

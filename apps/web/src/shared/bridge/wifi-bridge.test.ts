@@ -25,7 +25,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("native bridge Wi-Fi operations (issue 9, docs/device-protocol.md §13.6)", () => {
+describe("native bridge Wi-Fi operations (docs/device-protocol.md §13.6)", () => {
   it("answer null without a bridge, and log instead of throwing", async () => {
     expect(hasNativeWifi()).toBe(false);
     expect(await getCurrentWifi()).toBeNull();

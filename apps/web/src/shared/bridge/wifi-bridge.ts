@@ -28,7 +28,7 @@ import {
 } from "./native-wifi.ts";
 
 /**
- * The phone's Wi-Fi for network setup (issue 9; docs/device-protocol.md §13.6), whoever provides it:
+ * The phone's Wi-Fi for network setup (docs/device-protocol.md §13.6), whoever provides it:
  * - "native": a native shell injected `window.AquaPilotNative` with the Wi-Fi methods;
  * - "dev": the development bridge of the server (`/dev/bridge/…`, shapes of packages/contract/src/dev-bridge.ts),
  *   which plays a simulated phone against the simulator on loopback — only when no shell is there and
@@ -148,7 +148,7 @@ export function createDevWifiBridge(fetchFn: FetchLike = (u, i) => fetch(u, i), 
 let chosen: Promise<WifiBridge> | null = null;
 
 /**
- * Chooses the Wi-Fi bridge once per page load (issue 9 "A WifiBridge chooser"): native when the shell injected the
+ * Chooses the Wi-Fi bridge once per page load: native when the shell injected the
  * Wi-Fi methods, else the development bridge when `GET /dev/bridge/wifi` answers a phone Wi-Fi, else none.
  * `refresh` probes again (e.g. after the server restarted). Never rejects.
  */

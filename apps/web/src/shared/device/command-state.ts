@@ -1,5 +1,5 @@
 /**
- * The state machine of one device command (spec §4, issue 4 "Every command is confirmed"): idle → pending (sent,
+ * The state machine of one device command (spec §4: every command is confirmed by the device): idle → pending (sent,
  * then accepted with the server's command id) → done on the device's acknowledgement with that id, or failed
  * (the ack says not ok, the call failed, the device is offline, or no answer in time → "Device offline").
  */
@@ -16,7 +16,7 @@ export type CommandKind =
 
 /**
  * A new command id: random v4 style (spec §9 "Generated ids are random v4 style"), e.g.
- * "3b241101-e2bb-4255-8caf-4136c566a962". It is also the command's idempotency key (issue 10): a resend with the same
+ * "3b241101-e2bb-4255-8caf-4136c566a962". It is also the command's idempotency key: a resend with the same
  * id is never applied twice. Needs `crypto.randomUUID` (secure context).
  */
 export function newCommandId(): string {

@@ -1,7 +1,7 @@
 import { numberFormat } from "../format/intl.ts";
 
 /**
- * Progress of the CSV export (issue 10 point 8): the export streams without a Content-Length, so progress is counted
+ * Progress of the CSV export: the export streams without a Content-Length, so progress is counted
  * in CSV rows as they arrive, against the rows the server announced (`X-Total-Rows`) when it did; the percent has one
  * decimal (spec §9 "Progress percent with one decimal").
  */

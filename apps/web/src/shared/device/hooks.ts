@@ -39,7 +39,7 @@ export interface LiveCloseEvent {
  * ack refreshes the statistics, salt status and regeneration cycles. Answers the device (undefined until read), the
  * query's error state and refetch, the firmware update progress (percent, null when none is running) and the close
  * events seen since the screen opened. The caller redraws only when one of those changes — not when the query
- * merely fetches again or the channel's state changes (issue 12: the screen stays as it is after its first paint;
+ * merely fetches again or the channel's state changes (the screen stays as it is after its first paint;
  * the live chip reads the channel's state itself).
  */
 export function useLiveDevice(deviceId: string, familyId: string | null | undefined) {

@@ -1,7 +1,7 @@
 import type { TDeviceChangeMessage, TDeviceInfo, TDeviceLink } from "@aquapilot/contract/wire";
 import { mergeStationClock, type StationClock, stationClockOf } from "./station-clock.ts";
 
-/** When each live value was last reported (ISO 8601; issue 4 "Freshness"). */
+/** When each live value was last reported (ISO 8601): the screen says how fresh each one is. */
 export interface ReportTimes {
   station: string | null;
   remaining: string | null;
@@ -12,7 +12,7 @@ export interface ReportTimes {
 /**
  * The Device screen's live device: the server's info plus when it arrived on the phone (ms), per-value times, the
  * device's clock rate (device seconds per real second as the server measured it, 1 for a real valve) and the running
- * station's clock (issue 10 "One clock": the countdown and "back in service at", never running backwards).
+ * station's clock (the countdown and "back in service at", from real timestamps, never running backwards).
  */
 export type LiveDevice = TDeviceInfo & {
   receivedAtMs: number;
@@ -23,7 +23,7 @@ export type LiveDevice = TDeviceInfo & {
 
 /** Wraps a fresh `query-device-info` answer as a {@link LiveDevice} received at `nowMs`. */
 export function toLiveDevice(info: TDeviceInfo, nowMs: number = Date.now()): LiveDevice {
-  const t = info.reportedAt ?? info.lastReportTime; // real time first (issue 10 "One clock")
+  const t = info.reportedAt ?? info.lastReportTime; // real time first: the owner sees one clock, not the device's
   return {
     ...info,
     receivedAtMs: nowMs,

@@ -12,7 +12,7 @@ import {
 const T0 = Date.parse("2026-05-01T10:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe("station countdown (issue 10 One clock)", () => {
+describe("station countdown (from real timestamps, never running backwards)", () => {
   it("counts from the reported elapsed and duration, anchored at the server's arrival time", () => {
     const clock = stationClockOf(
       {

@@ -1,7 +1,7 @@
 import { listFormat, numberFormat } from "./intl.ts";
 /**
  * The duration helper of spec §9: "returns days:hours:minutes or semantic text; nothing for the empty date
- * 0001-01-01". One format for every duration an owner reads (issue 10 points 8 and 9).
+ * 0001-01-01". One format for every duration an owner reads, so a span reads the same on every screen.
  */
 
 /** The empty date of the service (.NET DateTime.MinValue): a time that was never set. */

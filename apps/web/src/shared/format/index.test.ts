@@ -6,7 +6,7 @@ import { formatKg, formatMoment, formatNumber, homeFormatWarmers } from "./index
 /** Intl writes narrow / no-break spaces as group separators; compare with plain spaces. */
 const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, " ") ?? null;
 
-describe("dashboard numbers in each language (issue 10: L and kg with a space, Intl formats)", () => {
+describe("dashboard numbers in each language (L and kg with a space, Intl formats)", () => {
   it("groups and rounds in the language's conventions", () => {
     expect(formatKg(25, "en")).toBe("25");
     expect(formatKg(7.25, "es")).toBe("7,3");
@@ -78,7 +78,7 @@ describe("dashboard moments in the phone's local time", () => {
   });
 });
 
-describe("Home's formatters built ahead (issue 12: not in the device cards' render)", () => {
+describe("Home's formatters built ahead (not in the device cards' render)", () => {
   it("leaves nothing for the screen's numbers, volumes, salt and moments to build in that language", () => {
     const now = new Date("2026-03-10T08:00:00Z");
     const today = new Date(now.getTime() + 60_000).toISOString();

@@ -22,7 +22,7 @@ export function formatKg(kg: number, lang: string): string {
 
 /**
  * Days since 1970 of the calendar date `date` shows in `timeZone` (the phone's when undefined). The phone's own zone
- * needs no formatter (Date's local fields; issue 12: an `en-US` date formatter was built for this on Home's first
+ * needs no formatter (Date's local fields; an `en-US` date formatter built for this slowed Home's first
  * render); another zone is read through `Intl.DateTimeFormat`.
  */
 function calendarDay(date: Date, timeZone?: string): number {
@@ -38,7 +38,7 @@ function calendarDay(date: Date, timeZone?: string): number {
 }
 
 /**
- * A moment for the dashboard, in the phone's local time (issue 10 "One clock": `iso` is a real UTC instant from the
+ * A moment for the dashboard, in the phone's local time (one clock for the owner: `iso` is a real UTC instant from the
  * server, never a device clock), in `lang`: the time alone when `timeOnlyToday` and it is today; otherwise
  * "today", "tomorrow" or "yesterday" (Intl.RelativeTimeFormat) before the time, the short weekday within a week, else
  * the day and month. `timeZone` overrides the phone's zone (tests). Answers null for a missing or unreadable time.
@@ -68,7 +68,7 @@ export function formatMoment(
 }
 
 /**
- * The formatters Home's first screen uses in `lang`, built ahead, one per call of the returned functions (issue 12:
+ * The formatters Home's first screen uses in `lang`, built ahead, one per call of the returned functions (because
  * building an `Intl` formatter is the costly part — on this project's test machine the first few of a page took
  * 70 ms in the task that rendered the device cards). Each function formats a sample with the same helpers and
  * options the screen uses (numbers with 0 and 1 decimal: volumes, dashboard figures, salt in kg; a time today and a

@@ -23,7 +23,7 @@ class FakeWorker {
   }
 }
 
-describe("warmIntlOffThread (issue 12: the locale data starts on another thread)", () => {
+describe("warmIntlOffThread (the locale data starts on another thread)", () => {
   beforeEach(() => {
     resetIntlWarm();
     FakeWorker.made = [];

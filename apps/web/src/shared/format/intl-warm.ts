@@ -7,7 +7,7 @@ export const INTL_WARM_LIMIT_MS = 1_500;
 let warmed: Promise<void> | null = null;
 
 /**
- * Starts the engine's locale data (ICU) on another thread, once per page (issue 12): a dedicated worker
+ * Starts the engine's locale data (ICU) on another thread, once per page: a dedicated worker
  * (./intl-warm.worker.ts) builds the first screens' number, date, relative-time and plural formatters in `lang`, so the
  * first `Intl.NumberFormat` of the page — 50-100 ms on this machine, several times that on a slow phone, in one task —
  * costs the page a fraction of a millisecond. Call it at start-up, as soon as the language is known; later calls

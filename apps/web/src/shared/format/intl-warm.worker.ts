@@ -2,7 +2,7 @@
 import { homeFormatWarmers } from "./index.ts";
 
 /**
- * The off-thread half of {@link warmIntlOffThread} (./intl-warm.ts; issue 12): a dedicated worker that builds the
+ * The off-thread half of {@link warmIntlOffThread} (./intl-warm.ts): a dedicated worker that builds the
  * formatters of the first screens ({@link homeFormatWarmers}, and the plural rules the texts use) in the language it is
  * sent, then answers "warm" and closes. The engine's locale data (ICU) is shared by every thread of the page's process,
  * so its one-time start (50-100 ms on this machine, several times that on a slow phone: the first `Intl.NumberFormat`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collator, dateTimeFormat, listFormat, numberFormat, relativeTimeFormat } from "./intl.ts";
 
-describe("cached Intl formatters (issue 12)", () => {
+describe("cached Intl formatters (each built once per locale and options)", () => {
   it("builds one formatter per locale and options, and it formats like the constructor's", () => {
     const a = numberFormat("ru", { maximumFractionDigits: 1 });
     expect(numberFormat("ru", { maximumFractionDigits: 1 })).toBe(a);

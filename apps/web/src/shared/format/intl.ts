@@ -1,5 +1,5 @@
 /**
- * Cached `Intl` formatters (issue 12): building an `Intl.NumberFormat` or `Intl.DateTimeFormat` costs far more than
+ * Cached `Intl` formatters: building an `Intl.NumberFormat` or `Intl.DateTimeFormat` costs far more than
  * using one (on a slow phone a Home screen that built one per figure spent half a second in them), so each distinct
  * locale + options pair is built once and kept. Callers pass the same arguments they would pass to the constructor;
  * errors are the constructor's (RangeError for an unknown time zone or option).

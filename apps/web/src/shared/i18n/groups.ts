@@ -1,5 +1,5 @@
 /**
- * How the app's texts are grouped for loading (issue 12), as plain data: the i18n module loads them by these groups,
+ * How the app's texts are grouped for loading, as plain data: the i18n module loads them by these groups,
  * and the first-screen size budget (scripts/size-budget.ts) counts the same files.
  */
 
@@ -14,7 +14,7 @@ export function areaOf(file: string): string {
 }
 
 /**
- * Texts load in groups of areas (issue 12), so the first screen downloads only what it shows: `start` is app-wide
+ * Texts load in groups of areas, so the first screen downloads only what it shows: `start` is app-wide
  * (errors, common words, Login, the tabs' names); `account` adds the account screens (Register, find password,
  * country, profile, the update dialog) and the shared pickers and map; `home` adds what the tabs (Home, My) show;
  * `device` adds the Device screen and its fault reasons (a first screen too: a push or a link opens it); `rest` holds

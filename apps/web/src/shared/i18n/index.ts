@@ -10,7 +10,7 @@ export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.t
 /** One locale file's content: some top-level keys of {@link LocaleTree}. */
 type LocalePart = Record<string, unknown>;
 
-/** Every locale file, each its own lazily loaded chunk (issue 12: a phone downloads only its language). */
+/** Every locale file, each its own lazily loaded chunk (a phone downloads only its language). */
 const FILES = import.meta.glob<LocalePart>(
   ["../../locales/*.json", "../ui/locales/*.json", "../../features/*/locales/*.json"],
   { import: "default" },
@@ -27,7 +27,7 @@ void i18n.use(initReactI18next).init({
   partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   // The defaults, named: i18next then takes every key as an object path at once, instead of testing each `t()`'s key
-  // with regular expressions for natural-language keys (issue 12: up to 6 ms of a Device section's first render on a
+  // with regular expressions for natural-language keys (up to 6 ms of a Device section's first render on a
   // slow phone). No key of the app holds a ":" (locales.test.ts).
   keySeparator: ".",
   nsSeparator: ":",
@@ -64,7 +64,7 @@ function loadGroup(lang: Language, group: TextGroup): Promise<void> {
 }
 
 /**
- * Loads the texts of `groups` in `lang` (each file once; issue 12) and adds them to {@link i18n}. Resolves when they
+ * Loads the texts of `groups` in `lang` (each file once) and adds them to {@link i18n}. Resolves when they
  * are in; rejects when a chunk cannot be loaded (the next call tries again). Screens wait for their groups in the
  * route's lazy loader (app/router.tsx), so no key is ever shown raw.
  */
@@ -100,8 +100,8 @@ let switchingTo: Language | null = null;
 
 /**
  * The language the server should answer in (`Accept-Language`, spec §7): the one being switched to while its texts
- * still load, else the current one. So the first screen's calls can leave at start-up beside the texts (issue 12)
- * and still be answered in the user's language.
+ * still load, else the current one. So the first screen's calls can leave at start-up beside the texts and still be
+ * answered in the user's language.
  */
 export function requestLanguage(): Language {
   return switchingTo ?? currentLanguage();

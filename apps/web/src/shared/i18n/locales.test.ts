@@ -91,7 +91,7 @@ describe("locales (spec §1: one key tree in five languages)", () => {
   const UNIT_AFTER = /^\s*(?:(?:s|min|h|с|мин|ч)(?![\p{L}])|秒|分钟|小时)/u;
 
   for (const lang of LANGUAGES) {
-    it(`${lang}: every count is a plural (issue 10: no "1 days")`, () => {
+    it(`${lang}: every count is a plural (no "1 days")`, () => {
       for (const [key, text] of texts(lang)) {
         if (text.includes("{{count}}"))
           expect(PLURAL_SUFFIX.test(key), `${lang} ${key} uses {{count}} without plural forms`).toBe(true);
@@ -159,7 +159,7 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     );
   };
   for (const lang of ["en", "es", "fr", "ru"] as const) {
-    it(`${lang}: titles and buttons are in sentence case (issue 10: no "choose location", "confirm", "cancel")`, () => {
+    it(`${lang}: titles and buttons are in sentence case (no "choose location", "confirm", "cancel")`, () => {
       const lower = texts(lang).filter(([key, text]) => isTitleOrButton(key) && /^[\p{Ll}]/u.test(text));
       expect(lower.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
       const upperWords = texts(lang).filter(
@@ -186,7 +186,7 @@ describe("locales (spec §1: one key tree in five languages)", () => {
     expect(LOCALES.en.map.searchPlaceholder).toBe("Location search");
   });
 
-  it('counts read right in every language (issue 10: no "1 devices")', async () => {
+  it('counts read right in every language (no "1 devices")', async () => {
     const count = async (lang: string, n: number) => {
       await i18n.changeLanguage(lang);
       return i18n.t("home.deviceCount", { count: n });
@@ -286,7 +286,7 @@ describe("language detection (spec §4)", () => {
   });
 });
 
-describe("text groups (issue 12: a screen loads only its groups' texts)", () => {
+describe("text groups (a screen loads only its groups' texts)", () => {
   const files = LOCALE_FILES.filter((f) => f.endsWith("/en.json"));
   /** apps/web/src on disk (this file is src/shared/i18n/locales.test.ts). */
   const src = path.resolve(__dirname, "../..");

@@ -24,7 +24,7 @@ function leaveTo(state: object) {
   popTo(state);
 }
 
-describe("overlays as history entries (issue 10 'Back is one stack')", () => {
+describe("overlays as history entries (back is one stack: the top overlay closes first)", () => {
   let go: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
     window.history.replaceState({ key: "page-a", idx: 3 }, "");

@@ -2,7 +2,7 @@
  * Open overlays (dialogs, popups, pickers, action sheets, the full-screen map) as entries of the browser history, so
  * that every kind of back — the phone's system back, the browser's back, the top bar's arrow and a native shell's
  * hardware back — closes the top overlay first and keeps the page, with its form state, where it is (spec §2 "Back
- * closes the top dialog first, then lets the page handle back"; issue 10 "Back is one stack").
+ * closes the top dialog first, then lets the page handle back": one back stack for overlays and pages).
  *
  * Model: the page's own history entry (made by the router) is followed by one entry per open overlay, pushed with
  * `history.pushState` on the same URL and marked with its depth. The router never sees these entries: a back press

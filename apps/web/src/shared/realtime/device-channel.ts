@@ -13,7 +13,7 @@ export type { HubConnectionLike } from "./hub-channel.ts";
 
 /**
  * Builds the SignalR connection of hub 1 with `accessTokenFactory` and `withAutomaticReconnect`; the SignalR client
- * and the schema load when it first starts (issue 12).
+ * and the schema load when it first starts, never with the first screen.
  */
 export function createDeviceHubConnection(
   accessTokenFactory: () => string | Promise<string>,
@@ -27,7 +27,7 @@ export class DeviceChangeChannel extends HubChannel<TDeviceChangeMessage> {
   /**
    * @param factory builds a new connection per start
    * @param retry wait before restarting after a failed start or a close, ms: fixed, or by retry number (default:
-   *   jittered exponential backoff, forever; issue 11)
+   *   jittered exponential backoff, forever, so a restarted server's clients come back spread out)
    * @param sessionCheck asked when the hub says the sign-in is over (hub-channel.ts); the app's: `sessionGoesOn`
    */
   constructor(

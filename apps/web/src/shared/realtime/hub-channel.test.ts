@@ -6,7 +6,8 @@ import { type HubChannel, type HubConnectionLike, readBefore } from "./hub-chann
 import { loadHubModule } from "./lazy-hub.ts";
 import { MessageChannel } from "./message-channel.ts";
 
-// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+// The hubs' message schemas load with the SignalR client, after the first screen; the fake connections here skip
+// that load.
 beforeAll(() => loadHubModule());
 
 afterEach(() => {

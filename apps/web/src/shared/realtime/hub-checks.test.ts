@@ -31,7 +31,7 @@ const message = ZMessage.parse({
   closeReason: null,
 });
 
-describe("production's checks of the hubs' messages (issue 12: no zod in the production hub chunk)", () => {
+describe("production's checks of the hubs' messages (no zod in the production hub chunk)", () => {
   it("take what the contract's schemas take", () => {
     expect(PRODUCTION_CHECKS.deviceChange.safeParse(change)).toEqual({ success: true, data: change });
     expect(PRODUCTION_CHECKS.message.safeParse(message)).toEqual({ success: true, data: message });

@@ -1,5 +1,5 @@
 /**
- * Production's checks of the hubs' messages (issue 12): loaded by lazy-hub.ts with the SignalR client in a production
+ * Production's checks of the hubs' messages, without zod: loaded by lazy-hub.ts with the SignalR client in a production
  * build, in place of the contract's zod schemas (hub-schemas.ts, development and tests).
  */
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
@@ -13,7 +13,7 @@ type FieldRule = string | readonly string[];
 /**
  * A check of the fields the app reads from a hub message, in the shape of a schema's `safeParse`: each named field
  * must have one of the rule's `typeof` names ("null" for null), or, for a `values` rule, be one of those values.
- * Production's check (issue 12 "validate answers in development and tests only"): the server speaks the same
+ * Production's check (answers are validated by schema in development and tests only): the server speaks the same
  * contract, and a message without what the screens need is still dropped rather than shown half.
  * @param fields field name → rule, e.g. `{ deviceId: "string", familyId: ["string", "null"] }`.
  * @param values field name → allowed values, e.g. `{ kind: ["state", "online"] }`.

@@ -3,7 +3,7 @@ import type { HubConnectionLike } from "./hub-channel.ts";
 import { ForeverRetryPolicy } from "./retry-policy.ts";
 
 /**
- * The heavy half of the real-time channels (issue 12): the official SignalR client. Loaded on demand by
+ * The heavy half of the real-time channels: the official SignalR client. Loaded on demand by
  * {@link lazyHubConnection} when a channel first starts — after the first screen has painted — never on the first
  * screen itself.
  */
@@ -11,7 +11,7 @@ import { ForeverRetryPolicy } from "./retry-policy.ts";
 /**
  * Builds a real SignalR connection to the hub at `path` (spec §7 hubs 1 and 2) with `accessTokenFactory` (bearer
  * token) and automatic reconnect with the app's own policy: jittered exponential backoff up to 30 s, forever
- * ({@link ForeverRetryPolicy}, issue 11). `baseUrl`: the API host ("" = the page's origin; decision 53), prefixed to
+ * ({@link ForeverRetryPolicy}). `baseUrl`: the API host ("" = the page's origin; a native shell's cloud), prefixed to
  * `path` for the negotiate and the WebSocket; sent without cookies (`withCredentials: false`).
  */
 export function createHubConnection(
@@ -21,8 +21,8 @@ export function createHubConnection(
 ): HubConnectionLike {
   return (
     new HubConnectionBuilder()
-      // No cookies: the hubs authenticate by bearer token only, so a cross-origin negotiate (the native shells' API host,
-      // decision 53) needs no credentialed CORS; on the page's own origin nothing changes.
+      // No cookies: the hubs authenticate by bearer token only, so a cross-origin negotiate (the native shells' API
+      // host) needs no credentialed CORS; on the page's own origin nothing changes.
       .withUrl(baseUrl + path, { accessTokenFactory, withCredentials: false })
       .withAutomaticReconnect(new ForeverRetryPolicy())
       .configureLogging(LogLevel.Warning)

@@ -65,7 +65,7 @@ export function applyDeviceChange(list: TFamilyDevice[], message: TDeviceChangeM
     ...device,
     online: message.online,
     station: message.station ?? device.station,
-    // The list shows real time (issue 10 "One clock"): the server's arrival stamp of the report.
+    // The list shows real time, never a device's clock: the server's arrival stamp of the report.
     lastReportTime: message.reportedAt ?? message.lastReportTime ?? device.lastReportTime,
     ...linkFactsOf(message, device),
   };
@@ -86,10 +86,10 @@ export function useChannelState(target: DeviceChangeChannel = deviceChannel()): 
  * `queryKeys.familyDevices(familyId)` with station/online from each message, and once connected — the first time as
  * after a reconnect — reads again the device queries read before the connection (the household's list and dashboard,
  * a device's info…), so a change made meanwhile is not missed. When the server closes the connection because the
- * user no longer belongs to a household (`HUB_CLOSE_ERRORS.householdAccessEnded`: removed, left, household deleted;
- * decision 54), the household queries are read again at once, so Home moves to a household still theirs (the spec
+ * user no longer belongs to a household (`HUB_CLOSE_ERRORS.householdAccessEnded`: removed, left, household deleted),
+ * the household queries are read again at once, so Home moves to a household still theirs (the spec
  * has no text for it; the removal notice arrives as a message). Draws nothing itself: a screen that shows the channel's
- * state reads it where it shows it ({@link useChannelState}), so a state change redraws only that part (issue 12).
+ * state reads it where it shows it ({@link useChannelState}), so a state change redraws only that part.
  */
 export function useKeepDevicesLive(
   familyId: string | null | undefined,
@@ -106,7 +106,7 @@ export function useKeepDevicesLive(
     });
     const offConnected = target.onConnected((since) => {
       const stale = readBefore(since);
-      // One call per task: the connection comes while a screen is still starting (issue 12).
+      // One call per task: the connection comes while a screen is still starting, and a long task would hold it.
       void invalidateOnePerTask(
         queryClient,
         { queryKey: queryKeys.familyDevicesAll, predicate: stale },

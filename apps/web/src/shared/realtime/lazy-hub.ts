@@ -7,7 +7,7 @@ type HubConnectionModule = typeof import("./hub-connection.ts");
 let loading: Promise<HubConnectionModule> | null = null;
 
 /**
- * Loads the SignalR client once, after the first screen is in (`afterFirstScreen`; issue 12: it stays off the first
+ * Loads the SignalR client once, after the first screen is in (`afterFirstScreen`: it stays off the first
  * screen and its requests never compete with the first screen's calls), and fills {@link deviceChangeSchema} and
  * {@link messageSchema} (see {@link loadHubSchemas}). Rejects when a chunk cannot be loaded; the next call tries again.
  */
@@ -74,7 +74,7 @@ export function lazyHubConnection(create: (m: HubConnectionModule) => HubConnect
     if (real) return real;
     const module = await loadHubModule();
     // Both hubs wait for the same load: each builds its connection in a task of its own, and starts it in another
-    // (issue 12: the two builds and negotiations in one task were a long task right after the first screen).
+    // (the two builds and negotiations in one task were a long task right after the first screen).
     await nextTask();
     if (real) return real;
     const made = create(module);

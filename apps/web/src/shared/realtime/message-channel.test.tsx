@@ -16,7 +16,8 @@ import { loadHubModule } from "./lazy-hub.ts";
 import { applyReceivedMessage, MessageChannel, useMessageCenter } from "./message-channel.ts";
 import { badgeText, unreadAfterRead, unreadAfterReceive, useUnreadMessageCount } from "./unread.ts";
 
-// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+// The hubs' message schemas load with the SignalR client, after the first screen; the fake connections here skip
+// that load.
 beforeAll(() => loadHubModule());
 
 const message = (over: Partial<TMessage> = {}): TMessage => ({
@@ -250,7 +251,7 @@ describe("useMessageCenter", () => {
     expect(url).toMatch(
       /^\/api\/push-service\/app\/jpush\/app-device-binding\?registrationId=reg-1&platform=ios&installationId=[A-Za-z0-9_-]{22}$/,
     );
-    // The same installation id on every binding (issue 11: the proof that this phone's registration is its own).
+    // The same installation id on every binding (the proof that this phone's registration is its own).
     const installationId = new URL(url, "http://x").searchParams.get("installationId");
     expect(localStorage.getItem("pushInstallationId")).toBe(JSON.stringify(installationId));
     expect(init?.method).toBe("POST");

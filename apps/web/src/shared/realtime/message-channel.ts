@@ -36,7 +36,7 @@ export class MessageChannel extends HubChannel<TMessage> {
   /**
    * @param factory builds a new connection per start
    * @param retry wait before restarting after a failed start or a close, ms: fixed, or by retry number (default:
-   *   jittered exponential backoff, forever; issue 11)
+   *   jittered exponential backoff, forever, so a restarted server's clients come back spread out)
    * @param sessionCheck asked when the hub says the sign-in is over (hub-channel.ts); the app's: `sessionGoesOn`
    */
   constructor(

@@ -16,7 +16,8 @@ import { FakeConnection } from "./fake-connection.ts";
 import { applyDeviceChange, useDeviceChanges } from "./index.ts";
 import { loadHubModule } from "./lazy-hub.ts";
 
-// The hubs' message schemas load with the SignalR client (issue 12); the fake connections here skip that load.
+// The hubs' message schemas load with the SignalR client, after the first screen; the fake connections here skip
+// that load.
 beforeAll(() => loadHubModule());
 
 const device = (id: string, over: Partial<TFamilyDevice> = {}): TFamilyDevice => ({

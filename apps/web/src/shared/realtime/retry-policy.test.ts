@@ -12,7 +12,7 @@ afterAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("backoffDelay: exponential with equal jitter, capped, forever (issue 11)", () => {
+describe("backoffDelay: exponential with equal jitter, capped, forever", () => {
   it("doubles the ceiling per retry up to 30 s, and waits between half the ceiling and the ceiling", () => {
     const expectedCeilings = [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000];
     expectedCeilings.forEach((ceiling, attempt) => {

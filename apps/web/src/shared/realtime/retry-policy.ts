@@ -1,7 +1,7 @@
 import type { IRetryPolicy, RetryContext } from "@microsoft/signalr";
 import { isSessionEndError } from "./session-end.ts";
 
-/** First retry waits between half of this and this, ms (issue 11). */
+/** First retry waits between half of this and this, ms. */
 export const RETRY_BASE_MS = 1000;
 /** No retry waits longer than this, ms; retries never stop. */
 export const RETRY_MAX_MS = 30_000;
@@ -10,7 +10,7 @@ export const RETRY_MAX_MS = 30_000;
  * The wait before retry number `attempt` (0 for the first retry after a drop or a failed start), ms: exponential
  * backoff with "equal jitter" — the ceiling min(`maxMs`, `baseMs` · 2^attempt), and a wait drawn uniformly between
  * half the ceiling and the ceiling (0.5–1 s, 1–2 s, 2–4 s … 15–30 s, then 15–30 s forever). The jitter spreads the
- * clients of a restarted server apart; the floor keeps a flapping network from being hammered (issue 11 "Hubs").
+ * clients of a restarted server apart; the floor keeps a flapping network from being hammered.
  * `random` answers [0, 1) (tests fix it).
  */
 export function backoffDelay(

@@ -9,7 +9,7 @@ import { getAccessToken } from "../storage/index.ts";
 
 /**
  * The unread-message badge (spec §2 home bell and My tab): the count query and its arithmetic. Kept apart from the
- * hub-2 channel (message-channel.ts, issue 12) so the tabs show the badge without loading the channel.
+ * hub-2 channel (message-channel.ts) so the tabs show the badge without loading the channel.
  */
 
 /** Largest number a badge shows; above it the badge reads "99+". */

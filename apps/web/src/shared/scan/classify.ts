@@ -1,7 +1,7 @@
 /**
- * What a scanned code is (spec §2 home tab "scan"; issue 4 "scan the device's pairing code"): a household share
- * code (issue 3, "AQF1.<claims>.<signature>") or a device pairing code ("MAC:SECRET"). Pure, no React, so features
- * that scan (home, device settings) share one reading without importing each other.
+ * What a scanned code is (spec §2 home tab "scan"): a household share code ("AQF1.<claims>.<signature>") or a device
+ * pairing code ("MAC:SECRET"). Pure, no React, so features that scan (home, device settings) share one reading without
+ * importing each other.
  */
 
 /** Prefix of a household share code (version 1, minted by the server's share-code service). */

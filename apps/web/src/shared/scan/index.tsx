@@ -13,11 +13,10 @@ export {
 export type { ScanTexts } from "./scanner-overlay.tsx";
 
 /**
- * Scans a QR code (issue 3 "scanning it: camera through the bridge, or @zxing/browser in the browser"): with a
- * native shell that offers `scanCode`, its camera; otherwise a full-screen camera overlay in the page that decodes
- * with @zxing/browser (loaded only now) and can also read a photo of the code. Resolves with the code's text, or
- * null when the user cancels (close button, back) — never throws; a camera that cannot start is shown in the
- * overlay. `texts` are the caller's localised labels (shared code owns no texts).
+ * Scans a QR code: with a native shell that offers `scanCode`, its camera; otherwise a full-screen camera overlay in
+ * the page that decodes with @zxing/browser (loaded only now) and can also read a photo of the code. Resolves with the
+ * code's text, or null when the user cancels (close button, back) — never throws; a camera that cannot start is shown
+ * in the overlay. `texts` are the caller's localised labels (shared code owns no texts).
  */
 export async function scanQrCode(texts: ScanTexts): Promise<string | null> {
   if (hasNativeScanner()) return scanCode();

@@ -20,8 +20,8 @@ export interface ScanTexts {
 }
 
 /**
- * Loads the decoder only when a scan starts (issue 3: @zxing/browser is lazy-loaded). TRY_HARDER: share codes are
- * long (a dense QR version), and photos of a screen are often small or skewed.
+ * Loads the decoder (@zxing/browser) only when a scan starts, so no screen carries it before. TRY_HARDER: share codes
+ * are long (a dense QR version), and photos of a screen are often small or skewed.
  */
 const loadReader = async () => {
   const [{ BrowserQRCodeReader }, { DecodeHintType }] = await Promise.all([

@@ -1,5 +1,5 @@
 /**
- * Timers that share one platform timer (issue 12). TanStack Query arms a timer for every query it builds (its garbage
+ * Timers that share one platform timer. TanStack Query arms a timer for every query it builds (its garbage
  * collection after `gcTime`) and again after every answer, and one for each observer's `staleTime`: the Device screen
  * armed about a hundred while it started. Each platform `setTimeout` is a call into the browser (and, under DevTools'
  * tracing, which Lighthouse measures with, ~0.1-0.5 ms each with its stack). Here only the earliest pending timer holds

@@ -1,6 +1,6 @@
 /**
  * Resolves in a new task of the page's event loop, so the browser can paint and handle input between two pieces of
- * start-up work (issue 12: no main-thread task much over 50 ms, Lighthouse's total blocking time). Uses
+ * start-up work (no main-thread task much over 50 ms: Lighthouse counts the rest as total blocking time). Uses
  * `scheduler.yield()` where the browser has it (Chromium 129+: the continuation runs before other queued tasks), else
  * a zero-delay timeout. Never rejects.
  */
@@ -17,7 +17,7 @@ function schedulerYield(): Promise<void> | null {
 /**
  * Where the browser has `scheduler.yield()` (Chromium 129+), resolves in a new task of the page, posted by the
  * scheduler rather than a timer; elsewhere (unit tests, other engines) at once, in this task. For work that should
- * start from a short task of its own — a request sent after a long render is then not tied to it (issue 12) — and that
+ * start from a short task of its own — a request sent after a long render is then not tied to its long task — and that
  * must not wait on a timer where there is no scheduler (tests with fake timers). Never rejects.
  */
 export function yieldIfScheduler(): Promise<void> {
@@ -45,7 +45,7 @@ let firstScreen: Promise<void> = Promise.resolve();
 
 /**
  * Holds what is not the first screen until the first screen's own calls have settled and their answers have been
- * rendered and painted, or at most `maxMs` (issue 12: the real-time client, the message centre and the update check
+ * rendered and painted, or at most `maxMs` (the real-time client, the message centre and the update check
  * loaded beside Home's calls pushed Home's device list — its largest paint — back by over a second on a slow phone).
  * Start-up calls it before the first render with the first screen's calls and that screen's showing (a screen drawn
  * beneath a snapshot or copy is in only once shown); {@link afterFirstScreen} waits for it.
@@ -71,7 +71,7 @@ export function holdUntilFirstScreen(settled: Promise<unknown>, maxMs = FIRST_SC
 /**
  * Resolves once the first screen is in (see {@link holdUntilFirstScreen}), in a task of this caller's own: the
  * real-time client, the background watchers, the pull gesture and the service worker all wait for it, and resumed in
- * one task together they were one long task right after the first screen (issue 12: the Device screen's time to
+ * one task together they were one long task right after the first screen (it delayed the Device screen's time to
  * interactive). When nothing holds it, it resolves in the next task. Work that is not the first screen's — lazy
  * chunks, connections, background calls — starts after it. Never rejects.
  */

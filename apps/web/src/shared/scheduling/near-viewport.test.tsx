@@ -55,7 +55,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("useNearViewport (issue 12: below-the-fold parts draw when scrolled to)", () => {
+describe("useNearViewport (below-the-fold parts draw when scrolled to, not during start-up)", () => {
   it("watches an element that appears later, turns true when it comes into view and stays true", () => {
     const io = fakeObservers();
     render(<Probe margin="0px 0px 40px 0px" />);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /**
- * Whether an element has come into the viewport (issue 12: heavy parts below the first screen, such as the Device
+ * Whether an element has come into the viewport (heavy parts below the first screen, such as the Device
  * screen's charts, draw when the owner scrolls to them, not during the screen's start). Give `ref` to the element (a
  * callback ref: the element may appear later, e.g. with data). Latches: once seen it stays true, so scrolling away
  * keeps what was drawn. `rootMargin` widens the viewport (CSS margin syntax, e.g. "0px 0px 100px 0px" counts 100 px

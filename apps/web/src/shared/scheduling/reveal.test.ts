@@ -5,7 +5,7 @@ import { useRevealedCount } from "./reveal.ts";
 /** Lets the page's event loop run one task (nextTask falls back to a zero-delay timeout here). */
 const oneTask = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
-describe("useRevealedCount (issue 12: one list item per task)", () => {
+describe("useRevealedCount (one list item per task, so no task is long)", () => {
   it("shows the first item at once, then one more per task, then follows the total at once", async () => {
     const { result, rerender } = renderHook(({ total }) => useRevealedCount(total), { initialProps: { total: 0 } });
     expect(result.current).toBe(0);

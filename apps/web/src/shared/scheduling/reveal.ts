@@ -3,7 +3,7 @@ import { nextTask } from "./index.ts";
 
 /**
  * How many of a list's `total` items to show: the first at once, then one more per task of the page's event loop
- * until all show (issue 12: a list's first render on a slow phone — Home's device cards with their figures, tags and
+ * until all show (a list's first render on a slow phone — Home's device cards with their figures, tags and
  * images — is one task of 50–70 ms, blocking input; one card per task keeps each well under it, and the first card,
  * the screen's largest paint, is not held for the others). Once every item has shown, the count follows `total` at
  * once (a device added later, a pull-to-refresh). Returns a number from 0 to `total`.

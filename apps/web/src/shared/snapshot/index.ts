@@ -4,13 +4,14 @@ import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } 
 export type { SnapshotNode, StoredSnapshot };
 
 /**
- * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (issue 12: Home's
+ * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (Home's
  * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; apps/web/boot.js
  * rebuilds it into `#root` on a signed-in start on Home, in the same language and on the same day, and the app's first
  * render replaces it. The last Device screen is kept the same way, with its device's id, and painted on a start on that
- * device's screen (issue 12: the Device screen interactive within 2 s). It is a tree of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute`
- * and the CSSOM, so the page's Content-Security-Policy (no inline styles, no inline script) holds and nothing in it
- * can run. Sign-in and sign-out remove it (storage `clearSession`, `clearLoginInfo`).
+ * device's screen (the Device screen must be interactive within 2 s). It is a tree of plain data, never HTML: boot.js
+ * builds it with `createElement`, `setAttribute` and the CSSOM, so the page's Content-Security-Policy (no inline
+ * styles, no inline script) holds and nothing in it can run. Sign-in and sign-out remove it (storage `clearSession`,
+ * `clearLoginInfo`).
  */
 
 /** The snapshot format boot.js reads. */
@@ -89,7 +90,7 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 /**
  * Keeps `root`'s content as the Device screen's snapshot of `deviceId` in `lang` for today (localStorage
  * `deviceSnapshot`, one device's at a time: the last one shown), which apps/web/boot.js paints on a signed-in start on
- * that device's screen (a reload there, a notification opening it; issue 12). One larger than
+ * that device's screen (a reload there, a notification opening it). One larger than
  * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored.
  * @param root the app's container (`#root`)
  * @param lang the language the screen is shown in
@@ -138,7 +139,7 @@ let whenDrawn: Promise<void> = new Promise((resolve) => {
  * stays on screen: an empty element after it, laid out as the shown #root will be but invisible and inert
  * (`STAGING_CLASS`) while `snapshotRoot` is laid over it (`COVERING_CLASS`), so the
  * live Home can be drawn in several short tasks (its cards one per task, shared/scheduling/reveal.ts) instead of one
- * long one (issue 12, Lighthouse's total blocking time), and shown at once by {@link showStaged}.
+ * long one (Lighthouse's total blocking time), and shown at once by {@link showStaged}.
  * @param snapshotRoot the element holding the snapshot (#root)
  * @returns the staging element (not yet the page's #root)
  */
@@ -158,7 +159,7 @@ export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
 /**
  * Lays out what has been drawn beneath the snapshot so far, now, in the current task (a layout read of the staging
  * element): called as each part of the screen is drawn (`Staged`), each part's layout falls in that part's short task
- * instead of all of them together in the browser's next frame (issue 12: one layout of 19-31 ms on this machine, a
+ * instead of all of them together in the browser's next frame (one layout of 19-31 ms on this machine, a
  * long task on Lighthouse's slow phone, right after the app's code). Does nothing when not staging.
  */
 export function layOutStaging(): void {

@@ -10,7 +10,7 @@ import {
   snapshotChildren,
 } from "./index.ts";
 
-describe("Home snapshot (issue 12)", () => {
+describe("Home snapshot (painted on the next start before the app's code)", () => {
   afterEach(() => {
     localStorage.clear();
   });
@@ -54,7 +54,7 @@ describe("Home snapshot (issue 12)", () => {
   });
 });
 
-describe("Device screen snapshot (issue 12)", () => {
+describe("Device screen snapshot (painted on a start there before the app's code)", () => {
   afterEach(() => {
     localStorage.clear();
   });

@@ -19,7 +19,7 @@ async function tasks(n: number): Promise<void> {
   }
 }
 
-describe("drawing the live Home beneath its snapshot (issue 12)", () => {
+describe("drawing the live Home beneath its snapshot, in short tasks", () => {
   afterEach(() => {
     resetFirstScreenDrawn();
     document.body.innerHTML = "";

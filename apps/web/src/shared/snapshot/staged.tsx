@@ -5,7 +5,7 @@ import { drawingBeneathSnapshot, firstScreenDrawn, layOutStaging } from "./index
 /**
  * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (shared/snapshot
  * `stageBeneathSnapshot`): then in a task of their own after this mounted, so the first render of a screen is several
- * short tasks instead of one long one (issue 12: Home's first render was one task of 40-70 ms on a slow phone,
+ * short tasks instead of one long one (Home's first render was one task of 40-70 ms on a slow phone,
  * Lighthouse's total blocking time) while nothing is seen of it yet. Each `Staged` takes its own task, and its part is
  * laid out in that task (`layOutStaging`), not with every other part in the browser's next frame.
  */

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 export const SNAPSHOT_DELAY_MS = 2_000;
 
 /**
- * Keeps a screen's snapshot (shared/snapshot, issue 12) that apps/web/boot.js paints on the next start: while `ready`
+ * Keeps a screen's snapshot (shared/snapshot) that apps/web/boot.js paints on the next start: while `ready`
  * (the screen shows its data, not skeletons, an error or an empty list), `take` runs once {@link SNAPSHOT_DELAY_MS}
  * after `version` last changed, in an idle moment, and when the owner leaves the app (`pagehide`, or the page hidden)
  * while the screen shows. Nothing while not ready, so a snapshot never holds a loading state.

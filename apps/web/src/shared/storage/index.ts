@@ -81,13 +81,13 @@ export interface StorageSchema {
   wifi: StoredWifi;
   lang: Language;
   /**
-   * This installation's random id (issue 11), sent with the push binding: the proof that lets this phone's push
+   * This installation's random id, sent with the push binding: the proof that lets this phone's push
    * registration move to the account signed in here. Kept across sign-out and cache clears.
    */
   pushInstallationId: string;
-  /** The last Home shown (issue 12, shared/snapshot), painted by apps/web/boot.js on the next start. */
+  /** The last Home shown (shared/snapshot), painted by apps/web/boot.js on the next start. */
   homeSnapshot: StoredSnapshot;
-  /** The last Device screen shown (issue 12, shared/snapshot), painted by apps/web/boot.js on a start on that device. */
+  /** The last Device screen shown (shared/snapshot), painted by apps/web/boot.js on a start on that device. */
   deviceSnapshot: StoredDeviceSnapshot;
   /**
    * Why the last session ended without the owner signing out (shared/auth/ending.ts), shown on Login until the next
@@ -233,7 +233,7 @@ export function rememberWifi(name: string, password: string): void {
 
 /**
  * Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device, and the
- * last Home's and Device screen's snapshots (issue 12), so the next account never sees this one's.
+ * last Home's and Device screen's snapshots, so the next account never sees this one's.
  */
 export function clearSession(): void {
   removeItem("token");

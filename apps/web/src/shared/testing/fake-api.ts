@@ -2,7 +2,7 @@ import { endpoints, type ResultOf, type WireEndpoints } from "@aquapilot/contrac
 import { vi } from "vitest";
 
 /**
- * A fake server for screen tests (issue 13 item 8; tests only, nothing in the app imports it): it replaces the global
+ * A fake server for screen tests (tests only, nothing in the app imports it): it replaces the global
  * `fetch`, so a screen's calls go through the real client (`shared/api/client.ts`: declared parameters, headers,
  * envelope unwrapping, error mapping) and are answered by endpoint name of the contract's table
  * (`@aquapilot/contract/wire` `endpoints`), in the ABP envelope the client parses (spec §7, §8).

@@ -24,7 +24,7 @@ import { type FakeApi, type FakeRoutes, fakeApi, type RawRoutes } from "./fake-a
 export { ApiFailure, type FakeApi, type FakeCall, type FakeRoutes, fail, never } from "./fake-api.ts";
 
 /**
- * Screen tests' `render()` (issue 13 item 8; tests only): a screen inside the providers the app gives it — a fresh
+ * Screen tests' `render()` (tests only): a screen inside the providers the app gives it — a fresh
  * TanStack Query client (the app's, retries off), i18next in English, antd-mobile's English locale and its React 19
  * overlay render (toasts and dialogs show in the document), a memory router at `route` wired to `navigateTo` /
  * `goBack`, a fake hub-1 connection — and a fake server ({@link fakeApi}) answering the screen's calls by endpoint

@@ -3,7 +3,10 @@ import type { Locale } from "antd-mobile/es/locales/base";
 import { useSyncExternalStore } from "react";
 import { i18n, mapLanguage } from "../i18n/index.ts";
 
-/** antd-mobile's own texts (dialog buttons, pickers, empty states) per app language, each its own chunk (issue 12). */
+/**
+ * antd-mobile's own texts (dialog buttons, pickers, empty states) per app language, each its own chunk: a phone
+ * downloads only its language's.
+ */
 const LOADERS: Record<Language, () => Promise<{ default: Locale }>> = {
   "zh-Hans": () => import("antd-mobile/es/locales/zh-CN"),
   en: () => import("antd-mobile/es/locales/en-US"),

@@ -3,10 +3,10 @@ import { createRoot, type Root } from "react-dom/client";
 
 /**
  * How antd-mobile 5 mounts its imperative overlays (Toast, Dialog, Modal…) under React 19: one `createRoot` per
- * container, kept on the container. main.tsx hands {@link antdRender} to antd-mobile's `unstableSetRender` (without
- * it React 19 renders nothing there), and vite.config.ts points antd-mobile's own default, `rc-util/lib/React/render`
- * (a CommonJS module with Babel's regenerator runtime, ~3.5 KB gzip on every first screen, issue 12), at this module,
- * so the first screen carries one implementation.
+ * container, kept on the container. main.tsx hands {@link antdRender} to antd-mobile's `unstableSetRender` (without it
+ * React 19 renders nothing there), and vite.config.ts points antd-mobile's own default, `rc-util/lib/React/render` (a
+ * CommonJS module with Babel's regenerator runtime, ~3.5 KB gzip out of every first screen's size budget), at this
+ * module, so the first screen carries one implementation.
  */
 type ContainerWithRoot = (Element | DocumentFragment) & { _reactRoot?: Root };
 

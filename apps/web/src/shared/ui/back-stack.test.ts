@@ -11,7 +11,7 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-describe("openWithBack (issue 12: an overlay whose code loads on the tap)", () => {
+describe("openWithBack (an overlay whose code loads on the tap)", () => {
   beforeEach(() => {
     window.history.replaceState({ key: "page-a", idx: 1 }, "");
     vi.spyOn(window.history, "go").mockImplementation(() => {});

@@ -56,14 +56,14 @@ if (typeof window !== "undefined") {
 }
 
 /**
- * Opens an overlay whose code loads on the tap (issue 12) as if it opened at once: its back-stack entry is taken
- * before the code loads, so a back pressed meanwhile (or the page going away) cancels the opening just as it would
- * close the overlay. Once loaded, `show` opens the overlay and returns its `close`; it must call `closed` when the
- * overlay closes by itself (safe to call more than once). `gone` runs once, when the overlay is no longer open for
+ * Opens an overlay whose code loads on the tap (off the first screen) as if it opened at once: its back-stack entry is
+ * taken before the code loads, so a back pressed meanwhile (or the page going away) cancels the opening just as it
+ * would close the overlay. Once loaded, `show` opens the overlay and returns its `close`; it must call `closed` when
+ * the overlay closes by itself (safe to call more than once). `gone` runs once, when the overlay is no longer open for
  * whatever reason — closed by itself, by back or by its page going away, its opening cancelled, its code not loaded —
- * so a caller's double-tap guard is released then: a tap right after a back opens it again, even while the last one
- * is still sliding out or its code is still loading on a slow phone. Resolves true when the overlay was shown, false
- * when the code could not be loaded (logged) or the opening was cancelled (then at once, not when the code arrives).
+ * so a caller's double-tap guard is released then: a tap right after a back opens it again, even while the last one is
+ * still sliding out or its code is still loading on a slow phone. Resolves true when the overlay was shown, false when
+ * the code could not be loaded (logged) or the opening was cancelled (then at once, not when the code arrives).
  */
 export async function openWithBack<M>(
   load: () => Promise<M>,

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage } from "../i18n/index.ts";
 import { openWithBack } from "./back-stack.ts";
 
-/** The action sheet comes with the first tap (issue 12: the Login screen paints without antd-mobile's popups). */
+/** The action sheet comes with the first tap (the Login screen paints without antd-mobile's popups). */
 const loadDialogs = () => import("./dialogs.tsx");
 
 /**

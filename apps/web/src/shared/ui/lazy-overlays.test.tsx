@@ -25,7 +25,7 @@ const dialogButtons = (before: number) =>
     return [...(footer as Element).querySelectorAll<HTMLButtonElement>("button")];
   });
 
-describe("overlays whose code loads on the call (issue 12), in the back stack (spec §2)", () => {
+describe("overlays whose code loads on the call, off the first screen, in the back stack (spec §2)", () => {
   // antd-mobile's imperative Dialog renders through the app's React 19 shim (main.tsx).
   beforeAll(() => {
     unstableSetRender(antdRender);

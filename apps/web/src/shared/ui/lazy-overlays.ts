@@ -4,9 +4,9 @@ import type { OpenListPickerOptions, PickerOption } from "./list-picker.tsx";
 
 /**
  * Overlays whose code (antd-mobile's Dialog, Popup and SearchBar with their animation library) loads on the call, not
- * with the screen (issue 12: the Device screen's first paint), and that behave as if they had opened at once: the back
- * entry is taken before the code loads ({@link openWithBack}), so a back pressed meanwhile, or the page going away,
- * cancels the opening like a cancel.
+ * with the screen (it would delay the Device screen's first paint), and that behave as if they had opened at once: the
+ * back entry is taken before the code loads ({@link openWithBack}), so a back pressed meanwhile, or the page going
+ * away, cancels the opening like a cancel.
  */
 
 /** The confirm dialog's code. */

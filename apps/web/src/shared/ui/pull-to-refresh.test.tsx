@@ -5,7 +5,7 @@ import { PullToRefresh } from "./pull-to-refresh.tsx";
 
 afterEach(cleanup);
 
-describe("PullToRefresh (issue 12: antd-mobile's component after the first screen)", () => {
+describe("PullToRefresh (antd-mobile's component after the first screen)", () => {
   it("moves the content into antd-mobile's component without building it again", async () => {
     let mounts = 0;
     function Content() {

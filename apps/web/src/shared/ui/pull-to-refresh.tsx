@@ -10,7 +10,7 @@ let loaded: Loaded | null = null;
 const CONTENT_CLASS = "pull-to-refresh-keep";
 
 /**
- * antd-mobile's PullToRefresh, loaded once the first screen is in (`afterFirstScreen`; issue 12: its gesture and
+ * antd-mobile's PullToRefresh, loaded once the first screen is in (`afterFirstScreen`: its gesture and
  * animation libraries, about 25 KB gzip, stay off the first screen). Until it has loaded the content shows as is,
  * without the pull gesture; then it moves into the real component. The content is rendered once, into a node of its
  * own (a portal), and that node is what moves: the swap builds only antd-mobile's own elements, never the content

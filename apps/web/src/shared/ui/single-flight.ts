@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 
 /**
- * One submit at a time (issue 10 "Every submit happens once"): `run(task)` starts `task` unless one started by this
+ * One submit at a time (a double tap never submits twice): `run(task)` starts `task` unless one started by this
  * hook is still running — a second tap before React has re-rendered the button as busy is dropped (resolves
  * undefined) synchronously, where a `disabled={isPending}` alone comes too late. `running` drives the button's
  * loading/disabled state. Errors of `task` reach the caller of `run`.

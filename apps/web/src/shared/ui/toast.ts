@@ -21,7 +21,7 @@ function run(action: (toast: AntdToast) => void): void {
 }
 
 /**
- * antd-mobile's `Toast` with the same `show` and `clear`, loaded on the first toast (issue 12: its animation library
+ * antd-mobile's `Toast` with the same `show` and `clear`, loaded on the first toast (its animation library
  * stays off the first screen). Calls made while it loads run afterwards in their order (a loading toast and its
  * `clear` never swap). `show` takes a text or {@link ToastShowProps}; nothing is returned.
  */

@@ -1,7 +1,7 @@
 import type { HardnessUnit, VolumeUnit } from "@aquapilot/contract/wire";
 
 /**
- * Pure unit conversions for the owner's display units (issue 10 point 9). Devices always speak litres, L/min and
+ * Pure unit conversions for the display units each owner chooses. Devices always speak litres, L/min and
  * mg/L as CaCO₃ (docs/device-protocol.md §9); the app converts on the way out to the screen and back on the way in.
  */
 

@@ -47,7 +47,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("useVolume (issue 10 point 9; issue 12: redraws only for a new unit)", () => {
+describe("useVolume (the owner's volume unit; redraws only for a new unit)", () => {
   it("shows litres at once and draws nothing again when the owner's stored unit is litres too", async () => {
     const answer = heldAnswer("L");
     const api = fakeApi({ getUnitPreferences: answer.handler });

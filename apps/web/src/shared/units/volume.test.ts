@@ -5,7 +5,7 @@ const nbsp = /[\u00a0\u202f]/g;
 const ru: Record<string, string> = { L: "л", gal: "гал", Lmin: "л/мин", galmin: "гал/мин" };
 const en: Record<string, string> = { L: "L", gal: "gal", Lmin: "L/min", galmin: "gal/min" };
 
-describe("volumes in the owner's unit (issue 10 point 9)", () => {
+describe("volumes in the owner's unit (litres or US gallons)", () => {
   it("writes litres or US gallons with the language's number format and symbol", () => {
     expect(volumeText(3038, "L", "en", (k) => en[k])).toBe("3,038 L");
     expect(volumeText(3038, "L", "ru", (k) => ru[k]).replace(nbsp, " ")).toBe("3 038 л");

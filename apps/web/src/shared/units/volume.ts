@@ -35,7 +35,7 @@ const selectVolumeUnit = (preferences: TUnitPreferences): VolumeUnit => preferen
 
 /**
  * The owner's volume unit: the default (L) until their preferences arrive, then theirs. Draws its component again
- * only when the unit itself changes — the answer that confirms the default redraws nothing (issue 12: the units call
+ * only when the unit itself changes — the answer that confirms the default redraws nothing (the units call
  * goes after the first paint, and Home's screen and every card show volumes).
  */
 export function useVolumeUnit(): VolumeUnit {
@@ -49,7 +49,7 @@ export function useVolumeUnit(): VolumeUnit {
 }
 
 /**
- * Volumes and flows in the owner's chosen unit (issue 10 point 9: litres or US gallons, kept per user): `volume(L)`
+ * Volumes and flows in the owner's chosen unit (litres or US gallons, kept per user): `volume(L)`
  * and `flow(L/min)` as text in the interface language, and the unit's symbol for axis labels. The same functions
  * while the unit, the language and the texts stay (memoised children keep their render).
  */

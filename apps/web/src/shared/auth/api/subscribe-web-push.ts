@@ -5,7 +5,7 @@ import { api } from "../../api/client.ts";
 export type WebPushSubscriptionBody = BodyOf<typeof endpoints.webPushSubscribe>;
 
 /**
- * Stores this browser's push subscription for the signed-in user (issue 5):
+ * Stores this browser's push subscription for the signed-in user:
  * `POST /api/push-service/app/web-push/subscribe` with {@link WebPushSubscriptionBody}. Errors: ApiError from the
  * client.
  */

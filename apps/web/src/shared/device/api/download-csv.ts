@@ -13,8 +13,8 @@ export interface CsvExportProgress {
 }
 
 /**
- * Downloads the CSV export (owners' data, issue 4) through `apiStream()` and saves it as a file once complete
- * (issue 10 point 8): `onProgress` follows every piece with the rows so far against the server's `X-Total-Rows`.
+ * Downloads the CSV export (owners' data) through `apiStream()`, showing its progress, and saves it as a file once
+ * complete: `onProgress` follows every piece with the rows so far against the server's `X-Total-Rows`.
  * Resolves with the data rows saved and the file name (the server's, else `water-<granularity>.csv`).
  * Errors: ApiError from the client (the server's message in the user's language, code -2 on a lost connection);
  * an AbortError when `signal` aborts (nothing is saved).

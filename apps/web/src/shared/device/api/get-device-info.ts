@@ -24,7 +24,7 @@ export function getDeviceInfoQueryOptions(deviceId: string) {
     enabled: Boolean(deviceId),
     // Live values: every screen that opens asks again (a close or station change may have come while no device
     // screen listened to hub 1), while the last answer shows meanwhile — except the first screen's first mount right
-    // after its start-up call (features/device/prefetch.ts, issue 12).
+    // after its start-up call (features/device/prefetch.ts).
     staleTime: 0,
     refetchOnMount: refetchOnMountUnlessPrefetched,
     structuralSharing: keepStationClock,

@@ -22,7 +22,7 @@ export const deviceKeys = {
 };
 
 /**
- * Marks what a regeneration or a command changes as stale (issue 4): the statistics of every report time type,
+ * Marks what a regeneration or a command changes as stale: the statistics of every report time type,
  * the salt status and the regeneration cycles of `deviceId`; the shown ones are fetched again.
  */
 export function invalidateDeviceStatistics(queryClient: QueryClient, deviceId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { endpoints, type TSaltStatus } from "@aquapilot/contract/wire";
 import { api } from "../../api/client.ts";
 
 /**
- * `POST …/device-control/reset-salt-level?deviceId&levelKg` (issue 4 "Salt"): the owner refilled the brine tank
+ * `POST …/device-control/reset-salt-level?deviceId&levelKg`: the owner refilled the brine tank
  * to `levelKg` kg (0–1000). Resolves with the new salt status. Errors: ApiError from the client (e.g. 403 when the
  * caller may not change the device).
  */

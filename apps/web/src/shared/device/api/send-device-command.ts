@@ -17,7 +17,7 @@ export async function sendDeviceCommand(
   nowIso: string = new Date().toISOString(),
 ): Promise<TCommandStatus> {
   const query = { deviceId, commandId };
-  // The command id is also the idempotency key: a resend of this command is never run twice (issue 10).
+  // The command id is also the idempotency key: a resend of this command is never run twice.
   const idempotencyKey = commandId;
   switch (kind) {
     case "vacationEnter":

@@ -6,7 +6,7 @@ import { unitPreferencesKey } from "./keys.ts";
 
 /**
  * The owner's display units, kept per user on the server: `GET /api/RunLuckyIot/appuser_setting/app/setting/units`
- * (extension of spec §7, issue 10): `{volumeUnit: "L" | "gal", hardnessUnit: "mgL" | "dH" | "fH" | "gpg"}`.
+ * (extension of spec §7): `{volumeUnit: "L" | "gal", hardnessUnit: "mgL" | "dH" | "fH" | "gpg"}`.
  * Errors: ApiError from the client.
  */
 export function getUnitPreferences(signal?: AbortSignal): Promise<TUnitPreferences> {

@@ -4,7 +4,7 @@ import { api } from "../../api/client.ts";
 import { unitPreferencesKey } from "./keys.ts";
 
 /**
- * Chooses display units: `POST /api/RunLuckyIot/appuser_setting/app/setting/units` (extension of spec §7, issue 10),
+ * Chooses display units: `POST /api/RunLuckyIot/appuser_setting/app/setting/units` (extension of spec §7),
  * body with either or both of `volumeUnit` "L" | "gal" and `hardnessUnit` "mgL" | "dH" | "fH" | "gpg"; answers all
  * units as stored. Errors: ApiError (400 with the choices in the interface language for an unknown unit).
  */
