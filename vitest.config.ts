@@ -26,7 +26,8 @@ export default defineConfig({
       },
       { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },
       "apps/web",
-      // Node-side scripts of the web app (issue 12 size budget), apart from the happy-dom "web" project.
+      // Node-side scripts of the web app (the build plugins and the first-screen size budget), apart from the happy-dom
+      // "web" project.
       {
         test: {
           name: "web-scripts",
@@ -35,7 +36,7 @@ export default defineConfig({
           environment: "node",
         },
       },
-      // The native shells' bridge over mocked Capacitor plugins and the native projects' sync check (issue 15).
+      // The native shells' bridge over mocked Capacitor plugins and the native projects' sync check.
       {
         test: {
           name: "mobile",

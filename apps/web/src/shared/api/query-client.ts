@@ -41,9 +41,9 @@ export function retryQuery(count: number, err: unknown): boolean {
 }
 
 /**
- * The app's TanStack Query client: server state lives here (conventions #14). Failed queries and mutations show
- * their error through `showError` (spec §8 "Failed list and permission loads show the error as toast") unless their
- * meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login). When the
+ * The app's TanStack Query client: server state lives here, never in component state or a store. Failed queries and
+ * mutations show their error through `showError` (spec §8 "Failed list and permission loads show the error as toast")
+ * unless their meta says `silent`; a 401 is never retried (the unauthorised event already sends the user to Login). When the
  * interface language changes, every cached answer is marked stale and the shown ones are fetched again: the server
  * words messages, errors, region names and salt texts in the caller's language — unless every call since
  * the last change already went out in the new language (transport.ts `askedInOtherLanguage`).
