@@ -1,6 +1,7 @@
 /*
  * AquaPilot boot (apps/web/vite-prerender.ts), so a phone paints a first screen before the app's code has run. A
- * classic script at the top of index.html's head (the CSP allows no inline script) that
+ * classic script written inline at the top of index.html's head (the CSP allows it by its SHA-256 hash, so no request
+ * holds the parser before the app's code is asked for) that
  * - picks the prerendered copy of the Login screen in the stored language when the page opens on #/login, so it paints
  *   before the app's code has run (without a stored language the app's default, zh-Hans, except inside a native
  *   shell, whose own language may make the app reload);

@@ -184,7 +184,8 @@ export function createAuthService(opts: {
         currentDate: now(),
       });
       const { sub, security_stamp: stamp, sid, exp } = payload;
-      // Tokens issued before sessions existed carry no sid: refused, the app refreshes (docs/decisions.md "Sessions").
+      // Tokens issued before sessions existed carry no sid: refused, the app refreshes
+      // (docs/adr/0007-sessions-as-refresh-token-families.md).
       if (typeof sub !== "string" || typeof stamp !== "string" || typeof sid !== "string") return null;
       if (typeof exp !== "number") return null;
       return { sub, stamp, sid, exp };

@@ -6,8 +6,9 @@ export interface PolicySubject {
 }
 
 /**
- * The ABP `grantedPolicies` map (name → true) for a user (spec §6, decisions.md §4): a device master holds every
- * permission of PERMISSIONS; everyone else holds every permission except "master". Anonymous callers hold none.
+ * The ABP `grantedPolicies` map (name → true) for a user (spec §6;
+ * docs/adr/0006-authorization-declared-per-endpoint.md): a device master holds every permission of PERMISSIONS;
+ * everyone else holds every permission except "master". Anonymous callers hold none.
  */
 export function grantedPoliciesFor(user: PolicySubject | null): Record<string, true> {
   if (!user) return {};

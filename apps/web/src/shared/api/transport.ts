@@ -9,7 +9,8 @@ import { ApiError, ClientErrorCode } from "./errors.ts";
  * streaming response; arrays serialised without indices, dates as ISO text, null dropped"): the headers every call
  * carries, the four body kinds, and one `transmit()` that sends a request and answers the `Response` — through
  * `fetch`, or through `XMLHttpRequest` when the caller wants upload progress (browsers report the progress of a
- * request body only there; see docs/decisions.md "One api() for every body kind").
+ * request body only there). One layer for every body kind keeps the headers, idempotency and errors the same
+ * whatever a call sends.
  * `api()` / `apiStream()` (client.ts) add the bearer token, the envelope and idempotency on top; the OAuth token
  * calls (token.ts) use this layer directly because they answer no envelope and must not wait for a token.
  */
