@@ -1,5 +1,5 @@
 /**
- * Fleet push (issue 14 "Performance goals"): N simulated devices, each reporting its state once per 10 s through the
+ * Fleet push (goal: p99 ≤ 50 ms, none lost): N simulated devices, each reporting its state once per 10 s through the
  * real broker (Mosquitto), and M app sessions of the official SignalR client spread over households of 1–4 members;
  * device message → every member's session, latency p50/p99 and lost deliveries, against a bare `ws` relay fanning the
  * same payloads out to the same number of sockets. The devices run in one child process (createFleet: one MQTT

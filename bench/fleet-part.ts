@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=S] [--scale-out]`: the fleet figures of issue 14
+ * `npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=S] [--scale-out]`: the fleet figures
  * (bench/README.md (f) and (g)), and their rows for bench/results.md.
  *   (f) one server process in this process (startSystem: SQLite, the hubs, the gateway on a throwaway Mosquitto) vs
  *       the bare `ws` relay in this process;

@@ -1,5 +1,5 @@
 /**
- * (g) Fleet scale-out (issue 14): the fleet push of fleet-bench.ts on the scaled shape of docs/deploy.md — a throwaway
+ * (g) Fleet scale-out: the fleet push of fleet-bench.ts on the scaled shape of docs/deploy.md — a throwaway
  * PostgreSQL, redis-server and Mosquitto (fleet-broker.ts) from Debian's packages, and one, then two server processes
  * (`node apps/server/src/server.ts`, DATABASE_URL, REDIS_URL, MQTT_URL with shared subscriptions, one DATA_DIR)
  * behind a throwaway nginx (round robin, no stickiness). Sessions and devices connect through nginx and the broker

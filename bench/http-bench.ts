@@ -1,7 +1,7 @@
 /**
  * Benchmark (a): the family device list over HTTP (spec §7 family-device/get-list-by-family-id) through the whole
  * server — bearer token check, zod validation, membership check, the household's answer (query, ABP envelope,
- * serialisation; kept per process until a bus event changes it, decision 72) — against a bare Fastify route that runs
+ * serialisation; kept per process until a bus event changes it) — against a bare Fastify route that runs
  * the same Kysely query on the same database and returns the rows as they come.
  */
 import type { AddressInfo } from "node:net";

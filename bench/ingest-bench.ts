@@ -24,7 +24,7 @@ export interface IngestOptions {
   /**
    * Most QoS 1 messages one device has published and not yet had acknowledged (default 20, i.e. the window spread
    * over the default 50 devices): devices pipeline like real firmware within the broker's Receive Maximum instead of
-   * waiting for each PUBACK (bench/README.md (c), decision 55). 1 gives the earlier stop-and-wait devices.
+   * waiting for each PUBACK (bench/README.md (c)). 1 gives the earlier stop-and-wait devices.
    */
   inFlightPerDevice?: number;
   /** Longest wait for the backlog to drain after publishing stops, ms (default 120 000). */

@@ -16,7 +16,7 @@ const web = {
   note: "Web first screen: measured 2026-11-24 with Lighthouse 12.",
 };
 
-describe("bench/results.md (issue 12: server and web parts)", () => {
+describe("bench/results.md (server and web parts)", () => {
   it("writes one table, server rows first, then the notes", () => {
     const md = composeResults(server, web);
     const lines = md.split("\n");
@@ -52,7 +52,7 @@ describe("bench/results.md (issue 12: server and web parts)", () => {
     expect(splitResults(null).server.rows).toEqual([]);
   });
 
-  it("keeps the fleet part (issue 14) apart: its own rows and note survive a server or web run, and it theirs", () => {
+  it("keeps the fleet part apart: its own rows and note survive a server or web run, and it theirs", () => {
     const fleet = {
       rows: [
         "| Fleet push, 10,000 devices | Latency p99 (ms; goal 50) | 40 | 4 | ×10.00 |",

@@ -1,6 +1,6 @@
 /**
- * bench/results.md: one Markdown table of every benchmark (server rows, then the web rows of issue 12, then the fleet
- * rows of issue 14) followed by one note per part. A run of one part only (`npm run bench -- web`, `-- server` or
+ * bench/results.md: one Markdown table of every benchmark (server rows, then the web rows, then the fleet
+ * rows) followed by one note per part. A run of one part only (`npm run bench -- web`, `-- server` or
  * `-- --fleet`) keeps the other parts' rows and notes from the existing file.
  */
 
@@ -21,7 +21,7 @@ export interface ResultsPart {
  * "Web #/Device …", "Web repeat visit …") and the web note ("Web first screen: measured …").
  */
 const WEB_PREFIX = /^(\| )?Web /;
-/** Rows and notes of the fleet part (issue 14) start with "Fleet " ("Fleet push …", "Fleet scale-out …"). */
+/** Rows and notes of the fleet part start with "Fleet " ("Fleet push …", "Fleet scale-out …"). */
 const FLEET_PREFIX = /^(\| )?Fleet /;
 
 /** The parts of results.md. */

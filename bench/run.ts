@@ -6,9 +6,9 @@
  *   (b) real time — device `state` publish → SignalR hub 1 client vs a bare `ws` relay;
  *   (c) telemetry ingest — 50 devices publishing telemetry, messages stored per second vs a bare Aedes broker;
  *   (d) month statistics on a year of per-minute telemetry — rollups vs one GROUP BY over the raw rows;
- * then, with a system of its own, (e) the web first screen (bench/web-bench.ts, issue 12): Lighthouse mobile on
+ * then, with a system of its own, (e) the web first screen (bench/web-bench.ts): Lighthouse mobile on
  * #/login and #/index/home vs a static page of the same first screen.
- * `npm run bench -- --fleet` runs only the fleet figures of issue 14 (bench/fleet-part.ts: (f) 10,000 devices and
+ * `npm run bench -- --fleet` runs only the fleet figures (bench/fleet-part.ts: (f) 10,000 devices and
  * 10,000 SignalR sessions vs a bare `ws` relay; (g) with --scale-out one vs two server processes behind nginx).
  * Prints each figure with its ratio to the bare baseline, then a Markdown table (also written to bench/results.md).
  * See bench/README.md for what is measured and the caveats.
@@ -40,7 +40,7 @@ const CHANGES = 300;
 const WARMUP_CHANGES = 20;
 const INGEST_DEVICES = 50;
 const INGEST_WINDOW = 1000;
-/** QoS 1 messages one ingest device may have unacknowledged (bench/README.md (c), decision 55). */
+/** QoS 1 messages one ingest device may have unacknowledged (bench/README.md (c)). */
 const INGEST_IN_FLIGHT_PER_DEVICE = 20;
 const STAT_RUNS = 200;
 
@@ -148,7 +148,7 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
     const bareUrl = bare.urlFor(familyId);
     const deviceCount = await checkSameAnswer(systemUrl, token, bareUrl);
     // The same system with its per-process caches off: every request reads the token's user, the membership and
-    // the list from the database, as the bare route reads the list (decisions 48 and 72).
+    // the list from the database, as the bare route reads the list.
     uncached = await startBenchSystem({ AUTH_CACHE_MS: "0" });
     const cold = await listTarget(uncached.system);
     let listDrops = 0;
@@ -294,7 +294,7 @@ async function runIngestOnly(): Promise<void> {
 /**
  * `npm run bench [-- server | web] [--built] [--reports=DIR]`, or `npm run bench -- --ingest` (only (c), nothing
  * written): both parts by default, the server benchmarks (a)–(d)
- * first, then the web benchmark (e) of issue 12, never at the same time; `server` or `web` runs only that part (the
+ * first, then the web benchmark (e), never at the same time; `server` or `web` runs only that part (the
  * other part's rows in bench/results.md stay). `--built`: the web app is already built, skip the build;
  * `--reports=DIR`: keep every Lighthouse run's HTML report in DIR. Prints the table and writes bench/results.md
  * (a failed server part keeps its previous rows; the web part still runs). `--fleet` runs the fleet part alone

@@ -1,5 +1,5 @@
 /**
- * The web part of `npm run bench` (issue 12 "A phone opens the app fast"): builds the web app (unless told it is
+ * The web part of `npm run bench`, how fast a phone opens the app: builds the web app (unless told it is
  * built), starts the whole system as run.ts does but serving a temporary copy of apps/web/dist, writes into that copy a
  * static HTML + CSS page of the Login screen's look (no JavaScript), then runs Lighthouse 12 (default config = mobile,
  * simulated throttling, performance category) three times, round-robin, on that static page, on `#/login` signed out
@@ -67,7 +67,7 @@ const STATIC_CSS = "static-first-screen.css";
  */
 export type WebTarget = "static" | "login" | "home" | "device" | "device-first";
 const TARGETS: WebTarget[] = ["static", "login", "home", "device", "device-first"];
-/** The Device screen's goal (issue 12): interactive within 2 s on the same throttling, ms. */
+/** The Device screen's goal: interactive within 2 s on the same throttling, ms. */
 export const DEVICE_TTI_GOAL_MS = 2_000;
 
 /** The figures of one Lighthouse run (or their medians). Times in ms, sizes in bytes. */
@@ -159,8 +159,8 @@ interface NetworkItem {
 
 /**
  * Whether the Device screen asked for its statistics (spec §7 device-flow-statistics, the chart's data) only after its
- * live figures had answered (spec §7 query-device-info), from the run's `network-requests` audit (issue 12: "the
- * statistics chart loads after the live figures"). Null when the run made either call not at all.
+ * live figures had answered (spec §7 query-device-info), from the run's `network-requests` audit (the
+ * statistics chart must load after the live figures). Null when the run made either call not at all.
  */
 export function statisticsAfterLive(lhr: Result): boolean | null {
   const items = (lhr.audits["network-requests"]?.details as { items?: NetworkItem[] } | undefined)?.items ?? [];

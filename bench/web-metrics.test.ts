@@ -27,7 +27,7 @@ function lhr(opts: { score?: number | null; lcp?: number; scriptBytes?: number; 
   } as unknown as Parameters<typeof metricsOf>[0];
 }
 
-describe("web benchmark figures (issue 12)", () => {
+describe("web benchmark figures", () => {
   it("medians: middle value, mean of the middle two, error when empty", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);

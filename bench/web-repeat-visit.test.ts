@@ -17,7 +17,7 @@ function visit(fcpMs: number, readyMs: number, code: number, network: number): V
   return { fcpMs, lcpMs: fcpMs + 100, readyMs, codeUrls, codeFromNetwork: codeUrls.slice(0, network) };
 }
 
-describe("repeat visit figures (issue 12)", () => {
+describe("repeat visit figures", () => {
   it("code is the page, boot.js and built scripts and stylesheets; calls, images and version.json are not", () => {
     for (const u of ["/", "/index.html", "/boot.js", "/assets/app-x.js", "/assets/app-x.css", "/assets/a.mjs"])
       expect(isCodeUrl(B + u), u).toBe(true);

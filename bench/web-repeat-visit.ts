@@ -1,6 +1,6 @@
 /**
- * The repeat visit of the web benchmark (issue 12 "A phone opens the app fast": "Repeat visit: the installed app
- * (service worker) shows the cached shell with no network round trip for code"). Lighthouse clears the service worker
+ * The repeat visit of the web benchmark (its goal: the installed app (service worker) shows the cached shell with no
+ * network round trip for code). Lighthouse clears the service worker
  * before each run, so this part drives Chromium itself: the demo owner opens Home once (the app registers
  * apps/web/public/sw.js, which stores the build's shell), then Home is opened again under the throttling Lighthouse's
  * own "devtools" mode applies (4× CPU, slow 4G: 562.5 ms request latency, 1,474.6 kbit/s down, 675 kbit/s up), and

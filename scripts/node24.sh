@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Node 24 LTS for AquaPilot (docs/decisions.md 39; issue 13). The project needs Node 24 (package.json "engines"). On a
+# Node 24 LTS for AquaPilot (Node 20 is out of support). The project needs Node 24 (package.json "engines"). On a
 # machine whose Node is older, this fetches the version named in .node-version from the npm registry's
 # node-linux-<arch> package (npm checks its integrity) into .node/ (ignored by git), puts its bin/ first on PATH and
 # points native builds (node-gyp: better-sqlite3) at the headers that package ships (npm_config_nodedir). The machine's

@@ -10,7 +10,7 @@ export interface PromptDevice {
 export type ChooserAnswer = (devices: PromptDevice[]) => string | null | "wait";
 
 /**
- * Answers the page's Web Bluetooth device choosers as an owner would (issue 9 browser tests): the DevTools
+ * Answers the page's Web Bluetooth device choosers as an owner would (network-setup browser tests): the DevTools
  * `DeviceAccess` domain exists only on the page's own CDP session. `answer` gets the devices offered and returns the
  * id to select, null to cancel the chooser, or "wait" to let a later update of the same prompt decide (Chromium
  * raises `deviceRequestPrompted` again for one prompt id as devices appear). Each prompt id is answered once:

@@ -83,7 +83,7 @@ export async function doubleTap(page: Page, testId: string): Promise<void> {
 }
 
 /**
- * Signs the demo owner in through the Login screen (the embedded demo account, issue 2) and waits for Home.
+ * Signs the demo owner in through the Login screen (the embedded demo account) and waits for Home.
  * @param baseUrl the running system's URL.
  */
 export async function signInAsDemo(page: Page, baseUrl: string): Promise<void> {

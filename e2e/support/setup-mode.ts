@@ -37,8 +37,8 @@ export interface NewOwner {
 }
 
 /**
- * Registers a new owner through the real e-mail flow and creates their first household over the API (issue 9: "a
- * new owner adds a new softener").
+ * Registers a new owner through the real e-mail flow and creates their first household over the API, as the setup
+ * tests start: a new owner adding a new softener.
  * @throws when registration, sign-in or household creation is refused.
  */
 export async function newOwnerWithHousehold(system: System, name: string, lang = "en"): Promise<NewOwner> {

@@ -27,7 +27,7 @@ export async function startTestSystem(
     SIM_DEVICES: "3",
     SIM_TIME_SCALE: "1",
     LOG_LEVEL: "warn",
-    // The suites register and sign in many users from 127.0.0.1: the rate limits are multiplied (issue 11).
+    // The suites register and sign in many users from 127.0.0.1: the rate limits are multiplied.
     RATE_LIMIT_SCALE: "1000",
     ...env,
   });

@@ -7,7 +7,7 @@ import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * Account flows of issue 3 in Chromium against the whole system: register by phone, find password, and change e-mail
+ * Account flows in Chromium against the whole system: register by phone, find password, and change e-mail
  * with a real SMTP sink receiving the mail.
  */
 describe("account flows in Chromium", () => {
@@ -131,7 +131,7 @@ describe("account flows in Chromium", () => {
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    // A double tap (issue 10): one account, and no "verification code has expired" from a second registration.
+    // A double tap (every submit happens once): one account, no "verification code has expired" from a second one.
     await doubleTap(page, "register-submit");
     await Promise.race([
       page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 }),

@@ -49,7 +49,7 @@ function bluePng(size = 24): Buffer {
 }
 
 /**
- * After-sales requests in Chromium against the whole system (issue 5 "Tests": create → list → edit → delete): the
+ * After-sales requests in Chromium against the whole system (create → list → edit → delete): the
  * demo owner files a request for a chosen device with a description, one photo and consent to attach diagnostics;
  * it shows in the unhandled list with the device's name; an edit shows in the list; withdrawing it (after the
  * confirmation) removes it. A request handled by the service team (operator `handleAfterSale`) shows in the handled
@@ -114,7 +114,7 @@ describe("after-sales requests in Chromium", () => {
     expect(await consent.getAttribute("aria-checked")).toBe("false");
     await consent.click();
     await expect.poll(() => consent.getAttribute("aria-checked")).toBe("true");
-    // A double tap on Submit (issue 10 "Every submit happens once"): one request, and the list (not a page further
+    // A double tap on Submit (every submit happens once): one request, and the list (not a page further
     // back) afterwards.
     await doubleTap(page, "after-sale-submit");
     await expect.poll(toastText, { timeout: 10_000 }).toContain(T.submitted);

@@ -5,7 +5,7 @@ import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * Back is one stack (issue 10 §1, spec §2 "Back closes the top dialog first, then lets the page handle back"): the
+ * Back is one stack (spec §2 "Back closes the top dialog first, then lets the page handle back"): the
  * browser's back — what a phone's system back does in the installed app — closes the top confirm dialog, action
  * sheet, popup, picker or full-screen map and keeps the page and what was typed on it; a dialog never outlives its
  * page, and a confirmation of a page that is gone sends nothing.
@@ -148,7 +148,7 @@ describe("back closes the top overlay first, in Chromium", () => {
   it("back pressed while a confirmation, an action sheet or a popup is still opening closes it all the same", async () => {
     await open("/Device", { deviceId, familyId }, "device-screen");
     await tapThenBack("control-vacation-enter", dialogs, "Device");
-    // The salt dialogs load their code on the tap (issue 12): a back meanwhile closes them all the same.
+    // The salt dialogs load their code on the tap, not with the screen: a back meanwhile closes them all the same.
     await tapThenBack(
       "device-salt-refill",
       () => page.getByTestId("device-salt-refill-dialog").locator("visible=true").count(),

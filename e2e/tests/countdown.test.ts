@@ -5,7 +5,7 @@ import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.t
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * One clock (issue 10): the station countdown on the Device screen, at the demo's own 60× clock, sampled twice a
+ * One clock: the station countdown on the Device screen, at the demo's own 60× clock, sampled twice a
  * second for a minute through a regeneration — with the screen remounted (a refetch) and a query report in between —
  * never increases within one station, ends no later than "back in service at HH:mm" (both on the phone's clock: at
  * 60× a one-hour station counts down one real minute), which is the phone's local time of the cycle's end.

@@ -61,7 +61,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 /**
- * The strict Content-Security-Policy of issue 11 in Chromium: the built app, signed in as the demo owner, visits every
+ * The strict Content-Security-Policy in Chromium: the built app, signed in as the demo owner, visits every
  * route of spec §2 (the list comes from apps/web's PATHS, so a new route is visited without a change here) with the
  * parameters a real visit carries, and opens the map with its tiles and place search; no CSP violation may be
  * reported, neither as a `securitypolicyviolation` event nor as a console error. The same map walk runs for each of

@@ -27,7 +27,7 @@ const SLOW_BYTES_PER_SECOND = 200;
 const AFTER_CANCEL_MS = 5_000;
 
 /**
- * The CSV export with progress on the Device screen (issue 10 point 8), in Chromium against the whole system: the
+ * The CSV export with progress on the Device screen, in Chromium against the whole system: the
  * owner exports the month's hourly water through the UI, sees the progress panel while the file streams (the app is
  * opened through a slow link that trickles the server's bytes, and the link is paused mid-stream, so the progress is
  * checked and photographed however busy the machine is), gets the file as a browser download, and its header line

@@ -26,7 +26,7 @@ const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: device
 const SETTINGS = { en: settingsEn, "zh-Hans": settingsZhHans, es: settingsEs, ru: settingsRu, fr: settingsFr } as const;
 
 /**
- * The device screens in Chromium in each of the five languages (issue 4 "Done when … in all five languages"): one
+ * The device screens in Chromium in each of the five languages: one
  * simulated softener per language (600× time) so the languages do not disturb each other. For each language: the
  * live station text and a forced regeneration's stations, DeviceInfo's four §3 labels, a wrong advanced setting
  * refused with the §5 text in that language, a leak close on Fault with its label, and an offline device's controls

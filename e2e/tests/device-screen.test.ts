@@ -6,7 +6,7 @@ import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * The Device screen in Chromium against the whole system (issue 4): a forced regeneration started from the app shows
+ * The Device screen in Chromium against the whole system: a forced regeneration started from the app shows
  * every station live, in order, with its remaining time; vacation in and out; time sync; the statistics chart.
  * The simulated valve runs 600× faster than real time so a whole cycle passes in seconds.
  */
@@ -92,7 +92,7 @@ describe("the Device screen in Chromium", () => {
 
   it("salt refilled: the dialog sits in the viewport wherever the page is, and 25 kg entered shows 25 kg", async () => {
     // The valve has regenerated in this file already (its 600× clock runs far ahead of the cloud's): none of those
-    // regenerations may be taken off the level entered now (issue 10 "the level entered is the level shown").
+    // regenerations may be taken off the level entered now (the level entered is the level shown).
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByTestId("device-salt-refill").click();
     const dialog = page.getByTestId("device-salt-refill-dialog");
@@ -145,7 +145,7 @@ describe("the Device screen in Chromium", () => {
     expect(Number(await page.getByTestId("chart-water").getAttribute("data-points"))).toBeGreaterThanOrEqual(7);
   });
   it("opened first (a notification opening it), appears once with its data: no spinner or empty frame before it", async () => {
-    // Issue 12: the Device screen as the first screen holds the app's first render until its chunk, texts, first calls
+    // The Device screen as the first screen holds the app's first render until its chunk, texts, first calls
     // and permissions are in, so what #root shows first is the device itself.
     const fresh = await phone.context.newPage();
     // Opened the first time on this phone: no snapshot of it kept (the screens above kept one; the reopened screen,

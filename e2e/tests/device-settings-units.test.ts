@@ -22,7 +22,7 @@ const oneDecimal = (n: number) => String(Math.round(n * 10) / 10);
 const plain = (text: string | null) => (text ?? "").replace(/[\u00a0\u202f]/g, " ").trim();
 
 /**
- * DeviceSetting in the owner's units (issue 10 point 9), in Chromium against the whole system: US gallons and °dH
+ * DeviceSetting in the owner's units, in Chromium against the whole system: US gallons and °dH
  * chosen on Setting show converted values and ranges on DeviceSetting; an out-of-range value shows its error with the
  * range beside it; a save made with the page scrolled to the top shows its result in the sticky bar, and the device
  * receives its own units; the choice survives a reload and a second sign-in. Screenshots in all five languages.

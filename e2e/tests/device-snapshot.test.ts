@@ -39,7 +39,7 @@ async function shown(page: Page) {
 }
 
 /**
- * The last Device screen on the next start there (issue 12, decision 66): an owner who reloads the Device screen, or
+ * The last Device screen on the next start there: an owner who reloads the Device screen, or
  * reopens the app on it, sees that device's screen at once, painted by boot.js from what the app kept, before any of
  * the app's JavaScript has run — under the strict CSP, taking no taps, its live chip hidden — and the app then
  * replaces it with the live screen, which answers taps. Another device's screen paints nothing of it.
@@ -138,7 +138,7 @@ describe("the last Device screen paints before the app's JavaScript has run", ()
   });
 
   it("opened on a device with no snapshot of it: its frame paints in each of the five languages, fits 375 px, takes no taps, and the live screen replaces it", async () => {
-    // Issue 12 (the Device screen interactive within 2 s): index.html holds the screen as it shows while its device
+    // The Device screen is interactive within 2 s: index.html holds the screen as it shows while its device
     // loads, in each language, and boot.js paints it before the app's JavaScript has run.
     const page = await phone.context.newPage();
     await signInAsDemo(page, system.url);

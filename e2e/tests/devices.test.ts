@@ -7,7 +7,7 @@ import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * Devices in Chromium against the whole system (issue 4): binding a new softener by its pairing code, an advanced
+ * Devices in Chromium against the whole system: binding a new softener by its pairing code, an advanced
  * settings change that round-trips to the valve, a wrong value refused with the §5 text, and a command to a device
  * that went offline failing with "Device offline".
  */
@@ -63,7 +63,7 @@ describe("devices in Chromium", () => {
   it("binds a new softener to the household with its pairing code", async () => {
     await page.getByTestId("home-add-device").click();
     await page.getByTestId("device-network-screen").waitFor();
-    // The setup's first step offers New version, Old version or a pairing code (issue 9).
+    // The setup's first step offers New version, Old version or a pairing code.
     await page.getByTestId("network-setup-mode-code").click();
     await page.getByTestId("add-device-code").fill(`${identity.mac}:${identity.secret}`);
     await page.getByTestId("add-device-bind").click();

@@ -65,7 +65,7 @@ function inZone(iso: string): string {
 }
 
 /**
- * Faults in Chromium against the whole system (issue 10 point 5 "Faults are actionable"): the demo owner keeps
+ * Faults in Chromium against the whole system (faults are actionable): the demo owner keeps
  * My → Faults open while a simulated softener closes the water for a leak (513); the fault appears live, without a
  * reload, with the device, the local time, the cause in plain words, what to do, its help article and a service
  * request pre-filled with the device's diagnostics; "Reopen water" reopens the valve (forced-switch, once) and the

@@ -17,7 +17,7 @@ function welcome(lang: string): string {
 const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
 
 /**
- * The prerendered first screen (issue 12 "A phone opens the app fast"): index.html carries the Login screen in the
+ * The prerendered first screen (a phone opens the app fast): index.html carries the Login screen in the
  * five languages and boot.js shows the stored language's copy on #/login before any of the app's JavaScript has run;
  * the app's first render then puts the real Login in its place — the same elements, no loading spinner in between —
  * and the owner types into the real fields. Other routes paint nothing early.

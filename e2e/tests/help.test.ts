@@ -34,10 +34,10 @@ const AFTER_SALE = {
 const ARTICLE_API = "/api/business-basic-data/app/article";
 
 /**
- * Help articles and the list screens in Chromium (issue 5 "Tests": an article opens without signing in; "Done when …
- * in all five languages"): a help article opens on a phone that never signed in, in each of the five languages, with
- * the title the server answers for that language; the help list's search keeps exactly the matching articles; the
- * message centre, after-sales list and help list show their titles and tabs from the app's own five locales.
+ * Help articles and the list screens in Chromium: a help article opens on a phone that never signed in, in each of
+ * the five languages, with the title the server answers for that language; the help list's search keeps exactly the
+ * matching articles; the message centre, after-sales list and help list show their titles and tabs from the app's own
+ * five locales.
  */
 describe("help articles and list screens in five languages", () => {
   let system: System;

@@ -45,7 +45,7 @@ interface ShownCard {
 }
 
 /**
- * Home's dashboard in Chromium against the whole system (issue 10 "Home is a dashboard"), as the demo owner whose
+ * Home's dashboard in Chromium against the whole system, as the demo owner whose
  * phone is in Shanghai: the household total and every card's figures and badges equal what the dashboard API answers
  * for the same household and zone — one softener drawing water with a salt level entered, one regenerating, one in
  * vacation mode with its water closed; Home follows a vacation change live without a reload; Device shows the salt
@@ -152,7 +152,7 @@ describe("the Home dashboard in Chromium", () => {
 
   /**
    * Waits until the live Home is in and its hub-1 channel is connected: not the snapshot of the last Home that boot.js
-   * paints on a reload (decision 45), which carries the same test ids and a "live" chip of its own.
+   * paints on a reload, which carries the same test ids and a "live" chip of its own.
    */
   async function liveHome() {
     await page.locator('html:not([data-snapshot]) [data-testid="realtime-state"][data-state="2"]').waitFor({

@@ -36,7 +36,7 @@ async function shown(page: Page) {
 }
 
 /**
- * The last Home on the next start (issue 12): an owner who saw Home reopens the app and sees that Home at once,
+ * The last Home on the next start: an owner who saw Home reopens the app and sees that Home at once,
  * painted by boot.js from what the app kept, before any of the app's JavaScript has run — under the strict CSP,
  * taking no taps — and the app then replaces it with the live Home, which answers taps. Signing out removes it.
  */

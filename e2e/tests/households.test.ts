@@ -7,7 +7,7 @@ import { codeFromOutbox } from "../support/outbox.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
- * Households in Chromium against the whole system (issue 3): a new owner creates a household choosing its address;
+ * Households in Chromium against the whole system: a new owner creates a household choosing its address;
  * the demo owner invites her by QR code; she joins and sees the devices; administration passes to her; the former
  * administrator leaves and loses the devices at once.
  */
@@ -99,7 +99,7 @@ describe("households in Chromium", () => {
       .poll(() => memberPage.getByTestId("family-create-address-text").textContent())
       .not.toContain("Select household address");
     await memberPage.getByTestId("family-create-submit").click();
-    // A first household: the app offers to add a device now (issue 9); this owner adds one later.
+    // A first household: the app offers to add a device now; this owner adds one later.
     await memberPage.getByTestId("family-create-add-device-offer").waitFor();
     await memberPage.locator(".adm-dialog-footer button", { hasText: "Later" }).click();
     await memberPage.waitForSelector('[data-testid="home-screen"], [data-testid="family-list-screen"]', {

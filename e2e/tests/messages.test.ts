@@ -30,7 +30,7 @@ interface Member {
 }
 
 /**
- * The message centre in Chromium against the whole system (issue 5 "Tests"): two members of one household, their apps
+ * The message centre in Chromium against the whole system: two members of one household, their apps
  * open on Home in different languages (en, zh-Hans). A leak (513) on a simulated softener reaches both apps live over
  * hub 2 (toast and bell badge +1, latency logged), titled in each member's own language; opening the message marks
  * it read and the badge drops; mark-all-read clears every unread one. A message sent while the app is closed is there

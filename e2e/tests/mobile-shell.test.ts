@@ -41,13 +41,13 @@ async function serveWebView(root: string): Promise<{ server: Server; origin: str
 }
 
 /**
- * The shells' web layer (issue 15) in Chromium: apps/mobile/www (the web build with native-shell.js before the boot
+ * The shells' web layer in Chromium: apps/mobile/www (the web build with native-shell.js before the boot
  * script) served from an origin of its own, as the web view serves it (http://localhost:<port>), and the cloud on
  * another (the test system at http://127.0.0.1:<port>, named by the build's API host and allowing that origin by
- * CORS_ORIGINS: decision 53); the plugins' web implementations behind the adapter as in the shell, Bluetooth through
+ * CORS_ORIGINS); the plugins' web implementations behind the adapter as in the shell, Bluetooth through
  * Chromium's emulation as in the network-setup tests.
  */
-describe("mobile shell web layer (issue 15)", () => {
+describe("mobile shell web layer", () => {
   let system: Awaited<ReturnType<typeof startTestSystem>>;
   let webView: Awaited<ReturnType<typeof serveWebView>>;
   let phone: Awaited<ReturnType<typeof launchPhone>>;
@@ -84,7 +84,7 @@ describe("mobile shell web layer (issue 15)", () => {
         methods: Object.keys(bridge).sort(),
         language: await bridge.getLanguage(),
         config: await bridge.getConfig(),
-        // The boot script is inline (decision 52): the tag carrying data-entry.
+        // The boot script is inline in the page: the tag carrying data-entry.
         order: [
           [...document.scripts].findIndex((s) => s.src.endsWith("/native-shell.js")),
           [...document.scripts].findIndex((s) => s.dataset.entry !== undefined),

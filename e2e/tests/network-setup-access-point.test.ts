@@ -17,7 +17,7 @@ import { startTestSystem } from "../support/system.ts";
 const T = setupEn.networkSetup;
 
 /**
- * Network setup of an old module (access point and UDP) in Chromium (issue 9): without a native shell the app uses the
+ * Network setup of an old module (access point and UDP) in Chromium: without a native shell the app uses the
  * server's development bridge, which plays the phone's Wi-Fi and sends the BroadLink-style packets to the simulated
  * module on loopback (docs/device-protocol.md §13.3, §13.6). Success, and each failure of the smart flow (spec §4).
  */

@@ -31,7 +31,7 @@ const FAILURE_NAMES: Record<number, string> = {
 };
 
 /**
- * Network setup over Bluetooth in Chromium (issue 9): the real Web Bluetooth API against a simulated WIFI-BL3372
+ * Network setup over Bluetooth in Chromium: the real Web Bluetooth API against a simulated WIFI-BL3372
  * module played through Chromium's BluetoothEmulation (browser-level CDP), the device chooser answered through
  * DeviceAccess (page-level CDP), the whole system behind it (factory, activation, broker, binding, hub 1). The
  * emulation is browser-wide, so these tests run one at a time in one browser.

@@ -15,7 +15,7 @@ import {
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * Every screen of the network setup (issue 9) in all five languages at 375×812: mode, pairing code, the step page,
+ * Every screen of the network setup in all five languages at 375×812: mode, pairing code, the step page,
  * permissions, the Wi-Fi page with its network sheet and an error, a chooser cancelled, progress running over
  * Bluetooth and over the access point, a failure, the interrupted setup after a reload, and NoFamily's offer to add a
  * device. Each is saved under e2e/screenshots/ for a person to look at, and checked for what a person would see

@@ -33,7 +33,7 @@ function cacheState(page: Page, name: string): Promise<{ names: string[]; urls: 
 }
 
 /**
- * The installed app's delivery in Chromium (issue 12): the build's precompressed copies and the worker's shell list;
+ * The installed app's delivery in Chromium: the build's precompressed copies and the worker's shell list;
  * the service worker keeps the shell, so with the network off a reload of `#/login` still shows the Login screen from
  * the cache; and a new build's worker replaces the shell (its own cache, the older one deleted, the page reloaded).
  * The system serves a copy of apps/web/dist, which the last test changes as a new build would.

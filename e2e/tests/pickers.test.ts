@@ -5,7 +5,7 @@ import { launchPhone } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * The shared pickers and dialogs of spec §2 on /Test, /Test2, /Test3 (issue 3), and the AddressSelect dialog with no
+ * The shared pickers and dialogs of spec §2 on /Test, /Test2, /Test3, and the AddressSelect dialog with no
  * internet: every rule is read back from the page's printed result.
  */
 describe("pickers and the address dialog in Chromium", () => {

@@ -7,7 +7,7 @@ import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
- * Roles (issue 10 "admin-only actions hidden from members", spec §6): a member of the demo household sees no
+ * Roles (admin-only actions hidden from members, spec §6): a member of the demo household sees no
  * "Invite members" and no "add device" on Home, in every language, while the administrator sees both.
  */
 describe("what a member is offered", () => {
@@ -71,7 +71,7 @@ describe("what a member is offered", () => {
       // What a member may do stays: push management and the device order.
       expect(await page.getByTestId("home-push").count()).toBe(1);
       await snap(page, `home-member-${lang}`);
-      // The household's region reads in the interface language (the region data's names, issue 10).
+      // The household's region reads in the interface language (the region data's names).
       await openRoute(page, system.url, "/FamilyDetails", { familyId }, "family-details-screen");
       await expect
         .poll(() => page.getByTestId("family-details-location").textContent(), { timeout: 10_000 })

@@ -16,7 +16,7 @@ const locale = (lang: string): Locale =>
   JSON.parse(fs.readFileSync(path.join(import.meta.dirname, `../../apps/web/src/locales/${lang}.json`), "utf8"));
 
 /**
- * Login, Register and Home at 375×812 in zh-Hans and en (issue 2 "Done when"): each screen shows its texts in the
+ * Login, Register and Home at 375×812 in zh-Hans and en: each screen shows its texts in the
  * chosen language, and a screenshot is kept in e2e/screenshots/ for a person to look at.
  */
 describe.each(["zh-Hans", "en"])("screens in %s", (lang) => {

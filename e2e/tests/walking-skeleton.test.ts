@@ -8,7 +8,7 @@ import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * The walking skeleton in Chromium against the whole system (issue 2 §7): registration with the code from the
+ * The walking skeleton in Chromium against the whole system: registration with the code from the
  * outbox, the demo owner's live device list, a regeneration and a drop-off seen without a reload.
  */
 describe("walking skeleton in Chromium", () => {

@@ -5,7 +5,7 @@ import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
- * Web Push in the installed web app (issue 5), in Chromium: the built app registers its service worker; a push
+ * Web Push in the installed web app, in Chromium: the built app registers its service worker; a push
  * message in the shape the server's Web Push provider sends ({title, body, messageId, …}) shows a notification, and
  * tapping it opens that message. The push is delivered through the DevTools protocol (no push service is reachable
  * here); the server side of Web Push (VAPID, aes128gcm) is tested against a local endpoint in apps/server.

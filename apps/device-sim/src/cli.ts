@@ -9,7 +9,7 @@
  * --new N appends N fresh identities to the fleet file, registers them (with --server), prints their pairing codes
  * and runs them with the others; with --create-only it exits after printing.
  *
- * Or one brand-new softener in network-setup mode (issue 9; docs/device-sim.md "Setup mode"):
+ * Or one brand-new softener in network-setup mode (docs/device-sim.md "Setup mode"):
  *   npm run sim -- --setup-mode [--generation new|old] [--fail <failure>] [--server http://127.0.0.1:8080]
  *                  [--browser http://127.0.0.1:9222] [--ap-port 48880] [--lan-port 48881] [--time-scale N]
  * It is registered at the factory, prints what the box shows and the Wi-Fi networks in range, then waits for the app:

@@ -52,7 +52,7 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
   telemetryIntervalMs?: number;
   /**
    * Timer source of the model ticks, telemetry, OTA steps and the MQTT keep-alive (scheduler.ts). A fleet passes one
-   * {@link SharedScheduler} to all its devices, so 10,000 devices cost one Node timer, not 30,000 (issue 14); alone, a
+   * {@link SharedScheduler} to all its devices, so 10,000 devices cost one Node timer, not 30,000; alone, a
    * device uses Node timers of its own.
    */
   scheduler?: Scheduler;
@@ -160,7 +160,7 @@ export class SimulatedDevice extends EventEmitter {
   /**
    * Starts the clock and connects. Resolves on the first CONNACK — or, when {@link stop} is called before one, then.
    * A refused or failed connection is logged and retried forever with jittered exponential backoff
-   * (`reconnectPeriodMs` doubling up to `reconnectMaxMs`, issue 14), so this may wait as long as the broker refuses.
+   * (`reconnectPeriodMs` doubling up to `reconnectMaxMs`), so this may wait as long as the broker refuses.
    * @throws only with `reconnectPeriodMs: 0`, when the broker refuses the credentials or cannot be reached (the device
    * is then stopped).
    */
@@ -342,7 +342,8 @@ export class SimulatedDevice extends EventEmitter {
       clean: true,
       keepalive: 30,
       reconnectPeriod: retries ? reconnectDelayMs(0, policy, random) : 0,
-      // A refused CONNACK (not yet provisioned, a changed password) is retried like a lost connection (issue 14).
+      // A refused CONNACK (not yet provisioned, a changed password) is retried like a lost connection,
+      // so a device the server provisions later comes online by itself.
       reconnectOnConnackError: retries,
       connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
       ...(this.opts.scheduler ? { timerVariant: mqttTimerOf(this.opts.scheduler) } : {}),

@@ -25,7 +25,7 @@ export interface FleetOptions {
   connectConcurrency?: number;
   /**
    * Timer source shared by every device (default: a new {@link SharedScheduler} of the fleet's own, so the whole fleet
-   * runs on one Node timer; issue 14).
+   * runs on one Node timer).
    */
   scheduler?: Scheduler;
   /** Extra options applied to every device (tick and report intervals, logging). */

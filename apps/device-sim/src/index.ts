@@ -1,7 +1,7 @@
 /**
  * Simulated water softeners for AquaPilot: a control-valve model ({@link SoftenerModel}), a device speaking the
  * device protocol v1 over MQTT ({@link SimulatedDevice}), fleets of them ({@link createFleet}), and a brand-new
- * softener in network-setup mode ({@link SetupModeDevice}, issue 9) with its Bluetooth provisioning service
+ * softener in network-setup mode ({@link SetupModeDevice}) with its Bluetooth provisioning service
  * ({@link BlsyncGattModel}) and Chromium's Bluetooth emulation ({@link attachBluetoothPeripheral}).
  * See docs/device-protocol.md and docs/device-sim.md.
  */

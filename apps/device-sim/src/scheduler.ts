@@ -1,5 +1,5 @@
 /**
- * One timer for a whole fleet (issue 14 "a simulated fleet of 10,000 must be cheap"): instead of two or three
+ * One timer for a whole fleet (a simulated fleet of 10,000 must be cheap): instead of two or three
  * `setInterval`s per device, every periodic job of every device is an entry in one binary heap ordered by due time,
  * and one `setInterval` of `resolutionMs` runs whatever is due. Cancelling is O(1) (the entry is marked and skipped
  * when it reaches the top). docs/device-sim.md §14.

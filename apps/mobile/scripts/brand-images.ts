@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-/** The brand colour of the shells' icons and splash screens (issue 15). */
+/** The brand colour of the shells' icons and splash screens. */
 export const BRAND = "#0093dd";
 
 /** The drop of apps/web/public/favicon.svg, in a 64×64 box. */

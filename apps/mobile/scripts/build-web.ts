@@ -5,13 +5,14 @@ import { build } from "vite";
 import { apiBaseUrlOf } from "../../web/src/shared/bridge/index.ts";
 
 /**
- * Builds the shells' web directory `apps/mobile/www` (capacitor.config.json webDir; issue 15): the web app's build
+ * Builds the shells' web directory `apps/mobile/www` (capacitor.config.json webDir): the web app's build
  * (`apps/web/dist`, run `npm run build -w apps/web` first) without its precompressed copies, plus `native-shell.js`
  * (src/shell.ts bundled as one classic script: the bridge over the plugins), loaded by index.html before the boot script so
  * `window.AquaPilotNative` exists before any of the app's code runs. `apiBaseUrl` (default: the environment's
  * `AQUAPILOT_API_URL`, else src/shell-config.ts's production host) is the cloud the app calls, written into
- * native-shell.js and served as the native config's `apiBaseUrl` (decision 53). Throws when the web build is missing
- * or `apiBaseUrl` is not an absolute http(s) URL without credentials, query or fragment.
+ * native-shell.js and served as the native config's `apiBaseUrl`, since the shell's page comes from the web view's own
+ * origin. Throws when the web build is missing or `apiBaseUrl` is not an absolute http(s) URL without credentials,
+ * query or fragment.
  */
 export async function buildShellWeb(
   options: { webDist?: string; outDir?: string; apiBaseUrl?: string } = {},
@@ -59,7 +60,7 @@ export async function buildShellWeb(
 }
 
 /**
- * Puts `<script src="./native-shell.js"></script>` right before the boot script (inline since decision 52: the tag
+ * Puts `<script src="./native-shell.js"></script>` right before the boot script (inline in the page: the tag
  * carrying `data-entry`), or at the end of the head, once. Throws when the page has neither.
  */
 export function injectShellScript(html: string): string {

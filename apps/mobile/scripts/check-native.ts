@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The CI check of issue 15: `cap sync` works offline on a fresh clone, and the committed native projects are what it
+ * The shells' CI check: `cap sync` works offline on a fresh clone, and the committed native projects are what it
  * generates. Copies the tracked files of `apps/mobile` (`git ls-files`, as a fresh clone has them; their working-tree
  * content, so an edit is checked before it is committed) into a temporary repository beside it (`apps/.cap-sync-check-*`, ignored) with a
  * stand-in web directory and the installed node_modules, runs the Capacitor CLI there with every proxy pointed at a closed port (no

@@ -26,7 +26,7 @@ export interface ShellPlugins {
 
 /**
  * What the bridge reads from its surroundings: the platform, the tenant, the API host (an absolute http(s) URL, the
- * cloud the app calls: decision 53) and the safe areas (see safe-area.ts).
+ * cloud the app calls, as the page comes from the web view's own origin) and the safe areas (see safe-area.ts).
  */
 export interface ShellEnvironment {
   platform: string;
@@ -79,7 +79,7 @@ function extrasOf(extras: string | undefined): Record<string, unknown> {
  * - getLanguage: Device's language tag through {@link appLanguage};
  * - getConfig: statusBarHeight / safeAreaBottom (CSS px, `env.safeAreas`), pushRegistrationId (JPush, null while it
  *   has none or after {@link REGISTRATION_WAIT_MS}), tenant, appVersion (App.getInfo), platform and apiBaseUrl (the
- *   cloud's address, `env.apiBaseUrl`: decision 53);
+ *   cloud's address, `env.apiBaseUrl`);
  * - checkPermission(name): "location" (Geolocation), "bluetooth" (BleClient.initialize, which asks on Android 12+ and
  *   iOS), "notifications" (JPush), and the other aliases of spec §6 (AquaShell); asks when the state is "prompt";
  *   unknown names → false;

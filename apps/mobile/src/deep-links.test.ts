@@ -9,7 +9,7 @@ function opened(hash: string | null): { path: string; params: object } | null {
   return { path, params: parseRouteParams(search ? `?${search}` : "") };
 }
 
-describe("deep links (issue 15)", () => {
+describe("deep links", () => {
   it("opens the screens with the params they read (spec §2 navigation params)", () => {
     expect(opened(deepLinkHash("aquapilot://messages"))).toEqual({ path: "/MessageDetails", params: {} });
     expect(opened(deepLinkHash("aquapilot://message/42"))).toEqual({ path: "/MessageDetails", params: { id: "42" } });

@@ -15,13 +15,13 @@ function route(path: string, params?: Record<string, string>): string {
 }
 
 /**
- * Deep links of the shells (issue 15 "the share-code QR and messages open the right screen in the app"): the hash
+ * Deep links of the shells (the share-code QR and messages open the right screen in the app): the hash
  * route a link opens, or null for a link the app does not take. Accepted, with the scheme and hosts of
  * {@link SHELL_CONFIG}:
  * - `aquapilot://messages` and `aquapilot://message` → `#/MessageDetails` (the message centre, spec §2);
  *   `aquapilot://message/<id>` → that message (`params {"id"}`);
  * - `aquapilot://join/<shareCode>` → `#/FamilyList` with `params {"shareCode"}`: the household list opens its join
- *   panel with the code filled in (issue 3 joining by share code; spec §2 FamilyList);
+ *   panel with the code filled in (joining by share code; spec §2 FamilyList);
  * - `aquapilot://device/<deviceId>` and `aquapilot://device/<deviceId>?familyId=<familyId>` → the Device screen
  *   (`params {"deviceId", "familyId"}`, as Home and the message centre open it; without the household the screen
  *   shows the device but not its household's live channel);

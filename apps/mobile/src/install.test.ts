@@ -63,7 +63,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("the shell's bridge as the web app sees it (issue 15, spec §7 native bridge)", () => {
+describe("the shell's bridge as the web app sees it (spec §7 native bridge)", () => {
   it("language: Chinese tags become zh-Hans, others their primary subtag", async () => {
     expect(await getNativeLanguage()).toBe("zh-Hans");
     vi.mocked(Device.getLanguageTag).mockResolvedValueOnce({ value: "en-US" });
@@ -83,7 +83,7 @@ describe("the shell's bridge as the web app sees it (issue 15, spec §7 native b
       tenant: null,
       appVersion: "2.0.0",
       platform: "android",
-      // the build's AQUAPILOT_API_URL, production's host without one (decision 53)
+      // the build's AQUAPILOT_API_URL, production's host without one
       apiBaseUrl: "https://app.aquapilot.cn",
     });
     vi.mocked(JPush.getRegistrationID).mockRejectedValueOnce(new Error("not registered yet"));
@@ -194,7 +194,7 @@ describe("the shell's bridge as the web app sees it (issue 15, spec §7 native b
   });
 });
 
-describe("the shell's events (issue 15)", () => {
+describe("the shell's events", () => {
   it("hardware back calls the app's back handler; the app is minimised when it is not loaded", () => {
     fire(appListeners, "backButton", { canGoBack: false });
     expect(App.minimizeApp).toHaveBeenCalledTimes(1);

@@ -61,7 +61,7 @@ function whenReady(ready: () => boolean, fn: () => void): Promise<boolean> {
 }
 
 /**
- * Installs the shell on `win` (issue 15), before the web app's code runs (www/native-shell.js, first script of
+ * Installs the shell on `win`, before the web app's code runs (www/native-shell.js, first script of
  * index.html's head):
  * - `window.AquaPilotNative` = {@link createNativeBridge} over the real plugins;
  * - hardware back (Android) → `window.AquaPilotBack()` (closes the top dialog first, spec §2); the app is minimised

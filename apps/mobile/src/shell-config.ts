@@ -5,9 +5,9 @@ declare const __AQUAPILOT_API_URL__: string | undefined;
 export const DEFAULT_API_BASE_URL = "https://app.aquapilot.cn";
 
 /**
- * Build-time settings of the shells (issue 15), the same for Android and iOS.
+ * Build-time settings of the shells, the same for Android and iOS.
  * `tenant`: the ABP tenant the app's calls carry (spec §3 native config `tenant`); null for the host tenant.
- * `apiBaseUrl`: the cloud every API call, token call, hub and image goes to (native config `apiBaseUrl`, decision 53):
+ * `apiBaseUrl`: the cloud every API call, token call, hub and image goes to (native config `apiBaseUrl`):
  * the page itself comes from the web view's own origin (https://localhost on Android, capacitor://localhost on iOS).
  * Set per build with `AQUAPILOT_API_URL=<url> npm run sync -w apps/mobile` (apps/mobile/README.md "API host");
  * {@link DEFAULT_API_BASE_URL} otherwise.

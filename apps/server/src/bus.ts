@@ -13,15 +13,15 @@ export type BusEvent =
   | { type: "user.revoked"; userId: string }
   /**
    * Fields of the user that a signed-in request carries changed (user name, name, e-mail, phone, language, master
-   * flag; issue 14): per-process caches of the user's token checks drop them. Access is unchanged (hubs ignore it).
+   * flag): per-process caches of the user's token checks drop them. Access is unchanged (hubs ignore it).
    */
   | { type: "user.changed"; userId: string }
-  /** One session (sign-in) of the user ended (logout, replayed refresh token; issue 11): hubs close its connections. */
+  /** One session (sign-in) of the user ended (logout, replayed refresh token): hubs close its connections. */
   | { type: "session.ended"; userId: string; sessionId: string }
   /** Membership of a family changed: hubs re-evaluate who receives that family's device events. */
   | { type: "family.members-changed"; familyId: string }
   /**
-   * The household's device list changed in a way no `device.changed` announces (its order; issue 14): per-process
+   * The household's device list changed in a way no `device.changed` announces (its order): per-process
    * copies of the list drop it (modules/family-device/list-cache.ts). Hubs ignore it.
    */
   | { type: "family.devices-changed"; familyId: string }
@@ -31,30 +31,30 @@ export type BusEvent =
    * `event.userId`, so every open screen of theirs fetches what it shows again.
    */
   | { type: "domain.event"; event: TDomainEvent }
-  /** A message was stored for `userId` (issue 5); hub 2 sends it as ReceiveMessage to that user's sessions. */
+  /** A message was stored for `userId`; hub 2 sends it as ReceiveMessage to that user's sessions. */
   | { type: "message.created"; userId: string; message: TMessage }
   /**
-   * A server process's gateway is alive and holds its devices' subscriptions (sent every second; decision 73,
+   * A server process's gateway is alive and holds its devices' subscriptions (sent every second;
    * iot/assignment.ts): the gateways share the devices out among the live ones. Hubs ignore it.
    */
   | { type: "gateway.alive"; gatewayId: string }
-  /** A gateway is stopping (decision 73): the others take its devices at once. Hubs ignore it. */
+  /** A gateway is stopping: the others take its devices at once. Hubs ignore it. */
   | { type: "gateway.leaving"; gatewayId: string }
   /**
-   * A device's broker account was just created (`mac`: 12 upper-case hex digits; decision 73): the gateway that owns
+   * A device's broker account was just created (`mac`: 12 upper-case hex digits): the gateway that owns
    * it subscribes to its topics before the device can connect. Hubs ignore it.
    */
   | { type: "device.provisioned"; mac: string };
 
 export interface Bus {
-  /** True when other server processes share this bus (Redis): their gateways can be heard (decision 73). */
+  /** True when other server processes share this bus (Redis): their gateways can be heard. */
   readonly crossProcess: boolean;
   /** Delivers the event to every subscriber (in this process, or in every process for a shared bus). */
   publish(event: BusEvent): void;
   /** Registers a handler; returns the function that removes it. */
   subscribe(handler: (event: BusEvent) => void): () => void;
   /**
-   * Registers a handler for the events this process published only (issue 14): work that must happen once per event
+   * Registers a handler for the events this process published only: work that must happen once per event
    * across N processes — recording what a device reported — runs in the process whose gateway handled the message.
    * Returns the function that removes it.
    */

@@ -4,7 +4,7 @@ import { defaultGatewayClientId } from "./system.ts";
 
 const URL_WITH_PASSWORD = "mqtt://aquapilot-gateway:s3cret-Gateway-Pass@127.0.0.1:1883";
 
-/** The external-broker settings of issue 14 (docs/deploy.md "External MQTT broker (Mosquitto)"). */
+/** The external-broker settings (docs/deploy.md "External MQTT broker (Mosquitto)"). */
 describe("external MQTT broker settings", () => {
   it("defaults: plain broker, assigned subscriptions, no gateway client id", () => {
     const config = loadConfig({});

@@ -22,7 +22,7 @@ const ZEnv = z.object({
   /** External MQTT broker (Mosquitto, EMQX); when absent the embedded Aedes broker listens on MQTT_HOST:MQTT_PORT. */
   MQTT_URL: optionalUrl,
   /**
-   * Who keeps the device accounts of the MQTT_URL broker (issue 14; docs/deploy.md): "plain" (default) the operator;
+   * Who keeps the device accounts of the MQTT_URL broker (docs/deploy.md): "plain" (default) the operator;
    * "mosquitto-dynsec" the server, through Mosquitto's dynamic-security control API with the credentials of MQTT_URL.
    */
   MQTT_BROKER_KIND: z.enum(["plain", "mosquitto-dynsec"]).default("plain"),
@@ -35,7 +35,7 @@ const ZEnv = z.object({
     .regex(/^[0-9A-Za-z._:-]{1,64}$/, "expected 1–64 letters, digits, '.', '_', ':' or '-'")
     .optional(),
   /**
-   * With MQTT_URL, how each server process's gateway subscribes (decision 73): "assigned" (default) shares the devices
+   * With MQTT_URL, how each server process's gateway subscribes: "assigned" (default) shares the devices
    * out among the live gateways, each holding plain persistent subscriptions to its own, which Mosquitto 2.0 keeps
    * across its restarts; "shared" subscribes through `$share/gateways/…` (a broker that keeps shared subscriptions in
    * its sessions, e.g. EMQX); "plain" takes every device (one process only — each process would handle every message).
@@ -54,13 +54,13 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   /**
-   * Redis shared by every server process (issue 14, docs/deploy.md): the bus's pub/sub backplane (redis-bus.ts, so a
+   * Redis shared by every server process (docs/deploy.md): the bus's pub/sub backplane (redis-bus.ts, so a
    * device event handled by any process reaches every process's hubs), the single use of hub connection tokens across
    * processes, and the HTTP rate limits and sign-in lockouts (security/limits.ts), which then count in Redis.
    */
   REDIS_URL: optionalUrl,
   /**
-   * Which peers may name the client's address in X-Forwarded-For (Fastify `trustProxy`, issue 11): "loopback" (the
+   * Which peers may name the client's address in X-Forwarded-For (Fastify `trustProxy`): "loopback" (the
    * default: a reverse proxy on the same host), "true" (any peer: only when nothing reaches the server except
    * through the proxy), "false" (never), or a comma list of addresses, CIDRs and the names loopback, linklocal,
    * uniquelocal. The per-address rate limits key on the address found this way, so trusting a peer that is not a
@@ -74,7 +74,7 @@ const ZEnv = z.object({
     .transform((text): boolean | string => (text === "true" ? true : text === "false" ? false : text)),
   /**
    * The origins whose pages may call the API, the token endpoint, the hubs' negotiate and the uploads across origins
-   * (CORS, decision 53): a comma list of `scheme://host[:port]`, by default the native shells' web views
+   * (CORS): a comma list of `scheme://host[:port]`, by default the native shells' web views
    * (`https://localhost` on Android, `capacitor://localhost` on iOS); "none" for no cross-origin caller at all. The
    * browser's app on the server's own origin needs no entry.
    */
@@ -102,7 +102,7 @@ const ZEnv = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(1_000_000).default(1),
   /**
    * How long (ms) a server process may answer a bearer token's check (user, security stamp, session), a household
-   * membership and a household's device list from memory (issue 14 "API", auth/request-cache.ts,
+   * membership and a household's device list from memory (auth/request-cache.ts,
    * modules/family-device/list-cache.ts). The bus events that change them (user.revoked, session.ended, user.changed,
    * family.members-changed, device.changed, family.devices-changed) drop them at once; this bounds what a lost event
    * or a change made outside the server (the set-master script) can leave. 0 turns the caches off.
@@ -134,7 +134,7 @@ const ZEnv = z.object({
    * once into DATA_DIR/external-callback.secret.
    */
   EXTERNAL_CALLBACK_SECRET: z.string().min(16).optional(),
-  // Messages and push (issue 5; docs/messages-push.md).
+  // Messages and push (docs/messages-push.md).
   /** JPush application key and master secret; when either is empty, pushes to phones go to the outbox (demo). */
   JPUSH_APP_KEY: z.string().default(""),
   JPUSH_MASTER_SECRET: z.string().default(""),
@@ -152,7 +152,7 @@ const ZEnv = z.object({
     .default("mailto:push@aquapilot.example"),
   /** A device offline for longer than this many minutes gets an "offline" message (once per offline period). */
   OFFLINE_MESSAGE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
-  // Network setup (issue 9; docs/device-protocol.md §13).
+  // Network setup (docs/device-protocol.md §13).
   /**
    * The broker URL devices are told in activation step one (`mqttUrl`, §13.4), e.g. mqtts://mqtt.example.com:8883
    * when devices reach the broker through a public name or a TLS front. Unset → the device link's own broker URL
@@ -208,9 +208,9 @@ const RENAMED: Record<string, string> = {
  * LOG_LEVEL info, APP_ENV development, CUSTOMER_SERVICE_PHONE 114, MAP_TYPE 4 (Tianditu), MAP_KEY_* empty,
  * SIM_AP_UDP_PORT 48880, SIM_LAN_UDP_PORT 48881, MQTT_PUBLIC_URL unset, TRUST_PROXY loopback, RATE_LIMIT_SCALE 1,
  * AUTH_CACHE_MS 5000, CORS_ORIGINS https://localhost,capacitor://localhost, MQTT_BROKER_KIND plain, MQTT_SUBSCRIPTIONS assigned, GATEWAY_CLIENT_ID unset (system.ts derives
- * one; issue 14).
+ * one).
  * With APP_ENV=production the secrets given in the environment must be strong (auth/secret-policy.ts
- * `weakSecretProblems`, issue 11).
+ * `weakSecretProblems`).
  * @throws ConfigError naming each invalid variable, e.g. "PORT: expected an integer 0-65535, got "abc"", or each weak
  *   production secret ("EXTERNAL_CALLBACK_SECRET: too short for production …"), or MQTT_BROKER_KIND other than
  *   plain without MQTT_URL, or a replaced variable still set (MQTT_SHARED_SUBSCRIPTIONS); secret values are never

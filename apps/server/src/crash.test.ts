@@ -8,7 +8,7 @@ import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.
 import { DEMO_ACCOUNT } from "./system.ts";
 
 /**
- * Crash suite (issue 11): the real server process (`node src/server.ts`, Node's own type stripping, with its
+ * Crash suite: the real server process (`node src/server.ts`, Node's own type stripping, with its
  * simulated softeners and the embedded broker) is killed with SIGKILL in the middle of a burst of acknowledged writes —
  * after-sales requests, device renames and commands through the device-control API answered by the simulator — then
  * started again on the same DATA_DIR / database. Every write the server acknowledged (HTTP 200) must be there after the restart.

@@ -36,7 +36,7 @@ export interface DeviceCommandPort {
 }
 
 /**
- * What the modules need from the broker (implemented in src/iot, issue 14): give it a device's account at the moments
+ * What the modules need from the broker (implemented in src/iot): give it a device's account at the moments
  * the server holds the device's clear secret (factory registration, the demo fleet, activation). With a broker that
  * needs nothing (the embedded one) it resolves true at once.
  */

@@ -16,7 +16,7 @@ import { BODY_NOT_KEPT } from "./notify/index.ts";
 import { DEMO_ACCOUNT, startSystem } from "./system.ts";
 
 /**
- * "Production is production" (issue 11): with APP_ENV=production there is no demo owner, no factory route, dev bridge
+ * "Production is production": with APP_ENV=production there is no demo owner, no factory route, dev bridge
  * or /dev/outbox, no code in the log or the outbox table, and the start is refused on a weak secret (named, never
  * shown) or while the demo account keeps its published password.
  */

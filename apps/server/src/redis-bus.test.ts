@@ -34,8 +34,8 @@ const range = (publisher: string, from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => `${publisher}:${from + i}`);
 
 /**
- * RedisBus (issue 14 "Redis backplane"): two buses on one throwaway redis-server (with a password) stand for two
- * server processes. Each subscriber of each bus gets every event of both publishers exactly once and in each
+ * RedisBus, the backplane of N server processes: two buses on one throwaway redis-server (with a password) stand for
+ * two server processes. Each subscriber of each bus gets every event of both publishers exactly once and in each
  * publisher's order; after a Redis restart the buses reconnect and events published then are delivered; the password
  * never reaches the log; close() ends both connections.
  */
@@ -118,7 +118,7 @@ describe.skipIf(why !== null)("RedisBus", () => {
     }
   });
 
-  it("carries the events the per-process caches drop entries on (issue 14 API), user.changed included", async () => {
+  it("carries the events the per-process caches drop entries on, user.changed included", async () => {
     const before = got.b1.length;
     const sent: BusEvent[] = [
       { type: "user.changed", userId: "cache:1" },

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Bus, BusEvent } from "./bus.ts";
 
-/** The Redis pub/sub channel every server process publishes its bus events on (issue 14, docs/deploy.md). */
+/** The Redis pub/sub channel every server process publishes its bus events on (docs/deploy.md). */
 export const REDIS_BUS_CHANNEL = "aquapilot:bus:v1";
 
 /**
@@ -74,7 +74,7 @@ async function endConnection(redis: Redis): Promise<void> {
 }
 
 /**
- * The bus of N server processes (issue 14 "Redis backplane", docs/deploy.md): every event goes to this process's
+ * The bus of N server processes (the Redis backplane, docs/deploy.md): every event goes to this process's
  * subscribers synchronously (as {@link InProcessBus} does) and, as JSON `{o: processId, e: event}`, to one Redis
  * pub/sub channel; each process delivers the channel's events of other processes to its subscribers and skips its
  * own echo, so every subscriber of every process receives each event exactly once, in each publisher's order.

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   try {
     system = await startSystem(config);
   } catch (err) {
-    // Refusals of production (issue 11: demo credentials) read like configuration errors: the message, no stack.
+    // Refusals of production (the demo credentials) read like configuration errors: the message, no stack.
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);

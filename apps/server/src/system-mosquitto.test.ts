@@ -14,7 +14,7 @@ const why = mosquittoMissing();
 if (why) console.log(`system with Mosquitto: skipped, ${why}`);
 
 /**
- * Issue 14: `startSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
+ * `startSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
  * security and MQTT_BROKER_KIND=mosquitto-dynsec. It used to die with "Not authorized" (the simulated fleet was unknown
  * to the broker); now the server provisions the fleet's accounts and the softeners come online — and a broker that is
  * down at start does not stop the server: gateway, provisioning and fleet catch up once it is there.

@@ -55,23 +55,23 @@ export interface System {
  * the database is empty, registers the devices' credentials (in the database, and with MQTT_BROKER_KIND=mosquitto-dynsec
  * in the broker) and starts the simulated softeners without waiting for refused ones (they retry with backoff). With
  * REDIS_URL the
- * bus is a {@link RedisBus} (issue 14: every process's hubs hear every process's events; the start waits up to 5 s
+ * bus is a {@link RedisBus} (every process's hubs hear every process's events; the start waits up to 5 s
  * for its subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are
  * single use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their
  * clients to reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so processes
  * sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Outside production
  * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
- * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production (issue 11) there is
+ * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production there is
  * no demo owner, no factory route, bridge or /dev/outbox, and the start is refused while the demo account still
  * signs in with its published password. `opts.webDistDir` serves another built web app at "/" (default apps/web/dist;
- * the web benchmark of issue 12 serves a copy with its static baseline page).
+ * the web benchmark serves a copy with its static baseline page).
  * @throws ConfigError when production finds the demo credentials; errors of the parts; after closing what had started.
  */
 export async function startSystem(
   config: AppConfig,
   opts: {
     logger?: ReturnType<typeof createLogger>;
-    /** Built web app to serve instead of apps/web/dist (the browser tests of issue 12 serve a copy they change). */
+    /** Built web app to serve instead of apps/web/dist (browser tests serve a copy they change). */
     webDistDir?: string;
   } = {},
 ): Promise<System> {
@@ -104,7 +104,7 @@ export async function startSystem(
       mqttPort: config.MQTT_PORT,
       logger: logger.child({ module: "iot" }),
       onTelemetry: rollupTelemetryBatch,
-      // PostgreSQL: two write batches side by side (decision 56: each batch takes what arrived while it was written,
+      // PostgreSQL: two write batches side by side (each batch takes what arrived while it was written,
       // so more lanes only mean more, smaller transactions on the same cores); SQLite has one connection.
       telemetryBatch: { lanes: engine === "postgres" ? 2 : 1 },
     });
@@ -129,7 +129,7 @@ export async function startSystem(
       tokenClaims: redisBus ? redisConnectionTokenClaims(redisBus.commands) : undefined,
     });
     // After a gap in the backplane, events of other processes may be missing: clients reconnect and re-read, and
-    // the cached token checks, memberships and device lists (issue 14 "API") are read again.
+    // the cached token checks, memberships and device lists are read again.
     const stopResync = redisBus?.onResume(({ downMs }) => {
       app.auth.forgetCachedChecks();
       app.memberships.clear();
@@ -138,7 +138,7 @@ export async function startSystem(
       logger.warn({ downMs, connections: asked }, "bus: Redis back after a gap; hub clients asked to reconnect");
     });
     if (stopResync) cleanups.push(async () => stopResync());
-    // Messages (issue 5): hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
+    // Messages: hub 2 delivery, device events → messages, and the worker (pending delivery, offline watcher).
     const stopForwarding = forwardMessagesToHub(bus, hubs);
     cleanups.push(async () => stopForwarding());
     deviceLink.gateway.setEventHook(async (e) => {
@@ -162,7 +162,7 @@ export async function startSystem(
     }
     if (config.SIM_DEVICES > 0) writeFleetFile(fleetFile, file);
     const devices = file.devices.slice(0, config.SIM_DEVICES);
-    // Production is production (issue 11): never a demo owner with a published password.
+    // Production is production: never a demo owner with a published password.
     const seeded =
       config.APP_ENV === "production"
         ? null
@@ -193,7 +193,7 @@ export async function startSystem(
     const fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
     cleanups.push(() => fleet.stop());
     // Resolves after each device's first attempt: one the broker refuses (or a broker that is down) keeps retrying
-    // with backoff and never stops the server starting (issue 14).
+    // with backoff and never stops the server starting.
     const online = await fleet.start();
     if (online < devices.length) {
       logger.warn({ online, devices: devices.length }, "simulated devices not connected yet; they keep retrying");
@@ -207,7 +207,7 @@ export async function startSystem(
 
 /**
  * Refuses a production start while the demo owner (created by an earlier start outside production on the same
- * database) still signs in with the published demo password (issue 11: a known credential is a weak secret).
+ * database) still signs in with the published demo password (a known credential is a weak secret).
  * @throws ConfigError naming the account and what to do; the password is not repeated.
  */
 export async function refuseDemoCredentials(db: Db): Promise<void> {
@@ -229,7 +229,7 @@ export { DEMO_ACCOUNT };
 /**
  * The gateway's MQTT client id when GATEWAY_CLIENT_ID is unset: `aquapilot-gw-<host name>-<port>` (host name cut to
  * letters, digits, '.', '-' and 40 characters), stable across restarts of one process and different for processes on
- * other ports or hosts, so each keeps its own persistent session on an external broker (issue 14). PORT 0 (a free
+ * other ports or hosts, so each keeps its own persistent session on an external broker. PORT 0 (a free
  * port, tests) has no stable name: a random suffix then.
  */
 export function defaultGatewayClientId(port: number, hostname: string = os.hostname()): string {

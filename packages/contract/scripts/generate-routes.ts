@@ -1,7 +1,7 @@
 /**
  * `npm run generate -w packages/contract`: writes src/routes.generated.ts, the zod-free run-time table of every
- * endpoint that the web app imports through `@aquapilot/contract/wire` (issue 12). Run it after changing an
- * endpoint's method, path, query or body; src/routes.generated.test.ts fails while the file is stale.
+ * endpoint that the web app imports through `@aquapilot/contract/wire`, so its first screen loads no schema. Run it
+ * after changing an endpoint's method, path, query or body; src/routes.generated.test.ts fails while the file is stale.
  */
 import { writeFileSync } from "node:fs";
 import { generateRoutesModule } from "../src/endpoints/to-wire.ts";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZText } from "./endpoints/define.ts";
 
 /**
- * Device activation over HTTP (issue 9; docs/device-protocol.md §13.4): the two steps a module takes after joining
+ * Device activation over HTTP (docs/device-protocol.md §13.4): the two steps a module takes after joining
  * the owner's Wi-Fi and before its persistent MQTT connection. Plain JSON (not the app's ABP envelope), device-facing.
  *
  * 1. `POST /iot/v1/activation/begin` `{mac, model?, firmwareVersion?}` → `{nonce, expiresInSeconds, serverTime,

@@ -1,7 +1,7 @@
 /**
  * Plain values of the wire (spec §3, §6, §7): paths, names, units and limits that both sides need at run time. No zod
- * here: the web app imports these (through `@aquapilot/contract/wire`) on its first screen without loading a schema
- * (issue 12). The schemas that use these values import them from here.
+ * here: the web app imports these (through `@aquapilot/contract/wire`) on its first screen without loading a schema,
+ * so a phone opens the app fast. The schemas that use these values import them from here.
  */
 
 // ---------- OAuth token endpoint and permissions (spec §6, §7) ----------
@@ -39,7 +39,7 @@ export type TTokenEndedReason = (typeof TOKEN_ENDED_REASONS)[number];
 // ---------- Device control and statistics export (spec §7) ----------
 
 /**
- * The low-salt reminder setting (issue 10 "Salt an owner can trust"): "remind me when salt runs out within N days",
+ * The low-salt reminder setting: "remind me when salt runs out within N days",
  * a whole number of days from `min` to `max`; `default` until a member changes it.
  */
 export const SALT_REMINDER_DAYS = { min: 1, max: 30, default: 7 } as const;
@@ -111,7 +111,7 @@ export const FILE_UPLOAD_PREFIX = "/uploads/files/";
  */
 export const MESSAGE_TYPES = { deviceAlarm: 1, deviceNotice: 2, announcement: 3 } as const;
 
-// ---------- Units (issue 4) ----------
+// ---------- Units ----------
 
 /**
  * Volume units the owner can choose: litres or US gallons (1 US gal = 3.785411784 L). Flows follow: L/min or gal/min.
@@ -153,13 +153,13 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**
- * Request header carrying the phone's IANA time zone (e.g. "Europe/Paris"), sent by the app on every call (issue 10
- * "One clock"): the server cuts "today", day, week and month buckets at the owner's local midnight with it. Absent or
- * unknown → UTC.
+ * Request header carrying the phone's IANA time zone (e.g. "Europe/Paris"), sent by the app on every call, so
+ * every day the owner sees is their local day: the server cuts "today", day, week and month buckets at the owner's
+ * local midnight with it. Absent or unknown → UTC.
  */
 export const TIME_ZONE_HEADER = "X-Time-Zone";
 
-/** Largest `skipCount` of a paged list query (issue 11: every number bounded; no list is this long). */
+/** Largest `skipCount` of a paged list query (every number a client sends is bounded; no list is this long). */
 export const MAX_SKIP_COUNT = 1_000_000;
 
 // ---------- Real-time hubs (spec §7) ----------
@@ -213,7 +213,8 @@ export const DOMAIN_EVENT_KINDS = [
 export type DomainEventKind = (typeof DOMAIN_EVENT_KINDS)[number];
 
 /**
- * `error` texts of hub Close messages the app reacts to (issue 14; decision 54). The official client surfaces them as
+ * `error` texts of hub Close messages the app reacts to: the server names why it closed, so the app can act at once
+ * (read its households again, or go to Login). The official client surfaces them as
  * `Error("Server returned an error on close: <text>")` to `onreconnecting` (allowReconnect: true) or `onclose`.
  */
 export const HUB_CLOSE_ERRORS = {
@@ -232,10 +233,10 @@ export const HUB_CLOSE_ERRORS = {
   sessionEnded: "The session has ended.",
 } as const;
 
-// ---------- Development bridge (issue 9) ----------
+// ---------- Development bridge ----------
 
 /**
- * The development bridge (issue 9; docs/device-protocol.md §13.6): what a native shell does for the old
+ * The development bridge (docs/device-protocol.md §13.6): what a native shell does for the old
  * (access point) setup — read the phone's Wi-Fi, join and leave the module's access point, send the join packet,
  * discover on the home network — done by the server on loopback against the simulator, so the flow can be tried in a
  * browser with `npm start`. Mounted only when APP_ENV is not production (like /dev/factory); the UDP targets are the

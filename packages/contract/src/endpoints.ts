@@ -60,7 +60,7 @@ export type ResultOf<E extends Endpoint | WireEndpoint> = z.output<SchemasOf<E>[
 
 /**
  * Form body of `POST /connect/token` (RFC 6749 §4.3 password grant, §6 refresh): every field bounded single-line text
- * (issue 11 "one input rule"); a field that breaks it answers 400 `invalid_request`.
+ * (the one input rule); a field that breaks it answers 400 `invalid_request`.
  */
 export const ZTokenRequest = z.discriminatedUnion("grant_type", [
   z.object({

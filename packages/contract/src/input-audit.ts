@@ -29,7 +29,7 @@ const hasRule = (schema: z.ZodType, ...rules: string[]) =>
 
 /**
  * Walks an input schema (a query, body, path-values or form-body schema) and answers every place that breaks the
- * one input rule of issue 11, as "path: problem" texts (empty when the schema keeps it):
+ * one input rule (bounded input, no control characters), as "path: problem" texts (empty when the schema keeps it):
  * a string without a maximum length, or without the text rule (ZText / ZMultilineText, or a built-in format that
  * admits no control character); a number without both a minimum and a maximum; an array without a maximum length; a
  * record without a key limit (ZRecord); any type that accepts unbounded input (unknown, any, bigint, …).

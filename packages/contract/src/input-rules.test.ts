@@ -33,7 +33,7 @@ function inputSchemas(): Array<[string, z.ZodType]> {
   return out;
 }
 
-describe("one input rule at the edge (issue 11)", () => {
+describe("one input rule at the edge", () => {
   it("bounds every string, number, array and record of every endpoint, and keeps control characters out", () => {
     const schemas = inputSchemas();
     const problems = schemas.flatMap(([name, schema]) => auditInputSchema(schema, name));

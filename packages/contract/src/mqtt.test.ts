@@ -39,7 +39,7 @@ const STATE = {
   settings: { resinVolume: 25, regeneratingTriggerTime: "02:00", currentTime: "", saltUsedKg: 36 },
 };
 
-describe("MQTT payload bounds (issue 11)", () => {
+describe("MQTT payload bounds", () => {
   it("accepts what a valve sends and normalises times to UTC with milliseconds", () => {
     const r = ZMqttState.parse({ ...STATE, ts: "2026-03-10T10:00:00+02:00" });
     expect(r.ts).toBe(TS);

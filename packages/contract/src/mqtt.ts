@@ -44,7 +44,7 @@ export function allDevicesTopic(channel: MqttChannel): string {
 
 /**
  * Every channel of one device, e.g. `aq/v1/devices/A1B2C3D4E5F6/+` (a gateway's subscription to the devices assigned
- * to it; decision 73).
+ * to it).
  */
 export function deviceChannelsTopic(mac: string): string {
   return `${MQTT_TOPIC_ROOT}/${normaliseMac(mac)}/+`;
@@ -59,7 +59,7 @@ export function parseDeviceTopic(topic: string): { mac: string; channel: MqttCha
   return { mac: parts[3], channel };
 }
 
-/** How a client of the device link waits between connection attempts (docs/device-protocol.md §1, issue 14). */
+/** How a client of the device link waits between connection attempts (docs/device-protocol.md §1). */
 export interface ReconnectBackoff {
   /** Delay before the first retry, ms. */
   initialMs: number;
@@ -94,7 +94,7 @@ export function reconnectDelayMs(
 }
 
 /**
- * Largest MQTT packet the cloud reads, bytes of the packet's remaining length (topic, packet id and payload; issue 11).
+ * Largest MQTT packet the cloud reads, bytes of the packet's remaining length (topic, packet id and payload).
  * The largest legitimate message, a state report with all 26 settings, is about 1.5 KB; the embedded broker closes a
  * connection that announces a bigger packet before reading it, and the gateway drops a bigger payload from an
  * external broker (set Mosquitto's `message_size_limit` / EMQX's `max_packet_size` to the same value).
@@ -121,7 +121,7 @@ export const DEVICE_REPORT_MARGIN_SECONDS = 60;
 export const COUNTER_RESET_EVENT = "counter-reset";
 
 /**
- * Physical bounds of the numbers a device reports (issue 11), units in the names. Generous on purpose (a valve
+ * Physical bounds of the numbers a device reports, units in the names. Generous on purpose (a valve
  * reporting a value beyond them is broken or hostile), and above every value the simulator can produce.
  */
 export const MQTT_BOUNDS = {
@@ -154,7 +154,7 @@ function ZText(max: number) {
 const ZDeviceId = ZText(MQTT_BOUNDS.idChars).min(1);
 
 /**
- * ISO 8601 time on the device clock (issue 11): at most 40 characters, a real calendar instant with `Z` or an offset,
+ * ISO 8601 time on the device clock: at most 40 characters, a real calendar instant with `Z` or an offset,
  * normalised to UTC with milliseconds (`Date.toISOString()`, so text order is time order). Whether the time is
  * plausible is the gateway's question (it depends on the server's clock and the device clock's measured rate).
  */
@@ -178,7 +178,7 @@ export type ReportedSettingName = AdvancedSettingName | "saltUsedKg";
 type SettingRule = { kind: "number"; min: number; max: number; int?: true } | { kind: "hhmm" } | { kind: "datetime" };
 
 /**
- * What a device may report for each setting (issue 11): the bounds a valve accepts (the simulator's, which contain
+ * What a device may report for each setting: the bounds a valve accepts (the simulator's, which contain
  * the cloud's per-model bounds of docs/device-protocol.md §9), times of day "HH:mm", `currentTime` an ISO time or "".
  */
 export const REPORTED_SETTING_RULES = {
@@ -233,8 +233,8 @@ function settingValueOk(rule: SettingRule, value: unknown): value is number | st
 }
 
 /**
- * Keeps the settings of a report that the cloud knows and that lie within {@link REPORTED_SETTING_RULES}, pure
- * (issue 11): unknown names and out-of-range or mistyped values are dropped (listed in `dropped`), never stored.
+ * Keeps the settings of a report that the cloud knows and that lie within {@link REPORTED_SETTING_RULES}, pure:
+ * unknown names and out-of-range or mistyped values are dropped (listed in `dropped`), never stored.
  * Input: the `settings` object as received (any shape); output in a fresh object (no prototype keys carried over).
  */
 export function sanitizeReportedSettings(raw: unknown): { settings: TReportedSettings; dropped: string[] } {
@@ -259,7 +259,7 @@ export const ZMqttReportedSettings = z
 /**
  * Reported state (retained). Units: litres (L), litres per minute (L/min), seconds (s), kilograms (kg).
  * `settings` carries the advanced settings of spec §3 as the device currently applies them. Every number is finite
- * and within {@link MQTT_BOUNDS}; every text is bounded (issue 11).
+ * and within {@link MQTT_BOUNDS}; every text is bounded.
  */
 export const ZMqttState = z.object({
   v: z.literal(1),
@@ -269,7 +269,7 @@ export const ZMqttState = z.object({
   stationRemainingSeconds: ZSeconds.nullable(),
   /**
    * When the current station began, on the device clock (which a time sync moves together with `ts`); null in service.
-   * With `ts` and `stationDurationSeconds` the app computes a countdown that never runs backwards (issue 10).
+   * With `ts` and `stationDurationSeconds` the app computes a countdown that never runs backwards.
    */
   stationStartedAt: ZTs.nullable().optional(),
   /** Total length of the current station as the valve runs it, s; null in service. */

@@ -7,7 +7,7 @@ import { generateRoutesModule, toWire } from "./endpoints/to-wire.ts";
 import { deviceFlowStatisticsCsv, endpoints } from "./endpoints.ts";
 import * as wire from "./wire.ts";
 
-describe("routes.generated.ts (issue 12: the zod-free endpoint table of the web app)", () => {
+describe("routes.generated.ts (the zod-free endpoint table of the web app)", () => {
   it("is what the generator writes from the contract now (run `npm run generate -w packages/contract`)", () => {
     const committed = readFileSync(new URL("./routes.generated.ts", import.meta.url), "utf8");
     expect(committed).toBe(generateRoutesModule(endpoints, { deviceFlowStatisticsCsv }));

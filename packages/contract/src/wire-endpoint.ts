@@ -2,7 +2,7 @@ import type { Endpoint } from "./endpoints/define.ts";
 import type { Endpoints } from "./endpoints.ts";
 
 /**
- * One endpoint of spec §7 as the web app needs it at run time (issue 12): method, verbatim path and the names of
+ * One endpoint of spec §7 as the web app needs it at run time: method, verbatim path and the names of
  * the parameters it declares — no zod schema, so a screen can call any endpoint without loading zod or the contract's
  * schemas. The schemas stay attached as a type only (`schemas`), so the client is typed from them exactly as from
  * the full {@link Endpoint}. The table of every endpoint, `endpoints` of `@aquapilot/contract/wire`, is generated

@@ -1,5 +1,5 @@
 /**
- * `@aquapilot/contract/wire`: the contract without zod (issue 12) — the enums (spec §3), the plain wire values
+ * `@aquapilot/contract/wire`: the contract without zod — the enums (spec §3), the plain wire values
  * (paths, permission names, units, limits) and the run-time endpoint table, with every type of the full contract.
  * The web app imports run-time values from here only, so its first screen loads no schema; the schemas themselves
  * (`@aquapilot/contract`) load with the few screens that validate with them.

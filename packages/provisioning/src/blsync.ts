@@ -1,5 +1,5 @@
 /**
- * Bluetooth provisioning frames of the new WIFI-BL3372 module (issue 9; docs/device-protocol.md §13), following
+ * Bluetooth provisioning frames of the new WIFI-BL3372 module (docs/device-protocol.md §13), following
  * Bouffalo Lab's blsync_ble in bl_iot_sdk (components/stage/blsync_ble: transfer.c, encrypt_layer.c, payload.c;
  * service and characteristic UUIDs from components/network/ble/blestack/src/services/wifi_prov.h).
  *

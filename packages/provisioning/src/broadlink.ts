@@ -1,7 +1,7 @@
 /**
  * UDP packets of the old WIFI-BL3372 module (2024 and before, smart/AP setup), modelled on the BroadLink protocol
  * as python-broadlink implements it (mjg59/python-broadlink: broadlink/__init__.py `setup()`, broadlink/device.py
- * `scan()`, broadlink/protocol.py `Datetime.pack`; protocol.md). Issue 9; docs/device-protocol.md §13.
+ * `scan()`, broadlink/protocol.py `Datetime.pack`; protocol.md). See docs/device-protocol.md §13.
  *
  * - Join packet (0x88 bytes), sent by the phone to the module's access point: SSID and password, their lengths, the
  *   security mode, byte 0x26 = 0x14, and the checksum at 0x20.

@@ -1,6 +1,6 @@
 /**
  * What the two network-setup flows of spec §4 report: the module's Wi-Fi state answer (Bluetooth flow), the failure
- * codes of both flows, the progress steps, and the module names (issue 9; docs/device-protocol.md §13).
+ * codes of both flows, the progress steps, and the module names (docs/device-protocol.md §13).
  */
 
 import { BluetoothSetupState } from "@aquapilot/contract";

@@ -15,7 +15,7 @@ export async function isBluetoothEmulationAlive(session: CdpSession): Promise<bo
 
 /**
  * Makes a new-generation {@link SetupModeDevice} appear to Chromium's Web Bluetooth through the DevTools
- * `BluetoothEmulation` domain (issue 9; docs/device-protocol.md §13.6): Chromium plays the radio, the simulated
+ * `BluetoothEmulation` domain (docs/device-protocol.md §13.6): Chromium plays the radio, the simulated
  * module answers its GATT operations. Works on a browser-level CDP session (playwright-core
  * `browser.newBrowserCDPSession()`), e.g. from `npm run sim -- --setup-mode --browser http://127.0.0.1:9222` or a
  * browser test.

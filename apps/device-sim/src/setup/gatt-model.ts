@@ -1,6 +1,6 @@
 /**
- * The provisioning GATT service of the new WIFI-BL3372 module as a transport-independent model (issue 9;
- * docs/device-protocol.md §13.1–§13.2): GATT writes go in, GATT reads come out, and the meaning of each request
+ * The provisioning GATT service of the new WIFI-BL3372 module as a transport-independent model
+ * (docs/device-protocol.md §13.1–§13.2): GATT writes go in, GATT reads come out, and the meaning of each request
  * (store the SSID, connect, report the Wi-Fi state, …) is delegated to a {@link BlsyncModule}. Whatever carries the
  * bytes — Chromium's DevTools BluetoothEmulation (cdp-peripheral.ts), a test, a browser test — calls
  * {@link BlsyncGattModel.write} and {@link BlsyncGattModel.read}.

@@ -1,6 +1,6 @@
 /**
  * The simulated neighbourhood of Wi-Fi networks a setup-mode softener and the development bridge's phone share
- * (issue 9; docs/device-protocol.md §13.5). One router serves AquaHome on both bands; the module sees only 2.4 GHz
+ * (docs/device-protocol.md §13.5). One router serves AquaHome on both bands; the module sees only 2.4 GHz
  * (spec §9 "Wi-Fi band 2.4GHz only").
  */
 

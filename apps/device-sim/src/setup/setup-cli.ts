@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --setup-mode …` (issue 9; docs/device-sim.md "Setup mode"): one brand-new softener in network-setup
+ * `npm run sim -- --setup-mode …` (docs/device-sim.md "Setup mode"): one brand-new softener in network-setup
  * mode, printed as an owner would see it, waiting for the app over Chromium's Bluetooth emulation (new generation)
  * or the development bridge's UDP (old generation).
  */

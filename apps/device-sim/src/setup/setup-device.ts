@@ -1,5 +1,5 @@
 /**
- * A brand-new softener in network-setup mode (issue 9; docs/device-protocol.md §13, docs/device-sim.md "Setup mode"):
+ * A brand-new softener in network-setup mode (docs/device-protocol.md §13, docs/device-sim.md "Setup mode"):
  * an unprovisioned WIFI-BL3372 module that the app puts onto the owner's Wi-Fi, over Bluetooth (new generation,
  * §13.2) or over its access point and UDP (old generation, §13.3). It walks the setup states honestly against a
  * simulated neighbourhood of networks, activates itself with the real cloud over HTTP (§13.4), opens its persistent

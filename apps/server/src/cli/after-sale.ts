@@ -1,5 +1,5 @@
 /**
- * Operator script of the service team (issue 5 "after-sales"): lists after-sales requests and marks one handled with
+ * Operator script of the service team: lists after-sales requests and marks one handled with
  * a reply, which the owner then reads in the app (and can no longer edit or withdraw). Uses the server's
  * configuration (DATABASE_URL or the SQLite file in DATA_DIR).
  *

@@ -4,7 +4,7 @@ import { call } from "../../test/call.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { storeAnnouncement } from "./announce.ts";
 
-describe("npm run announce (issue 5 platform announcements)", () => {
+describe("npm run announce (platform announcements)", () => {
   let t: TestApp;
   let aId: string;
   let bId: string;
@@ -45,7 +45,7 @@ describe("npm run announce (issue 5 platform announcements)", () => {
     await expect(storeAnnouncement(t.db, t.config, { title: " ", content: "x" })).rejects.toThrow(RangeError);
   });
 
-  it("keeps the languages it was written in: each reader gets theirs, else the main text (issue 10)", async () => {
+  it("keeps the languages it was written in: each reader gets theirs, else the main text", async () => {
     await storeAnnouncement(t.db, t.config, {
       title: "Price change",
       content: "From March",

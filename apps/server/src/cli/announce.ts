@@ -1,12 +1,12 @@
 /**
- * Operator script (issue 5 "platform announcements"): stores a type-3 message for every active user, or for the one
+ * Operator script (platform announcements): stores a type-3 message for every active user, or for the one
  * user with `--user <email>`. Uses the server's configuration (DATABASE_URL or the SQLite file in DATA_DIR).
  *
  *   npm run announce -- --title "Maintenance tonight" --content "The service pauses 02:00–02:30." [--user a@b.c]
  *     [--title-fr "Maintenance ce soir" --content-fr "Le service s'interrompt de 02:00 à 02:30." …]
  *
  * `--title-<lang>`/`--content-<lang>` (lang: zh-Hans, en, es, ru, fr) add the announcement in other languages: each
- * reader gets the one in their current language, and `--title`/`--content` when it is not among them (issue 10).
+ * reader gets the one in their current language, and `--title`/`--content` when it is not among them.
  *
  * The messages are stored unpublished; the running server's message worker delivers them (hub 2 ReceiveMessage and
  * push) within seconds, or at its next start. Exit codes: 0 done, 1 no live account with that e-mail, 2 bad usage

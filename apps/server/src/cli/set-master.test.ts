@@ -17,7 +17,8 @@ describe("device master (spec §6): only the operator script grants it", () => {
     (await call(t.app, endpoints.applicationConfiguration, { as: token })).result.auth.grantedPolicies;
 
   beforeAll(async () => {
-    // A short cache lifetime: the CLI runs in its own process, off the server's bus (issue 14 AUTH_CACHE_MS).
+    // A short cache lifetime: the CLI runs in its own process, off the server's bus, so a server sees its change
+    // only when AUTH_CACHE_MS has run out.
     t = await createTestApp({ env: { AUTH_CACHE_MS: "300" } });
     await registerByEmail(t.app, "master@example.com", "master-pass");
     await registerByEmail(t.app, "plain@example.com", "plain-pass");

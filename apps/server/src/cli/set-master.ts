@@ -5,7 +5,7 @@
  *   node apps/server/src/cli/set-master.ts <email> [--off]
  *
  * A running server sees the change within AUTH_CACHE_MS (default 5 s): grantedPolicies come from the signed-in
- * user, whose token check each server process keeps that long (issue 14), and this script's own process has no way
+ * user, whose token check each server process keeps that long, and this script's own process has no way
  * onto the servers' bus. Exit codes: 0 done, 1 no live account with that e-mail, 2 bad usage or configuration.
  */
 import { pathToFileURL } from "node:url";
@@ -16,7 +16,7 @@ import { type Db, openDatabase } from "../db/index.ts";
 /**
  * Sets users.is_master of the live account with `email` (compared trimmed, lower case) to 1 (`master` true) or 0.
  * Answers whether such an account exists. With `bus` (a caller inside a server process) it publishes `user.changed`,
- * so the processes on that bus drop the user's cached token checks at once (issue 14).
+ * so the processes on that bus drop the user's cached token checks at once.
  */
 export async function setMaster(db: Db, email: string, master: boolean, bus?: Pick<Bus, "publish">): Promise<boolean> {
   const row = await db

@@ -161,7 +161,7 @@ async function signIn(baseUrl: string, username: string, password: string): Prom
 /**
  * A softener on MQTT 3.1.1 (the device protocol's, docs/device-protocol.md §1) that publishes QoS 1 telemetry only
  * while connected, reconnects with the device backoff, and keeps what the broker acknowledged. A 3.1.1 PUBACK says
- * nothing more than "taken": every acknowledged report must be stored (decision 73).
+ * nothing more than "taken": every acknowledged report must be stored.
  */
 class TelemetryDevice {
   readonly client: MqttClient;
@@ -235,7 +235,7 @@ const GATEWAYS = ["aquapilot-gw-cluster-a", "aquapilot-gw-cluster-b"] as const;
 
 const randomMac = () => `02${randomBytes(5).toString("hex").toUpperCase()}`;
 
-/** A random MAC that `gateway` owns among {@link GATEWAYS} (decision 73's assignment), or any when undefined. */
+/** A random MAC that `gateway` owns among {@link GATEWAYS} (its share of the devices), or any when undefined. */
 const macOwnedBy = (gateway?: string): string => {
   for (;;) {
     const mac = randomMac();
@@ -250,7 +250,7 @@ const macOwnedBy = (gateway?: string): string => {
 const handedOver = () => new Promise((r) => setTimeout(r, HANDOVER_GRACE_MS + GATEWAY_HEARTBEAT_MS + 500));
 
 /**
- * Issue 14 "Tests": the cluster as an operator runs it, all from Debian's packages — PostgreSQL (the suite's throwaway
+ * The cluster as an operator runs it, all from Debian's packages — PostgreSQL (the suite's throwaway
  * cluster), a throwaway redis-server, Mosquitto with dynamic security (test/mosquitto.ts) — and two server processes
  * (`node apps/server/src/server.ts`, children of this test) sharing DATABASE_URL, REDIS_URL, the gateway account of
  * MQTT_URL with MQTT_BROKER_KIND=mosquitto-dynsec, and one DATA_DIR (the shared secrets), each with its own PORT and
@@ -259,7 +259,7 @@ const handedOver = () => new Promise((r) => setTimeout(r, HANDOVER_GRACE_MS + GA
  * Skipped, with the reason printed, when PostgreSQL, redis-server, Mosquitto (with its plugin and clients) or nginx is
  * missing.
  */
-describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue 14)", () => {
+describe.skipIf(why !== null)("cluster: two server processes behind nginx", () => {
   let database: TestDatabase;
   let redis: ThrowawayRedis;
   let mosquitto: TestMosquitto;
@@ -386,7 +386,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     const onB = track(await openSession(b.url, ownerToken));
     // Through the balancer: negotiate and WebSocket may land on different processes (stateless tokens).
     const viaNginx = track(await openSession(balancer.url, ownerToken));
-    // One device owned by each gateway (decision 73), so each process handles some of the reports, and each must
+    // One device owned by each gateway, so each process handles some of the reports, and each must
     // reach the sessions of both processes. Six reports, one at a time, alternating between the two devices.
     const owned = [await telemetryDevice(GATEWAYS[0]), await telemetryDevice(GATEWAYS[1])];
     await handedOver();
@@ -467,7 +467,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
     const member = await signIn(a.url, email, "member-pass-1");
     const listOnB = async () =>
       (await call({ url: b.url }, endpoints.getFamilyDevices, { as: member, query: { familyId } })).status;
-    expect(await listOnB()).toBe(200); // B caches the membership now (issue 14 "API")
+    expect(await listOnB()).toBe(200); // B caches the membership now
     const memberOnB = track(await openSession(b.url, member));
     const ownerOnB = track(await openSession(b.url, ownerToken));
     const device = devices[0] as TelemetryDevice & { id: string };
@@ -503,7 +503,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
   it("a household's device list kept by B follows a new order and a rename made through A within a second", async () => {
     const listOn = (url: string) =>
       okResult(call({ url }, endpoints.getFamilyDevices, { as: ownerToken, query: { familyId } }));
-    const ids = (await listOn(b.url)).map((d) => d.id); // B keeps the list now (decision 72)
+    const ids = (await listOn(b.url)).map((d) => d.id); // B keeps the list now
     expect(ids.length).toBeGreaterThan(1);
     const order = [...ids].reverse();
     const sorted = await call({ url: a.url }, endpoints.updateDeviceSort, {
@@ -601,7 +601,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx (issue
   }, 120_000);
 
   it("Mosquitto restarted under QoS 1 telemetry from MQTT 3.1.1 devices: every acknowledged report stored exactly once", async () => {
-    // Mosquitto 2.0 restores the gateways' sessions with their plain subscriptions to their devices (decision 73),
+    // Mosquitto 2.0 restores the gateways' sessions with their plain subscriptions to their devices,
     // so a report sent before a gateway reconnects waits in its session; a 3.1.1 device never sends one again.
     // A device of each gateway.
     const fleet = devices.slice(0, 2) as Array<TelemetryDevice & { id: string }>;

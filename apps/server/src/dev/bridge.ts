@@ -45,7 +45,7 @@ function packetBytes(base64: string): Uint8Array {
 export type DevBridgeOptions = SimulatedPhoneOptions;
 
 /**
- * The development bridge (issue 9; docs/device-protocol.md §13.6; packages/contract/src/dev-bridge.ts), plain JSON,
+ * The development bridge (docs/device-protocol.md §13.6; packages/contract/src/dev-bridge.ts), plain JSON,
  * for one {@link SimulatedPhone} per registration (one per server process). Mount it only when APP_ENV is not
  * production (src/dev `registerDevelopmentRoutes`).
  *

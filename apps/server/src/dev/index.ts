@@ -19,7 +19,7 @@ export async function registerDevelopmentRoutes(
   opts: {
     config: Pick<AppConfig, "APP_ENV" | "SIM_AP_UDP_PORT" | "SIM_LAN_UDP_PORT">;
     db: Db;
-    /** The broker's device accounts (issue 14): the factory route provisions each registered device there. */
+    /** The broker's device accounts: the factory route provisions each registered device there. */
     accounts?: DeviceAccountsPort;
     bridge?: Partial<DevBridgeOptions>;
   },

@@ -40,7 +40,7 @@ export class NotOnHomeNetwork extends Error {
 }
 
 /**
- * The development bridge's simulated phone (issue 9; docs/device-protocol.md §13.6): one per server process, in
+ * The development bridge's simulated phone (docs/device-protocol.md §13.6): one per server process, in
  * memory. It is on a home network of the neighbourhood (or on the module's access point) and talks UDP only to the
  * simulator's two loopback ports — never to an address from a request. Results have the shapes of
  * packages/contract/src/dev-bridge.ts.

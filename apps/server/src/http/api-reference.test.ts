@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { API_REFERENCE_PATH } from "./api-reference.ts";
 import { OPENAPI_PATH } from "./openapi.ts";
 
-describe("the interactive API reference (issue 13 item 5), development only", () => {
+describe("the interactive API reference over /openapi.json, development only", () => {
   let dev: TestApp;
   let production: TestApp;
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { OPENAPI_PATH } from "./openapi.ts";
 
-// The interactive API reference of development (issue 13 item 5): Scalar's page (@scalar/fastify-api-reference) over
+// The interactive API reference of development: Scalar's page (@scalar/fastify-api-reference) over
 // /openapi.json. The page and its script come from the package (no CDN, nothing fetched from elsewhere); never
 // mounted with APP_ENV=production (app.ts).
 

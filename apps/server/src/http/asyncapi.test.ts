@@ -14,7 +14,7 @@ function asyncApi300Validator() {
   return ajv.compile(specs.schemasWithoutId["3.0.0"]);
 }
 
-describe("GET /asyncapi.json: the AsyncAPI 3.0 document of the device link (issue 13 item 5)", () => {
+describe("GET /asyncapi.json: the AsyncAPI 3.0 document of the device link", () => {
   let t: TestApp;
   let served: AsyncApiDocument;
   const validate = asyncApi300Validator();

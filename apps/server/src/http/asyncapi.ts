@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 
-// The AsyncAPI 3.0 document of the device link (issue 13 item 5; docs/device-protocol.md §1–§3), generated from the
+// The AsyncAPI 3.0 document of the device link (docs/device-protocol.md §1–§3), generated from the
 // contract's topics and payload schemas (packages/contract/src/mqtt.ts) at run time. Served at GET /asyncapi.json.
 
 /** Path of the served document. */

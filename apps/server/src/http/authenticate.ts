@@ -21,7 +21,8 @@ declare module "fastify" {
  * Decorates `app.auth`, `request.user` and `request.lang`, and adds the hook that reads `Authorization: Bearer …`
  * (spec §7 "Token sent as bearer header") and `Accept-Language` on every request. A missing or invalid token leaves
  * `request.user` null; routes that need a user answer 401 through {@link requireUser}. The token check is cached per
- * process (AuthService, issue 14); the service stops following the bus when the app closes.
+ * process (AuthService), so a request need not read its session again; the service stops following the bus when the
+ * app closes.
  */
 export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorate("auth", auth);

@@ -13,8 +13,9 @@ import { COMPRESSION_THRESHOLD_BYTES, skipsCompression, variesByEncoding } from 
 import { IMMUTABLE, NO_STORE, REVALIDATE } from "./security-headers.ts";
 
 /**
- * Compression and caching of issue 12: the web app's precompressed files picked by Accept-Encoding, the dynamic
- * answers compressed by @fastify/compress, what stays uncompressed, and the onSend hooks around them.
+ * Compression and caching, so a phone opens the app fast: the web app's precompressed files picked by
+ * Accept-Encoding, the dynamic answers compressed by @fastify/compress, what stays uncompressed, and the onSend hooks
+ * around them.
  */
 
 /** The body of an answer decoded by its Content-Encoding (br, gzip or none). */
@@ -47,7 +48,7 @@ function text(kind: string, lines = 200): string {
   );
 }
 
-describe("web app delivery: precompressed files by Accept-Encoding, cache headers by kind (issue 12)", () => {
+describe("web app delivery: precompressed files by Accept-Encoding, cache headers by kind", () => {
   let t: TestApp;
   let web: string;
   const files = new Map<string, Buffer>();
@@ -179,7 +180,7 @@ describe("web app delivery: precompressed files by Accept-Encoding, cache header
   });
 });
 
-describe("dynamic answers compressed by @fastify/compress (issue 12)", () => {
+describe("dynamic answers compressed by @fastify/compress", () => {
   let t: TestApp;
   const regions = `${endpoints.getRegionChildren.path}?serviceRegion=2`;
 
@@ -246,7 +247,7 @@ describe("dynamic answers compressed by @fastify/compress (issue 12)", () => {
   });
 });
 
-describe("compression around streams and the hubs (issue 12)", () => {
+describe("compression around streams and the hubs", () => {
   let app: FastifyInstance;
   let close: () => Promise<void>;
   const csv = Array.from({ length: 2000 }, (_, i) => `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z,${i}\n`);

@@ -29,7 +29,7 @@ function corsHeaders(headers: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith("access-control-")));
 }
 
-describe("CORS for the native shells' origins (decision 53)", () => {
+describe("CORS for the native shells' origins only, without credentials", () => {
   let t: TestApp;
   let web: string;
 

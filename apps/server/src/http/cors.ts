@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /**
- * Cross-origin access for the native shells (decision 53): their page is served from the web view's own origin
+ * Cross-origin access for the native shells: their page is served from the web view's own origin
  * (`https://localhost` on Android, `capacitor://localhost` on iOS) and calls this server's API, token endpoint, hubs
  * and uploads across origins. Only the configured origins (`CORS_ORIGINS`) get CORS headers, never `*`, and never
  * `Access-Control-Allow-Credentials`: the app authenticates by bearer token and sends no cookies. The browser's app on

@@ -1,7 +1,7 @@
 import type { MessageKey } from "./messages.ts";
 
 /**
- * Size limits at the HTTP edge (issue 11 "one input rule at the edge"), answered in the ABP envelope in the caller's
+ * Size limits at the HTTP edge (the one input rule at the edge), answered in the ABP envelope in the caller's
  * language by http/edge.ts and http/error-handler.ts.
  */
 export const EDGE_LIMITS = {
@@ -18,7 +18,7 @@ export const EDGE_LIMITS = {
 } as const;
 
 /**
- * A request refused at the edge before routing reached a handler (issue 11): a URL too long (414), a header with a
+ * A request refused at the edge before routing reached a handler: a URL too long (414), a header with a
  * control character (400). Thrown by the edge hook so that each scope's error handler shapes the answer: the ABP
  * envelope in the caller's language (http/error-handler.ts), `{error: "invalid-request"}` on device activation.
  */

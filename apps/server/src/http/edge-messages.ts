@@ -1,7 +1,7 @@
 import { catalogue } from "./catalogue.ts";
 
 /**
- * Texts of the one input rule at the edge (issue 11) in the five languages (spec §1); English is the source. Used by
+ * Texts of the one input rule at the edge in the five languages (spec §1); English is the source. Used by
  * http/validation.ts (forbidden characters, too many entries) and http/edge.ts (body, URL and header limits).
  */
 export const edgeMessages = catalogue(

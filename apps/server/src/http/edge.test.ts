@@ -10,7 +10,7 @@ import { EDGE_LIMITS } from "./edge.ts";
 import { translate } from "./messages.ts";
 
 /**
- * One input rule at the edge (issue 11): a NUL or another control character in any part of a request — query, path,
+ * One input rule at the edge: a NUL or another control character in any part of a request — query, path,
  * JSON body, form body, header — is a 400 in the ABP envelope in the caller's language naming the field, the same on
  * SQLite and PostgreSQL (before, PostgreSQL answered 500 "invalid byte sequence for encoding UTF8: 0x00"); bodies,
  * URLs and path values over their limits, unreadable bodies and malformed URLs are answered in the envelope too.
@@ -24,7 +24,7 @@ interface Envelope {
   __abp: true;
 }
 
-describe.each(ENGINES)("the edge on %s (issue 11)", (engine) => {
+describe.each(ENGINES)("the edge on %s", (engine) => {
   let t: TestApp;
   let auth: string;
   let figures = 0;

@@ -38,7 +38,7 @@ function badHeader(request: FastifyRequest): string | null {
  * Fastify's `frameworkErrors`: errors raised while routing, before any hook runs — a request target that is not valid
  * percent-encoding (FST_ERR_BAD_URL, 400 input.badUrl) and a path parameter longer than
  * {@link EDGE_LIMITS}.paramLength (FST_ERR_MAX_PARAM_LENGTH, 414 input.uriTooLong) — answered in the ABP envelope in
- * the caller's language instead of Fastify's own JSON (issue 11).
+ * the caller's language instead of Fastify's own JSON, as every other refusal is.
  */
 function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const lang = languageOf(request);
@@ -80,7 +80,7 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
 }
 
 /**
- * Fastify server options of the edge (issue 11), to spread into `Fastify({...})`: the JSON/form body limit
+ * Fastify server options of the edge, to spread into `Fastify({...})`: the JSON/form body limit
  * ({@link EDGE_LIMITS}.bodyBytes; over it Fastify raises 413, which the error handler answers as
  * input.payloadTooLarge), and envelope answers for routing and connection errors. The path-parameter limit goes into
  * `routerOptions.maxParamLength` ({@link EDGE_LIMITS}.paramLength).
@@ -90,7 +90,7 @@ export function edgeServerOptions() {
 }
 
 /**
- * The first hook of every request (issue 11), registered before authentication: a request target longer than
+ * The first hook of every request, registered before authentication: a request target longer than
  * {@link EDGE_LIMITS}.urlLength → 414 input.uriTooLong; a header whose name or value holds a control character (which
  * Node's parser refuses on a real connection, so only an injected or proxied request can carry one) → 400
  * input.badHeader naming the header. Both thrown as {@link EdgeRefusal}, answered by the scope's error handler (the
@@ -112,7 +112,7 @@ export function registerEdgeRules(app: FastifyInstance): void {
  * The error to throw for a failure while reading a request body by hand (a multipart upload): an {@link AppError} or
  * an error with a 4xx `statusCode` (a multipart limit) passes unchanged; anything else — busboy's plain errors for a
  * malformed body ("Boundary not found", "Unexpected end of form", a broken part header) — becomes 400
- * input.invalidBody, so a malformed upload is the client's mistake, not a 500 (issue 11 fuzz).
+ * input.invalidBody, so a malformed upload is the client's mistake, not a 500 (the API fuzz suite sends such bodies).
  */
 export function asBodyError(err: unknown): unknown {
   if (err instanceof AppError) return err;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { EDGE_LIMITS } from "./edge-limits.ts";
 import { FRAMEWORK_ERRORS, frameworkAnswer, OTHER_CLIENT_ERROR, registerErrorHandler } from "./error-handler.ts";
 
-describe("the error handler's status table (issue 13 item 4)", () => {
+describe("the error handler's status table", () => {
   it("gives each listed framework status its code and key, anything else Validation / error.badRequest", () => {
     expect(frameworkAnswer(401, undefined)).toEqual({ code: "Unauthorized", key: "error.unauthorized", params: {} });
     expect(frameworkAnswer(403, "FST_X")).toEqual({ code: "Forbidden", key: "error.forbidden", params: {} });
@@ -19,7 +19,7 @@ describe("the error handler's status table (issue 13 item 4)", () => {
     expect(Object.keys(FRAMEWORK_ERRORS).sort()).toEqual(["401", "403", "404", "429"]);
   });
 
-  it("gives transport refusals their own text under the status's code (issue 11)", () => {
+  it("gives transport refusals their own text under the status's code", () => {
     expect(frameworkAnswer(413, "FST_ERR_CTP_BODY_TOO_LARGE")).toEqual({
       code: "Validation",
       key: "input.payloadTooLarge",

@@ -23,7 +23,7 @@ function send(reply: FastifyReply, status: number, error: TAbpError) {
 /**
  * Answers `status` with the ABP error envelope (spec §8): `code`, the message `key` of the server catalogue in `lang`
  * with `params`, and `validationErrors` when given (their messages already translated). For callers outside the error
- * handler (http/edge.ts: URL, header and framework errors, issue 11).
+ * handler (http/edge.ts: URL, header and framework errors).
  */
 export function sendError(
   reply: FastifyReply,
@@ -70,9 +70,9 @@ export const VALIDATION_ERROR: ErrorAnswer = { code: ErrorCode.Validation, key: 
 export const INTERNAL_ERROR: ErrorAnswer = { code: ErrorCode.Internal, key: "error.internal" };
 
 /**
- * A transport-level refusal with a text of its own (issue 11: body too large, wrong content type, unreadable JSON or
- * form): it applies to a framework error of `status` and, when `fastifyCodes` is given, one of those Fastify error
- * codes. Its error code is the status's (FRAMEWORK_ERRORS or OTHER_CLIENT_ERROR); `params` fill the key's placeholders.
+ * A transport-level refusal with a text of its own (body too large, wrong content type, unreadable JSON or form): it
+ * applies to a framework error of `status` and, when `fastifyCodes` is given, one of those Fastify error codes. Its
+ * error code is the status's (FRAMEWORK_ERRORS or OTHER_CLIENT_ERROR); `params` fill the key's placeholders.
  */
 export interface TransportError {
   status: number;
@@ -123,10 +123,10 @@ export function frameworkAnswer(
 /**
  * Installs the one error handler (conventions §10) and the 404 handler. Every error becomes the ABP error envelope
  * (spec §7, §8) with a message in the caller's language:
- * AppError → its status and code (a 429 whose params hold `seconds` also gets `Retry-After`, issue 11); request
+ * AppError → its status and code (a 429 whose params hold `seconds` also gets `Retry-After`); request
  * validation (or a ZodError from a service) → 400 with validationErrors whose members are field names; 401 →
  * unAuthorizedRequest true; other 4xx from Fastify (bad JSON, body too large, unsupported content type…) → that
- * status with its own text (issue 11); anything else → 500 with a generic message, logged with the request id.
+ * status with its own text; anything else → 500 with a generic message, logged with the request id.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
@@ -138,7 +138,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, reqId: request.id }, `request failed: ${err.messageKey}`);
-      // A 429 that knows its wait (rate limits, the 60 s code resend) says it in Retry-After too (issue 11).
+      // A 429 that knows its wait (rate limits, the 60 s code resend) says it in Retry-After too, so a client knows
+      // when to try again.
       if (err.status === 429 && typeof err.params.seconds === "number") {
         reply.header("retry-after", String(Math.max(1, Math.ceil(err.params.seconds))));
       }

@@ -7,7 +7,7 @@ import { DOMAIN_ERRORS } from "./errors.ts";
 import { ERRORS_DOC, errorsDoc, findRaisedErrors, type RaisedError, renderErrorsDoc } from "./errors-doc.ts";
 import { MESSAGES } from "./messages.ts";
 
-describe("docs/errors.md: the domain error codes in one table (issue 13 item 4)", () => {
+describe("docs/errors.md: the domain error codes in one table", () => {
   it("is what the generator writes from the sources now (run `npm run generate:errors -w apps/server`)", () => {
     expect(fs.readFileSync(ERRORS_DOC, "utf8")).toBe(errorsDoc(MESSAGES.en));
   });

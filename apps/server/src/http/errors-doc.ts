@@ -11,7 +11,7 @@ import {
 } from "./error-handler.ts";
 import { DOMAIN_ERRORS } from "./errors.ts";
 
-// docs/errors.md, the one table of the domain error codes (issue 13 item 4), generated: the codes and their statuses
+// docs/errors.md, the one table of the domain error codes, generated: the codes and their statuses
 // from DOMAIN_ERRORS, the error handler's own answers from its status table, and every message key the server throws
 // with each code found by the TypeScript checker in the server's sources. Run `npm run generate:errors -w
 // apps/server` after adding or changing a thrown error; errors-doc.test.ts fails while docs/errors.md is stale.

@@ -2,7 +2,7 @@ import { ErrorCode, type TValidationError } from "@aquapilot/contract";
 import type { MessageKey } from "./messages.ts";
 
 /**
- * The one table of the domain error codes (issue 13 "typed errors"; spec §8): for each {@link ErrorCode} of the
+ * The one table of the domain error codes (spec §8): for each {@link ErrorCode} of the
  * contract, the HTTP status an AppError with it is answered with and what it means to a client. docs/errors.md is
  * generated from it, with every message key the server answers under each code (`npm run generate:errors -w
  * apps/server`).

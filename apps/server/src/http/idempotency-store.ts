@@ -24,8 +24,8 @@ export type ClaimOutcome =
   | { kind: "mismatch" };
 
 /**
- * Claims `claim.key` for `claim.caller` (issue 10 "same key and same caller within 24 h → the first answer
- * replayed"). The insert relies on the primary key, so of two processes claiming one key at once exactly one wins. A
+ * Claims `claim.key` for `claim.caller` (the same key from the same caller within 24 h gets the first answer
+ * replayed). The insert relies on the primary key, so of two processes claiming one key at once exactly one wins. A
  * row older than {@link IDEMPOTENCY_WINDOW_MS} counts as forgotten, and a running row older than
  * {@link IDEMPOTENCY_ABANDONED_MS} as abandoned: either is taken over by a conditional update (again one winner).
  * Forgotten rows are deleted by {@link purgeIdempotencyKeys}, not here.

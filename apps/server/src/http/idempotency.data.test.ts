@@ -7,7 +7,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from "./idempotency.t
 import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_WINDOW_MS, purgeIdempotencyKeys } from "./idempotency-store.ts";
 
 /**
- * `Idempotency-Key` on both engines (issue 10 "Every submit happens once"): the same key from the same caller within
+ * `Idempotency-Key` on both engines (every submit happens once): the same key from the same caller within
  * 24 h replays the first answer and does nothing twice — one after the other, at the same moment, and through two
  * app instances on one database (two server processes); a key reused for another request, a malformed key and a
  * key of another caller are told apart.

@@ -42,7 +42,7 @@ export interface IdempotencyDeps {
 }
 
 /**
- * Honours `Idempotency-Key` on every creating or commanding call (issue 10 "Every submit happens once"): a POST, PUT,
+ * Honours `Idempotency-Key` on every creating or commanding call, so every submit happens once: a POST, PUT,
  * PATCH or DELETE carrying the header is run once per caller (the user, or "anonymous" before sign-in) and key within
  * 24 hours; a repeat with the same request gets the first answer again (status and envelope, with
  * `Idempotency-Replayed: true`) and nothing is done twice. A repeat arriving while the first runs waits for its

@@ -95,7 +95,7 @@ describe("server message catalogue", () => {
     expect(translate("en", "error.notFound")).not.toBe(translate("fr", "error.notFound"));
   });
 
-  it("counts in the reader's language (issue 10: no '1 days')", () => {
+  it("counts in the reader's language, with its plural forms (no '1 days')", () => {
     const salt = (lang: "en" | "ru" | "es" | "fr" | "zh-Hans", days: number) =>
       translate(lang, "message.saltLow.content", { device: "Kitchen", days });
     expect(salt("en", 1)).toContain("about 1 day left");

@@ -5,7 +5,7 @@ import { edgeMessages } from "./edge-messages.ts";
 import { formatMessage, type MessageParams } from "./message-format.ts";
 
 /**
- * Every key of the server's message catalogue, as the keys of one interface (issue 13 "typed errors"): this file
+ * Every key of the server's message catalogue, as the keys of one interface, so a wrong key does not compile: this file
  * declares its own and the security and edge parts' keys; each module adds its part's keys from its own
  * `messages.ts` by declaration merging (`declare module "../../http/messages.ts"`), so the HTTP layer imports no
  * module and a key that no part defines does not compile where a {@link MessageKey} is expected (AppError).
@@ -261,7 +261,7 @@ const registered = new Set<Record<Language, Record<string, string>>>();
 
 /**
  * Adds a part of the catalogue (`catalogue()` of http/catalogue.ts) to {@link MESSAGES}. Modules register their own
- * part from their `messages.ts` (issue 13: the HTTP layer never imports a module; a module's part is in as soon as
+ * part from their `messages.ts` (the HTTP layer never imports a module; a module's part is in as soon as
  * anything loads the module). Registering the same part again does nothing.
  * @throws Error when a key of the part is already defined by another part (a mistake, found at start-up).
  */

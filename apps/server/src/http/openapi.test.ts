@@ -7,7 +7,7 @@ import { checkAnswersAgainstOpenApi } from "../../test/openapi-answers.ts";
 import { SERVER_VERSION } from "../app.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, type OpenApiDocument } from "./openapi.ts";
 
-describe("GET /openapi.json: the OpenAPI 3.1 document of every call (issue 13 item 5)", () => {
+describe("GET /openapi.json: the OpenAPI 3.1 document of every call", () => {
   let t: TestApp;
   let served: OpenApiDocument;
 

@@ -30,7 +30,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { channelAddress, MQTT_CHANNEL_SPECS } from "./asyncapi.ts";
 
-// The OpenAPI 3.1 document of the cloud API (issue 13 item 5), generated from the contract at run time: nothing here
+// The OpenAPI 3.1 document of the cloud API, generated from the contract at run time: nothing here
 // is written by hand but the titles. Served at GET /openapi.json; the API tests validate every answer against it.
 
 /** A JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) as zod writes it. */
@@ -56,7 +56,7 @@ export interface OpenApiOperation {
   parameters: Array<{ name: string; in: "query" | "path"; required: boolean; schema: JsonSchema }>;
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
-  /** Who may call it (the contract's `access`, decision 41). */
+  /** Who may call it (the contract's `access`, the one declaration the route registration enforces). */
   "x-access": Access;
 }
 
@@ -185,7 +185,7 @@ function operationOf(
 }
 
 /**
- * Builds the OpenAPI 3.1 document of every call of spec §7 from the contract (issue 13): each endpoint of
+ * Builds the OpenAPI 3.1 document of every call of spec §7 from the contract: each endpoint of
  * `endpoints` with its verbatim path, parameters, JSON body (multipart for uploads), the ABP envelope around its
  * result, the error envelope, its bearer requirement and `x-access` (who may call it); the streamed CSV export; the
  * OAuth token and revocation calls (form bodies, not enveloped). The SignalR hubs' messages and the MQTT payloads

@@ -84,7 +84,7 @@ function resettableStore(redis: Redis | null) {
 
 /**
  * Registers @fastify/rate-limit with `global: false` (no route is limited unless it asks). Counts live in memory per
- * process (the plugin's LRU store), or in Redis when `redisUrl` is given (the plugin's Redis store, issue 11), so N
+ * process (the plugin's LRU store), or in Redis when `redisUrl` is given (the plugin's Redis store), so N
  * server processes share one count; the ioredis client is closed with the app. Call once on the root app before the
  * routes that use {@link createCounter} / {@link createLimiter}.
  * While Redis is unreachable a limited request fails (500 in the envelope) rather than going uncounted: the limits

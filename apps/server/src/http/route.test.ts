@@ -14,7 +14,7 @@ const status = (fn: () => void): number | null => {
   }
 };
 
-describe("the caller part of an endpoint's declared access (issue 13, spec §6)", () => {
+describe("the caller part of an endpoint's declared access (spec §6)", () => {
   const master: Access = { caller: PERMISSIONS.master };
   const control: Access = { caller: PERMISSIONS.deviceControl };
 

@@ -22,7 +22,7 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The database object-level checks read (set by {@link registerAccessChecks}). */
     accessDb: Db;
-    /** Household memberships as object-level checks read them: cached per process (issue 14 "API"). */
+    /** Household memberships as object-level checks read them: cached per process, so a call need not read them. */
     memberships: MembershipCache;
     /** Where contract routes publish the domain event of each successful mutating call (route-events.ts). */
     domainEventBus: Pick<Bus, "publish">;
@@ -38,7 +38,7 @@ declare module "fastify" {
  * events on `opts.bus` (route-events.ts): call once, before any route is registered. Decorates `app.accessDb`,
  * `app.memberships`, `app.domainEventBus` and `request.accessGrant`. Memberships are cached
  * per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms, 0 off) and dropped by `bus` events
- * (access.ts {@link createMembershipCache}; issue 14 "API"); the objects themselves are read on every call. The
+ * (access.ts {@link createMembershipCache}); the objects themselves are read on every call. The
  * cache stops following the bus when the app closes.
  */
 export function registerAccessChecks(
@@ -133,7 +133,7 @@ type Handler<E extends Endpoint, U> = (ctx: RouteContext<E, U>) => Promise<z.inp
 
 /**
  * A result already wrapped in the ABP envelope, checked against the endpoint's envelope schema and serialised, as
- * {@link serializeAnswer} makes it (decision 72): a handler may return it instead of the result, and it is sent as it
+ * {@link serializeAnswer} makes it: a handler may return it instead of the result, and it is sent as it
  * is. For an answer many requests share (a household's device list, cached per process), so the check and the
  * serialisation run once per change instead of once per request. `E` ties it to its endpoint.
  */
@@ -155,7 +155,7 @@ const envelopeSerializers = new WeakMap<Endpoint, (data: unknown) => string>();
 /**
  * Wraps `result` in the ABP envelope (`{ success: true, result, … }`), checks it against `ep`'s envelope schema and
  * serialises it with the very serializer the route answers through (fastify-type-provider-zod's), so the text is the
- * one the route would have sent for `result` (decision 72).
+ * one the route would have sent for `result`, and a cached answer is byte for byte a fresh one.
  * @throws ResponseSerializationError when `result` does not satisfy the endpoint's result schema (a server mistake).
  */
 export function serializeAnswer<E extends Endpoint>(ep: E, result: z.input<E["result"]>): SerializedAnswer<E> {
@@ -275,7 +275,7 @@ function register<E extends Endpoint>(
  * Registers an authenticated route from its contract entry (packages/contract endpoints.ts): method and path
  * verbatim (`{id}` segments become Fastify `:id` and are validated by the entry's `params`), query/body validated by
  * the entry's schemas, the handler's result wrapped in the ABP envelope and serialised through
- * `abpEnvelope(result)`. The entry's `access` is enforced here and nowhere else decides it (issue 13): anonymous
+ * `abpEnvelope(result)`. The entry's `access` is enforced here and nowhere else decides it: anonymous
  * callers get 401 with unAuthorizedRequest true, a caller without the named permission 403, and the object-level
  * rule runs after validation ({@link authorizeObject}); the handler gets what it found as `grant`.
  * `options.preHandler` runs between validation and the object-level rule.

@@ -39,7 +39,7 @@ function csp(res: WithHeaders): Map<string, string[]> {
 }
 
 let checked = 0;
-/** Headers only a page needs, never on the API's answers (decision 69). */
+/** Headers only a page needs, never on the API's answers (a kilobyte of every answer otherwise). */
 const PAGE_ONLY = [
   "cross-origin-opener-policy",
   "origin-agent-cluster",
@@ -50,9 +50,9 @@ const PAGE_ONLY = [
 ];
 
 /**
- * The headers every answer carries (issue 11): CSP that forbids framing, nosniff, DENY, a referrer policy. A page or
+ * The headers every answer carries: CSP that forbids framing, nosniff, DENY, a referrer policy. A page or
  * file: the page's CSP (`default-src 'self'`, no plugins). An answer of the API, /connect, the hubs' negotiation
- * (`api`): a CSP that allows nothing (`default-src 'none'`) and none of the page-only headers (decision 69).
+ * (`api`): a CSP that allows nothing (`default-src 'none'`) and none of the page-only headers.
  */
 function expectBaseHeaders(res: WithHeaders, kind: "page" | "api"): void {
   checked++;
@@ -86,7 +86,7 @@ describe("inlineScriptHashes", () => {
   });
 });
 
-describe("security headers and caching (issue 11)", () => {
+describe("security headers and caching", () => {
   let t: TestApp;
   let web: string;
   const asset = "assets/index-Ab12Cd34.js";
@@ -95,7 +95,7 @@ describe("security headers and caching (issue 11)", () => {
     web = fs.mkdtempSync(path.join(os.tmpdir(), "aq-web-"));
     fs.mkdirSync(path.join(web, "assets"));
     fs.mkdirSync(path.join(web, "device-images"));
-    // As the build writes it: the boot script inline in the head (issue 12), the rest by URL.
+    // As the build writes it: the boot script inline in the head, the rest by URL.
     fs.writeFileSync(
       path.join(web, "index.html"),
       `<!doctype html><title>AquaPilot</title><script data-entry="/${asset}">${BOOT}</script><script src="/x.js"></script>`,
@@ -159,7 +159,7 @@ describe("security headers and caching (issue 11)", () => {
     expect(webAppCacheControl("assets.html")).toBe(REVALIDATE);
   });
 
-  it("serves uploads for a year, immutable, with nosniff (decision 13)", async () => {
+  it("serves uploads for a year, immutable, with nosniff (their names are random and never reused)", async () => {
     const res = await t.app.inject({ method: "GET", url: "/uploads/files/0123456789abcdef0123456789abcdef.png" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
@@ -184,11 +184,11 @@ describe("security headers and caching (issue 11)", () => {
     // The default map provider (MAP_TYPE 4, Tianditu): its tile and web-service hosts, no JSONP host.
     expect(policy.get("img-src")).toContain("https://*.tianditu.gov.cn");
     expect(policy.get("connect-src")).toContain("https://api.tianditu.gov.cn");
-    // Scripts: the app's origin and the page's own inline boot script by its hash (issue 12), nothing else.
+    // Scripts: the app's origin and the page's own inline boot script by its hash, nothing else.
     expect(policy.get("script-src")).toEqual(["'self'", BOOT_SOURCE]);
   });
 
-  it("sends exactly helmet's per-request CSP for every host, also beyond the CSP_VARIANTS built once (issue 14)", async () => {
+  it("sends exactly helmet's per-request CSP for every host, also beyond the CSP_VARIANTS built once", async () => {
     const perRequest = helmet.contentSecurityPolicy({
       useDefaults: false,
       directives: contentSecurityPolicy(t.config, [BOOT_SOURCE]),

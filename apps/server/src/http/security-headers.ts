@@ -5,13 +5,13 @@ import helmet from "helmet";
 import type { AppConfig } from "../config.ts";
 
 /**
- * Security headers and caching of every answer (issue 11 "Headers"; docs/security.md): `helmet` (built once) with the
+ * Security headers and caching of every answer (docs/security.md): `helmet` (built once) with the
  * Content-Security-Policy of {@link contentSecurityPolicy}, HSTS only behind TLS, `Cache-Control: no-store` on every
  * answer that does not choose its own caching (the API, /connect, the hubs' negotiation, errors), and the caching
  * rules of the built web app ({@link webAppCacheControl}) and uploads ({@link IMMUTABLE}).
  */
 
-/** Cache-Control of content that never changes under its URL: hashed build assets and uploads (decision 13). */
+/** Cache-Control of content that never changes under its URL: hashed build assets and uploads (random names). */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Cache-Control of files whose URL stays while their content changes: revalidate every time (ETag / 304). */
 export const REVALIDATE = "no-cache";
@@ -29,8 +29,8 @@ export const NO_STORE_PREFIXES = ["/api/", "/connect/", "/signalr-hubs/", "/iot/
  * a CSP that lets the answer load and run nothing and be framed nowhere, even if a browser were led to render it,
  * nosniff, DENY, the referrer policy and Cross-Origin-Resource-Policy of the pages. The page-only headers (the page's
  * CSP with its map and hub sources, Cross-Origin-Opener-Policy, Origin-Agent-Cluster, X-DNS-Prefetch-Control,
- * X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection) stay off these answers (issue 14 "API":
- * they were a kilobyte of every answer's ~2 KB; decision 69).
+ * X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection) stay off these answers: they
+ * were a kilobyte of every answer's ~2 KB and slowed the API's throughput.
  */
 export const API_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
@@ -88,7 +88,7 @@ export function hubSources(req: IncomingMessage): string {
 /**
  * The CSP sources (`'sha256-…'`, base64 of the SHA-256 of the script's exact text, UTF-8) of every inline classic
  * script in `html` — a `<script>` without `src`: the web app's boot script (apps/web/boot.js, written inline by its
- * build, issue 12) — in page order, without repeats. Scripts with a `src` are not inline and are left out.
+ * build) — in page order, without repeats. Scripts with a `src` are not inline and are left out.
  */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
@@ -101,7 +101,7 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * The Content-Security-Policy directives of the app (issue 11), in helmet's form. Scripts only from the app's own
+ * The Content-Security-Policy directives of the app, in helmet's form. Scripts only from the app's own
  * origin (no 'unsafe-inline', no 'unsafe-eval') and the inline scripts of the app's own page named by their hash
  * (`inlineScripts`, {@link inlineScriptHashes} of the built index.html: the boot script) plus the configured map
  * provider's JSONP host; styles from the app's own CSS files (React and antd-mobile set inline styles through the CSSOM, which
@@ -151,7 +151,8 @@ export function webAppCacheControl(relativePath: string): string {
  * {@link NO_STORE_PREFIXES} and on every other answer that set no Cache-Control of its own (static files set theirs).
  *
  * Helmet's middleware is built once here and run on every request's raw response in the first onRequest hook
- * (issue 14 "API": @fastify/helmet built it anew for each request, parsing every option and CSP directive each time);
+ * (@fastify/helmet built it anew for each request, parsing every option and CSP directive each time, a large share
+ * of an API call's cost);
  * the headers are the same. The CSP differs between requests only by {@link hubSources} (the request's host), so
  * helmet's CSP middleware is built once per such value, with it as a fixed string (helmet then sends a precomputed
  * header instead of assembling and validating every directive per request), for at most {@link CSP_VARIANTS} values;

@@ -4,7 +4,7 @@ import { addDays, addMonths, startOfDay, startOfMonth } from "date-fns";
 import type { FastifyRequest } from "fastify";
 
 /**
- * The owner's local time on the server (issue 10 "One clock"): the phone sends its IANA time zone in
+ * The owner's local time on the server, from real timestamps: the phone sends its IANA time zone in
  * {@link TIME_ZONE_HEADER}; "today" and the day, week and month buckets of statistics are cut at local midnight of that
  * zone (daylight-saving days are 23 or 25 hours long). Arithmetic is date-fns over `@date-fns/tz`.
  */

@@ -46,8 +46,9 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 /**
  * Turns zod issues into ABP `validationErrors` (`{message, members}`; members are the field names) written in
  * `lang`. `input` is the validated value, used to tell a missing field from a wrong one. The contract's input rule
- * (issue 11) has its own texts: a control character or broken text → "input.forbiddenCharacters", a record with too
- * many keys → "input.tooManyEntries", an array too long → "input.tooManyItems".
+ * (no control characters, bounded sizes) has its own texts: a control character or broken text →
+ * "input.forbiddenCharacters", a record with too many keys → "input.tooManyEntries", an array too long →
+ * "input.tooManyItems".
  */
 export function toValidationErrors(issues: z.core.$ZodIssue[], input: unknown, lang: Language): TValidationError[] {
   return issues.map((issue) => {
@@ -82,7 +83,7 @@ export function toValidationErrors(issues: z.core.$ZodIssue[], input: unknown, l
         );
         break;
       case "custom": {
-        // The contract's one input rule (packages/contract define.ts INPUT_RULES, issue 11).
+        // The contract's one input rule (packages/contract define.ts INPUT_RULES).
         const rule = (issue.params as { rule?: string; max?: number } | undefined)?.rule;
         if (rule === INPUT_RULES.text || rule === INPUT_RULES.multilineText) {
           message = translate(lang, "input.forbiddenCharacters", params);

@@ -2,7 +2,7 @@ import { normaliseMac } from "@aquapilot/contract";
 import type { Bus, BusEvent } from "../bus.ts";
 import type { IotLogger } from "./logger.ts";
 
-/** How often a gateway says it is alive on the bus, ms (decision 73). */
+/** How often a gateway says it is alive on the bus, so the others know who shares the devices, ms. */
 export const GATEWAY_HEARTBEAT_MS = 1000;
 /** A gateway not heard for this long is taken for gone and its devices are shared out again, ms. */
 export const GATEWAY_PEER_TIMEOUT_MS = 3500;
@@ -89,7 +89,7 @@ function weightOf(id: string, mac: string): number {
 
 /**
  * The share of the devices a gateway subscribes to when several server processes use one external broker
- * (decision 73, docs/deploy.md). Each gateway holds plain persistent subscriptions to the topics of the devices it
+ * (docs/deploy.md). Each gateway holds plain persistent subscriptions to the topics of the devices it
  * owns — which Mosquitto 2.0 restores after its own restart, where it drops shared subscriptions — so a device's
  * message goes to exactly one gateway's session, and a report sent while the gateway is away (its process or the
  * broker restarting) waits in that session instead of being dropped.

@@ -2,10 +2,10 @@ import { type ReconnectBackoff, reconnectDelayMs } from "@aquapilot/contract";
 import type { MqttClient } from "mqtt";
 
 /**
- * Makes an mqtt.js client reconnect with jittered exponential backoff instead of its fixed period (issue 14): the
- * n-th consecutive failed attempt is followed by a wait of `reconnectDelayMs(n, policy)` ms (contract; e.g. 1 s
- * doubling to `policy.maxMs`), and a CONNACK starts over. mqtt.js reads `options.reconnectPeriod` each time it arms
- * its reconnect timer, so the period is set before every attempt.
+ * Makes an mqtt.js client reconnect with jittered exponential backoff instead of its fixed period, so a broker back
+ * from a restart is not met by every client at once: the n-th consecutive failed attempt is followed by a wait of
+ * `reconnectDelayMs(n, policy)` ms (contract; e.g. 1 s doubling to `policy.maxMs`), and a CONNACK starts over. mqtt.js
+ * reads `options.reconnectPeriod` each time it arms its reconnect timer, so the period is set before every attempt.
  * @returns a function that removes the listeners (the period stays as last set).
  */
 export function followBackoff(

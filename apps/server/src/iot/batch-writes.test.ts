@@ -83,11 +83,11 @@ const STATE_COLUMNS = [
 ] as const;
 
 /**
- * Decision 56 (issue 14, PostgreSQL fleet path): a write batch writes its devices' `device_state` rows in one
- * multi-row upsert and their changed identities in one `devices` update, and the result is exactly what the messages
- * written one after another would have left: several messages of a device merged in order, a created row complete,
- * a redelivery writing nothing twice, and a failed batch storing nothing of any device — on both engines, since the
- * PostgreSQL lanes are what the scale-out runs.
+ * Few statements per batch, each a round trip on PostgreSQL: a write batch writes its devices' `device_state` rows in
+ * one multi-row upsert and their changed identities in one `devices` update, and the result is exactly what the
+ * messages written one after another would have left: several messages of a device merged in order, a created row
+ * complete, a redelivery writing nothing twice, and a failed batch storing nothing of any device — on both engines,
+ * since the PostgreSQL lanes are what the scale-out runs.
  */
 describe.each(ENGINES)("multi-row writes of a batch on %s", (engine) => {
   let database: TestDatabase;

@@ -50,14 +50,14 @@ export interface EmbeddedBrokerOptions {
   maxPacketBytes?: number;
   /**
    * Takes every device publish the ACL allows (its will included) in-process, before the broker acknowledges it
-   * (the gateway's `ingest`, decision 51): the PUBACK (QoS 1) is sent, and the message passed on to subscribers, only
-   * once the returned promise resolves; a rejection refuses the publish, which closes the device's connection without
-   * a PUBACK, so the device sends the message again. undefined: acknowledged at once.
+   * (the gateway's `ingest`, so an acknowledged message is a stored one): the PUBACK (QoS 1) is sent, and the message
+   * passed on to subscribers, only once the returned promise resolves; a rejection refuses the publish, which closes
+   * the device's connection without a PUBACK, so the device sends the message again. undefined: acknowledged at once.
    */
   ingest?: (message: InboundMessage) => Promise<unknown> | undefined;
 }
 
-/** What the broker refused since start (issue 11), for tests and diagnostics. */
+/** What the broker refused since start, for tests and diagnostics. */
 export interface EmbeddedBrokerStats {
   /** Connections closed because a packet announced more than the size limit (or a malformed length). */
   oversizedPackets: number;
@@ -251,7 +251,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
   const server = net.createServer((socket) => {
     // MQTT packets are small and answered (PUBACK, the next publish): Nagle's algorithm would hold each behind the
-    // peer's delayed ACK, some 40 ms per hop on Linux (issue 14, device → app latency).
+    // peer's delayed ACK, some 40 ms per hop on Linux on the device → app path.
     socket.setNoDelay(true);
     const conn: Duplex = guardPacketSize(socket, maxPacketBytes, (remainingLength) => {
       oversizedPackets++;

@@ -84,8 +84,9 @@ export function readChangeRow(db: Db, deviceId: string): Promise<ChangeRow | und
 }
 
 /**
- * Reads the {@link ChangeRow}s of several devices in one query (issue 14, decision 55: a write batch's change
- * messages), keyed by device id; unknown ids are absent. Queries in chunks of 500 ids (bound parameters).
+ * Reads the {@link ChangeRow}s of several devices in one query (a write batch's change messages:
+ * one read for the batch, not one per message), keyed by device id; unknown ids are absent. Queries in chunks of 500
+ * ids (bound parameters).
  */
 export async function readChangeRows(db: Db, deviceIds: readonly string[]): Promise<Map<string, ChangeRow>> {
   const rows = await inChunks(deviceIds, (chunk) => changeRows(db).where("devices.id", "in", chunk).execute());

@@ -4,7 +4,7 @@ import type { IotLogger } from "./logger.ts";
 import { checkCounter, isPlausibleDeviceTime, pinnedDeviceTime, withinDeviceEra } from "./plausibility.ts";
 
 /**
- * Why the gateway refuses a device message (issue 11; docs/device-protocol.md §5.1). A refused message is counted
+ * Why the gateway refuses a device message (docs/device-protocol.md §5.1). A refused message is counted
  * ({@link DeviceMessageChecks.rejected}), logged with the device's MAC and never stored:
  * too-large — payload over MQTT_MAX_PACKET_BYTES; not-json — not a UTF-8 JSON text; invalid — outside the contract's
  * schema (types, bounds, lengths, times); unknown-device — a MAC the cloud does not know. A counter that goes down is
@@ -14,7 +14,7 @@ export const GATEWAY_REJECT_REASONS = ["too-large", "not-json", "invalid", "unkn
 export type GatewayRejectReason = (typeof GATEWAY_REJECT_REASONS)[number];
 
 /**
- * What the gateway corrected in messages it accepted (issue 11), counts since start: messages whose device time was
+ * What the gateway corrected in messages it accepted, counts since start: messages whose device time was
  * implausible (stored with the receive time, or for a state report the pinned reading), station starts dropped as
  * inconsistent, setting keys dropped (unknown or out of range), counter resets accepted (a totaliser or regeneration
  * count lower than stored: docs/device-protocol.md §5.1), redelivered copies of a report already stored whose
@@ -43,7 +43,7 @@ interface ZodIssueLike {
 }
 
 /**
- * The gateway's checks of device messages and their memory (issue 11; docs/device-protocol.md §5.1): the contract's
+ * The gateway's checks of device messages and their memory (docs/device-protocol.md §5.1): the contract's
  * schemas, the counter rule (a counter that goes down is a counter reset) and the device-time rule of
  * plausibility.ts, applied with what they must remember (the last replacement time per device), plus the counts of
  * refusals and corrections and the gated log that reports them (the device's MAC, never the payload).
@@ -70,12 +70,12 @@ export class DeviceMessageChecks {
     this.logger = logger;
   }
 
-  /** Refused device messages since start, per reason (issue 11); a copy. */
+  /** Refused device messages since start, per reason; a copy. */
   get rejected(): Readonly<Record<GatewayRejectReason, number>> {
     return { ...this.rejectedCounts };
   }
 
-  /** Corrections made to accepted device messages since start (issue 11); a copy. */
+  /** Corrections made to accepted device messages since start; a copy. */
   get corrected(): Readonly<GatewayCorrections> {
     return { ...this.correctedCounts };
   }

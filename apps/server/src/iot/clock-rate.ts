@@ -1,5 +1,5 @@
 /**
- * The device clock's rate against real time (issue 10 "One clock"): how many device seconds pass per real second.
+ * The device clock's rate against real time: how many device seconds pass per real second.
  * A real valve runs at 1 (its drift is seconds per day); a time-scaled simulator at e.g. 60. The app's station
  * countdown runs at this rate, so it neither lags nor jumps at the next report.
  */

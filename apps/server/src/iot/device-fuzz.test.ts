@@ -25,7 +25,7 @@ import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLink } from "./index.ts";
 
 /**
- * Device fuzz suite (issue 11): hostile payloads on every device topic, published through the real embedded broker
+ * Device fuzz suite: hostile payloads on every device topic, published through the real embedded broker
  * with mqtt.js — as the device itself and as another registered device — against the real gateway on both engines.
  * Expected: nothing stored (every device table identical), no crash (no error logged, the gateway still records the
  * next valid message), and the statistics API answering exactly as before.
@@ -121,7 +121,7 @@ function withoutRefusal<T extends { state: unknown[] }>(rows: T): T {
   return { ...rows, state };
 }
 
-describe.each(ENGINES)("device fuzz on %s (issue 11)", (engine) => {
+describe.each(ENGINES)("device fuzz on %s", (engine) => {
   let t: TestApp;
   let link: DeviceLink;
   let log: ReturnType<typeof countingLogger>;

@@ -22,7 +22,8 @@ const DEVICE_PUBLISHES: MqttChannel[] = ["status", "state", "telemetry", "event"
 const PROVISION_RETRY: ReconnectBackoff = { initialMs: 1000, maxMs: 60_000, factor: 2 };
 
 /**
- * What the server tells the broker about devices (issue 14): the account a device connects with. Implemented by
+ * What the server tells the broker about devices, so no broker password file is written by hand: the account a
+ * device connects with. Implemented by
  * {@link DynsecAccounts} for Mosquitto's dynamic-security plugin; the embedded broker checks the database itself and
  * needs nothing ({@link noBrokerAccounts}).
  */
@@ -100,7 +101,7 @@ interface Outstanding {
 }
 
 /**
- * Device accounts in Mosquitto's dynamic-security plugin (issue 14; docs/deploy.md "External MQTT broker"), through
+ * Device accounts in Mosquitto's dynamic-security plugin (docs/deploy.md "External MQTT broker"), through
  * its control API: JSON commands published (QoS 1, MQTT 5) to `$CONTROL/dynamic-security/v1`, answers read from
  * `…/response` and matched by correlationData. Uses its own connection with the gateway's credentials (the operator's
  * role for it must allow `$CONTROL/dynamic-security/#`). The connection is never awaited: a broker that is down or

@@ -58,8 +58,8 @@ interface Waiter {
  * (records.ts) and the change message (change-message.ts); the command port (sendCommand, sendCommandAndWait) is its
  * own.
  *
- * Scale-out (issue 14): with an external broker the gateways of all processes share the devices out among themselves
- * (assignment.ts, decision 73), each holding plain persistent subscriptions to its own devices' topics, so each device
+ * Scale-out: with an external broker the gateways of all processes share the devices out among themselves
+ * (assignment.ts), each holding plain persistent subscriptions to its own devices' topics, so each device
  * message is handled by one process and a broker restart drops none (`shared` and `plain` modes: transport.ts); a
  * message is acknowledged to the broker only once recorded (transport.ts), and a redelivery writes nothing twice
  * (records.ts: telemetry keyed by device and time, events by id, state and status upserts, an ack only moves a command
@@ -190,18 +190,18 @@ export class DeviceGateway implements DeviceCommandPort {
 
   /**
    * Device messages this gateway received from the broker since start for `mac` (12 upper-case hex digits), refused
-   * ones included — 0 for a device another process's gateway owns (issue 14; tests, diagnostics).
+   * ones included — 0 for a device another process's gateway owns (tests, diagnostics).
    */
   received(mac: string): number {
     return this.receivedPerDevice.get(mac) ?? 0;
   }
 
-  /** Refused device messages since start, per reason (issue 11); a copy. */
+  /** Refused device messages since start, per reason; a copy. */
   get rejected(): Readonly<Record<GatewayRejectReason, number>> {
     return this.checks.rejected;
   }
 
-  /** Corrections made to accepted device messages since start (issue 11); a copy. */
+  /** Corrections made to accepted device messages since start; a copy. */
   get corrected(): Readonly<GatewayCorrections> {
     return this.checks.corrected;
   }
@@ -235,7 +235,7 @@ export class DeviceGateway implements DeviceCommandPort {
   }
 
   /**
-   * A device's broker account is about to be created (decision 73): with `assigned` subscriptions this gateway
+   * A device's broker account is about to be created: with `assigned` subscriptions this gateway
    * subscribes to its topics before the device can connect, and its owner is told (assignment.ts `adopt`). Otherwise
    * nothing to do (wildcard subscriptions already cover it). Never throws: a refused subscription is logged and
    * retried by the next rebalance.
@@ -451,9 +451,9 @@ export class DeviceGateway implements DeviceCommandPort {
   /**
    * Refuses an oversized message at once; hands any other to the records, which queue it in the open write batch
    * before this returns — so a device's messages enter batches, and are written, in arrival order, several of them in
-   * one batch when the device has several in flight (decision 55). Returns the promise of its handling, which rejects
-   * when recording failed (after logging it); the transport or the embedded broker acknowledges the message only once
-   * it resolves.
+   * one batch when the device has several in flight (one transaction and one device read serve them all). Returns the
+   * promise of its handling, which rejects when recording failed (after logging it); the transport or the embedded
+   * broker acknowledges the message only once it resolves.
    */
   private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
     this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);

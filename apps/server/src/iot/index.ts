@@ -50,9 +50,9 @@ export interface DeviceLink extends DeviceCommandPort {
   /** The embedded broker (its refusal counts), or null with an external broker. */
   broker: EmbeddedBroker | null;
   /**
-   * Device accounts in the broker (issue 14): Mosquitto's dynamic-security plugin with
+   * Device accounts in the broker: Mosquitto's dynamic-security plugin with
    * `brokerKind: "mosquitto-dynsec"`, else nothing to do (the embedded broker reads the database). Its `provision`
-   * first has the gateways subscribe to the device's topics (`assigned` subscriptions, decision 73).
+   * first has the gateways subscribe to the device's topics (`assigned` subscriptions).
    */
   accounts: BrokerAccounts;
   /** The dynamic-security client itself with `brokerKind: "mosquitto-dynsec"` (reading accounts back; tests), else null. */
@@ -84,8 +84,9 @@ export interface DeviceLinkOptions {
   gatewayClientId?: string;
   /**
    * How the gateway subscribes on an external broker (MQTT_SUBSCRIPTIONS; transport.ts {@link GatewaySubscriptions}):
-   * `assigned` (default) splits the devices among the live gateways with plain persistent subscriptions (decision 73);
-   * `shared` uses `$share/gateways/…`; `plain` takes every device (one process only).
+   * `assigned` (default) splits the devices among the live gateways with plain persistent subscriptions, which
+   * Mosquitto 2.0 restores after its own restart; `shared` uses `$share/gateways/…`; `plain` takes every device (one
+   * process only).
    */
   subscriptions?: GatewaySubscriptions;
   /** Timings of the `assigned` subscriptions other than assignment.ts's defaults (tests). */

@@ -405,7 +405,7 @@ describe("embedded broker and gateway", () => {
     // The port does not send a known id again.
     await link.sendCommand({ deviceId: deviceIds[A.mac], name: "forced-regeneration", commandId });
     // The same id for another device is refused and an unknown device is not found, with catalogue keys the error
-    // envelope translates (issue 13: the gateway's keys used to be bare words, shown to users untranslated).
+    // envelope translates (a bare word instead of a catalogue key would reach users untranslated).
     const reused = await link.sendCommand({ deviceId: deviceIds[B.mac], name: "query", commandId }).catch((e) => e);
     expect(reused).toBeInstanceOf(AppError);
     expect(reused).toMatchObject({ code: "Conflict", messageKey: "device.commandIdInUse" });
@@ -436,7 +436,7 @@ describe("embedded broker and gateway", () => {
     expect(deviceEvents()).toBe(eventsBefore);
   });
 
-  it("announces the station's timing with the server's arrival time (issue 10 One clock)", async () => {
+  it("announces the station's timing with the server's arrival time", async () => {
     const before = Date.now();
     const deviceEvents = () =>
       events.filter((e) => e.type === "domain.event" && e.event.deviceId === deviceIds[A.mac]).length;

@@ -18,7 +18,7 @@ function tally(limiter: LoginLimiter, attempts: number) {
   figures.blocked += limiter.stats.blocked;
 }
 
-describe("MQTT login limiter (issue 11)", () => {
+describe("MQTT login limiter", () => {
   it("grows the delay with failures and caps it", () => {
     const d = (n: number, step = 1) => loginDelayMs(n, step, DEFAULT_LOGIN_LIMITS);
     expect([0, 1, 2, 3, 4, 5, 6, 9].map((n) => d(n))).toEqual([0, 100, 200, 400, 800, 1600, 2000, 2000]);

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 
 /**
- * Limits on guessing MQTT passwords (issue 11; docs/device-protocol.md §2 "Guessing"), in memory: a server restart
+ * Limits on guessing MQTT passwords (docs/device-protocol.md §2 "Guessing"), in memory: a server restart
  * starts with a clean slate, so devices reconnecting after a restart are never held back by an old block.
  *
  * Per client id (a device's MAC) and per remote address: every failed password check is counted; while failures are

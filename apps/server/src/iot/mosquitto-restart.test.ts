@@ -23,11 +23,11 @@ async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs: number): Promi
 }
 
 /**
- * Issue 14: Mosquitto (persistence on, dynamic security) restarted for 1.5 s while a device publishes QoS 1
- * telemetry every 40 ms, as a device does — only while connected, reconnecting with the device backoff
- * (docs/device-protocol.md §1). Every message the broker acknowledged (PUBACK) must be stored once: 0 lost, 0 written
- * twice (one row per message and one bus announcement per row). Run with each MQTT_SUBSCRIPTIONS:
- * - `assigned` (the default, decision 73) and `plain`: plain persistent subscriptions, which Mosquitto 2.0 restores
+ * A broker restart loses no acknowledged report: Mosquitto (persistence on, dynamic security) restarted for 1.5 s while
+ * a device publishes QoS 1 telemetry every 40 ms, as a device does — only while connected, reconnecting with the device
+ * backoff (docs/device-protocol.md §1). Every message the broker acknowledged (PUBACK) must be stored once: 0 lost, 0
+ * written twice (one row per message and one bus announcement per row). Run with each MQTT_SUBSCRIPTIONS:
+ * - `assigned` (the default) and `plain`: plain persistent subscriptions, which Mosquitto 2.0 restores
  *   with the session, so an MQTT 3.1.1 device (the device protocol's) loses nothing;
  * - `shared` (`$share/gateways/…`): Mosquitto 2.0 restores the session but not its shared subscriptions, so reports
  *   sent before the gateway subscribed again find no subscriber — an MQTT 5 device sees PUBACK 0x10 and sends them

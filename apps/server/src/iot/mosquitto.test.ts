@@ -37,7 +37,7 @@ async function waitFor<T>(
 }
 
 /**
- * The external-broker path of issue 14 against Debian's Mosquitto 2.0 with the dynamic-security plugin, set up as
+ * The external-broker path (MQTT_URL) against Debian's Mosquitto 2.0 with the dynamic-security plugin, set up as
  * docs/deploy.md says (test/mosquitto.ts): the server provisions device accounts through the control API, the ACL
  * keeps each device in its own topics and client id (probed with Debian's mosquitto_pub and mosquitto_sub), and a
  * broker restart under QoS 1 telemetry loses and duplicates nothing. Skipped, with the reason printed, without
@@ -249,7 +249,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
     expect((await row(B.mac)).online).toBe(1);
   });
   it("two gateways with assigned subscriptions split the devices: each device's messages reach its owner only, and the other takes them over when it stops", async () => {
-    // One bus stands for the Redis backplane the gateways of two processes share (decision 73).
+    // One bus stands for the Redis backplane the gateways of two processes share.
     const ids = ["aquapilot-gw-test-1", "aquapilot-gw-test-2"];
     const fleet = ["02E0000000E1", "02E0000000E2", "02E0000000E3", "02E0000000E4", "02E0000000E5", "02E0000000E6"].map(
       (mac) => ({ mac, secret: secret() }),

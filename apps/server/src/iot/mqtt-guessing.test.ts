@@ -8,7 +8,7 @@ import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { DEFAULT_LOGIN_LIMITS, type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
 /**
- * Guessing MQTT passwords (issue 11): the embedded broker with the real device authorizer (argon2id hashes in the
+ * Guessing MQTT passwords: the embedded broker with the real device authorizer (argon2id hashes in the
  * database, both engines) and the default limits — 10 wrong passwords for one client id block it for 15 minutes,
  * 100 from one address block the address — while real devices keep connecting, also after a server restart.
  */
@@ -42,7 +42,7 @@ function tally(codes: number[]): Record<string, number> {
   return out;
 }
 
-describe.each(ENGINES)("MQTT password guessing on %s (issue 11)", (engine) => {
+describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
   let database: TestDatabase;
   let link: DeviceLink;
   let clock = Date.now();

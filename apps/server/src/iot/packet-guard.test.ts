@@ -37,7 +37,7 @@ function scan(bytes: Buffer, limit: number, piece: number) {
   return { passed, refused: scanner.refused };
 }
 
-describe("MQTT packet size guard (issue 11)", () => {
+describe("MQTT packet size guard", () => {
   it("lets packets up to the limit through whole, however the bytes are split", () => {
     const stream = Buffer.concat([
       mqttPacket.generate({ cmd: "pingreq" }),
@@ -77,7 +77,7 @@ describe("MQTT packet size guard (issue 11)", () => {
   });
 });
 
-describe("the guarded connection's writes (issue 14, ingest)", () => {
+describe("the guarded connection's writes", () => {
   /** A socket that records each system write it would make: one entry per write or per corked batch. */
   function fakeSocket(highWaterMark = 16_384) {
     const writes: string[] = [];

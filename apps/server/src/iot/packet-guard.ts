@@ -1,7 +1,7 @@
 import { Duplex } from "node:stream";
 
 /**
- * The packet size limit of the embedded broker (issue 11; docs/device-protocol.md §1): Aedes and mqtt-packet have no
+ * The packet size limit of the embedded broker (docs/device-protocol.md §1): Aedes and mqtt-packet have no
  * such limit and buffer a packet whole (up to 256 MB) before anyone can look at it, so the bytes of a connection are
  * scanned on their way in and the connection is closed as soon as a packet *announces* more than the limit, before
  * a byte of its body reaches the MQTT parser.
@@ -110,7 +110,8 @@ class GuardedConnection extends Duplex {
   /**
    * Writes go straight to the socket, outside this stream's own write queue: only what arrives is guarded, and the
    * broker writes every packet corked (mqtt-packet), so the socket's cork sends a packet's parts in one system call
-   * (issue 14, ingest). Backpressure follows the socket: false when its buffer is full, `drain` when it empties.
+   * (fewer system calls on the ingest path). Backpressure follows the socket: false when its buffer is full, `drain`
+   * when it empties.
    */
   override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
     return (this.socket.write as (...args: unknown[]) => boolean)(chunk, encoding, callback);

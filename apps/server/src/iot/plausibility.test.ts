@@ -49,7 +49,7 @@ function playClock(scale: number, hours: number, startOffsetMs = 0): { doubted: 
   return { doubted, reports };
 }
 
-describe("device time plausibility (issue 11)", () => {
+describe("device time plausibility", () => {
   it("believes a real clock within a day of the server and doubts 1970, 9999 and a reset to 2000", () => {
     const now = new Date("2026-03-10T12:00:00.000Z");
     const ok = (ts: string) => isPlausibleDeviceTime(ts, now, UNMEASURED);

@@ -1,7 +1,7 @@
 import type { ClockRateState } from "./clock-rate.ts";
 
 /**
- * Plausibility of what a device reports beyond its schema (issue 11; docs/device-protocol.md §5.1): whether its clock
+ * Plausibility of what a device reports beyond its schema (docs/device-protocol.md §5.1): whether its clock
  * can be believed, and whether its counters move the way the physics allows. Pure functions; the gateway applies them.
  */
 
@@ -55,7 +55,7 @@ export function pinnedDeviceTime(ts: string, now: Date): string {
 }
 
 /**
- * The station's start as stored with a report whose device time `reportTs` is stored as `storedTs` (issue 11):
+ * The station's start as stored with a report whose device time `reportTs` is stored as `storedTs`:
  * moved by the same amount, so the elapsed time of the station is kept; null when absent, when it lies after the
  * report (by more than a second) or more than `maxStationSeconds` of device time before it. Pure; ISO in and out.
  */

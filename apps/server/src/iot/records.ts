@@ -27,7 +27,7 @@ export type { TelemetryHook } from "./telemetry-batch.ts";
 
 /**
  * Called after a device event is stored — and again for a redelivered one — so records derived from it (user
- * messages, issue 5) are written idempotently even when an earlier attempt crashed half-way. Errors are logged.
+ * messages) are written idempotently even when an earlier attempt crashed half-way. Errors are logged.
  */
 export type DeviceEventHook = (event: { deviceId: string; eventId: string; type: string }) => Promise<unknown>;
 
@@ -70,7 +70,7 @@ export interface DeviceRecordsDeps {
     /**
      * Write batches written side by side (default 1), each device always in the same one (by its MAC), so a device's
      * messages stay in order: 1 for SQLite (one connection), several for PostgreSQL, whose round trips would
-     * otherwise be paid one after another (decision 55).
+     * otherwise be paid one after another.
      */
     lanes?: number;
   };
@@ -98,7 +98,7 @@ type AfterCommit = { stored?: Promise<boolean>; event?: { deviceId: string; even
 /**
  * The gateway's writers (docs/device-protocol.md §3, §5): one per inbound channel, each storing what the device
  * reported with Kysely after the checks ({@link DeviceMessageChecks}) and then announcing the change on the bus
- * (change-message.ts). Every message is written in a shared batch (telemetry-batch.ts, decision 55): the device is
+ * (change-message.ts). Every message is written in a shared batch (telemetry-batch.ts): the device is
  * read and the change messages are built for the whole batch, in its one transaction. Every write is idempotent (upserts; telemetry and events keyed by device and time or id), so a
  * redelivered or duplicated message costs a write, not a wrong state.
  */
@@ -540,7 +540,7 @@ export class DeviceRecords {
   /**
    * ack: the command's outcome in `device_commands`, written only while the command waits for it (pending, or failed
    * by the cloud's timeout: a late ack still tells the real outcome), so a redelivered ack writes and announces
-   * nothing (issue 14). An ack for a command the cloud did not send is ignored.
+   * nothing. An ack for a command the cloud did not send is ignored.
    */
   private async recordAck({ mac, json, ctx, device, now }: Received): Promise<void> {
     const msg = this.deps.checks.validate(ZMqttAck, json, mac, "ack");

@@ -11,11 +11,11 @@ import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 const D = { mac: "02F0000000F6", secret: randomBytes(32).toString("base64url") };
 
 /**
- * Issue 14: a message the broker delivers again (a QoS 1 redelivery after a gateway or broker restart) writes
+ * A message the broker delivers again (a QoS 1 redelivery after a gateway or broker restart) writes
  * nothing twice — telemetry keyed by device and time, events by id, and an ack only moves a command still waiting
  * (pending, or failed by the cloud's timeout: a late ack still tells the real outcome). Each copy is published as
  * the broker would redeliver it; the embedded broker is enough here. On both engines: PostgreSQL is the scaled
- * shape's database (decision 56 changed how a batch writes on it).
+ * shape's database, where batches write in multi-row statements, two lanes side by side.
  */
 describe.each(ENGINES)("redelivered device messages on %s", (engine) => {
   let database: TestDatabase;

@@ -11,7 +11,7 @@ export interface StationTimingRow {
 }
 
 /**
- * The wire's station timing from the stored state (issue 10 "One clock"; contract `ZStationTiming`), pure:
+ * The wire's station timing from the stored state (contract `ZStationTiming`: a countdown never runs backwards), pure:
  * elapsed = the report's device time − the station's start on the same device clock (a time sync moves both), in
  * seconds, null when either is missing, unreadable or the difference is negative; the duration and the time back in
  * service as reported; `reportedAt` the server's arrival time; `clockRate` the measured rate (1 until measured).

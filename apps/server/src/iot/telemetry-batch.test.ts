@@ -28,9 +28,9 @@ const telemetryRows = (db: Db, deviceId: string) =>
     .execute();
 
 /**
- * Issue 14 "Ingest" (decision 51): telemetry is written in batches, one transaction each; a batch is all or nothing,
- * a (device, ts) is stored once even when repeated inside one batch, and the device's PUBACK leaves only once its
- * record is stored.
+ * Telemetry is written in batches, one transaction each (a transaction per message cannot keep up with the broker); a
+ * batch is all or nothing, a (device, ts) is stored once even when repeated inside one batch, and the device's PUBACK
+ * leaves only once its record is stored.
  */
 describe.each(ENGINES)("telemetry batches on %s", (engine) => {
   let database: TestDatabase;
@@ -108,7 +108,7 @@ describe.each(ENGINES)("telemetry batches on %s", (engine) => {
 });
 
 /**
- * Decision 56: group commit — while a batch is written, everything that arrives waits for the next one, which is
+ * Group commit: while a batch is written, everything that arrives waits for the next one, which is
  * written as soon as the first has committed (no 1 ms batches queueing behind it), and holds at most maxRows.
  */
 describe("group commit", () => {
@@ -156,7 +156,7 @@ describe("group commit", () => {
 });
 
 /**
- * Decision 55: every device message shares the write batch — tasks run in the batch's transaction with their device
+ * Every device message shares the write batch: tasks run in the batch's transaction with their device
  * read once for the batch, and their announcements leave after the commit with the rows as the batch left them.
  */
 describe.each(ENGINES)("tasks in write batches on %s", (engine) => {
@@ -366,7 +366,7 @@ describe("embedded broker: PUBACK after the batch committed", () => {
 });
 
 /**
- * Decision 62: two server processes' batches (shared subscriptions hand a device's messages to either) with crossed
+ * Two server processes' batches (shared subscriptions hand a device's messages to either) with crossed
  * devices — one holds A's state report and B's telemetry, the other B's report and A's telemetry — both commit. Two
  * batchers on one database stand for the two processes; each waits inside the telemetry hook until the other has
  * reached it too, at most 1 s. When the live figures of telemetry were a pass of their own after the reports' upsert

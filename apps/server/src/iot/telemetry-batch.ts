@@ -19,10 +19,10 @@ import type { LiveStateRow } from "./live-state.ts";
  * Called in the transaction of every batch that stored new telemetry, with that transaction and, in arrival order,
  * the device id, receive time (ISO UTC), water since the previous record (L) and flow (L/min) of each record the batch
  * stored for the first time (a redelivered one stored nothing and is not passed; each is passed once): the statistics
- * module's hourly and daily rollups (issue 4), which add them to each touched hour and recompute each touched day
- * (decision 61). The device link never imports a module (issue 13): the composition
- * root (system.ts) passes the module's function. An error rolls the whole batch back (nothing stored, nothing
- * acknowledged).
+ * module's hourly and daily rollups, which add them to each touched hour's kept sum (so a batch's cost does not grow
+ * with the hour) and recompute each touched day. The device link never imports a module (a boundary the linter
+ * enforces): the composition root (system.ts) passes the module's function. An error rolls the whole batch back
+ * (nothing stored, nothing acknowledged).
  */
 export type TelemetryHook = (
   db: Db,
@@ -188,7 +188,7 @@ interface PendingState {
 const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
 
 /**
- * Writes telemetry in batches (issue 14 "Ingest", decision 51): records added within {@link TelemetryBatchOptions.maxWaitMs}
+ * Writes telemetry in batches: records added within {@link TelemetryBatchOptions.maxWaitMs}
  * of the first one (or until {@link TelemetryBatchOptions.maxRows}) are written in one transaction — multi-row
  * INSERTs into `device_telemetry` that skip a (device, ts) already stored, then each device's live flow and total in
  * `device_state` from its last new record (with the batch's other `device_state` writes), then the
@@ -199,17 +199,17 @@ const keyOf = (deviceId: string, ts: string) => `${deviceId}\u0000${ts}`;
  * stores nothing and resolves false. A failed transaction rejects every record of its batch and leaves nothing of it.
  * Works on SQLite and PostgreSQL (`ON CONFLICT … DO NOTHING RETURNING`).
  *
- * Every other device message shares the batch too (issue 14 "Fleet push", decision 55): {@link run} queues a task
+ * Every other device message shares the batch too: {@link run} queues a task
  * that runs inside the next batch's transaction with its device read for the whole batch in one query (by MAC), and
  * whose announcements are published after the commit — so a state report costs no transaction or device read of its
  * own. Tasks run in queue order, so a device's messages stay in order.
  *
- * Decision 56 (the PostgreSQL fleet path): while a batch is written, the next one fills and is written as soon as
- * the first has committed (group commit: batches grow with the load instead of queueing as many 1 ms batches), and
- * a batch's writes are multi-row statements whatever its size — every device's `device_state` in one upsert
+ * For PostgreSQL, where every statement is a round trip: while a batch is written, the next one fills and is written as
+ * soon as the first has committed (group commit: batches grow with the load instead of queueing as many 1 ms batches),
+ * and a batch's writes are multi-row statements whatever its size — every device's `device_state` in one upsert
  * ({@link BatchContext.writeState}), the changed identities in one `devices` update, the change messages from the
  * upsert's returned rows — in device-id order, so batches of two processes sharing devices do not deadlock. The live
- * figures of new telemetry join that one upsert (decision 62): in a pass of their own after it, two processes'
+ * figures of new telemetry join that one upsert: in a pass of their own after it, two processes'
  * batches of crossed devices (A's report and B's telemetry in one, the reverse in the other) each held one row and
  * waited for the other's. The rollup's rows, per device, come after.
  */
@@ -301,7 +301,7 @@ export class TelemetryBatcher {
   }
 
   /**
-   * Writes batches one after another while entries wait (group commit, decision 56): each batch takes what arrived
+   * Writes batches one after another while entries wait (group commit): each batch takes what arrived
    * while the previous one was written, up to {@link TelemetryBatchOptions.maxRows}, so batches grow with the load
    * and a batch's fixed statements (begin, device read, change read, commit) are paid once for all of them.
    */
@@ -367,8 +367,8 @@ export class TelemetryBatcher {
         const rows = [...first.values()].map((p) => p.row);
         stored = await insertTelemetry(trx, rows);
         // In arrival order: a device's last new record gives its live figures, written with the batch's other
-        // `device_state` writes in their one pass in device-id order (decision 62: a second pass for them, after the
-        // reports' upsert, took two processes' rows in crossed orders).
+        // `device_state` writes in their one pass in device-id order (a second pass for them, after the
+        // reports' upsert, would take two processes' rows in crossed orders and deadlock).
         // The clock rate is measured on state reports only: no extra read on the busiest path.
         const fresh = rows.filter((r) => stored.has(keyOf(r.deviceId, r.ts)));
         const live = new Map<string, TelemetryRow>();
@@ -438,7 +438,7 @@ export class TelemetryBatcher {
 /**
  * The live flow and total of each device's last new record (`rows`, one per device) into its existing
  * `device_state` row, one update each in device-id order (SQLite's path; PostgreSQL merges them into the batch's upsert,
- * decision 62). Throws the database's error.
+ * so two processes never take rows in crossed orders). Throws the database's error.
  */
 async function updateLiveFigures(trx: Db, rows: Iterable<TelemetryRow>): Promise<void> {
   const sorted = [...rows].sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0));
@@ -554,7 +554,7 @@ function mergeStateWrite(
 const MAX_PARAMETERS = 30_000;
 
 /**
- * The batch's `device_state` writes in as few statements as their shapes allow (decision 56): the devices in
+ * The batch's `device_state` writes in as few statements as their shapes allow (each a round trip): the devices in
  * device-id order, each run of devices that write the same columns one multi-row `INSERT … ON CONFLICT (device_id)
  * DO UPDATE SET c = excluded.c` over the columns of `values` (a created row also gets `defaults`), on SQLite and
  * PostgreSQL alike — one statement when every device sent a state report. In device-id order, so two processes'
@@ -636,7 +636,7 @@ const IDENTITIES_PER_STATEMENT = 1000;
 
 /**
  * The batch's changed device identities (model, serial numbers, firmware: a state report that differs from the row)
- * in one `WITH v(…) AS (VALUES …) UPDATE devices … FROM v` per 1,000 devices, in device-id order (decision 56; the
+ * in one `WITH v(…) AS (VALUES …) UPDATE devices … FROM v` per 1,000 devices, in device-id order (the
  * same statement on SQLite ≥ 3.33 and PostgreSQL, every column text). Throws the database's error.
  */
 async function writeDeviceIdentities(trx: Db, identities: ReadonlyMap<string, DeviceIdentity>): Promise<void> {

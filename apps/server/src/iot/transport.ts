@@ -16,7 +16,7 @@ import type { IotLogger } from "./logger.ts";
 const INBOUND: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
 
 /**
- * How the gateway subscribes on an external broker (MQTT_SUBSCRIPTIONS; decision 73):
+ * How the gateway subscribes on an external broker (MQTT_SUBSCRIPTIONS):
  * - `assigned` (default): plain persistent subscriptions to the devices this gateway owns among the live gateways
  *   (assignment.ts), so N processes split the devices and a broker that keeps plain subscriptions across its restart
  *   (Mosquitto 2.0) drops no report;
@@ -28,7 +28,7 @@ export type GatewaySubscriptions = "assigned" | "shared" | "plain";
 /** Device filters per SUBSCRIBE or UNSUBSCRIBE packet: about 12 KB, under the broker's 16 KB packet limit. */
 const FILTERS_PER_PACKET = 400;
 
-/** Shared-subscription group of every server process's gateway (`$share/gateways/…`, issue 14). */
+/** Shared-subscription group of every server process's gateway (`$share/gateways/…`). */
 export const GATEWAY_SHARE_GROUP = "gateways";
 
 /**
@@ -76,7 +76,7 @@ export interface TransportOptions {
    */
   clientId?: string;
   /**
-   * An external broker (MQTT_URL, issue 14): MQTT 5 with a persistent session (clean start off, session expiry
+   * An external broker (MQTT_URL): MQTT 5 with a persistent session (clean start off, session expiry
    * {@link GATEWAY_SESSION_EXPIRY_SECONDS}), subscriptions as {@link subscriptions} says (N processes split the
    * devices), and reconnection with jittered backoff; start-up does not wait for the broker. Otherwise (the embedded
    * Aedes broker, which hands device messages over in-process) MQTT 3.1.1 and a clean session.
@@ -115,7 +115,7 @@ export interface InboundMessage {
  * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
  *
- * On an external broker a device message is acknowledged after handling (decision 51): its PUBACK is sent once the
+ * On an external broker a device message is acknowledged after handling: its PUBACK is sent once the
  * handler's promise has resolved — the message recorded (telemetry: its batch committed) or refused by the checks —
  * and in arrival order, so a message the broker counts as delivered is durable, and a gateway that dies first gets it
  * again from its session; the records are idempotent, so nothing is written twice. Messages are not handled one at a

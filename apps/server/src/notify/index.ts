@@ -46,7 +46,7 @@ export class SmtpMailer implements Mailer {
 /**
  * Writes the message to the server log at info level. Used when no SMTP server or SMS provider is configured: in the
  * demo it is the only way to read a code besides GET /dev/outbox, so the whole message is logged, codes included —
- * except with `withBody` false (APP_ENV=production, issue 11: codes never reach the logs), where only the recipient
+ * except with `withBody` false (APP_ENV=production: codes never reach the logs), where only the recipient
  * and subject are logged, as a warning that nothing was delivered.
  */
 export class LogSender implements Mailer, SmsSender {
@@ -113,7 +113,7 @@ function asLanguage(value: string | undefined): Language | null {
 /**
  * The notifier of the app: e-mail through SMTP when `smtpUrl` is set, else to the log; SMS to the log; every message
  * also stored in `outbox`. `mailer` / `sms` replace the defaults (tests, other providers). `db` also answers the
- * recipient's stored language for {@link Notifier.sendLocalized}. `production` (APP_ENV=production, issue 11): no
+ * recipient's stored language for {@link Notifier.sendLocalized}. `production` (APP_ENV=production): no
  * message body — codes — in the log or the `outbox` table ({@link BODY_NOT_KEPT}); recipient, subject and time stay.
  */
 export function createNotifier(opts: {

@@ -16,7 +16,7 @@ import type { Db } from "../db/index.ts";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "../modules/demo.ts";
 
 /**
- * API fuzz suite (issue 11): every route of the contract × at least 30 hostile variants generated from its schemas
+ * API fuzz suite: every route of the contract × at least 30 hostile variants generated from its schemas
  * (test/api-fuzz-cases.ts), sent as an anonymous caller, as a stranger (a signed-in user of another household, with
  * the owner's ids) and as the owner, on SQLite and PostgreSQL. Holds: no 5xx, every answer in the envelope (or the
  * route's documented shape), and the other user's rows unchanged by each pass.
@@ -75,7 +75,7 @@ function summary(engine: string, caller: string, t: Tally, ms: number): string {
   );
 }
 
-describe.each(ENGINES)("API fuzz on %s (issue 11)", (engine) => {
+describe.each(ENGINES)("API fuzz on %s", (engine) => {
   let t: TestApp;
   let ids: FuzzIds;
   let owner: string;

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 
 /**
- * The authorization matrix of spec §6, generated from the contract's declarations (issue 13 "authorization in one
- * place"): every call whose entry declares an object-level rule (`access.object`) × {anonymous, stranger, member,
+ * The authorization matrix of spec §6, generated from the contract's declarations (authorization is declared in
+ * one place): every call whose entry declares an object-level rule (`access.object`) × {anonymous, stranger, member,
  * administrator}. The expected outcome is read from the declaration, never written per call:
  * - anonymous → 401;
  * - a `member` rule (household, device, command): stranger 403, member and administrator allowed;

@@ -27,7 +27,7 @@ const S = DEFAULT_LIMITS.signIn;
 const C = DEFAULT_LIMITS.codes;
 
 /**
- * The guessing suite of issue 11: the production limits (RATE_LIMIT_SCALE 1) of security/limits.ts hold against
+ * The guessing suite: the production limits (RATE_LIMIT_SCALE 1) of security/limits.ts hold against
  * wrong passwords, code pumping, registration and share-code guessing, per address and per account, with 429 +
  * Retry-After; and no answer tells whether an account exists. The clock (Date only) is faked so windows, delays and
  * lockouts can pass; the client address comes from inject's remoteAddress (call's `remoteAddress`).

@@ -8,7 +8,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * The HTTP rate limits and sign-in lockout of issue 11, production values (counts are multiplied by the config's
+ * The HTTP rate limits and sign-in lockout, production values (counts are multiplied by the config's
  * RATE_LIMIT_SCALE, see {@link scaleLimits}; windows and delays never are). Counted by @fastify/rate-limit's stores
  * (memory, or Redis with REDIS_URL): http/rate-limit.ts. What each protects is in docs/security.md.
  */
@@ -105,7 +105,7 @@ export interface SignInRefusal {
 }
 
 /**
- * Sign-in throttling (issue 11; OWASP ASVS V6.3 / the OWASP account-lockout guidance): per client address and per
+ * Sign-in throttling (OWASP ASVS V6.3 / the OWASP account-lockout guidance): per client address and per
  * account, decided BEFORE the password is checked, so a refused attempt costs no argon2 hash. An unknown account is
  * throttled exactly like an existing one (keyed by its login text), so throttling does not tell which accounts exist.
  */
@@ -123,7 +123,7 @@ export interface SignInGuard {
   succeeded(request: FastifyRequest, attempt: SignInAttempt): Promise<void>;
 }
 
-/** The abuse limits of the HTTP API (issue 11), one set per app; see {@link createGuards}. */
+/** The abuse limits of the HTTP API, one set per app; see {@link createGuards}. */
 export interface Guards {
   limits: Limits;
   signIn: SignInGuard;

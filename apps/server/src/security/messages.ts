@@ -1,7 +1,7 @@
 import { catalogue } from "../http/catalogue.ts";
 
 /**
- * Texts of the rate limits and the sign-in lockout (issue 11, security/limits.ts) in the five languages; English is
+ * Texts of the rate limits and the sign-in lockout (security/limits.ts) in the five languages; English is
  * the source. Each is given `seconds` (the Retry-After value) and `minutes` (the same, rounded up); the `…Seconds`
  * texts are used under two minutes, the `…Minutes` texts from two minutes on.
  */

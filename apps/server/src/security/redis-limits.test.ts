@@ -23,7 +23,7 @@ const why = external || binary ? null : "no TEST_REDIS_URL and no redis-server b
 if (why) console.log(`redis limits: skipped, ${why}`);
 
 /**
- * The limits with REDIS_URL (issue 11): two app instances on one database and one Redis count together, a
+ * The limits with REDIS_URL: two app instances on one database and one Redis count together, a
  * successful sign-in on one resets the count the other sees, each counter keeps its own keys, and an unreachable
  * Redis fails closed. Uses TEST_REDIS_URL, else a throwaway redis-server on a free port, else is skipped (said so).
  */

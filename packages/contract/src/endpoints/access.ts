@@ -1,7 +1,7 @@
 import { PERMISSIONS, type Permission } from "../constants.ts";
 
-// Who may call an endpoint (issue 13 "authorization in one place"; spec §6). Every endpoint of the contract declares
-// it; the server's route registration enforces the declaration and nothing else decides it (docs/decisions.md 41).
+// Who may call an endpoint (spec §6). Every endpoint of the contract declares it; the server's route registration
+// enforces the declaration and nothing else decides it, so authorization sits in one place.
 // Plain data, no zod: the authorization matrix test and the OpenAPI document read it too.
 
 /**

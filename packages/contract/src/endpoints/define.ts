@@ -4,7 +4,7 @@ import type { Access } from "./access.ts";
 /**
  * One endpoint of spec §7: method, path (verbatim), query, body and result schemas.
  * The server registers routes from these entries; the web client's `api(endpoint, params)` is typed from them.
- * `access` declares who may call it (issue 13; see {@link Access}); the route registration enforces it.
+ * `access` declares who may call it (see {@link Access}); the route registration enforces it.
  */
 export interface Endpoint<
   Q extends z.ZodObject = z.ZodObject,
@@ -35,7 +35,7 @@ export function endpoint<
   return e;
 }
 
-// ---------- One input rule at the edge (issue 11) ----------
+// ---------- One input rule at the edge ----------
 //
 // Every string a client sends is bounded and free of control characters; every number is finite and bounded; every
 // array and record is bounded. Input schemas (query, body, path values, the OAuth form bodies, device activation) are
@@ -61,7 +61,7 @@ const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}]/u;
 const MULTI_LINE_FORBIDDEN = /(?![\t\n\r])\p{Cc}|\p{Cs}/u;
 
 /**
- * Whether `value` is acceptable single-line text (issue 11): no C0 control character (U+0000–U+001F, so no NUL, tab
+ * Whether `value` is acceptable single-line text: no C0 control character (U+0000–U+001F, so no NUL, tab
  * or line break), no DEL (U+007F), no C1 control character (U+0080–U+009F) and no lone UTF-16 surrogate.
  */
 export function isSingleLineText(value: string): boolean {
@@ -89,7 +89,7 @@ function bounded(base: z.ZodString, max: number, opts: TextOptions): z.ZodString
 /**
  * A single-line text input of at most `max` characters (UTF-16 code units, as JavaScript counts): refused with a
  * custom issue `params.rule: "text"` when it holds a control character or a lone surrogate ({@link isSingleLineText}),
- * the server answering 400 "{field} contains characters that are not allowed" in the caller's language (issue 11).
+ * the server answering 400 "{field} contains characters that are not allowed" in the caller's language.
  * Chain `.regex()` or `.refine()` for a narrower format.
  */
 export function ZText(max: number, opts: TextOptions = {}): z.ZodString {

@@ -14,7 +14,7 @@ const ZCommandId = ZText(64, { min: 1 }).optional();
 const ZControlValue = z.union([ZNumber(-1e9, 1e9), ZText(64), z.boolean()]);
 
 /**
- * `params` of control-device (issue 11: bounded): at most 64 entries — `time` (sync-time, ISO text), `settings`
+ * `params` of control-device (bounded, as every input): at most 64 entries — `time` (sync-time, ISO text), `settings`
  * (set-config: at most 64 settings by name) or the settings themselves at the top level. Which settings and values a
  * model takes is checked by the server against the model's bounds.
  */
@@ -71,7 +71,7 @@ export const ZOtaVersion = z.object({
 });
 export type TOtaVersion = z.infer<typeof ZOtaVersion>;
 
-/** Salt level and forecast (extension; spec issue 4 "Salt"). kg, days. */
+/** Salt level and forecast (extension of the spec). kg, days. */
 export const ZSaltStatus = ZFreshness.extend({
   deviceId: z.string(),
   /** Salt left in the brine tank, kg (level at the last refill minus salt used since); null until first reset. */
@@ -182,7 +182,7 @@ export const deviceFlowStatisticsCsv = endpoint({
 const deviceQ = z.object({ deviceId: ZId });
 const commandQ = z.object({ deviceId: ZId, commandId: ZCommandId });
 
-/** Device-control endpoints (spec §7) and the issue-4 extensions. */
+/** Device-control endpoints (spec §7) and the app's extensions of them. */
 export const deviceControlEndpoints = {
   deviceStationMaxWorkTimeCache: endpoint({
     method: "GET",

@@ -8,7 +8,7 @@ import { ZDeviceLink, ZFamilyDevice } from "./family.ts";
 // Devices: device, device-control, device-lookup, device-model (spec §7 /api/run-lucky/device/app/device…).
 
 /**
- * How far the current station is, for a countdown that never runs backwards (issue 10 "One clock"). Device seconds
+ * How far the current station is, for a countdown that never runs backwards. Device seconds
  * (a time-scaled simulator runs `clockRate` of them per real second; a real valve 1). The station ends
  * `stationDurationSeconds − stationElapsedSeconds` device seconds after `reportedAt` (server time of that report).
  */
@@ -59,7 +59,7 @@ export const ZDeviceSettings = z.record(z.string(), z.union([z.number(), z.strin
 export type TDeviceSettings = z.infer<typeof ZDeviceSettings>;
 
 /**
- * Advanced settings as a client sends them (issue 11): at most 64 names of at most 64 characters, each a finite number
+ * Advanced settings as a client sends them: at most 64 names of at most 64 characters, each a finite number
  * within ±1e9 or a single-line text of at most 64 characters ("HH:mm", ISO time). Which names and values a model
  * takes is checked by the server against the model's bounds (device-model settings).
  */

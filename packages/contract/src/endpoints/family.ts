@@ -61,7 +61,7 @@ export const ZFamilyDevice = z.object({
 export type TFamilyDevice = z.infer<typeof ZFamilyDevice>;
 
 /**
- * The badges of one device on the Home dashboard (issue 10 "Home is a dashboard"): vacation mode on; a cycle running
+ * The badges of one device on the Home dashboard: vacation mode on; a cycle running
  * (stations 1–4 and 6–8); firmware `"available"` (a newer version than the one the device reports) or `"updating"`
  * (an update running); an open alarm, `"closed"` (the valve closed the water with a close reason, spec §3) or
  * `"offline"` (offline longer than OFFLINE_MESSAGE_MINUTES, the same rule as the offline alarm message).
@@ -75,7 +75,7 @@ export const ZDashboardBadges = z.object({
 export type TDashboardBadges = z.infer<typeof ZDashboardBadges>;
 
 /**
- * One device's figures on the Home dashboard (issue 10). Units: L, kg, days; times ISO 8601 UTC instants (real time,
+ * One device's figures on the Home dashboard. Units: L, kg, days; times ISO 8601 UTC instants (real time,
  * never the device clock), which the app shows in the phone's local time.
  */
 export const ZDeviceDashboard = z.object({
@@ -103,7 +103,7 @@ export const ZDeviceDashboard = z.object({
 });
 export type TDeviceDashboard = z.infer<typeof ZDeviceDashboard>;
 
-/** The Home dashboard of one household (issue 10): a household total of water used today and every device's figures. */
+/** The Home dashboard of one household: a household total of water used today and every device's figures. */
 export const ZFamilyDashboard = z.object({
   familyId: z.string(),
   /** The IANA time zone "today" was cut in (the X-Time-Zone header; UTC without it). */

@@ -5,12 +5,12 @@ import { deviceMember } from "./access.ts";
 import { endpoint, ZId, ZIsoTime, ZText } from "./define.ts";
 import { ZCommandStatus } from "./device-control.ts";
 
-// Faults (spec §2 Other /Fault and the My tab's "faults"; §3 system close reasons; §8 labels; issue 10 point 5
-// "Faults are actionable"). An extension under the app's /api/run-lucky/device/app/… paths.
+// Faults (spec §2 Other /Fault and the My tab's "faults"; §3 system close reasons; §8 labels), each
+// with what the owner can do about it. An extension under the app's /api/run-lucky/device/app/… paths.
 
 const FAULT = "/api/run-lucky/device/app/fault";
 
-/** How far back closes are listed: 30 days (issue 10 "every open and recent fault"). */
+/** How far back closes are listed: 30 days (every open and recent fault). */
 export const FAULT_RECENT_DAYS = 30;
 /** At most this many faults per answer (the newest); open faults always come first. */
 export const FAULT_LIST_MAX = 100;

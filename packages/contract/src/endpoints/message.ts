@@ -142,7 +142,7 @@ export const messageEndpoints = {
       /** The shell's platform; absent = unknown (treated as android by JPush). */
       platform: z.enum(["android", "ios"]).optional(),
       /**
-       * This app installation's random id (issue 11): the proof that lets a registration bound to another account move
+       * This app installation's random id: the proof that lets a registration bound to another account move
        * here — only the installation that bound it knows it. Absent from older apps (they cannot take one over).
        */
       installationId: ZText(128, { min: 16 })

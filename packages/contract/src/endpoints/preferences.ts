@@ -3,7 +3,7 @@ import { HARDNESS_UNITS, VOLUME_UNITS } from "../constants.ts";
 import { SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZText } from "./define.ts";
 
-// The owner's display units, kept per user (issue 10 point 9; extension of spec §7
+// The owner's display units, kept per user (extension of spec §7
 // /api/RunLuckyIot/appuser_setting/app/setting, the per-user app settings).
 
 /** The owner's display units. */
@@ -15,7 +15,7 @@ export type TUnitPreferences = z.infer<typeof ZUnitPreferences>;
 
 const UNITS_PATH = "/api/RunLuckyIot/appuser_setting/app/setting/units";
 
-/** The unit preference endpoints (extension, issue 10). Both act on the caller only. */
+/** The unit preference endpoints (extension). Both act on the caller only. */
 export const preferenceEndpoints = {
   getUnitPreferences: endpoint({
     method: "GET",

@@ -10,7 +10,7 @@ function shapeKeys(schema: unknown): string[] | null {
 }
 
 /**
- * The run-time part of an endpoint (issue 12): method, path, `open` (from `access`), the declared query names and the JSON body's
+ * The run-time part of an endpoint: method, path, `open` (from `access`), the declared query names and the JSON body's
  * declared names (`null` without a body, `"any"` for a body that is not an object schema). Used by the generator of
  * `routes.generated.ts` and by tests that build an endpoint of their own.
  */
@@ -25,7 +25,7 @@ export function toWire<S extends Endpoint>(e: S): WireEndpoint<S> {
 }
 
 /**
- * The text of `src/routes.generated.ts` for the given endpoints (issue 12): one line per endpoint, in the table's
+ * The text of `src/routes.generated.ts` for the given endpoints: one line per endpoint, in the table's
  * order, plus the streamed CSV endpoint. Deterministic, so a test can compare it with the committed file.
  */
 export function generateRoutesModule(table: Record<string, Endpoint>, extra: Record<string, Endpoint>): string {

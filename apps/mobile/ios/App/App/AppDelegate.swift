@@ -30,7 +30,7 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
         NotificationCenter.default.post(name: Notification.Name(rawValue: "didBecomeActiveNotification"), object: nil)
     }
 
-    // JPush (capacitor-plugin-jpush, issue 15): the APNs token and silent pushes reach the plugin.
+    // JPush (capacitor-plugin-jpush): the APNs token and silent pushes reach the plugin.
     func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
         NotificationCenter.default.post(name: .capacitorDidRegisterForRemoteNotifications, object: deviceToken)
     }

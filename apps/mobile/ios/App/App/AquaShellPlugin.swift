@@ -3,7 +3,7 @@ import Capacitor
 import Photos
 import WebKit
 
-/// AquaShell (issue 15; TypeScript side apps/mobile/src/plugins/shell): the native permissions of spec §6 that iOS
+/// AquaShell (TypeScript side apps/mobile/src/plugins/shell): the native permissions of spec §6 that iOS
 /// has for this app (camera; photos as "storage"), every other alias answered "denied", and clearing the web view's
 /// cache.
 @objc(AquaShellPlugin)

@@ -3,7 +3,7 @@ import Foundation
 import Network
 import NetworkExtension
 
-/// AquaWifi (issue 15; TypeScript side apps/mobile/src/plugins/wifi; docs/device-protocol.md §13.6): the phone's
+/// AquaWifi (TypeScript side apps/mobile/src/plugins/wifi; docs/device-protocol.md §13.6): the phone's
 /// Wi-Fi for the old module's access-point setup. NEHotspotNetwork reads the current network (needs the location
 /// permission and the "Access Wi-Fi Information" entitlement), NEHotspotConfiguration joins the module's open access
 /// point for this app (joinOnce), and the Network framework sends the join packet over UDP on the Wi-Fi interface

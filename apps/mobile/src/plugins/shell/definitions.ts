@@ -26,7 +26,7 @@ export type ShellPermission = (typeof SHELL_PERMISSIONS)[number];
 export type ShellPermissionStatus = Record<ShellPermission, PermissionState>;
 
 /**
- * AquaShell, our own small Capacitor plugin for what the shell needs and no kept plugin offers (issue 15): the §6
+ * AquaShell, our own small Capacitor plugin for what the shell needs and no kept plugin offers: the §6
  * permissions by alias, and clearing the web view's cache (spec §7 bridge "clear cache").
  */
 export interface AquaShellPlugin {

@@ -15,7 +15,7 @@ const BROWSER_NAMES: Partial<Record<ShellPermission, string>> = {
 };
 
 /**
- * AquaShell in a browser (issue 15): permission states from the Permissions API where the browser has one ("prompt"
+ * AquaShell in a browser: permission states from the Permissions API where the browser has one ("prompt"
  * while undecided; "denied" for what a page can never have), asking through getUserMedia for camera and microphone;
  * clearing the cache empties CacheStorage (a page cannot reach the HTTP cache).
  */

@@ -7,7 +7,7 @@ import type {
 } from "@aquapilot/contract/wire";
 
 /**
- * AquaWifi, our own Capacitor plugin (issue 15; docs/device-protocol.md §13.6): the phone's Wi-Fi for the old
+ * AquaWifi, our own Capacitor plugin (docs/device-protocol.md §13.6): the phone's Wi-Fi for the old
  * module's access-point setup (spec §2 "Old version"). Native code: Android `AquaWifiPlugin.java`
  * (WifiManager, WifiNetworkSpecifier, Network.bindSocket), iOS `AquaWifiPlugin.swift` (NEHotspotNetwork,
  * NEHotspotConfiguration, Network framework). Every answer has the contract's shape, so the bridge passes it through.

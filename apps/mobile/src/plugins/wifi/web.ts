@@ -9,7 +9,7 @@ import { WebPlugin } from "@capacitor/core";
 import type { AquaWifiPlugin } from "./definitions.ts";
 
 /**
- * AquaWifi in a browser (issue 15): a page can neither read nor join Wi-Fi networks nor open UDP sockets, so every
+ * AquaWifi in a browser: a page can neither read nor join Wi-Fi networks nor open UDP sockets, so every
  * operation rejects with Capacitor's "unavailable" error (the bridge turns that into the contract's null, and the
  * network setup offers the Bluetooth setup or the development bridge instead).
  */

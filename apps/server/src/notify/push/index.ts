@@ -1,4 +1,4 @@
-/** Push providers behind one interface (issue 5; docs/messages-push.md). */
+/** Push providers behind one interface (docs/messages-push.md). */
 export { JPUSH_INVALID_AUDIENCE, type JPushOptions, JPushSender, jpushBody } from "./jpush.ts";
 export { OutboxPushSender } from "./outbox.ts";
 export type { PushNotification, PushResult, PushSender, PushTarget } from "./types.ts";

@@ -9,7 +9,7 @@ import com.getcapacitor.annotation.CapacitorPlugin;
 import com.getcapacitor.annotation.Permission;
 
 /**
- * AquaShell (issue 15; TypeScript side apps/mobile/src/plugins/shell): the native permissions of spec section 6 by
+ * AquaShell (TypeScript side apps/mobile/src/plugins/shell): the native permissions of spec section 6 by
  * alias, and clearing the web view's cache. checkPermissions/requestPermissions come from Capacitor's Plugin class over
  * the aliases below; an alias whose permissions the manifest does not declare answers "denied" (apps/mobile/README.md
  * lists what is declared and why).

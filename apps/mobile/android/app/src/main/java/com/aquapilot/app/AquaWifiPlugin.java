@@ -32,7 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * AquaWifi (issue 15; TypeScript side apps/mobile/src/plugins/wifi; docs/device-protocol.md section 13.6): the phone's
+ * AquaWifi (TypeScript side apps/mobile/src/plugins/wifi; docs/device-protocol.md section 13.6): the phone's
  * Wi-Fi for the old module's access-point setup. Joining uses WifiNetworkSpecifier (Android 10+: a network for this
  * app only, the system asks the user), and the join packet goes out of a UDP socket bound to that network with
  * Network.bindSocket, so it reaches 192.168.10.1 even though the access point has no internet. Discovery broadcasts on

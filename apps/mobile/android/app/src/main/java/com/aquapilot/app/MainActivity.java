@@ -3,7 +3,7 @@ package com.aquapilot.app;
 import android.os.Bundle;
 import com.getcapacitor.BridgeActivity;
 
-/** The Android shell (issue 15): Capacitor's activity with our own plugins registered before the bridge starts. */
+/** The Android shell: Capacitor's activity with our own plugins registered before the bridge starts. */
 public class MainActivity extends BridgeActivity {
 
     @Override
