@@ -115,6 +115,19 @@ describe("every route of spec §2 opens, in Chromium", () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
     await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    // Where the stored session went, should a screen land on Login unasked: each removal of the token, with its stack,
+    // kept in the session's storage (it outlives the reloads) and named in expectScreen's failure.
+    await phone.context.addInitScript(() => {
+      const remove = Storage.prototype.removeItem;
+      Storage.prototype.removeItem = function (this: Storage, key: string) {
+        if (key === "token" && this === localStorage) {
+          const seen = JSON.parse(sessionStorage.getItem("tokenRemovals") ?? "[]") as string[];
+          seen.push(`${location.hash} ${new Error().stack?.split("\n").slice(1, 6).join(" < ")}`);
+          sessionStorage.setItem("tokenRemovals", JSON.stringify(seen.slice(-5)));
+        }
+        return remove.call(this, key);
+      };
+    });
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
     const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
@@ -157,7 +170,10 @@ describe("every route of spec §2 opens, in Chromium", () => {
         )
         .toEqual(expected);
     } catch (err) {
-      throw new Error(`${name}: ${(err as Error).message}\nhash: ${await page.evaluate(() => location.hash)}`);
+      const removals = await page.evaluate(() => sessionStorage.getItem("tokenRemovals"));
+      throw new Error(
+        `${name}: ${(err as Error).message}\nhash: ${await page.evaluate(() => location.hash)}\ntoken removed: ${removals}`,
+      );
     }
   }
 
