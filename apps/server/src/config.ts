@@ -198,7 +198,7 @@ function shown(name: string, value: string | undefined): string {
  */
 const RENAMED: Record<string, string> = {
   MQTT_SHARED_SUBSCRIPTIONS:
-    'set MQTT_SUBSCRIPTIONS instead: "assigned" (the default; several processes on Mosquitto), "shared" (EMQX) or "plain" (one process) — decision 73',
+    'set MQTT_SUBSCRIPTIONS instead: "assigned" (the default; several processes on Mosquitto), "shared" (EMQX) or "plain" (one process)',
 };
 
 /**

@@ -8,7 +8,7 @@ import { insertMember } from "./factories.ts";
 import { bearer, registerByEmail } from "./helpers.ts";
 
 /**
- * API-level factories of the API tests (issue 13 item 8): users signed up and signed in through the real routes,
+ * API-level factories of the API tests: users signed up and signed in through the real routes,
  * households created through the real create-family call, devices provisioned at the factory and placed in them,
  * members added. Built on {@link call}, `registerByEmail`/`bearer` (test/helpers.ts) and the row factories
  * (test/factories.ts).

@@ -20,7 +20,7 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { z } from "zod";
 
 /**
- * Hostile requests generated from the contract (issue 11 "API fuzz"): every endpoint of `endpoints` (and the
+ * Hostile requests generated from the contract (the API fuzz suite): every endpoint of `endpoints` (and the
  * hand-registered calls: OAuth token and revocation, the CSV export, device activation) gets a valid request built
  * from its schemas, then at least 30 hostile variants — each field replaced by hostile values (control characters,
  * broken Unicode, huge text, traversal, numbers as text, wrong JSON types), extra and duplicate parameters, broken or

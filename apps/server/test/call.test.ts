@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type CallTarget, call, describeEndpoint, nameOf, okResult, pathOf } from "./call.ts";
 
 /**
- * The API tests' one helper, `call()` of test/call.ts (issue 13 item 8), against a server that only echoes what it
+ * The API tests' one helper, `call()` of test/call.ts, against a server that only echoes what it
  * received: method and path from the endpoint object, `{name}` values URL-encoded into it, the bearer token, the
  * query, JSON and raw bodies, the language, the client address, and the answer read back — in process (`inject`) and
  * over real HTTP (`{ url }`). A query key the endpoint does not declare is a compile error, checked by

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { describe } from "vitest";
 
 /**
- * The one way an API test calls the server (issue 13 item 8): `call(app, endpoints.createFamily, { as: owner, body })`.
+ * The one way an API test calls the server : `call(app, endpoints.createFamily, { as: owner, body })`.
  * Method and path come from the contract's endpoint object (packages/contract/src/endpoints/*), never from strings,
  * so a test follows the contract when a path changes, and `nameOf(endpoint)` is the wire name a describe block carries.
  */

@@ -1,6 +1,6 @@
 /**
  * Every module's part of the server's message catalogue, loaded (each registers itself with http/messages.ts when
- * loaded, issue 13) — for tests that translate a module's keys without building the app. messages.test.ts checks that
+ * loaded) — for tests that translate a module's keys without building the app. messages.test.ts checks that
  * this list names every `src/modules/<module>/messages.ts`, and that the app registers the same parts.
  */
 import { accountMessages } from "../src/modules/account/messages.ts";

@@ -4,7 +4,7 @@ import type { Db } from "../src/db/index.ts";
 
 /**
  * Test factories for data-layer tests (rows as the services would leave them, on either engine). Times are ISO 8601
- * UTC text (decision 3).
+ * UTC text (docs/adr/0005-one-query-layer-over-two-engines.md).
  */
 
 /**

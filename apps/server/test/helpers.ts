@@ -121,7 +121,7 @@ export async function createTestApp(
     await registerDevelopmentRoutes(app, { config, db: database.db, bridge: opts.development.bridge });
   }
   opts.beforeReady?.(app, bus);
-  // Every answer is checked against /openapi.json (issue 13); close() fails when one did not match.
+  // Every answer is checked against /openapi.json; close() fails when one did not match.
   const answers = checkAnswersAgainstOpenApi(app);
   await app.ready();
   return {

@@ -9,7 +9,7 @@ export function nginxBinary(): string | null {
   return installedBinary("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
 }
 
-/** A throwaway nginx balancing HTTP and WebSocket traffic over server processes (issue 14, docs/deploy.md). */
+/** A throwaway nginx balancing HTTP and WebSocket traffic over server processes (docs/deploy.md). */
 export interface ThrowawayNginx {
   port: number;
   /** http://127.0.0.1:port */

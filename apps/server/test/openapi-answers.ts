@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from "../src/http/openapi.ts";
 
 /**
- * Every answer an API test gets is checked against the served OpenAPI document (issue 13 item 5): the status must be
+ * Every answer an API test gets is checked against the served OpenAPI document : the status must be
  * one the operation documents, the content type one it lists, and a JSON body must match that answer's schema
  * (Ajv, JSON Schema 2020-12, formats on). A mismatch is recorded and turns the answer into a 500 whose message says
  * what differs, so the test that made the call fails where it reads the answer; `createTestApp`'s close() fails too

@@ -20,7 +20,7 @@ import {
 export const SETUP_MODE_USAGE =
   "       aquapilot-sim --setup-mode [--generation new|old] [--fail <failure>] [--server http://127.0.0.1:8080]\n" +
   "                     [--browser http://127.0.0.1:9222] [--ap-port 48880] [--lan-port 48881] [--time-scale N]\n" +
-  "  a brand-new softener in network-setup mode (issue 9): registered at the factory through --server, it prints\n" +
+  "  a brand-new softener in network-setup mode: registered at the factory through --server, it prints\n" +
   "  what the box shows and the Wi-Fi networks in range, then waits for the app: new generation over Chromium's\n" +
   "  Bluetooth emulation (--browser, default http://127.0.0.1:9222), old generation over loopback UDP (the access\n" +
   "  point on --ap-port, the home network on --lan-port; 0 = a free port) for the development bridge.\n" +

@@ -75,7 +75,7 @@ const AREAS: Array<[string, string, Record<string, Endpoint>]> = [
   ["article", "Articles (spec §7 article)", articleEndpoints],
   ["file", "Upload (spec §7 file)", fileEndpoints],
   ["preferences", "Settings of the owner (spec §7 appuser_setting)", preferenceEndpoints],
-  ["fault", "Faults (extension, issue 10)", faultEndpoints],
+  ["fault", "Faults (extension)", faultEndpoints],
 ];
 
 /** Calls whose body is a multipart form with one file, not JSON. */

@@ -297,7 +297,7 @@ export const deviceControlEndpoints = {
     body: undefined,
     result: ZSaltStatus,
     summary:
-      "Set the low-salt reminder: salt is low when it runs out within N days, 1–30; any member of the household (extension, issue 10)",
+      "Set the low-salt reminder: salt is low when it runs out within N days, 1–30; any member of the household (extension)",
   }),
   getRegenerationCycles: endpoint({
     method: "GET",

@@ -318,7 +318,7 @@ export const familyEndpoints = {
     body: undefined,
     result: ZFamilyDashboard,
     summary:
-      "Home dashboard of a family the caller belongs to: water used today (caller's local day), salt, water left, next regeneration and badges per device (extension, issue 10)",
+      "Home dashboard of a family the caller belongs to: water used today (caller's local day), salt, water left, next regeneration and badges per device (extension)",
   }),
 
   // family-user (spec §7 /api/run-lucky/device/app/family-user)
