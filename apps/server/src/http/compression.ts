@@ -3,8 +3,8 @@ import fastifyCompress, { type FastifyCompressOptions } from "@fastify/compress"
 import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from "fastify";
 
 /**
- * Compression of the server's answers, so a phone opens the app fast (docs/decisions.md "Delivery: compress once
- * at build time, compress the API cheaply"): the built web app is compressed once at build time
+ * Compression of the server's answers, so a phone opens the app fast (docs/adr/0025-delivery-and-caching.md):
+ * the built web app is compressed once at build time
  * (apps/web/vite-delivery.ts writes `.br` and `.gz` beside each file) and served as is by @fastify/static
  * (`preCompressed`); the dynamic answers (REST API, /connect, /iot, /dev) are compressed per answer by
  * @fastify/compress, cheaply ({@link DYNAMIC_BROTLI_QUALITY}).
