@@ -1,6 +1,7 @@
 /**
  * The import rules the project keeps (docs/adr/0004-import-boundaries-checked-by-a-tool.md), checked by
- * `npm run lint` (dependency-cruiser). Tests and test helpers are outside the rules: they may set up any layer. See docs/architecture.md "Boundaries".
+ * `npm run lint` (dependency-cruiser). Tests and test helpers are outside the rules: they may set up any layer. See
+ * docs/architecture.md "Boundaries".
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const TESTS = "(\\.test\\.tsx?$|/test/|/testing\\.ts$|test-setup\\.ts$)";
