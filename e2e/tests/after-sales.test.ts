@@ -1,9 +1,9 @@
 import zlib from "node:zlib";
-import type { TAfterSale, TPaged } from "@aquapilot/contract";
+import { endpoints, type TAfterSale, type TPaged } from "@aquapilot/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import { handleAfterSale } from "../../apps/server/src/modules/post-sale/service.ts";
+import { handleAfterSale } from "../../apps/server/src/modules/after-sale/service.ts";
 import type { System } from "../../apps/server/src/system.ts";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
@@ -11,7 +11,8 @@ import { doubleTap, launchPhone } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const T = afterSaleEn.afterSale;
-const POST_SALE = "/api/run-lucky/device/app/post-sale";
+/** The after-sales calls' path without its trailing slash, as the contract declares it. */
+const AFTER_SALE_PATH = endpoints.getAfterSaleList.path.replace(/\/$/, "");
 
 /** A real 24×24 RGB PNG (a blue square), built with zlib: signature, IHDR, IDAT, IEND with their CRCs. */
 function bluePng(size = 24): Buffer {
@@ -178,7 +179,7 @@ describe("after-sales requests in Chromium", () => {
   });
 
   it("a request handled by the service team shows under handled, read-only with the reply; nobody else reaches it", async () => {
-    const created = await apiCall<TAfterSale>(system.url, `${POST_SALE}/`, {
+    const created = await apiCall<TAfterSale>(system.url, `${AFTER_SALE_PATH}/`, {
       method: "POST",
       token: ownerToken,
       body: { deviceId: devices[0].id, description: "The valve clicks at night", photos: [] },
@@ -223,20 +224,20 @@ describe("after-sales requests in Chromium", () => {
       expect(await page.getByTestId(editable).count(), editable).toBe(0);
     }
     // The server refuses to change it as well.
-    const put = await apiCall(system.url, `${POST_SALE}/${id}`, {
+    const put = await apiCall(system.url, `${AFTER_SALE_PATH}/${id}`, {
       method: "PUT",
       token: ownerToken,
       body: { description: "Changed after handling", photos: [] },
     });
     expect(put.status).toBeGreaterThanOrEqual(400);
-    const del = await apiCall(system.url, `${POST_SALE}/${id}`, { method: "DELETE", token: ownerToken });
+    const del = await apiCall(system.url, `${AFTER_SALE_PATH}/${id}`, { method: "DELETE", token: ownerToken });
     expect(del.status).toBeGreaterThanOrEqual(400);
 
     // A second user: not in their list, and neither read, changed nor deleted by id.
     const other = `other-${Date.now()}@example.com`;
     await registerByEmail(system.url, other, "other123");
     const otherToken = await accessToken(system.url, other, "other123");
-    const unhandledOwn = await apiCall<TAfterSale>(system.url, `${POST_SALE}/`, {
+    const unhandledOwn = await apiCall<TAfterSale>(system.url, `${AFTER_SALE_PATH}/`, {
       method: "POST",
       token: ownerToken,
       body: { deviceId: devices[0].id, description: "Still pending request", photos: [] },
@@ -244,22 +245,22 @@ describe("after-sales requests in Chromium", () => {
     for (const handledFlag of [true, false]) {
       const list = await apiCall<TPaged<TAfterSale>>(
         system.url,
-        `${POST_SALE}/?handled=${handledFlag}&skipCount=0&maxResultCount=15`,
+        `${AFTER_SALE_PATH}/?handled=${handledFlag}&skipCount=0&maxResultCount=15`,
         { token: otherToken },
       );
       expect(list.status).toBe(200);
       expect(list.result.totalCount).toBe(0);
     }
     for (const target of [id, unhandledOwn.result.id]) {
-      expect((await apiCall(system.url, `${POST_SALE}/${target}`, { token: otherToken })).status).toBe(404);
-      const otherPut = await apiCall(system.url, `${POST_SALE}/${target}`, {
+      expect((await apiCall(system.url, `${AFTER_SALE_PATH}/${target}`, { token: otherToken })).status).toBe(404);
+      const otherPut = await apiCall(system.url, `${AFTER_SALE_PATH}/${target}`, {
         method: "PUT",
         token: otherToken,
         body: { description: "Hijacked description", photos: [] },
       });
       expect(otherPut.status).toBe(404);
       expect(
-        (await apiCall(system.url, `${POST_SALE}/${target}`, { method: "DELETE", token: otherToken })).status,
+        (await apiCall(system.url, `${AFTER_SALE_PATH}/${target}`, { method: "DELETE", token: otherToken })).status,
       ).toBe(404);
     }
     const still = await system.db

@@ -29,6 +29,7 @@ import { inlineScriptHashes, registerSecurityHeaders, webAppCacheControl } from 
 import { zodValidatorCompiler } from "./http/validation.ts";
 import { accountRoutes } from "./modules/account/index.ts";
 import { ACTIVATION_KEY_FILE, activationRoutes, deviceBrokerUrl } from "./modules/activation/index.ts";
+import { afterSaleRoutes } from "./modules/after-sale/index.ts";
 import { appConfigRoutes } from "./modules/app-config/index.ts";
 import { articleRoutes } from "./modules/article/index.ts";
 import type { AppContext } from "./modules/context.ts";
@@ -42,7 +43,6 @@ import { faultRoutes } from "./modules/fault/index.ts";
 import { fileRoutes } from "./modules/files/index.ts";
 import { locationRoutes } from "./modules/location/index.ts";
 import { MessageCenter, messageRoutes } from "./modules/message/index.ts";
-import { postSaleRoutes } from "./modules/post-sale/index.ts";
 import { profileRoutes } from "./modules/profile/index.ts";
 import { createPushService, pushRoutes } from "./modules/push/index.ts";
 import { statisticsRoutes } from "./modules/statistics/index.ts";
@@ -243,7 +243,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   deviceModelRoutes(app, ctx);
   messageRoutes(app, ctx);
   pushRoutes(app, ctx);
-  postSaleRoutes(app, ctx);
+  afterSaleRoutes(app, ctx);
   articleRoutes(app, ctx);
   fileRoutes(app, ctx);
   faultRoutes(app, ctx);

@@ -1,6 +1,7 @@
 import {
   ACTIVATION_PATHS,
   abpEnvelope,
+  afterSaleEndpoints,
   deviceFlowStatisticsCsv,
   type Endpoint,
   endpoints,
@@ -156,12 +157,15 @@ const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
 const bagOf = (s: unknown) =>
   (s as { _zod: { bag?: { minimum?: number; maximum?: number; format?: string } } })._zod.bag ?? {};
 
+/** The after-sales paths (their ids are after-sales requests), taken from the contract. */
+const AFTER_SALE_PATHS: ReadonlySet<string> = new Set(Object.values(afterSaleEndpoints).map((e) => e.path));
+
 function idFor(route: FuzzRoute, ids: FuzzIds): string {
   const p = route.endpoint.path;
   if (p.includes("/message/")) return ids.messageId;
   if (p.includes("/family-user/")) return ids.memberId;
   if (p.includes("/family/")) return ids.familyId;
-  if (p.includes("/post-sale/")) return ids.afterSaleId;
+  if (AFTER_SALE_PATHS.has(p)) return ids.afterSaleId;
   if (p.includes("/article/")) return ids.articleId;
   return ids.deviceId;
 }

@@ -4,6 +4,7 @@
  * this list names every `src/modules/<module>/messages.ts`, and that the app registers the same parts.
  */
 import { accountMessages } from "../src/modules/account/messages.ts";
+import { afterSaleMessages } from "../src/modules/after-sale/messages.ts";
 import { articleMessages } from "../src/modules/article/messages.ts";
 import { deviceControlMessages } from "../src/modules/device-control/messages.ts";
 import { deviceMessages } from "../src/modules/devices/messages.ts";
@@ -11,13 +12,13 @@ import { familyMessages } from "../src/modules/family/messages.ts";
 import { faultMessages } from "../src/modules/fault/messages.ts";
 import { filesMessages } from "../src/modules/files/messages.ts";
 import { messageMessages } from "../src/modules/message/messages.ts";
-import { postSaleMessages } from "../src/modules/post-sale/messages.ts";
 import { pushMessages } from "../src/modules/push/messages.ts";
 import { statisticsMessages } from "../src/modules/statistics/messages.ts";
 
 /** The parts by module folder name. */
 export const MODULE_CATALOGUES = {
   account: accountMessages,
+  "after-sale": afterSaleMessages,
   article: articleMessages,
   "device-control": deviceControlMessages,
   devices: deviceMessages,
@@ -25,7 +26,6 @@ export const MODULE_CATALOGUES = {
   fault: faultMessages,
   files: filesMessages,
   message: messageMessages,
-  "post-sale": postSaleMessages,
   push: pushMessages,
   statistics: statisticsMessages,
 } as const;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TOKEN_ENDED_REASONS } from "./constants.ts";
 import { accountEndpoints } from "./endpoints/account.ts";
+import { afterSaleEndpoints } from "./endpoints/after-sale.ts";
 import { articleEndpoints } from "./endpoints/article.ts";
 import { type Endpoint, ZText } from "./endpoints/define.ts";
 import { deviceEndpoints } from "./endpoints/device.ts";
@@ -10,12 +11,12 @@ import { faultEndpoints } from "./endpoints/fault.ts";
 import { fileEndpoints } from "./endpoints/file.ts";
 import { locationEndpoints } from "./endpoints/location.ts";
 import { messageEndpoints } from "./endpoints/message.ts";
-import { postSaleEndpoints } from "./endpoints/post-sale.ts";
 import { preferenceEndpoints } from "./endpoints/preferences.ts";
 import type { SchemasOf, WireEndpoint } from "./wire-endpoint.ts";
 
 export * from "./endpoints/access.ts";
 export * from "./endpoints/account.ts";
+export * from "./endpoints/after-sale.ts";
 export * from "./endpoints/article.ts";
 export * from "./endpoints/define.ts";
 export * from "./endpoints/device.ts";
@@ -25,7 +26,6 @@ export * from "./endpoints/fault.ts";
 export * from "./endpoints/file.ts";
 export * from "./endpoints/location.ts";
 export * from "./endpoints/message.ts";
-export * from "./endpoints/post-sale.ts";
 export * from "./endpoints/preferences.ts";
 
 /**
@@ -38,7 +38,7 @@ export const endpoints = {
   ...deviceEndpoints,
   ...deviceControlEndpoints,
   ...messageEndpoints,
-  ...postSaleEndpoints,
+  ...afterSaleEndpoints,
   ...articleEndpoints,
   ...fileEndpoints,
   ...preferenceEndpoints,

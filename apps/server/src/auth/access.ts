@@ -32,7 +32,7 @@ const NOT_FOUND = {
   command: "deviceControl.commandNotFound",
   shareCode: "family.shareNotFound",
   message: "message.notFound",
-  afterSale: "postSale.notFound",
+  afterSale: "afterSale.notFound",
 } as const satisfies Record<
   "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
   MessageKey
@@ -99,7 +99,7 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * transaction keep the default, so what they decide on is read under their lock. Objects (devices, members, commands,
  * own objects) are always read from `db`.
  * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
- *   family.shareNotFound, message.notFound, postSale.notFound) for an unknown object or another user's own object;
+ *   family.shareNotFound, message.notFound, afterSale.notFound) for an unknown object or another user's own object;
  *   Forbidden (family.notMember) when the caller has no part in the household, or (family.notAdmin) when `role` is
  *   admin and the caller is a plain member.
  */

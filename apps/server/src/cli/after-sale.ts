@@ -11,7 +11,7 @@
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/index.ts";
-import { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "../modules/post-sale/index.ts";
+import { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "../modules/after-sale/index.ts";
 
 const USAGE =
   'usage: npm run after-sale -- list [--unhandled] [--limit N] [--json]\n       npm run after-sale -- handle <id> --reply "…"\n';

@@ -1,9 +1,10 @@
 import type { Generated } from "kysely";
 import type { ActivationTables } from "./schema-activation.ts";
+import type { AfterSaleTables } from "./schema-after-sale.ts";
+import type { ArticleTables } from "./schema-article.ts";
 import type { FilesTables } from "./schema-files.ts";
 import type { IdempotencyTables } from "./schema-idempotency.ts";
 import type { MessagesTables } from "./schema-messages.ts";
-import type { PostSaleTables } from "./schema-post-sale.ts";
 import type { PreferencesTables } from "./schema-preferences.ts";
 import type { SaltTables } from "./schema-salt.ts";
 
@@ -295,7 +296,8 @@ export interface OutboxTable {
 
 export interface Database
   extends MessagesTables,
-    PostSaleTables,
+    AfterSaleTables,
+    ArticleTables,
     FilesTables,
     ActivationTables,
     IdempotencyTables,

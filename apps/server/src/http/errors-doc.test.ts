@@ -19,7 +19,7 @@ describe("docs/errors.md: the domain error codes in one table", () => {
       expect(doc, code).toContain(`### ${code}`);
     }
     // auth/access.ts looks its NotFound key up in an `as const` table; security/limits.ts picks one of two keys.
-    expect(doc).toMatch(/\| `postSale\.notFound` \| 404 \| After-sales request not found\. \| `auth\/access\.ts`/);
+    expect(doc).toMatch(/\| `afterSale\.notFound` \| 404 \| After-sales request not found\. \| `auth\/access\.ts`/);
     expect(doc).toMatch(/\| `limits\.retryMinutes` \| 429 \|/);
     expect(doc).toMatch(/\| `limits\.retrySeconds` \| 429 \|/);
   });

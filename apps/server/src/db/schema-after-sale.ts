@@ -1,6 +1,6 @@
 /**
- * Table types of the post-sale and article modules (joined into {@link import("./schema.ts").Database});
- * migration 0007. Conventions of schema.ts: text ids, ISO 8601 UTC text times, 0/1 booleans, JSON as text.
+ * Table types of the after-sale module (joined into {@link import("./schema.ts").Database}); migration 0007.
+ * Conventions of schema.ts: text ids, ISO 8601 UTC text times, 0/1 booleans, JSON as text.
  */
 
 /**
@@ -8,7 +8,7 @@
  * `device_id` and `family_id` are plain text, not foreign keys, and the device's name is copied: deleting or unbinding
  * the device or deleting the household keeps old requests readable.
  */
-export interface AfterSalesTable {
+export interface AfterSaleRequestsTable {
   id: string;
   /** The owner who filed it (users are anonymised, never removed, so the id stays valid). */
   user_id: string;
@@ -31,29 +31,7 @@ export interface AfterSalesTable {
   last_modification_time: string | null;
 }
 
-/** One language version of a help article (spec §7 article); primary key (id, language). */
-export interface ArticlesTable {
-  /** Stable slug, e.g. "salt" or "privacy-policy" (the same in every language). */
-  id: string;
-  /** zh-Hans | en | es | ru | fr */
-  language: string;
-  /** help | policy */
-  category: string;
-  /** Ascending list order. */
-  sort: number;
-  title: string;
-  summary: string;
-  /** Markdown (CommonMark, no raw HTML). */
-  content: string;
-  /** Lower-cased title, summary and content for keyword search (the same LIKE on both engines). */
-  search_text: string;
-  /** SHA-256 of what was seeded, so an unchanged seed does not move last_modification_time. */
-  content_hash: string;
-  last_modification_time: string;
-}
-
 /** The tables of this part of the schema. */
-export type PostSaleTables = {
-  after_sales: AfterSalesTable;
-  articles: ArticlesTable;
-};
+export interface AfterSaleTables {
+  after_sales: AfterSaleRequestsTable;
+}

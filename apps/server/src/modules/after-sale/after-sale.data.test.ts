@@ -102,7 +102,7 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
     const ann = await listAfterSales(tdb.db, users.ann, { skipCount: 0, maxResultCount: 1 });
     expect(ann).toMatchObject({ totalCount: 2, items: [{ id: a2.id }] });
     expect((await listAfterSales(tdb.db, users.bob, {})).items.map((i) => i.id)).toEqual([b1.id]);
-    await expect(getAfterSale(tdb.db, users.bob, a1.id)).rejects.toMatchObject({ messageKey: "postSale.notFound" });
+    await expect(getAfterSale(tdb.db, users.bob, a1.id)).rejects.toMatchObject({ messageKey: "afterSale.notFound" });
 
     const edited = await updateAfterSale(deps(), users.ann, a1.id, {
       description: "First request, edited",
@@ -142,10 +142,10 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
       .where("source_key", "=", `after-sale:${a1.id}`)
       .executeTakeFirstOrThrow();
     expect(source.published_at).toBeNull();
-    await expect(deleteAfterSale(deps(), users.ann, a1.id)).rejects.toMatchObject({ messageKey: "postSale.handled" });
+    await expect(deleteAfterSale(deps(), users.ann, a1.id)).rejects.toMatchObject({ messageKey: "afterSale.handled" });
     await expect(
       updateAfterSale(deps(), users.ann, a1.id, { ...input(deviceId, "late edit"), attachDiagnostics: false }),
-    ).rejects.toMatchObject({ messageKey: "postSale.handled", status: 409 });
+    ).rejects.toMatchObject({ messageKey: "afterSale.handled", status: 409 });
 
     expect((await listAfterSales(tdb.db, users.ann, { handled: true })).items.map((i) => i.id)).toEqual([a1.id]);
     expect((await listAfterSales(tdb.db, users.ann, { handled: false })).items.map((i) => i.id)).toEqual([a2.id]);

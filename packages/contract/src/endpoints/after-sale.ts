@@ -45,7 +45,7 @@ export const ZAfterSale = z.object({
 });
 export type TAfterSale = z.infer<typeof ZAfterSale>;
 
-/** Body of post-sale POST /: a device of the caller's household, 5–500 characters, up to 6 photos. */
+/** Body of `createAfterSale`: a device of the caller's household, 5–500 characters, up to 6 photos. */
 export const ZAfterSaleCreate = z.object({
   deviceId: ZId,
   /** What is wrong, in the owner's words: 5–500 characters, may span lines. */
@@ -57,13 +57,13 @@ export const ZAfterSaleCreate = z.object({
 });
 export type TAfterSaleCreate = z.input<typeof ZAfterSaleCreate>;
 
-/** Body of post-sale PUT /{id}: the same fields except the device. */
+/** Body of `updateAfterSale`: the same fields except the device. */
 export const ZAfterSaleUpdate = ZAfterSaleCreate.omit({ deviceId: true });
 export type TAfterSaleUpdate = z.input<typeof ZAfterSaleUpdate>;
 
 const ZIdParams = z.object({ id: ZId });
 
-export const postSaleEndpoints = {
+export const afterSaleEndpoints = {
   createAfterSale: endpoint({
     method: "POST",
     access: deviceMember("body.deviceId", PERMISSIONS.afterSale),

@@ -5,7 +5,7 @@ import type { AppContext } from "../context.ts";
 import { createAfterSale, deleteAfterSale, getAfterSale, listAfterSales, updateAfterSale } from "./service.ts";
 
 /** Routes of spec §7 /api/run-lucky/device/app/post-sale: the caller's after-sales requests (rules in service.ts). */
-export function postSaleRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function afterSaleRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, endpoints.createAfterSale, async ({ user, body }) => createAfterSale(ctx, user.id, body));
   registerEndpoint(app, endpoints.getAfterSaleList, async ({ user, query }) => listAfterSales(ctx.db, user.id, query));
   registerEndpoint(app, endpoints.getAfterSale, async ({ user, params }) => getAfterSale(ctx.db, user.id, params.id));

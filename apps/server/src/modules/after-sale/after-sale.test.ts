@@ -12,7 +12,7 @@ const PNG = Buffer.from(
   "hex",
 );
 
-describe("after-sales requests over HTTP (spec §7 post-sale)", () => {
+describe("after-sales requests over HTTP (spec §7)", () => {
   let t: TestApp;
   const clock = { ms: Date.parse("2026-03-20T09:00:00.000Z") };
   const tokens: Record<"owner" | "member" | "stranger", string> = { owner: "", member: "", stranger: "" };

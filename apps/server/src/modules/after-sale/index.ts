@@ -1,7 +1,7 @@
 /**
- * The post-sale module's public face: what the rest of the server may use of it, and the only file
+ * The after-sale module's public face: what the rest of the server may use of it, and the only file
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
-export { postSaleMessages } from "./messages.ts";
-export { postSaleRoutes } from "./routes.ts";
+export { afterSaleMessages } from "./messages.ts";
+export { afterSaleRoutes } from "./routes.ts";
 export { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "./service.ts";

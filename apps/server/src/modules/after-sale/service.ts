@@ -12,7 +12,7 @@ import type { Kysely, Selectable, Transaction } from "kysely";
 import type { z } from "zod";
 import { isPostgres, requireAccess } from "../../auth/access.ts";
 import type { Database, Db } from "../../db/index.ts";
-import type { AfterSalesTable } from "../../db/schema-post-sale.ts";
+import type { AfterSaleRequestsTable } from "../../db/schema-after-sale.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { requireOwnUploads } from "../files/index.ts";
@@ -20,17 +20,17 @@ import { asLanguage, catalogueTexts, insertSourceMessages } from "../message/ind
 import { collectDiagnostics } from "./diagnostics.ts";
 
 /** What the after-sales services need: the database and the clock. */
-export interface PostSaleDeps {
+export interface AfterSaleDeps {
   db: Db;
   now: () => Date;
 }
 
-/** A validated body of post-sale POST / (defaults applied). */
+/** A validated body of `createAfterSale` (defaults applied). */
 export type AfterSaleCreateInput = z.output<typeof ZAfterSaleCreate>;
-/** A validated body of post-sale PUT /{id} (defaults applied). */
+/** A validated body of `updateAfterSale` (defaults applied). */
 export type AfterSaleUpdateInput = z.output<typeof ZAfterSaleUpdate>;
 
-type AfterSaleRow = Selectable<AfterSalesTable>;
+type AfterSaleRow = Selectable<AfterSaleRequestsTable>;
 
 function parseJson<T>(json: string | null, fallback: T): T {
   if (!json) return fallback;
@@ -59,8 +59,8 @@ function toAfterSale(r: AfterSaleRow): TAfterSale {
   };
 }
 
-const notFound = () => new AppError(ErrorCode.NotFound, "postSale.notFound");
-const alreadyHandled = () => new AppError(ErrorCode.Conflict, "postSale.handled");
+const notFound = () => new AppError(ErrorCode.NotFound, "afterSale.notFound");
+const alreadyHandled = () => new AppError(ErrorCode.Conflict, "afterSale.handled");
 
 /** One of `userId`'s requests, locked on PostgreSQL (SELECT … FOR UPDATE); strangers' requests look absent. */
 async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: boolean): Promise<AfterSaleRow> {
@@ -72,7 +72,7 @@ async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: bo
 }
 
 /**
- * Files an after-sales request (spec §7 post-sale POST /) for a device of a household `userId` belongs to,
+ * Files an after-sales request (spec §7, `createAfterSale`) for a device of a household `userId` belongs to,
  * in one transaction: checks the device, that every photo is the caller's own upload, copies the device's name and
  * household (so the request survives the device's or household's deletion) and, when `attachDiagnostics` is true
  * (the owner's consent), freezes a diagnostics snapshot ({@link collectDiagnostics}). Answers the stored request.
@@ -80,7 +80,7 @@ async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: bo
  *   Validation (files.notOwned: a photo that is not the caller's upload).
  */
 export async function createAfterSale(
-  deps: PostSaleDeps,
+  deps: AfterSaleDeps,
   userId: string,
   input: AfterSaleCreateInput,
 ): Promise<TAfterSale> {
@@ -117,7 +117,7 @@ export async function createAfterSale(
 }
 
 /**
- * `userId`'s own after-sales requests, newest first, paged `{items, totalCount}` (spec §7 post-sale GET /, §3 paged
+ * `userId`'s own after-sales requests, newest first, paged `{items, totalCount}` (spec §7, `getAfterSaleList`; §3 paged
  * list). `handled` true / false keeps only handled / unhandled ones; absent lists all. Other members of the same
  * household never see them.
  */
@@ -155,25 +155,25 @@ export async function listAfterSales(
 }
 
 /**
- * One of `userId`'s requests (spec §7 post-sale GET /{id}).
- * @throws AppError NotFound (postSale.notFound) when it does not exist or belongs to someone else (indistinguishable).
+ * One of `userId`'s requests (spec §7, `getAfterSale`).
+ * @throws AppError NotFound (afterSale.notFound) when it does not exist or belongs to someone else (indistinguishable).
  */
 export async function getAfterSale(db: Db, userId: string, id: string): Promise<TAfterSale> {
   return toAfterSale(await ownRow(db, userId, id, false));
 }
 
 /**
- * Edits one of `userId`'s unhandled requests (spec §7 post-sale PUT /{id}) in one transaction. The body replaces
+ * Edits one of `userId`'s unhandled requests (spec §7, `updateAfterSale`) in one transaction. The body replaces
  * description, photos (each the caller's own upload) and contact phone; `attachDiagnostics` true takes a fresh
  * diagnostics snapshot (the caller must still have access to the device), false withdraws the consent and removes
  * the attached snapshot. The device stays. Safe against the service team handling it meanwhile: the write only
  * applies to an unhandled row.
- * @throws AppError NotFound (postSale.notFound), Conflict (postSale.handled), Validation (files.notOwned),
+ * @throws AppError NotFound (afterSale.notFound), Conflict (afterSale.handled), Validation (files.notOwned),
  *   NotFound (device.notFound) / Forbidden (family.notMember) when diagnostics are asked for a device the caller no
  *   longer reaches.
  */
 export async function updateAfterSale(
-  deps: PostSaleDeps,
+  deps: AfterSaleDeps,
   userId: string,
   id: string,
   input: AfterSaleUpdateInput,
@@ -209,11 +209,11 @@ export async function updateAfterSale(
 }
 
 /**
- * Withdraws one of `userId`'s unhandled requests (spec §7 post-sale DELETE /{id}): the row is deleted. Handled
+ * Withdraws one of `userId`'s unhandled requests (spec §7, `deleteAfterSale`): the row is deleted. Handled
  * requests stay as the record of the service given.
- * @throws AppError NotFound (postSale.notFound), Conflict (postSale.handled).
+ * @throws AppError NotFound (afterSale.notFound), Conflict (afterSale.handled).
  */
-export async function deleteAfterSale(deps: PostSaleDeps, userId: string, id: string): Promise<void> {
+export async function deleteAfterSale(deps: AfterSaleDeps, userId: string, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const row = await ownRow(trx, userId, id, true);
     if (Number(row.handled) === 1) throw alreadyHandled();
@@ -269,7 +269,7 @@ export async function listAfterSalesForService(
  * Answers the handled request, "not-found", or "already-handled" (the earlier reply is kept).
  */
 export async function handleAfterSale(
-  deps: PostSaleDeps,
+  deps: AfterSaleDeps,
   id: string,
   reply: string,
 ): Promise<TAfterSale | "not-found" | "already-handled"> {
@@ -298,7 +298,7 @@ export async function handleAfterSale(
  */
 async function notifyAnswered(
   trx: Transaction<Database>,
-  row: Selectable<AfterSalesTable>,
+  row: Selectable<AfterSaleRequestsTable>,
   now: string,
 ): Promise<void> {
   const owner = await trx.selectFrom("users").select("language_type").where("id", "=", row.user_id).executeTakeFirst();
