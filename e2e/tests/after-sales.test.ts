@@ -126,7 +126,7 @@ describe("after-sales requests in Chromium", () => {
     const row = rowsOnScreen().first();
     const id = (await row.getAttribute("data-id"))!;
     expect(
-      await system.db.selectFrom("after_sales").select("id").where("device_id", "=", chosen.id).execute(),
+      await system.db.selectFrom("after_sale_requests").select("id").where("device_id", "=", chosen.id).execute(),
     ).toHaveLength(1);
     expect(await row.getAttribute("data-handled")).toBe("false");
     expect(await row.getByTestId("after-sale-row-device").textContent()).toBe(chosen.name);
@@ -135,7 +135,11 @@ describe("after-sales requests in Chromium", () => {
     );
     expect(await row.getByTestId("after-sale-row-status").textContent()).toBe(T.status.unhandled);
     // Stored as sent: the chosen device, one photo that is served back as an image, diagnostics with consent.
-    const stored = await system.db.selectFrom("after_sales").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const stored = await system.db
+      .selectFrom("after_sale_requests")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(stored.device_id).toBe(chosen.id);
     expect(stored.contact_phone).toBe("+49 30 1234567");
     const photos = JSON.parse(stored.photos_json) as string[];
@@ -174,7 +178,7 @@ describe("after-sales requests in Chromium", () => {
     await page.getByTestId("after-sale-list-empty").waitFor({ timeout: 10_000 });
     expect(await rowsOnScreen().count()).toBe(0);
     expect(
-      await system.db.selectFrom("after_sales").select("id").where("id", "=", id).executeTakeFirst(),
+      await system.db.selectFrom("after_sale_requests").select("id").where("id", "=", id).executeTakeFirst(),
     ).toBeUndefined();
   });
 
@@ -264,7 +268,7 @@ describe("after-sales requests in Chromium", () => {
       ).toBe(404);
     }
     const still = await system.db
-      .selectFrom("after_sales")
+      .selectFrom("after_sale_requests")
       .select(["id", "description"])
       .where("id", "in", [id, unhandledOwn.result.id])
       .orderBy("creation_time")

@@ -173,7 +173,7 @@ describe("faults in Chromium", () => {
     await page.getByTestId("after-sale-submit").click();
     await page.getByTestId("fault-screen").waitFor({ timeout: 15_000 });
     const request = await system.db
-      .selectFrom("after_sales")
+      .selectFrom("after_sale_requests")
       .select(["device_id", "description", "diagnostics_json"])
       .executeTakeFirstOrThrow();
     expect(request).toMatchObject({ device_id: leakyId, description });

@@ -212,7 +212,7 @@ export function createMembershipCache(opts: {
   });
 }
 
-const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sales" } as const;
+const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sale_requests" } as const;
 const OWNER_COLUMN = { shareCode: "inviter_id", message: "user_id", afterSale: "user_id" } as const;
 
 /** True when `db` runs on PostgreSQL (else SQLite): the few statements that differ branch on it. */

@@ -23,6 +23,7 @@ import * as m0017 from "./migrations/0017-push-installations.ts";
 import * as m0018 from "./migrations/0018-hourly-water-sum.ts";
 import * as m0019 from "./migrations/0019-device-link-honesty.ts";
 import * as m0020 from "./migrations/0020-telemetry-total.ts";
+import * as m0021 from "./migrations/0021-after-sale-requests.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0018-hourly-water-sum": m0018,
   "0019-device-link-honesty": m0019,
   "0020-telemetry-total": m0020,
+  "0021-after-sale-requests": m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,5 @@
 /**
- * Table types of the after-sale module (joined into {@link import("./schema.ts").Database}); migration 0007.
+ * Table types of the after-sale module (joined into {@link import("./schema.ts").Database}); migrations 0007, 0021.
  * Conventions of schema.ts: text ids, ISO 8601 UTC text times, 0/1 booleans, JSON as text.
  */
 
@@ -33,5 +33,5 @@ export interface AfterSaleRequestsTable {
 
 /** The tables of this part of the schema. */
 export interface AfterSaleTables {
-  after_sales: AfterSaleRequestsTable;
+  after_sale_requests: AfterSaleRequestsTable;
 }

@@ -163,7 +163,7 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
       handleAfterSale(deps(), r.id, "Handled"),
       deleteAfterSale(deps(), users.bob, r.id),
     ]);
-    const row = await tdb.db.selectFrom("after_sales").selectAll().where("id", "=", r.id).executeTakeFirst();
+    const row = await tdb.db.selectFrom("after_sale_requests").selectAll().where("id", "=", r.id).executeTakeFirst();
     if (row) {
       // Handled first: the row stays handled and the delete was refused.
       expect(row.handled).toBe(1);

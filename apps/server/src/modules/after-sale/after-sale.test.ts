@@ -78,7 +78,7 @@ describe("after-sales requests over HTTP (spec §7)", () => {
       });
       expect(many.status).toBe(400);
       expect(many.body.error.validationErrors[0].members).toEqual(["photos"]);
-      expect(await t.db.selectFrom("after_sales").selectAll().execute()).toEqual([]);
+      expect(await t.db.selectFrom("after_sale_requests").selectAll().execute()).toEqual([]);
     });
 
     it("refuses a device outside the caller's households and photos the caller did not upload", async () => {
@@ -101,7 +101,7 @@ describe("after-sales requests over HTTP (spec §7)", () => {
         photos: ["https://example.com/x.png"],
       });
       expect(outside.status).toBe(400);
-      expect(await t.db.selectFrom("after_sales").selectAll().execute()).toEqual([]);
+      expect(await t.db.selectFrom("after_sale_requests").selectAll().execute()).toEqual([]);
     });
 
     it("creates a request with photos and a frozen diagnostics snapshot, and reads it back", async () => {
@@ -270,7 +270,11 @@ describe("after-sales requests over HTTP (spec §7)", () => {
       const del = await call(t.app, endpoints.deleteAfterSale, { as: tokens[who], params: { id: requestId } });
       expect(del.status).toBe(404);
     }
-    const row = await t.db.selectFrom("after_sales").selectAll().where("id", "=", requestId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("after_sale_requests")
+      .selectAll()
+      .where("id", "=", requestId)
+      .executeTakeFirstOrThrow();
     expect(row.description).toBe("Water on the floor next to the softener every night.");
   });
 

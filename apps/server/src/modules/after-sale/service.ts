@@ -64,7 +64,7 @@ const alreadyHandled = () => new AppError(ErrorCode.Conflict, "afterSale.handled
 
 /** One of `userId`'s requests, locked on PostgreSQL (SELECT … FOR UPDATE); strangers' requests look absent. */
 async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: boolean): Promise<AfterSaleRow> {
-  let query = db.selectFrom("after_sales").selectAll().where("id", "=", id).where("user_id", "=", userId);
+  let query = db.selectFrom("after_sale_requests").selectAll().where("id", "=", id).where("user_id", "=", userId);
   if (lock && isPostgres(db)) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound();
@@ -110,7 +110,7 @@ export async function createAfterSale(
       creation_time: now.toISOString(),
       last_modification_time: null,
     };
-    await trx.insertInto("after_sales").values(values).execute();
+    await trx.insertInto("after_sale_requests").values(values).execute();
     return values;
   });
   return toAfterSale(row);
@@ -127,7 +127,7 @@ export async function listAfterSales(
   query: Partial<TPagedQuery> & { handled?: boolean },
 ): Promise<TPaged<TAfterSale>> {
   const base = () => {
-    let q = db.selectFrom("after_sales").where("user_id", "=", userId);
+    let q = db.selectFrom("after_sale_requests").where("user_id", "=", userId);
     if (query.handled !== undefined) q = q.where("handled", "=", query.handled ? 1 : 0);
     return q;
   };
@@ -196,7 +196,7 @@ export async function updateAfterSale(
       last_modification_time: now.toISOString(),
     };
     const res = await trx
-      .updateTable("after_sales")
+      .updateTable("after_sale_requests")
       .set(set)
       .where("id", "=", id)
       .where("user_id", "=", userId)
@@ -218,7 +218,7 @@ export async function deleteAfterSale(deps: AfterSaleDeps, userId: string, id: s
     const row = await ownRow(trx, userId, id, true);
     if (Number(row.handled) === 1) throw alreadyHandled();
     const res = await trx
-      .deleteFrom("after_sales")
+      .deleteFrom("after_sale_requests")
       .where("id", "=", id)
       .where("user_id", "=", userId)
       .where("handled", "=", 0)
@@ -244,7 +244,7 @@ export async function listAfterSalesForService(
   opts: { unhandled?: boolean; limit?: number } = {},
 ): Promise<ServiceAfterSale[]> {
   let q = db
-    .selectFrom("after_sales as a")
+    .selectFrom("after_sale_requests as a")
     .innerJoin("users as u", "u.id", "a.user_id")
     .selectAll("a")
     .select(["u.user_name", "u.email", "u.phone_number"]);
@@ -278,12 +278,12 @@ export async function handleAfterSale(
   const now = deps.now().toISOString();
   return deps.db.transaction().execute(async (trx) => {
     const res = await trx
-      .updateTable("after_sales")
+      .updateTable("after_sale_requests")
       .set({ handled: 1, handled_time: now, reply: text, last_modification_time: now })
       .where("id", "=", id)
       .where("handled", "=", 0)
       .executeTakeFirst();
-    const row = await trx.selectFrom("after_sales").selectAll().where("id", "=", id).executeTakeFirst();
+    const row = await trx.selectFrom("after_sale_requests").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return "not-found";
     if (Number(res.numUpdatedRows) !== 1) return "already-handled";
     await notifyAnswered(trx, row, now);
