@@ -1,6 +1,7 @@
 /**
  * Query keys shared by features and the real-time layer (TanStack Query). The first element names the API group of
- * spec §7, so one prefix invalidates a whole group (e.g. every device query after a hub reconnect).
+ * spec §7, so one prefix invalidates a whole group (e.g. every device query after a hub reconnect); a group whose path
+ * uses another word than the code goes by the code's name (after-sales: "after-sale", docs/glossary.md "Names in code").
  */
 export const queryKeys = {
   /** Every family-device query (prefix). */
@@ -22,7 +23,7 @@ export const queryKeys = {
   /** The unread badge: `get-user-message-list?isRead=false&maxResultCount=1` → totalCount. */
   unreadMessageCount: ["message", "unread-count"] as const,
   /** Every after-sales query (prefix; features/after-sale/api/keys.ts starts every key with it). */
-  afterSaleAll: ["post-sale"] as const,
+  afterSaleAll: ["after-sale"] as const,
   /** The caller's share codes (FamilyShareList; features/family/api/keys.ts `familyKeys.shares`). */
   familyShares: ["family-user", "shares"] as const,
   /** `GET …/is_open_jpush__message/`: the push switch of the home tab. */

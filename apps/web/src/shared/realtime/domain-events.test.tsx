@@ -57,8 +57,8 @@ function touched(e: TDomainEvent): string[] {
     queryKeys.pushSwitch,
     ["message", "list", "all", "en"],
     queryKeys.unreadMessageCount,
-    ["post-sale", "list", "unhandled"],
-    ["post-sale", "devices"],
+    ["after-sale", "list", "unhandled"],
+    ["after-sale", "devices"],
   ];
   for (const key of keys) client.setQueryData(key, 1);
   const hit = new Set<string>();
@@ -91,7 +91,7 @@ describe("queryKeysFor: each kind makes exactly the queries that show it stale",
         ["family-device", "dashboard", "f1"],
         ["family", "detail", "f1"],
         queryKeys.families,
-        ["post-sale", "devices"],
+        ["after-sale", "devices"],
       ]),
     );
   });
@@ -121,8 +121,8 @@ describe("queryKeysFor: each kind makes exactly the queries that show it stale",
     );
     expect(touched(event({ ...own, kind: "after-sale", cause: "createAfterSale" }))).toEqual(
       json([
-        ["post-sale", "list", "unhandled"],
-        ["post-sale", "devices"],
+        ["after-sale", "list", "unhandled"],
+        ["after-sale", "devices"],
       ]),
     );
   });
