@@ -49,6 +49,14 @@ module.exports = {
       },
     },
     {
+      name: "server-production-to-development",
+      comment:
+        "The server's production code never loads the development launcher (apps/dev: demo owner, simulated fleet, factory route, bridge, /dev/outbox) or the simulator, so a production install needs neither; tests may.",
+      severity: "error",
+      from: { path: "^apps/server/", pathNot: TESTS },
+      to: { path: ["^apps/dev/", "^apps/device-sim/", "(^|/)node_modules/(@aquapilot/(dev|device-sim)|playwright)"] },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles outside tests (a cycle of type-only imports is erased at run time and allowed).",
       severity: "error",

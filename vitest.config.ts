@@ -24,6 +24,8 @@ export default defineConfig({
           globalSetup: ["test/global-setup.ts"],
         },
       },
+      // The development launcher's own parts (the development bridge), on the server's test apps.
+      { test: { name: "dev", root: "apps/dev", include: ["src/**/*.test.ts"], testTimeout: 30000, pool: "forks" } },
       { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },
       "apps/web",
       // Node-side scripts of the web app (the build plugins and the first-screen size budget), apart from the happy-dom

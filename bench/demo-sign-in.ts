@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNT } from "../apps/server/src/system.ts";
+import { DEMO_ACCOUNT } from "@aquapilot/dev";
 
 /** The token answer of `POST /connect/token` (RFC 6749 §5.1), as the benchmarks use it. */
 export interface DemoTokens {

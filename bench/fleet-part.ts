@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- --fleet [--devices=N] [--sessions=N] [--measure=S] [--scale-out]`: the fleet figures
  * (bench/README.md (f) and (g)), and their rows for bench/results.md.
- *   (f) one server process in this process (startSystem: SQLite, the hubs, the gateway on a throwaway Mosquitto) vs
- *       the bare `ws` relay in this process;
+ *   (f) one server process in this process (startDevSystem of the development launcher: SQLite, the hubs, the gateway
+ *       on a throwaway Mosquitto) vs the bare `ws` relay in this process;
  *   (g) with --scale-out, also the same push on PostgreSQL + Redis + Mosquitto with one and then two server processes
  *       (`node apps/server/src/server.ts`) behind nginx.
  */
@@ -11,9 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
+import { startDevSystem } from "@aquapilot/dev";
 import { createAuthService } from "../apps/server/src/auth/auth-service.ts";
 import { loadConfig } from "../apps/server/src/config.ts";
-import { startSystem } from "../apps/server/src/system.ts";
 import {
   type FleetOptions,
   type FleetRunResult,
@@ -94,12 +94,12 @@ export async function runFleetBenchmarks(flags: FleetFlags): Promise<ResultsPart
   console.log(`  machine load before the run (1, 5, 15 min): ${load.join(", ")} on ${os.cpus().length} cores`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-fleet-"));
   const broker = await startFleetBroker(plan.devices);
-  let system: Awaited<ReturnType<typeof startSystem>> | null = null;
+  let system: Awaited<ReturnType<typeof startDevSystem>> | null = null;
   let systemRun: FleetRunResult;
   let serverBytesPerSession = 0;
   let bareRun: FleetRunResult;
   try {
-    system = await startSystem(
+    system = await startDevSystem(
       loadConfig({
         DATA_DIR: dataDir,
         PORT: "0",

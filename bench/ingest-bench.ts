@@ -8,10 +8,10 @@
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { allDevicesTopic, deviceTopic, MQTT_PROTOCOL_VERSION, type TMqttTelemetry } from "@aquapilot/contract";
+import type { DevSystem } from "@aquapilot/dev";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
 import { provisionDevice } from "../apps/server/src/modules/devices/provision.ts";
-import type { System } from "../apps/server/src/system.ts";
 
 /** Run parameters of the ingest benchmark (shared by the system path and the bare broker). */
 export interface IngestOptions {
@@ -177,7 +177,7 @@ function withDefaults(o: IngestOptions): Required<IngestOptions> {
  * counts the devices' rows in device_telemetry. Also checks that the hourly rollups hold every row.
  * @throws when the rollups disagree with the raw rows.
  */
-export async function measureSystemIngest(system: System, options: IngestOptions = {}): Promise<IngestResult> {
+export async function measureSystemIngest(system: DevSystem, options: IngestOptions = {}): Promise<IngestResult> {
   const opts = withDefaults(options);
   const identities = benchMacs("BE", opts.devices).map((mac, i) => ({ mac, secret: `bench-secret-${i}` }));
   const ids: string[] = [];

@@ -18,9 +18,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { readFleetFile } from "@aquapilot/device-sim";
 import { loadConfig } from "../apps/server/src/config.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.ts";
 import { signInDemo } from "./demo-sign-in.ts";
 import { isFleetFlag, parseFleetFlags, runFleetBenchmarks } from "./fleet-part.ts";
 import { type BareServer, type LoadResult, medianLoad, runLoad, startBareServer } from "./http-bench.ts";
@@ -67,7 +67,7 @@ function printLoad(label: string, r: LoadResult): void {
  * (c) Telemetry ingest on a running system: the system path, then the bare Aedes broker, printed with their ratio
  * (bench/README.md (c)). Used by the server part and by `--ingest`.
  */
-async function runIngestBenchmark(system: System): Promise<{ system: IngestResult; bare: IngestResult }> {
+async function runIngestBenchmark(system: DevSystem): Promise<{ system: IngestResult; bare: IngestResult }> {
   console.log(
     `\n(c) Telemetry ingest: ${INGEST_DEVICES} devices × QoS 1 telemetry for ${DURATION_SEC} s ` +
       `(at most ${INGEST_WINDOW} in flight, ${INGEST_IN_FLIGHT_PER_DEVICE} per device), then drain`,
@@ -93,7 +93,7 @@ async function runIngestBenchmark(system: System): Promise<{ system: IngestResul
 }
 
 /** What the HTTP row asks of a running system: the demo owner's token and household, and the list's URL. */
-async function listTarget(system: System): Promise<{ token: string; familyId: string; url: string }> {
+async function listTarget(system: DevSystem): Promise<{ token: string; familyId: string; url: string }> {
   const token = (await signInDemo(system.url)).access_token;
   const { family_id: familyId } = await system.db
     .selectFrom("family_members as m")
@@ -108,9 +108,9 @@ async function listTarget(system: System): Promise<{ token: string; familyId: st
 /**
  * A system on a temporary DATA_DIR of its own (free ports, 3 simulated softeners, the demo owner), with `env` added to
  * its configuration. The caller closes it and removes `dataDir`; a failed start removes it here.
- * @throws what {@link startSystem} throws.
+ * @throws what {@link startDevSystem} throws.
  */
-async function startBenchSystem(env: Record<string, string> = {}): Promise<{ system: System; dataDir: string }> {
+async function startBenchSystem(env: Record<string, string> = {}): Promise<{ system: DevSystem; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-bench-"));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -121,7 +121,7 @@ async function startBenchSystem(env: Record<string, string> = {}): Promise<{ sys
     ...env,
   });
   try {
-    return { system: await startSystem(config), dataDir };
+    return { system: await startDevSystem(config), dataDir };
   } catch (err) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -134,7 +134,7 @@ async function runServerBenchmarks(): Promise<ResultsPart> {
   const { dataDir } = started;
   const system = started.system;
   let bare: BareServer | null = null;
-  let uncached: { system: System; dataDir: string } | null = null;
+  let uncached: { system: DevSystem; dataDir: string } | null = null;
   const closeUncached = async () => {
     const u = uncached;
     uncached = null;

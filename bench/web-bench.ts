@@ -16,11 +16,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { endpoints } from "@aquapilot/contract/wire";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { generateReport, type Result } from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { loadConfig } from "../apps/server/src/config.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "../apps/server/src/system.ts";
 import {
   BUDGET_GZIP_BYTES,
   formatBudgetTable,
@@ -476,9 +476,9 @@ export async function runWebBench(opts: { built: boolean; reportsDir?: string | 
   fs.cpSync(WEB_DIST, distDir, { recursive: true });
   if (opts.reportsDir) fs.mkdirSync(opts.reportsDir, { recursive: true });
   const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", MQTT_PORT: "0", LOG_LEVEL: "warn", SIM_DEVICES: "3" });
-  let system: System | null = null;
+  let system: DevSystem | null = null;
   try {
-    system = await startSystem(config, { webDistDir: distDir });
+    system = await startDevSystem(config, { webDistDir: distDir });
     const base = system.url;
     const deviceUrl = await demoDeviceUrl(base, (await signInDemo(base)).access_token);
     const urls: Record<WebTarget, string> = {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 
 /** Debian's Chromium (apt-get install chromium); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -1,4 +1,5 @@
 import dgram from "node:dgram";
+import type { DevSystem } from "@aquapilot/dev";
 import {
   attachBluetoothPeripheral,
   type BluetoothPeripheral,
@@ -8,7 +9,6 @@ import {
   type SetupTiming,
 } from "@aquapilot/device-sim";
 import type { BrowserContext, CDPSession } from "playwright-core";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, registerByEmail } from "./api.ts";
 
 /**
@@ -41,7 +41,7 @@ export interface NewOwner {
  * tests start: a new owner adding a new softener.
  * @throws when registration, sign-in or household creation is refused.
  */
-export async function newOwnerWithHousehold(system: System, name: string, lang = "en"): Promise<NewOwner> {
+export async function newOwnerWithHousehold(system: DevSystem, name: string, lang = "en"): Promise<NewOwner> {
   const email = `${name}-${Date.now()}@example.test`;
   const password = "setup-owner-1";
   await registerByEmail(system.url, email, password, lang);
@@ -118,7 +118,7 @@ export interface TestModule {
  * the new generation makes it a Bluetooth peripheral of the browser behind `bluetooth`.
  */
 export async function startModule(
-  system: System,
+  system: DevSystem,
   opts: {
     generation: "new" | "old";
     failure?: string;

@@ -1,21 +1,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { loadConfig } from "../../apps/server/src/config.ts";
-import { type System, startSystem } from "../../apps/server/src/system.ts";
 
 /** The built web app (`npm run build -w apps/web`). */
 export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");
 
 /**
- * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner) on free
- * ports and a fresh DATA_DIR, as `npm start` does. The web app must be built first (`npm run build -w apps/web`).
+ * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner, development
+ * routes) on free ports and a fresh DATA_DIR, as `npm start` does (the development launcher's `startDevSystem`). The web app must be built first (`npm run build -w apps/web`).
  * `opts.webDistDir` serves another copy of the build instead of {@link WEB_DIST}.
  */
 export async function startTestSystem(
   env: Record<string, string> = {},
   opts: { webDistDir?: string } = {},
-): Promise<System & { dataDir: string }> {
+): Promise<DevSystem & { dataDir: string }> {
   const index = path.join(opts.webDistDir ?? WEB_DIST, "index.html");
   if (!fs.existsSync(index)) throw new Error("apps/web/dist is missing: run `npm run build -w apps/web` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-e2e-"));
@@ -31,7 +31,7 @@ export async function startTestSystem(
     RATE_LIMIT_SCALE: "1000",
     ...env,
   });
-  const system = await startSystem(config, { webDistDir: opts.webDistDir });
+  const system = await startDevSystem(config, { webDistDir: opts.webDistDir });
   return {
     ...system,
     dataDir,
@@ -43,7 +43,7 @@ export async function startTestSystem(
 }
 
 /** The id of the (first) household `email` belongs to, read from the system's database. */
-export async function familyIdOf(system: System, email: string): Promise<string> {
+export async function familyIdOf(system: DevSystem, email: string): Promise<string> {
   const row = await system.db
     .selectFrom("families")
     .innerJoin("family_members", "family_members.family_id", "families.id")

@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.ts";
 import { doubleTap, launchPhone, snap } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
@@ -11,7 +11,7 @@ import { startTestSystem } from "../support/system.ts";
  * with a real SMTP sink receiving the mail.
  */
 describe("account flows in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let smtp: SmtpSink;
   let phone: { context: BrowserContext; close: () => Promise<void> };
 

@@ -1,10 +1,9 @@
 import zlib from "node:zlib";
 import { endpoints, type TAfterSale, type TPaged } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import { handleAfterSale } from "../../apps/server/src/modules/after-sale/service.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { doubleTap, launchPhone } from "../support/browser.ts";
@@ -57,7 +56,7 @@ function bluePng(size = 24): Buffer {
  * tab, opens read-only with the reply and offers no edit or delete. Another user can neither see nor change it.
  */
 describe("after-sales requests in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let ownerToken: string;

@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -12,7 +12,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 
 describe("back closes the top overlay first, in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let deviceId: string;

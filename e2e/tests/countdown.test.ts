@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -11,7 +11,7 @@ import { startTestSystem } from "../support/system.ts";
  * 60× a one-hour station counts down one real minute), which is the phone's local time of the cycle's end.
  */
 describe("the station countdown in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let deviceUrl: string;

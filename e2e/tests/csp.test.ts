@@ -1,7 +1,6 @@
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { PATHS } from "../../apps/web/src/shared/navigation/paths.ts";
 import { accessToken, apiCall } from "../support/api.ts";
 import { launchPhone, signInAsDemo } from "../support/browser.ts";
@@ -69,7 +68,7 @@ async function settle(page: Page): Promise<void> {
  * proves the collector sees violations.
  */
 describe("the app under its Content-Security-Policy", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let route = "(start)";
@@ -185,7 +184,7 @@ describe.each([
   ["2", "baidu"],
   ["3", "tencent"],
 ])("the map of provider MAP_TYPE=%s (%s) under the CSP", (mapType, vendor) => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let violations: Violation[];
 

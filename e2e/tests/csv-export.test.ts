@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { LANGUAGES, type Language } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -35,7 +34,7 @@ const AFTER_CANCEL_MS = 5_000;
  * user's language; the panel is photographed in progress in all five languages.
  */
 describe("CSV export with progress", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let link: SlowLink;
   let deviceId: string;

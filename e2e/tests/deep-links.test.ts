@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -106,7 +105,7 @@ function outcome(route: RouteCase, withParams: boolean): { screen: string; toast
 }
 
 describe("every route of spec §2 opens, in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let ids: Ids;

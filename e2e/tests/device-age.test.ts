@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -25,7 +25,7 @@ function pluralKey(lang: Language, count: number): string {
  * year".
  */
 describe("the device's age in 365-day years", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const devices: Array<{ id: string; familyId: string }> = [];
 

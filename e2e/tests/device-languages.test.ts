@@ -1,8 +1,8 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../apps/server/src/http/messages.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -34,7 +34,7 @@ const SETTINGS = { en: settingsEn, "zh-Hans": settingsZhHans, es: settingsEs, ru
  * own catalogues, so a missing or English-only translation fails here.
  */
 describe("the device screens in all five languages", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let token: string | null = null;
 

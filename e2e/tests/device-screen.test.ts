@@ -1,7 +1,7 @@
 import { STATION_TEXT } from "@aquapilot/contract";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -11,7 +11,7 @@ import { startTestSystem } from "../support/system.ts";
  * The simulated valve runs 600× faster than real time so a whole cycle passes in seconds.
  */
 describe("the Device screen in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let deviceId: string;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { DevSystem } from "@aquapilot/dev";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -28,7 +28,7 @@ const plain = (text: string | null) => (text ?? "").replace(/[\u00a0\u202f]/g, "
  * receives its own units; the choice survives a reload and a second sign-in. Screenshots in all five languages.
  */
 describe("DeviceSetting in the owner's units", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: Awaited<ReturnType<typeof launchPhone>>;
   let page: Page;
   let deviceId: string;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import {
   collectCspViolations,
   holdRoute,
@@ -45,7 +45,7 @@ async function shown(page: Page) {
  * replaces it with the live screen, which answers taps. Another device's screen paints nothing of it.
  */
 describe("the last Device screen paints before the app's JavaScript has run", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const violations: string[] = [];
 

@@ -1,8 +1,8 @@
+import type { DevSystem } from "@aquapilot/dev";
 import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -12,7 +12,7 @@ import { startTestSystem } from "../support/system.ts";
  * that went offline failing with "Device offline".
  */
 describe("devices in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let spare: SimulatedDevice;

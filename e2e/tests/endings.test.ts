@@ -1,8 +1,7 @@
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { joinHousehold } from "../support/household.ts";
@@ -15,7 +14,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * saying why (no retry loop, no stale screen); a refresh token that no longer works says "Login expired".
  */
 describe("endings are final and explained", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let familyId: string;

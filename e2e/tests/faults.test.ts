@@ -1,9 +1,8 @@
 import { LANGUAGES, type Language, type TFault } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../apps/server/src/http/messages.ts";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
@@ -74,7 +73,7 @@ function inZone(iso: string): string {
  * stranger is refused. Screenshots of My → Faults and a device's Fault screen in the five languages at 375×812.
  */
 describe("faults in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let owner: Phone;
   let page: Page;
   const deviceIds: string[] = [];

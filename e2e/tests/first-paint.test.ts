@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract/wire";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -23,7 +23,7 @@ const ENTRY_SCRIPT = /\/assets\/index-[^/]*\.js$/;
  * and the owner types into the real fields. Other routes paint nothing early.
  */
 describe("the first screen paints before the app's JavaScript has run", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
 
   beforeAll(async () => {

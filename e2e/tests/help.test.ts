@@ -1,8 +1,7 @@
 import { LANGUAGES, type Language, type TArticle, type TArticleSummary, type TPaged } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import afterSaleEs from "../../apps/web/src/features/after-sale/locales/es.json" with { type: "json" };
 import afterSaleFr from "../../apps/web/src/features/after-sale/locales/fr.json" with { type: "json" };
@@ -40,7 +39,7 @@ const ARTICLE_API = "/api/business-basic-data/app/article";
  * five locales.
  */
 describe("help articles and list screens in five languages", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
 
   beforeAll(async () => {

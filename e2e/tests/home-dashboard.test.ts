@@ -1,8 +1,7 @@
 import { LANGUAGES, type TFamilyDashboard, TIME_ZONE_HEADER } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { formatKg, formatMoment } from "../../apps/web/src/shared/format/index.ts";
 import { volumeText } from "../../apps/web/src/shared/units/volume.ts";
 import { accessToken, apiCall } from "../support/api.ts";
@@ -56,7 +55,7 @@ interface ShownCard {
 const litres = (l: number) => volumeText(l, "L", "en", (k) => ({ L: "L", Lmin: "L/min" })[k] ?? k);
 
 describe("the Home dashboard in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let token: string;

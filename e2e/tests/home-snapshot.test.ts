@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import {
   collectCspViolations,
   holdRoute,
@@ -41,7 +41,7 @@ async function shown(page: Page) {
  * taking no taps — and the app then replaces it with the live Home, which answers taps. Signing out removes it.
  */
 describe("the last Home paints before the app's JavaScript has run", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const violations: string[] = [];
 

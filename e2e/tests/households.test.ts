@@ -1,7 +1,6 @@
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
@@ -12,7 +11,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * administrator leaves and loses the devices at once.
  */
 describe("households in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let admin: { context: BrowserContext; close: () => Promise<void> };
   let member: { context: BrowserContext; close: () => Promise<void> };
   let adminPage: Page;

@@ -1,9 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
@@ -16,7 +15,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * without the member navigating or reloading.
  */
 describe("two phones of one household: the other's changes reach the open screen", () => {
-  let system: System;
+  let system: DevSystem;
   let memberPhone: { context: BrowserContext; close: () => Promise<void> };
   let adminPhone: { context: BrowserContext; close: () => Promise<void> };
   let member: Page;

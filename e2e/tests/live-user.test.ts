@@ -1,8 +1,7 @@
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
@@ -15,7 +14,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * sent from one phone shows on the other's open request list; all within 2 s, without navigating or reloading.
  */
 describe("the other phone's changes to members, messages, settings and after-sales reach the open screen", () => {
-  let system: System;
+  let system: DevSystem;
   let phones: Array<{ context: BrowserContext; close: () => Promise<void> }> = [];
   let admin: Page;
   let adminToken: string;

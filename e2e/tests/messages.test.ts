@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { HUB_PATHS, type TMessage, type TPaged } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
 import { messageMessages } from "../../apps/server/src/modules/message/messages.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import messageEn from "../../apps/web/src/features/message/locales/en.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
@@ -38,7 +37,7 @@ interface Member {
  * pull-down refresh shows a message that arrived without a live push.
  */
 describe("the message centre in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let owner: Member;
   let member: Member;
   let deviceId: string;

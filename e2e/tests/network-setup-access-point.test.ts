@@ -1,7 +1,7 @@
+import type { DevSystem } from "@aquapilot/dev";
 import { SMART_SETUP_STEPS } from "@aquapilot/provisioning";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
 import { openRoute, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn } from "../support/browser.ts";
@@ -22,7 +22,7 @@ const T = setupEn.networkSetup;
  * module on loopback (docs/device-protocol.md §13.3, §13.6). Success, and each failure of the smart flow (spec §4).
  */
 describe("network setup of an old module through the development bridge", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let owner: NewOwner;

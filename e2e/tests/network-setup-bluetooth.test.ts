@@ -1,8 +1,8 @@
+import type { DevSystem } from "@aquapilot/dev";
 import { setBluetoothAdapterState } from "@aquapilot/device-sim";
 import { BLE_SETUP_FAILURES } from "@aquapilot/provisioning";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
 import { openRoute, signInOnPage } from "../support/api.ts";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
@@ -37,7 +37,7 @@ const FAILURE_NAMES: Record<number, string> = {
  * emulation is browser-wide, so these tests run one at a time in one browser.
  */
 describe("network setup over Bluetooth", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let radio: BluetoothRadio;
   let page: Page;

@@ -1,7 +1,7 @@
 import { LANGUAGES } from "@aquapilot/contract";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
@@ -22,7 +22,7 @@ import { startTestSystem } from "../support/system.ts";
  * first: no untranslated key and nothing wider than the phone.
  */
 describe("network setup screens in five languages", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let radio: BluetoothRadio;
   let owner: NewOwner;

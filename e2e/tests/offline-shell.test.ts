@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { injectShellManifest, PRECOMPRESS, type ShellManifest, shellManifest } from "../../apps/web/vite-delivery.ts";
 import { launchPhone, newPageIn } from "../support/browser.ts";
 import { startTestSystem, WEB_DIST } from "../support/system.ts";
@@ -39,7 +39,7 @@ function cacheState(page: Page, name: string): Promise<{ names: string[]; urls: 
  * The system serves a copy of apps/web/dist, which the last test changes as a new build would.
  */
 describe("the installed app's shell offline", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
   let dist: string;

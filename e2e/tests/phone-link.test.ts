@@ -1,7 +1,6 @@
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall } from "../support/api.ts";
 import { launchPhone, snap } from "../support/browser.ts";
 import { type SlowLink, startSlowLink } from "../support/slow-link.ts";
@@ -15,7 +14,7 @@ import { startTestSystem } from "../support/system.ts";
  * (support/slow-link.ts) that the test cuts to play a server that went away.
  */
 describe("the phone's link to the cloud", () => {
-  let system: System;
+  let system: DevSystem;
   let link: SlowLink;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;

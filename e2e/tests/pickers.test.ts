@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -9,7 +9,7 @@ import { startTestSystem } from "../support/system.ts";
  * internet: every rule is read back from the page's printed result.
  */
 describe("pickers and the address dialog in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
 

@@ -1,7 +1,6 @@
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
@@ -11,7 +10,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * "Invite members" and no "add device" on Home, in every language, while the administrator sees both.
  */
 describe("what a member is offered", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const member = { email: "member-roles@example.com", password: "member-pass-1" };
   let familyId: string;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -20,7 +20,7 @@ const locale = (lang: string): Locale =>
  * chosen language, and a screenshot is kept in e2e/screenshots/ for a person to look at.
  */
 describe.each(["zh-Hans", "en"])("screens in %s", (lang) => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   const texts = locale(lang);
 

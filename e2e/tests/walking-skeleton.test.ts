@@ -1,8 +1,7 @@
 import { STATION_TEXT } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNT } from "../../apps/server/src/modules/demo.ts";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, snap } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
@@ -12,7 +11,7 @@ import { startTestSystem } from "../support/system.ts";
  * outbox, the demo owner's live device list, a regeneration and a drop-off seen without a reload.
  */
 describe("walking skeleton in Chromium", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
 
   beforeAll(async () => {

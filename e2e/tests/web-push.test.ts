@@ -1,6 +1,6 @@
+import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { System } from "../../apps/server/src/system.ts";
 import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -11,7 +11,7 @@ import { startTestSystem } from "../support/system.ts";
  * here); the server side of Web Push (VAPID, aes128gcm) is tested against a local endpoint in apps/server.
  */
 describe("Web Push notifications in the installed web app", () => {
-  let system: System;
+  let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
 

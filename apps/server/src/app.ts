@@ -46,7 +46,7 @@ import { MessageCenter, messageRoutes } from "./modules/message/index.ts";
 import { profileRoutes } from "./modules/profile/index.ts";
 import { createPushService, pushRoutes } from "./modules/push/index.ts";
 import { statisticsRoutes } from "./modules/statistics/index.ts";
-import { createNotifier, type Mailer, registerDevOutboxRoute, type SmsSender } from "./notify/index.ts";
+import { createNotifier, type Mailer, type SmsSender } from "./notify/index.ts";
 import type { DeviceAccountsPort, DeviceCommandPort } from "./ports.ts";
 import { createGuards, scaleLimits } from "./security/limits.ts";
 
@@ -127,9 +127,9 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
  * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
  * TLS, no-store by default), compression (http/compression.ts: dynamic answers by @fastify/compress, the web
  * app from the build's precompressed files), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
- * `/dev/outbox` and the interactive API reference `/reference` (http/api-reference.ts) outside production,
+ * the interactive API reference `/reference` (http/api-reference.ts) outside production,
  * GET /openapi.json and /asyncapi.json, and the built web app at "/" when apps/web/dist exists. The development-only
- * factory route and bridge are mounted by the caller (src/dev `registerDevelopmentRoutes`).
+ * routes (factory, bridge, /dev/outbox) are mounted by the development launcher (apps/dev `registerDevelopmentRoutes`).
  *
  * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`.
  * The caller closes the app (`await app.close()`); the database, bus and device link stay the caller's to close.
@@ -248,7 +248,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   fileRoutes(app, ctx);
   faultRoutes(app, ctx);
   if (config.APP_ENV !== "production") {
-    registerDevOutboxRoute(app, db);
     // The interactive reference over /openapi.json (Scalar, served from the package), development only.
     app.register(registerApiReference);
   }

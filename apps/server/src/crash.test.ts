@@ -2,14 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import { afterAll, describe, expect, it } from "vitest";
 import { call } from "../test/call.ts";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.ts";
-import { DEMO_ACCOUNT } from "./system.ts";
 
 /**
- * Crash suite: the real server process (`node src/server.ts`, Node's own type stripping, with its
- * simulated softeners and the embedded broker) is killed with SIGKILL in the middle of a burst of acknowledged writes —
+ * Crash suite: the real server process as `npm start` runs it (the development launcher `node apps/dev/src/main.ts`,
+ * Node's own type stripping, with its simulated softeners and the embedded broker) is killed with SIGKILL in the middle of a burst of acknowledged writes —
  * after-sales requests, device renames and commands through the device-control API answered by the simulator — then
  * started again on the same DATA_DIR / database. Every write the server acknowledged (HTTP 200) must be there after the restart.
  *
@@ -17,7 +17,7 @@ import { DEMO_ACCOUNT } from "./system.ts";
  */
 
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
-const SERVER_ENTRY = fileURLToPath(new URL("./server.ts", import.meta.url));
+const SERVER_ENTRY = fileURLToPath(new URL("../../dev/src/main.ts", import.meta.url));
 const START_TIMEOUT_MS = 90_000;
 /** The kill comes once this many writes were acknowledged (plus a random 0–300 ms), or after 8 s of burst. */
 const KILL_AFTER_ACKS = 150;
@@ -29,7 +29,7 @@ interface ServerProcess {
   exited: Promise<NodeJS.Signals | number | null>;
 }
 
-/** Starts `src/server.ts` with `env` and resolves once it prints where it runs. @throws when it exits or hangs. */
+/** Starts the development launcher with `env` and resolves once it prints where it runs. @throws when it exits or hangs. */
 function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: SERVER_DIR,

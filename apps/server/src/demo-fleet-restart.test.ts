@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { afterAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../test/databases.ts";
 import { loadConfig } from "./config.ts";
-import { type System, startSystem } from "./system.ts";
 
 /**
  * The incident this guards against (docs/device-protocol.md §5.1): `npm start` again with the in-process demo fleet.
@@ -14,7 +14,7 @@ import { type System, startSystem } from "./system.ts";
  */
 describe.each(ENGINES)("the whole system started twice with its demo fleet on %s", (engine) => {
   let database: TestDatabase | null = null;
-  let system: System | null = null;
+  let system: DevSystem | null = null;
   let dataDir: string;
 
   afterAll(async () => {
@@ -46,8 +46,8 @@ describe.each(ENGINES)("the whole system started twice with its demo fleet on %s
       LOG_LEVEL: "silent",
       ...(database?.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     });
-    system = await startSystem(config);
-    const db = () => (system as System).db;
+    system = await startDevSystem(config);
+    const db = () => (system as DevSystem).db;
     const states = () =>
       db()
         .selectFrom("device_state")
@@ -68,7 +68,7 @@ describe.each(ENGINES)("the whole system started twice with its demo fleet on %s
     await system.close();
     system = null;
 
-    system = await startSystem(config);
+    system = await startDevSystem(config);
     const restartedAt = new Date().toISOString();
     // Each softener's reset is recorded once (the restarted simulators replay their seeded history from zero, so their
     // totals soon pass the old ones again), the cloud hears them again, and nothing was refused.

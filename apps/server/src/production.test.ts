@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DEV_BRIDGE_PATHS, endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, startDevSystem } from "@aquapilot/dev";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../test/call.ts";
 import { ENGINES, openTestDatabase } from "../test/databases.ts";
@@ -13,7 +14,6 @@ import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { BODY_NOT_KEPT } from "./notify/index.ts";
-import { DEMO_ACCOUNT, startSystem } from "./system.ts";
 
 /**
  * "Production is production": with APP_ENV=production there is no demo owner, no factory route, dev bridge
@@ -139,7 +139,7 @@ describe.each(ENGINES)("a production start on %s", (engine) => {
   /** Starts the whole system in production on a fresh database of the engine; closes everything afterwards. */
   async function withProductionSystem(
     prepare: (db: Awaited<ReturnType<typeof openTestDatabase>>["db"]) => Promise<void>,
-    check: (system: Awaited<ReturnType<typeof startSystem>> | Error) => Promise<void>,
+    check: (system: Awaited<ReturnType<typeof startDevSystem>> | Error) => Promise<void>,
   ): Promise<void> {
     const database = await openTestDatabase(engine);
     try {
@@ -152,7 +152,7 @@ describe.each(ENGINES)("a production start on %s", (engine) => {
         LOG_LEVEL: "silent",
         ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
       });
-      const system = await startSystem(config).catch((err: Error) => err);
+      const system = await startDevSystem(config).catch((err: Error) => err);
       figures.starts++;
       try {
         await check(system);

@@ -1,9 +1,12 @@
 /**
- * Process entry (`npm start`): reads the configuration, starts the whole system, prints where to find it, and shuts
- * down gracefully on SIGINT/SIGTERM (fleet, HTTP and hubs, device link, database — nothing acknowledged is lost).
+ * Production entry (`npm start -w apps/server`, docs/deploy.md): reads the configuration, starts the production core
+ * (`startSystem`: no demo owner, no simulated softeners, no development routes), prints where to find it, and shuts
+ * down gracefully on SIGINT/SIGTERM (HTTP and hubs, device link, database — nothing acknowledged is lost). Exit code 2
+ * on a configuration error or a refused production start (the message, no stack), 1 on any other failure. The
+ * development launcher that `npm start` runs at the root is apps/dev/src/main.ts.
  */
 import { ConfigError, loadConfig } from "./config.ts";
-import { DEMO_ACCOUNT, startSystem } from "./system.ts";
+import { startSystem } from "./system.ts";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -32,13 +35,8 @@ async function main(): Promise<void> {
     `AquaPilot is running at ${system.url}`,
     `  database: ${system.engine === "sqlite" ? `SQLite in ${config.DATA_DIR}` : "PostgreSQL"}`,
     `  MQTT broker: ${system.deviceLink.brokerUrl}${config.MQTT_URL ? "" : " (embedded)"}`,
-    `  simulated softeners: ${system.fleet.devices.length}`,
-    system.demoAvailable
-      ? `  demo sign-in: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}${system.demo ? " (created now)" : ""}`
-      : "",
-    config.APP_ENV !== "production" && !config.SMTP_URL ? `  e-mail outbox: ${system.url}/dev/outbox` : "",
     "",
-  ].filter((l, i, all) => l !== "" || i === 0 || i === all.length - 1);
+  ];
   process.stdout.write(`${lines.join("\n")}\n`);
 
   let stopping = false;

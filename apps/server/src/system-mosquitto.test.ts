@@ -2,19 +2,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../test/call.ts";
 import { passwordGrantOverHttp } from "../test/helpers.ts";
 import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../test/mosquitto.ts";
 import { loadConfig } from "./config.ts";
 import type { DynsecAccounts } from "./iot/index.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "./system.ts";
 
 const why = mosquittoMissing();
 if (why) console.log(`system with Mosquitto: skipped, ${why}`);
 
 /**
- * `startSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
+ * `startDevSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
  * security and MQTT_BROKER_KIND=mosquitto-dynsec. It used to die with "Not authorized" (the simulated fleet was unknown
  * to the broker); now the server provisions the fleet's accounts and the softeners come online — and a broker that is
  * down at start does not stop the server: gateway, provisioning and fleet catch up once it is there.
@@ -22,7 +22,7 @@ if (why) console.log(`system with Mosquitto: skipped, ${why}`);
 describe.skipIf(why !== null)("whole system against an authenticating Mosquitto", () => {
   let mosquitto: TestMosquitto;
   const dirs: string[] = [];
-  const systems: System[] = [];
+  const systems: DevSystem[] = [];
 
   const start = async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-system-mosquitto-"));
@@ -37,13 +37,13 @@ describe.skipIf(why !== null)("whole system against an authenticating Mosquitto"
       SIM_TIME_SCALE: "1",
       LOG_LEVEL: "silent",
     });
-    const system = await startSystem(config);
+    const system = await startDevSystem(config);
     systems.push(system);
     return system;
   };
 
-  const tokens = new Map<System, string>();
-  const onlineDevices = async (system: System) => {
+  const tokens = new Map<DevSystem, string>();
+  const onlineDevices = async (system: DevSystem) => {
     const token = tokens.get(system) ?? (await signIn(system));
     tokens.set(system, token);
     const families = await call(system, endpoints.getFamilies, { as: token });
@@ -54,7 +54,7 @@ describe.skipIf(why !== null)("whole system against an authenticating Mosquitto"
     return list.result.map((d) => d.online);
   };
 
-  const signIn = async (system: System) => {
+  const signIn = async (system: DevSystem) => {
     return (await passwordGrantOverHttp(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password)).access_token;
   };
 

@@ -8,18 +8,18 @@ import {
   type TDeviceChangeMessage,
   ZDeviceChangeMessage,
 } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../test/call.ts";
 import { loadConfig } from "./config.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "./system.ts";
 
 /**
  * The walking skeleton's spine, all real parts: simulated softener → MQTT (embedded Aedes) → gateway → SQLite →
  * bus → SignalR hub 1 → the official @microsoft/signalr client; and browser-side REST on the same process.
  */
 describe("whole system in one process", () => {
-  let system: System;
+  let system: DevSystem;
   let dataDir: string;
   let token: string;
   let familyId: string;
@@ -55,7 +55,7 @@ describe("whole system in one process", () => {
       SIM_TIME_SCALE: "1",
       LOG_LEVEL: "silent",
     });
-    system = await startSystem(config);
+    system = await startDevSystem(config);
     token = await passwordToken(DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     const families = await call(system, endpoints.getFamilies, { as: token });
     familyId = families.result.items[0].id;

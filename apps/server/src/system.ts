@@ -1,19 +1,15 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import path from "node:path";
-import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "./app.ts";
 import { JWT_KEY_FILE } from "./auth/auth-service.ts";
+import { DEMO_ACCOUNT } from "./auth/demo-account.ts";
 import { verifyPassword } from "./auth/passwords.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
 import { type Bus, InProcessBus } from "./bus.ts";
 import { type AppConfig, ConfigError } from "./config.ts";
 import { type Db, openDatabase } from "./db/index.ts";
-import { registerDevelopmentRoutes } from "./dev/index.ts";
 import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./modules/demo.ts";
-import { provisionDevice } from "./modules/devices/index.ts";
 import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
 import { rollupTelemetryBatch } from "./modules/statistics/index.ts";
 import {
@@ -25,7 +21,7 @@ import {
 } from "./realtime/index.ts";
 import { RedisBus } from "./redis-bus.ts";
 
-/** The whole system of one process: database, bus, device link, REST API, hubs and (optionally) the demo fleet. */
+/** The production core of one process: database, bus, device link, REST API and hubs. */
 export interface System {
   /** Base URL the HTTP server listens on, e.g. http://127.0.0.1:8080. */
   url: string;
@@ -36,36 +32,50 @@ export interface System {
   bus: Bus;
   deviceLink: DeviceLink;
   hubs: Hubs;
-  /** The simulated softeners started with the server (empty when SIM_DEVICES is 0). */
-  fleet: Fleet;
-  /** The demo sign-in when it was created at this start because the database was empty (null otherwise). */
-  demo: { email: string; password: string } | null;
-  /** Whether the demo owner exists (created now or at an earlier start). */
-  demoAvailable: boolean;
-  /** Pairing codes MAC:SECRET of the simulated devices (for binding them in another family). */
-  pairingCodes: string[];
-  /** Stops the fleet, the HTTP server and hubs, the device link, the bus and the database, in that order. */
+  /**
+   * Stops what the extensions started (their stop functions, last extension first), the HTTP server and hubs, the
+   * device link, the bus and the database, in that order.
+   */
   close(): Promise<void>;
 }
 
+/** What {@link startSystem} has built when it runs the extensions: everything but the listening HTTP server. */
+export interface SystemParts {
+  config: AppConfig;
+  logger: ReturnType<typeof createLogger>;
+  /** The app, not listening yet: an extension may register routes and plugins. */
+  app: FastifyInstance;
+  db: Db;
+  engine: "sqlite" | "postgres";
+  bus: Bus;
+  /** The device link, its broker already serving (an extension may connect devices to `deviceLink.brokerUrl`). */
+  deviceLink: DeviceLink;
+  hubs: Hubs;
+}
+
 /**
- * Starts everything on the given configuration (README "Quick start"): opens and migrates the database, starts the
- * device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, listens, then loads or extends the
- * fleet file `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when
- * the database is empty, registers the devices' credentials (in the database, and with MQTT_BROKER_KIND=mosquitto-dynsec
- * in the broker) and starts the simulated softeners without waiting for refused ones (they retry with backoff). With
- * REDIS_URL the
- * bus is a {@link RedisBus} (every process's hubs hear every process's events; the start waits up to 5 s
- * for its subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are
- * single use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their
- * clients to reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so processes
- * sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Outside production
- * it also mounts the factory route and the development bridge (src/dev, docs/device-protocol.md §13.6); activation
- * step one tells devices MQTT_PUBLIC_URL or the device link's broker URL. With APP_ENV=production there is
- * no demo owner, no factory route, bridge or /dev/outbox, and the start is refused while the demo account still
- * signs in with its published password. `opts.webDistDir` serves another built web app at "/" (default apps/web/dist;
- * the web benchmark serves a copy with its static baseline page).
- * @throws ConfigError when production finds the demo credentials; errors of the parts; after closing what had started.
+ * An addition to the core (the development launcher's routes, demo and simulated fleet), run by {@link startSystem}
+ * after the hubs and before `listen`. It may answer a stop function, run by `System.close` before the HTTP server
+ * closes. A throw aborts the start (what had started is closed).
+ */
+export type SystemExtension = (parts: SystemParts) => Promise<(() => Promise<unknown>) | undefined>;
+
+/**
+ * Starts the production core on the given configuration (docs/architecture.md "Server", docs/deploy.md): opens and
+ * migrates the database, refuses a production start while the demo account still signs in with its published
+ * password, starts the device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, runs
+ * `opts.extensions` in order, then listens on HOST:PORT and starts the message worker. With REDIS_URL the bus is a
+ * {@link RedisBus} (every process's hubs hear every process's events; the start waits up to 5 s for its
+ * subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are single
+ * use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their clients to
+ * reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so
+ * processes sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Activation step one tells
+ * devices MQTT_PUBLIC_URL or the device link's broker URL. Nothing here is development-only: the demo owner, the
+ * simulated fleet, the factory route, the development bridge and /dev/outbox are added by the development launcher
+ * (apps/dev `startDevSystem`) through `opts.extensions`. `opts.webDistDir` serves another built web app at "/"
+ * (default apps/web/dist; the web benchmark serves a copy with its static baseline page).
+ * @throws ConfigError when production finds the demo credentials; errors of the parts and extensions; after closing
+ *   what had started.
  */
 export async function startSystem(
   config: AppConfig,
@@ -73,6 +83,8 @@ export async function startSystem(
     logger?: ReturnType<typeof createLogger>;
     /** Built web app to serve instead of apps/web/dist (browser tests serve a copy they change). */
     webDistDir?: string;
+    /** Run in order after the hubs are registered and before listening ({@link SystemExtension}). */
+    extensions?: SystemExtension[];
   } = {},
 ): Promise<System> {
   const logger = opts.logger ?? createLogger(config);
@@ -144,8 +156,18 @@ export async function startSystem(
     deviceLink.gateway.setEventHook(async (e) => {
       if (MESSAGE_EVENT_TYPES.includes(e.type)) await app.messages.fromDeviceEvent(e.deviceId, e.eventId);
     });
-    // Factory registration and the development bridge (§13.6), never in production.
-    await registerDevelopmentRoutes(app, { config, db, accounts: deviceLink.accounts });
+    // The extensions' stop functions, the last extension's first: at close before the HTTP server (pushed again
+    // after listening), and on a failed start after what came later.
+    const extensionStops: Array<() => Promise<unknown>> = [];
+    const stopExtensions = async () => {
+      for (const stop of extensionStops.splice(0).reverse()) await stop();
+    };
+    cleanups.push(stopExtensions);
+    const parts: SystemParts = { config, logger, app, db, engine, bus, deviceLink, hubs };
+    for (const extend of opts.extensions ?? []) {
+      const stop = await extend(parts);
+      if (stop) extensionStops.push(stop);
+    }
     await app.listen({ port: config.PORT, host: config.HOST });
     cleanups.push(() => app.close());
     cleanups.push(async () => deviceLink.gateway.setEventHook(null));
@@ -153,52 +175,8 @@ export async function startSystem(
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
-
-    // The demo fleet: identities kept in DATA_DIR/sim-fleet.json so the same softeners come back on every start.
-    const fleetFile = path.join(config.DATA_DIR, "sim-fleet.json");
-    const file = config.SIM_DEVICES > 0 ? readFleetFile(fleetFile) : { version: 1 as const, devices: [] };
-    while (file.devices.length < config.SIM_DEVICES) {
-      file.devices.push({ ...generateDeviceIdentity(), name: `Softener ${file.devices.length + 1}` });
-    }
-    if (config.SIM_DEVICES > 0) writeFleetFile(fleetFile, file);
-    const devices = file.devices.slice(0, config.SIM_DEVICES);
-    // Production is production: never a demo owner with a published password.
-    const seeded =
-      config.APP_ENV === "production"
-        ? null
-        : await seedDemoIfEmpty(db, { devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })) });
-    const demo = seeded?.created ? { email: seeded.email, password: seeded.password } : null;
-    const demoAvailable =
-      (await db
-        .selectFrom("users")
-        .select("id")
-        .where("email", "=", DEMO_ACCOUNT.email)
-        .where("is_deleted", "=", 0)
-        .executeTakeFirst()) !== undefined;
-    const pairingCodes: string[] = [];
-    for (const d of devices) {
-      // Factory registration: idempotent; keeps the cloud's copy of the credentials in step with the fleet file.
-      await provisionDevice(db, {
-        mac: d.mac,
-        secret: d.secret,
-        name: d.name ?? d.model,
-        model: d.model,
-        serialNumber: d.serialNumber,
-        deviceSerialNumber: d.deviceSerialNumber,
-      });
-      // The broker's account too (MQTT_BROKER_KIND=mosquitto-dynsec): never fails the start, retried when refused.
-      await deviceLink.accounts.provision(d.mac, d.secret);
-      pairingCodes.push(`${d.mac}:${d.secret}`);
-    }
-    const fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
-    cleanups.push(() => fleet.stop());
-    // Resolves after each device's first attempt: one the broker refuses (or a broker that is down) keeps retrying
-    // with backoff and never stops the server starting.
-    const online = await fleet.start();
-    if (online < devices.length) {
-      logger.warn({ online, devices: devices.length }, "simulated devices not connected yet; they keep retrying");
-    }
-    return { url, app, db, engine, bus, deviceLink, hubs, fleet, demo, demoAvailable, pairingCodes, close: closeAll };
+    cleanups.push(stopExtensions);
+    return { url, app, db, engine, bus, deviceLink, hubs, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

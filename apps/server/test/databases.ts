@@ -5,6 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import { type Db, openDatabase } from "../src/db/index.ts";
+// The typing of `inject("pgUrl")` (the server project's globalSetup), for suites of other projects that open databases.
+import type {} from "./global-setup.ts";
 
 /** The two engines the data layer runs on (docs/architecture.md "src/db"). */
 export type Engine = "sqlite" | "postgres";

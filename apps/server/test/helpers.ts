@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { type DeviceCommandName, endpoints } from "@aquapilot/contract";
+import { type DevBridgeOptions, registerDevelopmentRoutes } from "@aquapilot/dev";
 import type { FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "../src/app.ts";
 import { InProcessBus } from "../src/bus.ts";
 import { type AppConfig, loadConfig } from "../src/config.ts";
 import type { Db } from "../src/db/index.ts";
-import { type DevBridgeOptions, registerDevelopmentRoutes } from "../src/dev/index.ts";
 import { AppError, ErrorCode } from "../src/http/errors.ts";
 import type { Mailer } from "../src/notify/index.ts";
 import type { DeviceCommandPort } from "../src/ports.ts";
@@ -67,9 +67,9 @@ export interface TestApp {
 export const TEST_RATE_LIMIT_SCALE = "1000";
 
 /**
- * Builds the app like server.ts does, on a fresh database of `engine` (default SQLite) or on `database` (to restart
- * on the same DATA_DIR). `env` overrides configuration variables (RATE_LIMIT_SCALE is {@link TEST_RATE_LIMIT_SCALE}
- * unless given); `now` is the clock.
+ * Builds the app like the development launcher does (the server's app with GET /dev/outbox outside production), on a
+ * fresh database of `engine` (default SQLite) or on `database` (to restart on the same DATA_DIR). `env` overrides
+ * configuration variables (RATE_LIMIT_SCALE is {@link TEST_RATE_LIMIT_SCALE} unless given); `now` is the clock.
  */
 export async function createTestApp(
   opts: {
@@ -82,8 +82,9 @@ export async function createTestApp(
     /** Replaces the e-mail transport. */
     mailer?: Mailer;
     /**
-     * Also mount the development-only routes (factory, bridge) as system.ts does (src/dev
-     * `registerDevelopmentRoutes`; absent with APP_ENV=production), with these bridge options.
+     * Also mount the factory route and the development bridge, as the development launcher does (apps/dev
+     * `registerDevelopmentRoutes`; absent with APP_ENV=production), with these bridge options. GET /dev/outbox is
+     * mounted on every test app outside production.
      */
     development?: { bridge?: Partial<DevBridgeOptions> };
     /** Runs on the built app before it is ready: mount the hubs (`registerHubs` on `bus`) or extra test routes. */
@@ -117,9 +118,11 @@ export async function createTestApp(
     webDistDir: opts.webDistDir ?? "/nonexistent",
     mailer: opts.mailer,
   });
-  if (opts.development) {
-    await registerDevelopmentRoutes(app, { config, db: database.db, bridge: opts.development.bridge });
-  }
+  await registerDevelopmentRoutes(app, {
+    config,
+    db: database.db,
+    ...(opts.development ? { bridge: opts.development.bridge } : { only: "outbox" as const }),
+  });
   opts.beforeReady?.(app, bus);
   // Every answer is checked against /openapi.json; close() fails when one did not match.
   const answers = checkAnswersAgainstOpenApi(app);

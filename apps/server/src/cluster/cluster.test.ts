@@ -13,6 +13,7 @@ import {
   type TDeviceChangeMessage,
   ZDeviceChangeMessage,
 } from "@aquapilot/contract";
+import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import { SimulatedDevice } from "@aquapilot/device-sim";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import mqtt, { type MqttClient } from "mqtt";
@@ -27,7 +28,6 @@ import { nginxBinary, startThrowawayNginx, type ThrowawayNginx } from "../../tes
 import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
 import { GATEWAY_HEARTBEAT_MS, HANDOVER_GRACE_MS, ownerOf } from "../iot/assignment.ts";
 import { followBackoff } from "../iot/backoff.ts";
-import { DEMO_ACCOUNT } from "../system.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const redisBinary = redisServerBinary();
@@ -56,7 +56,8 @@ async function waitFor<T>(
 }
 
 /**
- * One server process (`node apps/server/src/server.ts`) started as a child with `env`, the way an operator runs it;
+ * One server process (`node apps/dev/src/main.ts`, the development launcher: the production core with the demo owner
+ * and the factory route the suite uses) started as a child with `env`, the way an operator runs it;
  * `start` resolves once it printed "AquaPilot is running at" and listens on its port, `kill` ends it abruptly
  * (SIGKILL: nothing flushed, as a crash), `stop` gracefully (SIGTERM). Its output is kept (last 64 KiB) for the
  * error message of a start that fails; the env holds secrets (MQTT_URL) and is never printed.
@@ -79,7 +80,7 @@ class ServerProcess {
   /** Starts the process and waits (at most 60 s) until it serves. @throws with its output when it exits or hangs. */
   async start(): Promise<void> {
     this.output = "";
-    const child = spawn(process.execPath, ["apps/server/src/server.ts"], {
+    const child = spawn(process.execPath, ["apps/dev/src/main.ts"], {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -252,7 +253,7 @@ const handedOver = () => new Promise((r) => setTimeout(r, HANDOVER_GRACE_MS + GA
 /**
  * The cluster as an operator runs it, all from Debian's packages — PostgreSQL (the suite's throwaway
  * cluster), a throwaway redis-server, Mosquitto with dynamic security (test/mosquitto.ts) — and two server processes
- * (`node apps/server/src/server.ts`, children of this test) sharing DATABASE_URL, REDIS_URL, the gateway account of
+ * (`node apps/dev/src/main.ts`, children of this test) sharing DATABASE_URL, REDIS_URL, the gateway account of
  * MQTT_URL with MQTT_BROKER_KIND=mosquitto-dynsec, and one DATA_DIR (the shared secrets), each with its own PORT and
  * GATEWAY_CLIENT_ID, behind nginx (test/nginx.ts, round robin, no stickiness). Devices are mqtt.js clients in this
  * process, registered at A's factory route (which writes their broker accounts) and placed in the demo household.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
@@ -11,7 +12,6 @@ import { loadConfig } from "../config.ts";
 import { AppError } from "../http/errors.ts";
 import { registerUser } from "../modules/account/service.ts";
 import type { AppContext } from "../modules/context.ts";
-import { seedDemoIfEmpty } from "../modules/demo.ts";
 import { getDeviceInfo } from "../modules/device-control/service.ts";
 import { provisionDevice } from "../modules/devices/provision.ts";
 import { listFamilies } from "../modules/family/service.ts";

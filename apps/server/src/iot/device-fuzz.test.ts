@@ -12,6 +12,7 @@ import {
   ZMqttStatus,
   ZMqttTelemetry,
 } from "@aquapilot/contract";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import { DEFAULT_SETTINGS, SimulatedDevice } from "@aquapilot/device-sim";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,6 @@ import { call } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, type TestApp } from "../../test/helpers.ts";
 import { InProcessBus } from "../bus.ts";
-import { seedDemoIfEmpty } from "../modules/demo.ts";
 import { recordClockDrift } from "../modules/statistics/freshness.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, GATEWAY_REJECT_REASONS, type IotLogger, startDeviceLink } from "./index.ts";

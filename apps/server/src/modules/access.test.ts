@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../../test/call.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
-import { seedDemoIfEmpty } from "./demo.ts";
 import { provisionDevice } from "./devices/provision.ts";
 
 describe("families, devices and access (spec §6)", () => {

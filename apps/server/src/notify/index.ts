@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { LANGUAGES, type Language } from "@aquapilot/contract";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
 import { sql } from "kysely";
 import nodemailer from "nodemailer";
-import { z } from "zod";
 import type { Db } from "../db/index.ts";
 import { translate } from "../http/messages.ts";
 
@@ -175,7 +174,7 @@ export function createNotifier(opts: {
   return notifier;
 }
 
-/** One row of GET /dev/outbox. */
+/** One row of the outbox (what the development launcher's GET /dev/outbox answers). */
 export interface OutboxEntry {
   id: string;
   channel: string;
@@ -198,19 +197,4 @@ export async function listOutbox(db: Db, recipient?: string, limit = 100): Promi
     body: r.body,
     createdAt: r.created_at,
   }));
-}
-
-/**
- * Registers `GET /dev/outbox[?recipient=…]` (JSON list, newest first) — the demo's and the end-to-end tests' way to
- * read codes. Call only outside production: it exposes every code sent.
- */
-export function registerDevOutboxRoute(app: FastifyInstance, db: Db): void {
-  app.get(
-    "/dev/outbox",
-    { schema: { querystring: z.object({ recipient: z.string().max(256).optional() }) } },
-    async (request) => {
-      const { recipient } = request.query as { recipient?: string };
-      return listOutbox(db, recipient);
-    },
-  );
 }

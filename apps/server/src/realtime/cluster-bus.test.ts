@@ -7,6 +7,7 @@ import {
   type TMessage,
   ZDeviceChangeMessage,
 } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import {
   DefaultHttpClient,
   type HttpRequest,
@@ -27,7 +28,6 @@ import { passwordGrantOverHttp } from "../../test/helpers.ts";
 import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
 import { loadConfig } from "../config.ts";
 import { RedisBus } from "../redis-bus.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "../system.ts";
 import { RecordReader } from "./framing.ts";
 import { HubCloseReason } from "./protocol.ts";
 
@@ -48,7 +48,7 @@ interface Session {
 }
 
 /** Signs in by password on `system`; resolves the token pair. @throws unless the token endpoint answers 200. */
-async function signIn(system: System, username: string, password: string): Promise<Session> {
+async function signIn(system: DevSystem, username: string, password: string): Promise<Session> {
   const body = await passwordGrantOverHttp(system.url, username, password);
   return { access: body.access_token, refresh: body.refresh_token };
 }
@@ -138,7 +138,7 @@ async function upgrade(
   });
 }
 
-async function negotiate(system: System, accessToken: string, version: 0 | 1) {
+async function negotiate(system: DevSystem, accessToken: string, version: 0 | 1) {
   const res = await fetch(`${system.url}${HUB_PATHS.deviceChange}/negotiate?negotiateVersion=${version}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${accessToken}` },
@@ -172,7 +172,7 @@ async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> 
 }
 
 /**
- * A Redis backplane and stateless hubs: two whole systems (startSystem) in this process stand for two
+ * A Redis backplane and stateless hubs: two whole systems (startDevSystem) in this process stand for two
  * server processes behind a balancer without sticky sessions: one PostgreSQL database, one throwaway redis-server,
  * the same DATA_DIR secrets; A runs the simulated softener on its embedded broker, B none. Skipped (said so) without
  * redis-server or PostgreSQL.
@@ -180,8 +180,8 @@ async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> 
 describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", () => {
   let redis: ThrowawayRedis;
   let database: TestDatabase;
-  let a: System;
-  let b: System;
+  let a: DevSystem;
+  let b: DevSystem;
   let owner: Session;
   let familyId: string;
   const clients: Client[] = [];
@@ -206,8 +206,8 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", 
       LOG_LEVEL: "silent",
       RATE_LIMIT_SCALE: "1000",
     };
-    a = await startSystem(loadConfig({ ...env, SIM_DEVICES: "1" }));
-    b = await startSystem(loadConfig({ ...env, SIM_DEVICES: "0" }));
+    a = await startDevSystem(loadConfig({ ...env, SIM_DEVICES: "1" }));
+    b = await startDevSystem(loadConfig({ ...env, SIM_DEVICES: "0" }));
     expect(a.bus).toBeInstanceOf(RedisBus);
     expect(b.bus).toBeInstanceOf(RedisBus);
     owner = await signIn(a, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
@@ -269,7 +269,8 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", 
     // Version 1: the connectionToken from A attaches on B, once in the whole cluster.
     const v1 = await negotiate(a, owner.access, 1);
     expect(v1.connectionToken).toBeTruthy();
-    const url = (system: System, id: string) => `${system.url}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(id)}`;
+    const url = (system: DevSystem, id: string) =>
+      `${system.url}${HUB_PATHS.deviceChange}?id=${encodeURIComponent(id)}`;
     const raw = await upgrade(url(b, v1.connectionToken!), owner.access);
     expect(raw.status).toBe(101);
     sockets.push(raw.ws!);

@@ -1,4 +1,5 @@
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, seedDemoIfEmpty } from "@aquapilot/dev";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,7 +14,6 @@ import { call, okResult } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import type { Db } from "../db/index.ts";
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from "../modules/demo.ts";
 
 /**
  * API fuzz suite: every route of the contract × at least 30 hostile variants generated from its schemas

@@ -2,17 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../../../test/call.ts";
 import { loadConfig } from "../../config.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
 
 /**
  * Device control through HTTP against the whole system: embedded Aedes broker, the gateway, SQLite and two
  * simulated softeners (apps/device-sim) that really apply the commands.
  */
 describe("device control with a real broker and simulated softeners", () => {
-  let system: System;
+  let system: DevSystem;
   let dataDir: string;
   let token: string;
   let devices: Array<{ id: string; mac: string }>;
@@ -28,7 +28,7 @@ describe("device control with a real broker and simulated softeners", () => {
       SIM_TIME_SCALE: "1",
       LOG_LEVEL: "silent",
     });
-    system = await startSystem(config);
+    system = await startDevSystem(config);
     const res = await fetch(`${system.url}/connect/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -2,7 +2,6 @@
  * The devices module's public face: what the rest of the server may use of it, and the only file
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
-export { factoryRoutes } from "./factory-route.ts";
 export { deviceMessages } from "./messages.ts";
 export { provisionDevice } from "./provision.ts";
 export { deviceRoutes } from "./routes.ts";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { endpoints } from "@aquapilot/contract";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, nameOf } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { insertMember } from "../../../test/factories.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
-import { seedDemoIfEmpty } from "../demo.ts";
 import { rollupTelemetryAt } from "../statistics/rollup.ts";
 
 const NOW = "2026-03-12T12:00:00.000Z";

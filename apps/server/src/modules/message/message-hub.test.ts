@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { deviceTopic, endpoints, HUB_METHODS, HUB_PATHS, type TMessage } from "@aquapilot/contract";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import {
   HttpTransportType,
   type HubConnection,
@@ -14,7 +15,6 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, okResult } from "../../../test/call.ts";
 import { loadConfig } from "../../config.ts";
-import { DEMO_ACCOUNT, type System, startSystem } from "../../system.ts";
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -29,7 +29,7 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
  * SQLite → bus → SignalR hub 2 → the official @microsoft/signalr client (spec §7 "Hub 2 … ReceiveMessage").
  */
 describe("messages over hub 2 with a simulated softener", () => {
-  let system: System;
+  let system: DevSystem;
   let dataDir: string;
   let ownerToken: string;
   let memberToken: string;
@@ -69,7 +69,7 @@ describe("messages over hub 2 with a simulated softener", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-messages-"));
-    system = await startSystem(
+    system = await startDevSystem(
       loadConfig({
         APP_ENV: "test",
         PORT: "0",

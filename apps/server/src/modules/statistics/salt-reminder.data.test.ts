@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { endpoints, LANGUAGES, SALT_REMINDER_DAYS } from "@aquapilot/contract";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, signUpUser, type TestUser } from "../../../test/api-factories.ts";
@@ -8,7 +9,6 @@ import { ENGINES } from "../../../test/databases.ts";
 import { bearer, createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { InProcessBus } from "../../bus.ts";
 import { MESSAGES } from "../../http/messages.ts";
-import { seedDemoIfEmpty } from "../demo.ts";
 import { MessageCenter } from "../message/center.ts";
 import { createPushService } from "../push/service.ts";
 

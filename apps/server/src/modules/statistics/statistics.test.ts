@@ -1,10 +1,10 @@
 import { endpoints } from "@aquapilot/contract";
+import { seedDemoIfEmpty } from "@aquapilot/dev";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../../test/helpers.ts";
-import { seedDemoIfEmpty } from "../demo.ts";
 import { buildCycles, type CycleEvent } from "./cycles.ts";
 import { reportPeriod } from "./flow-statistics.ts";
 import { backfillRollups, rollupTelemetryAt } from "./rollup.ts";

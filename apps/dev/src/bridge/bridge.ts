@@ -47,7 +47,7 @@ export type DevBridgeOptions = SimulatedPhoneOptions;
 /**
  * The development bridge (docs/device-protocol.md §13.6; packages/contract/src/dev-bridge.ts), plain JSON,
  * for one {@link SimulatedPhone} per registration (one per server process). Mount it only when APP_ENV is not
- * production (src/dev `registerDevelopmentRoutes`).
+ * production (apps/dev routes.ts `registerDevelopmentRoutes`).
  *
  * - `GET /dev/bridge/wifi` → ZPhoneWifi; `GET /dev/bridge/wifi/networks` → ZWifiNetworkList.
  * - `POST /dev/bridge/wifi/select` `{ssid}` → ZPhoneWifi; 404 `{error: "not-found"}` for a name not in range.

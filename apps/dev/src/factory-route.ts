@@ -1,9 +1,9 @@
 import { normaliseMac } from "@aquapilot/contract";
+import type { Db } from "@aquapilot/server/db/index.ts";
+import { provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
+import type { DeviceAccountsPort } from "@aquapilot/server/ports.ts";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { Db } from "../../db/index.ts";
-import type { DeviceAccountsPort } from "../../ports.ts";
-import { provisionDevice } from "./provision.ts";
 
 /** Body of POST /dev/factory/devices: a device's factory identity and clear secret. */
 export const ZFactoryDevice = z.object({
@@ -16,7 +16,8 @@ export const ZFactoryDevice = z.object({
 });
 
 /**
- * Development-only factory endpoint `POST /dev/factory/devices` (register it only when APP_ENV is not production):
+ * Development-only factory endpoint `POST /dev/factory/devices` (docs/device-protocol.md §2; mounted by
+ * routes.ts `registerDevelopmentRoutes` outside production):
  * stores a device's MAC and argon2id-hashed secret, unbound, so a simulated device can connect to the broker and
  * be paired with its code MAC:SECRET. Registering a known MAC again replaces its secret (provisionDevice). With
  * `accounts` (an external broker the server provisions) the device's broker account is written too; a

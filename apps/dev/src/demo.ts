@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { normaliseMac } from "@aquapilot/contract";
-import { hashPassword } from "../auth/passwords.ts";
-import type { Db } from "../db/index.ts";
+import { DEMO_ACCOUNT } from "@aquapilot/server/auth/demo-account.ts";
+import { hashPassword } from "@aquapilot/server/auth/passwords.ts";
+import type { Db } from "@aquapilot/server/db/index.ts";
 
-/** The demo owner's sign-in (README quick start). */
-export const DEMO_ACCOUNT = { email: "demo@aquapilot.local", password: "demo1234", userName: "demo" } as const;
+export { DEMO_ACCOUNT };
 
 /** One simulated softener of the demo fleet: give its clear `secret`, or an argon2id `secretHash`. */
 export interface DemoDevice {

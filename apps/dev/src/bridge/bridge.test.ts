@@ -16,8 +16,8 @@ import {
   toBase64,
   WifiSecurity,
 } from "@aquapilot/provisioning";
+import { createTestApp, type TestApp } from "@aquapilot/server/test/helpers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/helpers.ts";
 
 /**
  * A small stand-in for the simulator's two UDP sides (docs/device-protocol.md §13.3), built from the provisioning
