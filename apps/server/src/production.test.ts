@@ -14,6 +14,7 @@ import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { BODY_NOT_KEPT } from "./notify/index.ts";
+import { startSystem } from "./system.ts";
 
 /**
  * "Production is production": with APP_ENV=production there is no demo owner, no factory route, dev bridge
@@ -246,6 +247,42 @@ describeEndpoint(endpoints.sendEmailPasswordCode, "codes in production", () => {
       expect(logged).not.toMatch(/\b\d{6}\b/);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("the production core (startSystem, what src/server.ts runs)", () => {
+  it("seeds no demo owner, writes no fleet file and mounts no development route, whatever APP_ENV says", async () => {
+    const database = await openTestDatabase("sqlite");
+    try {
+      const config = loadConfig({
+        APP_ENV: "development",
+        PORT: "0",
+        MQTT_PORT: "0",
+        DATA_DIR: database.dataDir,
+        LOG_LEVEL: "silent",
+      });
+      const system = await startSystem(config);
+      try {
+        expect(await system.db.selectFrom("users").select("id").execute()).toEqual([]);
+        expect(fs.existsSync(path.join(database.dataDir, "sim-fleet.json"))).toBe(false);
+        for (const [method, url] of [
+          ["GET", "/dev/outbox"],
+          ["POST", "/dev/factory/devices"],
+          ["GET", DEV_BRIDGE_PATHS.wifi],
+        ]) {
+          const res = await fetch(`${system.url}${url}`, {
+            method,
+            headers: { "content-type": "application/json" },
+            body: method === "POST" ? "{}" : undefined,
+          });
+          expect(res.status, url).toBe(404);
+        }
+      } finally {
+        await system.close();
+      }
+    } finally {
+      await database.close();
     }
   });
 });
