@@ -74,7 +74,10 @@ export async function startDevSystem(
       },
     ],
   });
-  if (!added) throw new Error("startDevSystem: the development extension did not run");
+  if (!added) {
+    await system.close();
+    throw new Error("startDevSystem: the development extension did not run");
+  }
   return { ...system, ...(added as Omit<DevSystem, keyof System>) };
 }
 

@@ -202,8 +202,6 @@ export async function refuseDemoCredentials(db: Db): Promise<void> {
   }
 }
 
-export { DEMO_ACCOUNT };
-
 /**
  * The gateway's MQTT client id when GATEWAY_CLIENT_ID is unset: `aquapilot-gw-<host name>-<port>` (host name cut to
  * letters, digits, '.', '-' and 40 characters), stable across restarts of one process and different for processes on
