@@ -1,4 +1,5 @@
 import { endpoints, HUB_PATHS } from "@aquapilot/contract";
+import { registerDevOutboxRoute } from "@aquapilot/dev";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import type { FastifyInstance } from "fastify";
 import { SignJWT } from "jose";
@@ -94,6 +95,8 @@ describe.each(ENGINES)("refresh-token families and session ends on %s", (engine)
     bus = new InProcessBus();
     bus.subscribe((e) => events.push(e));
     app = buildApp({ config, db: database.db, bus, devices: new RecordingDevicePort(), logger: createLogger(config) });
+    // The codes are read from GET /dev/outbox, the development launcher's route.
+    registerDevOutboxRoute(app, database.db);
     hubs = registerHubs(app, { bus, auth: accountHubAuth(app.auth, database.db) });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();

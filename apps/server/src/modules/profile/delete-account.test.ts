@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { endpoints, HUB_PATHS } from "@aquapilot/contract";
+import { registerDevOutboxRoute } from "@aquapilot/dev";
 import {
   HttpTransportType,
   type HubConnection,
@@ -241,6 +242,8 @@ describe("account deletion and password change end access at once (REST and hubs
       logger: createLogger(config),
       now: () => new Date(Date.now() + offsetMs),
     });
+    // The codes are read from GET /dev/outbox, the development launcher's route.
+    registerDevOutboxRoute(app, db);
     hubs = registerHubs(app, {
       bus,
       auth: {
