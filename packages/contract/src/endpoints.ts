@@ -47,6 +47,8 @@ export const endpoints = {
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
+/** Every endpoint of `endpoints` as a {@link WireEndpoint}, by the same names: the type of the web app's run-time table. */
+export type WireEndpoints = { readonly [K in keyof Endpoints]: WireEndpoint<Endpoints[K]> };
 /** Query values of an endpoint (or of its {@link WireEndpoint}), as the caller writes them. */
 export type QueryOf<E extends Endpoint | WireEndpoint> = z.input<SchemasOf<E>["query"]>;
 /** The JSON body of an endpoint (or of its {@link WireEndpoint}); `undefined` when it takes none. */

@@ -10,4 +10,4 @@ export * from "./envelope.ts";
 export * from "./mqtt.ts";
 export * from "./realtime.ts";
 export * from "./softener.ts";
-export type { SchemasOf, WireEndpoint, WireEndpoints } from "./wire-endpoint.ts";
+export type { SchemasOf, WireEndpoint } from "./wire-endpoint.ts";

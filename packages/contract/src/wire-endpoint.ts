@@ -1,5 +1,4 @@
 import type { Endpoint } from "./endpoints/define.ts";
-import type { Endpoints } from "./endpoints.ts";
 
 /**
  * One endpoint of spec §7 as the web app needs it at run time: method, verbatim path and the names of
@@ -27,6 +26,3 @@ export interface WireEndpoint<S extends Endpoint = Endpoint> {
 
 /** The full endpoint (with schemas) behind an endpoint or a {@link WireEndpoint}; a type-level helper. */
 export type SchemasOf<E extends Endpoint | WireEndpoint> = E extends WireEndpoint<infer S> ? S : E;
-
-/** Every endpoint of `endpoints` as a {@link WireEndpoint}, by the same names. */
-export type WireEndpoints = { readonly [K in keyof Endpoints]: WireEndpoint<Endpoints[K]> };
