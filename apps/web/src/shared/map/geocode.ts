@@ -1,7 +1,6 @@
 import { type RegionPlace, reverseRegion } from "./api/reverse-region.ts";
 import { searchRegions } from "./api/search-regions.ts";
 import { type CoordSystem, convertCoord, type LngLat } from "./coords.ts";
-import type { LocationResult } from "./index.ts";
 import { jsonp } from "./jsonp.ts";
 import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from "./providers.ts";
 
@@ -11,6 +10,22 @@ import type { GeoBounds, MapKeys, MapProvider, SearchHit, ServiceRequest } from 
  * cannot be reached (no internet) the server's own region data answers; when that fails too the caller shows
  * "address fetch failed" / the search error. Coordinates in and out are in the app's system {@link APP_CRS}.
  */
+
+/**
+ * Location result of spec §3. Coordinates are GCJ-02 (the system of AMap and Tencent; outside the China bounds of §5
+ * GCJ-02 equals WGS-84), whatever the configured provider: the map layer converts at its edge.
+ */
+export interface LocationResult {
+  address: string;
+  hasAddress: boolean;
+  province: string;
+  city: string;
+  district: string;
+  street: string;
+  cityCode: string;
+  longitude: number;
+  latitude: number;
+}
 
 /** The coordinate system of {@link LocationResult} and search hits handed to screens: GCJ-02 (WGS-84 outside China). */
 export const APP_CRS: CoordSystem = "GCJ02";

@@ -4,6 +4,8 @@
  * (or the /AddressSelect route is entered).
  */
 
+import type { LocationResult } from "./geocode.ts";
+
 export { type Region, regionChildren } from "./api/region-children.ts";
 export type { RegionPlace } from "./api/reverse-region.ts";
 export {
@@ -23,7 +25,7 @@ export {
   SEARCH_DEBOUNCE_MS,
   SEARCH_MAX_RESULTS,
 } from "./defaults.ts";
-export { APP_CRS, reverseGeocode, searchPlaces } from "./geocode.ts";
+export { APP_CRS, type LocationResult, reverseGeocode, searchPlaces } from "./geocode.ts";
 export {
   createLocationTracker,
   LOCATION_POLL_MS,
@@ -59,22 +61,6 @@ export {
   tencentProvider,
   tiandituProvider,
 } from "./providers.ts";
-
-/**
- * Location result of spec §3. Coordinates are GCJ-02 (the system of AMap and Tencent; outside the China bounds of §5
- * GCJ-02 equals WGS-84), whatever the configured provider: the map layer converts at its edge.
- */
-export interface LocationResult {
-  address: string;
-  hasAddress: boolean;
-  province: string;
-  city: string;
-  district: string;
-  street: string;
-  cityCode: string;
-  longitude: number;
-  latitude: number;
-}
 
 /**
  * Opens the full-page AddressSelect dialog (spec §2) and resolves with the confirmed location, or null when the user
