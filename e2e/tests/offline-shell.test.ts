@@ -6,7 +6,7 @@ import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectShellManifest, PRECOMPRESS, type ShellManifest, shellManifest } from "../../apps/web/vite-delivery.ts";
-import { launchPhone, newPageIn } from "../support/browser.ts";
+import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem, WEB_DIST } from "../support/system.ts";
 
 /** The shell manifest the build wrote into a worker's source (the object between its markers). */
@@ -35,7 +35,9 @@ function cacheState(page: Page, name: string): Promise<{ names: string[]; urls: 
 /**
  * The installed app's delivery in Chromium: the build's precompressed copies and the worker's shell list;
  * the service worker keeps the shell, so with the network off a reload of `#/login` still shows the Login screen from
- * the cache; and a new build's worker replaces the shell (its own cache, the older one deleted, the page reloaded).
+ * the cache; a signed-in owner reopening the app offline keeps her sign-in (the route guard waits for the network
+ * instead of signing out); and a new build's worker replaces the shell (its own cache, the older one deleted, the page
+ * reloaded).
  * The system serves a copy of apps/web/dist, which the last test changes as a new build would.
  */
 describe("the installed app's shell offline", () => {
@@ -167,5 +169,30 @@ describe("the installed app's shell offline", () => {
       { name: newCache, url: `${system.url}/index.html` },
     );
     expect(cachedIndex).toContain("<!-- next build -->");
+  });
+
+  it("signed in and reopened offline on a guarded screen: the sign-in stays, the screen comes when the network does", async () => {
+    await signInAsDemo(page, system.url);
+    await page.evaluate(() => {
+      window.location.hash = "#/FamilyList";
+    });
+    await page.getByTestId("family-list").waitFor({ timeout: 15_000 });
+    await phone.context.setOffline(true);
+    try {
+      await page.reload();
+      // The permissions could not be asked: the guard says why and waits; it does not sign the owner out.
+      await expect
+        .poll(() => page.locator(".adm-toast-main").allTextContents(), { timeout: 10_000 })
+        .toContain("No network connection");
+      await page.getByTestId("guard-wait").waitFor({ timeout: 5_000 });
+      await page.getByTestId("link-banner").waitFor({ timeout: 5_000 });
+      await snap(page, "offline-reopened-signed-in");
+      expect(await page.evaluate(() => localStorage.getItem("token") !== null)).toBe(true);
+      expect(await page.evaluate(() => location.hash)).toBe("#/FamilyList");
+    } finally {
+      await phone.context.setOffline(false);
+    }
+    await page.getByTestId("family-list").waitFor({ timeout: 15_000 });
+    expect(await page.evaluate(() => location.hash)).toBe("#/FamilyList");
   });
 });

@@ -199,7 +199,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       accounts: deps.deviceAccounts,
     },
   });
+  // The push module's service (bindings, delivery) and the message centre, which pushes through it: the routes of
+  // their modules get them, the family-user routes deliver pending notices with the centre.
   const push = createPushService({ db, config, logger: app.log, now });
+  const messages = new MessageCenter({
+    db,
+    bus: deps.bus,
+    push,
+    offlineMinutes: config.OFFLINE_MESSAGE_MINUTES,
+    now,
+    logger: app.log,
+  });
   const ctx: AppContext = {
     config,
     db,
@@ -218,15 +228,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       production: config.APP_ENV === "production",
     }),
     now,
-    push,
-    messages: new MessageCenter({
-      db,
-      bus: deps.bus,
-      push,
-      offlineMinutes: config.OFFLINE_MESSAGE_MINUTES,
-      now,
-      logger: app.log,
-    }),
   };
 
   authRoutes(app, ctx);
@@ -235,14 +236,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   appConfigRoutes(app, ctx);
   familyRoutes(app, ctx);
   familyDeviceRoutes(app, ctx);
-  familyUserRoutes(app, ctx);
+  familyUserRoutes(app, ctx, messages);
   locationRoutes(app, ctx);
   deviceControlRoutes(app, ctx);
   statisticsRoutes(app, ctx);
   deviceRoutes(app, ctx);
   deviceModelRoutes(app, ctx);
-  messageRoutes(app, ctx);
-  pushRoutes(app, ctx);
+  messageRoutes(app, ctx, messages);
+  pushRoutes(app, ctx, push);
   afterSaleRoutes(app, ctx);
   articleRoutes(app, ctx);
   fileRoutes(app, ctx);

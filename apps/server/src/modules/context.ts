@@ -6,10 +6,12 @@ import type { Db } from "../db/index.ts";
 import type { Notifier } from "../notify/index.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import type { Guards } from "../security/limits.ts";
-import type { MessageCenter } from "./message/index.ts";
-import type { PushService } from "./push/index.ts";
 
-/** What services need, built once in buildApp and handed to each module's routes. */
+/**
+ * What services need, built once in buildApp and handed to each module's routes: the server's shared infrastructure
+ * only. A service a module owns (the push service, the message centre) is not part of it: buildApp hands it to the
+ * routes that use it, so this file imports no module and no module's import of it can close a circle.
+ */
 export interface AppContext {
   config: AppConfig;
   db: Db;
@@ -23,10 +25,6 @@ export interface AppContext {
    * absent only where services are called without HTTP (data-layer tests).
    */
   guards?: Guards;
-  /** Push bindings and delivery (JPush, Web Push, outbox). Always set by buildApp. */
-  push?: PushService;
-  /** The message center: stores, publishes (hub 2) and pushes messages. Always set by buildApp. */
-  messages?: MessageCenter;
   /** The clock; tests move it. */
   now: () => Date;
 }

@@ -4,22 +4,28 @@ import { loadOrCreateSecret } from "../../auth/secrets.ts";
 import { registerEndpoint } from "../../http/route.ts";
 import { requireGuards } from "../../security/limits.ts";
 import type { AppContext } from "../context.ts";
+import type { MessageCenter } from "../message/index.ts";
 import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
 import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
 
 /**
  * Routes of spec §7 /api/run-lucky/device/app/family-user, plus the documented extensions `GET my-share-list` and
  * `DELETE revoke-share-code` (FamilyShareList). The share code key lives in DATA_DIR/family-share-key.
- * `analysis-code` (scan and join) is rate limited per client address, against guessing codes.
+ * `analysis-code` (scan and join) is rate limited per client address, against guessing codes. `messages` delivers the
+ * notice of a removed member at once.
  */
-export function familyUserRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function familyUserRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  messages: Pick<MessageCenter, "publishPending">,
+): void {
   const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
 
   registerEndpoint(app, endpoints.getFamilyUsers, async ({ query }) => listFamilyUsers(ctx, query.familyId));
   registerEndpoint(app, endpoints.removeFamilyUser, async ({ user, params }) => {
     await removeFamilyUser(ctx, user.id, params.id);
     // Deliver the removed member's notice now rather than at the message worker's next pass.
-    await ctx.messages?.publishPending();
+    await messages.publishPending();
     return null;
   });
   registerEndpoint(app, endpoints.transferAdministrator, async ({ user, query }) => {

@@ -17,11 +17,10 @@ declare module "fastify" {
 /**
  * Routes of the message module: the message centre (spec §7 /api/push-service/app/message): get-message-type-list,
  * get-user-message-list, get-message-detail, set-message-read, set-message-all-read, test-send-message. Every call
- * reads or changes the caller's own messages only. Also decorates `app.messages` with the center.
+ * reads or changes the caller's own messages only. `center` is the message centre buildApp built; the routes decorate
+ * `app.messages` with it.
  */
-export function messageRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const center = ctx.messages;
-  if (!center) throw new Error("messageRoutes needs ctx.messages (built by buildApp)");
+export function messageRoutes(app: FastifyInstance, ctx: AppContext, center: MessageCenter): void {
   app.decorate("messages", center);
   // Pushes still in flight finish before the database goes away.
   app.addHook("onClose", async () => center.idle());

@@ -5,6 +5,7 @@ import type { AppContext } from "../context.ts";
 import {
   bindRegistration,
   isPushOpen,
+  type PushService,
   setPushOpen,
   subscribeWebPush,
   unbindRegistration,
@@ -16,11 +17,9 @@ import {
  * /api/RunLuckyIot/appuser_setting/app/setting/is_open_jpush__message GET and POST (the push switch), and the Web Push
  * extension (public-key, subscribe, unsubscribe). Every call acts on the caller only; a registration or subscription
  * another user holds moves only with proof of the same installation (409 push.registrationTaken /
- * push.subscriptionTaken otherwise).
+ * push.subscriptionTaken otherwise). `push` is the module's service buildApp built (the Web Push public key).
  */
-export function pushRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const push = ctx.push;
-  if (!push) throw new Error("pushRoutes needs ctx.push (built by buildApp)");
+export function pushRoutes(app: FastifyInstance, ctx: AppContext, push: PushService): void {
   registerEndpoint(app, endpoints.appDeviceBinding, async ({ user, query }) => {
     await bindRegistration(ctx.db, user.id, query.registrationId, query.platform, ctx.now(), query.installationId);
     return null;
