@@ -1,19 +1,23 @@
 /**
- * The tables of docs/architecture.md that are facts of the code, generated so they cannot drift: each lives between
+ * The tables of the docs that are facts of the code, generated so they cannot drift: each lives between
  * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` and is written from the files named below.
- * - `screens`: every route of apps/web/src/app/routes.ts (children included) with its path
+ * - docs/architecture.md `screens`: every route of apps/web/src/app/routes.ts (children included) with its path
  *   (apps/web/src/shared/navigation/paths.ts), the file of its screen, whether it is open (no sign-in) and the browser
  *   tests in e2e/tests that open its path (csp.test.ts and deep-links.test.ts open every route and are left out).
+ * - docs/configuration.md `environment`: every environment variable of the server's schema
+ *   (apps/server/src/config.ts `envDocs`: default, scope, meaning) and of the simulator's CLI
+ *   (apps/device-sim/src/env.ts `SIMULATOR_ENV`).
  *
- * `node scripts/architecture-tables.ts` rewrites the document; `--check` exits 1 when it is stale (npm run lint).
+ * `node scripts/architecture-tables.ts` rewrites the documents; `--check` exits 1 when one is stale (npm run lint).
  * Throws when a marker is missing or a route cannot be read (the route table's shape changed: adapt the reader).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SIMULATOR_ENV } from "../apps/device-sim/src/env.ts";
+import { type EnvScope, envDocs } from "../apps/server/src/config.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DOC = path.join(ROOT, "docs/architecture.md");
 
 /** One route as the table shows it. */
 interface ScreenRow {
@@ -80,31 +84,77 @@ export function screensTable(): string {
   return lines.join("\n");
 }
 
-/** Replaces the text between the markers of `name` in `doc` by `body`. @throws when a marker is missing. */
+/** How the Scope column names each scope of the server's variables. */
+const SCOPE_TEXT: Record<EnvScope, string> = {
+  production: "production",
+  launcher: "development launcher only",
+  tests: "tests only",
+};
+
+/** Text fit for one Markdown table cell: pipes escaped, line breaks joined. */
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+}
+
+/** The `environment` table as Markdown: the server's variables in schema order, then the simulator's. */
+export function environmentTable(): string {
+  const lines = ["| Variable | Default | Scope | Meaning |", "|---|---|---|---|"];
+  for (const v of envDocs()) {
+    lines.push(`| \`${v.name}\` | ${cell(v.default)} | ${SCOPE_TEXT[v.scope]} | ${cell(v.meaning)} |`);
+  }
+  for (const [name, v] of Object.entries(SIMULATOR_ENV)) {
+    lines.push(`| \`${name}\` | ${cell(v.default)} | simulator (\`npm run sim\`) | ${cell(v.meaning)} |`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Replaces the text between the markers of `name` in `doc` by `body`.
+ * @throws when a marker is missing.
+ */
 export function replaceGenerated(doc: string, name: string, body: string): string {
   const open = `<!-- generated:${name} -->`;
   const close = `<!-- /generated:${name} -->`;
   const from = doc.indexOf(open);
   const to = doc.indexOf(close);
-  if (from < 0 || to < from) throw new Error(`docs/architecture.md: markers of "${name}" missing`);
+  if (from < 0 || to < from) throw new Error(`markers of "${name}" missing`);
   return `${doc.slice(0, from + open.length)}\n${body}\n${doc.slice(to)}`;
 }
 
-/** docs/architecture.md with every generated table written afresh. */
-export function generatedDocument(): string {
-  return replaceGenerated(readFileSync(DOC, "utf8"), "screens", screensTable());
+/** Each document with generated tables (path under the repository) and how to write them afresh. */
+const DOCUMENTS: Record<string, (doc: string) => string> = {
+  "docs/architecture.md": (doc) => replaceGenerated(doc, "screens", screensTable()),
+  "docs/configuration.md": (doc) => replaceGenerated(doc, "environment", environmentTable()),
+};
+
+/**
+ * The document at `file` (a key of DOCUMENTS) with every generated table written afresh.
+ * @throws when a marker is missing, naming the document.
+ */
+export function generatedDocument(file: string): string {
+  const write = DOCUMENTS[file];
+  if (!write) throw new Error(`${file}: no generated tables`);
+  try {
+    return write(readFileSync(path.join(ROOT, file), "utf8"));
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const fresh = generatedDocument();
-  if (process.argv.includes("--check")) {
-    if (fresh !== readFileSync(DOC, "utf8")) {
-      console.error("docs/architecture.md: generated tables are stale; run `node scripts/architecture-tables.ts`");
-      process.exit(1);
+  const check = process.argv.includes("--check");
+  let stale = false;
+  for (const file of Object.keys(DOCUMENTS)) {
+    const fresh = generatedDocument(file);
+    if (!check) {
+      writeFileSync(path.join(ROOT, file), fresh);
+      console.log(`${file}: generated tables written`);
+    } else if (fresh !== readFileSync(path.join(ROOT, file), "utf8")) {
+      console.error(`${file}: generated tables are stale; run \`node scripts/architecture-tables.ts\``);
+      stale = true;
+    } else {
+      console.log(`${file}: generated tables up to date`);
     }
-    console.log("docs/architecture.md: generated tables up to date");
-  } else {
-    writeFileSync(DOC, fresh);
-    console.log("docs/architecture.md: generated tables written");
   }
+  if (stale) process.exit(1);
 }

@@ -17,6 +17,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { defaultBrokerUrl } from "./env.ts";
 import { registerAtFactory } from "./factory.ts";
 import { createFleet, generateDeviceIdentity } from "./fleet.ts";
 import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.ts";
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       devices: { type: "string" },
-      broker: { type: "string", default: process.env.MQTT_URL ?? "mqtt://127.0.0.1:1883" },
+      broker: { type: "string", default: defaultBrokerUrl() },
       "time-scale": { type: "string", default: "1" },
       "fleet-file": { type: "string", default: "./data/sim-fleet.json" },
       server: { type: "string" },

@@ -8,6 +8,7 @@ import type {
   TDeviceInfo,
   TOtaVersion,
 } from "@aquapilot/contract";
+import type { AppConfig } from "../../config.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
@@ -122,7 +123,7 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 export const COMMAND_APPLY_TIMEOUT_MS = 30 * 60_000;
 /** A running firmware update with no progress for this long is considered failed (it no longer blocks commands). */
 export const OTA_STALE_MS = 120_000;
-/** Latest firmware per device model (shipped table); env AQ_LATEST_FIRMWARE_VERSION overrides for every model. */
+/** Latest firmware per device model (shipped table); the setting AQ_LATEST_FIRMWARE_VERSION overrides every model's. */
 export const LATEST_FIRMWARE: Record<string, string> = { default: "1.1.0", "AQ-S25": "1.1.0" };
 
 /** The firmware update of a device if one is running now (stale ones are closed as failed first). */
@@ -241,8 +242,9 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-function latestFirmware(model: string | null): string {
-  return process.env.AQ_LATEST_FIRMWARE_VERSION || LATEST_FIRMWARE[model ?? ""] || LATEST_FIRMWARE.default;
+/** The firmware version offered to a device of `model`: the configured override, else the shipped table's. */
+function latestFirmware(config: Pick<AppConfig, "AQ_LATEST_FIRMWARE_VERSION">, model: string | null): string {
+  return config.AQ_LATEST_FIRMWARE_VERSION || LATEST_FIRMWARE[model ?? ""] || LATEST_FIRMWARE.default;
 }
 
 /** query-ota-version (spec §7): current firmware, latest available, and the update running (progress %). */
@@ -258,7 +260,7 @@ export async function queryOtaVersion(ctx: AppContext, deviceId: string): Promis
     .select(["status", "progress"])
     .where("device_id", "=", deviceId)
     .executeTakeFirst();
-  const latest = latestFirmware(device.model);
+  const latest = latestFirmware(ctx.config, device.model);
   return {
     currentVersion: device.firmware_version,
     latestVersion: latest,
@@ -294,7 +296,7 @@ export async function startOta(
     .select(["model", "firmware_version"])
     .where("id", "=", input.deviceId)
     .executeTakeFirstOrThrow();
-  const target = input.version ?? latestFirmware(device.model);
+  const target = input.version ?? latestFirmware(ctx.config, device.model);
   const commandId = input.commandId ?? randomUUID();
   const now = ctx.now().toISOString();
   if (!existing) {

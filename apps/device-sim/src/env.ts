@@ -1,0 +1,27 @@
+/**
+ * The environment variables the simulator's CLI (`npm run sim`, cli.ts) reads, read here only: each is the default of
+ * a flag, so a shell set up for the server runs the simulator against the same broker. docs/configuration.md lists
+ * them (scripts/architecture-tables.ts imports this file: keep it free of side effects).
+ */
+
+/** One variable the simulator reads: its default when unset and what it does (Markdown). */
+export interface SimulatorEnvDoc {
+  default: string;
+  meaning: string;
+}
+
+/** Every variable the simulator's CLI reads. */
+export const SIMULATOR_ENV = {
+  MQTT_URL: {
+    default: "mqtt://127.0.0.1:1883",
+    meaning: "Default of the simulator's `--broker`: the broker the simulated fleet connects to.",
+  },
+} as const satisfies Record<string, SimulatorEnvDoc>;
+
+/**
+ * The broker URL `--broker` defaults to: MQTT_URL from `env` when set and not empty (as for the server, empty counts
+ * as unset), else the local broker.
+ */
+export function defaultBrokerUrl(env: Record<string, string | undefined> = process.env): string {
+  return env.MQTT_URL || SIMULATOR_ENV.MQTT_URL.default;
+}
