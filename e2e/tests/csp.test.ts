@@ -144,7 +144,9 @@ describe("the app under its Content-Security-Policy", () => {
       route = name;
       const p = params[name];
       const query = p ? `?${new URLSearchParams({ params: JSON.stringify(p) })}` : "";
-      await page.goto(`${system.url}/#${PATHS[name]}${query}`);
+      // The start-up screens and Reload navigate on their own, possibly before the page's load event: wait only for
+      // the navigation to commit, then for the page to settle.
+      await page.goto(`${system.url}/#${PATHS[name]}${query}`, last.has(name) ? { waitUntil: "commit" } : {});
       if (name === "Index") await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
       else await settle(page);
       if (name === "AddressSelect") {
