@@ -169,6 +169,9 @@ describe("the app under its Content-Security-Policy", () => {
 
   it("reports a violation when something breaks the policy (the collector works)", async () => {
     route = "probe";
+    // The last route visited (Reload) may still be navigating: probe on a page that has settled on Login.
+    await page.goto(`${system.url}/#/login`);
+    await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
     const before = violations.length;
     await page.evaluate(() => {
       const s = document.createElement("script");
