@@ -1,5 +1,5 @@
 /**
- * Fails when a tracked file cites an issue or decision number ("issue 12", "(decision 47)", "issues 3 and 11"):
+ * Fails when a tracked file cites an issue or decision number ("issue" or "decision", singular or plural, then a number):
  * comments and documents state the rule and its reason, which a successor who never saw the tracker can read; history
  * lives in git and in bench/history.md. Prints each citation as `file:line: text` and exits 1; exits 0 when none.
  * Skipped: the specification as received (docs/spec.md), the measurement history (bench/history.md), the lockfile and
@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-/** A citation of a tracker entry: "issue 12", "issues #3", "decision-47", in any case. */
+/** A citation of a tracker entry: the word issue or decision, then a space, "#" or "-" and digits, in any case. */
 const CITATION = /\b(issues?|decisions?)[ -]#?\d+/i;
 
 const SKIPPED = new Set(["docs/spec.md", "bench/history.md", "package-lock.json", "scripts/check-references.ts"]);
