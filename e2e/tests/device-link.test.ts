@@ -38,10 +38,11 @@ describe("the device's link to the cloud on Home and the Device screen", () => {
     await expect
       .poll(() => page.getByTestId("device-channel").getAttribute("data-live"), { timeout: 15_000 })
       .toBe("true");
-    // The softener starts sending reports the cloud cannot read (a firmware fault), on its own MQTT topic.
+    // The softener starts sending reports the cloud cannot read (a firmware fault), on its own MQTT topic, and keeps
+    // doing so on its usual schedule until it is repaired.
     const sim = system.fleet.devices[0];
     if (!sim) throw new Error("the system runs no simulated softener");
-    sim.publishMalformed("state", "{ not json");
+    sim.garbleReports("{ not json");
     const banner = page.getByTestId("device-reports-refused");
     await banner.waitFor({ timeout: 5000 });
     expect(await banner.textContent()).toMatch(/^Reports not accepted since .+\. What to do$/);
@@ -59,8 +60,8 @@ describe("the device's link to the cloud on Home and the Device screen", () => {
     await expect
       .poll(() => page.getByTestId("device-card").getAttribute("data-badges"), { timeout: 10_000 })
       .toContain("refused");
-    // Its next report is read again: the badge goes without a reload.
-    sim.publishState();
+    // Repaired, its next report is read again: the badge goes without a reload.
+    sim.repairReports();
     await expect
       .poll(() => page.getByTestId("device-card").getAttribute("data-badges"), { timeout: 5000 })
       .not.toContain("refused");

@@ -1,6 +1,7 @@
 /**
  * A simulated device on a real MQTT broker (Aedes on a free port): firmware update with and without failure,
- * set-config re-publishing the state, factory reset, clock drift corrected by sync-time.
+ * set-config re-publishing the state, factory reset, clock drift corrected by sync-time, a firmware fault that garbles
+ * every report until repaired.
  */
 import { randomUUID } from "node:crypto";
 import net, { type AddressInfo } from "node:net";
@@ -33,7 +34,14 @@ beforeAll(async () => {
   await cloud.subscribeAsync("aq/v1/devices/+/+", { qos: 1 });
   cloud.on("message", (topic, payload) => {
     const [, , , mac, channel] = topic.split("/");
-    inbox.push({ mac, channel, body: JSON.parse(payload.toString("utf8")) });
+    const text = payload.toString("utf8");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { unreadable: text };
+    }
+    inbox.push({ mac, channel, body });
   });
 });
 
@@ -172,6 +180,27 @@ describe("settings, reset and clock", () => {
     expect((await command(d, "sync-time", { time: target.toISOString() })).ok).toBe(true);
     // sync-time re-publishes the state at once, on the new clock (drift back to 0)
     await waitFor(() => received<TMqttState>(d.mac, "state").find((s) => s.ts === target.toISOString()));
+  });
+});
+
+describe("a firmware fault that garbles reports", () => {
+  it("sends every state and telemetry report garbled, on its usual schedule, until repaired", async () => {
+    const d = await startDevice({ timeScale: 600, stateIntervalMinutes: 1, telemetryIntervalMs: 100 });
+    // The start-up status and state, sent before the fault, are in.
+    await waitFor(() => received(d.mac, "state").length > 0);
+    const before = inbox.length;
+    d.garbleReports("{ not json");
+    // The first garbled state at once, then the periodic ones (1 valve minute = 100 ms here) and telemetry.
+    await waitFor(() => inbox.slice(before).filter((m) => m.mac === d.mac && m.channel === "state").length >= 3);
+    await waitFor(() => inbox.slice(before).some((m) => m.mac === d.mac && m.channel === "telemetry"));
+    const garbled = inbox
+      .slice(before)
+      .filter((m) => m.mac === d.mac && (m.channel === "state" || m.channel === "telemetry"));
+    expect(garbled.filter((m) => (m.body as { unreadable?: string }).unreadable !== "{ not json")).toEqual([]);
+    const repairedAt = inbox.length;
+    d.repairReports();
+    const state = await waitFor(() => inbox.slice(repairedAt).find((m) => m.mac === d.mac && m.channel === "state"));
+    expect((state.body as TMqttState).v).toBe(MQTT_PROTOCOL_VERSION);
   });
 });
 

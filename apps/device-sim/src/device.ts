@@ -126,6 +126,8 @@ export class SimulatedDevice extends EventEmitter {
   private lastTelemetryTotal = 0;
   private lastTelemetryTs = "";
   private running = false;
+  /** While set, state and telemetry reports carry this instead of their JSON (see garbleReports). */
+  private garbledPayload: string | null = null;
   private failures = 0;
   private readonly otaRng: Rng;
   private ota: OtaPlan | null = null;
@@ -268,16 +270,18 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   /**
-   * Publishes `payload` as it is on one of the device's report topics (not retained): a firmware fault that sends
-   * what the cloud cannot read (not JSON, outside the protocol's schema). For tests and demonstrations of how the
-   * cloud shows refused reports; the next regular report is well-formed again.
+   * Models a firmware fault: from now on every state and telemetry report goes out as `payload` (something the cloud
+   * cannot read), on time as before, until {@link repairReports}. The first garbled state is sent at once.
    */
-  publishMalformed(channel: "state" | "telemetry", payload: string): void {
-    const client = this.client;
-    if (!client?.connected) return;
-    client.publish(deviceTopic(this.mac, channel), payload, { qos: 1 }, (err) => {
-      if (err) this.opts.log?.(`${this.mac}: publish ${channel} failed: ${err.message}`);
-    });
+  garbleReports(payload: string): void {
+    this.garbledPayload = payload;
+    this.publishState();
+  }
+
+  /** Ends {@link garbleReports}: reports are well formed again, and the state is sent at once. */
+  repairReports(): void {
+    this.garbledPayload = null;
+    this.publishState();
   }
 
   /** Publishes the retained state now. */
@@ -430,7 +434,9 @@ export class SimulatedDevice extends EventEmitter {
   private publish(channel: "status" | "state" | "telemetry" | "event" | "ack", body: unknown, retain = false): void {
     const client = this.client;
     if (!client?.connected) return; // offline: a real valve drops reports it cannot send, the next state catches up
-    client.publish(deviceTopic(this.mac, channel), this.json(body), { qos: 1, retain }, (err) => {
+    const garbled = this.garbledPayload !== null && (channel === "state" || channel === "telemetry");
+    const payload = garbled ? (this.garbledPayload ?? "") : this.json(body);
+    client.publish(deviceTopic(this.mac, channel), payload, { qos: 1, retain }, (err) => {
       if (err) this.opts.log?.(`${this.mac}: publish ${channel} failed: ${err.message}`);
     });
   }
