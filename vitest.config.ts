@@ -48,6 +48,8 @@ export default defineConfig({
           testTimeout: 30000,
         },
       },
+      // The repository's own scripts (the generated tables of docs/), with the database they read migrated.
+      { test: { name: "scripts", root: "scripts", include: ["*.test.ts"], testTimeout: 30000 } },
       // The benchmarks' own helpers (results table, Lighthouse figures); the benchmarks run with `npm run bench`.
       { test: { name: "bench", root: "bench", include: ["*.test.ts"] } },
     ],
