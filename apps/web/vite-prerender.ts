@@ -298,9 +298,10 @@ async function renderCopies(
     plugins: [react(), iconPlugin()],
     define,
     resolve: {
-      // React itself renders the copy: the build's Preact aliases (vite.config.ts) are left out.
+      // React itself renders the copy: the build's Preact aliases (vite.config.ts: to "preact/…" or to preact-react.js)
+      // are left out.
       alias: (alias as Array<{ replacement: unknown }>).filter(
-        (a) => !String(a.replacement).startsWith("preact/"),
+        (a) => !/^preact\/|preact-react\.js$/.test(String(a.replacement)),
       ) as never,
       dedupe: ["react", "react-dom"],
     },

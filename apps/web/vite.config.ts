@@ -47,13 +47,14 @@ const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
 /**
  * The production build runs the app's React code on Preact: React's API through
- * `preact/compat`, 11 KB of gzip instead of react-dom's 64 KB on every first screen. The development server and the
+ * `preact/compat` (by way of preact-react.js, which declares the React 19 hook Preact lacks), 11 KB of gzip instead of
+ * react-dom's 64 KB on every first screen. The development server and the
  * unit tests keep React 19 (Fast Refresh, Testing Library); the browser tests run the built app, on Preact. The
  * build-time Login copy (vite-prerender.ts) is rendered with React's `renderToString`: these aliases are left out
  * there.
  */
 export const PREACT_ALIASES = [
-  { find: /^react$/, replacement: "preact/compat" },
+  { find: /^react$/, replacement: fileURLToPath(new URL("./preact-react.js", import.meta.url)) },
   { find: /^react-dom$/, replacement: "preact/compat" },
   { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
   { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
@@ -146,6 +147,13 @@ export default defineConfig(({ command }) => ({
     // loads only the antd-mobile components, icons and contract parts it uses. What is left of TanStack Query's core is
     // one chunk.
     rolldownOptions: {
+      // Any warning of the bundler fails the build: each one seen here was a defect of the bundle (an import that
+      // would always be undefined, a module evaluated twice), and a warning in a log that always has some goes unread.
+      // The one exception is about the machine, not the bundle: how long plugins ran (longer on a loaded machine).
+      checks: { bundlerTimings: false },
+      onwarn(warning) {
+        throw new Error(`the build warned (${warning.code ?? "warning"}): ${warning.message}`);
+      },
       output: {
         codeSplitting: {
           groups: [

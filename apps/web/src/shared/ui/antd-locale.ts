@@ -1,14 +1,16 @@
 import type { Language } from "@aquapilot/contract/wire";
 import type { Locale } from "antd-mobile/es/locales/base";
+import zhCN from "antd-mobile/es/locales/zh-CN";
 import { useSyncExternalStore } from "react";
 import { i18n, mapLanguage } from "../i18n/index.ts";
 
 /**
  * antd-mobile's own texts (dialog buttons, pickers, empty states) per app language, each its own chunk: a phone
- * downloads only its language's.
+ * downloads only its language's. zh-CN is antd-mobile's default, which its ConfigProvider imports anyway, so it is in
+ * the bundle already and taken from there.
  */
 const LOADERS: Record<Language, () => Promise<{ default: Locale }>> = {
-  "zh-Hans": () => import("antd-mobile/es/locales/zh-CN"),
+  "zh-Hans": async () => ({ default: zhCN }),
   en: () => import("antd-mobile/es/locales/en-US"),
   es: () => import("antd-mobile/es/locales/es-ES"),
   ru: () => import("antd-mobile/es/locales/ru-RU"),
