@@ -3,7 +3,7 @@
  * (a build takes about 40 s; an unchanged app is served from the existing apps/web/dist).
  *
  * The inputs are hashed (SHA-256 over each file's path and bytes, in path order): apps/web's src, public, index.html,
- * boot.js, package.json, tsconfig.json and its vite config and plugin files (vite*.ts), the packages the app bundles
+ * boot.js, preact-react.js, package.json, tsconfig.json and its vite config and plugin files (vite*.ts), the packages the app bundles
  * (packages/contract and packages/provisioning: src and package.json), the lockfile (the bundled dependencies'
  * versions) and the environment variables the build reads (WEB_VERSION, API_URL). The hash of a successful build is
  * written to apps/web/dist/.inputs-hash; the build runs when that file is missing (no dist, or a build from elsewhere)
@@ -30,6 +30,7 @@ const INPUTS = [
   "apps/web/public",
   "apps/web/index.html",
   "apps/web/boot.js",
+  "apps/web/preact-react.js",
   "apps/web/package.json",
   "apps/web/tsconfig.json",
   ...fs
