@@ -45,6 +45,7 @@ export {
   type SoftenerSettings,
   validateSettings,
 } from "./settings.ts";
+export { DEFAULT_AP_UDP_PORT, DEFAULT_LAN_UDP_PORT } from "./setup/access-point.ts";
 export {
   type AttachBluetoothOptions,
   attachBluetoothPeripheral,
@@ -75,20 +76,18 @@ export {
   type SimNetwork,
   sameSubnet,
 } from "./setup/neighbourhood.ts";
+export { SetupModeDevice, type SetupModeDeviceOptions } from "./setup/setup-device.ts";
 export {
-  DEFAULT_AP_UDP_PORT,
-  DEFAULT_LAN_UDP_PORT,
-  DEFAULT_SETUP_TIMING,
-  describeSetupStatus,
-  SETUP_FAILURE_TEXTS,
   SETUP_FAILURES,
-  SETUP_STATE_NAMES,
   type SetupFailureInfo,
   type SetupFailureName,
   type SetupGeneration,
-  SetupModeDevice,
-  type SetupModeDeviceOptions,
-  type SetupStatus,
-  type SetupTiming,
   setupFailureInfo,
-} from "./setup/setup-device.ts";
+} from "./setup/setup-failures.ts";
+export {
+  describeSetupStatus,
+  SETUP_FAILURE_TEXTS,
+  SETUP_STATE_NAMES,
+  type SetupStatus,
+} from "./setup/setup-status.ts";
+export { DEFAULT_SETUP_TIMING, type SetupTiming } from "./setup/setup-timing.ts";

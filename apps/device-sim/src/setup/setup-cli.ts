@@ -8,13 +8,9 @@ import { SETUP_AP_ADDRESS } from "@aquapilot/provisioning";
 import type { Browser } from "playwright-core";
 import { attachBluetoothPeripheral, type BluetoothPeripheral, isBluetoothEmulationAlive } from "./cdp-peripheral.ts";
 import { NEIGHBOURHOOD, SIM_HOST } from "./neighbourhood.ts";
-import {
-  describeSetupStatus,
-  SETUP_FAILURES,
-  type SetupGeneration,
-  SetupModeDevice,
-  type SetupStatus,
-} from "./setup-device.ts";
+import { SetupModeDevice } from "./setup-device.ts";
+import { SETUP_FAILURES, type SetupGeneration } from "./setup-failures.ts";
+import { describeSetupStatus, type SetupStatus } from "./setup-status.ts";
 
 /** The setup-mode part of `--help`. */
 export const SETUP_MODE_USAGE =

@@ -30,14 +30,10 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedDevice } from "../device.ts";
 import type { BlsyncGattModel } from "./gatt-model.ts";
-import {
-  SETUP_FAILURES,
-  type SetupFailureName,
-  SetupModeDevice,
-  type SetupModeDeviceOptions,
-  type SetupStatus,
-  type SetupTiming,
-} from "./setup-device.ts";
+import { SetupModeDevice, type SetupModeDeviceOptions } from "./setup-device.ts";
+import { SETUP_FAILURES, type SetupFailureName } from "./setup-failures.ts";
+import type { SetupStatus } from "./setup-status.ts";
+import type { SetupTiming } from "./setup-timing.ts";
 import { startTestCloud, type TestCloud } from "./test-cloud.ts";
 
 const FAST: Partial<SetupTiming> = {

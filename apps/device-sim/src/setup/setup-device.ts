@@ -4,251 +4,36 @@
  * §13.2) or over its access point and UDP (old generation, §13.3). It walks the setup states honestly against a
  * simulated neighbourhood of networks, activates itself with the real cloud over HTTP (§13.4), opens its persistent
  * MQTT connection with its own credentials and from then on is a {@link SimulatedDevice} like every other.
+ *
+ * This file is the module's state machine: what each request does to the setup status and the walk of one attempt.
+ * Its parts sit beside it: the status and its texts (setup-status.ts), the provokable failures (setup-failures.ts),
+ * the timings (setup-timing.ts), the attempt's timers (attempt-timers.ts), the Bluetooth service (gatt-model.ts), the
+ * old generation's UDP sockets (access-point.ts), the networks in range (neighbourhood.ts), activation over HTTP
+ * (cloud-activation.ts) and the router that drops MQTT (mqtt-stall.ts).
  */
-import dgram from "node:dgram";
+
 import dns from "node:dns";
 import { EventEmitter } from "node:events";
-import net from "node:net";
 import {
   ACTIVATION_PATHS,
   BluetoothSetupState,
   normaliseMac,
   ZActivationBeginResult,
   ZActivationCompleteResult,
-  ZActivationError,
 } from "@aquapilot/contract";
-import {
-  BL3372_DEVICE_TYPE,
-  BleSetupFailure,
-  BroadlinkPacketKind,
-  CloudState,
-  decodeHelloPacket,
-  decodeJoinPacket,
-  encodeHelloAnswer,
-  encodeJoinAck,
-  moduleBluetoothName,
-  SETUP_AP_ADDRESS,
-  SETUP_AP_SSID,
-  SmartSetupFailure,
-  type TModuleWifiState,
-} from "@aquapilot/provisioning";
+import { BleSetupFailure, moduleBluetoothName, SETUP_AP_SSID, type TModuleWifiState } from "@aquapilot/provisioning";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../device.ts";
 import { registerAtFactory } from "../factory.ts";
 import { type DeviceIdentity, generateDeviceIdentity } from "../fleet.ts";
+import { AccessPointUdp, type JoinRequest } from "./access-point.ts";
+import { AttemptTimers } from "./attempt-timers.ts";
+import { corruptedSecret, postActivationStep } from "./cloud-activation.ts";
 import { BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.ts";
-import {
-  addressOn,
-  findNetwork,
-  NEIGHBOURHOOD,
-  SIM_HOST,
-  SIM_NETMASK,
-  type SimNetwork,
-  sameSubnet,
-} from "./neighbourhood.ts";
-
-/** The module generation: "new" (after 2024, Bluetooth) or "old" (2024 and before, access point and UDP). */
-export type SetupGeneration = "new" | "old";
-
-/** The failures a setup-mode device can be told to provoke (CLI `--fail <name>`); see {@link SETUP_FAILURES}. */
-export type SetupFailureName =
-  | "init"
-  | "timeout"
-  | "ap-timeout"
-  | "password"
-  | "dns"
-  | "activation-1"
-  | "activation-2"
-  | "no-server-response"
-  | "not-found"
-  | "server";
-
-/** One provokable failure: where it applies, what each flow then reports, and how the simulator provokes it. */
-export interface SetupFailureInfo {
-  name: SetupFailureName;
-  /** The generations it applies to. */
-  generations: readonly SetupGeneration[];
-  /** New generation: the failure code the module reports in its Wi-Fi state answer (spec §4), or null. */
-  bleFailure: BleSetupFailure | null;
-  /** Old generation: the failure the app concludes (spec §4 smart flow), or null. */
-  smartFailure: SmartSetupFailure | null;
-  /** Old generation: the failure code in the module's hello answer (cloud state 3), or null when none is sent. */
-  cloudFailure: number | null;
-  /** How the simulator provokes it (printed by `--help`, written in docs/device-sim.md). */
-  provoked: string;
-}
-
-/** Every failure of spec §4 and how the setup-mode device provokes it (docs/device-sim.md "Setup mode"). */
-export const SETUP_FAILURES: readonly SetupFailureInfo[] = [
-  {
-    name: "init",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.InitializationFailed,
-    smartFailure: SmartSetupFailure.InitializationFailed,
-    cloudFailure: null,
-    provoked:
-      "new: the Wi-Fi stack does not start, failure 1 at once after CONNECT_WIFI; old: the access point never comes up (its UDP socket is not opened)",
-  },
-  {
-    name: "timeout",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.ConnectionTimedOut,
-    smartFailure: SmartSetupFailure.ConnectionTimedOut,
-    cloudFailure: null,
-    provoked:
-      "new: stalls after 'connecting to WiFi' and reports failure 2 at the module deadline; old: the module ignores join packets (no acknowledgement)",
-  },
-  {
-    name: "ap-timeout",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.AccessPointTimeout,
-    smartFailure: SmartSetupFailure.DeviceNotFound,
-    cloudFailure: null,
-    provoked:
-      "the radio sees no network: no access point answers within the AP-scan timeout (an unknown or 5 GHz-only network does this on its own)",
-  },
-  {
-    name: "password",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.RouterPassword,
-    smartFailure: SmartSetupFailure.DeviceNotFound,
-    cloudFailure: null,
-    provoked: "the router refuses every key (a wrong password does this on its own)",
-  },
-  {
-    name: "dns",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.DnsResolutionFailed,
-    smartFailure: SmartSetupFailure.ServerConnectionFailed,
-    cloudFailure: BleSetupFailure.DnsResolutionFailed,
-    provoked: "the router's DNS answers nothing: the cloud's host name does not resolve within the DNS timeout",
-  },
-  {
-    name: "activation-1",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.ActivationStepOneFailed,
-    smartFailure: SmartSetupFailure.ServerConnectionFailed,
-    cloudFailure: BleSetupFailure.ActivationStepOneFailed,
-    provoked: "the device was never registered at the factory: the real cloud answers step one with 404 unknown-device",
-  },
-  {
-    name: "activation-2",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.ActivationStepTwoFailed,
-    smartFailure: SmartSetupFailure.ServerConnectionFailed,
-    cloudFailure: BleSetupFailure.ActivationStepTwoFailed,
-    provoked:
-      "the device presents a corrupted copy of its secret: the real cloud answers step two with 401 bad-credentials",
-  },
-  {
-    name: "no-server-response",
-    generations: ["new", "old"],
-    bleFailure: BleSetupFailure.NoServerResponse,
-    smartFailure: SmartSetupFailure.ServerConnectionFailed,
-    cloudFailure: BleSetupFailure.NoServerResponse,
-    provoked:
-      "the router drops MQTT: the device connects to a local TCP listener that accepts and never answers, so the MQTT client waits for CONNACK in vain",
-  },
-  {
-    name: "not-found",
-    generations: ["old"],
-    bleFailure: null,
-    smartFailure: SmartSetupFailure.DeviceNotFound,
-    cloudFailure: null,
-    provoked: "the module joins the home network but never answers hello there",
-  },
-  {
-    name: "server",
-    generations: ["old"],
-    bleFailure: null,
-    smartFailure: SmartSetupFailure.ServerConnectionFailed,
-    cloudFailure: BleSetupFailure.DnsResolutionFailed,
-    provoked: "the cloud part fails (the router's DNS answers nothing): cloud state 3 with failure code 5",
-  },
-];
-
-/** Names of the setup states 0–4 (spec §3). */
-export const SETUP_STATE_NAMES: readonly string[] = [
-  "awaiting",
-  "config received",
-  "connecting to WiFi",
-  "WiFi connected",
-  "server connected",
-];
-
-/** Texts of the failure codes 1–8 (spec §4, Bluetooth flow; codes 5–8 also in the old flow's hello answer). */
-export const SETUP_FAILURE_TEXTS: Readonly<Record<number, string>> = {
-  1: "initialization failed",
-  2: "connection timed out",
-  3: "module connection to the access point timed out",
-  4: "password issue with the module's connection to the router",
-  5: "DNS resolution failed",
-  6: "activation step one failed",
-  7: "activation step two failed",
-  8: "no server response on the persistent connection",
-};
-
-/**
- * Every delay of the setup walk, real milliseconds (docs/device-protocol.md §13.2 table and §13.3; defaults in
- * {@link DEFAULT_SETUP_TIMING}).
- */
-export interface SetupTiming {
-  /** From CONNECT (or the AP closing) to associated with an access point. */
-  association: number;
-  /** From CONNECT until "no access point answered" (failure 3). */
-  apScanTimeout: number;
-  /** From association until the router refuses a wrong key (failure 4). */
-  passwordReject: number;
-  /** From association with the right key until DHCP gave an address (state 3). */
-  dhcp: number;
-  /** How long the module waits for the router's DNS answer (failure 5). */
-  dnsTimeout: number;
-  /** How long each activation HTTP call may take before it counts as failed (failure 6 / 7). */
-  httpTimeout: number;
-  /** From MQTT CONNECT until "no server response" (failure 8). */
-  connackTimeout: number;
-  /** New generation: the whole connection must be made within this from CONNECT, else failure 2. */
-  moduleDeadline: number;
-  /** Old generation: the access point closes this long after acknowledging a join packet. */
-  apCloseAfterAck: number;
-  /** Old generation: after a failed join the module reopens its access point this long after the failure. */
-  apReopenAfterFailedJoin: number;
-}
-
-/** The simulator's default timings (docs/device-protocol.md §13.2/§13.3), real ms. */
-export const DEFAULT_SETUP_TIMING: Readonly<SetupTiming> = {
-  association: 1500,
-  apScanTimeout: 5000,
-  passwordReject: 2500,
-  dhcp: 500,
-  dnsTimeout: 3000,
-  httpTimeout: 10_000,
-  connackTimeout: 8000,
-  moduleDeadline: 45_000,
-  apCloseAfterAck: 500,
-  apReopenAfterFailedJoin: 10_000,
-};
-
-/** Default loopback UDP port of the old module's access point side (SIM_AP_UDP_PORT, §13.6). */
-export const DEFAULT_AP_UDP_PORT = 48880;
-/** Default loopback UDP port of the old module's home-network side (SIM_LAN_UDP_PORT, §13.6). */
-export const DEFAULT_LAN_UDP_PORT = 48881;
-
-/** What a setup-mode device reports: its state, failure, addresses and (at state 4) the pairing code. */
-export interface SetupStatus {
-  /** Setup state 0–4 (spec §3). */
-  state: BluetoothSetupState;
-  /** Failure code 1–8 of spec §4 (old generation: 1 when the access point never came up), 0 none. */
-  failure: number;
-  /** The configured network, or "". */
-  ssid: string;
-  /** The module's address on that network once DHCP answered, else "". */
-  ip: string;
-  gw: string;
-  mask: string;
-  bssid: string;
-  /** "MAC:TOKEN" from activation step two, once state 4 was reached; else null. A secret: never log it. */
-  pairingCode: string | null;
-}
+import { type MqttStall, openMqttStall } from "./mqtt-stall.ts";
+import { addressOn, findNetwork, NEIGHBOURHOOD, SIM_HOST, SIM_NETMASK, type SimNetwork } from "./neighbourhood.ts";
+import { type SetupFailureName, type SetupGeneration, setupFailureInfo } from "./setup-failures.ts";
+import { moduleWifiState, OFF_NETWORK, SETUP_FAILURE_TEXTS, type SetupStatus } from "./setup-status.ts";
+import { DEFAULT_SETUP_TIMING, type SetupTiming } from "./setup-timing.ts";
 
 /** Options of {@link SetupModeDevice}. */
 export interface SetupModeDeviceOptions {
@@ -283,33 +68,6 @@ export interface SetupModeDeviceOptions {
   >;
   /** Diagnostics (never secrets, passwords, nonces or pairing codes). */
   log?: (message: string) => void;
-}
-
-/** The one-line text of a status, e.g. "state 2 connecting to WiFi" or "failure 4 password issue …". */
-export function describeSetupStatus(status: Pick<SetupStatus, "state" | "failure" | "pairingCode">): string {
-  if (status.failure !== 0) return `failure ${status.failure} ${SETUP_FAILURE_TEXTS[status.failure] ?? ""}`.trim();
-  const name = SETUP_STATE_NAMES[status.state] ?? "";
-  if (status.state === BluetoothSetupState.ServerConnected && status.pairingCode) {
-    return `state ${status.state} ${name} — pairing code issued`;
-  }
-  return `state ${status.state} ${name}`;
-}
-
-/** The info of failure `name`. @throws RangeError for an unknown name. */
-export function setupFailureInfo(name: string): SetupFailureInfo {
-  const info = SETUP_FAILURES.find((f) => f.name === name);
-  if (!info) throw new RangeError(`unknown failure "${name}" (one of ${SETUP_FAILURES.map((f) => f.name).join(", ")})`);
-  return info;
-}
-
-/** The status fields of a module that is on no network. */
-const OFF_NETWORK = { ip: "", gw: "", mask: "", bssid: "", pairingCode: null } as const;
-
-const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/** A copy of `secret` with every character changed (failure "activation-2"). */
-function corrupted(secret: string): string {
-  return Array.from(secret, (c) => BASE64URL[(BASE64URL.indexOf(c) + 1) % BASE64URL.length]).join("");
 }
 
 /**
@@ -354,17 +112,14 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   private password: string | null = null;
   private started = false;
   private stopped = false;
-  private attempt = 0;
-  private controller = new AbortController();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** The running attempt's timers and HTTP calls. */
+  private readonly timers = new AttemptTimers();
   private deadline: NodeJS.Timeout | null = null;
   private candidate: SimulatedDevice | null = null;
   private online: SimulatedDevice | null = null;
-  private stall: { server: net.Server; sockets: Set<net.Socket> } | null = null;
-  private ap: dgram.Socket | null = null;
-  private lan: dgram.Socket | null = null;
-  private apBoundPort: number | null = null;
-  private lanBoundPort: number | null = null;
+  private stall: MqttStall | null = null;
+  /** Old generation: the access point and home-network sockets; null for the new generation. */
+  private readonly udp: AccessPointUdp | null;
   private joinPending = false;
   private readonly pending = new Set<Promise<unknown>>();
 
@@ -390,6 +145,21 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.timing = { ...DEFAULT_SETUP_TIMING, ...options.timing };
     this.networks = options.networks ?? NEIGHBOURHOOD;
     this.gattModel = this.generation === "new" ? new BlsyncGattModel(this) : null;
+    this.udp =
+      this.generation === "old"
+        ? new AccessPointUdp(
+            {
+              mac: this.mac,
+              name: this.name,
+              currentStatus: () => this.status,
+              isStopped: () => this.stopped,
+              silentOnHomeNetwork: () => this.failureName === "not-found",
+              onJoin: (join, acknowledge) => this.onJoin(join, acknowledge),
+              log: options.log,
+            },
+            { ap: options.apPort, lan: options.lanPort },
+          )
+        : null;
   }
 
   /** What the box shows: "WiFi-BL3372-XXXX" (Bluetooth name, new) or "WiFi-BL3372" (access point, old). */
@@ -440,17 +210,17 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   /** Old generation: the access point's UDP port once bound (also while the access point is closed), else null. */
   get apPort(): number | null {
-    return this.apBoundPort;
+    return this.udp?.apPort ?? null;
   }
 
   /** Old generation: whether the access point is up. */
   get apOpen(): boolean {
-    return this.ap !== null;
+    return this.udp?.apOpen ?? false;
   }
 
   /** Old generation: the home-network side's UDP port once bound, else null. */
   get lanPort(): number | null {
-    return this.lanBoundPort;
+    return this.udp?.lanPort ?? null;
   }
 
   /**
@@ -469,13 +239,10 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       log?.(`${this.mac}: registered at the factory (${this.opts.serverUrl})`);
     }
     try {
-      if (this.generation === "old") {
+      if (this.udp) {
         if (this.failureName === "init") this.status = { ...this.status, failure: 1 };
-        else await this.openAccessPoint();
-        this.lan = await this.bindUdp(this.opts.lanPort ?? DEFAULT_LAN_UDP_PORT, (msg, rinfo) =>
-          this.onLanPacket(msg, rinfo),
-        );
-        this.lanBoundPort = this.lan.address().port;
+        else await this.udp.openAccessPoint();
+        await this.udp.openHomeNetwork();
       }
     } catch (err) {
       await this.stop();
@@ -489,8 +256,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     if (this.stopped) return;
     this.stopped = true;
     this.endAttempt();
-    for (const s of [this.ap, this.lan]) if (s) await closeUdp(s);
-    this.ap = this.lan = null;
+    await this.udp?.close();
     const online = this.online;
     this.online = null;
     if (online) this.track(online.stop());
@@ -539,17 +305,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   /** The Wi-Fi state answer (blsync_ble CMD_WIFI_STATE_GET with our `failure` and `pairingCode`). */
   wifiState(): TModuleWifiState {
-    const s = this.status;
-    return {
-      state: s.state,
-      ip: s.ip,
-      gw: s.gw,
-      mask: s.mask,
-      ssid: s.ssid,
-      bssid: s.bssid,
-      failure: s.failure,
-      ...(s.pairingCode && s.state === BluetoothSetupState.ServerConnected ? { pairingCode: s.pairingCode } : {}),
-    };
+    return moduleWifiState(this.status);
   }
 
   /** PROV_STOP: setup is over; emits "provisioning-stopped". @returns 0. */
@@ -577,21 +333,14 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   /** Ends the running attempt: cancels its timers and HTTP calls, stops a connecting softener, closes the stall. */
   private endAttempt(): void {
-    this.attempt += 1;
-    this.controller.abort();
-    this.controller = new AbortController();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.timers.endAttempt();
     this.deadline = null;
     const candidate = this.candidate;
     this.candidate = null;
     if (candidate) this.track(candidate.stop());
     const stall = this.stall;
     this.stall = null;
-    if (stall) {
-      for (const s of stall.sockets) s.destroy();
-      stall.server.close();
-    }
+    stall?.close();
   }
 
   /** Keeps a background shutdown so stop() can wait for it. */
@@ -600,40 +349,12 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.pending.add(tracked);
   }
 
-  private after(ms: number, fn: () => void): NodeJS.Timeout {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
-    return t;
-  }
-
   /**
    * Whether `work` settles successfully within `ms` (a module's own timeout on a network step); a rejection is
    * logged with `what` and counts as false.
    */
   private within(ms: number, work: Promise<unknown>, what: string): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = this.after(ms, () => resolve(false));
-      const settle = (ok: boolean) => {
-        clearTimeout(timer);
-        this.timers.delete(timer);
-        resolve(ok);
-      };
-      work.then(
-        () => settle(true),
-        (err: Error) => {
-          this.opts.log?.(`${this.mac}: ${what}: ${err.message}`);
-          settle(false);
-        },
-      );
-    });
-  }
-
-  /** Resolves after `ms`; never resolves when the attempt ends meanwhile (its timer is cancelled). */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.after(ms, resolve));
+    return this.timers.within(ms, work, (err) => this.opts.log?.(`${this.mac}: ${what}: ${err.message}`));
   }
 
   private fail(code: number): void {
@@ -645,9 +366,11 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   /** A failed join (3 or 4): reported; the old module reopens its access point later. */
   private wifiFailed(code: number): void {
     this.fail(code);
-    if (this.generation !== "old") return;
-    this.after(this.timing.apReopenAfterFailedJoin, () => {
-      void this.openAccessPoint()
+    const udp = this.udp;
+    if (!udp) return; // the new generation has no access point to reopen
+    this.timers.after(this.timing.apReopenAfterFailedJoin, () => {
+      void udp
+        .openAccessPoint()
         .then(() => {
           if (this.stopped) return;
           this.password = null;
@@ -660,8 +383,8 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   private async runAttempt(): Promise<void> {
     this.endAttempt();
-    const run = this.attempt;
-    const alive = () => run === this.attempt && !this.stopped;
+    const run = this.timers.current;
+    const alive = () => run === this.timers.current && !this.stopped;
     const t = this.timing;
     const f = this.failureName;
     const log = this.opts.log;
@@ -669,7 +392,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.update({ ...OFF_NETWORK, state: BluetoothSetupState.ConnectingToWifi, failure: 0 });
     log?.(`${this.mac}: joining "${ssid}"`);
     if (this.generation === "new") {
-      this.deadline = this.after(t.moduleDeadline, () => {
+      this.deadline = this.timers.after(t.moduleDeadline, () => {
         if (alive() && this.status.state < BluetoothSetupState.ServerConnected) this.fail(2);
       });
       if (f === "init") return this.fail(BleSetupFailure.InitializationFailed);
@@ -679,18 +402,18 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     // Association: only 2.4 GHz access points of that exact name (spec §9).
     const network = f === "ap-timeout" ? undefined : findNetwork(ssid, "2.4GHz", this.networks);
     if (!network) {
-      await this.sleep(t.apScanTimeout);
+      await this.timers.sleep(t.apScanTimeout);
       if (alive()) this.wifiFailed(BleSetupFailure.AccessPointTimeout);
       return;
     }
-    await this.sleep(t.association);
+    await this.timers.sleep(t.association);
     if (!alive()) return;
     if (f === "password" || this.password !== network.password) {
-      await this.sleep(t.passwordReject);
+      await this.timers.sleep(t.passwordReject);
       if (alive()) this.wifiFailed(BleSetupFailure.RouterPassword);
       return;
     }
-    await this.sleep(t.dhcp);
+    await this.timers.sleep(t.dhcp);
     if (!alive()) return;
     this.update({
       state: BluetoothSetupState.WifiConnected,
@@ -703,7 +426,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     // DNS through the router: a real lookup of the cloud's host name (or a router that answers nothing).
     const host = new URL(this.opts.serverUrl).hostname.replace(/^\[|\]$/g, "");
     const resolved =
-      f === "dns" || f === "server" ? await this.sleep(t.dnsTimeout).then(() => false) : await this.lookup(host);
+      f === "dns" || f === "server" ? await this.timers.sleep(t.dnsTimeout).then(() => false) : await this.lookup(host);
     if (!alive()) return;
     if (!resolved) return this.fail(BleSetupFailure.DnsResolutionFailed);
 
@@ -718,7 +441,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     if (!beginResult?.success) return this.fail(BleSetupFailure.ActivationStepOneFailed);
 
     // Activation step two.
-    const secret = f === "activation-2" ? corrupted(this.identity.secret) : this.identity.secret;
+    const secret = f === "activation-2" ? corruptedSecret(this.identity.secret) : this.identity.secret;
     const complete = await this.post("step two", ACTIVATION_PATHS.complete, {
       mac: this.mac,
       nonce: beginResult.data.nonce,
@@ -731,7 +454,9 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     // The persistent connection, with the device's own MAC and secret.
     let brokerUrl = beginResult.data.mqttUrl;
     if (f === "no-server-response") {
-      brokerUrl = await this.openStall();
+      const stall = await openMqttStall();
+      this.stall = stall;
+      brokerUrl = stall.url;
       if (!alive()) return;
     }
     const softener = new SimulatedDevice({
@@ -755,8 +480,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     this.candidate = null;
     this.online = softener;
     if (this.deadline) {
-      clearTimeout(this.deadline);
-      this.timers.delete(this.deadline);
+      this.timers.cancel(this.deadline);
       this.deadline = null;
     }
     this.update({
@@ -772,164 +496,45 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     return this.within(this.timing.dnsTimeout, dns.promises.lookup(host), `DNS lookup of ${host} failed`);
   }
 
-  /** POSTs JSON to the cloud; the parsed answer of a 2xx, or null (refused, unreachable, not JSON, timed out). */
-  private async post(step: string, path: string, body: Record<string, unknown>): Promise<unknown> {
-    try {
-      const res = await fetch(new URL(path, this.opts.serverUrl), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.timing.httpTimeout)]),
-      });
-      const json: unknown = await res.json().catch(() => null);
-      if (!res.ok) {
-        const error = ZActivationError.safeParse(json);
-        this.opts.log?.(
-          `${this.mac}: activation ${step} refused: HTTP ${res.status}${error.success ? ` ${error.data.error}` : ""}`,
-        );
-        return null;
-      }
-      return json;
-    } catch (err) {
-      if (!this.controller.signal.aborted) {
-        this.opts.log?.(`${this.mac}: activation ${step} failed: ${(err as Error).message}`);
-      }
-      return null;
-    }
-  }
-
-  /** A local TCP listener that accepts and never answers (the router drops MQTT). @returns its mqtt:// URL. */
-  private async openStall(): Promise<string> {
-    const sockets = new Set<net.Socket>();
-    const server = net.createServer((socket) => {
-      sockets.add(socket);
-      socket.on("error", () => undefined);
-      socket.on("close", () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    this.stall = { server, sockets };
-    return `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  }
-
-  // ---------- old generation: UDP ----------
-
-  private bindUdp(port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
-    return new Promise((resolve, reject) => {
-      const socket = dgram.createSocket("udp4");
-      socket.once("error", reject);
-      socket.bind(port, "127.0.0.1", () => {
-        socket.off("error", reject);
-        socket.on("error", (err) => this.opts.log?.(`${this.mac}: UDP ${err.message}`));
-        socket.on("message", onMessage);
-        resolve(socket);
-      });
+  /** POSTs one activation step to the cloud; the parsed answer of a 2xx, or null (see {@link postActivationStep}). */
+  private post(step: string, path: string, body: Record<string, unknown>): Promise<unknown> {
+    return postActivationStep({
+      serverUrl: this.opts.serverUrl,
+      path,
+      body,
+      step,
+      signal: this.timers.signal,
+      timeoutMs: this.timing.httpTimeout,
+      log: this.opts.log && ((message) => this.opts.log?.(`${this.mac}: ${message}`)),
     });
   }
 
-  private async openAccessPoint(): Promise<void> {
-    if (this.ap || this.stopped) return;
-    const port = this.apBoundPort ?? this.opts.apPort ?? DEFAULT_AP_UDP_PORT;
-    const ap = await this.bindUdp(port, (msg, rinfo) => this.onApPacket(msg, rinfo));
-    if (this.stopped) return closeUdp(ap); // stopped while binding
-    this.ap = ap;
-    this.apBoundPort = ap.address().port;
-  }
+  // ---------- old generation: the join packet ----------
 
-  private async closeAccessPoint(): Promise<void> {
-    const ap = this.ap;
-    this.ap = null;
-    if (ap) await closeUdp(ap);
-  }
-
-  private send(socket: dgram.Socket | null, packet: Uint8Array, rinfo: dgram.RemoteInfo): void {
-    socket?.send(packet, rinfo.port, rinfo.address, (err) => {
-      if (err) this.opts.log?.(`${this.mac}: UDP send failed: ${err.message}`);
-    });
-  }
-
-  private helloAnswer(ip: string, cloudState: CloudState): Uint8Array {
-    return encodeHelloAnswer({
-      mac: this.mac,
-      deviceType: BL3372_DEVICE_TYPE,
-      ip,
-      name: this.name,
-      locked: false,
-      cloudState,
-      failure: cloudState === CloudState.Failed ? this.status.failure : 0,
-      pairingCode: cloudState === CloudState.Connected ? this.status.pairingCode : null,
-    });
-  }
-
-  private onApPacket(msg: Buffer, rinfo: dgram.RemoteInfo): void {
-    const packet = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
-    if (packet[0x26] === BroadlinkPacketKind.Hello) {
-      try {
-        decodeHelloPacket(packet);
-      } catch (err) {
-        this.opts.log?.(`${this.mac}: access point ignored a packet: ${(err as Error).message}`);
-        return;
-      }
-      this.send(this.ap, this.helloAnswer(SETUP_AP_ADDRESS, CloudState.Setup), rinfo);
-      return;
-    }
-    let join: ReturnType<typeof decodeJoinPacket>;
-    try {
-      join = decodeJoinPacket(packet);
-    } catch (err) {
-      this.opts.log?.(`${this.mac}: access point ignored a packet: ${(err as Error).message}`);
-      return;
-    }
+  /**
+   * A valid join packet on the access point: stored (state 1) and acknowledged, and 0.5 s after the acknowledgement
+   * the access point closes and the attempt starts. A repeated join is acknowledged again but acted on once; with
+   * failure "timeout" join packets are ignored.
+   */
+  private onJoin(join: JoinRequest, acknowledge: () => void): void {
     if (this.failureName === "timeout") {
       this.opts.log?.(`${this.mac}: join packet ignored (failure "timeout")`);
       return;
     }
     this.password = join.password;
     this.update({ state: BluetoothSetupState.ConfigReceived, failure: 0, ssid: join.ssid });
-    this.send(this.ap, encodeJoinAck(), rinfo);
+    acknowledge();
     if (this.joinPending) return; // a retry of the same join: acknowledged again, acted on once
     this.joinPending = true;
-    this.after(this.timing.apCloseAfterAck, () => {
+    this.timers.after(this.timing.apCloseAfterAck, () => {
       this.joinPending = false;
-      void this.closeAccessPoint().then(() => {
+      void this.udp?.closeAccessPoint().then(() => {
         if (this.stopped) return;
         this.opts.log?.(`${this.mac}: access point closed`);
         void this.runAttempt();
       });
     });
   }
-
-  private onLanPacket(msg: Buffer, rinfo: dgram.RemoteInfo): void {
-    if (this.failureName === "not-found") return;
-    let hello: ReturnType<typeof decodeHelloPacket>;
-    try {
-      hello = decodeHelloPacket(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
-    } catch {
-      return;
-    }
-    const s = this.status;
-    if (s.state < BluetoothSetupState.WifiConnected || !s.ip) return; // not on the network
-    if (!sameSubnet(hello.localIp, s.ip)) return; // a phone on another network does not reach it
-    const cloudState =
-      s.failure !== 0
-        ? CloudState.Failed
-        : s.state === BluetoothSetupState.ServerConnected
-          ? CloudState.Connected
-          : CloudState.Connecting;
-    this.send(this.lan, this.helloAnswer(s.ip, cloudState), rinfo);
-  }
-}
-
-function closeUdp(socket: dgram.Socket): Promise<void> {
-  return new Promise((resolve) => {
-    try {
-      socket.close(() => resolve());
-    } catch {
-      resolve(); // already closed
-    }
-  });
 }
 
 /** `url` without user information (a broker URL may carry credentials). */
