@@ -8,11 +8,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import { type DestinationStream, type Logger, pino } from "pino";
 import { createAuthService } from "./auth/auth-service.ts";
-import { authRoutes } from "./auth/routes.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
-import { CODE_KEY_FILE, createCodeService } from "./auth/verification-codes.ts";
 import type { Bus } from "./bus.ts";
 import type { AppConfig } from "./config.ts";
+import { corePlugin } from "./core-services.ts";
 import type { Db } from "./db/index.ts";
 import { registerApiReference } from "./http/api-reference.ts";
 import { registerAsyncApi } from "./http/asyncapi.ts";
@@ -27,35 +26,17 @@ import { registerRateLimiting } from "./http/rate-limit.ts";
 import { registerAccessChecks } from "./http/route.ts";
 import { inlineScriptHashes, registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.ts";
 import { zodValidatorCompiler } from "./http/validation.ts";
-import { accountRoutes } from "./modules/account/index.ts";
-import { ACTIVATION_KEY_FILE, activationRoutes, deviceBrokerUrl } from "./modules/activation/index.ts";
-import { afterSaleRoutes } from "./modules/after-sale/index.ts";
-import { appConfigRoutes } from "./modules/app-config/index.ts";
-import { articleRoutes } from "./modules/article/index.ts";
-import type { AppContext } from "./modules/context.ts";
-import { deviceControlRoutes } from "./modules/device-control/index.ts";
-import { deviceModelRoutes } from "./modules/device-model/index.ts";
-import { deviceRoutes } from "./modules/devices/index.ts";
-import { familyRoutes } from "./modules/family/index.ts";
-import { familyDeviceRoutes } from "./modules/family-device/index.ts";
-import { familyUserRoutes } from "./modules/family-user/index.ts";
-import { faultRoutes } from "./modules/fault/index.ts";
-import { fileRoutes } from "./modules/files/index.ts";
-import { locationRoutes } from "./modules/location/index.ts";
-import { MessageCenter, messageRoutes } from "./modules/message/index.ts";
-import { profileRoutes } from "./modules/profile/index.ts";
-import { createPushService, pushRoutes } from "./modules/push/index.ts";
-import { statisticsRoutes } from "./modules/statistics/index.ts";
-import { createNotifier, type Mailer, type SmsSender } from "./notify/index.ts";
+import { activationModule } from "./modules/activation/index.ts";
+import { API_MODULES } from "./modules/index.ts";
+import type { Mailer, SmsSender } from "./notify/index.ts";
 import type { DeviceAccountsPort, DeviceCommandPort } from "./ports.ts";
-import { createGuards, scaleLimits } from "./security/limits.ts";
 
-/** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
 /** This server's version (package.json), the OpenAPI document's `info.version`. */
 export const SERVER_VERSION: string = (
   JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
+/** Log paths whose values are replaced by "[redacted]": secrets never reach the logs. */
 export const REDACT_PATHS = [
   "req.headers.authorization",
   "req.headers.cookie",
@@ -120,19 +101,23 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
 
 /**
  * Builds the Fastify app (not listening; docs/architecture.md "Server"): zod validation and serialisation, the edge
- * limits (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for
- * /connect/token, request ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one
- * error handler, bearer authentication, rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on
- * creating and commanding calls (http/idempotency.ts), every REST route of the
- * walking skeleton, security headers and caching (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind
- * TLS, no-store by default), compression (http/compression.ts: dynamic answers by @fastify/compress, the web
- * app from the build's precompressed files), the device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4),
- * the interactive API reference `/reference` (http/api-reference.ts) outside production,
- * GET /openapi.json and /asyncapi.json, and the built web app at "/" when apps/web/dist exists. The development-only
- * routes (factory, bridge, /dev/outbox) are mounted by the development launcher (apps/dev `registerDevelopmentRoutes`).
+ * limits (body, URL and header rules answered in the envelope, http/edge.ts), form bodies for /connect/token, request
+ * ids (echoed as `x-request-id`), the pino logger with secrets redacted, the one error handler, bearer authentication,
+ * rate limiting (@fastify/rate-limit, per route), `Idempotency-Key` on creating and commanding calls
+ * (http/idempotency.ts), the core plugin (core-services.ts: the shared infrastructure as decorations), the modules as
+ * plugins (modules/index.ts, each with the REST routes of its area), security headers and caching
+ * (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind TLS, no-store by default), compression
+ * (http/compression.ts: dynamic answers by @fastify/compress, the web app from the build's precompressed files), the
+ * device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4), the interactive API reference
+ * `/reference` (http/api-reference.ts) outside production, GET /openapi.json and /asyncapi.json, and the built web app
+ * at "/" when apps/web/dist exists. The development-only routes (factory, bridge, /dev/outbox) are mounted by the
+ * development launcher (apps/dev `registerDevelopmentRoutes`).
  *
- * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`.
- * The caller closes the app (`await app.close()`); the database, bus and device link stay the caller's to close.
+ * The token checker for the realtime hubs is `app.auth.verifyAccessToken(token)`, there as soon as this returns. The
+ * plugins load later, when the app becomes ready (`ready`, `listen`, `inject`, `await app.after()`): only then do the
+ * modules' routes and the decorations of the core and the modules (`app.db`, `app.messages`, `app.familyDeviceLists`,
+ * …) exist; plugins the caller registers load after the modules. The caller closes the app (`await app.close()`); the
+ * database, bus and device link stay the caller's to close.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const { config, db } = deps;
@@ -189,65 +174,21 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerAsyncApi(app, SERVER_VERSION);
   registerRateLimiting(app, { redisUrl: config.REDIS_URL });
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
-  // Device activation (docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
-  app.register(activationRoutes, {
-    deps: {
-      db,
-      now,
-      nonceKey: loadOrCreateSecret(config.DATA_DIR, ACTIVATION_KEY_FILE),
-      mqttUrl: deviceBrokerUrl(config, deps.brokerUrl),
-      accounts: deps.deviceAccounts,
-    },
-  });
-  // The push module's service (bindings, delivery) and the message centre, which pushes through it: the routes of
-  // their modules get them, the family-user routes deliver pending notices with the centre.
-  const push = createPushService({ db, config, logger: app.log, now });
-  const messages = new MessageCenter({
-    db,
-    bus: deps.bus,
-    push,
-    offlineMinutes: config.OFFLINE_MESSAGE_MINUTES,
-    now,
-    logger: app.log,
-  });
-  const ctx: AppContext = {
+  // The shared infrastructure as decorations of the app (config, db, bus, devices, codes, notifier, guards, now; auth
+  // is decorated above): every module plugin depends on it.
+  app.register(corePlugin, {
     config,
     db,
     bus: deps.bus,
     devices: deps.devices,
-    auth,
-    guards: createGuards(app, scaleLimits(config.RATE_LIMIT_SCALE)),
-    codes: createCodeService({ db, secret: loadOrCreateSecret(config.DATA_DIR, CODE_KEY_FILE), now }),
-    notifier: createNotifier({
-      db,
-      logger: app.log,
-      smtpUrl: config.SMTP_URL,
-      mailer: deps.mailer,
-      sms: deps.sms,
-      now,
-      production: config.APP_ENV === "production",
-    }),
     now,
-  };
-
-  authRoutes(app, ctx);
-  accountRoutes(app, ctx);
-  profileRoutes(app, ctx);
-  appConfigRoutes(app, ctx);
-  familyRoutes(app, ctx);
-  familyDeviceRoutes(app, ctx);
-  familyUserRoutes(app, ctx, messages);
-  locationRoutes(app, ctx);
-  deviceControlRoutes(app, ctx);
-  statisticsRoutes(app, ctx);
-  deviceRoutes(app, ctx);
-  deviceModelRoutes(app, ctx);
-  messageRoutes(app, ctx, messages);
-  pushRoutes(app, ctx, push);
-  afterSaleRoutes(app, ctx);
-  articleRoutes(app, ctx);
-  fileRoutes(app, ctx);
-  faultRoutes(app, ctx);
+    mailer: deps.mailer,
+    sms: deps.sms,
+  });
+  // Device activation (docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
+  app.register(activationModule, { brokerUrl: deps.brokerUrl, accounts: deps.deviceAccounts });
+  // The app API's modules, in the order and with the dependencies of modules/index.ts.
+  for (const plugin of API_MODULES) app.register(plugin);
   if (config.APP_ENV !== "production") {
     // The interactive reference over /openapi.json (Scalar, served from the package), development only.
     app.register(registerApiReference);

@@ -1,10 +1,8 @@
 import { type AccessRole, normaliseMac, type ObjectRule } from "@aquapilot/contract";
-import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
-import type { Bus, BusEvent } from "../bus.ts";
-import type { Database, Db } from "../db/index.ts";
+import type { Db } from "../db/index.ts";
 import { AppError, ErrorCode } from "../http/errors.ts";
 import type { MessageKey } from "../http/messages.ts";
-import { DEFAULT_AUTH_CACHE_MS, familyTag, InvalidatedCache, userTag } from "./request-cache.ts";
+import { type MembershipReader, membershipOn } from "./membership.ts";
 
 /** What {@link requireAccess} found: the household the object belongs to (null for a user's own object). */
 export interface AccessGrant {
@@ -37,25 +35,6 @@ const NOT_FOUND = {
   "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
   MessageKey
 >;
-
-/**
- * Reads `userId`'s membership of household `familyId`: whether they administer it, or null for a stranger. By default
- * one query on the database {@link requireAccess} is given; route checks pass a {@link MembershipCache}'s `read`.
- */
-export type MembershipReader = (userId: string, familyId: string) => Promise<{ isAdmin: boolean } | null>;
-
-/** The {@link MembershipReader} of one database (or transaction): one indexed query per call. */
-export function membershipOn(db: Db): MembershipReader {
-  return async (userId, familyId) => {
-    const member = await db
-      .selectFrom("family_members")
-      .select("is_admin")
-      .where("family_id", "=", familyId)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    return member ? { isAdmin: member.is_admin === 1 } : null;
-  };
-}
 
 /** The caller's membership of `familyId`. @throws AppError Forbidden (family.notMember) for a stranger. */
 async function membership(
@@ -94,8 +73,9 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  *   the household of that membership row; `command`: the household of the commanded device.
  * - `shareCode`, `message`, `afterSale`: the object must be the caller's own (answers familyId null).
  *
- * `readMembership` is where the caller's part in a household is read: by default one query on `db`. The route-level
- * check passes the per-process {@link MembershipCache}, sparing every request that read; services re-checking inside a
+ * `readMembership` is where the caller's part in a household is read: by default one query on `db`
+ * ({@link membershipOn}). The route-level check passes the per-process cache's `read` (membership-cache.ts
+ * `createMembershipCache`), sparing every request that read; services re-checking inside a
  * transaction keep the default, so what they decide on is read under their lock. Objects (devices, members, commands,
  * own objects) are always read from `db`.
  * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
@@ -164,72 +144,5 @@ export async function requireAccess(
   }
 }
 
-/** A per-process cache of household memberships for the route checks; see {@link createMembershipCache}. */
-export interface MembershipCache {
-  /** The {@link MembershipReader} to hand {@link requireAccess}: cached members, strangers always read again. */
-  read: MembershipReader;
-  /** Memberships held now (for tests and diagnostics). */
-  readonly size: number;
-  /** Empties the cache (every membership is read again): for when bus events may have been missed (system.ts). */
-  clear(): void;
-  /** Stops following the bus and empties the cache. Call once, at shutdown. */
-  close(): void;
-}
-
-/**
- * Caches the members found by {@link membershipOn}(`db`) per user and household for `ttlMs` (AUTH_CACHE_MS, default
- * 5,000 ms; 0 turns it off), dropped at once by bus `family.members-changed` (the household's: joins, removals,
- * leaves, transfers, deletion) and `user.revoked` (the user's: account deletion, password change). Strangers are not
- * kept: a refusal is read again each time, so joining is seen at once and probing cannot fill the cache
- * (auth/request-cache.ts). `clock` is the monotonic clock in ms (default `performance.now`).
- */
-export function createMembershipCache(opts: {
-  db: Db;
-  bus: Pick<Bus, "subscribe">;
-  ttlMs?: number;
-  clock?: () => number;
-}): MembershipCache {
-  const direct = membershipOn(opts.db);
-  const cache = new InvalidatedCache<{ isAdmin: boolean } | null>({
-    ttlMs: opts.ttlMs ?? DEFAULT_AUTH_CACHE_MS,
-    clock: opts.clock,
-  });
-  cache.follow(opts.bus, (event: BusEvent) =>
-    event.type === "family.members-changed"
-      ? [familyTag(event.familyId)]
-      : event.type === "user.revoked"
-        ? [userTag(event.userId)]
-        : [],
-  );
-  // The cache itself is the MembershipCache's size, clear and close.
-  return Object.assign(cache, {
-    read: (userId: string, familyId: string) =>
-      cache.getOrLoad(
-        `${userId}\n${familyId}`,
-        () => direct(userId, familyId),
-        (member) => member && [userTag(userId), familyTag(familyId)],
-      ),
-  });
-}
-
 const OWN_TABLES = { shareCode: "family_share_codes", message: "messages", afterSale: "after_sale_requests" } as const;
 const OWNER_COLUMN = { shareCode: "inviter_id", message: "user_id", afterSale: "user_id" } as const;
-
-/** True when `db` runs on PostgreSQL (else SQLite): the few statements that differ branch on it. */
-export function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * Inside a transaction, locks family `familyId` against concurrent membership changes and answers whether it
- * exists (spec §6 "a household always has exactly one administrator"). On PostgreSQL this is
- * `SELECT … FOR UPDATE` on the families row, so transfers, removals, leaves, joins and deletion of one family run
- * one after the other and each re-checks the state the previous one left. On SQLite (which has no FOR UPDATE)
- * a plain read suffices: the embedded driver runs one transaction at a time on its single connection, and the
- * database file's write lock serialises writers across processes.
- */
-export async function lockFamily(trx: Transaction<Database>, familyId: string): Promise<boolean> {
-  let query = trx.selectFrom("families").select("id").where("id", "=", familyId);
-  if (isPostgres(trx)) query = query.forUpdate();
-  return (await query.executeTakeFirst()) !== undefined;
-}

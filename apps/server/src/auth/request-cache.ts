@@ -1,7 +1,7 @@
 /**
  * The per-process caches of what every authenticated request re-reads, which profiling showed as a request's largest
  * cost: the access token check (user row, security stamp, session; auth-service.ts) and household membership
- * (access.ts, route level only). Each entry lives at most `ttlMs` (AUTH_CACHE_MS, default 5 s) and is dropped at once
+ * (membership-cache.ts, route level only). Each entry lives at most `ttlMs` (AUTH_CACHE_MS, default 5 s) and is dropped at once
  * by the bus events that change what it holds:
  *
  * | bus event | drops |

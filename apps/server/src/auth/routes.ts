@@ -10,10 +10,11 @@ import {
   ZTokenRequest,
 } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../core-services.ts";
 import { translate } from "../http/messages.ts";
 import { registerOpenEndpoint } from "../http/route.ts";
-import type { AppContext } from "../modules/context.ts";
-import { requireGuards, type SignInGuard, type SignInRefusal } from "../security/limits.ts";
+import type { SignInGuard, SignInRefusal } from "../security/limits.ts";
 import { grantedPoliciesFor } from "./policies.ts";
 
 /** The description of a refused refresh token, per the reason its session ended. */
@@ -58,7 +59,7 @@ function throttled(request: FastifyRequest, reply: FastifyReply, refusal: SignIn
  * (security/limits.ts {@link SignInGuard}): 429 `invalid_grant` with Retry-After. Refresh grants are not (a refresh
  * token is 256 random bits, checked by one indexed lookup; and the app signs out on any 4xx of a refresh).
  */
-export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+function authRoutes(app: FastifyInstance, ctx: CoreServices): void {
   app.post(TOKEN_PATH, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const parsed = ZTokenRequest.safeParse(body);
@@ -73,7 +74,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     let tokens: TTokenResponse | null;
     if (grant.grant_type === "password") {
       const found = await ctx.auth.findAccount(grant.username);
-      const guard = requireGuards(ctx).signIn;
+      const guard = ctx.guards.signIn;
       const admitted = await guard.admit(request, found ? { userId: found.id } : { unknownLogin: grant.username });
       if ("reason" in admitted) return throttled(request, reply, admitted);
       tokens = await ctx.auth.passwordGrant(grant.username, grant.password, found);
@@ -129,3 +130,15 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     localization: { currentCulture: { name: lang } },
   }));
 }
+
+/**
+ * The token endpoints as the plugin "module-auth": {@link authRoutes} on the core's decorations ({@link coreServices}).
+ * Encapsulated: its hooks apply to its own routes only; it decorates nothing (`app.auth` is the authentication
+ * layer's, http/authenticate.ts).
+ */
+export const authModule = fp(async (app) => authRoutes(app, coreServices(app)), {
+  name: "module-auth",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

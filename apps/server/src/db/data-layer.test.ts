@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { seedDemoIfEmpty } from "@aquapilot/dev";
+import Fastify from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
@@ -9,20 +10,21 @@ import { createAuthService } from "../auth/auth-service.ts";
 import { createCodeService } from "../auth/verification-codes.ts";
 import { InProcessBus } from "../bus.ts";
 import { loadConfig } from "../config.ts";
+import type { CoreServices } from "../core-services.ts";
 import { AppError } from "../http/errors.ts";
 import { registerUser } from "../modules/account/service.ts";
-import type { AppContext } from "../modules/context.ts";
 import { getDeviceInfo } from "../modules/device-control/service.ts";
 import { provisionDevice } from "../modules/devices/provision.ts";
 import { listFamilies } from "../modules/family/service.ts";
 import { listFamilyDevices } from "../modules/family-device/service.ts";
 import { createNotifier, listOutbox } from "../notify/index.ts";
+import { createGuards, DEFAULT_LIMITS } from "../security/limits.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { openDatabase } from "./index.ts";
 
 describe.each(ENGINES)("data layer on %s", (engine) => {
   let tdb: TestDatabase;
-  let ctx: AppContext;
+  let ctx: CoreServices;
   beforeAll(async () => {
     tdb = await openTestDatabase(engine);
     const db = tdb.db;
@@ -34,6 +36,8 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
       auth: createAuthService({ db, dataDir: tdb.dataDir }),
       codes: createCodeService({ db, secret: new Uint8Array(32).fill(7) }),
       notifier: createNotifier({ db, logger: pino({ level: "silent" }) }),
+      // Services called without HTTP count nothing: the counters are made on first use, which never comes here.
+      guards: createGuards(Fastify(), DEFAULT_LIMITS),
       now: () => new Date(),
     };
   });

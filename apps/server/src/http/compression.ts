@@ -74,8 +74,9 @@ export const COMPRESS_OPTIONS: FastifyCompressOptions = {
  * (security headers, x-request-id, the idempotency store, which keeps the uncompressed text).
  *
  * Call on the root app before any route is declared. The plugin works through an onRoute hook, which only sees the
- * routes declared after it exists; `buildApp` declares its routes synchronously, so the plugin is applied at once
- * (its body is synchronous) rather than queued with `register`, which would load it after those routes.
+ * routes declared after it exists; `buildApp` declares some routes synchronously (/openapi.json, /asyncapi.json), so
+ * the plugin is applied at once (its body is synchronous) rather than queued with `register`, which would load it
+ * after those routes. The module plugins, loaded later, inherit the hook.
  * @throws the plugin's own error when the options are refused.
  */
 export function registerCompression(app: FastifyInstance): void {

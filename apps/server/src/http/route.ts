@@ -2,14 +2,9 @@ import { type Access, abpEnvelope, type Endpoint, type Language, type ObjectRule
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
-import {
-  type AccessGrant,
-  createMembershipCache,
-  type DeviceGrant,
-  type MembershipCache,
-  requireAccess,
-} from "../auth/access.ts";
+import { type AccessGrant, type DeviceGrant, requireAccess } from "../auth/access.ts";
 import type { AuthUser } from "../auth/auth-service.ts";
+import { createMembershipCache, type MembershipCache } from "../auth/membership-cache.ts";
 import { holdsPermission } from "../auth/policies.ts";
 import type { Bus } from "../bus.ts";
 import type { Db } from "../db/index.ts";
@@ -38,7 +33,7 @@ declare module "fastify" {
  * events on `opts.bus` (route-events.ts): call once, before any route is registered. Decorates `app.accessDb`,
  * `app.memberships`, `app.domainEventBus` and `request.accessGrant`. Memberships are cached
  * per process for `cacheMs` (AUTH_CACHE_MS; default 5,000 ms, 0 off) and dropped by `bus` events
- * (access.ts {@link createMembershipCache}); the objects themselves are read on every call. The
+ * (membership-cache.ts {@link createMembershipCache}); the objects themselves are read on every call. The
  * cache stops following the bus when the app closes.
  */
 export function registerAccessChecks(

@@ -1,7 +1,7 @@
 import type { TDeviceChangeMessage, TDomainEvent } from "@aquapilot/contract";
 import { type Insertable, sql } from "kysely";
-import { isPostgres } from "../auth/access.ts";
 import type { Bus } from "../bus.ts";
+import { isPostgres } from "../db/engine.ts";
 import type { Db } from "../db/index.ts";
 import type { DeviceStateTable } from "../db/schema.ts";
 import {

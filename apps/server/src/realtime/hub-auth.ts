@@ -1,6 +1,21 @@
 import type { AuthService } from "../auth/auth-service.ts";
 import type { Db } from "../db/index.ts";
-import type { HubAuth } from "./hubs.ts";
+
+/** The seam between the hubs and the account system: who a bearer token belongs to, and their families. */
+export interface HubAuth {
+  /**
+   * null when the token is invalid or the user's access has ended; `sessionId` is the token's session (sign-in), so
+   * bus `session.ended` can close that session's connections alone
+   */
+  authenticate(accessToken: string): Promise<{ userId: string; sessionId?: string | null } | null>;
+  /** ids of the families the user currently belongs to */
+  familyIdsOf(userId: string): Promise<string[]>;
+  /**
+   * Optional: ids of the users who currently belong to the family. When present, a `family.members-changed` event
+   * costs one query instead of one `familyIdsOf` per connected user.
+   */
+  memberIdsOf?(familyId: string): Promise<string[]>;
+}
 
 /**
  * The hubs' view of the account system (spec §7 hubs): a bearer token is checked like on every REST call

@@ -13,9 +13,12 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { InProcessBus } from "../bus.ts";
+import type { HubName } from "./connection.ts";
 import type { ConnectionTokenClaims } from "./connection-token.ts";
 import { RecordReader } from "./framing.ts";
-import { type HubAuth, type HubName, type HubOptions, type Hubs, registerHubs } from "./hubs.ts";
+import type { HubAuth } from "./hub-auth.ts";
+import type { HubOptions } from "./hub-options.ts";
+import { type Hubs, registerHubs } from "./hubs.ts";
 import { HubCloseReason } from "./protocol.ts";
 
 // ---- harness -------------------------------------------------------------------------------------------------------

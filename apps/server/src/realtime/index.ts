@@ -1,15 +1,11 @@
 /** Real-time hubs (spec §7): the ASP.NET Core SignalR server protocol on `ws`. See {@link registerHubs}. */
+
+export type { HubName } from "./connection.ts";
 export {
   type ConnectionTokenClaims,
   deriveConnectionTokenKey,
   redisConnectionTokenClaims,
 } from "./connection-token.ts";
-export { accountHubAuth } from "./hub-auth.ts";
-export {
-  type HubAuth,
-  type HubName,
-  type HubOptions,
-  type Hubs,
-  MAX_CONNECTIONS_PER_USER,
-  registerHubs,
-} from "./hubs.ts";
+export { accountHubAuth, type HubAuth } from "./hub-auth.ts";
+export { type HubOptions, MAX_CONNECTIONS_PER_USER } from "./hub-options.ts";
+export { type Hubs, registerHubs } from "./hubs.ts";

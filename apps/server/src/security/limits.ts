@@ -142,15 +142,6 @@ export interface Guards {
 }
 
 /**
- * The guards of an app context. @throws Error when the context has none (a context not built by buildApp cannot
- * serve the throttled routes).
- */
-export function requireGuards(ctx: { guards?: Guards }): Guards {
-  if (!ctx.guards) throw new Error("the app context has no guards (security/limits.ts createGuards)");
-  return ctx.guards;
-}
-
-/**
  * The 429 AppError of a limit, worded by how long the wait is: "… in 42 s" under two minutes, else in minutes.
  * `params.seconds` is the Retry-After value (http/error-handler.ts sends it as the header).
  */

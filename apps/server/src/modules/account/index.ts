@@ -3,5 +3,5 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { accountMessages } from "./messages.ts";
-export { accountRoutes } from "./routes.ts";
+export { accountModule } from "./routes.ts";
 export { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "./service.ts";

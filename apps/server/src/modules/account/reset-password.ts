@@ -2,10 +2,10 @@ import { BindType, type Language } from "@aquapilot/contract";
 import type { FastifyRequest } from "fastify";
 import { hashPassword } from "../../auth/passwords.ts";
 import { endSessions } from "../../auth/sessions.ts";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import type { AppContext } from "../context.ts";
 import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "./service.ts";
 
 function liveUsers(db: Db) {
@@ -20,7 +20,7 @@ function liveUsers(db: Db) {
  * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
 export async function sendResetCodeByEmail(
-  ctx: AppContext,
+  ctx: CoreServices,
   request: FastifyRequest,
   email: string,
   lang: Language,
@@ -45,7 +45,7 @@ export async function sendResetCodeByEmail(
  * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
 export async function sendResetCodeByPhone(
-  ctx: AppContext,
+  ctx: CoreServices,
   request: FastifyRequest,
   phoneNumber: string,
   countryCode: string,
@@ -87,7 +87,7 @@ export interface ResetPasswordInput {
  * @throws AppError Validation (account.passwordMismatch, member confirmPassword) before the code is tried;
  *   InvalidCode (wrong, expired, reused or dead code, or unknown account).
  */
-export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, lang: Language): Promise<void> {
+export async function resetPassword(ctx: CoreServices, input: ResetPasswordInput, lang: Language): Promise<void> {
   if (input.password !== input.confirmPassword) {
     throw new AppError(ErrorCode.Validation, "account.passwordMismatch", {}, [
       { message: translate(lang, "account.passwordMismatch"), members: ["confirmPassword"] },

@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { registerOpenEndpoint } from "../../http/route.ts";
-import { requireGuards } from "../../security/limits.ts";
-import type { AppContext } from "../context.ts";
 import { resetPassword, sendResetCodeByEmail, sendResetCodeByPhone } from "./reset-password.ts";
 import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTypes } from "./service.ts";
 
@@ -10,7 +10,7 @@ import { registerUser, sendEmailRegisterCode, sendPhoneRegisterCode, userBindTyp
  * Routes of spec §7 /api/basic-data/app/account (registration codes, register, bind types, find password). Code
  * sending and registration are rate limited (security/limits.ts): 429 in the envelope with Retry-After.
  */
-export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
+function accountRoutes(app: FastifyInstance, ctx: CoreServices): void {
   registerOpenEndpoint(app, endpoints.sendEmailPasswordCode, async ({ query, lang, request }) => {
     await sendEmailRegisterCode(ctx, request, query.email, lang);
     return null;
@@ -20,7 +20,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     return null;
   });
   registerOpenEndpoint(app, endpoints.register, async ({ query, lang, request }) => {
-    await requireGuards(ctx).register(request);
+    await ctx.guards.register(request);
     return registerUser(ctx, { ...query, language: lang });
   });
   registerOpenEndpoint(app, endpoints.userBindTypeList, async () => userBindTypes());
@@ -39,3 +39,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     return null;
   });
 }
+
+/**
+ * The account module as the plugin "module-account": {@link accountRoutes} on the core's decorations ({@link
+ * coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const accountModule = fp(async (app) => accountRoutes(app, coreServices(app)), {
+  name: "module-account",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

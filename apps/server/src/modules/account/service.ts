@@ -4,11 +4,11 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.ts";
 import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.ts";
+import type { CoreServices } from "../../core-services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
-import type { AppContext } from "../context.ts";
 
 /** Normalised e-mail: trimmed, lower case (the form stored in users.email and used as code target). */
 export function normaliseEmail(email: string): string {
@@ -78,7 +78,7 @@ const NOTICE_TEXTS = {
  *   same purpose and target; Internal (account.sendFailed) when delivery fails.
  */
 export async function sendVerificationCode(
-  ctx: AppContext,
+  ctx: CoreServices,
   opts: {
     purpose: CodePurpose;
     channel: "email" | "sms";
@@ -91,7 +91,7 @@ export async function sendVerificationCode(
     notice?: keyof typeof NOTICE_TEXTS;
   },
 ): Promise<void> {
-  await ctx.guards?.codeSend(opts.request, opts.channel, opts.recipient);
+  await ctx.guards.codeSend(opts.request, opts.channel, opts.recipient);
   const { id, code } = await ctx.codes.issue(opts.purpose, opts.codeTarget ?? opts.recipient);
   try {
     await ctx.notifier.sendLocalized({
@@ -115,7 +115,7 @@ export async function sendVerificationCode(
  * @throws AppError TooManyRequests over a limit or within 60 s of the last code; Internal when delivery fails.
  */
 export async function sendEmailRegisterCode(
-  ctx: AppContext,
+  ctx: CoreServices,
   request: FastifyRequest,
   email: string,
   lang: Language,
@@ -138,7 +138,7 @@ export async function sendEmailRegisterCode(
  * @throws AppError TooManyRequests over a limit or within 60 s; Internal when delivery fails.
  */
 export async function sendPhoneRegisterCode(
-  ctx: AppContext,
+  ctx: CoreServices,
   request: FastifyRequest,
   phoneNumber: string,
   countryCode: string,
@@ -190,7 +190,7 @@ export function defaultUserName(email: string | null): string {
  * @throws AppError Validation (account not an e-mail / phone, missing countryCode), InvalidCode, Conflict (409)
  *   when the e-mail, phone or user name is taken.
  */
-export async function registerUser(ctx: AppContext, input: RegisterInput): Promise<{ id: string; userName: string }> {
+export async function registerUser(ctx: CoreServices, input: RegisterInput): Promise<{ id: string; userName: string }> {
   const { db } = ctx;
   let email: string | null = null;
   let phoneNumber: string | null = null;

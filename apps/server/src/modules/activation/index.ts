@@ -4,5 +4,5 @@
  */
 export { ACTIVATION_KEY_FILE } from "./nonce.ts";
 export { consumeActivation, findUsableActivation, revokeUnusedActivations } from "./queries.ts";
-export { activationRoutes } from "./routes.ts";
+export { type ActivationOptions, activationModule } from "./routes.ts";
 export { deviceBrokerUrl } from "./service.ts";

@@ -6,10 +6,21 @@ import {
   ZActivationComplete,
   ZActivationCompleteResult,
 } from "@aquapilot/contract";
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import type { z } from "zod";
+import { loadOrCreateSecret } from "../../auth/secrets.ts";
+import { CORE_PLUGIN } from "../../core-services.ts";
 import { clientAddressKey, createLimiter, type Limiter } from "../../http/rate-limit.ts";
-import { type ActivationDeps, ActivationFailure, beginActivation, completeActivation } from "./service.ts";
+import type { DeviceAccountsPort } from "../../ports.ts";
+import { ACTIVATION_KEY_FILE } from "./nonce.ts";
+import {
+  type ActivationDeps,
+  ActivationFailure,
+  beginActivation,
+  completeActivation,
+  deviceBrokerUrl,
+} from "./service.ts";
 
 /**
  * Rate limits of the activation calls (docs/device-protocol.md §13.4, §13.7), requests per minute. Per MAC they bound
@@ -57,8 +68,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  * Needs the app's rate-limit plugin (http/rate-limit.ts `registerRateLimiting`). Bodies are never logged (the
  * request serializer logs method, URL and address only), so secrets, nonces and tokens stay out of the logs.
  */
-export const activationRoutes: FastifyPluginAsync<{ deps: ActivationDeps }> = async (app, opts) => {
-  const { deps } = opts;
+function activationRoutes(app: FastifyInstance, deps: ActivationDeps): void {
   const address = clientAddressKey;
   const minute = ACTIVATION_LIMITS.windowMs;
   const limits = {
@@ -119,4 +129,34 @@ export const activationRoutes: FastifyPluginAsync<{ deps: ActivationDeps }> = as
       return completeActivation(deps, body);
     },
   );
-};
+}
+
+/** What {@link activationModule} is registered with: the device link's parts that activation tells about or provisions. */
+export interface ActivationOptions {
+  /**
+   * Where devices reach the broker (the device link's `brokerUrl`), told by step one unless MQTT_PUBLIC_URL is set;
+   * absent, derived from the configuration ({@link deviceBrokerUrl}).
+   */
+  brokerUrl?: string;
+  /** The broker's device accounts (the device link's `accounts`); absent, step two provisions nothing. */
+  accounts?: DeviceAccountsPort;
+}
+
+/**
+ * Device activation as the plugin "module-activation": {@link activationRoutes} on the core's database and clock, the
+ * nonce key DATA_DIR/activation.secret and the options' broker. Encapsulated: its error handler (plain JSON `{error}`,
+ * not the app's envelope) and hooks apply to its own routes only. buildApp registers it before the app API's modules,
+ * with the options, as it is device-facing and takes what the device link gives.
+ * @throws at load when the nonce key cannot be read or created.
+ */
+export const activationModule = fp<ActivationOptions>(
+  async (app, opts) =>
+    activationRoutes(app, {
+      db: app.db,
+      now: app.now,
+      nonceKey: loadOrCreateSecret(app.config.DATA_DIR, ACTIVATION_KEY_FILE),
+      mqttUrl: deviceBrokerUrl(app.config, opts.brokerUrl),
+      accounts: opts.accounts,
+    }),
+  { name: "module-activation", fastify: "5.x", dependencies: [CORE_PLUGIN], encapsulate: true },
+);

@@ -3,5 +3,5 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { afterSaleMessages } from "./messages.ts";
-export { afterSaleRoutes } from "./routes.ts";
+export { afterSaleModule } from "./routes.ts";
 export { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "./service.ts";

@@ -10,7 +10,8 @@ import {
 } from "@aquapilot/contract";
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { z } from "zod";
-import { isPostgres, requireAccess } from "../../auth/access.ts";
+import { requireAccess } from "../../auth/access.ts";
+import { isPostgres } from "../../db/engine.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { AfterSaleRequestsTable } from "../../db/schema-after-sale.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";

@@ -4,4 +4,4 @@
  */
 export { PRIVACY_POLICY_ARTICLE_ID, USER_AGREEMENT_ARTICLE_ID } from "./ids.ts";
 export { articleMessages } from "./messages.ts";
-export { articleRoutes } from "./routes.ts";
+export { articleModule } from "./routes.ts";

@@ -3,5 +3,5 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { deviceControlMessages } from "./messages.ts";
-export { deviceControlRoutes } from "./routes.ts";
+export { deviceControlModule } from "./routes.ts";
 export { queryOtaVersion, readDeviceRow, runCommand } from "./service.ts";

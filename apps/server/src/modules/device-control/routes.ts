@@ -1,7 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import {
   controlDevice,
   getCommandStatus,
@@ -19,7 +20,7 @@ import {
  * member of the device's family; commands also need Device.Control. Every command answers {commandId, status,
  * error, message}; "Device offline" (409) when the device is offline or silent for 10 s.
  */
-export function deviceControlRoutes(app: FastifyInstance, ctx: AppContext): void {
+function deviceControlRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const untrack = trackDeviceChanges(ctx, app.log);
   app.addHook("onClose", async () => untrack());
 
@@ -55,3 +56,15 @@ export function deviceControlRoutes(app: FastifyInstance, ctx: AppContext): void
     getCommandStatus(ctx, query.commandId, lang),
   );
 }
+
+/**
+ * The device-control module as the plugin "module-device-control": {@link deviceControlRoutes} on the core's
+ * decorations ({@link coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing
+ * another module uses.
+ */
+export const deviceControlModule = fp(async (app) => deviceControlRoutes(app, coreServices(app)), {
+  name: "module-device-control",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

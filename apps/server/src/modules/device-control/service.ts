@@ -9,11 +9,11 @@ import type {
   TOtaVersion,
 } from "@aquapilot/contract";
 import type { AppConfig } from "../../config.ts";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { presentLink, presentLiveState } from "../../iot/live-state.ts";
-import type { AppContext } from "../context.ts";
 import {
   CLOCK_ROWS_PER_STATEMENT,
   expectedStationSeconds,
@@ -102,7 +102,7 @@ export async function getDeviceInfo(db: Db, deviceId: string, commandId: string 
  * `commandId` null.
  * @throws AppError NotFound / Forbidden when the caller may not use the device.
  */
-export async function queryDeviceInfo(ctx: AppContext, userId: string, deviceId: string): Promise<TDeviceInfo> {
+export async function queryDeviceInfo(ctx: CoreServices, userId: string, deviceId: string): Promise<TDeviceInfo> {
   let commandId: string | null = null;
   try {
     ({ commandId } = await ctx.devices.sendCommand({ deviceId, name: "query", userId }));
@@ -127,7 +127,7 @@ export const OTA_STALE_MS = 120_000;
 export const LATEST_FIRMWARE: Record<string, string> = { default: "1.1.0", "AQ-S25": "1.1.0" };
 
 /** The firmware update of a device if one is running now (stale ones are closed as failed first). */
-async function runningOta(ctx: AppContext, deviceId: string) {
+async function runningOta(ctx: CoreServices, deviceId: string) {
   const row = await ctx.db.selectFrom("device_ota").selectAll().where("device_id", "=", deviceId).executeTakeFirst();
   if (row?.status !== "running") return null;
   if (ctx.now().getTime() - Date.parse(row.updated_at) > OTA_STALE_MS) {
@@ -151,7 +151,7 @@ async function runningOta(ctx: AppContext, deviceId: string) {
  *   Conflict deviceControl.updating during an update.
  */
 export async function runCommand(
-  ctx: AppContext,
+  ctx: CoreServices,
   input: {
     deviceId: string;
     userId: string;
@@ -196,7 +196,7 @@ export async function runCommand(
  * @throws AppError Validation (deviceControl.badConfig / badTime), and as {@link runCommand}.
  */
 export async function controlDevice(
-  ctx: AppContext,
+  ctx: CoreServices,
   input: {
     deviceId: string;
     userId: string;
@@ -248,7 +248,7 @@ function latestFirmware(config: Pick<AppConfig, "AQ_LATEST_FIRMWARE_VERSION">, m
 }
 
 /** query-ota-version (spec §7): current firmware, latest available, and the update running (progress %). */
-export async function queryOtaVersion(ctx: AppContext, deviceId: string): Promise<TOtaVersion> {
+export async function queryOtaVersion(ctx: CoreServices, deviceId: string): Promise<TOtaVersion> {
   const device = await ctx.db
     .selectFrom("devices")
     .select(["model", "firmware_version"])
@@ -278,7 +278,7 @@ export async function queryOtaVersion(ctx: AppContext, deviceId: string): Promis
  * @throws AppError Conflict deviceControl.updating when one runs already; as {@link runCommand}.
  */
 export async function startOta(
-  ctx: AppContext,
+  ctx: CoreServices,
   input: { deviceId: string; userId: string; version?: string; commandId?: string; lang: Language },
 ): Promise<TCommandStatus> {
   const existing = input.commandId
@@ -345,7 +345,7 @@ export async function startOta(
  * with "not-applied" after {@link COMMAND_APPLY_TIMEOUT_MS}.
  * @throws AppError NotFound (deviceControl.commandNotFound) / Forbidden for commands of other families' devices.
  */
-export async function getCommandStatus(ctx: AppContext, commandId: string, lang: Language): Promise<TCommandRecord> {
+export async function getCommandStatus(ctx: CoreServices, commandId: string, lang: Language): Promise<TCommandRecord> {
   const row = await ctx.db.selectFrom("device_commands").selectAll().where("id", "=", commandId).executeTakeFirst();
   if (!row) throw new AppError(ErrorCode.NotFound, "deviceControl.commandNotFound");
   const timedOut =
@@ -376,7 +376,7 @@ export async function getCommandStatus(ctx: AppContext, commandId: string, lang:
 
 /** device-station-maxworktime-cache (spec §7): every station 0–8 with its configured duration, s (0 = none). */
 export async function stationMaxWorkTimes(
-  ctx: AppContext,
+  ctx: CoreServices,
   deviceId: string,
 ): Promise<Array<{ station: number; maxWorkTimeSeconds: number }>> {
   const settings = await readReportedSettings(ctx.db, deviceId);
@@ -392,7 +392,7 @@ export async function stationMaxWorkTimes(
  * @throws AppError DeviceOffline "Device offline" when offline or silent for 10 s.
  */
 export async function queryDeviceInfoReturnResult(
-  ctx: AppContext,
+  ctx: CoreServices,
   input: { deviceId: string; userId: string; commandId?: string; lang: Language },
 ): Promise<TDeviceInfo & { clockDriftSeconds: number | null }> {
   const r = await runCommand(ctx, { ...input, name: "query" });
@@ -412,7 +412,7 @@ export async function queryDeviceInfoReturnResult(
  * processes each device message is handled by one gateway, so each is recorded once. Answers the
  * unsubscribe function. Errors are logged, never thrown.
  */
-export function trackDeviceChanges(ctx: AppContext, log: { warn(obj: object, msg: string): void }): () => void {
+export function trackDeviceChanges(ctx: CoreServices, log: { warn(obj: object, msg: string): void }): () => void {
   const seen = new Map<string, string>();
   const drifts = new Map<string, { lastReportTime: string; now: Date }>();
   let flushing: Promise<void> | null = null;

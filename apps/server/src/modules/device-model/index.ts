@@ -2,6 +2,6 @@
  * The device-model module's public face: what the rest of the server may use of it, and the only file
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
-export { deviceModelRoutes } from "./routes.ts";
+export { deviceModelModule } from "./routes.ts";
 export { findDeviceModel } from "./service.ts";
 export { modelSetting, validateDeviceSettings } from "./settings.ts";

@@ -4,6 +4,6 @@
  */
 export { deviceMessages } from "./messages.ts";
 export { provisionDevice } from "./provision.ts";
-export { deviceRoutes } from "./routes.ts";
+export { devicesModule } from "./routes.ts";
 export type { FamilyDeviceRow } from "./service.ts";
 export { familyDeviceQuery, getDeviceWithData, stateMessage, toFamilyDevice } from "./service.ts";

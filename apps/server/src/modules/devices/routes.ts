@@ -3,12 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { loadOrCreateSecret } from "../../auth/secrets.ts";
 import type { AppConfig } from "../../config.ts";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { clientAddressKey, createLimiter } from "../../http/rate-limit.ts";
 import { deviceGrant, registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import { modelSetting } from "../device-model/index.ts";
 import { bindDevice, getDeviceWithData, listMyDevices, recordConfigChange, updateDevice } from "./service.ts";
 
@@ -47,7 +48,7 @@ function sameSecret(given: unknown, expected: string): boolean {
  * /api/run-lucky/Iot/app/external-callback/send-device-config-change-message (integration call authenticated by the
  * header x-external-callback-secret, not by a user token).
  */
-export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
+function deviceRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const callbackSecret = externalCallbackSecret(ctx.config);
 
   // Binding checks a secret (argon2) or a pairing code from activation: limited per user and per client address.
@@ -112,3 +113,14 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   registerOpenEndpoint(app, endpoints.sendDeviceConfigChangeMessage, async ({ body }) => recordConfigChange(ctx, body));
 }
+
+/**
+ * The devices module as the plugin "module-devices": {@link deviceRoutes} on the core's decorations ({@link
+ * coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const devicesModule = fp(async (app) => deviceRoutes(app, coreServices(app)), {
+  name: "module-devices",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

@@ -9,9 +9,10 @@ import {
   type TFamilyDevice,
   type TPaged,
 } from "@aquapilot/contract";
-import { type DeviceGrant, isPostgres, requireAccess } from "../../auth/access.ts";
+import { type DeviceGrant, requireAccess } from "../../auth/access.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import type { Bus } from "../../bus.ts";
+import { isPostgres } from "../../db/engine.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { presentChange, readChangeRow } from "../../iot/change-message.ts";

@@ -1,8 +1,8 @@
 import type { Language, TDashboardBadges, TDeviceDashboard, TFamilyDashboard } from "@aquapilot/contract";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { addLocalDays, localDayStart } from "../../http/time-zone.ts";
 import { type LinkRow, linkOnline, presentLink } from "../../iot/live-state.ts";
-import type { AppContext } from "../context.ts";
 import { queryOtaVersion } from "../device-control/index.ts";
 import type { ReportedSettings } from "../statistics/index.ts";
 import { dailyUseL, readSaltStatus, waterReceivedBetween } from "../statistics/index.ts";
@@ -147,7 +147,7 @@ export function dashboardBadges(
  * @throws AppError Forbidden (family.notMember) when `userId` is not a member (or the family does not exist).
  */
 export async function readFamilyDashboard(
-  ctx: AppContext,
+  ctx: CoreServices,
   familyId: string,
   zone: string,
   lang: Language,

@@ -1,9 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { loadOrCreateSecret } from "../../auth/secrets.ts";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import { requireGuards } from "../../security/limits.ts";
-import type { AppContext } from "../context.ts";
 import type { MessageCenter } from "../message/index.ts";
 import { listFamilyUsers, removeFamilyUser, transferAdministrator } from "./service.ts";
 import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
@@ -14,9 +14,9 @@ import { createShareCodes, SHARE_KEY_FILE } from "./share-codes.ts";
  * `analysis-code` (scan and join) is rate limited per client address, against guessing codes. `messages` delivers the
  * notice of a removed member at once.
  */
-export function familyUserRoutes(
+function familyUserRoutes(
   app: FastifyInstance,
-  ctx: AppContext,
+  ctx: CoreServices,
   messages: Pick<MessageCenter, "publishPending">,
 ): void {
   const shares = createShareCodes({ ...ctx, secret: loadOrCreateSecret(ctx.config.DATA_DIR, SHARE_KEY_FILE) });
@@ -41,7 +41,7 @@ export function familyUserRoutes(
     app,
     endpoints.analysisCode,
     async ({ user, query }) => shares.analyse(user.id, query.code, query.preview),
-    { preHandler: (request) => requireGuards(ctx).joinByCode(request) },
+    { preHandler: (request) => ctx.guards.joinByCode(request) },
   );
   registerEndpoint(app, endpoints.getMyShares, async ({ user, query }) => shares.listMine(user.id, query));
   registerEndpoint(app, endpoints.revokeShareCode, async ({ user, query }) => {
@@ -49,3 +49,15 @@ export function familyUserRoutes(
     return null;
   });
 }
+
+/**
+ * The family-user module as the plugin "module-family-user": {@link familyUserRoutes} on the core's decorations and
+ * the message centre the message module decorates (`app.messages`), hence its dependency on "module-message".
+ * Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const familyUserModule = fp(async (app) => familyUserRoutes(app, coreServices(app), app.messages), {
+  name: "module-family-user",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN, "module-message"],
+  encapsulate: true,
+});

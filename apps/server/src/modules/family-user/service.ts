@@ -1,5 +1,6 @@
 import type { TFamilyUser } from "@aquapilot/contract";
-import { lockFamily, requireAccess } from "../../auth/access.ts";
+import { requireAccess } from "../../auth/access.ts";
+import { lockFamily } from "../../auth/household-lock.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import type { FamilyDeps } from "../family/index.ts";
 import { noticeAdministratorTransferred, noticeMemberRemoved } from "../message/index.ts";

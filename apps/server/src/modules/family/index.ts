@@ -3,5 +3,5 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { familyMessages } from "./messages.ts";
-export { familyRoutes } from "./routes.ts";
+export { familyModule } from "./routes.ts";
 export { type FamilyDeps, familyCountColumns } from "./service.ts";

@@ -1,9 +1,10 @@
 import { endpoints, type Language } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import { createFamily, deleteFamily, getFamily, listFamilies, updateFamily, withdrawFromFamily } from "./service.ts";
 
 /**
@@ -27,7 +28,7 @@ export async function localisedFieldErrors<T>(lang: Language, fn: () => Promise<
 }
 
 /** Routes of spec §7 /api/run-lucky/device/app/family (rules in service.ts). */
-export function familyRoutes(app: FastifyInstance, ctx: AppContext): void {
+function familyRoutes(app: FastifyInstance, ctx: CoreServices): void {
   registerEndpoint(app, endpoints.getFamilies, async ({ user, query, lang }) =>
     listFamilies(ctx.db, user.id, query, lang),
   );
@@ -56,3 +57,14 @@ export function familyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return localisedFieldErrors(lang, () => updateFamily(ctx, user.id, familyId, { address }));
   });
 }
+
+/**
+ * The family module as the plugin "module-family": {@link familyRoutes} on the core's decorations ({@link
+ * coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const familyModule = fp(async (app) => familyRoutes(app, coreServices(app)), {
+  name: "module-family",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

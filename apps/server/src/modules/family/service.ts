@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Language, TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
 import type { ExpressionBuilder } from "kysely";
-import { lockFamily, requireAccess } from "../../auth/access.ts";
+import { requireAccess } from "../../auth/access.ts";
+import { lockFamily } from "../../auth/household-lock.ts";
 import type { Bus } from "../../bus.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { FamiliesTable } from "../../db/schema.ts";

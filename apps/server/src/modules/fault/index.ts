@@ -3,4 +3,4 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { faultMessages } from "./messages.ts";
-export { faultRoutes } from "./routes.ts";
+export { faultModule } from "./routes.ts";

@@ -8,10 +8,10 @@ import {
   type TFault,
 } from "@aquapilot/contract";
 import type { AuthUser } from "../../auth/auth-service.ts";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { linkOnline } from "../../iot/live-state.ts";
-import type { AppContext } from "../context.ts";
 import { runCommand } from "../device-control/index.ts";
 
 /** What the fault list needs: the database and the clock. */
@@ -297,7 +297,7 @@ export async function listFaults(deps: FaultDeps, userId: string, deviceId?: str
  *   deviceControl.offline when it does not answer in time; Conflict deviceControl.updating during a firmware update.
  */
 export async function reopenWater(
-  ctx: AppContext,
+  ctx: CoreServices,
   user: AuthUser,
   input: { deviceId: string; commandId?: string; lang: Language },
 ): Promise<TCommandStatus> {

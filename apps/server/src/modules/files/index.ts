@@ -3,7 +3,7 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { filesMessages } from "./messages.ts";
-export { fileRoutes } from "./routes.ts";
+export { filesModule } from "./routes.ts";
 export {
   type ImageExtension,
   isUploadPath,

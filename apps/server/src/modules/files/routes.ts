@@ -3,11 +3,12 @@ import { endpoints, FILE_UPLOAD_MAX_BYTES } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
 import { IMMUTABLE } from "../../http/security-headers.ts";
-import type { AppContext } from "../context.ts";
 import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_PREFIX, uploadsDir } from "./service.ts";
 
 /**
@@ -17,7 +18,7 @@ import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_P
  * Errors: Validation profile.avatarMissing / profile.avatarType / profile.avatarTooLarge, TooManyRequests
  * files.tooMany.
  */
-export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
+function fileRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const root = uploadsDir(ctx.config.DATA_DIR);
   fs.mkdirSync(root, { recursive: true });
 
@@ -63,3 +64,14 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 }
+
+/**
+ * The files module as the plugin "module-files": {@link fileRoutes} on the core's decorations ({@link coreServices}).
+ * Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const filesModule = fp(async (app) => fileRoutes(app, coreServices(app)), {
+  name: "module-files",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { registerOpenEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import { locateIp, regionChildren, reverseRegion, searchRegions } from "./service.ts";
 
 /**
@@ -9,7 +9,7 @@ import { locateIp, regionChildren, reverseRegion, searchRegions } from "./servic
  * extensions `GET reverse` and `GET search` for the map's offline fallback. Without `serviceRegion`, the region tree
  * answers the signed-in caller's region, China for an anonymous one.
  */
-export function locationRoutes(app: FastifyInstance, _ctx: AppContext): void {
+function locationRoutes(app: FastifyInstance): void {
   registerOpenEndpoint(app, endpoints.getRegionChildren, async ({ query, user, lang }) =>
     regionChildren(query.parentId, query.serviceRegion ?? (user?.serviceRegion === 2 ? 2 : 1), lang),
   );
@@ -23,3 +23,14 @@ export function locationRoutes(app: FastifyInstance, _ctx: AppContext): void {
     searchRegions(query.keyword, lang, query.serviceRegion),
   );
 }
+
+/**
+ * The location module as the plugin "module-location": {@link locationRoutes}. It reads no decoration of the core
+ * (the region data ship with it), so it declares no dependency. Encapsulated: it decorates nothing.
+ */
+export const locationModule = fp(async (app) => locationRoutes(app), {
+  name: "module-location",
+  fastify: "5.x",
+  dependencies: [],
+  encapsulate: true,
+});

@@ -11,5 +11,5 @@ export {
 } from "./household-notices.ts";
 export { messageMessages } from "./messages.ts";
 export { asLanguage, catalogueTexts } from "./presenter.ts";
-export { forwardMessagesToHub, messageRoutes } from "./routes.ts";
+export { forwardMessagesToHub, messageModule } from "./routes.ts";
 export { MESSAGE_EVENT_TYPES } from "./rules.ts";

@@ -1,15 +1,19 @@
 import { endpoints, HUB_METHODS, type Language } from "@aquapilot/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import type { Bus } from "../../bus.ts";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { registerEndpoint } from "../../http/route.ts";
 import type { Hubs } from "../../realtime/hubs.ts";
-import type { AppContext } from "../context.ts";
-import type { MessageCenter } from "./center.ts";
+import { MessageCenter } from "./center.ts";
 import { getMessage, listMessages, messageTypeList, setAllMessagesRead, setMessagesRead } from "./service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The message center: system.ts starts its worker and hooks it to the device gateway. */
+    /**
+     * The message centre, decorated by the message module: system.ts starts its worker and hooks it to the device
+     * gateway; the family-user module delivers pending notices with it.
+     */
     messages: MessageCenter;
   }
 }
@@ -17,13 +21,9 @@ declare module "fastify" {
 /**
  * Routes of the message module: the message centre (spec §7 /api/push-service/app/message): get-message-type-list,
  * get-user-message-list, get-message-detail, set-message-read, set-message-all-read, test-send-message. Every call
- * reads or changes the caller's own messages only. `center` is the message centre buildApp built; the routes decorate
- * `app.messages` with it.
+ * reads or changes the caller's own messages only. `center` is the module's message centre (test-send-message).
  */
-export function messageRoutes(app: FastifyInstance, ctx: AppContext, center: MessageCenter): void {
-  app.decorate("messages", center);
-  // Pushes still in flight finish before the database goes away.
-  app.addHook("onClose", async () => center.idle());
+function messageRoutes(app: FastifyInstance, ctx: CoreServices, center: MessageCenter): void {
   registerEndpoint(app, endpoints.getMessageTypeList, async ({ lang }) => messageTypeList(lang));
   // Lists and details are worded in the caller's current language (Accept-Language, as the app always sends),
   // whatever it was when written; without the header, as written (the recipient's language then).
@@ -55,3 +55,29 @@ export function forwardMessagesToHub(bus: Bus, hubs: Pick<Hubs, "sendToUser">): 
     hubs.sendToUser("message", event.userId, HUB_METHODS.receiveMessage, [event.message]);
   });
 }
+
+/**
+ * The message module as the plugin "module-message": builds the message centre on the core's decorations and the push
+ * service the push module decorates (`app.push`, hence its dependency on "module-push"), decorates `app.messages` with
+ * it and waits at close for the pushes still in flight. The plugin itself is not encapsulated, so that decoration
+ * reaches system.ts and the modules registered after it; its routes ({@link messageRoutes}) and their hooks are
+ * registered in an encapsulated child.
+ */
+export const messageModule = fp(
+  async (app) => {
+    const ctx = coreServices(app);
+    const center = new MessageCenter({
+      db: ctx.db,
+      bus: ctx.bus,
+      push: app.push,
+      offlineMinutes: ctx.config.OFFLINE_MESSAGE_MINUTES,
+      now: ctx.now,
+      logger: app.log,
+    });
+    app.decorate("messages", center);
+    // Pushes still in flight finish before the database goes away.
+    app.addHook("onClose", async () => center.idle());
+    await app.register(async (scope) => messageRoutes(scope, ctx, center));
+  },
+  { name: "module-message", fastify: "5.x", dependencies: [CORE_PLUGIN, "module-push"] },
+);

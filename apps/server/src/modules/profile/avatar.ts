@@ -4,10 +4,10 @@ import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import type { CoreServices } from "../../core-services.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/index.ts";
 
 /** Largest avatar accepted: 2 MB (bytes). */
@@ -27,7 +27,7 @@ const EXTENSION_BY_TYPE: Record<string, ImageExtension> = {
  * (modules/files/routes.ts).
  * Errors: Validation (400) profile.avatarMissing, profile.avatarType, profile.avatarTooLarge.
  */
-export function avatarRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const root = uploadsDir(ctx.config.DATA_DIR);
   const avatars = path.join(root, "avatars");
   fs.mkdirSync(avatars, { recursive: true });

@@ -1,8 +1,8 @@
 import { endSessions } from "../../auth/sessions.ts";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { phoneTarget } from "../account/index.ts";
-import type { AppContext } from "../context.ts";
 
 /** What happened to each family of a deleted account. */
 export interface FamilyHandOver {
@@ -76,7 +76,7 @@ export async function leaveAllFamilies(trx: Db, userId: string): Promise<FamilyH
  * the old tokens on the next call (per-request stamp check), the hubs drop the sockets at once.
  * @throws AppError InvalidCode (wrong, expired, reused or dead code); NotFound when the user is already gone.
  */
-export async function deleteAccount(ctx: AppContext, userId: string, code: string): Promise<FamilyHandOver[]> {
+export async function deleteAccount(ctx: CoreServices, userId: string, code: string): Promise<FamilyHandOver[]> {
   const user = await ctx.db
     .selectFrom("users")
     .select(["id", "email", "phone_number", "country_code"])

@@ -10,11 +10,11 @@ import {
   type VolumeUnit,
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 
 /**
  * The caller's display units: volume "L" | "gal", hardness "mgL" | "dH" | "fH" | "gpg"; the
@@ -80,7 +80,7 @@ export async function setUnitPreferences(
  * /api/RunLuckyIot/appuser_setting/app/setting/units. Both act on the signed-in caller only (no id is taken from
  * the request), so no other user's preference can be read or changed.
  */
-export function preferenceRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function preferenceRoutes(app: FastifyInstance, ctx: CoreServices): void {
   registerEndpoint(app, endpoints.getUnitPreferences, async ({ user }) => readUnitPreferences(ctx.db, user.id));
   registerEndpoint(app, endpoints.setUnitPreferences, async ({ user, body, lang }) =>
     setUnitPreferences(ctx.db, user.id, body, lang, ctx.now()),

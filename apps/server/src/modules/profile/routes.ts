@@ -1,8 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { createTicketService } from "../../auth/tickets.ts";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import type { AppContext } from "../context.ts";
 import { avatarRoutes } from "./avatar.ts";
 import { deleteAccount } from "./delete-account.ts";
 import { preferenceRoutes } from "./preferences.ts";
@@ -21,7 +22,7 @@ import {
  * change_password, change_language-type, the phone/e-mail change (ticket, code, update) and log-off (deletion); and
  * the caller's display units (appuser_setting/units, ./preferences.ts).
  */
-export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
+function profileRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const tickets = createTicketService({ dataDir: ctx.config.DATA_DIR, now: ctx.now });
 
   registerEndpoint(app, endpoints.getProfile, async ({ user }) => getProfile(ctx.db, user.id));
@@ -53,3 +54,14 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
   avatarRoutes(app, ctx);
   preferenceRoutes(app, ctx);
 }
+
+/**
+ * The profile module as the plugin "module-profile": {@link profileRoutes} on the core's decorations ({@link
+ * coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const profileModule = fp(async (app) => profileRoutes(app, coreServices(app)), {
+  name: "module-profile",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});

@@ -5,13 +5,13 @@ import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { endSessions } from "../../auth/sessions.ts";
 import type { TicketService } from "../../auth/tickets.ts";
 import type { Bus } from "../../bus.ts";
+import type { CoreServices } from "../../core-services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
 import type { UsersTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/index.ts";
-import type { AppContext } from "../context.ts";
 
 type UserRow = Selectable<UsersTable>;
 
@@ -105,7 +105,7 @@ export async function updateProfile(
  * @throws AppError Validation (400, profile.wrongPassword, member currentPassword) when the old password is wrong.
  */
 export async function changePassword(
-  ctx: AppContext,
+  ctx: CoreServices,
   userId: string,
   input: { currentPassword: string; newPassword: string },
   lang: Language,
@@ -141,7 +141,7 @@ export async function changeLanguage(
  * @throws AppError Validation (profile.wrongPassword, member password).
  */
 export async function issueIdentityTicket(
-  ctx: AppContext,
+  ctx: CoreServices,
   tickets: TicketService,
   userId: string,
   password: string,
@@ -157,7 +157,7 @@ export async function issueIdentityTicket(
  * the user's password, e-mail and phone unchanged since. Answers the user's row.
  * @throws AppError InvalidCode (400, profile.ticketInvalid) otherwise — the same answer for every reason.
  */
-async function requireTicket(ctx: AppContext, tickets: TicketService, userId: string, ticket: string | undefined) {
+async function requireTicket(ctx: CoreServices, tickets: TicketService, userId: string, ticket: string | undefined) {
   const claims = ticket ? await tickets.verify("change-identity", ticket) : null;
   if (!claims || claims.userId !== userId) throw new AppError(ErrorCode.InvalidCode, "profile.ticketInvalid");
   const user = await loadUser(ctx.db, userId);
@@ -228,7 +228,7 @@ export interface SendIdentityCodeInput {
  *   Internal on delivery.
  */
 export async function sendIdentityCode(
-  ctx: AppContext,
+  ctx: CoreServices,
   tickets: TicketService,
   userId: string,
   input: SendIdentityCodeInput,
@@ -299,7 +299,7 @@ function identityOf(input: { email?: string; phoneNumber?: string; countryCode?:
  *   profile.identityTaken, also when another account took it meanwhile).
  */
 export async function updateIdentity(
-  ctx: AppContext,
+  ctx: CoreServices,
   tickets: TicketService,
   userId: string,
   input: { ticket: string; code: string; email?: string; phoneNumber?: string; countryCode?: string },

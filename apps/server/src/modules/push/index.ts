@@ -3,5 +3,5 @@
  * of this folder that code outside it may import (npm run lint:boundaries). Everything else here is the module's own.
  */
 export { pushMessages } from "./messages.ts";
-export { pushRoutes } from "./routes.ts";
+export { pushModule } from "./routes.ts";
 export { createPushService, type PushService } from "./service.ts";

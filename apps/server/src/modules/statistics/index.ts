@@ -6,6 +6,6 @@ export { dailyUseL, USE_WINDOW_DAYS, waterReceivedBetween } from "./daily-use.ts
 export { CLOCK_ROWS_PER_STATEMENT, readFreshness, recordClockDrift, recordClockDrifts } from "./freshness.ts";
 export { statisticsMessages } from "./messages.ts";
 export { rollupTelemetryAt, rollupTelemetryBatch, type TelemetryArrival } from "./rollup.ts";
-export { statisticsRoutes } from "./routes.ts";
+export { statisticsModule } from "./routes.ts";
 export { readSaltStatus } from "./salt.ts";
 export { expectedStationSeconds, type ReportedSettings, readReportedSettings } from "./settings.ts";

@@ -1,6 +1,6 @@
 import { MQTT_BOUNDS } from "@aquapilot/contract";
 import { sql } from "kysely";
-import { isPostgres } from "../../auth/access.ts";
+import { isPostgres } from "../../db/engine.ts";
 import type { Db } from "../../db/index.ts";
 import type { DeviceWaterHourlyTable } from "../../db/schema.ts";
 

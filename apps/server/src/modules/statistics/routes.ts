@@ -6,10 +6,11 @@ import {
   ZFlowStatisticsCsvQuery,
 } from "@aquapilot/contract";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import type { z } from "zod";
+import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { authorizeCaller, authorizeObject, registerEndpoint } from "../../http/route.ts";
 import { callerTimeZone } from "../../http/time-zone.ts";
-import type { AppContext } from "../context.ts";
 import { countCsvRows, telemetryCsvStream } from "./csv.ts";
 import { readRegenerationCycles } from "./cycles.ts";
 import { deviceFlowStatistics } from "./flow-statistics.ts";
@@ -26,7 +27,7 @@ function isoOf(text: string): string {
  * the rows it will hold announced in `X-Total-Rows`).
  * Every call requires a member of the device's family (strangers 403, unknown devices 404).
  */
-export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+function statisticsRoutes(app: FastifyInstance, ctx: CoreServices): void {
   registerEndpoint(app, endpoints.deviceFlowStatistics, async ({ body, request }) => {
     return deviceFlowStatistics(ctx.db, body, ctx.now(), callerTimeZone(request));
   });
@@ -65,3 +66,14 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 }
+
+/**
+ * The statistics module as the plugin "module-statistics": {@link statisticsRoutes} on the core's decorations ({@link
+ * coreServices}). Encapsulated: its hooks apply to its own routes only; it decorates nothing another module uses.
+ */
+export const statisticsModule = fp(async (app) => statisticsRoutes(app, coreServices(app)), {
+  name: "module-statistics",
+  fastify: "5.x",
+  dependencies: [CORE_PLUGIN],
+  encapsulate: true,
+});
