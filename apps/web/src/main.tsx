@@ -3,7 +3,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App, queryClient } from "./app/app.tsx";
 import { preloadFirstScreen } from "./app/first-screen.ts";
-import { setApiBaseUrl } from "./shared/api/client.ts";
+import { setApiBaseUrl } from "./shared/api/api-host.ts";
 import { setTenant } from "./shared/api/transport.ts";
 import { registerServiceWorker } from "./shared/auth/service-worker.ts";
 import { loadGrantedPolicies } from "./shared/auth/session.ts";

@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
-import { callUrl } from "../../shared/api/client.ts";
+import { callUrl } from "../../shared/api/declared-request.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
 import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";

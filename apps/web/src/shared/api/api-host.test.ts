@@ -3,9 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../i18n/index.ts";
 import { createHubConnection } from "../realtime/hub-connection.ts";
 import { setItem } from "../storage/index.ts";
-import { api, apiBaseUrl, callUrl, imageUrl, setApiBaseUrl, setTenant } from "./client.ts";
+import { apiBaseUrl, imageUrl, setApiBaseUrl } from "./api-host.ts";
+import { api } from "./client.ts";
+import { callUrl } from "./declared-request.ts";
 import { fakeFetch, json } from "./testing/fake-fetch.ts";
 import { loginWithPassword, revokeRefreshToken } from "./token.ts";
+import { setTenant } from "./transport.ts";
 
 /**
  * The API host of the native shells, whose page comes from the web view's own origin: once `setApiBaseUrl` has the
@@ -73,5 +76,16 @@ describe("API host of the native shells (the cloud their config names)", () => {
     await loginWithPassword("demo@aquapilot.local", "demo1234");
     expect(calls[0].url).toBe("/connect/token");
     expect(imageUrl("/uploads/files/a.png")).toBe("/uploads/files/a.png");
+  });
+});
+
+describe("helpers", () => {
+  beforeEach(() => setApiBaseUrl(""));
+
+  it("imageUrl prefixes relative paths and fileUrl objects", () => {
+    expect(imageUrl("/files/a.png")).toBe("/files/a.png");
+    expect(imageUrl({ fileUrl: "files/b.png" })).toBe("/files/b.png");
+    expect(imageUrl("https://cdn.example/x.png")).toBe("https://cdn.example/x.png");
+    expect(imageUrl(null)).toBeNull();
   });
 });

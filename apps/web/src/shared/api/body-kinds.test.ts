@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.ts";
 import { setItem } from "../storage/index.ts";
-import { api, binaryBody, formBody, multipartBody, setTenant } from "./client.ts";
+import { api } from "./client.ts";
 import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.ts";
 import { requestToken } from "./token.ts";
-import { TENANT_HEADER } from "./transport.ts";
+import { binaryBody, formBody, multipartBody, setTenant, TENANT_HEADER } from "./transport.ts";
 import { uploadMultipart } from "./upload.ts";
 
 type Call = FetchCall;

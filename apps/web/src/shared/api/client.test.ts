@@ -4,11 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { i18n } from "../i18n/index.ts";
 import { setItem } from "../storage/index.ts";
-import { api, asPage, dropNulls, fillPath, imageUrl, serializeQuery, setProjectId } from "./client.ts";
+import { api } from "./client.ts";
 import { ApiError } from "./errors.ts";
 import { onUnauthorized } from "./events.ts";
 import { pendingLoads, setLoadingIndicator } from "./loading.ts";
+import { asPage } from "./page.ts";
 import { type FetchCall, fakeFetch, json } from "./testing/fake-fetch.ts";
+import { setProjectId } from "./transport.ts";
 
 type Call = FetchCall;
 
@@ -118,11 +120,6 @@ describe('path parameters (spec §7 "P")', () => {
       /Undeclared path parameter "id"/,
     );
     expect(calls).toHaveLength(0);
-  });
-
-  it("fillPath fills several segments and leaves plain paths alone", () => {
-    expect(fillPath("/a/{familyId}/b/{id}", { familyId: "F", id: 7 })).toBe("/a/F/b/7");
-    expect(fillPath("/plain", undefined)).toBe("/plain");
   });
 
   it("params are typed from the contract: required for {id} endpoints, refused elsewhere", () => {
@@ -279,23 +276,5 @@ describe("counted loading indicator (spec §5)", () => {
     fakeFetch(json(200, envelope(null)));
     await api(endpoints.getProfile);
     expect(events).toEqual([]);
-  });
-});
-
-describe("helpers", () => {
-  it("serializeQuery drops null and undefined, repeats array keys", () => {
-    expect(serializeQuery({ a: null, b: undefined, c: [1, null, 3], d: "x y" })).toBe("?c=1&c=3&d=x+y");
-    expect(serializeQuery({})).toBe("");
-  });
-
-  it("dropNulls goes through nested objects and arrays", () => {
-    expect(dropNulls({ a: null, b: [1, null, { c: null, d: 2 }] })).toEqual({ b: [1, { d: 2 }] });
-  });
-
-  it("imageUrl prefixes relative paths and fileUrl objects", () => {
-    expect(imageUrl("/files/a.png")).toBe("/files/a.png");
-    expect(imageUrl({ fileUrl: "files/b.png" })).toBe("/files/b.png");
-    expect(imageUrl("https://cdn.example/x.png")).toBe("https://cdn.example/x.png");
-    expect(imageUrl(null)).toBeNull();
   });
 });

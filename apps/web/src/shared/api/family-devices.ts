@@ -1,6 +1,7 @@
 import { endpoints, type TFamilyDevice } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "./client.ts";
+import { api } from "./client.ts";
+import { asPage } from "./page.ts";
 import { refetchOnMountUnlessPrefetched } from "./query-client.ts";
 import type { QueryConfig } from "./query-config.ts";
 import { queryKeys } from "./query-keys.ts";

@@ -1,6 +1,6 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { transmit } from "./transport.ts";
+import { dropNulls, transmit } from "./transport.ts";
 
 /** A fresh copy of transport.ts (its time zone is read once per module). */
 async function freshTransport() {
@@ -87,5 +87,11 @@ describe("transmit sends each request from a short task of its own", () => {
     resume();
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     expect(order).toEqual(["yield", "fetch", "yield"]);
+  });
+});
+
+describe("helpers", () => {
+  it("dropNulls goes through nested objects and arrays", () => {
+    expect(dropNulls({ a: null, b: [1, null, { c: null, d: 2 }] })).toEqual({ b: [1, { d: 2 }] });
   });
 });

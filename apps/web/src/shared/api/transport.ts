@@ -11,8 +11,8 @@ import { ApiError, ClientErrorCode } from "./errors.ts";
  * `fetch`, or through `XMLHttpRequest` when the caller wants upload progress (browsers report the progress of a
  * request body only there). One layer for every body kind keeps the headers, idempotency and errors the same
  * whatever a call sends.
- * `api()` / `apiStream()` (client.ts) add the bearer token, the envelope and idempotency on top; the OAuth token
- * calls (token.ts) use this layer directly because they answer no envelope and must not wait for a token.
+ * `api()` (client.ts) and `apiStream()` (stream.ts) add the bearer token, the envelope and idempotency on top; the
+ * OAuth token calls (token.ts) use this layer directly because they answer no envelope and must not wait for a token.
  */
 
 /**

@@ -14,7 +14,7 @@ import {
   type TWifiNetworkList,
 } from "@aquapilot/contract/wire";
 import type { z } from "zod";
-import { apiBaseUrl } from "../api/client.ts";
+import { apiBaseUrl } from "../api/api-host.ts";
 import { startIntent } from "./index.ts";
 import {
   discoverDevices,

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useLocation } from "react-router";
-import { setProjectId } from "../api/client.ts";
+import { setProjectId } from "../api/transport.ts";
 import { afterOverlays, TRAVERSAL_FALLBACK_MS } from "./overlay-history.ts";
 import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.ts";
 import { returnToAppUrl } from "./return-to.ts";

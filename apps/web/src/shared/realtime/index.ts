@@ -2,7 +2,7 @@ import type { TDeviceChangeMessage, TFamilyDevice } from "@aquapilot/contract/wi
 import { HUB_CLOSE_ERRORS, RealtimeChannelState } from "@aquapilot/contract/wire";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
-import { apiBaseUrl } from "../api/client.ts";
+import { apiBaseUrl } from "../api/api-host.ts";
 import { getFamiliesQueryOptions } from "../api/families.ts";
 import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";

@@ -1,7 +1,7 @@
 import { HUB_METHODS, HUB_PATHS, RealtimeChannelState, type TMessage } from "@aquapilot/contract/wire";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { createElement, useEffect, useSyncExternalStore } from "react";
-import { apiBaseUrl } from "../api/client.ts";
+import { apiBaseUrl } from "../api/api-host.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { bindPush } from "../auth/api/bind-push.ts";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { imageUrl } from "../api/client.ts";
+import { imageUrl } from "../api/api-host.ts";
 
 /**
  * A device's picture (spec §3 Device image; §7 "Images": the API host is prefixed to a relative path), or a drawn

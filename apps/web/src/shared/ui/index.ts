@@ -29,6 +29,7 @@ export {
 export { NotBuiltPage } from "./not-built-page.tsx";
 export { mountOverlay, useBackClose, useBackGuard } from "./overlay.tsx";
 export { PageShell, type PageShellProps } from "./page-shell.tsx";
+export { SegmentedChoice, type SegmentedOption } from "./segmented-choice.tsx";
 export { useSingleFlight } from "./single-flight.ts";
 export { StateBlock } from "./state-block.tsx";
 export { TextField, type TextFieldProps } from "./text-field.tsx";

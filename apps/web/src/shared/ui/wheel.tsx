@@ -1,4 +1,12 @@
-import { type PointerEvent, type ReactNode, useRef, useState, type WheelEvent } from "react";
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+  type WheelEvent,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { SWIPE_DURATION_MS } from "./date-time-rules.ts";
 import { useBackClose } from "./overlay.tsx";
@@ -9,7 +17,8 @@ import { Popup } from "./popup.tsx";
  * Wheel columns and the bottom popup that holds them (spec §2 time picker and date/time picker; "Swipe duration 300").
  * A column is dragged with a finger or mouse; a quick swipe (under 300 ms) keeps moving with momentum for
  * `swipeDuration` ms, then settles on the row under the centre band. Tapping a row or scrolling the mouse wheel
- * selects too, so keyboards, mice and browser tests can drive it.
+ * selects too, so keyboards, mice and browser tests can drive it. A column is one tab stop, its selected row: the
+ * arrow keys, Page Up/Down, Home and End move the selection, and the focus goes with it.
  */
 
 /** Rows visible in a column; the centre one is the selection. */
@@ -45,11 +54,33 @@ export interface WheelColumnProps {
   testId?: string;
   /** Text after each row's value, e.g. a unit. */
   suffix?: string;
+  /** What the column chooses (e.g. "Min"), its name for screen readers. */
+  label?: string;
 }
 
-/** One wheel column (controlled by `index`). */
+/**
+ * The row a key moves the selection to from row `from` of `count` (one row per arrow, a visible page per Page
+ * Up/Down, the ends for Home/End, clamped to the rows); null for any other key.
+ */
+export function rowForKey(key: string, from: number, count: number): number | null {
+  const steps: Record<string, number> = {
+    ArrowDown: from + 1,
+    ArrowUp: from - 1,
+    PageDown: from + VISIBLE_ROWS,
+    PageUp: from - VISIBLE_ROWS,
+    Home: 0,
+    End: count - 1,
+  };
+  const to = steps[key];
+  return to === undefined ? null : Math.max(0, Math.min(count - 1, to));
+}
+
+/**
+ * One wheel column (controlled by `index`): a listbox of `options` whose selected row is its one tab stop; drag,
+ * swipe, tap, mouse wheel and keys ({@link rowForKey}; Enter or Space on a row) choose a row, reported by `onChange`.
+ */
 export function WheelColumn(props: WheelColumnProps) {
-  const { options, onChange, swipeDuration = SWIPE_DURATION_MS, testId, suffix } = props;
+  const { options, onChange, swipeDuration = SWIPE_DURATION_MS, testId, suffix, label } = props;
   const count = options.length;
   const index = Math.max(0, Math.min(count - 1, props.index));
   const itemHeight = useItemHeight();
@@ -129,14 +160,29 @@ export function WheelColumn(props: WheelColumnProps) {
     if (next !== index) onChange(next);
   };
 
+  // The focus follows a selection made from the keyboard (or anything else while a row of the column has focus).
+  const column = useRef<HTMLDivElement>(null);
+  const rows = useRef<(HTMLDivElement | null)[]>([]);
+  useEffect(() => {
+    if (column.current?.contains(document.activeElement)) rows.current[index]?.focus({ preventScroll: true });
+  }, [index]);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>, row: number) => {
+    const next = e.key === "Enter" || e.key === " " ? row : rowForKey(e.key, index, count);
+    if (next === null) return;
+    e.preventDefault();
+    if (next !== index) onChange(next);
+  };
+
   const offset = drag?.offset ?? offsetOf(index);
   const duration = drag?.duration ?? SETTLE_MS;
 
   return (
     <div
+      ref={column}
       className="wheel-column"
       data-testid={testId}
       role="listbox"
+      aria-label={label}
       style={{ height: itemHeight * VISIBLE_ROWS }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
@@ -159,17 +205,19 @@ export function WheelColumn(props: WheelColumnProps) {
         {options.map((option, i) => (
           <div
             key={option}
+            ref={(el) => {
+              rows.current[i] = el;
+            }}
             role="option"
             aria-selected={i === index}
+            tabIndex={i === index ? 0 : -1}
             className={`wheel-column__item${i === index ? " wheel-column__item--selected" : ""}`}
             style={{ height: itemHeight }}
             data-testid={testId ? `${testId}-${option}` : undefined}
             onClick={() => {
               if (!gesture.current.moved && i !== index) onChange(i);
             }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" || e.key === " ") onChange(i);
-            }}
+            onKeyDown={(e) => onKeyDown(e, i)}
           >
             {option}
             {suffix ? <span className="wheel-column__suffix">{suffix}</span> : null}
@@ -258,6 +306,7 @@ export function WheelPopup(props: WheelPopupProps) {
               index={indexes[i] ?? 0}
               swipeDuration={swipeDuration}
               testId={`${testId}-col-${column.key}`}
+              label={column.label}
               onChange={(next) => {
                 const copy = [...indexes];
                 copy[i] = next;

@@ -9,6 +9,7 @@ import { useProfile } from "../../../shared/api/profile.ts";
 import { endSession } from "../../../shared/auth/logout.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.ts";
+import { SegmentedChoice } from "../../../shared/ui/segmented-choice.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { logOff } from "../api/log-off.ts";
 import { sendUserIdentityVerification } from "../api/send-user-identity-verification.ts";
@@ -96,21 +97,12 @@ export function DeleteAccountScreen() {
         {options.length > 1 ? (
           <div className="field">
             <span className="field__label">{t("deleteAccount.sendVia")}</span>
-            <div className="segmented" role="radiogroup">
-              {options.map((o) => (
-                <button
-                  key={o.id}
-                  type="button"
-                  role="radio"
-                  aria-checked={via === o.value}
-                  className={`segmented__item ${via === o.value ? "segmented__item--active" : ""}`}
-                  onClick={() => setChannel(o.value)}
-                  data-testid={`delete-account-via-${o.id}`}
-                >
-                  {o.label}
-                </button>
-              ))}
-            </div>
+            <SegmentedChoice
+              label={t("deleteAccount.sendVia")}
+              options={options.map((o) => ({ value: o.value, label: o.label, testId: `delete-account-via-${o.id}` }))}
+              value={via}
+              onChange={setChannel}
+            />
           </div>
         ) : null}
         <p className="form__intro" data-testid="delete-account-target">

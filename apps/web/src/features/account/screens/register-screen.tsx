@@ -17,6 +17,7 @@ import {
 } from "../../../shared/navigation/index.ts";
 import { PageShell, TextField, useSingleFlight } from "../../../shared/ui/index.ts";
 import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
+import { SegmentedChoice } from "../../../shared/ui/segmented-choice.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { useRegister } from "../api/register.ts";
 import { sendEmailPasswordCode } from "../api/send-email-password-code.ts";
@@ -170,24 +171,15 @@ export function RegisterScreen() {
           <span className="field__label">
             <EnvironmentOutline /> {t("register.region")}
           </span>
-          <div className="segmented" role="radiogroup" aria-label={t("register.region")}>
-            {[
-              { value: ServiceRegion.China, label: t("register.regionChina"), id: "china" },
-              { value: ServiceRegion.Europe, label: t("register.regionEurope"), id: "europe" },
-            ].map((o) => (
-              <button
-                key={o.id}
-                type="button"
-                role="radio"
-                aria-checked={region === o.value}
-                className={`segmented__item ${region === o.value ? "segmented__item--active" : ""}`}
-                onClick={() => setRegion(o.value)}
-                data-testid={`register-region-${o.id}`}
-              >
-                {o.label}
-              </button>
-            ))}
-          </div>
+          <SegmentedChoice
+            label={t("register.region")}
+            options={[
+              { value: ServiceRegion.China, label: t("register.regionChina"), testId: "register-region-china" },
+              { value: ServiceRegion.Europe, label: t("register.regionEurope"), testId: "register-region-europe" },
+            ]}
+            value={region}
+            onChange={setRegion}
+          />
           <div className="field__note">{t("register.regionNote")}</div>
         </div>
 
@@ -245,25 +237,32 @@ export function RegisterScreen() {
         />
 
         <div className={`agree ${accepted ? "agree--on" : ""}`}>
-          <button
-            type="button"
-            role="checkbox"
-            aria-checked={accepted}
-            aria-labelledby="register-privacy-text"
-            className="agree__box"
-            onClick={() => setAccepted((a) => !a)}
-            data-testid="register-privacy"
-          >
+          <span className="agree__box">
+            {/* A native checkbox, unseen over the drawn circle. aria-checked repeats `checked` (always equal) because
+                the browser tests read the state from it, as they did when this was a role="checkbox" button. */}
+            <input
+              type="checkbox"
+              id="register-privacy"
+              className="agree__input"
+              checked={accepted}
+              aria-checked={accepted}
+              onChange={(e) => {
+                const on = e.target.checked;
+                setAccepted(() => on);
+              }}
+              data-testid="register-privacy"
+            />
             {accepted ? <CheckCircleFill /> : null}
-          </button>
-          {/* The sentence toggles too (a wide target; the checkbox is the keyboard control), except its two links. */}
-          <span id="register-privacy-text" className="agree__text" onClick={() => setAccepted((a) => !a)}>
+          </span>
+          {/* The sentence is the checkbox's label: a tap on it toggles too (a wide target), except on its two links,
+              which cancel the tap. */}
+          <label htmlFor="register-privacy" className="agree__text">
             <LegalText
               i18nKey="register.privacyAccept"
               testIdPrefix="register"
               beforeOpen={() => saveDraft(PAGE_ID, form)}
             />
-          </span>
+          </label>
         </div>
 
         <Button

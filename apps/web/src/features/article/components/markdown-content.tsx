@@ -1,5 +1,5 @@
 import Markdown, { type Components, defaultUrlTransform } from "react-markdown";
-import { imageUrl } from "../../../shared/api/client.ts";
+import { imageUrl } from "../../../shared/api/api-host.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 
 /** Prefix of links from one article to another: `[Salt](article:salt)`. */

@@ -1,6 +1,7 @@
 import { endpoints, type TFamilyUser } from "@aquapilot/contract/wire";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.ts";
+import { api } from "../../../shared/api/client.ts";
+import { asPage } from "../../../shared/api/page.ts";
 import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { familyKeys } from "./keys.ts";
 

@@ -1,6 +1,7 @@
 import { endpoints, LIMITS, type TFamilyShare, type TPaged } from "@aquapilot/contract/wire";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { api, asPage } from "../../../shared/api/client.ts";
+import { api } from "../../../shared/api/client.ts";
+import { asPage } from "../../../shared/api/page.ts";
 import { nextSkipCount } from "./get-family-list.ts";
 import { familyKeys } from "./keys.ts";
 

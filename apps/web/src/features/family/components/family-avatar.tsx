@@ -1,4 +1,4 @@
-import { imageUrl } from "../../../shared/api/client.ts";
+import { imageUrl } from "../../../shared/api/api-host.ts";
 
 /** The preset household pictures shipped with the web app (apps/web/public/family-avatars), as avatar paths. */
 export const PRESET_AVATARS: readonly string[] = Array.from({ length: 8 }, (_, i) => `/family-avatars/${i + 1}.svg`);

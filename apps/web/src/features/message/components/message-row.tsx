@@ -37,7 +37,12 @@ export function MessageRow({ message, onOpen }: { message: TMessage; onOpen: (me
         <span className="message-row__top">
           <span className="message-row__title">{message.title}</span>
           {message.isRead ? null : (
-            <span className="message-row__dot" data-testid="message-row-unread" aria-label={t("message.unread")} />
+            <span
+              className="message-row__dot"
+              data-testid="message-row-unread"
+              role="img"
+              aria-label={t("message.unread")}
+            />
           )}
         </span>
         <span className="message-row__excerpt">{message.content}</span>

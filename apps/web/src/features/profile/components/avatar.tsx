@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { imageUrl } from "../../../shared/api/client.ts";
+import { imageUrl } from "../../../shared/api/api-host.ts";
 import "../profile.css";
 
 /**

@@ -1,6 +1,6 @@
 import { CSV_TOTAL_ROWS_HEADER, deviceFlowStatisticsCsv, type TFlowStatisticsCsvQuery } from "@aquapilot/contract/wire";
-import { apiStream } from "../../api/client.ts";
 import { saveBlob } from "../../api/save-file.ts";
+import { apiStream } from "../../api/stream.ts";
 import { announcedRows, CsvLineCounter, exportPercent } from "../csv-progress.ts";
 
 /** How far a CSV export is: data rows and bytes received, the rows announced (null: unknown) and the percent. */
