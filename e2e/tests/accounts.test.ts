@@ -1,7 +1,7 @@
 import type { DevSystem } from "@aquapilot/dev";
+import { type SmtpSink, startSmtpSink } from "@aquapilot/server/test/smtp-sink.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SmtpSink, startSmtpSink } from "../../apps/server/test/smtp-sink.ts";
 import { doubleTap, launchPhone, snap } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
@@ -77,10 +77,10 @@ describe("account flows in Chromium", () => {
     expect(await page.getByTestId("article").getAttribute("data-article-id")).toBe("user-agreement");
     await page.goBack();
     await page.getByTestId("register-privacy").waitFor();
-    expect(await page.getByTestId("register-privacy").getAttribute("aria-checked")).toBe("false");
+    expect(await page.getByTestId("register-privacy").isChecked()).toBe(false);
     expect(await page.getByTestId("register-password").inputValue()).toBe("typed-before-reading");
     await page.locator(".agree__text").click({ position: { x: 4, y: 4 } });
-    expect(await page.getByTestId("register-privacy").getAttribute("aria-checked")).toBe("true");
+    expect(await page.getByTestId("register-privacy").isChecked()).toBe(true);
     await page.close();
   });
 

@@ -238,14 +238,13 @@ export function RegisterScreen() {
 
         <div className={`agree ${accepted ? "agree--on" : ""}`}>
           <span className="agree__box">
-            {/* A native checkbox, unseen over the drawn circle. aria-checked repeats `checked` (always equal) because
-                the browser tests read the state from it, as they did when this was a role="checkbox" button. */}
+            {/* A native checkbox, unseen over the drawn circle: its own checked state is what assistive technology
+                reads. */}
             <input
               type="checkbox"
               id="register-privacy"
               className="agree__input"
               checked={accepted}
-              aria-checked={accepted}
               onChange={(e) => {
                 const on = e.target.checked;
                 setAccepted(() => on);
