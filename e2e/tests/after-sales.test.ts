@@ -1,12 +1,12 @@
 import zlib from "node:zlib";
 import { endpoints, type TAfterSale, type TPaged } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
+import { handleAfterSale } from "@aquapilot/server/modules/after-sale/service.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleAfterSale } from "../../apps/server/src/modules/after-sale/service.ts";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { doubleTap, launchPhone } from "../support/browser.ts";
+import { doubleTap, launchPhone, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const T = afterSaleEn.afterSale;
@@ -95,6 +95,7 @@ describe("after-sales requests in Chromium", () => {
     const choice = page.locator(`[data-testid="after-sale-device"][data-device-id="${chosen.id}"]`);
     await choice.waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("after-sale-device").count()).toBe(devices.length);
+    await snap(page, "after-sale-create-devices");
     // Without a device the form refuses with its own text.
     await page.getByTestId("after-sale-description").fill("Water tastes salty after regeneration");
     await page.getByTestId("after-sale-submit").click();

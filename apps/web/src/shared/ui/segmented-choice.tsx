@@ -39,7 +39,7 @@ export function SegmentedChoice<T>({
           >
             <input
               type="radio"
-              className="segmented__input"
+              className="segmented__input covering-input"
               name={name}
               checked={checked}
               onChange={() => onChange(o.value)}

@@ -243,7 +243,7 @@ export function RegisterScreen() {
             <input
               type="checkbox"
               id="register-privacy"
-              className="agree__input"
+              className="agree__input covering-input"
               checked={accepted}
               onChange={(e) => {
                 const on = e.target.checked;

@@ -31,7 +31,7 @@ export function DeviceChoice(props: {
           >
             <input
               type="radio"
-              className="device-choice__input"
+              className="device-choice__input covering-input"
               name={name}
               checked={selected}
               onChange={() => props.onChange(device.id)}
