@@ -68,7 +68,7 @@ export interface FleetRunResult {
  * turn, so with as many devices as sessions each household has two or three.
  * @returns for each session its household, and the number of households.
  */
-export function planHouseholds(sessions: number, seed = 14): { familyOf: number[]; families: number } {
+export function planFamilies(sessions: number, seed = 14): { familyOf: number[]; families: number } {
   const rng = new Rng(seed);
   const familyOf: number[] = [];
   let family = 0;
@@ -88,11 +88,11 @@ export interface FleetPlan {
 }
 
 /**
- * Plans the fleet of `options`: the households ({@link planHouseholds}) and `devices` devices dealt to them (MAC
+ * Plans the fleet of `options`: the households ({@link planFamilies}) and `devices` devices dealt to them (MAC
  * `0B` + 10 hex digits of the index, a random secret each).
  */
 export function planFleet(options: FleetOptions): FleetPlan {
-  const { familyOf, families } = planHouseholds(options.sessions, options.seed);
+  const { familyOf, families } = planFamilies(options.sessions, options.seed);
   const devices = Array.from({ length: options.devices }, (_, i) => ({
     mac: `0B${i.toString(16).toUpperCase().padStart(10, "0")}`,
     secret: randomBytes(18).toString("base64url"),

@@ -41,7 +41,7 @@ export interface NewOwner {
  * tests start: a new owner adding a new softener.
  * @throws when registration, sign-in or household creation is refused.
  */
-export async function newOwnerWithHousehold(system: DevSystem, name: string, lang = "en"): Promise<NewOwner> {
+export async function newOwnerWithFamily(system: DevSystem, name: string, lang = "en"): Promise<NewOwner> {
   const email = `${name}-${Date.now()}@example.test`;
   const password = "setup-owner-1";
   await registerByEmail(system.url, email, password, lang);

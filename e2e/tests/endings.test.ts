@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
-import { joinHousehold } from "../support/household.ts";
+import { joinFamily } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -42,7 +42,7 @@ describe("endings are final and explained", () => {
   /** Joins `member` to the demo household with a share code; answers the membership id. */
   async function join(): Promise<string> {
     const adminToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    await joinHousehold(system.url, familyId, adminToken, member);
+    await joinFamily(system.url, familyId, adminToken, member);
     const users = await apiCall<Array<{ id: string; userName: string; isAdmin: boolean }>>(
       system.url,
       `${endpoints.getFamilyUsers.path}?familyId=${familyId}`,
@@ -69,7 +69,7 @@ describe("endings are final and explained", () => {
     expect(removed.status).toBe(200);
     // The household was her only one: NoFamily, with the notice naming the administrator ("Demo") and the household.
     await page.getByTestId("no-family-screen").waitFor({ timeout: 5000 });
-    const notice = page.getByTestId("household-notice");
+    const notice = page.getByTestId("family-notice");
     await notice.waitFor({ timeout: 5000 });
     expect(Date.now() - removedAt).toBeLessThan(5000);
     expect(await notice.textContent()).toBe(
@@ -82,7 +82,7 @@ describe("endings are final and explained", () => {
       deviceId,
     );
     expect(cachedDevice).toBe(false);
-    await snap(page, "ending-removed-from-household");
+    await snap(page, "ending-removed-from-family");
     // Back closes the notice; the message centre is one tap away on NoFamily, the notice in it.
     await page.evaluate(() => (window as unknown as { AquaPilotBack: () => void }).AquaPilotBack());
     await expect.poll(() => notice.count(), { timeout: 3000 }).toBe(0);

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
-import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
+import { expectStayed, joinFamily, markPage } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -43,7 +43,7 @@ describe("the other phone's changes to members, messages, settings and after-sal
     const url = await markPage(admin);
     const joiner = { email: "joins-later@example.com", password: "joiner-pass-1" };
     await registerByEmail(system.url, joiner.email, joiner.password);
-    await joinHousehold(system.url, familyId, adminToken, joiner);
+    await joinFamily(system.url, familyId, adminToken, joiner);
     await expect.poll(() => admin.getByTestId("family-user-item").count(), { timeout: PROMISE_MS }).toBe(2);
     await snap(admin, "live-user-member-joined");
     await expectStayed(admin, url);

@@ -99,7 +99,7 @@ describe("the message centre in Chromium", () => {
     const ownerToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     const memberToken = await accessToken(system.url, memberEmail, "member12");
     const home = { id: await familyIdOf(system, DEMO_ACCOUNT.email) };
-    // She joins the demo household with its share code (the API path of the QR code flow of households.test.ts).
+    // She joins the demo household with its share code (the API path of the QR code flow of families.test.ts).
     const share = await apiCall<{ code: string }>(
       system.url,
       `/api/run-lucky/device/app/family-user/trans-to-other-member-qr-code?familyId=${home.id}`,
@@ -359,10 +359,10 @@ describe("the message centre in Chromium", () => {
     });
     expect(removed.status).toBe(200);
     // The notice, in her language, names the household and the administrator who removed her (a dialog, not a toast).
-    const notice = page.getByTestId("household-notice");
+    const notice = page.getByTestId("family-notice");
     await notice.waitFor({ timeout: 5_000 });
     expect(await notice.textContent()).toBe(
-      messageMessages["zh-Hans"]["message.householdRemovedBy.content"]
+      messageMessages["zh-Hans"]["message.familyRemovedBy.content"]
         .replace("{administrator}", "Demo")
         .replace("{family}", "Home"),
     );

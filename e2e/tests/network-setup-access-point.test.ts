@@ -8,7 +8,7 @@ import { launchPhone, newPageIn } from "../support/browser.ts";
 import {
   freeUdpPorts,
   type NewOwner,
-  newOwnerWithHousehold,
+  newOwnerWithFamily,
   startModule,
   type TestModule,
 } from "../support/setup-mode.ts";
@@ -36,7 +36,7 @@ describe("network setup of an old module through the development bridge", () => 
       SIM_AP_UDP_PORT: String(ports[0]),
       SIM_LAN_UDP_PORT: String(ports[1]),
     });
-    owner = await newOwnerWithHousehold(system, "ap-owner");
+    owner = await newOwnerWithFamily(system, "ap-owner");
     phone = await launchPhone("en-US");
     page = await newPageIn(phone.context, "en");
     await signInOnPage(page, system.url, owner.email, owner.password);

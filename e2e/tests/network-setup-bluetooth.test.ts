@@ -10,7 +10,7 @@ import { launchPhone, newPageIn } from "../support/browser.ts";
 import {
   BluetoothRadio,
   type NewOwner,
-  newOwnerWithHousehold,
+  newOwnerWithFamily,
   startModule,
   type TestModule,
 } from "../support/setup-mode.ts";
@@ -49,7 +49,7 @@ describe("network setup over Bluetooth", () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "0" });
-    owner = await newOwnerWithHousehold(system, "bluetooth-owner");
+    owner = await newOwnerWithFamily(system, "bluetooth-owner");
     phone = await launchPhone("en-US", { bluetooth: true });
     radio = await BluetoothRadio.start(phone.context);
     page = await newPageIn(phone.context, "en");

@@ -5,13 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
-import {
-  BluetoothRadio,
-  freeUdpPorts,
-  type NewOwner,
-  newOwnerWithHousehold,
-  startModule,
-} from "../support/setup-mode.ts";
+import { BluetoothRadio, freeUdpPorts, type NewOwner, newOwnerWithFamily, startModule } from "../support/setup-mode.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -35,7 +29,7 @@ describe("network setup screens in five languages", () => {
       SIM_AP_UDP_PORT: String(ports[0]),
       SIM_LAN_UDP_PORT: String(ports[1]),
     });
-    owner = await newOwnerWithHousehold(system, "screens-owner");
+    owner = await newOwnerWithFamily(system, "screens-owner");
     phone = await launchPhone("en-US", { bluetooth: true });
     radio = await BluetoothRadio.start(phone.context);
   });
@@ -172,7 +166,7 @@ describe("network setup screens in five languages", () => {
       await fresh.getByTestId("address-select-confirm").click();
       await fresh.getByTestId("family-create-submit").click();
       await fresh.getByTestId("family-create-add-device-offer").waitFor({ timeout: 15_000 });
-      await look(fresh, name("12-first-household-offer"));
+      await look(fresh, name("12-first-family-offer"));
       await fresh.locator(".adm-dialog-footer button").last().click();
       await fresh.getByTestId("network-setup-mode-ble").waitFor({ timeout: 15_000 });
       await fresh.close();

@@ -72,7 +72,7 @@ async function startDevice(extra: Partial<SimulatedDeviceOptions> = {}): Promise
     tickMs: 50,
     otaStepMs: 20,
     reconnectPeriodMs: 0,
-    household: { persons: 0 },
+    family: { persons: 0 },
     ...extra,
   });
   devices.push(d);

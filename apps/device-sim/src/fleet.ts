@@ -73,7 +73,7 @@ export function createFleet(options: FleetOptions): Fleet {
       deviceSerialNumber: spec.deviceSerialNumber,
       timeScale: options.timeScale ?? 1,
       seed,
-      household: { persons: 1 + Math.floor(rng.next() * 5) },
+      family: { persons: 1 + Math.floor(rng.next() * 5) },
       utcOffsetMinutes: -new Date().getTimezoneOffset(),
       scheduler,
       ...options.deviceOptions,

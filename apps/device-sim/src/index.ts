@@ -19,8 +19,8 @@ export { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.ts";
 export {
   type CycleKind,
   type CycleReason,
-  HOUSEHOLD_PROFILE,
-  type HouseholdOptions,
+  FAMILY_PROFILE,
+  type FamilyOptions,
   SoftenerError,
   type SoftenerEvent,
   SoftenerModel,

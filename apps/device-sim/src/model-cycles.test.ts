@@ -43,7 +43,7 @@ describe("example 1: downflow delayed regeneration", () => {
       startTime: at("2025-01-06T10:00:00Z"),
       settings,
       remainingWaterL: 0,
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     expect(m.capacityL).toBe(300);
     const events = run(m, 17 * 3600);
@@ -63,7 +63,7 @@ describe("example 1: downflow delayed regeneration", () => {
       startTime: at("2025-01-06T10:00:00Z"),
       settings,
       remainingWaterL: 0,
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     run(m, 15.5 * 3600 + 3 * 60, 60); // 01:33, three minutes into the 8-minute backwash
     expect(m.snapshot()).toMatchObject({
@@ -90,7 +90,7 @@ describe("example 1: downflow delayed regeneration", () => {
       startTime: at("2025-01-06T10:00:00Z"),
       settings,
       remainingWaterL: 1,
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     expect(run(m, 3 * 86_400, 600).filter((e) => e.type === "regeneration-start")).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe("capacity and salt", () => {
   });
 
   it("salt: saltAddition per brine regeneration, none for flushing or filter backwash (example 3)", () => {
-    const m = new SoftenerModel({ startTime: 0, settings: { saltAddition: 2.5 }, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: 0, settings: { saltAddition: 2.5 }, family: { persons: 0 } });
     for (let i = 0; i < 3; i++) {
       m.startRegeneration();
       run(m, 3 * 3600, 600);
@@ -114,7 +114,7 @@ describe("capacity and salt", () => {
     m.startFlushing();
     run(m, 3600, 600);
     expect(m.snapshot()).toMatchObject({ regenerationCount: 3, flushCount: 1, saltUsedKg: 7.5 });
-    const f = new SoftenerModel({ startTime: 0, settings: { workPattern: 6 }, household: { persons: 0 } });
+    const f = new SoftenerModel({ startTime: 0, settings: { workPattern: 6 }, family: { persons: 0 } });
     f.startRegeneration();
     run(f, 3600, 600);
     expect(f.snapshot()).toMatchObject({ regenerationCount: 1, saltUsedKg: 0 });
@@ -125,7 +125,7 @@ describe("intelligent reserve (example 4)", () => {
   // 2 persons × 100 L = 200 L/day expected until a day has been metered: the reserve.
   const base = {
     startTime: at("2025-01-06T01:00:00Z"),
-    household: { persons: 2, litresPerPersonPerDay: 100, profile: NOON_ONLY },
+    family: { persons: 2, litresPerPersonPerDay: 100, profile: NOON_ONLY },
   };
 
   function startsAt2(workPattern: number, remainingWaterL: number): boolean {
@@ -174,7 +174,7 @@ describe("filter type (example 5)", () => {
     const m = new SoftenerModel({
       startTime: at("2025-01-06T10:00:00Z"),
       settings: { workPattern: 6, backWashIntervalNumber: 10, maximumRegenerationIntervalDay: 2 },
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     const starts = run(m, 3 * 86_400, 600).filter((e) => e.type === "regeneration-start");
     // 2025-01-08 02:00 is only 1 d 16 h after the start (10:00): the first trigger time 2 days on is the 9th
@@ -183,7 +183,7 @@ describe("filter type (example 5)", () => {
 });
 
 describe("closes 1025 and 769 (example 6)", () => {
-  const quiet = { startTime: at("2025-01-06T10:00:00Z"), household: { persons: 0 } };
+  const quiet = { startTime: at("2025-01-06T10:00:00Z"), family: { persons: 0 } };
 
   it("1025 only above flowRateOff", () => {
     const m = new SoftenerModel({ ...quiet, settings: { flowRateOff: 60 } });
@@ -215,8 +215,8 @@ describe("closes 1025 and 769 (example 6)", () => {
 describe("clock drift and sync (example 7)", () => {
   it("gains clockDriftSecondsPerDay, the same for any chunking, until a time sync", () => {
     const start = at("2025-01-06T10:00:00Z");
-    const a = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: 30, household: { persons: 0 } });
-    const b = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: 30, household: { persons: 0 } });
+    const a = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: 30, family: { persons: 0 } });
+    const b = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: 30, family: { persons: 0 } });
     a.tick(86_400);
     run(b, 86_400, 37);
     expect(a.clock).toBe(start + 86_400_000 + 30_000);
@@ -226,10 +226,10 @@ describe("clock drift and sync (example 7)", () => {
     expect(a.snapshot().clockDriftMs).toBe(0);
     a.tick(43_200);
     expect(a.clock).toBe(start + 86_400_000 + 43_200_000 + 15_000);
-    const slow = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: -20, household: { persons: 0 } });
+    const slow = new SoftenerModel({ startTime: start, clockDriftSecondsPerDay: -20, family: { persons: 0 } });
     slow.tick(3 * 86_400);
     expect(slow.clock).toBe(start + 3 * 86_400_000 - 60_000);
-    const exact = new SoftenerModel({ startTime: start, household: { persons: 0 } });
+    const exact = new SoftenerModel({ startTime: start, family: { persons: 0 } });
     exact.tick(86_400);
     expect(exact.clock).toBe(start + 86_400_000);
     expect(() => new SoftenerModel({ clockDriftSecondsPerDay: 50_000 })).toThrow(/drift/);
@@ -238,7 +238,7 @@ describe("clock drift and sync (example 7)", () => {
 
 describe("factory reset", () => {
   it("restores the settings the valve was built with, reopens, ends vacation and keeps the used water", () => {
-    const m = new SoftenerModel({ startTime: 0, settings: { resinVolume: 20 }, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: 0, settings: { resinVolume: 20 }, family: { persons: 0 } });
     m.applySettings({ washTime: 3, rawWaterHardness: 500 });
     m.injectDraw(10, 60); // 10 L used
     run(m, 120);

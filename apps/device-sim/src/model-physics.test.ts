@@ -63,7 +63,7 @@ describe("the valve model against an independent computation", () => {
           const m = new SoftenerModel({
             settings,
             exchangeCapacityGPerL: gramsPerL,
-            household: { persons: 0 }, // only the draws of the test
+            family: { persons: 0 }, // only the draws of the test
             startTime: Date.parse("2026-03-02T10:00:00Z"), // the actions end long before the 02:00 trigger time
           });
           const capacity = capacityByGrains(resinVolume, gramsPerL, rawWaterHardness);
@@ -119,7 +119,7 @@ describe("the valve model against an independent computation", () => {
           const capacity = capacityByGrains(resinVolume, 45, rawWaterHardness);
           const m = new SoftenerModel({
             settings: { resinVolume, rawWaterHardness, maximumRegenerationIntervalDay: 0 },
-            household: { persons: 0 },
+            family: { persons: 0 },
             remainingWaterL: capacity * (1 - used),
             startTime: Date.parse("2026-03-02T10:00:00Z"),
           });

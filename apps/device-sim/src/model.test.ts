@@ -24,7 +24,7 @@ function run(model: SoftenerModel, seconds: number, chunk = 37): SoftenerEvent[]
 describe("SoftenerModel regeneration cycle", () => {
   it("runs a downflow regeneration through stations 1→2→3→4→0 with the configured durations", () => {
     const settings = { backWashTime: 8, absorbSaltSlowWashTime: 50, saltTankRefillTime: 7, washTime: 12 };
-    const m = new SoftenerModel({ startTime: START, settings, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: START, settings, family: { persons: 0 } });
     const events = [...m.startRegeneration(), ...run(m, 3 * 3600)];
     const st = stationsOf(events);
     expect(st.map((s) => s.station)).toEqual([1, 2, 3, 4, 0]);
@@ -38,11 +38,11 @@ describe("SoftenerModel regeneration cycle", () => {
   });
 
   it("draws brine before backwash in an upflow work pattern, and pre-fills in absorbSaltMode 1", () => {
-    const up = new SoftenerModel({ startTime: START, settings: { workPattern: 3 }, household: { persons: 0 } });
+    const up = new SoftenerModel({ startTime: START, settings: { workPattern: 3 }, family: { persons: 0 } });
     expect(stationsOf([...up.startRegeneration(), ...run(up, 4 * 3600)]).map((s) => s.station)).toEqual([
       2, 1, 4, 3, 0,
     ]);
-    const pre = new SoftenerModel({ startTime: START, settings: { absorbSaltMode: 1 }, household: { persons: 0 } });
+    const pre = new SoftenerModel({ startTime: START, settings: { absorbSaltMode: 1 }, family: { persons: 0 } });
     expect(pre.regenerationSteps()).toEqual([3, 6, 1, 2, 4]);
     const filter = new SoftenerModel({ startTime: START, settings: { workPattern: 6 } });
     expect(filter.regenerationSteps()).toEqual([1, 4]);
@@ -50,7 +50,7 @@ describe("SoftenerModel regeneration cycle", () => {
   });
 
   it("reports the seconds left in a station and advances on forced switch", () => {
-    const m = new SoftenerModel({ startTime: START, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: START, family: { persons: 0 } });
     m.startRegeneration();
     m.tick(120);
     expect(m.snapshot().stationRemainingSeconds).toBe(8 * 60);
@@ -131,7 +131,7 @@ describe("work patterns", () => {
     const m = new SoftenerModel({
       startTime: START,
       settings: { maximumRegenerationIntervalDay: 2 },
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     const events = run(m, 3 * 86_400, 600);
     const starts = events.filter((e) => e.type === "regeneration-start");
@@ -160,7 +160,7 @@ describe("vacation, closes and clock", () => {
   });
 
   it("closes on excessive flow (1025), continuous use (769) and injected leaks (513); forced switch reopens", () => {
-    const a = new SoftenerModel({ startTime: START, household: { persons: 0 }, settings: { flowRateOff: 40 } });
+    const a = new SoftenerModel({ startTime: START, family: { persons: 0 }, settings: { flowRateOff: 40 } });
     const ev = a.injectDraw(80, 60);
     expect(ev.find((e) => e.type === "close")).toMatchObject({ closeReason: 1025 });
     expect(a.snapshot()).toMatchObject({ station: 5, closeReason: 1025, flowRateLpm: 0 });
@@ -169,7 +169,7 @@ describe("vacation, closes and clock", () => {
     expect(reopened.map((e) => e.type)).toEqual(["reset", "station"]);
     expect(a.snapshot().station).toBe(0);
 
-    const b = new SoftenerModel({ startTime: START, household: { persons: 0 }, settings: { continuousWaterTime: 30 } });
+    const b = new SoftenerModel({ startTime: START, family: { persons: 0 }, settings: { continuousWaterTime: 30 } });
     b.injectDraw(5, 3600);
     const closeAt = run(b, 3600, 45).find((e) => e.type === "close");
     expect(closeAt).toMatchObject({ closeReason: 769, at: START + 30 * 60_000 });
@@ -183,7 +183,7 @@ describe("vacation, closes and clock", () => {
   });
 
   it("syncs the clock and keeps a running station's remaining time", () => {
-    const m = new SoftenerModel({ startTime: START, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: START, family: { persons: 0 } });
     m.startRegeneration();
     m.tick(60);
     const target = Date.UTC(2025, 5, 1, 8, 0, 0);
@@ -193,7 +193,7 @@ describe("vacation, closes and clock", () => {
   });
 
   it("advances timeScale simulated seconds per real second", () => {
-    const m = new SoftenerModel({ startTime: START, timeScale: 60, household: { persons: 0 } });
+    const m = new SoftenerModel({ startTime: START, timeScale: 60, family: { persons: 0 } });
     m.advanceReal(90);
     expect(m.clock - START).toBe(90 * 60 * 1000);
     m.startRegeneration();

@@ -16,7 +16,7 @@ const DAY = 86_400_000;
  * Share of a household's daily water use in each local hour 0–23 (a residential diurnal curve: morning peak
  * 06–09, evening peak 18–22, little at night). Normalised when used, so it need not sum to exactly 1.
  */
-export const HOUSEHOLD_PROFILE: readonly number[] = [
+export const FAMILY_PROFILE: readonly number[] = [
   0.006, 0.003, 0.002, 0.002, 0.004, 0.02, 0.08, 0.11, 0.08, 0.05, 0.04, 0.04, 0.05, 0.04, 0.03, 0.03, 0.04, 0.06, 0.08,
   0.09, 0.08, 0.06, 0.035, 0.02,
 ];
@@ -25,12 +25,12 @@ export const HOUSEHOLD_PROFILE: readonly number[] = [
 const MEAN_DRAW_L = 15;
 
 /** Household whose water the valve meters. */
-export interface HouseholdOptions {
+export interface FamilyOptions {
   /** People living there (default 3). */
   persons?: number;
   /** Soft water each person uses per day, L (default 150). */
   litresPerPersonPerDay?: number;
-  /** Share of daily use per local hour, 24 values (default {@link HOUSEHOLD_PROFILE}). */
+  /** Share of daily use per local hour, 24 values (default {@link FAMILY_PROFILE}). */
   profile?: readonly number[];
 }
 
@@ -46,7 +46,7 @@ export interface SoftenerModelOptions {
   utcOffsetMinutes?: number;
   /** Simulated seconds per real second, used by {@link SoftenerModel.advanceReal} (default 1). */
   timeScale?: number;
-  household?: HouseholdOptions;
+  family?: FamilyOptions;
   /** Operating exchange capacity of the resin, g CaCO₃ per L resin (default 45). */
   exchangeCapacityGPerL?: number;
   /** Salt dissolving (station 6) in pre-fill mode (absorbSaltMode 1), min (default 60). */
@@ -218,9 +218,9 @@ export class SoftenerModel {
     this.nowMs = Math.round(start);
     this.offsetMs = Math.round((options.utcOffsetMinutes ?? 0) * MINUTE);
     this.rng = new Rng(options.seed ?? 1);
-    const persons = options.household?.persons ?? 3;
-    const perPerson = options.household?.litresPerPersonPerDay ?? 150;
-    const profile = options.household?.profile ?? HOUSEHOLD_PROFILE;
+    const persons = options.family?.persons ?? 3;
+    const perPerson = options.family?.litresPerPersonPerDay ?? 150;
+    const profile = options.family?.profile ?? FAMILY_PROFILE;
     if (profile.length !== 24) throw new SoftenerError("invalid", "household profile needs 24 hourly values");
     const sum = profile.reduce((a, b) => a + b, 0) || 1;
     this.expectedDailyL = persons * perPerson;
@@ -565,7 +565,7 @@ export class SoftenerModel {
     this.scheduleNextDraw();
   }
 
-  private startHouseholdDraw(): void {
+  private startFamilyDraw(): void {
     const flowLpm = this.rng.between(4, 12);
     const litres = this.rng.between(3, 2 * MEAN_DRAW_L - 3);
     const ms = Math.max(1000, Math.round((litres / flowLpm) * MINUTE));
@@ -579,7 +579,7 @@ export class SoftenerModel {
 
   private processDue(): void {
     if (this.draw && this.nowMs >= this.draw.endsAt) this.endDraw();
-    if (!this.draw && this.nowMs >= this.nextDrawAt) this.startHouseholdDraw();
+    if (!this.draw && this.nowMs >= this.nextDrawAt) this.startFamilyDraw();
     if (this.cycle && this.nowMs >= this.cycle.endsAt) this.enterStep(this.cycle.index + 1);
     this.checkCloses();
     const day = this.localDay();

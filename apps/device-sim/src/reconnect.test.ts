@@ -99,7 +99,7 @@ describe("a simulated device the broker refuses (fake timers)", () => {
       brokerUrl: broker.url,
       mac,
       secret: "secret-0123456789abcdef",
-      household: { persons: 0 },
+      family: { persons: 0 },
       random: () => 0.5, // every delay is 3/4 of its ceiling
     });
     devices.push(d);

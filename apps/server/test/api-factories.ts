@@ -30,7 +30,7 @@ export interface TestUser {
 }
 
 /** A household created through the API, with the devices placed in it. */
-export interface TestHousehold {
+export interface TestFamily {
   /** The family id. */
   id: string;
   /** In the order given; each with its MAC (12 upper-case hex digits) and its factory secret in clear. */
@@ -67,12 +67,12 @@ export const signUpOwner = signUpUser;
  * or their provisioning data) and places them in it in that order (the device rows' family, as a bound device has).
  * @throws Error when the create call does not answer 200.
  */
-export async function householdWithDevices(
+export async function familyWithDevices(
   t: AppAndDb,
   owner: Caller,
   devices: number | DeviceProvisioning[] = 0,
   opts: { name?: string; address?: Partial<typeof ADDRESS> } = {},
-): Promise<TestHousehold> {
+): Promise<TestFamily> {
   const created = await call(t.app, endpoints.createFamily, {
     as: owner,
     body: { name: opts.name ?? "Home", ...ADDRESS, ...opts.address },
@@ -86,7 +86,7 @@ export async function householdWithDevices(
           name: `Softener ${i + 1}`,
         }))
       : devices;
-  const placed: TestHousehold["devices"] = [];
+  const placed: TestFamily["devices"] = [];
   for (const spec of specs) {
     const { id } = await provisionDevice(t.db, spec);
     placed.push({ id, mac: spec.mac, secret: spec.secret, name: spec.name });
@@ -106,33 +106,33 @@ export async function householdWithDevices(
 }
 
 /**
- * Adds `user` to `household` as a member (not administrator) by its membership row (test/factories.ts
+ * Adds `user` to `family` as a member (not administrator) by its membership row (test/factories.ts
  * `insertMember`), joined at `opts.at` (ISO 8601 UTC; default now) — no share code, no message.
  */
 export async function addMember(
   t: { db: Db },
-  household: { id: string } | string,
+  family: { id: string } | string,
   user: { userId: string } | string,
   opts: { at?: string } = {},
 ): Promise<void> {
-  const familyId = typeof household === "string" ? household : household.id;
+  const familyId = typeof family === "string" ? family : family.id;
   const userId = typeof user === "string" ? user : user.userId;
   await insertMember(t.db, familyId, userId, false, opts.at);
 }
 
 /**
- * Adds `member` to `household` the way the app does (spec §4): `admin` fetches the share code
+ * Adds `member` to `family` the way the app does (spec §4): `admin` fetches the share code
  * (GET trans-to-other-member-qr-code), `member` joins with it (POST analysis-code).
  * @returns what analysis-code answered.
  * @throws Error when either call does not answer 200.
  */
 export async function joinWithShareCode(
   app: FastifyInstance,
-  household: { id: string } | string,
+  family: { id: string } | string,
   admin: Caller,
   member: Caller,
 ): Promise<TShareAnalysis> {
-  const familyId = typeof household === "string" ? household : household.id;
+  const familyId = typeof family === "string" ? family : family.id;
   const share = await call(app, endpoints.getShareCode, { as: admin, query: { familyId } });
   if (share.status !== 200) throw new Error(`share code failed: ${share.text}`);
   const joined = await call(app, endpoints.analysisCode, { as: member, query: { code: share.result.code } });

@@ -44,7 +44,7 @@ export async function insertUser(
  * Inserts the household "<name>'s" without an address, with `adminId` as its administrator (spec §6).
  * @returns the household's id.
  */
-export async function insertHousehold(
+export async function insertFamily(
   db: Db,
   name: string,
   adminId: string,

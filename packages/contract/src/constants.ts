@@ -223,7 +223,7 @@ export const HUB_CLOSE_ERRORS = {
    * Sent with allowReconnect: true — the reconnected connection carries the user's remaining households; the app
    * reads its household list again.
    */
-  householdAccessEnded: "Access to a household has ended.",
+  familyAccessEnded: "Access to a household has ended.",
   /**
    * Hubs 1 and 2: every session of the user ended (password changed or reset, account deleted). Sent with
    * allowReconnect: false; the app asks the token endpoint, whose refusal says why, and goes to Login saying it.

@@ -89,7 +89,7 @@ async function newDevice(): Promise<SetupModeDevice> {
     generation: "new",
     serverUrl: cloud.serverUrl,
     timing: FAST,
-    softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, household: { persons: 0 } },
+    softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, family: { persons: 0 } },
   });
   await device.start();
   return device;

@@ -85,7 +85,7 @@ async function makeDevice(
     timing: FAST,
     apPort: 0,
     lanPort: 0,
-    softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, household: { persons: 0 } },
+    softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, family: { persons: 0 } },
     ...extra,
   });
   const seen: SetupStatus[] = [];

@@ -1,11 +1,11 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  householdWithDevices,
+  familyWithDevices,
   joinWithShareCode,
   signUpOwner,
   signUpUser,
-  type TestHousehold,
+  type TestFamily,
   type TestUser,
 } from "../../test/api-factories.ts";
 import { call } from "../../test/call.ts";
@@ -145,13 +145,13 @@ function countReads(t: TestApp) {
 describe("the family device list and its checks, cached per process", () => {
   let t: TestApp;
   let owner: TestUser;
-  let home: TestHousehold;
+  let home: TestFamily;
   const list = (as: string, familyId = home.id) => call(t, endpoints.getFamilyDevices, { as, query: { familyId } });
 
   beforeAll(async () => {
     t = await createTestApp();
     owner = await signUpOwner(t.app);
-    home = await householdWithDevices(t, owner, 2);
+    home = await familyWithDevices(t, owner, 2);
   });
   afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
@@ -231,7 +231,7 @@ describe("the family device list and its checks, cached per process", () => {
 
   it("a transferred administrator role is seen at once: the old administrator loses admin-only calls", async () => {
     const other = await signUpOwner(t.app);
-    const cabin = await householdWithDevices(t, other, 0, { name: "Cabin" });
+    const cabin = await familyWithDevices(t, other, 0, { name: "Cabin" });
     const heir = await signUpUser(t.app);
     await joinWithShareCode(t.app, cabin, other, heir);
     const share = () => call(t, endpoints.getShareCode, { as: other, query: { familyId: cabin.id } });
@@ -248,7 +248,7 @@ describe("the family device list and its checks, cached per process", () => {
 
   it("a password change refuses the old tokens of every session on the very next request", async () => {
     const user = await signUpOwner(t.app);
-    const mine = await householdWithDevices(t, user, 1, { name: "Flat" });
+    const mine = await familyWithDevices(t, user, 1, { name: "Flat" });
     const second = await signIn(t.app, user.email, user.password);
     expect((await list(user.token, mine.id)).status).toBe(200);
     expect((await list(`Bearer ${second.access}`, mine.id)).status).toBe(200);
@@ -279,7 +279,7 @@ describe("cache lifetime and token expiry", () => {
     const t = await createTestApp({ env: { AUTH_CACHE_MS: "200" } });
     try {
       const owner = await signUpOwner(t.app);
-      const home = await householdWithDevices(t, owner, 1);
+      const home = await familyWithDevices(t, owner, 1);
       const list = () => call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId: home.id } });
       expect((await list()).status).toBe(200);
       await t.db.deleteFrom("family_members").where("family_id", "=", home.id).execute();
@@ -293,7 +293,7 @@ describe("cache lifetime and token expiry", () => {
     const t = await createTestApp({ env: { AUTH_CACHE_MS: "0" } });
     try {
       const owner = await signUpOwner(t.app);
-      const home = await householdWithDevices(t, owner, 1);
+      const home = await familyWithDevices(t, owner, 1);
       const reads = countReads(t);
       for (let i = 0; i < 5; i++) {
         expect((await call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId: home.id } })).status).toBe(
@@ -313,7 +313,7 @@ describe("cache lifetime and token expiry", () => {
     const t = await createTestApp({ now: () => new Date(at) });
     try {
       const owner = await signUpOwner(t.app);
-      const home = await householdWithDevices(t, owner, 1);
+      const home = await familyWithDevices(t, owner, 1);
       const list = () => call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId: home.id } });
       expect((await list()).status).toBe(200);
       expect(t.app.auth.cachedTokenChecks).toBe(1);

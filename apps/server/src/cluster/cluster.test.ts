@@ -366,7 +366,7 @@ describe.skipIf(why !== null)("cluster: two server processes behind nginx", () =
       tickMs: 100,
       telemetryIntervalMs: 3_600_000,
       reconnectPeriodMs: 200,
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     await softener.start();
   }, 150_000);

@@ -31,7 +31,7 @@ export interface MessagesTable {
 /** One source of messages, written with them in one transaction; `published_at` = hub 2 and push claimed. */
 export interface MessageSourcesTable {
   source_key: string;
-  /** device-event | offline | salt-low | announcement | test */
+  /** device-event | offline | salt-low | announcement | test | after-sale | family (migration 0022: was household) */
   kind: string;
   device_id: string | null;
   created_at: string;

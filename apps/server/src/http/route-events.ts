@@ -83,14 +83,14 @@ export const ROUTE_EVENTS: Partial<Record<keyof typeof endpoints, RouteEventDecl
   },
   deleteFamily: {
     // The members are gone once it is deleted: the caller's other phones hear it as theirs; the others' hub-1
-    // connections close with HouseholdAccessEnded and their app reads its households again.
+    // connections close with FamilyAccessEnded and their app reads its households again.
     publishes: ({ userId, params }) => ({ kind: "family", familyId: field(params, "id"), userId }),
   },
   withdrawFromFamily: { publishes: ({ userId, grant }) => ({ kind: "member", familyId: grant?.familyId, userId }) },
   updateFamilyAvatar: familyChange("family"),
   updateFamilyName: familyChange("family"),
   updateFamilyAddress: familyChange("family"),
-  // The removed member's hub-1 connections close with HouseholdAccessEnded; the others hear this event.
+  // The removed member's hub-1 connections close with FamilyAccessEnded; the others hear this event.
   removeFamilyUser: familyChange("member"),
   transferAdministrator: {
     publishes: ({ grant, query }) => ({ kind: "member", familyId: grant?.familyId, userId: field(query, "userId") }),

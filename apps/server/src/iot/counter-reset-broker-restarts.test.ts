@@ -70,7 +70,7 @@ describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto res
       telemetryIntervalMs: 100,
       reconnectPeriodMs: 100,
       reconnectMaxMs: 300,
-      household: { persons: 5 },
+      family: { persons: 5 },
     });
     sims.push(sim);
     return sim;

@@ -87,7 +87,7 @@ describe.each(ENGINES)("counter resets across server and device restarts on %s",
       telemetryIntervalMs: 100,
       reconnectPeriodMs: 100,
       reconnectMaxMs: 200,
-      household: { persons: 5 },
+      family: { persons: 5 },
     });
     sims.push(sim);
     return sim;

@@ -56,7 +56,7 @@ function device(
     tickMs: 50,
     telemetryIntervalMs: 200,
     reconnectPeriodMs: 0,
-    household: { persons: 0 },
+    family: { persons: 0 },
     ...extra,
   });
   started.push(d);

@@ -66,7 +66,7 @@ describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security"
       tickMs: 100,
       telemetryIntervalMs: 60_000,
       reconnectPeriodMs: 200,
-      household: { persons: 0 },
+      family: { persons: 0 },
     });
     devices.push(d);
     return d;

@@ -47,11 +47,11 @@ export function endSessionAccess(
 /**
  * The membership cache's `onLost`: a connected user no longer belongs to `familyIds` (removed, left, household
  * deleted; every process sees it in its own membership reload after `family.members-changed`). Their hub-1
- * connections close with `HouseholdAccessEnded` and allowReconnect: true, so the app notices at once and its
+ * connections close with `FamilyAccessEnded` and allowReconnect: true, so the app notices at once and its
  * reconnect carries the user's remaining households. Hub 2 stays: it carries the user's own messages (the removal
  * notice). Never throws: a failure is logged.
  */
-export function endHouseholdAccess(
+export function endFamilyAccess(
   membership: ClosingMembership,
   log: Pick<FastifyBaseLogger, "debug" | "error">,
   userId: string,
@@ -61,7 +61,7 @@ export function endHouseholdAccess(
     let closed = 0;
     for (const client of [...membership.connectionsOf(userId)]) {
       if (client.hub !== "deviceChange" || client.closed) continue;
-      client.close(HubCloseReason.HouseholdAccessEnded, true);
+      client.close(HubCloseReason.FamilyAccessEnded, true);
       closed++;
     }
     if (closed > 0) log.debug({ userId, familyIds, closed }, "realtime: household access ended");

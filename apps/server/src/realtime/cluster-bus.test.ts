@@ -439,7 +439,7 @@ describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", 
     expect(removed.status).toBe(200);
     const removalError = await bob2.closed;
     const removalCloseMs = Date.now() - started;
-    expect(String(removalError)).toContain(HubCloseReason.HouseholdAccessEnded);
+    expect(String(removalError)).toContain(HubCloseReason.FamilyAccessEnded);
     expect(removalCloseMs).toBeLessThan(1000);
     await waitFor(() => bob2Messages.messages.length > 0, 1000);
     const removalMs = Date.now() - started;

@@ -59,7 +59,7 @@ export function deliverDeviceChange(
  * A domain event (contract ZDomainEvent; docs/messages-push.md "Domain events") → `DomainEvent(event)` on every hub-1
  * connection of its user and of every member of its household, each connection once. The user hears it at once: a
  * household deleted or left is no longer theirs once its membership reloads, which closes their hub-1 connections
- * (HouseholdAccessEnded), and the event must come before that close. The members hear it once the household's
+ * (FamilyAccessEnded), and the event must come before that close. The members hear it once the household's
  * membership is known again (as device changes wait), so a member who just joined hears the event of their joining.
  */
 export function deliverDomainEvent(membership: DeliveryMembership, event: TDomainEvent): void {

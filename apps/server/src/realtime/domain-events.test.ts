@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type Endpoint, endpoints, HUB_METHODS, HUB_PATHS, type TDomainEvent } from "@aquapilot/contract";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDRESS, householdWithDevices, signUpUser, type TestUser } from "../../test/api-factories.ts";
+import { ADDRESS, familyWithDevices, signUpUser, type TestUser } from "../../test/api-factories.ts";
 import { type CallOptions, call, nameOf } from "../../test/call.ts";
 import { insertMember } from "../../test/factories.ts";
 import { bearer, createTestApp, type TestApp } from "../../test/helpers.ts";
@@ -428,7 +428,7 @@ describe("domain events: every mutating call reaches the others' open hub-1 sess
   });
 
   async function fixture(): Promise<Fixture> {
-    const home = await householdWithDevices(t, users.admin, 1);
+    const home = await familyWithDevices(t, users.admin, 1);
     const [device] = home.devices;
     await insertMember(t.db, home.id, users.member.userId, false);
     await insertMember(t.db, home.id, users.extra.userId, false);

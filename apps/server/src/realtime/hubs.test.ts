@@ -407,10 +407,10 @@ describe("hub 1: DeviceChangContentTypeMessage", () => {
       h.bus.publish({ type: "family.members-changed", familyId: "F1" });
       const error = await bob.closedWith;
       expect(Date.now() - started).toBeLessThan(1000);
-      expect(String(error)).toContain(HubCloseReason.HouseholdAccessEnded);
+      expect(String(error)).toContain(HubCloseReason.FamilyAccessEnded);
       expect(await raw.closed).toBe(1000);
-      expect(raw.records.at(-1)).toEqual({ type: 7, error: HubCloseReason.HouseholdAccessEnded, allowReconnect: true });
-      expect(String(await reconnectingWith)).toContain(HubCloseReason.HouseholdAccessEnded);
+      expect(raw.records.at(-1)).toEqual({ type: 7, error: HubCloseReason.FamilyAccessEnded, allowReconnect: true });
+      expect(String(await reconnectingWith)).toContain(HubCloseReason.FamilyAccessEnded);
       await reconnected;
 
       // F1's members and bob's own messages hub are untouched; bob's reconnected connection hears F2, not F1

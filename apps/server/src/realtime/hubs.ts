@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Bus, BusEvent } from "../bus.ts";
-import { endHouseholdAccess, endSessionAccess, endUserAccess } from "./access-ended.ts";
+import { endFamilyAccess, endSessionAccess, endUserAccess } from "./access-ended.ts";
 import { type ConnectionLimits, type HubClient, type HubName, Negotiations } from "./connection.ts";
 import { ConnectionSlots } from "./connection-slots.ts";
 import { type ConnectionTokenClaims, ConnectionTokens } from "./connection-token.ts";
@@ -80,7 +80,7 @@ class HubServer implements Hubs {
     this.tokenUses = new TokenUses(tokens.claims ?? null, log);
     this.revocations = new Revocations(options.negotiateTimeoutMs);
     this.membership = new MembershipCache(auth, log, undefined, (userId, familyIds) =>
-      endHouseholdAccess(this.membership, log, userId, familyIds),
+      endFamilyAccess(this.membership, log, userId, familyIds),
     );
     this.slots = new ConnectionSlots(options.maxConnectionsPerUser, {
       live: (userId) => this.membership.connectionCount(userId),
@@ -230,7 +230,7 @@ class HubServer implements Hubs {
  * connection of F's members (membership cached per connected user, refreshed on `family.members-changed`);
  * `domain.event` → `DomainEvent(event)` on every hub-1 connection of the members of its household and of its user;
  * a member who no longer belongs to F (removed, left, F deleted) has their hub-1 connections closed with
- * `HouseholdAccessEnded`, allowReconnect: true (the user's other families come back); `user.revoked` closes that user's
+ * `FamilyAccessEnded`, allowReconnect: true (the user's other families come back); `user.revoked` closes that user's
  * connections on both hubs and `session.ended` that session's, allowReconnect: false.
  *
  * Call it before `app.listen()` / `app.ready()`: it registers the negotiate routes and a `preClose` hook, and

@@ -40,7 +40,7 @@ export const HubCloseReason = {
    * Bus `family.members-changed` after which the user no longer belongs to a family: their hub-1 connections
    * (allowReconnect: true, so their other families come back with the reconnect).
    */
-  HouseholdAccessEnded: HUB_CLOSE_ERRORS.householdAccessEnded,
+  FamilyAccessEnded: HUB_CLOSE_ERRORS.familyAccessEnded,
   /** Shutdown or restart (allowReconnect: true). */
   ShuttingDown: "Server is shutting down.",
   /**

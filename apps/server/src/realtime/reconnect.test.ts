@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { insertHousehold, insertMember, insertUser } from "../../test/factories.ts";
+import { insertFamily, insertMember, insertUser } from "../../test/factories.ts";
 import { RecordingDevicePort } from "../../test/helpers.ts";
 import { buildApp, createLogger } from "../app.ts";
 import { InProcessBus } from "../bus.ts";
@@ -106,7 +106,7 @@ describe.each(ENGINES)("reconnect suite on %s", (engine) => {
     await s.bus.close();
   }
 
-  function publishToEveryHousehold(s: Server, tag: string): void {
+  function publishToEveryFamily(s: Server, tag: string): void {
     for (const familyId of families) {
       s.bus.publish({
         type: "device.changed",
@@ -123,12 +123,12 @@ describe.each(ENGINES)("reconnect suite on %s", (engine) => {
     server = await startServer();
     const db = database.db;
     const solo = await insertUser(db, "solo");
-    families.push(await insertHousehold(db, "solo", solo));
+    families.push(await insertFamily(db, "solo", solo));
     const users: Array<{ id: string; familyId: string }> = [];
     for (let h = 0; h < HOUSEHOLDS; h++) {
       const members: string[] = [];
       for (let m = 0; m < USERS / HOUSEHOLDS; m++) members.push(await insertUser(db, `member-${h}-${m}`));
-      const familyId = await insertHousehold(db, `house-${h}`, members[0]);
+      const familyId = await insertFamily(db, `house-${h}`, members[0]);
       for (const member of members.slice(1)) await insertMember(db, familyId, member, false);
       families.push(familyId);
       for (const id of members) users.push({ id, familyId });
@@ -183,7 +183,7 @@ describe.each(ENGINES)("reconnect suite on %s", (engine) => {
     const total = SOLO_CLIENTS + USERS * CLIENTS_PER_USER;
     expect(clients).toHaveLength(total);
     expect(server.hubs.connectionCount()).toBe(total);
-    publishToEveryHousehold(server, "before");
+    publishToEveryFamily(server, "before");
     await waitFor(() => clients.every((c) => c.received.length === 1), 20_000, "delivery before the restart");
 
     const stoppedAt = Date.now();
@@ -203,7 +203,7 @@ describe.each(ENGINES)("reconnect suite on %s", (engine) => {
     expect(clients.filter((c) => c.closed)).toHaveLength(0);
     await waitFor(() => server.hubs.connectionCount() === total, 10_000, "server-side connection count");
 
-    publishToEveryHousehold(server, "after");
+    publishToEveryFamily(server, "after");
     await waitFor(() => clients.every((c) => c.received.length === 2), 20_000, "delivery after the restart");
     // Each client got exactly its own household's change, before and after; nothing of anyone else's.
     for (const c of clients) expect(c.received).toEqual([c.familyId, c.familyId]);

@@ -2,7 +2,7 @@ import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, describeEndpoint } from "../../test/call.ts";
 import { ENGINES } from "../../test/databases.ts";
-import { insertHousehold, insertUser } from "../../test/factories.ts";
+import { insertFamily, insertUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
 import { hashPassword } from "../auth/passwords.ts";
@@ -380,7 +380,7 @@ describe.each(ENGINES)("guessing on %s", (engine) => {
   describeEndpoint(endpoints.analysisCode, "share-code guessing", () => {
     it("joining by share code: 30 scans per 15 minutes per address, then 429; another address is unaffected", async () => {
       const admin = await user("admin@example.com", "right-pass-1");
-      await insertHousehold(t.db, "Admin", admin);
+      await insertFamily(t.db, "Admin", admin);
       await user("joiner@example.com", "right-pass-1");
       const signedIn = await token("joiner@example.com", "right-pass-1", "192.0.2.20");
       const authorization = `Bearer ${signedIn.json().access_token}`;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ACTIVATION_NONCE_SECONDS, endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { insertFamily, insertMember, insertUser } from "../../../test/factories.ts";
 import { requireAccess } from "../../auth/access.ts";
 import { InProcessBus } from "../../bus.ts";
 import { AppError } from "../../http/errors.ts";
@@ -54,7 +54,7 @@ describe.each(ENGINES)("activation codes and binding on %s", (engine) => {
     tdb = await openTestDatabase(engine);
     const now = new Date().toISOString();
     for (const name of ["ann", "bob", "cat"]) users[name] = await insertUser(tdb.db, name, now);
-    for (const name of ["ann", "bob"]) families[name] = await insertHousehold(tdb.db, name, users[name], now);
+    for (const name of ["ann", "bob"]) families[name] = await insertFamily(tdb.db, name, users[name], now);
     // cat is a member of ann's household, not its administrator.
     await insertMember(tdb.db, families.ann, users.cat, false, now);
     for (const n of [1, 2, 3, 4, 5, 6]) {

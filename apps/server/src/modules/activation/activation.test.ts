@@ -8,7 +8,7 @@ import {
 } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  householdWithDevices,
+  familyWithDevices,
   joinWithShareCode,
   signUpOwner,
   signUpUser,
@@ -319,7 +319,7 @@ describeEndpoint(endpoints.bindDevice, "with a pairing code from activation, ove
     owner = await signUpOwner(t.app, "owner@bind.test");
     member = await signUpUser(t.app, "member@bind.test");
     outsider = await signUpUser(t.app, "outsider@bind.test");
-    homeId = (await householdWithDevices(t, owner, 0, { name: "Home" })).id;
+    homeId = (await familyWithDevices(t, owner, 0, { name: "Home" })).id;
     await joinWithShareCode(t.app, homeId, owner, member);
     await provisionDevice(t.db, { mac: MAC, secret: SECRET, name: "New softener", model: "AQ-S35" });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { insertFamily, insertMember, insertUser } from "../../../test/factories.ts";
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { provisionDevice } from "../devices/provision.ts";
@@ -41,7 +41,7 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
     const now = new Date(ms).toISOString();
     for (const name of ["ann", "bob", "eve"])
       users[name] = await insertUser(tdb.db, name, now, { email: `${name}@x.test` });
-    familyId = await insertHousehold(tdb.db, "ann", users.ann, now);
+    familyId = await insertFamily(tdb.db, "ann", users.ann, now);
     await insertMember(tdb.db, familyId, users.bob, false, now);
     deviceId = (await provisionDevice(tdb.db, { mac: "0AA5A1E0D001", secret: "s", name: "Cellar" })).id;
     await tdb.db.updateTable("devices").set({ family_id: familyId }).where("id", "=", deviceId).execute();

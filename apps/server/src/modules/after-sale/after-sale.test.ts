@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, householdWithDevices, signUpUser } from "../../../test/api-factories.ts";
+import { addMember, familyWithDevices, signUpUser } from "../../../test/api-factories.ts";
 import { call, describeEndpoint, nameOf } from "../../../test/call.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { runAfterSaleCli } from "../../cli/after-sale.ts";
@@ -28,7 +28,7 @@ describe("after-sales requests over HTTP (spec §7)", () => {
       ids[who] = user.userId;
       tokens[who] = user.token;
     }
-    const home = await householdWithDevices(t, tokens.owner, [
+    const home = await familyWithDevices(t, tokens.owner, [
       { mac: "0AA5A1E00001", secret: "s", name: "Kitchen softener", model: "AQ-S35" },
     ]);
     familyId = home.id;

@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { householdWithDevices, signUpUser } from "../../../test/api-factories.ts";
+import { familyWithDevices, signUpUser } from "../../../test/api-factories.ts";
 import { call } from "../../../test/call.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 
@@ -17,10 +17,10 @@ describe("the configured latest firmware version", () => {
 
   it("is what query-ota-version offers as the latest version", async () => {
     const owner = await signUpUser(t.app);
-    const household = await householdWithDevices(t, owner.token, 1);
+    const family = await familyWithDevices(t, owner.token, 1);
     const answer = await call(t.app, endpoints.queryOtaVersion, {
       as: owner.token,
-      query: { deviceId: household.devices[0].id },
+      query: { deviceId: family.devices[0].id },
     });
     expect(answer.status).toBe(200);
     expect(answer.body.result).toMatchObject({ latestVersion: "9.9.9", updateAvailable: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
-import { insertHousehold, insertUser } from "../../../test/factories.ts";
+import { insertFamily, insertUser } from "../../../test/factories.ts";
 import { requireAccess } from "../../auth/access.ts";
 import { type BusEvent, InProcessBus } from "../../bus.ts";
 import { AppError } from "../../http/errors.ts";
@@ -24,7 +24,7 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
     const now = new Date().toISOString();
     for (const name of ["ann", "bob"]) {
       users[name] = await insertUser(tdb.db, name, now);
-      families[name] = await insertHousehold(tdb.db, name, users[name], now);
+      families[name] = await insertFamily(tdb.db, name, users[name], now);
     }
     for (const n of [1, 2, 3]) {
       devices.push((await provisionDevice(tdb.db, { mac: `02BB0000000${n}`, secret: `s${n}`, name: `D${n}` })).id);

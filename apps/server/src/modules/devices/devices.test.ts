@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  householdWithDevices,
+  familyWithDevices,
   joinWithShareCode,
   signUpOwner,
   signUpUser,
@@ -26,8 +26,8 @@ describe("devices over HTTP: binding, device screens, models, settings, external
     owner = await signUpOwner(t.app, "owner@dev.test");
     member = await signUpUser(t.app, "member@dev.test");
     stranger = await signUpOwner(t.app, "stranger@dev.test");
-    homeId = (await householdWithDevices(t, owner, 0, { name: "Home" })).id;
-    cabinId = (await householdWithDevices(t, stranger, 0, { name: "Cabin" })).id;
+    homeId = (await familyWithDevices(t, owner, 0, { name: "Home" })).id;
+    cabinId = (await familyWithDevices(t, stranger, 0, { name: "Cabin" })).id;
     await joinWithShareCode(t.app, homeId, owner, member);
     for (const [name, mac, model] of [
       ["a", "02AA00000001", "AQ-S25"],

@@ -1,9 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { householdWithDevices, signUpOwner, type TestUser } from "../../../test/api-factories.ts";
+import { familyWithDevices, signUpOwner, type TestUser } from "../../../test/api-factories.ts";
 import { call } from "../../../test/call.ts";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
-import { insertHousehold, insertUser } from "../../../test/factories.ts";
+import { insertFamily, insertUser } from "../../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { type BusEvent, InProcessBus } from "../../bus.ts";
 import { provisionDevice } from "../devices/provision.ts";
@@ -29,10 +29,7 @@ describe.each(ENGINES)("households' device lists kept per process on %s", (engin
     tdb = await openTestDatabase(engine);
     const now = new Date().toISOString();
     userId = await insertUser(tdb.db, "ann", now);
-    families.push(
-      await insertHousehold(tdb.db, "home", userId, now),
-      await insertHousehold(tdb.db, "cabin", userId, now),
-    );
+    families.push(await insertFamily(tdb.db, "home", userId, now), await insertFamily(tdb.db, "cabin", userId, now));
     for (const [i, familyId] of [families[0], families[0], families[1]].entries()) {
       const mac = `02CC0000000${i + 1}`;
       devices.push((await provisionDevice(tdb.db, { mac, secret: `s${i}`, name: `D${i}` })).id);
@@ -135,7 +132,7 @@ describe("the family device list over HTTP answers the cached list as a fresh on
   beforeAll(async () => {
     cached = await createTestApp();
     owner = await signUpOwner(cached.app, "lists@dev.test");
-    familyId = (await householdWithDevices(cached, owner, 3, { name: "Home" })).id;
+    familyId = (await familyWithDevices(cached, owner, 3, { name: "Home" })).id;
     // The same database through a second app with no caches: what the list reads from the database each time.
     fresh = await createTestApp({ database: cached.database, env: { AUTH_CACHE_MS: "0" } });
   });

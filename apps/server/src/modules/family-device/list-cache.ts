@@ -53,7 +53,7 @@ export function createFamilyDeviceLists<V>(opts: {
     clock: opts.clock,
   });
   cache.follow(opts.bus, (event) => {
-    const familyId = householdOf(event);
+    const familyId = familyOfEvent(event);
     return familyId ? [familyTag(familyId)] : [];
   });
   // The cache itself is the FamilyDeviceLists' size, clear and close.
@@ -68,7 +68,7 @@ export function createFamilyDeviceLists<V>(opts: {
 }
 
 /** The household whose device list `event` may have changed, or null. */
-function householdOf(event: BusEvent): string | null {
+function familyOfEvent(event: BusEvent): string | null {
   switch (event.type) {
     case "device.changed":
     case "family.devices-changed":

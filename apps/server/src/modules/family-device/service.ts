@@ -1,7 +1,7 @@
 import type { TFamilyDevice } from "@aquapilot/contract";
 import type { CompiledQuery } from "kysely";
 import { type DeviceGrant, requireAccess } from "../../auth/access.ts";
-import { lockFamily } from "../../auth/household-lock.ts";
+import { lockFamily } from "../../auth/family-lock.ts";
 import type { Bus } from "../../bus.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";

@@ -52,7 +52,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   afterAll(() => tdb?.close());
 
   /** A family of an administrator and `members` joined members; answers the ids. */
-  async function household(members: number) {
+  async function familyWith(members: number) {
     const admin = await insertUser(tdb.db, "admin");
     const family = await createFamily(deps, admin, { name: "Home", ...ADDRESS });
     const memberIds: string[] = [];
@@ -103,7 +103,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   });
 
   it("refuses a second administrator at the database level (partial unique index)", async () => {
-    const { familyId, memberIds } = await household(1);
+    const { familyId, memberIds } = await familyWith(1);
     const err = await tdb.db
       .updateTable("family_members")
       .set({ is_admin: 1 })
@@ -116,7 +116,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   });
 
   it("the administrator cannot leave; a member can, and loses access at once with an event", async () => {
-    const { admin, familyId, memberIds } = await household(1);
+    const { admin, familyId, memberIds } = await familyWith(1);
     const err = await withdrawFromFamily(deps, admin, familyId).catch((e) => e);
     expect((err as AppError).messageKey).toBe("family.adminCannotLeave");
     events.length = 0;
@@ -130,7 +130,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   });
 
   it("a removed member is told once, in their language, naming the household", async () => {
-    const { admin, familyId, memberIds } = await household(1);
+    const { admin, familyId, memberIds } = await familyWith(1);
     await tdb.db.updateTable("users").set({ language_type: "fr" }).where("id", "=", memberIds[0]).execute();
     const membership = (await listFamilyUsers(deps, familyId)).find((m) => m.userId === memberIds[0])!;
     await removeFamilyUser(deps, admin, membership.id);
@@ -154,7 +154,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   });
 
   it("transfers the administrator role and lists members administrator first", async () => {
-    const { admin, familyId, memberIds } = await household(2);
+    const { admin, familyId, memberIds } = await familyWith(2);
     await transferAdministrator(deps, admin, { familyId, userId: memberIds[1] });
     expect(await adminOf(familyId)).toEqual([memberIds[1]]);
     // Both sides are told; the other member is not.
@@ -193,7 +193,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
 
   it("concurrent transfers, removals and leaves always leave exactly one administrator", async () => {
     for (let round = 0; round < 8; round++) {
-      const { admin, familyId, memberIds } = await household(4);
+      const { admin, familyId, memberIds } = await familyWith(4);
       const [b, c, d, e] = memberIds;
       const ids = Object.fromEntries((await listFamilyUsers(deps, familyId)).map((m) => [m.userId, m.id] as const));
       const ops: Array<() => Promise<unknown>> = [
@@ -229,7 +229,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
 
   it("share codes: join once, harmless twice, expired, tampered, revoked, inviter no longer admin", async () => {
     const shares = createShareCodes({ ...deps, secret: new Uint8Array(32).fill(3) });
-    const { admin, familyId, memberIds } = await household(1);
+    const { admin, familyId, memberIds } = await familyWith(1);
     const guest = await insertUser(tdb.db, "guest");
     // Only the administrator may create one: the endpoint's declared rule, on this household.
     expect(endpoints.getShareCode.access.object).toMatchObject({ object: "family", role: "admin" });
@@ -299,7 +299,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
   });
 
   it("deleting a family unbinds its devices and removes members and codes in one go", async () => {
-    const { admin, familyId, memberIds } = await household(1);
+    const { admin, familyId, memberIds } = await familyWith(1);
     const deviceId = randomUUID();
     await tdb.db
       .insertInto("devices")

@@ -1,6 +1,6 @@
 import type { TFamilyUser } from "@aquapilot/contract";
 import { requireAccess } from "../../auth/access.ts";
-import { lockFamily } from "../../auth/household-lock.ts";
+import { lockFamily } from "../../auth/family-lock.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import type { FamilyDeps } from "../family/index.ts";
 import { noticeAdministratorTransferred, noticeMemberRemoved } from "../message/index.ts";

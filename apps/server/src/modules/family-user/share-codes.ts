@@ -7,7 +7,7 @@ import {
   type TShareAnalysis,
   type TShareCode,
 } from "@aquapilot/contract";
-import { lockFamily } from "../../auth/household-lock.ts";
+import { lockFamily } from "../../auth/family-lock.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { type FamilyDeps, familyCountColumns } from "../family/index.ts";

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Language, TFamily, TFamilyCreate, TPaged, TPagedQuery } from "@aquapilot/contract";
 import type { ExpressionBuilder } from "kysely";
 import { requireAccess } from "../../auth/access.ts";
-import { lockFamily } from "../../auth/household-lock.ts";
+import { lockFamily } from "../../auth/family-lock.ts";
 import type { Bus } from "../../bus.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { FamiliesTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { localizeAddress } from "../location/index.ts";
-import { noticeHouseholdDeleted } from "../message/index.ts";
+import { noticeFamilyDeleted } from "../message/index.ts";
 
 /** What the household services need: the database, the bus (membership events) and the clock. */
 export interface FamilyDeps {
@@ -206,7 +206,7 @@ export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: s
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
     await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
-    await noticeHouseholdDeleted(trx, familyId, userId, deps.now().toISOString());
+    await noticeFamilyDeleted(trx, familyId, userId, deps.now().toISOString());
     await trx.updateTable("devices").set({ family_id: null, sort: 0 }).where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_share_codes").where("family_id", "=", familyId).execute();
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).execute();

@@ -1,7 +1,7 @@
 import { endpoints, FAULT_ARTICLES, FAULT_LIST_MAX, type TFault } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../../test/databases.ts";
-import { insertHousehold, insertMember, insertUser } from "../../../test/factories.ts";
+import { insertFamily, insertMember, insertUser } from "../../../test/factories.ts";
 import { requireAccess } from "../../auth/access.ts";
 import type { Db } from "../../db/index.ts";
 import { loadArticleSeeds } from "../article/seed.ts";
@@ -163,9 +163,9 @@ describe.each(ENGINES)("fault list on %s", (engine) => {
     const now = at(NOW - 100 * DAY);
     for (const name of ["ann", "bob", "cat", "eve"]) users[name] = await insertUser(tdb.db, name, now);
     // Ann administers "ann's" (Bob is a member) and is a member of Cat's household.
-    const annHome = await insertHousehold(tdb.db, "ann", users.ann, now);
+    const annHome = await insertFamily(tdb.db, "ann", users.ann, now);
     await insertMember(tdb.db, annHome, users.bob, false, now);
-    const catHome = await insertHousehold(tdb.db, "cat", users.cat, now);
+    const catHome = await insertFamily(tdb.db, "cat", users.cat, now);
     await insertMember(tdb.db, catHome, users.ann, false, now);
     const bind = async (key: string, mac: string, name: string, familyId: string | null) => {
       devices[key] = (await provisionDevice(tdb.db, { mac, secret: "s", name })).id;

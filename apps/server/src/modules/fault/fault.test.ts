@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { endpoints, type TFault } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, householdWithDevices, signUpUser } from "../../../test/api-factories.ts";
+import { addMember, familyWithDevices, signUpUser } from "../../../test/api-factories.ts";
 import { call, describeEndpoint } from "../../../test/call.ts";
 import { ENGINES } from "../../../test/databases.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
@@ -50,7 +50,7 @@ describe.each(ENGINES)("faults over HTTP on %s", (engine) => {
       ids[w] = user.userId;
       tokens[w] = user.token;
     }
-    const home = await householdWithDevices(t, tokens.owner, [
+    const home = await familyWithDevices(t, tokens.owner, [
       { mac: "0AA5A1E0FA01", secret: "s", name: "Kitchen softener" },
       { mac: "0AA5A1E0FA02", secret: "s", name: "Garage softener" },
     ]);

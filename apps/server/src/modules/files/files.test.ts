@@ -1,6 +1,6 @@
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { householdWithDevices, joinWithShareCode, signUpUser, type TestUser } from "../../../test/api-factories.ts";
+import { familyWithDevices, joinWithShareCode, signUpUser, type TestUser } from "../../../test/api-factories.ts";
 import { type Caller, call, describeEndpoint } from "../../../test/call.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { provisionDevice } from "../devices/provision.ts";
@@ -46,7 +46,7 @@ describe("image upload (contract uploadFile) and device photos (update-device-im
     owner = await signUpUser(t.app, "owner@files.test");
     member = await signUpUser(t.app, "member@files.test");
     stranger = await signUpUser(t.app, "stranger@files.test");
-    const home = await householdWithDevices(t, owner);
+    const home = await familyWithDevices(t, owner);
     await joinWithShareCode(t.app, home, owner, member);
     await provisionDevice(t.db, { mac: "02BB00000001", secret: "secret-f", name: "Softener F", model: "AQ-S25" });
     const bound = await call(t, endpoints.bindDevice, {

@@ -66,7 +66,7 @@ export class MessageCenter {
     let created = 0;
     const meaning = describeDeviceEvent(row);
     if (meaning) {
-      created += await this.delivery.storeForHousehold(
+      created += await this.delivery.storeForFamily(
         { key: `event:${deviceId}:${eventId}`, kind: "device-event", deviceId },
         meaning,
         { progress: Math.round(row.progress ?? 0) },
@@ -135,7 +135,7 @@ export class MessageCenter {
     if (await this.delivery.sourceExists(key)) return 0;
     const notice = saltLowNotice(await readSaltStatus(this.deps.db, deviceId, this.deps.now(), "en"));
     if (!notice) return 0;
-    return this.delivery.storeForHousehold(
+    return this.delivery.storeForFamily(
       { key, kind: "salt-low", deviceId },
       { ...SALT_LOW_MEANING },
       notice.params,

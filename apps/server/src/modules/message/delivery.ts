@@ -17,7 +17,7 @@ export interface MessageLogger {
 /** What produced a set of messages; `key` is unique per recipient (messages_user_source_uq). */
 export interface MessageSource {
   key: string;
-  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test" | "after-sale" | "household";
+  kind: "device-event" | "offline" | "salt-low" | "announcement" | "test" | "after-sale" | "family";
   deviceId: string | null;
 }
 
@@ -67,7 +67,7 @@ export class MessageDelivery {
    * `params` and the device's name as parameters; stored and published like {@link store}. None when the device has
    * no household. Answers how many messages this call stored.
    */
-  storeForHousehold(
+  storeForFamily(
     source: MessageSource,
     meaning: MessageMeaning,
     params: Record<string, string | number>,

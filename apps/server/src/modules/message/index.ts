@@ -6,9 +6,9 @@ export { MessageCenter } from "./center.ts";
 export { insertSourceMessages } from "./delivery.ts";
 export {
   noticeAdministratorTransferred,
-  noticeHouseholdDeleted,
+  noticeFamilyDeleted,
   noticeMemberRemoved,
-} from "./household-notices.ts";
+} from "./family-notices.ts";
 export { messageMessages } from "./messages.ts";
 export { asLanguage, catalogueTexts } from "./presenter.ts";
 export { forwardMessagesToHub, messageModule } from "./routes.ts";

@@ -5,20 +5,20 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, householdWithDevices, signUpOwner, signUpUser } from "../../../test/api-factories.ts";
+import { addMember, familyWithDevices, signUpOwner, signUpUser } from "../../../test/api-factories.ts";
 import { call, describeEndpoint, nameOf } from "../../../test/call.ts";
 import { createTestApp, type TestApp } from "../../../test/helpers.ts";
 import { VAPID_KEY_FILE } from "../../notify/push/index.ts";
 
 /** Owner (en) and member (fr) share a household with the device "Kitchen"; the stranger is elsewhere. */
-async function household(t: TestApp, prefix: string) {
+async function newFamily(t: TestApp, prefix: string) {
   const owner = await signUpOwner(t.app, `${prefix}-owner@home.test`);
   const member = await signUpUser(t.app, `${prefix}-member@home.test`);
   const stranger = await signUpUser(t.app, `${prefix}-stranger@home.test`);
   await t.db.updateTable("users").set({ language_type: "en" }).where("id", "=", owner.userId).execute();
   await t.db.updateTable("users").set({ language_type: "fr" }).where("id", "=", member.userId).execute();
   const mac = randomUUID().replace(/-/g, "").slice(0, 12).toUpperCase();
-  const home = await householdWithDevices(t, owner, [{ mac, secret: "s", name: "Kitchen" }]);
+  const home = await familyWithDevices(t, owner, [{ mac, secret: "s", name: "Kitchen" }]);
   await addMember(t, home, member);
   return {
     ownerId: owner.userId,
@@ -58,11 +58,11 @@ async function storeEvent(
 describe("message centre over HTTP (spec §7 push-service/app/message)", () => {
   let t: TestApp;
   let clock = Date.parse("2026-03-01T08:00:00.000Z");
-  let h: Awaited<ReturnType<typeof household>>;
+  let h: Awaited<ReturnType<typeof newFamily>>;
 
   beforeAll(async () => {
     t = await createTestApp({ now: () => new Date(clock) });
-    h = await household(t, "mc");
+    h = await newFamily(t, "mc");
   });
   afterAll(() => t.close());
 
@@ -345,7 +345,7 @@ describe("push delivery through the JPush provider (real HTTP against a local JP
   });
 
   it("pushes a device alarm to each member's phone, and drops a registration JPush no longer knows", async () => {
-    const h = await household(t, "jp");
+    const h = await newFamily(t, "jp");
     await call(t.app, endpoints.appDeviceBinding, {
       as: h.owner,
       query: { registrationId: "owner-phone", platform: "android" },

@@ -38,14 +38,14 @@ export const messageMessages = catalogue(
     "message.test.content": "This is a test message. Your message centre and push notifications work.",
     "message.afterSaleAnswered.title": "After-sales request answered",
     "message.afterSaleAnswered.content": "The service team answered your request about {device}: {reply}",
-    "message.householdRemoved.title": "Removed from a household",
-    "message.householdRemoved.content":
+    "message.familyRemoved.title": "Removed from a household",
+    "message.familyRemoved.content":
       "The administrator of {family} removed you from the household. Its devices no longer appear in your app.",
-    "message.householdRemovedBy.title": "Removed from a household",
-    "message.householdRemovedBy.content":
+    "message.familyRemovedBy.title": "Removed from a household",
+    "message.familyRemovedBy.content":
       "You were removed from {family} by {administrator}. Its devices no longer appear in your app.",
-    "message.householdDeleted.title": "Household deleted",
-    "message.householdDeleted.content":
+    "message.familyDeleted.title": "Household deleted",
+    "message.familyDeleted.content":
       "{administrator} deleted the household {family}. Its devices no longer appear in your app.",
     "message.administratorReceived.title": "You are now the administrator",
     "message.administratorReceived.content": "{administrator} made you the administrator of {family}.",
@@ -81,12 +81,12 @@ export const messageMessages = catalogue(
       "message.test.content": "这是一条测试消息。您的消息中心和推送通知工作正常。",
       "message.afterSaleAnswered.title": "售后申请已回复",
       "message.afterSaleAnswered.content": "服务团队已回复您关于 {device} 的申请：{reply}",
-      "message.householdRemoved.title": "已被移出家庭",
-      "message.householdRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的 App 中。",
-      "message.householdRemovedBy.title": "已被移出家庭",
-      "message.householdRemovedBy.content": "{administrator} 已将您移出 {family}，其设备将不再显示在您的 App 中。",
-      "message.householdDeleted.title": "家庭已删除",
-      "message.householdDeleted.content": "{administrator} 已删除家庭 {family}，其设备将不再显示在您的 App 中。",
+      "message.familyRemoved.title": "已被移出家庭",
+      "message.familyRemoved.content": "{family} 的管理员已将您移出该家庭，其设备将不再显示在您的 App 中。",
+      "message.familyRemovedBy.title": "已被移出家庭",
+      "message.familyRemovedBy.content": "{administrator} 已将您移出 {family}，其设备将不再显示在您的 App 中。",
+      "message.familyDeleted.title": "家庭已删除",
+      "message.familyDeleted.content": "{administrator} 已删除家庭 {family}，其设备将不再显示在您的 App 中。",
       "message.administratorReceived.title": "您已成为管理员",
       "message.administratorReceived.content": "{administrator} 已将 {family} 的管理员转让给您。",
       "message.administratorHandedOver.title": "管理员已变更",
@@ -126,14 +126,14 @@ export const messageMessages = catalogue(
         "Este es un mensaje de prueba. Su centro de mensajes y las notificaciones push funcionan.",
       "message.afterSaleAnswered.title": "Solicitud de posventa respondida",
       "message.afterSaleAnswered.content": "El servicio técnico respondió a su solicitud sobre {device}: {reply}",
-      "message.householdRemoved.title": "Eliminado de un hogar",
-      "message.householdRemoved.content":
+      "message.familyRemoved.title": "Eliminado de un hogar",
+      "message.familyRemoved.content":
         "El administrador de {family} le ha quitado del hogar. Sus dispositivos ya no aparecen en su app.",
-      "message.householdRemovedBy.title": "Eliminado de un hogar",
-      "message.householdRemovedBy.content":
+      "message.familyRemovedBy.title": "Eliminado de un hogar",
+      "message.familyRemovedBy.content":
         "{administrator} le quitó de {family}. Sus dispositivos ya no aparecen en su app.",
-      "message.householdDeleted.title": "Hogar eliminado",
-      "message.householdDeleted.content":
+      "message.familyDeleted.title": "Hogar eliminado",
+      "message.familyDeleted.content":
         "{administrator} eliminó el hogar {family}. Sus dispositivos ya no aparecen en su app.",
       "message.administratorReceived.title": "Ahora es el administrador",
       "message.administratorReceived.content": "{administrator} le nombró administrador de {family}.",
@@ -172,14 +172,14 @@ export const messageMessages = catalogue(
       "message.test.content": "Это тестовое сообщение. Центр сообщений и push-уведомления работают.",
       "message.afterSaleAnswered.title": "Ответ на сервисную заявку",
       "message.afterSaleAnswered.content": "Сервисная служба ответила на вашу заявку по устройству {device}: {reply}",
-      "message.householdRemoved.title": "Вы удалены из дома",
-      "message.householdRemoved.content":
+      "message.familyRemoved.title": "Вы удалены из дома",
+      "message.familyRemoved.content":
         "Администратор дома «{family}» удалил вас из него. Его устройства больше не показываются в вашем приложении.",
-      "message.householdRemovedBy.title": "Вы удалены из дома",
-      "message.householdRemovedBy.content":
+      "message.familyRemovedBy.title": "Вы удалены из дома",
+      "message.familyRemovedBy.content":
         "{administrator} удалил(а) вас из дома «{family}». Его устройства больше не показываются в вашем приложении.",
-      "message.householdDeleted.title": "Дом удалён",
-      "message.householdDeleted.content":
+      "message.familyDeleted.title": "Дом удалён",
+      "message.familyDeleted.content":
         "{administrator} удалил(а) дом «{family}». Его устройства больше не показываются в вашем приложении.",
       "message.administratorReceived.title": "Теперь вы администратор",
       "message.administratorReceived.content": "{administrator} назначил(а) вас администратором дома «{family}».",
@@ -220,14 +220,14 @@ export const messageMessages = catalogue(
       "message.afterSaleAnswered.title": "Demande après-vente traitée",
       "message.afterSaleAnswered.content":
         "Le service après-vente a répondu à votre demande concernant {device} : {reply}",
-      "message.householdRemoved.title": "Retiré d'un foyer",
-      "message.householdRemoved.content":
+      "message.familyRemoved.title": "Retiré d'un foyer",
+      "message.familyRemoved.content":
         "L'administrateur de {family} vous a retiré du foyer. Ses appareils n'apparaissent plus dans votre application.",
-      "message.householdRemovedBy.title": "Retiré d'un foyer",
-      "message.householdRemovedBy.content":
+      "message.familyRemovedBy.title": "Retiré d'un foyer",
+      "message.familyRemovedBy.content":
         "{administrator} vous a retiré du foyer {family}. Ses appareils n'apparaissent plus dans votre application.",
-      "message.householdDeleted.title": "Foyer supprimé",
-      "message.householdDeleted.content":
+      "message.familyDeleted.title": "Foyer supprimé",
+      "message.familyDeleted.content":
         "{administrator} a supprimé le foyer {family}. Ses appareils n'apparaissent plus dans votre application.",
       "message.administratorReceived.title": "Vous êtes maintenant l'administrateur",
       "message.administratorReceived.content": "{administrator} vous a nommé administrateur du foyer {family}.",

@@ -13,7 +13,7 @@ export interface OfflineWatcherDeps {
   /** When this process started: no offline period is taken to begin earlier (a restart raises no false alarms). */
   startedAt: Date;
   /** Stores and delivers the alarm to the device's household. */
-  delivery: Pick<MessageDelivery, "storeForHousehold">;
+  delivery: Pick<MessageDelivery, "storeForFamily">;
 }
 
 /**
@@ -86,7 +86,7 @@ export class OfflineWatcher {
         continue;
       }
       if (isWithinOfflineGrace(since, now, this.deps.offlineMinutes)) continue;
-      created += await this.deps.delivery.storeForHousehold(
+      created += await this.deps.delivery.storeForFamily(
         { key: `offline:${r.device_id}:${since}`, kind: "offline", deviceId: r.device_id },
         { ...OFFLINE_MEANING },
         { minutes: this.deps.offlineMinutes },

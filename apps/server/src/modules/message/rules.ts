@@ -34,8 +34,8 @@ export const EVENT_TEXT_KEY: Readonly<Record<TMessageEvent, string>> = {
   "ota-finished": "message.otaFinished",
   "ota-failed": "message.otaFailed",
   "after-sale-answered": "message.afterSaleAnswered",
-  "household-removed": "message.householdRemovedBy",
-  "household-deleted": "message.householdDeleted",
+  "household-removed": "message.familyRemovedBy",
+  "household-deleted": "message.familyDeleted",
   "administrator-transferred": "message.administratorReceived",
 };
 

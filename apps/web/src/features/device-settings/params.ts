@@ -5,6 +5,6 @@ export interface DeviceParams {
 }
 
 /** Navigation params of DeviceSort (the household whose devices are sorted). */
-export interface HouseholdParams {
+export interface DeviceSortParams {
   familyId?: string;
 }

@@ -27,7 +27,7 @@ import { selectHomeFamily } from "./family-selection.ts";
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
 export async function prefetchHome(client: QueryClient): Promise<void> {
-  const household = (familyId: string) =>
+  const familyQueries = (familyId: string) =>
     Promise.all([
       prefetchForFirstMount(client, getFamilyDevicesQueryOptions(familyId)),
       prefetchForFirstMount(client, dashboardQueryOptions(familyId)),
@@ -35,16 +35,16 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
   const kept = getUserFamily(getItem("loginInfo")?.userName ?? "");
   const families = prefetchForFirstMount(client, getFamiliesQueryOptions()).then((list) => {
     const family = list && selectHomeFamily(list, kept);
-    return family && family.id !== kept ? household(family.id) : undefined;
+    return family && family.id !== kept ? familyQueries(family.id) : undefined;
   });
   // Each further call in a task of its own: a call's sending (headers, the fetch itself) is 1-5 ms on a slow phone,
   // and the six start-up calls together with start-up's own work were one task over 50 ms, which blocks input.
   await nextTask();
-  const keptHousehold = kept ? household(kept) : undefined;
+  const keptFamily = kept ? familyQueries(kept) : undefined;
   await nextTask();
   const units = prefetchForFirstMount(client, getUnitPreferencesQueryOptions());
   void warmFormats(requestLanguage());
-  await Promise.all([families, keptHousehold, units]);
+  await Promise.all([families, keptFamily, units]);
 }
 
 /**

@@ -15,7 +15,7 @@ import { newSessionId, type SetupSession, saveSession } from "./setup-session.ts
  * "MAC:TOKEN" the module handed over, then refreshes the household lists so Home shows it. Rejects with an Error
  * carrying the server's message (spec §8), shown on the progress page.
  */
-export function bindToHousehold(familyId: string, client: QueryClient): BindDevice {
+export function bindToFamily(familyId: string, client: QueryClient): BindDevice {
   return async (code) => {
     try {
       const device = await bindDevice(familyId, { code }, { loading: false });
@@ -52,7 +52,7 @@ export function startBleSetup(input: StartInput & { module: ChosenModule }): Set
     transport: createBleClientTransport(input.module),
     ssid: input.ssid,
     password: input.password,
-    bind: bindToHousehold(input.familyId, input.client),
+    bind: bindToFamily(input.familyId, input.client),
   });
   return keep({ mode: "ble", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }
@@ -63,7 +63,7 @@ export function startSmartSetup(input: StartInput & { bridge: WifiBridge }): Set
     bridge: input.bridge,
     ssid: input.ssid,
     password: input.password,
-    bind: bindToHousehold(input.familyId, input.client),
+    bind: bindToFamily(input.familyId, input.client),
   });
   return keep({ mode: "ap", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }

@@ -7,7 +7,7 @@ import { getFamiliesQueryOptions } from "../api/families.ts";
 import { invalidateOnePerTask } from "../api/query-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
-import { forgetHousehold, knownFamilyIds, lostFamilies } from "../auth/household-lost.tsx";
+import { forgetLostFamily, knownFamilyIds, lostFamilies } from "../auth/family-lost.tsx";
 import { linkFactsOf } from "../device/live-device.ts";
 import { createDeviceHubConnection, DeviceChangeChannel } from "./device-channel.ts";
 import { domainEvents, useDomainEvents } from "./domain-events.ts";
@@ -86,7 +86,7 @@ export function useChannelState(target: DeviceChangeChannel = deviceChannel()): 
  * `queryKeys.familyDevices(familyId)` with station/online from each message, and once connected — the first time as
  * after a reconnect — reads again the device queries read before the connection (the household's list and dashboard,
  * a device's info…), so a change made meanwhile is not missed. When the server closes the connection because the
- * user no longer belongs to a household (`HUB_CLOSE_ERRORS.householdAccessEnded`: removed, left, household deleted),
+ * user no longer belongs to a household (`HUB_CLOSE_ERRORS.familyAccessEnded`: removed, left, household deleted),
  * the household queries are read again at once, so Home moves to a household still theirs (the spec
  * has no text for it; the removal notice arrives as a message). Draws nothing itself: a screen that shows the channel's
  * state reads it where it shows it ({@link useChannelState}), so a state change redraws only that part.
@@ -114,14 +114,14 @@ export function useKeepDevicesLive(
       );
     });
     const offCloseError = target.onCloseError((error) => {
-      if (!error.message.includes(HUB_CLOSE_ERRORS.householdAccessEnded)) return;
+      if (!error.message.includes(HUB_CLOSE_ERRORS.familyAccessEnded)) return;
       // Which household went: the list read again, compared with the one on screen; each lost one is forgotten at
       // once (its screens leave; hub 2's notice then says who did it).
       const known = knownFamilyIds(queryClient);
       void queryClient
         .fetchQuery({ ...getFamiliesQueryOptions(), staleTime: 0 })
         .then((after) => {
-          for (const familyId of lostFamilies(known, after)) forgetHousehold(queryClient, familyId);
+          for (const familyId of lostFamilies(known, after)) forgetLostFamily(queryClient, familyId);
         })
         .catch(() => {}) // offline or signed out meanwhile: the next connection reads the list again
         .finally(() => {

@@ -158,7 +158,7 @@ describe("applyReceivedMessage", () => {
     expect(client.getQueryData(queryKeys.familyDevices("f2"))).toEqual(["cached"]);
     // The notice says who did it, in a dialog that back closes.
     await vi.waitFor(() =>
-      expect(document.querySelector('[data-testid="household-notice"]')?.textContent).toBe(
+      expect(document.querySelector('[data-testid="family-notice"]')?.textContent).toBe(
         "You were removed from Home by Ana.",
       ),
     );

@@ -5,7 +5,7 @@ import { apiBaseUrl } from "../api/api-host.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import { ensureFreshToken } from "../api/token.ts";
 import { bindPush } from "../auth/api/bind-push.ts";
-import { forgetHousehold, showHouseholdNotice } from "../auth/household-lost.tsx";
+import { forgetLostFamily, showFamilyNotice } from "../auth/family-lost.tsx";
 import { subscribeSession } from "../auth/session.ts";
 import { getNativeConfig } from "../bridge/index.ts";
 import { onPushMessageOpened } from "../bridge/push-open.ts";
@@ -75,7 +75,7 @@ export function useMessageChannelState(target: MessageChannel = messageChannel()
 }
 
 /** Whether a message tells the user they lost a household (removed from it, or it was deleted). */
-function isHouseholdLoss(message: TMessage): boolean {
+function isFamilyLoss(message: TMessage): boolean {
   return message.event === "household-removed" || message.event === "household-deleted";
 }
 
@@ -83,16 +83,16 @@ function isHouseholdLoss(message: TMessage): boolean {
  * Applies one received message to the cache: bumps the unread count at once (before the refetch answers) and
  * invalidates every message query (lists, details, the count) so open screens show it; a "household-removed" or
  * "household-deleted" notice also drops everything cached of that household, leaves its screens and shows the notice
- * (shared/auth/household-lost.tsx).
+ * (shared/auth/family-lost.tsx).
  */
 export function applyReceivedMessage(queryClient: QueryClient, message: TMessage): void {
   queryClient.setQueryData<number>(queryKeys.unreadMessageCount, (count) => unreadAfterReceive(count, message));
   void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
-  if (isHouseholdLoss(message) && message.familyId) {
+  if (isFamilyLoss(message) && message.familyId) {
     // The user lost that household: every cached read of it and its devices goes (queries of it would only answer
     // 403), an open screen of it goes Home, and the notice says who did it.
-    forgetHousehold(queryClient, message.familyId);
-    void showHouseholdNotice(message.familyId, message.title, message.content);
+    forgetLostFamily(queryClient, message.familyId);
+    void showFamilyNotice(message.familyId, message.title, message.content);
   }
 }
 
@@ -145,7 +145,7 @@ export function useMessageCenter(options: MessageCenterOptions = {}): RealtimeCh
     const offMessage = target.onMessage((message) => {
       applyReceivedMessage(queryClient, message);
       // A lost household's notice shows as a dialog (applyReceivedMessage): no toast over it.
-      if (!isHouseholdLoss(message)) notify(message);
+      if (!isFamilyLoss(message)) notify(message);
     });
     const offConnected = target.onConnected((since) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll, predicate: readBefore(since) });

@@ -85,11 +85,11 @@ describe("useDeviceChanges", () => {
     const client = new QueryClient();
     const list = queryKeys.familyDevices("f1");
     const info = [...queryKeys.deviceAll, "info", "d1"];
-    const otherHousehold = queryKeys.familyDevices("f2");
+    const otherFamily = queryKeys.familyDevices("f2");
     // Home's first calls answered before the hub connects; another household's list answered after it.
     client.setQueryData(list, [device("d1"), device("d2", { station: 5 })]);
     client.setQueryData(info, { id: "d1" });
-    client.setQueryData(otherHousehold, [], { updatedAt: 1_000_900 });
+    client.setQueryData(otherFamily, [], { updatedAt: 1_000_900 });
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
@@ -100,16 +100,16 @@ describe("useDeviceChanges", () => {
     const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
     expect(invalidated(list)).toBe(true);
     expect(invalidated(info)).toBe(true);
-    expect(invalidated(otherHousehold)).toBe(false);
+    expect(invalidated(otherFamily)).toBe(false);
 
     vi.setSystemTime(1_001_000);
     act(() => fake.send(HUB_METHODS.deviceChange, message({ station: 3 })));
     act(() => fake.send(HUB_METHODS.deviceChange, message({ deviceId: "d2", familyId: "other", station: 4 })));
     expect(client.getQueryData<TFamilyDevice[]>(list)?.map((d) => d.station)).toEqual([3, 5]);
-    client.setQueryData(otherHousehold, [], { updatedAt: 1_001_000 });
+    client.setQueryData(otherFamily, [], { updatedAt: 1_001_000 });
     vi.setSystemTime(1_002_000);
     act(() => fake.reconnected?.("again"));
-    expect(invalidated(otherHousehold)).toBe(true);
+    expect(invalidated(otherFamily)).toBe(true);
     unmount();
     await channel.stop();
     vi.useRealTimers();
@@ -150,7 +150,7 @@ describe("useDeviceChanges", () => {
     expect(calls).toEqual([]);
     // The official client's error for the Close the server sends (allowReconnect: true → onreconnecting).
     act(() =>
-      fake.reconnecting?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.householdAccessEnded}`)),
+      fake.reconnecting?.(new Error(`Server returned an error on close: ${HUB_CLOSE_ERRORS.familyAccessEnded}`)),
     );
     await vi.waitFor(() => expect(client.getQueryData(queryKeys.familyDevices("f1"))).toBeUndefined());
     expect(calls.some((url) => url.includes("/family"))).toBe(true);

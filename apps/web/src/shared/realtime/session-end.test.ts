@@ -24,7 +24,7 @@ describe("the end of a sign-in as the hubs tell it", () => {
     expect(isSessionEndError(closedWith(HUB_CLOSE_ERRORS.sessionEnded))).toBe(true);
     expect(isSessionEndError(negotiationRefused(401))).toBe(true);
     expect(isSessionEndError(negotiationRefused(404))).toBe(true);
-    expect(isSessionEndError(closedWith(HUB_CLOSE_ERRORS.householdAccessEnded))).toBe(false);
+    expect(isSessionEndError(closedWith(HUB_CLOSE_ERRORS.familyAccessEnded))).toBe(false);
     expect(isSessionEndError(negotiationRefused(503))).toBe(false);
     expect(isSessionEndError(new Error("WebSocket closed with status code: 1006 ()."))).toBe(false);
   });

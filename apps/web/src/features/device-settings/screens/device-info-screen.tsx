@@ -22,10 +22,10 @@ export function DeviceInfoScreen() {
   const { t } = useTranslation();
   const { deviceId } = useRouteParams<DeviceParams>();
   const device = useDevice(deviceId);
-  const households = useFamilies();
+  const families = useFamilies();
   const remove = useDeleteDevice();
   const d = device.data;
-  const isAdmin = households.data?.find((f) => f.id === d?.familyId)?.isAdmin === true;
+  const isAdmin = families.data?.find((f) => f.id === d?.familyId)?.isAdmin === true;
   const unknown = t("deviceInfo.unknown");
 
   const onDelete = async () => {

@@ -19,9 +19,9 @@ export function DeviceNetworkNameUpdateScreen() {
   const { t } = useTranslation();
   const { deviceId, familyId } = useRouteParams<DeviceParams>();
   const form = useDeviceNameForm(deviceId);
-  const households = useFamilies();
+  const families = useFamilies();
 
-  const family = households.data?.find((f) => f.id === (familyId ?? form.device?.familyId));
+  const family = families.data?.find((f) => f.id === (familyId ?? form.device?.familyId));
   const openDevice = () =>
     navigateTo(PATHS.Device, { deviceId, familyId: familyId ?? form.device?.familyId }, { replace: true });
 

@@ -9,7 +9,7 @@ import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
 import { getItem } from "../../../shared/storage/index.ts";
 import { PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
 import { useUpdateDeviceSort } from "../api/update-device-sort.ts";
-import type { HouseholdParams } from "../params.ts";
+import type { DeviceSortParams } from "../params.ts";
 import { dropIndex, moveById, moveItem, orderChanged } from "../sort-moves.ts";
 import "../device-settings.css";
 
@@ -30,7 +30,7 @@ interface Drag {
  */
 export function DeviceSortScreen() {
   const { t } = useTranslation();
-  const params = useRouteParams<HouseholdParams>();
+  const params = useRouteParams<DeviceSortParams>();
   const familyId = params.familyId ?? getItem("family")?.id ?? null;
   const devices = useFamilyDevices(familyId);
   const save = useUpdateDeviceSort();

@@ -39,11 +39,11 @@ export function faultTitle(t: TFunction, fault: Pick<TFault, "kind" | "closeReas
  */
 export function FaultCard({
   fault,
-  showHousehold,
+  showFamily,
   actions,
 }: {
   fault: TFault;
-  showHousehold: boolean;
+  showFamily: boolean;
   actions: FaultCardActions;
 }) {
   const { t } = useTranslation();
@@ -90,7 +90,7 @@ export function FaultCard({
       </header>
       <div className="faults-card__device" data-testid="fault-device">
         <span className="faults-card__device-name">{fault.deviceName}</span>
-        {showHousehold ? <span className="faults-card__household">· {fault.familyName}</span> : null}
+        {showFamily ? <span className="faults-card__family">· {fault.familyName}</span> : null}
       </div>
       <time className="faults-card__when" dateTime={fault.startedAt ?? undefined} data-testid="fault-time">
         {whenText}

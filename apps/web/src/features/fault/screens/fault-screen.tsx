@@ -81,7 +81,7 @@ export function FaultScreen() {
 
   const list = faults.data ?? [];
   const { open, recent } = splitFaults(list);
-  const showHousehold = new Set(list.map((f) => f.familyId)).size > 1;
+  const showFamily = new Set(list.map((f) => f.familyId)).size > 1;
   const section = (title: string, items: TFault[], testId: string) =>
     items.length === 0 ? null : (
       <section className="faults-section" data-testid={testId}>
@@ -90,7 +90,7 @@ export function FaultScreen() {
           <FaultCard
             key={f.id}
             fault={f}
-            showHousehold={showHousehold}
+            showFamily={showFamily}
             actions={{ ...actions, reopening: reopening === f.id }}
           />
         ))}

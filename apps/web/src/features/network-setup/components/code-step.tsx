@@ -16,7 +16,7 @@ import { goToStep } from "./setup-context.ts";
 export interface CodeStepProps {
   params: Partial<DeviceNetworkParams>;
   family: TFamily | null;
-  households: TFamily[];
+  families: TFamily[];
 }
 
 /**
@@ -24,9 +24,9 @@ export interface CodeStepProps {
  * through the bridge, or the in-page scanner) or type it ("MAC:SECRET"), choose the household (only an administrator
  * may bind), bind with `POST …/app/device`, then name the device on DeviceNetworkNameUpdate. A code scanned on the
  * home tab arrives in the params (`code`), prefilled. Test ids: `add-device-scan`, `add-device-code`,
- * `add-device-household`, `add-device-bind`.
+ * `add-device-family`, `add-device-bind`.
  */
-export function CodeStep({ params, family, households }: CodeStepProps) {
+export function CodeStep({ params, family, families }: CodeStepProps) {
   const { t } = useTranslation();
   const bind = useBindDevice();
   const prefilled = typeof params.code === "string" ? params.code.trim() : "";
@@ -49,14 +49,14 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
     if (!ok) toast(t("addDevice.invalidCode"));
   };
 
-  const chooseHousehold = async () => {
-    if (households.length === 0) return;
+  const chooseFamily = async () => {
+    if (families.length === 0) return;
     const chosen = await openListPicker({
-      title: t("addDevice.chooseHousehold"),
-      searchable: households.length > 6,
+      title: t("addDevice.chooseFamily"),
+      searchable: families.length > 6,
       value: family ? [family.id] : [],
-      options: households.map((f) => ({ value: f.id, label: f.name })),
-      testId: "add-device-household-picker",
+      options: families.map((f) => ({ value: f.id, label: f.name })),
+      testId: "add-device-family-picker",
     });
     const id = chosen?.[0]?.value;
     if (id && id !== family?.id) goToStep({ ...params, familyId: id, code }, "code", {}, { replace: true });
@@ -118,17 +118,12 @@ export function CodeStep({ params, family, households }: CodeStepProps) {
       <div className={`ns-field-hint ${codeError ? "ns-field-hint--error" : ""}`}>
         {codeError ? t("addDevice.invalidCode") : t("addDevice.codeHint")}
       </div>
-      <button
-        type="button"
-        className="ns-household"
-        onClick={() => void chooseHousehold()}
-        data-testid="add-device-household"
-      >
-        <span className="ns-household__label">{t("addDevice.household")}</span>
-        <span className="ns-household__value" data-family-id={family?.id ?? ""}>
-          {family?.name ?? t("addDevice.chooseHousehold")}
+      <button type="button" className="ns-family" onClick={() => void chooseFamily()} data-testid="add-device-family">
+        <span className="ns-family__label">{t("addDevice.family")}</span>
+        <span className="ns-family__value" data-family-id={family?.id ?? ""}>
+          {family?.name ?? t("addDevice.chooseFamily")}
         </span>
-        <RightOutline className="ns-household__arrow" />
+        <RightOutline className="ns-family__arrow" />
       </button>
       <Button
         block

@@ -20,7 +20,7 @@ import { goToStep, useWifiBridge } from "./setup-context.ts";
 export interface ModeStepProps {
   params: Partial<DeviceNetworkParams>;
   family: TFamily | null;
-  households: TFamily[];
+  families: TFamily[];
   pending: boolean;
 }
 
@@ -60,25 +60,25 @@ function Choice(props: {
  * The first step of /DeviceNetwork (spec §2 "Two modes"): the household the device goes to (the home family by
  * default, switchable), a notice before anything else when the caller is not its administrator (spec §6), and the
  * three ways: New version (Bluetooth), Old version (access point; without a native or development bridge it explains
- * that the app is needed) and "I have a pairing code". Test ids: `network-setup-household`,
+ * that the app is needed) and "I have a pairing code". Test ids: `network-setup-family`,
  * `network-setup-admin-only`, `network-setup-no-family`, `network-setup-mode-ble`, `network-setup-mode-ap`
  * (`…-note` when it needs the app), `network-setup-mode-code`, `network-setup-help`.
  */
-export function ModeStep({ params, family, households, pending }: ModeStepProps) {
+export function ModeStep({ params, family, families, pending }: ModeStepProps) {
   const { t } = useTranslation();
   const bridge = useWifiBridge();
   const isAdmin = family?.isAdmin === true;
   const disabled = !family || !isAdmin;
   const apNeedsApp = bridge?.kind === "none";
 
-  const chooseHousehold = async () => {
-    if (households.length === 0) return;
+  const chooseFamily = async () => {
+    if (families.length === 0) return;
     const chosen = await openListPicker({
-      title: t("networkSetup.mode.chooseHousehold"),
-      searchable: households.length > 6,
+      title: t("networkSetup.mode.chooseFamily"),
+      searchable: families.length > 6,
       value: family ? [family.id] : [],
-      options: households.map((f) => ({ value: f.id, label: f.name })),
-      testId: "network-setup-household-picker",
+      options: families.map((f) => ({ value: f.id, label: f.name })),
+      testId: "network-setup-family-picker",
     });
     const id = chosen?.[0]?.value;
     if (id && id !== family?.id) goToStep({ ...params, familyId: id }, "mode", {}, { replace: true });
@@ -101,16 +101,16 @@ export function ModeStep({ params, family, households, pending }: ModeStepProps)
       <p className="ns-lead">{t("networkSetup.mode.intro")}</p>
       <button
         type="button"
-        className="ns-household"
-        onClick={() => void chooseHousehold()}
-        disabled={households.length === 0}
-        data-testid="network-setup-household"
+        className="ns-family"
+        onClick={() => void chooseFamily()}
+        disabled={families.length === 0}
+        data-testid="network-setup-family"
         data-family-id={family?.id ?? ""}
       >
-        <TeamOutline className="ns-household__icon" />
-        <span className="ns-household__label">{t("networkSetup.mode.household")}</span>
-        <span className="ns-household__value">{family?.name ?? (pending ? "…" : t("networkSetup.mode.noFamily"))}</span>
-        {households.length > 1 ? <RightOutline className="ns-household__arrow" /> : null}
+        <TeamOutline className="ns-family__icon" />
+        <span className="ns-family__label">{t("networkSetup.mode.family")}</span>
+        <span className="ns-family__value">{family?.name ?? (pending ? "…" : t("networkSetup.mode.noFamily"))}</span>
+        {families.length > 1 ? <RightOutline className="ns-family__arrow" /> : null}
       </button>
       {!pending && !family ? (
         <div className="ns-banner ns-banner--warn" data-testid="network-setup-no-family">

@@ -10,15 +10,15 @@ import { type DeviceNetworkParams, type SetupStep, setupEntries } from "../param
  * The household a setup adds to (spec §6: only its administrator may): the one in the params, else the home
  * family (spec §3 `family`), else the first of the caller's households. `list` is every household.
  */
-export function useSetupHousehold(familyId: string | undefined) {
-  const households = useFamilies();
-  const list = households.data ?? [];
+export function useSetupFamily(familyId: string | undefined) {
+  const families = useFamilies();
+  const list = families.data ?? [];
   const family = useMemo<TFamily | null>(() => {
     if (list.length === 0) return null;
     const wanted = familyId ?? getItem("family")?.id;
     return list.find((f) => f.id === wanted) ?? list[0];
   }, [list, familyId]);
-  return { list, family, pending: households.isPending, error: households.error };
+  return { list, family, pending: families.isPending, error: families.error };
 }
 
 /**

@@ -18,7 +18,7 @@ describe("DeviceNetwork screen", () => {
     expect(step()).toBe("mode");
     expect(await screen.findByText("New version")).toBeTruthy();
     expect(screen.getByText("Old version")).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId("network-setup-household").textContent).toContain("Lake house"));
+    await waitFor(() => expect(screen.getByTestId("network-setup-family").textContent).toContain("Lake house"));
     expect(screen.queryByTestId("network-setup-admin-only")).toBeNull();
     fireEvent.click(screen.getByTestId("network-setup-mode-code"));
     expect(view.navigatedParams()).toMatchObject({ familyId: "f1", step: "code" });
@@ -42,7 +42,7 @@ describe("DeviceNetwork screen", () => {
       },
     });
     expect(step()).toBe("code");
-    await waitFor(() => expect(screen.getByTestId("add-device-household").textContent).toContain("Lake house"));
+    await waitFor(() => expect(screen.getByTestId("add-device-family").textContent).toContain("Lake house"));
     fireEvent.click(screen.getByTestId("add-device-bind"));
     await view.findToast("Device added");
     expect(view.api.lastCall("bindDevice").body).toEqual({ familyId: "f1", mac: "A1B2C3D4E5F6", secret: "SECRET1" });
@@ -60,7 +60,7 @@ describe("DeviceNetwork screen", () => {
     fireEvent.click(screen.getByTestId("add-device-bind"));
     await view.findToast("This is not a device pairing code");
     expect(view.api.callsTo("bindDevice")).toHaveLength(0);
-    await waitFor(() => expect(screen.getByTestId("add-device-household").textContent).toContain("Lake house"));
+    await waitFor(() => expect(screen.getByTestId("add-device-family").textContent).toContain("Lake house"));
     fireEvent.change(input, { target: { value: "A1B2C3D4E5F6:SECRET1" } });
     fireEvent.click(screen.getByTestId("add-device-bind"));
     await view.findToast("The pairing code has expired");

@@ -6,7 +6,7 @@ import { GuideStep } from "../components/guide-step.tsx";
 import { ModeStep } from "../components/mode-step.tsx";
 import { PermissionsStep } from "../components/permissions-step.tsx";
 import { ProgressStep } from "../components/progress-step.tsx";
-import { useSetupHousehold } from "../components/setup-context.ts";
+import { useSetupFamily } from "../components/setup-context.ts";
 import { WifiStep } from "../components/wifi-step.tsx";
 import { type DeviceNetworkParams, resolveStep } from "../params.ts";
 import "../network-setup.css";
@@ -25,8 +25,8 @@ export function DeviceNetworkScreen() {
   const { t } = useTranslation();
   const params = useRouteParams<DeviceNetworkParams>();
   const step = resolveStep(params);
-  const household = useSetupHousehold(params.familyId);
-  const familyId = household.family?.id ?? null;
+  const setup = useSetupFamily(params.familyId);
+  const familyId = setup.family?.id ?? null;
   const withFamily = { ...params, familyId: familyId ?? params.familyId };
 
   return (
@@ -38,19 +38,12 @@ export function DeviceNetworkScreen() {
     >
       <div className="ns-body" data-step={step}>
         {step === "mode" ? (
-          <ModeStep
-            params={withFamily}
-            family={household.family}
-            households={household.list}
-            pending={household.pending}
-          />
+          <ModeStep params={withFamily} family={setup.family} families={setup.list} pending={setup.pending} />
         ) : null}
-        {step === "code" ? (
-          <CodeStep params={withFamily} family={household.family} households={household.list} />
-        ) : null}
+        {step === "code" ? <CodeStep params={withFamily} family={setup.family} families={setup.list} /> : null}
         {step === "guide" ? <GuideStep params={withFamily} /> : null}
         {step === "permissions" ? <PermissionsStep params={withFamily} /> : null}
-        {step === "wifi" ? <WifiStep params={withFamily} family={household.family} /> : null}
+        {step === "wifi" ? <WifiStep params={withFamily} family={setup.family} /> : null}
         {step === "progress" ? <ProgressStep params={withFamily} /> : null}
       </div>
     </PageShell>

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
-import { expectStayed, joinHousehold, markPage } from "../support/household.ts";
+import { expectStayed, joinFamily, markPage } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -32,7 +32,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await registerByEmail(system.url, joiner.email, joiner.password);
     familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
     adminToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
-    await joinHousehold(system.url, familyId, adminToken, joiner);
+    await joinFamily(system.url, familyId, adminToken, joiner);
     const row = await system.db
       .selectFrom("devices")
       .select("id")
@@ -67,7 +67,7 @@ describe("two phones of one household: the other's changes reach the open screen
       .poll(() => admin.getByTestId("device-command-status").getAttribute("data-status"), { timeout: 15_000 })
       .toBe("done");
     await member.getByTestId("device-vacation").waitFor({ timeout: PROMISE_MS });
-    await snap(member, "live-household-device-vacation");
+    await snap(member, "live-family-device-vacation");
 
     // And off again.
     await admin.getByTestId("control-vacation-exit").click();
@@ -95,7 +95,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await expect
       .poll(() => member.getByTestId("device-salt").getAttribute("data-level"), { timeout: PROMISE_MS })
       .toBe("20");
-    await snap(member, "live-household-device-renamed");
+    await snap(member, "live-family-device-renamed");
     await expectStayed(member, url);
   });
 
@@ -115,7 +115,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await expect
       .poll(() => member.getByTestId("device-station").getAttribute("data-station"), { timeout: PROMISE_MS })
       .not.toBe("0");
-    await snap(member, "live-household-regeneration");
+    await snap(member, "live-family-regeneration");
     await expectStayed(member, url);
   });
 
@@ -152,7 +152,7 @@ describe("two phones of one household: the other's changes reach the open screen
       .toBe("done");
     // Shown in the member's hardness unit: a different figure than before, the one the device reports.
     await expect.poll(async () => Number(await hardness.inputValue()), { timeout: PROMISE_MS }).not.toBe(before);
-    await snap(member, "live-household-device-setting");
+    await snap(member, "live-family-device-setting");
     await expectStayed(member, url);
   });
 
@@ -182,7 +182,7 @@ describe("two phones of one household: the other's changes reach the open screen
     await expect
       .poll(() => member.getByTestId("home-family").textContent(), { timeout: PROMISE_MS })
       .toContain("Lake house");
-    await snap(member, "live-household-home");
+    await snap(member, "live-family-home");
     await expectStayed(member, url);
   });
 });

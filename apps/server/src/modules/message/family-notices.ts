@@ -5,7 +5,7 @@ import { insertSourceMessages } from "./delivery.ts";
 import { asLanguage, catalogueTexts } from "./presenter.ts";
 
 /** One notice of a household change to one user: who, which event, and the catalogue texts with their values. */
-interface HouseholdNotice {
+interface FamilyNotice {
   userId: string;
   event: TMessageEvent;
   /** Catalogue key prefix (messages.ts: `<prefix>.title`, `<prefix>.content`). */
@@ -28,7 +28,7 @@ async function storeNotices(
   trx: Transaction<Database>,
   sourceKey: string,
   familyId: string,
-  notices: HouseholdNotice[],
+  notices: FamilyNotice[],
   now: string,
 ): Promise<void> {
   if (notices.length === 0) return;
@@ -45,7 +45,7 @@ async function storeNotices(
   for (const r of rows) languages.set(r.id, r.language_type);
   await insertSourceMessages(
     trx,
-    { key: sourceKey, kind: "household", deviceId: null },
+    { key: sourceKey, kind: "family", deviceId: null },
     async () =>
       notices.map((n) => ({
         user_id: n.userId,
@@ -82,7 +82,7 @@ export async function noticeMemberRemoved(
       {
         userId: removed.userId,
         event: "household-removed",
-        text: "message.householdRemovedBy",
+        text: "message.familyRemovedBy",
         params: { family: family.name, administrator },
       },
     ],
@@ -94,7 +94,7 @@ export async function noticeMemberRemoved(
  * Tells every member but the administrator that the administrator deleted the household (spec §6;
  * "household-deleted"). Call inside the deletion's transaction before the rows go (it reads the members and the name).
  */
-export async function noticeHouseholdDeleted(
+export async function noticeFamilyDeleted(
   trx: Transaction<Database>,
   familyId: string,
   administratorId: string,
@@ -115,7 +115,7 @@ export async function noticeHouseholdDeleted(
     members.map((m) => ({
       userId: m.user_id,
       event: "household-deleted" as const,
-      text: "message.householdDeleted",
+      text: "message.familyDeleted",
       params: { family: family.name, administrator },
     })),
     now,

@@ -8,7 +8,7 @@ import { accessToken, apiCall } from "./api.ts";
  * (`adminToken`) asks for a share code, the member's phone submits it. Answers the member's access token.
  * @throws (an assertion) when the server refuses the code.
  */
-export async function joinHousehold(
+export async function joinFamily(
   baseUrl: string,
   familyId: string,
   adminToken: string,

@@ -13,7 +13,7 @@ import { pushBackHandler } from "../ui/back-stack.ts";
  * household that is open goes to Home (which moves to a household still theirs, or NoFamily). Answers whether an open
  * screen was the household's. Pure of the network: the caller has learnt it from the hubs.
  */
-export function forgetHousehold(queryClient: QueryClient, familyId: string): boolean {
+export function forgetLostFamily(queryClient: QueryClient, familyId: string): boolean {
   const devices = queryClient.getQueryData<TFamilyDevice[]>(queryKeys.familyDevices(familyId)) ?? [];
   const ids = [familyId, ...devices.map((d) => d.id)];
   const mentions = (value: unknown) => {
@@ -64,7 +64,7 @@ const shown = new Set<string>();
  * Says why a household went, with the server's notice ("You were removed from Home by Ana. …"): a dialog with one
  * button, closed by it, by the mask or by back. One at a time per household. Resolves once it shows.
  */
-export async function showHouseholdNotice(familyId: string, title: string, content: string): Promise<void> {
+export async function showFamilyNotice(familyId: string, title: string, content: string): Promise<void> {
   if (shown.has(familyId)) return;
   shown.add(familyId);
   // The dialog's code loads with the first notice (it is not on any first screen).
@@ -80,7 +80,7 @@ export async function showHouseholdNotice(familyId: string, title: string, conte
   };
   const handler = showDialog({
     title,
-    content: <span data-testid="household-notice">{content}</span>,
+    content: <span data-testid="family-notice">{content}</span>,
     closeOnMaskClick: true,
     onClose: done,
     actions: [{ key: "ok", text: i18n.t("ending.ok"), bold: true, onClick: done }],
