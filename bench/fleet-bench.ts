@@ -11,9 +11,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Rng } from "@aquapilot/device-sim";
+import type { AuthService } from "@aquapilot/server/auth/auth-service.ts";
+import type { Db } from "@aquapilot/server/db/index.ts";
 import { WebSocketServer } from "ws";
-import type { AuthService } from "../apps/server/src/auth/auth-service.ts";
-import type { Db } from "../apps/server/src/db/index.ts";
 import type { ClientsStart, FleetRecord, SimStart } from "./fleet-worker.ts";
 import { type LatencySummary, summarise } from "./stats.ts";
 

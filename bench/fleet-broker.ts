@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MQTT_TOPIC_ROOT } from "@aquapilot/contract";
-import { freePort, waitForPort } from "../apps/server/test/free-port.ts";
+import { freePort, waitForPort } from "@aquapilot/server/test/free-port.ts";
 
 /** Debian's broker binary. */
 export const MOSQUITTO_BINARY = "/usr/sbin/mosquitto";

@@ -12,8 +12,8 @@ import path from "node:path";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { startDevSystem } from "@aquapilot/dev";
-import { createAuthService } from "../apps/server/src/auth/auth-service.ts";
-import { loadConfig } from "../apps/server/src/config.ts";
+import { createAuthService } from "@aquapilot/server/auth/auth-service.ts";
+import { loadConfig } from "@aquapilot/server/config.ts";
 import {
   type FleetOptions,
   type FleetRunResult,

@@ -10,11 +10,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Db, openDatabase } from "../apps/server/src/db/index.ts";
-import { freePort, waitForPort } from "../apps/server/test/free-port.ts";
-import { nginxBinary, startThrowawayNginx } from "../apps/server/test/nginx.ts";
-import { findPgBin, startThrowawayPostgres } from "../apps/server/test/postgres-server.ts";
-import { redisServerBinary, startThrowawayRedis } from "../apps/server/test/redis-server.ts";
+import { type Db, openDatabase } from "@aquapilot/server/db/index.ts";
+import { freePort, waitForPort } from "@aquapilot/server/test/free-port.ts";
+import { nginxBinary, startThrowawayNginx } from "@aquapilot/server/test/nginx.ts";
+import { findPgBin, startThrowawayPostgres } from "@aquapilot/server/test/postgres-server.ts";
+import { redisServerBinary, startThrowawayRedis } from "@aquapilot/server/test/redis-server.ts";
 import {
   type FleetOptions,
   type FleetPlan,

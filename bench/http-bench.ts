@@ -5,10 +5,10 @@
  * the same Kysely query on the same database and returns the rows as they come.
  */
 import type { AddressInfo } from "node:net";
+import type { Db } from "@aquapilot/server/db/index.ts";
+import { familyDeviceRows } from "@aquapilot/server/modules/family-device/service.ts";
 import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { Db } from "../apps/server/src/db/index.ts";
-import { familyDeviceRows } from "../apps/server/src/modules/family-device/service.ts";
 import { median } from "./stats.ts";
 
 /** Load parameters of one autocannon run. */

@@ -9,9 +9,9 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { allDevicesTopic, deviceTopic, MQTT_PROTOCOL_VERSION, type TMqttTelemetry } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
+import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
-import { provisionDevice } from "../apps/server/src/modules/devices/provision.ts";
 
 /** Run parameters of the ingest benchmark (shared by the system path and the bare broker). */
 export interface IngestOptions {

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { readFleetFile } from "@aquapilot/device-sim";
-import { loadConfig } from "../apps/server/src/config.ts";
+import { loadConfig } from "@aquapilot/server/config.ts";
 import { signInDemo } from "./demo-sign-in.ts";
 import { isFleetFlag, parseFleetFlags, runFleetBenchmarks } from "./fleet-part.ts";
 import { type BareServer, type LoadResult, medianLoad, runLoad, startBareServer } from "./http-bench.ts";

@@ -5,11 +5,11 @@
  * straight over the raw rows of that month (about 43,000), on the same connection.
  */
 import { performance } from "node:perf_hooks";
+import type { Db } from "@aquapilot/server/db/index.ts";
+import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
+import { deviceFlowStatistics, REPORT_TIME_TYPE } from "@aquapilot/server/modules/statistics/flow-statistics.ts";
+import { backfillRollups } from "@aquapilot/server/modules/statistics/rollup.ts";
 import { sql } from "kysely";
-import type { Db } from "../apps/server/src/db/index.ts";
-import { provisionDevice } from "../apps/server/src/modules/devices/provision.ts";
-import { deviceFlowStatistics, REPORT_TIME_TYPE } from "../apps/server/src/modules/statistics/flow-statistics.ts";
-import { backfillRollups } from "../apps/server/src/modules/statistics/rollup.ts";
 import { type LatencySummary, summarise } from "./stats.ts";
 
 const MINUTE_MS = 60_000;

@@ -17,10 +17,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { endpoints } from "@aquapilot/contract/wire";
 import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
+import { loadConfig } from "@aquapilot/server/config.ts";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { generateReport, type Result } from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { loadConfig } from "../apps/server/src/config.ts";
 import {
   BUDGET_GZIP_BYTES,
   formatBudgetTable,

@@ -1,4 +1,4 @@
-import { parseAst } from "rolldown/parseAst";
+import { parseAst } from "vite";
 import { describe, expect, it } from "vitest";
 import {
   ENTRY_MODULE,

@@ -45,8 +45,3 @@ export async function answerDeviceChoosers(
     },
   };
 }
-
-/** Selects the first offered device whose id is `address` (the emulated module's BLE address); waits otherwise. */
-export function selectAddress(address: string): ChooserAnswer {
-  return (devices) => (devices.some((d) => d.id === address) ? address : "wait");
-}

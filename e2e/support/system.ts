@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type DevSystem, startDevSystem } from "@aquapilot/dev";
-import { loadConfig } from "../../apps/server/src/config.ts";
+import { loadConfig } from "@aquapilot/server/config.ts";
 
 /** The built web app (`npm run build -w apps/web`). */
 export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");

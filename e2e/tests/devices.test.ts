@@ -1,8 +1,8 @@
 import type { DevSystem } from "@aquapilot/dev";
 import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
+import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
 import { launchPhone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 

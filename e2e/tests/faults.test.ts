@@ -1,8 +1,8 @@
 import { LANGUAGES, type Language, type TFault } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
+import { MESSAGES } from "@aquapilot/server/http/messages.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../apps/server/src/http/messages.ts";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };

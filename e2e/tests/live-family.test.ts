@@ -1,8 +1,8 @@
 import { endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
+import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { provisionDevice } from "../../apps/server/src/modules/devices/provision.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { launchPhone, newPageIn, snap } from "../support/browser.ts";
 import { expectStayed, joinFamily, markPage } from "../support/family.ts";

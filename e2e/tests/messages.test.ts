@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { HUB_PATHS, type TMessage, type TPaged } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
+import { messageMessages } from "@aquapilot/server/modules/message/messages.ts";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messageMessages } from "../../apps/server/src/modules/message/messages.ts";
 import messageEn from "../../apps/web/src/features/message/locales/en.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";

@@ -4,7 +4,7 @@
  * colon.
  */
 
-export { type PairingCode, parsePairingCode } from "../../shared/scan/classify.ts";
+export { parsePairingCode } from "../../shared/scan/classify.ts";
 
 /** Formats a 12-hex-digit MAC as "AA:BB:CC:DD:EE:FF" for display; other text passes unchanged. */
 export function formatMac(mac: string | null | undefined): string {

@@ -37,8 +37,3 @@ export function runningSession(): SetupSession | null {
   for (const s of sessions.values()) if (s.run.snapshot().status === "running") return s;
   return null;
 }
-
-/** Forgets every session (tests). */
-export function clearSessions(): void {
-  sessions.clear();
-}

@@ -1,5 +1,3 @@
-import type { UseMutationOptions } from "@tanstack/react-query";
-
 /**
  * Per-use options of a canonical query (bulletproof-react's `QueryConfig`): everything a `…QueryOptions` factory
  * sets except its key and fetcher, so a screen may change `enabled`, `refetchInterval`, `staleTime`, `select`-free
@@ -7,13 +5,3 @@ import type { UseMutationOptions } from "@tanstack/react-query";
  * `QueryConfig<typeof getProfileQueryOptions>`. Type only: nothing of it reaches a bundle.
  */
 export type QueryConfig<T extends (...args: never[]) => unknown> = Omit<ReturnType<T>, "queryKey" | "queryFn">;
-
-/**
- * Per-use options of a canonical mutation (bulletproof-react's `MutationConfig`): the options of `useMutation` for the
- * fetcher `F`, whose first parameter is the mutation's variables. Type only.
- */
-export type MutationConfig<F extends (...args: never[]) => Promise<unknown>> = UseMutationOptions<
-  Awaited<ReturnType<F>>,
-  Error,
-  Parameters<F>[0]
->;

@@ -6,9 +6,6 @@
  * from a notification) is kept and delivered to the first listener.
  */
 
-/** The name of the global the native shells call: `window.AquaPilotOpenMessages`. */
-export const PUSH_OPEN_GLOBAL = "AquaPilotOpenMessages";
-
 declare global {
   interface Window {
     /** Called by native shells when a push notification is tapped; see {@link onPushMessageOpened}. */

@@ -5,7 +5,7 @@ import { initReactI18next } from "react-i18next";
 import { getItem, setItem } from "../storage/index.ts";
 import { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
 
-export { ALL_TEXT_GROUPS, areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
+export { areaOf, TEXT_GROUPS, type TextGroup } from "./groups.ts";
 
 /** One locale file's content: some top-level keys of {@link LocaleTree}. */
 type LocalePart = Record<string, unknown>;

@@ -6,61 +6,8 @@
 
 import type { LocationResult } from "./geocode.ts";
 
-export { type Region, regionChildren } from "./api/region-children.ts";
-export type { RegionPlace } from "./api/reverse-region.ts";
-export {
-  CHINA_BOUNDS,
-  type CoordSystem,
-  convertCoord,
-  distanceMeters,
-  formatLngLat,
-  isInChina,
-  type LngLat,
-} from "./coords.ts";
-export {
-  DEFAULT_CENTER,
-  DEFAULT_ZOOM,
-  MAP_MAX_ZOOM,
-  OVERVIEW_ZOOM,
-  SEARCH_DEBOUNCE_MS,
-  SEARCH_MAX_RESULTS,
-} from "./defaults.ts";
-export { APP_CRS, type LocationResult, reverseGeocode, searchPlaces } from "./geocode.ts";
-export {
-  createLocationTracker,
-  LOCATION_POLL_MS,
-  type LocationTracker,
-  PositionError,
-  readPosition,
-  reportPositionError,
-  watchPosition,
-} from "./location.ts";
-export { loadMapConfig, type MapConfig } from "./map-config.ts";
-export {
-  assertMarkerIcon,
-  formatDistance,
-  type LineStyle,
-  type MapTool,
-  type MapView,
-  type MarkerHandle,
-  type MarkerIcon,
-  type MarkerOptions,
-  type PathHandle,
-  type PickedRect,
-  type PolygonStyle,
-  type ToolCallbacks,
-} from "./overlays.ts";
-export {
-  amapProvider,
-  baiduProvider,
-  type MapKeys,
-  type MapProvider,
-  type MapStyle,
-  providerForType,
-  type SearchHit,
-  tencentProvider,
-  tiandituProvider,
-} from "./providers.ts";
+export { regionChildren } from "./api/region-children.ts";
+export type { LocationResult } from "./geocode.ts";
 
 /**
  * Opens the full-page AddressSelect dialog (spec §2) and resolves with the confirmed location, or null when the user

@@ -5,8 +5,8 @@ import { afterOverlays, TRAVERSAL_FALLBACK_MS } from "./overlay-history.ts";
 import { PATHS, ROUTE_NAME_BY_PATH, type RoutePath } from "./paths.ts";
 import { returnToAppUrl } from "./return-to.ts";
 
-export { PATHS, ROUTE_NAME_BY_PATH, type RouteName, type RoutePath } from "./paths.ts";
-export { RETURN_TO_KEY, returnToFromHash, returnToParams } from "./return-to.ts";
+export { PATHS, type RouteName, type RoutePath } from "./paths.ts";
+export { RETURN_TO_KEY, returnToParams } from "./return-to.ts";
 
 /**
  * Navigation of spec §2: every navigation passes through the start-up route `/App`, which redirects to the target

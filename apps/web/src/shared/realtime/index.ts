@@ -15,9 +15,9 @@ import { readBefore } from "./hub-channel.ts";
 import { type PhoneLinkSnapshot, PhoneLinkWatcher, usePhoneLinkOf } from "./phone-link.ts";
 import { sessionGoesOn } from "./session-end.ts";
 
-export { createDeviceHubConnection, DeviceChangeChannel, type HubConnectionLike } from "./device-channel.ts";
+export { DeviceChangeChannel } from "./device-channel.ts";
 export { readBefore } from "./hub-channel.ts";
-export type { PhoneLinkSnapshot, PhoneLinkState } from "./phone-link.ts";
+export type { PhoneLinkSnapshot } from "./phone-link.ts";
 
 let channel: DeviceChangeChannel | null = null;
 let link: PhoneLinkWatcher | null = null;

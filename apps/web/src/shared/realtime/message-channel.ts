@@ -60,11 +60,6 @@ export function messageChannel(): MessageChannel {
   return channel;
 }
 
-/** Replaces the app's hub-2 channel (tests). */
-export function setMessageChannel(next: MessageChannel | null): void {
-  channel = next;
-}
-
 /** The hub-2 channel state (none 0, connecting 1, connected 2) as React state. */
 export function useMessageChannelState(target: MessageChannel = messageChannel()): RealtimeChannelState {
   return useSyncExternalStore(

@@ -3,13 +3,7 @@ import { hasNativeScanner, scanCode } from "../bridge/index.ts";
 import { pushBackHandler } from "../ui/back-stack.ts";
 import type { ScanTexts } from "./scanner-overlay.tsx";
 
-export {
-  classifyScannedCode,
-  FAMILY_SHARE_CODE_PREFIX,
-  type PairingCode,
-  parsePairingCode,
-  type ScannedCode,
-} from "./classify.ts";
+export { classifyScannedCode, parsePairingCode } from "./classify.ts";
 export type { ScanTexts } from "./scanner-overlay.tsx";
 
 /**

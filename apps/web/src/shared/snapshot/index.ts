@@ -1,7 +1,7 @@
 import type { Language } from "@aquapilot/contract/wire";
 import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
 
-export type { SnapshotNode, StoredSnapshot };
+export type { SnapshotNode };
 
 /**
  * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (Home's

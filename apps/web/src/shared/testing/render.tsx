@@ -21,7 +21,7 @@ import { antdRender } from "../ui/antd-render.ts";
 import { Toast } from "../ui/toast.ts";
 import { type FakeApi, type FakeRoutes, fakeApi, type RawRoutes } from "./fake-api.ts";
 
-export { ApiFailure, type FakeApi, type FakeCall, type FakeRoutes, fail, never } from "./fake-api.ts";
+export { type FakeApi, type FakeRoutes, fail, never } from "./fake-api.ts";
 
 /**
  * Screen tests' `render()` (tests only): a screen inside the providers the app gives it — a fresh

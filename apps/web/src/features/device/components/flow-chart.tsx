@@ -21,7 +21,7 @@ export interface FlowChartProps {
  * is imported dynamically by the statistics section). Resizes with its container. Its value axis covers the tallest
  * bar with round gridlines, whole numbers for regenerations ({@link valueAxis}).
  */
-export function FlowChart({ points, metric, color, hourly, locale, testId }: FlowChartProps) {
+function FlowChart({ points, metric, color, hourly, locale, testId }: FlowChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;

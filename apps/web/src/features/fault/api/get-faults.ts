@@ -1,7 +1,6 @@
 import { endpoints, type TFault } from "@aquapilot/contract/wire";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 import { api } from "../../../shared/api/client.ts";
-import type { QueryConfig } from "../../../shared/api/query-config.ts";
 import { faultKeys } from "./keys.ts";
 
 /**
@@ -20,12 +19,4 @@ export function getFaultsQueryOptions(deviceId?: string) {
     queryFn: ({ signal }) => getFaults(deviceId, signal),
     staleTime: 0,
   });
-}
-
-/**
- * {@link getFaultsQueryOptions} as a hook (the screens keep it live with `useLiveFaults`);
- * `queryConfig` adds per-use options ({@link QueryConfig}).
- */
-export function useFaults(deviceId?: string, queryConfig?: QueryConfig<typeof getFaultsQueryOptions>) {
-  return useQuery({ ...getFaultsQueryOptions(deviceId), ...queryConfig });
 }
