@@ -18,9 +18,25 @@ module.exports = {
     },
     {
       name: "web-shared-to-feature",
-      comment: "shared/ is below the features: it never imports one (the app layer passes what it needs).",
+      comment:
+        "shared/ is below the features: it never imports one (the app layer passes what it needs). It may import first-paint/, which is below the features too.",
       severity: "error",
       from: { path: "^apps/web/src/shared/", pathNot: TESTS },
+      to: { path: "^apps/web/src/(features|app)/" },
+    },
+    {
+      name: "web-first-paint-below-features",
+      comment:
+        "first-paint/ is below the features, as shared/ is: it never imports a feature or the app layer, except prerender.tsx and first-screen.ts, which put the first screens together from the route table, and the build's plugins (first-paint/build/), which run in Node.",
+      severity: "error",
+      from: {
+        path: "^apps/web/src/first-paint/",
+        pathNot: [
+          TESTS,
+          "^apps/web/src/first-paint/(prerender\\.tsx|first-screen\\.ts)$",
+          "^apps/web/src/first-paint/build/",
+        ],
+      },
       to: { path: "^apps/web/src/(features|app)/" },
     },
     {

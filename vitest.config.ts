@@ -28,13 +28,13 @@ export default defineConfig({
       { test: { name: "dev", root: "apps/dev", include: ["src/**/*.test.ts"], testTimeout: 30000, pool: "forks" } },
       { test: { name: "device-sim", root: "apps/device-sim", include: ["src/**/*.test.ts"], testTimeout: 30000 } },
       "apps/web",
-      // Node-side scripts of the web app (the build plugins and the first-screen size budget), apart from the happy-dom
-      // "web" project.
+      // Node-side scripts of the web app (the build plugins: src/first-paint/build and vite-*.ts; the first-screen size
+      // budget), apart from the happy-dom "web" project.
       {
         test: {
           name: "web-scripts",
           root: "apps/web",
-          include: ["scripts/**/*.test.ts", "vite-*.test.ts"],
+          include: ["scripts/**/*.test.ts", "src/first-paint/build/**/*.test.ts", "vite-*.test.ts"],
           environment: "node",
         },
       },

@@ -335,7 +335,8 @@ async function storeDemoSession(page: Page, baseUrl: string): Promise<void> {
 async function earlierVisit(page: Page, baseUrl: string, deviceUrl: string | null): Promise<void> {
   await page.goto(`${baseUrl}/#/index/home`);
   await page.waitForSelector('[data-testid="device-card"]', { timeout: 15_000 });
-  // Seen long enough for the app to keep it (apps/web shared/snapshot: 2 s after its data; leaving keeps it too).
+  // Seen long enough for the app to keep it (apps/web/src/first-paint/use-kept-snapshot.ts: 2 s after its data; leaving
+  // keeps it too).
   await page.waitForFunction(() => localStorage.getItem("homeSnapshot") !== null, { timeout: 15_000 });
   if (deviceUrl) {
     await page.goto(deviceUrl);

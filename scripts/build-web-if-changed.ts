@@ -2,10 +2,11 @@
  * Builds the web app (`npm run build -w apps/web`) only when its inputs changed since the last build, for `npm start`
  * (a build takes about 40 s; an unchanged app is served from the existing apps/web/dist).
  *
- * The inputs are hashed (SHA-256 over each file's path and bytes, in path order): apps/web's src, public, index.html,
- * boot.js, preact-react.js, package.json, tsconfig.json and its vite config and plugin files (vite*.ts), the packages the app bundles
- * (packages/contract and packages/provisioning: src and package.json), the lockfile (the bundled dependencies'
- * versions) and the environment variables the build reads (WEB_VERSION, API_URL). The hash of a successful build is
+ * The inputs are hashed (SHA-256 over each file's path and bytes, in path order): apps/web's src (the app, its boot
+ * script and the build's first-paint plugins under src/first-paint), public, index.html, package.json, tsconfig.json,
+ * its vite config and the plugin files beside it (vite*.ts), the packages the app bundles (packages/contract and
+ * packages/provisioning: src and package.json), the lockfile (the bundled dependencies' versions) and the environment
+ * variables the build reads (WEB_VERSION, API_URL). The hash of a successful build is
  * written to apps/web/dist/.inputs-hash; the build runs when that file is missing (no dist, or a build from elsewhere)
  * or holds another hash.
  *
@@ -29,8 +30,6 @@ const INPUTS = [
   "apps/web/src",
   "apps/web/public",
   "apps/web/index.html",
-  "apps/web/boot.js",
-  "apps/web/preact-react.js",
   "apps/web/package.json",
   "apps/web/tsconfig.json",
   ...fs

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
-import { defineConfig } from "vitest/config";
-import { compileHintPlugin } from "./vite-compile-hint.ts";
+import { configDefaults, defineConfig } from "vitest/config";
+import { compileHintPlugin } from "./src/first-paint/build/compile-hint.ts";
+import { firstScreenChunks, isFirstScreenChunk } from "./src/first-paint/build/first-screen-chunks.ts";
+import { PREACT_ALIASES, REACT_ROUTER_PRODUCTION } from "./src/first-paint/build/preact.ts";
+import { prerenderPlugin } from "./src/first-paint/build/prerender-plugin.ts";
 import { deliveryPlugins } from "./vite-delivery.ts";
-import { firstScreenChunks, isFirstScreenChunk } from "./vite-first-screen.ts";
 import { iconPlugin } from "./vite-icons.ts";
-import { prerenderPlugin } from "./vite-prerender.ts";
 
 /**
  * The build's version, for the web version check: `define`s `__APP_VERSION__` (package.json version) and
@@ -46,37 +46,9 @@ function versionPlugin(): Plugin {
 const API_URL = process.env.API_URL ?? "http://127.0.0.1:8080";
 
 /**
- * The production build runs the app's React code on Preact: React's API through
- * `preact/compat` (by way of preact-react.js, which declares the React 19 hook Preact lacks), 11 KB of gzip instead of
- * react-dom's 64 KB on every first screen. The development server and the
- * unit tests keep React 19 (Fast Refresh, Testing Library); the browser tests run the built app, on Preact. The
- * build-time Login copy (vite-prerender.ts) is rendered with React's `renderToString`: these aliases are left out
- * there.
+ * The first screens' chunks (first-paint/build/first-screen-chunks.ts): its plugin plans them, its group applies the
+ * plan.
  */
-export const PREACT_ALIASES = [
-  { find: /^react$/, replacement: fileURLToPath(new URL("./preact-react.js", import.meta.url)) },
-  { find: /^react-dom$/, replacement: "preact/compat" },
-  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-  { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
-  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
-];
-
-/**
- * React Router's production build for the production bundle: the package's exports name only its development build,
- * which differs in one constant (`ENABLE_DEV_WARNINGS = true`), so its warnings' checks ran on every phone's
- * navigation. The same module otherwise; the development server and the unit tests keep the package's own.
- */
-export const REACT_ROUTER_PRODUCTION = {
-  find: /^react-router$/,
-  replacement: fileURLToPath(
-    new URL(
-      "dist/production/index.mjs",
-      pathToFileURL(createRequire(import.meta.url).resolve("react-router/package.json")),
-    ),
-  ),
-};
-
-/** The first screens' chunks (vite-first-screen.ts): its plugin plans them, its group applies the plan. */
 const firstScreen = firstScreenChunks();
 
 /**
@@ -91,7 +63,7 @@ const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|ba
 /**
  * Chunks every start loads once the first screen is in (the real-time client and its checks, the background watchers
  * and the update check, the pull gesture): all their functions run then too, so they get V8's compile hint as the
- * first screens' chunks do (vite-compile-hint.ts: compiled beside the download, off the main thread).
+ * first screens' chunks do (first-paint/build/compile-hint.ts: compiled beside the download, off the main thread).
  */
 const STARTED_AFTER_FIRST_SCREEN =
   /(^|\/)(hub-connection|hub-checks|background|app-update-watch|pull-to-refresh-impl)-[\w-]+\.js$/;
@@ -142,10 +114,10 @@ export default defineConfig(({ command }) => ({
     },
     chunkSizeWarningLimit: 800,
     // Few files for the first screens, the rest split finely (fewer round trips before the first paint): the
-    // first-screen group (vite-first-screen.ts) puts what the entry, Login and Home run, and their texts per language,
-    // in a handful of chunks; every other module is split per screen and per shared module, so a screen opened later
-    // loads only the antd-mobile components, icons and contract parts it uses. What is left of TanStack Query's core is
-    // one chunk.
+    // first-screen group (first-paint/build/first-screen-chunks.ts) puts what the entry, Login and Home run, and their
+    // texts per language, in a handful of chunks; every other module is split per screen and per shared module, so a
+    // screen opened later loads only the antd-mobile components, icons and contract parts it uses. What is left of
+    // TanStack Query's core is one chunk.
     rolldownOptions: {
       // Any warning of the bundler fails the build: each one seen here was a defect of the bundle (an import that
       // would always be undefined, a module evaluated twice), and a warning in a log that always has some goes unread.
@@ -168,6 +140,8 @@ export default defineConfig(({ command }) => ({
     name: "web",
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
+    // The build's plugins run in Node: their tests are the root vitest.config.ts "web-scripts" project's.
+    exclude: [...configDefaults.exclude, "src/first-paint/build/**"],
     setupFiles: ["./src/test-setup.ts"],
   },
 }));

@@ -171,8 +171,8 @@ describe("the Device screen in Chromium", () => {
             w.__calledBeforeRender = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
             return;
           }
-          // Before it, only the prerendered frame of the screen (index.html; apps/web/boot.js) shows: no spinner, no
-          // guard's wait, no loading frame or page bar drawn by the app.
+          // Before it, only the prerendered frame of the screen (index.html; apps/web/src/first-paint/boot.js) shows:
+          // no spinner, no guard's wait, no loading frame or page bar drawn by the app.
           for (const frame of document.querySelectorAll('#root .prerender[data-screen="device"]')) {
             if (getComputedStyle(frame).display !== "none") w.__frameSeen = frame.getAttribute("lang") ?? "?";
           }
@@ -201,7 +201,7 @@ describe("the Device screen in Chromium", () => {
     // The frame in the phone's language (this phone's is English).
     expect(await fresh.evaluate(() => (window as unknown as { __frameSeen?: string }).__frameSeen)).toBe("en");
     // Its first calls left from the page's boot script, before the app's code had loaded, and the app took every
-    // answer instead of asking again (shared/api/early-answers.ts): each went on the wire once before the first
+    // answer instead of asking again (first-paint/early-answers.ts): each went on the wire once before the first
     // render, none is left over.
     const seen = await fresh.evaluate(() => {
       const w = window as unknown as { __aquapilotEarly?: unknown[]; __calledBeforeRender?: string[] };

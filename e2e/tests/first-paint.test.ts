@@ -130,8 +130,8 @@ describe("the first screen paints before the app's JavaScript has run", () => {
       expect(real).toBe(copy);
       expect(spinner).toBe(false);
       expect(await page.locator(".prerender").count()).toBe(0);
-      // The live Login is drawn beneath the copy, part by part (shared/snapshot), exactly where the copy shows it, and
-      // shown in one step without moving.
+      // The live Login is drawn beneath the copy, part by part (first-paint/snapshot.ts), exactly where the copy shows
+      // it, and shown in one step without moving.
       const tops = await page.evaluate(() => (window as unknown as { __tops: number[][] }).__tops);
       const copyTops = tops.find(([title, submit]) => title > 0 && submit > 0)?.slice(0, 2) ?? [];
       expect(copyTops).toHaveLength(2);

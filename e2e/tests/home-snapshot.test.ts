@@ -67,7 +67,8 @@ describe("the last Home paints before the app's JavaScript has run", () => {
 
     const release = await holdRoute(page, ENTRY_SCRIPT);
     // Between the snapshot and the live Home, no spinner and no skeleton: the first render is Home with its data. The
-    // live Home is drawn beneath the snapshot (shared/snapshot), so no moment shows fewer cards than the snapshot.
+    // live Home is drawn beneath the snapshot (first-paint/snapshot.ts), so no moment shows fewer cards than the
+    // snapshot.
     await page.addInitScript(() => {
       const w = window as unknown as { __between?: string[]; __seen?: number[]; __tops?: number[][] };
       w.__between = [];

@@ -155,7 +155,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const webIndex = path.join(webDist, "index.html");
   const webIndexHtml = fs.existsSync(webIndex) ? fs.readFileSync(webIndex, "utf8") : null;
   // The page's inline boot script runs under the CSP by its hash (inline, it costs no request); a rebuild that changes
-  // apps/web/boot.js needs a restart of the server that serves it.
+  // apps/web/src/first-paint/boot.js needs a restart of the server that serves it.
   registerSecurityHeaders(app, config, webIndexHtml === null ? [] : inlineScriptHashes(webIndexHtml));
   // The native shells' origins only (their pages come from the web view's own origin), preflights answered before
   // authentication and rate limits.

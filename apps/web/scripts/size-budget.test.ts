@@ -118,7 +118,8 @@ describe("first-screen JavaScript of a route (the 130 KB gzip size budget)", () 
   });
 
   it("finds a module put in a first-screen chunk through the build's module map, keeping the manifest's own keys", () => {
-    // The build put the login screen and the form it uses in one chunk built from neither (vite-first-screen.ts).
+    // The build put the login screen and the form it uses in one chunk built from neither
+    // (src/first-paint/build/first-screen-chunks.ts).
     const grouped: Manifest = {
       "index.html": { file: "assets/index.js", isEntry: true, imports: ["_runtime.js"] },
       "_runtime.js": { file: "assets/runtime.js" },

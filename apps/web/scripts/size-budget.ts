@@ -14,7 +14,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.ts";
 import {
   ANTD_LOCALE_DIR,
   ANTD_LOCALES,
@@ -22,7 +21,8 @@ import {
   LANGUAGES,
   MODULES_FILE,
   screenModules,
-} from "../vite-first-screen.ts";
+} from "../src/first-paint/build/first-screen-chunks.ts";
+import { localeFile, TEXT_GROUPS, type TextGroup } from "../src/shared/i18n/groups.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Configuration. Module names are manifest keys: source paths relative to apps/web (as in `src` of the manifest).
@@ -71,7 +71,7 @@ function perLanguage(groups: readonly TextGroup[]): string[] {
 
 /**
  * The routes an app start opens first: their screen modules and the text groups they declare in src/app/routes.ts, as
- * the build's first-screen chunks take them (vite-first-screen.ts).
+ * the build's first-screen chunks take them (src/first-paint/build/first-screen-chunks.ts).
  */
 export const ROUTES: RouteBudget[] = [
   {
@@ -258,7 +258,8 @@ export function readManifest(distDir: string): Manifest {
 /**
  * The manifest with a key for every module that has none of its own, from the build's module map
  * ({@link MODULES_FILE}: module → output file): the key names the chunk the module was put in (a first-screen chunk,
- * vite-first-screen.ts), so a route's module is found wherever the bundler placed it. Existing keys are kept.
+ * src/first-paint/build/first-screen-chunks.ts), so a route's module is found wherever the bundler placed it.
+ * Existing keys are kept.
  */
 export function withModules(manifest: Manifest, modules: Readonly<Record<string, string>>): Manifest {
   const byFile = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk] as const));

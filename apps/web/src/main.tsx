@@ -2,16 +2,16 @@ import { unstableSetRender } from "antd-mobile";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App, queryClient } from "./app/app.tsx";
-import { preloadFirstScreen } from "./app/first-screen.ts";
+import { preloadFirstScreen } from "./first-paint/first-screen.ts";
+import { intlWarmed, warmIntlOffThread } from "./first-paint/intl-warm.ts";
+import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./first-paint/scheduling.ts";
+import { firstScreenComplete, showingSnapshot, showStaged, stageBeneathSnapshot } from "./first-paint/snapshot.ts";
 import { setApiBaseUrl } from "./shared/api/api-host.ts";
 import { setTenant } from "./shared/api/transport.ts";
 import { registerServiceWorker } from "./shared/auth/service-worker.ts";
 import { loadGrantedPolicies } from "./shared/auth/session.ts";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
-import { intlWarmed, warmIntlOffThread } from "./shared/format/intl-warm.ts";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
-import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./shared/scheduling/index.ts";
-import { firstScreenComplete, showingSnapshot, showStaged, stageBeneathSnapshot } from "./shared/snapshot/index.ts";
 import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
 import { antdRender } from "./shared/ui/antd-render.ts";
 import "./styles.css";
@@ -86,14 +86,14 @@ async function start(): Promise<void> {
   // call joins this one and handles a failure.
   const policies = first.needsSession ? loadGrantedPolicies().catch(() => undefined) : Promise.resolve();
   await texts;
-  // A prerendered copy of the first screen is showing (index.html, apps/web/boot.js): the first render must be that
-  // screen itself, not the route's loading fallback, so its chunk and texts are in before it.
+  // A prerendered copy of the first screen is showing (index.html, apps/web/src/first-paint/boot.js): the first render
+  // must be that screen itself, not the route's loading fallback, so its chunk and texts are in before it.
   const prerendered = document.documentElement.hasAttribute("data-prerender");
   if (prerendered) await Promise.all([first.ready, screenTexts]);
-  // The last Home the owner saw is showing (apps/web/boot.js, shared/snapshot): the first render must be Home with its
-  // data, not its skeletons or the guard's wait, so it replaces the snapshot with the same screen; at most
-  // SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so it draws once
-  // with its data instead of a spinner, an empty frame and then the data. Both wait for the locale data's
+  // The last Home the owner saw is showing (apps/web/src/first-paint/boot.js, first-paint/snapshot.ts): the first
+  // render must be Home with its data, not its skeletons or the guard's wait, so it replaces the snapshot with the same
+  // screen; at most SNAPSHOT_HOLD_MS. A first screen that holds its first render (the Device screen) waits likewise, so
+  // it draws once with its data instead of a spinner, an empty frame and then the data. Both wait for the locale data's
   // start on the other thread too, so their figures' formatters are not built in a task of the page.
   const snapshot = showingSnapshot();
   if (snapshot || first.holdsFirstRender) {

@@ -87,8 +87,8 @@ export function hubSources(req: IncomingMessage): string {
 
 /**
  * The CSP sources (`'sha256-…'`, base64 of the SHA-256 of the script's exact text, UTF-8) of every inline classic
- * script in `html` — a `<script>` without `src`: the web app's boot script (apps/web/boot.js, written inline by its
- * build) — in page order, without repeats. Scripts with a `src` are not inline and are left out.
+ * script in `html` — a `<script>` without `src`: the web app's boot script (apps/web/src/first-paint/boot.js, written
+ * inline by its build) — in page order, without repeats. Scripts with a `src` are not inline and are left out.
  */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];

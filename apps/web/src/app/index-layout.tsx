@@ -1,9 +1,9 @@
 import { AppOutline, UserOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
+import { Staged } from "../first-paint/staged.tsx";
 import { goBack, navigateTo, PATHS, parseRouteParams, type RoutePath } from "../shared/navigation/index.ts";
 import { badgeText, useUnreadMessageCount } from "../shared/realtime/unread.ts";
-import { Staged } from "../shared/snapshot/staged.tsx";
 
 /**
  * Where a tab was tapped from, kept in the My tab's navigation params (so a reload keeps it): My opened from Home is

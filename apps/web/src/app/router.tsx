@@ -3,12 +3,12 @@ import { CloseCircleOutline } from "antd-mobile-icons";
 import { Component, type ComponentType, lazy, type ReactNode, Suspense, useLayoutEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
+import { loadedScreen } from "../first-paint/first-screen.ts";
+import { Staged } from "../first-paint/staged.tsx";
 import { currentLanguage, loadTexts, textsLoaded } from "../shared/i18n/index.ts";
 import { PATHS, setNavigator } from "../shared/navigation/index.ts";
 import { setOverlayPage } from "../shared/navigation/overlay-history.ts";
-import { Staged } from "../shared/snapshot/staged.tsx";
 import { StateBlock } from "../shared/ui/state-block.tsx";
-import { loadedScreen } from "./first-screen.ts";
 import { RouteGuard } from "./guard.tsx";
 import { RouteQueryCheck } from "./route-query.tsx";
 import { type AppRoute, ROUTES } from "./routes.ts";
@@ -61,7 +61,7 @@ function RouteError() {
 
 /**
  * The frame every page renders in: its enter transition (spec §2) and its name for tests and styles. The prerendered
- * first screen (app/prerender.tsx) uses the same frame, so the real page replaces it element for element.
+ * first screen (first-paint/prerender.tsx) uses the same frame, so the real page replaces it element for element.
  */
 export function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
   return (

@@ -3,7 +3,7 @@ import path from "node:path";
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EARLY_ANSWER_MAX_AGE_MS, EARLY_ANSWERS_GLOBAL, takeEarlyAnswer } from "../../shared/api/early-answers.ts";
+import { EARLY_ANSWER_MAX_AGE_MS, EARLY_ANSWERS_GLOBAL, takeEarlyAnswer } from "../../first-paint/early-answers.ts";
 import { REFRESH_MARGIN_MS } from "../../shared/api/token.ts";
 import { loadGrantedPolicies } from "../../shared/auth/session.ts";
 import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";
@@ -11,8 +11,8 @@ import { changeLanguage } from "../../shared/i18n/index.ts";
 import { setItem } from "../../shared/storage/index.ts";
 import { deviceEarlyCalls, prefetchDevice } from "./prefetch.ts";
 
-/** apps/web/boot.js as the page runs it (inline). */
-const BOOT = readFileSync(path.join(import.meta.dirname, "../../../boot.js"), "utf8");
+/** apps/web/src/first-paint/boot.js as the page runs it (inline). */
+const BOOT = readFileSync(path.join(import.meta.dirname, "../../first-paint/boot.js"), "utf8");
 
 /** One request on the wire: method, URL (path and query) and headers. */
 interface Sent {

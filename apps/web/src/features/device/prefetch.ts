@@ -1,5 +1,6 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import type { QueryClient } from "@tanstack/react-query";
+import { yieldIfScheduler } from "../../first-paint/scheduling.ts";
 import { callUrl } from "../../shared/api/declared-request.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
@@ -7,7 +8,6 @@ import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-in
 import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
 import { getStationDurationsQueryOptions } from "../../shared/device/api/get-station-durations.ts";
 import { parseRouteParams } from "../../shared/navigation/index.ts";
-import { yieldIfScheduler } from "../../shared/scheduling/index.ts";
 import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 
 /**
@@ -50,11 +50,11 @@ export const earlyParam = (name: "deviceId" | "familyId"): string => `__${name}_
 
 /**
  * The Device screen's first calls as the page's boot script sends them before the app's code has loaded
- * (apps/web/boot.js, shared/api/early-answers.ts): `"METHOD url"`, the URL built by the app's own client
- * (`callUrl`) with {@link earlyParam} placeholders as query values, which boot.js fills from the route's params
- * (form-encoded, as the client encodes a query): the
- * calls {@link prefetchDevice} makes, and the permissions start-up asks for (spec §4, application-configuration).
- * Written into index.html by the build (apps/web/vite-prerender.ts, `data-device-calls`).
+ * (apps/web/src/first-paint/boot.js, first-paint/early-answers.ts): `"METHOD url"`, the URL built by the app's own
+ * client (`callUrl`) with {@link earlyParam} placeholders as query values, which boot.js fills from the route's params
+ * (form-encoded, as the client encodes a query): the calls {@link prefetchDevice} makes, and the permissions start-up
+ * asks for (spec §4, application-configuration). Written into index.html by the build
+ * (apps/web/src/first-paint/build/prerender-plugin.ts, `data-device-calls`).
  */
 export function deviceEarlyCalls(): string[] {
   const deviceId = earlyParam("deviceId");

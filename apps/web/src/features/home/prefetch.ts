@@ -1,11 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { intlWarmed } from "../../first-paint/intl-warm.ts";
+import { nextTask } from "../../first-paint/scheduling.ts";
 import { getFamiliesQueryOptions } from "../../shared/api/families.ts";
 import { getFamilyDevicesQueryOptions } from "../../shared/api/family-devices.ts";
 import { prefetchForFirstMount } from "../../shared/api/query-client.ts";
 import { homeFormatWarmers } from "../../shared/format/index.ts";
-import { intlWarmed } from "../../shared/format/intl-warm.ts";
 import { requestLanguage } from "../../shared/i18n/index.ts";
-import { nextTask } from "../../shared/scheduling/index.ts";
 import { getItem, getUserFamily } from "../../shared/storage/index.ts";
 import { getUnitPreferencesQueryOptions } from "../../shared/units/api/get-unit-preferences.ts";
 import { dashboardQueryOptions } from "./api/get-dashboard.ts";
@@ -13,17 +13,16 @@ import { selectHomeFamily } from "./family-selection.ts";
 
 /**
  * Home's first calls, started at start-up instead of after its first render (no request waterfall before
- * the device list paints; this module ships in the entry's chunk, vite-first-screen.ts `starter`, so they leave with
- * the permission call): the families (spec §7 get families) and, for the household Home will
- * show (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The
- * kept household's calls start at once, not after the families: when it is still one of them (the usual case) the
- * answers are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the
- * owner's unit from the first paint instead of switching from litres when they arrive. Failures are silent here (a
- * kept household the user has left answers 403); Home's own queries ask again and show their errors as usual. While
- * the calls are in flight, the number and date formatters the device cards use are built, one per task
- * ({@link homeFormatWarmers}), so the cards' render does not build them. The calls leave in three tasks (families;
- * the kept household's; units). Resolves when the calls have settled (the
- * formatters are not waited for); never rejects.
+ * the device list paints; this module ships in the entry's chunk, first-paint/build/first-screen-chunks.ts `starter`,
+ * so they leave with the permission call): the families (spec §7 get families) and, for the household Home will show
+ * (the one kept for this user in userFamilyCache, spec §3, else the first), its devices and its dashboard. The kept
+ * household's calls start at once, not after the families: when it is still one of them (the usual case) the answers
+ * are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the owner's unit
+ * from the first paint instead of switching from litres when they arrive. Failures are silent here (a kept household
+ * the user has left answers 403); Home's own queries ask again and show their errors as usual. While the calls are in
+ * flight, the number and date formatters the device cards use are built, one per task ({@link homeFormatWarmers}), so
+ * the cards' render does not build them. The calls leave in three tasks (families; the kept household's; units).
+ * Resolves when the calls have settled (the formatters are not waited for); never rejects.
  * @param client the app's query client (app/app.tsx), filled under the same keys Home's queries read.
  */
 export async function prefetchHome(client: QueryClient): Promise<void> {
@@ -52,7 +51,7 @@ export async function prefetchHome(client: QueryClient): Promise<void> {
  * is over; a failure only ends the warm-up.
  */
 async function warmFormats(lang: string): Promise<void> {
-  // The engine's locale data starts on another thread (shared/format/intl-warm.ts): building the first formatter
+  // The engine's locale data starts on another thread (first-paint/intl-warm.ts): building the first formatter
   // here before that is over would do the same start in this task.
   await intlWarmed();
   try {

@@ -1,6 +1,6 @@
+import { saveSnapshot } from "../../first-paint/snapshot.ts";
+import { useKeptSnapshot } from "../../first-paint/use-kept-snapshot.ts";
 import { currentLanguage } from "../../shared/i18n/index.ts";
-import { saveSnapshot } from "../../shared/snapshot/index.ts";
-import { useKeptSnapshot } from "../../shared/snapshot/use-kept-snapshot.ts";
 
 /** Takes the snapshot of what `#root` shows now in the current language (nothing without a `#root`). */
 function takeSnapshot(): void {
@@ -9,8 +9,8 @@ function takeSnapshot(): void {
 }
 
 /**
- * Keeps the snapshot of Home (shared/snapshot) that apps/web/boot.js paints on the next start, as
- * {@link useKeptSnapshot} says when.
+ * Keeps the snapshot of Home (first-paint/snapshot.ts) that apps/web/src/first-paint/boot.js paints on the next start,
+ * as {@link useKeptSnapshot} says when.
  * @param ready whether Home shows its devices with their figures
  * @param version anything that changes when what Home shows changes (its data), compared with Object.is
  */

@@ -7,9 +7,9 @@ import {
   type QueryFilters,
   timeoutManager,
 } from "@tanstack/react-query";
+import { CoalescedTimers } from "../../first-paint/coalesced-timers.ts";
+import { nextTask } from "../../first-paint/scheduling.ts";
 import { i18n, mapLanguage } from "../i18n/index.ts";
-import { CoalescedTimers } from "../scheduling/coalesced-timers.ts";
-import { nextTask } from "../scheduling/index.ts";
 import { ApiError, errorMessage, isUnauthorized } from "./errors.ts";
 import { askedInOtherLanguage } from "./transport.ts";
 

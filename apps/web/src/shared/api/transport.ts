@@ -1,7 +1,7 @@
 import { TIME_ZONE_HEADER } from "@aquapilot/contract/wire";
+import { takeEarlyAnswer } from "../../first-paint/early-answers.ts";
+import { yieldIfScheduler } from "../../first-paint/scheduling.ts";
 import { i18n, requestLanguage } from "../i18n/index.ts";
-import { yieldIfScheduler } from "../scheduling/index.ts";
-import { takeEarlyAnswer } from "./early-answers.ts";
 import { ApiError, ClientErrorCode } from "./errors.ts";
 
 /**
@@ -266,8 +266,8 @@ export function networkError(): ApiError {
  * The body's `Content-Type` is set from its kind (multipart: by the platform, with the boundary). With
  * `onUploadProgress` and a body, the request goes through `XMLHttpRequest` (the only browser API that reports upload
  * progress; its answer is read whole, then handed back as a `Response`); otherwise through `fetch` — unless the page's
- * boot script already sent this very request (same method, URL and headers, no body: early-answers.ts), whose answer
- * is then used instead.
+ * boot script already sent this very request (same method, URL and headers, no body: first-paint/early-answers.ts),
+ * whose answer is then used instead.
  * Errors: an `AbortError` (DOMException) when `signal` aborts; {@link ApiError} code -2 when no answer came.
  */
 export async function transmit(url: string, request: WireRequest): Promise<Response> {

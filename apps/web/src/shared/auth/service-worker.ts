@@ -1,5 +1,5 @@
+import { afterFirstScreen, nextTask } from "../../first-paint/scheduling.ts";
 import { getNativeConfig } from "../bridge/index.ts";
-import { afterFirstScreen, nextTask } from "../scheduling/index.ts";
 
 /** The service worker file, next to index.html (apps/web/public/sw.js). */
 export const SERVICE_WORKER_URL = "./sw.js";

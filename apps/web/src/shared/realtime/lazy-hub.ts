@@ -1,5 +1,5 @@
 import type { TDeviceChangeMessage, TMessage } from "@aquapilot/contract/wire";
-import { afterFirstScreen, nextTask } from "../scheduling/index.ts";
+import { afterFirstScreen, nextTask } from "../../first-paint/scheduling.ts";
 import type { HubChannelSpec, HubConnectionLike } from "./hub-channel.ts";
 
 type HubConnectionModule = typeof import("./hub-connection.ts");

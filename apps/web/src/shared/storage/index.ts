@@ -48,9 +48,12 @@ export interface StoredWifi {
  */
 export type SnapshotNode = string | [string, string[], string[], SnapshotNode[]];
 
-/** What localStorage `homeSnapshot` holds (shared/snapshot; read by apps/web/boot.js: keep both in step). */
+/**
+ * What localStorage `homeSnapshot` holds (first-paint/snapshot.ts; read by apps/web/src/first-paint/boot.js: keep both
+ * in step).
+ */
 export interface StoredSnapshot {
-  /** Format version: boot.js shows only the version it knows (shared/snapshot SNAPSHOT_VERSION). */
+  /** Format version: boot.js shows only the version it knows (first-paint/snapshot.ts SNAPSHOT_VERSION). */
   v: number;
   /** The app's language when it was taken: boot.js shows it only in the same language. */
   lang: Language;
@@ -85,9 +88,12 @@ export interface StorageSchema {
    * registration move to the account signed in here. Kept across sign-out and cache clears.
    */
   pushInstallationId: string;
-  /** The last Home shown (shared/snapshot), painted by apps/web/boot.js on the next start. */
+  /** The last Home shown (first-paint/snapshot.ts), painted by apps/web/src/first-paint/boot.js on the next start. */
   homeSnapshot: StoredSnapshot;
-  /** The last Device screen shown (shared/snapshot), painted by apps/web/boot.js on a start on that device. */
+  /**
+   * The last Device screen shown (first-paint/snapshot.ts), painted by apps/web/src/first-paint/boot.js on a start on
+   * that device.
+   */
   deviceSnapshot: StoredDeviceSnapshot;
   /**
    * Why the last session ended without the owner signing out (shared/auth/ending.ts), shown on Login until the next

@@ -1,7 +1,7 @@
 import type { PullToRefreshProps } from "antd-mobile";
 import { type ComponentType, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { afterFirstScreen, nextTask } from "../scheduling/index.ts";
+import { afterFirstScreen, nextTask } from "../../first-paint/scheduling.ts";
 
 type Loaded = ComponentType<PullToRefreshProps>;
 let loaded: Loaded | null = null;

@@ -2,6 +2,7 @@ import { Button } from "antd-mobile";
 import { LockOutline, UserOutline } from "antd-mobile-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FirstScreenDrawn, Staged } from "../../../first-paint/staged.tsx";
 import { clearEnding, ENDING_TEXT, readEnding } from "../../../shared/auth/ending.ts";
 import { clearLoginInfo } from "../../../shared/auth/session.ts";
 import {
@@ -13,7 +14,6 @@ import {
   useRouteParams,
 } from "../../../shared/navigation/index.ts";
 import { deviceChannel } from "../../../shared/realtime/index.ts";
-import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
 import { BrandMark } from "../../../shared/ui/brand-mark.tsx";
 import { LanguageSwitch } from "../../../shared/ui/language-switch.tsx";
 import { TextField } from "../../../shared/ui/text-field.tsx";
@@ -29,7 +29,7 @@ import { signInFailure } from "../sign-in-failure.ts";
  * success stores token + login info, loads the permissions and opens the route asked for while signed out (param
  * `returnTo`, a route of this app only, passed on to Register and FindPassword), else home. Opened first, it is drawn
  * beneath its prerendered copy (index.html) in parts, one task each, and replaces the copy at once when the last part
- * is in (shared/snapshot): drawn in one task, its first render took 40-150 ms on a slow phone.
+ * is in (first-paint/snapshot.ts): drawn in one task, its first render took 40-150 ms on a slow phone.
  */
 export function LoginScreen() {
   const { t } = useTranslation();

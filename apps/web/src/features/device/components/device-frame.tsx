@@ -10,8 +10,9 @@ import { PageShell } from "../../../shared/ui/index.ts";
  * their names, the salt card with the reminder's text — and a grey bar where each figure will be; no figure is
  * guessed ("—" where the live card shows "—" for an unknown value). Inert and `aria-busy`: nothing in it answers a
  * tap until the live screen replaces it. The build prerenders it into index.html in each language
- * (apps/web/vite-prerender.ts), and the boot script paints it on a signed-in start on /Device with no snapshot of that
- * device (apps/web/boot.js), so the screen's frame is on screen while the app's code loads. Test id: `device-frame`.
+ * (apps/web/src/first-paint/build/prerender-plugin.ts), and the boot script paints it on a signed-in start on /Device
+ * with no snapshot of that device (apps/web/src/first-paint/boot.js), so the screen's frame is on screen while the
+ * app's code loads. Test id: `device-frame`.
  */
 export function DeviceFrame() {
   const { t } = useTranslation();
@@ -79,7 +80,7 @@ export function DeviceFrame() {
 /**
  * The Device screen as it shows while its device loads: the page with `title` (the device's name when the household's
  * list already names it, else "Device") over {@link DeviceFrame}. The build prerenders exactly this, titled
- * "Device", in each language (apps/web/src/app/prerender.tsx `renderDeviceFrame`). Test id: `device-screen`, as the live screen.
+ * "Device", in each language (apps/web/src/first-paint/prerender.tsx `renderDeviceFrame`). Test id: `device-screen`, as the live screen.
  */
 export function DeviceFrameScreen({ title }: { title: string }) {
   return (

@@ -3,6 +3,9 @@ import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
 import { memo, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { forgetDeviceSnapshot, saveDeviceSnapshot } from "../../../first-paint/snapshot.ts";
+import { FirstScreenDrawn, Staged } from "../../../first-paint/staged.tsx";
+import { useKeptSnapshot } from "../../../first-paint/use-kept-snapshot.ts";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
@@ -13,9 +16,6 @@ import { formatMoment } from "../../../shared/format/index.ts";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState, usePhoneLink } from "../../../shared/realtime/index.ts";
-import { forgetDeviceSnapshot, saveDeviceSnapshot } from "../../../shared/snapshot/index.ts";
-import { FirstScreenDrawn, Staged } from "../../../shared/snapshot/staged.tsx";
-import { useKeptSnapshot } from "../../../shared/snapshot/use-kept-snapshot.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
 import { DeviceControls } from "../components/device-controls.tsx";
@@ -191,7 +191,7 @@ export function DeviceScreen() {
   return (
     <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
-        {/* Drawn out of sight at start-up, the hero and each section in a task of its own (shared/snapshot):
+        {/* Drawn out of sight at start-up, the hero and each section in a task of its own (first-paint/snapshot.ts):
             the screen's frame, the router and the providers are the first render's own. */}
         <Staged>
           <section className="device-hero">

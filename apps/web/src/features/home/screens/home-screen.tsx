@@ -13,6 +13,9 @@ import {
 } from "antd-mobile-icons";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useRevealedCount } from "../../../first-paint/reveal.ts";
+import { firstScreenDrawn } from "../../../first-paint/snapshot.ts";
+import { Staged } from "../../../first-paint/staged.tsx";
 import { ApiError } from "../../../shared/api/errors.ts";
 import { useFamilies } from "../../../shared/api/families.ts";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
@@ -20,9 +23,6 @@ import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { useDeviceChanges, usePhoneLink } from "../../../shared/realtime/index.ts";
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { classifyScannedCode, scanQrCode } from "../../../shared/scan/index.tsx";
-import { useRevealedCount } from "../../../shared/scheduling/reveal.ts";
-import { firstScreenDrawn } from "../../../shared/snapshot/index.ts";
-import { Staged } from "../../../shared/snapshot/staged.tsx";
 import { getItem, getUserFamily, setItem, setUserFamily } from "../../../shared/storage/index.ts";
 import { openWithBack } from "../../../shared/ui/back-stack.ts";
 import { useBackClose } from "../../../shared/ui/overlay.tsx";
@@ -88,7 +88,7 @@ function DeviceList({
   onOpen: (device: TFamilyDevice) => void;
 }) {
   const revealed = useRevealedCount(devices.length);
-  // Drawn beneath the last Home's snapshot, the live Home replaces it once every card is in (shared/snapshot).
+  // Drawn beneath the last Home's snapshot, the live Home replaces it once every card is in (first-paint/snapshot.ts).
   useEffect(() => {
     if (revealed >= devices.length) firstScreenDrawn();
   }, [revealed, devices.length]);
@@ -199,7 +199,7 @@ function HomeDevices({
   // "—"): a card drawn before its badges would grow when they arrive and push the next ones down (a layout
   // shift), and be drawn twice.
   const pending = families.isPending || Boolean(familyId && (devices.isPending || dashboard.isPending));
-  // Drawn beneath the last Home's snapshot, an empty list is complete as it is (shared/snapshot).
+  // Drawn beneath the last Home's snapshot, an empty list is complete as it is (first-paint/snapshot.ts).
   const empty = !pending && list.length === 0;
   useEffect(() => {
     if (empty) firstScreenDrawn();

@@ -1,11 +1,11 @@
 /**
  * Answers to the opening screen's first calls that the page's boot script asked for before the app's code had loaded
  * (the Device screen must be interactive within 2 s: no request waits for the app's code to download and run).
- * apps/web/boot.js sends them, on a signed-in page opening on the Device screen, with exactly the headers the app's
- * client sends (token, language, time zone) and puts each under {@link EARLY_ANSWERS_GLOBAL}; the app's wire
- * (transport.ts `transmit`) takes the one whose method, URL and headers equal its own call's, once, instead of
- * sending the call again. Any difference (a refreshed token, another language, a tenant, a body) means the app sends
- * its own call: an early answer can only ever stand in for the very same request.
+ * apps/web/src/first-paint/boot.js sends them, on a signed-in page opening on the Device screen, with exactly the
+ * headers the app's client sends (token, language, time zone) and puts each under {@link EARLY_ANSWERS_GLOBAL}; the
+ * app's wire (shared/api/transport.ts `transmit`) takes the one whose method, URL and headers equal its own call's,
+ * once, instead of sending the call again. Any difference (a refreshed token, another language, a tenant, a body)
+ * means the app sends its own call: an early answer can only ever stand in for the very same request.
  */
 
 /** The window property boot.js fills: a list of {@link EarlyAnswer}. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { nextTask } from "./index.ts";
+import { nextTask } from "./scheduling.ts";
 
 /**
  * How many of a list's `total` items to show: the first at once, then one more per task of the page's event loop

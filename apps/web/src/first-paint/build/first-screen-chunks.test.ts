@@ -7,7 +7,7 @@ import {
   moduleRecord,
   planChunks,
   usedClosure,
-} from "./vite-first-screen.ts";
+} from "./first-screen-chunks.ts";
 
 /**
  * A module graph written as code: module id → source. Specifiers are module ids as they are; `exports` is what the

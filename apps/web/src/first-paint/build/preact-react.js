@@ -1,5 +1,5 @@
 /**
- * What the production build gives code that imports "react" (vite.config.ts `PREACT_ALIASES`): Preact's React API
+ * What the production build gives code that imports "react" (preact.ts `PREACT_ALIASES`): Preact's React API
  * (`preact/compat`), plus the one React 19 hook Preact lacks, declared absent. React Router probes
  * `React.useOptimistic` and, when it is undefined, keeps the navigation state without optimistic updates (its React 18
  * path, the behaviour the app has always had on Preact). Declaring it here makes that absence explicit, so no import

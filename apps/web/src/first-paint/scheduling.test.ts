@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./index.ts";
+import { afterFirstScreen, holdUntilFirstScreen, nextTask } from "./scheduling.ts";
 
 describe("nextTask", () => {
   it("resolves after the tasks already queued, not in the current one", async () => {

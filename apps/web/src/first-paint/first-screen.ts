@@ -1,15 +1,15 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import { matchRoutes } from "react-router";
+import { type AppRoute, ROUTES } from "../app/routes.ts";
 import { ALL_TEXT_GROUPS, type TextGroup } from "../shared/i18n/groups.ts";
 import { PATHS } from "../shared/navigation/index.ts";
 import { getAccessToken } from "../shared/storage/index.ts";
-import { type AppRoute, ROUTES } from "./routes.ts";
 
 /**
  * The routes the app will show first for a location hash, outermost first: the routes matching the path
- * (`/` and unknown paths are Home, as in router.tsx); when one of them needs a session and no token is stored, Login
- * instead (what the route guard of spec §4 does on its first render).
+ * (`/` and unknown paths are Home, as in app/router.tsx); when one of them needs a session and no token is stored,
+ * Login instead (what the route guard of spec §4 does on its first render).
  * @param hash `location.hash`, e.g. "#/index/home" or "" (the path part only; a query string is ignored).
  */
 export function firstRoutes(hash: string): AppRoute[] {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import type { Plugin, Rolldown } from "vite";
-import { localeFile, TEXT_GROUPS, type TextGroup } from "./src/shared/i18n/groups.ts";
+import { localeFile, TEXT_GROUPS, type TextGroup } from "../../shared/i18n/groups.ts";
 
 type CodeSplittingGroup = NonNullable<
   Exclude<NonNullable<Rolldown.OutputOptions["codeSplitting"]>, boolean>["groups"]

@@ -4,14 +4,14 @@ import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { MemoryRouter } from "react-router";
+import { RouteFrame } from "../app/router.tsx";
+import { type AppRoute, ROUTES } from "../app/routes.ts";
 import { LoginScreen } from "../features/account/screens/login-screen.tsx";
 import { DeviceFrameScreen } from "../features/device/components/device-frame.tsx";
 import { deviceEarlyCalls } from "../features/device/prefetch.ts";
 import { REFRESH_MARGIN_MS } from "../shared/api/token.ts";
 import { changeLanguage, i18n, loadTexts } from "../shared/i18n/index.ts";
 import { PATHS } from "../shared/navigation/index.ts";
-import { RouteFrame } from "./router.tsx";
-import { type AppRoute, ROUTES } from "./routes.ts";
 
 /** The languages the build prerenders Login in: all of spec §1. */
 export { LANGUAGES };
@@ -47,9 +47,9 @@ async function renderRoute(lang: Language, route: AppRoute, path: string, screen
 }
 
 /**
- * Build time only (apps/web/vite-prerender.ts): the Login screen as the app renders it into `#root` — the same route
- * frame and screen, in `lang` — as an HTML string, for index.html to paint before any JavaScript has run. Runs under
- * Vite's SSR loader with a happy-dom window as the globals.
+ * Build time only (apps/web/src/first-paint/build/prerender-plugin.ts): the Login screen as the app renders it into
+ * `#root` — the same route frame and screen, in `lang` — as an HTML string, for index.html to paint before any
+ * JavaScript has run. Runs under Vite's SSR loader with a happy-dom window as the globals.
  * @throws Error when the Login route is missing from the route table.
  */
 export async function renderLoginScreen(lang: Language): Promise<string> {
@@ -72,7 +72,9 @@ function LoadingDevice() {
   return <DeviceFrameScreen title={t("device.title")} />;
 }
 
-/** What the page's boot script needs to send the Device screen's first calls itself (apps/web/boot.js). */
+/**
+ * What the page's boot script needs to send the Device screen's first calls itself (apps/web/src/first-paint/boot.js).
+ */
 export interface BootCalls {
   /** The calls, `"METHOD url"` with `__deviceId__` / `__familyId__` placeholders (features/device/prefetch.ts). */
   device: string[];
@@ -82,7 +84,10 @@ export interface BootCalls {
   tokenMarginMs: number;
 }
 
-/** Build time only (apps/web/vite-prerender.ts): the boot script's early calls, as the app's client builds them. */
+/**
+ * Build time only (apps/web/src/first-paint/build/prerender-plugin.ts): the boot script's early calls, as the app's
+ * client builds them.
+ */
 export function bootCalls(): BootCalls {
   return { device: deviceEarlyCalls(), timeZoneHeader: TIME_ZONE_HEADER, tokenMarginMs: REFRESH_MARGIN_MS };
 }

@@ -9,7 +9,7 @@ import {
   homeChunks,
   injectPrerender,
   prerenderCopy,
-} from "./vite-prerender.ts";
+} from "./prerender-plugin.ts";
 
 describe("the prerendered Login copy", () => {
   it("drops test ids, route names and element ids, keeps classes and text, and is hidden and inert by its wrapper", () => {
@@ -115,7 +115,7 @@ describe("deferEntry", () => {
 });
 
 describe("bootScript", () => {
-  it("is apps/web/boot.js minified: it still runs, without its comments, and can go inline", () => {
+  it("is apps/web/src/first-paint/boot.js minified: it still runs, without its comments, and can go inline", () => {
     const code = bootScript();
     const source = readFileSync(BOOT_SOURCE, "utf8");
     expect(code.length).toBeLessThan(source.length / 2);

@@ -1,17 +1,17 @@
 import type { Language } from "@aquapilot/contract/wire";
-import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../storage/index.ts";
+import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../shared/storage/index.ts";
 
 export type { SnapshotNode };
 
 /**
  * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (Home's
- * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices; apps/web/boot.js
- * rebuilds it into `#root` on a signed-in start on Home, in the same language and on the same day, and the app's first
- * render replaces it. The last Device screen is kept the same way, with its device's id, and painted on a start on that
- * device's screen (the Device screen must be interactive within 2 s). It is a tree of plain data, never HTML: boot.js
- * builds it with `createElement`, `setAttribute` and the CSSOM, so the page's Content-Security-Policy (no inline
- * styles, no inline script) holds and nothing in it can run. Sign-in and sign-out remove it (storage `clearSession`,
- * `clearLoginInfo`).
+ * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices;
+ * apps/web/src/first-paint/boot.js rebuilds it into `#root` on a signed-in start on Home, in the same language and on
+ * the same day, and the app's first render replaces it. The last Device screen is kept the same way, with its device's
+ * id, and painted on a start on that device's screen (the Device screen must be interactive within 2 s). It is a tree
+ * of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute` and the CSSOM, so the page's
+ * Content-Security-Policy (no inline styles, no inline script) holds and nothing in it can run. Sign-in and sign-out
+ * remove it (storage `clearSession`, `clearLoginInfo`).
  */
 
 /** The snapshot format boot.js reads. */
@@ -24,7 +24,8 @@ export const SNAPSHOT_MAX_CHARS = 200_000;
 const SKIPPED = new Set(["script", "style", "link", "iframe", "object", "embed", "template", "noscript"]);
 
 /**
- * The local calendar day of `at` as `YYYY-MM-DD` (the phone's time zone), the same text apps/web/boot.js computes.
+ * The local calendar day of `at` as `YYYY-MM-DD` (the phone's time zone), the same text
+ * apps/web/src/first-paint/boot.js computes.
  * @param at a time, default now
  */
 export function localDay(at: Date = new Date()): string {
@@ -89,8 +90,8 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 
 /**
  * Keeps `root`'s content as the Device screen's snapshot of `deviceId` in `lang` for today (localStorage
- * `deviceSnapshot`, one device's at a time: the last one shown), which apps/web/boot.js paints on a signed-in start on
- * that device's screen (a reload there, a notification opening it). One larger than
+ * `deviceSnapshot`, one device's at a time: the last one shown), which apps/web/src/first-paint/boot.js paints on a
+ * signed-in start on that device's screen (a reload there, a notification opening it). One larger than
  * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored.
  * @param root the app's container (`#root`)
  * @param lang the language the screen is shown in
@@ -113,7 +114,7 @@ export function forgetDeviceSnapshot(deviceId: string): void {
 }
 
 /**
- * Whether the page shows a snapshot (Home's or a Device screen's) that the app's first render is about to replace (apps/web/boot.js marks the
+ * Whether the page shows a snapshot (Home's or a Device screen's) that the app's first render is about to replace (apps/web/src/first-paint/boot.js marks the
  * page with `data-snapshot`; main.tsx removes the mark after that render). A screen may then render what the snapshot
  * shows at once instead of step by step.
  */
@@ -135,11 +136,11 @@ let whenDrawn: Promise<void> = new Promise((resolve) => {
 });
 
 /**
- * Makes the container the app renders into while the snapshot in `snapshotRoot` (#root, painted by apps/web/boot.js)
- * stays on screen: an empty element after it, laid out as the shown #root will be but invisible and inert
- * (`STAGING_CLASS`) while `snapshotRoot` is laid over it (`COVERING_CLASS`), so the
- * live Home can be drawn in several short tasks (its cards one per task, shared/scheduling/reveal.ts) instead of one
- * long one (Lighthouse's total blocking time), and shown at once by {@link showStaged}.
+ * Makes the container the app renders into while the snapshot in `snapshotRoot` (#root, painted by
+ * apps/web/src/first-paint/boot.js) stays on screen: an empty element after it, laid out as the shown #root will be but
+ * invisible and inert (`STAGING_CLASS`) while `snapshotRoot` is laid over it (`COVERING_CLASS`), so the live Home can
+ * be drawn in several short tasks (its cards one per task, first-paint/reveal.ts) instead of one long one (Lighthouse's
+ * total blocking time), and shown at once by {@link showStaged}.
  * @param snapshotRoot the element holding the snapshot (#root)
  * @returns the staging element (not yet the page's #root)
  */

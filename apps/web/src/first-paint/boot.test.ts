@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { localDay, saveDeviceSnapshot, saveSnapshot } from "../shared/snapshot/index.ts";
+import { localDay, saveDeviceSnapshot, saveSnapshot } from "./snapshot.ts";
 
-/** apps/web/boot.js, the inline script in index.html's head that picks the prerendered Login copy. */
-const BOOT = readFileSync(path.join(import.meta.dirname, "../../boot.js"), "utf8");
+/** apps/web/src/first-paint/boot.js, the inline script in index.html's head that picks the prerendered Login copy. */
+const BOOT = readFileSync(path.join(import.meta.dirname, "boot.js"), "utf8");
 
 function boot(hash: string, storage: Record<string, string>, native = false): string | null {
   window.location.hash = hash;
@@ -302,7 +302,7 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     window.location.hash = "";
   });
 
-  /** A snapshot as the app stores it (shared/snapshot), taken today in `lang`. */
+  /** A snapshot as the app stores it (first-paint/snapshot.ts), taken today in `lang`. */
   function stored(lang: string, over: Record<string, unknown> = {}): string {
     return JSON.stringify({
       v: 1,
@@ -389,7 +389,7 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     }
   });
 
-  it("rebuilds what the app kept (shared/snapshot saveSnapshot) node for node", async () => {
+  it("rebuilds what the app kept (first-paint/snapshot.ts saveSnapshot) node for node", async () => {
     const screen = document.createElement("div");
     screen.innerHTML =
       '<div class="home" data-testid="home-screen"><header class="home__hero"><span class="home__total-value">50.4 L' +
@@ -516,7 +516,9 @@ describe("boot.js: the last Device screen's snapshot painted before the app runs
     removeBootTag();
   });
 
-  /** A Device screen's snapshot as the app stores it (shared/snapshot saveDeviceSnapshot), today, in English. */
+  /**
+   * A Device screen's snapshot as the app stores it (first-paint/snapshot.ts saveDeviceSnapshot), today, in English.
+   */
   function stored(deviceId: string, over: Record<string, unknown> = {}): string {
     const screen = document.createElement("div");
     screen.innerHTML = '<div class="device-page"><div class="device-hero__name">Softener 1</div></div>';
@@ -599,7 +601,8 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
   beforeEach(() => {
     root = document.createElement("div");
     root.id = "root";
-    // As index.html holds them (apps/web/vite-prerender.ts): Login's copies and the Device frames, all hidden.
+    // As index.html holds them (apps/web/src/first-paint/build/prerender-plugin.ts): Login's copies and the Device
+    // frames, all hidden.
     root.innerHTML =
       '<div class="prerender" data-screen="login" lang="en" inert="">login</div>' +
       '<div class="prerender" data-screen="device" lang="en" inert="">device frame</div>' +

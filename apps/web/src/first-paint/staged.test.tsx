@@ -9,7 +9,7 @@ import {
   STAGING_CLASS,
   showStaged,
   stageBeneathSnapshot,
-} from "./index.ts";
+} from "./snapshot.ts";
 import { Staged } from "./staged.tsx";
 
 /** Lets the staged parts' tasks run (each `Staged` waits one task after it mounted). */

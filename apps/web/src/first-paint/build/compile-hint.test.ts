@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { COMPILE_HINT, compileHintPlugin, mapOneLineDown, withCompileHint } from "./vite-compile-hint.ts";
-import { isFirstScreenChunk } from "./vite-first-screen.ts";
+import { COMPILE_HINT, compileHintPlugin, mapOneLineDown, withCompileHint } from "./compile-hint.ts";
+import { isFirstScreenChunk } from "./first-screen-chunks.ts";
 
 describe("V8's compile hint on the first screens' chunks (compiled beside the download)", () => {
   let dir = "";

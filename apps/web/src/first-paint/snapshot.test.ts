@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clearLoginInfo } from "../auth/session.ts";
-import { clearSession, getItem } from "../storage/index.ts";
+import { clearLoginInfo } from "../shared/auth/session.ts";
+import { clearSession, getItem } from "../shared/storage/index.ts";
 import {
   forgetDeviceSnapshot,
   localDay,
@@ -8,7 +8,7 @@ import {
   saveDeviceSnapshot,
   saveSnapshot,
   snapshotChildren,
-} from "./index.ts";
+} from "./snapshot.ts";
 
 describe("Home snapshot (painted on the next start before the app's code)", () => {
   afterEach(() => {

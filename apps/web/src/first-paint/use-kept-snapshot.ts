@@ -4,10 +4,11 @@ import { useEffect, useRef } from "react";
 export const SNAPSHOT_DELAY_MS = 2_000;
 
 /**
- * Keeps a screen's snapshot (shared/snapshot) that apps/web/boot.js paints on the next start: while `ready`
- * (the screen shows its data, not skeletons, an error or an empty list), `take` runs once {@link SNAPSHOT_DELAY_MS}
- * after `version` last changed, in an idle moment, and when the owner leaves the app (`pagehide`, or the page hidden)
- * while the screen shows. Nothing while not ready, so a snapshot never holds a loading state.
+ * Keeps a screen's snapshot (first-paint/snapshot.ts) that apps/web/src/first-paint/boot.js paints on the next start:
+ * while `ready` (the screen shows its data, not skeletons, an error or an empty list), `take` runs once
+ * {@link SNAPSHOT_DELAY_MS} after `version` last changed, in an idle moment, and when the owner leaves the app
+ * (`pagehide`, or the page hidden) while the screen shows. Nothing while not ready, so a snapshot never holds a loading
+ * state.
  * @param ready whether the screen shows its data
  * @param version anything that changes when what the screen shows changes (its data), compared with Object.is
  * @param take writes the snapshot (e.g. `saveSnapshot` of `#root`); the latest one given is called

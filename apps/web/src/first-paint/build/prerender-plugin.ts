@@ -3,24 +3,24 @@ import path from "node:path";
 import type { Language } from "@aquapilot/contract/wire";
 import react from "@vitejs/plugin-react";
 import { createServer, type HtmlTagDescriptor, minifySync, type Plugin, type Rolldown } from "vite";
-import type { BootCalls } from "./src/app/prerender.tsx";
-import { localeFile, TEXT_GROUPS } from "./src/shared/i18n/groups.ts";
-import { FIRST_SCREENS, type FirstScreen, screenModules } from "./vite-first-screen.ts";
-import { iconPlugin } from "./vite-icons.ts";
+import { iconPlugin } from "../../../vite-icons.ts";
+import { localeFile, TEXT_GROUPS } from "../../shared/i18n/groups.ts";
+import type { BootCalls } from "../prerender.tsx";
+import { FIRST_SCREENS, type FirstScreen, screenModules } from "./first-screen-chunks.ts";
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 
 /**
  * The prerendered first screen, so a phone paints it before the app's code has run: the build renders the Login screen
- * in each of the five languages into index.html, hidden; the boot script (apps/web/boot.js, inline at the top of the
- * head: the server's CSP allows it by its hash) shows the stored language's copy when the page opens on `#/login`, so
- * the screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's first render
- * replaces it with the same screen, element for element (the route waits for its chunk and texts first).
+ * in each of the five languages into index.html, hidden; the boot script (apps/web/src/first-paint/boot.js, inline at
+ * the top of the head: the server's CSP allows it by its hash) shows the stored language's copy when the page opens on
+ * `#/login`, so the screen paints as soon as the HTML and CSS are in, seconds before the JavaScript has run. The app's
+ * first render replaces it with the same screen, element for element (the route waits for its chunk and texts first).
  */
 
 /** The module (under Vite's SSR loader) that renders the Login screen and names the languages to render. */
-const RENDER_MODULE = "/src/app/prerender.tsx";
+const RENDER_MODULE = "/src/first-paint/prerender.tsx";
 
 /** A regular expression matching a module id that ends with `file` (a path relative to apps/web). */
 const endsWith = (file: string) => new RegExp(`/${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
@@ -28,8 +28,10 @@ const endsWith = (file: string) => new RegExp(`/${file.replace(/[.*+?^${}()|[\]\
 /** The Login screen's module: its chunk's CSS must be in the head for the prerendered copy to paint styled. */
 const LOGIN_MODULE = endsWith(FIRST_SCREENS.login.modules[0]);
 
-/** The boot script's source (apps/web/boot.js), written inline into index.html by {@link deferEntry}. */
-export const BOOT_SOURCE = path.join(import.meta.dirname, "boot.js");
+/**
+ * The boot script's source (apps/web/src/first-paint/boot.js), written inline into index.html by {@link deferEntry}.
+ */
+export const BOOT_SOURCE = path.join(import.meta.dirname, "../boot.js");
 
 /**
  * The boot script as it goes into the page: {@link BOOT_SOURCE} minified (oxc, through Vite), about 3.9 KB. Inline,
@@ -120,7 +122,7 @@ const attribute = (text: string): string =>
  * stylesheets on `data-device` and its texts on `data-device-texts`, which boot.js preloads with the entry when a
  * signed-in page opens on /Device (it must be interactive within 2 s). `calls`: the Device screen's first calls
  * (`data-device-calls`, "METHOD url" joined by `|`), the time-zone header's name and the token margin, with which
- * boot.js sends those calls itself beside the entry (src/shared/api/early-answers.ts).
+ * boot.js sends those calls itself beside the entry (src/first-paint/early-answers.ts).
  * @throws Error when the HTML has no module entry or no `</title>` (the boot script would have nowhere to go), or when
  * `bootCode` holds `</script` or `<!--` (it would end the inline script early).
  */
@@ -170,7 +172,7 @@ export function deferEntry(
 
 /**
  * The chunk that holds a module whose id matches `module`: the chunk built from it (its facade) when there is one, else
- * the chunk it was put in (a first-screen group, vite-first-screen.ts); undefined when no chunk holds it.
+ * the chunk it was put in (a first-screen group, first-screen-chunks.ts); undefined when no chunk holds it.
  */
 export function chunkOf(bundle: OutputBundle, module: RegExp): OutputChunk | undefined {
   const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
@@ -282,8 +284,8 @@ async function withBrowserGlobals<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Renders the Login screen and the Device screen's frame (app/prerender.tsx) in every language of spec §1 with the
- * app's own modules (a Vite server in SSR mode over this project, CSS left out), with the `define`s of the build.
+ * Renders the Login screen and the Device screen's frame (first-paint/prerender.tsx) in every language of spec §1 with
+ * the app's own modules (a Vite server in SSR mode over this project, CSS left out), with the `define`s of the build.
  */
 async function renderCopies(
   root: string,
@@ -294,11 +296,12 @@ async function renderCopies(
     configFile: false,
     root,
     logLevel: "error",
-    // The build's icon transform too (vite-icons.ts), with the icons inlined: the copy must draw the app's paths.
+    // The build's icon transform too (apps/web/vite-icons.ts), with the icons inlined: the copy must draw the app's
+    // paths.
     plugins: [react(), iconPlugin()],
     define,
     resolve: {
-      // React itself renders the copy: the build's Preact aliases (vite.config.ts: to "preact/…" or to preact-react.js)
+      // React itself renders the copy: the build's Preact aliases (preact.ts: to "preact/…" or to preact-react.js)
       // are left out.
       alias: (alias as Array<{ replacement: unknown }>).filter(
         (a) => !/^preact\/|preact-react\.js$/.test(String(a.replacement)),

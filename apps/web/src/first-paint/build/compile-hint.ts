@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import { recompress } from "./vite-delivery.ts";
+import { recompress } from "../../../vite-delivery.ts";
 
 /**
  * V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints): at the very start of a script, it has
@@ -32,9 +32,9 @@ export function mapOneLineDown(map: string): string {
  * run, and most of the Device screen's tasks after its code arrived were first-call compiles). It works on the written
  * files, after every other plugin's `generateBundle`: Vite puts the preload helper's dependency map at the top of a
  * chunk there, and V8 reads the hint only as the file's first line. For each picked chunk it rewrites the file, its
- * source map (one line down) and its compressed copies (vite-delivery.ts `recompress`), and the chunk's code in the
- * bundle, so the service worker's shell hash (`precachePlugin`, after this) covers the hint.
- * @param hinted which chunks get the hint (vite-first-screen.ts `isFirstScreenChunk`)
+ * source map (one line down) and its compressed copies (apps/web/vite-delivery.ts `recompress`), and the chunk's code
+ * in the bundle, so the service worker's shell hash (`precachePlugin`, after this) covers the hint.
+ * @param hinted which chunks get the hint (first-screen-chunks.ts `isFirstScreenChunk`)
  */
 export function compileHintPlugin(
   hinted: (chunk: { name: string; isEntry: boolean; fileName: string }) => boolean,

@@ -1,7 +1,7 @@
 /*
- * AquaPilot boot (apps/web/vite-prerender.ts), so a phone paints a first screen before the app's code has run. A
- * classic script written inline at the top of index.html's head (the CSP allows it by its SHA-256 hash, so no request
- * holds the parser before the app's code is asked for) that
+ * AquaPilot boot (apps/web/src/first-paint/build/prerender-plugin.ts), so a phone paints a first screen before the
+ * app's code has run. A classic script written inline at the top of index.html's head (the CSP allows it by its SHA-256
+ * hash, so no request holds the parser before the app's code is asked for) that
  * - picks the prerendered copy of the Login screen in the stored language when the page opens on #/login, so it paints
  *   before the app's code has run (without a stored language the app's default, zh-Hans, except inside a native
  *   shell, whose own language may make the app reload);
@@ -14,14 +14,14 @@
  *   /Device the same with the Device screen's chunks, stylesheets and texts (data-device, data-device-texts);
  * - with a session stored and the page opening on /Device, sends the Device screen's first calls (data-device-calls)
  *   at once, beside the app's code, with the headers the app's client will send, and leaves their answers on
- *   window.__aquapilotEarly for the app to take instead of asking again (src/shared/api/early-answers.ts);
+ *   window.__aquapilotEarly for the app to take instead of asking again (src/first-paint/early-answers.ts);
  * - with a session stored and the page opening on Home, paints the last Home the owner saw (localStorage
- *   homeSnapshot, written by the app: apps/web/src/shared/snapshot) when it was taken today in the language the app
- *   will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
- *   nothing in it runs) into #root, which stays inert and aria-busy until the app's first render replaces it; the
- *   app's code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device
- *   screen the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go
- *   out at once, before the paint.
+ *   homeSnapshot, written by the app: apps/web/src/first-paint/snapshot.ts) when it was taken today in the language the
+ *   app will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
+ *   nothing in it runs) into #root, which stays inert and aria-busy until the app's first render replaces it; the app's
+ *   code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device screen
+ *   the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go out at
+ *   once, before the paint.
  * - with a session stored and the page opening on /Device for a device (its params name one) with no snapshot of it,
  *   paints the prerendered frame of the Device screen (the screen as it shows while its device loads: features/device
  *   DeviceFrame) in the start language once the Device screen's stylesheets are in, and starts the app's code after
@@ -55,7 +55,7 @@
     const stored = window.localStorage.getItem("lang");
     return stored === null ? (window.AquaPilotNative ? null : "zh-Hans") : JSON.parse(stored);
   };
-  /** YYYY-MM-DD of today in the phone's time zone (shared/snapshot localDay). */
+  /** YYYY-MM-DD of today in the phone's time zone (first-paint/snapshot.ts localDay). */
   const today = () => {
     const now = new Date();
     const pad = (n) => String(n).padStart(2, "0");
@@ -98,7 +98,7 @@
     return null;
   };
   const SVG = "http://www.w3.org/2000/svg";
-  /** Elements a snapshot never brings (shared/snapshot leaves them out too). */
+  /** Elements a snapshot never brings (first-paint/snapshot.ts leaves them out too). */
   const SKIPPED = /^(script|style|link|iframe|object|embed|template|noscript)$/i;
   /** Builds snapshot `nodes` into `parent`: text, or [name, [attribute, value…], [property, value, priority…], children]. */
   const build = (parent, nodes) => {

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { homeFormatWarmers } from "./index.ts";
+import { homeFormatWarmers } from "../shared/format/index.ts";
 
 /**
  * The off-thread half of {@link warmIntlOffThread} (./intl-warm.ts): a dedicated worker that builds the

@@ -1,8 +1,8 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ROUTES } from "../app/routes.ts";
 import { removeItem, setItem } from "../shared/storage/index.ts";
 import { firstRoutes, firstTextGroups, loadedScreen, preloadFirstScreen } from "./first-screen.ts";
-import { ROUTES } from "./routes.ts";
 
 const names = (hash: string) => firstRoutes(hash).map((r) => r.name);
 

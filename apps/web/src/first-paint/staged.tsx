@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect, useLayoutEffect, useState } from "react";
-import { nextTask } from "../scheduling/index.ts";
-import { drawingBeneathSnapshot, firstScreenDrawn, layOutStaging } from "./index.ts";
+import { nextTask } from "./scheduling.ts";
+import { drawingBeneathSnapshot, firstScreenDrawn, layOutStaging } from "./snapshot.ts";
 
 /**
- * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (shared/snapshot
+ * Renders `children` at once, except while the app is drawn beneath the last Home's snapshot (first-paint/snapshot.ts
  * `stageBeneathSnapshot`): then in a task of their own after this mounted, so the first render of a screen is several
  * short tasks instead of one long one (Home's first render was one task of 40-70 ms on a slow phone,
  * Lighthouse's total blocking time) while nothing is seen of it yet. Each `Staged` takes its own task, and its part is
