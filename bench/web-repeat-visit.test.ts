@@ -56,14 +56,17 @@ describe("repeat visit figures", () => {
       repeat: visit(f, 900, 28, 0),
       firstVisit: visit(2400, 3000, 16, 16),
       staticPage: visit(250, Number.NaN, 1, 0),
+      device: visit(200, 850, 30, 0),
+      deviceFirst: visit(1400, 3400, 20, 20),
     });
     const rows = repeatVisitRows([run(300), run(320), run(310)]);
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(5);
     expect(rows[0]).toMatch(
       /median of 3 \| Code requests that reached the network.* \| 0 of 28 \| 16 of 16 \| n\/a \|$/,
     );
     expect(rows[1]).toMatch(/\| 900 \| 3,000 \| ×0\.30 \|$/);
     expect(rows[2]).toMatch(/\| 310 \| 250 \| ×1\.24 \|$/);
+    expect(rows[4]).toMatch(/#\/Device live figures shown .* \| 850 \| 3,400 \| ×0\.25 \|$/);
     expect(() => repeatVisitRows([])).toThrow(RangeError);
   });
 

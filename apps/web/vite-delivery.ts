@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { Plugin } from "vite";
@@ -15,25 +15,10 @@ import { compression, defineAlgorithm } from "vite-plugin-compression2";
 export const PRECOMPRESS = /\.(html|js|mjs|css|json|svg|webmanifest)$/;
 
 /** The brotli settings of the compressed copies: quality 11, the maximum. */
-export const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } };
+const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } };
 
 /** The gzip settings of the compressed copies: -9. */
-export const GZIP_OPTIONS: zlib.ZlibOptions = { level: 9 };
-
-/**
- * Writes the compressed copies of the built file `file` (absolute path) again from its content now, with the
- * settings of {@link precompressPlugin}; a copy that would not be smaller is removed (the server then sends the file).
- */
-export function recompress(file: string): void {
-  const content = readFileSync(file);
-  for (const [suffix, packed] of [
-    [".br", zlib.brotliCompressSync(content, BROTLI_OPTIONS)],
-    [".gz", zlib.gzipSync(content, GZIP_OPTIONS)],
-  ] as const) {
-    if (packed.length < content.length) writeFileSync(file + suffix, packed);
-    else rmSync(file + suffix, { force: true });
-  }
-}
+const GZIP_OPTIONS: zlib.ZlibOptions = { level: 9 };
 
 /**
  * Precompresses the build (vite-plugin-compression2): `<file>.br` (brotli, quality 11, the maximum) and `<file>.gz`

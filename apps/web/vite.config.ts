@@ -3,8 +3,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { configDefaults, defineConfig } from "vitest/config";
-import { compileHintPlugin } from "./src/first-paint/build/compile-hint.ts";
-import { firstScreenChunks, isFirstScreenChunk } from "./src/first-paint/build/first-screen-chunks.ts";
+import { firstScreenChunks } from "./src/first-paint/build/first-screen-chunks.ts";
 import { PREACT_ALIASES, REACT_ROUTER_PRODUCTION } from "./src/first-paint/build/preact.ts";
 import { prerenderPlugin } from "./src/first-paint/build/prerender-plugin.ts";
 import { deliveryPlugins } from "./vite-delivery.ts";
@@ -60,25 +59,9 @@ const firstScreen = firstScreenChunks();
  */
 const AFTER_FIRST_SCREEN_CHUNKS = /(^|\/)(hub-connection|pull-to-refresh-impl|background)-[\w-]+\.js$/;
 
-/**
- * Chunks every start loads once the first screen is in (the real-time client and its checks, the background watchers
- * and the update check, the pull gesture): all their functions run then too, so they get V8's compile hint as the
- * first screens' chunks do (first-paint/build/compile-hint.ts: compiled beside the download, off the main thread).
- */
-const STARTED_AFTER_FIRST_SCREEN =
-  /(^|\/)(hub-connection|hub-checks|background|app-update-watch|pull-to-refresh-impl)-[\w-]+\.js$/;
-
 /** Vite build, dev server (proxy to the API) and the "web" vitest project (happy-dom). */
 export default defineConfig(({ command }) => ({
-  plugins: [
-    react(),
-    iconPlugin(),
-    firstScreen.plugin,
-    versionPlugin(),
-    prerenderPlugin(),
-    compileHintPlugin((chunk) => isFirstScreenChunk(chunk) || STARTED_AFTER_FIRST_SCREEN.test(chunk.fileName)),
-    ...deliveryPlugins(),
-  ],
+  plugins: [react(), iconPlugin(), firstScreen.plugin, versionPlugin(), prerenderPlugin(), ...deliveryPlugins()],
   resolve: {
     dedupe: ["react", "react-dom"],
     // Every `import … from "zod"` in the web build (the contract's too) goes through shared/zod-jitless.ts, which turns

@@ -148,9 +148,6 @@ describe("the Device screen in Chromium", () => {
     // The Device screen as the first screen holds the app's first render until its chunk, texts, first calls
     // and permissions are in, so what #root shows first is the device itself.
     const fresh = await phone.context.newPage();
-    // Opened the first time on this phone: no snapshot of it kept (the screens above kept one; the reopened screen,
-    // painted from it, is e2e/tests/device-snapshot.test.ts).
-    await fresh.addInitScript(() => localStorage.removeItem("deviceSnapshot"));
     await fresh.addInitScript(() => {
       const w = window as unknown as {
         __before?: string[];

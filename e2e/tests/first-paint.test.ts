@@ -4,13 +4,19 @@ import { LANGUAGES } from "@aquapilot/contract/wire";
 import type { DevSystem } from "@aquapilot/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone } from "../support/browser.ts";
+import { collectCspViolations, holdRoute, launchPhone, signInAsDemo, snap, withoutWorker } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /** Login's title in `lang`, from the app's own texts. */
 function welcome(lang: string): string {
   const file = path.join(import.meta.dirname, `../../apps/web/src/locales/${lang}.json`);
   return (JSON.parse(fs.readFileSync(file, "utf8")) as { login: { welcome: string } }).login.welcome;
+}
+
+/** The Device screen's texts in `lang` (apps/web/src/features/device/locales). */
+function deviceTexts(lang: string): { saltGauge: { reminderHint: string }; deviceControl: { timeSync: string } } {
+  const file = path.join(import.meta.dirname, "../../apps/web/src/features/device/locales", `${lang}.json`);
+  return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
 /** The built entry module: blocking it leaves the page as the HTML and CSS alone paint it. */
@@ -101,8 +107,9 @@ describe("the first screen paints before the app's JavaScript has run", () => {
         const w = window as unknown as { __copy?: string; __spinner?: boolean };
         /**
          * The markup without what the copy leaves out (ids, test ids, route names, inline styles), with each element's
-         * attributes in name order and without `value`: the copy is rendered by React and the app by Preact (decision
-         * 37), which writes `class` last and sets a controlled input's value as a property only.
+         * attributes in name order and without `value`: the copy is rendered by React and the app by Preact
+         * (docs/adr/0026-preact-in-the-production-build.md), which writes `class` last and sets a controlled input's
+         * value as a property only.
          */
         const normal = (html: string) => {
           const box = document.createElement("div");
@@ -155,5 +162,79 @@ describe("the first screen paints before the app's JavaScript has run", () => {
       expect(await page.locator(".prerender:visible").count()).toBe(0);
       await page.close();
     }
+  });
+});
+
+/**
+ * The Device screen's prerendered frame (the Device screen is interactive within 2 s): index.html holds the screen as
+ * it shows while its device loads, in each language, and boot.js paints it on a signed-in start on a device's screen
+ * (a reload there, a notification opening it) before any of the app's JavaScript has run — under the strict CSP,
+ * within the phone's width, taking no taps — and the live screen then replaces it. The Device screen opened first,
+ * with its early calls, is e2e/tests/device-screen.test.ts.
+ */
+describe("the Device screen's frame paints before the app's JavaScript has run", () => {
+  let system: DevSystem;
+  let phone: { context: BrowserContext; close: () => Promise<void> };
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    system = await startTestSystem({ SIM_DEVICES: "1" });
+    phone = await launchPhone("en-US");
+    await collectCspViolations(phone.context, violations);
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await system?.close();
+  });
+
+  it("paints in each of the five languages, fits 375 px, takes no taps, and the live screen replaces it", async () => {
+    const page = await phone.context.newPage();
+    await signInAsDemo(page, system.url);
+    await page.locator('[data-testid="device-card"]').first().click();
+    await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+    const deviceUrl = page.url();
+    const name = await page.getByTestId("device-name").textContent();
+    await page.goto(`${system.url}/version.json`);
+    await withoutWorker(page);
+    for (const lang of LANGUAGES) {
+      await page.evaluate((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+      const release = await holdRoute(page, ENTRY_SCRIPT);
+      await page.goto(deviceUrl);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.getAttribute("data-prerender-screen")))
+        .toBe("device");
+      const frame = page.locator('#root .prerender[data-screen="device"]:visible');
+      expect(await frame.getAttribute("lang")).toBe(lang);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      const texts = deviceTexts(lang);
+      await frame.getByText(texts.saltGauge.reminderHint).waitFor();
+      // Laid out within the phone's width: nothing sticks out or makes the page scroll sideways.
+      const outside = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const shown = [...document.querySelectorAll<HTMLElement>('#root .prerender[data-screen="device"] *')].filter(
+          (e) => e.getClientRects().length > 0,
+        );
+        return {
+          scroll: document.documentElement.scrollWidth - width,
+          out: shown
+            .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+            .map((e) => `${e.className || e.localName} ${e.getBoundingClientRect().right}`),
+        };
+      });
+      await snap(page, `device-frame-${lang}`);
+      expect(outside, lang).toEqual({ scroll: 0, out: [] });
+      // It takes no taps: the page stays where it is.
+      await frame.getByText(texts.deviceControl.timeSync).click({ force: true });
+      expect(page.url()).toBe(deviceUrl);
+      release();
+      await page.locator('[data-testid="device-screen"] .device-page').waitFor({ timeout: 20_000 });
+      expect(await page.locator("#root .prerender").count()).toBe(0);
+      expect(await page.getByTestId("device-name").textContent()).toBe(name);
+      await page.unroute(ENTRY_SCRIPT);
+      await page.goto(`${system.url}/version.json`);
+      await withoutWorker(page);
+    }
+    expect(violations).toEqual([]);
+    await page.close();
   });
 });

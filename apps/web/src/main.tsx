@@ -12,6 +12,7 @@ import { registerServiceWorker } from "./shared/auth/service-worker.ts";
 import { loadGrantedPolicies } from "./shared/auth/session.ts";
 import { getNativeConfig, getNativeLanguage } from "./shared/bridge/index.ts";
 import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n/index.ts";
+import { removeRetiredKeys } from "./shared/storage/index.ts";
 import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
 import { antdRender } from "./shared/ui/antd-render.ts";
 import "./styles.css";
@@ -74,13 +75,15 @@ async function start(): Promise<void> {
   const firstData = first.loadData(queryClient);
   // Drawn beneath a snapshot or copy, the first screen is in only once it is shown (below): what waits for it (the
   // real-time client, the background watchers) then never starts its downloads before that screen's largest paint
-  // (on a Device screen opened the first time, they started while it was still being drawn).
+  // (on the Device screen opened first, they started while it was still being drawn).
   let shown: () => void = () => {};
   const firstScreenShown = new Promise<void>((resolve) => {
     shown = resolve;
   });
   holdUntilFirstScreen(Promise.allSettled([firstData, firstScreenShown]));
   if (!first.needsSession) void afterFirstScreen().then(() => warmIntlOffThread(lang));
+  // What an earlier version kept and this one no longer reads goes too, once the first screen is in.
+  void afterFirstScreen().then(removeRetiredKeys);
   if (first.needsSession) await nextTask();
   // Signed in: the permissions the guard checks (spec §4), asked likewise before the first render; the guard's own
   // call joins this one and handles a failure.

@@ -19,13 +19,11 @@
  *   homeSnapshot, written by the app: apps/web/src/first-paint/snapshot.ts) when it was taken today in the language the
  *   app will start in: built node by node (createElement, setAttribute, the CSSOM: never HTML, so the CSP holds and
  *   nothing in it runs) into #root, which stays inert and aria-busy until the app's first render replaces it; the app's
- *   code then starts after that paint, as with the Login copy. Opening on /Device, the same with the last Device screen
- *   the owner saw (localStorage deviceSnapshot) when it shows the device the route names; the first calls go out at
- *   once, before the paint.
- * - with a session stored and the page opening on /Device for a device (its params name one) with no snapshot of it,
- *   paints the prerendered frame of the Device screen (the screen as it shows while its device loads: features/device
- *   DeviceFrame) in the start language once the Device screen's stylesheets are in, and starts the app's code after
- *   that paint, as with the Login copy; the first calls go out at once, before the paint.
+ *   code then starts after that paint, as with the Login copy.
+ * - with a session stored and the page opening on /Device for a device (its params name one), paints the prerendered
+ *   frame of the Device screen (the screen as it shows while its device loads: features/device DeviceFrame) in the
+ *   start language once the Device screen's stylesheets are in, and starts the app's code after that paint, as with the
+ *   Login copy; the first calls go out at once, before the paint.
  * - once a copy, frame or snapshot has painted, gives the page's history entry the position the router would give it
  *   at its start (`history.state.idx`), in the wait for the app's code rather than in its first render.
  * Anything unexpected about the copy or the snapshot shows none; the app starts either way.
@@ -72,30 +70,17 @@
     const deviceId = routeParams().deviceId;
     return typeof deviceId === "string" ? deviceId : "";
   };
-  /** A stored snapshot under `key` if it is format 1, taken today, in the start language; else null. */
-  const storedSnapshot = (key) => {
+  /**
+   * Home's stored snapshot to paint on a signed-in start on Home when it is format 1, taken today, in the start
+   * language; else null.
+   */
+  const snapshotToPaint = () => {
+    if (!signedInOnHome()) return null;
     const lang = startLanguage();
-    const snapshot = JSON.parse(window.localStorage.getItem(key) || "null");
+    const snapshot = JSON.parse(window.localStorage.getItem("homeSnapshot") || "null");
     if (snapshot?.v !== 1 || !lang || snapshot.lang !== lang) return null;
     if (snapshot.day !== today() || !Array.isArray(snapshot.nodes)) return null;
     return snapshot;
-  };
-  /**
-   * The stored snapshot to paint and the screen it shows: Home's on a signed-in start on Home, the Device screen's on a
-   * signed-in start on /Device when it shows the device the route names; else null.
-   */
-  const snapshotToPaint = () => {
-    if (signedInOnHome()) {
-      const snapshot = storedSnapshot("homeSnapshot");
-      return snapshot ? { screen: "home", snapshot } : null;
-    }
-    if (signedInOnDevice()) {
-      const snapshot = storedSnapshot("deviceSnapshot");
-      const deviceId = routeDeviceId();
-      if (!snapshot || !deviceId || snapshot.deviceId !== deviceId) return null;
-      return { screen: "device", snapshot };
-    }
-    return null;
   };
   const SVG = "http://www.w3.org/2000/svg";
   /** Elements a snapshot never brings (first-paint/snapshot.ts leaves them out too). */
@@ -157,8 +142,8 @@
       if (waiting === 0) settle(true);
       setTimeout(() => settle(false), SNAPSHOT_CSS_LIMIT_MS);
     });
-  /** Paints `snapshot` of `screen` into #root (inert, aria-busy) and marks the page; false when it cannot be built. */
-  const paintSnapshot = (screen, snapshot) => {
+  /** Paints Home's `snapshot` into #root (inert, aria-busy) and marks the page; false when it cannot be built. */
+  const paintSnapshot = (snapshot) => {
     const root = document.getElementById("root");
     if (!root) return false;
     const nodes = document.createDocumentFragment();
@@ -170,7 +155,7 @@
     root.replaceChildren(nodes);
     root.inert = true;
     root.setAttribute("aria-busy", "true");
-    document.documentElement.setAttribute("data-snapshot", screen);
+    document.documentElement.setAttribute("data-snapshot", "home");
     document.documentElement.lang = snapshot.lang;
     return true;
   };
@@ -190,7 +175,7 @@
 
   let shown = false;
   let toPaint = null;
-  /** The language of the Device screen's frame to paint (a signed-in start on /Device with no snapshot), else null. */
+  /** The language of the Device screen's frame to paint (a signed-in start on /Device), else null. */
   let frameLang = null;
   try {
     const lang = pick();
@@ -199,7 +184,7 @@
       shown = true;
     } else {
       toPaint = snapshotToPaint();
-      if (!toPaint && signedInOnDevice() && deviceSheets().length > 0 && routeDeviceId()) frameLang = startLanguage();
+      if (signedInOnDevice() && deviceSheets().length > 0 && routeDeviceId()) frameLang = startLanguage();
     }
   } catch {
     // no storage, bad JSON: no copy, no snapshot
@@ -238,9 +223,10 @@
    * On a signed-in page opening on /Device, outside a native shell (whose tenant only the app knows), with a stored
    * token not about to expire (data-token-margin, ms: the app would refresh it first) and a device id in the route's
    * params: sends each call of data-device-calls ("METHOD url|…", the query values `__deviceId__` and `__familyId__`
-   * filled from the params, form-encoded as the app's client encodes a query; a call naming a missing one is skipped) with the app's headers — Accept, the start language,
-   * the phone's time zone (data-time-zone-header), the token, a fresh Idempotency-Key on a POST — and puts
-   * { method, url, headers, at, response } on window.__aquapilotEarly; a failed request answers null.
+   * filled from the params, form-encoded as the app's client encodes a query; a call naming a missing one is skipped)
+   * with the app's headers — Accept, the start language, the phone's time zone (data-time-zone-header), the token, a
+   * fresh Idempotency-Key on a POST — and puts { method, url, headers, at, response } on window.__aquapilotEarly; a
+   * failed request answers null.
    */
   const sendEarlyCalls = () => {
     try {
@@ -400,12 +386,8 @@
       setTimeout(markHistoryEntry, 0);
     });
   } else if (toPaint) {
-    // The screen's stylesheets: Home's (data-home-css, which the page preloads), the Device screen's (the stylesheets
-    // of data-device). The Device screen's first calls go out first.
-    if (toPaint.screen === "device") sendEarlyCalls();
-    paintThenStart(toPaint.screen === "home" ? (script.dataset.homeCss || "").split(" ") : deviceSheets(), () =>
-      paintSnapshot(toPaint.screen, toPaint.snapshot),
-    );
+    // Home's stylesheets (data-home-css, which the page preloads) before its snapshot.
+    paintThenStart((script.dataset.homeCss || "").split(" "), () => paintSnapshot(toPaint));
   } else if (frameLang) {
     // The Device screen's frame: its first calls go out first. A page without the frame in that language (an older
     // index.html) starts the app as it would without one.

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { localDay, saveDeviceSnapshot, saveSnapshot } from "./snapshot.ts";
+import { localDay, saveSnapshot } from "./snapshot.ts";
 
 /** apps/web/src/first-paint/boot.js, the inline script in index.html's head that picks the prerendered Login copy. */
 const BOOT = readFileSync(path.join(import.meta.dirname, "boot.js"), "utf8");
@@ -483,112 +483,6 @@ function removeBootTag(): void {
   window.location.hash = "";
 }
 
-describe("boot.js: the last Device screen's snapshot painted before the app runs", () => {
-  const token = deviceToken;
-  const params = deviceParams;
-  let root: HTMLElement;
-  let added: Element[] = [];
-  let append: ReturnType<typeof vi.spyOn>;
-  let fetched: string[] = [];
-
-  beforeEach(() => {
-    root = document.createElement("div");
-    root.id = "root";
-    document.body.append(root);
-    addDeviceBootTag({ homeCss: "/assets/app-1.css /assets/home-1.css" });
-    added = [];
-    fetched = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string) => {
-        // Sent before the snapshot paints: nothing of the page is in #root yet.
-        fetched.push(`${url} ${document.documentElement.getAttribute("data-snapshot")}`);
-        return Response.json({});
-      }),
-    );
-    append = recordHead((n) => added.push(n));
-  });
-  afterEach(() => {
-    append.mockRestore();
-    vi.unstubAllGlobals();
-    root.remove();
-    document.documentElement.removeAttribute("data-snapshot");
-    removeBootTag();
-  });
-
-  /**
-   * A Device screen's snapshot as the app stores it (first-paint/snapshot.ts saveDeviceSnapshot), today, in English.
-   */
-  function stored(deviceId: string, over: Record<string, unknown> = {}): string {
-    const screen = document.createElement("div");
-    screen.innerHTML = '<div class="device-page"><div class="device-hero__name">Softener 1</div></div>';
-    saveDeviceSnapshot(screen, "en", deviceId);
-    const kept = JSON.parse(localStorage.getItem("deviceSnapshot") ?? "null") as Record<string, unknown>;
-    return JSON.stringify({ ...kept, ...over });
-  }
-
-  async function bootOn(hash: string, storage: Record<string, string>): Promise<void> {
-    boot(hash, storage);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-
-  it("on that device's screen: its first calls go out, then its stylesheet, then the screen, inert, and the app", async () => {
-    vi.stubGlobal("PerformanceObserver", undefined);
-    const snapshot = stored("d1");
-    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: snapshot });
-    expect(document.documentElement.getAttribute("data-snapshot")).toBe("device");
-    expect(root.inert).toBe(true);
-    expect(root.getAttribute("aria-busy")).toBe("true");
-    expect(root.querySelector(".device-hero__name")?.textContent).toBe("Softener 1");
-    expect(fetched).toEqual(["/api/device/info?deviceId=d1 null"]);
-    expect(added.filter((e) => e.getAttribute("rel") === "stylesheet").map((e) => e.getAttribute("href"))).toEqual([
-      "/assets/device-1.css",
-    ]);
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
-    expect(added.some((e) => e.getAttribute("type") === "module")).toBe(true);
-  });
-
-  it("after the paint, gives the history entry the router's start position, and keeps one it already has", async () => {
-    vi.stubGlobal("PerformanceObserver", undefined);
-    const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
-    history.replaceState({ kept: "yes" }, "");
-    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") });
-    await painted();
-    expect(history.state).toEqual({ kept: "yes", idx: 0 });
-    // A reload after the app ran: the entry's position stays.
-    history.replaceState({ idx: 3, key: "k" }, "");
-    await bootOn(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") });
-    await painted();
-    expect(history.state).toEqual({ idx: 3, key: "k" });
-    history.replaceState(null, "");
-  });
-
-  it("nothing on another device's screen, on Home, on another day or without a session; the calls and the app go on", async () => {
-    const cases: Array<[string, Record<string, string>]> = [
-      [`#/Device?params=${params("d2")}`, { token, lang: '"en"', deviceSnapshot: stored("d1") }],
-      ["#/Device", { token, lang: '"en"', deviceSnapshot: stored("d1") }],
-      ["#/index/home", { token, lang: '"en"', deviceSnapshot: stored("d1") }],
-      [`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: stored("d1", { day: "2020-01-01" }) }],
-      [`#/Device?params=${params("d1")}`, { token, lang: '"fr"', deviceSnapshot: stored("d1") }],
-      [`#/Device?params=${params("d1")}`, { lang: '"en"', deviceSnapshot: stored("d1") }],
-      // Home's snapshot is never painted on a device's screen.
-      [`#/Device?params=${params("d1")}`, { token, lang: '"en"', homeSnapshot: stored("d1") }],
-    ];
-    for (const [hash, storage] of cases) {
-      added = [];
-      fetched = [];
-      await bootOn(hash, storage);
-      const what = `${hash} ${Object.keys(storage).join()}`;
-      expect(document.documentElement.hasAttribute("data-snapshot"), what).toBe(false);
-      expect(root.childNodes.length, what).toBe(0);
-      expect(
-        added.some((e) => e.getAttribute("type") === "module"),
-        what,
-      ).toBe(true);
-    }
-  });
-});
-
 describe("boot.js: the Device screen's prerendered frame painted before the app runs", () => {
   const token = deviceToken;
   const params = deviceParams;
@@ -636,7 +530,7 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
 
   const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
 
-  it("signed in on a device's screen with no snapshot of it: calls, stylesheet, the frame in the start language, then the app", async () => {
+  it("signed in on a device's screen: calls, stylesheet, the frame in the start language, then the app", async () => {
     vi.stubGlobal("PerformanceObserver", undefined);
     boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"' });
     // At once: the first calls and the stylesheet; the frame waits for the stylesheet, the app for the frame's paint.
@@ -663,13 +557,43 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
     expect(steps.at(-1)).toBe("entry frame=device");
   });
 
-  it("no frame signed out, on another route, with a snapshot of that device, in a shell without a language, or without the copy", async () => {
-    const snapshot = () => {
-      const screen = document.createElement("div");
-      screen.innerHTML = '<div class="device-page"><div class="device-hero__name">Softener 1</div></div>';
-      saveDeviceSnapshot(screen, "en", "d1");
-      return localStorage.getItem("deviceSnapshot") ?? "";
-    };
+  it("after the frame's paint, gives the history entry the router's start position, and keeps one it already has", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    history.replaceState({ kept: "yes" }, "");
+    boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"' });
+    await painted();
+    expect(document.documentElement.getAttribute("data-prerender-screen")).toBe("device");
+    expect(history.state).toEqual({ kept: "yes", idx: 0 });
+    // A reload after the app ran: the entry's position stays.
+    history.replaceState({ idx: 3, key: "k" }, "");
+    boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"' });
+    await painted();
+    expect(history.state).toEqual({ idx: 3, key: "k" });
+    history.replaceState(null, "");
+  });
+
+  it("paints no stored snapshot on a device's screen, neither Home's nor one of that device an earlier version kept: the frame", async () => {
+    vi.stubGlobal("PerformanceObserver", undefined);
+    const today = (deviceId?: string) =>
+      JSON.stringify({ v: 1, lang: "en", day: localDay(), nodes: [["div", [], [], ["Softener 1"]]], deviceId });
+    boot(`#/Device?params=${params("d1")}`, {
+      token,
+      lang: '"en"',
+      deviceSnapshot: today("d1"),
+      homeSnapshot: today(),
+    });
+    await painted();
+    expect(document.documentElement.hasAttribute("data-snapshot")).toBe(false);
+    expect(root.textContent).not.toContain("Softener 1");
+    expect(document.documentElement.getAttribute("data-prerender-screen")).toBe("device");
+    expect(steps).toEqual([
+      "call /api/device/info?deviceId=d1 frame=null",
+      "stylesheet /assets/device-1.css frame=null",
+      "entry frame=device",
+    ]);
+  });
+
+  it("no frame signed out, on another route, in a shell without a language, or without the copy", async () => {
     const cases: Array<[string, Record<string, string>, boolean]> = [
       [`#/Device?params=${params("d1")}`, { lang: '"en"' }, false],
       // A link naming no device: the screen loads nothing, so no frame of a device loading.
@@ -692,11 +616,5 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
       ).toBe(true);
       delete (window as unknown as { AquaPilotNative?: object }).AquaPilotNative;
     }
-    // The last snapshot of that device is painted instead (the section above).
-    boot(`#/Device?params=${params("d1")}`, { token, lang: '"en"', deviceSnapshot: snapshot() });
-    await painted();
-    expect(document.documentElement.getAttribute("data-prerender-screen")).toBeNull();
-    expect(document.documentElement.getAttribute("data-snapshot")).toBe("device");
-    document.documentElement.removeAttribute("data-snapshot");
   });
 });

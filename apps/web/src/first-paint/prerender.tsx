@@ -59,7 +59,7 @@ export async function renderLoginScreen(lang: Language): Promise<string> {
 /**
  * Build time only, as {@link renderLoginScreen}: the Device screen while its device loads (spec §3; features/device
  * `DeviceFrameScreen`, titled "Device" in `lang`) in the Device route's frame, for boot.js to paint on a signed-in
- * start on /Device that has no snapshot of that device (the Device screen must be interactive within 2 s).
+ * start on /Device (the Device screen must be interactive within 2 s).
  * @throws Error when the Device route is missing from the route table.
  */
 export async function renderDeviceFrame(lang: Language): Promise<string> {

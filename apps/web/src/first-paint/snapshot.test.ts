@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { clearLoginInfo } from "../shared/auth/session.ts";
 import { clearSession, getItem } from "../shared/storage/index.ts";
-import {
-  forgetDeviceSnapshot,
-  localDay,
-  SNAPSHOT_MAX_CHARS,
-  saveDeviceSnapshot,
-  saveSnapshot,
-  snapshotChildren,
-} from "./snapshot.ts";
+import { localDay, SNAPSHOT_MAX_CHARS, saveSnapshot, snapshotChildren } from "./snapshot.ts";
 
 describe("Home snapshot (painted on the next start before the app's code)", () => {
   afterEach(() => {
@@ -51,54 +44,5 @@ describe("Home snapshot (painted on the next start before the app's code)", () =
     saveSnapshot(root, "en");
     clearLoginInfo();
     expect(getItem("homeSnapshot")).toBeNull();
-  });
-});
-
-describe("Device screen snapshot (painted on a start there before the app's code)", () => {
-  afterEach(() => {
-    localStorage.clear();
-  });
-
-  it("keeps the device's id with the screen; the last device shown replaces the one before", () => {
-    const root = document.createElement("div");
-    root.textContent = "Softener 1";
-    saveDeviceSnapshot(root, "ru", "d1", new Date(2026, 10, 28, 8, 0));
-    expect(getItem("deviceSnapshot")).toEqual({
-      v: 1,
-      lang: "ru",
-      day: "2026-11-28",
-      nodes: ["Softener 1"],
-      deviceId: "d1",
-    });
-    root.textContent = "Softener 2";
-    saveDeviceSnapshot(root, "ru", "d2");
-    expect(getItem("deviceSnapshot")?.deviceId).toBe("d2");
-    expect(getItem("deviceSnapshot")?.nodes).toEqual(["Softener 2"]);
-    // Home's is another key: neither replaces the other.
-    expect(getItem("homeSnapshot")).toBeNull();
-    root.textContent = "x".repeat(SNAPSHOT_MAX_CHARS + 1);
-    saveDeviceSnapshot(root, "ru", "d2");
-    expect(getItem("deviceSnapshot")).toBeNull();
-  });
-
-  it("is forgotten for a device that failed to load, kept for another", () => {
-    const root = document.createElement("div");
-    root.textContent = "Softener 1";
-    saveDeviceSnapshot(root, "en", "d1");
-    forgetDeviceSnapshot("d2");
-    expect(getItem("deviceSnapshot")?.deviceId).toBe("d1");
-    forgetDeviceSnapshot("d1");
-    expect(getItem("deviceSnapshot")).toBeNull();
-  });
-
-  it("is removed at sign-out and when Login clears the login info", () => {
-    const root = document.createElement("div");
-    root.textContent = "Softener 1";
-    saveDeviceSnapshot(root, "en", "d1");
-    clearSession();
-    expect(getItem("deviceSnapshot")).toBeNull();
-    saveDeviceSnapshot(root, "en", "d1");
-    clearLoginInfo();
-    expect(getItem("deviceSnapshot")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { Language } from "@aquapilot/contract/wire";
-import { getItem, removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../shared/storage/index.ts";
+import { removeItem, type SnapshotNode, type StoredSnapshot, setItem } from "../shared/storage/index.ts";
 
 export type { SnapshotNode };
 
@@ -7,11 +7,11 @@ export type { SnapshotNode };
  * The last Home an owner saw, kept so the next start paints it before the app's code has loaded (Home's
  * largest paint within 1.3× of a static page). The app writes it here while Home shows its devices;
  * apps/web/src/first-paint/boot.js rebuilds it into `#root` on a signed-in start on Home, in the same language and on
- * the same day, and the app's first render replaces it. The last Device screen is kept the same way, with its device's
- * id, and painted on a start on that device's screen (the Device screen must be interactive within 2 s). It is a tree
- * of plain data, never HTML: boot.js builds it with `createElement`, `setAttribute` and the CSSOM, so the page's
- * Content-Security-Policy (no inline styles, no inline script) holds and nothing in it can run. Sign-in and sign-out
- * remove it (storage `clearSession`, `clearLoginInfo`).
+ * the same day, and the app's first render replaces it. It is a tree of plain data, never HTML: boot.js builds it with
+ * `createElement`, `setAttribute` and the CSSOM, so the page's Content-Security-Policy (no inline styles, no inline
+ * script) holds and nothing in it can run. Sign-in and sign-out remove it (storage `clearSession`, `clearLoginInfo`).
+ * The first screen drawn out of sight and shown in one step (below) serves beneath Home's snapshot, the Login screen's
+ * prerendered copy and the Device screen's prerendered frame alike.
  */
 
 /** The snapshot format boot.js reads. */
@@ -89,34 +89,9 @@ export function saveSnapshot(root: Element, lang: Language, now: Date = new Date
 }
 
 /**
- * Keeps `root`'s content as the Device screen's snapshot of `deviceId` in `lang` for today (localStorage
- * `deviceSnapshot`, one device's at a time: the last one shown), which apps/web/src/first-paint/boot.js paints on a
- * signed-in start on that device's screen (a reload there, a notification opening it). One larger than
- * {@link SNAPSHOT_MAX_CHARS} removes the stored one instead. Storage failures are logged and ignored.
- * @param root the app's container (`#root`)
- * @param lang the language the screen is shown in
- * @param deviceId the device the screen shows (spec §2 /Device `deviceId`)
- * @param now the time it is taken, default now
- */
-export function saveDeviceSnapshot(root: Element, lang: Language, deviceId: string, now: Date = new Date()): void {
-  const snapshot = snapshotOf(root, lang, now);
-  if (snapshot) setItem("deviceSnapshot", { ...snapshot, deviceId });
-  else removeItem("deviceSnapshot");
-}
-
-/**
- * Removes the kept Device screen of `deviceId` (a device the owner can no longer open: its next start must not paint
- * it); another device's is left.
- * @param deviceId the device whose screen failed to load
- */
-export function forgetDeviceSnapshot(deviceId: string): void {
-  if (getItem("deviceSnapshot")?.deviceId === deviceId) removeItem("deviceSnapshot");
-}
-
-/**
- * Whether the page shows a snapshot (Home's or a Device screen's) that the app's first render is about to replace (apps/web/src/first-paint/boot.js marks the
- * page with `data-snapshot`; main.tsx removes the mark after that render). A screen may then render what the snapshot
- * shows at once instead of step by step.
+ * Whether the page shows Home's snapshot that the app's first render is about to replace
+ * (apps/web/src/first-paint/boot.js marks the page with `data-snapshot`; main.tsx removes the mark after that render).
+ * A screen may then render what the snapshot shows at once instead of step by step.
  */
 export function showingSnapshot(): boolean {
   return typeof document !== "undefined" && document.documentElement.hasAttribute("data-snapshot");
@@ -136,12 +111,13 @@ let whenDrawn: Promise<void> = new Promise((resolve) => {
 });
 
 /**
- * Makes the container the app renders into while the snapshot in `snapshotRoot` (#root, painted by
- * apps/web/src/first-paint/boot.js) stays on screen: an empty element after it, laid out as the shown #root will be but
- * invisible and inert (`STAGING_CLASS`) while `snapshotRoot` is laid over it (`COVERING_CLASS`), so the live Home can
- * be drawn in several short tasks (its cards one per task, first-paint/reveal.ts) instead of one long one (Lighthouse's
+ * Makes the container the app renders into while what `snapshotRoot` (#root) shows stays on screen — Home's snapshot,
+ * or the prerendered Login copy or Device frame, as apps/web/src/first-paint/boot.js painted it: an empty element
+ * after it, laid out as the shown #root will be but invisible and inert (`STAGING_CLASS`) while `snapshotRoot` is laid
+ * over it (`COVERING_CLASS`), so the live screen can be drawn in several short tasks (Home's cards one per task,
+ * first-paint/reveal.ts; a screen's `Staged` parts, first-paint/staged.tsx) instead of one long one (Lighthouse's
  * total blocking time), and shown at once by {@link showStaged}.
- * @param snapshotRoot the element holding the snapshot (#root)
+ * @param snapshotRoot the page's #root (Home's snapshot, the prerendered copies, or nothing)
  * @returns the staging element (not yet the page's #root)
  */
 export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
@@ -149,8 +125,8 @@ export function stageBeneathSnapshot(snapshotRoot: HTMLElement): HTMLElement {
   staging.className = STAGING_CLASS;
   staging.inert = true;
   staging.setAttribute("aria-hidden", "true");
-  // What covers the staging element leaves the flow (styles.css): over a snapshot it already has (boot.js marked the
-  // page), an empty #root (the Device screen opened first) does now.
+  // What covers the staging element leaves the flow (styles.css): Home's snapshot already has (boot.js marked the
+  // page); a #root with the prerendered copies, or an empty one, does now.
   snapshotRoot.classList.add(COVERING_CLASS);
   snapshotRoot.after(staging);
   stagingElement = staging;

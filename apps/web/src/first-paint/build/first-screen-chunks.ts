@@ -53,14 +53,6 @@ export const FIRST_SCREENS: Readonly<Record<string, FirstScreen>> = {
   },
 };
 
-/**
- * Whether a built chunk is one of the first screens' (the entry, `app`, and one per {@link FIRST_SCREENS}): by the
- * chunk's name as the plan gives it.
- */
-export function isFirstScreenChunk(chunk: { name: string; isEntry: boolean }): boolean {
-  return chunk.isEntry || chunk.name === "app" || Object.hasOwn(FIRST_SCREENS, chunk.name);
-}
-
 /** Every module a first screen runs besides the entry: its modules, then its data starter when it has one. */
 export function screenModules(screen: FirstScreen): string[] {
   return screen.starter ? [...screen.modules, screen.starter] : [...screen.modules];

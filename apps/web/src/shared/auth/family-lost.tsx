@@ -9,9 +9,9 @@ import { pushBackHandler } from "../ui/back-stack.ts";
 /**
  * What the app does when the user no longer belongs to a household (removed, the household deleted: docs/architecture.md
  * "Endings"): every cached read of that household and of its devices is dropped (no screen keeps showing them as
- * live), its snapshots and selection are forgotten, the household lists are read again, and a screen of that
- * household that is open goes to Home (which moves to a household still theirs, or NoFamily). Answers whether an open
- * screen was the household's. Pure of the network: the caller has learnt it from the hubs.
+ * live), Home's snapshot and the household's selection are forgotten, the household lists are read again, and a screen
+ * of that household that is open goes to Home (which moves to a household still theirs, or NoFamily). Answers whether
+ * an open screen was the household's. Pure of the network: the caller has learnt it from the hubs.
  */
 export function forgetLostFamily(queryClient: QueryClient, familyId: string): boolean {
   const devices = queryClient.getQueryData<TFamilyDevice[]>(queryKeys.familyDevices(familyId)) ?? [];
@@ -26,8 +26,6 @@ export function forgetLostFamily(queryClient: QueryClient, familyId: string): bo
   void queryClient.invalidateQueries({ queryKey: queryKeys.familyAll, predicate: other });
   void queryClient.invalidateQueries({ queryKey: queryKeys.familyUserAll, predicate: other });
   if (getItem("family")?.id === familyId) removeItem("family");
-  const snapshotDevice = getItem("deviceSnapshot")?.deviceId;
-  if (snapshotDevice && ids.includes(snapshotDevice)) removeItem("deviceSnapshot");
   removeItem("homeSnapshot");
   const hash = decodeURIComponent(typeof window === "undefined" ? "" : window.location.hash);
   const onIt = ids.some((id) => hash.includes(id));

@@ -72,9 +72,12 @@ describe("session (spec §4)", () => {
     setItem("token", { accessToken: "A", refreshToken: "R", expiresAt: 1 });
     setItem("loginInfo", { userName: "ana", grantedPolicies: ["x"], token: "A" });
     setItem("device", { id: "d" });
+    // A Device screen's snapshot an earlier version kept (storage RETIRED_KEYS): the next account must not see it.
+    localStorage.setItem("deviceSnapshot", JSON.stringify({ v: 1, lang: "en", nodes: ["Kitchen"], deviceId: "d" }));
     clearLoginInfo();
     expect(getItem("loginInfo")).toBeNull();
     expect(getItem("token")).toBeNull();
+    expect(localStorage.getItem("deviceSnapshot")).toBeNull();
     expect(getItem("device")).toEqual({ id: "d" });
     signOut();
     expect(getItem("device")).toBeNull();

@@ -1,7 +1,7 @@
 import { endpoints } from "@aquapilot/contract/wire";
 import { api } from "../api/client.ts";
 import { loginWithPassword } from "../api/token.ts";
-import { clearSession, getItem, setItem } from "../storage/index.ts";
+import { clearSession, getItem, removeRetiredKeys, setItem } from "../storage/index.ts";
 import { grantedPolicyNames } from "./permissions.ts";
 
 /**
@@ -70,14 +70,14 @@ export async function signIn(account: string, password: string): Promise<void> {
 
 /**
  * Clears login info (spec §4 "Entering Login clears login info"): the stored login info with its token, the loaded
- * permissions and the last Home's and Device screen's snapshots (the next account must not see them). The selected
- * device, family cache and language stay.
+ * permissions, the last Home's snapshot and the retired keys (storage `removeRetiredKeys`): the next account must not
+ * see them. The selected device, family cache and language stay.
  */
 export function clearLoginInfo(): void {
   setItem("loginInfo", null);
   setItem("token", null);
   setItem("homeSnapshot", null);
-  setItem("deviceSnapshot", null);
+  removeRetiredKeys();
   loaded = null;
   notify();
 }

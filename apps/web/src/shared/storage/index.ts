@@ -63,15 +63,6 @@ export interface StoredSnapshot {
   nodes: SnapshotNode[];
 }
 
-/**
- * What localStorage `deviceSnapshot` holds: the last Device screen shown, as {@link StoredSnapshot}, and the device it
- * shows (boot.js paints it only on that device's screen).
- */
-export interface StoredDeviceSnapshot extends StoredSnapshot {
-  /** The device the screen showed (spec §2 /Device params `deviceId`). */
-  deviceId: string;
-}
-
 /** Every persisted key of spec §3 and the shape of its value. */
 export interface StorageSchema {
   loginInfo: LoginInfo;
@@ -90,11 +81,6 @@ export interface StorageSchema {
   pushInstallationId: string;
   /** The last Home shown (first-paint/snapshot.ts), painted by apps/web/src/first-paint/boot.js on the next start. */
   homeSnapshot: StoredSnapshot;
-  /**
-   * The last Device screen shown (first-paint/snapshot.ts), painted by apps/web/src/first-paint/boot.js on a start on
-   * that device.
-   */
-  deviceSnapshot: StoredDeviceSnapshot;
   /**
    * Why the last session ended without the owner signing out (shared/auth/ending.ts), shown on Login until the next
    * sign-in: "loginExpired", "passwordChanged", "accountDeleted" or "sessionEnded".
@@ -126,14 +112,12 @@ const validators: { [K in StorageKey]: (v: unknown) => v is StorageSchema[K] } =
   lang: (v): v is Language => typeof v === "string" && ["zh-Hans", "en", "es", "ru", "fr"].includes(v),
   pushInstallationId: (v): v is string => typeof v === "string" && /^[A-Za-z0-9_-]{16,128}$/.test(v),
   homeSnapshot: (v): v is StoredSnapshot => isSnapshot(v),
-  deviceSnapshot: (v): v is StoredDeviceSnapshot =>
-    isSnapshot(v) && typeof v.deviceId === "string" && v.deviceId !== "",
   sessionEnding: (v): v is string =>
     typeof v === "string" && ["loginExpired", "passwordChanged", "accountDeleted", "sessionEnded"].includes(v),
 };
 
 /** Whether `v` has the shape of {@link StoredSnapshot}. */
-function isSnapshot(v: unknown): v is StoredSnapshot & Record<string, unknown> {
+function isSnapshot(v: unknown): v is StoredSnapshot {
   return (
     isObject(v) &&
     typeof v.v === "number" &&
@@ -196,11 +180,28 @@ export function setItem<K extends StorageKey>(key: K, value: StorageSchema[K] | 
 
 /** Removes a persisted value. */
 export function removeItem(key: StorageKey): void {
+  removeKey(key);
+}
+
+function removeKey(key: string): void {
   try {
     backend()?.removeItem(key);
   } catch {
     // ignore: nothing to remove
   }
+}
+
+/**
+ * Keys an earlier version of the app kept and this one neither writes nor reads. A phone that ran that version may
+ * still hold them, with the owner's data, so they go at every start (main.tsx) and at sign-out:
+ * - `deviceSnapshot`: the last Device screen shown, with its device's figures (the Device screen now opens on its
+ *   prerendered frame instead: docs/adr/0028-first-paint-from-html.md).
+ */
+const RETIRED_KEYS: readonly string[] = ["deviceSnapshot"];
+
+/** Removes what a phone still holds of {@link RETIRED_KEYS}. Storage failures are ignored. */
+export function removeRetiredKeys(): void {
+  for (const key of RETIRED_KEYS) removeKey(key);
 }
 
 /** The stored access token, or null when signed out (spec §4: the guard's "no token"). */
@@ -238,13 +239,13 @@ export function rememberWifi(name: string, password: string): void {
 }
 
 /**
- * Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device, and the
- * last Home's and Device screen's snapshots, so the next account never sees this one's.
+ * Clears what sign-out and failed authorisation clear (spec §4): token, login info and the selected device, the last
+ * Home's snapshot and the retired keys ({@link removeRetiredKeys}), so the next account never sees this one's.
  */
 export function clearSession(): void {
   removeItem("token");
   removeItem("loginInfo");
   removeItem("device");
   removeItem("homeSnapshot");
-  removeItem("deviceSnapshot");
+  removeRetiredKeys();
 }

@@ -6,6 +6,7 @@ import {
   getUserFamily,
   rememberedWifiPassword,
   rememberWifi,
+  removeRetiredKeys,
   setItem,
   setUserFamily,
 } from "./index.ts";
@@ -61,6 +62,18 @@ describe("persisted client state (spec §3)", () => {
     expect(getItem("device")).toBeNull();
     expect(getItem("lang")).toBe("en");
     expect(getUserFamily("ana")).toBe("f1");
+  });
+
+  it("removes the keys an earlier version kept, a Device screen's snapshot, at start-up and at sign-out", () => {
+    const left = JSON.stringify({ v: 1, lang: "en", day: "2026-12-01", nodes: ["Kitchen softener"], deviceId: "d1" });
+    localStorage.setItem("deviceSnapshot", left);
+    setItem("lang", "en");
+    removeRetiredKeys();
+    expect(localStorage.getItem("deviceSnapshot")).toBeNull();
+    expect(getItem("lang")).toBe("en");
+    localStorage.setItem("deviceSnapshot", left);
+    clearSession();
+    expect(localStorage.getItem("deviceSnapshot")).toBeNull();
   });
 
   it("setItem(null) removes", () => {

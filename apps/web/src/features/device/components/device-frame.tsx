@@ -11,8 +11,8 @@ import { PageShell } from "../../../shared/ui/index.ts";
  * guessed ("—" where the live card shows "—" for an unknown value). Inert and `aria-busy`: nothing in it answers a
  * tap until the live screen replaces it. The build prerenders it into index.html in each language
  * (apps/web/src/first-paint/build/prerender-plugin.ts), and the boot script paints it on a signed-in start on /Device
- * with no snapshot of that device (apps/web/src/first-paint/boot.js), so the screen's frame is on screen while the
- * app's code loads. Test id: `device-frame`.
+ * (apps/web/src/first-paint/boot.js), so the screen's frame is on screen while the app's code loads. Test id:
+ * `device-frame`.
  */
 export function DeviceFrame() {
   const { t } = useTranslation();

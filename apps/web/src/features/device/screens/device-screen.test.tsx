@@ -2,7 +2,6 @@ import type { TDeviceInfo } from "@aquapilot/contract/wire";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { createElement } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { getItem } from "../../../shared/storage/index.ts";
 import { deviceChange, deviceInfo } from "../../../shared/testing/fixtures.ts";
 import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceScreen } from "./device-screen.tsx";
@@ -98,34 +97,6 @@ describe("Device screen", () => {
     expect(screen.getByTestId("device-online").textContent).toBe("Offline");
     fireEvent.click(screen.getByTestId("device-close-reason"));
     expect(view.navigatedTo()?.split("?")[0]).toBe("/Fault");
-  });
-
-  it("keeps its snapshot for the next start on this device once it shows; a device that fails to load leaves none", async () => {
-    localStorage.removeItem("deviceSnapshot");
-    const view = await renderScreen(<DeviceScreen />, { route, api: { ...background, queryDeviceInfo: info() } });
-    view.container.id = "root";
-    await screen.findByTestId("device-name");
-    await waitFor(() => expect(getItem("deviceSnapshot")).not.toBeNull(), { timeout: 4_000 });
-    const kept = getItem("deviceSnapshot");
-    expect(kept?.deviceId).toBe("d1");
-    expect(kept?.lang).toBe("en");
-    expect(JSON.stringify(kept?.nodes)).toContain("Kitchen softener");
-    // Leaving the app keeps what shows then.
-    localStorage.removeItem("deviceSnapshot");
-    window.dispatchEvent(new Event("pagehide"));
-    expect(getItem("deviceSnapshot")?.deviceId).toBe("d1");
-    view.unmount();
-    view.container.removeAttribute("id");
-
-    const failing = await renderScreen(<DeviceScreen />, {
-      route,
-      api: { ...background, queryDeviceInfo: () => fail(403, "Not your device") },
-    });
-    failing.container.id = "root";
-    await screen.findByText("Could not load the device");
-    await waitFor(() => expect(getItem("deviceSnapshot")).toBeNull());
-    window.dispatchEvent(new Event("pagehide"));
-    expect(getItem("deviceSnapshot")).toBeNull();
   });
 
   it("while the device loads, shows the screen's frame: labels and controls' names, no figure, nothing to tap", async () => {

@@ -3,9 +3,7 @@ import { Button, Tag } from "antd-mobile";
 import { ExclamationCircleOutline, MoreOutline, RightOutline } from "antd-mobile-icons";
 import { memo, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { forgetDeviceSnapshot, saveDeviceSnapshot } from "../../../first-paint/snapshot.ts";
 import { FirstScreenDrawn, Staged } from "../../../first-paint/staged.tsx";
-import { useKeptSnapshot } from "../../../first-paint/use-kept-snapshot.ts";
 import { useFamilyDevices } from "../../../shared/api/family-devices.ts";
 import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
 import { useSaltStatus } from "../../../shared/device/api/get-salt-status.ts";
@@ -13,7 +11,6 @@ import { useStationDurations } from "../../../shared/device/api/get-station-dura
 import { useLiveDevice, useNow } from "../../../shared/device/hooks.ts";
 import type { LiveDevice } from "../../../shared/device/live-device.ts";
 import { formatMoment } from "../../../shared/format/index.ts";
-import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { useChannelState, usePhoneLink } from "../../../shared/realtime/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
@@ -146,21 +143,6 @@ export function DeviceScreen() {
   const listed = family.data?.find((d) => d.id === deviceId);
   const title = device?.name ?? listed?.name ?? t("device.title");
   const more = () => navigateTo(PATHS.DeviceAttribute, { deviceId, familyId });
-  // The next start on this device's screen paints it before the app's code has loaded, as Home does: kept
-  // once the screen shows the device with its station times, salt and household answered; a screen that failed to
-  // load leaves nothing of this device to paint.
-  useKeptSnapshot(
-    Boolean(device) && !durations.isPending && !salt.isPending && !family.isPending,
-    `${deviceId} ${durations.dataUpdatedAt} ${salt.dataUpdatedAt} ${family.dataUpdatedAt}`,
-    () => {
-      const root = document.getElementById("root");
-      if (root && deviceId) saveDeviceSnapshot(root, currentLanguage(), deviceId);
-    },
-  );
-  const failed = !device && live.isError;
-  useEffect(() => {
-    if (failed && deviceId) forgetDeviceSnapshot(deviceId);
-  }, [failed, deviceId]);
 
   if (!device) {
     // A link without a device (no `deviceId` in its params) asks for nothing: it says so instead of loading forever.
