@@ -16,6 +16,16 @@ export function coreBanner(system: System, config: AppConfig): string[] {
   ];
 }
 
+/**
+ * Resolves once `log` has written what it holds (pino's `flush(callback)`); at once for a logger without one. Never
+ * rejects: a failed flush leaves the order of the lines to chance, nothing else.
+ */
+function flushLog(log: object): Promise<void> {
+  const flush = (log as { flush?: (done: (err?: Error) => void) => void }).flush;
+  if (typeof flush !== "function") return Promise.resolve();
+  return new Promise((resolve) => flush.call(log, () => resolve()));
+}
+
 /** Writes a configuration error or a refused start as its message alone (it reads like one), then exits 2. */
 function exitOnConfigError(err: unknown): void {
   if (err instanceof ConfigError) {
@@ -50,6 +60,9 @@ export function runAsProcess<S extends System>(
       exitOnConfigError(err);
       throw err;
     }
+    // The logger writes asynchronously: its lines of the start (Fastify's "Server listening at …") go out first, so
+    // the banner is the log's last lines.
+    await flushLog(system.app.log);
     process.stdout.write(`\n${banner(system, config).join("\n")}\n\n`);
     let stopping = false;
     const stop = async (signal: string) => {
