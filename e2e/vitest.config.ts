@@ -6,7 +6,16 @@ import { defineConfig } from "vitest/config";
  * at a time on the 2-core CI machine), then, one at a time, the Bluetooth set-up files (beside another file, a
  * chooser's answer or the set-up's start was missed once each in a fresh-clone run).
  */
-const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" } as const;
+/**
+ * `expect.poll` waits up to 10 s unless a call says otherwise (Vitest's own default, 1 s, is shorter than one busy
+ * moment of the 2-core CI machine with a server, a broker, simulated devices and Chromium in one process tree).
+ */
+const shared = {
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  pool: "forks",
+  expect: { poll: { timeout: 10_000 } },
+} as const;
 const ALONE = ["tests/network-setup-bluetooth.test.ts", "tests/network-setup-screens.test.ts"];
 
 export default defineConfig({
