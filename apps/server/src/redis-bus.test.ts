@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../test/redis-server.ts";
+import {
+  redisServerBinary,
+  redisServerRequirement,
+  startThrowawayRedis,
+  type ThrowawayRedis,
+} from "../test/redis-server.ts";
+import { skipUnlessInstalled } from "../test/required-programs.ts";
 import type { BusEvent } from "./bus.ts";
 import { RedisBus, type RedisBusLogger, redactRedisUrl } from "./redis-bus.ts";
 
 const binary = redisServerBinary();
-const why = binary ? null : "no redis-server binary (apt-get install redis-server)";
-if (why) console.log(`redis bus: skipped, ${why}`);
+const skip = skipUnlessInstalled("RedisBus", [redisServerRequirement(binary)]);
 
 const PASSWORD = "bus-test-Pa55word-x7";
 
@@ -39,7 +44,7 @@ const range = (publisher: string, from: number, to: number) =>
  * publisher's order; after a Redis restart the buses reconnect and events published then are delivered; the password
  * never reaches the log; close() ends both connections.
  */
-describe.skipIf(why !== null)("RedisBus", () => {
+describe.skipIf(skip)("RedisBus", () => {
   let redis: ThrowawayRedis;
   let a: RedisBus;
   let b: RedisBus;

@@ -6,12 +6,12 @@ import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../test/call.ts";
 import { passwordGrantOverHttp } from "../test/helpers.ts";
-import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../test/mosquitto.ts";
+import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../test/mosquitto.ts";
+import { skipUnlessInstalled } from "../test/required-programs.ts";
 import { loadConfig } from "./config.ts";
 import type { DynsecAccounts } from "./iot/index.ts";
 
-const why = mosquittoMissing();
-if (why) console.log(`system with Mosquitto: skipped, ${why}`);
+const skip = skipUnlessInstalled("whole system against an authenticating Mosquitto", mosquittoRequirements());
 
 /**
  * `startDevSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
@@ -19,7 +19,7 @@ if (why) console.log(`system with Mosquitto: skipped, ${why}`);
  * to the broker); now the server provisions the fleet's accounts and the softeners come online — and a broker that is
  * down at start does not stop the server: gateway, provisioning and fleet catch up once it is there.
  */
-describe.skipIf(why !== null)("whole system against an authenticating Mosquitto", () => {
+describe.skipIf(skip)("whole system against an authenticating Mosquitto", () => {
   let mosquitto: TestMosquitto;
   const dirs: string[] = [];
   const systems: DevSystem[] = [];

@@ -7,12 +7,28 @@ import { inject } from "vitest";
 import { type Db, openDatabase } from "../src/db/index.ts";
 // The typing of `inject("pgUrl")` (the server project's globalSetup), for suites of other projects that open databases.
 import type {} from "./global-setup.ts";
+import type { Requirement } from "./required-programs.ts";
 
 /** The two engines the data layer runs on (docs/architecture.md "src/db"). */
 export type Engine = "sqlite" | "postgres";
 
 /** Engines the data-layer suites run on: both, or SQLite alone when SKIP_POSTGRES=1. */
 export const ENGINES: Engine[] = process.env.SKIP_POSTGRES === "1" ? ["sqlite"] : ["sqlite", "postgres"];
+
+/**
+ * PostgreSQL as a suite's requirement (test/required-programs.ts `skipUnlessInstalled`), for the suites that need
+ * it whatever SKIP_POSTGRES says (the cluster): found when test/global-setup.ts provided a server, else missing with
+ * its reason.
+ */
+export function postgresRequirement(): Requirement {
+  return {
+    program: "PostgreSQL",
+    found: inject("pgUrl"),
+    detail: inject("pgProblem"),
+    debianPackage: "postgresql",
+    alternative: "or set TEST_DATABASE_URL",
+  };
+}
 
 /** A migrated, empty database of one engine, private to one test file. */
 export interface TestDatabase {

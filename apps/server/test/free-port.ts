@@ -39,7 +39,7 @@ export function waitForPort(port: number, what: string, timeoutMs = 5_000, stepM
 
 /**
  * The path of an installed program (Debian's package of that name): the first of `paths` that exists, else what
- * `which name` finds, else null (the tests that need it skip, saying so).
+ * `which name` finds, else null (test/required-programs.ts `skipUnlessInstalled` says what that means for a suite).
  */
 export function installedBinary(name: string, paths: readonly string[] = []): string | null {
   for (const candidate of paths) if (fs.existsSync(candidate)) return candidate;

@@ -1,28 +1,103 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort, waitForPort } from "./free-port.ts";
+import type { Requirement } from "./required-programs.ts";
 
 const run = promisify(execFile);
 
-/** Debian's Mosquitto 2.0 (apt-get install mosquitto mosquitto-clients) and its dynamic-security plugin. */
+/** Debian's Mosquitto 2.0 (apt-get install mosquitto mosquitto-clients); the plugin is found by {@link dynsecPlugin}. */
 export const MOSQUITTO = {
   broker: "/usr/sbin/mosquitto",
   ctrl: "/usr/bin/mosquitto_ctrl",
   pub: "/usr/bin/mosquitto_pub",
   sub: "/usr/bin/mosquitto_sub",
-  dynsecPlugin: "/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so",
 } as const;
 
-/** Why the Mosquitto tests cannot run here (a missing file, named), or null when they can. */
-export function mosquittoMissing(): string | null {
-  for (const [what, file] of Object.entries(MOSQUITTO)) {
-    if (!fs.existsSync(file)) return `${what} ${file} is missing (apt-get install mosquitto mosquitto-clients)`;
+/** The Debian package of each of {@link MOSQUITTO}'s programs. */
+const PACKAGE_OF: Record<keyof typeof MOSQUITTO, string> = {
+  broker: "mosquitto",
+  ctrl: "mosquitto",
+  pub: "mosquitto-clients",
+  sub: "mosquitto-clients",
+};
+
+/** The dynamic-security plugin's file name; its folder depends on the architecture (/usr/lib/<triplet>/). */
+const PLUGIN_FILE = "mosquitto_dynamic_security.so";
+
+/** The library folders searched for the plugin when dpkg does not list it, each with its subfolders. */
+const LIBRARY_FOLDERS = ["/usr/lib", "/usr/local/lib", "/usr/lib64"];
+
+/** `dpkg -L mosquitto`: the files Debian's package installed, one a line; "" without dpkg or the package. */
+function dpkgListOfMosquitto(): string {
+  try {
+    return execFileSync("dpkg", ["-L", "mosquitto"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Finds Mosquitto's dynamic-security plugin by asking the system, not at one architecture's path: the file of that
+ * name that `listPackage` (dpkg -L mosquitto) lists and that exists, else the first found in `folders` or one of their
+ * direct subfolders (the multiarch folders such as /usr/lib/aarch64-linux-gnu). .ci/run looks the same way.
+ * @returns the plugin's path, or null when it is nowhere.
+ */
+export function findDynsecPlugin(
+  listPackage: () => string = dpkgListOfMosquitto,
+  folders: readonly string[] = LIBRARY_FOLDERS,
+): string | null {
+  const listed = listPackage()
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => path.basename(line) === PLUGIN_FILE && fs.existsSync(line));
+  if (listed) return listed;
+  for (const folder of folders) {
+    const candidates = [path.join(folder, PLUGIN_FILE)];
+    try {
+      for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+        if (entry.isDirectory()) candidates.push(path.join(folder, entry.name, PLUGIN_FILE));
+      }
+    } catch {
+      // a folder this system does not have
+    }
+    const found = candidates.find((file) => fs.existsSync(file));
+    if (found) return found;
   }
   return null;
+}
+
+let plugin: string | null | undefined;
+
+/** {@link findDynsecPlugin}, asked once per test file. */
+function dynsecPlugin(): string | null {
+  if (plugin === undefined) plugin = findDynsecPlugin();
+  return plugin;
+}
+
+/**
+ * What the Mosquitto suites need: the broker, mosquitto_ctrl, the clients and the dynamic-security plugin, each with
+ * where it was found and its Debian package (for test/required-programs.ts `skipUnlessInstalled`).
+ */
+export function mosquittoRequirements(): Requirement[] {
+  const programs = (Object.keys(MOSQUITTO) as (keyof typeof MOSQUITTO)[]).map((what) => ({
+    program: path.basename(MOSQUITTO[what]),
+    found: fs.existsSync(MOSQUITTO[what]) ? MOSQUITTO[what] : null,
+    detail: `not at ${MOSQUITTO[what]}`,
+    debianPackage: PACKAGE_OF[what],
+  }));
+  return [
+    ...programs,
+    {
+      program: "Mosquitto's dynamic-security plugin",
+      found: dynsecPlugin(),
+      detail: `no ${PLUGIN_FILE} in dpkg -L mosquitto nor under ${LIBRARY_FOLDERS.join(", ")}`,
+      debianPackage: "mosquitto",
+    },
+  ];
 }
 
 /** The role docs/deploy.md tells the operator to give the server's gateway account. */
@@ -75,9 +150,13 @@ async function setUpGateway(
  * 16 KiB packets; the log in `dir`/mosquitto.log also lists subscriptions and unsubscriptions), then the gateway's
  * role and account made with the documented mosquitto_ctrl commands. Started as
  * root, Mosquitto drops to the user `mosquitto`, so the folder is handed to that user first.
- * @throws when a binary is missing or the broker does not listen within 10 s.
+ * @throws when a binary or the plugin is missing or the broker does not listen within 10 s.
  */
 export async function startMosquitto(): Promise<TestMosquitto> {
+  const pluginFile = dynsecPlugin();
+  if (!pluginFile) {
+    throw new Error(`Mosquitto's dynamic-security plugin (${PLUGIN_FILE}) is missing: apt-get install mosquitto`);
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aquapilot-mosquitto-"));
   const port = await freePort();
   const admin = { username: "admin", password: randomBytes(12).toString("base64url") };
@@ -95,7 +174,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       `persistence_location ${dir}/`,
       "max_packet_size 16384",
       "max_queued_messages 100000",
-      `plugin ${MOSQUITTO.dynsecPlugin}`,
+      `plugin ${pluginFile}`,
       `plugin_opt_config_file ${dynsecFile}`,
       `log_dest file ${path.join(dir, "mosquitto.log")}`,
       "log_type error",

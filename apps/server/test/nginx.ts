@@ -3,10 +3,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, installedBinary, waitForPort } from "./free-port.ts";
+import type { Requirement } from "./required-programs.ts";
 
-/** The path of Debian's nginx, or null when it is not installed (tests then skip, saying so). */
+/** The path of Debian's nginx, or null when it is not installed (see {@link nginxRequirement}). */
 export function nginxBinary(): string | null {
   return installedBinary("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
+}
+
+/** nginx as a suite's requirement (test/required-programs.ts `skipUnlessInstalled`): `found` is `binary`. */
+export function nginxRequirement(binary = nginxBinary()): Requirement {
+  return { program: "nginx", found: binary, debianPackage: "nginx" };
 }
 
 /** A throwaway nginx balancing HTTP and WebSocket traffic over server processes (docs/deploy.md). */

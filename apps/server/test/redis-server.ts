@@ -1,9 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { freePort, installedBinary, waitForPort } from "./free-port.ts";
+import type { Requirement } from "./required-programs.ts";
 
-/** The path of Debian's redis-server, or null when it is not installed (tests then skip, saying so). */
+/** The path of Debian's redis-server, or null when it is not installed (see {@link redisServerRequirement}). */
 export function redisServerBinary(): string | null {
   return installedBinary("redis-server");
+}
+
+/**
+ * redis-server as a suite's requirement (test/required-programs.ts `skipUnlessInstalled`): `found` is `binary`, by
+ * default {@link redisServerBinary}; `alternative` says another way to provide a Redis, when the suite has one.
+ */
+export function redisServerRequirement(binary = redisServerBinary(), alternative?: string): Requirement {
+  return { program: "redis-server", found: binary, debianPackage: "redis-server", alternative };
 }
 
 /** A throwaway redis-server on 127.0.0.1 and a free port, no persistence; restartable on the same port. */

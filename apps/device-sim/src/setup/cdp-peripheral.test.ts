@@ -1,7 +1,8 @@
 /**
- * The Bluetooth peripheral over CDP: every answer through a recording fake session, and (when Chromium is installed)
- * the whole Bluetooth setup through real Chromium's BluetoothEmulation and Web Bluetooth in a page, against the real
- * broker and the contract-true activation cloud (test-cloud.ts).
+ * The Bluetooth peripheral over CDP: every answer through a recording fake session, and the whole Bluetooth setup
+ * through real Chromium's BluetoothEmulation and Web Bluetooth in a page, against the real broker and the
+ * contract-true activation cloud (test-cloud.ts); without Chromium that part fails under CI and is skipped, saying why,
+ * elsewhere.
  */
 import { EventEmitter } from "node:events";
 import fs from "node:fs";
@@ -26,6 +27,8 @@ import {
 } from "@aquapilot/provisioning";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+// The shared guard of the suites that need a program of the machine (a failure under CI, a skip saying why elsewhere).
+import { skipUnlessInstalled } from "../../../server/test/required-programs.ts";
 import {
   attachBluetoothPeripheral,
   type CdpSession,
@@ -282,8 +285,17 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
 });
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const skipReal = skipUnlessInstalled("attachBluetoothPeripheral in real Chromium", [
+  {
+    program: "Chromium",
+    found: fs.existsSync(CHROMIUM) ? CHROMIUM : null,
+    detail: `not at ${CHROMIUM}`,
+    debianPackage: "chromium",
+    alternative: "or set CHROMIUM_PATH",
+  },
+]);
 
-describe.skipIf(!fs.existsSync(CHROMIUM))("attachBluetoothPeripheral in real Chromium (Web Bluetooth)", () => {
+describe.skipIf(skipReal)("attachBluetoothPeripheral in real Chromium (Web Bluetooth)", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({

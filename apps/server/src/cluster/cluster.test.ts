@@ -17,28 +17,33 @@ import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import { SimulatedDevice } from "@aquapilot/device-sim";
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from "@microsoft/signalr";
 import mqtt, { type MqttClient } from "mqtt";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, okResult } from "../../test/call.ts";
-import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { openTestDatabase, postgresRequirement, type TestDatabase } from "../../test/databases.ts";
 import { insertMemberWithPassword } from "../../test/factories.ts";
 import { freePort, waitForPort } from "../../test/free-port.ts";
 import { passwordGrantOverHttp } from "../../test/helpers.ts";
-import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
-import { nginxBinary, startThrowawayNginx, type ThrowawayNginx } from "../../test/nginx.ts";
-import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
+import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { nginxBinary, nginxRequirement, startThrowawayNginx, type ThrowawayNginx } from "../../test/nginx.ts";
+import {
+  redisServerBinary,
+  redisServerRequirement,
+  startThrowawayRedis,
+  type ThrowawayRedis,
+} from "../../test/redis-server.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { GATEWAY_HEARTBEAT_MS, HANDOVER_GRACE_MS, ownerOf } from "../iot/assignment.ts";
 import { followBackoff } from "../iot/backoff.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const redisBinary = redisServerBinary();
 const nginx = nginxBinary();
-const pgUrl = inject("pgUrl");
-const why = !pgUrl
-  ? `no PostgreSQL (${inject("pgProblem")}; apt-get install postgresql or TEST_DATABASE_URL)`
-  : !redisBinary
-    ? "no redis-server binary (apt-get install redis-server)"
-    : (mosquittoMissing() ?? (!nginx ? "no nginx binary (apt-get install nginx)" : null));
-if (why) console.log(`cluster: skipped, ${why}`);
+const skip = skipUnlessInstalled("cluster: two server processes behind nginx", [
+  postgresRequirement(),
+  redisServerRequirement(redisBinary),
+  ...mosquittoRequirements(),
+  nginxRequirement(nginx),
+]);
 
 /** Polls `probe` every 25 ms until it is truthy and resolves it. @throws naming `what` after `timeoutMs`. */
 async function waitFor<T>(
@@ -257,10 +262,10 @@ const handedOver = () => new Promise((r) => setTimeout(r, HANDOVER_GRACE_MS + GA
  * MQTT_URL with MQTT_BROKER_KIND=mosquitto-dynsec, and one DATA_DIR (the shared secrets), each with its own PORT and
  * GATEWAY_CLIENT_ID, behind nginx (test/nginx.ts, round robin, no stickiness). Devices are mqtt.js clients in this
  * process, registered at A's factory route (which writes their broker accounts) and placed in the demo household.
- * Skipped, with the reason printed, when PostgreSQL, redis-server, Mosquitto (with its plugin and clients) or nginx is
- * missing.
+ * Needs PostgreSQL, redis-server, Mosquitto (with its plugin and clients) and nginx (test/required-programs.ts: skipped,
+ * saying why, on a machine without one; a failure under CI).
  */
-describe.skipIf(why !== null)("cluster: two server processes behind nginx", () => {
+describe.skipIf(skip)("cluster: two server processes behind nginx", () => {
   let database: TestDatabase;
   let redis: ThrowawayRedis;
   let mosquitto: TestMosquitto;

@@ -1,14 +1,14 @@
 import { SimulatedDevice } from "@aquapilot/device-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
-const why = mosquittoMissing();
-if (why) console.log(`counter reset broker restart tests: skipped, ${why}`);
+const skip = skipUnlessInstalled("counter resets across Mosquitto restarts", mosquittoRequirements());
 
 /**
  * Counter resets across restarts of an external broker (Mosquitto with persistence and dynamic security, as deployed;
@@ -30,7 +30,7 @@ async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 20_000): Prom
   }
 }
 
-describe.skipIf(why !== null).each(ENGINES)("counter resets across Mosquitto restarts on %s", (engine) => {
+describe.skipIf(skip).each(ENGINES)("counter resets across Mosquitto restarts on %s", (engine) => {
   let mosquitto: TestMosquitto;
   let database: TestDatabase;
   let link: DeviceLink | null = null;

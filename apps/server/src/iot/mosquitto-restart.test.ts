@@ -3,15 +3,15 @@ import { DEVICE_RECONNECT_BACKOFF, deviceTopic, MQTT_PROTOCOL_VERSION } from "@a
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { mosquittoMissing, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { type BusEvent, InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { followBackoff } from "./backoff.ts";
 import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
 
-const why = mosquittoMissing();
-if (why) console.log(`mosquitto restart tests: skipped, ${why}`);
+const skip = skipUnlessInstalled("gateway across Mosquitto restarts", mosquittoRequirements());
 
 async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs: number): Promise<T | undefined> {
   const until = Date.now() + timeoutMs;
@@ -33,7 +33,7 @@ async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs: number): Promi
  *   sent before the gateway subscribed again find no subscriber — an MQTT 5 device sees PUBACK 0x10 and sends them
  *   again (docs/deploy.md "Known limit").
  */
-describe.skipIf(why !== null).each([
+describe.skipIf(skip).each([
   { subscriptions: "assigned", protocolVersion: 4 },
   { subscriptions: "plain", protocolVersion: 4 },
   { subscriptions: "shared", protocolVersion: 5 },

@@ -3,7 +3,8 @@ import { deviceTopic, MQTT_PROTOCOL_VERSION } from "@aquapilot/contract";
 import { SimulatedDevice } from "@aquapilot/device-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
-import { mosquittoMissing, runClient, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { mosquittoRequirements, runClient, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { InProcessBus } from "../bus.ts";
 import { beginActivation, completeActivation } from "../modules/activation/service.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
@@ -12,8 +13,7 @@ import { ownerOf } from "./assignment.ts";
 import { type DeviceLink, type DynsecAccounts, deviceRoleName, silentLogger, startDeviceLink } from "./index.ts";
 import { MqttTransport } from "./transport.ts";
 
-const why = mosquittoMissing();
-if (why) console.log(`mosquitto tests: skipped, ${why}`);
+const skip = skipUnlessInstalled("external broker: Mosquitto", mosquittoRequirements());
 
 const secret = () => randomBytes(32).toString("base64url");
 const A = { mac: "02A0000000A1", secret: secret() };
@@ -40,10 +40,10 @@ async function waitFor<T>(
  * The external-broker path (MQTT_URL) against Debian's Mosquitto 2.0 with the dynamic-security plugin, set up as
  * docs/deploy.md says (test/mosquitto.ts): the server provisions device accounts through the control API, the ACL
  * keeps each device in its own topics and client id (probed with Debian's mosquitto_pub and mosquitto_sub), and a
- * broker restart under QoS 1 telemetry loses and duplicates nothing. Skipped, with the reason printed, without
- * /usr/sbin/mosquitto.
+ * broker restart under QoS 1 telemetry loses and duplicates nothing. Needs Mosquitto, its clients and its
+ * dynamic-security plugin (test/required-programs.ts: skipped, saying why, on a machine without; a failure under CI).
  */
-describe.skipIf(why !== null)("external broker: Mosquitto with dynamic security", () => {
+describe.skipIf(skip)("external broker: Mosquitto with dynamic security", () => {
   let mosquitto: TestMosquitto;
   let database: TestDatabase;
   let bus: InProcessBus;

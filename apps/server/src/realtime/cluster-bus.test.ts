@@ -19,26 +19,29 @@ import {
   LogLevel,
   NullLogger,
 } from "@microsoft/signalr";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { call, okResult } from "../../test/call.ts";
-import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { openTestDatabase, postgresRequirement, type TestDatabase } from "../../test/databases.ts";
 import { insertMemberWithPassword } from "../../test/factories.ts";
 import { passwordGrantOverHttp } from "../../test/helpers.ts";
-import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis } from "../../test/redis-server.ts";
+import {
+  redisServerBinary,
+  redisServerRequirement,
+  startThrowawayRedis,
+  type ThrowawayRedis,
+} from "../../test/redis-server.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { loadConfig } from "../config.ts";
 import { RedisBus } from "../redis-bus.ts";
 import { RecordReader } from "./framing.ts";
 import { HubCloseReason } from "./protocol.ts";
 
 const binary = redisServerBinary();
-const pgUrl = inject("pgUrl");
-const why = !binary
-  ? "no redis-server binary (apt-get install redis-server)"
-  : !pgUrl
-    ? `no PostgreSQL (${inject("pgProblem")}; apt-get install postgresql or TEST_DATABASE_URL)`
-    : null;
-if (why) console.log(`cluster bus: skipped, ${why}`);
+const skip = skipUnlessInstalled("two server processes over PostgreSQL and Redis", [
+  redisServerRequirement(binary),
+  postgresRequirement(),
+]);
 
 const HANDSHAKE = '{"protocol":"json","version":1}\u001e';
 
@@ -174,10 +177,10 @@ async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> 
 /**
  * A Redis backplane and stateless hubs: two whole systems (startDevSystem) in this process stand for two
  * server processes behind a balancer without sticky sessions: one PostgreSQL database, one throwaway redis-server,
- * the same DATA_DIR secrets; A runs the simulated softener on its embedded broker, B none. Skipped (said so) without
- * redis-server or PostgreSQL.
+ * the same DATA_DIR secrets; A runs the simulated softener on its embedded broker, B none. Needs redis-server and PostgreSQL
+ * (test/required-programs.ts: skipped, saying why, on a machine without; a failure under CI).
  */
-describe.skipIf(why !== null)("two server processes over PostgreSQL and Redis", () => {
+describe.skipIf(skip)("two server processes over PostgreSQL and Redis", () => {
   let redis: ThrowawayRedis;
   let database: TestDatabase;
   let a: DevSystem;

@@ -1,33 +1,29 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { insertUser } from "../../test/factories.ts";
 import { freePort } from "../../test/free-port.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { redisServerBinary, redisServerRequirement } from "../../test/redis-server.ts";
+import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { REDIS_KEY_PREFIX } from "../http/rate-limit.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
 
-function redisServerBinary(): string | null {
-  try {
-    return execFileSync("which", ["redis-server"], { encoding: "utf8" }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 const external = process.env.TEST_REDIS_URL;
 const binary = external ? null : redisServerBinary();
-const why = external || binary ? null : "no TEST_REDIS_URL and no redis-server binary (apt-get install redis-server)";
-if (why) console.log(`redis limits: skipped, ${why}`);
+const skip = skipUnlessInstalled("rate limits in Redis", [
+  redisServerRequirement(external ?? binary, "or set TEST_REDIS_URL"),
+]);
 
 /**
  * The limits with REDIS_URL: two app instances on one database and one Redis count together, a
  * successful sign-in on one resets the count the other sees, each counter keeps its own keys, and an unreachable
- * Redis fails closed. Uses TEST_REDIS_URL, else a throwaway redis-server on a free port, else is skipped (said so).
+ * Redis fails closed. Uses TEST_REDIS_URL, else a throwaway redis-server on a free port, else is skipped, saying why
+ * (a failure under CI: test/required-programs.ts).
  */
-describe.skipIf(why !== null)("rate limits in Redis, shared by two processes", () => {
+describe.skipIf(skip)("rate limits in Redis, shared by two processes", () => {
   let server: ChildProcess | undefined;
   let url: string;
   let database: TestDatabase;
