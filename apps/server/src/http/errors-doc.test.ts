@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ErrorCode } from "@aquapilot/contract";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../test/catalogue.ts";
-import { DOMAIN_ERRORS } from "./errors.ts";
+import { AppError, DOMAIN_ERRORS } from "./errors.ts";
 import { ERRORS_DOC, errorsDoc, findRaisedErrors, type RaisedError, renderErrorsDoc } from "./errors-doc.ts";
 import { MESSAGES } from "./messages.ts";
 
@@ -22,6 +23,49 @@ describe("docs/errors.md: the domain error codes in one table", () => {
     expect(doc).toMatch(/\| `afterSale\.notFound` \| 404 \| After-sales request not found\. \| `auth\/access\.ts`/);
     expect(doc).toMatch(/\| `limits\.retryMinutes` \| 429 \|/);
     expect(doc).toMatch(/\| `limits\.retrySeconds` \| 429 \|/);
+  });
+});
+
+// The HTTP status of each domain error code, written by hand from what each code means (docs/errors.md, spec §8) and
+// the HTTP semantics of its status, not read from DOMAIN_ERRORS: a status changed in the table the server uses, a code
+// added without a decided status, or a code dropped, fails here.
+// - Validation 400: the input breaks a rule; the client must change the request.
+// - InvalidCode 400: a wrong, expired, used or revoked code or ticket is bad input too, not missing credentials.
+// - Unauthorized 401: no valid bearer token (spec §8 "HTTP 401: Login expired", the app goes to Login).
+// - Forbidden 403: signed in but the role or membership lacks the right (the authorization matrix's refusal).
+// - NotFound 404: the object is unknown or another user's (the matrix's "looks absent").
+// - Conflict 409: the object's current state refuses the change.
+// - TooManyRequests 429: a rate limit, with Retry-After.
+// - DeviceOffline 409: the device's current state (offline) refuses the command, as in the authorization matrix.
+// - Internal 500: a failure of the server, not of the request.
+const EXPECTED_STATUS: Readonly<Record<string, number>> = {
+  Validation: 400,
+  InvalidCode: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  TooManyRequests: 429,
+  DeviceOffline: 409,
+  Internal: 500,
+};
+
+describe("the HTTP status of each domain error code (hand-written expectation)", () => {
+  it("has an expectation for every code of the contract and the server's table, and none for an unknown code", () => {
+    const expected = Object.keys(EXPECTED_STATUS).sort();
+    expect(Object.values(ErrorCode).sort()).toEqual(expected);
+    expect(Object.keys(DOMAIN_ERRORS).sort()).toEqual(expected);
+  });
+
+  it("answers each code with the expected status: the server's table, an AppError and docs/errors.md", () => {
+    const doc = fs.readFileSync(ERRORS_DOC, "utf8");
+    for (const [code, status] of Object.entries(EXPECTED_STATUS)) {
+      expect(DOMAIN_ERRORS[code as ErrorCode]?.status, code).toBe(status);
+      const error = new AppError(code as ErrorCode, "error.validation");
+      expect(error.status, code).toBe(status);
+      expect(error.statusCode, code).toBe(status);
+      expect(doc, code).toContain(`| ${code} | ${status} |`);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { checkAnswersAgainstOpenApi } from "../../test/openapi-answers.ts";
 import { SERVER_VERSION } from "../app.ts";
+import { AUTHORIZATION_EXPECTATIONS, type ExpectationRow } from "../security/authorization-expectations.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, type OpenApiDocument } from "./openapi.ts";
 
 describe("GET /openapi.json: the OpenAPI 3.1 document of every call", () => {
@@ -62,6 +63,19 @@ describe("GET /openapi.json: the OpenAPI 3.1 document of every call", () => {
     }
   });
 
+  it("declares on each call of the hand-written authorization table the object rule the table's outcomes call for", () => {
+    for (const [name, row] of Object.entries(AUTHORIZATION_EXPECTATIONS)) {
+      const [method, path] = row.call.split(" ");
+      const op = served.paths[path]?.[method.toLowerCase()];
+      expect(op, `${name}: ${row.call} is not in the document`).toBeDefined();
+      if (!op) continue;
+      expect(op.operationId, row.call).toBe(name);
+      if (row.anonymous === 401) expect(op.security, name).toEqual([{ bearer: [] }]);
+      const role = name in CHECKED_BY_SERVICE ? undefined : roleCalledFor(row);
+      expect(op["x-access"].object?.role, `${name}: object rule of ${row.call}`).toBe(role);
+    }
+  });
+
   it("describes the hubs' messages and the MQTT payloads", () => {
     expect(Object.keys(served.components.schemas)).toEqual(
       expect.arrayContaining([
@@ -79,6 +93,26 @@ describe("GET /openapi.json: the OpenAPI 3.1 document of every call", () => {
     expect((served["x-signalr-hubs"] as unknown[]).length).toBe(2);
   });
 });
+
+/**
+ * Calls of the authorization table whose document declares no object rule although the table expects one, and why:
+ * the service checks the rule, and the matrix test checks the outcomes. An entry here fails once the rule is declared.
+ */
+const CHECKED_BY_SERVICE: Readonly<Record<string, string>> = {
+  setMessageRead: "an object rule names one id; this call takes a list of message ids and refuses the whole batch",
+};
+
+/**
+ * The role an operation's object rule must name for the outcomes a row of the authorization table expects: `admin`
+ * when a member is refused (403) but the administrator is not; `owner` when everyone but the owner finds the object
+ * absent (404); `member` when a stranger is refused (403) and a member is not.
+ */
+function roleCalledFor(row: ExpectationRow): string {
+  if (row.member === 403 && row.admin !== 403) return "admin";
+  if (row.stranger === 404 && row.member === 404) return "owner";
+  if (row.stranger === 403 && row.member !== 403) return "member";
+  throw new Error(`${row.call}: no object rule gives these outcomes`);
+}
 
 describe("the answer check of the API tests (test/openapi-answers.ts)", () => {
   it("turns an answer outside the document into a 500 that says what differs, and records it", async () => {
