@@ -488,6 +488,82 @@ describe("statistics pure parts", () => {
     ).toMatchObject({ saltDaysLeft: 70, regenerationIntervalDays: 7 });
   });
 
+  it("salt is low when the days left are at most the reminder, and not one day more", () => {
+    // 3 kg a day (one 3 kg regeneration a day: 30 in 30 days); the default reminder is 7 days.
+    const days = (levelAtRefillKg: number, reminderDays?: number) =>
+      forecastSalt({
+        levelAtRefillKg,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 30,
+        saltPerRegenerationKg: 3,
+        reminderDays,
+      });
+    expect(days(21)).toMatchObject({ saltDaysLeft: 7, lowSalt: true });
+    expect(days(24)).toMatchObject({ saltDaysLeft: 8, lowSalt: false });
+    expect(days(42, 14)).toMatchObject({ saltDaysLeft: 14, lowSalt: true });
+    expect(days(45, 14)).toMatchObject({ saltDaysLeft: 15, lowSalt: false });
+    expect(days(21, 6)).toMatchObject({ saltDaysLeft: 7, lowSalt: false });
+  });
+
+  it("salt: exactly one regeneration's salt is not low; without a forecast a full tank is not low", () => {
+    // 3 kg left, 3 kg per regeneration, one regeneration in 30 days: 30 days left, enough for the next one.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 3,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 1,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toMatchObject({ saltLevelKg: 3, saltDaysLeft: 30, lowSalt: false });
+    // No regeneration seen and no maximum interval: no days left to compare with the reminder.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 50,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 0,
+        saltPerRegenerationKg: 3,
+      }),
+    ).toMatchObject({ saltDaysLeft: null, lowSalt: false });
+  });
+
+  it("salt forecast: the physics only with a positive capacity and a positive daily use, else the observed count", () => {
+    // 10 regenerations in 30 days: every 3 days, whatever the valve's 15-day maximum would say.
+    for (const [capacityL, dailyUseL] of [
+      [null, 450],
+      [0, 450],
+      [4500, null],
+      [4500, 0],
+      [null, 0],
+      [0, null],
+    ]) {
+      expect(
+        forecastSalt({
+          levelAtRefillKg: 30,
+          regenerationsSinceRefill: 0,
+          regenerationsLast30Days: 10,
+          saltPerRegenerationKg: 3,
+          maxDaysBetweenRegenerations: 15,
+          capacityL,
+          dailyUseL,
+        }),
+        `capacity ${capacityL}, daily use ${dailyUseL}`,
+      ).toMatchObject({ regenerationIntervalDays: 3, saltDaysLeft: 30 });
+    }
+  });
+
+  it("salt forecast: a maximum interval of 0 days is no limit", () => {
+    // One regeneration in 30 days, 3 kg: 0.1 kg a day, 30 kg last 300 days.
+    expect(
+      forecastSalt({
+        levelAtRefillKg: 30,
+        regenerationsSinceRefill: 0,
+        regenerationsLast30Days: 1,
+        saltPerRegenerationKg: 3,
+        maxDaysBetweenRegenerations: 0,
+      }),
+    ).toMatchObject({ regenerationIntervalDays: 30, saltDaysLeft: 300, lowSalt: false });
+  });
+
   it("salt forecast, for any resin, hardness, use, salt and interval: level ÷ salt per regeneration × the interval", () => {
     fc.assert(
       fc.property(
