@@ -169,17 +169,19 @@ describe("the app under its Content-Security-Policy", () => {
 
   it("reports a violation when something breaks the policy (the collector works)", async () => {
     route = "probe";
-    // The last route visited (Reload) may still be navigating: probe on a page that has settled on Login.
-    await page.goto(`${system.url}/#/login`);
-    await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
+    // A page of its own: the last route visited (Reload) may still be navigating the other one, and its next
+    // navigation would interrupt this one. The collector watches every page of the context.
+    const probe = await phone.context.newPage();
+    await probe.goto(`${system.url}/#/login`);
+    await probe.getByTestId("login-screen").waitFor({ timeout: 15_000 });
     const before = violations.length;
-    await page.evaluate(() => {
+    await probe.evaluate(() => {
       const s = document.createElement("script");
       s.textContent = "window.__inlineRan = true";
       document.head.append(s);
     });
     await expect.poll(() => violations.length - before, { timeout: 5_000 }).toBeGreaterThan(0);
-    expect(await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
+    expect(await probe.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
     expect(violations.slice(before).some((v) => v.directive.startsWith("script-src"))).toBe(true);
   });
 });
