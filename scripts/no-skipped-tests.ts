@@ -9,6 +9,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+// One reading of CI for the whole suite: the guard of the suites that need programs of the machine reads it too.
+import { isCi } from "../apps/server/test/required-programs.ts";
 
 /** The part of one test in Vitest's JSON report that this check reads. */
 interface ReportedTest {
@@ -31,15 +33,6 @@ export interface NotRun {
 
 /** Statuses of a test that ran; every other (skipped, todo, pending, disabled) is a test that did not. */
 const RAN = new Set(["passed", "failed"]);
-
-/**
- * Whether `env` is a CI run: `CI` set to anything but "", "0" or "false" (CI systems set CI=true), as
- * apps/server/test/required-programs.ts reads it.
- */
-export function isCi(env: NodeJS.ProcessEnv): boolean {
-  const value = env.CI?.trim().toLowerCase();
-  return value !== undefined && value !== "" && value !== "0" && value !== "false";
-}
 
 /**
  * The tests of `report` that did not run, in report order, files named relative to `root`.

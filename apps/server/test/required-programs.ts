@@ -23,7 +23,7 @@ export interface Requirement {
 
 /**
  * Whether `env` is a CI run: `CI` set to anything but "", "0" or "false" (CI systems set CI=true).
- * scripts/no-skipped-tests.ts reads `CI` the same way.
+ * scripts/no-skipped-tests.ts reads `CI` through this function too.
  */
 export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.CI?.trim().toLowerCase();
