@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePrivateDir } from "../data-dir.ts";
 import { isWeakKey } from "./secret-policy.ts";
 
 /**
@@ -12,7 +13,7 @@ import { isWeakKey } from "./secret-policy.ts";
  *   names the file, never the key.
  */
 export function loadOrCreateSecret(dataDir: string, fileName: string, bytes = 32): Uint8Array {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, fileName);
   try {
     fs.writeFileSync(file, randomBytes(bytes).toString("base64url"), { mode: 0o600, flag: "wx" });

@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
+import { ensurePrivateFile } from "../data-dir.ts";
 import * as m0001 from "./migrations/0001-init.ts";
 import * as m0002 from "./migrations/0002-accounts.ts";
 import * as m0003 from "./migrations/0003-households.ts";
@@ -83,8 +83,11 @@ export async function openDatabase(opts: DbOptions): Promise<{ db: Db; engine: "
     });
   } else {
     engine = "sqlite";
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    const file = new SQLite(path.join(opts.dataDir, "aquapilot.sqlite"));
+    // Created owner-only before SQLite opens it: SQLite would use the umask (0644), and its -wal and -shm files take
+    // the database file's mode.
+    const databaseFile = path.join(opts.dataDir, "aquapilot.sqlite");
+    ensurePrivateFile(databaseFile);
+    const file = new SQLite(databaseFile);
     file.pragma("journal_mode = WAL");
     file.pragma("foreign_keys = ON");
     file.pragma("busy_timeout = 5000");

@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import { endpoints, FILE_UPLOAD_MAX_BYTES } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
+import { ensurePrivateDir } from "../../data-dir.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
@@ -20,7 +20,7 @@ import { IMAGE_TYPES, requireUploadAllowance, sniffImage, storeUpload, UPLOADS_P
  */
 function fileRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const root = uploadsDir(ctx.config.DATA_DIR);
-  fs.mkdirSync(root, { recursive: true });
+  ensurePrivateDir(root);
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: FILE_UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 11 } });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_UPLOAD_PREFIX, type TUploadedFile } from "@aquapilot/contract";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../data-dir.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 
@@ -43,10 +44,10 @@ export async function storeUpload(
   now: Date,
 ): Promise<TUploadedFile> {
   const folder = path.join(uploadsDir(dataDir), "files");
-  await fs.promises.mkdir(folder, { recursive: true });
+  await fs.promises.mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
   const name = `${randomBytes(16).toString("hex")}.${ext}`;
   const file = path.join(folder, name);
-  await fs.promises.writeFile(file, buf, { flag: "wx", mode: 0o644 });
+  await fs.promises.writeFile(file, buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
   const fileUrl = `${FILE_UPLOAD_PREFIX}${name}`;
   try {
     await db

@@ -5,6 +5,7 @@ import { endpoints } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { CoreServices } from "../../core-services.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../data-dir.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
@@ -30,7 +31,7 @@ const EXTENSION_BY_TYPE: Record<string, ImageExtension> = {
 export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
   const root = uploadsDir(ctx.config.DATA_DIR);
   const avatars = path.join(root, "avatars");
-  fs.mkdirSync(avatars, { recursive: true });
+  ensurePrivateDir(avatars);
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
@@ -52,7 +53,7 @@ export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
       const actual = sniffImage(buf);
       if (!declared || actual !== declared) throw new AppError(ErrorCode.Validation, "profile.avatarType");
       const name = `${randomBytes(16).toString("hex")}.${actual}`;
-      await fs.promises.writeFile(path.join(avatars, name), buf, { flag: "wx", mode: 0o644 });
+      await fs.promises.writeFile(path.join(avatars, name), buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
       return `${UPLOADS_PREFIX}avatars/${name}`;
     });
   });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
+import { ensurePrivateDir } from "../../data-dir.ts";
 import type { PushNotification, PushResult, PushSender, PushTarget } from "./types.ts";
 
 /** File in DATA_DIR holding the generated VAPID key pair (JSON {publicKey, privateKey}, mode 0600). */
@@ -22,7 +23,7 @@ export function loadOrCreateVapidKeys(dataDir: string, env: { publicKey?: string
   if (env.publicKey || env.privateKey) throw new Error("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither");
   const file = path.join(dataDir, VAPID_KEY_FILE);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as VapidKeys;
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const keys = webpush.generateVAPIDKeys();
   try {
     fs.writeFileSync(file, JSON.stringify(keys), { mode: 0o600, flag: "wx" });
