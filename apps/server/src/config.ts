@@ -110,6 +110,17 @@ const ZEnv = z.object({
         "The per-address rate limits key on the address found this way, so trusting a peer that is not a proxy lets " +
         "any client choose its address.",
     ),
+  PUBLIC_ORIGIN: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, "expected an origin http(s)://host[:port], without a path")
+    .optional()
+    .describe(
+      "The origin phones open the web app at (`https://app.example.com`), as the reverse proxy serves it. The pages' " +
+        "content policy lets the realtime hubs connect to its `wss://` (or `ws://`) address, for web views that do not " +
+        "count WebSockets of the page's own host as `'self'` (older WebKit). Unset: `'self'` only. Never taken from " +
+        "a request's Host header.",
+    ),
   CORS_ORIGINS: z
     .string()
     .trim()
@@ -305,6 +316,7 @@ export const ENV_SCOPE: Record<EnvName, EnvScope> = {
   APP_ENV: "production",
   REDIS_URL: "production",
   TRUST_PROXY: "production",
+  PUBLIC_ORIGIN: "production",
   CORS_ORIGINS: "production",
   RATE_LIMIT_SCALE: "tests",
   AUTH_CACHE_MS: "production",

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import helmet from "helmet";
 import type { AppConfig } from "../config.ts";
@@ -46,9 +45,6 @@ export function isApiPath(url: string): boolean {
   return NO_STORE_PREFIXES.some((p) => lower.startsWith(p));
 }
 
-/** How many distinct hub sources (request hosts) get a CSP middleware of their own (see registerSecurityHeaders). */
-export const CSP_VARIANTS = 64;
-
 /** HSTS value sent on answers to requests that came over TLS (directly or per X-Forwarded-Proto): one year. */
 export const HSTS = "max-age=31536000; includeSubDomains";
 
@@ -71,19 +67,37 @@ export function mapHosts(mapType: number): { img: string[]; connect: string[]; s
   }
 }
 
-/** A Host header value safe to put into a header: a name or IPv4 / [IPv6] literal with an optional port. */
-const SAFE_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * The hubs' WebSocket sources of the configured public origin (`wss://host` for https, `ws://host` for http), for
+ * web views that do not count WebSockets of the page's own host as 'self' (older WebKit); none when PUBLIC_ORIGIN is
+ * unset. Taken from configuration only: a request's Host or X-Forwarded-Host never reaches the policy.
+ */
+export function hubSources(publicOrigin: string | undefined): string[] {
+  if (!publicOrigin) return [];
+  const url = new URL(publicOrigin);
+  return [`${url.protocol === "https:" ? "wss" : "ws"}://${url.host}`];
+}
 
 /**
- * The hubs' WebSocket origins of this request (`ws://host wss://host`), for older WebKit that does not let 'self'
- * match ws:/wss:. The host is the one the browser used: X-Forwarded-Host (first value; the app trusts its proxy),
- * else Host. Answers "'self'" when the host is missing or not a plain host name (nothing else reaches the header).
+ * The Permissions-Policy of the pages: the features the app uses allowed to its own origin only — the camera
+ * (scanning a device's code), geolocation (the address map) and Bluetooth (network setup of a new softener) — and
+ * the others it never uses refused to every origin, so an injected frame or script cannot ask for them.
  */
-export function hubSources(req: IncomingMessage): string {
-  const forwarded = req.headers["x-forwarded-host"];
-  const raw = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
-  return raw && SAFE_HOST.test(raw) ? `ws://${raw} wss://${raw}` : "'self'";
-}
+export const PERMISSIONS_POLICY = [
+  "camera=(self)",
+  "geolocation=(self)",
+  "bluetooth=(self)",
+  "microphone=()",
+  "payment=()",
+  "usb=()",
+  "serial=()",
+  "hid=()",
+  "midi=()",
+  "display-capture=()",
+  "accelerometer=()",
+  "gyroscope=()",
+  "magnetometer=()",
+].join(", ");
 
 /**
  * The CSP sources (`'sha256-…'`, base64 of the SHA-256 of the script's exact text, UTF-8) of every inline classic
@@ -106,11 +120,14 @@ export function inlineScriptHashes(html: string): string[] {
  * (`inlineScripts`, {@link inlineScriptHashes} of the built index.html: the boot script) plus the configured map
  * provider's JSONP host; styles from the app's own CSS files (React and antd-mobile set inline styles through the CSSOM, which
  * CSP does not govern, so no 'unsafe-inline' either); images from the app, uploads, data: URIs (map marker, Leaflet's
- * CSS icons), blob: (photo previews) and the provider's tile hosts; connections to the app, its hubs (ws/wss, same
- * host) and the provider's CORS web services; the service worker and manifest from the app; no plugins, no framing
+ * CSS icons), blob: (photo previews) and the provider's tile hosts; connections to the app, its hubs (the configured
+ * public origin's ws/wss address, {@link hubSources}) and the provider's CORS web services; the service worker and manifest from the app; no plugins, no framing
  * (frame-ancestors 'none'), forms and <base> only to the app.
  */
-export function contentSecurityPolicy(config: Pick<AppConfig, "MAP_TYPE">, inlineScripts: readonly string[] = []) {
+export function contentSecurityPolicy(
+  config: Pick<AppConfig, "MAP_TYPE" | "PUBLIC_ORIGIN">,
+  inlineScripts: readonly string[] = [],
+) {
   const map = mapHosts(config.MAP_TYPE);
   return {
     "default-src": ["'self'"],
@@ -119,7 +136,7 @@ export function contentSecurityPolicy(config: Pick<AppConfig, "MAP_TYPE">, inlin
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:", "blob:", ...map.img],
     "font-src": ["'self'"],
-    "connect-src": ["'self'", hubSources, ...map.connect],
+    "connect-src": ["'self'", ...hubSources(config.PUBLIC_ORIGIN), ...map.connect],
     "media-src": ["'self'", "blob:"],
     "worker-src": ["'self'"],
     "manifest-src": ["'self'"],
@@ -152,39 +169,18 @@ export function webAppCacheControl(relativePath: string): string {
  *
  * Helmet's middleware is built once here and run on every request's raw response in the first onRequest hook
  * (@fastify/helmet built it anew for each request, parsing every option and CSP directive each time, a large share
- * of an API call's cost);
- * the headers are the same. The CSP differs between requests only by {@link hubSources} (the request's host), so
- * helmet's CSP middleware is built once per such value, with it as a fixed string (helmet then sends a precomputed
- * header instead of assembling and validating every directive per request), for at most {@link CSP_VARIANTS} values;
- * requests naming any other host get helmet's per-request CSP as before. A route may still replace a header with
- * `reply.header` (the API reference's CSP). `inlineScripts`: the hashes of the served page's inline scripts
+ * of an API call's cost); the policy is the same for every request (nothing in it comes from the request), so helmet
+ * sends it as one precomputed header. Pages also get {@link PERMISSIONS_POLICY}. A route may still replace a header
+ * with `reply.header` (the API reference's CSP). `inlineScripts`: the hashes of the served page's inline scripts
  * ({@link inlineScriptHashes}), allowed by the CSP.
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
-  config: Pick<AppConfig, "MAP_TYPE">,
+  config: Pick<AppConfig, "MAP_TYPE" | "PUBLIC_ORIGIN">,
   inlineScripts: readonly string[] = [],
 ): void {
   const directives = contentSecurityPolicy(config, inlineScripts);
-  const perRequestCsp = helmet.contentSecurityPolicy({ useDefaults: false, directives });
-  const cspByHub = new Map<string, typeof perRequestCsp>();
-  const cspFor = (req: IncomingMessage): typeof perRequestCsp => {
-    const hub = hubSources(req);
-    const known = cspByHub.get(hub);
-    if (known) return known;
-    if (cspByHub.size >= CSP_VARIANTS) return perRequestCsp;
-    let built = perRequestCsp;
-    try {
-      const fixed = Object.fromEntries(
-        Object.entries(directives).map(([name, values]) => [name, values.map((v) => (v === hubSources ? hub : v))]),
-      );
-      built = helmet.contentSecurityPolicy({ useDefaults: false, directives: fixed });
-    } catch {
-      // A value helmet refuses: the per-request middleware answers it as it always did.
-    }
-    cspByHub.set(hub, built);
-    return built;
-  };
+  const cspHeaders = helmet.contentSecurityPolicy({ useDefaults: false, directives });
   const otherHeaders = helmet({
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
@@ -201,7 +197,8 @@ export function registerSecurityHeaders(
       for (const [name, value] of apiHeaders) reply.raw.setHeader(name, value);
       return done();
     }
-    cspFor(request.raw)(request.raw, reply.raw, (cspError?: unknown) => {
+    reply.raw.setHeader("permissions-policy", PERMISSIONS_POLICY);
+    cspHeaders(request.raw, reply.raw, (cspError?: unknown) => {
       if (cspError) return done(cspError as Error);
       otherHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     });
