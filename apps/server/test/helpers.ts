@@ -67,8 +67,24 @@ export interface TestApp {
 export const TEST_RATE_LIMIT_SCALE = "1000";
 
 /**
+ * The engine of test apps built without `engine` (and of {@link createTestApp}'s fresh databases): TEST_ENGINE of
+ * `env`, "sqlite" (the default) or "postgres". The root vitest.config.ts sets TEST_ENGINE=postgres in its
+ * "server-postgres" project, which runs the API test files that do not loop over ENGINES (test/databases.ts) a
+ * second time, on PostgreSQL.
+ * @throws Error naming the value when TEST_ENGINE is set to anything else.
+ */
+export function defaultTestEngine(env: NodeJS.ProcessEnv = process.env): Engine {
+  const value = env.TEST_ENGINE?.trim() || "sqlite";
+  if (value !== "sqlite" && value !== "postgres") {
+    throw new Error(`TEST_ENGINE must be "sqlite" or "postgres", not ${JSON.stringify(env.TEST_ENGINE)}`);
+  }
+  return value;
+}
+
+/**
  * Builds the app like the development launcher does (the server's app with GET /dev/outbox outside production), on a
- * fresh database of `engine` (default SQLite) or on `database` (to restart on the same DATA_DIR). `env` overrides
+ * fresh database of `engine` (default {@link defaultTestEngine}: TEST_ENGINE, else SQLite) or on `database` (to
+ * restart on the same DATA_DIR). `env` overrides
  * configuration variables (RATE_LIMIT_SCALE is {@link TEST_RATE_LIMIT_SCALE} unless given); `now` is the clock.
  */
 export async function createTestApp(
@@ -91,7 +107,7 @@ export async function createTestApp(
     beforeReady?: (app: FastifyInstance, bus: InProcessBus) => void;
   } = {},
 ): Promise<TestApp> {
-  const database = opts.database ?? (await openTestDatabase(opts.engine ?? "sqlite"));
+  const database = opts.database ?? (await openTestDatabase(opts.engine ?? defaultTestEngine()));
   const config = loadConfig({
     APP_ENV: "test",
     LOG_LEVEL: "info",

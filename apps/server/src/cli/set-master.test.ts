@@ -42,7 +42,9 @@ describe("device master (spec §6): only the operator script grants it", () => {
   });
 
   it("the CLI sets and clears the flag on the configured database, seen within AUTH_CACHE_MS; exit 1 for an unknown e-mail", async () => {
-    const env = { ...process.env, DATA_DIR: t.config.DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "silent" };
+    // The script opens the test app's own database: its PostgreSQL database, else the SQLite file in DATA_DIR.
+    const databaseUrl = t.database.databaseUrl ?? "";
+    const env = { ...process.env, DATA_DIR: t.config.DATA_DIR, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
     const on = await run(process.execPath, [SCRIPT, "plain@example.com"], { env });
     expect(on.stdout).toContain("plain@example.com is now a device master");
     const p = await signIn(t.app, "plain@example.com", "plain-pass");

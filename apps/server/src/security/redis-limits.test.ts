@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { insertUser } from "../../test/factories.ts";
 import { freePort } from "../../test/free-port.ts";
-import { createTestApp, type TestApp } from "../../test/helpers.ts";
+import { createTestApp, defaultTestEngine, type TestApp } from "../../test/helpers.ts";
 import { redisServerBinary, redisServerRequirement } from "../../test/redis-server.ts";
 import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { hashPassword } from "../auth/passwords.ts";
@@ -57,7 +57,7 @@ describe.skipIf(skip)("rate limits in Redis, shared by two processes", () => {
     // A private namespace on a shared Redis: clear what an earlier run left.
     const stale = await redis.keys(`${REDIS_KEY_PREFIX}*`);
     if (stale.length) await redis.del(...stale);
-    database = await openTestDatabase("sqlite");
+    database = await openTestDatabase(defaultTestEngine());
     userId = await insertUser(database.db, "shared", new Date().toISOString(), { email: "shared@example.com" });
     await database.db
       .updateTable("users")
@@ -102,7 +102,7 @@ describe.skipIf(skip)("rate limits in Redis, shared by two processes", () => {
 
   it("fails closed when Redis is unreachable: an error, never an unchecked sign-in", async () => {
     const port = await freePort();
-    const database2 = await openTestDatabase("sqlite");
+    const database2 = await openTestDatabase(defaultTestEngine());
     const down = await createTestApp({
       database: database2,
       env: { REDIS_URL: `redis://127.0.0.1:${port}/0`, RATE_LIMIT_SCALE: "1" },
