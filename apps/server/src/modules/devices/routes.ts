@@ -8,7 +8,7 @@ import { loadOrCreateSecret } from "../../auth/secrets.ts";
 import type { AppConfig } from "../../config.ts";
 import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-services.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
-import { clientAddressKey, createLimiter } from "../../http/rate-limit.ts";
+import { clientAddressKey, createCounter, createLimiter, retryAfterSeconds } from "../../http/rate-limit.ts";
 import { deviceGrant, registerEndpoint, registerOpenEndpoint } from "../../http/route.ts";
 import { modelSetting } from "../device-model/index.ts";
 import { bindDevice, getDeviceWithData, listMyDevices, recordConfigChange, updateDevice } from "./service.ts";
@@ -19,6 +19,13 @@ import { bindDevice, getDeviceWithData, listMyDevices, recordConfigChange, updat
  * looked at further.
  */
 export const BIND_LIMITS = { perUser: 10, perAddress: 30, windowMs: 60_000 } as const;
+
+/**
+ * Wrong external-callback secrets a client address may send per window before the call answers 429 to that address
+ * (the right secret included) until the window ends. Only wrong secrets count, per address: the integration's own
+ * server, calling with the right secret from its address, is never refused because someone else guesses.
+ */
+export const CALLBACK_SECRET_LIMITS = { wrongPerAddress: 10, windowMs: 15 * 60_000 } as const;
 
 /** File in DATA_DIR holding the generated external-callback secret when EXTERNAL_CALLBACK_SECRET is unset. */
 export const EXTERNAL_CALLBACK_SECRET_FILE = "external-callback.secret";
@@ -103,11 +110,23 @@ function deviceRoutes(app: FastifyInstance, ctx: CoreServices): void {
     return modelSetting(query.deviceModel);
   });
 
-  // The secret is checked before validation, so a caller without it learns nothing about the body.
+  // The secret is checked before validation, so a caller without it learns nothing about the body; an address that
+  // sent CALLBACK_SECRET_LIMITS.wrongPerAddress wrong secrets is refused before its secret is looked at.
   const callbackPath = endpoints.sendDeviceConfigChangeMessage.path;
-  app.addHook("onRequest", async (request) => {
+  const wrongCallbackSecrets = createCounter(app, {
+    name: "callback-secret-wrong",
+    windowMs: CALLBACK_SECRET_LIMITS.windowMs,
+  });
+  app.addHook("onRequest", async (request, reply) => {
     if (request.routeOptions.url !== callbackPath) return;
+    const address = clientAddressKey(request);
+    const wrong = await wrongCallbackSecrets.peek(request, address);
+    if (wrong.count >= CALLBACK_SECRET_LIMITS.wrongPerAddress) {
+      reply.header("retry-after", String(retryAfterSeconds(wrong.ttlMs)));
+      throw new AppError(ErrorCode.TooManyRequests, "error.tooManyRequests");
+    }
     if (!sameSecret(request.headers[EXTERNAL_CALLBACK_HEADER], callbackSecret)) {
+      await wrongCallbackSecrets.hit(request, address);
       throw new AppError(ErrorCode.Unauthorized, "device.callbackSecret");
     }
   });
