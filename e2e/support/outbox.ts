@@ -11,7 +11,7 @@ export async function codeFromOutbox(baseUrl: string, recipient: string): Promis
     const list = Array.isArray(rows) ? rows : rows.result;
     const code = list[0] ? /\b(\d{6})\b/.exec(list[0].body)?.[1] : undefined; // newest first
     if (code) return code;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // the interval between two looks at the outbox
   }
   throw new Error(`no code for ${recipient} in ${baseUrl}/dev/outbox within 10 s`);
 }

@@ -1,8 +1,8 @@
 import type { DevSystem } from "@aquapilot/dev";
 import { type SmtpSink, startSmtpSink } from "@aquapilot/server/test/smtp-sink.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { doubleTap, launchPhone, snap } from "../support/browser.ts";
+import { doubleTap, HUB_ENDED_LOG, launchPhone, type Phone, snap, storeLanguage } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -13,7 +13,7 @@ import { startTestSystem } from "../support/system.ts";
 describe("account flows in Chromium", () => {
   let system: DevSystem;
   let smtp: SmtpSink;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
@@ -28,9 +28,7 @@ describe("account flows in Chromium", () => {
 
   async function newPage(): Promise<Page> {
     const page = await phone.context.newPage();
-    await page.addInitScript(() => {
-      if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify("en"));
-    });
+    await storeLanguage(page, "en", { keep: true });
     return page;
   }
 
@@ -88,14 +86,14 @@ describe("account flows in Chromium", () => {
     // English last: the context's stored language carries over to the next tests' pages.
     for (const lang of ["zh-Hans", "ru", "es", "fr", "en"]) {
       const page = await phone.context.newPage();
-      await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+      await storeLanguage(page, lang);
       await page.goto(`${system.url}/#/login`);
       await page.getByTestId("login-privacy-link").waitFor();
       expect(await page.getByTestId("login-legal").textContent()).not.toContain("<");
       await snap(page, `login-${lang}`);
       await page.getByTestId("login-register").click();
       await page.getByTestId("register-agreement").waitFor();
-      await page.waitForTimeout(400);
+      await page.waitForTimeout(400); // pacing: the page's slide-in ends before the picture
       await snap(page, `register-${lang}`);
       await page.close();
     }
@@ -192,9 +190,10 @@ describe("account flows in Chromium", () => {
               ?.language_type,
         )
         .toBe(lang);
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(300); // pacing: the language's re-render paints before the picture
       await snap(page, `no-family-${lang}`);
     }
+    phone.expectErrors(HUB_ENDED_LOG, "signing out ends the session while the hubs are connected");
     await page.getByTestId("no-family-logout").click();
     await page.locator(".adm-dialog-footer button").last().click();
     await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });

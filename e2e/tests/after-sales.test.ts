@@ -2,11 +2,11 @@ import zlib from "node:zlib";
 import { endpoints, type TAfterSale, type TPaged } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import { handleAfterSale } from "@aquapilot/server/modules/after-sale/service.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { doubleTap, launchPhone, snap } from "../support/browser.ts";
+import { doubleTap, launchPhone, type Phone, snap, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const T = afterSaleEn.afterSale;
@@ -57,7 +57,7 @@ function bluePng(size = 24): Buffer {
  */
 describe("after-sales requests in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let ownerToken: string;
   let devices: Array<{ id: string; name: string }>;
@@ -65,7 +65,7 @@ describe("after-sales requests in Chromium", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "2" });
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInOnPage(page, system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     ownerToken = await accessToken(system.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
@@ -99,7 +99,7 @@ describe("after-sales requests in Chromium", () => {
     // Without a device the form refuses with its own text.
     await page.getByTestId("after-sale-description").fill("Water tastes salty after regeneration");
     await page.getByTestId("after-sale-submit").click();
-    await expect.poll(toastText, { timeout: 5_000 }).toContain(T.errors.device);
+    await expect.poll(toastText).toContain(T.errors.device);
     await choice.click();
     await expect.poll(() => choice.getAttribute("data-selected")).toBe("true");
     await page.getByTestId("after-sale-photo-input").setInputFiles({

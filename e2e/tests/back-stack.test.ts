@@ -1,7 +1,7 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { launchPhone, type Phone, settled, signInAsDemo, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -13,7 +13,7 @@ import { startTestSystem } from "../support/system.ts";
 
 describe("back closes the top overlay first, in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let deviceId: string;
   let familyId: string;
@@ -21,7 +21,7 @@ describe("back closes the top overlay first, in Chromium", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
     // A slow phone (E2E_CPU_SLOWDOWN=8 reproduces what a loaded CI machine does to the opening races below).
@@ -42,17 +42,17 @@ describe("back closes the top overlay first, in Chromium", () => {
   /** The route the app shows (its `data-route`), once one is shown. */
   const route = () => page.locator("[data-route]").last().getAttribute("data-route");
   const dialogs = () => page.locator(".adm-dialog-footer:visible").count();
-  /** Waits (up to 5 s: a dialog leaves with an animation) for `n` visible dialogs; on failure says where history is. */
+  /** Waits (up to 10 s: a dialog leaves with an animation) for `n` visible dialogs; on failure says where history is. */
   async function expectDialogs(n: number) {
     await expectCount(dialogs, n);
   }
   /**
-   * Waits (up to 5 s) for `count()` to be `n`; on failure says where history is. A closed overlay may take a while to
+   * Waits (up to 10 s) for `count()` to be `n`; on failure says where history is. A closed overlay may take a while to
    * leave the page: antd-mobile's popups slide out for about 0.6 s before they unmount (destroyOnClose).
    */
   async function expectCount(count: () => Promise<number>, n: number, message?: string) {
     try {
-      await expect.poll(count, { timeout: 5_000, message }).toBe(n);
+      await expect.poll(count, { timeout: 10_000, message }).toBe(n);
     } catch (err) {
       const where = await page.evaluate(() => {
         const nav = (window as unknown as { navigation?: { currentEntry?: { index: number }; entries(): unknown[] } })
@@ -107,7 +107,8 @@ describe("back closes the top overlay first, in Chromium", () => {
     await page.goBack();
     await page.getByTestId("home-screen").waitFor();
     expect(await dialogs()).toBe(0);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Every call the page had made is answered (a command it sent would be stored by then).
+    await settled(page);
     const sentAfter = await controlCommands();
     expect(sentAfter.length).toBe(sentBefore.length);
     expect(system.fleet.devices[0].valve.snapshot().vacation).toBe(false);
@@ -138,9 +139,9 @@ describe("back closes the top overlay first, in Chromium", () => {
       );
       await expectCount(visible, 0, `${label} tapping ${testId}`);
       // An overlay whose code was still loading may show only now and then close (an early close waits until it
-      // is in): past that wait it must be closed, not left open for good.
-      await new Promise((r) => setTimeout(r, 500));
-      await expectCount(visible, 0, `${label} tapping ${testId}, 0.5 s later`);
+      // is in): once every file the page asked for is in, it must close, not stay open for good.
+      await settled(page);
+      await expectCount(visible, 0, `${label} tapping ${testId}, once the page's files are in`);
       expect(await route(), `${label} tapping ${testId}`).toBe(where);
     }
   }
@@ -206,7 +207,7 @@ describe("back closes the top overlay first, in Chromium", () => {
     // Not a back press: the app itself goes elsewhere (here, the address bar) while the question is open.
     await open("/index/home", {}, "home-screen");
     await expectDialogs(0);
-    await new Promise((r) => setTimeout(r, 1000));
+    await settled(page); // every call the page had made is answered: a command it sent would be stored by then
     expect((await controlCommands()).length).toBe(sentBefore.length);
     // The history holds no dead dialog entry in between: one back returns to the Device page.
     await page.goBack();

@@ -1,7 +1,7 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -12,7 +12,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("the station countdown in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let deviceUrl: string;
 
@@ -75,7 +75,7 @@ describe("the station countdown in Chromium", () => {
         queried = true; // a fresh report from the valve, as a pull-to-refresh asks for
         await sim.publishState();
       }
-      await page.waitForTimeout(500);
+      await page.waitForTimeout(500); // pacing: the countdown is sampled twice a second
     }
     const counted = samples.filter((s) => s.seconds !== null && s.station !== "0" && s.station !== "5");
     expect(counted.length).toBeGreaterThan(60);
@@ -138,7 +138,7 @@ describe("the station countdown in Chromium", () => {
       await p.goto(deviceUrl);
       await p.getByTestId("device-screen").waitFor({ timeout: 15_000 });
       await p.getByTestId("device-remaining").waitFor({ timeout: 15_000 });
-      await expect.poll(() => p.getByTestId("device-back-in-service").textContent(), { timeout: 5_000 }).toMatch(/\d/);
+      await expect.poll(() => p.getByTestId("device-back-in-service").textContent()).toMatch(/\d/);
       await snap(p, `device-countdown-${lang}`);
       await p.close();
     }

@@ -1,13 +1,12 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
 import deviceFr from "../../apps/web/src/features/device/locales/fr.json" with { type: "json" };
 import deviceRu from "../../apps/web/src/features/device/locales/ru.json" with { type: "json" };
 import deviceZhHans from "../../apps/web/src/features/device/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, signInAsDemo, snap } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const DEVICE = { en: deviceEn, "zh-Hans": deviceZhHans, es: deviceEs, ru: deviceRu, fr: deviceFr } as const;
@@ -26,7 +25,7 @@ function pluralKey(lang: Language, count: number): string {
  */
 describe("the device's age in 365-day years", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   const devices: Array<{ id: string; familyId: string }> = [];
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
 import { MESSAGES } from "@aquapilot/server/http/messages.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
@@ -18,7 +18,7 @@ import baseEs from "../../apps/web/src/locales/es.json" with { type: "json" };
 import baseFr from "../../apps/web/src/locales/fr.json" with { type: "json" };
 import baseRu from "../../apps/web/src/locales/ru.json" with { type: "json" };
 import baseZhHans from "../../apps/web/src/locales/zh-Hans.json" with { type: "json" };
-import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, signInAsDemo } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const BASE = { en: baseEn, "zh-Hans": baseZhHans, es: baseEs, ru: baseRu, fr: baseFr } as const;
@@ -35,7 +35,7 @@ const SETTINGS = { en: settingsEn, "zh-Hans": settingsZhHans, es: settingsEs, ru
  */
 describe("the device screens in all five languages", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let token: string | null = null;
 
   beforeAll(async () => {

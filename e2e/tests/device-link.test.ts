@@ -1,8 +1,8 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, type Phone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -13,7 +13,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("the device's link to the cloud on Home and the Device screen", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let deviceId: string;
   let familyId: string;
@@ -21,7 +21,7 @@ describe("the device's link to the cloud on Home and the Device screen", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
     const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();
@@ -62,9 +62,7 @@ describe("the device's link to the cloud on Home and the Device screen", () => {
       .toContain("refused");
     // Repaired, its next report is read again: the badge goes without a reload.
     sim.repairReports();
-    await expect
-      .poll(() => page.getByTestId("device-card").getAttribute("data-badges"), { timeout: 5000 })
-      .not.toContain("refused");
+    await expect.poll(() => page.getByTestId("device-card").getAttribute("data-badges")).not.toContain("refused");
   });
 
   it("a softener that goes away: 'Offline · last heard', a banner that opens the faults, controls off; back, Live again", async () => {

@@ -1,8 +1,8 @@
 import { STATION_TEXT } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, type Phone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -12,7 +12,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("the Device screen in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let deviceId: string;
   let familyId: string;
@@ -20,7 +20,7 @@ describe("the Device screen in Chromium", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1", SIM_TIME_SCALE: "600" });
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
     const row = await system.db.selectFrom("devices").select(["id", "family_id"]).executeTakeFirstOrThrow();

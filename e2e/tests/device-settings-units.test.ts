@@ -3,7 +3,7 @@ import path from "node:path";
 import type { DevSystem } from "@aquapilot/dev";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /** The model table the server enforces (docs/device-protocol.md §9): bounds in the device's units. */
@@ -58,9 +58,7 @@ describe("DeviceSetting in the owner's units", () => {
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => {
-      if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify("en"));
-    });
+    await storeLanguage(phone.context, "en", { keep: true });
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
     deviceId = (await system.db.selectFrom("devices").select("id").executeTakeFirstOrThrow()).id;
@@ -168,7 +166,7 @@ describe("DeviceSetting in the owner's units", () => {
     const resinGal = toResinL(7) === sim().valve.snapshot().settings.resinVolume ? 9 : 7;
     await page.getByTestId("device-setting-input-resinVolume").fill(String(resinGal));
     await expect
-      .poll(async () => plain(await page.getByTestId("device-setting-status").textContent()), { timeout: 5_000 })
+      .poll(async () => plain(await page.getByTestId("device-setting-status").textContent()))
       .toBe("2 unsaved changes");
     expect(await page.getByTestId("device-setting-error-rawWaterHardness").count()).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -204,7 +202,7 @@ describe("DeviceSetting in the owner's units", () => {
 
     const second = await launchPhone("en-US");
     try {
-      await second.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+      await storeLanguage(second.context, "en");
       const other = await second.context.newPage();
       await signInAsDemo(other, system.url);
       await open(other, "/Setting");
@@ -246,7 +244,7 @@ describe("DeviceSetting in the owner's units", () => {
       await openDeviceSetting(page);
       await page.reload();
       await page.getByTestId("device-setting-input-rawWaterHardness").waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(300); // pacing: the page's slide-in ends before the picture
       await snap(page, `device-setting-units-${lang}`);
       await page.getByTestId("device-setting-input-rawWaterHardness").fill("99999"); // out of range in every unit
       await page.getByTestId("device-setting-input-rawWaterHardness").blur();
@@ -255,17 +253,17 @@ describe("DeviceSetting in the owner's units", () => {
         (id) => document.querySelector(`[data-testid="${id}"]`)?.scrollIntoView({ block: "center" }),
         "device-setting-rawWaterHardness",
       );
-      await page.waitForTimeout(400);
+      await page.waitForTimeout(400); // pacing: the scroll and the field errors paint before the picture
       await snap(page, `device-setting-units-invalid-${lang}`);
       await page.evaluate(
         (id) => document.querySelector(`[data-testid="${id}"]`)?.scrollIntoView({ block: "center" }),
         "device-setting-currentTime",
       );
-      await page.waitForTimeout(200);
+      await page.waitForTimeout(200); // pacing: the scroll paints before the picture
       await snap(page, `device-setting-units-clock-${lang}`);
       await open(page, "/Setting");
       await page.getByTestId("setting-units-volume").waitFor();
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(300); // pacing: the page's slide-in ends before the picture
       await snap(page, `setting-units-${lang}`);
       expect(await page.locator("body").textContent(), lang).not.toMatch(/(units|deviceSetting)\.[a-zA-Z]/);
     }

@@ -1,9 +1,9 @@
 import type { DevSystem } from "@aquapilot/dev";
 import { generateDeviceIdentity, SimulatedDevice } from "@aquapilot/device-sim";
 import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { launchPhone, type Phone, signInAsDemo, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -13,7 +13,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("devices in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let spare: SimulatedDevice;
   const identity = generateDeviceIdentity();
@@ -40,7 +40,7 @@ describe("devices in Chromium", () => {
     });
     await spare.start();
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
   });
@@ -193,6 +193,10 @@ describe("devices in Chromium", () => {
     await open("/DeviceSetting", { deviceId });
     await page.getByTestId("device-setting-input-saltAddition").waitFor({ timeout: 15_000 });
     await page.getByTestId("device-setting-input-saltAddition").fill("4");
+    phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 409 \(Conflict\) \(at [^ ]+\/device-control\/control-device\?/,
+      "the command goes to a device the test took offline, which the server refuses",
+    );
     await page.getByTestId("device-setting-save").click();
     await expect
       .poll(

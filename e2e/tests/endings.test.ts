@@ -1,9 +1,10 @@
 import { endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RETRY_BASE_MS } from "../../apps/web/src/shared/realtime/retry-policy.ts";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { HUB_ENDED_LOG, launchPhone, newPageIn, type Phone, snap } from "../support/browser.ts";
 import { joinFamily } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -15,7 +16,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  */
 describe("endings are final and explained", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let familyId: string;
   let deviceId: string;
@@ -54,6 +55,10 @@ describe("endings are final and explained", () => {
   }
 
   it("removed while on the household's Device screen: the screen goes at once and a dialog says who did it", async () => {
+    phone.expectErrors(
+      HUB_ENDED_LOG,
+      "the removal ends the member's access to the household while its hub is connected",
+    );
     const membershipId = await join();
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");
     await openRoute(page, system.url, "/Device", { deviceId, familyId }, "device-screen");
@@ -85,7 +90,7 @@ describe("endings are final and explained", () => {
     await snap(page, "ending-removed-from-family");
     // Back closes the notice; the message centre is one tap away on NoFamily, the notice in it.
     await page.evaluate(() => (window as unknown as { AquaPilotBack: () => void }).AquaPilotBack());
-    await expect.poll(() => notice.count(), { timeout: 3000 }).toBe(0);
+    await expect.poll(() => notice.count()).toBe(0);
     expect(await page.getByTestId("no-family-screen").count()).toBe(1);
     await page.getByTestId("no-family-messages").click();
     await expect
@@ -94,6 +99,11 @@ describe("endings are final and explained", () => {
   });
 
   it("the password changed on another phone: the open app goes to Login at once and says why", async () => {
+    phone.expectErrors(HUB_ENDED_LOG, "the password change ends the user's access while the hubs are connected");
+    phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 400 \(Bad Request\) \(at [^ ]+\/connect\/token\)$/,
+      "the session's refresh token ended with the password change: the token endpoint refuses it",
+    );
     await join();
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");
     await openRoute(page, system.url, "/Device", { deviceId, familyId }, "device-screen");
@@ -120,7 +130,9 @@ describe("endings are final and explained", () => {
       "Your password was changed on another device. Sign in again.",
     );
     await snap(page, "ending-password-changed");
-    await page.waitForTimeout(3000);
+    // A retry loop shows only over time, and no event marks a retry that is rightly not made: the window holds the
+    // reconnect policy's first two waits (0.5–1 s, then 1–2 s; retry-policy.ts), which a loop would have used up.
+    await page.waitForTimeout(RETRY_BASE_MS * 3);
     expect(negotiations.length).toBeLessThanOrEqual(2);
     // Signing in again clears it.
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");
@@ -130,6 +142,14 @@ describe("endings are final and explained", () => {
   });
 
   it("a refresh token that no longer works: Login says 'Login expired'", async () => {
+    phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 400 \(Bad Request\) \(at [^ ]+\/connect\/token\)$/,
+      "the test stores a refresh token the server never issued: the token endpoint refuses it",
+    );
+    phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(at [^ ]+\/api\//,
+      "the test stores an access token marked expired: the calls made with it are refused",
+    );
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");
     // The stored pair: the access token expired, the refresh token one the server never issued.
     await page.evaluate(() => {

@@ -1,7 +1,7 @@
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone } from "../support/browser.ts";
+import { HUB_ENDED_LOG, launchPhone, type Phone, storeLanguage } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -12,8 +12,8 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  */
 describe("households in Chromium", () => {
   let system: DevSystem;
-  let admin: { context: BrowserContext; close: () => Promise<void> };
-  let member: { context: BrowserContext; close: () => Promise<void> };
+  let admin: Phone;
+  let member: Phone;
   let adminPage: Page;
   let memberPage: Page;
   let homeId: string;
@@ -26,9 +26,7 @@ describe("households in Chromium", () => {
     for (const c of [admin, member]) {
       await c.context.grantPermissions(["geolocation"]);
       await c.context.setGeolocation({ longitude: 121.491, latitude: 31.233 });
-      await c.context.addInitScript(() => {
-        if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify("en"));
-      });
+      await storeLanguage(c.context, "en", { keep: true });
     }
     adminPage = await admin.context.newPage();
     memberPage = await member.context.newPage();
@@ -137,6 +135,10 @@ describe("households in Chromium", () => {
     await open(memberPage, "/FamilyList");
     await memberPage.getByTestId("family-list-join").click();
     // A tampered code gets a clear error and joins nothing.
+    member.expectErrors(
+      /^Failed to load resource: the server responded with a status of 400 \(Bad Request\) \(at [^ ]+\/family-user\/analysis-code\?/,
+      "the test pastes a tampered code, which the server refuses",
+    );
     await memberPage.getByTestId("family-join-code").fill(`${code!.slice(0, -6)}AAAAAA`);
     await memberPage.getByTestId("family-join-submit").click();
     await expect
@@ -173,6 +175,7 @@ describe("households in Chromium", () => {
 
     await open(adminPage, "/FamilyDetails", { familyId: homeId });
     await adminPage.getByTestId("family-details").waitFor();
+    admin.expectErrors(HUB_ENDED_LOG, "leaving ends the access to the household while its hub is connected");
     await adminPage.getByTestId("family-leave").click();
     await confirmDialog(adminPage);
     // The demo owner had only this household: the app shows NoFamily, and the API refuses its devices at once.

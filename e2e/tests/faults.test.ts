@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language, type TFault } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import { MESSAGES } from "@aquapilot/server/http/messages.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import deviceEn from "../../apps/web/src/features/device/locales/en.json" with { type: "json" };
 import deviceEs from "../../apps/web/src/features/device/locales/es.json" with { type: "json" };
@@ -14,7 +14,7 @@ import faultFr from "../../apps/web/src/features/fault/locales/fr.json" with { t
 import faultRu from "../../apps/web/src/features/fault/locales/ru.json" with { type: "json" };
 import faultZhHans from "../../apps/web/src/features/fault/locales/zh-Hans.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, signInAsDemo, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 const FAULT = { en: faultEn, "zh-Hans": faultZhHans, es: faultEs, ru: faultRu, fr: faultFr } as const;
@@ -23,8 +23,6 @@ const LIST = "/api/run-lucky/device/app/fault/get-fault-list";
 const REOPEN = "/api/run-lucky/device/app/fault/reopen-water";
 /** The phone's time zone in this test: not UTC, so a time shown in UTC or in the device's clock would not match. */
 const ZONE = "Asia/Shanghai";
-
-type Phone = { context: BrowserContext; close: () => Promise<void> };
 
 /** Waits until the page's finite CSS animations (the route's slide-in) have ended, so a screenshot shows it at rest. */
 async function settled(p: Page): Promise<void> {
@@ -42,7 +40,7 @@ async function dialogShown(p: Page): Promise<void> {
     const mask = document.querySelector<HTMLElement>(".adm-dialog .adm-mask");
     return box?.style.opacity === "1" && box.style.pointerEvents === "unset" && mask?.style.opacity !== "0";
   });
-  await p.waitForTimeout(100);
+  await p.waitForTimeout(100); // pacing: the spring's last frame has painted before a tap or a picture
 }
 
 /** yyyy-MM-dd HH:mm of an ISO time in {@link ZONE} (what the app must show for a real timestamp). */

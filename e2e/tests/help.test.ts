@@ -1,6 +1,6 @@
 import { LANGUAGES, type Language, type TArticle, type TArticleSummary, type TPaged } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import afterSaleEn from "../../apps/web/src/features/after-sale/locales/en.json" with { type: "json" };
 import afterSaleEs from "../../apps/web/src/features/after-sale/locales/es.json" with { type: "json" };
@@ -18,7 +18,7 @@ import messageFr from "../../apps/web/src/features/message/locales/fr.json" with
 import messageRu from "../../apps/web/src/features/message/locales/ru.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
 import { apiCall, openRoute, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 const ARTICLE = { en: articleEn, "zh-Hans": articleZhHans, es: articleEs, ru: articleRu, fr: articleFr } as const;
@@ -40,7 +40,7 @@ const ARTICLE_API = "/api/business-basic-data/app/article";
  */
 describe("help articles and list screens in five languages", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
 
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });

@@ -1,11 +1,11 @@
 import { LANGUAGES, type TFamilyDashboard, TIME_ZONE_HEADER } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatKg, formatMoment } from "../../apps/web/src/shared/format/index.ts";
 import { volumeText } from "../../apps/web/src/shared/units/volume.ts";
 import { accessToken, apiCall } from "../support/api.ts";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, settled, signInAsDemo, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /** The phone's time zone in this file: "today" on Home must be Shanghai's day, as the API cuts it for that zone. */
@@ -23,7 +23,7 @@ async function waitUntil<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what
   while (Date.now() < end) {
     last = await probe();
     if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 250)); // the interval between two probes
   }
   throw new Error(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
 }
@@ -56,7 +56,7 @@ const litres = (l: number) => volumeText(l, "L", "en", (k) => ({ L: "L", Lmin: "
 
 describe("the Home dashboard in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let token: string;
   let familyId: string;
@@ -288,7 +288,12 @@ describe("the Home dashboard in Chromium", () => {
       // Meanwhile another phone of the household turns vacation on: nothing can push it to this one yet.
       const on = await apiCall(system.url, `${CONTROL}/change-vacation?deviceId=${ids[2]}`, { method: "POST", token });
       expect(on.status).toBe(200);
-      await page.waitForTimeout(1_000);
+      // Once the server holds the valve's report of it (when it pushes the change to connected phones) and this page's
+      // calls so far have answered, the page still shows the old state.
+      await expect
+        .poll(async () => (await dashboard()).devices.find((d) => d.deviceId === ids[2])?.badges.vacation)
+        .toBe(true);
+      await settled(page, { except: /\/negotiate/ });
       expect(await card.getAttribute("data-badges")).not.toContain("vacation");
       release();
       await liveHome();
@@ -354,12 +359,12 @@ describe("the Home dashboard in Chromium", () => {
       await p
         .locator(`[data-testid="device-card"][data-device-id="${ids[2]}"]`)
         .evaluate((el) => el.scrollIntoView({ block: "center" }));
-      await p.waitForTimeout(300);
+      await p.waitForTimeout(300); // the scroll's paint settles before the picture
       await snap(p, `home-dashboard-${lang}-cards`);
       await p.locator(`[data-testid="device-card"][data-device-id="${ids[0]}"]`).click();
       await p.getByTestId("device-salt").waitFor({ timeout: 15_000 });
       await p.getByTestId("device-salt").evaluate((el) => el.scrollIntoView({ block: "start" }));
-      await p.waitForTimeout(300);
+      await p.waitForTimeout(300); // the scroll's paint settles before the picture
       expect(await p.getByTestId("device-salt").textContent()).not.toMatch(/saltGauge\.|deviceSalt\./);
       await snap(p, `device-salt-${lang}`);
       await p.close();

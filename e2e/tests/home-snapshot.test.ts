@@ -1,11 +1,13 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   collectCspViolations,
+  HUB_ENDED_LOG,
   holdRoute,
   launchPhone,
   newPageIn,
+  type Phone,
   signInAsDemo,
   snap,
   withoutWorker,
@@ -42,7 +44,7 @@ async function shown(page: Page) {
  */
 describe("the last Home paints before the app's JavaScript has run", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   const violations: string[] = [];
 
   beforeAll(async () => {
@@ -134,11 +136,16 @@ describe("the last Home paints before the app's JavaScript has run", () => {
       .toBe(true);
     // Sign-out from My, confirmed (spec §4 Logout).
     await page.goto(`${system.url}/#/index/my`);
+    phone.expectErrors(HUB_ENDED_LOG, "signing out ends the session while the hubs are connected");
     await page.getByTestId("logout").click();
     await page.locator(".adm-dialog-footer button").last().click();
     await page.getByTestId("login-screen").waitFor({ timeout: 15_000 });
     expect(await page.evaluate(() => localStorage.getItem("homeSnapshot"))).toBeNull();
     await withoutWorker(page);
+    phone.expectErrors(
+      /^(request failed: GET \S+\/assets\/index-[^/ ]*\.js net::ERR_FAILED|Failed to load resource: net::ERR_FAILED \(at \S+\/assets\/index-[^/ ]*\.js\))$/,
+      "the test blocks the app's entry script to see what paints before it",
+    );
     await page.route(ENTRY_SCRIPT, (route) => route.abort());
     await page.goto(`${system.url}/version.json`);
     await page.goto(`${system.url}/#/index/home`);

@@ -1,10 +1,10 @@
 import { endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import { provisionDevice } from "@aquapilot/server/modules/devices/provision.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, snap } from "../support/browser.ts";
 import { expectStayed, joinFamily, markPage } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -16,8 +16,8 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  */
 describe("two phones of one household: the other's changes reach the open screen", () => {
   let system: DevSystem;
-  let memberPhone: { context: BrowserContext; close: () => Promise<void> };
-  let adminPhone: { context: BrowserContext; close: () => Promise<void> };
+  let memberPhone: Phone;
+  let adminPhone: Phone;
   let member: Page;
   let admin: Page;
   let adminToken: string;

@@ -1,9 +1,9 @@
 import { endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, snap } from "../support/browser.ts";
 import { expectStayed, joinFamily, markPage } from "../support/family.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
@@ -15,7 +15,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  */
 describe("the other phone's changes to members, messages, settings and after-sales reach the open screen", () => {
   let system: DevSystem;
-  let phones: Array<{ context: BrowserContext; close: () => Promise<void> }> = [];
+  let phones: Array<Phone> = [];
   let admin: Page;
   let adminToken: string;
   let familyId: string;

@@ -2,18 +2,16 @@ import { randomUUID } from "node:crypto";
 import { HUB_PATHS, type TMessage, type TPaged } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import { messageMessages } from "@aquapilot/server/modules/message/messages.ts";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import messageEn from "../../apps/web/src/features/message/locales/en.json" with { type: "json" };
 import messageZhHans from "../../apps/web/src/features/message/locales/zh-Hans.json" with { type: "json" };
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, snap } from "../support/browser.ts";
+import { HUB_ENDED_LOG, launchPhone, type Phone, settled, snap, storeLanguage } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 const WEB = { en: messageEn, "zh-Hans": messageZhHans } as const;
 const LIST = "/api/push-service/app/message/get-user-message-list";
-
-type Phone = { context: BrowserContext; close: () => Promise<void> };
 
 /** One household member with the app open: who, in which language, the page and whether its hub 2 is connected. */
 interface Member {
@@ -61,9 +59,7 @@ describe("the message centre in Chromium", () => {
 
   async function openMember(label: string, lang: Member["lang"], account: string, password: string): Promise<Member> {
     const phone = await launchPhone(lang === "en" ? "en-US" : "zh-CN");
-    await phone.context.addInitScript((l) => {
-      if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify(l));
-    }, lang);
+    await storeLanguage(phone.context, lang, { keep: true });
     const page = await phone.context.newPage();
     const hubReady = trackMessageHub(page);
     await signInOnPage(page, system.url, account, password);
@@ -244,7 +240,7 @@ describe("the message centre in Chromium", () => {
         });
         expect(sent.status).toBe(200);
       }
-      await expect.poll(async () => (await bell(m.page)).badge, { timeout: 5_000 }).toBe(String(unread + 2));
+      await expect.poll(async () => (await bell(m.page)).badge).toBe(String(unread + 2));
       await m.page.getByTestId("home-messages").click();
       await m.page.getByTestId("message-centre-screen").waitFor();
       await expect
@@ -325,7 +321,7 @@ describe("the message centre in Chromium", () => {
       method: "POST",
       token: owner.token,
     });
-    await expect.poll(() => bell(page), { timeout: 5_000 }).toEqual({ unread: unread + 1, badge: String(unread + 1) });
+    await expect.poll(() => bell(page)).toEqual({ unread: unread + 1, badge: String(unread + 1) });
     // The switch reads the stored state after a reload, and turns back on.
     await page.reload();
     await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
@@ -353,6 +349,7 @@ describe("the message centre in Chromium", () => {
     );
     const membership = users.result.find((u) => u.userId === member.userId);
     expect(membership).toBeDefined();
+    member.phone.expectErrors(HUB_ENDED_LOG, "the removal ends her access to the household while its hub is connected");
     const removed = await apiCall(system.url, `/api/run-lucky/device/app/family-user/${membership?.id}`, {
       method: "DELETE",
       token: owner.token,
@@ -398,7 +395,7 @@ describe("the message centre in Chromium", () => {
 
     const phone = await launchPhone("en-US");
     try {
-      await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+      await storeLanguage(phone.context, "en");
       const page = await phone.context.newPage();
       await signInOnPage(page, system.url, email, "reader12", "no-family-screen");
       // Every page request of the list (the unread badge asks for maxResultCount=1 and is left out).
@@ -413,8 +410,10 @@ describe("the message centre in Chromium", () => {
       const list = page.getByTestId("message-list");
       const footer = page.getByTestId("message-list-footer");
       await expect.poll(() => list.getAttribute("data-count"), { timeout: 10_000 }).toBe("15");
-      // Without scrolling nothing more loads.
-      await page.waitForTimeout(700);
+      // Without scrolling nothing more loads: once the first page's answer is in and shown (what would make the list
+      // ask for more), only that page was asked for. The list of requests is checked again at the end.
+      await settled(page);
+      expect(skips).toEqual([0]);
       expect(await list.getAttribute("data-count")).toBe("15");
       expect(await footer.getAttribute("data-state")).toBe("more");
       const rowIds = () =>
@@ -430,9 +429,11 @@ describe("the message centre in Chromium", () => {
       await expect.poll(() => list.getAttribute("data-count"), { timeout: 10_000 }).toBe("45");
       await expect.poll(() => footer.getAttribute("data-state")).toBe("done");
       expect(await rowIds()).toEqual(before);
-      // The third page was full: only totalCount ends the list, so no fourth request is sent.
+      // The third page was full: only totalCount ends the list, so no fourth request is sent (the scroll's answers
+      // are in and shown when it is checked, and the whole list of requests once more at the end).
       await footer.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(700);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      await settled(page);
       expect(skips).toEqual([0, 15, 30]);
 
       // A message that arrived without a live push (stored, delivery already claimed): pull-down refresh shows it.
@@ -463,8 +464,10 @@ describe("the message centre in Chromium", () => {
           })
           .execute();
       });
-      await page.waitForTimeout(500);
+      // Nothing asks for it (the list's requests up to the pull-down are checked at the end).
+      await settled(page);
       expect(await rowIds()).toEqual(before);
+      const beforePull = skips.length;
       await pullDown(page);
       await expect
         .poll(() => page.getByTestId("message-row").first().textContent(), { timeout: 10_000 })
@@ -478,6 +481,11 @@ describe("the message centre in Chromium", () => {
       const after = await serverIds();
       expect(after).toEqual([expect.any(String), ...before]);
       expect(await rowIds()).toEqual(after);
+      // Every page request of the list, in order, until now: the three pages scrolled to, nothing before the
+      // pull-down, the three pages the refresh reloads, and the page the last scroll asked for; a load that came
+      // late shows here.
+      expect(skips.slice(0, beforePull)).toEqual([0, 15, 30]);
+      expect(skips.slice(beforePull)).toEqual([0, 15, 30, 45]);
     } finally {
       await phone.close();
     }
@@ -502,7 +510,7 @@ async function pullDown(page: Page): Promise<void> {
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
   for (let i = 1; i <= 12; i++) {
     await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + i * 25 }] });
-    await page.waitForTimeout(16);
+    await page.waitForTimeout(16); // pacing: one move a frame, as a finger drags
   }
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
   await cdp.detach();

@@ -154,12 +154,9 @@ describe("mobile shell web layer", () => {
 
   it("signs in through the shell's layer against the cloud on another origin: API, token and hubs go there", async () => {
     expect(new URL(system.url).origin).not.toBe(webView.origin);
+    // A request the browser refused (CORS) is a console error: the phone's error guard fails the test with it.
     const requests: string[] = [];
-    const refused: string[] = [];
     page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
-    page.on("console", (m) => {
-      if (/CORS|blocked/i.test(m.text())) refused.push(m.text());
-    });
     await page.goto(`${webView.origin}/#/login`);
     await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
     await page.getByTestId("login-password").fill(DEMO_ACCOUNT.password);
@@ -181,7 +178,6 @@ describe("mobile shell web layer", () => {
     // nothing of the API went to the page's own origin
     const stray = requests.filter((r) => /\/(api|connect|signalr-hubs)\//.test(r) && r.includes(webView.origin));
     expect(stray).toEqual([]);
-    expect(refused).toEqual([]);
     await snap(page, "mobile-shell-home-cross-origin");
   });
 

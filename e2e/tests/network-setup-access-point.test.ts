@@ -1,10 +1,10 @@
 import type { DevSystem } from "@aquapilot/dev";
 import { SMART_SETUP_STEPS } from "@aquapilot/provisioning";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
 import { openRoute, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone } from "../support/browser.ts";
 import {
   freeUdpPorts,
   type NewOwner,
@@ -23,7 +23,7 @@ const T = setupEn.networkSetup;
  */
 describe("network setup of an old module through the development bridge", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let owner: NewOwner;
   let ports: [number, number];

@@ -1,12 +1,12 @@
 import type { DevSystem } from "@aquapilot/dev";
 import { setBluetoothAdapterState } from "@aquapilot/device-sim";
 import { BLE_SETUP_FAILURES } from "@aquapilot/provisioning";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import setupEn from "../../apps/web/src/features/network-setup/locales/en.json" with { type: "json" };
 import { openRoute, signInOnPage } from "../support/api.ts";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
-import { launchPhone, newPageIn } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, settled } from "../support/browser.ts";
 import {
   BluetoothRadio,
   type NewOwner,
@@ -38,7 +38,7 @@ const FAILURE_NAMES: Record<number, string> = {
  */
 describe("network setup over Bluetooth", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let radio: BluetoothRadio;
   let page: Page;
   let owner: NewOwner;
@@ -106,7 +106,7 @@ describe("network setup over Bluetooth", () => {
     const next = page.getByTestId("network-setup-next");
     await page.getByTestId("network-setup-guide").waitFor();
     expect(await next.isDisabled()).toBe(true);
-    await expect.poll(() => next.isDisabled(), { timeout: 8000, interval: 250 }).toBe(false);
+    await expect.poll(() => next.isDisabled(), { timeout: 15_000, interval: 250 }).toBe(false);
     await next.click();
 
     // Permissions: in a browser, Bluetooth is what matters; the emulated adapter is on.
@@ -245,7 +245,12 @@ describe("network setup over Bluetooth", () => {
     await page.locator(".adm-dialog-footer button").last().click(); // Stop
     await page.getByTestId("network-setup-wifi").waitFor();
     expect(await progress.count()).toBe(0);
-    await new Promise((r) => setTimeout(r, 1000));
+    // The module's attempt is over (stopped, failed, or online: only an online module could be bound), and every
+    // call the page had made is answered: a binding would be stored by then.
+    await expect
+      .poll(() => device.setupStatus.failure !== 0 || (device.state !== 2 && device.state !== 3), { timeout: 40_000 })
+      .toBe(true);
+    await settled(page);
     expect((await familyOf(device.mac)) ?? null).toBeNull();
   });
 

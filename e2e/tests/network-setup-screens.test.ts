@@ -1,10 +1,10 @@
 import { LANGUAGES } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
 import { answerDeviceChoosers, type ChooserAnswer } from "../support/bluetooth.ts";
-import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, snap } from "../support/browser.ts";
 import { BluetoothRadio, freeUdpPorts, type NewOwner, newOwnerWithFamily, startModule } from "../support/setup-mode.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -17,7 +17,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("network setup screens in five languages", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let radio: BluetoothRadio;
   let owner: NewOwner;
   let ports: [number, number];

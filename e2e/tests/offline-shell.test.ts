@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectShellManifest, PRECOMPRESS, type ShellManifest, shellManifest } from "../../apps/web/vite-delivery.ts";
-import { launchPhone, newPageIn, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, signInAsDemo, snap, UNREACHABLE_LOG } from "../support/browser.ts";
 import { startTestSystem, WEB_DIST } from "../support/system.ts";
 
 /** The shell manifest the build wrote into a worker's source (the object between its markers). */
@@ -42,7 +42,7 @@ function cacheState(page: Page, name: string): Promise<{ names: string[]; urls: 
  */
 describe("the installed app's shell offline", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let dist: string;
   let shell: ShellManifest;
@@ -113,6 +113,7 @@ describe("the installed app's shell offline", () => {
     const fromNetwork: string[] = [];
     const fromWorker: string[] = [];
     page.on("response", (res) => (res.fromServiceWorker() ? fromWorker : fromNetwork).push(res.url()));
+    phone.expectErrors(UNREACHABLE_LOG, "the test turns the network off");
     await phone.context.setOffline(true);
     try {
       await page.reload();
@@ -177,6 +178,7 @@ describe("the installed app's shell offline", () => {
       window.location.hash = "#/FamilyList";
     });
     await page.getByTestId("family-list").waitFor({ timeout: 15_000 });
+    phone.expectErrors(UNREACHABLE_LOG, "the test turns the network off");
     await phone.context.setOffline(true);
     try {
       await page.reload();

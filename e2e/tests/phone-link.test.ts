@@ -1,8 +1,8 @@
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall } from "../support/api.ts";
-import { launchPhone, snap } from "../support/browser.ts";
+import { launchPhone, type Phone, snap, storeLanguage, UNREACHABLE_LOG } from "../support/browser.ts";
 import { type SlowLink, startSlowLink } from "../support/slow-link.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -16,7 +16,7 @@ import { startTestSystem } from "../support/system.ts";
 describe("the phone's link to the cloud", () => {
   let system: DevSystem;
   let link: SlowLink;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
   let deviceId: string;
   let token: string;
@@ -25,7 +25,7 @@ describe("the phone's link to the cloud", () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     link = await startSlowLink(system.url);
     phone = await launchPhone("en-US");
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await page.goto(`${link.url}/#/login`);
     await page.getByTestId("login-account").fill(DEMO_ACCOUNT.email);
@@ -113,7 +113,7 @@ describe("the phone's link to the cloud", () => {
     await live();
     note("live");
     await expect
-      .poll(() => page.getByTestId("device-name").textContent(), { timeout: 5000 })
+      .poll(() => page.getByTestId("device-name").textContent())
       .toBe(renamed)
       .catch((err: Error) => {
         throw new Error(`${err.message}; the page's calls: ${asked.join("; ")}`);
@@ -123,6 +123,7 @@ describe("the phone's link to the cloud", () => {
   it("the server going away: 'Can't reach AquaPilot' within 5 s; back when it returns", async () => {
     await live();
     const lostAt = Date.now();
+    phone.expectErrors(UNREACHABLE_LOG, "the test takes the server away");
     link.cut();
     await lost("reconnecting", lostAt);
     await snap(page, "phone-link-server-gone");

@@ -1,7 +1,7 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone } from "../support/browser.ts";
+import { launchPhone, type Phone, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -10,7 +10,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("pickers and the address dialog in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
 
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe("pickers and the address dialog in Chromium", () => {
     await phone.context.grantPermissions(["geolocation"]);
     await phone.context.setGeolocation({ longitude: 121.491, latitude: 31.233 });
     page = await phone.context.newPage();
-    await page.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(page, "en");
   });
   afterAll(async () => {
     await phone?.close();
@@ -83,7 +83,7 @@ describe("pickers and the address dialog in Chromium", () => {
     const confirm = async (id: string) => {
       await page.getByTestId(`test-open-${id}`).click();
       await page.getByTestId("date-time-picker-confirm").waitFor();
-      await page.waitForTimeout(350);
+      await page.waitForTimeout(350); // pacing: the picker's slide-up ends before its Confirm is tapped
       await page.getByTestId("date-time-picker-confirm").click();
       return resultOf(id);
     };

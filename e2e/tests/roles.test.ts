@@ -1,8 +1,7 @@
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessToken, apiCall, openRoute, registerByEmail, signInOnPage } from "../support/api.ts";
-import { launchPhone, newPageIn, snap } from "../support/browser.ts";
+import { launchPhone, newPageIn, type Phone, snap } from "../support/browser.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -11,7 +10,7 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  */
 describe("what a member is offered", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   const member = { email: "member-roles@example.com", password: "member-pass-1" };
   let familyId: string;
   /** The demo household's region (上海市 黄浦区) as each language's reader sees it. */

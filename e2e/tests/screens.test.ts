@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo, snap } from "../support/browser.ts";
+import { launchPhone, type Phone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 type Locale = {
@@ -21,7 +20,7 @@ const locale = (lang: string): Locale =>
  */
 describe.each(["zh-Hans", "en"])("screens in %s", (lang) => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   const texts = locale(lang);
 
   beforeAll(async () => {
@@ -35,7 +34,7 @@ describe.each(["zh-Hans", "en"])("screens in %s", (lang) => {
 
   it("Login, Register and Home speak the language", async () => {
     const page = await phone.context.newPage();
-    await page.addInitScript((l) => localStorage.setItem("lang", JSON.stringify(l)), lang);
+    await storeLanguage(page, lang);
     await page.goto(`${system.url}/#/login`);
     await page.getByTestId("login-screen").waitFor();
     await expect.poll(() => page.getByTestId("login-screen").textContent()).toContain(texts.login.welcome);

@@ -1,8 +1,8 @@
 import { STATION_TEXT } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, snap } from "../support/browser.ts";
+import { launchPhone, type Phone, snap, storeLanguage } from "../support/browser.ts";
 import { codeFromOutbox } from "../support/outbox.ts";
 import { startTestSystem } from "../support/system.ts";
 
@@ -12,7 +12,7 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("walking skeleton in Chromium", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
 
   beforeAll(async () => {
     system = await startTestSystem();
@@ -26,9 +26,7 @@ describe("walking skeleton in Chromium", () => {
   async function newPage(lang = "en"): Promise<Page> {
     const page = await phone.context.newPage();
     // The app keeps its language under `lang` (spec §3); set it before the first script runs.
-    await page.addInitScript((l) => {
-      if (!localStorage.getItem("lang")) localStorage.setItem("lang", JSON.stringify(l));
-    }, lang);
+    await storeLanguage(page, lang, { keep: true });
     return page;
   }
 

@@ -1,7 +1,7 @@
 import type { DevSystem } from "@aquapilot/dev";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPhone, signInAsDemo } from "../support/browser.ts";
+import { launchPhone, type Phone, signInAsDemo, storeLanguage } from "../support/browser.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /**
@@ -12,14 +12,14 @@ import { startTestSystem } from "../support/system.ts";
  */
 describe("Web Push notifications in the installed web app", () => {
   let system: DevSystem;
-  let phone: { context: BrowserContext; close: () => Promise<void> };
+  let phone: Phone;
   let page: Page;
 
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
     await phone.context.grantPermissions(["notifications"], { origin: system.url });
-    await phone.context.addInitScript(() => localStorage.setItem("lang", JSON.stringify("en")));
+    await storeLanguage(phone.context, "en");
     page = await phone.context.newPage();
     await signInAsDemo(page, system.url);
   });
