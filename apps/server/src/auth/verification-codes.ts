@@ -38,11 +38,61 @@ export interface CodeService {
   consume(trx: Db, id: string): Promise<void>;
 }
 
+/**
+ * Seconds a new code for the same purpose and target must still wait (spec §5: one code per minute), rounded up;
+ * 0 when it may be sent now.
+ * @param lastCreatedAt ISO 8601 creation time of the newest code for that purpose and target, undefined for none.
+ */
+export function resendWaitSeconds(lastCreatedAt: string | undefined, now: Date): number {
+  if (lastCreatedAt === undefined) return 0;
+  const waitMs = new Date(lastCreatedAt).getTime() + CODE_RESEND_SECONDS * 1000 - now.getTime();
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+}
+
+/** A new code: 6 decimal digits, uniformly random from a CSPRNG (leading zeros kept). */
+export function newCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+/** When a code issued at `issued` expires ({@link CODE_TTL_SECONDS} later), ISO 8601. */
+export function codeExpiresAt(issued: Date): string {
+  return new Date(issued.getTime() + CODE_TTL_SECONDS * 1000).toISOString();
+}
+
+/**
+ * The stored form of a code: hex HMAC-SHA256 under `secret` of `<id>:<code>`, so a leaked table reveals no code and
+ * a hash cannot be moved to another row.
+ */
+export function codeHash(secret: Uint8Array, id: string, code: string): string {
+  return createHmac("sha256", secret).update(`${id}:${code}`).digest("hex");
+}
+
+/** Whether `code` is the code stored in `row` (compared in constant time). */
+export function codeMatches(secret: Uint8Array, row: { id: string; code_hash: string }, code: string): boolean {
+  const expected = Buffer.from(row.code_hash, "hex");
+  const given = Buffer.from(codeHash(secret, row.id, code), "hex");
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** Whether a code with `attempts` wrong tries is dead ({@link CODE_MAX_ATTEMPTS}). */
+export function isDeadCode(attempts: number): boolean {
+  return attempts >= CODE_MAX_ATTEMPTS;
+}
+
+/**
+ * The error of a wrong code that had `attemptsBefore` wrong tries before this one: account.codeWrong with the tries
+ * `remaining`, or account.codeDead when this try was the last.
+ */
+export function wrongCodeError(attemptsBefore: number): AppError {
+  const attempts = attemptsBefore + 1;
+  if (isDeadCode(attempts)) return new AppError(ErrorCode.InvalidCode, "account.codeDead");
+  return new AppError(ErrorCode.InvalidCode, "account.codeWrong", { remaining: CODE_MAX_ATTEMPTS - attempts });
+}
+
 /** Creates the {@link CodeService}; `secret` is the HMAC key (see {@link CODE_KEY_FILE}). */
 export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () => Date }): CodeService {
   const { db, secret } = opts;
   const now = opts.now ?? (() => new Date());
-  const hmac = (id: string, code: string) => createHmac("sha256", secret).update(`${id}:${code}`).digest();
 
   return {
     async issue(purpose, target) {
@@ -55,23 +105,19 @@ export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () =
         .orderBy("created_at", "desc")
         .limit(1)
         .executeTakeFirst();
-      if (last) {
-        const waitMs = new Date(last.created_at).getTime() + CODE_RESEND_SECONDS * 1000 - t.getTime();
-        if (waitMs > 0) {
-          throw new AppError(ErrorCode.TooManyRequests, "account.codeTooSoon", { seconds: Math.ceil(waitMs / 1000) });
-        }
-      }
+      const seconds = resendWaitSeconds(last?.created_at, t);
+      if (seconds > 0) throw new AppError(ErrorCode.TooManyRequests, "account.codeTooSoon", { seconds });
       const id = randomUUID();
-      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+      const code = newCode();
       await db
         .insertInto("verification_codes")
         .values({
           id,
           purpose,
           target,
-          code_hash: hmac(id, code).toString("hex"),
+          code_hash: codeHash(secret, id, code),
           attempts: 0,
-          expires_at: new Date(t.getTime() + CODE_TTL_SECONDS * 1000).toISOString(),
+          expires_at: codeExpiresAt(t),
           consumed_at: null,
           created_at: t.toISOString(),
         })
@@ -95,18 +141,14 @@ export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () =
         .limit(1)
         .executeTakeFirst();
       if (!row) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
-      if (row.attempts >= CODE_MAX_ATTEMPTS) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
-      const expected = Buffer.from(row.code_hash, "hex");
-      const given = hmac(row.id, code);
-      if (expected.length === given.length && timingSafeEqual(expected, given)) return row.id;
-      const attempts = row.attempts + 1;
+      if (isDeadCode(row.attempts)) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
+      if (codeMatches(secret, row, code)) return row.id;
       await db
         .updateTable("verification_codes")
         .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
         .where("id", "=", row.id)
         .execute();
-      if (attempts >= CODE_MAX_ATTEMPTS) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
-      throw new AppError(ErrorCode.InvalidCode, "account.codeWrong", { remaining: CODE_MAX_ATTEMPTS - attempts });
+      throw wrongCodeError(row.attempts);
     },
 
     async consume(trx, id) {

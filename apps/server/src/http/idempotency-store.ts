@@ -23,6 +23,38 @@ export type ClaimOutcome =
   | { kind: "running" }
   | { kind: "mismatch" };
 
+/** The stored state of a key that {@link judgeStoredKey} decides on (a row of idempotency_keys). */
+export interface StoredKey {
+  fingerprint: string;
+  /** ISO 8601. */
+  created_at: string;
+  response_status: number | null;
+  response_body: string | null;
+}
+
+/**
+ * What a repeated claim of a stored key gets (the rule of {@link claimIdempotencyKey}, without the database): within
+ * {@link IDEMPOTENCY_WINDOW_MS} of the stored claim, a different request (`fingerprint`) is a "mismatch", a stored
+ * answer is replayed, and a first request still running is "running" until it is {@link IDEMPOTENCY_ABANDONED_MS}
+ * old; a forgotten key (older than the window) or an abandoned one is to be taken over ("takeOver") for this request.
+ * @param now the current time.
+ */
+export function judgeStoredKey(
+  row: StoredKey,
+  fingerprint: string,
+  now: Date,
+): Exclude<ClaimOutcome, { kind: "claimed" }> | { kind: "takeOver" } {
+  const age = now.getTime() - Date.parse(row.created_at);
+  const forgotten = age > IDEMPOTENCY_WINDOW_MS;
+  if (!forgotten) {
+    if (row.fingerprint !== fingerprint) return { kind: "mismatch" };
+    if (row.response_status !== null && row.response_body !== null)
+      return { kind: "replay", status: row.response_status, body: row.response_body };
+    if (age < IDEMPOTENCY_ABANDONED_MS) return { kind: "running" };
+  }
+  return { kind: "takeOver" };
+}
+
 /**
  * Claims `claim.key` for `claim.caller` (the same key from the same caller within 24 h gets the first answer
  * replayed). The insert relies on the primary key, so of two processes claiming one key at once exactly one wins. A
@@ -48,14 +80,8 @@ export async function claimIdempotencyKey(db: Db, claim: IdempotencyClaim, now: 
     .executeTakeFirst();
   // Purged in between (forgotten at this very moment): the caller may simply try again.
   if (!row) return { kind: "running" };
-  const age = now.getTime() - Date.parse(row.created_at);
-  const forgotten = age > IDEMPOTENCY_WINDOW_MS;
-  if (!forgotten) {
-    if (row.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
-    if (row.response_status !== null && row.response_body !== null)
-      return { kind: "replay", status: row.response_status, body: row.response_body };
-    if (age < IDEMPOTENCY_ABANDONED_MS) return { kind: "running" };
-  }
+  const verdict = judgeStoredKey(row, claim.fingerprint, now);
+  if (verdict.kind !== "takeOver") return verdict;
   const taken = await db
     .updateTable("idempotency_keys")
     .set({ fingerprint: claim.fingerprint, created_at: now.toISOString(), response_status: null, response_body: null })

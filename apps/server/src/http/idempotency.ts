@@ -32,6 +32,50 @@ declare module "fastify" {
   }
 }
 
+/**
+ * The idempotency key a request carries, when it is one this server honours: only a POST, PUT, PATCH or DELETE with
+ * an `Idempotency-Key` header is keyed (`header` is that header as Node gives it: a string, or an array when sent
+ * twice). Answers the key, or null for an unkeyed request (another method, or no header).
+ * @throws AppError Validation (400 idempotency.keyInvalid) for a key that is not 1–128 printable ASCII characters
+ *   without spaces, or a header sent more than once.
+ */
+export function idempotencyKeyOf(method: string, header: string | string[] | undefined): string | null {
+  if (!KEYED_METHODS.has(method)) return null;
+  if (header === undefined) return null;
+  if (typeof header !== "string" || !KEY_PATTERN.test(header))
+    throw new AppError(ErrorCode.Validation, "idempotency.keyInvalid");
+  return header;
+}
+
+/** Whose key space a keyed request uses: the signed-in user's id, or "anonymous" before sign-in. */
+export function idempotencyCaller(user: { id: string } | null | undefined): string {
+  return user?.id ?? "anonymous";
+}
+
+/**
+ * The fingerprint of a keyed request, hex HMAC-SHA256 under `key` of its method, route pattern, path parameters,
+ * query and body (a missing body as null): two requests with the same key are "the same request" when it is equal.
+ * Keyed, so a stored fingerprint reveals none of the request's values.
+ */
+export function requestFingerprint(
+  key: Uint8Array,
+  request: { method: string; route: string | undefined; params: unknown; query: unknown; body: unknown },
+): string {
+  const { method, route, params, query, body } = request;
+  return createHmac("sha256", key)
+    .update(JSON.stringify([method, route, params, query, body ?? null]))
+    .digest("hex");
+}
+
+/**
+ * Whether an answer is kept for replay under its key: any answer below 500 with a text body (the envelope). A 5xx
+ * is not kept, so a retry runs the request again; nor is a streamed body, which cannot be stored.
+ * @param status the HTTP status; `payload` the body as Fastify's onSend hook sees it.
+ */
+export function keepsAnswer(status: number, payload: unknown): payload is string {
+  return status < 500 && typeof payload === "string";
+}
+
 /** What {@link registerIdempotency} needs. */
 export interface IdempotencyDeps {
   db: Db;
@@ -59,17 +103,16 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
   let nextPurge = 0;
 
   app.addHook("preHandler", async (request, reply) => {
-    if (!KEYED_METHODS.has(request.method)) return;
-    const header = request.headers[IDEMPOTENCY_HEADER];
-    if (header === undefined) return;
-    if (typeof header !== "string" || !KEY_PATTERN.test(header))
-      throw new AppError(ErrorCode.Validation, "idempotency.keyInvalid");
-    const caller = request.user?.id ?? "anonymous";
-    const fingerprint = createHmac("sha256", fingerprintKey)
-      .update(
-        JSON.stringify([request.method, request.routeOptions.url, request.params, request.query, request.body ?? null]),
-      )
-      .digest("hex");
+    const header = idempotencyKeyOf(request.method, request.headers[IDEMPOTENCY_HEADER]);
+    if (header === null) return;
+    const caller = idempotencyCaller(request.user);
+    const fingerprint = requestFingerprint(fingerprintKey, {
+      method: request.method,
+      route: request.routeOptions.url,
+      params: request.params,
+      query: request.query,
+      body: request.body,
+    });
     const claim = { caller, key: header, fingerprint };
     if (Date.now() >= nextPurge) {
       nextPurge = Date.now() + PURGE_EVERY_MS;
@@ -101,8 +144,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     if (!ref) return payload;
     request.idempotency = null;
     try {
-      if (reply.statusCode < 500 && typeof payload === "string")
-        await completeIdempotencyKey(db, ref, reply.statusCode, payload);
+      if (keepsAnswer(reply.statusCode, payload)) await completeIdempotencyKey(db, ref, reply.statusCode, payload);
       else await releaseIdempotencyKey(db, ref);
     } catch (err) {
       // The answer itself stands; a repeat then waits for the abandoned key and runs again after a minute.

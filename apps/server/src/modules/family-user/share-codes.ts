@@ -1,48 +1,29 @@
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import {
-  LIMITS,
-  type TFamilyShare,
-  type TPaged,
-  type TPagedQuery,
-  type TShareAnalysis,
-  type TShareCode,
-} from "@aquapilot/contract";
+import { randomUUID } from "node:crypto";
+import type { TFamilyShare, TPaged, TPagedQuery, TShareAnalysis, TShareCode } from "@aquapilot/contract";
 import { lockFamily } from "../../auth/family-lock.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { paged } from "../../http/paging.ts";
 import { type FamilyDeps, familyCountColumns } from "../family/index.ts";
+import {
+  SHARE_PURPOSE,
+  type ShareClaims,
+  shareClaimsOf,
+  shareCodeExpiryMs,
+  shareReuseCutoff,
+  shareState,
+  shareValidSeconds,
+  signShareCode,
+  verifyShareCode,
+} from "./share-code-token.ts";
+
+export { SHARE_CODE_SECONDS } from "./share-code-token.ts";
 
 /** File in DATA_DIR holding the HMAC key of family share codes (mode 0600, auth/secrets.ts). */
 export const SHARE_KEY_FILE = "family-share-key";
-/** The only purpose a share code has; a code signed for anything else is refused. */
-export const SHARE_PURPOSE = "join-family";
-/** Share code validity (spec §4, §9 "QR validity 15 minutes"), seconds. */
-export const SHARE_CODE_SECONDS = LIMITS.qrValidityMinutes * 60;
-/**
- * A visit to the share screen shows the administrator's current code again while it has at least this long left,
- * seconds, instead of adding a new entry to "my shares" at every visit; with less, a new one is made.
- */
-export const SHARE_CODE_REUSE_MIN_SECONDS = 3 * 60;
-const VERSION = "AQF1";
-
-/** What a share code carries (signed, not encrypted: nothing secret is inside). */
-export interface ShareClaims {
-  /** purpose: always "join-family" */
-  p: string;
-  /** family id */
-  f: string;
-  /** inviter (administrator) user id */
-  i: string;
-  /** random id of the family_share_codes row */
-  j: string;
-  /** expiry, Unix seconds */
-  e: number;
-}
-
 /** Share codes of spec §4 "Family QR code valid 15 minutes, refreshable": create, scan, list, revoke. */
 export interface ShareCodes {
   /**
-   * The administrator's code for `familyId`: their newest live one while it has {@link SHARE_CODE_REUSE_MIN_SECONDS}
+   * The administrator's code for `familyId`: their newest live one while it has SHARE_CODE_REUSE_MIN_SECONDS (share-code-token.ts)
    * left, else (or with `refresh`) a new one. @throws AppError Forbidden (family.notMember / notAdmin).
    */
   create(userId: string, familyId: string, refresh?: boolean): Promise<TShareCode>;
@@ -67,42 +48,9 @@ export interface ShareCodes {
  */
 export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): ShareCodes {
   const { db, bus, now, secret } = deps;
-  const mac = (text: string) => createHmac("sha256", secret).update(text).digest("base64url");
-
-  function sign(claims: ShareClaims): string {
-    const body = `${VERSION}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
-    return `${body}.${mac(body)}`;
-  }
-
-  function verify(code: string): ShareClaims {
-    const invalid = () => new AppError(ErrorCode.InvalidCode, "family.codeInvalid");
-    const parts = code.trim().split(".");
-    if (parts.length !== 3 || parts[0] !== VERSION) throw invalid();
-    const expected = Buffer.from(mac(`${parts[0]}.${parts[1]}`));
-    const given = Buffer.from(parts[2]);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-    let claims: ShareClaims;
-    try {
-      claims = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8")) as ShareClaims;
-    } catch {
-      throw invalid();
-    }
-    if (claims.p !== SHARE_PURPOSE || typeof claims.f !== "string" || typeof claims.j !== "string") throw invalid();
-    if (typeof claims.e !== "number" || claims.e * 1000 <= now().getTime()) {
-      throw new AppError(ErrorCode.InvalidCode, "family.codeExpired");
-    }
-    return claims;
-  }
-
-  function claimsOf(row: { id: string; family_id: string; inviter_id: string; expires_at: string }): ShareClaims {
-    return {
-      p: SHARE_PURPOSE,
-      f: row.family_id,
-      i: row.inviter_id,
-      j: row.id,
-      e: Math.floor(Date.parse(row.expires_at) / 1000),
-    };
-  }
+  const sign = (claims: ShareClaims) => signShareCode(secret, claims);
+  const verify = (code: string) => verifyShareCode(secret, code, now());
+  const claimsOf = shareClaimsOf;
 
   return {
     sign,
@@ -117,19 +65,19 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
           .where("inviter_id", "=", userId)
           .where("purpose", "=", SHARE_PURPOSE)
           .where("revoked_at", "is", null)
-          .where("expires_at", ">", new Date(issued.getTime() + SHARE_CODE_REUSE_MIN_SECONDS * 1000).toISOString())
+          .where("expires_at", ">", shareReuseCutoff(issued))
           .orderBy("expires_at", "desc")
           .executeTakeFirst();
         if (current) {
           return {
             code: sign(claimsOf(current)),
             expiresAt: current.expires_at,
-            validSeconds: Math.floor((Date.parse(current.expires_at) - issued.getTime()) / 1000),
+            validSeconds: shareValidSeconds(Date.parse(current.expires_at), issued),
           };
         }
       }
       // Rounded up to whole seconds, so the expiry in the code and in the row agree exactly.
-      const expiresMs = Math.ceil((issued.getTime() + SHARE_CODE_SECONDS * 1000) / 1000) * 1000;
+      const expiresMs = shareCodeExpiryMs(issued);
       const row = {
         id: randomUUID(),
         family_id: familyId,
@@ -143,7 +91,7 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
       return {
         code: sign(claimsOf(row)),
         expiresAt: row.expires_at,
-        validSeconds: Math.floor((expiresMs - issued.getTime()) / 1000),
+        validSeconds: shareValidSeconds(expiresMs, issued),
       };
     },
 
@@ -253,8 +201,7 @@ export function createShareCodes(deps: FamilyDeps & { secret: Uint8Array }): Sha
             .limit(limit)
             .execute();
           return rows.map((r) => {
-            const expired = Date.parse(r.expires_at) <= at;
-            const revoked = r.revoked_at !== null;
+            const { expired, revoked } = shareState(r, at);
             return {
               id: r.id,
               familyId: r.family_id,
