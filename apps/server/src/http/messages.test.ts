@@ -61,9 +61,11 @@ describe("server message catalogue", () => {
           expect(forms, `${lang} ${key} {${block.param}, plural}`).toEqual(categories(lang));
           for (const branch of Object.values(block.branches)) expect(branch, `${lang} ${key}`).toContain("#");
         }
-        // A language with a single form (zh-Hans) may write the number plainly; every other one needs the block.
+        // A language with a single form (zh-Hans) may write the number plainly, but writes it; every other one needs
+        // the block.
         if (categories(lang).length > 1)
           expect(blocks.map((b) => b.param).sort(), `${lang} ${key}`).toEqual(counted.sort());
+        else for (const param of counted) expect(MESSAGES[lang][key], `${lang} ${key}`).toContain(`{${param}`);
       }
     },
   );

@@ -360,6 +360,7 @@ describe.skipIf(skip)("two server processes over PostgreSQL and Redis", () => {
     });
     await redis.start();
     await waitFor(() => reconnected === 1, 15_000);
+    expect(reconnected).toBe(1);
     // Both buses listen again once the probe crosses; then a real change from A's gateway arrives on B.
     let probe = 0;
     await waitFor(() => {
@@ -375,6 +376,7 @@ describe.skipIf(skip)("two server processes over PostgreSQL and Redis", () => {
     const before = onB.changes.length;
     device.publishState();
     await waitFor(() => onB.changes.slice(before).some((m) => m.mac === device.mac && m.kind === "state"));
+    expect(onB.changes.slice(before)).toContainEqual(expect.objectContaining({ mac: device.mac, kind: "state" }));
     await onB.connection.stop();
   });
 

@@ -12,6 +12,8 @@
 // - "ok" is a 2xx answer whose envelope says success with a result of the call's declared shape. A domain outcome that
 //   is not about access (the administrator leaving, a command to the fixture's device, which never reported and is
 //   offline) is written as its exact status and error code.
+// - a call that acts on another user's object without declaring an object rule names why in `exception`.
+// - GATED_BY, at the end: which calls each permission of spec §6 gates, for a caller who lacks exactly that one.
 
 /** What one caller must get: a successful answer of the call's shape, a refusal status, or a named domain outcome. */
 export type Expected = "ok" | 401 | 403 | 404 | { status: number; code: string };
@@ -27,6 +29,11 @@ export interface ExpectationRow {
   /** The household's administrator, who also owns the share code, message and after-sales request of the fixture. */
   admin: Expected;
   why: string;
+  /**
+   * Set on a call that declares no object rule although it acts on another user's object (its service checks the
+   * object): why it is an exception. The matrix requires it exactly on those calls, so an exception is always named.
+   */
+  exception?: string;
 }
 
 /** The administrator cannot leave the household he administers. */
@@ -244,5 +251,68 @@ export const AUTHORIZATION_EXPECTATIONS: Readonly<Record<string, ExpectationRow>
     call: `POST ${MESSAGE}/set-message-read`,
     ...OWNER,
     why: "§1, §2 Message tab: only the recipient marks a message read",
+    exception:
+      "a batch of message ids (body.ids), which an object rule (one id) cannot name: the service refuses the whole " +
+      "batch with 404 when one id is not the caller's message",
   },
 };
+
+/**
+ * Every permission of spec §6 that gates a call, with the calls it gates, written by hand from the spec's areas
+ * (household management, device view, control and settings, messages, after-sales) and the app's menus — not read
+ * from the contract's declarations. A caller who holds every other permission must be refused each of these (403):
+ * the matrix test checks it, and that every call naming a permission is listed here under it.
+ */
+export const GATED_BY: Readonly<Record<string, readonly string[]>> = {
+  // §6 Household Administrator: remove members; a device leaves the household.
+  "Family.Manage": ["removeFamilyUser", "deleteDevice"],
+  // §6 Member: use devices — everything that reads a device or a household's devices.
+  "Device.View": [
+    "getFamilyDevices",
+    "getDeviceList",
+    "queryDeviceInfo",
+    "getDeviceWithData",
+    "getDeviceDetail",
+    "getDeviceModelSetting",
+    "deviceStationMaxWorkTimeCache",
+    "queryDeviceInfoReturnResult",
+    "queryOtaVersion",
+    "getSaltStatus",
+    "getRegenerationCycles",
+    "deviceFlowStatistics",
+    "deviceFlowStatisticsCsv",
+    "getFaultList",
+  ],
+  // §4 device settings that act on the valve: regeneration, flushing/switch/time, firmware, vacation, water back on.
+  "Device.Control": [
+    "forcedRegeneration",
+    "controlDevice",
+    "deviceOta",
+    "changeVacation",
+    "exitVacation",
+    "reopenWater",
+  ],
+  // §2 /DeviceNameUpdate, /DeviceImage; the salt settings.
+  "Device.Setting": ["updateDeviceName", "updateDeviceImage", "resetSaltLevel", "setSaltReminder"],
+  // §2 Message tab.
+  Message: [
+    "getMessageTypeList",
+    "getUserMessageList",
+    "getMessageDetail",
+    "setMessageRead",
+    "setMessageAllRead",
+    "testSendMessage",
+  ],
+  // §1 after-sales requests.
+  AfterSale: ["createAfterSale", "getAfterSaleList", "getAfterSale", "updateAfterSale", "deleteAfterSale"],
+};
+
+/** What a signed-in user who is not a master holds (spec §6: every permission but "master"), written out. */
+export const NON_MASTER_GRANTS = [
+  "Family.Manage",
+  "Device.View",
+  "Device.Control",
+  "Device.Setting",
+  "Message",
+  "AfterSale",
+];

@@ -8,10 +8,38 @@ import {
   type Endpoint,
   endpoints,
 } from "@aquapilot/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, createTestApp, registerByEmail, type TestApp } from "../../test/helpers.ts";
 import { provisionDevice } from "../modules/devices/provision.ts";
-import { AUTHORIZATION_EXPECTATIONS, type ExpectationRow, type Expected } from "./authorization-expectations.ts";
+import {
+  AUTHORIZATION_EXPECTATIONS,
+  type ExpectationRow,
+  type Expected,
+  GATED_BY,
+  NON_MASTER_GRANTS,
+} from "./authorization-expectations.ts";
+
+/**
+ * The permission the grants withhold from every caller, or null (the product's grants, unchanged). The product's own
+ * grants (auth/policies.ts, spec §6) give every signed-in user every permission but "master", and no endpoint needs
+ * "master": no real user lacks exactly one permission that gates an endpoint. The cases of a caller short of one
+ * permission therefore take the product's grants and withhold that one, in both places that read them (the route
+ * check and the grantedPolicies of application-configuration), so the caller is what the spec describes.
+ */
+const grants = vi.hoisted(() => ({ withheld: null as string | null }));
+vi.mock("../auth/policies.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../auth/policies.ts")>();
+  return {
+    ...real,
+    grantedPoliciesFor: (user: Parameters<typeof real.grantedPoliciesFor>[0]) => {
+      const granted = { ...real.grantedPoliciesFor(user) };
+      if (grants.withheld) delete granted[grants.withheld];
+      return granted;
+    },
+    holdsPermission: (user: Parameters<typeof real.holdsPermission>[0], name: string) =>
+      name !== grants.withheld && real.holdsPermission(user, name),
+  };
+});
 
 /**
  * The authorization matrix of spec §6: every call that acts on a household's or a user's object × {anonymous,
@@ -24,6 +52,8 @@ import { AUTHORIZATION_EXPECTATIONS, type ExpectationRow, type Expected } from "
  * - a refusal (401, 403, 404) carries no data: result null and none of the household's names in the body.
  * - a named domain outcome (the administrator leaving answers 409 Conflict): that exact status and error code.
  * A sample missing for a new required field fails too (add it to SAMPLES).
+ * Also here: a caller who holds every permission of spec §6 but one is refused (403) each call that permission gates,
+ * by a hand-written table (GATED_BY), and gets the call's table outcome once only another permission is missing.
  */
 
 type Role = "anonymous" | "stranger" | "member" | "admin";
@@ -132,13 +162,18 @@ const EXTRA_FIELDS: Record<
 
 type Part = "query" | "body" | "params";
 
-/** A valid request of `name` touching the fixture's object: the target field, the extras, every other required field. */
+/**
+ * A valid request of `name` touching the fixture's object: the target field (none for a call that acts on no one
+ * object), the extras, every other required field.
+ */
 async function requestFor(name: string, ep: Endpoint, fx: Fixture, t: TestApp) {
-  const target = targetOf(name)!;
+  const target = targetOf(name);
   const parts: Record<Part, Record<string, unknown>> = { query: {}, body: {}, params: {} };
-  const [where, field] = target.in.split(".") as [Part, string];
-  const id = objectId(fx, target.object);
-  parts[where][field] = target.list ? [id] : id;
+  if (target) {
+    const [where, field] = target.in.split(".") as [Part, string];
+    const id = objectId(fx, target.object);
+    parts[where][field] = target.list ? [id] : id;
+  }
   const extra = await EXTRA_FIELDS[name]?.(fx, t);
   for (const part of ["query", "body", "params"] as const) Object.assign(parts[part], extra?.[part]);
   const schemas = { query: ep.query, body: ep.body, params: ep.params } as const;
@@ -315,6 +350,10 @@ describe("authorization matrix of every call that acts on an object (spec §6, f
       expect(ep, `row ${name} names no endpoint of the contract`).toBeDefined();
       expect(`${ep!.method} ${ep!.path}`, `row ${name}`).toBe(row.call);
       expect(targetOf(name), `row ${name}: no object rule and no entry in UNDECLARED_TARGETS`).toBeDefined();
+      // A call without an object rule is an exception the table names, with its reason; a declared one is not.
+      const declaresRule = ep?.access.object !== undefined;
+      if (declaresRule) expect(row.exception, `row ${name} declares a rule: no exception`).toBeUndefined();
+      else expect(row.exception?.trim(), `row ${name} declares no rule: say why in "exception"`).toBeTruthy();
     }
   });
 
@@ -350,4 +389,90 @@ describe("authorization matrix of every call that acts on an object (spec §6, f
       });
     }
   }
+
+  describe("a caller who holds every permission but one is refused each call that permission gates (spec §6)", () => {
+    afterEach(() => {
+      grants.withheld = null;
+    });
+
+    /** The caller the table lets make `name` (the member, else the administrator): the one a permission can stop. */
+    const allowedRole = (name: string): "member" | "admin" => {
+      const row = AUTHORIZATION_EXPECTATIONS[name];
+      if (!row) return "member";
+      return [401, 403, 404].includes(row.member as number) ? "admin" : "member";
+    };
+
+    /**
+     * Sends `name`'s valid request on a fresh fixture (built with every grant) as `role`, whose grants lack
+     * `withheld`; answers the response and the fixture.
+     */
+    const send = async (name: string, role: "member" | "admin", withheld: string) => {
+      const ep = ALL[name]!;
+      const fx = await fixture();
+      const req = await requestFor(name, ep, fx, t);
+      grants.withheld = withheld;
+      const res = await t.app.inject({
+        method: ep.method,
+        url: req.url,
+        query: req.query,
+        ...(req.body ? { payload: req.body } : {}),
+        headers: { authorization: tokens[role]!, "accept-language": "en" },
+      });
+      return { ep, fx, res };
+    };
+
+    it("every call that names a permission is in the hand-written table under that permission", () => {
+      const declared = Object.entries(ALL)
+        .filter(([, ep]) => ep.access.caller !== "open" && ep.access.caller !== "signedIn")
+        .map(([name, ep]) => `${ep.access.caller} ${name}`)
+        .sort();
+      const written = Object.entries(GATED_BY)
+        .flatMap(([permission, names]) => names.map((name) => `${permission} ${name}`))
+        .sort();
+      expect(declared).toEqual(written);
+    });
+
+    for (const [permission, names] of Object.entries(GATED_BY)) {
+      it(`without ${permission} the caller's grantedPolicies are every other permission`, async () => {
+        grants.withheld = permission;
+        const res = await t.app.inject({
+          method: "GET",
+          url: endpoints.applicationConfiguration.path,
+          headers: { authorization: tokens.member! },
+        });
+        expect(res.statusCode).toBe(200);
+        const granted = Object.keys(res.json().result.auth.grantedPolicies).sort();
+        expect(granted).toEqual(NON_MASTER_GRANTS.filter((p) => p !== permission).sort());
+      });
+
+      for (const name of names) {
+        const role = allowedRole(name);
+        it(`${name} as ${role} without ${permission} → 403 Forbidden, and with it back → its table outcome`, async () => {
+          const refused = await send(name, role, permission);
+          const where = `${name} without ${permission}: ${refused.res.statusCode} ${refused.res.body.slice(0, 300)}`;
+          expect(refused.res.statusCode, where).toBe(403);
+          expect(refused.res.json(), where).toMatchObject({
+            success: false,
+            result: null,
+            error: { code: "Forbidden" },
+            unAuthorizedRequest: false,
+          });
+          for (const secret of [refused.fx.familyName, refused.fx.deviceName]) {
+            expect(refused.res.body).not.toContain(secret);
+          }
+
+          // The same caller short of another permission only: the refusal was this permission's doing.
+          grants.withheld = null;
+          const allowed = await send(name, role, permission === "Message" ? "AfterSale" : "Message");
+          const expected: Expected = AUTHORIZATION_EXPECTATIONS[name]?.[role] ?? "ok";
+          const again = `${name} with ${permission}: ${allowed.res.statusCode} ${allowed.res.body.slice(0, 300)}`;
+          if (expected === "ok") expect(okProblem(allowed.ep, allowed.res), again).toBeNull();
+          else if (typeof expected === "object") {
+            expect(allowed.res.statusCode, again).toBe(expected.status);
+            expect(allowed.res.json(), again).toMatchObject({ error: { code: expected.code } });
+          } else expect.unreachable(`${name}: the table refuses ${role} (${expected})`);
+        });
+      }
+    }
+  });
 });

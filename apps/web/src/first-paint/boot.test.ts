@@ -4,6 +4,27 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "@aquapilot/contract/wire";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { localDay, saveSnapshot } from "./snapshot.ts";
 
+/**
+ * One frame of the fake clock and the task after it: the fake requestAnimationFrame runs its callbacks at 16 ms, and
+ * what they schedule with a zero delay runs once the clock has passed that moment.
+ */
+const FRAME_MS = 17;
+
+/** Fake timers and frames (Vitest's default leaves requestAnimationFrame real), so boot.js's waits run on demand. */
+function useFakeClock(): void {
+  vi.useFakeTimers({
+    toFake: [
+      "setTimeout",
+      "clearTimeout",
+      "setInterval",
+      "clearInterval",
+      "Date",
+      "requestAnimationFrame",
+      "cancelAnimationFrame",
+    ],
+  });
+}
+
 /** apps/web/src/first-paint/boot.js, the inline script in index.html's head that picks the prerendered Login copy. */
 const BOOT = readFileSync(path.join(import.meta.dirname, "boot.js"), "utf8");
 
@@ -20,6 +41,7 @@ function boot(hash: string, storage: Record<string, string>, native = false): st
 
 describe("boot.js: which prerendered Login copy shows before the app runs", () => {
   afterEach(() => {
+    vi.useRealTimers();
     delete (window as unknown as { AquaPilotNative?: object }).AquaPilotNative;
     localStorage.clear();
     window.location.hash = "";
@@ -59,6 +81,7 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
       preloads: added.filter((e) => e.getAttribute("rel") === "modulepreload").map((e) => e.getAttribute("href")),
       entry: added.find((e) => e.getAttribute("type") === "module")?.getAttribute("src") ?? null,
     });
+    useFakeClock();
     const tag = document.createElement("script");
     tag.dataset.entry = "/assets/index-1.js";
     tag.dataset.preload = "/assets/react-1.js /assets/i18n-1.js";
@@ -74,7 +97,10 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
 
       boot("#/login", { lang: '"en"' });
       expect(started()).toEqual({ preloads: [], entry: null });
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+      // No paint entries here (happy-dom): the app starts one frame later, in a task of its own.
+      await vi.advanceTimersByTimeAsync(FRAME_MS - 1);
+      expect(started().entry).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
       expect(started().entry).toBe("/assets/index-1.js");
       // With the copy showing, the Login screen's own chunks load with the rest (Home's start above did not).
       expect(started().preloads).toEqual([
@@ -135,10 +161,12 @@ describe("boot.js: which prerendered Login copy shows before the app runs", () =
   it("signed in on /Device, preloads the Device screen's chunks and texts once its stylesheet is in (no frame to show)", async () => {
     const added: Element[] = [];
     const append = recordHead((e) => added.push(e));
+    useFakeClock();
     const links = async (hash: string, storage: Record<string, string>) => {
       added.length = 0;
       boot(hash, storage);
-      await new Promise((r) => setTimeout(r, 10));
+      // The stylesheet "loads" in the next task; the preloads follow it.
+      await vi.advanceTimersByTimeAsync(1);
       return added
         .filter((e) => e.localName === "link")
         .map(
@@ -292,8 +320,10 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
     document.body.append(tag);
     added = [];
     append = recordHead((n) => added.push(n));
+    useFakeClock();
   });
   afterEach(() => {
+    vi.useRealTimers();
     append.mockRestore();
     root.remove();
     document.getElementById("boot-tag")?.remove();
@@ -328,7 +358,8 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
 
   async function bootOn(hash: string, storage: Record<string, string>): Promise<void> {
     boot(hash, storage);
-    await new Promise((r) => setTimeout(r, 20));
+    // Home's stylesheets "load" in the next task; the snapshot paints after them.
+    await vi.advanceTimersByTimeAsync(1);
   }
 
   const entryStarted = () => added.some((e) => e.getAttribute("type") === "module");
@@ -417,7 +448,8 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
       return realAppend ? realAppend(node) : node;
     });
     await bootOn("#/index/home", { token, lang: '"en"', homeSnapshot: stored("en") });
-    await new Promise((r) => setTimeout(r, 50));
+    // The snapshot's paint (one frame, no paint entries in happy-dom), then the groups of preloads, a task each.
+    await vi.advanceTimersByTimeAsync(FRAME_MS);
     expect(entryStarted()).toBe(true);
     const preloads = added.filter(
       (e) => e.getAttribute("rel") === "modulepreload" || e.getAttribute("rel") === "preload",
@@ -446,7 +478,9 @@ describe("boot.js: the last Home's snapshot painted before the app runs", () => 
       await Promise.resolve();
       expect(document.documentElement.getAttribute("data-snapshot")).toBe("home");
       expect(entryStarted()).toBe(false);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+      await vi.advanceTimersByTimeAsync(FRAME_MS - 1);
+      expect(entryStarted()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
       expect(entryStarted()).toBe(true);
     } finally {
       vi.unstubAllGlobals();
@@ -518,8 +552,10 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
       if (n.getAttribute("rel") === "stylesheet") steps.push(`stylesheet ${n.getAttribute("href")} frame=${frame()}`);
       if (n.getAttribute("type") === "module") steps.push(`entry frame=${frame()}`);
     });
+    useFakeClock();
   });
   afterEach(() => {
+    vi.useRealTimers();
     append.mockRestore();
     vi.unstubAllGlobals();
     root.remove();
@@ -528,7 +564,11 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
     removeBootTag();
   });
 
-  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+  /**
+   * Lets the frame paint: the stylesheet's load (next task), the next frame, the app's start and the history mark
+   * (tasks after it). Two frames' time: the first callback may wait for the frame after the stylesheet's task.
+   */
+  const painted = () => vi.advanceTimersByTimeAsync(2 * FRAME_MS);
 
   it("signed in on a device's screen: calls, stylesheet, the frame in the start language, then the app", async () => {
     vi.stubGlobal("PerformanceObserver", undefined);
@@ -538,7 +578,7 @@ describe("boot.js: the Device screen's prerendered frame painted before the app 
       "call /api/device/info?deviceId=d1 frame=null",
       "stylesheet /assets/device-1.css frame=null",
     ]);
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(1);
     expect(document.documentElement.getAttribute("data-prerender")).toBe("en");
     expect(document.documentElement.getAttribute("data-prerender-screen")).toBe("device");
     expect(document.documentElement.lang).toBe("en");

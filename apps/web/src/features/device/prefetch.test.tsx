@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { JUST_FETCHED_MS } from "../../shared/api/query-client.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import { getDeviceInfoQueryOptions } from "../../shared/device/api/get-device-info.ts";
 import { getSaltStatusQueryOptions } from "../../shared/device/api/get-salt-status.ts";
@@ -39,6 +40,7 @@ function server(gate: Promise<void> = Promise.resolve()) {
 const hash = (params: object) => `#/Device?params=${encodeURIComponent(JSON.stringify(params))}`;
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   localStorage.clear();
 });
@@ -105,6 +107,8 @@ describe("the Device screen's start-up calls (interactive within 2 s)", () => {
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
+    // The clock stands still from here: the mount runs within the prefetch's moment, whatever the machine's load.
+    vi.useFakeTimers({ now: Date.now() });
     const mounted = renderHook(
       () => [
         useQuery(getDeviceInfoQueryOptions("d1")),
@@ -114,9 +118,11 @@ describe("the Device screen's start-up calls (interactive within 2 s)", () => {
       { wrapper },
     );
     expect(mounted.result.current.map((q) => q.data !== undefined)).toEqual([true, true, true]);
-    await new Promise((r) => setTimeout(r, 20));
+    // Whatever the mount scheduled has run, still inside JUST_FETCHED_MS of the prefetch.
+    await vi.advanceTimersByTimeAsync(JUST_FETCHED_MS - 1);
     // The live figures and the salt are asked on every visit, but not twice in the first screen's first second.
     expect(calls).toEqual([]);
     mounted.unmount();
+    vi.useRealTimers();
   });
 });

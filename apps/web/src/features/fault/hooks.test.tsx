@@ -23,6 +23,7 @@ const hubMessage = (over: Partial<TDeviceChangeMessage>) =>
   );
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
@@ -46,8 +47,10 @@ describe("useLiveFaults (the list updates live from hub 1)", () => {
     expect(fetchFaults).toHaveBeenCalledTimes(1);
     expect(String(fetchFaults.mock.calls[0][0])).toContain("/api/run-lucky/device/app/fault/get-fault-list");
 
+    // From here the clock moves only when the test says: the debounce window is measured, not waited for.
+    vi.useFakeTimers();
     act(() => fake.send(HUB_METHODS.deviceChange, hubMessage({ station: 0 })));
-    await new Promise((r) => setTimeout(r, LIVE_REFRESH_DEBOUNCE_MS * 2));
+    await vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS * 2);
     expect(fetchFaults).toHaveBeenCalledTimes(1);
     expect(String(fetchFaults.mock.calls[0][0])).toContain("/api/run-lucky/device/app/fault/get-fault-list");
 
@@ -55,6 +58,12 @@ describe("useLiveFaults (the list updates live from hub 1)", () => {
       fake.send(HUB_METHODS.deviceChange, hubMessage({ kind: "event", event: { type: "close", closeReason: 513 } }));
       fake.send(HUB_METHODS.deviceChange, hubMessage({ station: 5 }));
     });
+    // Not before the debounce window has passed, then once.
+    await vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS - 1);
+    expect(fetchFaults).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(fetchFaults).toHaveBeenCalledTimes(2);
+    vi.useRealTimers();
     await waitFor(() => expect(result.current.data).toEqual([leak]));
     expect(fetchFaults).toHaveBeenCalledTimes(2);
     await channel.stop();

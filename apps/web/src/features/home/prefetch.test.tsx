@@ -100,14 +100,18 @@ describe("Home's start-up prefetch (no request waterfall)", () => {
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
+    // The clock stands still from here: the mount and everything it schedules run within the prefetch's moment.
+    const now = Date.now();
+    vi.useFakeTimers({ now });
     const first = renderHook(() => useFamilies(), { wrapper });
     expect(first.result.current.data).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 20));
+    // Whatever the mount scheduled (a refetch, a notification) has run, still inside JUST_FETCHED_MS.
+    await vi.advanceTimersByTimeAsync(JUST_FETCHED_MS - 1);
     expect(calls).toEqual([]);
     first.unmount();
 
     // Older than JUST_FETCHED_MS: the visit asks again (spec §6: a household left elsewhere disappears at once).
-    const now = Date.now();
+    vi.useRealTimers();
     vi.spyOn(Date, "now").mockReturnValue(now + JUST_FETCHED_MS + 1);
     const later = renderHook(() => useFamilies(), { wrapper });
     await waitFor(() => expect(calls).toEqual(["families"]));

@@ -57,5 +57,8 @@ describe("DeleteAccount screen", () => {
     fireEvent.click(screen.getByTestId("delete-account-submit"));
     await clickInDialog("Delete account");
     await view.findToast("Wrong security code");
+    expect(view.toasts()).toContain("Wrong security code");
+    // Refused: the account is kept and the screen stays, the code ready to be corrected.
+    expect(screen.getByTestId("delete-account-submit")).toBeTruthy();
   });
 });

@@ -56,5 +56,8 @@ describe("FindPassword screen", () => {
     fillForm("secret1");
     fireEvent.click(screen.getByTestId("find-password-submit"));
     await view.findToast("The code has expired");
+    expect(view.toasts()).toContain("The code has expired");
+    // Refused: the form stays for another try.
+    expect(screen.getByTestId("find-password-submit")).toBeTruthy();
   });
 });
