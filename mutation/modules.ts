@@ -31,7 +31,12 @@ export interface MutationModule {
   name: string;
   /** The rule the module holds and where the spec or the outside source states it. */
   title: string;
-  /** Stryker `mutate` patterns: files, or `file:start-end` line ranges, repository-relative. */
+  /**
+   * Stryker `mutate` patterns: files, or `file:start-end` line ranges, repository-relative. A range does not follow
+   * the code when lines move: an edit of the file changes the module's fingerprint, so the next run measures it again,
+   * and whoever edits it checks the range still holds the rule (Stryker also mutates a statement that only begins
+   * inside the range).
+   */
   mutate: string[];
   tests: MutationTests;
   /**

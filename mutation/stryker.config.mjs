@@ -19,8 +19,11 @@ export default {
   coverageAnalysis: "perTest",
   incremental: true,
   incrementalFile: `${out}/incremental.json`,
-  tempDirName: ".tmp/stryker",
+  // A sandbox folder per module, so runs of two modules at once do not remove each other's; the sandbox copies the
+  // repository without the test runs' own output.
+  tempDirName: `.tmp/stryker/${module.name}`,
   cleanTempDir: "always",
+  ignorePatterns: ["/.tmp", "/data", "/e2e/screenshots", "/e2e/visual-references", "/apps/web/dist", "/bench/results"],
   reporters: ["clear-text", "progress-append-only", "json", "html"],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   jsonReporter: { fileName: `${out}/mutation.json` },

@@ -160,6 +160,11 @@ export function withTable(readme: string, table: string): string {
   return readme.slice(0, start) + table + readme.slice(end + TABLE_END.length);
 }
 
+/** `scores` with its keys in the order of `modules` (a stable file, whatever order runs recorded them in). */
+function orderedAs(modules: MutationModule[], scores: Record<string, ModuleScore>): Record<string, ModuleScore> {
+  return Object.fromEntries(modules.filter((m) => scores[m.name]).map((m) => [m.name, scores[m.name]]));
+}
+
 function readScores(): Record<string, ModuleScore> {
   return existsSync(SCORES_FILE) ? JSON.parse(readFileSync(SCORES_FILE, "utf8")) : {};
 }
@@ -213,7 +218,12 @@ function main(args: string[]): number {
     if (!changedOnly) scores[module.name] = score;
   }
   if (!changedOnly) {
-    writeFileSync(SCORES_FILE, `${JSON.stringify(scores, null, 2)}\n`);
+    // Read again before writing: another run may have recorded other modules meanwhile; only this run's modules change.
+    const recorded = { ...readScores() };
+    for (const module of selected) if (scores[module.name]) recorded[module.name] = scores[module.name];
+    for (const name of Object.keys(recorded)) if (!MODULES.some((m) => m.name === name)) delete recorded[name];
+    Object.assign(scores, recorded);
+    writeFileSync(SCORES_FILE, `${JSON.stringify(orderedAs(MODULES, recorded), null, 2)}\n`);
     writeFileSync(README, withTable(readFileSync(README, "utf8"), renderTable(MODULES, scores)));
   } else if (!readFileSync(README, "utf8").includes(renderTable(MODULES, scores))) {
     failed = true;

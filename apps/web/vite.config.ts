@@ -121,6 +121,8 @@ export default defineConfig(({ command }) => ({
   },
   test: {
     name: "web",
+    // Every test asserts something (as in the root vitest.config.ts's projects).
+    expect: { requireAssertions: true },
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
     // The build's plugins run in Node: their tests are the root vitest.config.ts "web-scripts" project's.
