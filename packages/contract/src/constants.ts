@@ -102,6 +102,15 @@ export const FILE_UPLOAD_TYPES = ["image/jpeg", "image/png", "image/webp"] as co
 /** Where uploaded files are served: `/uploads/files/<random>.<ext>`. */
 export const FILE_UPLOAD_PREFIX = "/uploads/files/";
 
+/** Where uploaded profile pictures are served (profile/avatar): `/uploads/avatars/<random>.<ext>`. */
+export const AVATAR_UPLOAD_PREFIX = "/uploads/avatars/";
+
+/** The household pictures shipped with the web app (apps/web/public/family-avatars), as avatar paths. */
+export const FAMILY_AVATAR_PRESETS: readonly string[] = Array.from(
+  { length: 8 },
+  (_, i) => `/family-avatars/${i + 1}.svg`,
+);
+
 // ---------- Messages (spec §3) ----------
 
 /**

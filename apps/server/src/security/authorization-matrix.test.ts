@@ -75,7 +75,7 @@ interface Fixture {
 
 /** Valid values of the required fields that are not the rule's own reference, by field name. */
 const SAMPLES: Record<string, (fx: Fixture) => unknown> = {
-  avatar: () => "/files/a.png",
+  avatar: () => "/family-avatars/1.svg",
   name: () => "Renamed",
   image: () => "/files/a.png",
   command: () => CONTROL_DEVICE_COMMANDS[0],

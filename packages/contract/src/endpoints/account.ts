@@ -55,10 +55,17 @@ const ZBindTypeQuery = ZQueryChoice([1, 2]);
 const ZTicket = ZText(2048);
 /** A user name (spec §2 UpdateUserName): 2–64 characters, unique. */
 export const ZUserName = ZText(64, { trim: true, min: 2 });
-/** An image reference: a relative path such as "/uploads/avatars/x.png" or an http(s) URL (spec §7 "Images"). */
-export const ZImageRef = ZText(512)
-  .regex(/^(\/[A-Za-z0-9._~\-/]*|https?:\/\/\S+)$/)
-  .refine((v) => !v.includes(".."), "no parent segments");
+/**
+ * An image the caller uploaded (spec §7 "Images": a relative path the app prefixes with the API host): the path
+ * upload-file or the profile's avatar upload answered, 32 hex digits and the image type. No outside URL, no other
+ * path: the server also checks the upload is the caller's own (modules/files `requireOwnUploads`).
+ */
+export const ZUploadedImage = ZText(512)
+  .regex(/^\/uploads\/(files|avatars)\/[0-9a-f]{32}\.(png|jpg|webp)$/)
+  .describe(
+    "An image the caller uploaded, by the path the upload answered (/uploads/files/… from upload-file, " +
+      "/uploads/avatars/… from the profile's avatar upload); the server accepts only the caller's own uploads.",
+  );
 
 /** Answer of update-phone-or-email-verification: a signed ticket for the identity change, valid `expiresIn` s. */
 export const ZIdentityTicket = z.object({ ticket: z.string(), expiresIn: z.number().int() });
@@ -209,7 +216,7 @@ export const accountEndpoints = {
     body: z.object({
       userName: ZUserName.optional(),
       name: ZText(64, { trim: true }).nullable().optional(),
-      avatar: ZImageRef.nullable().optional(),
+      avatar: ZUploadedImage.nullable().optional(),
     }),
     result: ZProfile,
     summary: "Change user name (unique, 2–64 characters; 409 when taken), display name and avatar",

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { PERMISSIONS } from "../constants.ts";
+import { FAMILY_AVATAR_PRESETS, PERMISSIONS } from "../constants.ts";
 import { paged, ZPagedQuery } from "../envelope.ts";
 import { familyAdmin, familyMember, ownerOf, SIGNED_IN } from "./access.ts";
+import { ZUploadedImage } from "./account.ts";
 import { endpoint, noQuery, ZBoolQuery, ZId, ZIsoTime, ZNumber, ZQueryNumber, ZText } from "./define.ts";
 
 // Households: family, family-device, family-user (spec §7 /api/run-lucky/device/app/family…).
@@ -119,8 +120,16 @@ export type TFamilyDashboard = z.infer<typeof ZFamilyDashboard>;
 
 /** A family name: 1–32 characters after trimming. */
 export const ZFamilyName = ZText(32, { trim: true, min: 1 });
-/** An avatar: a relative path or URL of an uploaded image (spec §7 "Images"). */
-export const ZAvatar = ZText(512, { trim: true, min: 1 });
+/**
+ * A household's avatar: one of the pictures shipped with the app ({@link FAMILY_AVATAR_PRESETS}) or an image the
+ * caller uploaded ({@link ZUploadedImage}, checked as the caller's own); no outside URL or other path.
+ */
+export const ZFamilyAvatar = z
+  .union([z.enum(FAMILY_AVATAR_PRESETS as [string, ...string[]]), ZUploadedImage])
+  .describe(
+    "A picture shipped with the app (/family-avatars/1.svg … 8.svg) or an image the caller uploaded " +
+      "(/uploads/files/… or /uploads/avatars/…, the caller's own upload only).",
+  );
 /** Degrees east, −180..180. */
 const ZLongitude = ZNumber(-180, 180);
 /** Degrees north, −90..90. */
@@ -143,7 +152,7 @@ export const ZFamilyCreate = z.object({
   province: ZRegionName.nullish(),
   city: ZRegionName.nullish(),
   district: ZRegionName.nullish(),
-  avatar: ZAvatar.nullish(),
+  avatar: ZFamilyAvatar.nullish(),
 });
 export type TFamilyCreate = z.infer<typeof ZFamilyCreate>;
 
@@ -276,7 +285,7 @@ export const familyEndpoints = {
     method: "PUT",
     access: familyAdmin("query.familyId"),
     path: `${FAMILY}/update-family-avatar`,
-    query: z.object({ familyId: ZId, avatar: ZAvatar }),
+    query: z.object({ familyId: ZId, avatar: ZFamilyAvatar }),
     body: undefined,
     result: ZFamily,
     summary: "Change a family's avatar (administrator)",

@@ -5,7 +5,17 @@ import { CORE_PLUGIN, type CoreServices, coreServices } from "../../core-service
 import { AppError } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { registerEndpoint } from "../../http/route.ts";
+import { isUploadPath, requireOwnUploads } from "../files/index.ts";
 import { createFamily, deleteFamily, getFamily, listFamilies, updateFamily, withdrawFromFamily } from "./service.ts";
+
+/**
+ * A household avatar the caller may set: a picture shipped with the app (the contract's ZFamilyAvatar allows only
+ * those paths besides uploads) or an image the caller uploaded; never another user's upload.
+ * @throws AppError Validation (files.notOwned) for another user's upload.
+ */
+async function requireAllowedFamilyAvatar(ctx: CoreServices, userId: string, avatar: string): Promise<void> {
+  if (isUploadPath(avatar)) await requireOwnUploads(ctx.db, userId, [avatar]);
+}
 
 /**
  * Runs `fn` and writes the `validationErrors` of an AppError in `lang`: services put message keys there (they do
@@ -32,9 +42,10 @@ function familyRoutes(app: FastifyInstance, ctx: CoreServices): void {
   registerEndpoint(app, endpoints.getFamilies, async ({ user, query, lang }) =>
     listFamilies(ctx.db, user.id, query, lang),
   );
-  registerEndpoint(app, endpoints.createFamily, async ({ user, body, lang }) =>
-    localisedFieldErrors(lang, () => createFamily(ctx, user.id, body)),
-  );
+  registerEndpoint(app, endpoints.createFamily, async ({ user, body, lang }) => {
+    if (body.avatar) await requireAllowedFamilyAvatar(ctx, user.id, body.avatar);
+    return localisedFieldErrors(lang, () => createFamily(ctx, user.id, body));
+  });
   registerEndpoint(app, endpoints.getFamily, async ({ user, params, lang }) =>
     getFamily(ctx.db, user.id, params.id, lang),
   );
@@ -46,9 +57,10 @@ function familyRoutes(app: FastifyInstance, ctx: CoreServices): void {
     await withdrawFromFamily(ctx, user.id, query.familyId);
     return null;
   });
-  registerEndpoint(app, endpoints.updateFamilyAvatar, async ({ user, query }) =>
-    updateFamily(ctx, user.id, query.familyId, { avatar: query.avatar }),
-  );
+  registerEndpoint(app, endpoints.updateFamilyAvatar, async ({ user, query }) => {
+    await requireAllowedFamilyAvatar(ctx, user.id, query.avatar);
+    return updateFamily(ctx, user.id, query.familyId, { avatar: query.avatar });
+  });
   registerEndpoint(app, endpoints.updateFamilyName, async ({ user, query }) =>
     updateFamily(ctx, user.id, query.familyId, { name: query.name }),
   );

@@ -5,9 +5,11 @@
 export { filesMessages } from "./messages.ts";
 export { filesModule } from "./routes.ts";
 export {
+  IMAGE_TYPES,
   type ImageExtension,
   isUploadPath,
   requireOwnUploads,
+  requireUploadAllowance,
   sniffImage,
   UPLOADS_PREFIX,
   uploadsDir,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { FILE_UPLOAD_PREFIX, type TUploadedFile } from "@aquapilot/contract";
+import { AVATAR_UPLOAD_PREFIX, FILE_UPLOAD_PREFIX, type TUploadedFile } from "@aquapilot/contract";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../data-dir.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
@@ -85,14 +85,14 @@ export async function requireUploadAllowance(db: Db, userId: string, now: Date):
   if (Number(row.n) >= UPLOADS_PER_MINUTE) throw new AppError(ErrorCode.TooManyRequests, "files.tooMany");
 }
 
-/** Whether `fileUrl` is a path in the shape {@link storeUpload} answers. */
+/** Whether `fileUrl` is a path of an upload: {@link storeUpload}'s or the profile's avatar upload's. */
 export function isUploadPath(fileUrl: string): boolean {
-  return fileUrl.startsWith(FILE_UPLOAD_PREFIX);
+  return fileUrl.startsWith(FILE_UPLOAD_PREFIX) || fileUrl.startsWith(AVATAR_UPLOAD_PREFIX);
 }
 
 /**
- * Checks that every path in `fileUrls` is an image uploaded by `userId` (DeviceImage, after-sales photos): nobody
- * attaches another user's upload or an outside URL.
+ * Checks that every path in `fileUrls` is an image uploaded by `userId` (device image, after-sales photos, the
+ * profile's and a household's avatar): nobody attaches another user's upload or an outside URL.
  * @throws AppError Validation (files.notOwned, member "photos") for the first path that is not the caller's upload.
  */
 export async function requireOwnUploads(db: Db, userId: string, fileUrls: string[]): Promise<void> {

@@ -9,7 +9,14 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../data-dir.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import { type ImageExtension, sniffImage, UPLOADS_PREFIX, uploadsDir } from "../files/index.ts";
+import {
+  IMAGE_TYPES,
+  type ImageExtension,
+  requireUploadAllowance,
+  sniffImage,
+  UPLOADS_PREFIX,
+  uploadsDir,
+} from "../files/index.ts";
 
 /** Largest avatar accepted: 2 MB (bytes). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -35,7 +42,9 @@ export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
-    registerEndpoint(scope, endpoints.uploadAvatar, async ({ request }) => {
+    registerEndpoint(scope, endpoints.uploadAvatar, async ({ request, user }) => {
+      // Counted with the other uploads of the caller (modules/files), and recorded as theirs, so only they can set it.
+      await requireUploadAllowance(ctx.db, user.id, ctx.now());
       if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, "profile.avatarMissing");
       let file: Awaited<ReturnType<typeof request.file>>;
       let buf: Buffer;
@@ -53,8 +62,25 @@ export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
       const actual = sniffImage(buf);
       if (!declared || actual !== declared) throw new AppError(ErrorCode.Validation, "profile.avatarType");
       const name = `${randomBytes(16).toString("hex")}.${actual}`;
-      await fs.promises.writeFile(path.join(avatars, name), buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
-      return `${UPLOADS_PREFIX}avatars/${name}`;
+      const stored = path.join(avatars, name);
+      const avatarUrl = `${UPLOADS_PREFIX}avatars/${name}`;
+      await fs.promises.writeFile(stored, buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
+      try {
+        await ctx.db
+          .insertInto("uploads")
+          .values({
+            path: avatarUrl,
+            user_id: user.id,
+            content_type: IMAGE_TYPES[actual],
+            size: buf.length,
+            created_at: ctx.now().toISOString(),
+          })
+          .execute();
+      } catch (err) {
+        await fs.promises.rm(stored, { force: true });
+        throw err;
+      }
+      return avatarUrl;
     });
   });
 }

@@ -43,12 +43,19 @@ describe("profile (spec §7 /api/basic-data/app/profile)", () => {
 
   describeEndpoint(endpoints.updateProfile, "user name, name, avatar", () => {
     it("changes user name, name and avatar; answers the profile", async () => {
+      const { payload, contentType } = multipart(PNG, "me.png", "image/png");
+      const uploaded = await call(t.app, endpoints.uploadAvatar, {
+        as: alice.access,
+        body: payload,
+        headers: { "content-type": contentType },
+      });
+      const avatar = uploaded.result as string;
       const res = await call(t.app, endpoints.updateProfile, {
         as: alice.access,
-        body: { userName: "  Alice W ", name: "Alice", avatar: "/uploads/avatars/a.png" },
+        body: { userName: "  Alice W ", name: "Alice", avatar },
       });
       expect(res.status).toBe(200);
-      expect(res.result).toMatchObject({ userName: "Alice W", name: "Alice", avatar: "/uploads/avatars/a.png" });
+      expect(res.result).toMatchObject({ userName: "Alice W", name: "Alice", avatar });
       const again = await call(t.app, endpoints.getProfile, { as: alice.access });
       expect(again.result.userName).toBe("Alice W");
       // Sign-in by the new user name works.
@@ -78,15 +85,23 @@ describe("profile (spec §7 /api/basic-data/app/profile)", () => {
       expect(short.body.error.validationErrors[0].members).toEqual(["userName"]);
       const long = await call(t.app, endpoints.updateProfile, { as: bob.access, body: { userName: "b".repeat(65) } });
       expect(long.status).toBe(400);
-      for (const avatar of ["../etc/passwd", "/uploads/../secret", "javascript:alert(1)"]) {
+      // Only the caller's own uploads: no path outside them, no outside URL, no file of another user.
+      const alicesAvatar = (await call(t.app, endpoints.getProfile, { as: alice.access })).result.avatar;
+      expect(alicesAvatar).toMatch(/^\/uploads\/avatars\//);
+      for (const avatar of [
+        "../etc/passwd",
+        "/uploads/../secret",
+        "javascript:alert(1)",
+        "https://cdn.example.com/a.png",
+        "http://169.254.169.254/latest/meta-data",
+        "//evil.example/a.png",
+        "/uploads/avatars/0123456789abcdef0123456789abcdef.png",
+        alicesAvatar,
+      ]) {
         const bad = await call(t.app, endpoints.updateProfile, { as: bob.access, body: { avatar } });
-        expect(bad.status, avatar).toBe(400);
+        expect(bad.status, String(avatar)).toBe(400);
       }
-      const url = await call(t.app, endpoints.updateProfile, {
-        as: bob.access,
-        body: { avatar: "https://cdn.example.com/a.png" },
-      });
-      expect(url.status).toBe(200);
+      expect((await call(t.app, endpoints.getProfile, { as: bob.access })).result.avatar).toBeNull();
     });
 
     it("needs a token", async () => {

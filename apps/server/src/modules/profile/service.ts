@@ -12,6 +12,7 @@ import type { UsersTable } from "../../db/schema.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { normaliseCountryCode, normaliseEmail, phoneTarget, sendVerificationCode } from "../account/index.ts";
+import { requireOwnUploads } from "../files/index.ts";
 
 type UserRow = Selectable<UsersTable>;
 
@@ -60,7 +61,9 @@ function wrongPassword(lang: Language, member: string) {
  * UpdateUserName). Absent fields stay; `null` clears name or avatar. A user name must not be another live user's
  * user name, e-mail or phone number (all three sign in). Publishes bus `user.changed` after a change, so cached token
  * checks carrying the old names are dropped.
- * @throws AppError Conflict (409, profile.userNameTaken); NotFound.
+ * The avatar must be the caller's own upload (modules/files `requireOwnUploads`).
+ * @throws AppError Conflict (409, profile.userNameTaken); Validation (files.notOwned) for an avatar the caller did not
+ *   upload; NotFound.
  */
 export async function updateProfile(
   deps: { db: Db; bus: Pick<Bus, "publish"> },
@@ -75,6 +78,7 @@ export async function updateProfile(
   try {
     await db.transaction().execute(async (trx) => {
       await loadUser(trx, userId);
+      if (changes.avatar) await requireOwnUploads(trx, userId, [changes.avatar]);
       if (changes.user_name !== undefined) {
         const name = changes.user_name;
         const clash = await trx

@@ -1,7 +1,8 @@
+import { FAMILY_AVATAR_PRESETS } from "@aquapilot/contract";
 import { imageUrl } from "../../../shared/api/api-host.ts";
 
 /** The preset household pictures shipped with the web app (apps/web/public/family-avatars), as avatar paths. */
-export const PRESET_AVATARS: readonly string[] = Array.from({ length: 8 }, (_, i) => `/family-avatars/${i + 1}.svg`);
+export const PRESET_AVATARS: readonly string[] = FAMILY_AVATAR_PRESETS;
 
 /**
  * A family's avatar: its picture (a preset or an uploaded image, spec §7 "Images") or, without one, the name's first
