@@ -33,6 +33,51 @@ export async function listFamilyUsers(deps: FamilyDeps, familyId: string): Promi
 }
 
 /**
+ * Checks that the administrator `callerId` may remove `member` (spec §6 "add and remove members"): not themselves,
+ * and never the administrator (a family keeps exactly one; the role is transferred, not removed).
+ * @throws AppError Validation (family.cannotRemoveSelf).
+ */
+export function requireRemovable(callerId: string, member: { user_id: string; is_admin: number }): void {
+  if (member.user_id === callerId || member.is_admin === 1)
+    throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
+}
+
+/**
+ * Checks that an administrator transfer names its target (spec §6 "transfer admin"): by family-user id or user id.
+ * @throws AppError Validation (family.transferTargetRequired) when it names neither.
+ */
+export function requireTransferTarget(input: { familyUserId?: string; userId?: string }): void {
+  if (!input.familyUserId && !input.userId) throw new AppError(ErrorCode.Validation, "family.transferTargetRequired");
+}
+
+/**
+ * The member the administrator `callerId` hands the role to (spec §6 "transfer admin"): `target`, the family's member
+ * the transfer named.
+ * @throws AppError NotFound (family.memberNotFound) when the family has no such member; Validation
+ *   (family.transferToSelf) when it is the administrator themselves.
+ */
+export function transferTarget<T extends { user_id: string }>(callerId: string, target: T | undefined): T {
+  if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
+  if (target.user_id === callerId) throw new AppError(ErrorCode.Validation, "family.transferToSelf");
+  return target;
+}
+
+/**
+ * Checks that a transfer of family `familyId` cleared exactly one administrator flag and set exactly one, so the
+ * family ends with exactly one administrator (spec §6). Unreachable under the family lock.
+ * @throws Error otherwise: thrown inside the transaction, it rolls the transfer back.
+ */
+export function requireOneAdministratorSwapped(
+  familyId: string,
+  cleared: { numUpdatedRows: bigint | number },
+  set: { numUpdatedRows: bigint | number },
+): void {
+  if (Number(cleared.numUpdatedRows) !== 1 || Number(set.numUpdatedRows) !== 1) {
+    throw new Error(`transferAdministrator: family ${familyId} changed during the transfer`);
+  }
+}
+
+/**
  * The administrator removes member `familyUserId` (spec §6 "add and remove members"), under the family lock with
  * the administrator re-checked inside the transaction. The removed user's REST access to the family's devices ends
  * with the row; `family.members-changed` makes the hubs stop delivering its device events. The removed user is told
@@ -59,8 +104,7 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
       .where("family_id", "=", familyId)
       .executeTakeFirst();
     if (!row) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
-    if (row.user_id === userId || row.is_admin === 1)
-      throw new AppError(ErrorCode.Validation, "family.cannotRemoveSelf");
+    requireRemovable(userId, row);
     await trx.deleteFrom("family_members").where("id", "=", familyUserId).execute();
     await noticeMemberRemoved(
       trx,
@@ -88,16 +132,14 @@ export async function transferAdministrator(
   input: { familyId: string; familyUserId?: string; userId?: string },
 ): Promise<void> {
   const { familyId } = input;
-  if (!input.familyUserId && !input.userId) throw new AppError(ErrorCode.Validation, "family.transferTargetRequired");
+  requireTransferTarget(input);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
     await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     let query = trx.selectFrom("family_members").select(["id", "user_id"]).where("family_id", "=", familyId);
     if (input.familyUserId) query = query.where("id", "=", input.familyUserId);
     if (input.userId) query = query.where("user_id", "=", input.userId);
-    const target = await query.executeTakeFirst();
-    if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
-    if (target.user_id === userId) throw new AppError(ErrorCode.Validation, "family.transferToSelf");
+    const target = transferTarget(userId, await query.executeTakeFirst());
     const cleared = await trx
       .updateTable("family_members")
       .set({ is_admin: 0 })
@@ -111,10 +153,7 @@ export async function transferAdministrator(
       .where("id", "=", target.id)
       .where("family_id", "=", familyId)
       .executeTakeFirst();
-    if (Number(cleared.numUpdatedRows) !== 1 || Number(set.numUpdatedRows) !== 1) {
-      // Unreachable under the lock; throwing rolls back rather than leaving a family without an administrator.
-      throw new Error(`transferAdministrator: family ${familyId} changed during the transfer`);
-    }
+    requireOneAdministratorSwapped(familyId, cleared, set);
     await noticeAdministratorTransferred(trx, familyId, userId, target.user_id, deps.now().toISOString());
   });
   deps.bus.publish({ type: "family.members-changed", familyId });

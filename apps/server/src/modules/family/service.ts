@@ -163,6 +163,22 @@ export function requireAddress(input: FamilyAddress): {
 }
 
 /**
+ * The region columns of a household (spec §5 household address): province, city and district, each with its
+ * surrounding blanks removed; null when absent or blank.
+ */
+export function regionColumns(input: Pick<FamilyAddress, "province" | "city" | "district">): {
+  province: string | null;
+  city: string | null;
+  district: string | null;
+} {
+  return {
+    province: input.province?.trim() || null,
+    city: input.city?.trim() || null,
+    district: input.district?.trim() || null,
+  };
+}
+
+/**
  * Creates a family with `userId` as its administrator (spec §6), in one transaction, and answers it as the creator
  * sees it. Publishes `family.members-changed`.
  * @throws AppError Validation (family.addressRequired) when the address or its coordinates are missing (spec §5).
@@ -178,9 +194,7 @@ export async function createFamily(deps: FamilyDeps, userId: string, input: TFam
         id: familyId,
         name: input.name,
         ...where,
-        province: input.province?.trim() || null,
-        city: input.city?.trim() || null,
-        district: input.district?.trim() || null,
+        ...regionColumns(input),
         avatar: input.avatar ?? null,
         creator_id: userId,
         creation_time: now,
@@ -216,6 +230,15 @@ export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: s
 }
 
 /**
+ * Checks that a member may leave its household (spec §6 "Member: … may leave a household"): any member but the
+ * administrator, who must transfer the role or delete the family first (a family always has exactly one administrator).
+ * @throws AppError Conflict (family.adminCannotLeave) for the administrator.
+ */
+export function requireMayLeave(member: { isAdmin: boolean }): void {
+  if (member.isAdmin) throw new AppError(ErrorCode.Conflict, "family.adminCannotLeave");
+}
+
+/**
  * `userId` leaves family `familyId` (spec §6 "Member: … may leave a household, losing access to its devices"):
  * the membership row is deleted under the family lock; REST access to the family's devices ends with it (every
  * device call checks membership) and `family.members-changed` makes the hubs drop its device events at once.
@@ -226,10 +249,24 @@ export async function withdrawFromFamily(deps: FamilyDeps, userId: string, famil
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
     const me = await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
-    if (me.isAdmin) throw new AppError(ErrorCode.Conflict, "family.adminCannotLeave");
+    requireMayLeave(me);
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).where("user_id", "=", userId).execute();
   });
   deps.bus.publish({ type: "family.members-changed", familyId });
+}
+
+/**
+ * The columns a household change sets (spec §7 update-family-name / -avatar / -address): the new name, the new
+ * avatar, or the address with its coordinates (required, spec §5: {@link requireAddress}) and its region names
+ * ({@link regionColumns}, so a region left out is cleared).
+ * @throws AppError Validation (family.addressRequired) for an address without text or coordinates.
+ */
+export function familyUpdateColumns(
+  change: { name: string } | { avatar: string } | { address: FamilyAddress },
+): Record<string, string | number | null> {
+  if ("name" in change) return { name: change.name };
+  if ("avatar" in change) return { avatar: change.avatar };
+  return { ...requireAddress(change.address), ...regionColumns(change.address) };
 }
 
 /**
@@ -243,17 +280,7 @@ export async function updateFamily(
   familyId: string,
   change: { name: string } | { avatar: string } | { address: FamilyAddress },
 ): Promise<TFamily> {
-  let set: Record<string, string | number | null>;
-  if ("name" in change) set = { name: change.name };
-  else if ("avatar" in change) set = { avatar: change.avatar };
-  else {
-    set = {
-      ...requireAddress(change.address),
-      province: change.address.province?.trim() || null,
-      city: change.address.city?.trim() || null,
-      district: change.address.district?.trim() || null,
-    };
-  }
+  const set = familyUpdateColumns(change);
   await deps.db.updateTable("families").set(set).where("id", "=", familyId).execute();
   return getFamily(deps.db, userId, familyId);
 }
