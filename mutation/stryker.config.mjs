@@ -23,7 +23,14 @@ export default {
   // repository without the test runs' own output.
   tempDirName: `.tmp/stryker/${module.name}`,
   cleanTempDir: "always",
-  ignorePatterns: ["/.tmp", "/data", "/e2e/screenshots", "/e2e/visual-references", "/apps/web/dist", "/apps/mobile/www"],
+  ignorePatterns: [
+    "/.tmp",
+    "/data",
+    "/e2e/screenshots",
+    "/e2e/visual-references",
+    "/apps/web/dist",
+    "/apps/mobile/www",
+  ],
   reporters: ["clear-text", "progress-append-only", "json", "html"],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   jsonReporter: { fileName: `${out}/mutation.json` },
