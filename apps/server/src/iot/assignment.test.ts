@@ -6,6 +6,12 @@ import { silentLogger } from "./logger.ts";
 const macs = (n: number, prefix = "02A0") =>
   Array.from({ length: n }, (_, i) => `${prefix}${i.toString(16).toUpperCase().padStart(8, "0")}`);
 
+/**
+ * How long a test waits for what must happen: long enough for a loaded 2-core machine. No outcome here depends on it
+ * — a timeout under test runs on a clock the test moves, and the gateways' own timings are tens of milliseconds.
+ */
+const SETTLE_MS = 10_000;
+
 async function waitFor(probe: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!probe()) {
@@ -103,7 +109,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
           ["gw-a", ta],
           ["gw-b", tb],
         ]),
-      2000,
+      SETTLE_MS,
       "split",
     );
     return { a, ta, tb };
@@ -135,7 +141,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
           ["gw-a", first],
           ["gw-b", second],
         ]),
-      2000,
+      SETTLE_MS,
       "partitioned",
     );
     expect(a.heldDevices).toEqual([...first.session].sort());
@@ -145,7 +151,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     bus = new InProcessBus();
     devices = macs(100, "02B0");
     const [ta, tb, tc] = [new FakeSubscriptions(), new FakeSubscriptions(), new FakeSubscriptions()];
-    // A minute's timeout on a clock the test moves on: what happens within a second is not the timeout's doing.
+    // A minute's timeout on a clock the test moves on: what happens before the test moves it is not the timeout's doing.
     let skew = 0;
     const slow = { peerTimeoutMs: 60_000, now: () => Date.now() + skew };
     await start("gw-a", ta, { ...slow, listenMs: 0 });
@@ -158,7 +164,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
           ["gw-b", tb],
           ["gw-c", tc],
         ]),
-      2000,
+      SETTLE_MS,
       "three-way split",
     );
 
@@ -166,7 +172,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     const heldByB = [...tb.session];
     await b.close();
     open.splice(open.indexOf(b), 1);
-    await waitFor(() => heldByB.every((m) => ta.session.has(m) || tc.session.has(m)), 1000, "taken at once");
+    await waitFor(() => heldByB.every((m) => ta.session.has(m) || tc.session.has(m)), SETTLE_MS, "taken at once");
     expect(tb.session.size).toBe(heldByB.length);
 
     // Silent (a crash): no more heartbeats. Simulated by stopping its timer without the leaving event.
@@ -176,7 +182,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     await new Promise((r) => setTimeout(r, 10 * timings.heartbeatMs));
     expect(heldByC.some((m) => ta.session.has(m) && ownerOf(m, ["gw-a", "gw-c"]) === "gw-c")).toBe(false);
     skew += 61_000;
-    await waitFor(() => heldByC.every((m) => ta.session.has(m)), 1000, "taken after the timeout");
+    await waitFor(() => heldByC.every((m) => ta.session.has(m)), SETTLE_MS, "taken after the timeout");
     expect(ta.session.size).toBe(devices.length);
   });
 
@@ -188,7 +194,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     // gw-b never subscribed to gw-a's devices in this life, yet releases them: its session may hold them from before.
     // The release comes after the grace, which may end after the split is already seen: wait for it.
     const expected = devices.filter((m) => ownerOf(m, ["gw-a", "gw-b"]) === "gw-a").sort();
-    await waitFor(() => released().length >= expected.length, 2000, "gw-b released gw-a's devices");
+    await waitFor(() => released().length >= expected.length, SETTLE_MS, "gw-b released gw-a's devices");
     expect(released().sort()).toEqual(expected);
   });
 
@@ -208,8 +214,8 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     await a.adopt(mac.toLowerCase().replace(/(..)(?!$)/g, "$1:"));
     expect(ta.session.has(mac)).toBe(true); // held here the moment the account is created
     expect(announced).toEqual([{ type: "device.provisioned", mac }]);
-    await waitFor(() => tb.session.has(mac), 200, "the owner subscribed");
-    await waitFor(() => !ta.session.has(mac), 2000, "released by the adopter after the grace");
+    await waitFor(() => tb.session.has(mac), SETTLE_MS, "the owner subscribed");
+    await waitFor(() => !ta.session.has(mac), SETTLE_MS, "released by the adopter after the grace");
     devices.push(mac);
     expect(
       partitioned([
@@ -237,7 +243,7 @@ describe("DeviceAssignment: gateways sharing a bus", () => {
     expect(errors).toEqual(["broker refused"]);
     // It says it is alive only once it holds its share: the others would otherwise release devices nobody holds.
     expect(alive).toEqual([]);
-    await waitFor(() => ta.session.size === 10, 500, "subscribed at a later heartbeat");
-    await waitFor(() => alive.length > 0, 500, "alive once subscribed");
+    await waitFor(() => ta.session.size === 10, SETTLE_MS, "subscribed at a later heartbeat");
+    await waitFor(() => alive.length > 0, SETTLE_MS, "alive once subscribed");
   });
 });
