@@ -37,20 +37,21 @@ export interface PageFault {
  * The SignalR client's own log line when the server closes a hub connection because an access ended: the sign-in
  * (signed out, "The session has ended"), the user's access (password changed elsewhere) or the access to a household
  * (removed from it). The app handles each ending (shared/realtime/session-end.ts), yet the client library logs the
- * close at level Error, which the app's Warning threshold lets through. For {@link Phone.expectErrors} in the tests
- * that end an access while a hub is connected.
+ * close at level Error, which the app's Warning threshold lets through; and when the ending comes while a hub is still
+ * starting (reconnecting), the app stops it and the client logs that the start was cut short. For
+ * {@link Phone.expectErrors} in the tests that end an access while a hub is connected.
  */
 export const HUB_ENDED_LOG =
-  /^\[[^\]]+\] Error: Connection disconnected with error 'Error: Server returned an error on close: (The session has ended|The user's access has ended|Access to a household has ended)\.'/;
+  /^\[[^\]]+\] Error: (Connection disconnected with error 'Error: Server returned an error on close: (The session has ended|The user's access has ended|Access to a household has ended)\.'|Failed to start the HttpConnection before stop\(\) was called\.)/;
 
 /**
  * What a phone logs while it cannot reach the server (the network off, the server away): its failed loads
- * (net::ERR_INTERNET_DISCONNECTED, refused or reset connections) and the SignalR client's own lines about the hub
- * connection that dropped (WebSocket close 1006) or cannot start again. For {@link Phone.expectErrors} in the tests
- * that take the network or the server away.
+ * (net::ERR_INTERNET_DISCONNECTED, refused, reset or aborted connections, a socket closed under a request) and the
+ * SignalR client's own lines about the hub connection that dropped (WebSocket close 1006) or cannot start again.
+ * For {@link Phone.expectErrors} in the tests that take the network or the server away.
  */
 export const UNREACHABLE_LOG =
-  /net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE)\b|^\[[^\]]+\] Error: (Failed to complete negotiation with the server|Failed to start the connection|Connection disconnected with error 'Error: WebSocket closed with status code: 1006)/;
+  /net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|CONNECTION_ABORTED|EMPTY_RESPONSE|SOCKET_NOT_CONNECTED)\b|^\[[^\]]+\] Error: (Failed to complete negotiation with the server|Failed to start the connection|Connection disconnected with error 'Error: WebSocket closed with status code: 1006)/;
 
 /** An error a test causes on purpose: faults whose text matches `pattern` are not reported; `reason` says why. */
 interface Allowance {

@@ -59,6 +59,10 @@ describe("endings are final and explained", () => {
       HUB_ENDED_LOG,
       "the removal ends the member's access to the household while its hub is connected",
     );
+    phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\/run-lucky\/device\/app\//,
+      "a call of the household's screens that crosses the removal is refused: the member is no longer in it",
+    );
     const membershipId = await join();
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");
     await openRoute(page, system.url, "/Device", { deviceId, familyId }, "device-screen");

@@ -176,6 +176,10 @@ describe("households in Chromium", () => {
     await open(adminPage, "/FamilyDetails", { familyId: homeId });
     await adminPage.getByTestId("family-details").waitFor();
     admin.expectErrors(HUB_ENDED_LOG, "leaving ends the access to the household while its hub is connected");
+    admin.expectErrors(
+      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\/run-lucky\/device\/app\/family\//,
+      "a reload of the household's details that crosses the leave is refused: the administrator is no longer in it",
+    );
     await adminPage.getByTestId("family-leave").click();
     await confirmDialog(adminPage);
     // The demo owner had only this household: the app shows NoFamily, and the API refuses its devices at once.
