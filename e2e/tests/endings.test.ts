@@ -95,7 +95,7 @@ describe("endings are final and explained", () => {
     // Back closes the notice; the message centre is one tap away on NoFamily, the notice in it.
     await page.evaluate(() => (window as unknown as { AquaPilotBack: () => void }).AquaPilotBack());
     await expect.poll(() => notice.count()).toBe(0);
-    expect(await page.getByTestId("no-family-screen").count()).toBe(1);
+    await page.getByTestId("no-family-screen").waitFor();
     await page.getByTestId("no-family-messages").click();
     await expect
       .poll(() => page.locator("body").textContent(), { timeout: 10_000 })
