@@ -60,7 +60,7 @@ describe("endings are final and explained", () => {
       "the removal ends the member's access to the household while its hub is connected",
     );
     phone.expectErrors(
-      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\/run-lucky\/device\/app\//,
+      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\//,
       "a call of the household's screens that crosses the removal is refused: the member is no longer in it",
     );
     const membershipId = await join();
@@ -77,10 +77,11 @@ describe("endings are final and explained", () => {
     });
     expect(removed.status).toBe(200);
     // The household was her only one: NoFamily, with the notice naming the administrator ("Demo") and the household.
-    await page.getByTestId("no-family-screen").waitFor({ timeout: 5000 });
+    // Pushed by the hub, not found by a later poll or reload: well within 15 s even on a loaded 2-core machine.
+    await page.getByTestId("no-family-screen").waitFor({ timeout: 15_000 });
     const notice = page.getByTestId("family-notice");
-    await notice.waitFor({ timeout: 5000 });
-    expect(Date.now() - removedAt).toBeLessThan(5000);
+    await notice.waitFor({ timeout: 15_000 });
+    expect(Date.now() - removedAt).toBeLessThan(15_000);
     expect(await notice.textContent()).toBe(
       "You were removed from Home by Demo. Its devices no longer appear in your app.",
     );

@@ -333,6 +333,10 @@ describe("the message centre in Chromium", () => {
   });
 
   it("a member removed by the administrator is told at once, in her language and by whom, and her Home drops the household", async () => {
+    member.phone.expectErrors(
+      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\//,
+      "a call of the household's screens that crosses the removal is refused: she is no longer in it",
+    );
     // A fresh page of her phone, followed from its first hub-2 frame.
     await member.page.close();
     const page = await member.phone.context.newPage();
