@@ -5,12 +5,12 @@
 export { filesMessages } from "./messages.ts";
 export { filesModule } from "./routes.ts";
 export {
-  IMAGE_TYPES,
   type ImageExtension,
   isUploadPath,
   requireOwnUploads,
   requireUploadAllowance,
   sniffImage,
+  storeUpload,
   UPLOADS_PREFIX,
   uploadsDir,
 } from "./service.ts";

@@ -31,9 +31,9 @@ export function uploadsDir(dataDir: string): string {
 }
 
 /**
- * Writes an image the caller uploaded to DATA_DIR/uploads/files/<128-bit random>.<ext> and records its owner in
- * `uploads` (so only they can attach it). `buf` must already be checked with {@link sniffImage}.
- * Returns `{fileUrl: "/uploads/files/…", contentType, size}` (size in bytes).
+ * Writes an image the caller uploaded to DATA_DIR/uploads/<kind>/<128-bit random>.<ext> (`files`: upload-file;
+ * `avatars`: the profile's avatar upload) and records its owner in `uploads` (so only they can attach it). `buf` must
+ * already be checked with {@link sniffImage}. Returns `{fileUrl: "/uploads/<kind>/…", contentType, size}` (bytes).
  */
 export async function storeUpload(
   db: Db,
@@ -42,13 +42,14 @@ export async function storeUpload(
   buf: Buffer,
   ext: ImageExtension,
   now: Date,
+  kind: "files" | "avatars" = "files",
 ): Promise<TUploadedFile> {
-  const folder = path.join(uploadsDir(dataDir), "files");
+  const folder = path.join(uploadsDir(dataDir), kind);
   await fs.promises.mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
   const name = `${randomBytes(16).toString("hex")}.${ext}`;
   const file = path.join(folder, name);
   await fs.promises.writeFile(file, buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
-  const fileUrl = `${FILE_UPLOAD_PREFIX}${name}`;
+  const fileUrl = `${kind === "files" ? FILE_UPLOAD_PREFIX : AVATAR_UPLOAD_PREFIX}${name}`;
   try {
     await db
       .insertInto("uploads")

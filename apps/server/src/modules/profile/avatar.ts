@@ -1,22 +1,13 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { endpoints } from "@aquapilot/contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { CoreServices } from "../../core-services.ts";
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../data-dir.ts";
+import { ensurePrivateDir } from "../../data-dir.ts";
 import { asBodyError } from "../../http/edge.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { registerEndpoint } from "../../http/route.ts";
-import {
-  IMAGE_TYPES,
-  type ImageExtension,
-  requireUploadAllowance,
-  sniffImage,
-  UPLOADS_PREFIX,
-  uploadsDir,
-} from "../files/index.ts";
+import { type ImageExtension, requireUploadAllowance, sniffImage, storeUpload, uploadsDir } from "../files/index.ts";
 
 /** Largest avatar accepted: 2 MB (bytes). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -61,26 +52,9 @@ export function avatarRoutes(app: FastifyInstance, ctx: CoreServices): void {
       const declared = EXTENSION_BY_TYPE[file.mimetype];
       const actual = sniffImage(buf);
       if (!declared || actual !== declared) throw new AppError(ErrorCode.Validation, "profile.avatarType");
-      const name = `${randomBytes(16).toString("hex")}.${actual}`;
-      const stored = path.join(avatars, name);
-      const avatarUrl = `${UPLOADS_PREFIX}avatars/${name}`;
-      await fs.promises.writeFile(stored, buf, { flag: "wx", mode: PRIVATE_FILE_MODE });
-      try {
-        await ctx.db
-          .insertInto("uploads")
-          .values({
-            path: avatarUrl,
-            user_id: user.id,
-            content_type: IMAGE_TYPES[actual],
-            size: buf.length,
-            created_at: ctx.now().toISOString(),
-          })
-          .execute();
-      } catch (err) {
-        await fs.promises.rm(stored, { force: true });
-        throw err;
-      }
-      return avatarUrl;
+      // Stored and recorded as the caller's upload, as the files module stores every upload.
+      const stored = await storeUpload(ctx.db, ctx.config.DATA_DIR, user.id, buf, actual, ctx.now(), "avatars");
+      return stored.fileUrl;
     });
   });
 }
