@@ -5,6 +5,7 @@ import {
   codeExpiresAt,
   codeHash,
   codeMatches,
+  codeTriesLeft,
   isDeadCode,
   newCode,
   resendWaitSeconds,
@@ -12,7 +13,7 @@ import {
 } from "./verification-codes.ts";
 
 // Pure suites of the verification-code rules (spec §5: 6-digit codes, valid 10 minutes, one per minute per purpose
-// and target, dead after 5 wrong tries, stored hashed) and of the Retry-After rounding of every limit. The database
+// and target, 5 wrong tries per requester and dead after 15 from everyone, stored hashed) and of the Retry-After rounding of every limit. The database
 // side (single use, newest live code) is covered by the account suites.
 
 describe("newCode", () => {
@@ -83,23 +84,41 @@ describe("codeHash / codeMatches: codes are stored hashed", () => {
   });
 });
 
-describe("isDeadCode / wrongCodeError: dead after 5 wrong tries", () => {
-  it("a code with 0–4 wrong tries lives; with 5 or more it is dead", () => {
-    for (const n of [0, 1, 4]) expect(isDeadCode(n)).toBe(false);
-    for (const n of [5, 6, 50]) expect(isDeadCode(n)).toBe(true);
+describe("isDeadCode / codeTriesLeft / wrongCodeError: 5 wrong tries per requester, dead after 15 from everyone", () => {
+  it("a code with 0–14 wrong tries lives; with 15 or more it is dead for everyone", () => {
+    for (const n of [0, 1, 5, 14]) expect(isDeadCode(n)).toBe(false);
+    for (const n of [15, 16, 50]) expect(isDeadCode(n)).toBe(true);
   });
 
-  it("the first four wrong tries tell how many remain: 4, 3, 2, 1", () => {
-    expect([0, 1, 2, 3].map((before) => wrongCodeError(before))).toEqual(
+  it("a requester has left the fewer of its own 5 and the code's 15 tries, never below 0", () => {
+    expect(codeTriesLeft(0, 0)).toBe(5);
+    expect(codeTriesLeft(3, 1)).toBe(4);
+    expect(codeTriesLeft(10, 0)).toBe(5);
+    expect(codeTriesLeft(12, 1)).toBe(3);
+    expect(codeTriesLeft(14, 0)).toBe(1);
+    expect(codeTriesLeft(15, 0)).toBe(0);
+    expect(codeTriesLeft(4, 5)).toBe(0);
+    expect(codeTriesLeft(20, 0)).toBe(0);
+    expect(codeTriesLeft(0, 7)).toBe(0);
+  });
+
+  it("one requester's first four wrong tries tell how many remain to it: 4, 3, 2, 1", () => {
+    expect([1, 2, 3, 4].map((n) => wrongCodeError(n, n))).toEqual(
       [4, 3, 2, 1].map((remaining) =>
         expect.objectContaining({ messageKey: "account.codeWrong", params: { remaining } }),
       ),
     );
-    expect(wrongCodeError(0)).toMatchObject({ status: 400, code: "InvalidCode" });
+    expect(wrongCodeError(1, 1)).toMatchObject({ status: 400, code: "InvalidCode" });
   });
 
-  it("the fifth wrong try kills the code", () => {
-    expect(wrongCodeError(4)).toMatchObject({ status: 400, code: "InvalidCode", messageKey: "account.codeDead" });
+  it("a second requester after a first one's five wrong tries has its own tries", () => {
+    expect(wrongCodeError(6, 1)).toMatchObject({ messageKey: "account.codeWrong", params: { remaining: 4 } });
+  });
+
+  it("the requester's fifth wrong try, or the code's fifteenth, leaves none: account.codeDead", () => {
+    expect(wrongCodeError(5, 5)).toMatchObject({ status: 400, code: "InvalidCode", messageKey: "account.codeDead" });
+    expect(wrongCodeError(15, 1)).toMatchObject({ status: 400, code: "InvalidCode", messageKey: "account.codeDead" });
+    expect(wrongCodeError(14, 1)).toMatchObject({ messageKey: "account.codeWrong", params: { remaining: 1 } });
   });
 });
 

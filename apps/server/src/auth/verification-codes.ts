@@ -6,10 +6,27 @@ import { AppError, ErrorCode } from "../http/errors.ts";
 export const CODE_TTL_SECONDS = 600;
 /** A new code for the same purpose and target no sooner than 60 s after the last. */
 export const CODE_RESEND_SECONDS = 60;
-/** After 5 wrong tries the code is dead. */
-export const CODE_MAX_ATTEMPTS = 5;
+/** Wrong tries one requester (client address) may make on one code; its further tries are refused unchecked. */
+export const CODE_TRIES_PER_REQUESTER = 5;
+/**
+ * Wrong tries on one code from all requesters together, after which the code is dead for everyone: the owner's code
+ * survives one stranger's five wrong tries (and a second's), while the guessing odds per code stay 15 in 10^6.
+ */
+export const CODE_MAX_ATTEMPTS = 15;
 /** File in DATA_DIR holding the HMAC key codes are hashed with. */
 export const CODE_KEY_FILE = "code-hmac-key";
+
+/**
+ * The client address checking codes, as the code service sees it (security/limits.ts `Guards.codeRequester` builds
+ * one from a request, counting in the rate-limit store).
+ */
+export interface CodeRequester {
+  /**
+   * Counts one try of this requester on the code `codeId` and answers the requester's tries on it including this
+   * one (kept as long as a code lives).
+   */
+  tryCode(codeId: string): Promise<number>;
+}
 
 /** What a code is for (verification_codes.purpose). */
 export type CodePurpose = "register" | "reset-password" | "change-identity" | "delete-account";
@@ -25,12 +42,21 @@ export interface CodeService {
   discard(id: string): Promise<void>;
   /**
    * Checks `code` against the newest live code for purpose and target (or any of several targets, e.g. the own
-   * e-mail and phone of an account) and answers its id. A wrong code counts one
-   * try (committed at once); the fifth wrong try kills the code.
+   * e-mail and phone of an account) and answers its id. Each try of `requester` is counted per code; past
+   * {@link CODE_TRIES_PER_REQUESTER} its tries are refused without comparing, and the code lives on for others. A
+   * wrong code counts one try on the code (committed at once); the {@link CODE_MAX_ATTEMPTS}th kills it for
+   * everyone. Without a requester (a signed-in owner checking a code sent to their own account) the caller counts
+   * as the code's only requester: its fifth wrong try kills the code.
    * @throws AppError InvalidCode (400): no live code (account.codeNotFound), wrong (account.codeWrong with
-   *   {remaining}) or dead (account.codeDead).
+   *   {remaining}, the tries this requester has left) or dead, for everyone or for this requester
+   *   (account.codeDead).
    */
-  check(purpose: CodePurpose, target: string | readonly string[], code: string): Promise<string>;
+  check(
+    purpose: CodePurpose,
+    target: string | readonly string[],
+    code: string,
+    requester?: CodeRequester,
+  ): Promise<string>;
   /**
    * Marks a checked code used, inside the caller's transaction, so it is spent only if the whole operation commits.
    * @throws AppError InvalidCode when another request used it in the meantime.
@@ -74,19 +100,27 @@ export function codeMatches(secret: Uint8Array, row: { id: string; code_hash: st
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** Whether a code with `attempts` wrong tries is dead ({@link CODE_MAX_ATTEMPTS}). */
+/** Whether a code with `attempts` wrong tries (from all requesters) is dead ({@link CODE_MAX_ATTEMPTS}). */
 export function isDeadCode(attempts: number): boolean {
   return attempts >= CODE_MAX_ATTEMPTS;
 }
 
 /**
- * The error of a wrong code that had `attemptsBefore` wrong tries before this one: account.codeWrong with the tries
- * `remaining`, or account.codeDead when this try was the last.
+ * The tries a requester has left on a code with `attempts` wrong tries from everyone, `requesterTries` of them the
+ * requester's own: the fewer of what the code and what the requester may still take, never below 0.
  */
-export function wrongCodeError(attemptsBefore: number): AppError {
-  const attempts = attemptsBefore + 1;
-  if (isDeadCode(attempts)) return new AppError(ErrorCode.InvalidCode, "account.codeDead");
-  return new AppError(ErrorCode.InvalidCode, "account.codeWrong", { remaining: CODE_MAX_ATTEMPTS - attempts });
+export function codeTriesLeft(attempts: number, requesterTries: number): number {
+  return Math.max(0, Math.min(CODE_MAX_ATTEMPTS - attempts, CODE_TRIES_PER_REQUESTER - requesterTries));
+}
+
+/**
+ * The error of a wrong code, given the code's wrong tries and the requester's tries, both counting this one:
+ * account.codeWrong with the tries `remaining` to the requester, or account.codeDead when none remain.
+ */
+export function wrongCodeError(attempts: number, requesterTries: number): AppError {
+  const remaining = codeTriesLeft(attempts, requesterTries);
+  if (remaining === 0) return new AppError(ErrorCode.InvalidCode, "account.codeDead");
+  return new AppError(ErrorCode.InvalidCode, "account.codeWrong", { remaining });
 }
 
 /** Creates the {@link CodeService}; `secret` is the HMAC key (see {@link CODE_KEY_FILE}). */
@@ -129,7 +163,7 @@ export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () =
       await db.deleteFrom("verification_codes").where("id", "=", id).execute();
     },
 
-    async check(purpose, target, code) {
+    async check(purpose, target, code, requester) {
       const row = await db
         .selectFrom("verification_codes")
         .selectAll()
@@ -142,13 +176,16 @@ export function createCodeService(opts: { db: Db; secret: Uint8Array; now?: () =
         .executeTakeFirst();
       if (!row) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
       if (isDeadCode(row.attempts)) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
+      // The requester's try is counted before the comparison, so concurrent tries cannot slip past its allowance.
+      const tries = requester ? await requester.tryCode(row.id) : row.attempts + 1;
+      if (tries > CODE_TRIES_PER_REQUESTER) throw new AppError(ErrorCode.InvalidCode, "account.codeDead");
       if (codeMatches(secret, row, code)) return row.id;
       await db
         .updateTable("verification_codes")
         .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
         .where("id", "=", row.id)
         .execute();
-      throw wrongCodeError(row.attempts);
+      throw wrongCodeError(row.attempts + 1, tries);
     },
 
     async consume(trx, id) {

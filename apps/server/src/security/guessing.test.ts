@@ -6,6 +6,7 @@ import { insertFamily, insertUser } from "../../test/factories.ts";
 import { createTestApp, type TestApp } from "../../test/helpers.ts";
 import { type SmtpSink, startSmtpSink } from "../../test/smtp-sink.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { CODE_MAX_ATTEMPTS, CODE_TRIES_PER_REQUESTER } from "../auth/verification-codes.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
 
 // Every argon2 verification of a sign-in goes through verifyPassword: counted here to prove that a refused attempt
@@ -269,17 +270,17 @@ describe.each(ENGINES)("guessing on %s", (engine) => {
   });
 
   describeEndpoint(endpoints.sendEmailPasswordCode, "and the reset and SMS codes", () => {
-    it("code pumping per target: 5 codes an hour to one address, whatever the purpose and the client", async () => {
+    it("code pumping per target and client: 5 codes an hour to one address from one client, whatever the purpose; another client has its own share", async () => {
       const target = "pumped@example.com";
+      const ip = "198.51.101.1";
       const statuses: number[] = [];
-      for (let i = 0; i <= C.perTarget; i++) {
-        const ip = `198.51.101.${i}`;
+      for (let i = 0; i <= C.perTargetAddress; i++) {
         statuses.push((await (i % 2 ? sendResetCode(target, ip) : sendEmailCode(target, ip))).status);
         advance(61_000);
       }
-      expect(statuses).toEqual([...Array(C.perTarget).fill(200), 429]);
-      expect(smtp.to(target)).toHaveLength(C.perTarget);
-      const over = await sendEmailCode(target, "198.51.101.99", "es");
+      expect(statuses).toEqual([...Array(C.perTargetAddress).fill(200), 429]);
+      expect(smtp.to(target)).toHaveLength(C.perTargetAddress);
+      const over = await sendEmailCode(target, ip, "es");
       expect(over.status).toBe(429);
       const retry = Number(over.headers["retry-after"]);
       expect(retry).toBeGreaterThan(C.perTargetWindowMs / 1000 - 7 * 61);
@@ -291,9 +292,11 @@ describe.each(ENGINES)("guessing on %s", (engine) => {
           message: `Demasiadas solicitudes. Inténtelo de nuevo dentro de ${Math.ceil(retry / 60)} minutos.`,
         },
       });
+      // Another client's share of the same target is untouched.
+      expect((await sendResetCode(target, "198.51.101.2")).status).toBe(200);
       advance(retry * 1000);
-      expect((await sendEmailCode(target, "198.51.101.98")).status).toBe(200);
-      figures.push(`per target: ${C.perTarget} of ${C.perTarget + 2} mails sent`);
+      expect((await sendEmailCode(target, ip)).status).toBe(200);
+      figures.push(`per target and client: ${C.perTargetAddress} of ${C.perTargetAddress + 2} mails sent`);
     });
 
     it("code pumping per address: 10 codes an hour from one client; another client is unaffected", async () => {
@@ -349,6 +352,133 @@ describe.each(ENGINES)("guessing on %s", (engine) => {
       const [code] = smtp.to("newcomer@example.com");
       expect(code.subject).toBe("Votre code de vérification AquaPilot");
       expect(code.text).toMatch(/\b\d{6}\b/);
+    });
+  });
+
+  describeEndpoint(endpoints.resetPassword, "a stranger cannot lock the owner out; guessing stays bounded", () => {
+    const reset = (account: string, code: string, password: string, ip: string) =>
+      call(t, endpoints.resetPassword, {
+        query: { account, code, password, confirmPassword: password },
+        remoteAddress: ip,
+      });
+    /** The newest 6-digit code mailed to `email`. */
+    const mailedCode = (email: string) =>
+      smtp
+        .to(email)
+        .at(-1)!
+        .text.match(/\b(\d{6})\b/)![1];
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+    /** `n` wrong tries on `email`'s reset code from `ip`: their error messages. */
+    async function guess(email: string, code: string, ip: string, n: number): Promise<string[]> {
+      const messages: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const res = await reset(email, wrong(code), "stranger-pass-1", ip);
+        expect(res.status).toBe(400);
+        messages.push(res.body.error.message);
+      }
+      return messages;
+    }
+    const left = (n: number) => `Verification failed: wrong code. ${n} ${n === 1 ? "try" : "tries"} left.`;
+    const dead = "Too many wrong tries. Please request a new code.";
+
+    it("a stranger asking codes for the owner from several addresses does not use up the owner's: the owner's own request is served, from a new address too", async () => {
+      const email = "probed@example.com";
+      await user(email, "right-pass-1");
+      for (let i = 1; i <= C.perTargetAddress; i++) {
+        expect((await sendResetCode(email, `198.51.110.${i}`)).status).toBe(200);
+        advance(61_000);
+      }
+      const own = await sendResetCode(email, "203.0.113.70");
+      expect(own.status).toBe(200);
+      // Every code the stranger asked for went to the owner's own mailbox.
+      expect(smtp.to(email)).toHaveLength(C.perTargetAddress + 1);
+    });
+
+    it("the daily ceiling: 20 codes to one target from unknown addresses, then 429 for any new one; the owner's known address still gets a code", async () => {
+      const email = "ceiling@example.com";
+      await user(email, "right-pass-1");
+      const home = "192.0.2.40";
+      expect((await token(email, "right-pass-1", home)).statusCode).toBe(200);
+      const addresses = C.targetCeiling / C.perTargetAddress;
+      const statuses: number[] = [];
+      for (let a = 0; a < addresses; a++) {
+        for (let i = 0; i < C.perTargetAddress; i++) {
+          statuses.push((await sendResetCode(email, `198.51.111.${a}`)).status);
+          advance(61_000);
+        }
+      }
+      expect(statuses).toEqual(Array(C.targetCeiling).fill(200));
+      const over = await sendResetCode(email, "198.51.111.99");
+      expect(over.status).toBe(429);
+      expect(Number(over.headers["retry-after"])).toBeGreaterThan(C.targetCeilingWindowMs / 1000 - 25 * 61);
+      expect((await sendEmailCode(email, "203.0.113.71")).status).toBe(429);
+      expect(smtp.to(email)).toHaveLength(C.targetCeiling);
+      // The owner at home: served, and the code works.
+      expect((await sendResetCode(email, home)).status).toBe(200);
+      expect(smtp.to(email)).toHaveLength(C.targetCeiling + 1);
+      expect((await reset(email, mailedCode(email), "new-pass-1", home)).status).toBe(200);
+      figures.push(`ceiling: ${C.targetCeiling} codes a day from unknown addresses, the owner's home served after`);
+    });
+
+    it("a stranger's wrong guesses leave the owner's code alive: 5 tries per address, then refused unchecked", async () => {
+      const email = "guessed@example.com";
+      await user(email, "right-pass-1");
+      const owner = "203.0.113.72";
+      expect((await sendResetCode(email, owner)).status).toBe(200);
+      const code = mailedCode(email);
+      const stranger = "198.51.112.1";
+      expect(await guess(email, code, stranger, CODE_TRIES_PER_REQUESTER)).toEqual([
+        left(4),
+        left(3),
+        left(2),
+        left(1),
+        dead,
+      ]);
+      // The stranger's sixth try is refused even with the right code.
+      const sixth = await reset(email, code, "stranger-pass-1", stranger);
+      expect(sixth.status).toBe(400);
+      expect(sixth.body.error.message).toBe(dead);
+      // The owner's try is their own first: the code works.
+      expect((await reset(email, code, "new-pass-1", owner)).status).toBe(200);
+      expect((await token(email, "new-pass-1", owner)).statusCode).toBe(200);
+    });
+
+    it("the code dies for everyone after 15 wrong tries from all addresses together", async () => {
+      const email = "swarmed@example.com";
+      await user(email, "right-pass-1");
+      const owner = "203.0.113.73";
+      expect((await sendResetCode(email, owner)).status).toBe(200);
+      const code = mailedCode(email);
+      expect(await guess(email, code, "198.51.113.1", 5)).toEqual([left(4), left(3), left(2), left(1), dead]);
+      expect(await guess(email, code, "198.51.113.2", 5)).toEqual([left(4), left(3), left(2), left(1), dead]);
+      expect(await guess(email, code, "198.51.113.3", 4)).toEqual([left(4), left(3), left(2), left(1)]);
+      // The 15th wrong try, a fourth address's first, kills it: even the owner's right code is refused.
+      expect(await guess(email, code, "198.51.113.4", 1)).toEqual([dead]);
+      const late = await reset(email, code, "new-pass-1", owner);
+      expect(late.status).toBe(400);
+      expect(late.body.error.message).toBe(dead);
+      figures.push(
+        `code guessing: ${CODE_TRIES_PER_REQUESTER} tries per address, ${CODE_MAX_ATTEMPTS} per code; ${C.targetCeiling} codes a day from strangers`,
+      );
+    });
+
+    it("a stranger's burst of wrong passwords: the owner resets the password with the mailed code and signs in at once from any address", async () => {
+      const email = "burst-owner@example.com";
+      await user(email, "right-pass-1");
+      const attacker = "198.51.114.1";
+      for (let failure = 1; failure <= S.lockAfter; failure++) {
+        expect((await token(email, `wrong-${failure}`, attacker)).statusCode).toBe(400);
+        if (failure >= S.delayAfter && failure < S.lockAfter) advance(60_000);
+      }
+      const locked = await token(email, "right-pass-1", "203.0.113.74");
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().error_description).toMatch(/reset your password/);
+      expect((await sendResetCode(email, "203.0.113.75")).status).toBe(200);
+      expect((await reset(email, mailedCode(email), "new-pass-1", "203.0.113.75")).status).toBe(200);
+      // No wait: the new password works at once, from yet another address.
+      expect((await token(email, "new-pass-1", "203.0.113.76")).statusCode).toBe(200);
+      // The streak is over for the stranger too: a wrong password is a plain 400 again, not a 429.
+      expect((await token(email, "wrong-again", attacker)).statusCode).toBe(400);
     });
   });
 

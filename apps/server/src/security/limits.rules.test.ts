@@ -60,7 +60,8 @@ describe("scaleLimits: RATE_LIMIT_SCALE multiplies counts, never windows or dela
     });
     expect(s.codes).toEqual({
       ...DEFAULT_LIMITS.codes,
-      perTarget: 10,
+      perTargetAddress: 10,
+      targetCeiling: 40,
       perAddress: 20,
       globalEmail: 200,
       globalSms: 40,
@@ -72,7 +73,9 @@ describe("scaleLimits: RATE_LIMIT_SCALE multiplies counts, never windows or dela
   it("rounds to the nearest whole count and never goes below 1", () => {
     const half = scaleLimits(0.5);
     expect(half.signIn.delayAfter).toBe(3); // 2.5
-    expect(half.codes.perTarget).toBe(3); // 2.5
+    expect(half.codes.perTargetAddress).toBe(3); // 2.5
+    expect(half.codes.targetCeiling).toBe(10);
+    expect(half.codes.triesWindowMs).toBe(10 * MINUTE);
     expect(half.codes.globalSms).toBe(10);
     const tiny = scaleLimits(0.001);
     expect(tiny.signIn.perAddress).toBe(1);
@@ -121,25 +124,93 @@ describe("signInAccountKey", () => {
 describe("code sending, registration and share-code scans: counts per address, target and channel", () => {
   const limits: Limits = {
     ...DEFAULT_LIMITS,
-    codes: { ...DEFAULT_LIMITS.codes, perAddress: 3, perTarget: 2, globalEmail: 4, globalSms: 1 },
+    codes: {
+      ...DEFAULT_LIMITS.codes,
+      perAddress: 3,
+      perTargetAddress: 2,
+      targetCeiling: 3,
+      globalEmail: 4,
+      globalSms: 1,
+    },
     register: { perAddress: 2, windowMs: 10 * MINUTE },
     joinByCode: { perAddress: 1, windowMs: 90 * SECOND },
   };
 
-  it("a target gets perTarget codes per hour, however its address is written", async () => {
-    const guards = await guardsOn(limits);
-    await guards.codeSend(from("198.51.100.1"), "email", "a@example.com");
-    await guards.codeSend(from("198.51.100.2"), "email", " A@Example.com ");
-    await refusedFor(guards.codeSend(from("198.51.100.3"), "email", "a@example.com"), 3600);
-    await guards.codeSend(from("198.51.100.3"), "email", "b@example.com");
+  it("one address gets perTargetAddress codes per hour to a target, however it is written; another address has its own share", async () => {
+    const guards = await guardsOn({ ...limits, codes: { ...limits.codes, targetCeiling: 10 } });
+    const ip = from("198.51.100.1");
+    await guards.codeSend(ip, "email", "a@example.com");
+    vi.advanceTimersByTime(20 * MINUTE);
+    await guards.codeSend(ip, "email", " A@Example.com ");
+    await refusedFor(guards.codeSend(ip, "email", "a@example.com"), 2400);
+    await guards.codeSend(from("198.51.100.2"), "email", "a@example.com");
+    // The hour of the first address ends 40 minutes later.
+    vi.advanceTimersByTime(40 * MINUTE);
+    await guards.codeSend(ip, "email", "a@example.com");
   });
 
   it("targets that differ only in case share a count; lower-casing keeps ß and ss apart", async () => {
     const guards = await guardsOn(limits);
-    await guards.codeSend(from("198.51.100.1"), "email", "Straße@example.com");
-    await guards.codeSend(from("198.51.100.2"), "email", "straße@example.com");
-    await refusedFor(guards.codeSend(from("198.51.100.3"), "email", "STRAßE@example.com"), 3600);
+    const ip = from("198.51.100.1");
+    await guards.codeSend(ip, "email", "Straße@example.com");
+    await guards.codeSend(ip, "email", "straße@example.com");
+    await refusedFor(guards.codeSend(ip, "email", "STRAßE@example.com"), 3600);
+    // The refusal counted on the address: strasse@ is its third and last code this hour.
     await guards.codeSend(from("198.51.100.4"), "email", "strasse@example.com");
+  });
+
+  it("all addresses together get targetCeiling codes per day to a target; a refusal there is per target", async () => {
+    const guards = await guardsOn(limits);
+    await guards.codeSend(from("198.51.100.1"), "email", "c@example.com");
+    await guards.codeSend(from("198.51.100.2"), "email", "C@example.com");
+    vi.advanceTimersByTime(2 * 60 * MINUTE);
+    await guards.codeSend(from("198.51.100.2"), "email", "c@example.com", "someone-else");
+    await refusedFor(guards.codeSend(from("198.51.100.3"), "email", "c@example.com"), 22 * 3600);
+    await guards.codeSend(from("198.51.100.3"), "email", "d@example.com");
+    vi.advanceTimersByTime(22 * 60 * MINUTE);
+    await guards.codeSend(from("198.51.100.4"), "email", "c@example.com");
+  });
+
+  it("an address the target's account signed in from is neither held nor counted by the ceiling; its own share still holds", async () => {
+    const guards = await guardsOn({ ...limits, codes: { ...limits.codes, perAddress: 10, globalEmail: 100 } });
+    const home = from("192.0.2.30");
+    const ok = await guards.signIn.admit(home, { userId: "owner" });
+    if (!("count" in ok)) throw new Error("refused");
+    await guards.signIn.succeeded(home, ok);
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+      await guards.codeSend(from(ip), "email", "owner@example.com", "owner");
+    await refusedFor(guards.codeSend(from("198.51.100.4"), "email", "owner@example.com", "owner"), 24 * 3600);
+    await guards.codeSend(home, "email", "owner@example.com", "owner");
+    await guards.codeSend(home, "email", "owner@example.com", "owner");
+    await refusedFor(guards.codeSend(home, "email", "owner@example.com", "owner"), 3600);
+    // Known to "owner" only: for another account, or without one, the home address is held like any other.
+    await refusedFor(guards.codeSend(from("192.0.2.30"), "email", "owner@example.com", "other"), 3600);
+    await refusedFor(guards.codeSend(from("192.0.2.30"), "email", "owner@example.com", null), 3600);
+  });
+
+  it("the ceiling does not count codes of an owner's known address", async () => {
+    const guards = await guardsOn({ ...limits, codes: { ...limits.codes, perAddress: 10, globalEmail: 100 } });
+    const home = from("192.0.2.31");
+    const ok = await guards.signIn.admit(home, { userId: "owner" });
+    if (!("count" in ok)) throw new Error("refused");
+    await guards.signIn.succeeded(home, ok);
+    await guards.codeSend(home, "email", "owner@example.com", "owner");
+    await guards.codeSend(home, "sms", "owner@example.com", "owner");
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+      await guards.codeSend(from(ip), "email", "owner@example.com", "owner");
+    await refusedFor(guards.codeSend(from("198.51.100.5"), "email", "owner@example.com"), 24 * 3600);
+  });
+
+  it("a code requester's tries are counted per code and address, for triesWindowMs", async () => {
+    const guards = await guardsOn(DEFAULT_LIMITS);
+    const a = guards.codeRequester(from("198.51.100.1"));
+    expect(await a.tryCode("code-1")).toBe(1);
+    expect(await a.tryCode("code-1")).toBe(2);
+    expect(await a.tryCode("code-2")).toBe(1);
+    expect(await guards.codeRequester(from("198.51.100.2")).tryCode("code-1")).toBe(1);
+    expect(await guards.codeRequester(from("198.51.100.1")).tryCode("code-1")).toBe(3);
+    vi.advanceTimersByTime(10 * MINUTE);
+    expect(await a.tryCode("code-1")).toBe(1);
   });
 
   it("an address asks perAddress codes per hour; a refused request counts on no later limit", async () => {
@@ -153,6 +224,7 @@ describe("code sending, registration and share-code scans: counts per address, t
     // d@ was not counted by the refused request: two more sends to it from elsewhere pass.
     await guards.codeSend(from("198.51.100.10"), "email", "d@example.com");
     await guards.codeSend(from("198.51.100.11"), "email", "d@example.com");
+    await guards.codeSend(from("198.51.100.12"), "email", "d@example.com");
     // The address's hour ends 30 minutes later.
     vi.advanceTimersByTime(30 * MINUTE);
     await guards.codeSend(ip, "email", "e@example.com");
@@ -279,6 +351,55 @@ describe("sign-in guard", () => {
       reason: "delay",
       retryAfterSeconds: 2,
     });
+  });
+
+  it("forgiving an account (a password reset) ends its lockout and its delays at once, for that account only", async () => {
+    const guards = await guardsOn(DEFAULT_LIMITS);
+    await failTimes(guards, { userId: "owner" }, 11);
+    await failTimes(guards, { userId: "other" }, 10);
+    await guards.signIn.forgive(from("10.5.5.5"), "owner");
+    expect(await guards.signIn.admit(from("10.5.5.6"), { userId: "owner" })).toEqual(
+      expect.objectContaining({ count: 1 }),
+    );
+    expect(await guards.signIn.admit(from("10.5.5.6"), { userId: "other" })).toEqual({
+      reason: "lockout",
+      retryAfterSeconds: 900,
+    });
+    // That attempt started a new streak: its fifth failure on waits as from the first.
+    expect(await failTimes(guards, { userId: "owner" }, 5)).toEqual([0, 0, 0, 0, 2]);
+  });
+
+  it("forgiving at the delay threshold closes that count's delay too, so the next streak waits in full", async () => {
+    const guards = await guardsOn(DEFAULT_LIMITS);
+    await failTimes(guards, { userId: "owner" }, 5);
+    await guards.signIn.forgive(from("192.0.2.71"), "owner");
+    vi.advanceTimersByTime(SECOND);
+    await failTimes(guards, { userId: "owner" }, 5);
+    expect(await guards.signIn.admit(from("10.3.3.4"), { userId: "owner" })).toEqual({
+      reason: "delay",
+      retryAfterSeconds: 2,
+    });
+  });
+
+  it("forgiving an account without failures changes nothing", async () => {
+    const guards = await guardsOn(DEFAULT_LIMITS);
+    await guards.signIn.forgive(from("192.0.2.72"), "fresh");
+    expect(await failTimes(guards, { userId: "fresh" }, 6)).toEqual([0, 0, 0, 0, 0, 2]);
+  });
+
+  it("a known address is one the account signed in from within knownAddressWindowMs", async () => {
+    const guards = await guardsOn(DEFAULT_LIMITS);
+    const home = from("192.0.2.33");
+    expect(await guards.signIn.isKnownAddress(home, "owner")).toBe(false);
+    const ok = await guards.signIn.admit(home, { userId: "owner" });
+    if (!("count" in ok)) throw new Error("refused");
+    expect(await guards.signIn.isKnownAddress(home, "owner")).toBe(false);
+    await guards.signIn.succeeded(home, ok);
+    expect(await guards.signIn.isKnownAddress(home, "owner")).toBe(true);
+    expect(await guards.signIn.isKnownAddress(home, "other")).toBe(false);
+    expect(await guards.signIn.isKnownAddress(from("192.0.2.34"), "owner")).toBe(false);
+    vi.advanceTimersByTime(30 * 24 * 60 * MINUTE);
+    expect(await guards.signIn.isKnownAddress(home, "owner")).toBe(false);
   });
 
   it("a successful sign-in forgets the account's failures", async () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { CodeRequester } from "../auth/verification-codes.ts";
 import { AppError, ErrorCode } from "../http/errors.ts";
 import { type Counter, clientAddressKey, createCounter, retryAfterSeconds } from "../http/rate-limit.ts";
 
@@ -38,9 +39,19 @@ export const DEFAULT_LIMITS = {
     failureWindowMs: 24 * HOUR,
   },
   codes: {
-    /** Verification codes sent to one e-mail address or phone number, whatever the purpose … */
-    perTarget: 5,
+    /**
+     * Verification codes sent to one e-mail address or phone number at the request of one client address, whatever
+     * the purpose: a stranger's address uses up only its own share of the owner's codes …
+     */
+    perTargetAddress: 5,
     perTargetWindowMs: HOUR,
+    /**
+     * … and all addresses together may have at most this many codes sent to one target per day (mail and SMS
+     * bombing, code guessing), except an address the target's account signed in from within
+     * signIn.knownAddressWindowMs, which is not counted here: the owner at home still gets a code.
+     */
+    targetCeiling: 20,
+    targetCeilingWindowMs: 24 * HOUR,
     /** Code requests from one client address (any targets) … */
     perAddress: 10,
     perAddressWindowMs: HOUR,
@@ -48,6 +59,11 @@ export const DEFAULT_LIMITS = {
     globalEmail: 100,
     globalSms: 20,
     globalWindowMs: MINUTE,
+    /**
+     * How long a client address's tries on one code are remembered (auth/verification-codes.ts
+     * CODE_TRIES_PER_REQUESTER): a code's lifetime, CODE_TTL_SECONDS.
+     */
+    triesWindowMs: 10 * MINUTE,
   },
   /** Registrations (POST …/account/register, each trying a code) per client address. */
   register: { perAddress: 10, windowMs: HOUR },
@@ -64,7 +80,8 @@ const COUNT_FIELDS = new Set([
   "addressFailures",
   "delayAfter",
   "lockAfter",
-  "perTarget",
+  "perTargetAddress",
+  "targetCeiling",
   "globalEmail",
   "globalSms",
 ]);
@@ -121,6 +138,14 @@ export interface SignInGuard {
   failed(request: FastifyRequest, attempt: SignInAttempt): Promise<void>;
   /** Records a successful sign-in: the account's failures are forgotten and the address becomes known to it. */
   succeeded(request: FastifyRequest, attempt: SignInAttempt): Promise<void>;
+  /**
+   * Ends the failure streak of the account `userId` (its failures and delays are forgotten, as at a successful
+   * sign-in) after its owner proved control of the account otherwise: a password reset with an e-mailed or texted
+   * code. A stranger's burst of wrong passwords then locks the owner out only until they reset the password.
+   */
+  forgive(request: FastifyRequest, userId: string): Promise<void>;
+  /** Whether the client address of `request` signed in to the account `userId` within knownAddressWindowMs. */
+  isKnownAddress(request: FastifyRequest, userId: string): Promise<boolean>;
 }
 
 /** The abuse limits of the HTTP API, one set per app; see {@link createGuards}. */
@@ -129,12 +154,18 @@ export interface Guards {
   signIn: SignInGuard;
   /**
    * Counts one verification code about to be sent to `target` (normalised e-mail or +CC phone) by `channel`, per
-   * client address, per target and globally per channel, in that order (a request refused by one limit is not
-   * counted by the next).
+   * client address, per target and client address, per target across addresses (not counted for an address the
+   * account `userId`, the target's owner when it has one, signed in from recently) and globally per channel, in
+   * that order (a request refused by one limit is not counted by the next).
    * @throws AppError TooManyRequests (429, limits.retrySeconds / limits.retryMinutes with `seconds`, which the error
    *   handler also sends as Retry-After).
    */
-  codeSend(request: FastifyRequest, channel: "email" | "sms", target: string): Promise<void>;
+  codeSend(request: FastifyRequest, channel: "email" | "sms", target: string, userId?: string | null): Promise<void>;
+  /**
+   * The client address of `request` as a {@link CodeRequester}: its tries per code are counted in the rate-limit
+   * store for codes.triesWindowMs.
+   */
+  codeRequester(request: FastifyRequest): CodeRequester;
   /** Counts one registration attempt of the client address. @throws AppError TooManyRequests as {@link codeSend}. */
   register(request: FastifyRequest): Promise<void>;
   /** Counts one share-code scan or join of the client address. @throws AppError TooManyRequests as {@link codeSend}. */
@@ -199,6 +230,19 @@ export function createGuards(app: FastifyInstance, limits: Limits): Guards {
     return Math.max(0, wait - elapsed);
   }
 
+  async function isKnownAddress(request: FastifyRequest, userId: string): Promise<boolean> {
+    return (await knownAddresses.peek(request, `${userId}|${clientAddressKey(request)}`)).count > 0;
+  }
+
+  /** Forgets the failures of `accountKey`, whose streak reached `count`, and the gates of that streak. */
+  async function endStreak(request: FastifyRequest, accountKey: string, count: number): Promise<void> {
+    await failuresByAccount.reset(request, accountKey);
+    // The gates of this streak's counts go too (at most the last 100), so the next streak starts clean.
+    for (let n = count; n >= Math.max(s.delayAfter, count - 100); n--) {
+      await gates.reset(request, `${accountKey}#${n}`);
+    }
+  }
+
   const refusal = (reason: SignInRefusal["reason"], ms: number): SignInRefusal => ({
     reason,
     retryAfterSeconds: retryAfterSeconds(ms),
@@ -214,7 +258,7 @@ export function createGuards(app: FastifyInstance, limits: Limits): Guards {
 
       const accountKey = signInAccountKey(account);
       const userId = "userId" in account ? account.userId : null;
-      const known = userId !== null && (await knownAddresses.peek(request, `${userId}|${address}`)).count > 0;
+      const known = userId !== null && (await isKnownAddress(request, userId));
       const before = (await failuresByAccount.peek(request, accountKey)).count;
       const reason = before >= s.lockAfter && !known ? "lockout" : "delay";
       const wait = await waitFor(request, accountKey, before, known);
@@ -236,17 +280,22 @@ export function createGuards(app: FastifyInstance, limits: Limits): Guards {
     },
 
     async succeeded(request, attempt) {
-      await failuresByAccount.reset(request, attempt.accountKey);
-      // The gates of this streak's counts go too (at most the last 100), so the next streak starts clean.
-      for (let n = attempt.count; n >= Math.max(s.delayAfter, attempt.count - 100); n--) {
-        await gates.reset(request, `${attempt.accountKey}#${n}`);
-      }
+      await endStreak(request, attempt.accountKey, attempt.count);
       if (attempt.userId) await knownAddresses.hit(request, `${attempt.userId}|${attempt.address}`);
     },
+
+    async forgive(request, userId) {
+      const accountKey = signInAccountKey({ userId });
+      await endStreak(request, accountKey, (await failuresByAccount.peek(request, accountKey)).count);
+    },
+
+    isKnownAddress,
   };
 
   const codesByAddress = counter("code-address", c.perAddressWindowMs, bigCache);
-  const codesByTarget = counter("code-target", c.perTargetWindowMs, bigCache);
+  const codesByTargetAddress = counter("code-target-address", c.perTargetWindowMs, bigCache);
+  const codesByTarget = counter("code-target", c.targetCeilingWindowMs, bigCache);
+  const triesByCode = counter("code-tries", c.triesWindowMs, bigCache);
   const codesGlobal = counter("code-global", c.globalWindowMs);
   const registerByAddress = counter("register-address", limits.register.windowMs, bigCache);
   const joinByAddress = counter("join-address", limits.joinByCode.windowMs, bigCache);
@@ -260,10 +309,19 @@ export function createGuards(app: FastifyInstance, limits: Limits): Guards {
   return {
     limits,
     signIn,
-    async codeSend(request, channel, target) {
-      await enforce(request, codesByAddress, clientAddressKey(request), c.perAddress);
-      await enforce(request, codesByTarget, digest(target.trim().toLowerCase()), c.perTarget);
+    async codeSend(request, channel, target, userId) {
+      const address = clientAddressKey(request);
+      const targetKey = digest(target.trim().toLowerCase());
+      await enforce(request, codesByAddress, address, c.perAddress);
+      await enforce(request, codesByTargetAddress, `${targetKey}|${address}`, c.perTargetAddress);
+      if (!userId || !(await isKnownAddress(request, userId))) {
+        await enforce(request, codesByTarget, targetKey, c.targetCeiling);
+      }
       await enforce(request, codesGlobal, channel, channel === "email" ? c.globalEmail : c.globalSms);
+    },
+    codeRequester(request) {
+      const address = clientAddressKey(request);
+      return { tryCode: async (codeId) => (await triesByCode.hit(request, `${codeId}|${address}`)).count };
     },
     async register(request) {
       await enforce(request, registerByAddress, clientAddressKey(request), limits.register.perAddress);

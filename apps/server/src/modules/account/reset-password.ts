@@ -83,11 +83,20 @@ export interface ResetPasswordInput {
  * Sets a new password with a reset code (spec §5 "Find password"). The account is an e-mail (bindType 1, or any
  * account with "@") or a phone number (the registered country code is used when none is given). In one transaction:
  * the code is spent, the password hash replaced, the security stamp changed and every refresh token revoked; then
- * bus `user.revoked` ends the hub connections. An unknown account fails exactly like a wrong code.
+ * bus `user.revoked` ends the hub connections, and the account's sign-in failure streak ends (security/limits.ts
+ * `SignInGuard.forgive`): whoever locked the password sign-in with wrong passwords, the owner signs in with the new
+ * password at once, from any address. The code's tries are counted per client address of `request`
+ * (`Guards.codeRequester`), so a stranger's wrong tries leave the owner's code alive. An unknown account fails
+ * exactly like a wrong code.
  * @throws AppError Validation (account.passwordMismatch, member confirmPassword) before the code is tried;
  *   InvalidCode (wrong, expired, reused or dead code, or unknown account).
  */
-export async function resetPassword(ctx: CoreServices, input: ResetPasswordInput, lang: Language): Promise<void> {
+export async function resetPassword(
+  ctx: CoreServices,
+  request: FastifyRequest,
+  input: ResetPasswordInput,
+  lang: Language,
+): Promise<void> {
   if (input.password !== input.confirmPassword) {
     throw new AppError(ErrorCode.Validation, "account.passwordMismatch", {}, [
       { message: translate(lang, "account.passwordMismatch"), members: ["confirmPassword"] },
@@ -107,7 +116,7 @@ export async function resetPassword(ctx: CoreServices, input: ResetPasswordInput
     target = phoneTarget(phone, cc);
     user = found && found.country_code === cc ? found : undefined;
   }
-  const codeId = await ctx.codes.check("reset-password", target, input.code);
+  const codeId = await ctx.codes.check("reset-password", target, input.code, ctx.guards.codeRequester(request));
   // Only reachable by guessing the code of an account that does not exist: the same answer as a missing code.
   if (!user) throw new AppError(ErrorCode.InvalidCode, "account.codeNotFound");
   const userId = user.id;
@@ -118,4 +127,5 @@ export async function resetPassword(ctx: CoreServices, input: ResetPasswordInput
     await endSessions(trx, userId, ctx.now(), "password-reset");
   });
   ctx.bus.publish({ type: "user.revoked", userId });
+  await ctx.guards.signIn.forgive(request, userId);
 }

@@ -21,7 +21,7 @@ function accountRoutes(app: FastifyInstance, ctx: CoreServices): void {
   });
   registerOpenEndpoint(app, endpoints.register, async ({ query, lang, request }) => {
     await ctx.guards.register(request);
-    return registerUser(ctx, { ...query, language: lang });
+    return registerUser(ctx, { ...query, language: lang }, ctx.guards.codeRequester(request));
   });
   registerOpenEndpoint(app, endpoints.userBindTypeList, async () => userBindTypes());
 
@@ -34,8 +34,8 @@ function accountRoutes(app: FastifyInstance, ctx: CoreServices): void {
     await sendResetCodeByPhone(ctx, request, query.phoneNumber, query.countryCode, lang);
     return null;
   });
-  registerOpenEndpoint(app, endpoints.resetPassword, async ({ query, lang }) => {
-    await resetPassword(ctx, query, lang);
+  registerOpenEndpoint(app, endpoints.resetPassword, async ({ query, lang, request }) => {
+    await resetPassword(ctx, request, query, lang);
     return null;
   });
 }

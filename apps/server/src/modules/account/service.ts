@@ -3,7 +3,7 @@ import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.ts";
-import { CODE_TTL_SECONDS, type CodePurpose } from "../../auth/verification-codes.ts";
+import { CODE_TTL_SECONDS, type CodePurpose, type CodeRequester } from "../../auth/verification-codes.ts";
 import type { CoreServices } from "../../core-services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import type { Db } from "../../db/index.ts";
@@ -71,7 +71,9 @@ const NOTICE_TEXTS = {
  * Issues a code for `purpose` and `codeTarget` and sends it to `recipient` by e-mail or SMS, in the language of
  * `userId` or of the user owning `recipient`, else `lang` (the caller's Accept-Language). First the message is
  * counted against the code-sending limits of the caller's address, the recipient and the channel
- * (security/limits.ts). With `notice` the code is issued (same 60 s rule) but never sent: the notice goes instead, so
+ * (security/limits.ts); without `codeTarget`, `userId` is the account `recipient` belongs to, and an address it
+ * signed in from recently skips the recipient's daily ceiling (with `codeTarget`, the recipient is a new address of
+ * `userId`'s, not yet its own). With `notice` the code is issued (same 60 s rule) but never sent: the notice goes instead, so
  * the work and the answer are the same whether or not an account exists. A message that cannot be delivered
  * discards its code, so the user may ask again at once.
  * @throws AppError TooManyRequests (429, with Retry-After) over a limit or within 60 s of the last code for the
@@ -91,7 +93,12 @@ export async function sendVerificationCode(
     notice?: keyof typeof NOTICE_TEXTS;
   },
 ): Promise<void> {
-  await ctx.guards.codeSend(opts.request, opts.channel, opts.recipient);
+  await ctx.guards.codeSend(
+    opts.request,
+    opts.channel,
+    opts.recipient,
+    opts.codeTarget === undefined ? opts.userId : null,
+  );
   const { id, code } = await ctx.codes.issue(opts.purpose, opts.codeTarget ?? opts.recipient);
   try {
     await ctx.notifier.sendLocalized({
@@ -186,11 +193,17 @@ export function defaultUserName(email: string | null): string {
 /**
  * Registers a user by e-mail (bindType 1) or phone (bindType 2) with the code sent to that account (spec §5
  * Register). The service region is stored once and never changed. User name: `userName`, else {@link defaultUserName}.
- * Code use, duplicate check and insert happen in one transaction: a failure leaves no user and an unspent code.
+ * Code use, duplicate check and insert happen in one transaction: a failure leaves no user and an unspent code. The
+ * code's tries are counted per `requester` (the HTTP caller's address, `Guards.codeRequester`; without one the caller
+ * is the code's only requester, see CodeService.check).
  * @throws AppError Validation (account not an e-mail / phone, missing countryCode), InvalidCode, Conflict (409)
  *   when the e-mail, phone or user name is taken.
  */
-export async function registerUser(ctx: CoreServices, input: RegisterInput): Promise<{ id: string; userName: string }> {
+export async function registerUser(
+  ctx: CoreServices,
+  input: RegisterInput,
+  requester?: CodeRequester,
+): Promise<{ id: string; userName: string }> {
   const { db } = ctx;
   let email: string | null = null;
   let phoneNumber: string | null = null;
@@ -210,7 +223,7 @@ export async function registerUser(ctx: CoreServices, input: RegisterInput): Pro
   const userName = input.userName?.trim() || defaultUserName(email);
 
   // Checked outside the transaction so a wrong try is counted even though the registration fails.
-  const codeId = await ctx.codes.check("register", target, input.code);
+  const codeId = await ctx.codes.check("register", target, input.code, requester);
   const passwordHash = await hashPassword(input.password);
   const id = randomUUID();
   try {
