@@ -39,10 +39,10 @@ const modules: MutationModule[] = [
   {
     name: "server-codes",
     title:
-      "Verification codes (spec §5: 6 random digits, hashed, 10 min, one per minute, dead after 5 wrong tries) and Retry-After",
+      "Verification codes (spec §5: 6 random digits, hashed, 10 min, one per minute; 5 wrong tries per requester, dead after 15) and Retry-After",
     // The code rules of verification-codes.ts (its service's queries are plumbing, tested by the account suites) and
     // retryAfterSeconds of rate-limit.ts.
-    mutate: ["apps/server/src/auth/verification-codes.ts:41-90", "apps/server/src/http/rate-limit.ts:241-244"],
+    mutate: ["apps/server/src/auth/verification-codes.ts:67-124", "apps/server/src/http/rate-limit.ts:241-244"],
     tests: {
       root: "apps/server",
       include: ["src/auth/verification-codes.rules.test.ts"],
@@ -70,10 +70,10 @@ const modules: MutationModule[] = [
   {
     name: "server-limits",
     title:
-      "HTTP abuse limits and sign-in lockout (docs/security.md: per address, target, channel; 2^n delays, 15 min lockout)",
+      "HTTP abuse limits and sign-in lockout (docs/security.md: per address, target, channel; 2^n delays, 15 min lockout; owner escapes)",
     // scaleLimits, tooManyRequests, signInAccountKey and the guards built on the rate-limit plugin's counters; the
     // counters themselves (http/rate-limit.ts) are the plugin's plumbing, run for real (in memory) by the suite.
-    mutate: ["apps/server/src/security/limits.ts:62-275"],
+    mutate: ["apps/server/src/security/limits.ts:78-333"],
     tests: {
       root: "apps/server",
       include: ["src/security/limits.rules.test.ts"],
@@ -91,8 +91,8 @@ const modules: MutationModule[] = [
         "an unknown login would peek the known-address key `null|<address>`, which nothing writes (succeeded records only an existing account)",
       "limits.ts: attempt.userId → true":
         "succeeded is called only for an existing account (its password matched), whose attempt always has a userId",
-      "limits.ts: Math.max(s.delayAfter, attempt.count - 100) → Math.min(s.delayAfter, attempt.count - 100)":
-        "the extra gates reset are below delayAfter (never opened) or over 100 attempts old: each of those attempts waited at least knownAddressDelayMs (1 min), so they are past their window (at most lockoutMs, 15 min)",
+      "limits.ts: Math.max(s.delayAfter, count - 100) → Math.min(s.delayAfter, count - 100)":
+        "the extra gates reset (at a success or a forgiving) are below delayAfter (never opened) or over 100 attempts old: each of those attempts waited at least knownAddressDelayMs (1 min), so they are past their window (at most lockoutMs, 15 min)",
     },
   },
   {
