@@ -60,8 +60,8 @@ describe("endings are final and explained", () => {
       "the removal ends the member's access to the household while its hub is connected",
     );
     phone.expectErrors(
-      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\//,
-      "a call of the household's screens that crosses the removal is refused: the member is no longer in it",
+      /^Failed to load resource: the server responded with a status of 404 \(Not Found\) \(at [^ ]+\/api\//,
+      "a call of the household's screens that crosses the removal finds it absent: the member is no longer in it",
     );
     const membershipId = await join();
     await signInOnPage(page, system.url, member.email, member.password, "home-screen");

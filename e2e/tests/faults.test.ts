@@ -250,12 +250,12 @@ describe("faults in Chromium", () => {
     const stranger = await apiCall<TFault[]>(system.url, LIST, { token: strangerToken });
     expect(stranger.result).toEqual([]);
     const strangerOne = await apiCall(system.url, `${LIST}?deviceId=${otherId}`, { token: strangerToken });
-    expect(strangerOne.status).toBe(403);
+    expect(strangerOne.status).toBe(404);
     const strangerReopen = await apiCall(system.url, `${REOPEN}?deviceId=${otherId}`, {
       method: "POST",
       token: strangerToken,
     });
-    expect(strangerReopen.status).toBe(403);
+    expect(strangerReopen.status).toBe(404);
     expect(system.fleet.devices[1].valve.snapshot().closeReason).toBe(257);
 
     const member = await launchPhone("en-US");

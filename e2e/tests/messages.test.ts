@@ -334,8 +334,8 @@ describe("the message centre in Chromium", () => {
 
   it("a member removed by the administrator is told at once, in her language and by whom, and her Home drops the household", async () => {
     member.phone.expectErrors(
-      /^Failed to load resource: the server responded with a status of 403 \(Forbidden\) \(at [^ ]+\/api\//,
-      "a call of the household's screens that crosses the removal is refused: she is no longer in it",
+      /^Failed to load resource: the server responded with a status of 404 \(Not Found\) \(at [^ ]+\/api\//,
+      "a call of the household's screens that crosses the removal finds it absent: she is no longer in it",
     );
     // A fresh page of her phone, followed from its first hub-2 frame.
     await member.page.close();

@@ -104,10 +104,10 @@ describe("requireAccess: a household", () => {
     await refused(check("bob", { object: "family", role: "admin", id: "h1" }), 403, "family.notAdmin");
   });
 
-  it("a stranger is refused whatever the role (403 family.notMember)", async () => {
-    await refused(check("carol", { object: "family", role: "member", id: "h1" }), 403, "family.notMember");
-    await refused(check("carol", { object: "family", role: "admin", id: "h1" }), 403, "family.notMember");
-    await refused(check("alice", { object: "family", role: "member", id: "h9" }), 403, "family.notMember");
+  it("a stranger is refused whatever the role exactly as for an unknown household (404 family.notFound)", async () => {
+    await refused(check("carol", { object: "family", role: "member", id: "h1" }), 404, "family.notFound");
+    await refused(check("carol", { object: "family", role: "admin", id: "h1" }), 404, "family.notFound");
+    await refused(check("alice", { object: "family", role: "member", id: "h9" }), 404, "family.notFound");
   });
 
   it("asks the given membership reader with the caller and the household, not the database", async () => {
@@ -124,8 +124,8 @@ describe("requireAccess: a household", () => {
     expect(asked).toEqual([["carol", "h1"]]);
     await refused(
       check("alice", { object: "family", role: "member", id: "h1" }, async () => null),
-      403,
-      "family.notMember",
+      404,
+      "family.notFound",
     );
   });
 });
@@ -151,18 +151,24 @@ describe("requireAccess: a device, by id or by MAC", () => {
     await refused(check("alice", { object: "deviceMac", role: "member", id: "FFFFFFFFFFFF" }), 404, "device.notFound");
   });
 
-  it("a device bound to no household belongs to no one: 403 family.notMember", async () => {
-    await refused(check("alice", { object: "device", role: "member", id: "d2" }), 403, "family.notMember");
+  it("a device bound to no household belongs to no one: 404 device.notFound, by id and by MAC", async () => {
+    await refused(check("alice", { object: "device", role: "member", id: "d2" }), 404, "device.notFound");
+    await refused(check("alice", { object: "deviceMac", role: "member", id: "0A0B0C0D0E0F" }), 404, "device.notFound");
     // Even a reader that would admit anyone cannot grant it.
     await refused(
       check("alice", { object: "device", role: "member", id: "d2" }, async () => ({ isAdmin: true })),
-      403,
-      "family.notMember",
+      404,
+      "device.notFound",
     );
   });
 
-  it("a stranger is 403 family.notMember; a plain member asking as admin is 403 family.notAdmin", async () => {
-    await refused(check("carol", { object: "device", role: "member", id: "d1" }), 403, "family.notMember");
+  it("a stranger is 404 device.notFound as for an unknown device; a plain member asking as admin is 403", async () => {
+    await refused(check("carol", { object: "device", role: "member", id: "d1" }), 404, "device.notFound");
+    await refused(
+      check("carol", { object: "deviceMac", role: "admin", id: "a1:b2:c3:d4:e5:f6" }),
+      404,
+      "device.notFound",
+    );
     await refused(check("bob", { object: "deviceMac", role: "admin", id: "A1B2C3D4E5F6" }), 403, "family.notAdmin");
   });
 });
@@ -179,8 +185,8 @@ describe("requireAccess: a household member row", () => {
     });
   });
 
-  it("refuses a stranger and a plain member asking as admin; an unknown row is 404", async () => {
-    await refused(check("carol", { object: "familyMember", role: "member", id: "m1" }), 403, "family.notMember");
+  it("a stranger gets the unknown row's 404; a plain member asking as admin is 403", async () => {
+    await refused(check("carol", { object: "familyMember", role: "member", id: "m1" }), 404, "family.memberNotFound");
     await refused(check("bob", { object: "familyMember", role: "admin", id: "m2" }), 403, "family.notAdmin");
     await refused(check("alice", { object: "familyMember", role: "member", id: "m9" }), 404, "family.memberNotFound");
   });
@@ -196,17 +202,26 @@ describe("requireAccess: a device command", () => {
     });
   });
 
-  it("an unknown command is 404 deviceControl.commandNotFound; a command of a vanished device 404 device.notFound", async () => {
+  it("an unknown command and a command of a vanished device are 404 deviceControl.commandNotFound", async () => {
     await refused(
       check("alice", { object: "command", role: "member", id: "c9" }),
       404,
       "deviceControl.commandNotFound",
     );
-    await refused(check("alice", { object: "command", role: "member", id: "c2" }), 404, "device.notFound");
+    await refused(
+      check("alice", { object: "command", role: "member", id: "c2" }),
+      404,
+      "deviceControl.commandNotFound",
+    );
   });
 
-  it("a stranger may not see a household's command", async () => {
-    await refused(check("carol", { object: "command", role: "member", id: "c1" }), 403, "family.notMember");
+  it("a stranger's answer for a household's command is the unknown command's", async () => {
+    await refused(
+      check("carol", { object: "command", role: "member", id: "c1" }),
+      404,
+      "deviceControl.commandNotFound",
+    );
+    await refused(check("bob", { object: "command", role: "admin", id: "c1" }), 403, "family.notAdmin");
   });
 });
 

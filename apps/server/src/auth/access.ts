@@ -22,8 +22,14 @@ export type DeviceGrant = FamilyGrant & { deviceId: string; mac: string };
 /** One object-level check: the contract's {@link ObjectRule} without its reference, with the object's id. */
 export type AccessTarget = Pick<ObjectRule, "object" | "role"> & { id: string };
 
-/** The NotFound key of each object kind (literal types, so docs/errors.md lists each key this check throws). */
+/**
+ * The NotFound key of each object kind (literal types, so docs/errors.md lists each key this check throws). A caller
+ * with no part in an object gets its kind's key exactly as for an id nothing has (docs/security.md "No existence
+ * oracles"): a household, device, membership row or command of a household the caller is not in, like another user's
+ * own object, looks absent.
+ */
 const NOT_FOUND = {
+  family: "family.notFound",
   device: "device.notFound",
   deviceMac: "device.notFound",
   familyMember: "family.memberNotFound",
@@ -31,34 +37,41 @@ const NOT_FOUND = {
   shareCode: "family.shareNotFound",
   message: "message.notFound",
   afterSale: "afterSale.notFound",
-} as const satisfies Record<
-  "device" | "deviceMac" | "familyMember" | "command" | "shareCode" | "message" | "afterSale",
-  MessageKey
->;
+} as const satisfies Record<AccessTarget["object"], MessageKey>;
 
-/** The caller's membership of `familyId`. @throws AppError Forbidden (family.notMember) for a stranger. */
+/** A NotFound key of {@link NOT_FOUND}. */
+type HiddenKey = (typeof NOT_FOUND)[keyof typeof NOT_FOUND];
+
+/**
+ * The caller's membership of `familyId`. @throws AppError NotFound (`hidden`, the key of the object asked for) for a
+ * stranger, as for an unknown object; Forbidden (family.notAdmin) for a plain member when `role` is admin.
+ */
 async function membership(
   read: MembershipReader,
   userId: string,
   familyId: string,
   role: AccessRole,
+  hidden: HiddenKey,
 ): Promise<FamilyGrant> {
   const member = await read(userId, familyId);
-  if (!member) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  if (!member) throw new AppError(ErrorCode.NotFound, hidden);
   if (role === "admin" && !member.isAdmin) throw new AppError(ErrorCode.Forbidden, "family.notAdmin");
   return { familyId, isAdmin: member.isAdmin };
 }
 
-/** The household of a device (by id or MAC) and the caller's part in it. */
+/**
+ * The household of a device (by id or MAC) and the caller's part in it. A device that does not exist, is bound to no
+ * household, or is bound to one the caller is not in answers the same NotFound (`hidden`).
+ */
 async function deviceAccess(
   read: MembershipReader,
   userId: string,
   row: DeviceRef | undefined,
   role: AccessRole,
+  hidden: HiddenKey,
 ): Promise<DeviceGrant> {
-  if (!row) throw new AppError(ErrorCode.NotFound, "device.notFound");
-  if (row.family_id === null) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-  const grant = await membership(read, userId, row.family_id, role);
+  if (!row?.family_id) throw new AppError(ErrorCode.NotFound, hidden);
+  const grant = await membership(read, userId, row.family_id, role, hidden);
   return { ...grant, deviceId: row.id, mac: row.mac };
 }
 
@@ -78,10 +91,12 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * `createMembershipCache`), sparing every request that read; services re-checking inside a
  * transaction keep the default, so what they decide on is read under their lock. Objects (devices, members, commands,
  * own objects) are always read from `db`.
- * @throws AppError NotFound (device.notFound, family.memberNotFound, deviceControl.commandNotFound,
- *   family.shareNotFound, message.notFound, afterSale.notFound) for an unknown object or another user's own object;
- *   Forbidden (family.notMember) when the caller has no part in the household, or (family.notAdmin) when `role` is
- *   admin and the caller is a plain member.
+ * A caller with no part in the object (not a member of its household, a device bound to no household, another user's
+ * own object) is answered exactly as for an unknown id, so no id or MAC can be probed for existence; Forbidden is
+ * left for a member of the household whose role lacks the right (docs/security.md "No existence oracles").
+ * @throws AppError NotFound (family.notFound, device.notFound, family.memberNotFound, deviceControl.commandNotFound,
+ *   family.shareNotFound, message.notFound, afterSale.notFound: the object kind's key) for an unknown object or one
+ *   the caller has no part in; Forbidden (family.notAdmin) when `role` is admin and the caller is a plain member.
  */
 export async function requireAccess(
   db: Db,
@@ -109,24 +124,33 @@ export async function requireAccess(
 ): Promise<AccessGrant> {
   const read = readMembership;
   const { object, role, id } = target;
-  const missing = () => new AppError(ErrorCode.NotFound, NOT_FOUND[object as keyof typeof NOT_FOUND]);
+  const hidden = NOT_FOUND[object];
+  const missing = () => new AppError(ErrorCode.NotFound, hidden);
   const devices = () => db.selectFrom("devices").select(["id", "mac", "family_id"]);
   switch (object) {
     case "family":
-      return membership(read, userId, id, role);
+      return membership(read, userId, id, role, hidden);
     case "device":
-      return deviceAccess(read, userId, await devices().where("id", "=", id).executeTakeFirst(), role);
-    case "deviceMac":
-      return deviceAccess(read, userId, await devices().where("mac", "=", normaliseMac(id)).executeTakeFirst(), role);
+      return deviceAccess(read, userId, await devices().where("id", "=", id).executeTakeFirst(), role, hidden);
+    case "deviceMac": {
+      const row = await devices().where("mac", "=", normaliseMac(id)).executeTakeFirst();
+      return deviceAccess(read, userId, row, role, hidden);
+    }
     case "familyMember": {
       const row = await db.selectFrom("family_members").select("family_id").where("id", "=", id).executeTakeFirst();
       if (!row) throw missing();
-      return membership(read, userId, row.family_id, role);
+      return membership(read, userId, row.family_id, role, hidden);
     }
     case "command": {
       const row = await db.selectFrom("device_commands").select("device_id").where("id", "=", id).executeTakeFirst();
       if (!row) throw missing();
-      return deviceAccess(read, userId, await devices().where("id", "=", row.device_id).executeTakeFirst(), role);
+      return deviceAccess(
+        read,
+        userId,
+        await devices().where("id", "=", row.device_id).executeTakeFirst(),
+        role,
+        hidden,
+      );
     }
     case "shareCode":
     case "message":

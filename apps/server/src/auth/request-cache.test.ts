@@ -189,7 +189,7 @@ describe("the family device list and its checks, cached per process", () => {
     expect((await list(owner.token)).status).toBe(200); // another session of the same user is untouched
   });
 
-  it("a removed member is refused on the very next list (403 family.notMember)", async () => {
+  it("a removed member is refused on the very next list (404 family.notFound, as a stranger)", async () => {
     const member = await signUpUser(t.app);
     await joinWithShareCode(t.app, home, owner, member);
     expect((await list(member.token)).status).toBe(200);
@@ -199,8 +199,8 @@ describe("the family device list and its checks, cached per process", () => {
     if (!row) throw new Error("the member is not listed");
     expect((await call(t, endpoints.removeFamilyUser, { as: owner, params: { id: row.id } })).status).toBe(200);
     const next = await list(member.token);
-    expect(next.status).toBe(403);
-    expect(next.body.error.message).not.toBe("");
+    expect(next.status).toBe(404);
+    expect(next.body.error).toMatchObject({ code: "NotFound", message: "Household not found." });
     expect(next.text).not.toContain("Softener 1");
   });
 
@@ -213,8 +213,8 @@ describe("the family device list and its checks, cached per process", () => {
     expect((await call(t, endpoints.withdrawFromFamily, { as: member, query: { familyId: home.id } })).status).toBe(
       200,
     );
-    expect((await detail()).status).toBe(403);
-    expect((await list(member.token)).status).toBe(403);
+    expect((await detail()).status).toBe(404);
+    expect((await list(member.token)).status).toBe(404);
   });
 
   it("a device moved out of the household is refused to its members at once (devices are never cached)", async () => {
@@ -224,7 +224,7 @@ describe("the family device list and its checks, cached per process", () => {
     const detail = () => call(t, endpoints.getDeviceDetail, { as: member, query: { deviceId } });
     expect((await detail()).status).toBe(200);
     expect((await call(t, endpoints.deleteDevice, { as: owner, query: { deviceId } })).status).toBe(200);
-    expect((await detail()).status).toBe(403);
+    expect((await detail()).status).toBe(404);
     await t.db.updateTable("devices").set({ family_id: home.id }).where("id", "=", deviceId).execute();
     expect((await detail()).status).toBe(200);
   });
@@ -283,7 +283,7 @@ describe("cache lifetime and token expiry", () => {
       const list = () => call(t, endpoints.getFamilyDevices, { as: owner, query: { familyId: home.id } });
       expect((await list()).status).toBe(200);
       await t.db.deleteFrom("family_members").where("family_id", "=", home.id).execute();
-      await vi.waitFor(async () => expect((await list()).status).toBe(403), { timeout: 2000, interval: 50 });
+      await vi.waitFor(async () => expect((await list()).status).toBe(404), { timeout: 2000, interval: 50 });
     } finally {
       await t.close();
     }

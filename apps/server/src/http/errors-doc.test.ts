@@ -32,8 +32,8 @@ describe("docs/errors.md: the domain error codes in one table", () => {
 // - Validation 400: the input breaks a rule; the client must change the request.
 // - InvalidCode 400: a wrong, expired, used or revoked code or ticket is bad input too, not missing credentials.
 // - Unauthorized 401: no valid bearer token (spec §8 "HTTP 401: Login expired", the app goes to Login).
-// - Forbidden 403: signed in but the role or membership lacks the right (the authorization matrix's refusal).
-// - NotFound 404: the object is unknown or another user's (the matrix's "looks absent").
+// - Forbidden 403: signed in and in the household, but the role or a permission lacks the right.
+// - NotFound 404: the object is unknown or the caller has no part in it (the matrix's "looks absent").
 // - Conflict 409: the object's current state refuses the change.
 // - TooManyRequests 429: a rate limit, with Retry-After.
 // - DeviceOffline 409: the device's current state (offline) refuses the command, as in the authorization matrix.

@@ -14,8 +14,14 @@ export const DOMAIN_ERRORS: Readonly<Record<ErrorCode, { status: number; meaning
     meaning: "A verification code, share code, pairing code or ticket is wrong, expired, used up or revoked.",
   },
   Unauthorized: { status: 401, meaning: "No, an invalid or an expired bearer token (unAuthorizedRequest true)." },
-  Forbidden: { status: 403, meaning: "Signed in, but not allowed: not a member or not the administrator." },
-  NotFound: { status: 404, meaning: "Unknown object, or one that belongs to someone else (indistinguishable)." },
+  Forbidden: {
+    status: 403,
+    meaning: "Signed in, but not allowed: a member who is not the administrator, or a permission not held.",
+  },
+  NotFound: {
+    status: 404,
+    meaning: "Unknown object, or one the caller has no part in: another household's or user's (indistinguishable).",
+  },
   Conflict: { status: 409, meaning: "The object's current state refuses the change (taken, handled, in progress)." },
   TooManyRequests: { status: 429, meaning: "A rate limit; Retry-After says how many seconds to wait." },
   DeviceOffline: { status: 409, meaning: "The device must be online for this and is not." },

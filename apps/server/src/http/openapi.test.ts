@@ -105,12 +105,12 @@ const CHECKED_BY_SERVICE: Readonly<Record<string, string>> = {
 /**
  * The role an operation's object rule must name for the outcomes a row of the authorization table expects: `admin`
  * when a member is refused (403) but the administrator is not; `owner` when everyone but the owner finds the object
- * absent (404); `member` when a stranger is refused (403) and a member is not.
+ * absent (404); `member` when a stranger finds it absent (404) and a member does not.
  */
 function roleCalledFor(row: ExpectationRow): string {
   if (row.member === 403 && row.admin !== 403) return "admin";
   if (row.stranger === 404 && row.member === 404) return "owner";
-  if (row.stranger === 403 && row.member !== 403) return "member";
+  if (row.stranger === 404 && row.member !== 404) return "member";
   throw new Error(`${row.call}: no object rule gives these outcomes`);
 }
 

@@ -85,8 +85,8 @@ const MULTIPART = new Set(["uploadFile", "uploadAvatar"]);
 const ERROR_ANSWERS: Record<string, string> = {
   "400": "Invalid input, or a domain rule refused it (message in the caller's language)",
   "401": "No or an invalid bearer token (unAuthorizedRequest true)",
-  "403": "The caller may not touch this household or device, or lacks the permission",
-  "404": "Unknown object, or one that belongs to someone else",
+  "403": "The caller is in the household but not its administrator, or lacks the permission",
+  "404": "Unknown object, or one the caller has no part in (another household's or user's: the same answer)",
   "409": "Conflict with the current state (device offline, request handled, administrator leaving)",
   "413": "Body too large",
   "414": "URL too long",

@@ -81,11 +81,11 @@ describe("families, devices and access (spec §6)", () => {
       expect(list[1]).toMatchObject({ mac: "A1B2C3D4E502", sort: 1, online: true, station: 2 });
     });
 
-    it("refuses a stranger another family's devices (403, no data)", async () => {
+    it("refuses a stranger another family's devices as an unknown family (404, no data)", async () => {
       const res = await call(t, endpoints.getFamilyDevices, { as: stranger, query: { familyId } });
-      expect(res.status).toBe(403);
+      expect(res.status).toBe(404);
       const body = res.body;
-      expect(body).toMatchObject({ success: false, result: null, error: { code: "Forbidden" } });
+      expect(body).toMatchObject({ success: false, result: null, error: { code: "NotFound" } });
       expect(res.text).not.toContain("Kitchen");
       expect(res.text).not.toContain("A1B2C3D4E501");
     });
@@ -118,20 +118,21 @@ describe("families, devices and access (spec §6)", () => {
       expect(res.result).toMatchObject({ id: deviceIds[1], station: 2, commandId: null });
     });
 
-    it("query-device-info refuses a stranger (403) and an unknown device (404) without sending anything", async () => {
+    it("query-device-info refuses a stranger as an unknown device (404) without sending anything", async () => {
       const before = t.devices.calls.length;
       const denied = await call(t, endpoints.queryDeviceInfo, { as: stranger, query: { deviceId: deviceIds[0] } });
-      expect(denied.status).toBe(403);
+      expect(denied.status).toBe(404);
       expect(denied.text).not.toContain("Kitchen");
       const unknown = await call(t, endpoints.queryDeviceInfo, { as: owner, query: { deviceId: "nope" } });
       expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toEqual(denied.body.error);
       expect(t.devices.calls.length).toBe(before);
     });
 
     it("an unbound provisioned device is nobody's", async () => {
       const { id } = await provisionDevice(t.db, { mac: "A1B2C3D4E5FF", secret: "x", name: "Spare" });
       const res = await call(t, endpoints.queryDeviceInfo, { as: owner, query: { deviceId: id } });
-      expect(res.status).toBe(403);
+      expect(res.status).toBe(404);
     });
   });
 

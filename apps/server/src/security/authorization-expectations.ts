@@ -6,9 +6,11 @@
 //   transfer admin. Member: use household and devices; may leave a household, losing access to its devices."
 // - objects that belong to one user (their messages, their after-sales requests, the share codes they made; spec §1,
 //   §2 My tab "my shares", §3) are that user's alone.
-// - the status of a refusal is the server's uniform rule (spec §8 names only 401): anonymous → 401; a household or
-//   device the caller has no part in, or a right their role lacks → 403; another user's own object → 404 (it looks
-//   absent, nothing about it is revealed).
+// - the status of a refusal is the server's uniform rule (spec §8 names only 401): anonymous → 401; an object the
+//   caller has no part in — a household they are not in, its devices, members and commands, another user's own
+//   object — → 404, the very answer of an id nothing has (it looks absent: a stranger cannot learn that an id or MAC
+//   exists, docs/security.md "No existence oracles"); a right their role lacks in a household they are in → 403
+//   (they know the household already, so it reveals nothing).
 // - "ok" is a 2xx answer whose envelope says success with a result of the call's declared shape. A domain outcome that
 //   is not about access (the administrator leaving, a command to the fixture's device, which never reported and is
 //   offline) is written as its exact status and error code.
@@ -52,10 +54,10 @@ const FAULT = "/api/run-lucky/device/app/fault";
 const POST_SALE = "/api/run-lucky/device/app/post-sale";
 const MESSAGE = "/api/push-service/app/message";
 
-/** Household calls anyone in it may make (spec §6 Member: "use household and devices"). */
-const MEMBERS = { anonymous: 401, stranger: 403, member: "ok", admin: "ok" } as const;
-/** Household calls only its administrator may make (spec §6 Household Administrator). */
-const ADMINISTRATOR = { anonymous: 401, stranger: 403, member: 403, admin: "ok" } as const;
+/** Household calls anyone in it may make (spec §6 Member: "use household and devices"); to anyone else it is absent. */
+const MEMBERS = { anonymous: 401, stranger: 404, member: "ok", admin: "ok" } as const;
+/** Household calls only its administrator may make (spec §6 Household Administrator); absent to a stranger. */
+const ADMINISTRATOR = { anonymous: 401, stranger: 404, member: 403, admin: "ok" } as const;
 /** Objects of one user (the fixture's administrator): nobody else sees them. */
 const OWNER = { anonymous: 401, stranger: 404, member: 404, admin: "ok" } as const;
 

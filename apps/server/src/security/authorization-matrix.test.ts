@@ -49,7 +49,8 @@ vi.mock("../auth/policies.ts", async (importOriginal) => {
  * and every row names a call that exists, by its method and path.
  * - "ok": a 2xx answer whose ABP envelope says `success: true` with a result of the call's declared shape (the CSV
  *   export: 200 `text/csv`); a 500, or any refusal, fails.
- * - a refusal (401, 403, 404) carries no data: result null and none of the household's names in the body.
+ * - a refusal (401, 403, 404) carries no data: result null and none of the household's names in the body; a 404 says
+ *   NotFound and a 403 Forbidden (a stranger's 404 is the unknown id's: existence-oracles.test.ts compares the two).
  * - a named domain outcome (the administrator leaving answers 409 Conflict): that exact status and error code.
  * A sample missing for a new required field fails too (add it to SAMPLES).
  * Also here: a caller who holds every permission of spec §6 but one is refused (403) each call that permission gates,
@@ -384,6 +385,9 @@ describe("authorization matrix of every call that acts on an object (spec §6, f
         }
         expect(res.statusCode, where).toBe(expected);
         expect(res.json()).toMatchObject({ success: false, result: null, unAuthorizedRequest: expected === 401 });
+        if (expected !== 401) {
+          expect(res.json().error.code, where).toBe(expected === 404 ? "NotFound" : "Forbidden");
+        }
         const secrets = [fx.familyName, fx.deviceName, userNames.member!, userNames.admin!];
         for (const s of secrets) expect(res.body).not.toContain(s);
       });

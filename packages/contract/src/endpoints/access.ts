@@ -40,9 +40,10 @@ export type AccessRef = `query.${string}` | `params.${string}` | `body.${string}
 
 /**
  * An object-level rule: the call touches the `object` whose id is at `in`, and the caller must hold `role` on it.
- * Outcomes, the same on every endpoint: an unknown object answers 404; a device or household the caller has no part
- * in answers 403 (nothing about it revealed); an object owned by someone else answers 404 (it looks absent);
- * `optional`: the rule applies only when the field is present.
+ * Outcomes, the same on every endpoint: an unknown object answers 404; an object the caller has no part in (a
+ * household they are not in, its devices, members and commands, another user's own object) answers exactly the same
+ * 404, so it looks absent; a member whose role lacks the right (`admin`) answers 403; `optional`: the rule applies
+ * only when the field is present.
  */
 export interface ObjectRule {
   object: AccessObject;

@@ -350,8 +350,8 @@ describeEndpoint(endpoints.bindDevice, "with a pairing code from activation, ove
     for (let i = 0; i < BIND_LIMITS.perUser + 2; i++) {
       statuses.push((await bind(outsider, { familyId: homeId, code: `${MAC}:wrong-${i}` })).status);
     }
-    // Not the administrator (403) until the limit refuses before looking at the request.
-    expect(statuses).toEqual([...Array(BIND_LIMITS.perUser).fill(403), 429, 429]);
+    // Not in the household, which looks absent to them (404), until the limit refuses before looking at the request.
+    expect(statuses).toEqual([...Array(BIND_LIMITS.perUser).fill(404), 429, 429]);
     const limited = await bind(outsider, { familyId: homeId, code: `${MAC}:${SECRET}` });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ success: false, __abp: true, error: { code: "TooManyRequests" } });

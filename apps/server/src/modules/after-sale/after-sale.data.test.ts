@@ -96,7 +96,8 @@ describe.each(ENGINES)("after-sales data layer on %s", (engine) => {
     const a2 = await createAfterSale(deps(), users.ann, input(deviceId, "Second request"));
     const b1 = await createAfterSale(deps(), users.bob, input(deviceId, "Bob's request"));
     await expect(createAfterSale(deps(), users.eve, input(deviceId, "Eve's attempt"))).rejects.toMatchObject({
-      messageKey: "family.notMember",
+      status: 404,
+      messageKey: "device.notFound",
     });
 
     const ann = await listAfterSales(tdb.db, users.ann, { skipCount: 0, maxResultCount: 1 });

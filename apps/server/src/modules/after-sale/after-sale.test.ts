@@ -83,10 +83,11 @@ describe("after-sales requests over HTTP (spec §7)", () => {
 
     it("refuses a device outside the caller's households and photos the caller did not upload", async () => {
       const stranger = await create("stranger", { deviceId, description: "Not my softener at all." }, "es");
-      expect(stranger.status).toBe(403);
-      expect(stranger.body.error.message).toBe("No es miembro de este hogar.");
-      const unknown = await create("owner", { deviceId: "no-such-device", description: "Unknown device here." });
+      expect(stranger.status).toBe(404);
+      expect(stranger.body.error.message).toBe("Dispositivo no encontrado.");
+      const unknown = await create("owner", { deviceId: "no-such-device", description: "Unknown device here." }, "es");
       expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toEqual(stranger.body.error);
       const theirs = await storeUpload(t.db, t.config.DATA_DIR, ids.stranger, PNG, "png", new Date(clock.ms));
       const foreign = await create("owner", {
         deviceId,

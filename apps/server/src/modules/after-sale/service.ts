@@ -77,7 +77,7 @@ async function ownRow(db: Kysely<Database>, userId: string, id: string, lock: bo
  * in one transaction: checks the device, that every photo is the caller's own upload, copies the device's name and
  * household (so the request survives the device's or household's deletion) and, when `attachDiagnostics` is true
  * (the owner's consent), freezes a diagnostics snapshot ({@link collectDiagnostics}). Answers the stored request.
- * @throws AppError NotFound (device.notFound), Forbidden (family.notMember: device not in a household of the caller),
+ * @throws AppError NotFound (device.notFound: unknown, or not in a household of the caller — the same answer),
  *   Validation (files.notOwned: a photo that is not the caller's upload).
  */
 export async function createAfterSale(
@@ -170,8 +170,7 @@ export async function getAfterSale(db: Db, userId: string, id: string): Promise<
  * the attached snapshot. The device stays. Safe against the service team handling it meanwhile: the write only
  * applies to an unhandled row.
  * @throws AppError NotFound (afterSale.notFound), Conflict (afterSale.handled), Validation (files.notOwned),
- *   NotFound (device.notFound) / Forbidden (family.notMember) when diagnostics are asked for a device the caller no
- *   longer reaches.
+ *   NotFound (device.notFound) when diagnostics are asked for a device the caller no longer reaches.
  */
 export async function updateAfterSale(
   deps: AfterSaleDeps,

@@ -100,7 +100,7 @@ export async function getDeviceInfo(db: Db, deviceId: string, commandId: string 
  * Asks the device to report now and answers what is known (spec §7 device-control/query-device-info). The fresh
  * report arrives later on hub 1. An offline device is not an error here: the last known state comes back with
  * `commandId` null.
- * @throws AppError NotFound / Forbidden when the caller may not use the device.
+ * @throws AppError NotFound (device.notFound) when the caller may not use the device, as for an unknown one.
  */
 export async function queryDeviceInfo(ctx: CoreServices, userId: string, deviceId: string): Promise<TDeviceInfo> {
   let commandId: string | null = null;
@@ -343,7 +343,7 @@ export async function startOta(
  * get-command-status (extension): a stored command and its outcome; a command still pending after 10 s is
  * reported failed with "Device offline"; one acknowledged but not yet shown in a state report is pending, and failed
  * with "not-applied" after {@link COMMAND_APPLY_TIMEOUT_MS}.
- * @throws AppError NotFound (deviceControl.commandNotFound) / Forbidden for commands of other families' devices.
+ * @throws AppError NotFound (deviceControl.commandNotFound), also for commands of other families' devices.
  */
 export async function getCommandStatus(ctx: CoreServices, commandId: string, lang: Language): Promise<TCommandRecord> {
   const row = await ctx.db.selectFrom("device_commands").selectAll().where("id", "=", commandId).executeTakeFirst();

@@ -17,7 +17,7 @@ export async function findDeviceModel(db: Db, deviceModel: string | null): Promi
 
 /**
  * The model of the device with MAC `mac` (any spelling), for a caller who may use that device (spec §6).
- * @throws AppError NotFound (device.notFound) for an unknown MAC; Forbidden (family.notMember) for a stranger.
+ * @throws AppError NotFound (device.notFound) for an unknown MAC (a stranger gets the same from the route's rule).
  */
 export async function deviceModelByMac(db: Db, mac: string): Promise<TDeviceModel | null> {
   const device = await db

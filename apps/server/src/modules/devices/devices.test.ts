@@ -67,7 +67,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
         as: stranger,
         body: { familyId: homeId, code: "02AA00000001:secret-a" },
       });
-      expect(byStranger.status).toBe(403);
+      expect(byStranger.status).toBe(404);
 
       const ok = await call(t.app, endpoints.bindDevice, {
         as: owner,
@@ -119,7 +119,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       expect(moved.status).toBe(200);
       expect(moved.result).toMatchObject({ id: ids.a, familyId: cabinId, sort: 0 });
       expect((await call(t.app, endpoints.getDeviceDetail, { as: owner, query: { deviceId: ids.a } })).status).toBe(
-        403,
+        404,
       );
       // Back home for the next tests.
       const back = await call(t.app, endpoints.bindDevice, {
@@ -131,7 +131,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
   });
 
   describeEndpoint(endpoints.getDeviceWithData, () => {
-    it("shows a device with state, settings and model; renames and changes its image; strangers get 403/404", async () => {
+    it("shows a device with state, settings and model; renames and changes its image; strangers get 404", async () => {
       const detail = await call(t.app, endpoints.getDeviceWithData, { as: member, query: { deviceId: ids.b } });
       expect(detail.status).toBe(200);
       expect(detail.result).toMatchObject({
@@ -145,7 +145,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       expect(same.result).toEqual(detail.result);
       expect(
         (await call(t.app, endpoints.getDeviceWithData, { as: stranger, query: { deviceId: ids.b } })).status,
-      ).toBe(403);
+      ).toBe(404);
       expect((await call(t.app, endpoints.getDeviceWithData, { as: owner, query: { deviceId: "nope" } })).status).toBe(
         404,
       );
@@ -164,7 +164,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       expect(
         (await call(t.app, endpoints.updateDeviceName, { as: stranger, query: { deviceId: ids.b, name: "Mine" } }))
           .status,
-      ).toBe(403);
+      ).toBe(404);
 
       const image = await call(t.app, endpoints.updateDeviceImage, {
         as: owner,
@@ -205,7 +205,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
     expect(mainByMac.result).toBe("/device-images/aq-s25.svg");
     expect(
       (await call(t.app, endpoints.getImagesByDeviceMac, { as: stranger, query: { mac: "02AA00000002" } })).status,
-    ).toBe(403);
+    ).toBe(404);
     expect(
       (await call(t.app, endpoints.getImagesByDeviceMac, { as: stranger, query: { mac: "02AA000000FF" } })).status,
     ).toBe(404);
@@ -242,7 +242,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
             body: { familyId: homeId, deviceIds: [ids.b, ids.a] },
           })
         ).status,
-      ).toBe(403);
+      ).toBe(404);
     });
   });
 
@@ -256,7 +256,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       });
       expect(page2.result.items[0].id).toBe(ids.a);
       expect((await call(t.app, endpoints.getDeviceList, { as: stranger, query: { familyId: homeId } })).status).toBe(
-        403,
+        404,
       );
       expect((await call(t.app, endpoints.getDeviceList, { as: stranger })).result).toEqual({
         items: [],
@@ -284,7 +284,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       expect(s15.sources.length).toBeGreaterThan(0);
       expect(
         (await call(t.app, endpoints.getDeviceModelSetting, { as: stranger, query: { deviceId: ids.b } })).status,
-      ).toBe(403);
+      ).toBe(404);
       expect((await call(t.app, endpoints.getDeviceModelSetting, { as: member })).status).toBe(400);
     });
   });
@@ -324,7 +324,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
     it("unbinds a device (administrator only); it stays provisioned and can be bound again", async () => {
       expect((await call(t.app, endpoints.deleteDevice, { as: member, query: { deviceId: ids.b } })).status).toBe(403);
       expect((await call(t.app, endpoints.deleteDevice, { as: stranger, query: { deviceId: ids.b } })).status).toBe(
-        403,
+        404,
       );
       const res = await call(t.app, endpoints.deleteDevice, { as: owner, query: { deviceId: ids.b } });
       expect(res.status).toBe(200);
@@ -333,7 +333,7 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       expect(row.family_id).toBeNull();
       expect(row.secret_hash).not.toBe("");
       expect((await call(t.app, endpoints.getDeviceWithData, { as: owner, query: { deviceId: ids.b } })).status).toBe(
-        403,
+        404,
       );
       const rebound = await call(t.app, endpoints.bindDevice, {
         as: stranger,

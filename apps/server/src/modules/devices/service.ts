@@ -206,7 +206,7 @@ export async function bindDevice(
 /**
  * A device with its live state, last reported settings and model (spec §7 device/get-device-with--data and
  * family-device/get-device-detail). Units: L, L/min, s.
- * @throws AppError NotFound (unknown device) or Forbidden (the caller is not a member of its household).
+ * @throws AppError NotFound (unknown device; the route answers the same to a caller outside its household).
  */
 export async function getDeviceWithData(db: Db, deviceId: string): Promise<TDeviceWithData> {
   const row = await readDeviceRow(db, deviceId);

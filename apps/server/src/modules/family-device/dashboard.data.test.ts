@@ -216,11 +216,13 @@ describe.each(ENGINES)(`${nameOf(endpoints.getFamilyDashboard)} (Home dashboard)
     expect(after).toBe(before);
   });
 
-  it("refuses a caller who is not a member, in the caller's language", async () => {
+  it("refuses a caller who is not a member as for an unknown household, in the caller's language", async () => {
     const res = await dashboard({ auth: stranger, lang: "fr" });
-    expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: "Forbidden", message: "Vous n'êtes pas membre de ce foyer." });
-    expect((await dashboard({ auth: stranger, familyId: randomUUID() })).status).toBe(403);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: "NotFound", message: "Foyer introuvable." });
+    const unknown = await dashboard({ auth: stranger, familyId: randomUUID(), lang: "fr" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toEqual(res.body.error);
   });
 
   it("without a known regeneration, the day override counts from the first report (the latest it can come)", async () => {

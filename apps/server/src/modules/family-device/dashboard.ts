@@ -144,7 +144,7 @@ export function dashboardBadges(
  *   in `zone` (the phone sets it, spec §4 time sync);
  * - the badges ({@link dashboardBadges}; the firmware state as query-ota-version answers it).
  * The household total is the sum of the devices' water used today.
- * @throws AppError Forbidden (family.notMember) when `userId` is not a member (or the family does not exist).
+ * Checks no caller: the route's object rule refuses a stranger (404 family.notFound, as for an unknown family).
  */
 export async function readFamilyDashboard(
   ctx: CoreServices,

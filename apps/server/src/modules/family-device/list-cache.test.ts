@@ -175,7 +175,7 @@ describe("the family device list over HTTP answers the cached list as a fresh on
     await list(cached);
     const stranger = await signUpOwner(cached.app, "stranger-lists@dev.test");
     const refused = await call(cached.app, endpoints.getFamilyDevices, { as: stranger, query: { familyId } });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(404);
     expect(refused.text).not.toContain("Kitchen");
   });
 });

@@ -38,7 +38,7 @@ const compiledByDb = new WeakMap<Db, CompiledQuery<FamilyDeviceRow>>();
 /**
  * The devices of a family in sort order, with their live state (online, station, last report) from device_state
  * (spec §7 family-device/get-list-by-family-id; spec §3 Device).
- * @throws AppError Forbidden when `userId` is not a member of the family.
+ * Checks no caller: the route's object rule refuses a stranger (404 family.notFound, as for an unknown family).
  */
 export async function listFamilyDevices(db: Db, familyId: string): Promise<TFamilyDevice[]> {
   return (await familyDeviceRows(db, familyId)).map(toFamilyDevice);
@@ -49,8 +49,8 @@ export async function listFamilyDevices(db: Db, familyId: string): Promise<TFami
  * household): `deviceIds` must list every device of the family exactly once; sort becomes the index. Any member
  * may reorder. One transaction; then publishes `family.devices-changed` (the order is not live state, so hubs send
  * nothing; the processes' cached lists of the household drop it, list-cache.ts).
- * @throws AppError Forbidden (not a member); Validation (device.sortMismatch, members ["deviceIds"]) when the list
- *   misses a device, repeats one or names a device of another household — nothing changes then.
+ * @throws AppError NotFound (family.notFound: no such family, or the caller is not a member); Validation
+ *   (device.sortMismatch, members ["deviceIds"]) when the list misses a device, repeats one or names a device of another household — nothing changes then.
  */
 export async function updateDeviceSort(
   deps: { db: Db; bus: Bus },
@@ -60,7 +60,7 @@ export async function updateDeviceSort(
 ): Promise<TFamilyDevice[]> {
   const { db, bus } = deps;
   await db.transaction().execute(async (trx) => {
-    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.NotFound, "family.notFound");
     await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
     const current = await trx.selectFrom("devices").select("id").where("family_id", "=", familyId).execute();
     const ids = new Set(current.map((d) => d.id));

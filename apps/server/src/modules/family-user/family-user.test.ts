@@ -124,7 +124,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     expect(events).toEqual([{ type: "family.members-changed", familyId }]);
     await expect(
       requireAccess(tdb.db, memberIds[0], { object: "family", role: "member", id: familyId }),
-    ).rejects.toMatchObject({ status: 403 });
+    ).rejects.toMatchObject({ status: 404, messageKey: "family.notFound" });
     // Leaving by oneself writes no notice; being removed does (below).
     expect(await removalNotices(memberIds[0])).toHaveLength(0);
   });
@@ -249,7 +249,7 @@ describe.each(ENGINES)("households on %s (spec §6)", (engine) => {
     });
     await expect(
       requireAccess(tdb.db, guest, { object: "family", role: "member", id: familyId }),
-    ).rejects.toMatchObject({ status: 403 });
+    ).rejects.toMatchObject({ status: 404, messageKey: "family.notFound" });
 
     events.length = 0;
     const joined = await shares.analyse(guest, share.code, false);

@@ -8,7 +8,7 @@ import { noticeAdministratorTransferred, noticeMemberRemoved } from "../message/
 /**
  * The members of a family (spec §7 family-user/get-list-by-family-id; any member may read): administrator first,
  * then by join time, with user name, display name and avatar. No e-mail or phone number is shown to other members.
- * @throws AppError Forbidden (family.notMember).
+ * Checks no caller: the route's object rule refuses a stranger (404 family.notFound, as for an unknown family).
  */
 export async function listFamilyUsers(deps: FamilyDeps, familyId: string): Promise<TFamilyUser[]> {
   const rows = await deps.db
@@ -83,8 +83,9 @@ export function requireOneAdministratorSwapped(
  * with the row; `family.members-changed` makes the hubs stop delivering its device events. The removed user is told
  * by a message ("household-removed", in their language) written in the same transaction; the caller publishes it
  * (or the message worker does within seconds).
- * @throws AppError NotFound (family.memberNotFound) for an unknown member id; Forbidden (family.notMember /
- *   family.notAdmin) when the caller is not that family's administrator; Validation (family.cannotRemoveSelf).
+ * @throws AppError NotFound (family.memberNotFound) for an unknown member id or one of a household the caller is
+ *   not in (the same answer, docs/security.md "No existence oracles"); Forbidden (family.notAdmin) for a plain member
+ *   of that household; Validation (family.cannotRemoveSelf).
  */
 export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyUserId: string): Promise<void> {
   const target = await deps.db
@@ -95,8 +96,8 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
   if (!target) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
   const familyId = target.family_id;
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
-    await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.NotFound, "family.memberNotFound");
+    await requireAccess(trx, userId, { object: "familyMember", role: "admin", id: familyUserId });
     const row = await trx
       .selectFrom("family_members")
       .select(["user_id", "is_admin"])
@@ -123,8 +124,8 @@ export async function removeFamilyUser(deps: FamilyDeps, userId: string, familyU
  * member, then the caller's flag is cleared before the target's is set (the partial unique index
  * family_members_one_admin refuses two administrators), and each update must touch exactly one row — so however
  * transfers, removals and leaves interleave, the family ends with exactly one administrator.
- * @throws AppError Validation (family.transferTargetRequired / family.transferToSelf); Forbidden
- *   (family.notMember / family.notAdmin); NotFound (family.memberNotFound).
+ * @throws AppError Validation (family.transferTargetRequired / family.transferToSelf); NotFound (family.notFound:
+ *   no such family, or the caller is not a member); Forbidden (family.notAdmin); NotFound (family.memberNotFound).
  */
 export async function transferAdministrator(
   deps: FamilyDeps,
@@ -134,7 +135,7 @@ export async function transferAdministrator(
   const { familyId } = input;
   requireTransferTarget(input);
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.NotFound, "family.notFound");
     await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     let query = trx.selectFrom("family_members").select(["id", "user_id"]).where("family_id", "=", familyId);
     if (input.familyUserId) query = query.where("id", "=", input.familyUserId);

@@ -24,7 +24,7 @@ export const SHARE_KEY_FILE = "family-share-key";
 export interface ShareCodes {
   /**
    * The administrator's code for `familyId`: their newest live one while it has SHARE_CODE_REUSE_MIN_SECONDS (share-code-token.ts)
-   * left, else (or with `refresh`) a new one. @throws AppError Forbidden (family.notMember / notAdmin).
+   * left, else (or with `refresh`) a new one. @throws AppError NotFound (family.notFound) / Forbidden (family.notAdmin).
    */
   create(userId: string, familyId: string, refresh?: boolean): Promise<TShareCode>;
   /**

@@ -96,7 +96,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
         query: { code: share.code, preview: "true" },
       });
       expect(preview.result).toMatchObject({ familyName: "Flat", joined: false, deviceCount: 1 });
-      expect((await call(t.app, endpoints.getFamilyDevices, { as: guest, query: { familyId } })).status).toBe(403);
+      expect((await call(t.app, endpoints.getFamilyDevices, { as: guest, query: { familyId } })).status).toBe(404);
 
       const joined = await call(t.app, endpoints.analysisCode, { as: guest, query: { code: share.code } });
       expect(joined.result).toMatchObject({ familyId, joined: true, memberCount: 2 });
@@ -153,7 +153,7 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
 
       expect((await call(t.app, endpoints.withdrawFromFamily, { as: owner, query: { familyId } })).status).toBe(200);
       const gone = await call(t.app, endpoints.getFamilyDevices, { as: owner, query: { familyId } });
-      expect(gone.status).toBe(403);
+      expect(gone.status).toBe(404);
       expect(gone.text).not.toContain("Kitchen");
     });
   });
@@ -169,9 +169,9 @@ describe("households over HTTP (spec §5, §6, §7)", () => {
       expect((await call(t.app, endpoints.removeFamilyUser, { as: guest, params: { id: member.id } })).status).toBe(
         200,
       );
-      expect((await call(t.app, endpoints.getFamily, { as: owner, params: { id: familyId } })).status).toBe(403);
+      expect((await call(t.app, endpoints.getFamily, { as: owner, params: { id: familyId } })).status).toBe(404);
       const devices = await call(t.app, endpoints.getFamilyDevices, { as: owner, query: { familyId } });
-      expect(devices.status).toBe(403);
+      expect(devices.status).toBe(404);
       expect(devices.text).not.toContain("Kitchen");
 
       expect((await call(t.app, endpoints.deleteFamily, { as: guest, params: { id: familyId } })).status).toBe(200);

@@ -134,12 +134,12 @@ export async function listFamilies(
 
 /**
  * One family as `userId` sees it (spec §7 GET family/{id}).
- * @throws AppError Forbidden (family.notMember) when the caller is not a member — also when the family does not
- *   exist, so a stranger learns nothing.
+ * @throws AppError NotFound (family.notFound) when the family does not exist or the caller is not a member: the same
+ *   answer, so a stranger learns nothing (docs/security.md "No existence oracles").
  */
 export async function getFamily(db: Db, userId: string, familyId: string, lang?: Language): Promise<TFamily> {
   const row = await familyRows(db, userId).where("f.id", "=", familyId).executeTakeFirst();
-  if (!row) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+  if (!row) throw new AppError(ErrorCode.NotFound, "family.notFound");
   return toFamily(row, lang);
 }
 
@@ -214,11 +214,12 @@ export async function createFamily(deps: FamilyDeps, userId: string, input: TFam
  * its share codes and members removed, the family row deleted — one transaction, under the family lock, with the
  * administrator re-checked inside it. The other members are told by a message ("household-deleted") written in the
  * same transaction. Publishes `family.members-changed` so the hubs stop delivering its devices.
- * @throws AppError Forbidden (family.notMember / family.notAdmin).
+ * @throws AppError NotFound (family.notFound: no such family, or the caller is not a member); Forbidden
+ *   (family.notAdmin).
  */
 export async function deleteFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.NotFound, "family.notFound");
     await requireAccess(trx, userId, { object: "family", role: "admin", id: familyId });
     await noticeFamilyDeleted(trx, familyId, userId, deps.now().toISOString());
     await trx.updateTable("devices").set({ family_id: null, sort: 0 }).where("family_id", "=", familyId).execute();
@@ -242,12 +243,13 @@ export function requireMayLeave(member: { isAdmin: boolean }): void {
  * `userId` leaves family `familyId` (spec §6 "Member: … may leave a household, losing access to its devices"):
  * the membership row is deleted under the family lock; REST access to the family's devices ends with it (every
  * device call checks membership) and `family.members-changed` makes the hubs drop its device events at once.
- * @throws AppError Forbidden (family.notMember); Conflict (family.adminCannotLeave) for the administrator, who must
+ * @throws AppError NotFound (family.notFound: no such family, or the caller is not a member); Conflict
+ *   (family.adminCannotLeave) for the administrator, who must
  *   transfer the role or delete the family first (a family always has exactly one administrator).
  */
 export async function withdrawFromFamily(deps: FamilyDeps, userId: string, familyId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.Forbidden, "family.notMember");
+    if (!(await lockFamily(trx, familyId))) throw new AppError(ErrorCode.NotFound, "family.notFound");
     const me = await requireAccess(trx, userId, { object: "family", role: "member", id: familyId });
     requireMayLeave(me);
     await trx.deleteFrom("family_members").where("family_id", "=", familyId).where("user_id", "=", userId).execute();
@@ -272,7 +274,8 @@ export function familyUpdateColumns(
 /**
  * Changes a family's name, avatar or address (spec §7 update-family-name / -avatar / -address; administrator only)
  * and answers the family. An address change must carry address, longitude and latitude (spec §5).
- * @throws AppError Forbidden (family.notMember / family.notAdmin); Validation (family.addressRequired).
+ * @throws AppError NotFound (family.notFound: no such family, or the caller is not a member); Forbidden
+ *   (family.notAdmin); Validation (family.addressRequired).
  */
 export async function updateFamily(
   deps: FamilyDeps,

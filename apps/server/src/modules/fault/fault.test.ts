@@ -86,11 +86,15 @@ describe.each(ENGINES)("faults over HTTP on %s", (engine) => {
       const stranger = await call(t.app, endpoints.getFaultList, { as: tokens.stranger });
       expect(stranger.result).toEqual([]);
       const one = await call(t.app, endpoints.getFaultList, { as: tokens.stranger, query: { deviceId }, lang: "fr" });
-      expect(one.status).toBe(403);
-      expect(one.body.error.message).toBe("Vous n'êtes pas membre de ce foyer.");
-      expect(
-        (await call(t.app, endpoints.getFaultList, { as: tokens.owner, query: { deviceId: "nope" } })).status,
-      ).toBe(404);
+      expect(one.status).toBe(404);
+      expect(one.body.error.message).toBe("Appareil introuvable.");
+      const unknown = await call(t.app, endpoints.getFaultList, {
+        as: tokens.owner,
+        query: { deviceId: "nope" },
+        lang: "fr",
+      });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toEqual(one.body.error);
     });
   });
 
@@ -99,7 +103,7 @@ describe.each(ENGINES)("faults over HTTP on %s", (engine) => {
       // A stranger cannot reopen; nothing is sent.
       const sent = () => t.devices.calls.filter((c) => c.name === "forced-switch").length;
       const refused = await call(t.app, endpoints.reopenWater, { as: tokens.stranger, query: { deviceId } });
-      expect(refused.status).toBe(403);
+      expect(refused.status).toBe(404);
       expect(sent()).toBe(0);
       // The offline device: the instruction to press the valve button, in the caller's language.
       const offline = await call(t.app, endpoints.reopenWater, {

@@ -264,8 +264,8 @@ async function lastCloseBefore(db: Db, deviceId: string, beforeIso: string): Pro
  * reason of spec §3 and §8 label) and the closes received in the last {@link FAULT_RECENT_DAYS} days with when each
  * began and, when seen, when the valve reopened. Times are the cloud's receive times (ISO UTC), never the device
  * clock. Ordered by {@link orderFaults}.
- * @throws AppError NotFound (device.notFound) for an unknown `deviceId`; Forbidden (family.notMember) when the device
- *   is not in a household of the caller.
+ * @throws AppError NotFound (device.notFound) for an unknown `deviceId` or one not in a household of the caller (the
+ *   same answer; the route's object rule).
  */
 export async function listFaults(deps: FaultDeps, userId: string, deviceId?: string): Promise<TFault[]> {
   const devices = await visibleDevices(deps.db, userId, deviceId);

@@ -234,7 +234,7 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
       query: { deviceId, from: "2026-03-10", to: "2026-03-11" },
       headers: { authorization: stranger },
     });
-    expect(denied.statusCode).toBe(403);
+    expect(denied.statusCode).toBe(404);
   });
 
   describeEndpoint(endpoints.resetSaltLevel, () => {
@@ -317,15 +317,15 @@ describe.each(ENGINES)("water-usage statistics on %s", (engine) => {
     });
   });
 
-  it("strangers get 403 and unknown devices 404, for statistics and commands", async () => {
+  it("strangers get what unknown devices get (404), for statistics and commands", async () => {
     const stats = endpoints.deviceFlowStatistics;
-    expect((await call(t, stats, { as: stranger, body: { deviceId, reportTimeType: 3 } })).status).toBe(403);
+    expect((await call(t, stats, { as: stranger, body: { deviceId, reportTimeType: 3 } })).status).toBe(404);
     expect((await call(t, stats, { as: owner, body: { deviceId: "nope", reportTimeType: 3 } })).status).toBe(404);
     const cmd = await call(t, endpoints.forcedRegeneration, { as: stranger, query: { deviceId } });
-    expect(cmd.status).toBe(403);
+    expect(cmd.status).toBe(404);
     expect(t.devices.calls).toEqual([]);
     const cycles = await call(t, endpoints.getRegenerationCycles, { as: stranger, query: { deviceId } });
-    expect(cycles.status).toBe(403);
+    expect(cycles.status).toBe(404);
   });
 });
 

@@ -13,7 +13,7 @@ import { prefetchHome } from "./prefetch.ts";
 
 const family = (id: string) => ({ id, name: `Home ${id}` });
 
-/** A server: families f1 and f2; the devices and dashboard of f1 and f2; 403 for any other household. */
+/** A server: families f1 and f2; the devices and dashboard of f1 and f2; 404 for any other household (absent to them). */
 function server(gate: Promise<void> = Promise.resolve()) {
   const calls: string[] = [];
   const fetch = vi.fn(async (input: string) => {
@@ -24,8 +24,8 @@ function server(gate: Promise<void> = Promise.resolve()) {
     await gate;
     if (familyId && !["f1", "f2"].includes(familyId)) {
       return Response.json(
-        { success: false, result: null, error: { code: "403", message: "Not a member" }, __abp: true },
-        { status: 403 },
+        { success: false, result: null, error: { code: "NotFound", message: "Household not found." }, __abp: true },
+        { status: 404 },
       );
     }
     const result = url.pathname.endsWith("/family/")
@@ -87,7 +87,7 @@ describe("Home's start-up prefetch (no request waterfall)", () => {
       expect(calls.filter((c) => c.endsWith(":f1")).sort()).toEqual(["dashboard:f1", "get-list-by-family-id:f1"]);
       expect(calls.filter((c) => c.endsWith(":gone"))).toHaveLength(kept ? 2 : 0);
     }
-    // The 403s of the household the user left are not shown: Home's own queries show their errors.
+    // The 404s of the household the user left are not shown: Home's own queries show their errors.
     expect(errors).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ import { selectHomeFamily } from "./family-selection.ts";
  * household's calls start at once, not after the families: when it is still one of them (the usual case) the answers
  * are the ones Home shows. The owner's units (spec §7 units setting) come too, so the figures show in the owner's unit
  * from the first paint instead of switching from litres when they arrive. Failures are silent here (a kept household
- * the user has left answers 403); Home's own queries ask again and show their errors as usual. While the calls are in
+ * the user has left answers 404); Home's own queries ask again and show their errors as usual. While the calls are in
  * flight, the number and date formatters the device cards use are built, one per task ({@link homeFormatWarmers}), so
  * the cards' render does not build them. The calls leave in three tasks (families; the kept household's; units).
  * Resolves when the calls have settled (the formatters are not waited for); never rejects.

@@ -8,7 +8,7 @@ import { queryKeys } from "./query-keys.ts";
 
 /**
  * Devices of a family in sort order: `GET …/family-device/get-list-by-family-id?familyId=` (spec §7).
- * Errors: ApiError from the client (403 when the caller is not a member).
+ * Errors: ApiError from the client (404 when the caller is not a member: the household looks absent).
  */
 export async function getFamilyDevices(familyId: string, signal?: AbortSignal): Promise<TFamilyDevice[]> {
   const result = await api(endpoints.getFamilyDevices, { query: { familyId }, signal });

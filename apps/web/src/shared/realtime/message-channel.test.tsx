@@ -149,7 +149,7 @@ describe("applyReceivedMessage", () => {
       }),
     );
     expect(client.getQueryData(queryKeys.unreadMessageCount)).toBe(4);
-    // The household list reloads; everything of the lost household and its devices is gone (it would answer 403).
+    // The household list reloads; everything of the lost household and its devices is gone (it would answer 404).
     expect(stale()[0]).toBe(true);
     expect(client.getQueryData(queryKeys.familyDevices("f1"))).toBeUndefined();
     expect(client.getQueryData(["family", "detail", "f1"])).toBeUndefined();

@@ -85,7 +85,7 @@ export function applyReceivedMessage(queryClient: QueryClient, message: TMessage
   void queryClient.invalidateQueries({ queryKey: queryKeys.messageAll });
   if (isFamilyLoss(message) && message.familyId) {
     // The user lost that household: every cached read of it and its devices goes (queries of it would only answer
-    // 403), an open screen of it goes Home, and the notice says who did it.
+    // 404), an open screen of it goes Home, and the notice says who did it.
     forgetLostFamily(queryClient, message.familyId);
     void showFamilyNotice(message.familyId, message.title, message.content);
   }

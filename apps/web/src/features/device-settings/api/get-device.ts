@@ -6,7 +6,7 @@ import { deviceSettingsKeys } from "./keys.ts";
 
 /**
  * A device with its live state, reported advanced settings and model: `GET
- * /api/run-lucky/device/app/device/get-device-with--data?deviceId=` (spec §7). Errors: ApiError (403 stranger, 404).
+ * /api/run-lucky/device/app/device/get-device-with--data?deviceId=` (spec §7). Errors: ApiError (404 unknown or not theirs).
  */
 export async function getDevice(deviceId: string, signal?: AbortSignal): Promise<TDeviceWithData> {
   return api(endpoints.getDeviceWithData, { query: { deviceId }, signal });

@@ -35,8 +35,11 @@ describe("DeviceInfo screen", () => {
   });
 
   it("shows a load failure", async () => {
-    await renderScreen(<DeviceInfoScreen />, { route, api: { getDeviceWithData: () => fail(403, "Not your device") } });
-    expect((await screen.findByTestId("device-info-error")).textContent).toContain("Not your device");
+    await renderScreen(<DeviceInfoScreen />, {
+      route,
+      api: { getDeviceWithData: () => fail(404, "Device not found.") },
+    });
+    expect((await screen.findByTestId("device-info-error")).textContent).toContain("Device not found.");
   });
 
   it("lets the administrator delete the device after the confirmation", async () => {

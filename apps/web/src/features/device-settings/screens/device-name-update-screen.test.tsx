@@ -37,11 +37,11 @@ describe("DeviceNameUpdate screen", () => {
   it("shows the server's refusal", async () => {
     const view = await renderScreen(<DeviceNameUpdateScreen />, {
       route,
-      api: { getDeviceWithData: device, updateDeviceName: () => fail(403, "Not your device") },
+      api: { getDeviceWithData: device, updateDeviceName: () => fail(404, "Device not found.") },
     });
     await waitFor(() => expect(input().value).toBe("Kitchen softener"));
     fireEvent.change(input(), { target: { value: "Cellar" } });
     fireEvent.click(screen.getByTestId("device-name-save"));
-    await view.findToast("Not your device");
+    await view.findToast("Device not found.");
   });
 });

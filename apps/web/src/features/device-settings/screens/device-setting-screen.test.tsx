@@ -50,7 +50,7 @@ describe("DeviceSetting screen", () => {
   it("shows a load failure", async () => {
     await renderScreen(<DeviceSettingScreen />, {
       route,
-      api: { ...api, getDeviceWithData: () => fail(403, "Not your device") },
+      api: { ...api, getDeviceWithData: () => fail(404, "Device not found.") },
     });
     expect(await screen.findByText("Could not load the settings")).toBeTruthy();
   });

@@ -16,7 +16,7 @@ export function dashboardKey(familyId: string) {
 /**
  * `GET …/family-device/dashboard?familyId`: the household's water used today (the phone's local day: the
  * client sends X-Time-Zone) and per device salt, water left, next regeneration and badges.
- * Errors: ApiError (403 when the caller is no longer a member).
+ * Errors: ApiError (404 when the caller is no longer a member: the household looks absent).
  */
 export function getDashboard(familyId: string, signal?: AbortSignal): Promise<TFamilyDashboard> {
   return api(endpoints.getFamilyDashboard, { query: { familyId }, signal });

@@ -8,7 +8,7 @@ import { deviceKeys } from "./keys.ts";
 
 /**
  * `POST …/device-control/query-device-info?deviceId` (spec §7): asks the device to report and answers its last state
- * as a {@link LiveDevice} received now. Errors: ApiError from the client (403 stranger, 404).
+ * as a {@link LiveDevice} received now. Errors: ApiError from the client (404 unknown or not theirs).
  */
 export async function getDeviceInfo(deviceId: string, signal?: AbortSignal): Promise<LiveDevice> {
   return toLiveDevice(await api(endpoints.queryDeviceInfo, { query: { deviceId }, signal }));
