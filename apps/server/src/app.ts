@@ -20,6 +20,7 @@ import { registerCompression, variesByEncoding } from "./http/compression.ts";
 import { registerCors } from "./http/cors.ts";
 import { EDGE_LIMITS, edgeServerOptions, registerEdgeRules } from "./http/edge.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
+import { databaseCheck, registerHealth } from "./http/health.ts";
 import { IDEMPOTENCY_KEY_FILE, registerIdempotency } from "./http/idempotency.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerRateLimiting } from "./http/rate-limit.ts";
@@ -84,7 +85,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url
  * (http/security-headers.ts: CSP, frame-ancestors, nosniff, HSTS behind TLS, no-store by default), compression
  * (http/compression.ts: dynamic answers by @fastify/compress, the web app from the build's precompressed files), the
  * device activation calls `/iot/v1/activation/*` (docs/device-protocol.md §13.4), the interactive API reference
- * `/reference` (http/api-reference.ts) outside production, GET /openapi.json and /asyncapi.json, and the built web app
+ * `/reference` (http/api-reference.ts) outside production, GET /openapi.json and /asyncapi.json, the probes GET /livez
+ * and /readyz (http/health.ts), and the built web app
  * at "/" when apps/web/dist exists. The development-only routes (factory, bridge, /dev/outbox) are mounted by the
  * development launcher (apps/dev `registerDevelopmentRoutes`).
  *
@@ -148,7 +150,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerOpenApi(app, SERVER_VERSION);
   // The device link's AsyncAPI 3.0 document, generated from the contract's MQTT schemas: GET /asyncapi.json, open.
   registerAsyncApi(app, SERVER_VERSION);
-  registerRateLimiting(app, { redisUrl: config.REDIS_URL });
+  const limits = registerRateLimiting(app, { redisUrl: config.REDIS_URL });
+  // GET /livez and /readyz (open, unlimited): the database required, the limits' Redis degrading when down.
+  const redis = limits.redis;
+  registerHealth(app, [
+    databaseCheck(db),
+    ...(redis ? [{ name: "redis", required: false, run: () => redis.probe() }] : []),
+  ]);
   registerIdempotency(app, { db, now, fingerprintKey: loadOrCreateSecret(config.DATA_DIR, IDEMPOTENCY_KEY_FILE) });
   // The shared infrastructure as decorations of the app (config, db, bus, devices, codes, notifier, guards, now; auth
   // is decorated above): every module plugin depends on it.

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
+import { redactRedisUrl } from "../redis-bus.ts";
 
 /** Prefix of every rate-limit key in Redis; each counter adds its own name after it. */
 export const REDIS_KEY_PREFIX = "aquapilot-rl:";
@@ -39,13 +40,199 @@ interface CounterStore extends PluginStore {
   reset(key: string): Promise<void>;
 }
 
+/** Longest a Redis command of the counters may take before Redis counts as unreachable, ms. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+/** The counters' Redis link as readiness reports it (http/health.ts): up with the PING's time, or down. */
+export interface RedisLimitsState {
+  state: "up" | "down";
+  /** Round trip of a PING, ms (null while down). */
+  latencyMs: number | null;
+}
+
+/**
+ * The counters' link to Redis and where they count. While Redis answers, every counter counts there; from the first
+ * sign of an outage (the connection closes or fails, or a command fails or takes longer than
+ * {@link REDIS_COMMAND_TIMEOUT_MS}) each counter counts per process in its own in-memory store (the plugin's LRU, the
+ * same limits), and Redis is not asked per request; ioredis reconnects in the background, and its next "ready" sends
+ * the counting back to Redis, dropping the in-memory counts of the outage. The outage is logged once at warn and its
+ * end once at info with its length (`downMs`), both with the URL without its password; never per request.
+ */
+export class RedisLimitsLink {
+  /** The ioredis client of the counters (closed by {@link RedisLimitsLink.close}). */
+  readonly client: Redis;
+  private readonly log: FastifyBaseLogger;
+  private readonly where: string;
+  /** Drops of each counter's in-memory store, run when Redis is back. */
+  private readonly drops = new Set<() => void>();
+  private up = true;
+  private downSince = 0;
+  private closing = false;
+
+  /** Opens the connection (in the background: commands wait for it, at most {@link REDIS_COMMAND_TIMEOUT_MS}). */
+  constructor(url: string, log: FastifyBaseLogger) {
+    this.log = log;
+    this.where = redactRedisUrl(url);
+    // Requests never wait on Redis longer than their deadline (send); a command is not retried beyond one reconnect,
+    // and a connection attempt is given up after 2 s (a stalled event loop must not pass for a dead Redis).
+    this.client = new Redis(url, {
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 1,
+      connectionName: "aquapilot-rate-limits",
+    });
+    this.client.on("error", (err: Error) => this.lost(err.message));
+    this.client.on("close", () => this.lost("connection closed"));
+    this.client.on("ready", () => this.back());
+  }
+
+  /** Whether the counters count in Redis (true) or per process (false, while Redis is unreachable). */
+  get inRedis(): boolean {
+    return this.up;
+  }
+
+  /**
+   * Registers `drop`, run each time Redis is back after an outage (a counter forgets its in-memory counts then).
+   */
+  onBack(drop: () => void): void {
+    this.drops.add(drop);
+  }
+
+  /**
+   * A Redis command of a counter failed (network, timeout, refusal): Redis counts as unreachable from now on. When
+   * ioredis still holds the connection (a command timed out or was refused on it), the connection is renewed, so the
+   * next "ready" tells when Redis answers again.
+   */
+  failed(err: Error): void {
+    if (!this.up) return;
+    this.lost(err.message);
+    if (this.client.status === "ready") this.client.disconnect(true);
+  }
+
+  /**
+   * Runs one Redis command (`command` calls `answer` once with its outcome) and tells `done` exactly once: the
+   * outcome, or an error when no answer came within {@link REDIS_COMMAND_TIMEOUT_MS}. The deadline is judged after
+   * the event loop has read what arrived meanwhile (a setImmediate after the timer), so a process that was itself
+   * stalled (a loaded machine) does not take an answer waiting in its socket for a slow Redis. A failure or a missed
+   * deadline is an outage ({@link RedisLimitsLink.failed}) before `done` hears of it; a late answer is dropped.
+   */
+  send<T>(
+    command: (answer: (err: Error | null, value?: T) => void) => void,
+    done: (err: Error | null, value?: T) => void,
+  ): void {
+    let settled = false;
+    const settle = (err: Error | null, value?: T) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) this.failed(err);
+      done(err, value);
+    };
+    const timer = setTimeout(() => {
+      setImmediate(() => settle(new Error(`no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)));
+    }, REDIS_COMMAND_TIMEOUT_MS);
+    timer.unref();
+    command(settle);
+  }
+
+  /** {@link RedisLimitsLink.send} for a command that answers a promise: resolves with its value, else rejects. */
+  sendAsync<T>(command: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.send<T>(
+        (answer) => {
+          command().then(
+            (value) => answer(null, value),
+            (err: Error) => answer(err),
+          );
+        },
+        (err, value) => (err ? reject(err) : resolve(value as T)),
+      ),
+    );
+  }
+
+  /** Readiness: down while the counters count per process, else a PING's round trip (a failed PING is an outage). */
+  async probe(): Promise<RedisLimitsState> {
+    if (!this.up) return { state: "down", latencyMs: null };
+    const start = performance.now();
+    try {
+      await this.sendAsync(() => this.client.ping());
+    } catch {
+      return { state: "down", latencyMs: null };
+    }
+    return { state: "up", latencyMs: Math.round((performance.now() - start) * 10) / 10 };
+  }
+
+  /** Ends the connection (QUIT, or a plain disconnect when Redis is away) without logging an outage. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  private lost(reason: string): void {
+    if (!this.up || this.closing) return;
+    this.up = false;
+    this.downSince = Date.now();
+    this.log.warn({ redis: this.where, err: reason }, "rate limits: Redis unreachable; counting per process");
+  }
+
+  private back(): void {
+    if (this.up || this.closing) return;
+    this.up = true;
+    for (const drop of this.drops) drop();
+    this.log.info(
+      { redis: this.where, downMs: Date.now() - this.downSince },
+      "rate limits: Redis back; counting in Redis again",
+    );
+  }
+}
+
+/**
+ * A counter's store on Redis with its per-process stand-in: counts through the plugin's RedisStore while
+ * `link` says Redis is up, else (and for a call whose Redis command fails or misses its deadline: see
+ * {@link RedisLimitsLink.send}) through the plugin's LocalStore, created at the first call of an outage and dropped
+ * when Redis is back.
+ */
+function redisCounterStore(link: RedisLimitsLink, prefix: string, cacheSize: number): CounterStore {
+  const inner = new RedisStore(false, false, link.client, prefix);
+  let local: InstanceType<typeof LocalStore> | null = null;
+  link.onBack(() => {
+    local = null;
+  });
+  const memory = () => {
+    local ??= new LocalStore(false, false, cacheSize);
+    return local;
+  };
+  const counted =
+    (op: "incr" | "read"): PluginStore["incr"] =>
+    (key, cb, timeWindow, max) => {
+      if (!link.inRedis) return memory()[op](key, cb, timeWindow, max);
+      link.send<{ current: number; ttl: number }>(
+        (answer) => inner[op](key, answer, timeWindow, max),
+        (err, res) => (err ? memory()[op](key, cb, timeWindow, max) : cb(null, res)),
+      );
+    };
+  return {
+    incr: counted("incr"),
+    read: counted("read"),
+    reset: async (key) => {
+      local?.lru.delete(key);
+      if (!link.inRedis) return;
+      try {
+        await link.sendAsync(() => link.client.del(prefix + key));
+      } catch {
+        // An outage from now on: the key counts per process, in a store that holds nothing of it.
+      }
+    },
+  };
+}
+
 /**
  * The plugin's `store` option: a class whose children (one per `createRateLimit`, i.e. per counter) are the plugin's
- * LocalStore (one LRU per counter) or RedisStore (keys under `aquapilot-rl:<counter name>:`), each handed to its
- * counter through `onStore` so the counter can reset a key. The root store itself counts nothing (`global: false`).
+ * LocalStore (one LRU per counter), or with `link` a store in Redis (keys under `aquapilot-rl:<counter name>:`) that
+ * counts per process while Redis is unreachable ({@link RedisLimitsLink}); each is handed to its counter through
+ * `onStore` so the counter can reset a key. The root store itself counts nothing (`global: false`).
  * @throws at a counter's first use when it has no name or its name is taken.
  */
-function resettableStore(redis: Redis | null) {
+function resettableStore(link: RedisLimitsLink | null) {
   const names = new Set<string>();
   return class ResettableStore {
     incr(_key: string, cb: StoreCallback) {
@@ -57,18 +244,9 @@ function resettableStore(redis: Redis | null) {
       // Counters of one app share the store's key space (Redis): a name used twice would merge two counts.
       if (names.has(name)) throw new Error(`rate-limit counter ${name} is defined twice`);
       names.add(name);
-      const prefix = `${REDIS_KEY_PREFIX}${name}:`;
       let store: CounterStore;
-      if (redis) {
-        const inner = new RedisStore(false, false, redis, prefix);
-        store = {
-          incr: (key, cb, timeWindow, max) => inner.incr(key, cb, timeWindow, max),
-          read: (key, cb, timeWindow, max) => inner.read(key, cb, timeWindow, max),
-          reset: async (key) => {
-            await redis.del(prefix + key);
-          },
-        };
-      } else {
+      if (link) store = redisCounterStore(link, `${REDIS_KEY_PREFIX}${name}:`, params.cache ?? 5000);
+      else {
         const inner = new LocalStore(false, false, params.cache ?? 5000);
         store = {
           incr: (key, cb, timeWindow, max) => inner.incr(key, cb, timeWindow, max),
@@ -82,26 +260,30 @@ function resettableStore(redis: Redis | null) {
   };
 }
 
+/** What {@link registerRateLimiting} answers. */
+export interface RateLimiting {
+  /** The counters' Redis link (its state for readiness), or null when they count in memory (no REDIS_URL). */
+  redis: RedisLimitsLink | null;
+}
+
 /**
  * Registers @fastify/rate-limit with `global: false` (no route is limited unless it asks). Counts live in memory per
  * process (the plugin's LRU store), or in Redis when `redisUrl` is given (the plugin's Redis store), so N
  * server processes share one count; the ioredis client is closed with the app. Call once on the root app before the
  * routes that use {@link createCounter} / {@link createLimiter}.
- * While Redis is unreachable a limited request fails (500 in the envelope) rather than going uncounted: the limits
- * guard sign-in and code sending, so they fail closed.
+ * While Redis is unreachable each process counts on its own with the same limits ({@link RedisLimitsLink}): guessing
+ * stays throttled per process (N processes allow N times a count), every limited call answers as it would otherwise,
+ * and the outage and its end are logged once each.
  */
-export function registerRateLimiting(app: FastifyInstance, opts: { redisUrl?: string } = {}): void {
-  let redis: Redis | null = null;
+export function registerRateLimiting(app: FastifyInstance, opts: { redisUrl?: string } = {}): RateLimiting {
+  let link: RedisLimitsLink | null = null;
   if (opts.redisUrl) {
-    // The plugin's advice for its Redis store: fail fast instead of queueing requests while Redis is away.
-    const client = new Redis(opts.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-    client.on("error", (err) => app.log.warn({ err: err.message }, "rate-limit store: Redis error"));
-    app.addHook("onClose", async () => {
-      await client.quit().catch(() => client.disconnect());
-    });
-    redis = client;
+    const redis = new RedisLimitsLink(opts.redisUrl, app.log);
+    app.addHook("onClose", async () => redis.close());
+    link = redis;
   }
-  app.register(rateLimit, { global: false, store: resettableStore(redis) as never });
+  app.register(rateLimit, { global: false, store: resettableStore(link) as never });
+  return { redis: link };
 }
 
 /**
@@ -152,8 +334,7 @@ export interface Counter {
  * A counter built on the plugin's `createRateLimit` (created lazily on first use, so it may be made before the
  * plugin has loaded): the plugin's stores count and expire; callers decide what a count means. The request is
  * needed by the plugin's API only; the key is given explicitly.
- * @throws when {@link registerRateLimiting} was not called on the app, or the name is used twice (at the first use);
- *   when the Redis store fails (network).
+ * @throws when {@link registerRateLimiting} was not called on the app, or the name is used twice (at the first use).
  */
 export function createCounter(app: FastifyInstance, opts: CounterOptions): Counter {
   if (!/^[a-z0-9-]+$/.test(opts.name)) throw new Error(`counter name ${JSON.stringify(opts.name)}: a-z, 0-9 and -`);
