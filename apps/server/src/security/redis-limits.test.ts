@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { insertUser } from "../../test/factories.ts";
-import { freePort } from "../../test/free-port.ts";
+import { freePort, waitForPort } from "../../test/free-port.ts";
 import { createTestApp, defaultTestEngine, type TestApp } from "../../test/helpers.ts";
 import {
   redisServerBinary,
@@ -13,7 +13,7 @@ import {
 } from "../../test/redis-server.ts";
 import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { hashPassword } from "../auth/passwords.ts";
-import { REDIS_KEY_PREFIX } from "../http/rate-limit.ts";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_KEY_PREFIX } from "../http/rate-limit.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
 
 const external = process.env.TEST_REDIS_URL;
@@ -294,5 +294,52 @@ describe.skipIf(skipOutage)("a Redis outage under two processes", () => {
     console.log(
       `redis outage: ${throttled.length} grants per process counted in memory, back after ${ofOutage(one, BACK)[0]?.downMs} ms`,
     );
+  });
+});
+
+/**
+ * A Redis that stops answering without closing its connections (the process frozen with SIGSTOP, as a hung host or a
+ * network that drops packets would be): the first limited call waits for its deadline only, then every call counts
+ * per process; once Redis answers again (SIGCONT) the renewed connection becomes ready and the counting returns.
+ */
+describe.skipIf(skipOutage)("a Redis that stops answering", () => {
+  let server: ChildProcess | undefined;
+  let database: TestDatabase;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = spawn(outageBinary!, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    await waitForPort(port, "redis-server");
+    database = await openTestDatabase(defaultTestEngine());
+    await userWithPassword(database, "frozen@example.com");
+    app = await createTestApp({ database, env: { REDIS_URL: `redis://127.0.0.1:${port}/0`, RATE_LIMIT_SCALE: "1" } });
+  });
+
+  afterAll(async () => {
+    server?.kill("SIGCONT");
+    await app?.close();
+    server?.kill("SIGTERM");
+  });
+
+  it("is taken as an outage at the first call's deadline, and left when Redis answers again", async () => {
+    expect(await readiness(app)).toEqual(readyWithRedis);
+    const atFreeze = app.logs.length;
+    server!.kill("SIGSTOP");
+    const { statuses, last } = await wrongPasswords(app, "frozen@example.com", 200);
+    expect(statuses).toEqual(throttled);
+    expect(Number(last.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    const outage = logged(app, OUTAGE, atFreeze);
+    expect(outage).toHaveLength(1);
+    expect(outage[0]?.err).toBe(`no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`);
+    expect(await readiness(app)).toEqual(degraded);
+
+    server!.kill("SIGCONT");
+    await vi.waitFor(() => expect(logged(app, BACK, atFreeze)).toHaveLength(1), { timeout: 15_000, interval: 20 });
+    expect(await readiness(app)).toEqual(readyWithRedis);
+    expect(logged(app, OUTAGE, atFreeze)).toHaveLength(1);
+    expect(errorLines(app)).toEqual([]);
   });
 });
