@@ -42,7 +42,7 @@ const modules: MutationModule[] = [
       "Verification codes (spec §5: 6 random digits, hashed, 10 min, one per minute; 5 wrong tries per requester, dead after 15) and Retry-After",
     // The code rules of verification-codes.ts (its service's queries are plumbing, tested by the account suites) and
     // retryAfterSeconds of rate-limit.ts.
-    mutate: ["apps/server/src/auth/verification-codes.ts:67-124", "apps/server/src/http/rate-limit.ts:387-390"],
+    mutate: ["apps/server/src/auth/verification-codes.ts:67-124", "apps/server/src/http/rate-limit.ts:422-425"],
     tests: {
       root: "apps/server",
       include: ["src/auth/verification-codes.rules.test.ts"],
@@ -101,7 +101,7 @@ const modules: MutationModule[] = [
       "Fixed-window counters and limiters (docs/security.md: max per key and window, Retry-After, uncounted keyless requests)",
     // createCounter and createLimiter, run on the plugin's in-memory store; the store wiring above them (memory or
     // Redis) is covered by redis-limits.test.ts.
-    mutate: ["apps/server/src/http/rate-limit.ts:298-385"],
+    mutate: ["apps/server/src/http/rate-limit.ts:333-420"],
     tests: {
       root: "apps/server",
       include: ["src/http/rate-limit.rules.test.ts"],

@@ -103,7 +103,7 @@ export class RedisLimitsLink {
    * next "ready" tells when Redis answers again.
    */
   failed(err: Error): void {
-    if (!this.up) return;
+    if (!this.up || this.closing) return;
     this.lost(err.message);
     if (this.client.status === "ready") this.client.disconnect(true);
   }
