@@ -14,10 +14,12 @@ import {
   type TMqttStatus,
   type TMqttTelemetry,
   ZMqttCommand,
+  ZMqttReceipt,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.ts";
 import { type OtaPlan, planOta } from "./ota.ts";
+import { type OutboxReport, ReportOutbox, type ReportOutboxOptions } from "./outbox.ts";
 import { Rng, seedFrom } from "./random.ts";
 import { mqttTimerOf, type ScheduledTask, type Scheduler } from "./scheduler.ts";
 
@@ -76,6 +78,8 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
   random?: () => number;
   /** How long the MQTT client waits for CONNACK before it gives up on a connection attempt, ms (default 10 000). */
   connectTimeoutMs?: number;
+  /** Size bound and receipt timeout of the device's outbox of reports (outbox.ts defaults: 1,000 reports, 30 s). */
+  outbox?: ReportOutboxOptions;
   /** Where to write diagnostics (default: nowhere). */
   log?: (message: string) => void;
 }
@@ -94,11 +98,18 @@ function round(n: number, digits = 1): number {
  * and commands from its `cmd` topic applied at most once per id (the outcomes of the last 200 ids are kept, and a
  * repeated id is acknowledged again with the first outcome).
  *
+ * Telemetry and events carry a report id and stay in the device's {@link outbox} until the cloud's receipt names them
+ * (docs/device-protocol.md §3.6): after every connection the device sends every kept report again, oldest first and
+ * before anything newer, and again when a receipt is overdue — so a report the broker acknowledged and then lost (a
+ * broker crash) is sent until the cloud has stored it. The outbox lives as long as the object (a stop and start keeps
+ * it). Telemetry is made only while connected (the next record's interval covers the time away); events are kept
+ * while offline too.
+ *
  * A refused or lost connection is retried forever with jittered exponential backoff (1 s doubling to 30 s by default;
  * docs/device-protocol.md §1).
  *
  * Emits "command" (cmd, outcome, repeated), "connect", "offline", "reconnecting" (failed attempts so far), "state"
- * (TMqttState), "ota" (OtaPlan & {ok})
+ * (TMqttState), "report" (an OutboxReport made), "receipt" (the report ids forgotten), "ota" (OtaPlan & {ok})
  * when a firmware update ends.
  */
 export class SimulatedDevice extends EventEmitter {
@@ -114,7 +125,14 @@ export class SimulatedDevice extends EventEmitter {
   firmwareVersion: string;
   /** Commands applied, in order (repeats of an id are not listed again). */
   readonly appliedCommands: Array<{ id: string; name: string; outcome: CommandOutcome }> = [];
+  /** Telemetry and events not yet receipted by the cloud, oldest first. */
+  readonly outbox: ReportOutbox;
   private readonly opts: SimulatedDeviceOptions;
+  /**
+   * True from a connection's resend of the outbox until the connection closes: only then are new reports sent at
+   * once (before, they wait in the outbox for the resend, so none overtakes an older one).
+   */
+  private reporting = false;
   private readonly outcomes = new Map<string, CommandOutcome>();
   private client: MqttClient | null = null;
   private tickTimer: ScheduledTask | null = null;
@@ -144,6 +162,7 @@ export class SimulatedDevice extends EventEmitter {
     this.deviceSerialNumber = options.deviceSerialNumber ?? `DSN${this.mac.slice(6)}`;
     this.firmwareVersion = options.firmwareVersion ?? "1.0.0";
     this.otaRng = new Rng(seedFrom(`${options.seed ?? 1}:ota:${this.mac}`));
+    this.outbox = new ReportOutbox(options.outbox);
     if (!((options.otaFailureChance ?? 0) >= 0 && (options.otaFailureChance ?? 0) <= 1)) {
       throw new RangeError("otaFailureChance must be within 0–1");
     }
@@ -223,6 +242,7 @@ export class SimulatedDevice extends EventEmitter {
   /** Clean shutdown: publishes retained `online:false`, disconnects (no will), stops the clock. */
   async stop(): Promise<void> {
     this.running = false;
+    this.reporting = false;
     for (const t of [this.tickTimer, this.telemetryTimer, this.otaTimer]) t?.cancel();
     this.tickTimer = this.telemetryTimer = this.otaTimer = null;
     const client = this.client;
@@ -240,6 +260,7 @@ export class SimulatedDevice extends EventEmitter {
   goOffline(): void {
     const client = this.client;
     this.client = null;
+    this.reporting = false;
     if (client) client.end(true);
     this.emit("offline");
   }
@@ -372,6 +393,15 @@ export class SimulatedDevice extends EventEmitter {
     });
     client.on("message", (topic, payload) => {
       if (topic === deviceTopic(this.mac, "cmd")) this.onCommand(payload);
+      else if (topic === deviceTopic(this.mac, "receipt")) this.onReceipt(payload);
+    });
+    client.on("close", () => {
+      this.reporting = false;
+      // mqtt.js would send its unacknowledged publishes first on the next connection, ahead of the older reports the
+      // broker acknowledged and lost: the outbox sends every report again, in order, instead.
+      for (const [messageId, pending] of Object.entries(client.outgoing)) {
+        if (pending.cb === this.reportSent) client.removeOutgoingMessage(Number(messageId));
+      }
     });
     client.on("error", (err) => this.opts.log?.(`${this.mac}: ${err.message}`));
     let settleFirst: (ok: boolean) => void = () => {};
@@ -414,13 +444,63 @@ export class SimulatedDevice extends EventEmitter {
     return { connected, first };
   }
 
+  /**
+   * After a CONNACK: subscribes to its cmd and receipt topics, publishes its status, sends every kept report again
+   * (oldest first), then its state — the state's counters come after the older reports' (docs/device-protocol.md
+   * §3.6).
+   */
   private onConnect(client: MqttClient): void {
-    client.subscribe(deviceTopic(this.mac, "cmd"), { qos: 1 }, (err) => {
+    client.subscribe([deviceTopic(this.mac, "cmd"), deviceTopic(this.mac, "receipt")], { qos: 1 }, (err) => {
       if (err) this.opts.log?.(`${this.mac}: subscribe failed: ${err.message}`);
     });
     this.publish("status", this.status(true), true);
+    this.resendReports();
+    this.reporting = true;
     this.publishState();
     this.emit("connect");
+  }
+
+  /** The publish callback of every report: mqtt.js's unacknowledged publishes of a closed connection are told by it. */
+  private readonly reportSent = (err?: Error) => {
+    if (err && err.message !== "Message removed") this.opts.log?.(`${this.mac}: report not sent: ${err.message}`);
+  };
+
+  /** Keeps a report in the outbox and sends it at once while reports flow (else the next connection sends it). */
+  private report(report: OutboxReport): void {
+    this.outbox.add(report);
+    this.emit("report", report);
+    if (this.reporting) this.sendReport(report);
+  }
+
+  /** Sends a kept report; a telemetry record sent before goes out marked `resent` (docs/device-protocol.md §3.6). */
+  private sendReport(report: OutboxReport): void {
+    const client = this.client;
+    if (!client?.connected) return;
+    const again = this.outbox.sent(report.body.id, performance.now());
+    const body = again && report.channel === "telemetry" ? { ...report.body, resent: true } : report.body;
+    client.publish(deviceTopic(this.mac, report.channel), this.json(body), { qos: 1 }, this.reportSent);
+  }
+
+  /** Sends every kept report again, oldest first. */
+  private resendReports(): void {
+    for (const report of this.outbox.reports()) this.sendReport(report);
+  }
+
+  /** A receipt from the cloud: the reports it names are forgotten. An unreadable receipt is logged and ignored. */
+  private onReceipt(payload: Buffer): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(payload.toString("utf8"));
+    } catch {
+      raw = null;
+    }
+    const parsed = ZMqttReceipt.safeParse(raw);
+    if (!parsed.success) {
+      this.opts.log?.(`${this.mac}: unreadable receipt`);
+      return;
+    }
+    this.outbox.receipt(parsed.data.ids);
+    this.emit("receipt", parsed.data.ids);
   }
 
   private status(online: boolean): TMqttStatus {
@@ -431,9 +511,9 @@ export class SimulatedDevice extends EventEmitter {
     return JSON.stringify(body);
   }
 
-  private publish(channel: "status" | "state" | "telemetry" | "event" | "ack", body: unknown, retain = false): void {
+  private publish(channel: "status" | "state" | "telemetry" | "ack", body: unknown, retain = false): void {
     const client = this.client;
-    if (!client?.connected) return; // offline: a real valve drops reports it cannot send, the next state catches up
+    if (!client?.connected) return; // offline: status, state and acks are not kept; the next state catches up
     const garbled = this.garbledPayload !== null && (channel === "state" || channel === "telemetry");
     const payload = garbled ? (this.garbledPayload ?? "") : this.json(body);
     client.publish(deviceTopic(this.mac, channel), payload, { qos: 1, retain }, (err) => {
@@ -478,23 +558,27 @@ export class SimulatedDevice extends EventEmitter {
     const intervalMs = (this.opts.stateIntervalMinutes ?? 15) * 60_000;
     const due = this.valve.clock - this.lastStateClock >= intervalMs && now - this.lastStateReal >= 1000;
     if (due) this.publishState();
+    if (this.reporting && this.outbox.resendDue(now)) this.resendReports();
   }
 
   private publishTelemetry(): void {
     const s = this.valve.snapshot();
     const ts = new Date(s.clock).toISOString();
     if (ts === this.lastTelemetryTs) return;
-    const body: TMqttTelemetry = {
+    const body: TMqttTelemetry & { id: string } = {
       v: MQTT_PROTOCOL_VERSION,
       ts,
       totalWaterL: round(s.totalWaterL),
       flowRateLpm: round(s.flowRateLpm, 2),
       intervalWaterL: round(Math.max(0, s.totalWaterL - this.lastTelemetryTotal)),
+      id: randomUUID(),
     };
     if (!this.connected) return;
     this.lastTelemetryTs = ts;
     this.lastTelemetryTotal = s.totalWaterL;
-    this.publish("telemetry", body);
+    // A garbled record is nothing the cloud can store or receipt: sent once, not kept.
+    if (this.garbledPayload !== null) this.publish("telemetry", body);
+    else this.report({ channel: "telemetry", body });
   }
 
   /** Publishes model events; with `withState` also the state when a station changed. Returns whether one did. */
@@ -523,7 +607,7 @@ export class SimulatedDevice extends EventEmitter {
           msg = { ...base, type: "vacation" };
           break;
       }
-      this.publish("event", msg);
+      this.report({ channel: "event", body: msg });
     }
     if (stationChanged && withState) this.publishState();
     return stationChanged;
@@ -625,13 +709,16 @@ export class SimulatedDevice extends EventEmitter {
     this.ota = plan;
     let i = 0;
     const event = (type: "ota-progress" | "ota-failed", progress: number) =>
-      this.publish("event", {
-        v: MQTT_PROTOCOL_VERSION,
-        ts: new Date(this.valve.clock).toISOString(),
-        id: randomUUID(),
-        type,
-        progress,
-      } satisfies TMqttEvent);
+      this.report({
+        channel: "event",
+        body: {
+          v: MQTT_PROTOCOL_VERSION,
+          ts: new Date(this.valve.clock).toISOString(),
+          id: randomUUID(),
+          type,
+          progress,
+        } satisfies TMqttEvent,
+      });
     const step = () => {
       if (i < plan.progress.length) {
         event("ota-progress", plan.progress[i]);

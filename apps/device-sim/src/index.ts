@@ -28,6 +28,7 @@ export {
   type SoftenerSnapshot,
 } from "./model.ts";
 export { nextFirmwareVersion, type OtaPlan, planOta } from "./ota.ts";
+export { type OutboxReport, ReportOutbox, type ReportOutboxOptions } from "./outbox.ts";
 export { Rng, seedFrom } from "./random.ts";
 export {
   mqttTimerOf,

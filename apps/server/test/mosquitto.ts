@@ -118,6 +118,8 @@ export interface TestMosquitto {
   dynsec(...args: string[]): Promise<string>;
   /** Stops the broker with SIGTERM (it saves its persistence file) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills the broker with SIGKILL (a crash: nothing saved since its last autosave) and waits for it to exit. */
+  kill(): Promise<void>;
   /** Starts it again on the same port with the same files. */
   start(): Promise<void>;
   /** stop(), then start() after `downMs`. */
@@ -137,6 +139,7 @@ async function setUpGateway(
   await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "aq/v1/devices/#", "allow");
   await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "aq/v1/devices/#", "allow");
   await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "aq/v1/devices/+/cmd", "allow");
+  await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "aq/v1/devices/+/receipt", "allow");
   await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientSend", "$CONTROL/dynamic-security/#", "allow");
   await dynsec("addRoleACL", GATEWAY_ROLE, "subscribePattern", "$CONTROL/dynamic-security/#", "allow");
   await dynsec("addRoleACL", GATEWAY_ROLE, "publishClientReceive", "$CONTROL/dynamic-security/#", "allow");
@@ -196,13 +199,13 @@ export async function startMosquitto(): Promise<TestMosquitto> {
     child = spawn(MOSQUITTO.broker, ["-c", conf], { stdio: "ignore" });
     await waitForPort(port, "mosquitto", 10_000, 50);
   };
-  const stop = async () => {
+  const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     const c = child;
     child = null;
     if (!c || c.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       c.once("exit", () => resolve());
-      c.kill("SIGTERM");
+      c.kill(signal);
     });
   };
   const dynsec = async (...args: string[]) => {
@@ -237,7 +240,8 @@ export async function startMosquitto(): Promise<TestMosquitto> {
     admin,
     dir,
     dynsec,
-    stop,
+    stop: () => stop(),
+    kill: () => stop("SIGKILL"),
     start,
     async restart(downMs = 0) {
       await stop();

@@ -24,6 +24,8 @@ export const MQTT_CHANNELS = {
   cmd: "cmd",
   /** device → cloud: acknowledgement per command id (QoS 1). */
   ack: "ack",
+  /** cloud → device: the report ids the cloud has stored (QoS 1, not retained; {@link ZMqttReceipt}). */
+  receipt: "receipt",
 } as const;
 export type MqttChannel = keyof typeof MQTT_CHANNELS;
 
@@ -143,6 +145,19 @@ export const MQTT_BOUNDS = {
   errorChars: 200,
 } as const;
 
+/**
+ * The channels whose reports a device keeps until the cloud's receipt (docs/device-protocol.md §3.6): telemetry and
+ * events, each carrying its report id (`id`). State and status are not among them: each is retained and replaced by
+ * the next one, which the device sends at every connection.
+ */
+export const RECEIPTED_CHANNELS = ["telemetry", "event"] as const satisfies readonly MqttChannel[];
+
+/**
+ * Most report ids in one receipt: 200 ids of at most 64 characters keep the message under
+ * {@link MQTT_MAX_PACKET_BYTES} (the gateway sends more in several receipts).
+ */
+export const MQTT_RECEIPT_MAX_IDS = 200;
+
 /** Text without control characters (C0, DEL, C1): no NUL, no line breaks, no escape sequences. */
 const PRINTABLE = /^[^\p{Cc}]*$/u;
 
@@ -152,6 +167,9 @@ function ZText(max: number) {
 
 /** An id on the wire (a device's event id, a command id): 1–64 characters without control characters. */
 const ZDeviceId = ZText(MQTT_BOUNDS.idChars).min(1);
+
+/** A report id (the `id` of telemetry and events, docs/device-protocol.md §3.6): what a receipt lists. */
+export const ZMqttReportId = ZDeviceId;
 
 /**
  * ISO 8601 time on the device clock: at most 40 characters, a real calendar instant with `Z` or an offset,
@@ -304,6 +322,17 @@ export const ZMqttTelemetry = z
     flowRateLpm: z.number().min(0).max(MQTT_BOUNDS.flowLpm),
     /** Water metered since the previous telemetry message, L (never more than the total). */
     intervalWaterL: z.number().min(0).max(MQTT_BOUNDS.intervalWaterL),
+    /**
+     * Report id chosen by the device (a UUID; 1–64 characters without control characters): the cloud stores a report
+     * id once and answers it with a receipt (docs/device-protocol.md §3.6). Optional: a record without one is stored
+     * by (device, time) and gets no receipt.
+     */
+    id: ZDeviceId.optional(),
+    /**
+     * True on a copy of a record the device sent before without getting its receipt (docs/device-protocol.md §3.6). Its
+     * totaliser may then be below newer records the cloud stored meanwhile: a late record, not a counter reset (§5.1).
+     */
+    resent: z.literal(true).optional(),
   })
   .refine((m) => m.intervalWaterL <= m.totalWaterL + 0.5, {
     message: "intervalWaterL exceeds totalWaterL",
@@ -314,7 +343,10 @@ export type TMqttTelemetry = z.infer<typeof ZMqttTelemetry>;
 export const ZMqttEvent = z.object({
   v: z.literal(1),
   ts: ZTs,
-  /** Chosen by the device (a UUID); 1–64 characters without control characters. */
+  /**
+   * Chosen by the device (a UUID); 1–64 characters without control characters. Also the event's report id: the cloud
+   * stores it once and answers it with a receipt (docs/device-protocol.md §3.6).
+   */
   id: ZDeviceId,
   /** "ota-failed": a firmware update stopped at `progress` % and the device keeps its previous version. */
   type: z.enum([
@@ -371,3 +403,16 @@ export const ZMqttAck = z.object({
   error: ZText(MQTT_BOUNDS.errorChars).nullable().optional(),
 });
 export type TMqttAck = z.infer<typeof ZMqttAck>;
+
+/**
+ * The cloud's receipt (topic `…/{MAC}/receipt`, cloud → device, QoS 1, not retained; docs/device-protocol.md
+ * §3.6): report ids of the device's telemetry and events that the cloud is done with — stored (now or before), or
+ * refused for good (a report that breaks the schema is never stored, however often sent). The device drops them from
+ * its outbox and sends them no more. 1–{@link MQTT_RECEIPT_MAX_IDS} ids per message.
+ */
+export const ZMqttReceipt = z.object({
+  v: z.literal(1),
+  ts: ZTs,
+  ids: z.array(ZDeviceId).min(1).max(MQTT_RECEIPT_MAX_IDS),
+});
+export type TMqttReceipt = z.infer<typeof ZMqttReceipt>;

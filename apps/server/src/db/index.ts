@@ -25,6 +25,7 @@ import * as m0019 from "./migrations/0019-device-link-honesty.ts";
 import * as m0020 from "./migrations/0020-telemetry-total.ts";
 import * as m0021 from "./migrations/0021-after-sale-requests.ts";
 import * as m0022 from "./migrations/0022-family-message-sources.ts";
+import * as m0023 from "./migrations/0023-telemetry-report-id.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0020-telemetry-total": m0020,
   "0021-after-sale-requests": m0021,
   "0022-family-message-sources": m0022,
+  "0023-telemetry-report-id": m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -156,6 +156,8 @@ export interface DeviceTelemetryTable {
   interval_water_l: number;
   /** Server time of arrival (migration 0013); the hourly water buckets use it. Null only for rows written before. */
   received_at: string | null;
+  /** The device's report id (migration 0023), unique per device; null for a record sent without one. */
+  report_id: string | null;
 }
 
 export interface DeviceCommandsTable {

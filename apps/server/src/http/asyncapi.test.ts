@@ -69,7 +69,7 @@ describe("GET /asyncapi.json: the AsyncAPI 3.0 document of the device link", () 
   it("describes each payload by the contract's schema, as /openapi.json names it", () => {
     const schemas = served.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
     expect(Object.keys(schemas).sort()).toEqual(
-      ["MqttAck", "MqttCommand", "MqttEvent", "MqttState", "MqttStatus", "MqttTelemetry"].sort(),
+      ["MqttAck", "MqttCommand", "MqttEvent", "MqttReceipt", "MqttState", "MqttStatus", "MqttTelemetry"].sort(),
     );
     expect(Object.keys(schemas.MqttState.properties ?? {})).toEqual(expect.arrayContaining(["v", "ts", "station"]));
     expect(schemas.MqttCommand.properties?.name).toMatchObject({ enum: expect.arrayContaining(["sync-time", "ota"]) });

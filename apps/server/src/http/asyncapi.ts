@@ -8,6 +8,7 @@ import {
   ZMqttAck,
   ZMqttCommand,
   ZMqttEvent,
+  ZMqttReceipt,
   ZMqttState,
   ZMqttStatus,
   ZMqttTelemetry,
@@ -87,6 +88,14 @@ export const MQTT_CHANNEL_SPECS: Readonly<Record<MqttChannel, MqttChannelSpec>> 
     qos: 1,
     retained: false,
     summary: "The outcome of a command, by its id (§3.5).",
+  },
+  receipt: {
+    schema: ZMqttReceipt,
+    schemaName: "MqttReceipt",
+    direction: "cloud→device",
+    qos: 1,
+    retained: false,
+    summary: "The report ids of telemetry and events the cloud has stored; the device forgets them (§3.6).",
   },
 };
 

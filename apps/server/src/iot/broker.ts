@@ -27,6 +27,8 @@ export const GATEWAY_USERNAME = "gateway";
 
 /** Channels a device may publish to under its own tree. */
 const DEVICE_PUBLISH = new Set(["status", "state", "telemetry", "event", "ack"]);
+/** Channels a device may subscribe to under its own tree: commands and the cloud's receipts. */
+const DEVICE_SUBSCRIBE = ["cmd", "receipt"] as const;
 
 /** Checks a device's credentials: MAC (normalised) and password. Resolves true when they match. */
 export type DeviceAuthorizer = (mac: string, password: string) => Promise<boolean>;
@@ -122,7 +124,7 @@ function gatewayTopicAllowed(topic: string): boolean {
  * - authorizePublish: a device only to its own status/state/telemetry/event/ack; the gateway anywhere under
  *   `aq/v1/devices/`. A refused publish closes the connection (MQTT 3.1.1 has no negative PUBACK). With `ingest`,
  *   an allowed device publish is recorded before it is acknowledged (see {@link EmbeddedBrokerOptions.ingest}).
- * - authorizeSubscribe: a device only its own cmd; the gateway anything under the tree (also `$share/…`);
+ * - authorizeSubscribe: a device only its own cmd and receipt; the gateway anything under the tree (also `$share/…`);
  *   anything else is answered with SUBACK 0x80.
  * @throws when the port cannot be bound.
  */
@@ -241,7 +243,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   aedes.authorizeSubscribe = (client, sub, callback) => {
     const who = identities.get(client);
     if (who?.kind === "gateway" && gatewayTopicAllowed(sub.topic)) return callback(null, sub);
-    if (who?.kind === "device" && sub.topic === deviceTopic(who.mac, "cmd")) return callback(null, sub);
+    if (who?.kind === "device" && DEVICE_SUBSCRIBE.some((c) => sub.topic === deviceTopic(who.mac, c))) {
+      return callback(null, sub);
+    }
     logger?.warn({ client: client.id, topic: sub.topic }, "mqtt subscribe refused");
     callback(null, null);
   };

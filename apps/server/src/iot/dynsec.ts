@@ -15,8 +15,10 @@ export const DYNSEC_TOPIC = "$CONTROL/dynamic-security/v1";
 /** Topic the plugin answers on (every subscriber gets every answer: requests are told apart by correlationData). */
 export const DYNSEC_RESPONSE_TOPIC = `${DYNSEC_TOPIC}/response`;
 
-/** Channels a device may publish to (docs/device-protocol.md §4); it may subscribe to `cmd` only. */
+/** Channels a device may publish to (docs/device-protocol.md §4). */
 const DEVICE_PUBLISHES: MqttChannel[] = ["status", "state", "telemetry", "event", "ack"];
+/** Channels a device may subscribe to (docs/device-protocol.md §4): commands and the cloud's receipts. */
+const DEVICE_SUBSCRIBES: MqttChannel[] = ["cmd", "receipt"];
 
 /** Retry policy of provisioning that failed: 1 s doubling to 60 s, jittered. */
 const PROVISION_RETRY: ReconnectBackoff = { initialMs: 1000, maxMs: 60_000, factor: 2 };
@@ -56,8 +58,8 @@ export function deviceRoleName(mac: string): string {
 
 /**
  * The ACLs of a device's role (docs/device-protocol.md §4): publishClientSend on its status, state, telemetry, event
- * and ack topics and subscribePattern on its cmd topic, all `allow`; everything else falls to the plugin's defaults
- * (publish and subscribe denied).
+ * and ack topics and subscribePattern on its cmd and receipt topics, all `allow`; everything else falls to the
+ * plugin's defaults (publish and subscribe denied).
  */
 export function deviceAcls(mac: string): Array<{ acltype: string; topic: string; priority: number; allow: boolean }> {
   return [
@@ -67,7 +69,12 @@ export function deviceAcls(mac: string): Array<{ acltype: string; topic: string;
       priority: 0,
       allow: true,
     })),
-    { acltype: "subscribePattern", topic: deviceTopic(mac, "cmd"), priority: 0, allow: true },
+    ...DEVICE_SUBSCRIBES.map((c) => ({
+      acltype: "subscribePattern",
+      topic: deviceTopic(mac, c),
+      priority: 0,
+      allow: true,
+    })),
   ];
 }
 

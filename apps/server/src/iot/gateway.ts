@@ -3,6 +3,7 @@ import {
   type DeviceCommandName,
   MQTT_MAX_PACKET_BYTES,
   MQTT_PROTOCOL_VERSION,
+  MQTT_RECEIPT_MAX_IDS,
   type TMqttCommand,
 } from "@aquapilot/contract";
 import type { Bus } from "../bus.ts";
@@ -52,7 +53,10 @@ interface Waiter {
  * and the device remembers since when its reports are refused. A device counts as online only while heard within the
  * report interval plus margin; a sweep announces those that went quiet (docs/device-protocol.md §5.2). Accepted ones are written with
  * Kysely, and announced on the bus as `device.changed` with a full TDeviceChangeMessage built from the stored
- * row. Messages of one device are written in arrival order (in write batches, records.ts).
+ * row. Messages of one device are written in arrival order (in write batches, records.ts). Telemetry and events that
+ * carry a report id are receipted to the device on its `receipt` topic once stored (docs/device-protocol.md §3.6): the
+ * device keeps each report until then and sends it again after a reconnection, so a report the broker acknowledged
+ * and then lost (a broker crash) still reaches the database, once.
  *
  * It composes the parts: the MQTT side (transport.ts), the checks and their counts (checks.ts), the writers
  * (records.ts) and the change message (change-message.ts); the command port (sendCommand, sendCommandAndWait) is its
@@ -89,6 +93,9 @@ export class DeviceGateway implements DeviceCommandPort {
   /** Period of the quiet-device sweep, ms (0: run by hand; the first sweep looks back two default periods). */
   private readonly sweepMs: number;
   private countsLogged = "";
+  /** Report ids to receipt per device (MAC), gathered while a write batch settles ({@link receipt}). */
+  private readonly receipts = new Map<string, string[]>();
+  private receiptsScheduled = false;
 
   private constructor(transport: MqttTransport, options: GatewayOptions) {
     const { db, bus, logger } = options;
@@ -256,7 +263,7 @@ export class DeviceGateway implements DeviceCommandPort {
    * recorded (telemetry: its batch committed) or refused by the checks, and rejects when recording it failed — the
    * broker then withholds the device's PUBACK and closes its connection, so the device sends it again.
    */
-  ingest(message: InboundMessage): Promise<void> | undefined {
+  ingest(message: InboundMessage): Promise<unknown> | undefined {
     return this.enqueue(message);
   }
 
@@ -443,7 +450,40 @@ export class DeviceGateway implements DeviceCommandPort {
     this.unsubscribeBus();
     await this.assignment?.close();
     await this.idle().catch(() => undefined);
+    this.sendReceipts();
     await this.transport.end();
+  }
+
+  /**
+   * Queues report id `reportId` of device `mac` for its receipt (docs/device-protocol.md §3.6): the ids of the
+   * messages that settle together (one write batch) leave in one receipt per device, sent from the next turn of the
+   * event loop.
+   */
+  private receipt(mac: string, reportId: string): void {
+    const ids = this.receipts.get(mac);
+    if (ids) ids.push(reportId);
+    else this.receipts.set(mac, [reportId]);
+    if (this.receiptsScheduled) return;
+    this.receiptsScheduled = true;
+    setImmediate(() => this.sendReceipts());
+  }
+
+  /**
+   * Publishes the queued receipts: per device, {@link MQTT_RECEIPT_MAX_IDS} ids a message, QoS 1. A receipt that
+   * cannot be published is logged and dropped: the device sends its reports again after its next connection or its
+   * receipt timeout, and they are stored once (records.ts) and receipted again.
+   */
+  private sendReceipts(): void {
+    this.receiptsScheduled = false;
+    const ts = new Date(this.now()).toISOString();
+    for (const [mac, ids] of this.receipts) {
+      for (let i = 0; i < ids.length; i += MQTT_RECEIPT_MAX_IDS) {
+        this.transport
+          .publishReceipt(mac, { v: MQTT_PROTOCOL_VERSION, ts, ids: ids.slice(i, i + MQTT_RECEIPT_MAX_IDS) })
+          .catch((err: Error) => this.logger.info({ mac, err: err.message }, "receipt not published"));
+      }
+    }
+    this.receipts.clear();
   }
 
   // ---------- inbound ----------
@@ -453,9 +493,10 @@ export class DeviceGateway implements DeviceCommandPort {
    * before this returns — so a device's messages enter batches, and are written, in arrival order, several of them in
    * one batch when the device has several in flight (one transaction and one device read serve them all). Returns the
    * promise of its handling, which rejects when recording failed (after logging it); the transport or the embedded
-   * broker acknowledges the message only once it resolves.
+   * broker acknowledges the message only once it resolves. A report with a report id that the records settled
+   * (stored, now or before, or refused for good) is receipted to the device ({@link receipt}).
    */
-  private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<void> | undefined {
+  private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<unknown> | undefined {
     this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);
     if (payload.length > MQTT_MAX_PACKET_BYTES) {
       // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
@@ -465,7 +506,9 @@ export class DeviceGateway implements DeviceCommandPort {
         .catch((err: Error) => this.logger.warn({ mac, err: err.message }, "refused report not remembered"));
       return;
     }
-    const outcome = this.records.handle(mac, channel, payload, retained);
+    const outcome = this.records.handle(mac, channel, payload, retained).then((reportId) => {
+      if (reportId !== null) this.receipt(mac, reportId);
+    });
     const settled: Promise<void> = outcome
       .catch((err: Error) => this.logger.error({ mac, topic, err: err.message }, "device message failed"))
       .finally(() => this.inFlight.delete(settled));

@@ -4,6 +4,7 @@ import {
   type MqttChannel,
   ZMqttAck,
   ZMqttEvent,
+  ZMqttReportId,
   ZMqttState,
   ZMqttStatus,
   ZMqttTelemetry,
@@ -92,15 +93,32 @@ interface Received {
   now: string;
 }
 
-/** What a writer leaves to do once its batch has committed: a telemetry record's outcome, or a device event's hook. */
-type AfterCommit = { stored?: Promise<boolean>; event?: { deviceId: string; eventId: string; type: string } } | null;
+/**
+ * What a writer leaves to do once its batch has committed: a telemetry record's outcome, a device event's hook, and
+ * the report id the cloud is done with (for the device's receipt).
+ */
+type AfterCommit = {
+  stored?: Promise<boolean>;
+  event?: { deviceId: string; eventId: string; type: string };
+  receipt?: string | null;
+} | null;
+
+/**
+ * The report id of a message the schema refused (docs/device-protocol.md §3.6), or null when it carries no readable
+ * one: the cloud never stores such a report, so it is receipted like a stored one and the device stops sending it.
+ */
+function refusedReportId(json: unknown): string | null {
+  const id = typeof json === "object" && json !== null ? (json as { id?: unknown }).id : undefined;
+  return ZMqttReportId.safeParse(id).success ? (id as string) : null;
+}
 
 /**
  * The gateway's writers (docs/device-protocol.md §3, §5): one per inbound channel, each storing what the device
  * reported with Kysely after the checks ({@link DeviceMessageChecks}) and then announcing the change on the bus
  * (change-message.ts). Every message is written in a shared batch (telemetry-batch.ts): the device is
- * read and the change messages are built for the whole batch, in its one transaction. Every write is idempotent (upserts; telemetry and events keyed by device and time or id), so a
- * redelivered or duplicated message costs a write, not a wrong state.
+ * read and the change messages are built for the whole batch, in its one transaction. Every write is idempotent
+ * (upserts; telemetry keyed by device and time and by report id, events by id), so a redelivered, duplicated or resent
+ * message costs a write, not a wrong state.
  */
 export class DeviceRecords {
   private eventHook: DeviceEventHook | null = null;
@@ -143,11 +161,13 @@ export class DeviceRecords {
    * Records one device message: parses the JSON and queues it in the open write batch before returning its promise
    * (so messages enter batches in the order `handle` is called), where the device is looked up by MAC (refusing
    * unknown ones) and the channel's writer runs. An empty payload (a cleared retained message) is ignored. Resolves
-   * once the batch has committed (and an event's hook has run); rejects with database errors (nothing of the batch
-   * stored).
+   * once the batch has committed (and an event's hook has run) with the report id the device may now forget
+   * (docs/device-protocol.md §3.6: the `id` of telemetry or an event stored now or before, or refused for good by the
+   * schema), or null (no report id, another channel, an unknown device); rejects with database errors (nothing of the
+   * batch stored, nothing to receipt).
    */
-  async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<void> {
-    if (payload.length === 0) return; // a cleared retained message
+  async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<string | null> {
+    if (payload.length === 0) return null; // a cleared retained message
     const { checks } = this.deps;
     let json: unknown;
     try {
@@ -155,7 +175,7 @@ export class DeviceRecords {
     } catch {
       checks.reject(mac, channel, "not-json");
       await this.noteRefusedReport(mac, channel, "not-json");
-      return;
+      return null;
     }
     // The batch reads every device of its messages in one query; the writers run in its transaction.
     const after = await this.laneOf(mac).run(mac, async (ctx): Promise<AfterCommit> => {
@@ -206,6 +226,7 @@ export class DeviceRecords {
         this.deps.logger.error({ mac, eventId: event.eventId, err: err.message }, "device event hook failed"),
       );
     }
+    return after?.receipt ?? null;
   }
 
   /** status: the online flag in `device_state` (the only writer of `online`), in the batch's multi-row upsert. */
@@ -337,48 +358,63 @@ export class DeviceRecords {
   }
 
   /**
-   * telemetry: one `device_telemetry` row per (device, time), written in a batch with other devices' records
-   * (telemetry-batch.ts: the {@link TelemetryHook} and the live flow and total in `device_state` in the same
-   * transaction); the batch announces the change after its commit. A redelivered record stores and announces nothing.
-   * A totaliser lower than stored is a counter reset (recorded) unless the record is stored already (a redelivery
-   * overtaken by newer ones); the interval is bounded by the totaliser's rise; refusals are remembered as for state.
-   * Answers the record's outcome (settled with the batch; rejected when the batch failed, nothing of it stored, so
-   * the message is not acknowledged), not awaited here: the batch commits only after this task returns.
+   * telemetry: one `device_telemetry` row per (device, time) and per (device, report id), written in a batch with
+   * other devices' records (telemetry-batch.ts: the {@link TelemetryHook} and the live flow and total in
+   * `device_state` in the same transaction); the batch announces the change after its commit. A redelivered record,
+   * or one the device sent again under its report id, stores and announces nothing. A totaliser lower than stored is a
+   * counter reset (recorded) unless the record is stored already (a redelivery overtaken by newer ones) or was sent
+   * late ({@link sentLate}: stored as it is, the live figures left to the newest record); the interval is bounded by
+   * the totaliser's rise; refusals are remembered as for state. Answers the record's outcome (settled
+   * with the batch; rejected when the batch failed, nothing of it stored, so the message is not acknowledged), not
+   * awaited here: the batch commits only after this task returns, and its report id for the receipt.
    */
   private async recordTelemetry({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<AfterCommit> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttTelemetry, json, mac, "telemetry");
     if (!msg) {
       this.markRefused(ctx, device, "invalid", now);
-      return null;
+      return { receipt: refusedReportId(json) };
     }
+    const receipt = msg.id ?? null;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
+    let late = false;
     if (checks.counterReset(device, msg.totalWaterL, null)) {
-      // A redelivered record the newer ones have overtaken (its (device, time) is stored) is no reset.
+      // A redelivered record the newer ones have overtaken (its (device, time) or its report id is stored) is no reset.
       const storedBefore = await ctx.trx
         .selectFrom("device_telemetry")
         .select("ts")
         .where("device_id", "=", device.id)
-        .where("ts", "=", recordTs)
+        .where((eb) =>
+          msg.id ? eb.or([eb("ts", "=", recordTs), eb("report_id", "=", msg.id)]) : eb("ts", "=", recordTs),
+        )
         .executeTakeFirst();
       if (storedBefore) {
         checks.redeliveredIgnored();
-        return null;
+        return { receipt };
       }
+      // Only a copy the device sent before, with its own time (not replaced by the receive time).
+      late = msg.resent === true && recordTs === msg.ts && (await this.sentLate(ctx, device, recordTs));
       // What the device metered since the reset is its own interval (never more than the new total: the schema).
-      await this.recordCounterReset(ctx, mac, "telemetry", device, recordTs, now, { totalWaterL: msg.totalWaterL });
+      if (!late) {
+        await this.recordCounterReset(ctx, mac, "telemetry", device, recordTs, now, { totalWaterL: msg.totalWaterL });
+      }
     }
     const cleared = this.acceptedAgain(device);
     if (cleared.reports_refused_since === null) {
       // A row the write would create needs its required columns (SQLite checks them before the upsert's update).
       ctx.writeState(device.id, cleared, { online: 0, vacation: 0, regeneration_count: 0, updated_at: now });
     }
-    // Never more water than the totaliser rose since the previous record: nothing counted twice.
-    const intervalWaterL = checks.boundedInterval(mac, device.telemetry_total_l, msg.totalWaterL, msg.intervalWaterL);
-    // A later message of this device in the same batch checks its counter against this one.
-    if (ctx.device) {
+    // Never more water than the totaliser rose since the previous record: nothing counted twice. A late record's
+    // previous record is not the newest one stored: its own interval stands (the schema bounds it by its total).
+    const intervalWaterL = late
+      ? msg.intervalWaterL
+      : checks.boundedInterval(mac, device.telemetry_total_l, msg.totalWaterL, msg.intervalWaterL);
+    // A later message of this device in the same batch checks its counter against this one (a late one: the newest).
+    if (ctx.device && !late) {
       ctx.device.total_water_l = msg.totalWaterL;
       ctx.device.telemetry_total_l = msg.totalWaterL;
+      const batchTs = ctx.device.batch_telemetry_ts;
+      if (!batchTs || recordTs > batchTs) ctx.device.batch_telemetry_ts = recordTs;
     }
     const stored = ctx.telemetry({
       deviceId: device.id,
@@ -387,8 +423,32 @@ export class DeviceRecords {
       flowRateLpm: msg.flowRateLpm,
       intervalWaterL,
       receivedAt: now,
+      reportId: msg.id ?? null,
+      late,
     });
-    return { stored };
+    return { stored, receipt };
+  }
+
+  /**
+   * Whether a resent telemetry record (`resent`) whose totaliser is below the stored one was sent late
+   * (docs/device-protocol.md §3.6): its time `recordTs` (ISO UTC, the device's own) lies before the device's newest
+   * report — its last stored state report, its newest stored telemetry record, or one queued earlier in the batch. A
+   * device that keeps its reports until the receipt sends again, oldest first, the ones a broker acknowledged and
+   * dropped (with no gateway subscribed yet after its restart) — after newer ones were stored. A counter reset's first
+   * records are no copies, or newer than every stored report. One indexed read (the newest stored time of the device),
+   * only for a resent record whose totaliser went down.
+   */
+  private async sentLate(ctx: BatchContext, device: BatchDevice, recordTs: string): Promise<boolean> {
+    if (device.batch_telemetry_ts && recordTs < device.batch_telemetry_ts) return true;
+    if (device.last_report_time && recordTs < device.last_report_time) return true;
+    const newest = await ctx.trx
+      .selectFrom("device_telemetry")
+      .select("ts")
+      .where("device_id", "=", device.id)
+      .orderBy("ts", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return newest !== undefined && recordTs < newest.ts;
   }
 
   /**
@@ -399,7 +459,7 @@ export class DeviceRecords {
   private async recordEvent({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<AfterCommit> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttEvent, json, mac, "event");
-    if (!msg) return null;
+    if (!msg) return { receipt: refusedReportId(json) };
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
     const inserted = await ctx.trx
       .insertInto("device_events")
@@ -422,7 +482,7 @@ export class DeviceRecords {
         event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
       });
     }
-    return { event: { deviceId: device.id, eventId: msg.id, type: msg.type } };
+    return { event: { deviceId: device.id, eventId: msg.id, type: msg.type }, receipt: msg.id };
   }
 
   /**

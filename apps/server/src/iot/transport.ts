@@ -7,6 +7,7 @@ import {
   parseDeviceTopic,
   type ReconnectBackoff,
   type TMqttCommand,
+  type TMqttReceipt,
 } from "@aquapilot/contract";
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
 import { followBackoff } from "./backoff.ts";
@@ -112,7 +113,8 @@ export interface InboundMessage {
 
 /**
  * The gateway's MQTT side (docs/device-protocol.md §2, §3): one client of the broker that subscribes (QoS 1) to the
- * inbound channels of every device and publishes commands to a device's `cmd` topic. It parses topics and passes
+ * inbound channels of every device and publishes commands to a device's `cmd` topic and receipts to its `receipt`
+ * topic. It parses topics and passes
  * device messages on; what they mean is the records' job (records.ts).
  *
  * On an external broker a device message is acknowledged after handling: its PUBACK is sent once the
@@ -298,7 +300,7 @@ export class MqttTransport {
   }
 
   /**
-   * Passes every device message on an inbound channel to `handler` (other topics and `cmd` are ignored). The
+   * Passes every device message on an inbound channel to `handler` (other topics, `cmd` and `receipt` are ignored). The
    * message is acknowledged to the broker once the promise `handler` returns has settled.
    */
   onMessage(handler: (message: InboundMessage) => Promise<unknown> | undefined): void {
@@ -317,7 +319,8 @@ export class MqttTransport {
    */
   private receive(topic: string, payload: Buffer, packet: IPublishPacket): void {
     const parsed = parseDeviceTopic(topic);
-    if (!parsed || parsed.channel === "cmd") return;
+    // cmd and receipt are the cloud's own messages to devices.
+    if (!parsed || parsed.channel === "cmd" || parsed.channel === "receipt") return;
     const ids = packet.properties?.subscriptionIdentifier;
     const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
     if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
@@ -445,6 +448,14 @@ export class MqttTransport {
    */
   async publishCommand(mac: string, command: TMqttCommand): Promise<void> {
     await this.client.publishAsync(deviceTopic(mac, "cmd"), JSON.stringify(command), { qos: 1 });
+  }
+
+  /**
+   * Publishes a receipt to the device's `receipt` topic (QoS 1, not retained; docs/device-protocol.md §3.6).
+   * @throws when the client cannot publish (disconnected, or the broker refuses).
+   */
+  async publishReceipt(mac: string, receipt: TMqttReceipt): Promise<void> {
+    await this.client.publishAsync(deviceTopic(mac, "receipt"), JSON.stringify(receipt), { qos: 1 });
   }
 
   /**
