@@ -34,14 +34,14 @@ async function waitFor(probe: () => boolean | Promise<boolean>, what: string): P
 }
 
 /**
- * Reports survive a crash of the broker (docs/device-protocol.md §3.6, docs/deploy.md "What a crash loses"): two
- * simulated softeners report telemetry every 20 ms (QoS 1) to Mosquitto (persistence on, as deployed; no autosave
- * within the test). The server's gateway stops, so the broker queues the reports it acknowledged in the gateway's
- * persistent session, in memory; then the broker is killed with SIGKILL mid-stream, which loses that queue, and started
- * again on the same port; then the gateway starts again. The devices reconnect and send again every report the cloud
- * has not receipted, oldest first. Afterwards the database holds every report the devices made exactly once — 0 lost,
- * 0 stored twice — the receipts have emptied the devices' outboxes of them, and no resent record read as a counter
- * going down.
+ * Reports survive a crash of the broker (docs/device-protocol.md §3.6, docs/deploy.md "What a broker crash loses"):
+ * two simulated softeners report telemetry every 20 ms (QoS 1) to Mosquitto (persistence on, as deployed; no
+ * autosave within the test). The server's gateway stops, so the broker queues the reports it acknowledged in the
+ * gateway's persistent session, in memory; then the broker is killed with SIGKILL mid-stream, which loses that queue,
+ * and started again on the same port; then the gateway starts again. The devices reconnect and send again every
+ * report the cloud has not receipted, oldest first. Afterwards the database holds every report the devices made
+ * exactly once — 0 lost, 0 stored twice — the receipts have emptied the devices' outboxes of them, and no resent
+ * record read as a counter going down.
  */
 describe.skipIf(skip).each(ENGINES)("telemetry across a Mosquitto crash (kill -9) on %s", (engine) => {
   let mosquitto: TestMosquitto;
