@@ -476,6 +476,83 @@ describe("embedded broker and gateway", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("receipts the reports it recorded (docs/device-protocol.md §3.6): a copy stored once and receipted again, a refused one receipted too", async () => {
+    const b = await rawClient({ clientId: B.mac, username: B.mac, password: B.secret });
+    // A device may subscribe to its own receipts only.
+    const suback = await b
+      .subscribeAsync([deviceTopic(B.mac, "receipt"), deviceTopic(A.mac, "receipt")], { qos: 1 })
+      .then(
+        () => null,
+        (err: { packet?: { granted: Array<number | { qos: number }> } }) => err.packet,
+      );
+    expect(suback?.granted.map((g) => (typeof g === "number" ? g : g.qos))).toEqual([1, 128]);
+    const receipted: string[] = [];
+    b.on("message", (topic, payload) => {
+      if (topic === deviceTopic(B.mac, "receipt"))
+        receipted.push(...(JSON.parse(String(payload)) as { ids: string[] }).ids);
+    });
+    const record = (ts: string) => ({
+      v: 1,
+      ts,
+      totalWaterL: 1e6,
+      flowRateLpm: 0,
+      intervalWaterL: 0,
+      id: "report-b-1",
+    });
+    const ts = new Date().toISOString();
+    await b.publishAsync(deviceTopic(B.mac, "telemetry"), JSON.stringify(record(ts)), { qos: 1 });
+    // The same report sent again, even under another time (a device whose clock was corrected meanwhile).
+    await b.publishAsync(
+      deviceTopic(B.mac, "telemetry"),
+      JSON.stringify({ ...record(new Date(Date.parse(ts) + 1000).toISOString()), resent: true }),
+      { qos: 1 },
+    );
+    // An event the schema refuses: never stored, so receipted at once (sending it again would never help).
+    await b.publishAsync(
+      deviceTopic(B.mac, "event"),
+      JSON.stringify({ v: 1, ts, id: "report-b-bad", type: "no-such-type" }),
+      { qos: 1 },
+    );
+    // Without a report id: stored, no receipt.
+    await b.publishAsync(
+      deviceTopic(B.mac, "telemetry"),
+      JSON.stringify({ ...record(new Date(Date.parse(ts) + 2000).toISOString()), id: undefined }),
+      { qos: 1 },
+    );
+    await waitFor(
+      () => receipted.filter((id) => id === "report-b-1").length === 2 && receipted.includes("report-b-bad"),
+    );
+    const rows = await db
+      .selectFrom("device_telemetry")
+      .select(["report_id", "ts"])
+      .where("device_id", "=", deviceIds[B.mac])
+      .execute();
+    expect(rows.filter((r) => r.report_id === "report-b-1").map((r) => r.ts)).toEqual([ts]);
+    expect(rows.filter((r) => r.report_id === null)).toHaveLength(1);
+    expect(await db.selectFrom("device_events").select("id").where("id", "=", "report-b-bad").execute()).toEqual([]);
+    expect(receipted.sort()).toEqual(["report-b-1", "report-b-1", "report-b-bad"]);
+
+    // The simulator on the embedded broker: what it is told is stored, it forgets.
+    const a = started.find((d) => d.mac === A.mac)!;
+    const forgotten = await new Promise<string[]>((resolve) => a.once("receipt", resolve));
+    const stored = await db
+      .selectFrom("device_telemetry")
+      .select("report_id")
+      .where("device_id", "=", deviceIds[A.mac])
+      .where("report_id", "in", forgotten)
+      .execute();
+    const events = await db
+      .selectFrom("device_events")
+      .select("id")
+      .where("device_id", "=", deviceIds[A.mac])
+      .where("id", "in", forgotten)
+      .execute();
+    expect(stored.length + events.length).toBe(forgotten.length);
+    const kept = new Set(a.outbox.reports().map((r) => r.body.id));
+    expect(forgotten.filter((id) => kept.has(id))).toEqual([]);
+    b.end();
+  });
+
   it("sendCommandAndWait to an offline device fails with DeviceOffline, at once or after the timeout", async () => {
     // C is offline (stopped above): refused before sending.
     const err = await link
