@@ -1,8 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { type DevSystem, startDevSystem } from "@aquapilot/dev";
+import { createLogger } from "@aquapilot/server/app.ts";
 import { loadConfig } from "@aquapilot/server/config.ts";
+import { createSecretWatch } from "@aquapilot/server/test/secret-watch.ts";
+
+/** pino's numeric level of each LOG_LEVEL name. */
+const PINO_LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: 99,
+};
 
 /** The built web app (`npm run build -w apps/web`). */
 export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");
@@ -11,6 +25,9 @@ export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");
  * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner, development
  * routes) on free ports and a fresh DATA_DIR, as `npm start` does (the development launcher's `startDevSystem`). The web app must be built first (`npm run build -w apps/web`).
  * `opts.webDistDir` serves another copy of the build instead of {@link WEB_DIST}.
+ * The server logs at info level through the real logger into memory (lines at the configured LOG_LEVEL and above
+ * are also printed); `close` fails when the log holds a secret the browser's and the test's traffic carried
+ * (passwords, codes, tokens: apps/server/test/secret-watch.ts).
  */
 export async function startTestSystem(
   env: Record<string, string> = {},
@@ -31,13 +48,30 @@ export async function startTestSystem(
     RATE_LIMIT_SCALE: "1000",
     ...env,
   });
-  const system = await startDevSystem(config, { webDistDir: opts.webDistDir });
+  const lines: string[] = [];
+  const printedFrom = PINO_LEVELS[config.LOG_LEVEL] ?? PINO_LEVELS.warn;
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      const line = String(chunk);
+      lines.push(line);
+      if (Number(/"level":(\d+)/.exec(line)?.[1] ?? 0) >= printedFrom) process.stdout.write(line);
+      cb();
+    },
+  });
+  const secrets = createSecretWatch();
+  const system = await startDevSystem(config, {
+    webDistDir: opts.webDistDir,
+    logger: createLogger({ LOG_LEVEL: "info" }, sink),
+    extendApp: (app) => secrets.watch(app),
+  });
   return {
     ...system,
     dataDir,
     close: async () => {
       await system.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      const leaks = secrets.leaks(lines);
+      if (leaks.length > 0) throw new Error(`secrets in the server log:\n${leaks.join("\n")}`);
     },
   };
 }

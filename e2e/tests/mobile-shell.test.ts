@@ -152,6 +152,31 @@ describe("mobile shell web layer", () => {
     expect(handled).toEqual({ back: true, push: true });
   });
 
+  it("carries the served page's content policy in the page: an outside image is refused as on the web", async () => {
+    phone.expectErrors(
+      /(Refused to load|Loading) the image 'https:\/\/images\.example\.net\/|GET https:\/\/images\.example\.net\/pixel\.png csp$/,
+      "the test loads an outside image, which the policy refuses",
+    );
+    await page.goto(`${webView.origin}/#/login`);
+    await page.getByTestId("login-submit").waitFor({ timeout: 30_000 });
+    const seen = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener(
+            "securitypolicyviolation",
+            (e) => resolve(`${e.effectiveDirective} ${e.blockedURI}`),
+            { once: true },
+          );
+          // The bound of the wait for a refusal that does not come (the test then fails on the answer).
+          setTimeout(() => resolve("no violation"), 10_000);
+          const img = new Image();
+          img.src = "https://images.example.net/pixel.png";
+          document.body.append(img);
+        }),
+    );
+    expect(seen).toBe("img-src https://images.example.net/pixel.png");
+  });
+
   it("signs in through the shell's layer against the cloud on another origin: API, token and hubs go there", async () => {
     expect(new URL(system.url).origin).not.toBe(webView.origin);
     // A request the browser refused (CORS) is a console error: the phone's error guard fails the test with it.

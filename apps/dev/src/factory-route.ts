@@ -1,6 +1,6 @@
 import { normaliseMac } from "@aquapilot/contract";
 import type { Db } from "@aquapilot/server/db/index.ts";
-import { provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
+import { FACTORY_SECRET_MIN_LENGTH, provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
 import type { DeviceAccountsPort } from "@aquapilot/server/ports.ts";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { z } from "zod";
 /** Body of POST /dev/factory/devices: a device's factory identity and clear secret. */
 export const ZFactoryDevice = z.object({
   mac: z.string().refine((m) => normaliseMac(m).length === 12, "mac needs 12 hex digits"),
-  secret: z.string().min(16).max(256),
+  secret: z.string().min(FACTORY_SECRET_MIN_LENGTH).max(256),
   model: z.string().max(64).optional(),
   serialNumber: z.string().max(64).optional(),
   deviceSerialNumber: z.string().max(64).optional(),

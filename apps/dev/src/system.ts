@@ -4,6 +4,7 @@ import type { createLogger } from "@aquapilot/server/app.ts";
 import type { AppConfig } from "@aquapilot/server/config.ts";
 import { provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
 import { type System, type SystemParts, startSystem } from "@aquapilot/server/system.ts";
+import type { FastifyInstance } from "fastify";
 import type { DevBridgeOptions } from "./bridge/bridge.ts";
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./demo.ts";
 import { registerDevelopmentRoutes } from "./routes.ts";
@@ -31,7 +32,8 @@ export interface DevSystem extends System {
  * backoff). `System.close` stops the fleet first. With APP_ENV=production there is no demo owner and no development
  * route (the core refuses the start while the demo account still signs in with its published password); the fleet
  * still follows SIM_DEVICES (0 unless set). `opts.webDistDir` and `opts.logger` are passed to the core; `opts.bridge`
- * overrides the bridge's options.
+ * overrides the bridge's options; `opts.extendApp` runs on the app before the development routes are mounted (hooks
+ * of an embedding harness, e.g. the browser tests' watch for secrets in the log).
  * @throws ConfigError when production finds the demo credentials; errors of the core, the seeding or the fleet file;
  *   after closing what had started.
  */
@@ -42,6 +44,7 @@ export async function startDevSystem(
     /** Built web app to serve instead of apps/web/dist (browser tests serve a copy they change). */
     webDistDir?: string;
     bridge?: Partial<DevBridgeOptions>;
+    extendApp?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<DevSystem> {
   let added: Omit<DevSystem, keyof System> | null = null;
@@ -50,6 +53,7 @@ export async function startDevSystem(
     webDistDir: opts.webDistDir,
     extensions: [
       async (parts) => {
+        opts.extendApp?.(parts.app);
         await registerDevelopmentRoutes(parts.app, {
           config,
           db: parts.db,

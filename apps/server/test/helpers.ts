@@ -13,6 +13,7 @@ import type { DeviceCommandPort } from "../src/ports.ts";
 import { call } from "./call.ts";
 import { type Engine, openTestDatabase, type TestDatabase } from "./databases.ts";
 import { type AnswerCheck, checkAnswersAgainstOpenApi } from "./openapi-answers.ts";
+import { createSecretWatch, type SecretWatch } from "./secret-watch.ts";
 
 /** One call received by {@link RecordingDevicePort}. */
 export interface RecordedCommand {
@@ -55,7 +56,11 @@ export interface TestApp {
   logs: string[];
   /** Answers that did not match /openapi.json so far (see test/openapi-answers.ts). */
   answers: AnswerCheck;
-  /** Closes the app; fails when an answer did not match /openapi.json; `keepDatabase` leaves the database and DATA_DIR for a restart. */
+  /** The secrets the app's traffic carried, looked for in `logs` at close. */
+  secrets: SecretWatch;
+  /**
+   * Closes the app; fails when an answer did not match /openapi.json or a secret of the traffic is in the log;
+   * `keepDatabase` leaves the database and DATA_DIR for a restart. */
   close(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -139,6 +144,9 @@ export async function createTestApp(
     db: database.db,
     ...(opts.development ? { bridge: opts.development.bridge } : { only: "outbox" as const }),
   });
+  // Every secret the traffic carries is watched for in the log; close() fails when one is there.
+  const secrets = createSecretWatch();
+  secrets.watch(app);
   opts.beforeReady?.(app, bus);
   // Every answer is checked against /openapi.json; close() fails when one did not match.
   const answers = checkAnswersAgainstOpenApi(app);
@@ -152,10 +160,13 @@ export async function createTestApp(
     database,
     logs,
     answers,
+    secrets,
     async close(closeOpts) {
       await app.close();
       await bus.close();
       if (!closeOpts?.keepDatabase) await database.close();
+      const leaks = secrets.leaks(logs);
+      if (leaks.length > 0) throw new Error(`secrets in the server log:\n${leaks.join("\n")}`);
       if (answers.violations.length > 0) {
         throw new Error(`answers that do not match /openapi.json:\n${answers.violations.join("\n")}`);
       }

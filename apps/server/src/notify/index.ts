@@ -43,10 +43,10 @@ export class SmtpMailer implements Mailer {
 }
 
 /**
- * Writes the message to the server log at info level. Used when no SMTP server or SMS provider is configured: in the
- * demo it is the only way to read a code besides GET /dev/outbox, so the whole message is logged, codes included —
- * except with `withBody` false (APP_ENV=production: codes never reach the logs), where only the recipient
- * and subject are logged, as a warning that nothing was delivered.
+ * Notes in the server log that a message went to the outbox, with its recipient and subject but never its body: a
+ * body may hold a code, and no code reaches a log. Used when no SMTP server or SMS provider is configured; outside
+ * production the whole message is read at GET /dev/outbox (info level). With `withBody` false (APP_ENV=production,
+ * where the outbox keeps no body either) the line is a warning that nothing was delivered.
  */
 export class LogSender implements Mailer, SmsSender {
   private readonly logger: FastifyBaseLogger;
@@ -67,7 +67,7 @@ export class LogSender implements Mailer, SmsSender {
     }
     this.logger.info(
       { channel: this.channel, recipient: message.recipient },
-      `outbox ${this.channel} to ${message.recipient}: ${message.subject} — ${message.body}`,
+      `outbox ${this.channel} to ${message.recipient}: "${message.subject}" (read it at GET /dev/outbox)`,
     );
   }
 }

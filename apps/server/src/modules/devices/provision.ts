@@ -3,6 +3,13 @@ import { normaliseMac } from "@aquapilot/contract";
 import { hashPassword } from "../../auth/passwords.ts";
 import type { Db } from "../../db/index.ts";
 
+/**
+ * The fewest characters of a device secret the factory route accepts (apps/dev factory-route.ts): 16 base64url
+ * characters are 96 random bits. Device logins on Mosquitto are not throttled (Mosquitto 2 counts no failed CONNECTs),
+ * so the secret's length is what limits guessing there (docs/security.md, iot/mosquitto-guessing.test.ts).
+ */
+export const FACTORY_SECRET_MIN_LENGTH = 16;
+
 /** A device's factory identity and credentials (docs/device-protocol.md: MAC = MQTT username, secret = password). */
 export interface DeviceProvisioning {
   /** Any spelling; stored as 12 upper-case hex digits. */
