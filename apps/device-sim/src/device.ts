@@ -558,7 +558,10 @@ export class SimulatedDevice extends EventEmitter {
     const intervalMs = (this.opts.stateIntervalMinutes ?? 15) * 60_000;
     const due = this.valve.clock - this.lastStateClock >= intervalMs && now - this.lastStateReal >= 1000;
     if (due) this.publishState();
-    if (this.reporting && this.outbox.resendDue(now)) this.resendReports();
+    if (this.reporting && this.outbox.resendDue(now)) {
+      this.outbox.backOff();
+      this.resendReports();
+    }
   }
 
   private publishTelemetry(): void {

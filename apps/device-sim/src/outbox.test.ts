@@ -71,6 +71,23 @@ describe("ReportOutbox", () => {
     expect(box.resendDue(2899)).toBe(false);
   });
 
+  it("waits twice as long after each resend without a receipt, at most 16 times, and the initial time after a receipt", () => {
+    const box = new ReportOutbox({ receiptTimeoutMs: 100 });
+    box.add(telemetry("a"));
+    box.sent("a", 0);
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      box.backOff();
+      waits.push(box.currentTimeoutMs);
+    }
+    expect(waits).toEqual([200, 400, 800, 1600, 1600, 1600]);
+    expect(box.resendDue(1599)).toBe(false);
+    expect(box.resendDue(1600)).toBe(true);
+    box.receipt(["unknown"]); // any receipt: the cloud answers
+    expect(box.currentTimeoutMs).toBe(100);
+    expect(box.resendDue(100)).toBe(true);
+  });
+
   it("refuses a size below 1 and a timeout that is not positive", () => {
     expect(() => new ReportOutbox({ maxReports: 0 })).toThrow(RangeError);
     expect(() => new ReportOutbox({ maxReports: 1.5 })).toThrow(RangeError);

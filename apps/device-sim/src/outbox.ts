@@ -11,7 +11,8 @@ export interface ReportOutboxOptions {
   maxReports?: number;
   /**
    * How long a sent report may wait for its receipt before the device sends every unreceipted report again, ms
-   * (default {@link DEFAULT_RECEIPT_TIMEOUT_MS}).
+   * (default {@link DEFAULT_RECEIPT_TIMEOUT_MS}); doubled after each such resend that brings no receipt, up to
+   * {@link RECEIPT_TIMEOUT_GROWTH} times, and back to this when a receipt comes.
    */
   receiptTimeoutMs?: number;
 }
@@ -20,6 +21,11 @@ export interface ReportOutboxOptions {
 export const DEFAULT_OUTBOX_REPORTS = 1000;
 /** Default wait for a receipt before sending again, ms (docs/device-protocol.md §3.6). */
 export const DEFAULT_RECEIPT_TIMEOUT_MS = 30_000;
+/**
+ * Most the receipt timeout grows while no receipt comes, as a multiple of its initial value (30 s → 8 min): a cloud
+ * that sends no receipts (a broker that drops them) costs a full outbox every few minutes, not every 30 s.
+ */
+export const RECEIPT_TIMEOUT_GROWTH = 16;
 
 interface Kept {
   report: OutboxReport;
@@ -31,13 +37,16 @@ interface Kept {
  * A device's outbox (docs/device-protocol.md §3.6): its telemetry and events, each under its report id, from when they
  * are made until the cloud's receipt names them, oldest first. The device sends a report when it is made (if
  * connected), every kept report again after each (re)connection, and every kept report again when the oldest sent one
- * waited {@link ReportOutboxOptions.receiptTimeoutMs} for its receipt — always oldest first, so the cloud sees the
- * device's counters in the order they were metered. Pure: the caller sends and keeps the time.
+ * waited the receipt timeout ({@link ReportOutboxOptions.receiptTimeoutMs}, doubled by each {@link backOff} until a
+ * receipt comes) — always oldest first, so the cloud sees the device's counters in the order they were metered. Pure:
+ * the caller sends and keeps the time.
  */
 export class ReportOutbox {
   private readonly kept = new Map<string, Kept>();
   private readonly maxReports: number;
   private readonly receiptTimeoutMs: number;
+  /** The receipt timeout now, ms: {@link receiptTimeoutMs} grown by {@link backOff}. */
+  private timeoutMs: number;
   private droppedCount = 0;
 
   /**
@@ -49,6 +58,20 @@ export class ReportOutbox {
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? DEFAULT_RECEIPT_TIMEOUT_MS;
     if (!Number.isInteger(this.maxReports) || this.maxReports < 1) throw new RangeError("maxReports must be ≥ 1");
     if (!(this.receiptTimeoutMs > 0)) throw new RangeError("receiptTimeoutMs must be > 0");
+    this.timeoutMs = this.receiptTimeoutMs;
+  }
+
+  /** The receipt timeout now, ms. */
+  get currentTimeoutMs(): number {
+    return this.timeoutMs;
+  }
+
+  /**
+   * Doubles the receipt timeout (at most {@link RECEIPT_TIMEOUT_GROWTH} times its initial value): the caller is about
+   * to send the kept reports again because their receipt is overdue.
+   */
+  backOff(): void {
+    this.timeoutMs = Math.min(this.timeoutMs * 2, this.receiptTimeoutMs * RECEIPT_TIMEOUT_GROWTH);
   }
 
   /** Reports kept (waiting for their receipt). */
@@ -76,10 +99,14 @@ export class ReportOutbox {
     this.kept.set(id, { report, sentAt: null });
   }
 
-  /** Forgets the reports a receipt names (ids not kept are ignored); answers how many it forgot. */
+  /**
+   * Forgets the reports a receipt names (ids not kept are ignored); answers how many it forgot. Any receipt sets the
+   * receipt timeout back to its initial value: the cloud answers.
+   */
   receipt(ids: Iterable<string>): number {
     let forgotten = 0;
     for (const id of ids) if (this.kept.delete(id)) forgotten += 1;
+    this.timeoutMs = this.receiptTimeoutMs;
     return forgotten;
   }
 
@@ -106,7 +133,7 @@ export class ReportOutbox {
    */
   resendDue(nowMs: number): boolean {
     for (const { sentAt } of this.kept.values()) {
-      if (sentAt !== null) return nowMs - sentAt >= this.receiptTimeoutMs;
+      if (sentAt !== null) return nowMs - sentAt >= this.timeoutMs;
     }
     return false;
   }
