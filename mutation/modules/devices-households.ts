@@ -81,8 +81,8 @@ const modules: MutationModule[] = [
     // family-user.test.ts).
     mutate: [
       "apps/server/src/modules/family/service.ts:151-179",
-      "apps/server/src/modules/family/service.ts:237-239",
-      "apps/server/src/modules/family/service.ts:264-270",
+      "apps/server/src/modules/family/service.ts:238-240",
+      "apps/server/src/modules/family/service.ts:266-272",
       "apps/server/src/modules/family-user/service.ts:40-78",
     ],
     tests: {
