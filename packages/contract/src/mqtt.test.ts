@@ -1,10 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
   MQTT_BOUNDS,
+  MQTT_MAX_PACKET_BYTES,
+  MQTT_RECEIPT_MAX_IDS,
   REPORTED_SETTING_RULES,
   sanitizeReportedSettings,
   ZMqttAck,
   ZMqttEvent,
+  ZMqttReceipt,
   ZMqttState,
   ZMqttStatus,
   ZMqttTelemetry,
@@ -109,5 +112,23 @@ describe("MQTT payload bounds", () => {
     // Through the state schema: the report stays valid, only the bad settings are gone.
     expect(ZMqttState.parse({ ...STATE, settings: raw }).settings).toEqual(settings);
     expect(Object.keys(REPORTED_SETTING_RULES)).toHaveLength(27);
+  });
+
+  it("carries report ids and receipts within their bounds (docs/device-protocol.md §3.6)", () => {
+    const record = { v: 1, ts: TS, totalWaterL: 10, flowRateLpm: 0, intervalWaterL: 2 };
+    expect(ZMqttTelemetry.parse({ ...record, id: "r-1", resent: true })).toMatchObject({ id: "r-1", resent: true });
+    expect(ZMqttTelemetry.parse(record).id).toBeUndefined(); // a record without one: older firmware
+    for (const bad of [{ id: "" }, { id: "x".repeat(65) }, { id: "a\u0000b" }, { resent: false }, { resent: "yes" }]) {
+      expect(ZMqttTelemetry.safeParse({ ...record, ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+    const longest = Array.from({ length: MQTT_RECEIPT_MAX_IDS }, (_, i) =>
+      String(i).padStart(MQTT_BOUNDS.idChars, "x"),
+    );
+    const receipt = ZMqttReceipt.parse({ v: 1, ts: TS, ids: longest });
+    // The largest receipt fits a packet, topic and packet id included.
+    expect(Buffer.byteLength(JSON.stringify(receipt)) + 64).toBeLessThan(MQTT_MAX_PACKET_BYTES);
+    expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: [] }).success).toBe(false);
+    expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: [...longest, "one-more"] }).success).toBe(false);
+    expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: ["a\nb"] }).success).toBe(false);
   });
 });
