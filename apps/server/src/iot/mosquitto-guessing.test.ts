@@ -3,6 +3,7 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/databases.ts";
 import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
+import { mqttLogin } from "../../test/mqtt-login.ts";
 import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { InProcessBus } from "../bus.ts";
 import { FACTORY_SECRET_MIN_LENGTH } from "../modules/devices/index.ts";
@@ -14,21 +15,6 @@ const skip = skipUnlessInstalled("device-login guessing on Mosquitto", mosquitto
 /** Wrong passwords tried against one device's account, and how many at once. */
 const GUESSES = 200;
 const AT_ONCE = 20;
-
-/** One MQTT 3.1.1 CONNECT as `mac`: the CONNACK return code (0 connected, 5 not authorised), closed again at once. */
-function attempt(url: string, mac: string, password: string, clientId: string): Promise<number> {
-  return new Promise((resolve) => {
-    const c = mqtt.connect(url, { clientId, username: mac, password, reconnectPeriod: 0, connectTimeout: 30_000 });
-    c.once("connect", () => {
-      c.end(true);
-      resolve(0);
-    });
-    c.once("error", (err: Error & { code?: number }) => {
-      c.end(true);
-      resolve(typeof err.code === "number" ? err.code : -1);
-    });
-  });
-}
 
 /**
  * What limits guessing a device's password on Mosquitto (docs/security.md "Device messages and the MQTT link"):
@@ -87,7 +73,7 @@ describe.skipIf(skip)("device-login guessing on Mosquitto with dynamic security"
     const started = performance.now();
     for (let i = 0; i < GUESSES; i += AT_ONCE) {
       const batch = Array.from({ length: Math.min(AT_ONCE, GUESSES - i) }, (_, j) =>
-        attempt(mosquitto.url, device.mac, `wrong-${i + j}-${randomBytes(8).toString("hex")}`, device.mac),
+        mqttLogin(mosquitto.url, device.mac, `wrong-${i + j}-${randomBytes(8).toString("hex")}`, device.mac),
       );
       codes.push(...(await Promise.all(batch)));
     }
@@ -98,7 +84,7 @@ describe.skipIf(skip)("device-login guessing on Mosquitto with dynamic security"
     own.end(true);
 
     // The right password right after the storm: no lock-out to wait for.
-    expect(await attempt(mosquitto.url, device.mac, device.secret, device.mac)).toBe(0);
+    expect(await mqttLogin(mosquitto.url, device.mac, device.secret, device.mac)).toBe(0);
 
     const rate = GUESSES / seconds;
     const bits = FACTORY_SECRET_MIN_LENGTH * 6;

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hash } from "@node-rs/argon2";
-import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { mqttLogin } from "../../test/mqtt-login.ts";
 import { InProcessBus } from "../bus.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
 import { DEFAULT_LOGIN_LIMITS, type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
@@ -19,21 +19,6 @@ const DEVICES = {
   veteran: { mac: "02D0000000C3", secret: "guess-veteran-secret-01234567" },
   newcomer: { mac: "02D0000000D4", secret: "guess-newcomer-secret-0123456" },
 };
-
-/** One MQTT connection attempt: the CONNACK return code (0 = connected), closed again at once. */
-function attempt(url: string, mac: string, password: string): Promise<number> {
-  return new Promise((resolve) => {
-    const c = mqtt.connect(url, { clientId: mac, username: mac, password, reconnectPeriod: 0, connectTimeout: 30_000 });
-    c.once("connect", () => {
-      c.end(true);
-      resolve(0);
-    });
-    c.once("error", (err: Error & { code?: number }) => {
-      c.end(true);
-      resolve(typeof err.code === "number" ? err.code : -1);
-    });
-  });
-}
 
 function tally(codes: number[]): Record<string, number> {
   const names: Record<number, string> = { 0: "connected", 3: "busy", 4: "wrong", 5: "blocked" };
@@ -95,10 +80,10 @@ describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
   it("200 wrong passwords for one device at once: 10 are checked, the rest refused unchecked; others still connect", async () => {
     const { target, neighbour, veteran } = DEVICES;
     // The veteran connected before the attack on it: it keeps connecting through the block on its MAC.
-    expect(await attempt(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
     const t0 = Date.now();
     const codes = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => attempt(link.brokerUrl, target.mac, `wrong-guess-${i}`)),
+      Array.from({ length: 200 }, (_, i) => mqttLogin(link.brokerUrl, target.mac, `wrong-guess-${i}`)),
     );
     const seconds = (Date.now() - t0) / 1000;
     const outcome = tally(codes);
@@ -111,10 +96,10 @@ describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
     const stats = link.broker?.stats.logins;
     expect(stats).toMatchObject({ checks: 11, failures: 10, blocksStarted: 1 });
     // The limit holds for the right password too (this device never connected since the start) …
-    expect(await attempt(link.brokerUrl, target.mac, target.secret)).toBe(5);
+    expect(await mqttLogin(link.brokerUrl, target.mac, target.secret)).toBe(5);
     // … while a neighbour behind the same address and a device that connected before connect.
-    expect(await attempt(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0);
-    expect(await attempt(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
     expect(link.gateway.connected).toBe(true);
     lines.push(
       `mqtt guessing (${engine}): 200 wrong passwords in ${seconds.toFixed(1)} s → ${outcome.wrong} checked, ` +
@@ -126,15 +111,15 @@ describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
   it("a server restart forgets the blocks: the blocked device connects at once", async () => {
     await link.close();
     await start({ baseDelayMs: 5, maxDelayMs: 20 }); // shorter delays from here on; the counts stay the defaults
-    expect(await attempt(link.brokerUrl, DEVICES.target.mac, DEVICES.target.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, DEVICES.target.mac, DEVICES.target.secret)).toBe(0);
   });
 
   it("100 failures from one address block it for 15 minutes; known devices still connect, new ones after the block", async () => {
     const { neighbour, newcomer } = DEVICES;
-    expect(await attempt(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0); // known since this start
+    expect(await mqttLogin(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0); // known since this start
     const codes = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        attempt(link.brokerUrl, `02EE${String(i).padStart(8, "0")}`, "unknown-device-guess"),
+        mqttLogin(link.brokerUrl, `02EE${String(i).padStart(8, "0")}`, "unknown-device-guess"),
       ),
     );
     const outcome = tally(codes);
@@ -144,12 +129,12 @@ describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
     );
     expect(outcome.blocked).toBe(150 - outcome.wrong);
     // A device never seen since the start is refused from the blocked address, right password or not …
-    expect(await attempt(link.brokerUrl, newcomer.mac, newcomer.secret)).toBe(5);
+    expect(await mqttLogin(link.brokerUrl, newcomer.mac, newcomer.secret)).toBe(5);
     // … a known one is not …
-    expect(await attempt(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, neighbour.mac, neighbour.secret)).toBe(0);
     // … and 15 minutes later the block is over.
     clock += DEFAULT_LOGIN_LIMITS.blockMs + 1000;
-    expect(await attempt(link.brokerUrl, newcomer.mac, newcomer.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, newcomer.mac, newcomer.secret)).toBe(0);
     lines.push(
       `mqtt guessing (${engine}): 150 wrong logins over 150 MACs from one address → ${outcome.wrong} checked, ` +
         `${outcome.blocked} refused by the address block; known device connected during it, a new one after 15 min`,
@@ -158,11 +143,11 @@ describe.each(ENGINES)("MQTT password guessing on %s", (engine) => {
 
   it("a device that connected before keeps connecting while its MAC is blocked by someone guessing", async () => {
     const { veteran } = DEVICES;
-    expect(await attempt(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
     const guesses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attempt(link.brokerUrl, veteran.mac, `veteran-guess-${i}`)),
+      Array.from({ length: 12 }, (_, i) => mqttLogin(link.brokerUrl, veteran.mac, `veteran-guess-${i}`)),
     );
     expect(tally(guesses)).toEqual({ wrong: 10, blocked: 2 });
-    expect(await attempt(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
+    expect(await mqttLogin(link.brokerUrl, veteran.mac, veteran.secret)).toBe(0);
   });
 });
