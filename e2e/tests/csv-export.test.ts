@@ -157,7 +157,7 @@ describe("CSV export with progress", () => {
     // Mid-stream (the link held as soon as rows show): some rows in, a percent with one decimal below 100, the total
     // announced by the server.
     await expect
-      .poll(async () => Number(await panel.getAttribute("data-rows")), { timeout: 20_000, interval: 100 })
+      .poll(async () => Number(await panel.getAttribute("data-rows")), { timeout: 45_000, interval: 100 })
       .toBeGreaterThan(0);
     link.pause();
     const midPercent = Number(await panel.getAttribute("data-percent"));
