@@ -448,7 +448,7 @@ describe.skipIf(skip)("two server processes over PostgreSQL and Redis", () => {
     expect(removalCloseMs).toBeLessThan(1000);
     await waitFor(() => bob2Messages.messages.length > 0, 1000);
     const removalMs = Date.now() - started;
-    await refusedOnB(bobSecond.access, 403);
+    await refusedOnB(bobSecond.access, 404);
     a.bus.publish({ type: "device.changed", familyId, deviceId: "d-1", message: deviceChange(familyId, "d-1", 22) });
     await waitFor(() => ownerOnB.changes.some((m) => m.flowRateLpm === 22), 1000);
     expect(bob2.changes.some((m) => m.flowRateLpm === 22)).toBe(false);
