@@ -450,10 +450,11 @@ describe.skipIf(skipReal)("attachBluetoothPeripheral in real Chromium (Web Bluet
     await session.send("BluetoothEmulation.enable", { state: "powered-on", leSupported: true });
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(stillPage(cloud.serverUrl));
+    // Bounded steps: a step that hangs on a loaded machine names itself instead of running out the test's time.
+    await page.goto(stillPage(cloud.serverUrl), { timeout: 10_000 });
     expect(await isBluetoothEmulationAlive(session)).toBe(true);
     await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.bluetooth.getAvailability());
-    await page.reload();
+    await page.reload({ timeout: 10_000 });
     expect(await isBluetoothEmulationAlive(session)).toBe(false);
     await session.detach();
     const fresh = await browser.newBrowserCDPSession();

@@ -2,16 +2,30 @@
  * Whether Chromium's Bluetooth emulation still answers on `session`, probed by setting the adapter to powered-on.
  * Seen in Chromium 156: once a page that used Web Bluetooth loads another document (a reload), the session's
  * emulation stops working — commands answer "BluetoothEmulation not enabled" while `enable` answers "already
- * enabled" — and its peripherals are gone; a new browser-level session can enable it again and attach anew.
+ * enabled" — and its peripherals are gone; a new browser-level session can enable it again and attach anew. A probe
+ * left unanswered for 5 s counts as not alive.
  */
 export async function isBluetoothEmulationAlive(session: CdpSession): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), EMULATION_PROBE_TIMEOUT_MS);
+  });
+  const probe = session.send("BluetoothEmulation.setSimulatedCentralState", { state: "powered-on" }).then(
+    () => true,
+    () => false,
+  );
   try {
-    await session.send("BluetoothEmulation.setSimulatedCentralState", { state: "powered-on" });
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([probe, unanswered]);
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/**
+ * How long {@link isBluetoothEmulationAlive} waits for the probe's answer: an emulation torn down while the page
+ * reloads may never answer, and one that does not answer cannot be used either.
+ */
+const EMULATION_PROBE_TIMEOUT_MS = 5000;
 
 /**
  * Makes a new-generation {@link SetupModeDevice} appear to Chromium's Web Bluetooth through the DevTools
