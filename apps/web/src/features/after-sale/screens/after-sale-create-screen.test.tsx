@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { clickInDialog, fail, never, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { AfterSaleCreateScreen } from "./after-sale-create-screen.tsx";
@@ -72,17 +72,29 @@ describe("AfterSaleCreate screen: an existing request", () => {
     expect(view.container.querySelector(".adm-skeleton-title")).not.toBeNull();
   });
 
-  it("edits a pending request and withdraws it after the confirmation", async () => {
+  it("edits a pending request and withdraws it after the confirmation, never asking for it again", async () => {
+    let answerDelete: () => void = () => undefined;
     const view = await renderScreen(<AfterSaleCreateScreen />, {
       route: routeOf("/AfterSaleCreate", { id: "r1" }),
-      api: { getAfterSale: request(false), deleteAfterSale: null },
+      api: {
+        getAfterSale: request(false),
+        deleteAfterSale: () =>
+          new Promise<null>((resolve) => {
+            answerDelete = () => resolve(null);
+          }),
+      },
     });
     expect((await screen.findByTestId("after-sale-device-name")).textContent).toBe("Kitchen softener");
     expect((screen.getByTestId("after-sale-description") as HTMLTextAreaElement).value).toBe("Leaking at the valve");
     fireEvent.click(screen.getByTestId("after-sale-delete"));
     await clickInDialog("Withdraw");
+    await waitFor(() => expect(view.api.callsTo("deleteAfterSale")).toHaveLength(1));
+    // The household's "after-sale" event can arrive before the DELETE's answer: the request is not asked for again.
+    await act(() => view.queryClient.invalidateQueries({ queryKey: ["after-sale"] }));
+    answerDelete();
     await view.findToast("Request withdrawn");
     expect(view.api.lastCall("deleteAfterSale").params).toEqual({ id: "r1" });
+    expect(view.api.callsTo("getAfterSale")).toHaveLength(1);
   });
 
   it("shows a handled request read-only with the reply", async () => {

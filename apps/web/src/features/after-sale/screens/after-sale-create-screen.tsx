@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
 import { useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { useDropWhenWithdrawn } from "../api/delete-after-sale.ts";
 import { useAfterSale } from "../api/get-after-sale.ts";
 import { AfterSaleForm } from "../components/after-sale-form.tsx";
 import { AfterSaleView } from "../components/after-sale-view.tsx";
@@ -48,6 +49,7 @@ export function AfterSaleCreateScreen() {
 function AfterSaleExisting({ id }: { id: string }) {
   const { t } = useTranslation();
   const request = useAfterSale(id);
+  useDropWhenWithdrawn(id);
   if (request.isPending) {
     return (
       <PageShell title={t("afterSale.editTitle")} testId="after-sale-create-screen">
