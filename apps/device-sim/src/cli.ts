@@ -10,7 +10,8 @@
  * and runs them with the others; with --create-only it exits after printing.
  *
  * Or one brand-new softener in network-setup mode (docs/device-sim.md "Setup mode"):
- *   npm run sim -- --setup-mode [--generation new|old] [--fail <failure>] [--server http://127.0.0.1:8080]
+ *   npm run sim -- --setup-mode [--generation new|old] [--firmware stock|product] [--fail <failure>]
+ *                  [--server http://127.0.0.1:8080]
  *                  [--browser http://127.0.0.1:9222] [--ap-port 48880] [--lan-port 48881] [--time-scale N]
  * It is registered at the factory, prints what the box shows and the Wi-Fi networks in range, then waits for the app:
  * over Chromium's Bluetooth emulation (new) or the development bridge's UDP (old). Every state change is printed.
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
       "create-only": { type: "boolean", default: false },
       "setup-mode": { type: "boolean", default: false },
       generation: { type: "string", default: "new" },
+      firmware: { type: "string", default: "stock" },
       fail: { type: "string" },
       browser: { type: "string" },
       "ap-port": { type: "string" },
@@ -67,8 +69,10 @@ async function main(): Promise<void> {
       return n;
     };
     if (values.generation !== "new" && values.generation !== "old") fail("--generation must be new or old");
+    if (values.firmware !== "stock" && values.firmware !== "product") fail("--firmware must be stock or product");
     await runSetupMode({
       generation: values.generation,
+      firmware: values.firmware,
       failure: values.fail,
       serverUrl: values.server ?? "http://127.0.0.1:8080",
       browserUrl: values.browser,

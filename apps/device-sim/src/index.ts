@@ -77,7 +77,7 @@ export {
   type SimNetwork,
   sameSubnet,
 } from "./setup/neighbourhood.ts";
-export { SetupModeDevice, type SetupModeDeviceOptions } from "./setup/setup-device.ts";
+export { type ModuleFirmware, SetupModeDevice, type SetupModeDeviceOptions } from "./setup/setup-device.ts";
 export {
   SETUP_FAILURES,
   type SetupFailureInfo,

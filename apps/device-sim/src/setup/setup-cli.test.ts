@@ -43,7 +43,7 @@ describe("npm run sim -- --setup-mode --generation old", () => {
     expect(await exited).toBe(0);
 
     expect(stdout).toMatch(/access point\s+WiFi-BL3372 \(open, 192\.168\.10\.1\)/);
-    expect(stdout).toContain("WIFI-BL3372");
+    expect(stdout).toContain("WIFI-BL3372 (stock firmware)");
     const mac = stdout.match(/MAC\s+((?:[0-9A-F]{2}:){5}[0-9A-F]{2})/)?.[1];
     expect(mac).toBeDefined();
     expect(factory.registered).toHaveLength(1);

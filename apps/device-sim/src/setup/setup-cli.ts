@@ -8,24 +8,29 @@ import { SETUP_AP_ADDRESS } from "@aquapilot/provisioning";
 import type { Browser } from "playwright-core";
 import { attachBluetoothPeripheral, type BluetoothPeripheral, isBluetoothEmulationAlive } from "./cdp-peripheral.ts";
 import { NEIGHBOURHOOD, SIM_HOST } from "./neighbourhood.ts";
-import { SetupModeDevice } from "./setup-device.ts";
+import { type ModuleFirmware, SetupModeDevice } from "./setup-device.ts";
 import { SETUP_FAILURES, type SetupGeneration } from "./setup-failures.ts";
 import { describeSetupStatus, type SetupStatus } from "./setup-status.ts";
 
 /** The setup-mode part of `--help`. */
 export const SETUP_MODE_USAGE =
-  "       aquapilot-sim --setup-mode [--generation new|old] [--fail <failure>] [--server http://127.0.0.1:8080]\n" +
-  "                     [--browser http://127.0.0.1:9222] [--ap-port 48880] [--lan-port 48881] [--time-scale N]\n" +
+  "       aquapilot-sim --setup-mode [--generation new|old] [--firmware stock|product] [--fail <failure>]\n" +
+  "                     [--server http://127.0.0.1:8080] [--browser http://127.0.0.1:9222] [--ap-port 48880]\n" +
+  "                     [--lan-port 48881] [--time-scale N]\n" +
   "  a brand-new softener in network-setup mode: registered at the factory through --server, it prints\n" +
   "  what the box shows and the Wi-Fi networks in range, then waits for the app: new generation over Chromium's\n" +
   "  Bluetooth emulation (--browser, default http://127.0.0.1:9222), old generation over loopback UDP (the access\n" +
   "  point on --ap-port, the home network on --lan-port; 0 = a free port) for the development bridge.\n" +
+  "  --firmware: stock (default) runs Bouffalo Lab's SDK component with only the product's small handler (the\n" +
+  "  app learns the outcome from the cloud); product also reports the pairing code and failure reason to the app.\n" +
   "  --fail provokes a failure of spec §4:\n" +
   SETUP_FAILURES.map((f) => `    ${f.name.padEnd(19)}(${f.generations.join(", ")}) ${f.provoked}\n`).join("");
 
 /** What {@link runSetupMode} needs (parsed and checked by cli.ts). */
 export interface SetupModeCliOptions {
   generation: SetupGeneration;
+  /** What runs on the Wi-Fi module (default `stock`). */
+  firmware?: ModuleFirmware;
   failure?: string;
   serverUrl: string;
   /** Chromium's DevTools endpoint; default http://127.0.0.1:9222 (new generation). */
@@ -71,6 +76,7 @@ export async function runSetupMode(opts: SetupModeCliOptions): Promise<void> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const device = new SetupModeDevice({
     generation: opts.generation,
+    firmware: opts.firmware ?? "stock",
     failure: info?.name,
     serverUrl: opts.serverUrl,
     apPort: opts.apPort,
@@ -104,7 +110,7 @@ export async function runSetupMode(opts: SetupModeCliOptions): Promise<void> {
   out(
     `  generation      ${opts.generation === "new" ? "new (after 2024): Bluetooth setup" : "old (2024 and before): access-point setup"}`,
   );
-  out(`  Wi-Fi module    WIFI-BL3372`);
+  out(`  Wi-Fi module    WIFI-BL3372 (${device.firmware} firmware)`);
   if (opts.generation === "new") out(`  Bluetooth name  ${device.name}`);
   else out(`  access point    ${device.name} (open, ${SETUP_AP_ADDRESS})`);
   out(`  MAC             ${withColons(device.mac)}`);

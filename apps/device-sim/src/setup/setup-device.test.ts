@@ -30,7 +30,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatedDevice } from "../device.ts";
 import type { BlsyncGattModel } from "./gatt-model.ts";
-import { SetupModeDevice, type SetupModeDeviceOptions } from "./setup-device.ts";
+import { type ModuleFirmware, SetupModeDevice, type SetupModeDeviceOptions } from "./setup-device.ts";
 import { SETUP_FAILURES, type SetupFailureName } from "./setup-failures.ts";
 import type { SetupStatus } from "./setup-status.ts";
 import type { SetupTiming } from "./setup-timing.ts";
@@ -347,6 +347,16 @@ describe("new generation (Bluetooth)", () => {
       () =>
         new SetupModeDevice({ generation: "new", failure: "bogus" as SetupFailureName, serverUrl: cloud.serverUrl }),
     ).toThrow(/unknown failure/);
+  });
+
+  it("runs stock firmware unless told otherwise and refuses an unknown firmware", () => {
+    expect(new SetupModeDevice({ generation: "new", serverUrl: cloud.serverUrl }).firmware).toBe("stock");
+    expect(new SetupModeDevice({ generation: "new", firmware: "product", serverUrl: cloud.serverUrl }).firmware).toBe(
+      "product",
+    );
+    expect(
+      () => new SetupModeDevice({ generation: "new", firmware: "beta" as ModuleFirmware, serverUrl: cloud.serverUrl }),
+    ).toThrow(/firmware must be/);
   });
 });
 

@@ -35,9 +35,19 @@ import { type SetupFailureName, type SetupGeneration, setupFailureInfo } from ".
 import { moduleWifiState, OFF_NETWORK, SETUP_FAILURE_TEXTS, type SetupStatus } from "./setup-status.ts";
 import { DEFAULT_SETUP_TIMING, type SetupTiming } from "./setup-timing.ts";
 
+/**
+ * What runs on the Wi-Fi module: `stock` is Bouffalo Lab's SDK component as shipped plus only the product's small
+ * handler (it receives the phone's setup ticket and reports nothing beyond the SDK's own status); `product` is the
+ * product's firmware, which also reports the cloud's pairing code and the failure reason to the phone
+ * (docs/device-protocol.md §13).
+ */
+export type ModuleFirmware = "stock" | "product";
+
 /** Options of {@link SetupModeDevice}. */
 export interface SetupModeDeviceOptions {
   generation: SetupGeneration;
+  /** The module's firmware (default `stock`). */
+  firmware?: ModuleFirmware;
   /** A failure to provoke (must apply to `generation`). */
   failure?: SetupFailureName;
   /** The factory identity (default: a fresh {@link generateDeviceIdentity}). */
@@ -91,6 +101,8 @@ export interface SetupModeDeviceOptions {
 export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   /** The generation of its Wi-Fi module. */
   readonly generation: SetupGeneration;
+  /** What runs on its Wi-Fi module. */
+  readonly firmware: ModuleFirmware;
   /** The failure it provokes, or null. */
   readonly failureName: SetupFailureName | null;
   /** Its factory identity (the secret is in there: never print it). */
@@ -125,12 +137,15 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
 
   /**
    * @param options generation, failure, identity, cloud URL and the rest of {@link SetupModeDeviceOptions}.
-   * @throws RangeError for an unknown failure name or one that does not apply to the generation.
+   * @throws RangeError for an unknown firmware or failure name, or a failure that does not apply to the generation.
    */
   constructor(options: SetupModeDeviceOptions) {
     super();
     if (options.generation !== "new" && options.generation !== "old") {
       throw new RangeError(`generation must be "new" or "old", not "${options.generation}"`);
+    }
+    if (options.firmware !== undefined && options.firmware !== "stock" && options.firmware !== "product") {
+      throw new RangeError(`firmware must be "stock" or "product", not "${options.firmware}"`);
     }
     if (options.failure !== undefined) {
       const info = setupFailureInfo(options.failure);
@@ -140,6 +155,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     }
     this.opts = options;
     this.generation = options.generation;
+    this.firmware = options.firmware ?? "stock";
     this.failureName = options.failure ?? null;
     this.identity = options.identity ?? generateDeviceIdentity();
     this.timing = { ...DEFAULT_SETUP_TIMING, ...options.timing };
