@@ -147,6 +147,7 @@ const OBJECT_TEXT: Record<AccessObject, string> = {
   shareCode: "the share code",
   message: "the message",
   afterSale: "the after-sales request",
+  setupTicket: "the setup ticket",
 };
 
 /**

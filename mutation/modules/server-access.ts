@@ -10,10 +10,10 @@ const modules: MutationModule[] = [
   {
     name: "server-access",
     title: "Object-level authorization and grantedPolicies (spec §6: members, the one administrator, own objects)",
-    // requireAccess and its helpers (the NOT_FOUND keys from line 25 on), the membership read it decides on, and the
+    // requireAccess and its helpers (the NOT_FOUND keys from line 26 on), the membership read it decides on, and the
     // permissions map; family-lock.ts is a row lock (database plumbing, tested by the concurrency suites).
     mutate: [
-      "apps/server/src/auth/access.ts:25-172",
+      "apps/server/src/auth/access.ts:26-187",
       "apps/server/src/auth/membership.ts",
       "apps/server/src/auth/policies.ts",
     ],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SETUP_TICKET_PATTERN } from "./constants.ts";
 import { ZText } from "./endpoints/define.ts";
 
 /**
@@ -8,10 +9,12 @@ import { ZText } from "./endpoints/define.ts";
  * 1. `POST /iot/v1/activation/begin` `{mac, model?, firmwareVersion?}` → `{nonce, expiresInSeconds, serverTime,
  *    mqttUrl}`: the cloud knows the device from the factory and tells it where its broker is and what time it is
  *    (a module has no clock). Unknown MAC → 404 `unknown-device` ("activation step one failed").
- * 2. `POST /iot/v1/activation/complete` `{mac, nonce, secret}` → `{pairingCode, expiresAt}`: the device proves its
- *    factory secret within the nonce's lifetime; the cloud issues a single-use pairing code `MAC:TOKEN` that expires
- *    after {@link ACTIVATION_TOKEN_MINUTES} minutes, which the module hands to the app. Wrong secret → 401
- *    `bad-credentials`, stale or foreign nonce → 409 `nonce-invalid` ("activation step two failed").
+ * 2. `POST /iot/v1/activation/complete` `{mac, nonce, secret, setupTicket?}` → `{pairingCode, expiresAt}`: the device
+ *    proves its factory secret within the nonce's lifetime; the cloud issues a single-use pairing code `MAC:TOKEN`
+ *    that expires after {@link ACTIVATION_TOKEN_MINUTES} minutes, which the module hands to the app. `setupTicket`,
+ *    the value the phone handed the module during setup, links the activation to the phone's setup ticket so the
+ *    phone can learn the outcome from the cloud (§13.4 "Setup tickets"). Wrong secret → 401 `bad-credentials`, stale
+ *    or foreign nonce → 409 `nonce-invalid` ("activation step two failed").
  *
  * Both answer 400 `invalid-request` on a malformed body and 429 `rate-limited` when asked too often.
  */
@@ -48,10 +51,22 @@ export const ZActivationBeginResult = z.object({
 });
 export type TActivationBeginResult = z.infer<typeof ZActivationBeginResult>;
 
+/** A setup ticket as sent by a client: exactly {@link SETUP_TICKET_PATTERN} (22 base64url characters). */
+export const ZSetupTicket = ZText(22, { min: 22 }).refine(
+  (v) => SETUP_TICKET_PATTERN.test(v),
+  "22 base64url characters",
+);
+
 export const ZActivationComplete = z.object({
   mac: ZMac,
   nonce: ZText(512, { min: 16 }),
   secret: ZText(256, { min: 16 }),
+  /**
+   * The setup ticket the phone handed the module (§13.4 "Setup tickets"), absent from modules that were given none
+   * (stock firmware). Malformed → 400 `invalid-request`; well-formed but unknown, expired or already taken by another
+   * module → activation proceeds without linking it.
+   */
+  setupTicket: ZSetupTicket.optional(),
 });
 export type TActivationComplete = z.infer<typeof ZActivationComplete>;
 

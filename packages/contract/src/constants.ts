@@ -272,3 +272,16 @@ export const DEV_BRIDGE_PATHS = {
 
 /** Wi-Fi bands a phone reports. */
 export const WIFI_BANDS = ["2.4GHz", "5GHz"] as const;
+
+// ---------- Setup tickets ----------
+
+/**
+ * A setup ticket (docs/device-protocol.md §13.4 "Setup tickets"): 16 random bytes, base64url without padding, so
+ * exactly 22 characters of `A–Z a–z 0–9 - _`. The app creates one before network setup, hands it to the module, the
+ * module sends it with activation step two, and the app reads the outcome from the cloud with it.
+ */
+export const SETUP_TICKET_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** What a setup ticket says: no module activated with it yet, a module did, or it expired unused. */
+export const SETUP_TICKET_STATES = ["waiting", "activated", "expired"] as const;
+export type SetupTicketState = (typeof SETUP_TICKET_STATES)[number];

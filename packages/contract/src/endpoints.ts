@@ -12,6 +12,7 @@ import { fileEndpoints } from "./endpoints/file.ts";
 import { locationEndpoints } from "./endpoints/location.ts";
 import { messageEndpoints } from "./endpoints/message.ts";
 import { preferenceEndpoints } from "./endpoints/preferences.ts";
+import { setupTicketEndpoints } from "./endpoints/setup-ticket.ts";
 import type { SchemasOf, WireEndpoint } from "./wire-endpoint.ts";
 
 export * from "./endpoints/access.ts";
@@ -27,6 +28,7 @@ export * from "./endpoints/file.ts";
 export * from "./endpoints/location.ts";
 export * from "./endpoints/message.ts";
 export * from "./endpoints/preferences.ts";
+export * from "./endpoints/setup-ticket.ts";
 
 /**
  * Every endpoint of spec §7 served so far, by name. Each area keeps its entries in `endpoints/<area>.ts`.
@@ -43,6 +45,7 @@ export const endpoints = {
   ...fileEndpoints,
   ...preferenceEndpoints,
   ...faultEndpoints,
+  ...setupTicketEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

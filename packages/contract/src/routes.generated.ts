@@ -99,6 +99,8 @@ export const endpoints: WireEndpoints = {
   setUnitPreferences: {method: "POST",path: "/api/RunLuckyIot/appuser_setting/app/setting/units",query: [],body: ["volumeUnit","hardnessUnit"]},
   getFaultList: {method: "GET",path: "/api/run-lucky/device/app/fault/get-fault-list",query: ["deviceId"],body: null},
   reopenWater: {method: "POST",path: "/api/run-lucky/device/app/fault/reopen-water",query: ["deviceId","commandId"],body: null},
+  createSetupTicket: {method: "POST",path: "/api/run-lucky/device/app/setup-ticket",query: [],body: ["familyId"]},
+  getSetupTicket: {method: "GET",path: "/api/run-lucky/device/app/setup-ticket/{ticket}",query: [],body: null},
 };
 
 /** The run-time part of `deviceFlowStatisticsCsv` (see {@link WireEndpoint}). */

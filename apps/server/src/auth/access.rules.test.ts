@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../db/index.ts";
 import { type AccessTarget, requireAccess } from "./access.ts";
@@ -19,6 +20,7 @@ function fakeDb(rows: Partial<Record<string, Row[]>>): Db {
     family_share_codes: ["id", "inviter_id"],
     messages: ["id", "user_id"],
     after_sale_requests: ["id", "user_id"],
+    setup_tickets: ["id", "ticket_hash", "created_by"],
   };
   const known = (table: string, column: string) => {
     if (!columns[table].includes(column)) throw new Error(`no column ${table}.${column}`);
@@ -52,6 +54,8 @@ function fakeDb(rows: Partial<Record<string, Row[]>>): Db {
   } as unknown as Db;
 }
 
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
 // Household h1: alice administers it, bob is a member; carol belongs to no household. Device d1 is h1's, d2 is
 // bound to no household. Command c1 is for d1, c2 for a device that no longer exists.
 const DB_ROWS = {
@@ -70,6 +74,8 @@ const DB_ROWS = {
   family_share_codes: [{ id: "s1", inviter_id: "alice" }],
   messages: [{ id: "msg1", user_id: "bob" }],
   after_sale_requests: [{ id: "as1", user_id: "carol" }],
+  // Setup ticket "TICKET-OF-BOB" is stored as its SHA-256 only.
+  setup_tickets: [{ id: "st1", ticket_hash: sha256("TICKET-OF-BOB"), created_by: "bob" }],
 };
 const db = fakeDb(DB_ROWS);
 
@@ -238,6 +244,24 @@ describe("requireAccess: the caller's own objects", () => {
     await refused(check("alice", { object: "message", role: "owner", id: "msg1" }), 404, "message.notFound");
     await refused(check("alice", { object: "afterSale", role: "owner", id: "as1" }), 404, "afterSale.notFound");
     await refused(check("alice", { object: "shareCode", role: "owner", id: "s9" }), 404, "family.shareNotFound");
+  });
+
+  it("a setup ticket is found by its hash, for its creator only; its stored hash or another ticket is unknown", async () => {
+    expect(await check("bob", { object: "setupTicket", role: "owner", id: "TICKET-OF-BOB" })).toEqual({
+      familyId: null,
+      isAdmin: false,
+    });
+    await refused(
+      check("alice", { object: "setupTicket", role: "owner", id: "TICKET-OF-BOB" }),
+      404,
+      "setupTicket.notFound",
+    );
+    await refused(
+      check("bob", { object: "setupTicket", role: "owner", id: sha256("TICKET-OF-BOB") }),
+      404,
+      "setupTicket.notFound",
+    );
+    await refused(check("bob", { object: "setupTicket", role: "owner", id: "st1" }), 404, "setupTicket.notFound");
   });
 
   it("administering a household grants nothing over a member's own objects", async () => {

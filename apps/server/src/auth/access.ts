@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type AccessRole, normaliseMac, type ObjectRule } from "@aquapilot/contract";
 import type { Db } from "../db/index.ts";
 import { AppError, ErrorCode } from "../http/errors.ts";
@@ -37,6 +38,7 @@ const NOT_FOUND = {
   shareCode: "family.shareNotFound",
   message: "message.notFound",
   afterSale: "afterSale.notFound",
+  setupTicket: "setupTicket.notFound",
 } as const satisfies Record<AccessTarget["object"], MessageKey>;
 
 /** A NotFound key of {@link NOT_FOUND}. */
@@ -85,6 +87,8 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * - `family`: the household itself; `device` / `deviceMac`: the household the device is bound to; `familyMember`:
  *   the household of that membership row; `command`: the household of the commanded device.
  * - `shareCode`, `message`, `afterSale`: the object must be the caller's own (answers familyId null).
+ * - `setupTicket`: the id is the ticket itself, looked up by its SHA-256 (the only form `setup_tickets` stores); it
+ *   must be one the caller created (answers familyId null).
  *
  * `readMembership` is where the caller's part in a household is read: by default one query on `db`
  * ({@link membershipOn}). The route-level check passes the per-process cache's `read` (membership-cache.ts
@@ -95,8 +99,9 @@ type DeviceRef = { id: string; mac: string; family_id: string | null };
  * own object) is answered exactly as for an unknown id, so no id or MAC can be probed for existence; Forbidden is
  * left for a member of the household whose role lacks the right (docs/security.md "No existence oracles").
  * @throws AppError NotFound (family.notFound, device.notFound, family.memberNotFound, deviceControl.commandNotFound,
- *   family.shareNotFound, message.notFound, afterSale.notFound: the object kind's key) for an unknown object or one
- *   the caller has no part in; Forbidden (family.notAdmin) when `role` is admin and the caller is a plain member.
+ *   family.shareNotFound, message.notFound, afterSale.notFound, setupTicket.notFound: the object kind's key) for an
+ *   unknown object or one the caller has no part in; Forbidden (family.notAdmin) when `role` is admin and the caller
+ *   is a plain member.
  */
 export async function requireAccess(
   db: Db,
@@ -161,6 +166,16 @@ export async function requireAccess(
         .select("id")
         .where("id", "=", id)
         .where(OWNER_COLUMN[object], "=", userId)
+        .executeTakeFirst();
+      if (!row) throw missing();
+      return { familyId: null, isAdmin: false };
+    }
+    case "setupTicket": {
+      const row = await db
+        .selectFrom("setup_tickets")
+        .select("id")
+        .where("ticket_hash", "=", createHash("sha256").update(id, "utf8").digest("hex"))
+        .where("created_by", "=", userId)
         .executeTakeFirst();
       if (!row) throw missing();
       return { familyId: null, isAdmin: false };

@@ -26,6 +26,7 @@ import * as m0020 from "./migrations/0020-telemetry-total.ts";
 import * as m0021 from "./migrations/0021-after-sale-requests.ts";
 import * as m0022 from "./migrations/0022-family-message-sources.ts";
 import * as m0023 from "./migrations/0023-telemetry-report-id.ts";
+import * as m0024 from "./migrations/0024-setup-tickets.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0021-after-sale-requests": m0021,
   "0022-family-message-sources": m0022,
   "0023-telemetry-report-id": m0023,
+  "0024-setup-tickets": m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -18,6 +18,7 @@ import {
   messageEndpoints,
   preferenceEndpoints,
   REVOCATION_PATH,
+  setupTicketEndpoints,
   TOKEN_PATH,
   ZAbpError,
   ZDeviceChangeMessage,
@@ -76,6 +77,11 @@ const AREAS: Array<[string, string, Record<string, Endpoint>]> = [
   ["file", "Upload (spec §7 file)", fileEndpoints],
   ["preferences", "Settings of the owner (spec §7 appuser_setting)", preferenceEndpoints],
   ["fault", "Faults (extension)", faultEndpoints],
+  [
+    "setup-ticket",
+    "Setup tickets: which module network setup just activated (docs/device-protocol.md §13.4)",
+    setupTicketEndpoints,
+  ],
 ];
 
 /** Calls whose body is a multipart form with one file, not JSON. */

@@ -153,6 +153,10 @@ export const ROUTE_EVENTS: Partial<Record<keyof typeof endpoints, RouteEventDecl
   deleteAfterSale: ownChange("after-sale"),
   uploadFile: { publishesNothing: "stores a file: nothing shows it until a call names it (and publishes)" },
   setUnitPreferences: ownChange("settings"),
+  // setup tickets
+  createSetupTicket: {
+    publishesNothing: "a setup ticket is read only by the screen that created it, which holds the answer",
+  },
 };
 
 const NAME_OF = new Map<Endpoint, string>(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { authModule } from "../auth/routes.ts";
 import { accountModule } from "./account/index.ts";
+import { setupTicketsModule } from "./activation/index.ts";
 import { afterSaleModule } from "./after-sale/index.ts";
 import { appConfigModule } from "./app-config/index.ts";
 import { articleModule } from "./article/index.ts";
@@ -25,7 +26,7 @@ import { statisticsModule } from "./statistics/index.ts";
  * the plugins whose decorations it reads in its `dependencies`: Fastify refuses to start when one of them is not
  * registered before it, so a module that uses another's decoration comes after that module here (push before message,
  * message before family-user). Device activation (`modules/activation`) is not listed: it takes the device link's
- * broker and accounts as options, and buildApp registers it just before these.
+ * broker and accounts as options, and buildApp registers it just before these; its app calls (setup tickets) are.
  */
 export const API_MODULES: readonly FastifyPluginAsync[] = [
   authModule,
@@ -41,6 +42,7 @@ export const API_MODULES: readonly FastifyPluginAsync[] = [
   deviceControlModule,
   statisticsModule,
   devicesModule,
+  setupTicketsModule,
   deviceModelModule,
   afterSaleModule,
   articleModule,

@@ -46,7 +46,8 @@ const DEVICE_OFFLINE = { status: 409, code: "DeviceOffline" } as const;
 const FAMILY = "/api/run-lucky/device/app/family";
 const FAMILY_DEVICE = "/api/run-lucky/device/app/family-device";
 const FAMILY_USER = "/api/run-lucky/device/app/family-user";
-const DEVICE = "/api/run-lucky/device/app/device";
+const DEVICE_APP = "/api/run-lucky/device/app";
+const DEVICE = `${DEVICE_APP}/device`;
 const CONTROL = "/api/run-lucky/device/app/device-control";
 const LOOKUP = "/api/run-lucky/device/app/device-lookup";
 const MODEL = "/api/run-lucky/device/app/device-model";
@@ -142,6 +143,17 @@ export const AUTHORIZATION_EXPECTATIONS: Readonly<Record<string, ExpectationRow>
     why: "§6 Administrator: edit household (a device joins it)",
   },
   getDeviceWithData: { call: `GET ${DEVICE}/get-device-with--data`, ...MEMBERS, why: "§6 Member: use devices" },
+  // Setup tickets (docs/device-protocol.md §13.4): started by the one who may add a device, read by its creator alone.
+  createSetupTicket: {
+    call: `POST ${DEVICE_APP}/setup-ticket`,
+    ...ADMINISTRATOR,
+    why: "§6 Administrator: edit household (a setup ticket starts adding a device)",
+  },
+  getSetupTicket: {
+    call: `GET ${DEVICE_APP}/setup-ticket/{ticket}`,
+    ...OWNER,
+    why: "§13.4 setup ticket: its creator's (it hands out a pairing code)",
+  },
   updateDeviceName: {
     call: `POST ${DEVICE}/update-device-name`,
     ...MEMBERS,

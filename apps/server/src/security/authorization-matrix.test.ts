@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import {
   type AccessObject,
   type AccessRef,
@@ -72,6 +72,8 @@ interface Fixture {
   messageId: string;
   afterSaleId: string;
   commandId: string;
+  /** A setup ticket the administrator created for the household (the ticket itself, the call's id). */
+  setupTicket: string;
 }
 
 /** Valid values of the required fields that are not the rule's own reference, by field name. */
@@ -108,6 +110,8 @@ function objectId(fx: Fixture, object: AccessObject): string {
       return fx.messageId;
     case "afterSale":
       return fx.afterSaleId;
+    case "setupTicket":
+      return fx.setupTicket;
   }
 }
 
@@ -328,6 +332,21 @@ describe("authorization matrix of every call that acts on an object (spec §6, f
       .executeTakeFirstOrThrow();
     const afterSale = await as(endpoints.createAfterSale.path, "POST", { deviceId, description: "Beeps at night." });
     expect(afterSale.statusCode, afterSale.body).toBe(200);
+    // Stored as the create call stores it (its per-user limit would refuse one create per case).
+    const setupTicket = randomBytes(16).toString("base64url");
+    await t.db
+      .insertInto("setup_tickets")
+      .values({
+        id: randomUUID(),
+        ticket_hash: createHash("sha256").update(setupTicket).digest("hex"),
+        family_id: familyId,
+        created_by: admin,
+        created_at: now,
+        expires_at: new Date(Date.now() + 10 * 60_000).toISOString(),
+        device_id: null,
+        activated_at: null,
+      })
+      .execute();
     return {
       familyId,
       familyName,
@@ -339,6 +358,7 @@ describe("authorization matrix of every call that acts on an object (spec §6, f
       messageId,
       afterSaleId: afterSale.json().result.id,
       commandId,
+      setupTicket,
     };
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import {
   type AccessObject,
   type AccessRef,
@@ -119,7 +119,11 @@ describe("no existence oracles: another household's object answers exactly as an
 
   /** An id nothing has, of the form `object` takes. */
   const unknownOf = (object: AccessObject) =>
-    object === "deviceMac" ? randomUUID().replace(/-/g, "").slice(0, 12).toUpperCase() : randomUUID();
+    object === "deviceMac"
+      ? randomUUID().replace(/-/g, "").slice(0, 12).toUpperCase()
+      : object === "setupTicket"
+        ? randomBytes(16).toString("base64url")
+        : randomUUID();
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -168,6 +172,9 @@ describe("no existence oracles: another household's object answers exactly as an
         body: { deviceId: home.devices[0]!.id, description: "Beeps at night." },
       }),
     );
+    const setupTicket = await okResult(
+      call(t, endpoints.createSetupTicket, { as: owner, body: { familyId: home.id } }),
+    );
     Object.assign(hidden, {
       family: { foreign: home.id },
       device: { foreign: home.devices[0]!.id, unbound: spare.id },
@@ -177,6 +184,7 @@ describe("no existence oracles: another household's object answers exactly as an
       shareCode: { foreign: share.id },
       message: { foreign: message.id },
       afterSale: { foreign: afterSale.id },
+      setupTicket: { foreign: setupTicket.ticket },
     } satisfies Record<AccessObject, Hidden>);
   });
   afterAll(() => t.close());

@@ -25,6 +25,7 @@ describe("secret names, judged by rule", () => {
       "privateKey",
       "installationId",
       "totp",
+      "setupTicket",
     ])
       expect(isSecretName(name), name).toBe(true);
   });
@@ -56,6 +57,12 @@ describe("log lines, redacted", () => {
       ),
     ).toBe(
       "/api/basic-data/app/account/reset_password?account=a%40b.c&code=[redacted]&password=[redacted]&confirmPassword=[redacted]&countryCode=86",
+    );
+    expect(
+      redactText("GET /api/run-lucky/device/app/setup-ticket/AbC-_0123456789abcdefg?x=1 from /app/device/12"),
+    ).toBe("GET /api/run-lucky/device/app/setup-ticket/[redacted]?x=1 from /app/device/12");
+    expect(redactText("/files/share-code/k1/token/t2/plain/p3")).toBe(
+      "/files/share-code/[redacted]/token/[redacted]/plain/p3",
     );
     expect(redactText("password=first&smsCode=4321 then limit=5")).toBe(
       "password=[redacted]&smsCode=[redacted] then limit=5",

@@ -11,7 +11,7 @@ export const REDACTED = "[redacted]";
 
 /**
  * Words that make a name a secret's wherever they stand in it: `password`, `newPassword`, `confirm_password`,
- * `client_secret`, `refreshToken`, `x-api-key`'s `api` + `key` is judged by the last word below.
+ * `client_secret`, `refreshToken`, `setupTicket`; `x-api-key`'s `api` + `key` is judged by the last word below.
  */
 const SECRET_WORDS = new Set([
   "password",
@@ -30,6 +30,7 @@ const SECRET_WORDS = new Set([
   "signature",
   "apikey",
   "installationid",
+  "ticket",
 ]);
 
 /**
@@ -75,6 +76,11 @@ export function isSecretName(name: string): boolean {
 
 /** `name=value` pairs of a URL's query or a form body: the name, then the value up to `&`, `#`, a quote or a space. */
 const PARAMETER = /(^|[?&;\s])([^=&#?\s"']+)=([^&#\s"']*)/g;
+/**
+ * A URL path segment and the one after it (`/setup-ticket/<ticket>`): a value in a path is named by the segment
+ * before it, as a query value is by its parameter name.
+ */
+const PATH_VALUE = /(?<=\/([A-Za-z0-9_.-]+)\/)[^/?#\s"']+/g;
 /** `Bearer <credential>` and `Basic <credential>` in any text (an Authorization header copied into a message). */
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 /** A JSON Web Token: three base64url parts, the first a JSON header (`eyJ…`). */
@@ -84,11 +90,13 @@ const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@/\s]+@/gi;
 
 /**
  * `text` with every secret it carries replaced by {@link REDACTED}: values of secret query and form parameters
- * (by {@link isSecretName}), bearer and basic credentials, JSON Web Tokens and passwords in URLs.
+ * (by {@link isSecretName}), path segments that follow a segment named like a secret (`/setup-ticket/<ticket>`),
+ * bearer and basic credentials, JSON Web Tokens and passwords in URLs.
  */
 export function redactText(text: string): string {
   return text
     .replace(PARAMETER, (all, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${REDACTED}` : all))
+    .replace(PATH_VALUE, (value, name: string) => (isSecretName(name) ? REDACTED : value))
     .replace(AUTH_SCHEME, (_all, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(JWT, REDACTED)
     .replace(URL_PASSWORD, `$1${REDACTED}@`);

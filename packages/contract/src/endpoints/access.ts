@@ -17,7 +17,8 @@ export type Caller = "open" | "signedIn" | Permission;
  * - `deviceMac`: a device, by its MAC (any spelling);
  * - `familyMember`: a membership row (family-user id), standing for its household;
  * - `command`: a device command, by its id, standing for the commanded device;
- * - `shareCode`, `message`, `afterSale`: a share code, message or after-sales request, which belongs to one user.
+ * - `shareCode`, `message`, `afterSale`: a share code, message or after-sales request, which belongs to one user;
+ * - `setupTicket`: a setup ticket (docs/device-protocol.md §13.4), by the ticket itself, which belongs to its creator.
  */
 export type AccessObject =
   | "family"
@@ -27,11 +28,12 @@ export type AccessObject =
   | "command"
   | "shareCode"
   | "message"
-  | "afterSale";
+  | "afterSale"
+  | "setupTicket";
 
 /**
  * The caller's relation to the object: `member` of its household, `admin` (the household administrator), or `owner`
- * (the user it belongs to; only for `shareCode`, `message` and `afterSale`).
+ * (the user it belongs to; only for `shareCode`, `message`, `afterSale` and `setupTicket`).
  */
 export type AccessRole = "member" | "admin" | "owner";
 
@@ -81,8 +83,12 @@ export function deviceMember(ref: AccessRef, permission: Permission = PERMISSION
   return { caller: permission, object: { object: "device", role: "member", in: ref } };
 }
 
-/** The user the `object` at `ref` belongs to (their share code, message or after-sales request). */
-export function ownerOf(object: "shareCode" | "message" | "afterSale", ref: AccessRef, caller: Caller = "signedIn") {
+/** The user the `object` at `ref` belongs to (their share code, message, after-sales request or setup ticket). */
+export function ownerOf(
+  object: "shareCode" | "message" | "afterSale" | "setupTicket",
+  ref: AccessRef,
+  caller: Caller = "signedIn",
+) {
   return { caller, object: { object, role: "owner", in: ref } } satisfies Access;
 }
 

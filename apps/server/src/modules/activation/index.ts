@@ -6,3 +6,4 @@ export { ACTIVATION_KEY_FILE } from "./nonce.ts";
 export { consumeActivation, findUsableActivation, revokeUnusedActivations } from "./queries.ts";
 export { type ActivationOptions, activationModule } from "./routes.ts";
 export { deviceBrokerUrl } from "./service.ts";
+export { SETUP_TICKET_LIMITS, setupTicketsModule } from "./setup-ticket-routes.ts";

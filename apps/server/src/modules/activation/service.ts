@@ -8,12 +8,16 @@ import {
   type TActivationBeginResult,
   type TActivationComplete,
   type TActivationCompleteResult,
+  type TSetupTicketCreated,
+  type TSetupTicketStatus,
 } from "@aquapilot/contract";
 import { verifyPassword } from "../../auth/passwords.ts";
 import type { Db } from "../../db/index.ts";
+import { AppError, ErrorCode } from "../../http/errors.ts";
 import type { DeviceAccountsPort } from "../../ports.ts";
 import { signNonce, verifyNonce } from "./nonce.ts";
 import { hashActivationToken, insertActivation } from "./queries.ts";
+import { findOwnSetupTicket, hashSetupTicket, insertSetupTicket, linkSetupTicket } from "./setup-tickets.ts";
 
 /** What the activation services need. */
 export interface ActivationDeps {
@@ -108,9 +112,11 @@ export async function beginActivation(deps: ActivationDeps, input: TActivationBe
  * (argon2id; an unknown MAC spends the same time). Issues a pairing code `MAC:TOKEN` — TOKEN is 16 random bytes,
  * base64url (22 characters) — stored only as its SHA-256 with an expiry of {@link ACTIVATION_TOKEN_MINUTES}
  * (10 minutes), in one transaction that also deletes the device's used and expired codes. The binding call accepts
- * the code once (modules/devices/service.ts `bindDevice`). With `deps.accounts` the device's broker account (username
- * and client id = MAC, password = the checked secret, its own topics) is written before answering; a broker that is
- * down or refuses does not fail the call (the account is retried with backoff and the device retries its CONNECT).
+ * the code once (modules/devices/service.ts `bindDevice`). A well-formed `setupTicket` that is known, unexpired and
+ * not taken by another device is marked as taken by this device in the same transaction ({@link linkSetupTicket});
+ * any other ticket is left alone and the activation succeeds all the same (§13.4 "Setup tickets"). With
+ * `deps.accounts` the device's broker account (username and client id = MAC, password = the checked secret, its own
+ * topics) is written before answering; a broker that is down or refuses does not fail the call (the account is retried with backoff and the device retries its CONNECT).
  * @returns `{pairingCode, expiresAt}` (ISO 8601 UTC).
  * @throws ActivationFailure nonce-invalid (409), bad-credentials (401).
  */
@@ -133,15 +139,81 @@ export async function completeActivation(
 
   await deps.accounts?.provision(mac, input.secret);
 
+  const { setupTicket } = input;
+  return deps.db.transaction().execute(async (trx) => {
+    const issued = await issuePairingCode(trx, { id: device.id, mac }, now);
+    if (setupTicket) await linkSetupTicket(trx, setupTicket, device.id, now.toISOString());
+    return issued;
+  });
+}
+
+/**
+ * Issues a pairing code `MAC:TOKEN` for device `device` (docs/device-protocol.md §13.4): TOKEN is 16 random bytes,
+ * base64url (22 characters), stored only as its SHA-256 with an expiry of {@link ACTIVATION_TOKEN_MINUTES} (10 minutes)
+ * after `now`, after deleting the device's used and expired codes ({@link insertActivation}). Run it in a transaction.
+ * @returns `{pairingCode, expiresAt}` (ISO 8601 UTC).
+ */
+export async function issuePairingCode(
+  db: Db,
+  device: { id: string; mac: string },
+  now: Date,
+): Promise<TActivationCompleteResult> {
   const token = randomBytes(16).toString("base64url");
   const expiresAt = new Date(now.getTime() + ACTIVATION_TOKEN_MINUTES * 60_000).toISOString();
+  await insertActivation(db, {
+    deviceId: device.id,
+    tokenHash: hashActivationToken(token),
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
+  return { pairingCode: `${device.mac}:${token}`, expiresAt };
+}
+
+/**
+ * Creates a setup ticket for household `familyId` on behalf of `userId`, whom the route has checked to administer it
+ * (docs/device-protocol.md §13.4 "Setup tickets"): 16 random bytes, base64url (22 characters), stored only as its
+ * SHA-256, valid {@link ACTIVATION_TOKEN_MINUTES} (10 minutes).
+ * @returns `{ticket, expiresAt}` (ISO 8601 UTC).
+ */
+export async function createSetupTicket(
+  deps: Pick<ActivationDeps, "db" | "now">,
+  userId: string,
+  familyId: string,
+): Promise<TSetupTicketCreated> {
+  const now = deps.now();
+  const ticket = randomBytes(16).toString("base64url");
+  const expiresAt = new Date(now.getTime() + ACTIVATION_TOKEN_MINUTES * 60_000).toISOString();
   await deps.db.transaction().execute((trx) =>
-    insertActivation(trx, {
-      deviceId: device.id,
-      tokenHash: hashActivationToken(token),
+    insertSetupTicket(trx, {
+      ticketHash: hashSetupTicket(ticket),
+      familyId,
+      createdBy: userId,
       createdAt: now.toISOString(),
       expiresAt,
     }),
   );
-  return { pairingCode: `${mac}:${token}`, expiresAt };
+  return { ticket, expiresAt };
+}
+
+/**
+ * What setup ticket `ticket` of `userId` says (docs/device-protocol.md §13.4 "Setup tickets"): `expired` (nulls) from
+ * its expiry on; `activated` with the MAC of the device that took it and a fresh pairing code for that device, issued
+ * exactly as activation step two issues one ({@link issuePairingCode}: single use, stored hashed, 10 minutes); else
+ * `waiting` (nulls).
+ * @throws AppError NotFound (setupTicket.notFound) for an unknown ticket or another user's, alike.
+ */
+export async function readSetupTicket(
+  deps: Pick<ActivationDeps, "db" | "now">,
+  userId: string,
+  ticket: string,
+): Promise<TSetupTicketStatus> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await findOwnSetupTicket(trx, userId, ticket);
+    if (!row) throw new AppError(ErrorCode.NotFound, "setupTicket.notFound");
+    if (row.expiresAt <= now.toISOString()) return { state: "expired", mac: null, pairingCode: null };
+    if (!row.deviceId || !row.mac) return { state: "waiting", mac: null, pairingCode: null };
+    const { pairingCode } = await issuePairingCode(trx, { id: row.deviceId, mac: row.mac }, now);
+    return { state: "activated", mac: row.mac, pairingCode };
+  });
 }
