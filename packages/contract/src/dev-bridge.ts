@@ -38,7 +38,10 @@ export type TJoinAccessPointResult = z.infer<typeof ZJoinAccessPointResult>;
 const ZPacket = z.string().min(4).max(4096);
 
 export const ZSendJoinPacket = z.object({ packet: ZPacket });
-/** `acknowledged`: the module answered the join packet (our 0x15 acknowledgement) within 3 s. */
+/**
+ * The join packet is out. `acknowledged`: a product module answered it (kind 0x15) while the bridge listened; stock
+ * modules never do, and the app does not wait for it.
+ */
 export const ZSendJoinPacketResult = z.object({ acknowledged: z.boolean() });
 export type TSendJoinPacketResult = z.infer<typeof ZSendJoinPacketResult>;
 

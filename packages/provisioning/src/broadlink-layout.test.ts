@@ -19,8 +19,8 @@ import { toHex } from "./bytes.ts";
  * The BroadLink packet rules at their edges, with packets built by hand from the layout of docs/device-protocol.md §13
  * and python-broadlink (kind at 0x26; checksum at 0x20 LE16: 0xbeaf plus every byte but 0x20–0x21, mod 2^16; join:
  * SSID at 0x44, password at 0x64, their lengths at 0x84–0x85, security at 0x86; hello answer: device type at 0x34, IP
- * reversed at 0x36, MAC reversed at 0x3a, name from 0x40, lock at 0x7f, cloud state, failure, code length and code
- * from 0x80).
+ * reversed at 0x36, MAC reversed at 0x3a, name from 0x40, lock at 0x7f; the product's extension from 0x80: "AQ",
+ * cloud state, failure, code length and code; join: the setup ticket from 0x28, its length at 0x87).
  */
 
 /** `packet` with its checksum written as python-broadlink computes it. */
@@ -89,7 +89,12 @@ describe("join packets refused, and why", () => {
   });
 
   it("takes lengths 1–32 and security modes 0–4, and nothing else", () => {
-    expect(decodeJoinPacket(joinPacket([a], 1, [], 0, 4))).toEqual({ ssid: "a", password: "", security: 4 });
+    expect(decodeJoinPacket(joinPacket([a], 1, [], 0, 4))).toEqual({
+      ssid: "a",
+      password: "",
+      security: 4,
+      setupTicket: null,
+    });
     expect(reasonOf(() => decodeJoinPacket(joinPacket([], 0, [], 0, 3)))).toBe("SSID length");
     expect(reasonOf(() => decodeJoinPacket(joinPacket([a], 33, [], 0, 3)))).toBe("SSID length");
     expect(reasonOf(() => decodeJoinPacket(joinPacket([a], 1, [], 33, 3)))).toBe("password length");
@@ -165,27 +170,26 @@ describe("hello answers at their edges", () => {
     ip: "10.0.0.9",
     name: "n".repeat(62),
     locked: true,
-    cloudState: CloudState.Connecting,
-    failure: 0,
-    pairingCode: "c".repeat(255),
+    extension: { cloudState: CloudState.Connecting, failure: 0, pairingCode: "c".repeat(255) },
   };
 
   it("takes any hex digit in either case and any separator in the MAC, a 62-byte name, a 255-byte code", () => {
     const p = encodeHelloAnswer(answer);
-    expect(p).toHaveLength(0x83 + 255);
+    expect(p).toHaveLength(0x85 + 255);
     expect(toHex(p.subarray(0x3a, 0x40))).toBe("3412f90aaf90");
+    expect(toHex(p.subarray(0x80, 0x85))).toBe("41510100ff");
     expect(p[0x7f]).toBe(1);
-    expect(p[0x82]).toBe(255);
     expect(decodeHelloAnswer(p)).toEqual({ ...answer, mac: "90AF0AF91234" });
+    expect(encodeHelloAnswer({ ...answer, extension: null })).toHaveLength(0x80);
   });
 
   it("refuses a MAC without 12 hex digits, a longer name or code", () => {
     expect(() => encodeHelloAnswer({ ...answer, mac: "90:af:0A:F9:12:3" })).toThrow("MAC must have 12 hex digits");
     expect(() => encodeHelloAnswer({ ...answer, mac: "90:af:0A:F9:12:34:5" })).toThrow("MAC must have 12 hex digits");
     expect(() => encodeHelloAnswer({ ...answer, name: "n".repeat(63) })).toThrow("name must have at most 62 bytes");
-    expect(() => encodeHelloAnswer({ ...answer, pairingCode: "c".repeat(256) })).toThrow(
-      "pairing code must have at most 255 bytes",
-    );
+    expect(() =>
+      encodeHelloAnswer({ ...answer, extension: { ...answer.extension, pairingCode: "c".repeat(256) } }),
+    ).toThrow("pairing code must have at most 255 bytes");
   });
 
   /** A hand-made answer whose name fills 0x40–0x7e (63 bytes, no NUL) and `tail` from 0x7f. */
@@ -196,19 +200,49 @@ describe("hello answers at their edges", () => {
     p.set(tail, 0x7f);
     return sealed(p);
   }
+  const AQ = [0x41, 0x51];
 
   it("a name without NUL ends before the lock byte", () => {
-    // Locked, cloud state 0: the first NUL is at 0x80.
-    expect(decodeHelloAnswer(fullName([1, 0, 0, 0]))).toMatchObject({ name: "a".repeat(63), locked: true });
-    // No NUL at all after 0x40: locked, connected, failure 5, a one-byte code.
-    const noNul = decodeHelloAnswer(fullName([1, 2, 5, 1, "x".charCodeAt(0)]));
-    expect(noNul).toMatchObject({ name: "a".repeat(63), locked: true, cloudState: 2, failure: 5, pairingCode: "x" });
+    expect(decodeHelloAnswer(fullName([1]))).toMatchObject({ name: "a".repeat(63), locked: true, extension: null });
+    const noNul = decodeHelloAnswer(fullName([1, ...AQ, 2, 5, 1, "x".charCodeAt(0)]));
+    expect(noNul).toMatchObject({
+      name: "a".repeat(63),
+      locked: true,
+      extension: { cloudState: 2, failure: 5, pairingCode: "x" },
+    });
   });
 
-  it("refuses an unknown cloud state and a code past the end, naming the rule", () => {
-    expect(reasonOf(() => decodeHelloAnswer(fullName([0, 4, 0, 0])))).toBe("cloud state 4");
-    expect(reasonOf(() => decodeHelloAnswer(fullName([0, 2, 0, 2, 1])))).toBe("pairing code runs past the packet");
-    expect(reasonOf(() => decodeHelloAnswer(fullName([0, 2, 0])))).toBe("hello answer shorter than 131 bytes");
+  it("reads a stock answer as python-broadlink does: 0x80 bytes, neither kind nor checksum", () => {
+    const stock = fullName([0]);
+    stock[0x26] = 0;
+    stock[0x20] ^= 0xff;
+    expect(decodeHelloAnswer(stock)).toMatchObject({ name: "a".repeat(63), locked: false, extension: null });
+    expect(reasonOf(() => decodeHelloAnswer(stock.subarray(0, 0x7f)))).toBe("hello answer shorter than 128 bytes");
+    // Anything after 0x80 that does not open with "AQ" is a stock module's own: left unread.
+    expect(decodeHelloAnswer(fullName([0, 0x41, 0x52, 9, 9, 9])).extension).toBeNull();
+    expect(decodeHelloAnswer(fullName([0, 0x42, 0x51, 9, 9, 9])).extension).toBeNull();
+    expect(decodeHelloAnswer(fullName([0, ...AQ, 2, 0])).extension).toBeNull();
+    const name = fullName([0]);
+    name[0x40] = 0xff;
+    expect(reasonOf(() => decodeHelloAnswer(sealed(name)))).toBe("name is not UTF-8");
+  });
+
+  it("checks the product's extension: kind, checksum, cloud state and code, naming the rule", () => {
+    expect(decodeHelloAnswer(fullName([0, ...AQ, 3, 0, 0])).extension).toEqual({
+      cloudState: 3,
+      failure: 0,
+      pairingCode: null,
+    });
+    expect(reasonOf(() => decodeHelloAnswer(fullName([0, ...AQ, 4, 0, 0])))).toBe("cloud state 4");
+    expect(reasonOf(() => decodeHelloAnswer(fullName([0, ...AQ, 2, 0, 2, 1])))).toBe(
+      "pairing code runs past the packet",
+    );
+    const kind = fullName([0, ...AQ, 2, 0, 0]);
+    kind[0x26] = 0x06;
+    expect(reasonOf(() => decodeHelloAnswer(sealed(kind)))).toBe("hello answer has kind 0x6");
+    const sum = fullName([0, ...AQ, 2, 0, 0]);
+    sum[0x20] ^= 1;
+    expect(reasonOf(() => decodeHelloAnswer(sum))).toBe("hello answer checksum");
   });
 });
 

@@ -1,31 +1,41 @@
 /**
- * UDP packets of the old WIFI-BL3372 module (2024 and before, smart/AP setup), modelled on the BroadLink protocol
- * as python-broadlink implements it (mjg59/python-broadlink: broadlink/__init__.py `setup()`, broadlink/device.py
- * `scan()`, broadlink/protocol.py `Datetime.pack`; protocol.md). See docs/device-protocol.md §13.
+ * UDP packets of the old WIFI-BL3372 module (2024 and before, access-point setup), the BroadLink protocol as
+ * python-broadlink implements it (mjg59/python-broadlink at 730853e5faf2cf979596662faf9def2b1f8fee6d:
+ * broadlink/__init__.py `setup()` lines 298–333, broadlink/device.py `scan()` lines 23–76, broadlink/protocol.py
+ * `Datetime.pack` lines 9–22, broadlink/const.py lines 2–3). See docs/device-protocol.md §13.1 and §13.3; the test
+ * vectors python-broadlink itself wrote are packages/provisioning/vectors/broadlink-python.json.
  *
- * - Join packet (0x88 bytes), sent by the phone to the module's access point: SSID and password, their lengths, the
- *   security mode, byte 0x26 = 0x14, and the checksum at 0x20.
- * - Hello (discovery) packet (0x30 bytes) broadcast by the phone on the home network: the phone's time, IP and
- *   port, byte 0x26 = 0x06, checksum.
- * - Hello answer (ours: 0x80 bytes as python-broadlink reads them, then an extension): device type at 0x34, the MAC
- *   reversed at 0x3a, the name at 0x40, the lock flag at 0x7f; from 0x80 the module's cloud state, failure code and
- *   the pairing code the app binds with. Byte 0x26 = 0x07.
- * - Join acknowledgement (ours, 0x30 bytes, 0x26 = 0x15): python-broadlink sends the join packet without waiting for
- *   anything; our module answers so the app can tell a lost packet from a received one ("connection timed out").
+ * - Join packet (0x88 bytes, kind 0x14 at 0x26), broadcast by the phone on the module's access point to
+ *   255.255.255.255:80: SSID at 0x44, password at 0x64, their lengths at 0x84–0x85, the security mode at 0x86
+ *   (setup() lines 306–323). Ours on top, in bytes setup() leaves zero: the one-time setup ticket's ASCII from 0x28
+ *   and its length at 0x87 (zero without a ticket).
+ * - Hello (discovery) packet (0x30 bytes, kind 0x06), broadcast on the home network: the phone's time, IP and port
+ *   (scan() lines 41–48).
+ * - Hello answer: the 0x80 bytes scan() reads (device type at 0x34, MAC reversed at 0x3a, name from 0x40, lock flag
+ *   at 0x7f; scan() lines 65–73), the IP reversed at 0x36 and kind 0x07. The product's firmware appends its
+ *   extension from 0x80 ("AQ", cloud state, failure code, pairing code); a stock module sends none.
+ * - Join acknowledgement (0x30 bytes, kind 0x15): the product's firmware only. setup() sends its datagram and closes
+ *   the socket (lines 329–333) without reading anything, and stock modules send nothing back.
  *
- * Every packet's checksum is the 16-bit sum of all its bytes (with the checksum field zero) starting from 0xbeaf,
- * stored little-endian at 0x20.
+ * The checksum is the 16-bit sum of all the packet's bytes (with the checksum field zero) starting from 0xbeaf,
+ * stored little-endian at 0x20 (setup() lines 325–327, scan() lines 47–48), always over the packet as sent.
  */
 
 import { fromUtf8, readLe16, utf8, writeLe16 } from "./bytes.ts";
 
 /** Starting value of the BroadLink checksum. */
 export const BROADLINK_CHECKSUM_SEED = 0xbeaf;
-/** UDP port of the module, both on its access point and on the home network (python-broadlink DEFAULT_PORT). */
+/** UDP port of the module, on its access point and on the home network (python-broadlink DEFAULT_PORT, broadlink/const.py line 3). */
 export const BROADLINK_PORT = 80;
-/** Address of the module on its own access point (BroadLink AP mode). */
+/**
+ * Address of the module on its own access point (the product's access point; the phone does not send to it: the join
+ * packet is broadcast).
+ */
 export const SETUP_AP_ADDRESS = "192.168.10.1";
-/** Where the phone broadcasts discovery on the home network. */
+/**
+ * Where the phone sends the join packet (on the access point) and the hello packet (on the home network):
+ * python-broadlink DEFAULT_BCAST_ADDR (broadlink/const.py line 2), used by setup() and scan().
+ */
 export const BROADCAST_ADDRESS = "255.255.255.255";
 /** Device type the modelled module reports in its hello answer (our number; BroadLink assigns them per product). */
 export const BL3372_DEVICE_TYPE = 0x3372;
@@ -41,7 +51,7 @@ export type WifiSecurity = (typeof WifiSecurity)[keyof typeof WifiSecurity];
 export const JOIN_MAX_SSID_BYTES = 32;
 export const JOIN_MAX_PASSWORD_BYTES = 32;
 
-/** The module's cloud state in its hello answer (our extension at 0x80). */
+/** The module's cloud state in its hello answer (the product's extension, at 0x82). */
 export const CloudState = {
   /** On its own access point, no Wi-Fi configured yet. */
   Setup: 0,
@@ -87,17 +97,39 @@ export interface JoinRequest {
   ssid: string;
   password: string;
   security: WifiSecurity;
+  /**
+   * The one-time setup ticket the phone got from the cloud (22 characters of base64url), handed to the module so its
+   * activation proves which phone set it up; absent or null for none.
+   */
+  setupTicket?: string | null;
 }
 
+/** Where the setup ticket's ASCII starts in the join packet (bytes setup() leaves zero: 0x28–0x43 before the SSID). */
+export const JOIN_TICKET_OFFSET = 0x28;
+/** Where the join packet carries the setup ticket's length (the byte after the security mode, zero in setup()). */
+export const JOIN_TICKET_LENGTH_OFFSET = 0x87;
+/** A setup ticket: 22 characters of base64url (128 bits). */
+const TICKET = /^[A-Za-z0-9_-]{22}$/;
+
 /**
- * The 0x88-byte join packet (python-broadlink `setup(ssid, password, security_mode)`), SSID and password as UTF-8.
- * @throws RangeError when the SSID is empty or longer than 32 bytes, or the password longer than 32 bytes.
+ * The 0x88-byte join packet of python-broadlink `setup(ssid, password, security_mode)` (broadlink/__init__.py lines
+ * 306–327): kind 0x14 at 0x26, SSID at 0x44, password at 0x64, their lengths at 0x84–0x85, the security mode at 0x86,
+ * the checksum at 0x20. SSID and password go as UTF-8, which is byte for byte what setup() writes for ASCII; setup()
+ * writes `ord()` of each character (Latin-1 for U+0080–U+00FF, a ValueError above), which would not match the
+ * UTF-8 name a router broadcasts. With a setup ticket its ASCII goes from 0x28 and its length (22) to 0x87, and the
+ * checksum covers the packet as sent.
+ * @throws RangeError when the SSID is empty or longer than 32 bytes, the password longer than 32 bytes, or the setup
+ *   ticket not 22 characters of base64url.
  */
 export function encodeJoinPacket(request: JoinRequest): Uint8Array {
   const ssid = utf8(request.ssid);
   const password = utf8(request.password);
   if (ssid.length === 0 || ssid.length > JOIN_MAX_SSID_BYTES) throw new RangeError("SSID must have 1–32 bytes");
   if (password.length > JOIN_MAX_PASSWORD_BYTES) throw new RangeError("password must have at most 32 bytes");
+  const ticket = request.setupTicket ?? null;
+  if (ticket !== null && !TICKET.test(ticket)) {
+    throw new RangeError("setup ticket must be 22 characters of base64url");
+  }
   const packet = new Uint8Array(0x88);
   packet[0x26] = BroadlinkPacketKind.Join;
   packet.set(ssid, 0x44);
@@ -105,28 +137,41 @@ export function encodeJoinPacket(request: JoinRequest): Uint8Array {
   packet[0x84] = ssid.length;
   packet[0x85] = password.length;
   packet[0x86] = request.security;
+  if (ticket !== null) {
+    packet.set(utf8(ticket), JOIN_TICKET_OFFSET);
+    packet[JOIN_TICKET_LENGTH_OFFSET] = ticket.length;
+  }
   return seal(packet);
 }
 
 /**
- * Reads a join packet.
- * @throws BroadlinkPacketError on a wrong length, kind or checksum, lengths over 32, an unknown security mode, or
- *   text that is not UTF-8.
+ * Reads a join packet, as the module does: SSID, password, security mode and the setup ticket (null when 0x87 is
+ * zero, as in python-broadlink's packets).
+ * @throws BroadlinkPacketError on a wrong length, kind or checksum, lengths over 32, an unknown security mode, text
+ *   that is not UTF-8, or a setup ticket that is not 22 characters of base64url.
  */
-export function decodeJoinPacket(packet: Uint8Array): JoinRequest {
+export function decodeJoinPacket(packet: Uint8Array): JoinRequest & { setupTicket: string | null } {
   if (packet.length !== 0x88) throw new BroadlinkPacketError("join packet must be 0x88 bytes");
   check(packet, BroadlinkPacketKind.Join, 0x88, "join packet");
   const ssidLength = packet[0x84];
   const passwordLength = packet[0x85];
   const security = packet[0x86];
+  const ticketLength = packet[JOIN_TICKET_LENGTH_OFFSET];
   if (ssidLength < 1 || ssidLength > JOIN_MAX_SSID_BYTES) throw new BroadlinkPacketError("SSID length");
   if (passwordLength > JOIN_MAX_PASSWORD_BYTES) throw new BroadlinkPacketError("password length");
   if (security > 4) throw new BroadlinkPacketError(`security mode ${security}`);
+  let setupTicket: string | null = null;
+  if (ticketLength !== 0) {
+    const bytes = packet.subarray(JOIN_TICKET_OFFSET, JOIN_TICKET_OFFSET + ticketLength);
+    setupTicket = String.fromCharCode(...bytes);
+    if (!TICKET.test(setupTicket)) throw new BroadlinkPacketError("setup ticket");
+  }
   try {
     return {
       ssid: fromUtf8(packet.subarray(0x44, 0x44 + ssidLength)),
       password: fromUtf8(packet.subarray(0x64, 0x64 + passwordLength)),
       security: security as WifiSecurity,
+      setupTicket,
     };
   } catch {
     throw new BroadlinkPacketError("text is not UTF-8");
@@ -193,6 +238,15 @@ export function decodeHelloPacket(packet: Uint8Array): { localIp: string; localP
   };
 }
 
+/** The product's extension of the hello answer (from 0x80; its firmware only). */
+export interface HelloExtension {
+  cloudState: CloudState;
+  /** A {@link BleSetupFailure} code of the cloud part (5–8) when `cloudState` is Failed, else 0. */
+  failure: number;
+  /** "MAC:TOKEN" once connected, else null. */
+  pairingCode: string | null;
+}
+
 /** What the module answers to hello. */
 export interface HelloAnswer {
   /** 12 hex digits (any separators on input; upper case on output). */
@@ -203,17 +257,20 @@ export interface HelloAnswer {
   /** Its name, at most 62 bytes of UTF-8. */
   name: string;
   locked: boolean;
-  cloudState: CloudState;
-  /** A {@link BleSetupFailure} code of the cloud part (5–8) when `cloudState` is Failed, else 0. */
-  failure: number;
-  /** "MAC:TOKEN" once connected, else null. */
-  pairingCode: string | null;
+  /** The product's extension; null in a stock module's 0x80-byte answer. */
+  extension: HelloExtension | null;
 }
 
+/** Length of the stock hello answer: python-broadlink scan() reads up to 0x7f (broadlink/device.py line 73). */
+export const HELLO_ANSWER_STOCK_BYTES = 0x80;
+/** The two bytes ("AQ") that open the product's extension at 0x80. */
+const EXTENSION_MAGIC = [0x41, 0x51] as const;
+
 /**
- * The hello answer: 0x80 bytes as python-broadlink `scan()` reads them (device type LE16 at 0x34, the IP reversed at
- * 0x36, the MAC reversed at 0x3a, the name NUL-terminated from 0x40, the lock flag at 0x7f) and our extension (cloud
- * state at 0x80, failure code at 0x81, pairing-code length at 0x82, its ASCII from 0x83). Kind 0x07.
+ * The hello answer: the 0x80 bytes python-broadlink `scan()` reads (broadlink/device.py lines 65–73: device type LE16
+ * at 0x34, the MAC reversed at 0x3a, the name NUL-terminated from 0x40, the lock flag at 0x7f), the IP reversed at
+ * 0x36, kind 0x07, the checksum at 0x20. With an extension (the product's firmware) from 0x80: "AQ", the cloud state,
+ * the failure code, the pairing code's length and its ASCII.
  * @throws RangeError on a MAC without 12 hex digits, a name over 62 bytes, or a pairing code over 255 bytes.
  */
 export function encodeHelloAnswer(answer: HelloAnswer): Uint8Array {
@@ -221,36 +278,45 @@ export function encodeHelloAnswer(answer: HelloAnswer): Uint8Array {
   if (mac.length !== 12) throw new RangeError("MAC must have 12 hex digits");
   const name = utf8(answer.name);
   if (name.length > 62) throw new RangeError("name must have at most 62 bytes");
-  const code = utf8(answer.pairingCode ?? "");
+  const ext = answer.extension;
+  const code = utf8(ext?.pairingCode ?? "");
   if (code.length > 255) throw new RangeError("pairing code must have at most 255 bytes");
-  const packet = new Uint8Array(0x83 + code.length);
+  const packet = new Uint8Array(ext ? 0x85 + code.length : HELLO_ANSWER_STOCK_BYTES);
   packet[0x26] = BroadlinkPacketKind.HelloAnswer;
   writeLe16(packet, 0x34, answer.deviceType);
   packet.set(ipv4Bytes(answer.ip).reverse(), 0x36);
   for (let i = 0; i < 6; i++) packet[0x3a + i] = Number.parseInt(mac.slice((5 - i) * 2, (5 - i) * 2 + 2), 16);
   packet.set(name, 0x40);
   packet[0x7f] = answer.locked ? 1 : 0;
-  packet[0x80] = answer.cloudState;
-  packet[0x81] = answer.failure;
-  packet[0x82] = code.length;
-  packet.set(code, 0x83);
+  if (ext) {
+    packet.set(EXTENSION_MAGIC, 0x80);
+    packet[0x82] = ext.cloudState;
+    packet[0x83] = ext.failure;
+    packet[0x84] = code.length;
+    packet.set(code, 0x85);
+  }
   return seal(packet);
 }
 
 /**
- * Reads a hello answer.
- * @throws BroadlinkPacketError on a short packet, a wrong kind or checksum, an unknown cloud state, or a pairing code
- *   that runs past the packet.
+ * Reads a hello answer as python-broadlink `scan()` does (broadlink/device.py lines 65–73): any datagram of at least
+ * 0x80 bytes, fields at fixed offsets, neither kind nor checksum read. The name ends at its NUL or at 0x7f (scan()
+ * reads on past the lock byte when there is no NUL). From 0x80, the product's extension when it opens with "AQ";
+ * anything else there is left unread (extension null). An extension is the product's own: its answer must carry kind
+ * 0x07 and the checksum.
+ * @throws BroadlinkPacketError on a packet under 0x80 bytes, a name that is not UTF-8, or an extension with a wrong
+ *   kind or checksum, an unknown cloud state, or a pairing code that runs past the packet.
  */
 export function decodeHelloAnswer(packet: Uint8Array): HelloAnswer {
-  check(packet, BroadlinkPacketKind.HelloAnswer, 0x83, "hello answer");
+  if (packet.length < HELLO_ANSWER_STOCK_BYTES) throw new BroadlinkPacketError("hello answer shorter than 128 bytes");
   const macBytes = Array.from(packet.subarray(0x3a, 0x40)).reverse();
   const nameEnd = packet.indexOf(0, 0x40);
-  const name = fromUtf8(packet.subarray(0x40, nameEnd === -1 || nameEnd > 0x7f ? 0x7f : nameEnd));
-  const cloudState = packet[0x80];
-  if (cloudState > 3) throw new BroadlinkPacketError(`cloud state ${cloudState}`);
-  const codeLength = packet[0x82];
-  if (packet.length < 0x83 + codeLength) throw new BroadlinkPacketError("pairing code runs past the packet");
+  let name: string;
+  try {
+    name = fromUtf8(packet.subarray(0x40, nameEnd === -1 || nameEnd > 0x7f ? 0x7f : nameEnd));
+  } catch {
+    throw new BroadlinkPacketError("name is not UTF-8");
+  }
   return {
     mac: macBytes
       .map((b) => b.toString(16).padStart(2, "0"))
@@ -260,13 +326,28 @@ export function decodeHelloAnswer(packet: Uint8Array): HelloAnswer {
     ip: Array.from(packet.subarray(0x36, 0x3a)).reverse().join("."),
     name,
     locked: packet[0x7f] !== 0,
-    cloudState: cloudState as CloudState,
-    failure: packet[0x81],
-    pairingCode: codeLength > 0 ? fromUtf8(packet.subarray(0x83, 0x83 + codeLength)) : null,
+    extension: readExtension(packet),
   };
 }
 
-/** Our 0x30-byte acknowledgement of a join packet (kind 0x15). */
+function readExtension(packet: Uint8Array): HelloExtension | null {
+  if (packet.length < 0x85 || packet[0x80] !== EXTENSION_MAGIC[0] || packet[0x81] !== EXTENSION_MAGIC[1]) return null;
+  check(packet, BroadlinkPacketKind.HelloAnswer, 0x85, "hello answer");
+  const cloudState = packet[0x82];
+  if (cloudState > 3) throw new BroadlinkPacketError(`cloud state ${cloudState}`);
+  const codeLength = packet[0x84];
+  if (packet.length < 0x85 + codeLength) throw new BroadlinkPacketError("pairing code runs past the packet");
+  return {
+    cloudState: cloudState as CloudState,
+    failure: packet[0x83],
+    pairingCode: codeLength > 0 ? fromUtf8(packet.subarray(0x85, 0x85 + codeLength)) : null,
+  };
+}
+
+/**
+ * The product firmware's 0x30-byte acknowledgement of a join packet (kind 0x15). Stock modules send none and
+ * python-broadlink reads none (broadlink/__init__.py lines 329–333), so the app never waits for it.
+ */
 export function encodeJoinAck(): Uint8Array {
   const packet = new Uint8Array(0x30);
   packet[0x26] = BroadlinkPacketKind.JoinAck;

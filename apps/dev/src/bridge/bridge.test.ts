@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 /**
  * A small stand-in for the simulator's two UDP sides (docs/device-protocol.md §13.3), built from the provisioning
  * codecs: the access point answers hello (cloud state 0) when open and acknowledges join packets for networks it
- * knows; the home-network side answers hello from the modules' subnet (192.168.1.0/24) with two modules.
+ * knows, as the product's firmware does; the home-network side answers hello from the modules' subnet
+ * (192.168.1.0/24) with two modules, one with the product's extension and one stock (0x80 bytes).
  */
 class Responder {
   ap = dgram.createSocket("udp4");
@@ -68,12 +69,7 @@ class Responder {
       );
       // A second module answers a little later: discovery collects every answer until its time is up.
       setTimeout(
-        () =>
-          this.lan.send(
-            this.answer("02AB00000002", "192.168.1.58", CloudState.Connecting, null),
-            rinfo.port,
-            rinfo.address,
-          ),
+        () => this.lan.send(this.answer("02AB00000002", "192.168.1.58", null, null), rinfo.port, rinfo.address),
         150,
       );
     });
@@ -84,16 +80,15 @@ class Responder {
     return new Promise((resolve) => socket.bind(0, "127.0.0.1", () => resolve()));
   }
 
-  private answer(mac: string, ip: string, cloudState: CloudState, pairingCode: string | null): Uint8Array {
+  /** A hello answer; a stock one (no extension) when `cloudState` is null. */
+  private answer(mac: string, ip: string, cloudState: CloudState | null, pairingCode: string | null): Uint8Array {
     return encodeHelloAnswer({
       mac,
       deviceType: BL3372_DEVICE_TYPE,
       ip,
       name: `WiFi-BL3372-${mac.slice(-4)}`,
       locked: false,
-      cloudState,
-      failure: 0,
-      pairingCode,
+      extension: cloudState === null ? null : { cloudState, failure: 0, pairingCode },
     });
   }
 
@@ -184,7 +179,9 @@ describe("development bridge (docs/device-protocol.md §13.6)", () => {
     const acked = await post(DEV_BRIDGE_PATHS.sendJoinPacket, { packet: packet("AquaHome") });
     expect(acked.statusCode).toBe(200);
     expect(acked.json()).toEqual({ acknowledged: true });
-    expect(responder.joins).toEqual([{ ssid: "AquaHome", password: "softwater24", security: WifiSecurity.Wpa2 }]);
+    expect(responder.joins).toEqual([
+      { ssid: "AquaHome", password: "softwater24", security: WifiSecurity.Wpa2, setupTicket: null },
+    ]);
 
     const started = Date.now();
     const ignored = await post(DEV_BRIDGE_PATHS.sendJoinPacket, { packet: packet("Neighbour-WiFi") });
@@ -218,10 +215,9 @@ describe("development bridge (docs/device-protocol.md §13.6)", () => {
         address: "127.0.0.1",
         mac: "02AB00000001",
         ip: "192.168.1.57",
-        cloudState: CloudState.Connected,
-        pairingCode: "02AB00000001:token-one-xxxxxxxxxxxx",
+        extension: { cloudState: CloudState.Connected, pairingCode: "02AB00000001:token-one-xxxxxxxxxxxx" },
       },
-      { address: "127.0.0.1", mac: "02AB00000002", cloudState: CloudState.Connecting, pairingCode: null },
+      { address: "127.0.0.1", mac: "02AB00000002", ip: "192.168.1.58", extension: null },
     ]);
 
     // From another subnet nothing answers, and discovery waits its whole time.

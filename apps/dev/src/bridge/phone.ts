@@ -21,7 +21,7 @@ export interface SimulatedPhoneOptions {
   lanPort: number;
   /** Wait for a hello answer when joining the access point, ms (default 1000). */
   apProbeMs?: number;
-  /** Wait for the join acknowledgement, ms (default 3000, §13.3). */
+  /** How long to listen for a product module's join acknowledgement after sending, ms (default 500, §13.3). */
   joinAckMs?: number;
   /** The networks in range (default the simulated neighbourhood, §13.5). */
   networks?: readonly SimNetwork[];
@@ -129,9 +129,10 @@ export class SimulatedPhone {
   }
 
   /**
-   * Sends the join packet (`packet`, bytes as the app built them) to the access-point port and waits up to
-   * `joinAckMs` for the module's join acknowledgement (§13.3 step 2). Only on the access point: elsewhere the module
-   * (192.168.10.1) is unreachable and nothing is sent.
+   * Broadcasts the join packet (`packet`, bytes as the app built them) on the module's access point — sent to the
+   * access-point port, which stands for 255.255.255.255:80 there, as python-broadlink `setup()` sends it — and
+   * listens up to `joinAckMs` for a product module's acknowledgement (§13.3 step 2; a stock module sends none). Only
+   * on the access point: elsewhere the module is unreachable and nothing is sent.
    * @returns whether a valid acknowledgement (kind 0x15) arrived.
    * @throws the socket's error when the datagram cannot be sent.
    */
@@ -140,7 +141,7 @@ export class SimulatedPhone {
     const answers = await loopbackExchange({
       port: this.options.apPort,
       packet: () => packet,
-      timeoutMs: this.options.joinAckMs ?? 3000,
+      timeoutMs: this.options.joinAckMs ?? 500,
       until: (a) => isJoinAck(a.packet),
     });
     return { acknowledged: answers.some((a) => isJoinAck(a.packet)) };

@@ -1,9 +1,16 @@
 /**
  * The old generation's setup over UDP (docs/device-protocol.md §13.3, docs/device-sim.md §13.1 "Access point and UDP
  * (old)"): two sockets on 127.0.0.1 that stand for the module's radio. The access point side (the open network
- * `WiFi-BL3372`, address 192.168.10.1) answers BroadLink-style hello packets with cloud state 0 and hands valid join
- * packets to the module; the home-network side answers hello, once the module has an address, only from a phone on its
- * own subnet. The packets are `@aquapilot/provisioning`'s broadlink codecs.
+ * `WiFi-BL3372`, address 192.168.10.1; a datagram to it stands for the phone's broadcast to 255.255.255.255:80, as
+ * python-broadlink `setup()` sends the join packet) answers hello packets and hands valid join packets, with the setup
+ * ticket they carry, to the module; the home-network side answers hello, once the module has an address, only from a
+ * phone on its own subnet. The packets are `@aquapilot/provisioning`'s broadlink codecs.
+ *
+ * What the module's firmware does differently:
+ * - `stock` (default): the BroadLink component as python-broadlink knows it: hello answers are the 0x80 bytes
+ *   python-broadlink `scan()` reads, and a join packet is never answered.
+ * - `product`: hello answers carry the product's extension (cloud state 0 on the access point; 1, 2 with the pairing
+ *   code, or 3 with the failure on the home network), and a join packet is acknowledged (kind 0x15).
  */
 import dgram from "node:dgram";
 import { BluetoothSetupState } from "@aquapilot/contract";
@@ -18,6 +25,7 @@ import {
   SETUP_AP_ADDRESS,
 } from "@aquapilot/provisioning";
 import { sameSubnet } from "./neighbourhood.ts";
+import type { ModuleFirmware } from "./setup-device.ts";
 import type { SetupStatus } from "./setup-status.ts";
 
 /** Default loopback UDP port of the old module's access point side (SIM_AP_UDP_PORT, §13.6). */
@@ -25,10 +33,15 @@ export const DEFAULT_AP_UDP_PORT = 48880;
 /** Default loopback UDP port of the old module's home-network side (SIM_LAN_UDP_PORT, §13.6). */
 export const DEFAULT_LAN_UDP_PORT = 48881;
 
-/** A join packet's content: the home network's name and password (never log the password). */
+/**
+ * A join packet's content: the home network's name and password (never log the password) and the phone's one-time
+ * setup ticket (22 characters of base64url; null when the packet carries none, as python-broadlink's do), which the
+ * module's handler passes to its activation with the cloud.
+ */
 export interface JoinRequest {
   ssid: string;
   password: string;
+  setupTicket: string | null;
 }
 
 /** What the UDP sides need from the module behind them. */
@@ -37,6 +50,8 @@ export interface AccessPointModule {
   readonly mac: string;
   /** The name the module announces in hello answers. */
   readonly name: string;
+  /** What runs on the module (default `stock`): whether hello answers carry the extension and joins are answered. */
+  readonly firmware?: ModuleFirmware;
   /** The module's current status (state, failure, address, pairing code). */
   currentStatus(): Readonly<SetupStatus>;
   /** Whether the module has left setup mode (a socket bound afterwards is closed at once). */
@@ -45,7 +60,7 @@ export interface AccessPointModule {
   silentOnHomeNetwork(): boolean;
   /**
    * A valid join packet arrived on the access point: the module decides, and calls `acknowledge` to answer it with
-   * the join acknowledgement (or never, to ignore it).
+   * the join acknowledgement (or never, to ignore it); with `stock` firmware `acknowledge` sends nothing.
    */
   onJoin(join: JoinRequest, acknowledge: () => void): void;
   /** Diagnostics (never passwords or pairing codes). */
@@ -141,7 +156,15 @@ export class AccessPointUdp {
     });
   }
 
-  /** The hello answer from `ip` in `cloudState`, with the failure code (state 3) or the pairing code (state 2). */
+  /** Whether the module runs the product's firmware (hello extension, join acknowledgement). */
+  private get product(): boolean {
+    return this.module.firmware === "product";
+  }
+
+  /**
+   * The hello answer from `ip`: the stock 0x80 bytes, and with the product's firmware the extension in `cloudState`
+   * with the failure code (state 3) or the pairing code (state 2).
+   */
   private helloAnswer(ip: string, cloudState: CloudState): Uint8Array {
     const status = this.module.currentStatus();
     return encodeHelloAnswer({
@@ -150,9 +173,13 @@ export class AccessPointUdp {
       ip,
       name: this.module.name,
       locked: false,
-      cloudState,
-      failure: cloudState === CloudState.Failed ? status.failure : 0,
-      pairingCode: cloudState === CloudState.Connected ? status.pairingCode : null,
+      extension: this.product
+        ? {
+            cloudState,
+            failure: cloudState === CloudState.Failed ? status.failure : 0,
+            pairingCode: cloudState === CloudState.Connected ? status.pairingCode : null,
+          }
+        : null,
     });
   }
 
@@ -175,7 +202,9 @@ export class AccessPointUdp {
       this.log(`access point ignored a packet: ${(err as Error).message}`);
       return;
     }
-    this.module.onJoin(join, () => this.send(this.ap, encodeJoinAck(), rinfo));
+    this.module.onJoin(join, () => {
+      if (this.product) this.send(this.ap, encodeJoinAck(), rinfo);
+    });
   }
 
   private onLanPacket(msg: Buffer, rinfo: dgram.RemoteInfo): void {

@@ -13,7 +13,6 @@ import {
   BlsyncData,
   BlsyncFrameType,
   type BlsyncMessage,
-  CloudState,
   dataFrames,
   decodeHelloAnswer,
   decodeModuleWifiState,
@@ -21,7 +20,6 @@ import {
   encodeJoinPacket,
   encodeMessage,
   type HelloAnswer,
-  isJoinAck,
   SETUP_AP_ADDRESS,
   type TModuleWifiState,
   utf8,
@@ -414,7 +412,7 @@ describe("old generation (access point and UDP)", () => {
   });
   afterAll(() => phone.close());
 
-  it("answers hello on its access point, acknowledges the join, then answers its own subnet with 1 → 2 and the code", async () => {
+  it("stock firmware: answers hello on its access point, takes the join silently, then answers its own subnet", async () => {
     cloud.beginDelayMs = 300; // long enough to see cloud state 1
     const { device, seen } = await makeDevice({ generation: "old" });
     const ap = device.apPort as number;
@@ -424,33 +422,22 @@ describe("old generation (access point and UDP)", () => {
     expect(device.name).toBe("WiFi-BL3372");
 
     const [onAp] = await phone.hello(ap, "192.168.10.23");
-    expect(onAp).toMatchObject({
-      mac: device.mac,
-      name: "WiFi-BL3372",
-      ip: SETUP_AP_ADDRESS,
-      cloudState: CloudState.Setup,
-      failure: 0,
-      pairingCode: null,
-    });
+    expect(onAp).toMatchObject({ mac: device.mac, name: "WiFi-BL3372", ip: SETUP_AP_ADDRESS, extension: null });
     expect(await phone.hello(lan, "192.168.1.23")).toEqual([]); // not on the home network yet
 
-    const acks = await phone.join(ap, "AquaHome", "softwater24");
-    expect(acks).toHaveLength(1);
-    expect(isJoinAck(acks[0])).toBe(true);
+    expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]); // a stock module never answers a join
     await until(() => !device.apOpen, 1000, "access point closed");
     expect(await phone.hello(ap, "192.168.10.23")).toEqual([]);
 
     await until(() => device.state === 3, 2000, "on the home network");
     const [connecting] = await phone.hello(lan, "192.168.1.23");
-    expect(connecting).toMatchObject({ cloudState: CloudState.Connecting, ip: "192.168.1.57", pairingCode: null });
+    expect(connecting).toMatchObject({ mac: device.mac, ip: "192.168.1.57", extension: null });
     expect(await phone.hello(lan, "192.168.0.23")).toEqual([]); // a phone on another network is not answered
 
-    const connected = await until(async () => {
-      const [a] = await phone.hello(lan, "192.168.1.23", 60);
-      return a?.cloudState === CloudState.Connected ? a : null;
-    });
-    expect(connected.pairingCode).toBe(cloud.issued.get(device.mac));
-    expect(connected.pairingCode).toBe(device.pairingCode);
+    await until(() => device.state === 4, 5000, "online");
+    const [connected] = await phone.hello(lan, "192.168.1.23");
+    expect(connected).toMatchObject({ mac: device.mac, extension: null }); // the code travels through the cloud only
+    expect(device.pairingCode).toBe(cloud.issued.get(device.mac));
     expect(cloud.auths.filter((a) => a.clientId === device.mac)).toEqual([
       { clientId: device.mac, username: device.mac, password: device.identity.secret, accepted: true },
     ]);
@@ -462,20 +449,18 @@ describe("old generation (access point and UDP)", () => {
     expect(await phone.hello(lan, "192.168.0.23")).toEqual([]);
   });
 
-  it("acknowledges a repeated join packet again and acts once; a failed join reopens the access point", async () => {
+  it("acts once on a repeated join packet; a failed join reopens the access point", async () => {
     const { device, seen } = await makeDevice({ generation: "old" });
     const ap = device.apPort as number;
     const join = encodeJoinPacket({ ssid: "AquaHome", password: "wrong-password", security: WifiSecurity.Wpa2 });
-    const acks = await phone.exchange(ap, [join, join]); // the phone retried before the first ack arrived
-    expect(acks).toHaveLength(2);
-    expect(acks.every(isJoinAck)).toBe(true);
+    expect(await phone.exchange(ap, [join, join])).toEqual([]); // the same packet twice; a stock module never answers
     await until(() => device.failure === 4, 2000, "router refuses the key");
     expect(await phone.hello(device.lanPort as number, "192.168.1.23")).toEqual([]); // it never arrived
     await until(() => device.apOpen, 2000, "access point reopened");
     expect(device.apPort).toBe(ap); // same port
     expect(device.state).toBe(0);
     const [again] = await phone.hello(ap, "192.168.10.23");
-    expect(again.cloudState).toBe(CloudState.Setup);
+    expect(again).toMatchObject({ ip: SETUP_AP_ADDRESS, extension: null });
     expect(seen.filter((s) => s.state === 2 && s.failure === 0)).toHaveLength(1); // one attempt for two packets
   });
 
@@ -489,19 +474,20 @@ describe("old generation (access point and UDP)", () => {
     expect(await phone.join(apPort, "AquaHome", "softwater24")).toEqual([]);
   });
 
-  it("--fail timeout: join packets are never acknowledged; the access point keeps answering hello", async () => {
+  it("--fail timeout: join packets are ignored; the access point keeps answering hello", async () => {
     const { device } = await makeDevice({ generation: "old", failure: "timeout" });
     const ap = device.apPort as number;
     expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]);
     expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]);
     const [a] = await phone.hello(ap, "192.168.10.23");
-    expect(a.cloudState).toBe(CloudState.Setup);
+    expect(a).toMatchObject({ ip: SETUP_AP_ADDRESS, extension: null });
     expect(device.state).toBe(0);
+    expect(device.apOpen).toBe(true);
   });
 
   it("--fail not-found: it joins and even connects, but never answers on the home network", async () => {
     const { device } = await makeDevice({ generation: "old", failure: "not-found" });
-    expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toHaveLength(1);
+    expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toEqual([]);
     await until(() => device.state === 4, 3000, "online");
     expect(await phone.hello(device.lanPort as number, "192.168.1.23", 300)).toEqual([]);
   });
@@ -511,12 +497,13 @@ describe("old generation (access point and UDP)", () => {
     ["activation-1", 6],
     ["activation-2", 7],
     ["no-server-response", 8],
-  ] as const)("--fail %s: cloud state 3 with failure code %i", async (name, code) => {
+  ] as const)("--fail %s: failure code %i, and a stock hello answer that does not tell it", async (name, code) => {
     const { device } = await makeDevice({ generation: "old", failure: name });
-    expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toHaveLength(1);
+    expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toEqual([]);
     await until(() => device.failure !== 0, 3000, "cloud failure");
+    expect(device.failure).toBe(code);
     const [a] = await phone.hello(device.lanPort as number, "192.168.1.23");
-    expect(a).toMatchObject({ cloudState: CloudState.Failed, failure: code, pairingCode: null, ip: "192.168.1.57" });
+    expect(a).toMatchObject({ extension: null, ip: "192.168.1.57" });
     expect(SETUP_FAILURES.find((f) => f.name === name)?.cloudFailure).toBe(code);
   });
 });

@@ -22,7 +22,8 @@ public class AquaWifiPlugin: CAPPlugin, CAPBridgedPlugin {
         CAPPluginMethod(name: "discover", returnType: CAPPluginReturnPromise)
     ]
 
-    static let moduleHost = NWEndpoint.Host("192.168.10.1")
+    /// The join packet is broadcast, as python-broadlink setup() sends it (broadlink/__init__.py line 332).
+    static let joinHost = NWEndpoint.Host("255.255.255.255")
     static let modulePort = NWEndpoint.Port(integerLiteral: 80)
     private var joinedSsid: String?
     private let queue = DispatchQueue(label: "com.aquapilot.wifi")
@@ -129,7 +130,8 @@ public class AquaWifiPlugin: CAPPlugin, CAPBridgedPlugin {
         guard let packet = call.getString("packet"), let data = Data(base64Encoded: packet) else {
             return call.reject("packet missing")
         }
-        exchange(data, host: Self.moduleHost, timeout: 3, once: true) { answers in
+        // Answers once the packet is out; listens 0.5 s for a product module's acknowledgement (stock modules send none).
+        exchange(data, host: Self.joinHost, timeout: 0.5, once: true) { answers in
             call.resolve(["acknowledged": !answers.isEmpty])
         }
     }

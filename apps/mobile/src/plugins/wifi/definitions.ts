@@ -25,8 +25,9 @@ export interface AquaWifiPlugin {
   /** Releases the access point (the phone goes back to its home network); the phone's Wi-Fi afterwards. */
   leaveAccessPoint(): Promise<TPhoneWifi>;
   /**
-   * Sends `packet` (standard base64) over UDP to 192.168.10.1:80 from a socket bound to the access point's network
-   * and waits up to 3 s for an answer: `{acknowledged}`.
+   * Broadcasts `packet` (standard base64) over UDP to 255.255.255.255:80 from a socket bound to the access point's
+   * network, as python-broadlink `setup()` does, and answers once it is out: `{acknowledged}` (a product module's
+   * acknowledgement within 0.5 s; stock modules send none).
    */
   sendJoinPacket(options: { packet: string }): Promise<TSendJoinPacketResult>;
   /**

@@ -63,8 +63,8 @@ export interface NativeBridge {
   /** Leaves the access point, back to the home network; answers the phone's Wi-Fi then ({@link TPhoneWifi}). */
   leaveAccessPoint?(): MaybeAsync<TPhoneWifi | string>;
   /**
-   * Sends the join packet (standard base64) to 192.168.10.1:80 over UDP and waits up to 3 s for the module's
-   * acknowledgement; {@link TSendJoinPacketResult}.
+   * Broadcasts the join packet (standard base64) to 255.255.255.255:80 over UDP on the module's access point, as
+   * python-broadlink `setup()` does, and answers once it is out; {@link TSendJoinPacketResult}.
    */
   sendJoinPacket?(packet: string): MaybeAsync<TSendJoinPacketResult | string>;
   /**

@@ -49,7 +49,7 @@ export interface WifiBridge {
   joinAccessPoint(ssid: string): Promise<TJoinAccessPointResult | null>;
   /** Back to the home network; the phone's Wi-Fi afterwards. */
   leaveAccessPoint(): Promise<TPhoneWifi | null>;
-  /** Sends the join packet (base64); `{acknowledged}` within 3 s. */
+  /** Broadcasts the join packet (base64) on the module's access point; answers once it is out. */
   sendJoinPacket(packet: string): Promise<TSendJoinPacketResult | null>;
   /** Broadcasts hello (base64) and collects answers for `timeoutMs` ms (100–5000). */
   discoverDevices(packet: string, timeoutMs: number): Promise<TDiscoverResult | null>;

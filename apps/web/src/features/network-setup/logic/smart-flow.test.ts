@@ -18,40 +18,84 @@ import {
   type SmartBridge,
   SmartSetupRun,
   type SmartSetupSnapshot,
+  type SmartSetupTicket,
   smartProgressPercent,
 } from "./smart-flow.ts";
 
 const DEVICE: BoundDevice = { id: "dev-9", familyId: "fam-1", name: "Softener", mac: "0211AABB0001" };
 const HOME: TPhoneWifi = { connected: true, ssid: "AquaHome", band: "2.4GHz", ip: "192.168.1.23" };
+/** The pairing code in a product module's hello answer. */
 const CODE = "0211AABB0001:t0ken_-x";
+/** The pairing code the cloud returns for the setup ticket (the same module; distinct here to tell which was used). */
+const CLOUD_CODE = "0211AABB0001:cl0ud-tok";
+const TICKET = "AbCdEfGhIjKlMnOpQrSt_-";
+
+/**
+ * The cloud's setup ticket in fake time: a module activating with the ticket settles the phone's wait with its MAC
+ * and pairing code (the ticket engineer's `waitForSetupTicket`, as the flow uses it).
+ */
+class FakeCloud implements SmartSetupTicket {
+  broken = false;
+  created = 0;
+  waits: { ticket: string; signal: AbortSignal }[] = [];
+  private readonly waiters = new Map<string, (r: { mac: string; pairingCode: string }) => void>();
+
+  async create() {
+    this.created += 1;
+    if (this.broken) throw new Error("offline");
+    return { ticket: TICKET };
+  }
+
+  wait(ticket: string, options: { signal: AbortSignal; timeoutMs: number }) {
+    this.waits.push({ ticket, signal: options.signal });
+    return new Promise<{ mac: string; pairingCode: string }>((resolve, reject) => {
+      options.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+      this.waiters.set(ticket, resolve);
+    });
+  }
+
+  /** A module activated with `ticket`. */
+  activate(ticket: string | null | undefined, mac: string) {
+    if (ticket) this.waiters.get(ticket)?.({ mac: mac.toLowerCase(), pairingCode: CLOUD_CODE });
+  }
+}
 
 /**
  * A phone with an old module nearby, in fake time: the module's access point while in setup mode, the join packet
- * acknowledged (or not), then on the home network answering hello with cloud states 1 → 2 (or 3) — the simulator's
+ * broadcast (never answered by a stock module), then the module on the home network answering hello — stock: the
+ * 0x80-byte answer only; product: with cloud states 1 → 2 (or 3) — and activating with the cloud, the simulator's
  * behaviour of docs/device-protocol.md §13.3, with the real codecs.
  */
 class FakePhone implements SmartBridge {
+  firmware: "stock" | "product" = "product";
   apInRange = true;
   joinError: "not-found" | "failed" = "not-found";
-  /** Join packets that get no acknowledgement. */
-  lostJoinPackets = 0;
+  /** The bridge cannot send the join packet (answers null). */
+  sendBroken = false;
   /** Whether the module reaches the home network after the join packet (right name and password). */
   moduleJoins = true;
+  /** Whether the phone sees the module's hello answers on the home network (no client isolation, same subnet). */
+  seesModule = true;
   /** Time the module needs on the home network before it answers (cloud state 1), ms. */
   joinMs = 2000;
-  /** From the first answer to cloud state 2 (or 3), ms; null = stays connecting. */
+  /** From the first answer to cloud state 2 (or 3) and the activation, ms; null = stays connecting. */
   cloudMs: number | null = 3000;
   cloudFailure = 0;
-  /** Another, long set-up device answering hello (cloud state 2 without a code). */
+  /** Another, long set-up device answering hello (cloud state 2 without a code, or stock). */
   neighbour = false;
   /** The bridge gives up (answers null) on every discovery. */
   discoveryBroken = false;
   onAp = false;
-  received: { ssid: string; password: string; security: number } | null = null;
+  received: ReturnType<typeof decodeJoinPacket> | null = null;
   joinPackets = 0;
   hellos: string[] = [];
   leaves = 0;
   private onlineAt: number | null = null;
+  readonly cloud: FakeCloud;
+
+  constructor(cloud: FakeCloud) {
+    this.cloud = cloud;
+  }
 
   async getCurrentWifi() {
     return this.onAp ? { connected: true, ssid: SETUP_AP_SSID, band: "2.4GHz" as const, ip: "192.168.10.2" } : HOME;
@@ -70,16 +114,19 @@ class FakePhone implements SmartBridge {
   }
 
   async sendJoinPacket(packet: string) {
+    if (this.sendBroken) return null;
     if (!this.onAp) return { acknowledged: false };
     this.joinPackets += 1;
     const join = decodeJoinPacket(fromBase64(packet));
-    if (this.lostJoinPackets > 0) {
-      this.lostJoinPackets -= 1;
-      return { acknowledged: false };
-    }
     this.received = join;
-    if (this.moduleJoins) this.onlineAt = Date.now() + this.joinMs;
-    return { acknowledged: true };
+    if (this.moduleJoins) {
+      this.onlineAt = Date.now() + this.joinMs;
+      if (this.cloudMs !== null && !this.cloudFailure) {
+        const cloudMs = this.cloudMs;
+        setTimeout(() => this.cloud.activate(join.setupTicket, "0211AABB0001"), this.joinMs + cloudMs);
+      }
+    }
+    return { acknowledged: this.firmware === "product" };
   }
 
   async discoverDevices(packet: string, timeoutMs: number): Promise<TDiscoverResult | null> {
@@ -88,20 +135,35 @@ class FakePhone implements SmartBridge {
     await new Promise((r) => setTimeout(r, timeoutMs));
     if (this.discoveryBroken) return null;
     const answers: TDiscoverResult["answers"] = [{ address: "192.168.1.99", packet: toBase64(new Uint8Array(40)) }];
-    if (this.neighbour) answers.push({ address: "192.168.1.60", packet: this.answer("0211AABB0999", 2, 0, null) });
+    if (this.neighbour) {
+      answers.push({ address: "192.168.1.60", packet: this.answer("0211AABB0999", 2, 0, null, "product") });
+      answers.push({ address: "192.168.1.61", packet: this.answer("0211AABB0998", 0, 0, null, "stock") });
+    }
     const now = Date.now();
-    if (this.onlineAt !== null && now >= this.onlineAt && hello.localIp.startsWith("192.168.1.")) {
+    if (this.seesModule && this.onlineAt !== null && now >= this.onlineAt && hello.localIp.startsWith("192.168.1.")) {
       const connected = this.cloudMs !== null && now >= this.onlineAt + this.cloudMs;
       const state = !connected ? 1 : this.cloudFailure ? 3 : 2;
       answers.push({
         address: "192.168.1.57",
-        packet: this.answer("0211AABB0001", state, state === 3 ? this.cloudFailure : 0, state === 2 ? CODE : null),
+        packet: this.answer(
+          "0211AABB0001",
+          state,
+          state === 3 ? this.cloudFailure : 0,
+          state === 2 ? CODE : null,
+          this.firmware,
+        ),
       });
     }
     return { answers };
   }
 
-  private answer(mac: string, cloudState: number, failure: number, pairingCode: string | null): string {
+  private answer(
+    mac: string,
+    cloudState: number,
+    failure: number,
+    pairingCode: string | null,
+    firmware: "stock" | "product",
+  ): string {
     return toBase64(
       encodeHelloAnswer({
         mac,
@@ -109,19 +171,20 @@ class FakePhone implements SmartBridge {
         ip: "192.168.1.57",
         name: "WiFi-BL3372",
         locked: false,
-        cloudState: cloudState as CloudState,
-        failure,
-        pairingCode,
+        extension: firmware === "product" ? { cloudState: cloudState as CloudState, failure, pairingCode } : null,
       }),
     );
   }
 }
 
+let cloud: FakeCloud;
 let phone: FakePhone;
 let bound: string[];
 let snapshots: SmartSetupSnapshot[];
 
-function setup(extra: { password?: string; bind?: (code: string) => Promise<BoundDevice> } = {}) {
+function setup(
+  extra: { password?: string; bind?: (code: string) => Promise<BoundDevice>; withoutTicket?: boolean } = {},
+) {
   const run = new SmartSetupRun({
     bridge: phone,
     ssid: "AquaHome",
@@ -132,6 +195,7 @@ function setup(extra: { password?: string; bind?: (code: string) => Promise<Boun
         bound.push(code);
         return DEVICE;
       }),
+    setupTicket: extra.withoutTicket ? undefined : cloud,
   });
   run.subscribe((s) => snapshots.push(s));
   return run;
@@ -143,7 +207,8 @@ function stepsSeen(): string[] {
 
 beforeEach(() => {
   vi.useFakeTimers();
-  phone = new FakePhone();
+  cloud = new FakeCloud();
+  phone = new FakePhone(cloud);
   bound = [];
   snapshots = [];
   vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -155,19 +220,91 @@ afterEach(() => {
 });
 
 describe("smart (access point) network setup (spec §4, docs/device-protocol.md §13.3)", () => {
-  it("walks every progress step and binds with the pairing code", async () => {
+  it("product firmware: walks every progress step and binds with the hello answer's pairing code", async () => {
     const run = setup();
     const done = run.start();
     await vi.advanceTimersByTimeAsync(15_000);
     const end = await done;
     expect(end).toMatchObject({ status: "succeeded", step: "added", device: DEVICE, failure: null });
     expect(stepsSeen()).toEqual(["starting", "searching", "wifiConnected", "connectingServer", "adding", "added"]);
-    expect(phone.received).toEqual({ ssid: "AquaHome", password: "softwater24", security: WifiSecurity.Wpa2 });
+    expect(phone.received).toEqual({
+      ssid: "AquaHome",
+      password: "softwater24",
+      security: WifiSecurity.Wpa2,
+      setupTicket: TICKET,
+    });
     expect(phone.onAp).toBe(false);
     expect(phone.hellos.every((ip) => ip === HOME.ip)).toBe(true);
     expect(end.module).toEqual({ mac: "0211AABB0001", ip: "192.168.1.57" });
     expect(bound).toEqual([CODE]);
     expect(smartProgressPercent(end, Date.now())).toBe(100);
+    expect(cloud.waits).toHaveLength(1);
+    expect(cloud.waits[0].signal.aborted).toBe(true); // the wait ends with the search
+  });
+
+  it("stock firmware: no acknowledgement, a 0x80-byte hello answer; the activation completes it", async () => {
+    phone.firmware = "stock";
+    const run = setup();
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(15_000);
+    const end = await done;
+    expect(end).toMatchObject({ status: "succeeded", step: "added", device: DEVICE, failure: null });
+    expect(stepsSeen()).toEqual(["starting", "searching", "wifiConnected", "adding", "added"]);
+    expect(phone.received?.setupTicket).toBe(TICKET);
+    expect(phone.joinPackets).toBe(1);
+    expect(end.module).toEqual({ mac: "0211AABB0001", ip: "192.168.1.57" });
+    expect(bound).toEqual([CLOUD_CODE]);
+  });
+
+  it("stock firmware: completes by the activation alone when the phone cannot see the module's hello", async () => {
+    phone.firmware = "stock";
+    phone.seesModule = false;
+    phone.neighbour = true;
+    const run = setup();
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(15_000);
+    const end = await done;
+    expect(end.status).toBe("succeeded");
+    expect(end.module).toEqual({ mac: "0211AABB0001", ip: null });
+    expect(bound).toEqual([CLOUD_CODE]);
+  });
+
+  it("stock firmware: a module that never activates is not found after 60 s, whatever answers hello", async () => {
+    phone.firmware = "stock";
+    phone.cloudFailure = 6;
+    const run = setup();
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(SMART_FLOW_LIMITS.searchMs - 2000);
+    expect(run.snapshot()).toMatchObject({ status: "running", step: "searching", module: null });
+    await vi.advanceTimersByTimeAsync(4000);
+    expect((await done).failure).toEqual({ code: 3, reason: "not-found", moduleFailure: 0, message: null });
+    expect(bound).toEqual([]);
+  });
+
+  it("without a setup ticket the join packet carries none, and a product module still completes", async () => {
+    const run = setup({ withoutTicket: true });
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect((await done).status).toBe("succeeded");
+    expect(phone.received?.setupTicket).toBeNull();
+    expect(bound).toEqual([CODE]);
+  });
+
+  it("fails with 'initialization failed' when the cloud gives no setup ticket, before joining the access point", async () => {
+    cloud.broken = true;
+    const end = await setup().start();
+    expect(end.failure).toEqual({ code: 1, reason: "ticket", moduleFailure: 0, message: null });
+    expect(phone.onAp).toBe(false);
+    expect(phone.joinPackets).toBe(0);
+  });
+
+  it("sends an open network's join packet with security mode none", async () => {
+    const run = setup({ password: "" });
+    void run.start();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(phone.received).toMatchObject({ ssid: "AquaHome", password: "", security: WifiSecurity.None });
+    run.cancel();
+    await vi.advanceTimersByTimeAsync(2000);
   });
 
   it("says hello once a second while searching", async () => {
@@ -196,23 +333,22 @@ describe("smart (access point) network setup (spec §4, docs/device-protocol.md 
     expect(end.failure).toMatchObject({ code: 1, reason: "bridge" });
   });
 
-  it("sends the join packet up to 3 times", async () => {
-    phone.lostJoinPackets = 2;
+  it("sends the join packet once and goes on without an answer to it", async () => {
+    phone.firmware = "stock";
     const run = setup();
     const done = run.start();
     await vi.advanceTimersByTimeAsync(15_000);
     expect((await done).status).toBe("succeeded");
-    expect(phone.joinPackets).toBe(3);
+    expect(phone.joinPackets).toBe(1);
   });
 
-  it("fails with 'connection timed out' when the join packet is never acknowledged, back on the home network", async () => {
-    phone.lostJoinPackets = 3;
+  it("fails with 'connection timed out' when the bridge cannot send the join packet, back on the home network", async () => {
+    phone.sendBroken = true;
     const run = setup();
     const done = run.start();
     await vi.advanceTimersByTimeAsync(1000);
     const end = await done;
-    expect(end.failure).toEqual({ code: 2, reason: "no-ack", moduleFailure: 0, message: null });
-    expect(phone.joinPackets).toBe(SMART_FLOW_LIMITS.joinTries);
+    expect(end.failure).toEqual({ code: 2, reason: "not-sent", moduleFailure: 0, message: null });
     expect(phone.onAp).toBe(false);
     expect(phone.hellos).toEqual([]);
   });
@@ -239,7 +375,7 @@ describe("smart (access point) network setup (spec §4, docs/device-protocol.md 
     expect((await done).status).toBe("succeeded");
   });
 
-  it("ignores devices set up long ago that answer hello without a pairing code", async () => {
+  it("ignores devices set up long ago that answer hello without a pairing code, and stock neighbours", async () => {
     phone.neighbour = true;
     const run = setup();
     const done = run.start();
@@ -277,7 +413,7 @@ describe("smart (access point) network setup (spec §4, docs/device-protocol.md 
   });
 
   it("cancels on the access point and returns the phone to the home network", async () => {
-    let release: (v: { acknowledged: boolean }) => void = () => {};
+    let release: (v: { acknowledged: boolean } | null) => void = () => {};
     phone.sendJoinPacket = () => new Promise((r) => (release = r));
     const run = setup();
     const done = run.start();

@@ -35,7 +35,7 @@ import java.util.concurrent.Executors;
  * AquaWifi (TypeScript side apps/mobile/src/plugins/wifi; docs/device-protocol.md section 13.6): the phone's
  * Wi-Fi for the old module's access-point setup. Joining uses WifiNetworkSpecifier (Android 10+: a network for this
  * app only, the system asks the user), and the join packet goes out of a UDP socket bound to that network with
- * Network.bindSocket, so it reaches 192.168.10.1 even though the access point has no internet. Discovery broadcasts on
+ * Network.bindSocket, so its broadcast reaches the module even though the access point has no internet. Discovery broadcasts on
  * the home network (the process's default network). Answers have the contract's shapes.
  */
 @CapacitorPlugin(
@@ -46,9 +46,11 @@ import java.util.concurrent.Executors;
 )
 public class AquaWifiPlugin extends Plugin {
 
-    static final String MODULE_ADDRESS = "192.168.10.1";
+    /** The join packet is broadcast, as python-broadlink setup() sends it (broadlink/__init__.py line 332). */
+    static final String JOIN_ADDRESS = "255.255.255.255";
     static final int MODULE_PORT = 80;
-    static final int JOIN_ACK_TIMEOUT_MS = 3000;
+    /** How long to listen for the product firmware's acknowledgement; stock modules send none and nothing waits on it. */
+    static final int JOIN_ACK_TIMEOUT_MS = 500;
     static final int JOIN_TIMEOUT_MS = 30000;
 
     private final ExecutorService io = Executors.newSingleThreadExecutor();
@@ -196,7 +198,10 @@ public class AquaWifiPlugin extends Plugin {
         call.resolve(currentNetwork());
     }
 
-    /** Sends the join packet (base64) to 192.168.10.1:80 from a socket bound to the access point; `{acknowledged}`. */
+    /**
+     * Broadcasts the join packet (base64) to 255.255.255.255:80 from a socket bound to the access point and answers once
+     * it is out; `{acknowledged}` says whether a product module's acknowledgement came within 0.5 s.
+     */
     @PluginMethod
     public void sendJoinPacket(PluginCall call) {
         String packet = call.getString("packet");
@@ -208,9 +213,10 @@ public class AquaWifiPlugin extends Plugin {
         io.execute(() -> {
             try (DatagramSocket socket = new DatagramSocket()) {
                 network.bindSocket(socket);
+                socket.setBroadcast(true);
                 socket.setSoTimeout(JOIN_ACK_TIMEOUT_MS);
                 byte[] bytes = Base64.decode(packet, Base64.NO_WRAP);
-                socket.send(new DatagramPacket(bytes, bytes.length, InetAddress.getByName(MODULE_ADDRESS), MODULE_PORT));
+                socket.send(new DatagramPacket(bytes, bytes.length, InetAddress.getByName(JOIN_ADDRESS), MODULE_PORT));
                 byte[] buffer = new byte[2048];
                 boolean acknowledged;
                 try {
