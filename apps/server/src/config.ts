@@ -63,7 +63,38 @@ const ZEnv = z.object({
         "sessions, e.g. EMQX); `plain` takes every device (one process only: each process would handle every message).",
     ),
   MQTT_HOST: z.string().min(1).default("127.0.0.1").describe("Address the embedded broker listens on."),
-  MQTT_PORT: port(1883).describe("Port of the embedded broker."),
+  MQTT_PORT: port(1883).describe("Port of the embedded broker's plain MQTT (only with `MQTT_PLAIN=true`)."),
+  MQTT_TLS_PORT: port(8883).describe(
+    'Port of the embedded broker\'s MQTT over TLS (`docs/device-protocol.md` "Transport security"); activation ' +
+      "tells devices `mqtts://…` on this port. 0: a free port; unset while `MQTT_PORT` is 0: a free port too.",
+  ),
+  MQTT_PLAIN: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((text) => text === "true")
+    .describe(
+      "`true`: the embedded broker also serves plain MQTT on `MQTT_PORT` (development, tests, the simulator on a " +
+        "shell without the CA). Defaults to `false` when `APP_ENV=production`, and production refuses `true`.",
+    ),
+  MQTT_TLS_CERT: z
+    .string()
+    .optional()
+    .describe(
+      "PEM file of the embedded broker's certificate (the leaf first, then intermediates), with `MQTT_TLS_KEY`. " +
+        "Unset: a certificate issued by the development CA the server creates in `DATA_DIR/tls/` (not in production).",
+    ),
+  MQTT_TLS_KEY: z
+    .string()
+    .optional()
+    .describe("PEM file of the private key of `MQTT_TLS_CERT` (readable by the server only)."),
+  MQTT_TLS_CA: z
+    .string()
+    .optional()
+    .describe(
+      "PEM file of the CA the devices' firmware pins (the issuer of `MQTT_TLS_CERT`); the gateway's connection to an " +
+        "`mqtts://` `MQTT_URL` trusts it too. Unset: the development CA with the development certificate, else the " +
+        "system's CAs.",
+    ),
   SMTP_URL: optionalUrl.describe(
     "`smtp(s)://user:pass@host:port` of the mail server. Unset: e-mails go to the outbox table and the log only.",
   ),
@@ -279,6 +310,24 @@ const ZEnv = z.object({
       "Latest firmware version offered to every device model (query-ota-version, device-ota). Unset: the shipped " +
         "table per model (`modules/device-control/service.ts` `LATEST_FIRMWARE`).",
     ),
+  FIRMWARE_SIGNING_PUBLIC_KEYS: z
+    .string()
+    .default("")
+    .describe(
+      "The vendor's Ed25519 public keys that firmware images must be signed by (device protocol §3.7 \"Firmware " +
+        'update"), comma separated so a new key is trusted before the old one is retired: each a PEM public key ' +
+        "or the raw 32-byte key in base64. Empty outside production: a development key pair is created once in " +
+        "`DATA_DIR/firmware-signing/` and its public key trusted; empty in production: no image is accepted.",
+    ),
+  FIRMWARE_BASE_URL: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, "expected an http(s) URL without query")
+    .optional()
+    .describe(
+      "Where devices download firmware images: the `ota` command's `url` is `{FIRMWARE_BASE_URL}/iot/v1/firmware/…`. " +
+        "Unset: `PUBLIC_ORIGIN`, else `http://HOST:PORT` (127.0.0.1 for a wildcard `HOST`).",
+    ),
   // Network setup (docs/device-protocol.md §13).
   MQTT_PUBLIC_URL: mqttPublicUrl.describe(
     "The broker URL devices are told in activation step one (`mqttUrl`, device protocol §13.4), e.g. " +
@@ -309,6 +358,11 @@ export const ENV_SCOPE: Record<EnvName, EnvScope> = {
   MQTT_SUBSCRIPTIONS: "production",
   MQTT_HOST: "production",
   MQTT_PORT: "production",
+  MQTT_TLS_PORT: "production",
+  MQTT_PLAIN: "production",
+  MQTT_TLS_CERT: "production",
+  MQTT_TLS_KEY: "production",
+  MQTT_TLS_CA: "production",
   SMTP_URL: "production",
   SIM_DEVICES: "launcher",
   SIM_TIME_SCALE: "launcher",
@@ -343,6 +397,8 @@ export const ENV_SCOPE: Record<EnvName, EnvScope> = {
   VAPID_SUBJECT: "production",
   OFFLINE_MESSAGE_MINUTES: "production",
   AQ_LATEST_FIRMWARE_VERSION: "production",
+  FIRMWARE_SIGNING_PUBLIC_KEYS: "production",
+  FIRMWARE_BASE_URL: "production",
   MQTT_PUBLIC_URL: "production",
   SIM_AP_UDP_PORT: "launcher",
   SIM_LAN_UDP_PORT: "launcher",
@@ -428,6 +484,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     input[key] = v === undefined || v.trim() === "" ? undefined : v;
   }
   if (input.APP_ENV === "production" && input.SIM_DEVICES === undefined) input.SIM_DEVICES = "0";
+  if (input.APP_ENV === "production" && input.MQTT_PLAIN === undefined) input.MQTT_PLAIN = "false";
+  // Tests and benchmarks ask for free ports with MQTT_PORT=0: the TLS listener then takes a free one as well.
+  if (input.MQTT_PORT?.trim() === "0" && input.MQTT_TLS_PORT === undefined) input.MQTT_TLS_PORT = "0";
   const renamed = Object.entries(RENAMED).filter(([old]) => (env[old] ?? "").trim() !== "");
   if (renamed.length > 0) {
     throw new ConfigError(renamed.map(([old, now]) => `${old}: no longer read; ${now}`));
@@ -446,9 +505,53 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `MQTT_BROKER_KIND: ${parsed.data.MQTT_BROKER_KIND} needs MQTT_URL (the external broker and the gateway's account)`,
     ]);
   }
+  if (Boolean(parsed.data.MQTT_TLS_CERT) !== Boolean(parsed.data.MQTT_TLS_KEY)) {
+    throw new ConfigError([
+      `${parsed.data.MQTT_TLS_CERT ? "MQTT_TLS_KEY" : "MQTT_TLS_CERT"}: MQTT_TLS_CERT and MQTT_TLS_KEY are set together`,
+    ]);
+  }
   if (parsed.data.APP_ENV === "production") {
     const problems = weakSecretProblems(parsed.data);
     if (problems.length > 0) throw new ConfigError(problems);
   }
   return parsed.data;
+}
+
+/** True when devices told `url` (mqtt:, mqtts:, ws:, wss:) would speak MQTT without TLS. */
+function isPlainDeviceUrl(url: string): boolean {
+  return /^(mqtt|ws|tcp):/i.test(url);
+}
+
+/**
+ * What keeps a configuration's device link from production (docs/device-protocol.md "Transport security",
+ * docs/deploy.md): devices must reach the broker over TLS only, with a certificate the operator issued.
+ * - Embedded broker (no MQTT_URL): MQTT_PLAIN must be off, and MQTT_TLS_CERT with MQTT_TLS_KEY set (the development
+ *   CA's private key lies in DATA_DIR beside the data: a CA devices pin in production is kept elsewhere).
+ * - The URL devices are told (MQTT_PUBLIC_URL, else MQTT_URL) must be mqtts:// or wss://.
+ * @returns one line per problem, naming the variable ("MQTT_PLAIN: …"); empty when none. Never throws.
+ */
+export function deviceTransportProblems(
+  config: Pick<AppConfig, "MQTT_URL" | "MQTT_PUBLIC_URL" | "MQTT_PLAIN" | "MQTT_TLS_CERT" | "MQTT_TLS_KEY">,
+): string[] {
+  const problems: string[] = [];
+  if (!config.MQTT_URL) {
+    if (config.MQTT_PLAIN) {
+      problems.push("MQTT_PLAIN: production serves devices MQTT over TLS only; set MQTT_PLAIN=false");
+    }
+    if (!config.MQTT_TLS_CERT || !config.MQTT_TLS_KEY) {
+      problems.push(
+        "MQTT_TLS_CERT: production needs the operator's broker certificate (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_CA); " +
+          "the development CA is for development only",
+      );
+    }
+  }
+  const told = config.MQTT_PUBLIC_URL ?? config.MQTT_URL;
+  if (told && isPlainDeviceUrl(told)) {
+    const name = config.MQTT_PUBLIC_URL ? "MQTT_PUBLIC_URL" : "MQTT_URL";
+    problems.push(
+      `${name}: devices would be told plain ${new URL(told).protocol}// MQTT; production needs mqtts:// or wss://` +
+        (name === "MQTT_URL" ? " (set MQTT_PUBLIC_URL to the broker's TLS address)" : ""),
+    );
+  }
+  return problems;
 }

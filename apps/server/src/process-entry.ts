@@ -1,11 +1,14 @@
+import path from "node:path";
 import { type AppConfig, ConfigError, loadConfig } from "./config.ts";
+import { DEV_CA_CERT_FILE, DEV_TLS_DIR } from "./iot/tls.ts";
 import type { System } from "./system.ts";
 
 /** How long a graceful shutdown may take before the process exits anyway (ms). */
 export const SHUTDOWN_LIMIT_MS = 10_000;
 
 /**
- * The lines every entry prints once the system listens: its URL, database and MQTT broker.
+ * The lines every entry prints once the system listens: its URL, database and MQTT broker, and where devices connect
+ * with the CA they pin when that is the development CA.
  * @returns lines without line breaks; the caller adds its own.
  */
 export function coreBanner(system: System, config: AppConfig): string[] {
@@ -13,6 +16,12 @@ export function coreBanner(system: System, config: AppConfig): string[] {
     `AquaPilot is running at ${system.url}`,
     `  database: ${system.engine === "sqlite" ? `SQLite in ${config.DATA_DIR}` : "PostgreSQL"}`,
     `  MQTT broker: ${system.deviceLink.brokerUrl}${config.MQTT_URL ? "" : " (embedded)"}`,
+    ...(system.deviceLink.deviceUrl !== system.deviceLink.brokerUrl
+      ? [`  devices connect to: ${system.deviceLink.deviceUrl}`]
+      : []),
+    ...(system.deviceLink.deviceCa && !config.MQTT_URL && !config.MQTT_TLS_CA
+      ? [`  device CA (pin in firmware, SIM_MQTT_CA): ${path.join(config.DATA_DIR, DEV_TLS_DIR, DEV_CA_CERT_FILE)}`]
+      : []),
   ];
 }
 

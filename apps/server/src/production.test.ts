@@ -5,14 +5,21 @@ import os from "node:os";
 import path from "node:path";
 import { DEV_BRIDGE_PATHS, endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, startDevSystem } from "@aquapilot/dev";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../test/call.ts";
 import { ENGINES, openTestDatabase } from "../test/databases.ts";
 import { createTestApp } from "../test/helpers.ts";
 import { hashPassword } from "./auth/passwords.ts";
 import { KNOWN_WEAK_SECRETS } from "./auth/secret-policy.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, deviceTransportProblems, loadConfig } from "./config.ts";
+import {
+  DEV_BROKER_CERT_FILE,
+  DEV_BROKER_KEY_FILE,
+  DEV_CA_CERT_FILE,
+  DEV_TLS_DIR,
+  ensureDevelopmentTls,
+} from "./iot/index.ts";
 import { BODY_NOT_KEPT } from "./notify/index.ts";
 import { startSystem } from "./system.ts";
 
@@ -136,6 +143,85 @@ describe("key files in DATA_DIR", () => {
   });
 });
 
+/**
+ * The operator's broker certificate for production starts: a CA and a broker certificate made once in a folder of
+ * their own (the operator's PKI, not DATA_DIR), as MQTT_TLS_CERT, MQTT_TLS_KEY and MQTT_TLS_CA.
+ */
+const operatorPki = fs.mkdtempSync(path.join(os.tmpdir(), "aq-operator-pki-"));
+const operatorTlsEnv = {
+  MQTT_TLS_CERT: path.join(operatorPki, DEV_TLS_DIR, DEV_BROKER_CERT_FILE),
+  MQTT_TLS_KEY: path.join(operatorPki, DEV_TLS_DIR, DEV_BROKER_KEY_FILE),
+  MQTT_TLS_CA: path.join(operatorPki, DEV_TLS_DIR, DEV_CA_CERT_FILE),
+};
+beforeAll(async () => {
+  await ensureDevelopmentTls(operatorPki);
+});
+afterAll(() => fs.rmSync(operatorPki, { recursive: true, force: true }));
+
+describe("the device link in production: MQTT over TLS only, with the operator's certificate", () => {
+  it("refuses plain MQTT, the development CA and a plain broker URL told to devices, naming the variable", () => {
+    const problems = (env: Record<string, string>) =>
+      deviceTransportProblems(loadConfig({ APP_ENV: "production", ...env }));
+    expect(problems({})).toEqual([expect.stringMatching(/^MQTT_TLS_CERT: production needs the operator's/)]);
+    expect(problems({ ...operatorTlsEnv, MQTT_PLAIN: "true" })).toEqual([
+      expect.stringMatching(/^MQTT_PLAIN: production serves devices MQTT over TLS only/),
+    ]);
+    expect(problems({ MQTT_URL: "mqtt://gateway:pw@broker.internal:1883" })).toEqual([
+      expect.stringMatching(/^MQTT_URL: devices would be told plain mqtt:\/\/ MQTT; .*\(set MQTT_PUBLIC_URL/),
+    ]);
+    expect(problems({ MQTT_URL: "mqtt://broker.internal:1883", MQTT_PUBLIC_URL: "ws://m.example.com/mqtt" })).toEqual([
+      expect.stringMatching(/^MQTT_PUBLIC_URL: devices would be told plain ws:\/\/ MQTT/),
+    ]);
+    for (const problem of problems({ MQTT_URL: "mqtt://gateway:pw@broker.internal:1883" })) {
+      expect(problem).not.toContain(":pw@");
+    }
+    figures.refused += 4;
+  });
+
+  it("accepts TLS with the operator's certificate, or an external broker devices reach over mqtts:// or wss://", () => {
+    const problems = (env: Record<string, string>) =>
+      deviceTransportProblems(loadConfig({ APP_ENV: "production", ...env }));
+    expect(loadConfig({ APP_ENV: "production" }).MQTT_PLAIN).toBe(false);
+    expect(problems(operatorTlsEnv)).toEqual([]);
+    expect(problems({ MQTT_URL: "mqtts://broker.internal:8883" })).toEqual([]);
+    expect(problems({ MQTT_URL: "mqtt://broker.internal:1883", MQTT_PUBLIC_URL: "wss://m.example.com/mqtt" })).toEqual(
+      [],
+    );
+    figures.accepted += 3;
+    // Development and tests keep plain MQTT beside TLS; certificate and key go together everywhere.
+    expect(loadConfig({ APP_ENV: "development" }).MQTT_PLAIN).toBe(true);
+    expect(() => loadConfig({ MQTT_TLS_CERT: operatorTlsEnv.MQTT_TLS_CERT })).toThrow(
+      /MQTT_TLS_KEY: MQTT_TLS_CERT and MQTT_TLS_KEY are set together/,
+    );
+  });
+
+  it("startSystem refuses before it opens the database; npm start's exit names the variable", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-prod-tls-"));
+    try {
+      const config = loadConfig({
+        APP_ENV: "production",
+        PORT: "0",
+        MQTT_PORT: "0",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+      });
+      const err = await startSystem(config).then(
+        async (system) => {
+          await system.close();
+          return null;
+        },
+        (e: unknown) => e,
+      );
+      figures.starts++;
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual([expect.stringMatching(/^MQTT_TLS_CERT: /)]);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.each(ENGINES)("a production start on %s", (engine) => {
   /** Starts the whole system in production on a fresh database of the engine; closes everything afterwards. */
   async function withProductionSystem(
@@ -151,6 +237,7 @@ describe.each(ENGINES)("a production start on %s", (engine) => {
         MQTT_PORT: "0",
         DATA_DIR: database.dataDir,
         LOG_LEVEL: "silent",
+        ...operatorTlsEnv,
         ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
       });
       const system = await startDevSystem(config).catch((err: Error) => err);
@@ -173,6 +260,10 @@ describe.each(ENGINES)("a production start on %s", (engine) => {
         expect(system.demo).toBeNull();
         expect(system.demoAvailable).toBe(false);
         expect(system.fleet.devices).toHaveLength(0);
+        // Devices are told the TLS listener, the only one, and pin the operator's CA.
+        expect(system.deviceLink.broker?.port).toBeNull();
+        expect(system.deviceLink.deviceUrl).toBe(`mqtts://127.0.0.1:${system.deviceLink.broker?.tlsPort}`);
+        expect(system.deviceLink.deviceCa).toBe(fs.readFileSync(operatorTlsEnv.MQTT_TLS_CA, "utf8"));
         expect(await system.db.selectFrom("users").select("id").execute()).toEqual([]);
         const signIn = await fetch(`${system.url}/connect/token`, {
           method: "POST",

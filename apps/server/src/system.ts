@@ -7,7 +7,7 @@ import { DEMO_ACCOUNT } from "./auth/demo-account.ts";
 import { verifyPassword } from "./auth/passwords.ts";
 import { loadOrCreateSecret } from "./auth/secrets.ts";
 import { type Bus, InProcessBus } from "./bus.ts";
-import { type AppConfig, ConfigError } from "./config.ts";
+import { type AppConfig, ConfigError, deviceTransportProblems } from "./config.ts";
 import { type Db, openDatabase } from "./db/index.ts";
 import { type DeviceLink, startDeviceLink } from "./iot/index.ts";
 import { forwardMessagesToHub, MESSAGE_EVENT_TYPES } from "./modules/message/index.ts";
@@ -63,18 +63,19 @@ export type SystemExtension = (parts: SystemParts) => Promise<(() => Promise<unk
 /**
  * Starts the production core on the given configuration (docs/architecture.md "Server", docs/deploy.md): opens and
  * migrates the database, refuses a production start while the demo account still signs in with its published
- * password, starts the device link (embedded Aedes broker unless MQTT_URL), builds the app with the hubs, runs
+ * password or without TLS on the device link (config.ts `deviceTransportProblems`), starts the device link (embedded
+ * Aedes broker unless MQTT_URL: MQTT over TLS on MQTT_TLS_PORT, plain MQTT on MQTT_PORT with MQTT_PLAIN), builds the app with the hubs, runs
  * `opts.extensions` in order, then listens on HOST:PORT and starts the message worker. With REDIS_URL the bus is a
  * {@link RedisBus} (every process's hubs hear every process's events; the start waits up to 5 s for its
  * subscription, then goes on with a warning while ioredis keeps trying) and the hubs' connection tokens are single
  * use across processes, and when the bus's subscription comes back after a Redis outage the hubs ask their clients to
  * reconnect (events may have been missed); the tokens are signed with a key derived from DATA_DIR/jwt-signing-key, so
  * processes sharing DATA_DIR's secrets accept each other's negotiations (docs/deploy.md). Activation step one tells
- * devices MQTT_PUBLIC_URL or the device link's broker URL. Nothing here is development-only: the demo owner, the
+ * devices MQTT_PUBLIC_URL or the device link's device URL (its TLS address when it serves TLS). Nothing here is development-only: the demo owner, the
  * simulated fleet, the factory route, the development bridge and /dev/outbox are added by the development launcher
  * (apps/dev `startDevSystem`) through `opts.extensions`. `opts.webDistDir` serves another built web app at "/"
  * (default apps/web/dist; the web benchmark serves a copy with its static baseline page).
- * @throws ConfigError when production finds the demo credentials; errors of the parts and extensions; after closing
+ * @throws ConfigError when production finds the demo credentials or a device link without TLS; errors of the parts and extensions; after closing
  *   what had started.
  */
 export async function startSystem(
@@ -93,6 +94,10 @@ export async function startSystem(
     for (const c of cleanups.reverse()) await c().catch((err) => logger.error({ err }, "shutdown step failed"));
   };
   try {
+    if (config.APP_ENV === "production") {
+      const problems = deviceTransportProblems(config);
+      if (problems.length > 0) throw new ConfigError(problems);
+    }
     const { db, engine } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     cleanups.push(() => db.destroy());
     if (config.APP_ENV === "production") await refuseDemoCredentials(db);
@@ -114,6 +119,12 @@ export async function startSystem(
       gatewayClientId: config.GATEWAY_CLIENT_ID ?? defaultGatewayClientId(config.PORT),
       mqttHost: config.MQTT_HOST,
       mqttPort: config.MQTT_PORT,
+      mqttPlain: config.MQTT_PLAIN,
+      tls: {
+        port: config.MQTT_TLS_PORT,
+        files: { cert: config.MQTT_TLS_CERT, key: config.MQTT_TLS_KEY, ca: config.MQTT_TLS_CA },
+        hosts: config.MQTT_PUBLIC_URL ? [new URL(config.MQTT_PUBLIC_URL).hostname] : [],
+      },
       logger: logger.child({ module: "iot" }),
       onTelemetry: rollupTelemetryBatch,
       // PostgreSQL: two write batches side by side (each batch takes what arrived while it was written,
@@ -128,7 +139,7 @@ export async function startSystem(
       bus,
       devices: deviceLink,
       logger,
-      brokerUrl: deviceLink.brokerUrl,
+      brokerUrl: deviceLink.deviceUrl,
       deviceAccounts: deviceLink.accounts,
       webDistDir: opts.webDistDir,
     });

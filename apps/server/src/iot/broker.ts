@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import tls from "node:tls";
 import {
   deviceTopic,
   MQTT_MAX_PACKET_BYTES,
@@ -37,8 +38,17 @@ export type DeviceAuthorizer = (mac: string, password: string) => Promise<boolea
 export interface EmbeddedBrokerOptions {
   /** Interface to listen on, e.g. "127.0.0.1" or "0.0.0.0". */
   host: string;
-  /** TCP port; 0 picks a free one (see {@link EmbeddedBroker.port}). */
-  port: number;
+  /**
+   * Port of plain MQTT over TCP; 0 picks a free one (see {@link EmbeddedBroker.port}); null: no plain listener (the
+   * production shape: devices connect over {@link tls} only).
+   */
+  port: number | null;
+  /**
+   * MQTT over TLS (docs/device-protocol.md "Transport security"): port (0 picks a free one, see
+   * {@link EmbeddedBroker.tlsPort}) on the same `host`, the broker certificate and its key (PEM). Absent: no TLS
+   * listener.
+   */
+  tls?: { port: number; cert: string; key: string };
   /** Verifies a device's MAC and secret (see {@link createDeviceAuthorizer}). */
   authorize: DeviceAuthorizer;
   /** Password of the "gateway" user. */
@@ -69,8 +79,10 @@ export interface EmbeddedBrokerStats {
 
 /** A running embedded broker. */
 export interface EmbeddedBroker {
-  /** Actual port (when 0 was asked). */
-  port: number;
+  /** Actual port of plain MQTT (when 0 was asked), or null without a plain listener. */
+  port: number | null;
+  /** Actual port of MQTT over TLS (when 0 was asked), or null without a TLS listener. */
+  tlsPort: number | null;
   host: string;
   /** Number of connected clients. */
   readonly connectedClients: number;
@@ -112,8 +124,21 @@ function gatewayTopicAllowed(topic: string): boolean {
   return plain.startsWith(`${MQTT_TOPIC_ROOT}/`);
 }
 
+/** Listens on `port` of `host`; resolves the port bound. @throws the listen error (e.g. EADDRINUSE). */
+async function listen(server: net.Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
 /**
- * Starts Aedes 1.x on a TCP server (docs/device-protocol.md "Credentials" and "ACL").
+ * Starts Aedes 1.x on a TCP server, a TLS server, or both (docs/device-protocol.md "Credentials", "ACL" and
+ * "Transport security"); both hand their connections to the same broker, so the rules below hold on either.
  * - authenticate: username "gateway" with the gateway password, or a device with username = MAC (client id must be
  *   the MAC too, so no device can take over another's session) and password = provisioning secret.
  *   A device's will must be its own status topic. Wrong passwords are slowed and then blocked per client id and per
@@ -126,7 +151,7 @@ function gatewayTopicAllowed(topic: string): boolean {
  *   an allowed device publish is recorded before it is acknowledged (see {@link EmbeddedBrokerOptions.ingest}).
  * - authorizeSubscribe: a device only its own cmd and receipt; the gateway anything under the tree (also `$share/…`);
  *   anything else is answered with SUBACK 0x80.
- * @throws when the port cannot be bound.
+ * @throws when a port cannot be bound (nothing is left listening then), or when neither listener is asked for.
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { logger } = options;
@@ -253,7 +278,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   aedes.on("clientError", (client, err) => logger?.debug({ client: client.id, err: err.message }, "mqtt client error"));
 
   const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
-  const server = net.createServer((socket) => {
+  const accept = (socket: net.Socket) => {
     // MQTT packets are small and answered (PUBACK, the next publish): Nagle's algorithm would hold each behind the
     // peer's delayed ACK, some 40 ms per hop on Linux on the device → app path.
     socket.setNoDelay(true);
@@ -268,19 +293,47 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     });
     addresses.set(conn, addressKey(socket.remoteAddress));
     aedes.handle(conn);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as net.AddressInfo;
-  logger?.info({ host: options.host, port: address.port }, "embedded MQTT broker listening");
+  };
+  if (options.port === null && !options.tls) {
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    throw new Error("embedded broker: neither a plain nor a TLS listener asked for");
+  }
+  const servers: net.Server[] = [];
+  const closeServers = () =>
+    Promise.all(
+      servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))),
+    );
+  let port: number | null = null;
+  let tlsPort: number | null = null;
+  try {
+    if (options.port !== null) {
+      const server = net.createServer(accept);
+      servers.push(server);
+      port = await listen(server, options.port, options.host);
+      logger?.info({ host: options.host, port }, "embedded MQTT broker listening (plain MQTT)");
+    }
+    if (options.tls) {
+      const server = tls.createServer(
+        { cert: options.tls.cert, key: options.tls.key, minVersion: "TLSv1.2" },
+        (socket) => accept(socket),
+      );
+      // A handshake refused (a client that does not trust the certificate, a scanner) concerns that peer only.
+      server.on("tlsClientError", (err, socket) =>
+        logger?.debug({ address: socket.remoteAddress, err: err.message }, "mqtt TLS handshake failed"),
+      );
+      servers.push(server);
+      tlsPort = await listen(server, options.tls.port, options.host);
+      logger?.info({ host: options.host, port: tlsPort }, "embedded MQTT broker listening (MQTT over TLS)");
+    }
+  } catch (err) {
+    await closeServers();
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    throw err;
+  }
 
   return {
-    port: address.port,
+    port,
+    tlsPort,
     host: options.host,
     get connectedClients() {
       return aedes.connectedClients;
@@ -290,7 +343,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServers();
     },
   };
 }

@@ -1,5 +1,8 @@
+import { X509Certificate } from "node:crypto";
+import fs from "node:fs";
 import { loadOrCreateSecret } from "../auth/secrets.ts";
 import type { Bus } from "../bus.ts";
+import { ConfigError } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import type { DeviceCommandPort } from "../ports.ts";
 import {
@@ -13,6 +16,7 @@ import { type BrokerAccounts, DynsecAccounts, noBrokerAccounts } from "./dynsec.
 import { DeviceGateway, type GatewayOptions } from "./gateway.ts";
 import type { IotLogger } from "./logger.ts";
 import type { TelemetryHook } from "./records.ts";
+import { type BrokerTls, ensureDevelopmentTls, loadOperatorTls } from "./tls.ts";
 import type { GatewaySubscriptions } from "./transport.ts";
 
 export {
@@ -36,6 +40,16 @@ export { DEFAULT_ACK_TIMEOUT_MS, DeviceGateway } from "./gateway.ts";
 export { type IotLogger, silentLogger } from "./logger.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login-limiter.ts";
 export type { TelemetryHook } from "./records.ts";
+export {
+  type BrokerTls,
+  DEV_BROKER_CERT_FILE,
+  DEV_BROKER_KEY_FILE,
+  DEV_CA_CERT_FILE,
+  DEV_CA_KEY_FILE,
+  DEV_TLS_DIR,
+  ensureDevelopmentTls,
+  loadOperatorTls,
+} from "./tls.ts";
 export { GATEWAY_SESSION_EXPIRY_SECONDS, GATEWAY_SHARE_GROUP, type GatewaySubscriptions } from "./transport.ts";
 
 /** File in DATA_DIR holding the embedded broker's gateway password (mode 0600, created on first start). */
@@ -43,8 +57,18 @@ export const GATEWAY_SECRET_FILE = "mqtt-gateway.secret";
 
 /** The running device link: the command port the REST side uses, plus where devices connect. */
 export interface DeviceLink extends DeviceCommandPort {
-  /** What devices (and the simulator) connect to, without credentials, e.g. mqtt://127.0.0.1:1883. */
+  /**
+   * Where a client with its own credentials connects, without credentials: the embedded broker's plain MQTT
+   * (mqtt://127.0.0.1:1883) while it serves one, else its TLS address; or MQTT_URL's broker.
+   */
   brokerUrl: string;
+  /**
+   * What devices are told (activation step one unless MQTT_PUBLIC_URL): the embedded broker's TLS address
+   * (mqtts://127.0.0.1:8883) while it serves TLS, else {@link brokerUrl}.
+   */
+  deviceUrl: string;
+  /** The CA devices pin to verify {@link deviceUrl}'s certificate (PEM), or null (no TLS, or no CA file given). */
+  deviceCa: string | null;
   /** The gateway (for tests and diagnostics). */
   gateway: DeviceGateway;
   /** The embedded broker (its refusal counts), or null with an external broker. */
@@ -95,6 +119,18 @@ export interface DeviceLinkOptions {
   mqttHost?: string;
   /** Port of the embedded broker (MQTT_PORT, default 1883; 0 = a free one). */
   mqttPort?: number;
+  /**
+   * Serve plain MQTT on `mqttPort` (MQTT_PLAIN; default true). With `tls` and false, devices connect over TLS only
+   * and the gateway does too.
+   */
+  mqttPlain?: boolean;
+  /**
+   * MQTT over TLS on the embedded broker (docs/device-protocol.md "Transport security"): `port` (MQTT_TLS_PORT; 0 = a
+   * free one), the operator's `files` (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_CA) or, without them, the development
+   * CA of DATA_DIR with a broker certificate for localhost, 127.0.0.1, ::1 and `hosts`. With an external broker only
+   * `files.ca` is read: the CA the gateway trusts on an `mqtts://` MQTT_URL. Absent: no TLS listener.
+   */
+  tls?: { port: number; files?: { cert?: string; key?: string; ca?: string }; hosts?: string[] };
   /** Gateway password; default: generated once and kept in DATA_DIR/mqtt-gateway.secret. */
   gatewayPassword?: string;
   logger: IotLogger;
@@ -109,12 +145,14 @@ export interface DeviceLinkOptions {
 }
 
 /**
- * Starts the device link (docs/device-protocol.md): the embedded Aedes broker unless `mqttUrl` is given, then the
- * gateway that records device reports and sends commands. With an external broker the gateway uses shared
+ * Starts the device link (docs/device-protocol.md): the embedded Aedes broker unless `mqttUrl` is given (plain MQTT
+ * unless `mqttPlain` is false, MQTT over TLS with `tls`: the operator's certificate or one from the development CA
+ * in DATA_DIR/tls), then the gateway that records device reports and sends commands. With an external broker the gateway uses shared
  * subscriptions and a persistent session and does not wait for the broker (it reconnects with backoff), and with
  * `brokerKind: "mosquitto-dynsec"` a second connection keeps device accounts in the broker ({@link DynsecAccounts},
  * client id `<gatewayClientId>-dynsec`; docs/deploy.md "External MQTT broker (Mosquitto)").
- * @throws when the embedded broker's port cannot be bound or the gateway cannot connect to it (nothing is left
+ * @throws ConfigError when a TLS file cannot be read or the key does not match the certificate; when the embedded
+ *   broker's port cannot be bound or the gateway cannot connect to it (nothing is left
  * running then); never for an external broker that is down.
  */
 export async function startDeviceLink(options: DeviceLinkOptions): Promise<DeviceLink> {
@@ -122,33 +160,67 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
   let gateway: DeviceGateway | null = null;
   let url: string;
   let brokerUrl: string;
+  let deviceUrl: string;
+  let deviceCa: string | null = null;
+  let gatewayTls: GatewayOptions["tls"];
   let username: string | undefined;
   let password: string | undefined;
+  const files = options.tls?.files;
   if (options.mqttUrl) {
     url = options.mqttUrl;
     const u = new URL(options.mqttUrl);
     u.username = "";
     u.password = "";
     brokerUrl = u.toString().replace(/\/$/, "");
+    deviceUrl = brokerUrl;
+    if (files?.ca) {
+      deviceCa = loadOperatorCa(files.ca);
+      gatewayTls = { ca: deviceCa };
+    }
   } else {
     password =
       options.gatewayPassword ??
       Buffer.from(loadOrCreateSecret(options.dataDir, GATEWAY_SECRET_FILE)).toString("base64url");
     username = GATEWAY_USERNAME;
     const host = options.mqttHost ?? "127.0.0.1";
+    let certificate: BrokerTls | null = null;
+    if (options.tls) {
+      certificate =
+        files?.cert && files.key
+          ? loadOperatorTls({ cert: files.cert, key: files.key, ca: files.ca })
+          : await ensureDevelopmentTls(options.dataDir, [host, ...(options.tls.hosts ?? [])]);
+      deviceCa = certificate.ca;
+    }
     broker = await startEmbeddedBroker({
       host,
       // Device messages go to the gateway in-process, and the device's PUBACK waits until they are recorded.
       ingest: (message) => (gateway ? gateway.ingest(message) : Promise.reject(new Error("gateway not started"))),
-      port: options.mqttPort ?? 1883,
+      port: options.mqttPlain === false && certificate ? null : (options.mqttPort ?? 1883),
+      tls:
+        certificate && options.tls
+          ? { port: options.tls.port, cert: certificate.cert, key: certificate.key }
+          : undefined,
       authorize: createDeviceAuthorizer(options.db),
       gatewayPassword: password,
       logger: options.logger,
       ...options.brokerLimits,
     });
     const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
-    brokerUrl = `mqtt://${reachable.includes(":") ? `[${reachable}]` : reachable}:${broker.port}`;
+    const authority = (port: number | null) => `${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+    const tlsUrl = broker.tlsPort === null ? null : `mqtts://${authority(broker.tlsPort)}`;
+    brokerUrl = broker.port === null ? (tlsUrl as string) : `mqtt://${authority(broker.port)}`;
+    deviceUrl = tlsUrl ?? brokerUrl;
     url = brokerUrl;
+    if (broker.port === null && certificate) {
+      // The gateway reaches its own broker over loopback: it trusts exactly the certificate the broker serves,
+      // whatever names that certificate carries.
+      const own = new X509Certificate(certificate.cert).fingerprint256;
+      gatewayTls = {
+        ca: certificate.ca ?? undefined,
+        checkServerIdentity: (_host, peer) =>
+          peer.fingerprint256 === own ? undefined : new Error("not the embedded broker's certificate"),
+      };
+    }
   }
   const external = Boolean(options.mqttUrl);
   const clientId = options.gatewayClientId;
@@ -174,6 +246,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       subscriptions: options.subscriptions ?? "assigned",
       assignmentTimings: options.assignmentTimings,
       logger: options.logger,
+      tls: gatewayTls,
       onTelemetry: options.onTelemetry,
       telemetryBatch: options.telemetryBatch,
       quietSweepMs: options.quietSweepMs,
@@ -197,6 +270,8 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
   };
   return {
     brokerUrl,
+    deviceUrl,
+    deviceCa,
     gateway: connected,
     broker,
     accounts: adoptingAccounts,
@@ -209,4 +284,13 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
       await broker?.close();
     },
   };
+}
+
+/** Reads MQTT_TLS_CA for the gateway's connection to an external broker. @throws ConfigError naming the file. */
+function loadOperatorCa(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError([`MQTT_TLS_CA: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? "error"})`]);
+  }
 }

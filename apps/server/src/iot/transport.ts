@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ConnectionOptions } from "node:tls";
 import {
   allDevicesTopic,
   deviceChannelsTopic,
@@ -85,6 +86,11 @@ export interface TransportOptions {
   external?: boolean;
   /** How the gateway subscribes on an external broker ({@link GatewaySubscriptions}; default `assigned`). */
   subscriptions?: GatewaySubscriptions;
+  /**
+   * TLS options of an `mqtts://` `url` (Node `tls.connect`): the CA to trust (`ca`), or an identity check
+   * (`checkServerIdentity`). Absent: the system's CAs and the URL's host name.
+   */
+  tls?: { ca?: string; checkServerIdentity?: ConnectionOptions["checkServerIdentity"] };
 }
 
 /** A QoS 1 message of an external broker waiting for its PUBACK. */
@@ -242,6 +248,7 @@ export class MqttTransport {
       keepalive: 30,
       connectTimeout: 10_000,
       resubscribe: false,
+      ...options.tls,
     };
     if (!external) {
       const client = await mqtt.connectAsync(url.toString(), { ...common, clean: true, reconnectPeriod: 1000 });
