@@ -1,9 +1,31 @@
 /**
  * The device's side of activation over HTTP (docs/device-protocol.md §13.4; contract `ACTIVATION_PATHS`): one JSON
- * POST per step, any refusal, unreachable cloud, non-JSON answer or timeout counting as that step failing, and the
- * corrupted secret of failure "activation-2".
+ * POST per step, any refusal, unreachable cloud, non-JSON answer or timeout counting as that step failing, the setup
+ * ticket the phone handed the module sent with step two (§13.4 "Setup tickets"), and the corrupted secret of failure
+ * "activation-2".
  */
-import { ZActivationError } from "@aquapilot/contract";
+import { ACTIVATION_PATHS, type TActivationComplete, ZActivationError } from "@aquapilot/contract";
+
+/**
+ * The setup ticket a phone handed the module during network setup (Bluetooth or access point), 22 base64url
+ * characters (contract `SETUP_TICKET_PATTERN`), or undefined when the phone gave none: activation step two sends it
+ * as `setupTicket`, so the phone can learn from the cloud which module it set up.
+ */
+export type SetupTicketParameter = string | undefined;
+
+/**
+ * The body of activation step two: `{mac, nonce, secret}`, with `setupTicket` only when the phone handed the module
+ * one (a module given none sends what stock firmware sends).
+ */
+export function activationStepTwoBody(input: {
+  mac: string;
+  nonce: string;
+  secret: string;
+  setupTicket?: SetupTicketParameter;
+}): TActivationComplete {
+  const { mac, nonce, secret, setupTicket } = input;
+  return setupTicket === undefined ? { mac, nonce, secret } : { mac, nonce, secret, setupTicket };
+}
 
 /** What {@link postActivationStep} sends and where. */
 export interface ActivationStepRequest {
@@ -21,20 +43,29 @@ export interface ActivationStepRequest {
   timeoutMs: number;
   /** Diagnostics (never the body: it may hold the secret). */
   log?: (message: string) => void;
+  /**
+   * The setup ticket the phone handed the module, added to the body of step two (`ACTIVATION_PATHS.complete`) as
+   * `setupTicket`; ignored for step one. Undefined: the body goes as given.
+   */
+  setupTicket?: SetupTicketParameter;
 }
 
 /**
- * POSTs one activation step as JSON. @returns the parsed answer of a 2xx, or null when the cloud refused (the log
- * names the HTTP status and the contract's `error` code), was unreachable, answered no JSON, or did not answer within
- * `timeoutMs`. Never rejects.
+ * POSTs one activation step as JSON, step two with `request.setupTicket` as `setupTicket` when given. @returns the
+ * parsed answer of a 2xx, or null when the cloud refused (the log names the HTTP status and the contract's `error`
+ * code), was unreachable, answered no JSON, or did not answer within `timeoutMs`. Never rejects.
  */
 export async function postActivationStep(request: ActivationStepRequest): Promise<unknown> {
-  const { step, signal, log } = request;
+  const { step, signal, log, setupTicket } = request;
+  const body =
+    setupTicket !== undefined && request.path === ACTIVATION_PATHS.complete
+      ? { ...request.body, setupTicket }
+      : request.body;
   try {
     const res = await fetch(new URL(request.path, request.serverUrl), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(request.body),
+      body: JSON.stringify(body),
       signal: AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)]),
     });
     const json: unknown = await res.json().catch(() => null);
