@@ -1,5 +1,12 @@
 import path from "node:path";
-import { createFleet, type Fleet, generateDeviceIdentity, readFleetFile, writeFleetFile } from "@aquapilot/device-sim";
+import {
+  createFleet,
+  type Fleet,
+  generateDeviceIdentity,
+  pinBrokerCa,
+  readFleetFile,
+  writeFleetFile,
+} from "@aquapilot/device-sim";
 import type { createLogger } from "@aquapilot/server/app.ts";
 import type { AppConfig } from "@aquapilot/server/config.ts";
 import { provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
@@ -29,7 +36,8 @@ export interface DevSystem extends System {
  * `DATA_DIR/sim-fleet.json` to SIM_DEVICES softeners, seeds the demo owner (whose family holds them) when the database
  * is empty, registers the devices' credentials (in the database, and with MQTT_BROKER_KIND=mosquitto-dynsec in the
  * broker) and starts the simulated softeners at SIM_TIME_SCALE without waiting for refused ones (they retry with
- * backoff). `System.close` stops the fleet first. With APP_ENV=production there is no demo owner and no development
+ * backoff), on the device link's device URL (MQTT over TLS on the embedded broker) pinning its CA, which every
+ * simulated module of this process pins until the system closes (device-sim `pinBrokerCa`). `System.close` stops the fleet first. With APP_ENV=production there is no demo owner and no development
  * route (the core refuses the start while the demo account still signs in with its published password); the fleet
  * still follows SIM_DEVICES (0 unless set). `opts.webDistDir` and `opts.logger` are passed to the core; `opts.bridge`
  * overrides the bridge's options; `opts.extendApp` runs on the app before the development routes are mounted (hooks
@@ -62,10 +70,14 @@ export async function startDevSystem(
         });
         const demo = await seedDemoFleet(parts);
         added = demo;
+        // Modules set up through this launcher (setup mode, in this process) pin its CA, as a factory's firmware does.
+        const caPem = parts.deviceLink.deviceCa;
+        const unpin = caPem ? pinBrokerCa(caPem) : () => undefined;
         // Resolves after each device's first attempt: one the broker refuses (or a broker that is down) keeps
         // retrying with backoff and never stops the server starting.
         const online = await demo.fleet.start().catch(async (err: unknown) => {
           await demo.fleet.stop();
+          unpin();
           throw err;
         });
         if (online < demo.fleet.devices.length) {
@@ -74,7 +86,10 @@ export async function startDevSystem(
             "simulated devices not connected yet; they keep retrying",
           );
         }
-        return () => demo.fleet.stop();
+        return async () => {
+          await demo.fleet.stop();
+          unpin();
+        };
       },
     ],
   });
@@ -125,6 +140,13 @@ async function seedDemoFleet({ config, db, deviceLink }: SystemParts): Promise<O
     await deviceLink.accounts.provision(d.mac, d.secret);
     pairingCodes.push(`${d.mac}:${d.secret}`);
   }
-  const fleet = createFleet({ brokerUrl: deviceLink.brokerUrl, devices, timeScale: config.SIM_TIME_SCALE });
+  // Like the modules' firmware, the fleet connects to the address activation hands out (MQTT over TLS when the
+  // broker serves it) and pins the CA the device link names (docs/device-protocol.md "Transport security").
+  const fleet = createFleet({
+    brokerUrl: deviceLink.deviceUrl,
+    devices,
+    timeScale: config.SIM_TIME_SCALE,
+    deviceOptions: { brokerCa: deviceLink.deviceCa },
+  });
   return { fleet, demo, demoAvailable, pairingCodes };
 }

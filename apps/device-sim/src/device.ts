@@ -17,6 +17,7 @@ import {
   ZMqttReceipt,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
+import { brokerTlsOptions } from "./broker-trust.ts";
 import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.ts";
 import { type OtaPlan, planOta } from "./ota.ts";
 import { type OutboxReport, ReportOutbox, type ReportOutboxOptions } from "./outbox.ts";
@@ -31,8 +32,14 @@ export interface CommandOutcome {
 
 /** Options of {@link SimulatedDevice}. */
 export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "timeScale"> {
-  /** Broker the device connects to, e.g. mqtt://127.0.0.1:1883. */
+  /** Broker the device connects to, e.g. mqtt://127.0.0.1:1883 or mqtts://127.0.0.1:8883. */
   brokerUrl: string;
+  /**
+   * CA certificates (PEM) the firmware pins for an `mqtts://` broker: the broker's certificate must chain to one and
+   * name the URL's host, or the device does not connect (docs/device-protocol.md "Transport security"). Default:
+   * broker-trust.ts `pinnedBrokerCas` (the CAs pinned in this process and the SIM_MQTT_CA file).
+   */
+  brokerCa?: string | readonly string[] | null;
   /** MAC address (any separators); also the MQTT username and client id. */
   mac: string;
   /** Provisioning secret: the MQTT password. */
@@ -372,6 +379,7 @@ export class SimulatedDevice extends EventEmitter {
       reconnectOnConnackError: retries,
       connectTimeout: this.opts.connectTimeoutMs ?? 10_000,
       ...(this.opts.scheduler ? { timerVariant: mqttTimerOf(this.opts.scheduler) } : {}),
+      ...brokerTlsOptions(this.opts.brokerUrl, this.opts.brokerCa),
       will: {
         topic: deviceTopic(this.mac, "status"),
         payload: Buffer.from(JSON.stringify({ v: MQTT_PROTOCOL_VERSION, online: false })),

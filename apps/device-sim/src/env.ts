@@ -16,6 +16,13 @@ export const SIMULATOR_ENV = {
     default: "mqtt://127.0.0.1:1883",
     meaning: "Default of the simulator's `--broker`: the broker the simulated fleet connects to.",
   },
+  SIM_MQTT_CA: {
+    default: "./data/tls/ca.crt",
+    meaning:
+      "PEM file of the CA simulated devices pin for an `mqtts://` broker (as a module's firmware does; " +
+      '`docs/device-protocol.md` "Transport security"): the development CA the server keeps in `DATA_DIR/tls/`. ' +
+      "A missing file pins nothing (then only the system's CAs are trusted).",
+  },
 } as const satisfies Record<string, SimulatorEnvDoc>;
 
 /**
@@ -24,4 +31,12 @@ export const SIMULATOR_ENV = {
  */
 export function defaultBrokerUrl(env: Record<string, string | undefined> = process.env): string {
   return env.MQTT_URL || SIMULATOR_ENV.MQTT_URL.default;
+}
+
+/**
+ * The CA file simulated devices pin for `mqtts://` brokers: SIM_MQTT_CA from `env` when set and not empty, else the
+ * development CA of the server's default DATA_DIR (`./data/tls/ca.crt`, relative to the working folder).
+ */
+export function defaultBrokerCaFile(env: Record<string, string | undefined> = process.env): string {
+  return env.SIM_MQTT_CA || SIMULATOR_ENV.SIM_MQTT_CA.default;
 }

@@ -5,6 +5,7 @@
  * ({@link BlsyncGattModel}) and Chromium's Bluetooth emulation ({@link attachBluetoothPeripheral}).
  * See docs/device-protocol.md and docs/device-sim.md.
  */
+export { brokerTlsOptions, pinBrokerCa, pinnedBrokerCas } from "./broker-trust.ts";
 export { type CommandOutcome, SimulatedDevice, type SimulatedDeviceOptions } from "./device.ts";
 export { FACTORY_DEVICES_PATH, registerAtFactory } from "./factory.ts";
 export {
