@@ -4,6 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import {
+  DEV_BROKER_CERT_FILE,
+  DEV_BROKER_KEY_FILE,
+  DEV_CA_CERT_FILE,
+  DEV_TLS_DIR,
+  ensureDevelopmentTls,
+} from "../src/iot/tls.ts";
 import { freePort, waitForPort } from "./free-port.ts";
 import type { Requirement } from "./required-programs.ts";
 
@@ -110,6 +117,11 @@ export interface TestMosquitto {
   url: string;
   /** MQTT_URL of the server: the gateway account's credentials in the URL. */
   gatewayUrl: string;
+  /**
+   * With `tls`: the MQTT over TLS listener (`mqtts://127.0.0.1:<port>`, docs/deploy.md) and the PEM files of its
+   * certificate, key and the CA devices pin; null without.
+   */
+  tls: { port: number; url: string; gatewayUrl: string; files: { cert: string; key: string; ca: string } } | null;
   gateway: { username: string; password: string };
   admin: { username: string; password: string };
   /** The temp folder: mosquitto.conf, dynamic-security.json, mosquitto.db, mosquitto.log. */
@@ -151,11 +163,13 @@ async function setUpGateway(
  * Starts Debian's Mosquitto as docs/deploy.md "External MQTT broker (Mosquitto)" says: `mosquitto_ctrl dynsec init`
  * with an admin account, the documented mosquitto.conf (no anonymous logins, persistence on, dynamic security,
  * 16 KiB packets; the log in `dir`/mosquitto.log also lists subscriptions and unsubscriptions), then the gateway's
- * role and account made with the documented mosquitto_ctrl commands. Started as
+ * role and account made with the documented mosquitto_ctrl commands. With `opts.tls`, a second listener serves MQTT
+ * over TLS with a CA and broker certificate made in `dir`/tls (iot/tls.ts `ensureDevelopmentTls`, standing in for the
+ * operator's), as docs/deploy.md's TLS listener says. Started as
  * root, Mosquitto drops to the user `mosquitto`, so the folder is handed to that user first.
  * @throws when a binary or the plugin is missing or the broker does not listen within 10 s.
  */
-export async function startMosquitto(): Promise<TestMosquitto> {
+export async function startMosquitto(opts: { tls?: boolean } = {}): Promise<TestMosquitto> {
   const pluginFile = dynsecPlugin();
   if (!pluginFile) {
     throw new Error(`Mosquitto's dynamic-security plugin (${PLUGIN_FILE}) is missing: apt-get install mosquitto`);
@@ -167,6 +181,31 @@ export async function startMosquitto(): Promise<TestMosquitto> {
   const dynsecFile = path.join(dir, "dynamic-security.json");
   await run(MOSQUITTO.ctrl, ["dynsec", "init", dynsecFile, admin.username, admin.password]);
   const conf = path.join(dir, "mosquitto.conf");
+  let tls: TestMosquitto["tls"] = null;
+  const tlsLines: string[] = [];
+  if (opts.tls) {
+    await ensureDevelopmentTls(dir);
+    const files = {
+      cert: path.join(dir, DEV_TLS_DIR, DEV_BROKER_CERT_FILE),
+      key: path.join(dir, DEV_TLS_DIR, DEV_BROKER_KEY_FILE),
+      ca: path.join(dir, DEV_TLS_DIR, DEV_CA_CERT_FILE),
+    };
+    const tlsPort = await freePort();
+    const auth = `${gateway.username}:${encodeURIComponent(gateway.password)}`;
+    tls = {
+      port: tlsPort,
+      url: `mqtts://127.0.0.1:${tlsPort}`,
+      gatewayUrl: `mqtts://${auth}@127.0.0.1:${tlsPort}`,
+      files,
+    };
+    tlsLines.push(
+      `listener ${tlsPort} 127.0.0.1`,
+      `certfile ${files.cert}`,
+      `keyfile ${files.key}`,
+      `cafile ${files.ca}`,
+      "tls_version tlsv1.2",
+    );
+  }
   fs.writeFileSync(
     conf,
     [
@@ -187,6 +226,8 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       // Who subscribed to what (the cluster test checks the gateways use the shared group only).
       "log_type subscribe",
       "log_type unsubscribe",
+      // The TLS listener last: certfile, keyfile and cafile belong to the listener above them.
+      ...tlsLines,
       "",
     ].join("\n"),
   );
@@ -198,6 +239,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
   const start = async () => {
     child = spawn(MOSQUITTO.broker, ["-c", conf], { stdio: "ignore" });
     await waitForPort(port, "mosquitto", 10_000, 50);
+    if (tls) await waitForPort(tls.port, "mosquitto (TLS)", 10_000, 50);
   };
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     const c = child;
@@ -236,6 +278,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
     port,
     url,
     gatewayUrl: `mqtt://${gateway.username}:${encodeURIComponent(gateway.password)}@127.0.0.1:${port}`,
+    tls,
     gateway,
     admin,
     dir,

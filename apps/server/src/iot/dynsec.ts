@@ -99,6 +99,8 @@ export interface DynsecAccountsOptions {
   timeoutMs?: number;
   /** Retry policy (default 1 s doubling to 60 s). */
   retry?: ReconnectBackoff;
+  /** CA (PEM) trusted on an `mqtts://` url (MQTT_TLS_CA); absent: the system's CAs. */
+  ca?: string;
 }
 
 interface Outstanding {
@@ -156,6 +158,7 @@ export class DynsecAccounts implements BrokerAccounts {
       connectTimeout: 10_000,
       resubscribe: false,
       reconnectOnConnackError: true,
+      ...(options.ca ? { ca: options.ca } : {}),
     });
     const accounts = new DynsecAccounts(client, options);
     followBackoff(client, options.retry ?? PROVISION_RETRY);

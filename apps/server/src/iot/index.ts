@@ -230,6 +230,7 @@ export async function startDeviceLink(options: DeviceLinkOptions): Promise<Devic
           url,
           clientId: `${clientId ?? "gateway"}-dynsec`,
           logger: options.logger,
+          ca: gatewayTls?.ca,
         })
       : null;
   const accounts: BrokerAccounts = dynsec ?? noBrokerAccounts;
