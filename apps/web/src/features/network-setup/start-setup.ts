@@ -4,10 +4,11 @@ import { errorMessage } from "../../shared/api/errors.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import type { WifiBridge } from "../../shared/bridge/wifi-bridge.ts";
 import { i18n } from "../../shared/i18n/index.ts";
+import { createSetupTicket, waitForSetupTicket } from "./api/setup-ticket.ts";
 import { type ChosenModule, createBleClientTransport } from "./ble/ble-transport.ts";
 import { BleSetupRun } from "./logic/ble-flow.ts";
 import type { BindDevice } from "./logic/flow-kit.ts";
-import { SmartSetupRun } from "./logic/smart-flow.ts";
+import { SmartSetupRun, type SmartSetupTicket } from "./logic/smart-flow.ts";
 import { newSessionId, type SetupSession, saveSession } from "./setup-session.ts";
 
 /**
@@ -57,6 +58,17 @@ export function startBleSetup(input: StartInput & { module: ChosenModule }): Set
   return keep({ mode: "ble", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }
 
+/**
+ * The cloud's setup tickets for household `familyId` as the access-point flow uses them (api/setup-ticket.ts;
+ * docs/device-protocol.md §13.3–§13.4): one ticket per run, and the wait for the module's activation with it.
+ */
+function setupTicketsFor(familyId: string): SmartSetupTicket {
+  return {
+    create: () => createSetupTicket(familyId),
+    wait: (ticket, { signal, timeoutMs }) => waitForSetupTicket(ticket, { signal, timeoutMs }),
+  };
+}
+
 /** Starts an access-point setup over the phone's Wi-Fi bridge and keeps it in the session store. */
 export function startSmartSetup(input: StartInput & { bridge: WifiBridge }): SetupSession {
   const run = new SmartSetupRun({
@@ -64,6 +76,7 @@ export function startSmartSetup(input: StartInput & { bridge: WifiBridge }): Set
     ssid: input.ssid,
     password: input.password,
     bind: bindToFamily(input.familyId, input.client),
+    setupTicket: setupTicketsFor(input.familyId),
   });
   return keep({ mode: "ap", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }
