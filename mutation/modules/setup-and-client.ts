@@ -31,7 +31,7 @@ const modules: MutationModule[] = [
       "Access-point set-up packets and their checksum (docs/device-protocol.md §13; python-broadlink setup(), " +
       "scan(), Datetime.pack)",
     // The packet error and the codec functions; the constants above them are names and ports.
-    mutate: ["packages/provisioning/src/broadlink.ts:57-284"],
+    mutate: ["packages/provisioning/src/broadlink.ts:67-365"],
     tests: {
       root: "packages/provisioning",
       include: ["src/broadlink.test.ts", "src/broadlink-layout.test.ts"],

@@ -204,6 +204,8 @@ describe("hello answers at their edges", () => {
 
   it("a name without NUL ends before the lock byte", () => {
     expect(decodeHelloAnswer(fullName([1]))).toMatchObject({ name: "a".repeat(63), locked: true, extension: null });
+    // Locked, and the first NUL after the lock byte: the name still ends at 0x7f.
+    expect(decodeHelloAnswer(fullName([1, 0]))).toMatchObject({ name: "a".repeat(63), locked: true });
     const noNul = decodeHelloAnswer(fullName([1, ...AQ, 2, 5, 1, "x".charCodeAt(0)]));
     expect(noNul).toMatchObject({
       name: "a".repeat(63),
