@@ -28,6 +28,7 @@ import { registerAccessChecks } from "./http/route.ts";
 import { inlineScriptHashes, registerSecurityHeaders, webAppCacheControl } from "./http/security-headers.ts";
 import { zodValidatorCompiler } from "./http/validation.ts";
 import { activationModule } from "./modules/activation/index.ts";
+import { firmwareModule } from "./modules/firmware/index.ts";
 import { API_MODULES } from "./modules/index.ts";
 import type { Mailer, SmsSender } from "./notify/index.ts";
 import type { DeviceAccountsPort, DeviceCommandPort } from "./ports.ts";
@@ -171,6 +172,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   // Device activation (docs/device-protocol.md §13.4): device-facing, plain JSON, in production too.
   app.register(activationModule, { brokerUrl: deps.brokerUrl, accounts: deps.deviceAccounts });
+  // Firmware downloads of `ota` commands (docs/device-protocol.md §3.7): device-facing, token-gated, in production too.
+  app.register(firmwareModule);
   // The app API's modules, in the order and with the dependencies of modules/index.ts.
   for (const plugin of API_MODULES) app.register(plugin);
   if (config.APP_ENV !== "production") {

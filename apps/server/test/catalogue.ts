@@ -11,6 +11,7 @@ import { deviceMessages } from "../src/modules/devices/messages.ts";
 import { familyMessages } from "../src/modules/family/messages.ts";
 import { faultMessages } from "../src/modules/fault/messages.ts";
 import { filesMessages } from "../src/modules/files/messages.ts";
+import { firmwareMessages } from "../src/modules/firmware/messages.ts";
 import { messageMessages } from "../src/modules/message/messages.ts";
 import { pushMessages } from "../src/modules/push/messages.ts";
 import { statisticsMessages } from "../src/modules/statistics/messages.ts";
@@ -25,6 +26,7 @@ export const MODULE_CATALOGUES = {
   family: familyMessages,
   fault: faultMessages,
   files: filesMessages,
+  firmware: firmwareMessages,
   message: messageMessages,
   push: pushMessages,
   statistics: statisticsMessages,

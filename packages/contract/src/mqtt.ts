@@ -340,6 +340,10 @@ export const ZMqttTelemetry = z
   });
 export type TMqttTelemetry = z.infer<typeof ZMqttTelemetry>;
 
+/** Why a firmware update failed, the `reason` of an "ota-failed" event (docs/device-protocol.md §3.7). */
+export const OTA_FAILURE_REASONS = ["download", "hash", "signature", "boot"] as const;
+export type OtaFailureReason = (typeof OTA_FAILURE_REASONS)[number];
+
 export const ZMqttEvent = z.object({
   v: z.literal(1),
   ts: ZTs,
@@ -367,6 +371,11 @@ export const ZMqttEvent = z.object({
   waterL: z.number().min(0).max(10_000).nullable().optional(),
   /** For "regeneration-end": salt the cycle drew from the brine tank, kg. */
   saltKg: z.number().min(0).max(100).nullable().optional(),
+  /**
+   * For "ota-failed": why — "download" (the image could not be fetched), "hash" (its SHA-256 differs), "signature"
+   * (not signed by a pinned vendor key) or "boot" (the new version did not start; the device rolled back).
+   */
+  reason: z.enum(OTA_FAILURE_REASONS).nullable().optional(),
 });
 export type TMqttEvent = z.infer<typeof ZMqttEvent>;
 
@@ -392,6 +401,43 @@ export const ZMqttCommand = z.object({
   params: z.record(z.string(), z.unknown()).default({}),
 });
 export type TMqttCommand = z.infer<typeof ZMqttCommand>;
+
+/** Largest firmware image a device is offered, bytes (16 MiB, a module's whole flash). */
+export const OTA_MAX_IMAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Parameters of the "ota" command (docs/device-protocol.md §3.7 "Firmware update"): the target `version` and the signed
+ * image — `url` (HTTP(S), with a short-lived token for this device; supports `Range`), `size` in bytes, `sha256` (64
+ * lower-case hex digits) and `signature` (the vendor's Ed25519 signature over the 32-byte SHA-256 digest, base64).
+ * The four image fields come together or not at all: without them (no image uploaded for the model, development only)
+ * the command names a version only (or none: the simulator's next version); the simulator plays such an update, a
+ * product device refuses it with ack error "unsigned".
+ */
+export const ZMqttOtaParams = z
+  .object({
+    version: ZText(MQTT_BOUNDS.identityChars).min(1).optional(),
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\//)
+      .optional(),
+    size: z.number().int().min(1).max(OTA_MAX_IMAGE_BYTES).optional(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+    signature: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{86}==$/)
+      .optional(),
+  })
+  .refine(
+    (p) =>
+      [p.url, p.size, p.sha256, p.signature].every((x) => x === undefined) ||
+      [p.version, p.url, p.size, p.sha256, p.signature].every((x) => x !== undefined),
+    { message: "url, size, sha256 and signature come together, with the version" },
+  );
+export type TMqttOtaParams = z.infer<typeof ZMqttOtaParams>;
 
 export const ZMqttAck = z.object({
   v: z.literal(1),

@@ -31,6 +31,8 @@ export const ZDeviceChangeMessage = z.object({
       closeReason: z.number().int().nullable(),
       /** For "ota-progress": percent of the firmware update done. */
       progress: z.number().nullable().optional(),
+      /** For "ota-failed": why ("download", "hash", "signature" or "boot", docs/device-protocol.md §3.7). */
+      reason: z.string().nullable().optional(),
     })
     .nullable()
     .optional(),

@@ -3,6 +3,7 @@ import type { ActivationTables } from "./schema-activation.ts";
 import type { AfterSaleTables } from "./schema-after-sale.ts";
 import type { ArticleTables } from "./schema-article.ts";
 import type { FilesTables } from "./schema-files.ts";
+import type { FirmwareTables } from "./schema-firmware.ts";
 import type { IdempotencyTables } from "./schema-idempotency.ts";
 import type { MessagesTables } from "./schema-messages.ts";
 import type { PreferencesTables } from "./schema-preferences.ts";
@@ -301,6 +302,7 @@ export interface Database
     AfterSaleTables,
     ArticleTables,
     FilesTables,
+    FirmwareTables,
     ActivationTables,
     IdempotencyTables,
     PreferencesTables,

@@ -479,7 +479,12 @@ export class DeviceRecords {
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
       ctx.announce(device.id, "event", {
-        event: { type: msg.type, closeReason: msg.closeReason ?? null, progress: msg.progress ?? null },
+        event: {
+          type: msg.type,
+          closeReason: msg.closeReason ?? null,
+          progress: msg.progress ?? null,
+          ...(msg.reason ? { reason: msg.reason } : {}),
+        },
       });
     }
     return { event: { deviceId: device.id, eventId: msg.id, type: msg.type }, receipt: msg.id };

@@ -68,6 +68,12 @@ export const ZOtaVersion = z.object({
   progress: z.number().nullable(),
   /** running | done | failed | null */
   otaStatus: z.string().nullable(),
+  /**
+   * Why the last update failed: "download", "hash", "signature", "boot" (the device's reason, docs/device-protocol.md
+   * §3.7), "timeout" (no progress for 2 minutes), "offline", or the device's refusal ("busy", "unsigned"); null unless
+   * `otaStatus` is "failed". Absent from servers before it was added.
+   */
+  otaError: z.string().nullable().optional(),
 });
 export type TOtaVersion = z.infer<typeof ZOtaVersion>;
 

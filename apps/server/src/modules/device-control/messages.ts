@@ -9,7 +9,8 @@ type Key =
   | "deviceControl.failed"
   | "deviceControl.commandNotFound"
   | "deviceControl.lowSalt"
-  | "deviceControl.saltEmpty";
+  | "deviceControl.saltEmpty"
+  | "deviceControl.noImage";
 
 /** Texts of the device-control module in the five languages (spec §1); English is the source (§5, §8 labels). */
 export const deviceControlMessages = catalogue<Key>(
@@ -23,6 +24,7 @@ export const deviceControlMessages = catalogue<Key>(
     "deviceControl.lowSalt":
       "Salt is running low: about {days, plural, one {# day} other {# days}} left. Please refill the brine tank.",
     "deviceControl.saltEmpty": "The brine tank is out of salt. Please refill it.",
+    "deviceControl.noImage": "No signed firmware image of this version is available for this device model.",
   },
   {
     "zh-Hans": {
@@ -34,6 +36,7 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.commandNotFound": "未找到该命令。",
       "deviceControl.lowSalt": "盐量不足：约剩 {days} 天。请为盐箱加盐。",
       "deviceControl.saltEmpty": "盐箱已无盐，请加盐。",
+      "deviceControl.noImage": "该设备型号没有此版本的已签名固件镜像。",
     },
     es: {
       "deviceControl.offline": "Dispositivo sin conexión",
@@ -45,6 +48,7 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.lowSalt":
         "Queda poca sal: {days, plural, one {aproximadamente # día} many {unos # días} other {unos # días}}. Rellene el tanque de salmuera.",
       "deviceControl.saltEmpty": "El tanque de salmuera no tiene sal. Rellénelo.",
+      "deviceControl.noImage": "No hay ninguna imagen de firmware firmada de esta versión para este modelo.",
     },
     ru: {
       "deviceControl.offline": "Устройство не в сети",
@@ -56,6 +60,7 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.lowSalt":
         "Соль заканчивается: {days, plural, one {остался примерно # день} few {осталось примерно # дня} many {осталось примерно # дней} other {осталось примерно # дня}}. Досыпьте соль в солевой бак.",
       "deviceControl.saltEmpty": "В солевом баке нет соли. Досыпьте соль.",
+      "deviceControl.noImage": "Для этой модели нет подписанного образа прошивки этой версии.",
     },
     fr: {
       "deviceControl.offline": "Appareil hors ligne",
@@ -67,6 +72,7 @@ export const deviceControlMessages = catalogue<Key>(
       "deviceControl.lowSalt":
         "Le sel s'épuise : {days, plural, one {environ # jour restant} many {environ # jours restants} other {environ # jours restants}}. Rechargez le bac à sel.",
       "deviceControl.saltEmpty": "Le bac à sel est vide. Rechargez-le en sel.",
+      "deviceControl.noImage": "Aucune image signée de cette version du micrologiciel n'existe pour ce modèle.",
     },
   },
 );

@@ -6,14 +6,27 @@ import type {
   TCommandRecord,
   TCommandStatus,
   TDeviceInfo,
+  TMqttOtaParams,
   TOtaVersion,
 } from "@aquapilot/contract";
+import { loadOrCreateSecret } from "../../auth/secrets.ts";
 import type { AppConfig } from "../../config.ts";
 import type { CoreServices } from "../../core-services.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError, ErrorCode } from "../../http/errors.ts";
 import { translate } from "../../http/messages.ts";
 import { presentLink, presentLiveState } from "../../iot/live-state.ts";
+import {
+  compareVersions,
+  DOWNLOAD_KEY_FILE,
+  DOWNLOAD_TOKEN_SECONDS,
+  downloadToken,
+  type FirmwareImage,
+  findFirmwareImage,
+  firmwareBaseUrl,
+  firmwareDownloadUrl,
+  latestFirmwareImage,
+} from "../firmware/index.ts";
 import {
   CLOCK_ROWS_PER_STATEMENT,
   expectedStationSeconds,
@@ -123,7 +136,11 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 export const COMMAND_APPLY_TIMEOUT_MS = 30 * 60_000;
 /** A running firmware update with no progress for this long is considered failed (it no longer blocks commands). */
 export const OTA_STALE_MS = 120_000;
-/** Latest firmware per device model (shipped table); the setting AQ_LATEST_FIRMWARE_VERSION overrides every model's. */
+/**
+ * Latest firmware per device model when no image was uploaded for the model (development: the `ota` command then names
+ * a version only and the simulator plays the update); the setting AQ_LATEST_FIRMWARE_VERSION overrides every model's.
+ * An uploaded image (modules/firmware) always takes precedence.
+ */
 export const LATEST_FIRMWARE: Record<string, string> = { default: "1.1.0", "AQ-S25": "1.1.0" };
 
 /** The firmware update of a device if one is running now (stale ones are closed as failed first). */
@@ -231,20 +248,45 @@ export async function controlDevice(
   return runCommand(ctx, { ...input, name: input.command, params });
 }
 
-/** Compares dotted versions numerically: > 0 when a is newer than b. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
+/**
+ * The firmware offered to a device of `model`: the newest uploaded image for the model (its version and the image),
+ * else — no image uploaded for the model — the configured override or the shipped table's version with no image.
+ */
+async function latestFirmware(
+  ctx: Pick<CoreServices, "db" | "config">,
+  model: string | null,
+): Promise<{ version: string; image: FirmwareImage | null }> {
+  const image = await latestFirmwareImage(ctx.db, model);
+  if (image) return { version: image.version, image };
+  return { version: fallbackFirmwareVersion(ctx.config, model), image: null };
 }
 
-/** The firmware version offered to a device of `model`: the configured override, else the shipped table's. */
-function latestFirmware(config: Pick<AppConfig, "AQ_LATEST_FIRMWARE_VERSION">, model: string | null): string {
+function fallbackFirmwareVersion(config: Pick<AppConfig, "AQ_LATEST_FIRMWARE_VERSION">, model: string | null): string {
   return config.AQ_LATEST_FIRMWARE_VERSION || LATEST_FIRMWARE[model ?? ""] || LATEST_FIRMWARE.default;
+}
+
+const downloadKeys = new Map<string, Uint8Array>();
+
+/**
+ * The "ota" command's parameters for `image` and the device with MAC `mac` (contract `ZMqttOtaParams`): version, the
+ * download URL with a token for this device valid {@link DOWNLOAD_TOKEN_SECONDS} (1 h), size, SHA-256 and signature.
+ */
+function otaImageParams(ctx: CoreServices, image: FirmwareImage, mac: string): TMqttOtaParams {
+  const dataDir = ctx.config.DATA_DIR;
+  let key = downloadKeys.get(dataDir);
+  if (!key) {
+    key = loadOrCreateSecret(dataDir, DOWNLOAD_KEY_FILE);
+    downloadKeys.set(dataDir, key);
+  }
+  const expires = new Date(ctx.now().getTime() + DOWNLOAD_TOKEN_SECONDS * 1000);
+  const token = downloadToken(key, mac, image.sha256, expires);
+  return {
+    version: image.version,
+    url: firmwareDownloadUrl(firmwareBaseUrl(ctx.config), image.sha256, mac, token),
+    size: image.size,
+    sha256: image.sha256,
+    signature: image.signature,
+  };
 }
 
 /** query-ota-version (spec §7): current firmware, latest available, and the update running (progress %). */
@@ -257,10 +299,10 @@ export async function queryOtaVersion(ctx: CoreServices, deviceId: string): Prom
   const running = await runningOta(ctx, deviceId);
   const last = await ctx.db
     .selectFrom("device_ota")
-    .select(["status", "progress"])
+    .select(["status", "progress", "error"])
     .where("device_id", "=", deviceId)
     .executeTakeFirst();
-  const latest = latestFirmware(ctx.config, device.model);
+  const latest = (await latestFirmware(ctx, device.model)).version;
   return {
     currentVersion: device.firmware_version,
     latestVersion: latest,
@@ -268,11 +310,15 @@ export async function queryOtaVersion(ctx: CoreServices, deviceId: string): Prom
     updating: running !== null,
     progress: last?.progress ?? null,
     otaStatus: last?.status ?? null,
+    otaError: last?.status === "failed" ? (last.error ?? "failed") : null,
   };
 }
 
 /**
- * device-ota (spec §7): records the update as running and sends "ota" with the target version (default: latest).
+ * device-ota (spec §7): records the update as running and sends "ota" (docs/device-protocol.md §3.7 "Firmware update").
+ * The target is `version` or the latest for the device's model; when an image of that model and version was uploaded
+ * (modules/firmware) the command carries it ({@link otaImageParams}: URL with a device token, size, SHA-256,
+ * signature), else only the version (development; refused in production as deviceControl.noImage).
  * Progress arrives as "ota-progress" events on hub 1 and is recorded by {@link trackDeviceChanges}; meanwhile other
  * commands are refused. A refused or unanswered update is recorded as failed.
  * @throws AppError Conflict deviceControl.updating when one runs already; as {@link runCommand}.
@@ -293,10 +339,13 @@ export async function startOta(
   }
   const device = await ctx.db
     .selectFrom("devices")
-    .select(["model", "firmware_version"])
+    .select(["model", "firmware_version", "mac"])
     .where("id", "=", input.deviceId)
     .executeTakeFirstOrThrow();
-  const target = input.version ?? latestFirmware(ctx.config, device.model);
+  const latest = await latestFirmware(ctx, device.model);
+  const target = input.version ?? latest.version;
+  const image = latest.image?.version === target ? latest.image : await findFirmwareImage(ctx.db, device.model, target);
+  if (!image && ctx.config.APP_ENV === "production") throw new AppError(ErrorCode.NotFound, "deviceControl.noImage");
   const commandId = input.commandId ?? randomUUID();
   const now = ctx.now().toISOString();
   if (!existing) {
@@ -328,7 +377,7 @@ export async function startOta(
       ...input,
       commandId,
       name: "ota",
-      params: { version: target },
+      params: image ? otaImageParams(ctx, image, device.mac) : { version: target },
       ignoreOta: true,
     });
     if (r.status === "failed") await fail(r.error ?? "failed");
@@ -421,7 +470,19 @@ export function trackDeviceChanges(ctx: CoreServices, log: { warn(obj: object, m
     const m = event.message;
     const now = ctx.now();
     const work = async () => {
-      if (m.kind === "event" && m.event?.type === "ota-progress" && typeof m.event.progress === "number") {
+      if (m.kind === "event" && m.event?.type === "ota-failed") {
+        await ctx.db
+          .updateTable("device_ota")
+          .set({
+            status: "failed",
+            error: m.event.reason ?? "failed",
+            ...(typeof m.event.progress === "number" ? { progress: m.event.progress } : {}),
+            updated_at: now.toISOString(),
+          })
+          .where("device_id", "=", m.deviceId)
+          .where("status", "=", "running")
+          .execute();
+      } else if (m.kind === "event" && m.event?.type === "ota-progress" && typeof m.event.progress === "number") {
         const progress = m.event.progress;
         const done = progress >= 100;
         await ctx.db
