@@ -10,6 +10,7 @@ import {
 import type { createLogger } from "@aquapilot/server/app.ts";
 import type { AppConfig } from "@aquapilot/server/config.ts";
 import { provisionDevice } from "@aquapilot/server/modules/devices/index.ts";
+import { rawPublicKeyBase64, trustedFirmwareKeys } from "@aquapilot/server/modules/firmware/index.ts";
 import { type System, type SystemParts, startSystem } from "@aquapilot/server/system.ts";
 import type { FastifyInstance } from "fastify";
 import type { DevBridgeOptions } from "./bridge/bridge.ts";
@@ -140,13 +141,15 @@ async function seedDemoFleet({ config, db, deviceLink }: SystemParts): Promise<O
     await deviceLink.accounts.provision(d.mac, d.secret);
     pairingCodes.push(`${d.mac}:${d.secret}`);
   }
+  // The simulated firmware pins the vendor keys the server trusts (docs/device-protocol.md §3.7 "Firmware update").
+  const firmwareKeys = trustedFirmwareKeys(config).map(rawPublicKeyBase64);
   // Like the modules' firmware, the fleet connects to the address activation hands out (MQTT over TLS when the
   // broker serves it) and pins the CA the device link names (docs/device-protocol.md "Transport security").
   const fleet = createFleet({
     brokerUrl: deviceLink.deviceUrl,
     devices,
     timeScale: config.SIM_TIME_SCALE,
-    deviceOptions: { brokerCa: deviceLink.deviceCa },
+    deviceOptions: { firmwareKeys, brokerCa: deviceLink.deviceCa },
   });
   return { fleet, demo, demoAvailable, pairingCodes };
 }

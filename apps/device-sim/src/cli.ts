@@ -18,7 +18,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBrokerUrl } from "./env.ts";
+import { defaultBrokerUrl, defaultFirmwareKeys } from "./env.ts";
 import { registerAtFactory } from "./factory.ts";
 import { createFleet, generateDeviceIdentity } from "./fleet.ts";
 import { type FleetFile, readFleetFile, writeFleetFile } from "./fleet-file.ts";
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     devices: chosen,
     timeScale,
     seed,
-    deviceOptions: { log: (m) => process.stderr.write(`${m}\n`) },
+    deviceOptions: { log: (m) => process.stderr.write(`${m}\n`), firmwareKeys: defaultFirmwareKeys() },
   });
   const online = await fleet.start();
   process.stdout.write(`${online} of ${chosen.length} device(s) online at ${values.broker}, time scale ${timeScale}\n`);

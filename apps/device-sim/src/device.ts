@@ -5,21 +5,25 @@ import {
   deviceTopic,
   MQTT_PROTOCOL_VERSION,
   normaliseMac,
+  type OtaFailureReason,
   type ReconnectBackoff,
   reconnectDelayMs,
   type TMqttAck,
   type TMqttCommand,
   type TMqttEvent,
+  type TMqttOtaParams,
   type TMqttState,
   type TMqttStatus,
   type TMqttTelemetry,
   ZMqttCommand,
+  ZMqttOtaParams,
   ZMqttReceipt,
 } from "@aquapilot/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { brokerTlsOptions } from "./broker-trust.ts";
 import { SoftenerError, type SoftenerEvent, SoftenerModel, type SoftenerModelOptions } from "./model.ts";
 import { type OtaPlan, planOta } from "./ota.ts";
+import { checkImage, downloadImage, type OtaFaults, parseVendorKeys } from "./ota-signed.ts";
 import { type OutboxReport, ReportOutbox, type ReportOutboxOptions } from "./outbox.ts";
 import { Rng, seedFrom } from "./random.ts";
 import { mqttTimerOf, type ScheduledTask, type Scheduler } from "./scheduler.ts";
@@ -72,6 +76,14 @@ export interface SimulatedDeviceOptions extends Omit<SoftenerModelOptions, "time
    * never). Drawn from a generator seeded with `seed` and the MAC, so a seeded device fails the same updates.
    */
   otaFailureChance?: number;
+  /**
+   * The vendor's Ed25519 public keys pinned in the firmware (PEM or base64 raw 32-byte keys): a signed image is
+   * installed only when its signature verifies with one of them (docs/device-protocol.md §3.7). None: every signed image
+   * fails "signature".
+   */
+  firmwareKeys?: readonly string[];
+  /** Faults to play in signed updates (ota-signed.ts); also settable later through {@link SimulatedDevice.otaFaults}. */
+  otaFaults?: OtaFaults;
   /**
    * First delay before connecting again after a refused, failed or lost connection, ms (default 1000; 0 = never:
    * then {@link SimulatedDevice.start} rejects on the first refusal). Each further failed attempt doubles it up to
@@ -156,6 +168,9 @@ export class SimulatedDevice extends EventEmitter {
   private failures = 0;
   private readonly otaRng: Rng;
   private ota: OtaPlan | null = null;
+  private readonly vendorKeys: ReturnType<typeof parseVendorKeys>;
+  /** Faults the next signed updates play (ota-signed.ts); tests and the e2e suite set them. */
+  otaFaults: OtaFaults;
 
   /** @param options broker, credentials, identity and model options; the device does nothing until start(). */
   constructor(options: SimulatedDeviceOptions) {
@@ -170,6 +185,8 @@ export class SimulatedDevice extends EventEmitter {
     this.firmwareVersion = options.firmwareVersion ?? "1.0.0";
     this.otaRng = new Rng(seedFrom(`${options.seed ?? 1}:ota:${this.mac}`));
     this.outbox = new ReportOutbox(options.outbox);
+    this.vendorKeys = parseVendorKeys(options.firmwareKeys ?? []);
+    this.otaFaults = { ...options.otaFaults };
     if (!((options.otaFailureChance ?? 0) >= 0 && (options.otaFailureChance ?? 0) <= 1)) {
       throw new RangeError("otaFailureChance must be within 0–1");
     }
@@ -699,8 +716,12 @@ export class SimulatedDevice extends EventEmitter {
           this.publishEvents(this.valve.applySettings(cmd.params.settings ?? cmd.params));
           this.publishState();
           break;
-        case "ota":
-          return this.startOta(typeof cmd.params.version === "string" ? cmd.params.version : null);
+        case "ota": {
+          const params = ZMqttOtaParams.safeParse(cmd.params);
+          if (!params.success) return { ok: false, error: "invalid-params" };
+          if (params.data.url !== undefined) return this.startSignedOta(params.data);
+          return this.startOta(params.data.version ?? null);
+        }
       }
       return { ok: true, error: null };
     } catch (err) {
@@ -715,7 +736,7 @@ export class SimulatedDevice extends EventEmitter {
    * while one runs. The ack (ok) is sent at once; the outcome is in the events and the state.
    */
   private startOta(version: string | null): CommandOutcome {
-    if (this.otaTimer) return { ok: false, error: "busy" };
+    if (this.otaTimer || this.ota) return { ok: false, error: "busy" };
     const plan = planOta(this.firmwareVersion, version, this.opts.otaFailureChance ?? 0, this.otaRng);
     this.ota = plan;
     let i = 0;
@@ -747,6 +768,82 @@ export class SimulatedDevice extends EventEmitter {
     };
     this.otaTimer = this.every(this.opts.otaStepMs ?? 300, step);
     step();
+    return { ok: true, error: null };
+  }
+  private otaEvent(type: "ota-progress" | "ota-failed", progress: number, reason?: OtaFailureReason): void {
+    this.report({
+      channel: "event",
+      body: {
+        v: MQTT_PROTOCOL_VERSION,
+        ts: new Date(this.valve.clock).toISOString(),
+        id: randomUUID(),
+        type,
+        progress,
+        ...(reason ? { reason } : {}),
+      } satisfies TMqttEvent,
+    });
+  }
+
+  /**
+   * Signed firmware update (docs/device-protocol.md §3.7 "Firmware update"): acknowledged at once, then downloads the
+   * image from `url` with `Range` resume ("ota-progress" 0–80 % by bytes, in steps of 10), checks size, SHA-256 and the
+   * vendor's signature with the pinned keys (90 %), installs and boots the new version (100 %, the new version in the
+   * state). A failed download, a wrong hash or signature, or a failed boot (rolled back) end in "ota-failed" with the
+   * reason and the old version kept. {@link otaFaults} injects a dropped connection, corruption, a bad signature or
+   * a failed boot. Refused with busy while an update runs. Emits "ota" with the outcome when it ends.
+   */
+  private startSignedOta(params: TMqttOtaParams): CommandOutcome {
+    if (this.otaTimer || this.ota) return { ok: false, error: "busy" };
+    const plan: OtaPlan = { from: this.firmwareVersion, target: params.version ?? "", progress: [], failAt: null };
+    this.ota = plan;
+    const faults = { ...this.otaFaults };
+    const size = params.size ?? 0;
+    let reported = -1;
+    const progress = (p: number) => {
+      if (p <= reported) return;
+      reported = p;
+      plan.progress.push(p);
+      this.otaEvent("ota-progress", p);
+    };
+    const finish = (reason: OtaFailureReason | null, requests: number[]) => {
+      if (reason) {
+        plan.failAt = Math.max(0, reported);
+        this.otaEvent("ota-failed", plan.failAt, reason);
+      }
+      this.ota = null;
+      this.emit("ota", { ...plan, ok: reason === null, reason, requests });
+      this.publishState();
+    };
+    const run = async () => {
+      progress(0);
+      const download = await downloadImage(params.url ?? "", size, {
+        dropAt: faults.dropAt,
+        onBytes: (have) => progress(Math.floor((have / size) * 8) * 10),
+      });
+      if (!download.bytes) return finish("download", download.requests);
+      const bytes = download.bytes;
+      if (faults.corrupt) bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+      let signature = params.signature;
+      if (faults.badSignature && signature) {
+        const forged = Buffer.from(signature, "base64");
+        forged[0] ^= 0x01;
+        signature = forged.toString("base64");
+      }
+      const problem = checkImage(bytes, { sha256: params.sha256, signature }, this.vendorKeys);
+      if (problem) return finish(problem, download.requests);
+      progress(90);
+      this.firmwareVersion = plan.target;
+      if (faults.bootFails) {
+        this.firmwareVersion = plan.from;
+        return finish("boot", download.requests);
+      }
+      progress(100);
+      finish(null, download.requests);
+    };
+    run().catch((err: Error) => {
+      this.opts.log?.(`${this.mac}: firmware update failed: ${err.message}`);
+      finish("download", []);
+    });
     return { ok: true, error: null };
   }
 }

@@ -4,6 +4,9 @@
  * them (scripts/architecture-tables.ts imports this file: keep it free of side effects).
  */
 
+import { createPrivateKey, createPublicKey } from "node:crypto";
+import fs from "node:fs";
+
 /** One variable the simulator reads: its default when unset and what it does (Markdown). */
 export interface SimulatorEnvDoc {
   default: string;
@@ -23,6 +26,14 @@ export const SIMULATOR_ENV = {
       '`docs/device-protocol.md` "Transport security"): the development CA the server keeps in `DATA_DIR/tls/`. ' +
       "A missing file pins nothing (then only the system's CAs are trusted).",
   },
+  FIRMWARE_SIGNING_PUBLIC_KEYS: {
+    default: "the development vendor key of ./data",
+    meaning:
+      "The vendor keys simulated devices pin for signed firmware updates (`docs/device-protocol.md` §3.7), as the " +
+      "server reads them: comma-separated PEM or base64 raw Ed25519 public keys. Unset: the public key of the " +
+      "development vendor key the server keeps in `DATA_DIR/firmware-signing/vendor-dev.key` (`./data`); none " +
+      "when that file is missing (then every signed update fails `signature`).",
+  },
 } as const satisfies Record<string, SimulatorEnvDoc>;
 
 /**
@@ -39,4 +50,30 @@ export function defaultBrokerUrl(env: Record<string, string | undefined> = proce
  */
 export function defaultBrokerCaFile(env: Record<string, string | undefined> = process.env): string {
   return env.SIM_MQTT_CA || SIMULATOR_ENV.SIM_MQTT_CA.default;
+}
+
+/** The development vendor key file of the server's default DATA_DIR, relative to the working folder. */
+const DEV_VENDOR_KEY_FILE = "./data/firmware-signing/vendor-dev.key";
+
+/**
+ * The vendor keys simulated devices pin (`firmwareKeys` of the devices, base64 raw or PEM): FIRMWARE_SIGNING_PUBLIC_KEYS
+ * from `env` when set and not empty (comma separated; a PEM holds no comma), else the public key of the development
+ * vendor key in ./data (read when asked, never at import), else none.
+ */
+export function defaultFirmwareKeys(
+  env: Record<string, string | undefined> = process.env,
+  readFile: (file: string) => string = (file) => fs.readFileSync(file, "utf8"),
+): string[] {
+  if (env.FIRMWARE_SIGNING_PUBLIC_KEYS) {
+    return env.FIRMWARE_SIGNING_PUBLIC_KEYS.split(",")
+      .map((k) => k.trim())
+      .filter(Boolean);
+  }
+  let pem: string;
+  try {
+    pem = readFile(DEV_VENDOR_KEY_FILE);
+  } catch {
+    return [];
+  }
+  return [createPublicKey(createPrivateKey(pem)).export({ format: "pem", type: "spki" }).toString()];
 }
