@@ -1,24 +1,28 @@
 import { describe, expect, it } from "vitest";
 import {
   answerFrames,
+  BLSYNC_READ_UUID,
+  BLSYNC_SERVICE_UUID,
+  BLSYNC_WRITE_UUID,
   BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
   BlsyncFrameError,
   BlsyncFrameType,
-  BlsyncVersion,
+  BlsyncReceiver,
   commandFrames,
   dataFrames,
   decodeFrame,
+  discardFrame,
   encodeMessage,
 } from "./blsync.ts";
 import { fromHex, toHex } from "./bytes.ts";
 
 /**
- * The frame layout's edges, with frames written by hand from the layout of docs/device-protocol.md §13 and transfer.c
- * (ctrl: bit 0 retry, bit 1 fragmented, bit 2 protected, bit 3 ack, bits 4–5 type, bits 6–7 version; seq; frag_ctrl
- * LE16 with bit 15 last; on fragment 0 the total LE16; one length byte; version 0's encryption header of 9 bytes on
- * fragment 0 and 1 byte after; a command's id and 4-byte argument, data's length byte, id and bytes).
+ * The layout's edges with frames written by hand from transfer.c, encrypt_layer.c and payload.c (ctrl: bit 0
+ * retry, bit 1 fragmented, bit 3 ack, bits 4–5 type; seq; frag_ctrl LE16 with bit 15 last; on fragment 0 the total
+ * LE16; one length byte; the encryption header, 9 bytes on fragment 0 and 1 after; a command's id and 4-byte
+ * argument, data's length byte, id and bytes).
  */
 
 /** The reason of the BlsyncFrameError `run` throws. */
@@ -32,25 +36,29 @@ function reasonOf(run: () => unknown): string {
   throw new Error("no BlsyncFrameError thrown");
 }
 
-describe("blsync compact frames written by hand", () => {
-  it("a command: ctrl 0x40 (version 1, type 0), seq, last flag, total 4, length 5, id and argument", () => {
-    // ProvStop (0x0c), seq 5, argument 01 02 03 04 (a command argument has up to 4 bytes).
-    const frame = "40" + "05" + "0080" + "0400" + "05" + "0c" + "01020304";
-    const [encoded] = encodeMessage({
-      type: BlsyncFrameType.Command,
-      id: BlsyncCommand.ProvStop,
-      seq: 5,
-      data: Uint8Array.of(1, 2, 3, 4),
-    });
+const ENC0 = "00" + "00000000" + "00000000";
+
+describe("blsync frames written by hand", () => {
+  it("names the SDK's 16-bit UUIDs in the Bluetooth base UUID", () => {
+    expect([BLSYNC_SERVICE_UUID, BLSYNC_WRITE_UUID, BLSYNC_READ_UUID]).toEqual([
+      "0000ffff-0000-1000-8000-00805f9b34fb",
+      "0000ff01-0000-1000-8000-00805f9b34fb",
+      "0000ff02-0000-1000-8000-00805f9b34fb",
+    ]);
+  });
+
+  it("a command with room: ctrl 0, seq, last flag, total 4, length 14, the encryption header, id and argument", () => {
+    const frame = `0005008004000e${ENC0}0c01020304`;
+    const [encoded] = encodeMessage(
+      { type: BlsyncFrameType.Command, id: BlsyncCommand.ProvStop, seq: 5, data: Uint8Array.of(1, 2, 3, 4) },
+      21,
+    );
     expect(toHex(encoded)).toBe(frame);
-    expect(toHex(commandFrames(BlsyncCommand.ProvStop, 0x105)[0])).toBe("40050080040005" + "0c00000000");
     expect(decodeFrame(fromHex(frame))).toEqual({
-      version: BlsyncVersion.Compact,
       type: BlsyncFrameType.Command,
       ack: false,
       retry: false,
       fragmented: false,
-      protected: false,
       seq: 5,
       index: 0,
       last: true,
@@ -61,179 +69,145 @@ describe("blsync compact frames written by hand", () => {
     });
   });
 
-  it("data in one frame: ctrl 0x50, total, length 2 + n, inner length, id, bytes", () => {
-    const frame = "50" + "07" + "0080" + "0400" + "06" + "04" + "02" + "41717561";
-    expect(toHex(dataFrames(BlsyncData.StaWifiSsid, fromHex("41717561"), 7)[0])).toBe(frame);
-    expect(decodeFrame(fromHex(frame))).toMatchObject({ type: 1, id: 2, totalLength: 4, data: fromHex("41717561") });
-  });
-
-  it("an answer carries the ack bit (0x58), a retry the retry bit, a negative result its low byte", () => {
-    expect(toHex(answerFrames(3, 0)[0])).toBe("58" + "03" + "0080" + "0000" + "02" + "00" + "00");
-    expect(toHex(answerFrames(3, -2)[0])).toBe("58" + "03" + "0080" + "0000" + "02" + "00" + "fe");
-    expect(toHex(encodeMessage({ type: 1, id: 2, seq: 0, retry: true })[0])).toBe("51000080000002" + "0002");
-  });
-
-  it("reads the protected, retry and ack bits of ctrl", () => {
-    const frame = fromHex("5d" + "00" + "0080" + "0000" + "02" + "00" + "02");
-    expect(decodeFrame(frame)).toMatchObject({ protected: true, retry: true, ack: true, fragmented: false });
-    expect(decodeFrame(fromHex("50000080000002" + "0002"))).toMatchObject({ protected: false, retry: false });
-  });
-
-  it("a frame not marked fragmented ends its message even without the last flag", () => {
-    expect(decodeFrame(fromHex("50" + "00" + "0000" + "0000" + "02" + "00" + "02")).end).toBe(true);
-    expect(decodeFrame(fromHex("52" + "00" + "0000" + "0000" + "02" + "00" + "02")).end).toBe(false);
-  });
-});
-
-describe("blsync sizes at their limits", () => {
-  it("a command fits exactly in its 12 bytes (compact) or 21 (version 0), not one byte less", () => {
-    expect(encodeMessage({ type: 0, id: 7, seq: 0 }, 12)[0]).toHaveLength(12);
-    expect(() => encodeMessage({ type: 0, id: 7, seq: 0 }, 11)).toThrow("a command needs 12 bytes, more than 11");
-    expect(encodeMessage({ type: 0, id: 7, seq: 0, version: BlsyncVersion.Sdk }, 21)[0]).toHaveLength(21);
-    expect(() => encodeMessage({ type: 0, id: 1, seq: 0, data: new Uint8Array(5) })).toThrow(
-      "a command argument has at most 4 bytes",
-    );
-  });
-
-  it("data of 65535 bytes is split; one byte more is refused", () => {
-    const frames = encodeMessage({ type: 1, id: 0x13, seq: 0, data: new Uint8Array(0xffff).fill(0xaa) }, 255);
-    // 246 bytes in the first frame (255 − 7 − 2), 248 in each further one (255 − 5 − 2).
-    expect(frames).toHaveLength(1 + Math.ceil((0xffff - 246) / 248));
-    expect(toHex(frames[0].subarray(4, 6))).toBe("ffff");
-    expect(() => encodeMessage({ type: 1, id: 0x13, seq: 0, data: new Uint8Array(0x10000) }, 255)).toThrow(
-      "a message carries at most 65535 bytes",
-    );
-  });
-
-  it("frames too small for any data refuse data but still carry an empty message", () => {
-    // Compact, first fragment: 7 bytes of header and 2 of data header leave nothing in 9 bytes.
-    expect(() => encodeMessage({ type: 1, id: 2, seq: 0, data: Uint8Array.of(1) }, 9)).toThrow(
-      "frames of 9 bytes carry no data",
-    );
-    expect(hexOf(encodeMessage({ type: 1, id: 2, seq: 0 }, 9))).toEqual(["50000080000002" + "0002"]);
-    expect(hexOf(encodeMessage({ type: 1, id: 2, seq: 0 }, 4))).toEqual(["50000080000002" + "0002"]);
-    // 10 bytes: one data byte in the first frame, three in each further one.
-    expect(hexOf(encodeMessage({ type: 1, id: 2, seq: 0, data: Uint8Array.of(1, 2, 3, 4) }, 10))).toEqual([
-      "52000000040003" + "010201",
-      "5201018005" + "03020203" + "04",
+  it("a command in 20-byte frames: an empty data fragment 0 announcing 4 bytes, then the command as fragment 1", () => {
+    expect(commandFrames(BlsyncCommand.ConnectWifi, 0xff).map(toHex)).toEqual([
+      `12ff000004000b${ENC0}0000`,
+      "0200018006000300000000",
     ]);
+    const asm = new BlsyncAssembler();
+    const [a, b] = commandFrames(BlsyncCommand.ConnectWifi, 1);
+    expect(asm.push(a)).toBeNull();
+    expect(() => asm.push(b)).toThrow(/another message/); // answers never mix types: the phone's reader refuses it
+    const receiver = new BlsyncReceiver();
+    expect(receiver.receive(a)).toEqual({ kind: "fragment", seq: 1, answer: true });
+    expect(receiver.receive(b)).toMatchObject({ kind: "message", seq: 2, type: 0, id: 3, data: new Uint8Array(4) });
+  });
+
+  it("data: 2 bytes in fragment 0 and 12 in each further one of 20 bytes; all of MTU 64 in one", () => {
+    const frames = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(2 + 12 + 1), 0);
+    expect(frames.map((f) => decodeFrame(f).data.length)).toEqual([2, 12, 1]);
+    expect(frames.map((f) => f[0])).toEqual([0x12, 0x12, 0x12]);
+    expect(frames.map((f) => decodeFrame(f).last)).toEqual([false, false, true]);
+    expect(dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(15), 0, 64)).toHaveLength(1);
+    expect(toHex(dataFrames(BlsyncData.StaWifiPassword, new Uint8Array(0), 9)[0])).toBe(`1009008000000b${ENC0}0003`);
+    expect(() => encodeMessage({ type: 1, id: 2, seq: 0, data: new Uint8Array(256) })).toThrow(RangeError);
+    expect(encodeMessage({ type: 1, id: 2, seq: 0, data: new Uint8Array(255) }, 244)).toHaveLength(2);
+    expect(() => encodeMessage({ type: 0, id: 1, seq: 0, data: new Uint8Array(5) })).toThrow(RangeError);
+    expect(() => encodeMessage({ type: 1, id: 2, seq: 0 }, 17)).toThrow(RangeError);
+    expect(() => answerFrames(0, 0, undefined, 17)).toThrow(RangeError);
+  });
+
+  it("an answer: ack bit, the result as id, fragmented from the first frame when it does not fit", () => {
+    expect(toHex(answerFrames(0x30, 0xfe)[0])).toBe(`1830008000000b${ENC0}00fe`);
+    const long = answerFrames(0xff, 0, new Uint8Array(3));
+    expect(long.map((f) => [f[0], f[1], toHex(f.subarray(2, 4))])).toEqual([
+      [0x1a, 0xff, "0000"],
+      [0x1a, 0x00, "0180"],
+    ]);
+    expect(decodeFrame(long[0])).toMatchObject({ ack: true, fragmented: true, end: false, totalLength: 3 });
+  });
+
+  it("the discard frame: a data fragment 1 whose length byte says 5 with nothing after it", () => {
+    expect(toHex(discardFrame(0x109))).toBe("120901000200" + "05");
+    expect(reasonOf(() => decodeFrame(discardFrame(1)))).toBe("data length byte mismatch");
+  });
+
+  it("reads the retry and ack bits of ctrl; a frame not marked fragmented ends its message", () => {
+    const f = decodeFrame(fromHex(`1907000000000b${ENC0}0000`));
+    expect(f).toMatchObject({ retry: true, ack: true, fragmented: false, last: false, end: true });
   });
 });
-
-function hexOf(frames: Uint8Array[]): string[] {
-  return frames.map(toHex);
-}
 
 describe("blsync frames refused, and why", () => {
   it("names the broken rule", () => {
-    expect(() => decodeFrame(new Uint8Array(4))).toThrow("blsync frame: shorter than a header");
-    // Five bytes make a header, not a frame: a later data fragment without payload.
-    expect(reasonOf(() => decodeFrame(fromHex("5000010000")))).toBe("data length byte mismatch");
-    expect(reasonOf(() => decodeFrame(fromHex("500000800000")))).toBe("first fragment shorter than its header");
-    expect(reasonOf(() => decodeFrame(fromHex("50000080000000")))).toBe("data length byte mismatch");
-    expect(reasonOf(() => decodeFrame(fromHex("80000080000000")))).toBe("unsupported version 2");
-    expect(reasonOf(() => decodeFrame(fromHex("60000080000000")))).toBe("unknown frame type 2");
-    expect(reasonOf(() => decodeFrame(fromHex("50000080000003" + "0002")))).toBe("length byte 3 but 2 follow");
-    expect(reasonOf(() => decodeFrame(fromHex("40000080040004" + "0c000000")))).toBe(
+    expect(reasonOf(() => decodeFrame(new Uint8Array(4)))).toBe("shorter than a header");
+    expect(reasonOf(() => decodeFrame(fromHex("1000000000")))).toBe("first fragment shorter than its header");
+    expect(reasonOf(() => decodeFrame(fromHex(`10000080000000${ENC0}`)))).toMatch(/length byte 0 but 9 follow/);
+    expect(reasonOf(() => decodeFrame(fromHex("1000010000")))).toBe("shorter than its encryption header");
+    expect(reasonOf(() => decodeFrame(fromHex(`0000008004000d${ENC0}0c010203`)))).toBe(
       "a command payload must be 5 bytes",
     );
-    expect(reasonOf(() => decodeFrame(fromHex("50000080000002" + "0102")))).toBe("data length byte mismatch");
-  });
-
-  it("version 0 needs its 9-byte encryption header on fragment 0 and 1 byte after", () => {
-    expect(reasonOf(() => decodeFrame(fromHex("10000080000008" + "00".repeat(8))))).toBe(
-      "shorter than its encryption header",
-    );
-    // Exactly the header and nothing of the data layer.
-    expect(reasonOf(() => decodeFrame(fromHex("10000080000009" + "00".repeat(9))))).toBe("data length byte mismatch");
-    expect(reasonOf(() => decodeFrame(fromHex("1200018000")))).toBe("shorter than its encryption header");
-    expect(decodeFrame(fromHex("12000180" + "03" + "00" + "0002"))).toMatchObject({ index: 1, id: 2, last: true });
+    expect(reasonOf(() => decodeFrame(fromHex(`2000008000000b${ENC0}0000`)))).toBe("unknown frame type 2");
+    expect(reasonOf(() => decodeFrame(fromHex(`1000008000000a${ENC0}00`)))).toBe("data length byte mismatch");
+    expect(new BlsyncFrameError("x")).toMatchObject({ name: "BlsyncFrameError", message: "blsync frame: x" });
   });
 });
 
-describe("blsync reassembly refuses what does not add up", () => {
-  const message = () => dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(30).fill(0x61), 0);
-
-  it("a malformed frame discards the partial message", () => {
-    const [a, b] = message();
+describe("blsync answers reassembled", () => {
+  const frames = answerFrames(0, 0, new Uint8Array(40));
+  it("refuses a fragment out of order and discards the partial answer", () => {
     const asm = new BlsyncAssembler();
-    asm.push(a);
-    expect(() => asm.push(new Uint8Array(2))).toThrow(BlsyncFrameError);
-    expect(reasonOf(() => asm.push(b))).toBe("fragment 1 out of order");
-  });
-
-  it("reset() discards the partial message", () => {
-    const [a, b] = message();
-    const asm = new BlsyncAssembler();
-    asm.push(a);
+    asm.push(frames[0]);
+    expect(() => asm.push(frames[2])).toThrow(/fragment 2 out of order/);
+    expect(() => asm.push(frames[1])).toThrow(/out of order/);
+    expect(() => asm.push(fromHex("00"))).toThrow(BlsyncFrameError);
+    asm.push(frames[0]);
     asm.reset();
-    expect(reasonOf(() => asm.push(b))).toBe("fragment 1 out of order");
+    expect(() => asm.push(frames[1])).toThrow(/out of order/);
   });
 
-  it("a fragment of an answer, or of a command, does not continue a request's data", () => {
-    const [a] = message();
-    const answer = answerFrames(0, BlsyncData.StaWifiSsid, new Uint8Array(30));
+  it("refuses a fragment of another answer, more than announced, and an early end", () => {
     const asm = new BlsyncAssembler();
-    asm.push(a);
-    expect(reasonOf(() => asm.push(answer[1]))).toBe("fragment of another message");
-    // The refused fragment discarded the partial message: its own fragment 1 no longer continues it.
-    expect(reasonOf(() => asm.push(message()[1]))).toBe("fragment 1 out of order");
-    asm.push(a);
-    // A command-type fragment 1 with the same id (0x02) and a 4-byte argument.
-    expect(reasonOf(() => asm.push(fromHex("4001" + "0180" + "05" + "02" + "00000000")))).toBe(
-      "fragment of another message",
-    );
+    asm.push(frames[0]);
+    expect(() => asm.push(answerFrames(0, 2, new Uint8Array(40))[1])).toThrow(/another message/);
+    const short = Uint8Array.from(frames[0]);
+    short[4] = 1; // announces 1 byte, carries 2
+    expect(() => new BlsyncAssembler().push(short)).toThrow(/more than the announced 1/);
+    const early = Uint8Array.from(answerFrames(0, 0, new Uint8Array(2))[0]);
+    early[4] = 3;
+    expect(() => new BlsyncAssembler().push(early)).toThrow(/ended after 2 of 3/);
   });
 
-  /** Fragment 1 of a data message with id 2 carrying the one byte 0x65, marked last. */
-  const secondOfId2 = fromHex("52" + "01" + "0180" + "03" + "01" + "02" + "65");
-
-  it("a first fragment carrying more than it announces is refused, and discarded", () => {
+  it("a whole answer leaves nothing behind", () => {
     const asm = new BlsyncAssembler();
-    // Total 3, but 4 data bytes.
-    expect(reasonOf(() => asm.push(fromHex("50000080" + "0300" + "06" + "0402" + "61626364")))).toBe(
-      "more than the announced 3 bytes",
-    );
-    expect(reasonOf(() => asm.push(secondOfId2))).toBe("fragment 1 out of order");
+    let m = null;
+    for (const f of frames) m = asm.push(f);
+    expect(m).toMatchObject({ frames: frames.length, seq: 0, id: 0, ack: true });
+    expect(() => asm.push(frames[1])).toThrow(/out of order/);
+  });
+});
+
+describe("the module's receiver, step by step as transfer.c", () => {
+  it("refuses short frames and bad length bytes without dropping what it holds", () => {
+    const r = new BlsyncReceiver();
+    const [a, b] = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(4), 3);
+    expect(r.receive(a).kind).toBe("fragment");
+    expect(r.receive(new Uint8Array(4))).toEqual({ kind: "refused", seq: 0, answer: true, dropped: false });
+    expect(r.receive(fromHex("1000000000"))).toMatchObject({ kind: "refused", dropped: false });
+    expect(r.receive(fromHex(`10000080000003${ENC0}0000`))).toMatchObject({ kind: "refused", dropped: false });
+    expect(r.receive(fromHex("1209010005"))).toMatchObject({ kind: "refused", dropped: false });
+    expect(r.receive(b)).toMatchObject({ kind: "message", data: new Uint8Array(4) });
   });
 
-  it("a message ending short of its announced total is refused, and discarded", () => {
-    const asm = new BlsyncAssembler();
-    // Total 6, 5 data bytes, not fragmented: it ends here.
-    expect(reasonOf(() => asm.push(fromHex("50000080" + "0600" + "07" + "0502" + "6162636465")))).toBe(
-      "ended after 5 of 6 bytes",
-    );
-    expect(reasonOf(() => asm.push(secondOfId2))).toBe("fragment 1 out of order");
+  it("drops the held message on a bad payload, a bad command length, or a short total", () => {
+    const r = new BlsyncReceiver();
+    const [a] = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(4), 3);
+    r.receive(a);
+    expect(r.receive(discardFrame(4))).toEqual({ kind: "refused", seq: 4, answer: true, dropped: true });
+    expect(r.receive(fromHex(`0000008004000d${ENC0}0c010203`))).toMatchObject({ kind: "refused", dropped: true });
+    expect(r.receive(fromHex(`1000008005000b${ENC0}0002`).subarray(1))).toMatchObject({ kind: "refused" });
+    const short = Uint8Array.from(dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(1), 0)[0]);
+    short[4] = 2;
+    expect(r.receive(short)).toMatchObject({ kind: "refused", dropped: true });
+    expect(r.receive(a).kind).toBe("fragment");
   });
 
-  it("a whole message leaves nothing behind, and a new fragment 0 starts afresh", () => {
-    const asm = new BlsyncAssembler();
-    expect(asm.push(fromHex("50000080" + "0100" + "03" + "0102" + "61"))).toMatchObject({ id: 2, frames: 1 });
-    expect(reasonOf(() => asm.push(secondOfId2))).toBe("fragment 1 out of order");
-    // A message cut off after its first fragment, then another message from its fragment 0.
-    asm.push(message()[0]);
-    const fresh = asm.push(fromHex("50070080" + "0200" + "04" + "0202" + "7a7a"));
-    expect(fresh).toMatchObject({ id: 2, seq: 7, frames: 1, data: fromHex("7a7a") });
-  });
-
-  it("a frame error names itself", () => {
-    const err = new BlsyncFrameError("shorter than a header");
-    expect(err.name).toBe("BlsyncFrameError");
-    expect(err.message).toBe("blsync frame: shorter than a header");
-    expect(err).toBeInstanceOf(Error);
-  });
-
-  it("version 0 leaves the 1-byte encryption header of later fragments zero, whatever the total", () => {
-    // 300 bytes: the total (0x012c) is written on fragment 0 only.
-    const frames = dataFrames(BlsyncData.CustomData, new Uint8Array(300).fill(0x11), 0, BlsyncVersion.Sdk);
-    expect(toHex(frames[0].subarray(4, 6))).toBe("2c01");
-    for (const f of frames.slice(1)) expect(toHex(f.subarray(4, 6))).toMatch(/^..00$/);
-  });
-
-  it("a reassembled message keeps the retry flag and version of its first frame", () => {
-    const frames = encodeMessage({ type: 1, id: 3, seq: 9, retry: true, data: new Uint8Array(20).fill(1) });
-    const asm = new BlsyncAssembler();
-    expect(asm.push(frames[0])).toBeNull();
-    expect(asm.push(frames[1])).toMatchObject({ retry: true, version: 1, seq: 9, frames: 2, ack: false, type: 1 });
+  it("crashes on a copy through NULL or past the buffer; frames with the ack bit get no answer", () => {
+    const r = new BlsyncReceiver();
+    const [a, b, c] = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(20), 0);
+    expect(r.receive(b)).toEqual({ kind: "crash", seq: 1, reason: "null-write" });
+    r.receive(a);
+    r.receive(b);
+    expect(r.receive(b)).toEqual({ kind: "crash", seq: 1, reason: "overflow" });
+    expect(r.receive(c)).toMatchObject({ kind: "crash", reason: "null-write" });
+    expect(r.receive(answerFrames(5, 0)[0])).toMatchObject({
+      kind: "message",
+      answer: false,
+      seq: 5,
+      data: new Uint8Array(0),
+    });
+    r.receive(a);
+    r.clear();
+    expect(r.receive(b).kind).toBe("crash");
   });
 });

@@ -1,184 +1,153 @@
 import { describe, expect, it } from "vitest";
+import vectors from "../vectors/blsync-stock.json" with { type: "json" };
 import {
   answerFrames,
   BLSYNC_MAX_FRAME,
   BlsyncAssembler,
-  BlsyncCommand,
   BlsyncData,
-  BlsyncFrameError,
   BlsyncFrameType,
+  BlsyncReceiver,
   BlsyncResult,
-  BlsyncVersion,
   commandFrames,
   dataFrames,
   decodeFrame,
-  encodeMessage,
+  discardFrame,
 } from "./blsync.ts";
-import { fromHex, fromUtf8, toHex, utf8 } from "./bytes.ts";
+import { fromHex, toHex, utf8 } from "./bytes.ts";
+import {
+  decodeSdkWifiState,
+  decodeStatusExtension,
+  encodeSdkWifiState,
+  setupTicketData,
+  statusExtensionRequest,
+} from "./setup.ts";
 
 /**
- * Known-good frames from Bouffalo Lab's own code: bl_iot_sdk components/stage/blsync_ble/src/transfer.c,
- * encrypt_layer.c and payload.c compiled unchanged on the host (FreeRTOS and logging stubbed), MTU 20 (the default
- * ATT MTU less 3). `accepted` are request frames the SDK's pro_trans_read took, with the event it raised; `replies`
- * are the frames its __protocol_send wrote back (ack bit, data type, result code as id).
+ * The app's encoder and decoder and the module-side receiver against vectors/blsync-stock.json: what Bouffalo Lab's
+ * blsync_ble layers (transfer.c, encrypt_layer.c, payload.c compiled on a host; vectors/README.md) parsed from each
+ * frame and the frames they answered.
  */
-const SDK = {
-  ssid: {
-    accepted: ["1200000008000d00000000000000000002024171", "12010180090006027561486f6d65"],
-    event: { type: BlsyncFrameType.Data, id: BlsyncData.StaWifiSsid, data: "AquaHome" },
-    replies: ["1800008000000b0000000000000000000000", "1801008000000b0000000000000000000000"],
-  },
-  password: {
-    accepted: ["120a00000b000d0000000000000000000203736f", "120b01800c000903667477617465723234"],
-    event: { type: BlsyncFrameType.Data, id: BlsyncData.StaWifiPassword, data: "softwater24" },
-  },
-  connect: { accepted: "0014008004000e0000000000000000000300000000", reply: "1814008000000b0000000000000000000000" },
-  stateGet: {
-    accepted: "0015008004000e0000000000000000000d00000000",
-    json: '{"state":4,"ip":"192.168.1.57"}',
-    replies: [
-      "1a1500001f000d00000000000000000002007b22",
-      "1a1601000f000c007374617465223a342c226970",
-      "1a1702000f000c00223a223139322e3136382e31",
-      "1a180380080005002e3537227d",
-    ],
-  },
-  version: {
-    accepted: "0016008004000e0000000000000000000700000000",
-    replies: ["1a16000007000d00000000000000000002007631", "1a170180080005002e312e3000"],
-  },
-  /** A data frame whose inner length byte (5) does not match: the SDK answers −PRO_ERROR as the byte 0xfe. */
-  malformed: { frame: "1230008009000d00000000000000000005024171", reply: "1830008000000b00000000000000000000fe" },
-};
 
 const hex = (frames: Uint8Array[]) => frames.map(toHex);
 
-describe("blsync frames: the SDK's own bytes (version 0)", () => {
-  it("encodes requests exactly as the SDK's parser accepted them", () => {
-    expect(hex(dataFrames(BlsyncData.StaWifiSsid, utf8("AquaHome"), 0, BlsyncVersion.Sdk))).toEqual(SDK.ssid.accepted);
-    expect(hex(dataFrames(BlsyncData.StaWifiPassword, utf8("softwater24"), 10, BlsyncVersion.Sdk))).toEqual(
-      SDK.password.accepted,
-    );
-    // A version-0 command is 21 bytes: it only goes out with a larger MTU (the SDK exchanges one after connecting).
-    const sdkCommand = (id: number, seq: number) => encodeMessage({ type: 0, id, seq, version: BlsyncVersion.Sdk }, 23);
-    expect(hex(sdkCommand(BlsyncCommand.ConnectWifi, 20))).toEqual([SDK.connect.accepted]);
-    expect(hex(sdkCommand(BlsyncCommand.WifiStateGet, 21))).toEqual([SDK.stateGet.accepted]);
-    expect(hex(sdkCommand(BlsyncCommand.GetVersion, 22))).toEqual([SDK.version.accepted]);
+/** Reads a whole answer from its frames. */
+function answerOf(frames: string[]) {
+  const asm = new BlsyncAssembler();
+  let message = null;
+  for (const f of frames) message = asm.push(fromHex(f));
+  if (!message) throw new Error("answer never ended");
+  return message;
+}
+
+describe("blsync against the SDK's own code (vectors/blsync-stock.json)", () => {
+  it("encodes SSIDs and passwords (ASCII, UTF-8, 32-byte SSID, 64-byte and empty passwords) as the SDK parsed them", () => {
+    expect(vectors.data.map((d) => d.bytes)).toEqual(expect.arrayContaining([32, 64, 0]));
+    vectors.data.forEach((d, i) => {
+      expect(hex(dataFrames(d.id as BlsyncData, utf8(d.text), (i * 8) & 0xff)), d.name).toEqual(d.frames);
+      for (const f of d.frames) expect(fromHex(f).length).toBeLessThanOrEqual(BLSYNC_MAX_FRAME);
+      expect(d.crash).toBeNull();
+      // Every frame taken (0), the event raised by the last with the whole text.
+      expect(d.results.map((r) => r.ret)).toEqual(d.frames.map(() => 0));
+      expect(d.results.at(-1)?.events).toEqual([{ type: 1, id: d.id, data: toHex(utf8(d.text)) }]);
+    });
   });
 
-  it("a version-0 command takes 21 bytes: more than one 20-byte write, hence the compact version", () => {
-    expect(fromHex(SDK.connect.accepted).length).toBe(21);
-    expect(() => commandFrames(BlsyncCommand.ConnectWifi, 0, BlsyncVersion.Sdk)).toThrow(RangeError);
-    expect(commandFrames(BlsyncCommand.ConnectWifi, 0)[0].length).toBeLessThanOrEqual(BLSYNC_MAX_FRAME);
-  });
-
-  it("reassembles the requests into the events the SDK raised", () => {
-    for (const c of [SDK.ssid, SDK.password]) {
-      const asm = new BlsyncAssembler();
-      const [a, b] = c.accepted.map(fromHex);
-      expect(asm.push(a)).toBeNull();
-      const m = asm.push(b);
-      expect(m).toMatchObject({ type: c.event.type, id: c.event.id, ack: false, version: 0, frames: 2 });
-      expect(fromUtf8(m?.data ?? new Uint8Array())).toBe(c.event.data);
-    }
-    const cmd = new BlsyncAssembler().push(fromHex(SDK.stateGet.accepted));
-    expect(cmd).toMatchObject({ type: BlsyncFrameType.Command, id: BlsyncCommand.WifiStateGet, seq: 0x15 });
-    expect(toHex(cmd?.data ?? new Uint8Array())).toBe("00000000");
-  });
-
-  it("writes answers byte for byte as the SDK's __protocol_send", () => {
-    expect(hex(answerFrames(0, BlsyncResult.Ok, undefined, BlsyncVersion.Sdk))).toEqual([SDK.ssid.replies[0]]);
-    expect(hex(answerFrames(0x14, BlsyncResult.Ok, undefined, BlsyncVersion.Sdk))).toEqual([SDK.connect.reply]);
-    expect(hex(answerFrames(0x15, BlsyncResult.Ok, utf8(SDK.stateGet.json), BlsyncVersion.Sdk))).toEqual(
-      SDK.stateGet.replies,
-    );
-    // sizeof("v1.1.0") in C: the string and its NUL.
-    expect(hex(answerFrames(0x16, BlsyncResult.Ok, utf8("v1.1.0\0"), BlsyncVersion.Sdk))).toEqual(SDK.version.replies);
-    expect(hex(answerFrames(0x30, BlsyncResult.FrameError, undefined, BlsyncVersion.Sdk))).toEqual([
-      SDK.malformed.reply,
-    ]);
-  });
-
-  it("reads the SDK's answers, fragmented ones included", () => {
-    const asm = new BlsyncAssembler();
-    const frames = SDK.stateGet.replies.map(fromHex);
-    for (const f of frames.slice(0, -1)) expect(asm.push(f)).toBeNull();
-    const m = asm.push(frames[frames.length - 1]);
-    expect(m).toMatchObject({ ack: true, id: BlsyncResult.Ok, seq: 0x15, frames: 4 });
-    expect(fromUtf8(m?.data ?? new Uint8Array())).toBe(SDK.stateGet.json);
-    expect(decodeFrame(fromHex(SDK.malformed.reply))).toMatchObject({ ack: true, id: 0xfe, end: true });
-  });
-
-  it("refuses the frame the SDK refused", () => {
-    expect(() => new BlsyncAssembler().push(fromHex(SDK.malformed.frame))).toThrow(BlsyncFrameError);
-  });
-});
-
-describe("blsync frames: compact version 1 (what the app and the module use)", () => {
-  it("fits every command in one frame of at most 20 bytes and reads it back", () => {
-    for (const command of Object.values(BlsyncCommand)) {
-      const frames = commandFrames(command, 200);
-      expect(frames).toHaveLength(1);
-      expect(frames[0].length).toBe(12);
-      const f = decodeFrame(frames[0]);
-      expect(f).toMatchObject({ version: 1, type: 0, id: command, seq: 200, end: true, ack: false, totalLength: 4 });
+  it("sends commands in two frames of ≤ 20 bytes, or one of 21 when the MTU allows, as the SDK took them", () => {
+    for (const c of vectors.commands) {
+      const i = [7, 3, 13, 12].indexOf(c.id);
+      expect(hex(commandFrames(c.id as 7, 0x40 + i * 2, c.maxFrame)), c.name).toEqual(c.frames);
+      expect(c.frames).toHaveLength(c.maxFrame < 21 ? 2 : 1);
+      expect(c.crash).toBeNull();
+      expect(c.results.at(-1)?.events).toEqual([{ type: 0, id: c.id, data: "00000000" }]);
     }
   });
 
-  it("fragments data of every length 0–300 into frames ≤ 20 bytes and reassembles it", () => {
-    for (let n = 0; n <= 300; n++) {
-      const data = Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff);
-      const frames = dataFrames(BlsyncData.StaWifiPassword, data, 250);
-      const asm = new BlsyncAssembler();
-      let message = null;
-      frames.forEach((frame, i) => {
-        expect(frame.length).toBeLessThanOrEqual(BLSYNC_MAX_FRAME);
-        const f = decodeFrame(frame);
-        expect(f.index).toBe(i);
-        expect(f.seq).toBe((250 + i) & 0xff);
-        expect(f.last).toBe(i === frames.length - 1);
-        expect(f.fragmented).toBe(frames.length > 1);
-        message = asm.push(frame);
-        if (i < frames.length - 1) expect(message).toBeNull();
+  it("the module-side receiver parses every vector frame into the SDK's events", () => {
+    for (const d of [...vectors.data, ...vectors.commands]) {
+      const receiver = new BlsyncReceiver();
+      const got = d.frames.map((f) => receiver.receive(fromHex(f)));
+      d.results.forEach((r, i) => {
+        const g = got[i];
+        expect(g.kind, d.name).toBe(r.events.length > 0 ? "message" : "fragment");
+        if (g.kind === "message") {
+          expect({ type: g.type, id: g.id, data: toHex(g.data) }).toEqual(r.events[0]);
+        }
       });
-      expect(message).toMatchObject({ id: BlsyncData.StaWifiPassword, seq: 250, frames: frames.length });
-      expect(toHex((message as unknown as { data: Uint8Array }).data)).toBe(toHex(data));
     }
   });
 
-  it("uses 11 data bytes in the first frame and 13 in each further one", () => {
-    const frames = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(11 + 13 + 1), 0);
-    expect(frames.map((f) => decodeFrame(f).data.length)).toEqual([11, 13, 1]);
+  it("writes answers byte for byte as the SDK's __protocol_send, and reads them back", () => {
+    for (const c of vectors.commands) {
+      const r = c.results.at(-1);
+      const seq = fromHex(c.frames.at(-1) as string)[1];
+      if (c.id === 7) {
+        expect(hex(answerFrames(seq, BlsyncResult.Ok, utf8("v1.1.0\0")))).toEqual(r?.answers);
+      } else if (c.id !== 13) {
+        expect(hex(answerFrames(seq, BlsyncResult.Ok))).toEqual(r?.answers);
+      }
+    }
+    for (const a of vectors.stateAnswers) {
+      const json = encodeSdkWifiState({ ...a.state, ssid: a.state.ssid });
+      expect(hex(answerFrames(7, BlsyncResult.Ok, json, a.mtu)), `${a.mtu} ${a.state.ssid}`).toEqual(a.answers);
+      const message = answerOf(a.answers);
+      expect(message).toMatchObject({ ack: true, id: BlsyncResult.Ok, seq: 7, type: BlsyncFrameType.Data });
+      expect(decodeSdkWifiState(message.data)).toEqual(a.state);
+    }
   });
 
-  it("marks answers with the ack bit and the result code as id", () => {
-    const [frame] = answerFrames(9, BlsyncResult.NotReady, utf8("x"));
-    expect(decodeFrame(frame)).toMatchObject({ ack: true, id: 1, seq: 9, type: BlsyncFrameType.Data });
-    expect(decodeFrame(encodeMessage({ type: 1, id: 2, seq: 3, retry: true })[0]).retry).toBe(true);
+  it("drops an answer of 256 bytes or more, as the SDK does", () => {
+    for (const a of vectors.answerLimit) {
+      expect(hex(answerFrames(9, BlsyncResult.Ok, new Uint8Array(a.length).fill(0x78), 244))).toEqual(a.answers);
+      expect(answerOf(a.answers).data.length).toBe(a.length <= 255 ? a.length : 0);
+    }
   });
 
-  it("refuses a fragment out of order, a message of another id, a short or long total, and bad layouts", () => {
-    const frames = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(40), 0);
-    const asm = new BlsyncAssembler();
-    asm.push(frames[0]);
-    expect(() => asm.push(frames[2])).toThrow(/out of order/);
-    expect(() => asm.push(frames[1])).toThrow(/out of order/); // the partial message was discarded
-    asm.push(frames[0]);
-    const other = dataFrames(BlsyncData.StaWifiPassword, new Uint8Array(40), 1);
-    expect(() => asm.push(other[1])).toThrow(/another message/);
-    // A first fragment that announces more than the message delivers.
-    const lying = Uint8Array.from(frames[frames.length - 1]);
-    const single = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(5), 0)[0];
-    single[4] = 6;
-    expect(() => new BlsyncAssembler().push(single)).toThrow(/ended after 5 of 6/);
-    expect(() => new BlsyncAssembler().push(lying)).toThrow(/out of order/);
-    expect(() => decodeFrame(new Uint8Array(3))).toThrow(BlsyncFrameError);
-    const badVersion = Uint8Array.from(commandFrames(BlsyncCommand.ProvStop, 0)[0]);
-    badVersion[0] |= 0x80;
-    expect(() => decodeFrame(badVersion)).toThrow(/version/);
-    const badLength = Uint8Array.from(commandFrames(BlsyncCommand.ProvStop, 0)[0]);
-    badLength[6] = 9;
-    expect(() => decodeFrame(badLength)).toThrow(/length byte/);
-    expect(() => encodeMessage({ type: 0, id: 1, seq: 0, data: new Uint8Array(5) })).toThrow(RangeError);
+  it("answers 0xfe to frames it cannot parse, the app's old compact frame among them", () => {
+    for (const c of vectors.refused) {
+      expect(c.crash).toBeNull();
+      const receiver = new BlsyncReceiver();
+      c.frames.forEach((f, i) => {
+        const got = receiver.receive(fromHex(f));
+        expect(got.kind, c.name).toBe("refused");
+        expect(hex(answerFrames(got.seq, BlsyncResult.FrameError))).toEqual(c.writes[i].answers);
+      });
+    }
+    expect(toHex(discardFrame(0x20))).toBe(vectors.refused[3].frames[0]);
+  });
+
+  it("crashes where the SDK crashed: a fragment sent again, a new message over a held one", () => {
+    for (const c of vectors.crashes) {
+      expect(c.crash, c.name).toMatch(/SEGV/);
+      const receiver = new BlsyncReceiver();
+      const got = c.frames.map((f) => receiver.receive(fromHex(f)));
+      expect(got.slice(0, c.writes.length).map((g) => g.kind)).not.toContain("crash");
+      expect(got[c.writes.length]).toMatchObject({ kind: "crash", reason: "null-write" });
+    }
+  });
+
+  it("recovers with the discard frame, then the whole message anew", () => {
+    const r = vectors.recovery;
+    expect(r.crash).toBeNull();
+    const receiver = new BlsyncReceiver();
+    const kinds = r.frames.map((f) => receiver.receive(fromHex(f)).kind);
+    expect(kinds).toEqual(["fragment", "refused", "fragment", "message"]);
+    expect(r.writes.map((w) => w.ret)).toEqual([0, -2, 0, 0]);
+    expect(r.writes.at(-1)?.events).toEqual([{ type: 1, id: 2, data: toHex(utf8("AquaHome")) }]);
+  });
+
+  it("carries the product's custom data through the stock layers: the ticket, the status extension", () => {
+    const [ticket, stock, product] = vectors.custom;
+    expect(hex(dataFrames(BlsyncData.CustomData, setupTicketData(vectors.ticket), 0x50))).toEqual(ticket.frames);
+    expect(hex(dataFrames(BlsyncData.CustomData, statusExtensionRequest(), 0x58))).toEqual(stock.frames);
+    expect(ticket.writes.at(-1)?.events[0]).toEqual({
+      type: 1,
+      id: 0x13,
+      data: toHex(setupTicketData(vectors.ticket)),
+    });
+    expect(answerOf(stock.writes[0].answers).id).toBe(BlsyncResult.Error);
+    const extension = answerOf(product.writes[0].answers);
+    expect(extension.id).toBe(BlsyncResult.Ok);
+    expect(decodeStatusExtension(extension.data)).toEqual(JSON.parse(product.extension as string));
+    expect(decodeFrame(fromHex(product.writes[0].answers[0])).fragmented).toBe(true);
   });
 });

@@ -1,36 +1,47 @@
 /**
- * Bluetooth provisioning frames of the new WIFI-BL3372 module (docs/device-protocol.md §13), following
- * Bouffalo Lab's blsync_ble in bl_iot_sdk (components/stage/blsync_ble: transfer.c, encrypt_layer.c, payload.c;
- * service and characteristic UUIDs from components/network/ble/blestack/src/services/wifi_prov.h).
+ * Bluetooth provisioning of the new WIFI-BL3372 module (docs/device-protocol.md §13.2), byte for byte as Bouffalo
+ * Lab's blsync_ble writes and parses it (bl_iot_sdk components/stage/blsync_ble: inc/blsync_ble.h, inc/transfer.h,
+ * inc/payload.h, src/transfer.c, src/encrypt_layer.c, src/payload.c; vectors from those files compiled on a host in
+ * packages/provisioning/vectors/).
  *
- * A message (a command, a piece of data, or the module's answer) travels as one or more frames of at most
- * {@link BLSYNC_MAX_FRAME} bytes. Layers, outermost first:
- * - transfer: `ctrl` (bit 0 retry, bit 1 fragmented, bit 2 protected, bit 3 ack, bits 4–5 type: 0 command,
- *   1 data; bits 6–7 version), `seq`, `frag_ctrl` (LE16: bits 0–14 fragment index, bit 15 last fragment); the first
- *   fragment adds the message's total payload length (LE16); every fragment then has one length byte for the rest.
- * - encryption, version 0 only: `enc_ctrl`, and on the first fragment `ctr` (LE32) and `mac` (LE32). The SDK writes
- *   zeros there and encrypts nothing. Version 1 ("compact", our use of the SDK's reserved PRO_VERSION01) leaves the
- *   layer out, so that a command fits one 20-byte ATT write (in version 0 it takes 21 bytes).
- * - payload: a command is its id and a 4-byte argument, in one fragment; data carries, in every fragment, a length
- *   byte, the data id and the bytes. An answer is data with the ack bit, whose id is the result code.
+ * A message (a command, a piece of data, or the module's answer) travels as one or more frames, each one GATT write
+ * (phone → module) or one value of the read characteristic (module → phone). Layers, outermost first:
+ * - transfer (transfer.c): `ctrl` (bit 0 retry, bit 1 fragmented, bit 2 protected, bit 3 ack, bits 4–5 type: 0
+ *   command, 1 data; bits 6–7 version, never read by the SDK and always written 0), `seq`, `frag_ctrl` (LE16: bits
+ *   0–14 fragment index, bit 15 last fragment); fragment 0 adds the message's total payload length (LE16); every
+ *   fragment then has one length byte for the rest.
+ * - encryption (encrypt_layer.c): `enc_ctrl`, and on fragment 0 also `ctr` (LE32) and `mac` (LE32): always present,
+ *   always written as zeros, never checked.
+ * - payload (payload.c): a command fragment is its id and a 4-byte argument; a data fragment is a length byte, the
+ *   data id and the bytes. An answer is data with the ack bit whose id is the result code.
  *
- * Every fragment uses the next `seq` (mod 256); an answer starts at the `seq` of the request frame it answers.
+ * The module's answer to a request frame starts at that frame's `seq`; every further fragment takes the next one.
  */
 
 import { readLe16, writeLe16 } from "./bytes.ts";
 
-/** The provisioning GATT service the module advertises in setup mode (wifi_prov.h BT_UUID_WIFI_PROV). */
-export const BLSYNC_SERVICE_UUID = "07af8aa0-9f1f-11ea-b294-02fcdc4e7412";
-/** The characteristic the app writes requests to (write, write without response). */
-export const BLSYNC_WRITE_UUID = "07af8aa1-9f1f-11ea-b294-02fcdc4e7412";
-/** The characteristic the app reads answers from (read; notify exists but the app polls). */
-export const BLSYNC_READ_UUID = "07af8aa2-9f1f-11ea-b294-02fcdc4e7412";
+/** The Bluetooth base UUID with a 16-bit UUID in it, as Web Bluetooth names 16-bit attributes. */
+function uuid16(value: number): string {
+  return `0000${value.toString(16).padStart(4, "0")}-0000-1000-8000-00805f9b34fb`;
+}
+
+/** The provisioning service (blsync_ble.h BT_UUID_WIFI_PROV, 16-bit 0xFFFF). */
+export const BLSYNC_SERVICE_UUID = uuid16(0xffff);
+/** The characteristic the phone writes requests to (BT_UUID_WIFIPROV_WRITE 0xFF01: write, write without response). */
+export const BLSYNC_WRITE_UUID = uuid16(0xff01);
+/** The characteristic the phone reads answers from (BT_UUID_WIFIPROV_READ 0xFF02: read, notify). */
+export const BLSYNC_READ_UUID = uuid16(0xff02);
 /** The Client Characteristic Configuration descriptor of the read characteristic (BT_GATT_CCC). */
-export const CCC_DESCRIPTOR_UUID = "00002902-0000-1000-8000-00805f9b34fb";
-/** The module's protocol version string, answered to {@link BlsyncCommand.GetVersion} (BLSYNC_BLE_VERSION). */
+export const CCC_DESCRIPTOR_UUID = uuid16(0x2902);
+/** The module's protocol version, answered to {@link BlsyncCommand.GetVersion} with its NUL (BLSYNC_BLE_VERSION). */
 export const BLSYNC_VERSION = "v1.1.0";
-/** Largest frame: the default ATT MTU (23) less the 3-byte ATT header. */
+/** Largest frame with the default ATT MTU (23) less the 3-byte ATT header: the phone's default write size. */
 export const BLSYNC_MAX_FRAME = 20;
+/**
+ * Largest answer the module sends: pro_trans_layer_ack_read refuses more than PRO_CONFIG_BUF_SIZE (256) bytes and
+ * __protocol_ack passes the length as a uint8_t, so 256 bytes arrive as an empty answer too.
+ */
+export const BLSYNC_MAX_ANSWER_BYTES = 255;
 /** Largest Wi-Fi name the module stores (struct wifi_conn ssid[32]), bytes of UTF-8. */
 export const BLSYNC_MAX_SSID_BYTES = 32;
 /** Largest Wi-Fi password the module stores (struct wifi_conn pask[64]), bytes of UTF-8. */
@@ -40,14 +51,9 @@ export const BLSYNC_MAX_PASSWORD_BYTES = 64;
 export const BlsyncFrameType = { Command: 0, Data: 1 } as const;
 export type BlsyncFrameType = (typeof BlsyncFrameType)[keyof typeof BlsyncFrameType];
 
-/** Frame layout versions: 0 as the SDK sends (with the encryption header), 1 compact (without). */
-export const BlsyncVersion = { Sdk: 0, Compact: 1 } as const;
-export type BlsyncVersion = (typeof BlsyncVersion)[keyof typeof BlsyncVersion];
-
 /**
- * Command ids (transfer.h cmd_id_t). The modelled module handles ConnectWifi, DisconnectWifi, GetVersion, ProvStop and
- * WifiStateGet; it answers every other id (WifiScan and WifiDataGet included: the app takes the network's name from
- * the phone, not from the module's scan) with result {@link BlsyncResult.Error}, as blsync_ble.c's default case does.
+ * Command ids (transfer.h cmd_id_t). blsync_ble.c's handler acts on ConnectWifi, DisconnectWifi, WifiScan,
+ * WifiDataGet, ProvStop, WifiStateGet and GetVersion and answers every other id with {@link BlsyncResult.Error}.
  */
 export const BlsyncCommand = {
   Ack: 0x00,
@@ -67,7 +73,10 @@ export const BlsyncCommand = {
 } as const;
 export type BlsyncCommand = (typeof BlsyncCommand)[keyof typeof BlsyncCommand];
 
-/** Data ids (transfer.h data_id_t); the module uses the station's BSSID, SSID and password. */
+/**
+ * Data ids (transfer.h data_id_t): the station's BSSID, SSID and password, and DATA_CUSTOM_DATA, which the transfer
+ * layer hands to the application's handler like any other data (the product's setup ticket and status extension).
+ */
 export const BlsyncData = {
   Ack: 0x00,
   StaWifiBssid: 0x01,
@@ -78,9 +87,9 @@ export const BlsyncData = {
 export type BlsyncData = (typeof BlsyncData)[keyof typeof BlsyncData];
 
 /**
- * Result codes carried as the id of an answer. The event handler answers 0, 1 or 2 (payload.h PRO_OK,
+ * Result codes carried as the id of an answer. The application's handler answers 0, 1 or 2 (payload.h PRO_OK,
  * PRO_NOT_READY, PRO_ERROR); the transfer layer answers a frame it could not take with the negative code as a byte
- * (−PRO_ERROR = 0xfe, −PRO_NO_MEM = 0xfd, −PRO_TIMEOUT = 0xfc).
+ * (−PRO_ERROR = 0xfe, −PRO_NO_MEM = 0xfd).
  */
 export const BlsyncResult = {
   Ok: 0,
@@ -88,18 +97,15 @@ export const BlsyncResult = {
   Error: 2,
   FrameError: 0xfe,
   NoMemory: 0xfd,
-  Timeout: 0xfc,
 } as const;
 export type BlsyncResult = (typeof BlsyncResult)[keyof typeof BlsyncResult];
 
 /** One decoded frame. `data` is the payload bytes of this fragment (a command's 4-byte argument). */
 export interface BlsyncFrame {
-  version: BlsyncVersion;
   type: BlsyncFrameType;
   ack: boolean;
   retry: boolean;
   fragmented: boolean;
-  protected: boolean;
   seq: number;
   /** Fragment index 0–32767. */
   index: number;
@@ -110,16 +116,14 @@ export interface BlsyncFrame {
   /** Command id, data id or (answers) result code. */
   id: number;
   data: Uint8Array;
-  /** Whether this fragment ends its message (not fragmented, or the last flag), as transfer.c decides. */
+  /** Whether this fragment ends its message (not fragmented, or the last flag), as transfer.c __pack_trans_end. */
   end: boolean;
 }
 
 /** A whole message, reassembled from its frames. */
 export interface BlsyncMessage {
-  version: BlsyncVersion;
   type: BlsyncFrameType;
   ack: boolean;
-  retry: boolean;
   /** The seq of its first frame. */
   seq: number;
   id: number;
@@ -131,18 +135,12 @@ export interface BlsyncMessage {
 /** What {@link encodeMessage} needs. */
 export interface BlsyncOutgoing {
   type: BlsyncFrameType;
-  /** Command id, data id, or the result code of an answer. */
+  /** Command id or data id. */
   id: number;
-  /** Data bytes; a command's argument (at most 4 bytes, zero-padded). */
+  /** Data bytes, at most 255 (the SDK's payload layer counts in a uint8_t); a command's argument, at most 4 bytes. */
   data?: Uint8Array;
   /** Seq of the first frame, 0–255. */
   seq: number;
-  /** Answer frames carry the ack bit. */
-  ack?: boolean;
-  /** A retransmission of frames already sent (same seq). */
-  retry?: boolean;
-  /** Default {@link BlsyncVersion.Compact}. */
-  version?: BlsyncVersion;
 }
 
 /** A frame or message that breaks the layout; `reason` names the broken rule. */
@@ -157,83 +155,145 @@ export class BlsyncFrameError extends Error {
 
 const CTRL_RETRY = 1 << 0;
 const CTRL_FRAG = 1 << 1;
-const CTRL_PROTECT = 1 << 2;
 const CTRL_ACK = 1 << 3;
 const FRAG_LAST = 0x8000;
+/** transfer header (ctrl, seq, frag_ctrl) + total length + length byte + encryption header + payload header. */
+const FIRST_OVERHEAD = 4 + 2 + 1 + 9;
+const LATER_OVERHEAD = 4 + 1 + 1;
+/** A version-0 command in one frame: 21 bytes. */
+const COMMAND_FRAME = FIRST_OVERHEAD + 5;
 
-function encryptionHeaderLength(version: BlsyncVersion, first: boolean): number {
-  if (version !== BlsyncVersion.Sdk) return 0;
-  return first ? 9 : 1;
+function frameOf(ctrl: number, seq: number, fragCtrl: number, total: number | null, payload: Uint8Array): Uint8Array {
+  const first = total !== null;
+  const head = first ? 7 : 5;
+  const enc = first ? 9 : 1;
+  const frame = new Uint8Array(head + enc + payload.length);
+  frame[0] = ctrl;
+  frame[1] = seq & 0xff;
+  writeLe16(frame, 2, fragCtrl);
+  if (first) writeLe16(frame, 4, total);
+  frame[head - 1] = enc + payload.length;
+  frame.set(payload, head + enc);
+  return frame;
+}
+
+function dataPayload(id: number, bytes: Uint8Array): Uint8Array {
+  const p = new Uint8Array(2 + bytes.length);
+  p[0] = bytes.length;
+  p[1] = id;
+  p.set(bytes, 2);
+  return p;
 }
 
 /**
- * The frames of one message, each at most `maxFrame` bytes (transfer.c __protocol_send, also for requests).
- * Commands go in one frame with their 4-byte argument; data is split so every fragment carries what fits.
- * @throws RangeError when a command argument exceeds 4 bytes, a command does not fit `maxFrame`, data is longer than
- *   65535 bytes, or a fragment could carry no data.
+ * The frames of one request message, each at most `maxFrame` bytes (the negotiated ATT MTU less 3; 20 by default),
+ * in the layout transfer.c, encrypt_layer.c and payload.c parse (the same as __protocol_send writes).
+ *
+ * Data is split so every fragment carries what fits; the fragmented bit is set on every frame of a message of more
+ * than one. A command is one 21-byte frame when `maxFrame` ≥ 21; below that it goes in two frames the SDK
+ * reassembles into the same command: fragment 0 of type data with an empty payload (announcing 4 bytes), then
+ * fragment 1 of type command with the id and its 4-byte argument (__pack_trans takes the frame type of each fragment
+ * and raises the event with the last one's type and id).
+ * @throws RangeError when a command argument exceeds 4 bytes, data exceeds 255 bytes, or `maxFrame` is under 18
+ *   (no data byte would fit a first fragment).
  */
 export function encodeMessage(message: BlsyncOutgoing, maxFrame = BLSYNC_MAX_FRAME): Uint8Array[] {
-  const version = message.version ?? BlsyncVersion.Compact;
+  if (maxFrame < FIRST_OVERHEAD + 2) throw new RangeError(`frames of ${maxFrame} bytes carry nothing`);
   const data = message.data ?? new Uint8Array(0);
-  const flags = (message.ack ? CTRL_ACK : 0) | (message.retry ? CTRL_RETRY : 0);
-  const ctrlBase = (version << 6) | (message.type << 4) | flags;
   if (message.type === BlsyncFrameType.Command) {
     if (data.length > 4) throw new RangeError("a command argument has at most 4 bytes");
-    const enc = encryptionHeaderLength(version, true);
-    const frame = new Uint8Array(4 + 2 + 1 + enc + 5);
-    if (frame.length > maxFrame) throw new RangeError(`a command needs ${frame.length} bytes, more than ${maxFrame}`);
-    frame[0] = ctrlBase;
-    frame[1] = message.seq & 0xff;
-    writeLe16(frame, 2, FRAG_LAST);
-    writeLe16(frame, 4, 4);
-    frame[6] = enc + 5;
-    frame[7 + enc] = message.id;
-    frame.set(data, 8 + enc);
-    return [frame];
+    const payload = new Uint8Array(5);
+    payload[0] = message.id;
+    payload.set(data, 1);
+    if (maxFrame >= COMMAND_FRAME) return [frameOf(0x00, message.seq, FRAG_LAST, 4, payload)];
+    const lead = frameOf(0x10 | CTRL_FRAG, message.seq, 0, 4, dataPayload(0, new Uint8Array(0)));
+    return [lead, frameOf(CTRL_FRAG, message.seq + 1, 1 | FRAG_LAST, null, payload)];
   }
-  if (data.length > 0xffff) throw new RangeError("a message carries at most 65535 bytes");
+  if (data.length > 0xff) throw new RangeError("a data message carries at most 255 bytes");
   const frames: Uint8Array[] = [];
   let sent = 0;
   for (let index = 0; ; index++) {
     const first = index === 0;
-    const head = 4 + (first ? 2 : 0) + 1;
-    const enc = encryptionHeaderLength(version, first);
-    const room = maxFrame - head - enc - 2;
-    if (room <= 0 && data.length > 0) throw new RangeError(`frames of ${maxFrame} bytes carry no data`);
-    const n = Math.min(Math.max(room, 0), data.length - sent);
+    const room = maxFrame - (first ? FIRST_OVERHEAD : LATER_OVERHEAD) - 2;
+    const n = Math.min(room, data.length - sent);
     const last = sent + n >= data.length;
-    const frame = new Uint8Array(head + enc + 2 + n);
-    frame[1] = (message.seq + index) & 0xff;
-    writeLe16(frame, 2, index | (last ? FRAG_LAST : 0));
-    if (first) writeLe16(frame, 4, data.length);
-    frame[head - 1] = enc + 2 + n;
-    frame[head + enc] = n;
-    frame[head + enc + 1] = message.id;
-    frame.set(data.subarray(sent, sent + n), head + enc + 2);
-    frames.push(frame);
+    const payload = dataPayload(message.id, data.subarray(sent, sent + n));
+    frames.push(
+      frameOf(0x10, message.seq + index, index | (last ? FRAG_LAST : 0), first ? data.length : null, payload),
+    );
     sent += n;
     if (last) break;
   }
-  const fragmented = frames.length > 1 ? CTRL_FRAG : 0;
-  for (const f of frames) f[0] = ctrlBase | fragmented;
+  if (frames.length > 1) for (const f of frames) f[0] |= CTRL_FRAG;
+  return frames;
+}
+
+/** The frames of a command request (4-byte zero argument), at most `maxFrame` bytes each. */
+export function commandFrames(command: BlsyncCommand, seq: number, maxFrame = BLSYNC_MAX_FRAME): Uint8Array[] {
+  return encodeMessage({ type: BlsyncFrameType.Command, id: command, seq }, maxFrame);
+}
+
+/** The frames of a data request (`id` e.g. {@link BlsyncData.StaWifiSsid}), at most `maxFrame` bytes each. */
+export function dataFrames(id: BlsyncData, data: Uint8Array, seq: number, maxFrame = BLSYNC_MAX_FRAME): Uint8Array[] {
+  return encodeMessage({ type: BlsyncFrameType.Data, id, data, seq }, maxFrame);
+}
+
+/**
+ * The frame that makes the SDK drop a message it holds half-received, sent before a message is started again: a
+ * data fragment 1 whose payload length byte (5) disagrees with its size. payload.c refuses it before copying
+ * anything, and transfer.c then frees the partial message (__clear_dev) and answers 0xfe. Without it a new fragment 0
+ * arriving while a message is held makes __pack_trans clear the announced length after reading it and copy through
+ * a NULL buffer (the module crashes); so does any fragment other than 0 sent again after its message ended.
+ */
+export function discardFrame(seq: number): Uint8Array {
+  return frameOf(0x10 | CTRL_FRAG, seq, 1, null, new Uint8Array([5]));
+}
+
+/**
+ * The frames of the module's answer to the request frame with `requestSeq` (transfer.c __protocol_send called by
+ * __protocol_ack): data type with the ack bit, `result` as the id, the data split to `mtu` bytes per frame (the
+ * fragmented bit from the first frame on when it does not fit one), seq counting up from `requestSeq`. Data longer
+ * than {@link BLSYNC_MAX_ANSWER_BYTES} is dropped, as the SDK drops it: the answer then carries no data.
+ * @throws RangeError when `mtu` is under 18.
+ */
+export function answerFrames(
+  requestSeq: number,
+  result: number,
+  data: Uint8Array = new Uint8Array(0),
+  mtu = BLSYNC_MAX_FRAME,
+): Uint8Array[] {
+  if (mtu < FIRST_OVERHEAD + 2) throw new RangeError(`frames of ${mtu} bytes carry nothing`);
+  const body = data.length > BLSYNC_MAX_ANSWER_BYTES ? new Uint8Array(0) : data;
+  const frames: Uint8Array[] = [];
+  let ctrl = 0x10 | CTRL_ACK;
+  let sent = 0;
+  for (let index = 0; ; index++) {
+    const first = index === 0;
+    const room = mtu - (first ? FIRST_OVERHEAD : LATER_OVERHEAD) - 2;
+    const n = Math.min(room, body.length - sent);
+    if (n < body.length) ctrl |= CTRL_FRAG;
+    const last = sent + n >= body.length;
+    const payload = dataPayload(result & 0xff, body.subarray(sent, sent + n));
+    frames.push(frameOf(ctrl, requestSeq + index, index | (last ? FRAG_LAST : 0), first ? body.length : null, payload));
+    sent += n;
+    if (last) break;
+  }
   return frames;
 }
 
 /**
- * Decodes one frame (transfer.c pro_trans_read, encrypt_layer.c, payload.c).
- * @throws BlsyncFrameError on a frame too short, an unknown version or type, a length byte that does not match, or a
- *   payload that breaks its layout (a command's payload must be 5 bytes; data's length byte must match).
+ * Decodes one frame as the SDK parses it (transfer.c pro_trans_read and __pack_trans, encrypt_layer.c
+ * __pack_encrypt_read, payload.c __payload_read); the version bits are ignored, as the SDK ignores them.
+ * @throws BlsyncFrameError on a frame too short, a length byte that does not match the frame, a payload shorter
+ *   than its encryption header, or a payload that breaks its layout (a command's must be 5 bytes; data's length
+ *   byte must match).
  */
 export function decodeFrame(bytes: Uint8Array): BlsyncFrame {
   if (bytes.length < 5) throw new BlsyncFrameError("shorter than a header");
   const ctrl = bytes[0];
-  const version = (ctrl >> 6) & 0x03;
-  const type = (ctrl >> 4) & 0x03;
-  if (version > 1) throw new BlsyncFrameError(`unsupported version ${version}`);
-  if (type > 1) throw new BlsyncFrameError(`unknown frame type ${type}`);
+  const type = (ctrl >> 4) & 0x01;
   const fragCtrl = readLe16(bytes, 2);
   const index = fragCtrl & 0x7fff;
-  const last = (fragCtrl & FRAG_LAST) !== 0;
   let at = 4;
   let totalLength: number | null = null;
   if (index === 0) {
@@ -244,29 +304,30 @@ export function decodeFrame(bytes: Uint8Array): BlsyncFrame {
   const length = bytes[at];
   at += 1;
   if (bytes.length !== at + length) throw new BlsyncFrameError(`length byte ${length} but ${bytes.length - at} follow`);
-  const enc = encryptionHeaderLength(version as BlsyncVersion, index === 0);
+  const enc = index === 0 ? 9 : 1;
   if (length < enc) throw new BlsyncFrameError("shorter than its encryption header");
   const payload = bytes.subarray(at + enc);
   let id: number;
   let data: Uint8Array;
+  if ((ctrl >> 4) & 0x02) throw new BlsyncFrameError(`unknown frame type ${(ctrl >> 4) & 0x03}`);
   if (type === BlsyncFrameType.Command) {
     if (payload.length !== 5) throw new BlsyncFrameError("a command payload must be 5 bytes");
     id = payload[0];
     data = payload.slice(1);
   } else {
-    if (payload.length < 2 || payload[0] !== payload.length - 2)
+    if (payload.length < 2 || payload[0] !== payload.length - 2) {
       throw new BlsyncFrameError("data length byte mismatch");
+    }
     id = payload[1];
     data = payload.slice(2);
   }
   const fragmented = (ctrl & CTRL_FRAG) !== 0;
+  const last = (fragCtrl & FRAG_LAST) !== 0;
   return {
-    version: version as BlsyncVersion,
     type: type as BlsyncFrameType,
     ack: (ctrl & CTRL_ACK) !== 0,
     retry: (ctrl & CTRL_RETRY) !== 0,
     fragmented,
-    protected: (ctrl & CTRL_PROTECT) !== 0,
     seq: bytes[1],
     index,
     last,
@@ -278,9 +339,10 @@ export function decodeFrame(bytes: Uint8Array): BlsyncFrame {
 }
 
 /**
- * Reassembles messages from frames in order (transfer.c __pack_trans): fragment 0 starts a message and announces its
- * total length, later fragments must follow by index, the message ends with the last-fragment flag (or at once when
- * not fragmented) and its length must then equal the announced total. A broken sequence is dropped.
+ * Reassembles the module's answer from the frames the phone reads, in order: fragment 0 starts it and announces its
+ * total length, later fragments follow by index and must be answer frames with the same result code, the answer
+ * ends with the last-fragment flag (or at once when not fragmented) and its length must then equal the announced
+ * total.
  */
 export class BlsyncAssembler {
   private first: BlsyncFrame | null = null;
@@ -334,10 +396,8 @@ export class BlsyncAssembler {
       at += p.length;
     }
     const message: BlsyncMessage = {
-      version: first.version,
       type: first.type,
       ack: first.ack,
-      retry: first.retry,
       seq: first.seq,
       id: first.id,
       data,
@@ -356,22 +416,101 @@ export class BlsyncAssembler {
   }
 }
 
-/** The frames of a command request (4-byte zero argument unless given). */
-export function commandFrames(command: BlsyncCommand, seq: number, version?: BlsyncVersion): Uint8Array[] {
-  return encodeMessage({ type: BlsyncFrameType.Command, id: command, seq, version });
-}
+/**
+ * What the module's transfer layer did with one written frame ({@link BlsyncReceiver.receive}):
+ * - "fragment": taken, the message goes on; answered with result 0 and no data;
+ * - "message": the message is whole: the application's handler decides the answer (type and id from the last
+ *   fragment, the bytes of all of them);
+ * - "refused": the SDK could not take it and answers {@link BlsyncResult.FrameError}; `dropped` when it also freed
+ *   the message it held;
+ * - "crash": the SDK would write through a NULL pointer or past its buffer (the module resets).
+ * `answer` is false for a frame with the ack bit: the SDK answers only frames without it.
+ */
+export type BlsyncReceived =
+  | { kind: "fragment"; seq: number; answer: boolean }
+  | { kind: "message"; seq: number; answer: boolean; type: BlsyncFrameType; id: number; data: Uint8Array }
+  | { kind: "refused"; seq: number; answer: boolean; dropped: boolean }
+  | { kind: "crash"; seq: number; reason: "null-write" | "overflow" };
 
-/** The frames of a data request (`id` e.g. {@link BlsyncData.StaWifiSsid}). */
-export function dataFrames(id: BlsyncData, data: Uint8Array, seq: number, version?: BlsyncVersion): Uint8Array[] {
-  return encodeMessage({ type: BlsyncFrameType.Data, id, data, seq, version });
-}
+/**
+ * The module's side of the transfer layer: transfer.c __pack_trans, encrypt_layer.c __pack_encrypt_read and
+ * payload.c __payload_read step by step, including what they get wrong — a new fragment 0 while a message is held
+ * clears the announced length before allocating (so the copy goes through NULL), a fragment after its message
+ * ended copies through NULL, and a fragment sent again copies past the buffer. The retry bit's 10-second seq
+ * time-out of pro_trans_read is not modelled. The simulator runs every written frame through it.
+ */
+export class BlsyncReceiver {
+  private buffer: Uint8Array | null = null;
+  private total = 0;
+  private now = 0;
 
-/** The frames of the module's answer to the request frame with `requestSeq` (transfer.c __protocol_ack). */
-export function answerFrames(
-  requestSeq: number,
-  result: number,
-  data: Uint8Array = new Uint8Array(0),
-  version?: BlsyncVersion,
-): Uint8Array[] {
-  return encodeMessage({ type: BlsyncFrameType.Data, id: result & 0xff, data, seq: requestSeq, ack: true, version });
+  /** Takes one written frame; see {@link BlsyncReceived}. */
+  receive(bytes: Uint8Array): BlsyncReceived {
+    const seq = bytes[1] ?? 0;
+    const ctrl = bytes[0] ?? 0;
+    const answer = (ctrl & CTRL_ACK) === 0;
+    const refused = (dropped: boolean): BlsyncReceived => {
+      if (dropped) this.clear();
+      return { kind: "refused", seq, answer, dropped };
+    };
+    if (bytes.length < 5) return refused(false);
+    const fragCtrl = readLe16(bytes, 2);
+    const type = ((ctrl >> 4) & 0x03) as BlsyncFrameType;
+    const first = (fragCtrl & 0x7fff) === 0;
+    let at: number;
+    let srcLen: number;
+    if (first) {
+      if (bytes.length < 7) return refused(false);
+      const announced = readLe16(bytes, 4);
+      srcLen = bytes[6];
+      if (bytes.length - 4 !== srcLen + 3) return refused(false);
+      this.total = announced;
+      if (this.buffer !== null) this.clear();
+      if (this.total !== 0) this.buffer = new Uint8Array(this.total);
+      at = 7 + 9;
+      srcLen -= 9;
+    } else {
+      srcLen = bytes[4];
+      if (bytes.length - 5 !== srcLen) return refused(false);
+      at = 5 + 1;
+      srcLen -= 1;
+    }
+    const src = (srcLen & 0xff) as number;
+    let id: number;
+    let piece: Uint8Array;
+    if (type === BlsyncFrameType.Command) {
+      if (src !== 5) return refused(true);
+      id = bytes[at];
+      piece = bytes.subarray(at + 1, at + 5);
+    } else {
+      if (src - 2 !== bytes[at]) return refused(true);
+      id = bytes[at + 1];
+      piece = bytes.subarray(at + 2, at + 2 + bytes[at]);
+    }
+    if (piece.length > 0) {
+      if (this.buffer === null) return this.crash(seq, "null-write");
+      if (this.now + piece.length > this.buffer.length) return this.crash(seq, "overflow");
+      this.buffer.set(piece, this.now);
+    }
+    this.now += piece.length;
+    const end = (ctrl & CTRL_FRAG) === 0 || (fragCtrl & FRAG_LAST) !== 0;
+    if (!end) return { kind: "fragment", seq, answer };
+    if (this.now !== this.total) return refused(true);
+    const data = this.buffer ?? new Uint8Array(0);
+    this.buffer = null;
+    this.clear();
+    return { kind: "message", seq, answer, type, id, data };
+  }
+
+  /** Forgets a partial message (pro_trans_reset: no frame for PRO_CONFIG_TIMEOUT, or the module restarted). */
+  clear(): void {
+    this.buffer = null;
+    this.total = 0;
+    this.now = 0;
+  }
+
+  private crash(seq: number, reason: "null-write" | "overflow"): BlsyncReceived {
+    this.clear();
+    return { kind: "crash", seq, reason };
+  }
 }

@@ -5,8 +5,8 @@ import {
   BLE_SETUP_FAILURES,
   BLE_SETUP_STEPS,
   BleSetupFailure,
-  decodeModuleWifiState,
-  encodeModuleWifiState,
+  decodeSdkWifiState,
+  encodeSdkWifiState,
   moduleBluetoothName,
   SETUP_AP_SSID,
   SMART_SETUP_FAILURES,
@@ -64,38 +64,35 @@ describe("the set-up flows of spec §4", () => {
   });
 });
 
-describe("the module's Wi-Fi state answer", () => {
+describe("the module's Wi-Fi state answer (blsync_ble.c CMD_WIFI_STATE_GET)", () => {
   const longest = {
     state: 4,
     ip: "255.255.255.255",
     gw: "192.168.100.254",
     mask: "255.255.255.000",
-    ssid: "s".repeat(32),
+    ssid: "家".repeat(10) + "ab",
     bssid: "AA:BB:CC:DD:EE:FF",
-    failure: 8,
-    pairingCode: "p".repeat(256),
   };
 
-  it("is compact JSON, read back whole, with trailing NULs dropped", () => {
-    const state = { state: 0, ip: "", gw: "", mask: "", ssid: "", bssid: "", failure: 0 };
-    const text = '{"state":0,"ip":"","gw":"","mask":"","ssid":"","bssid":"","failure":0}';
-    expect(fromUtf8(encodeModuleWifiState(state))).toBe(text);
-    expect(decodeModuleWifiState(utf8(`${text}\0\0\0`))).toEqual(state);
-    expect(decodeModuleWifiState(encodeModuleWifiState(longest))).toEqual(longest);
-    expect(decodeModuleWifiState(utf8('{"state":1,"ip":"","gw":"","mask":"","ssid":"a","bssid":""}'))).toEqual({
-      state: 1,
-      ip: "",
-      gw: "",
-      mask: "",
-      ssid: "a",
-      bssid: "",
-      failure: 0,
-    });
-    expect(decodeModuleWifiState(utf8(JSON.stringify({ ...longest, pairingCode: "M:T" }))).pairingCode).toBe("M:T");
+  it("is cJSON_Print's indented JSON, read back whole, with trailing NULs dropped", () => {
+    const state = {
+      state: 3,
+      ip: "0.0.0.0",
+      gw: "0.0.0.0",
+      mask: "0.0.0.0",
+      ssid: 'a"b\\c',
+      bssid: "00:00:00:00:00:00",
+    };
+    const text =
+      '{\n\t"state":\t3,\n\t"ip":\t"0.0.0.0",\n\t"gw":\t"0.0.0.0",\n\t"mask":\t"0.0.0.0",\n\t"ssid":\t"a\\"b\\\\c",\n\t"bssid":\t"00:00:00:00:00:00"\n}';
+    expect(fromUtf8(encodeSdkWifiState(state))).toBe(text);
+    expect(decodeSdkWifiState(utf8(`${text}\0\0\0`))).toEqual(state);
+    expect(decodeSdkWifiState(encodeSdkWifiState(longest))).toEqual(longest);
+    expect(decodeSdkWifiState(utf8(JSON.stringify({ ...longest, extra: 1 })))).toEqual(longest);
   });
 
   it("a NUL anywhere but at the end is not JSON", () => {
-    expect(() => decodeModuleWifiState(utf8('{"state":1,\0"ip":"","gw":"","mask":"","ssid":"","bssid":""}'))).toThrow(
+    expect(() => decodeSdkWifiState(utf8('{"state":1,\0"ip":"","gw":"","mask":"","ssid":"","bssid":""}'))).toThrow(
       SyntaxError,
     );
   });
@@ -103,36 +100,29 @@ describe("the module's Wi-Fi state answer", () => {
   it("refuses each field one step past its range", () => {
     const past: Array<Partial<Record<keyof typeof longest, unknown>>> = [
       { state: -1 },
-      { state: 5 },
+      { state: 256 },
       { state: 1.5 },
       { ip: "1".repeat(16) },
       { gw: "1".repeat(16) },
       { mask: "1".repeat(16) },
-      { ssid: "s".repeat(33) },
+      { ssid: `${longest.ssid}c` },
       { bssid: "b".repeat(18) },
-      { failure: -1 },
-      { failure: 9 },
-      { failure: 0.5 },
-      { pairingCode: "p".repeat(257) },
-      { pairingCode: "M:" },
       { state: "4" },
       { ip: 1 },
       { gw: null },
       { mask: 0 },
       { ssid: [] },
       { bssid: false },
-      { failure: "0" },
-      { pairingCode: 7 },
     ];
     for (const change of past) {
       expect(
-        () => decodeModuleWifiState(utf8(JSON.stringify({ ...longest, ...change }))),
+        () => decodeSdkWifiState(utf8(JSON.stringify({ ...longest, ...change }))),
         JSON.stringify(change),
       ).toThrow();
     }
     for (const field of ["state", "ip", "gw", "mask", "ssid", "bssid"]) {
       const { [field as keyof typeof longest]: _, ...without } = longest;
-      expect(() => decodeModuleWifiState(utf8(JSON.stringify(without))), field).toThrow();
+      expect(() => decodeSdkWifiState(utf8(JSON.stringify(without))), field).toThrow();
     }
   });
 });

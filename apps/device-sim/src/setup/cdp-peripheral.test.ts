@@ -13,15 +13,15 @@ import {
   BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
-  BlsyncFrameType,
   type BlsyncMessage,
   CCC_DESCRIPTOR_UUID,
+  commandFrames,
   dataFrames,
-  decodeFrame,
-  decodeModuleWifiState,
-  encodeMessage,
+  decodeSdkWifiState,
+  decodeStatusExtension,
   fromBase64,
   fromUtf8,
+  statusExtensionRequest,
   toBase64,
   utf8,
 } from "@aquapilot/provisioning";
@@ -90,6 +90,7 @@ afterAll(async () => {
 async function newDevice(): Promise<SetupModeDevice> {
   const device = new SetupModeDevice({
     generation: "new",
+    firmware: "product",
     serverUrl: cloud.serverUrl,
     timing: FAST,
     softener: { seed: 1, tickMs: 50, reconnectPeriodMs: 0, family: { persons: 0 } },
@@ -173,16 +174,18 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
       session.raise("characteristicOperationReceived", { characteristicId: "chr-r", type: "read" });
       return lastReply();
     };
-    const version = encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.GetVersion, seq: 3 })[0];
+    const version = commandFrames(BlsyncCommand.GetVersion, 3, 21)[0];
     expect(write(version)).toEqual({
       method: "simulateCharacteristicOperationResponse",
       params: { characteristicId: "chr-w", type: "write", code: 0 },
     });
+    const assembler = new BlsyncAssembler();
     const r = read();
     expect(r?.params).toMatchObject({ characteristicId: "chr-r", type: "read", code: 0 });
-    const answer = decodeFrame(fromBase64(r?.params.data as string));
+    expect(assembler.push(fromBase64(r?.params.data as string))).toBeNull();
+    const answer = assembler.push(fromBase64(read()?.params.data as string));
     expect(answer).toMatchObject({ ack: true, seq: 3, id: 0 });
-    expect(fromUtf8(answer.data)).toBe("v1.1.0\0");
+    expect(fromUtf8(answer?.data ?? new Uint8Array(0))).toBe("v1.1.0\0");
     expect(read()?.params).toEqual({ characteristicId: "chr-r", type: "read", code: 0x04 }); // nothing prepared
 
     at = session.sent.length;
@@ -202,7 +205,7 @@ describe("attachBluetoothPeripheral (recorded CDP)", () => {
     expect(lastReply()?.params).toEqual({ address, type: "connection", code: HCI_CONNECTION_FAILED });
     p.setConnectable(true);
 
-    write(encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.ProvStop, seq: 4 })[0]);
+    write(commandFrames(BlsyncCommand.ProvStop, 4, 21)[0]);
     at = session.sent.length;
     read();
     await new Promise((resolve) => setTimeout(resolve, 400)); // the drop waits for a quiet moment (150 ms)
@@ -392,7 +395,7 @@ describe.skipIf(skipReal)("attachBluetoothPeripheral in real Chromium (Web Bluet
       seq = (seq + frames.length) & 0xff;
       return m;
     };
-    const command = (id: number) => encodeMessage({ type: BlsyncFrameType.Command, id, seq });
+    const command = (id: number) => commandFrames(id as 3, seq);
     const version = await next(command(BlsyncCommand.GetVersion), true);
     expect(fromUtf8(version.data)).toBe("v1.1.0\0");
     expect((await next(dataFrames(BlsyncData.StaWifiSsid, utf8("AquaHome"), seq))).id).toBe(0);
@@ -414,12 +417,19 @@ describe.skipIf(skipReal)("attachBluetoothPeripheral in real Chromium (Web Bluet
       },
       [BLSYNC_SERVICE_UUID, BLSYNC_WRITE_UUID, BLSYNC_READ_UUID] as const,
     );
-    let state = decodeModuleWifiState((await next(command(BlsyncCommand.WifiStateGet))).data);
+    const extension = async () =>
+      decodeStatusExtension((await next(dataFrames(BlsyncData.CustomData, statusExtensionRequest(), seq))).data);
+    let state = await extension();
     for (let i = 0; i < 100 && state.state < 4 && state.failure === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      state = decodeModuleWifiState((await next(command(BlsyncCommand.WifiStateGet))).data);
+      state = await extension();
     }
     expect(state).toMatchObject({ state: 4, failure: 0, pairingCode: cloud.issued.get(device.mac) });
+    expect(decodeSdkWifiState((await next(command(BlsyncCommand.WifiStateGet))).data)).toMatchObject({
+      state: 4,
+      ip: "192.168.1.57",
+      ssid: "AquaHome",
+    });
     expect((await next(command(BlsyncCommand.ProvStop))).id).toBe(0);
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).aqDisconnected)).toBe(true);
     const reconnect = await page.evaluate(() =>

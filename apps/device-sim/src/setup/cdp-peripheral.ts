@@ -259,7 +259,20 @@ export async function attachBluetoothPeripheral(
       } catch {
         value = new Uint8Array(0);
       }
-      reply("simulateCharacteristicOperationResponse", { ...base, code: gatt.write(uuid, value).code });
+      const written = gatt.write(uuid, value);
+      reply("simulateCharacteristicOperationResponse", { ...base, code: written.code });
+      if (written.crash && !dropping) {
+        // The SDK's transfer layer crashed on the frame: the module restarts, the link is gone.
+        dropping = true;
+        setTimeout(() => {
+          disconnect()
+            .then(() => log?.(`${address}: the module crashed and restarted, link dropped`))
+            .catch((err: Error) => log?.(`${address}: disconnect failed: ${err.message}`))
+            .finally(() => {
+              dropping = false;
+            });
+        }, 50);
+      }
     } else if (event.type === "read") {
       const result = gatt.read(uuid);
       reply("simulateCharacteristicOperationResponse", {

@@ -1,8 +1,3 @@
-/**
- * The blsync GATT model through real frames (packages/provisioning codecs): every handled command in compact and
- * SDK (version 0) layout, fragmented SSIDs and passwords, multi-frame answers, the read buffer rules,
- * retransmissions, malformed frames and unknown commands (docs/device-protocol.md §13.2).
- */
 import fs from "node:fs";
 import {
   BLSYNC_READ_UUID,
@@ -11,17 +6,21 @@ import {
   BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
-  BlsyncFrameType,
   type BlsyncMessage,
-  BlsyncVersion,
+  commandFrames,
   dataFrames,
-  decodeFrame,
-  decodeModuleWifiState,
-  encodeMessage,
-  fromUtf8,
-  type TModuleWifiState,
+  decodeSdkWifiState,
+  decodeStatusExtension,
+  discardFrame,
+  fromHex,
+  setupTicketData,
+  statusExtensionRequest,
+  type TSdkWifiState,
+  type TStatusExtension,
+  toHex,
   utf8,
 } from "@aquapilot/provisioning";
+import vectors from "@aquapilot/provisioning/vectors/blsync-stock.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
 import { AttError, BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.ts";
 
@@ -29,16 +28,17 @@ class FakeModule implements BlsyncModule {
   calls: string[] = [];
   ssid: string | null = null;
   password: string | null = null;
+  ticket: string | null = null;
   connectResult = 0;
-  state: TModuleWifiState = {
+  crashes: string[] = [];
+  extension: TStatusExtension | null = null;
+  state: TSdkWifiState = {
     state: 4,
     ip: "192.168.1.57",
     gw: "192.168.1.1",
     mask: "255.255.255.0",
     ssid: "AquaHome",
     bssid: "A0:B1:C2:D3:E4:01",
-    failure: 0,
-    pairingCode: "02ABCDEF3F2A:x9GQ4cC2mZ3Fq0cVJ8m1Jg",
   };
   setSsid(ssid: string) {
     this.calls.push("ssid");
@@ -62,9 +62,21 @@ class FakeModule implements BlsyncModule {
     this.calls.push("state");
     return this.state;
   }
+  setupTicket(ticket: string) {
+    this.calls.push("ticket");
+    this.ticket = ticket;
+    return 0;
+  }
+  statusExtension() {
+    this.calls.push("extension");
+    return this.extension;
+  }
   stopProvisioning() {
     this.calls.push("stop");
     return 0;
+  }
+  crashed(reason: string) {
+    this.crashes.push(reason);
   }
 }
 
@@ -76,7 +88,7 @@ function readAnswer(gatt: BlsyncGattModel): { answer: BlsyncMessage; frames: Uin
     const r = gatt.read(BLSYNC_READ_UUID);
     expect(r.code).toBe(AttError.Success);
     const frame = r.value as Uint8Array;
-    expect(frame.length).toBeLessThanOrEqual(20);
+    expect(frame.length).toBeLessThanOrEqual(gatt.mtu);
     frames.push(frame);
     const answer = assembler.push(frame);
     if (answer) return { answer, frames };
@@ -92,170 +104,145 @@ function send(gatt: BlsyncGattModel, frames: Uint8Array[]): BlsyncMessage[] {
   });
 }
 
-/**
- * A command request's frame. In version 0 a command takes 21 bytes (more than the default ATT payload of 20): an app
- * using the SDK layout needs a larger MTU, and the model takes the write as it comes.
- */
-function commandFrames(command: number, seq: number, version: BlsyncVersion = BlsyncVersion.Compact): Uint8Array[] {
-  return encodeMessage({ type: BlsyncFrameType.Command, id: command, seq, version }, version === 0 ? 21 : 20);
-}
-
-function setup() {
-  const module = new FakeModule();
-  return { module, gatt: new BlsyncGattModel(module) };
-}
-
-describe.each([
-  ["compact", BlsyncVersion.Compact],
-  ["version 0", BlsyncVersion.Sdk],
-] as const)("BlsyncGattModel with %s frames", (_name, version) => {
-  it("answers GET_VERSION with v1.1.0 and a NUL, in the request's version and seq", () => {
-    const { gatt } = setup();
-    const [answer] = send(gatt, commandFrames(BlsyncCommand.GetVersion, 42, version));
-    expect(answer).toMatchObject({ version, type: BlsyncFrameType.Data, ack: true, id: 0, seq: 42 });
-    expect(fromUtf8(answer.data)).toBe("v1.1.0\0");
+describe("BlsyncGattModel against the SDK's vectors (packages/provisioning/vectors)", () => {
+  it("serves the SDK's 16-bit UUIDs", () => {
+    expect(BLSYNC_SERVICE_UUID).toBe("0000ffff-0000-1000-8000-00805f9b34fb");
+    expect([BLSYNC_WRITE_UUID, BLSYNC_READ_UUID].map((u) => u.slice(4, 8))).toEqual(["ff01", "ff02"]);
   });
 
-  it("stores a 32-byte UTF-8 SSID and a 64-byte UTF-8 password sent in fragments, each frame answered OK", () => {
-    const { gatt, module } = setup();
-    const ssid = "é".repeat(16);
-    const password = `${"ß".repeat(20)}${"x".repeat(24)}`;
-    expect(utf8(ssid)).toHaveLength(32);
-    expect(utf8(password)).toHaveLength(64);
-    const ssidFrames = dataFrames(BlsyncData.StaWifiSsid, utf8(ssid), 1, version);
-    expect(ssidFrames.length).toBeGreaterThan(2);
-    const answers = send(gatt, ssidFrames);
-    expect(answers.map((a) => [a.id, a.data.length, a.version])).toEqual(ssidFrames.map(() => [0, 0, version]));
-    expect(answers.map((a) => a.seq)).toEqual(ssidFrames.map((f) => decodeFrame(f).seq));
-    expect(module.calls).toEqual(["ssid"]);
-    expect(module.ssid).toBe(ssid);
-    const pwFrames = dataFrames(BlsyncData.StaWifiPassword, utf8(password), 1 + ssidFrames.length, version);
-    expect(send(gatt, pwFrames).every((a) => a.id === 0)).toBe(true);
-    expect(module.calls).toEqual(["ssid", "password"]);
-    expect(module.password).toBe(password);
+  it("takes every SSID and password frame as the SDK did and answers the SDK's bytes", () => {
+    for (const d of vectors.data) {
+      const module = new FakeModule();
+      const gatt = new BlsyncGattModel(module);
+      d.frames.forEach((f, i) => {
+        expect(gatt.write(BLSYNC_WRITE_UUID, fromHex(f)).code).toBe(0);
+        expect(toHex(readAnswer(gatt).frames[0]), d.name).toBe(d.results[i].answers[0]);
+      });
+      expect(d.id === BlsyncData.StaWifiSsid ? module.ssid : module.password).toBe(d.text);
+    }
   });
 
-  it("refuses an SSID over 32 bytes and a password over 64 bytes with result 2", () => {
-    const { gatt, module } = setup();
-    const long = send(gatt, dataFrames(BlsyncData.StaWifiSsid, utf8("é".repeat(16) + "a"), 7, version));
-    expect(long.at(-1)?.id).toBe(2);
-    const pw = send(gatt, dataFrames(BlsyncData.StaWifiPassword, utf8("p".repeat(65)), 30, version));
-    expect(pw.at(-1)?.id).toBe(2);
-    expect(module.calls).toEqual([]);
+  it("answers commands (both frame forms) and the Wi-Fi state with the SDK's bytes", () => {
+    for (const c of vectors.commands.filter((x) => x.id !== BlsyncCommand.WifiStateGet)) {
+      const gatt = new BlsyncGattModel(new FakeModule());
+      c.frames.forEach((f, i) => {
+        gatt.write(BLSYNC_WRITE_UUID, fromHex(f));
+        expect(readAnswer(gatt).frames.map(toHex), c.name).toEqual(c.results[i].answers);
+      });
+    }
+    for (const a of vectors.stateAnswers) {
+      const module = new FakeModule();
+      module.state = a.state;
+      const gatt = new BlsyncGattModel(module, a.mtu);
+      gatt.write(BLSYNC_WRITE_UUID, fromHex(a.request[0]));
+      const { answer, frames } = readAnswer(gatt);
+      expect(frames.map(toHex)).toEqual(a.answers);
+      expect(decodeSdkWifiState(answer.data)).toEqual(a.state);
+    }
   });
 
-  it("hands CONNECT, DISCONNECT and PROV_STOP to the module and answers with its result", () => {
-    const { gatt, module } = setup();
-    module.connectResult = 2;
-    expect(send(gatt, commandFrames(BlsyncCommand.ConnectWifi, 3, version))[0].id).toBe(2);
-    module.connectResult = 0;
-    expect(send(gatt, commandFrames(BlsyncCommand.ConnectWifi, 4, version))[0].id).toBe(0);
-    expect(send(gatt, commandFrames(BlsyncCommand.DisconnectWifi, 5, version))[0].id).toBe(0);
-    expect(gatt.provisioningStopped).toBe(false);
-    expect(send(gatt, commandFrames(BlsyncCommand.ProvStop, 6, version))[0].id).toBe(0);
-    expect(gatt.provisioningStopped).toBe(true);
-    expect(module.calls).toEqual(["connect", "connect", "disconnect", "stop"]);
+  it("answers 0xfe to what the SDK refused, the app's old compact frame included", () => {
+    for (const c of vectors.refused) {
+      const module = new FakeModule();
+      const gatt = new BlsyncGattModel(module);
+      gatt.write(BLSYNC_WRITE_UUID, fromHex(c.frames[0]));
+      expect(readAnswer(gatt).frames.map(toHex), c.name).toEqual(c.writes[0].answers);
+      expect(module.calls).toEqual([]);
+    }
   });
 
-  it("answers WIFI_STATE_GET with the module's state as compact JSON over several frames", () => {
-    const { gatt, module } = setup();
-    expect(gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.WifiStateGet, 200, version)[0]).code).toBe(0);
+  it("crashes where the SDK crashed: the module restarts and the write says so", () => {
+    for (const c of vectors.crashes) {
+      const module = new FakeModule();
+      const gatt = new BlsyncGattModel(module);
+      const results = c.frames.slice(0, c.writes.length + 1).map((f) => {
+        const r = gatt.write(BLSYNC_WRITE_UUID, fromHex(f));
+        gatt.read(BLSYNC_READ_UUID);
+        return r.crash === true;
+      });
+      expect(results.indexOf(true), c.name).toBe(c.writes.length);
+      expect(module.crashes).toEqual(["null-write"]);
+      expect(gatt.read(BLSYNC_READ_UUID).code).toBe(AttError.InvalidPdu);
+    }
+    const module = new FakeModule();
+    const gatt = new BlsyncGattModel(module);
+    const r = vectors.recovery;
+    expect(send(gatt, r.frames.map(fromHex)).map((a) => a.id)).toEqual([0, 0xfe, 0, 0]);
+    expect(module.ssid).toBe("AquaHome");
+  });
+
+  it("the product's custom data: the ticket for either firmware, the status extension only from the product", () => {
+    const module = new FakeModule();
+    const gatt = new BlsyncGattModel(module);
+    const [ticket, stock, product] = vectors.custom;
+    expect(send(gatt, ticket.frames.map(fromHex)).at(-1)?.id).toBe(0);
+    expect(module.ticket).toBe(vectors.ticket);
+    expect(send(gatt, stock.frames.map(fromHex))[0].id).toBe(2);
+    module.extension = JSON.parse(product.extension as string);
+    gatt.write(BLSYNC_WRITE_UUID, fromHex(product.frames[0]));
     const { answer, frames } = readAnswer(gatt);
-    expect(frames.length).toBeGreaterThan(5);
-    expect(frames.map((f) => decodeFrame(f).seq)).toEqual(frames.map((_, i) => (200 + i) & 0xff)); // seq wraps
-    expect(answer.id).toBe(0);
-    expect(decodeModuleWifiState(answer.data)).toEqual(module.state);
-    expect(fromUtf8(answer.data)).toBe(JSON.stringify(module.state));
-    expect(gatt.read(BLSYNC_READ_UUID).code).toBe(AttError.InvalidPdu); // all read
-  });
-
-  it("answers an unknown command and an unknown data id with result 2", () => {
-    const { gatt, module } = setup();
-    expect(send(gatt, commandFrames(BlsyncCommand.WifiScan, 1, version))[0].id).toBe(2);
-    expect(send(gatt, commandFrames(BlsyncCommand.SetOpMode, 2, version))[0].id).toBe(2);
-    expect(send(gatt, commandFrames(0x42, 3, version))[0].id).toBe(2);
-    expect(send(gatt, dataFrames(BlsyncData.StaWifiBssid, new Uint8Array(6), 4, version)).at(-1)?.id).toBe(2);
-    expect(module.calls).toEqual([]);
+    expect(frames.map(toHex)).toEqual(product.writes[0].answers);
+    expect(decodeStatusExtension(answer.data)).toEqual(module.extension);
+    expect(send(gatt, dataFrames(BlsyncData.CustomData, Uint8Array.of(9), 1))[0].id).toBe(2);
+    expect(send(gatt, dataFrames(BlsyncData.CustomData, setupTicketData(vectors.ticket), 1)).at(-1)?.id).toBe(0);
+    expect(send(gatt, dataFrames(BlsyncData.CustomData, statusExtensionRequest(), 9))[0].id).toBe(0);
   });
 });
 
-describe("BlsyncGattModel read buffer", () => {
-  it("fails a read with nothing prepared with ATT 0x04", () => {
-    const { gatt } = setup();
+describe("BlsyncGattModel rules", () => {
+  it("stores SSID and password, connects, reports, stops; refuses lengths past the SDK's structs", () => {
+    const module = new FakeModule();
+    const gatt = new BlsyncGattModel(module);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiSsid, utf8("Café Corner"), 1)).at(-1)?.id).toBe(0);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiPassword, utf8(""), 5)).at(-1)?.id).toBe(0);
+    expect([module.ssid, module.password]).toEqual(["Café Corner", ""]);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(0), 7))[0].id).toBe(2);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiSsid, utf8("s".repeat(33)), 8)).at(-1)?.id).toBe(2);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiPassword, utf8("p".repeat(65)), 20)).at(-1)?.id).toBe(2);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiSsid, Uint8Array.of(0xff), 40)).at(-1)?.id).toBe(2);
+    expect(send(gatt, dataFrames(BlsyncData.StaWifiBssid, new Uint8Array(6), 41)).at(-1)?.id).toBe(0);
+    expect(send(gatt, dataFrames(5 as BlsyncData, new Uint8Array(1), 42)).at(-1)?.id).toBe(2);
+    module.connectResult = 2;
+    expect(send(gatt, commandFrames(BlsyncCommand.ConnectWifi, 50)).at(-1)?.id).toBe(2);
+    expect(send(gatt, commandFrames(BlsyncCommand.DisconnectWifi, 52)).at(-1)?.id).toBe(0);
+    expect(send(gatt, commandFrames(BlsyncCommand.WifiScan, 54)).at(-1)?.id).toBe(2);
+    expect(gatt.provisioningStopped).toBe(false);
+    expect(send(gatt, commandFrames(BlsyncCommand.ProvStop, 56)).at(-1)?.id).toBe(0);
+    expect(gatt.provisioningStopped).toBe(true);
+    expect(module.calls).toEqual(["ssid", "password", "connect", "disconnect", "stop"]);
+  });
+
+  it("a read with nothing prepared fails with 0x04; a new write replaces an unread answer; reset forgets", () => {
+    const gatt = new BlsyncGattModel(new FakeModule());
     expect(gatt.read(BLSYNC_READ_UUID)).toEqual({ code: AttError.InvalidPdu });
-    send(gatt, commandFrames(BlsyncCommand.GetVersion, 1));
+    gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.WifiStateGet, 10, 21)[0]);
+    expect(gatt.hasPendingAnswer).toBe(true);
+    gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.GetVersion, 11, 21)[0]);
+    expect(readAnswer(gatt).answer).toMatchObject({ seq: 11, data: utf8("v1.1.0\0") });
+    const frames = dataFrames(BlsyncData.StaWifiSsid, utf8("A long network name here"), 1);
+    gatt.write(BLSYNC_WRITE_UUID, frames[0]);
+    gatt.reset();
     expect(gatt.hasPendingAnswer).toBe(false);
+    expect(send(gatt, [discardFrame(2)])[0].id).toBe(0xfe);
+  });
+
+  it("answers no frame that carries the ack bit", () => {
+    const gatt = new BlsyncGattModel(new FakeModule());
+    const ack = Uint8Array.from(commandFrames(BlsyncCommand.GetVersion, 3, 21)[0]);
+    ack[0] |= 0x08;
+    expect(gatt.write(BLSYNC_WRITE_UUID, ack)).toEqual({ code: 0 });
     expect(gatt.read(BLSYNC_READ_UUID).code).toBe(AttError.InvalidPdu);
   });
 
-  it("replaces an unread answer with the answer to the next write", () => {
-    const { gatt, module } = setup();
-    gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.WifiStateGet, 10)[0]);
-    gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.GetVersion, 11)[0]);
-    const { answer } = readAnswer(gatt);
-    expect(answer.seq).toBe(11);
-    expect(fromUtf8(answer.data)).toBe("v1.1.0\0");
-    expect(module.calls).toEqual(["state"]);
-  });
-
-  it("answers a retransmission (retry bit, same seq) again without acting twice", () => {
-    const { gatt, module } = setup();
-    const [first] = send(gatt, commandFrames(BlsyncCommand.ConnectWifi, 9));
-    const retry = encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.ConnectWifi, seq: 9, retry: true });
-    const [again] = send(gatt, retry);
-    expect(again).toEqual(first);
-    // the answer was lost: the app retries before reading
-    gatt.write(BLSYNC_WRITE_UUID, retry[0]);
-    gatt.write(BLSYNC_WRITE_UUID, retry[0]);
-    expect(readAnswer(gatt).answer).toEqual(first);
-    expect(module.calls).toEqual(["connect"]);
-    // a retried SSID fragment is not stored twice
-    const frames = dataFrames(BlsyncData.StaWifiSsid, utf8("Neighbour-WiFi-Extended"), 20);
-    expect(frames).toHaveLength(2);
-    send(gatt, [frames[0]]);
-    const retried = frames[0].slice();
-    retried[0] |= 1;
-    expect(send(gatt, [retried])[0].id).toBe(0);
-    expect(send(gatt, [frames[1]])[0].id).toBe(0);
-    expect(module.ssid).toBe("Neighbour-WiFi-Extended");
-    // the retry bit with another seq is a new request
-    send(gatt, encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.ConnectWifi, seq: 40, retry: true }));
-    expect(module.calls).toEqual(["connect", "ssid", "connect"]);
-  });
-
-  it("answers a frame it cannot parse with 0xfe, in the frame's version and seq", () => {
-    const { gatt, module } = setup();
-    const good = commandFrames(BlsyncCommand.ConnectWifi, 77)[0];
-    const broken = good.slice(0, good.length - 1); // length byte no longer matches
-    const [answer] = send(gatt, [broken]);
-    expect(answer).toMatchObject({ id: 0xfe, seq: 77, version: BlsyncVersion.Compact });
-    expect(send(gatt, [new Uint8Array([0x00, 5])])[0]).toMatchObject({ id: 0xfe, seq: 5, version: BlsyncVersion.Sdk });
-    // a fragment out of order
-    const frames = dataFrames(BlsyncData.StaWifiSsid, utf8("A long network name here"), 1);
-    expect(send(gatt, [frames[1]])[0].id).toBe(0xfe);
-    expect(module.calls).toEqual([]);
-  });
-
-  it("refuses the wrong direction and unknown characteristics; UUIDs in any case", () => {
-    const { gatt } = setup();
-    const frame = commandFrames(BlsyncCommand.GetVersion, 1)[0];
+  it("checks the characteristic: no writes to the read one, no reads of the write one, unknown UUIDs", () => {
+    const gatt = new BlsyncGattModel(new FakeModule());
+    const frame = commandFrames(BlsyncCommand.GetVersion, 1, 21)[0];
     expect(gatt.write(BLSYNC_READ_UUID, frame).code).toBe(AttError.WriteNotPermitted);
     expect(gatt.write(BLSYNC_SERVICE_UUID, frame).code).toBe(AttError.AttributeNotFound);
     expect(gatt.read(BLSYNC_WRITE_UUID).code).toBe(AttError.ReadNotPermitted);
-    expect(gatt.read("00002a00-0000-1000-8000-00805f9b34fb").code).toBe(AttError.AttributeNotFound);
+    expect(gatt.read(BLSYNC_SERVICE_UUID).code).toBe(AttError.AttributeNotFound);
     expect(gatt.write(BLSYNC_WRITE_UUID.toUpperCase(), frame).code).toBe(0);
     expect(gatt.read(BLSYNC_READ_UUID.toUpperCase()).code).toBe(0);
-  });
-
-  it("forgets a partial message and the prepared answer on reset (a dropped link)", () => {
-    const { gatt, module } = setup();
-    const frames = dataFrames(BlsyncData.StaWifiSsid, utf8("A long network name here"), 1);
-    send(gatt, [frames[0]]);
-    gatt.write(BLSYNC_WRITE_UUID, commandFrames(BlsyncCommand.GetVersion, 3)[0]);
-    gatt.reset();
-    expect(gatt.read(BLSYNC_READ_UUID).code).toBe(AttError.InvalidPdu);
-    expect(send(gatt, [frames[1]])[0].id).toBe(0xfe);
-    expect(module.calls).toEqual([]);
   });
 });
 

@@ -10,21 +10,23 @@
 
 import {
   answerFrames,
+  BLSYNC_MAX_FRAME,
   BLSYNC_MAX_PASSWORD_BYTES,
   BLSYNC_MAX_SSID_BYTES,
   BLSYNC_READ_UUID,
   BLSYNC_VERSION,
   BLSYNC_WRITE_UUID,
-  BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
   BlsyncFrameType,
+  BlsyncReceiver,
   BlsyncResult,
-  BlsyncVersion,
-  decodeFrame,
-  encodeModuleWifiState,
+  encodeSdkWifiState,
+  encodeStatusExtension,
   fromUtf8,
-  type TModuleWifiState,
+  parseSetupCustomData,
+  type TSdkWifiState,
+  type TStatusExtension,
   utf8,
 } from "@aquapilot/provisioning";
 
@@ -43,28 +45,36 @@ export const AttError = {
 export type AttError = (typeof AttError)[keyof typeof AttError];
 
 /**
- * What the module behind the GATT service does with each request (docs/device-protocol.md §13.2 "Rules of the
- * modelled module"). Each method returns a {@link BlsyncResult} code (0 OK, 1 not ready, 2 error) that becomes the
- * answer's id.
+ * What the module behind the GATT service does with each request: blsync_ble.c's `__recv_event` calls the
+ * application's `blesync_wifi_func` callbacks, and the product's small handler takes DATA_CUSTOM_DATA
+ * (docs/device-protocol.md §13.2). Each method returns a {@link BlsyncResult} code (0 OK, 1 not ready, 2 error) that
+ * becomes the answer's id.
  */
 export interface BlsyncModule {
   /** Stores the Wi-Fi name (1–32 bytes of UTF-8, already checked): state 1, failure 0. */
   setSsid(ssid: string): number;
   /** Stores the Wi-Fi password (0–64 bytes of UTF-8, already checked): state 1, failure 0. */
   setPassword(password: string): number;
-  /** CONNECT_WIFI: starts joining the stored network (2 without an SSID). */
+  /** CONNECT_WIFI (`local_connect_remote_ap`): starts joining the stored network (2 without an SSID). */
   connectWifi(): number;
-  /** DISCONNECT_WIFI: aborts an attempt (or leaves the network) and returns to state 1. */
+  /** DISCONNECT_WIFI (`local_disconnect_remote_ap`): aborts an attempt (or leaves the network), back to state 1. */
   disconnectWifi(): number;
-  /** GET Wi-Fi state: the answer's JSON (state 0–4, addresses, failure, pairing code at state 4). */
-  wifiState(): TModuleWifiState;
-  /** PROV_STOP: setup is over; the module stops advertising and drops the link once the answer was read. */
+  /** WIFI_STATE_GET (`local_wifi_state_get`): the six fields blsync_ble.c prints. */
+  wifiState(): TSdkWifiState;
+  /** The product's handler: the phone's one-time setup ticket (both firmwares keep it for activation). */
+  setupTicket(ticket: string): number;
+  /** The product's handler: the status extension, or null when the firmware has none (stock: answered with 2). */
+  statusExtension(): TStatusExtension | null;
+  /** PROV_STOP (`complete_cb`): setup is over; the module stops advertising and drops the link once read. */
   stopProvisioning(): number;
+  /** The SDK's transfer layer crashed on a frame (a NULL or out-of-bounds write): the module restarts. */
+  crashed(reason: string): void;
 }
 
-/** The result of a GATT write: an ATT code (0 success). */
+/** The result of a GATT write: an ATT code (0 success); `crash` when the frame crashed the module's SDK. */
 export interface GattWriteResult {
   code: number;
+  crash?: boolean;
 }
 
 /** The result of a GATT read: an ATT code and, on success, the value (one frame of the prepared answer). */
@@ -96,34 +106,39 @@ function sameUuid(a: string, b: string): boolean {
 
 /**
  * The blsync_ble provisioning service as GATT writes and reads (docs/device-protocol.md §13.1–§13.2;
- * bl_iot_sdk blsync_ble.c `write_data` / `read_data`, transfer.c):
+ * bl_iot_sdk blsync_ble.c `write_data` / `read_data` / `__recv_event`, transfer.c):
  *
- * - Every frame written to {@link BLSYNC_WRITE_UUID} is answered: the answer's frames are prepared in the read
- *   buffer and read one per GATT read of {@link BLSYNC_READ_UUID} (until the last-fragment bit). A write before the
+ * - Every frame written to {@link BLSYNC_WRITE_UUID} goes through {@link BlsyncReceiver} (the SDK's transfer,
+ *   encryption and payload layers step by step) and, unless it carries the ack bit, is answered: the answer's frames
+ *   are prepared in the read buffer and read one per GATT read of {@link BLSYNC_READ_UUID}. A write before the
  *   previous answer was read replaces it; a read with nothing prepared fails with ATT 0x04.
- * - Frames are reassembled with `BlsyncAssembler`; each fragment of a long SSID or password gets an empty OK answer,
- *   the last one the result of storing it.
- * - A frame with the retry bit and the seq of the last request frame is a retransmission: its answer is prepared
- *   again and nothing is done twice.
- * - A frame that cannot be parsed is answered with result 0xfe (−PRO_ERROR), an unknown command or data id with 2.
- * - The answer uses the frame layout version (0 SDK, 1 compact) of the request and starts at its seq.
+ * - A fragment that does not end its message gets an empty OK answer; a frame the SDK cannot parse 0xfe
+ *   (−PRO_ERROR), whatever its version bits; the retry bit changes nothing (the SDK does not recognise a
+ *   retransmission). A frame that would make the SDK write through NULL or past its buffer (a fragment sent again,
+ *   a new message over a half-received one) crashes the module: the write reports `crash` and the link drops.
+ * - Answers are split to {@link mtu} bytes per frame; data over 255 bytes is dropped (an empty answer), as the SDK
+ *   drops it.
  *
- * Commands handled: CONNECT_WIFI, DISCONNECT_WIFI, GET_VERSION ("v1.1.0\0"), WIFI_STATE_GET (compact JSON via
- * `encodeModuleWifiState`), PROV_STOP; data: station SSID (1–32 bytes UTF-8) and password (0–64 bytes UTF-8).
- * Scanning (WIFI_SCAN, WIFI_DATA_GET) is not part of the modelled exchange and is answered with 2 like any other
- * command.
+ * Commands handled as blsync_ble.c does: CONNECT_WIFI, DISCONNECT_WIFI, GET_VERSION ("v1.1.0\0"), WIFI_STATE_GET
+ * (cJSON_Print of the six fields), PROV_STOP; data: station BSSID (ignored), SSID (1–32 bytes UTF-8), password (0–64
+ * bytes UTF-8), and DATA_CUSTOM_DATA for the product's handler (setup ticket; status extension). Scanning
+ * (WIFI_SCAN, WIFI_DATA_GET) is not modelled and answered with 2 like an unknown command.
  */
 export class BlsyncGattModel {
-  private readonly assembler = new BlsyncAssembler();
+  /** The bytes per answer frame: the negotiated ATT MTU less 3 (20 with the default MTU). */
+  readonly mtu: number;
+  private readonly receiver = new BlsyncReceiver();
   private prepared: Uint8Array[] = [];
-  private lastSeq: number | null = null;
-  private lastAnswer: Uint8Array[] | null = null;
   private stopped = false;
 
   private readonly module: BlsyncModule;
-  /** @param module what the requests mean (the setup-mode device). */
-  constructor(module: BlsyncModule) {
+  /**
+   * @param module what the requests mean (the setup-mode device).
+   * @param mtu bytes per answer frame (default 20).
+   */
+  constructor(module: BlsyncModule, mtu = BLSYNC_MAX_FRAME) {
     this.module = module;
+    this.mtu = mtu;
   }
 
   /** Whether PROV_STOP was received: setup is over and the link should be dropped once its answer was read. */
@@ -137,14 +152,31 @@ export class BlsyncGattModel {
   }
 
   /**
-   * A GATT write of `value` (one frame, at most 20 bytes in practice) to `characteristicUuid` (any case).
-   * @returns code 0 when the write was taken (even when the frame was malformed: the answer then carries 0xfe), 0x03
-   *   for the read characteristic, 0x0A for a UUID the service does not have.
+   * A GATT write of `value` (one frame) to `characteristicUuid` (any case).
+   * @returns code 0 when the write was taken (even when the frame was malformed: the answer then carries 0xfe; with
+   *   `crash` when it crashed the module), 0x03 for the read characteristic, 0x0A for a UUID the service does not
+   *   have.
    */
   write(characteristicUuid: string, value: Uint8Array): GattWriteResult {
     if (sameUuid(characteristicUuid, BLSYNC_READ_UUID)) return { code: AttError.WriteNotPermitted };
     if (!sameUuid(characteristicUuid, BLSYNC_WRITE_UUID)) return { code: AttError.AttributeNotFound };
-    this.prepared = this.handleFrame(value);
+    const received = this.receiver.receive(value);
+    if (received.kind === "crash") {
+      this.reset();
+      this.module.crashed(received.reason);
+      return { code: AttError.Success, crash: true };
+    }
+    if (!received.answer) {
+      this.prepared = [];
+      return { code: AttError.Success };
+    }
+    const { result, data } =
+      received.kind === "refused"
+        ? { result: BlsyncResult.FrameError, data: undefined }
+        : received.kind === "fragment"
+          ? { result: BlsyncResult.Ok, data: undefined }
+          : this.perform(received);
+    this.prepared = answerFrames(received.seq, result, data, this.mtu);
     return { code: AttError.Success };
   }
 
@@ -161,46 +193,19 @@ export class BlsyncGattModel {
     return { code: AttError.Success, value: next };
   }
 
-  /** The link dropped: forgets a partial message and any prepared answer (a retransmission starts afresh). */
+  /**
+   * The link dropped (or the module restarted): forgets any prepared answer and a half-received message (the SDK's
+   * task does so after PRO_CONFIG_TIMEOUT without a frame).
+   */
   reset(): void {
-    this.assembler.reset();
+    this.receiver.clear();
     this.prepared = [];
-    this.lastSeq = null;
-    this.lastAnswer = null;
-  }
-
-  private handleFrame(bytes: Uint8Array): Uint8Array[] {
-    let frame: ReturnType<typeof decodeFrame>;
-    try {
-      frame = decodeFrame(bytes);
-    } catch {
-      this.assembler.reset();
-      return this.remember(
-        bytes[1] ?? 0,
-        answerFrames(bytes[1] ?? 0, BlsyncResult.FrameError, undefined, versionOf(bytes)),
-      );
-    }
-    if (frame.retry && this.lastSeq === frame.seq && this.lastAnswer) return [...this.lastAnswer];
-    let message: ReturnType<BlsyncAssembler["push"]>;
-    try {
-      message = this.assembler.push(bytes);
-    } catch {
-      return this.remember(frame.seq, answerFrames(frame.seq, BlsyncResult.FrameError, undefined, frame.version));
-    }
-    // A fragment that does not end its message: an empty OK answer, as blsync_ble acks every frame.
-    if (!message) return this.remember(frame.seq, answerFrames(frame.seq, BlsyncResult.Ok, undefined, frame.version));
-    const { result, data } = message.ack ? { result: BlsyncResult.Error, data: undefined } : this.perform(message);
-    return this.remember(frame.seq, answerFrames(frame.seq, result, data, frame.version));
-  }
-
-  private remember(seq: number, answer: Uint8Array[]): Uint8Array[] {
-    this.lastSeq = seq;
-    this.lastAnswer = answer;
-    return [...answer];
   }
 
   private perform(message: { type: number; id: number; data: Uint8Array }): { result: number; data?: Uint8Array } {
     if (message.type === BlsyncFrameType.Data) {
+      if (message.id === BlsyncData.StaWifiBssid) return { result: BlsyncResult.Ok };
+      if (message.id === BlsyncData.CustomData) return this.custom(message.data);
       let text: string;
       try {
         text = fromUtf8(message.data);
@@ -227,7 +232,7 @@ export class BlsyncGattModel {
       case BlsyncCommand.GetVersion:
         return { result: BlsyncResult.Ok, data: BLSYNC_VERSION_ANSWER };
       case BlsyncCommand.WifiStateGet:
-        return { result: BlsyncResult.Ok, data: encodeModuleWifiState(this.module.wifiState()) };
+        return { result: BlsyncResult.Ok, data: encodeSdkWifiState(this.module.wifiState()) };
       case BlsyncCommand.ProvStop: {
         const result = this.module.stopProvisioning();
         if (result === BlsyncResult.Ok) this.stopped = true;
@@ -237,10 +242,16 @@ export class BlsyncGattModel {
         return { result: BlsyncResult.Error };
     }
   }
-}
 
-/** The layout version of a frame that could not be parsed (its ctrl bits 6–7), compact when not 0 or 1. */
-function versionOf(bytes: Uint8Array): BlsyncVersion {
-  const v = ((bytes[0] ?? 0) >> 6) & 0x03;
-  return v === BlsyncVersion.Sdk ? BlsyncVersion.Sdk : BlsyncVersion.Compact;
+  /** The product's handler of DATA_CUSTOM_DATA; an unknown tag is answered with 2. */
+  private custom(data: Uint8Array): { result: number; data?: Uint8Array } {
+    const asked = parseSetupCustomData(data);
+    if (asked?.tag === "ticket") return { result: this.module.setupTicket(asked.ticket) };
+    if (asked?.tag === "status-extension") {
+      const extension = this.module.statusExtension();
+      if (!extension) return { result: BlsyncResult.Error };
+      return { result: BlsyncResult.Ok, data: encodeStatusExtension(extension) };
+    }
+    return { result: BlsyncResult.Error };
+  }
 }

@@ -11,17 +11,18 @@ import {
   BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
-  BlsyncFrameType,
   type BlsyncMessage,
+  commandFrames,
   dataFrames,
   decodeHelloAnswer,
-  decodeModuleWifiState,
+  decodeSdkWifiState,
+  decodeStatusExtension,
   encodeHelloPacket,
   encodeJoinPacket,
-  encodeMessage,
   type HelloAnswer,
   SETUP_AP_ADDRESS,
-  type TModuleWifiState,
+  setupTicketData,
+  statusExtensionRequest,
   utf8,
   WifiSecurity,
 } from "@aquapilot/provisioning";
@@ -79,6 +80,7 @@ async function makeDevice(
 ): Promise<{ device: SetupModeDevice; seen: SetupStatus[] }> {
   const device = new SetupModeDevice({
     generation: "new",
+    firmware: "product",
     serverUrl: cloud.serverUrl,
     timing: FAST,
     apPort: 0,
@@ -127,11 +129,16 @@ class BleApp {
   }
 
   command(command: number): number {
-    return this.request(encodeMessage({ type: BlsyncFrameType.Command, id: command, seq: this.seq })).id;
+    return this.request(commandFrames(command as 3, this.seq)).id;
   }
 
   data(id: number, text: string): number {
     return this.request(dataFrames(id as 2 | 3, utf8(text), this.seq)).id;
+  }
+
+  /** Hands the module a setup ticket through the product's custom data. */
+  ticket(ticket: string): number {
+    return this.request(dataFrames(BlsyncData.CustomData, setupTicketData(ticket), this.seq)).id;
   }
 
   configure(ssid: string, password: string): void {
@@ -139,16 +146,29 @@ class BleApp {
     expect(this.data(BlsyncData.StaWifiPassword, password)).toBe(0);
   }
 
-  state(): TModuleWifiState {
-    const answer = this.request(
-      encodeMessage({ type: BlsyncFrameType.Command, id: BlsyncCommand.WifiStateGet, seq: this.seq }),
-    );
+  /** The SDK's Wi-Fi state answer (cJSON_Print of its six fields). */
+  sdkState() {
+    const answer = this.request(commandFrames(BlsyncCommand.WifiStateGet, this.seq));
     expect(answer.id).toBe(0);
-    return decodeModuleWifiState(answer.data);
+    return decodeSdkWifiState(answer.data);
+  }
+
+  /** The product's status extension; null when the module answers the SDK's error (stock firmware). */
+  extension() {
+    const answer = this.request(dataFrames(BlsyncData.CustomData, statusExtensionRequest(), this.seq));
+    return answer.id === 0 ? decodeStatusExtension(answer.data) : null;
+  }
+
+  /** What the product's app sees: the SDK's answer ("" for "0.0.0.0") with the extension's state and failure. */
+  state(): AppView {
+    const sdk = this.sdkState();
+    const ext = this.extension();
+    if (!ext) throw new Error("no status extension (stock firmware)");
+    return { ...sdk, ip: sdk.ip === "0.0.0.0" ? "" : sdk.ip, ...ext };
   }
 
   /** Polls the Wi-Fi state (as the app does every second, here every 15 ms) until `done` holds. */
-  waitFor(done: (s: TModuleWifiState) => boolean, timeoutMs = 5000): Promise<TModuleWifiState> {
+  waitFor(done: (s: AppView) => boolean, timeoutMs = 5000): Promise<AppView> {
     return until(() => {
       const s = this.state();
       return done(s) ? s : null;
@@ -156,7 +176,9 @@ class BleApp {
   }
 }
 
-const failed = (s: TModuleWifiState) => s.failure !== 0;
+type AppView = ReturnType<typeof decodeSdkWifiState> & ReturnType<typeof decodeStatusExtension>;
+
+const failed = (s: AppView) => s.failure !== 0;
 
 describe("new generation (Bluetooth)", () => {
   it("walks 0 → 4 on AquaHome: real activation, real MQTT with its own credentials, state 4 only after CONNACK", async () => {
@@ -214,6 +236,42 @@ describe("new generation (Bluetooth)", () => {
     await device.stop();
     expect(softener.connected).toBe(false);
     await until(() => !cloud.connected.has(device.mac), 2000, "broker sees the device leave");
+  });
+
+  it("stock firmware: the SDK's own answers only; the ticket reaches activation step two", async () => {
+    const { device } = await makeDevice({ firmware: "stock" });
+    const app = new BleApp(device.gatt);
+    expect(app.sdkState()).toEqual({
+      state: 3,
+      ip: "0.0.0.0",
+      gw: "0.0.0.0",
+      mask: "0.0.0.0",
+      ssid: "",
+      bssid: "00:00:00:00:00:00",
+    });
+    expect(app.extension()).toBeNull();
+    app.configure("AquaHome", "softwater24");
+    expect(app.ticket("AbCdEfGhIjKlMnOpQrSt-_")).toBe(0);
+    expect(app.command(BlsyncCommand.ConnectWifi)).toBe(0);
+    const joined = await until(() => {
+      const s = app.sdkState();
+      return s.state === 4 ? s : null;
+    });
+    expect(joined).toMatchObject({ ip: "192.168.1.57", ssid: "AquaHome", bssid: "A0:B1:C2:D3:E4:01" });
+    await until(() => device.state === 4, 5000, "state 4");
+    const complete = cloud.calls.find((c) => c.body.mac === device.mac && c.path === "/iot/v1/activation/complete");
+    expect(complete?.body.setupTicket).toBe("AbCdEfGhIjKlMnOpQrSt-_");
+    expect(app.extension()).toBeNull(); // the pairing code never goes over Bluetooth from stock firmware
+  });
+
+  it("a retransmitted fragment crashes the module's SDK: it restarts with nothing configured", async () => {
+    const { device } = await makeDevice({ firmware: "stock" });
+    const frames = dataFrames(BlsyncData.StaWifiSsid, utf8("AquaHome"), 1);
+    expect(device.gatt.write(BLSYNC_WRITE_UUID, frames[0]).code).toBe(0);
+    const again = Uint8Array.from(frames[0]);
+    again[0] |= 0x01;
+    expect(device.gatt.write(BLSYNC_WRITE_UUID, again)).toEqual({ code: 0, crash: true });
+    expect(device.setupStatus).toMatchObject({ state: 0, ssid: "" });
   });
 
   it("a wrong password alone gives failure 4; the right one then connects", async () => {

@@ -21,7 +21,13 @@ import {
   ZActivationBeginResult,
   ZActivationCompleteResult,
 } from "@aquapilot/contract";
-import { BleSetupFailure, moduleBluetoothName, SETUP_AP_SSID, type TModuleWifiState } from "@aquapilot/provisioning";
+import {
+  BleSetupFailure,
+  moduleBluetoothName,
+  SETUP_AP_SSID,
+  type TSdkWifiState,
+  type TStatusExtension,
+} from "@aquapilot/provisioning";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../device.ts";
 import { registerAtFactory } from "../factory.ts";
 import { type DeviceIdentity, generateDeviceIdentity } from "../fleet.ts";
@@ -32,7 +38,7 @@ import { BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-m
 import { type MqttStall, openMqttStall } from "./mqtt-stall.ts";
 import { addressOn, findNetwork, NEIGHBOURHOOD, SIM_HOST, SIM_NETMASK, type SimNetwork } from "./neighbourhood.ts";
 import { type SetupFailureName, type SetupGeneration, setupFailureInfo } from "./setup-failures.ts";
-import { moduleWifiState, OFF_NETWORK, SETUP_FAILURE_TEXTS, type SetupStatus } from "./setup-status.ts";
+import { OFF_NETWORK, SETUP_FAILURE_TEXTS, type SetupStatus, sdkWifiState, statusExtensionOf } from "./setup-status.ts";
 import { DEFAULT_SETUP_TIMING, type SetupTiming } from "./setup-timing.ts";
 
 /**
@@ -122,6 +128,8 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     pairingCode: null,
   };
   private password: string | null = null;
+  /** The one-time setup ticket the phone handed the module (new generation), sent with activation step two. */
+  private ticket: string | null = null;
   private started = false;
   private stopped = false;
   /** The running attempt's timers and HTTP calls. */
@@ -319,9 +327,33 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
     return 0;
   }
 
-  /** The Wi-Fi state answer (blsync_ble CMD_WIFI_STATE_GET with our `failure` and `pairingCode`). */
-  wifiState(): TModuleWifiState {
-    return moduleWifiState(this.status);
+  /** The Wi-Fi state answer (blsync_ble CMD_WIFI_STATE_GET as the SDK's example application fills it). */
+  wifiState(): TSdkWifiState {
+    return sdkWifiState(this.status);
+  }
+
+  /** The product's handler: keeps the phone's setup ticket for activation step two (either firmware). @returns 0. */
+  setupTicket(ticket: string): number {
+    this.ticket = ticket;
+    this.opts.log?.(`${this.mac}: setup ticket received`);
+    return 0;
+  }
+
+  /** The status extension: only the product's firmware has it (stock answers the SDK's error). */
+  statusExtension(): TStatusExtension | null {
+    return this.firmware === "product" ? statusExtensionOf(this.status) : null;
+  }
+
+  /**
+   * The SDK's transfer layer crashed on a written frame: the module restarts in setup mode with nothing configured
+   * (state 0; any attempt ends).
+   */
+  crashed(reason: string): void {
+    this.opts.log?.(`${this.mac}: the blsync_ble transfer layer crashed (${reason}); the module restarts`);
+    this.reconfigure();
+    this.password = null;
+    this.ticket = null;
+    this.update({ ...OFF_NETWORK, state: BluetoothSetupState.Awaiting, failure: 0, ssid: "" });
   }
 
   /** PROV_STOP: setup is over; emits "provisioning-stopped". @returns 0. */
@@ -522,6 +554,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       signal: this.timers.signal,
       timeoutMs: this.timing.httpTimeout,
       log: this.opts.log && ((message) => this.opts.log?.(`${this.mac}: ${message}`)),
+      setupTicket: this.ticket ?? undefined,
     });
   }
 

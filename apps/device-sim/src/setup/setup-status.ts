@@ -3,7 +3,7 @@
  * texts of states and failures, and the status as the Bluetooth Wi-Fi state answer (docs/device-protocol.md §13.2).
  */
 import { BluetoothSetupState } from "@aquapilot/contract";
-import type { TModuleWifiState } from "@aquapilot/provisioning";
+import { SdkWifiState, type TSdkWifiState, type TStatusExtension } from "@aquapilot/provisioning";
 
 /** What a setup-mode device reports: its state, failure, addresses and (at state 4) the pairing code. */
 export interface SetupStatus {
@@ -59,18 +59,32 @@ export function describeSetupStatus(status: Pick<SetupStatus, "state" | "failure
 /** The status fields of a module that is on no network. */
 export const OFF_NETWORK = { ip: "", gw: "", mask: "", bssid: "", pairingCode: null } as const;
 
+/** What the SDK's state callback reports for a field the module does not have yet (lwIP's ip4addr_ntoa of 0). */
+const NO_ADDRESS = "0.0.0.0";
+
 /**
- * The Wi-Fi state answer of blsync_ble's CMD_WIFI_STATE_GET (docs/device-protocol.md §13.2) for `status`: state,
- * addresses, SSID, BSSID and failure code, plus the pairing code only at state 4 (server connected).
+ * The Wi-Fi state answer of blsync_ble's CMD_WIFI_STATE_GET for `status`, as the SDK's example application fills it
+ * (blsync_ble_app.c `wifiprov_api_state_get`): state 4 with an address, else 3; addresses "0.0.0.0" and the BSSID
+ * all zeros until DHCP answered; the SSID of the configured network. Nothing about failures or the cloud.
  */
-export function moduleWifiState(status: Readonly<SetupStatus>): TModuleWifiState {
+export function sdkWifiState(status: Readonly<SetupStatus>): TSdkWifiState {
+  return {
+    state: status.ip ? SdkWifiState.Address : SdkWifiState.NoAddress,
+    ip: status.ip || NO_ADDRESS,
+    gw: status.gw || NO_ADDRESS,
+    mask: status.mask || NO_ADDRESS,
+    ssid: status.ssid,
+    bssid: status.bssid || "00:00:00:00:00:00",
+  };
+}
+
+/**
+ * The product firmware's status extension for `status` (docs/device-protocol.md §13.2): spec §3's state, spec §4's
+ * failure and, at state 4 only, the pairing code.
+ */
+export function statusExtensionOf(status: Readonly<SetupStatus>): TStatusExtension {
   return {
     state: status.state,
-    ip: status.ip,
-    gw: status.gw,
-    mask: status.mask,
-    ssid: status.ssid,
-    bssid: status.bssid,
     failure: status.failure,
     ...(status.pairingCode && status.state === BluetoothSetupState.ServerConnected
       ? { pairingCode: status.pairingCode }

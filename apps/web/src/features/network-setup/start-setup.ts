@@ -54,12 +54,13 @@ export function startBleSetup(input: StartInput & { module: ChosenModule }): Set
     ssid: input.ssid,
     password: input.password,
     bind: bindToFamily(input.familyId, input.client),
+    setupTicket: setupTicketsFor(input.familyId),
   });
   return keep({ mode: "ble", run, familyId: input.familyId, ssid: input.ssid, password: input.password });
 }
 
 /**
- * The cloud's setup tickets for household `familyId` as the access-point flow uses them (api/setup-ticket.ts;
+ * The cloud's setup tickets for household `familyId` as both flows use them (api/setup-ticket.ts;
  * docs/device-protocol.md §13.3–§13.4): one ticket per run, and the wait for the module's activation with it.
  */
 function setupTicketsFor(familyId: string): SmartSetupTicket {

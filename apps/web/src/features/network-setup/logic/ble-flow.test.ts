@@ -192,24 +192,105 @@ describe("Bluetooth network setup (spec §4, docs/device-protocol.md §13.2)", (
     expect(module.log.connects).toBe(1 + BLE_FLOW_LIMITS.reconnectAttempts);
   });
 
-  it("retransmits a frame whose answer could not be read, and the module acts once", async () => {
+  it("never sends a frame twice: a lost answer mid-message sends the discard frame, then the message anew", async () => {
     const run = setup();
     let armed = false;
+    const written: Uint8Array[] = [];
     const write = module.transport.write;
     module.transport.write = async (frame) => {
+      written.push(frame);
       await write(frame);
-      // fail the reads after the first SSID frame: the answer is lost twice, the third try gets it
-      if (!armed && module.log.requests.includes("SSID")) {
+      // fragment 0 of the SSID (data, id 2 after the 9-byte encryption header): both reads of its answer fail
+      if (!armed && (frame[0] & 0x10) !== 0 && frame[2] === 0 && frame[3] === 0 && frame[17] === 2) {
         armed = true;
-        module.failReads = 2;
+        module.failReads = BLE_FLOW_LIMITS.readAttempts;
       }
     };
     const done = run.start();
     await vi.advanceTimersByTimeAsync(15_000);
     expect((await done).status).toBe("succeeded");
-    expect(module.log.retransmissions).toBe(2);
+    expect(module.log.crashes).toBe(0);
+    expect(module.log.refused).toBe(1); // the discard frame
     expect(module.log.requests.filter((x) => x === "SSID")).toHaveLength(1);
     expect(module.log.connects).toBe(1);
+    expect(written.some((f) => (f[0] & 0x01) !== 0)).toBe(false); // no retry bit, ever
+    const seqs = written.map((f) => f[1]);
+    expect(new Set(seqs).size).toBe(seqs.length); // every frame its own seq
+  });
+
+  it("writes 20-byte frames by default and one 21-byte command frame when the MTU allows", async () => {
+    const sizes = async (maxFrame?: number) => {
+      module?.dispose();
+      module = new FakeBleModule({ outcome: "ok" });
+      const lengths: number[] = [];
+      const write = module.transport.write;
+      module.transport.write = async (frame) => {
+        lengths.push(frame.length);
+        await write(frame);
+      };
+      const run = new BleSetupRun({
+        transport: module.transport,
+        ssid: "AquaHome",
+        password: "x",
+        bind: async () => DEVICE,
+        maxFrame,
+      });
+      const done = run.start();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await done).status).toBe("succeeded");
+      return lengths;
+    };
+    expect(Math.max(...(await sizes()))).toBe(20);
+    expect(await sizes(23)).toContain(21);
+  });
+
+  it("stock firmware: hands over the setup ticket, follows the SDK's state, then binds with the cloud's code", async () => {
+    module = new FakeBleModule({ outcome: "ok" });
+    module.firmware = "stock";
+    const waited: string[] = [];
+    const run = new BleSetupRun({
+      transport: module.transport,
+      ssid: "AquaHome",
+      password: "softwater24",
+      bind: async (code) => {
+        bound.push(code);
+        return DEVICE;
+      },
+      setupTicket: {
+        create: async () => ({ ticket: "AbCdEfGhIjKlMnOpQrSt-_" }),
+        wait: async (ticket, { signal }) => {
+          waited.push(ticket);
+          while (module.state.state !== 4) {
+            signal.throwIfAborted();
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          return { mac: module.mac, pairingCode: "0211AABB3372:from-the-cloud" };
+        },
+      },
+    });
+    run.subscribe((s) => snapshots.push(s));
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(15_000);
+    const end = await done;
+    expect(end.status).toBe("succeeded");
+    expect(module.ticket).toBe("AbCdEfGhIjKlMnOpQrSt-_");
+    expect(waited).toEqual(["AbCdEfGhIjKlMnOpQrSt-_"]);
+    expect(bound).toEqual(["0211AABB3372:from-the-cloud"]);
+    const r = module.log.requests;
+    expect(r.slice(0, 5)).toEqual(["GET_VERSION", "SSID", "PASSWORD", "SETUP_TICKET", "CONNECT_WIFI"]);
+    expect(r.filter((x) => x === "STATUS_EXTENSION")).toHaveLength(1); // refused once, never asked again
+    expect(r.at(-1)).toBe("PROV_STOP");
+    expect(statesSeen()).toEqual([null, 1, 2, 3, 4]);
+  });
+
+  it("stock firmware without setup tickets: no outcome can be learnt, 'connection timed out'", async () => {
+    const run = setup();
+    module.firmware = "stock";
+    const done = run.start();
+    await vi.advanceTimersByTimeAsync(15_000);
+    const end = await done;
+    expect(end.failure).toMatchObject({ code: 2, reason: "protocol" });
+    expect(bound).toEqual([]);
   });
 
   it("reopens the link when the module stops answering altogether", async () => {

@@ -1,5 +1,6 @@
 import { BluetoothSetupState } from "@aquapilot/contract/wire";
 import {
+  BLSYNC_MAX_FRAME,
   type BleSetupFailure,
   type BleSetupStep,
   BlsyncAssembler,
@@ -8,9 +9,15 @@ import {
   BlsyncFrameType,
   type BlsyncMessage,
   BlsyncResult,
-  decodeModuleWifiState,
-  encodeMessage,
+  commandFrames,
+  dataFrames,
+  decodeSdkWifiState,
+  decodeStatusExtension,
+  discardFrame,
   fromUtf8,
+  setupStateOfSdk,
+  setupTicketData,
+  statusExtensionRequest,
   utf8,
 } from "@aquapilot/provisioning";
 import {
@@ -26,26 +33,31 @@ import {
   sleep,
   withTimeout,
 } from "./flow-kit.ts";
+import type { SmartSetupTicket } from "./smart-flow.ts";
 
 /**
  * The new version's network setup over Bluetooth (spec §2 "New version", §3 states 0–4, §4 progress and the eight
  * failures; exchange of docs/device-protocol.md §13.2) as a pure state machine over an injected transport and clock:
  *
- * connect → [GET_VERSION] → SSID → PASSWORD (one answer read after every frame) → CONNECT_WIFI → WIFI_STATE_GET every
- * second (all answer frames read) until state 4 with a pairing code or a failure → PROV_STOP → bind → added.
+ * connect → [GET_VERSION] → SSID → PASSWORD (one answer read after every frame) → the setup ticket (custom data) →
+ * CONNECT_WIFI → every second WIFI_STATE_GET and the product's status extension (custom data) → state 4 with a
+ * pairing code or a failure → PROV_STOP → bind → added. A module that has no status extension (stock firmware) is
+ * followed through the SDK's Wi-Fi state until it has an address; then the app stops provisioning and learns the
+ * outcome from the cloud: the module's activation with the setup ticket gives the pairing code.
  *
- * A read that fails (ATT error, bad frame, time-out) is answered by retransmitting the same frame with the retry bit
- * (the module answers a retransmission again without acting twice). A link that drops half-way is reopened to the
- * same device (no chooser) up to {@link BLE_FLOW_LIMITS.reconnectAttempts} times and the flow goes on where it was.
- * The Bluetooth part must end within 120 s ("connection timed out"); the owner may cancel at any time before
- * binding.
+ * Frames are never sent again: the SDK's transfer layer writes through NULL when a fragment arrives twice or a new
+ * message starts over one it holds half-received (docs §13.2). A message whose answer could not be read is sent
+ * again whole, with new seqs, after the discard frame that makes the module drop what it may hold. A link that
+ * drops half-way is reopened to the same device (no chooser) up to {@link BLE_FLOW_LIMITS.reconnectAttempts} times
+ * and the flow goes on where it was. The Bluetooth part must end within 120 s ("connection timed out"); the owner
+ * may cancel at any time before binding.
  */
 
 /** The GATT link to one chosen module (the write and read characteristics of the provisioning service). */
 export interface BleTransport {
   /** Opens (or reopens) the link to the chosen module. */
   connect(): Promise<void>;
-  /** Writes one frame (≤ 20 bytes) to the write characteristic. */
+  /** Writes one frame (≤ the run's `maxFrame` bytes, 20 by default) to the write characteristic. */
   write(frame: Uint8Array): Promise<void>;
   /** Reads the read characteristic: the next frame of the prepared answer. Rejects when nothing is prepared. */
   read(): Promise<Uint8Array>;
@@ -65,8 +77,10 @@ export const BLE_FLOW_LIMITS = {
   operationMs: 5000,
   /** Opening the link. */
   connectMs: 15_000,
-  /** Tries per frame (the first write and the retransmissions). */
-  frameAttempts: 3,
+  /** Tries per message (the first send and the sends anew), each with its own seqs. */
+  messageAttempts: 3,
+  /** Reads of one answer frame before the message is sent anew. */
+  readAttempts: 2,
   /** Tries to open the link at the start before "initialization failed". */
   connectAttempts: 2,
   /** Tries to reopen a dropped link before "connection timed out". */
@@ -132,6 +146,14 @@ export interface BleSetupOptions {
   limits?: Partial<BleFlowLimits>;
   /** Ask the module's version first (docs §13.2 step 1; default true). */
   askVersion?: boolean;
+  /**
+   * The cloud's setup tickets (api/setup-ticket.ts): the run hands the module a fresh ticket and, when the module
+   * reports no outcome of its own (stock firmware), waits for its activation with it. Without it a stock module's
+   * setup cannot end.
+   */
+  setupTicket?: SmartSetupTicket;
+  /** Largest frame written: the negotiated ATT MTU less 3 (default 20, the smallest MTU). */
+  maxFrame?: number;
 }
 
 /** The link dropped or stopped answering; the run reopens it. */
@@ -193,6 +215,13 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   private closing = false;
   private seq = 0;
   private unlisten: (() => void) | null = null;
+  /** Whether the module may hold a message half-received (a fragment went out and the message did not end). */
+  private held = false;
+  /** The setup ticket of this run once created, and whether the module took it. */
+  private ticket: string | null = null;
+  private ticketTaken = false;
+  /** Whether the module answers the product's status extension (null before the first ask). */
+  private extension: boolean | null = null;
 
   private readonly options: BleSetupOptions;
   constructor(options: BleSetupOptions) {
@@ -396,36 +425,31 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   }
 
   /**
-   * Sends one request message and answers the module's answer to its last frame. `build(seq, retry)` encodes the
-   * message; each frame is written, then its answer read; a failed read retransmits that frame with the retry bit.
-   * Every frame but the last must be answered OK.
+   * Sends one request message and answers the module's answer to its last frame. Each frame is written once and
+   * its answer read (a failed read is read again, never written again); every frame but the last must be answered
+   * OK. When a frame's answer cannot be had, the message is sent anew with new seqs, after {@link discard} when the
+   * module may hold part of it; {@link BLE_FLOW_LIMITS.messageAttempts} sends, then the link counts as lost.
    */
-  private async request(build: (seq: number, retry: boolean) => Uint8Array[], what: string): Promise<BlsyncMessage> {
-    const count = build(0, false).length;
-    const seq = this.seq;
-    this.seq = (this.seq + count) & 0xff;
-    const frames = build(seq, false);
-    const retries = build(seq, true);
-    let answer: BlsyncMessage | null = null;
-    for (let i = 0; i < frames.length; i++) {
-      answer = await this.exchangeFrame(frames[i], retries[i], (seq + i) & 0xff, what);
-      if (i < frames.length - 1 && answer.id !== BlsyncResult.Ok) {
-        throw fail(INITIALIZATION_FAILED, "protocol", `${what} refused (${answer.id})`);
-      }
-    }
-    return answer as BlsyncMessage;
-  }
-
-  private async exchangeFrame(frame: Uint8Array, retry: Uint8Array, frameSeq: number, what: string) {
+  private async request(build: (seq: number) => Uint8Array[], what: string): Promise<BlsyncMessage> {
     let last: unknown = null;
-    for (let attempt = 0; attempt < this.limits.frameAttempts; attempt++) {
+    for (let attempt = 0; attempt < this.limits.messageAttempts; attempt++) {
       try {
-        await this.op(() => this.options.transport.write(attempt === 0 ? frame : retry), `write ${what}`);
-        const answer = await this.readAnswer(what);
-        if (answer.seq === frameSeq) return answer;
-        last = new Error(`answer to seq ${answer.seq}, expected ${frameSeq}`);
+        if (this.held) await this.discard(what);
+        const frames = build(this.seq);
+        const first = this.seq;
+        this.seq = (this.seq + frames.length) & 0xff;
+        let answer: BlsyncMessage | null = null;
+        for (let i = 0; i < frames.length; i++) {
+          if (frames.length > 1) this.held = true;
+          answer = await this.exchangeFrame(frames[i], (first + i) & 0xff, what);
+          if (i < frames.length - 1 && answer.id !== BlsyncResult.Ok) {
+            throw new Error(`${what}: fragment ${i} answered ${answer.id}`);
+          }
+        }
+        this.held = false;
+        return answer as BlsyncMessage;
       } catch (err) {
-        if (err instanceof LinkLost || err instanceof FlowStopped) throw err;
+        if (err instanceof LinkLost || err instanceof FlowStopped || err instanceof Fail) throw err;
         last = err;
       }
     }
@@ -434,18 +458,43 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     throw new LinkLost(last);
   }
 
+  /** Makes the module drop a half-received message (the discard frame; it answers 0xfe). */
+  private async discard(what: string): Promise<void> {
+    const seq = this.seq;
+    this.seq = (this.seq + 1) & 0xff;
+    await this.exchangeFrame(discardFrame(seq), seq, `discard before ${what}`);
+    this.held = false;
+  }
+
+  /** Writes one frame once and reads the module's answer to it (a failed read is read again). */
+  private async exchangeFrame(frame: Uint8Array, frameSeq: number, what: string): Promise<BlsyncMessage> {
+    await this.op(() => this.options.transport.write(frame), `write ${what}`);
+    let last: unknown = null;
+    for (let attempt = 0; attempt < this.limits.readAttempts; attempt++) {
+      try {
+        const answer = await this.readAnswer(what);
+        if (answer.seq === frameSeq) return answer;
+        last = new Error(`answer to seq ${answer.seq}, expected ${frameSeq}`);
+      } catch (err) {
+        if (err instanceof LinkLost || err instanceof FlowStopped) throw err;
+        last = err;
+      }
+    }
+    throw last;
+  }
+
   private command(id: BlsyncCommand, what: string): Promise<BlsyncMessage> {
-    return this.request((seq, retry) => encodeMessage({ type: BlsyncFrameType.Command, id, seq, retry }), what);
+    return this.request((seq) => commandFrames(id, seq, this.options.maxFrame ?? BLSYNC_MAX_FRAME), what);
   }
 
   private data(id: BlsyncData, bytes: Uint8Array, what: string): Promise<BlsyncMessage> {
-    return this.request(
-      (seq, retry) => encodeMessage({ type: BlsyncFrameType.Data, id, data: bytes, seq, retry }),
-      what,
-    );
+    return this.request((seq) => dataFrames(id, bytes, seq, this.options.maxFrame ?? BLSYNC_MAX_FRAME), what);
   }
 
-  /** Sends the Wi-Fi name and password and asks the module to connect (docs §13.2 steps 1–4). */
+  /**
+   * Sends the Wi-Fi name and password, hands over the setup ticket and asks the module to connect (docs §13.2
+   * steps 1–5).
+   */
   private async configure(): Promise<void> {
     this.update({ phase: "configure" });
     if (this.options.askVersion !== false) {
@@ -464,6 +513,7 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     if (password.id !== BlsyncResult.Ok) {
       throw fail(INITIALIZATION_FAILED, "protocol", `PASSWORD refused (${password.id})`);
     }
+    await this.handTicket();
     this.update({ moduleState: BluetoothSetupState.ConfigReceived });
     const connect = await this.command(BlsyncCommand.ConnectWifi, "CONNECT_WIFI");
     if (connect.id !== BlsyncResult.Ok) {
@@ -471,29 +521,96 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     }
   }
 
-  /** Asks the module's Wi-Fi state every second until state 4 with a pairing code (answered) or a failure. */
+  /** Creates the run's setup ticket (once) and hands it to the module; a module without the handler refuses it. */
+  private async handTicket(): Promise<void> {
+    const tickets = this.options.setupTicket;
+    if (!tickets) return;
+    if (!this.ticket) {
+      try {
+        this.ticket = (await tickets.create()).ticket;
+      } catch (err) {
+        console.warn("[network-setup] no setup ticket", err);
+        return;
+      }
+    }
+    const answer = await this.data(BlsyncData.CustomData, setupTicketData(this.ticket), "SETUP_TICKET");
+    this.ticketTaken = answer.id === BlsyncResult.Ok;
+  }
+
+  /**
+   * Asks the module's Wi-Fi state and status extension every second until state 4 with a pairing code (answered)
+   * or a failure; without the extension, until the module has an address, then from the cloud.
+   */
   private async poll(): Promise<string> {
     if (this.state.phase !== "poll") this.update({ phase: "poll" });
     for (;;) {
       const began = this.clock.now();
       const answer = await this.command(BlsyncCommand.WifiStateGet, "WIFI_STATE_GET");
       if (answer.id === BlsyncResult.Ok) {
-        let reported: ReturnType<typeof decodeModuleWifiState> | null = null;
         try {
-          reported = decodeModuleWifiState(answer.data);
+          const sdk = decodeSdkWifiState(answer.data);
+          const state = setupStateOfSdk(sdk, true);
+          if (this.extension === false || state > (this.state.moduleState ?? 0)) this.update({ moduleState: state });
         } catch (err) {
           console.warn("[network-setup] unreadable Wi-Fi state", err);
         }
-        if (reported) {
-          this.update({ moduleState: reported.state as BluetoothSetupState });
-          if (reported.failure !== 0) throw fail(reported.failure as BleSetupFailure, "module");
-          if (reported.state === BluetoothSetupState.ServerConnected && reported.pairingCode) {
-            await this.provStop();
-            return reported.pairingCode;
-          }
-        }
+      }
+      if (this.extension !== false) {
+        const code = await this.askExtension();
+        if (code) return code;
+      }
+      if (this.extension === false && this.state.moduleState === BluetoothSetupState.WifiConnected) {
+        return await this.fromCloud();
       }
       await sleep(this.clock, this.limits.pollIntervalMs - (this.clock.now() - began), this.stop.signal);
+    }
+  }
+
+  /** The product's status extension: the spec state, a failure, the pairing code at state 4 (then PROV_STOP). */
+  private async askExtension(): Promise<string | null> {
+    const answer = await this.data(BlsyncData.CustomData, statusExtensionRequest(), "STATUS_EXTENSION");
+    if (answer.id !== BlsyncResult.Ok) {
+      this.extension = false;
+      return null;
+    }
+    this.extension = true;
+    let reported: ReturnType<typeof decodeStatusExtension>;
+    try {
+      reported = decodeStatusExtension(answer.data);
+    } catch (err) {
+      console.warn("[network-setup] unreadable status extension", err);
+      return null;
+    }
+    this.update({ moduleState: reported.state as BluetoothSetupState });
+    if (reported.failure !== 0) throw fail(reported.failure as BleSetupFailure, "module");
+    if (reported.state === BluetoothSetupState.ServerConnected && reported.pairingCode) {
+      await this.provStop();
+      return reported.pairingCode;
+    }
+    return null;
+  }
+
+  /**
+   * A module without the status extension is on the network: provisioning stops and the cloud says when it
+   * activated with the run's setup ticket (its pairing code). Without a ticket the module took, no outcome can be
+   * learnt: "connection timed out".
+   */
+  private async fromCloud(): Promise<string> {
+    const tickets = this.options.setupTicket;
+    if (!tickets || !this.ticket || !this.ticketTaken) {
+      throw fail(CONNECTION_TIMED_OUT, "protocol", "the module reports no outcome and took no setup ticket");
+    }
+    await this.provStop();
+    try {
+      const { pairingCode } = await tickets.wait(this.ticket, {
+        signal: this.stop.signal,
+        timeoutMs: Math.max(0, this.state.startedAt + this.limits.overallMs - this.clock.now()),
+      });
+      this.update({ moduleState: BluetoothSetupState.ServerConnected });
+      return pairingCode;
+    } catch (err) {
+      if (this.stop.signal.aborted) throw new FlowStopped(this.stop.signal.reason);
+      throw fail(CONNECTION_TIMED_OUT, "deadline", err instanceof Error ? err.message : null);
     }
   }
 

@@ -3,15 +3,16 @@ import {
   answerFrames,
   BLSYNC_VERSION,
   type BleSetupFailure,
-  BlsyncAssembler,
   BlsyncCommand,
   BlsyncData,
   BlsyncFrameType,
+  BlsyncReceiver,
   BlsyncResult,
-  decodeFrame,
-  encodeModuleWifiState,
+  encodeSdkWifiState,
+  encodeStatusExtension,
   fromUtf8,
-  type TModuleWifiState,
+  parseSetupCustomData,
+  SdkWifiState,
   utf8,
 } from "@aquapilot/provisioning";
 import type { BleTransport } from "./ble-flow.ts";
@@ -19,9 +20,11 @@ import type { BleTransport } from "./ble-flow.ts";
 /**
  * A simulated WIFI-BL3372 module in Bluetooth setup mode for the flow's unit tests, frames in and frames out with
  * the real codecs of @aquapilot/provisioning, following the module rules of docs/device-protocol.md §13.2: every
- * write prepares one answer (a read with nothing prepared fails like ATT error 0x04), a retransmission (retry bit,
- * same seq) is answered again without acting twice, SSID/PASSWORD → state 1, CONNECT_WIFI → state 2 and then the
- * planned outcome on the (fake) timers. Fault injection: failing reads, dropped links, failing connects.
+ * frame goes through the SDK's transfer layer as `BlsyncReceiver` models it (a fragment sent twice, or a new message
+ * over a half-received one, crashes the module: it drops the link and forgets everything), every write prepares one
+ * answer (a read with nothing prepared fails like ATT error 0x04), SSID/PASSWORD → state 1, CONNECT_WIFI → state 2
+ * and then the planned outcome on the (fake) timers. `firmware` "product" answers the status extension, "stock"
+ * refuses it with 2 (both take the setup ticket). Fault injection: failing reads, dropped links, failing connects.
  * Test support only; the app never imports it.
  */
 
@@ -37,10 +40,12 @@ export interface FakeModulePlan {
 
 /** What the fake records for assertions. */
 export interface FakeModuleLog {
-  /** Every whole request message: command name or data id, in order (retransmissions not repeated). */
+  /** Every whole request message: command name or data name, in order. */
   requests: string[];
-  /** Frames received with the retry bit. */
-  retransmissions: number;
+  /** Frames the SDK refused (0xfe), the discard frame among them. */
+  refused: number;
+  /** Frames that crashed the SDK's transfer layer (a fragment sent twice, a message over a held one). */
+  crashes: number;
   connects: number;
   writes: number;
   reads: number;
@@ -54,12 +59,28 @@ const COMMAND_NAMES: Record<number, string> = {
   [BlsyncCommand.WifiStateGet]: "WIFI_STATE_GET",
 };
 
+/** The module's own view of its setup (spec §3 state, §4 failure, addresses, pairing code). */
+export interface FakeModuleState {
+  state: number;
+  failure: number;
+  ip: string;
+  gw: string;
+  mask: string;
+  ssid: string;
+  bssid: string;
+  pairingCode?: string;
+}
+
 /** The simulated module; {@link FakeBleModule.transport} is what the flow talks to. */
 export class FakeBleModule {
-  readonly log: FakeModuleLog = { requests: [], retransmissions: 0, connects: 0, writes: 0, reads: 0 };
+  readonly log: FakeModuleLog = { requests: [], refused: 0, crashes: 0, connects: 0, writes: 0, reads: 0 };
   ssid: string | null = null;
   password: string | null = null;
-  state: TModuleWifiState = { state: 0, ip: "", gw: "", mask: "", ssid: "", bssid: "", failure: 0 };
+  /** The setup ticket the phone handed over. */
+  ticket: string | null = null;
+  /** "product" answers the status extension; "stock" answers it with the SDK's error 2. */
+  firmware: "stock" | "product" = "product";
+  state: FakeModuleState = { state: 0, ip: "", gw: "", mask: "", ssid: "", bssid: "", failure: 0 };
   /** Whether the module still advertises (false after PROV_STOP). */
   advertising = true;
   connected = false;
@@ -74,9 +95,7 @@ export class FakeBleModule {
   /** When true, the module answers a CONNECT_WIFI with result 2 as if no SSID was stored. */
   refuseConnect = false;
   private prepared: Uint8Array[] = [];
-  private lastAnswer: Uint8Array[] = [];
-  private lastSeq: number | null = null;
-  private readonly assembler = new BlsyncAssembler();
+  private readonly receiver = new BlsyncReceiver();
   private readonly listeners = new Set<() => void>();
   private timers: ReturnType<typeof setTimeout>[] = [];
 
@@ -104,7 +123,6 @@ export class FakeBleModule {
       if (!this.advertising) throw new Error("NotFoundError: device out of range");
       this.connected = true;
       this.prepared = [];
-      this.assembler.reset();
     },
     write: async (frame) => {
       this.log.writes += 1;
@@ -149,59 +167,56 @@ export class FakeBleModule {
     this.timers.push(setTimeout(fn, ms));
   }
 
-  private prepare(frames: Uint8Array[]): void {
-    this.prepared = [...frames];
-    this.lastAnswer = frames;
-  }
-
   private receive(bytes: Uint8Array): void {
-    let frame: ReturnType<typeof decodeFrame>;
-    try {
-      frame = decodeFrame(bytes);
-    } catch {
-      this.prepare(answerFrames(bytes[1] ?? 0, BlsyncResult.FrameError));
+    const got = this.receiver.receive(bytes);
+    if (got.kind === "crash") {
+      // The SDK wrote through NULL: the module restarts with nothing configured and the link drops.
+      this.log.crashes += 1;
+      this.dispose();
+      this.ssid = null;
+      this.password = null;
+      this.ticket = null;
+      this.state = { state: 0, ip: "", gw: "", mask: "", ssid: "", bssid: "", failure: 0 };
+      this.drop();
       return;
     }
-    if (frame.retry && frame.seq === this.lastSeq) {
-      this.log.retransmissions += 1;
-      this.prepared = [...this.lastAnswer];
+    if (!got.answer) {
+      this.prepared = [];
       return;
     }
-    this.lastSeq = frame.seq;
-    let message: ReturnType<BlsyncAssembler["push"]>;
-    try {
-      message = this.assembler.push(bytes);
-    } catch {
-      this.prepare(answerFrames(frame.seq, BlsyncResult.FrameError));
+    if (got.kind === "refused") {
+      this.log.refused += 1;
+      this.prepared = answerFrames(got.seq, BlsyncResult.FrameError);
       return;
     }
-    if (!message) {
-      this.prepare(answerFrames(frame.seq, BlsyncResult.Ok));
+    if (got.kind === "fragment") {
+      this.prepared = answerFrames(got.seq, BlsyncResult.Ok);
       return;
     }
     const name =
-      message.type === BlsyncFrameType.Command
-        ? (COMMAND_NAMES[message.id] ?? `CMD_${message.id}`)
-        : message.id === BlsyncData.StaWifiSsid
+      got.type === BlsyncFrameType.Command
+        ? (COMMAND_NAMES[got.id] ?? `CMD_${got.id}`)
+        : got.id === BlsyncData.StaWifiSsid
           ? "SSID"
-          : message.id === BlsyncData.StaWifiPassword
+          : got.id === BlsyncData.StaWifiPassword
             ? "PASSWORD"
-            : `DATA_${message.id}`;
+            : got.id === BlsyncData.CustomData
+              ? customName(got.data)
+              : `DATA_${got.id}`;
     this.log.requests.push(name);
     const dropAt = this.dropOn.indexOf(name);
     if (dropAt >= 0) {
       this.dropOn.splice(dropAt, 1);
-      this.handle(name, message.data);
+      this.handle(name, got.data);
       this.drop();
       return;
     }
     if (this.silentOn.includes(name)) {
-      this.handle(name, message.data);
+      this.handle(name, got.data);
       this.prepared = [];
-      this.lastAnswer = [];
       return;
     }
-    this.prepare(answerFrames(frame.seq, ...this.handle(name, message.data)));
+    this.prepared = answerFrames(got.seq, ...this.handle(name, got.data));
   }
 
   /** Acts on a whole request; answers [result, data]. */
@@ -217,6 +232,17 @@ export class FakeBleModule {
         this.password = fromUtf8(data);
         this.configured();
         return [BlsyncResult.Ok];
+      case "SETUP_TICKET": {
+        const asked = parseSetupCustomData(data);
+        this.ticket = asked?.tag === "ticket" ? asked.ticket : null;
+        return [BlsyncResult.Ok];
+      }
+      case "STATUS_EXTENSION": {
+        if (this.firmware === "stock") return [BlsyncResult.Error];
+        const { state, failure, pairingCode } = this.state;
+        const withCode = state === BluetoothSetupState.ServerConnected && pairingCode ? { pairingCode } : {};
+        return [BlsyncResult.Ok, encodeStatusExtension({ state, failure, ...withCode })];
+      }
       case "CONNECT_WIFI":
         if (!this.ssid || this.refuseConnect) return [BlsyncResult.Error];
         this.connectWifi();
@@ -225,8 +251,18 @@ export class FakeBleModule {
         this.dispose();
         this.state = { ...this.state, state: BluetoothSetupState.ConfigReceived };
         return [BlsyncResult.Ok];
-      case "WIFI_STATE_GET":
-        return [BlsyncResult.Ok, encodeModuleWifiState(this.state)];
+      case "WIFI_STATE_GET": {
+        const s = this.state;
+        const sdk = {
+          state: s.ip ? SdkWifiState.Address : SdkWifiState.NoAddress,
+          ip: s.ip || "0.0.0.0",
+          gw: s.gw || "0.0.0.0",
+          mask: s.mask || "0.0.0.0",
+          ssid: s.ssid,
+          bssid: s.bssid || "00:00:00:00:00:00",
+        };
+        return [BlsyncResult.Ok, encodeSdkWifiState(sdk)];
+      }
       case "PROV_STOP":
         this.advertising = false;
         this.later(50, () => this.drop());
@@ -275,4 +311,12 @@ export class FakeBleModule {
       });
     });
   }
+}
+
+/** The name of a custom-data request in the log. */
+function customName(data: Uint8Array): string {
+  const asked = parseSetupCustomData(data);
+  if (asked?.tag === "ticket") return "SETUP_TICKET";
+  if (asked?.tag === "status-extension") return "STATUS_EXTENSION";
+  return "CUSTOM_DATA";
 }
