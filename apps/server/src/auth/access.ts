@@ -174,7 +174,7 @@ export async function requireAccess(
       const row = await db
         .selectFrom("setup_tickets")
         .select("id")
-        .where("ticket_hash", "=", createHash("sha256").update(id, "utf8").digest("hex"))
+        .where("ticket_hash", "=", createHash("sha256").update(id).digest("hex"))
         .where("created_by", "=", userId)
         .executeTakeFirst();
       if (!row) throw missing();
