@@ -4,6 +4,7 @@
  * this list names every `src/modules/<module>/messages.ts`, and that the app registers the same parts.
  */
 import { accountMessages } from "../src/modules/account/messages.ts";
+import { activationMessages } from "../src/modules/activation/messages.ts";
 import { afterSaleMessages } from "../src/modules/after-sale/messages.ts";
 import { articleMessages } from "../src/modules/article/messages.ts";
 import { deviceControlMessages } from "../src/modules/device-control/messages.ts";
@@ -19,6 +20,7 @@ import { statisticsMessages } from "../src/modules/statistics/messages.ts";
 /** The parts by module folder name. */
 export const MODULE_CATALOGUES = {
   account: accountMessages,
+  activation: activationMessages,
   "after-sale": afterSaleMessages,
   article: articleMessages,
   "device-control": deviceControlMessages,
