@@ -27,6 +27,15 @@ export function useNow(intervalMs = 1000): number {
   return now;
 }
 
+/**
+ * How a firmware update ended, as hub 1 told it (docs/device-protocol.md §3.7): done at 100 %, or failed with the
+ * "ota-failed" event's reason ("download", "hash", "signature", "boot"; null when the device gave none).
+ */
+export interface OtaOutcome {
+  ok: boolean;
+  reason: string | null;
+}
+
 /** A close event seen live on hub 1 (Fault screen). */
 export interface LiveCloseEvent {
   closeReason: number;
@@ -37,7 +46,8 @@ export interface LiveCloseEvent {
  * The live device of the Device screen (spec §7 hub 1): loads query-device-info, keeps the family list live
  * (useKeepDevicesLive) and patches the device query on each message; a regeneration start/end event or a successful
  * ack refreshes the statistics, salt status and regeneration cycles. Answers the device (undefined until read), the
- * query's error state and refetch, the firmware update progress (percent, null when none is running) and the close
+ * query's error state and refetch, the firmware update progress (percent, null when none is running), how the last
+ * update seen ended (null when none ended since the screen opened) and the close
  * events seen since the screen opened. The caller redraws only when one of those changes — not when the query
  * merely fetches again or the channel's state changes (the screen stays as it is after its first paint;
  * the live chip reads the channel's state itself).
@@ -47,6 +57,7 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
   const query = useDeviceInfo(deviceId);
   useKeepDevicesLive(familyId);
   const [otaProgress, setOtaProgress] = useState<number | null>(null);
+  const [otaOutcome, setOtaOutcome] = useState<OtaOutcome | null>(null);
   const [closeEvents, setCloseEvents] = useState<LiveCloseEvent[]>([]);
   useEffect(() => {
     const channel = deviceChannel();
@@ -57,7 +68,14 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
       if (refreshesStatistics(message, deviceId)) void invalidateDeviceStatistics(queryClient, deviceId);
       if (message.kind === "event" && message.event) {
         const { type, progress, closeReason } = message.event;
-        if (type === "ota-progress" && typeof progress === "number") setOtaProgress(progress >= 100 ? null : progress);
+        if (type === "ota-progress" && typeof progress === "number") {
+          setOtaProgress(progress >= 100 ? null : progress);
+          setOtaOutcome(progress >= 100 ? { ok: true, reason: null } : null);
+        }
+        if (type === "ota-failed") {
+          setOtaProgress(null);
+          setOtaOutcome({ ok: false, reason: message.event.reason ?? null });
+        }
         if (closeReason) {
           const time = new Date().toISOString(); // real time the phone heard of it, not the device clock
           setCloseEvents((list) => [{ closeReason, time }, ...list].slice(0, 20));
@@ -67,7 +85,7 @@ export function useLiveDevice(deviceId: string, familyId: string | null | undefi
   }, [deviceId, queryClient]);
   // Read field by field: TanStack Query then tracks only these (a spread would track isFetching and every other one).
   const { data: device, isError, error, refetch } = query;
-  return { device, isError, error, refetch, otaProgress, setOtaProgress, closeEvents };
+  return { device, isError, error, refetch, otaProgress, setOtaProgress, otaOutcome, setOtaOutcome, closeEvents };
 }
 
 /**

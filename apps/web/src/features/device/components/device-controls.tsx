@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, ProgressBar } from "antd-mobile";
+import { Button } from "antd-mobile";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../shared/api/errors.ts";
@@ -7,10 +7,10 @@ import { getOtaVersion } from "../../../shared/device/api/get-ota-version.ts";
 import { deviceKeys, invalidateDeviceStatistics } from "../../../shared/device/api/keys.ts";
 import type { CommandKind, CommandState } from "../../../shared/device/command-state.ts";
 import { useDeviceCommand, useLongPress } from "../../../shared/device/hooks.ts";
-import { formatPercent } from "../../../shared/format/percent.ts";
 import { usePhoneLink } from "../../../shared/realtime/index.ts";
 import { toast, useSingleFlight } from "../../../shared/ui/index.ts";
 import { confirmLazily } from "../../../shared/ui/lazy-overlays.ts";
+import { type FirmwareOutcome, FirmwareStatus } from "./firmware-status.tsx";
 
 /** The text key of each command's name. */
 const COMMAND_LABEL = {
@@ -50,7 +50,8 @@ function CommandStatus({ state }: { state: CommandState }) {
 
 /**
  * The controls of spec §4: vacation enter/exit and forced regeneration/flushing (each confirmed), forced switch
- * (press and hold 2 s), firmware update with progress (blocks other commands while it runs) and time sync
+ * (press and hold 2 s), firmware update with the versions, progress (blocks other commands while it runs) and how the
+ * last update ended ({@link FirmwareStatus}), and time sync
  * ("Confirm synchronization time?", sends the phone's time). `syncRequest` changes when the drift banner asks for a sync.
  * Without the phone's link to the cloud or the device's (offline), or while the cloud refuses the device's reports (a
  * command could never be seen applied), every control is disabled and a line says why.
@@ -62,11 +63,16 @@ export function DeviceControls(props: {
   refused?: boolean;
   vacation: boolean;
   otaProgress: number | null;
+  /** How the last firmware update ended (null: none since the screen opened, or unknown). */
+  otaOutcome?: FirmwareOutcome | null;
+  /** The device's firmware version and the one offered (null until read). */
+  firmwareVersions?: { currentVersion: string | null; latestVersion: string | null } | null;
   onOtaStarted: () => void;
   syncRequest: number;
 }) {
   const { deviceId, online, refused = false, vacation, otaProgress, onOtaStarted, syncRequest } = props;
-  const { t, i18n } = useTranslation();
+  const { otaOutcome = null, firmwareVersions: versions = null } = props;
+  const { t } = useTranslation();
   const { state, run } = useDeviceCommand(deviceId, online);
   const updating = otaProgress !== null;
   // A command needs the phone's link and the device's: without either, the controls are off and say why.
@@ -128,15 +134,12 @@ export function DeviceControls(props: {
   return (
     <section className="device-section" data-testid="device-controls">
       <h2 className="device-section__title">{t("deviceControl.title")}</h2>
-      {updating ? (
-        <div className="device-ota" data-testid="device-ota" data-progress={otaProgress}>
-          <div className="device-ota__text">{t("deviceControl.updating")}</div>
-          <ProgressBar percent={otaProgress} />
-          <div className="device-ota__percent" data-testid="device-ota-percent">
-            {formatPercent(otaProgress, i18n.language)}
-          </div>
-        </div>
-      ) : null}
+      <FirmwareStatus
+        currentVersion={versions?.currentVersion ?? null}
+        latestVersion={versions?.latestVersion ?? null}
+        progress={otaProgress}
+        outcome={otaOutcome}
+      />
       <div className="device-controls">
         {vacation ? (
           <Button

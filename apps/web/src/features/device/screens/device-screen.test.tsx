@@ -150,6 +150,47 @@ describe("Device screen", () => {
     await waitFor(() => expect(screen.getByTestId("device-online").textContent).toBe("Offline"));
   });
 
+  it("follows a firmware update on hub 1 to its failure and says why; the controls come back", async () => {
+    const view = await renderScreen(<DeviceScreen />, {
+      route,
+      api: {
+        ...background,
+        queryDeviceInfo: info(),
+        queryOtaVersion: { ...background.queryOtaVersion, currentVersion: "1.0.0", latestVersion: "1.2.0" },
+      },
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId("device-firmware-versions").textContent).toBe("Firmware 1.0.0 · latest 1.2.0"),
+    );
+    const event = (type: string, progress: number, reason?: string) =>
+      deviceChange({ kind: "event", event: { type, closeReason: null, progress, ...(reason ? { reason } : {}) } });
+    await view.sendDeviceChange(event("ota-progress", 40));
+    await waitFor(() => expect(screen.getByTestId("device-ota").dataset.progress).toBe("40"));
+    expect(screen.getByTestId("control-ota").hasAttribute("disabled")).toBe(true);
+    await view.sendDeviceChange(event("ota-failed", 80, "hash"));
+    await waitFor(() =>
+      expect(screen.getByTestId("device-ota-outcome").textContent).toBe(
+        "The firmware update failed: the downloaded image was corrupted. The device keeps version 1.0.0.",
+      ),
+    );
+    expect(screen.queryByTestId("device-ota")).toBeNull();
+    expect(screen.getByTestId("control-ota").hasAttribute("disabled")).toBe(false);
+  });
+
+  it("shows the last update's failure when the screen opens", async () => {
+    await renderScreen(<DeviceScreen />, {
+      route,
+      api: {
+        ...background,
+        queryDeviceInfo: info(),
+        queryOtaVersion: { ...background.queryOtaVersion, otaStatus: "failed", otaError: "boot", progress: 90 },
+      },
+    });
+    const outcome = await screen.findByTestId("device-ota-outcome");
+    expect(outcome.dataset.reason).toBe("boot");
+    expect(outcome.textContent).toContain("the new version did not start");
+  });
+
   it("ticks the countdown and the minutes since the last report without drawing the rest of the screen", async () => {
     // Reported 59.6 s ago, in backwash with 120 s left: within a second and a half "just now" becomes "1 minute ago"
     // and the countdown goes down, while the statistics below draw nothing again.

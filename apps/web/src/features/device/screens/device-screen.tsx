@@ -128,16 +128,31 @@ export function DeviceScreen() {
   const family = useFamilyDevices(familyId);
   const [syncRequest, setSyncRequest] = useState(0);
   const salt = useSaltStatus(deviceId);
-  const { setOtaProgress } = live;
-  // A firmware update already running when the screen opens blocks the controls too (spec §4).
+  const { setOtaProgress, setOtaOutcome, otaOutcome } = live;
+  const [firmware, setFirmware] = useState<{ currentVersion: string | null; latestVersion: string | null } | null>(
+    null,
+  );
+  // A firmware update already running when the screen opens blocks the controls too (spec §4); a failed last update
+  // shows its reason. The versions are read again whenever an update ends.
+  const readFirmware = useCallback(
+    (opening: boolean) => {
+      getOtaVersion(deviceId, false)
+        .then((v) => {
+          setFirmware({ currentVersion: v.currentVersion, latestVersion: v.latestVersion });
+          if (!opening) return;
+          if (v.updating) setOtaProgress(v.progress ?? 0);
+          else if (v.otaStatus === "failed") setOtaOutcome({ ok: false, reason: v.otaError ?? null });
+        })
+        .catch(() => {});
+    },
+    [deviceId, setOtaProgress, setOtaOutcome],
+  );
   useEffect(() => {
-    if (!deviceId) return;
-    getOtaVersion(deviceId, false)
-      .then((v) => {
-        if (v.updating) setOtaProgress(v.progress ?? 0);
-      })
-      .catch(() => {});
-  }, [deviceId, setOtaProgress]);
+    if (deviceId) readFirmware(true);
+  }, [deviceId, readFirmware]);
+  useEffect(() => {
+    if (deviceId && otaOutcome) readFirmware(false);
+  }, [deviceId, otaOutcome, readFirmware]);
   const onOtaStarted = useCallback(() => setOtaProgress((p) => p ?? 0), [setOtaProgress]);
   const device = live.device;
   const listed = family.data?.find((d) => d.id === deviceId);
@@ -248,6 +263,8 @@ export function DeviceScreen() {
             refused={Boolean(device.reportsRefusedSince)}
             vacation={device.vacation}
             otaProgress={live.otaProgress}
+            otaOutcome={otaOutcome}
+            firmwareVersions={firmware}
             onOtaStarted={onOtaStarted}
             syncRequest={syncRequest}
           />
