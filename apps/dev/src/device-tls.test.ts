@@ -46,6 +46,8 @@ describe("the development system's device link over TLS", () => {
     expect(system.fleet.connectedCount).toBe(2);
     // The gateway on plain MQTT, the two softeners on TLS.
     expect(link.broker?.connectedClients).toBe(3);
+    expect(link.broker?.stats.connections.plain).toBe(1);
+    expect(link.broker?.stats.connections.tls).toBeGreaterThanOrEqual(2);
     // Modules set up in this process pin the launcher's CA.
     expect(pinnedBrokerCas(path.join(strangerDir, "none.crt"))).toEqual([link.deviceCa]);
     expect(brokerTlsOptions(link.deviceUrl)).toEqual({ ca: [link.deviceCa], rejectUnauthorized: true });

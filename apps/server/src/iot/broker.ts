@@ -75,6 +75,8 @@ export interface EmbeddedBrokerStats {
   oversizedPackets: number;
   /** The password-guessing limiter's counts. */
   logins: LoginLimiterStats;
+  /** Connections handed to the broker since start, per listener (a TLS one once its handshake succeeded). */
+  connections: { plain: number; tls: number };
 }
 
 /** A running embedded broker. */
@@ -278,7 +280,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   aedes.on("clientError", (client, err) => logger?.debug({ client: client.id, err: err.message }, "mqtt client error"));
 
   const maxPacketBytes = options.maxPacketBytes ?? MQTT_MAX_PACKET_BYTES;
-  const accept = (socket: net.Socket) => {
+  const connections = { plain: 0, tls: 0 };
+  const accept = (socket: net.Socket, listener: keyof typeof connections) => {
+    connections[listener]++;
     // MQTT packets are small and answered (PUBACK, the next publish): Nagle's algorithm would hold each behind the
     // peer's delayed ACK, some 40 ms per hop on Linux on the device → app path.
     socket.setNoDelay(true);
@@ -307,7 +311,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   let tlsPort: number | null = null;
   try {
     if (options.port !== null) {
-      const server = net.createServer(accept);
+      const server = net.createServer((socket) => accept(socket, "plain"));
       servers.push(server);
       port = await listen(server, options.port, options.host);
       logger?.info({ host: options.host, port }, "embedded MQTT broker listening (plain MQTT)");
@@ -315,7 +319,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if (options.tls) {
       const server = tls.createServer(
         { cert: options.tls.cert, key: options.tls.key, minVersion: "TLSv1.2" },
-        (socket) => accept(socket),
+        (socket) => accept(socket, "tls"),
       );
       // A handshake refused (a client that does not trust the certificate, a scanner) concerns that peer only.
       server.on("tlsClientError", (err, socket) =>
@@ -339,7 +343,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return aedes.connectedClients;
     },
     get stats() {
-      return { oversizedPackets, logins: limiter.stats };
+      return { oversizedPackets, logins: limiter.stats, connections: { ...connections } };
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

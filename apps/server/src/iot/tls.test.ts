@@ -198,8 +198,9 @@ describe("the embedded broker over TLS only (MQTT_PLAIN=false)", () => {
     expect(link.deviceUrl).toBe(`mqtts://127.0.0.1:${link.broker?.tlsPort}`);
     expect(link.brokerUrl).toBe(link.deviceUrl);
     expect(link.deviceCa).toBe(fs.readFileSync(path.join(database.dataDir, DEV_TLS_DIR, DEV_CA_CERT_FILE), "utf8"));
-    // The gateway's own connection counts among the broker's clients.
+    // The gateway's own connection counts among the broker's clients, over TLS.
     expect(link.broker?.connectedClients).toBeGreaterThanOrEqual(1);
+    expect(link.broker?.stats.connections).toEqual({ plain: 0, tls: 1 });
   });
 
   it("accepts a device that pins the CA", async () => {
@@ -208,8 +209,11 @@ describe("the embedded broker over TLS only (MQTT_PLAIN=false)", () => {
 
   it("refuses the handshake of a device that pins another CA", async () => {
     const stranger = await ensureDevelopmentTls(strangerDir);
+    const handed = link.broker?.stats.connections.tls;
     const outcome = await deviceConnect(link.deviceUrl, stranger.ca ?? undefined);
     expect(outcome).toBe("UNABLE_TO_VERIFY_LEAF_SIGNATURE");
+    // The refused handshake never reached the broker.
+    expect(link.broker?.stats.connections.tls).toBe(handed);
   });
 
   it("refuses a device that trusts only the system's CAs", async () => {
