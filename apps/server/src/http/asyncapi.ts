@@ -174,14 +174,15 @@ export function buildAsyncApiDocument(version: string): AsyncApiDocument {
     servers: {
       broker: {
         host: "{host}:{port}",
-        protocol: "mqtt",
+        protocol: "secure-mqtt",
         protocolVersion: "3.1.1",
         description:
-          "The embedded broker (MQTT_HOST:MQTT_PORT) or an external one (MQTT_URL); activation tells devices where " +
-          "(MQTT_PUBLIC_URL). Put TLS (8883) in front of it in production.",
+          "MQTT over TLS: the embedded broker (MQTT_HOST:MQTT_TLS_PORT) or an external one (MQTT_URL); activation " +
+          "tells devices where (MQTT_PUBLIC_URL). Devices pin the CA that issued the broker's certificate " +
+          "(docs/device-protocol.md §1.1); plain MQTT on MQTT_PORT exists in development only.",
         variables: {
           host: { default: "localhost", description: "The broker's host name" },
-          port: { default: "1883", description: "1883 plain, 8883 behind TLS" },
+          port: { default: "8883", description: "8883 MQTT over TLS (1883 plain MQTT, development only)" },
         },
         security: [{ $ref: "#/components/securitySchemes/deviceCredentials" }],
         bindings: {
