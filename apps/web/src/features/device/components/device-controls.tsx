@@ -197,7 +197,8 @@ export function DeviceControls(props: {
       ) : (
         <div className="device-controls__hint">{t("deviceControl.holdHint")}</div>
       )}
-      <CommandStatus state={state} />
+      {/* An accepted firmware update goes on in the firmware part (progress, then its outcome), not as "done" here. */}
+      {state.status === "done" && state.kind === "ota" ? null : <CommandStatus state={state} />}
     </section>
   );
 }

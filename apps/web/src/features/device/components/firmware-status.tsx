@@ -24,8 +24,9 @@ export function otaReasonKey(reason: string | null): `deviceControl.otaReason.${
 
 /**
  * The firmware part of the Device screen's controls (spec §4 firmware update): the current and the available version,
- * and either the running update's progress (percent, one decimal) or how the last one ended — done, or failed with
- * its reason and the version the device keeps — in the user's language. Versions unknown yet show nothing.
+ * and either the running update's progress (percent, one decimal) or how the last one ended — done (to the available
+ * version, which the app always asks for), or failed with its reason and the version the device keeps — in the user's
+ * language. Versions unknown yet show nothing.
  */
 export function FirmwareStatus(props: {
   currentVersion: string | null;
@@ -61,7 +62,7 @@ export function FirmwareStatus(props: {
           role="status"
         >
           {outcome.ok
-            ? t("deviceControl.otaDone", { version: currentVersion ?? "" })
+            ? t("deviceControl.otaDone", { version: latestVersion ?? currentVersion ?? "" })
             : t("deviceControl.otaFailed", { reason: t(otaReasonKey(outcome.reason)), version: currentVersion ?? "" })}
         </div>
       ) : null}

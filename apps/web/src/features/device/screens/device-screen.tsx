@@ -133,26 +133,40 @@ export function DeviceScreen() {
     null,
   );
   // A firmware update already running when the screen opens blocks the controls too (spec §4); a failed last update
-  // shows its reason. The versions are read again whenever an update ends.
-  const readFirmware = useCallback(
-    (opening: boolean) => {
+  // shows its reason.
+  useEffect(() => {
+    if (!deviceId) return;
+    getOtaVersion(deviceId, false)
+      .then((v) => {
+        setFirmware({ currentVersion: v.currentVersion, latestVersion: v.latestVersion });
+        if (v.updating) setOtaProgress(v.progress ?? 0);
+        else if (v.otaStatus === "failed") setOtaOutcome({ ok: false, reason: v.otaError ?? null });
+      })
+      .catch(() => {});
+  }, [deviceId, setOtaProgress, setOtaOutcome]);
+  // When an update ends the versions are read again; after a successful one until the new version is reported (the
+  // device's state report follows its last progress event), at most 5 times a second apart.
+  useEffect(() => {
+    if (!deviceId || !otaOutcome) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = (attempt: number) => {
       getOtaVersion(deviceId, false)
         .then((v) => {
+          if (stopped) return;
           setFirmware({ currentVersion: v.currentVersion, latestVersion: v.latestVersion });
-          if (!opening) return;
-          if (v.updating) setOtaProgress(v.progress ?? 0);
-          else if (v.otaStatus === "failed") setOtaOutcome({ ok: false, reason: v.otaError ?? null });
+          if (otaOutcome.ok && v.currentVersion !== v.latestVersion && attempt < 5) {
+            timer = setTimeout(() => read(attempt + 1), 1000);
+          }
         })
         .catch(() => {});
-    },
-    [deviceId, setOtaProgress, setOtaOutcome],
-  );
-  useEffect(() => {
-    if (deviceId) readFirmware(true);
-  }, [deviceId, readFirmware]);
-  useEffect(() => {
-    if (deviceId && otaOutcome) readFirmware(false);
-  }, [deviceId, otaOutcome, readFirmware]);
+    };
+    read(1);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [deviceId, otaOutcome]);
   const onOtaStarted = useCallback(() => setOtaProgress((p) => p ?? 0), [setOtaProgress]);
   const device = live.device;
   const listed = family.data?.find((d) => d.id === deviceId);
