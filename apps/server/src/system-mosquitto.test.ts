@@ -15,7 +15,8 @@ const skip = skipUnlessInstalled("whole system against an authenticating Mosquit
 
 /**
  * `startDevSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
- * security and MQTT_BROKER_KIND=mosquitto-dynsec. It used to die with "Not authorized" (the simulated fleet was unknown
+ * security and MQTT_BROKER_KIND=mosquitto-dynsec, everything on the broker's TLS listener (gateway, its account
+ * connection and the fleet pinning MQTT_TLS_CA). It used to die with "Not authorized" (the simulated fleet was unknown
  * to the broker); now the server provisions the fleet's accounts and the softeners come online — and a broker that is
  * down at start does not stop the server: gateway, provisioning and fleet catch up once it is there.
  */
@@ -31,7 +32,9 @@ describe.skipIf(skip)("whole system against an authenticating Mosquitto", () => 
       APP_ENV: "test",
       PORT: "0",
       DATA_DIR: dataDir,
-      MQTT_URL: mosquitto.gatewayUrl,
+      // Over the broker's TLS listener, as devices are: the gateway and its account connection trust the CA.
+      MQTT_URL: mosquitto.tls?.gatewayUrl ?? "",
+      MQTT_TLS_CA: mosquitto.tls?.files.ca ?? "",
       MQTT_BROKER_KIND: "mosquitto-dynsec",
       SIM_DEVICES: "2",
       SIM_TIME_SCALE: "1",
@@ -71,6 +74,8 @@ describe.skipIf(skip)("whole system against an authenticating Mosquitto", () => 
   it("(d) starts with an empty DATA_DIR; the simulated fleet is provisioned in the broker and comes online", async () => {
     const system = await start();
     expect(system.demo).not.toBeNull();
+    expect(system.deviceLink.deviceUrl).toBe(mosquitto.tls?.url);
+    expect(system.deviceLink.deviceCa).toBe(fs.readFileSync(mosquitto.tls?.files.ca ?? "", "utf8"));
     for (const d of system.fleet.devices) {
       expect(await (system.deviceLink.dynsec as DynsecAccounts).getClient(d.mac)).toMatchObject({
         username: d.mac,

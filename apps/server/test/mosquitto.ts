@@ -118,8 +118,8 @@ export interface TestMosquitto {
   /** MQTT_URL of the server: the gateway account's credentials in the URL. */
   gatewayUrl: string;
   /**
-   * With `tls`: the MQTT over TLS listener (`mqtts://127.0.0.1:<port>`, docs/deploy.md) and the PEM files of its
-   * certificate, key and the CA devices pin; null without.
+   * The MQTT over TLS listener (`mqtts://127.0.0.1:<port>`, docs/deploy.md) and the PEM files of its
+   * certificate, key and the CA devices pin; null with `tls: false`.
    */
   tls: { port: number; url: string; gatewayUrl: string; files: { cert: string; key: string; ca: string } } | null;
   gateway: { username: string; password: string };
@@ -163,13 +163,14 @@ async function setUpGateway(
  * Starts Debian's Mosquitto as docs/deploy.md "External MQTT broker (Mosquitto)" says: `mosquitto_ctrl dynsec init`
  * with an admin account, the documented mosquitto.conf (no anonymous logins, persistence on, dynamic security,
  * 16 KiB packets; the log in `dir`/mosquitto.log also lists subscriptions and unsubscriptions), then the gateway's
- * role and account made with the documented mosquitto_ctrl commands. With `opts.tls`, a second listener serves MQTT
- * over TLS with a CA and broker certificate made in `dir`/tls (iot/tls.ts `ensureDevelopmentTls`, standing in for the
+ * role and account made with the documented mosquitto_ctrl commands. A second listener serves MQTT over TLS (unless
+ * `opts.tls` is false) with a CA and broker certificate made in `dir`/tls (iot/tls.ts `ensureDevelopmentTls`, standing in for the
  * operator's), as docs/deploy.md's TLS listener says. Started as
  * root, Mosquitto drops to the user `mosquitto`, so the folder is handed to that user first.
  * @throws when a binary or the plugin is missing or the broker does not listen within 10 s.
  */
 export async function startMosquitto(opts: { tls?: boolean } = {}): Promise<TestMosquitto> {
+  const withTls = opts.tls ?? true;
   const pluginFile = dynsecPlugin();
   if (!pluginFile) {
     throw new Error(`Mosquitto's dynamic-security plugin (${PLUGIN_FILE}) is missing: apt-get install mosquitto`);
@@ -183,7 +184,7 @@ export async function startMosquitto(opts: { tls?: boolean } = {}): Promise<Test
   const conf = path.join(dir, "mosquitto.conf");
   let tls: TestMosquitto["tls"] = null;
   const tlsLines: string[] = [];
-  if (opts.tls) {
+  if (withTls) {
     await ensureDevelopmentTls(dir);
     const files = {
       cert: path.join(dir, DEV_TLS_DIR, DEV_BROKER_CERT_FILE),

@@ -57,7 +57,7 @@ describe.skipIf(skip)("external broker: Mosquitto with a TLS listener", () => {
   };
 
   beforeAll(async () => {
-    mosquitto = await startMosquitto({ tls: true });
+    mosquitto = await startMosquitto();
     database = await openTestDatabase("sqlite");
     link = await startDeviceLink({
       db: database.db,
