@@ -307,8 +307,10 @@ const ZEnv = z.object({
     .string()
     .optional()
     .describe(
-      "Latest firmware version offered to every device model (query-ota-version, device-ota). Unset: the shipped " +
-        "table per model (`modules/device-control/service.ts` `LATEST_FIRMWARE`).",
+      "Latest firmware version offered to every device model without an uploaded image (query-ota-version, " +
+        "device-ota; development: the `ota` command then names the version only, device protocol §3.7). A model's " +
+        "newest uploaded signed image always takes precedence. Unset: the shipped table per model " +
+        "(`modules/device-control/service.ts` `LATEST_FIRMWARE`).",
     ),
   FIRMWARE_SIGNING_PUBLIC_KEYS: z
     .string()
