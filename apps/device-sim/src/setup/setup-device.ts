@@ -37,17 +37,16 @@ import { corruptedSecret, postActivationStep } from "./cloud-activation.ts";
 import { BlsyncGattModel, type BlsyncModule, bluetoothAddressOf } from "./gatt-model.ts";
 import { type MqttStall, openMqttStall } from "./mqtt-stall.ts";
 import { addressOn, findNetwork, NEIGHBOURHOOD, SIM_HOST, SIM_NETMASK, type SimNetwork } from "./neighbourhood.ts";
-import { type SetupFailureName, type SetupGeneration, setupFailureInfo } from "./setup-failures.ts";
+import {
+  type ModuleFirmware,
+  type SetupFailureName,
+  type SetupGeneration,
+  setupFailureInfo,
+} from "./setup-failures.ts";
 import { OFF_NETWORK, SETUP_FAILURE_TEXTS, type SetupStatus, sdkWifiState, statusExtensionOf } from "./setup-status.ts";
 import { DEFAULT_SETUP_TIMING, type SetupTiming } from "./setup-timing.ts";
 
-/**
- * What runs on the Wi-Fi module: `stock` is Bouffalo Lab's SDK component as shipped plus only the product's small
- * handler (it receives the phone's setup ticket and reports nothing beyond the SDK's own status); `product` is the
- * product's firmware, which also reports the cloud's pairing code and the failure reason to the phone
- * (docs/device-protocol.md §13).
- */
-export type ModuleFirmware = "stock" | "product";
+export type { ModuleFirmware };
 
 /** Options of {@link SetupModeDevice}. */
 export interface SetupModeDeviceOptions {

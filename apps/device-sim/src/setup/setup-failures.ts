@@ -8,6 +8,14 @@ import { BleSetupFailure, SmartSetupFailure } from "@aquapilot/provisioning";
 /** The module generation: "new" (after 2024, Bluetooth) or "old" (2024 and before, access point and UDP). */
 export type SetupGeneration = "new" | "old";
 
+/**
+ * What runs on the Wi-Fi module: `stock` is Bouffalo Lab's SDK component as shipped plus only the product's small
+ * handler (it receives the phone's setup ticket and reports nothing beyond the SDK's own status); `product` is the
+ * product's firmware, which also reports the cloud's pairing code and the failure reason to the phone
+ * (docs/device-protocol.md §13).
+ */
+export type ModuleFirmware = "stock" | "product";
+
 /** The failures a setup-mode device can be told to provoke (CLI `--fail <name>`); see {@link SETUP_FAILURES}. */
 export type SetupFailureName =
   | "init"
