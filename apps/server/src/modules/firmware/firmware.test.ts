@@ -194,5 +194,18 @@ describe("firmware images", () => {
     });
     await startOta(t.app, { deviceId: other, userId: "u", lang: "en" });
     expect(t.devices.calls.at(-1)?.params).toEqual({ version: "1.1.0" });
+    // Production sends no update without a signed image for it.
+    const production = Object.assign(Object.create(t.app), { config: { ...t.config, APP_ENV: "production" } });
+    const { id: third } = await provisionDevice(t.db, {
+      mac: "02AA0000000B",
+      secret: "s3cret-s3cret",
+      model: "AQ-X9",
+      name: "X9",
+    });
+    const callsBefore = t.devices.calls.length;
+    await expect(startOta(production, { deviceId: third, userId: "u", lang: "en" })).rejects.toMatchObject({
+      messageKey: "deviceControl.noImage",
+    });
+    expect(t.devices.calls.length).toBe(callsBefore);
   });
 });
