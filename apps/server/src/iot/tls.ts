@@ -105,7 +105,7 @@ function readIfPresent(file: string): string | null {
   }
 }
 
-/** True when `certPem` is valid for at least {@link RENEW_BEFORE_DAYS} more days at `now`. */
+/** True when `cert` is valid for more than {@link RENEW_BEFORE_DAYS} more days at `now`. */
 function lastsLongEnough(cert: X509Certificate, now: Date): boolean {
   return new Date(cert.validTo).getTime() - now.getTime() > RENEW_BEFORE_DAYS * DAY_MS;
 }
@@ -224,8 +224,8 @@ export async function ensureDevelopmentTls(
     ca ??= await createCa(dir, now);
     const leafPem = readIfPresent(files.cert);
     const leafKey = readIfPresent(files.key);
-    let reusable = false;
     if (leafPem && leafKey) {
+      let reusable = false;
       try {
         const leaf = new X509Certificate(leafPem);
         const sans = subjectAltNames(leaf);
@@ -234,13 +234,10 @@ export async function ensureDevelopmentTls(
           keyMatches(leaf, leafKey) &&
           lastsLongEnough(leaf, now) &&
           names.every((n) => sans.includes(n));
-        if (reusable) {
-          const caText = ca.cert.toString();
-          return { cert: leafPem, key: leafKey, ca: caText, files, source: "development" };
-        }
       } catch {
-        reusable = false;
+        // Not a certificate: issued again below.
       }
+      if (reusable) return { cert: leafPem, key: leafKey, ca: ca.cert.toString(), files, source: "development" };
     }
     if (attempt >= 3) throw new Error(`could not settle the development TLS files in ${dir}`);
     await issueBroker(dir, ca, names, now);
