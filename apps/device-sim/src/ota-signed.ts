@@ -7,7 +7,7 @@ import type { OtaFailureReason, TMqttOtaParams } from "@aquapilot/contract";
  * Ed25519 signature over the 32-byte digest with the pinned vendor keys, and only then install.
  */
 
-/** Faults the simulator can be told to play during an update (tests, e2e, `--ota-fault`). */
+/** Faults the simulator can be told to play during an update (tests and the browser suite set them). */
 export interface OtaFaults {
   /** The connection drops once after this fraction (0–1) of the image; the download resumes with `Range`. */
   dropAt?: number;

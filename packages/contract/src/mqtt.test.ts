@@ -7,6 +7,7 @@ import {
   sanitizeReportedSettings,
   ZMqttAck,
   ZMqttEvent,
+  ZMqttOtaParams,
   ZMqttReceipt,
   ZMqttState,
   ZMqttStatus,
@@ -130,5 +131,42 @@ describe("MQTT payload bounds", () => {
     expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: [] }).success).toBe(false);
     expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: [...longest, "one-more"] }).success).toBe(false);
     expect(ZMqttReceipt.safeParse({ v: 1, ts: TS, ids: ["a\nb"] }).success).toBe(false);
+  });
+});
+
+describe("ota command parameters (docs/device-protocol.md §3.7)", () => {
+  const signed = {
+    version: "1.2.0",
+    url: "https://cloud.example.com/iot/v1/firmware/ab?device=02AA00000001&token=1.x",
+    size: 4096,
+    sha256: "a".repeat(64),
+    signature: `${"A".repeat(86)}==`,
+  };
+  it("takes a signed image whole, or a version alone, or nothing", () => {
+    expect(ZMqttOtaParams.safeParse(signed).success).toBe(true);
+    expect(ZMqttOtaParams.safeParse({ version: "1.2.0" }).success).toBe(true);
+    expect(ZMqttOtaParams.safeParse({}).success).toBe(true);
+  });
+  it("refuses an image with a field missing, a version missing, or a malformed hash, signature, size or URL", () => {
+    const { signature: _s, ...unsigned } = signed;
+    const { version: _v, ...versionless } = signed;
+    for (const bad of [
+      unsigned,
+      versionless,
+      { ...signed, sha256: "A".repeat(64) },
+      { ...signed, signature: "c2lnbmF0dXJl" },
+      { ...signed, size: 0 },
+      { ...signed, size: 16 * 1024 * 1024 + 1 },
+      { ...signed, url: "ftp://cloud.example.com/image" },
+    ]) {
+      expect(ZMqttOtaParams.safeParse(bad).success).toBe(false);
+    }
+  });
+  it("names the four reasons an ota-failed event may give", () => {
+    const failed = { v: 1, ts: TS, id: "e1", type: "ota-failed", progress: 80 };
+    for (const reason of ["download", "hash", "signature", "boot"]) {
+      expect(ZMqttEvent.safeParse({ ...failed, reason }).success).toBe(true);
+    }
+    expect(ZMqttEvent.safeParse({ ...failed, reason: "gremlins" }).success).toBe(false);
   });
 });
