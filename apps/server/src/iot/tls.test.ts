@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -35,10 +36,10 @@ function tempDir(): string {
 }
 
 /**
- * Connects as the device to `url` trusting `ca`; resolves "connected" on CONNACK 0, else the error's code or message
+ * Connects as the device to `url` trusting `ca` (checking the certificate names `servername`, default the URL's host); resolves "connected" on CONNACK 0, else the error's code or message
  * (e.g. "UNABLE_TO_VERIFY_LEAF_SIGNATURE" for a server whose CA is not the pinned one).
  */
-function deviceConnect(url: string, ca?: string): Promise<string> {
+function deviceConnect(url: string, ca?: string, servername?: string): Promise<string> {
   return new Promise((resolve) => {
     const client = mqtt.connect(url, {
       clientId: DEVICE.mac,
@@ -47,6 +48,7 @@ function deviceConnect(url: string, ca?: string): Promise<string> {
       reconnectPeriod: 0,
       connectTimeout: 10_000,
       ...(ca ? { ca, rejectUnauthorized: true } : {}),
+      ...(servername ? { servername } : {}),
     });
     client.once("connect", () => {
       client.end(true);
@@ -256,5 +258,80 @@ describe("the embedded broker with both listeners (development)", () => {
     expect(link.deviceUrl).toBe(`mqtts://127.0.0.1:${link.broker?.tlsPort}`);
     expect(await deviceConnect(link.brokerUrl)).toBe("connected");
     expect(await deviceConnect(link.deviceUrl, link.deviceCa ?? undefined)).toBe("connected");
+  });
+});
+
+/** An operator's CA and a broker certificate naming only `name`, made with OpenSSL as an operator would. */
+function operatorPki(dir: string, name: string): { cert: string; key: string; ca: string } {
+  const file = (f: string) => path.join(dir, f);
+  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+  const openssl = (...args: string[]) => execFileSync("/usr/bin/openssl", args, { stdio: "ignore" });
+  openssl(
+    "req",
+    "-x509",
+    ...ec,
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.crt"),
+    "-days",
+    "30",
+    "-subj",
+    "/CN=Operator CA",
+  );
+  openssl("req", ...ec, "-keyout", file("broker.key"), "-out", file("broker.csr"), "-subj", `/CN=${name}`);
+  fs.writeFileSync(file("ext.cnf"), `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth\n`);
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("broker.csr"),
+    "-CA",
+    file("ca.crt"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "30",
+    "-out",
+    file("broker.crt"),
+    "-extfile",
+    file("ext.cnf"),
+  );
+  return { cert: file("broker.crt"), key: file("broker.key"), ca: file("ca.crt") };
+}
+
+describe.skipIf(!fs.existsSync("/usr/bin/openssl"))("an operator certificate naming the public host only", () => {
+  let database: TestDatabase;
+  let link: DeviceLink;
+  const pki = tempDir();
+
+  beforeAll(async () => {
+    database = await openTestDatabase("sqlite");
+    await provisionDevice(database.db, { mac: DEVICE.mac, secret: DEVICE.secret, name: "TLS softener" });
+    link = await startDeviceLink({
+      db: database.db,
+      bus: new InProcessBus(),
+      dataDir: database.dataDir,
+      mqttPlain: false,
+      tls: { port: 0, files: operatorPki(pki, "mqtt.example.test") },
+      logger: silentLogger,
+      onTelemetry: rollupTelemetryBatch,
+    });
+  });
+
+  afterAll(async () => {
+    await link?.close();
+    await database?.close();
+    fs.rmSync(pki, { recursive: true, force: true });
+  });
+
+  it("keeps the gateway on its own broker over loopback, while devices check the name they were told", async () => {
+    // The gateway connected over TLS to 127.0.0.1, a name the certificate lacks: it trusts the exact certificate.
+    expect(link.broker?.stats.connections).toEqual({ plain: 0, tls: 1 });
+    expect(fs.existsSync(path.join(database.dataDir, DEV_TLS_DIR))).toBe(false);
+    const ca = link.deviceCa ?? undefined;
+    expect(await deviceConnect(link.deviceUrl, ca)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(await deviceConnect(link.deviceUrl, ca, "mqtt.example.test")).toBe("connected");
   });
 });
