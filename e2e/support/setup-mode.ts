@@ -121,6 +121,8 @@ export async function startModule(
   system: DevSystem,
   opts: {
     generation: "new" | "old";
+    /** What runs on its Wi-Fi module (default the simulator's, stock). */
+    firmware?: "stock" | "product";
     failure?: string;
     timing?: Partial<SetupTiming>;
     /** New generation: the browser's Bluetooth emulation the module joins (renewed first when needed). */
@@ -131,6 +133,7 @@ export async function startModule(
 ): Promise<TestModule> {
   const device = new SetupModeDevice({
     generation: opts.generation,
+    firmware: opts.firmware,
     failure: opts.failure as never,
     serverUrl: system.url,
     timing: { ...FAST_SETUP_TIMING, ...opts.timing },
