@@ -383,7 +383,7 @@ export class SmartSetupRun extends SetupRun<SmartSetupSnapshot> {
           answers.find((a) => (mac === null ? settingUp(a) : a.mac === mac && a.extension !== null)) ?? null;
         const seen = mac === null ? null : (answers.find((a) => a.mac === mac) ?? null);
         if (answer && mac === null) mac = answer.mac;
-        if (mac !== null && (this.state.module === null || (this.state.module.ip === null && seen))) {
+        if (mac !== null && this.state.module === null) {
           if (answeredAt === null) answeredAt = this.clock.now();
           this.update({ step: "wifiConnected", module: { mac, ip: seen?.ip ?? answer?.ip ?? null } });
         }
