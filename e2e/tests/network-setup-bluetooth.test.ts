@@ -66,9 +66,14 @@ describe("network setup over Bluetooth", () => {
     await system?.close();
   });
 
-  /** A new module in setup mode, in range of the phone; the chooser picks it. */
-  async function newModule(opts: { failure?: string; timing?: Record<string, number> } = {}): Promise<TestModule> {
-    module = await startModule(system, { generation: "new", bluetooth: radio, ...opts });
+  /**
+   * A new module in setup mode, in range of the phone; the chooser picks it. The product's firmware unless told
+   * otherwise: only it reports failures to the phone (a stock module's setup ends through the cloud).
+   */
+  async function newModule(
+    opts: { firmware?: "stock" | "product"; failure?: string; timing?: Record<string, number> } = {},
+  ): Promise<TestModule> {
+    module = await startModule(system, { generation: "new", bluetooth: radio, firmware: "product", ...opts });
     const address = module.peripheral?.address ?? "";
     answer = (devices) => (devices.some((d) => d.id === address) ? address : "wait");
     return module;
@@ -96,60 +101,66 @@ describe("network setup over Bluetooth", () => {
       ?.family_id;
   }
 
-  it("a new owner adds a new softener from Home and sees it live on Home", async () => {
-    const { device } = await newModule();
-    await page.getByTestId("home-screen").waitFor();
-    await page.getByTestId("home-add-device").click();
-    await page.getByTestId("network-setup-mode-ble").click();
+  it.each(["stock", "product"] as const)(
+    "a new owner adds a new softener (%s firmware) from Home and sees it live on Home",
+    async (firmware) => {
+      const { device } = await newModule({ firmware });
+      await page.getByTestId("home-screen").waitFor();
+      await page.getByTestId("home-add-device").click();
+      await page.getByTestId("network-setup-mode-ble").click();
 
-    // The step page: Next stays off for 5 s after the beep (spec §9), then goes on.
-    const next = page.getByTestId("network-setup-next");
-    await page.getByTestId("network-setup-guide").waitFor();
-    expect(await next.isDisabled()).toBe(true);
-    await expect.poll(() => next.isDisabled(), { timeout: 15_000, interval: 250 }).toBe(false);
-    await next.click();
+      // The step page: Next stays off for 5 s after the beep (spec §9), then goes on.
+      const next = page.getByTestId("network-setup-next");
+      await page.getByTestId("network-setup-guide").waitFor();
+      expect(await next.isDisabled()).toBe(true);
+      await expect.poll(() => next.isDisabled(), { timeout: 15_000, interval: 250 }).toBe(false);
+      await next.click();
 
-    // Permissions: in a browser, Bluetooth is what matters; the emulated adapter is on.
-    await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");
-    await page.getByTestId("network-setup-next").click();
+      // Permissions: in a browser, Bluetooth is what matters; the emulated adapter is on.
+      await expect.poll(() => page.getByTestId("network-setup-permissions").getAttribute("data-ready")).toBe("true");
+      await page.getByTestId("network-setup-next").click();
 
-    // The Wi-Fi page reads the (simulated) phone's network and prefills its name.
-    await page.getByTestId("network-setup-wifi").waitFor();
-    await expect.poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-ssid")).toBe("AquaHome");
-    expect(await page.getByTestId("network-setup-wifi-name").inputValue()).toBe("AquaHome");
-    await page.getByTestId("network-setup-wifi-password").fill("softwater24");
-    await page.getByTestId("network-setup-connect").click();
+      // The Wi-Fi page reads the (simulated) phone's network and prefills its name.
+      await page.getByTestId("network-setup-wifi").waitFor();
+      await expect
+        .poll(() => page.getByTestId("network-setup-current-wifi").getAttribute("data-ssid"))
+        .toBe("AquaHome");
+      expect(await page.getByTestId("network-setup-wifi-name").inputValue()).toBe("AquaHome");
+      await page.getByTestId("network-setup-wifi-password").fill("softwater24");
+      await page.getByTestId("network-setup-connect").click();
 
-    // Progress to "Device added successfully", then the name step.
-    await page.getByTestId("network-setup-progress").waitFor();
-    await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
-    expect(device.state).toBe(4);
-    expect(await familyOf(device.mac)).toBe(owner.familyId);
-    const used = await system.db
-      .selectFrom("device_activations")
-      .innerJoin("devices", "devices.id", "device_activations.device_id")
-      .select(["device_activations.used_at", "device_activations.used_by"])
-      .where("devices.mac", "=", device.mac)
-      .execute();
-    expect(used).toHaveLength(1);
-    expect(used[0].used_at).not.toBeNull();
+      // Progress to "Device added successfully", then the name step.
+      await page.getByTestId("network-setup-progress").waitFor();
+      await page.getByTestId("device-network-name-screen").waitFor({ timeout: 30_000 });
+      expect(device.state).toBe(4);
+      expect(await familyOf(device.mac)).toBe(owner.familyId);
+      const used = await system.db
+        .selectFrom("device_activations")
+        .innerJoin("devices", "devices.id", "device_activations.device_id")
+        .select(["device_activations.used_at", "device_activations.used_by"])
+        .where("devices.mac", "=", device.mac)
+        .execute();
+      // Bound with a pairing code of its own activation: from the module (product) or from the cloud's setup ticket
+      // (stock, which hands the phone none).
+      expect(used.filter((u) => u.used_at !== null)).toHaveLength(1);
 
-    await page.getByTestId("device-network-name-input").fill("Cellar softener");
-    await page.getByTestId("device-network-name-done").click();
-    await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
-    // The finished setup's pages are gone from history: back from the new device goes Home, not into the Wi-Fi step.
-    await page.goBack();
-    await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId("network-setup-wifi").count()).toBe(0);
+      await page.getByTestId("device-network-name-input").fill(`Cellar ${firmware}`);
+      await page.getByTestId("device-network-name-done").click();
+      await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
+      // The finished setup's pages are gone from history: back from the new device goes Home, not into the Wi-Fi step.
+      await page.goBack();
+      await page.getByTestId("home-screen").waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("network-setup-wifi").count()).toBe(0);
 
-    // Home shows it, online, live through hub 1.
-    await openRoute(page, system.url, "/index/home", null, "home-screen");
-    const card = page.locator('[data-testid="device-card"]', { hasText: "Cellar softener" });
-    await card.waitFor({ timeout: 15_000 });
-    await expect.poll(() => card.getAttribute("data-online"), { timeout: 15_000 }).toBe("true");
-    // The Wi-Fi is remembered for the next device (spec §3 `wifi`).
-    expect(await page.evaluate(() => localStorage.getItem("wifi"))).toContain("AquaHome");
-  });
+      // Home shows it, online, live through hub 1.
+      await openRoute(page, system.url, "/index/home", null, "home-screen");
+      const card = page.locator('[data-testid="device-card"]', { hasText: `Cellar ${firmware}` });
+      await card.waitFor({ timeout: 15_000 });
+      await expect.poll(() => card.getAttribute("data-online"), { timeout: 15_000 }).toBe("true");
+      // The Wi-Fi is remembered for the next device (spec §3 `wifi`).
+      expect(await page.evaluate(() => localStorage.getItem("wifi"))).toContain("AquaHome");
+    },
+  );
 
   it.each(BLE_SETUP_FAILURES.map((code) => [code, FAILURE_NAMES[code]] as const))(
     "shows failure %i (%s) with its §4 text and what to do next",
