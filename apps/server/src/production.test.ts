@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEV_BRIDGE_PATHS, endpoints } from "@aquapilot/contract";
+import { ACTIVATION_PATHS, DEV_BRIDGE_PATHS, endpoints } from "@aquapilot/contract";
 import { DEMO_ACCOUNT, startDevSystem } from "@aquapilot/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEndpoint } from "../test/call.ts";
@@ -218,6 +218,36 @@ describe("the device link in production: MQTT over TLS only, with the operator's
       expect(fs.readdirSync(dataDir)).toEqual([]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("activation in production: over HTTPS only", () => {
+  it("refuses a call that came over plain HTTP with 403 https-required, and serves one the proxy says came over HTTPS", async () => {
+    const production = await createTestApp({ env: { APP_ENV: "production" } });
+    const development = await createTestApp();
+    try {
+      const begin = (app: typeof production.app, headers: Record<string, string> = {}) =>
+        app.inject({ method: "POST", url: ACTIVATION_PATHS.begin, payload: { mac: "02AB00000001" }, headers });
+      const plain = await begin(production.app);
+      expect(plain.statusCode).toBe(403);
+      expect(plain.json()).toEqual({ error: "https-required" });
+      const complete = await production.app.inject({
+        method: "POST",
+        url: ACTIVATION_PATHS.complete,
+        payload: { mac: "02AB00000001", nonce: "n", secret: "s" },
+      });
+      expect(complete.json()).toEqual({ error: "https-required" });
+      // The reverse proxy on loopback (TRUST_PROXY's default) says the device used HTTPS: the call is handled.
+      const proxied = await begin(production.app, { "x-forwarded-proto": "https" });
+      expect(proxied.statusCode).toBe(404);
+      expect(proxied.json()).toEqual({ error: "unknown-device" });
+      // Development serves plain HTTP (modules on a development network).
+      expect((await begin(development.app)).json()).toEqual({ error: "unknown-device" });
+      figures.refused += 2;
+    } finally {
+      await production.close();
+      await development.close();
     }
   });
 });

@@ -16,7 +16,8 @@ import { ZText } from "./endpoints/define.ts";
  *    phone can learn the outcome from the cloud (§13.4 "Setup tickets"). Wrong secret → 401 `bad-credentials`, stale
  *    or foreign nonce → 409 `nonce-invalid` ("activation step two failed").
  *
- * Both answer 400 `invalid-request` on a malformed body and 429 `rate-limited` when asked too often.
+ * Both answer 400 `invalid-request` on a malformed body and 429 `rate-limited` when asked too often, and in production
+ * 403 `https-required` to a call that did not come over HTTPS (docs/device-protocol.md §1.1).
  */
 export const ACTIVATION_PATHS = {
   begin: "/iot/v1/activation/begin",
@@ -85,6 +86,7 @@ export const ACTIVATION_ERRORS = [
   "bad-credentials",
   "nonce-invalid",
   "rate-limited",
+  "https-required",
 ] as const;
 export type ActivationError = (typeof ACTIVATION_ERRORS)[number];
 export const ZActivationError = z.object({ error: z.enum(ACTIVATION_ERRORS) });

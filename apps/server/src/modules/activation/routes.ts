@@ -60,15 +60,22 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
 /**
  * Device-facing activation routes (docs/device-protocol.md §13.4; packages/contract/src/activation.ts), plain JSON,
  * not the app's ABP envelope: `POST /iot/v1/activation/begin` and `POST /iot/v1/activation/complete`. Each request
- * is first counted per client address, then its body is validated (400 `invalid-request`), then counted per MAC
+ * is first refused with 403 `https-required` in production unless it came over HTTPS (the trusted proxy's
+ * X-Forwarded-Proto), then counted per client address, then its body is validated (400 `invalid-request`), then counted per MAC
  * ({@link ACTIVATION_LIMITS}; 429 `rate-limited` with `retry-after` seconds), then handed to the service. Errors are
- * `{error}` with 400/401/404/409/429 (a body Fastify cannot read — bad JSON, wrong content type, too large — is 400
+ * `{error}` with 400/401/403/404/409/429 (a body Fastify cannot read — bad JSON, wrong content type, too large — is 400
  * `invalid-request`); anything unexpected is 500 `{error: "internal"}`, logged without the body.
  *
  * Needs the app's rate-limit plugin (http/rate-limit.ts `registerRateLimiting`). Bodies are never logged (the
  * request serializer logs method, URL and address only), so secrets, nonces and tokens stay out of the logs.
  */
 function activationRoutes(app: FastifyInstance, deps: ActivationDeps): void {
+  // Production: the device's secret and the pairing code travel over HTTPS only. Behind the reverse proxy that
+  // terminates TLS, `protocol` is its X-Forwarded-Proto when TRUST_PROXY trusts it (docs/deploy.md).
+  const httpsOnly = app.config.APP_ENV === "production";
+  const requireHttps = (request: FastifyRequest) => {
+    if (httpsOnly && request.protocol !== "https") throw new ActivationFailure("https-required");
+  };
   const address = clientAddressKey;
   const minute = ACTIVATION_LIMITS.windowMs;
   const limits = {
@@ -112,6 +119,7 @@ function activationRoutes(app: FastifyInstance, deps: ActivationDeps): void {
     ACTIVATION_PATHS.begin,
     { bodyLimit: BODY_LIMIT, schema: { response: { 200: ZActivationBeginResult } } },
     async (request, reply) => {
+      requireHttps(request);
       await enforce(limits.beginByAddress, request, reply);
       const body = parse(ZActivationBegin, request.body);
       await enforce(limits.beginByMac, request, reply);
@@ -123,6 +131,7 @@ function activationRoutes(app: FastifyInstance, deps: ActivationDeps): void {
     ACTIVATION_PATHS.complete,
     { bodyLimit: BODY_LIMIT, schema: { response: { 200: ZActivationCompleteResult } } },
     async (request, reply) => {
+      requireHttps(request);
       await enforce(limits.completeByAddress, request, reply);
       const body = parse(ZActivationComplete, request.body);
       await enforce(limits.completeByMac, request, reply);

@@ -42,6 +42,7 @@ export const ACTIVATION_ERROR_STATUS: Record<ActivationError, number> = {
   "unknown-device": 404,
   "nonce-invalid": 409,
   "rate-limited": 429,
+  "https-required": 403,
 };
 
 /** A refused activation call; the routes answer `{error}` with {@link ACTIVATION_ERROR_STATUS}. */
