@@ -61,8 +61,9 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  * Device-facing activation routes (docs/device-protocol.md §13.4; packages/contract/src/activation.ts), plain JSON,
  * not the app's ABP envelope: `POST /iot/v1/activation/begin` and `POST /iot/v1/activation/complete`. Each request
  * is first refused with 403 `https-required` in production unless it came over HTTPS (the trusted proxy's
- * X-Forwarded-Proto), then counted per client address, then its body is validated (400 `invalid-request`), then counted per MAC
- * ({@link ACTIVATION_LIMITS}; 429 `rate-limited` with `retry-after` seconds), then handed to the service. Errors are
+ * X-Forwarded-Proto), then counted per client address, then its body is validated (400 `invalid-request`), then
+ * counted per MAC ({@link ACTIVATION_LIMITS}; 429 `rate-limited` with `retry-after` seconds), then handed to the
+ * service. Errors are
  * `{error}` with 400/401/403/404/409/429 (a body Fastify cannot read — bad JSON, wrong content type, too large — is 400
  * `invalid-request`); anything unexpected is 500 `{error: "internal"}`, logged without the body.
  *
