@@ -57,7 +57,8 @@ describe("Bluetooth network setup (spec §4, docs/device-protocol.md §13.2)", (
     expect(module.ssid).toBe("AquaHome");
     expect(module.password).toBe("softwater24");
     const r = module.log.requests;
-    expect(r.slice(0, 4)).toEqual(["GET_VERSION", "SSID", "PASSWORD", "CONNECT_WIFI"]);
+    expect(r.slice(0, 5)).toEqual(["GET_VERSION", "SSID", "PASSWORD", "STATUS_EXTENSION", "CONNECT_WIFI"]);
+    expect(module.ticket).toBeNull(); // the product reports its outcome: no setup ticket needed
     expect(r[r.length - 1]).toBe("PROV_STOP");
     expect(r.filter((x) => x === "WIFI_STATE_GET").length).toBeGreaterThanOrEqual(3);
     expect(bound).toEqual([module.pairingCode]);
@@ -277,7 +278,14 @@ describe("Bluetooth network setup (spec §4, docs/device-protocol.md §13.2)", (
     expect(waited).toEqual(["AbCdEfGhIjKlMnOpQrSt-_"]);
     expect(bound).toEqual(["0211AABB3372:from-the-cloud"]);
     const r = module.log.requests;
-    expect(r.slice(0, 5)).toEqual(["GET_VERSION", "SSID", "PASSWORD", "SETUP_TICKET", "CONNECT_WIFI"]);
+    expect(r.slice(0, 6)).toEqual([
+      "GET_VERSION",
+      "SSID",
+      "PASSWORD",
+      "STATUS_EXTENSION",
+      "SETUP_TICKET",
+      "CONNECT_WIFI",
+    ]);
     expect(r.filter((x) => x === "STATUS_EXTENSION")).toHaveLength(1); // refused once, never asked again
     expect(r.at(-1)).toBe("PROV_STOP");
     expect(statesSeen()).toEqual([null, 1, 2, 3, 4]);

@@ -39,11 +39,12 @@ import type { SmartSetupTicket } from "./smart-flow.ts";
  * The new version's network setup over Bluetooth (spec §2 "New version", §3 states 0–4, §4 progress and the eight
  * failures; exchange of docs/device-protocol.md §13.2) as a pure state machine over an injected transport and clock:
  *
- * connect → [GET_VERSION] → SSID → PASSWORD (one answer read after every frame) → the setup ticket (custom data) →
- * CONNECT_WIFI → every second WIFI_STATE_GET and the product's status extension (custom data) → state 4 with a
- * pairing code or a failure → PROV_STOP → bind → added. A module that has no status extension (stock firmware) is
- * followed through the SDK's Wi-Fi state until it has an address; then the app stops provisioning and learns the
- * outcome from the cloud: the module's activation with the setup ticket gives the pairing code.
+ * connect → [GET_VERSION] → SSID → PASSWORD (one answer read after every frame) → the product's status extension
+ * (custom data) → CONNECT_WIFI → every second WIFI_STATE_GET and the status extension → state 4 with a pairing code
+ * or a failure → PROV_STOP → bind → added. A module that refuses the status extension (stock firmware) is handed a
+ * one-time setup ticket (custom data) before CONNECT_WIFI and followed through the SDK's Wi-Fi state until it has an
+ * address; then the app stops provisioning and learns the outcome from the cloud: the module's activation with the
+ * ticket gives the pairing code.
  *
  * Frames are never sent again: the SDK's transfer layer writes through NULL when a fragment arrives twice or a new
  * message starts over one it holds half-received (docs §13.2). A message whose answer could not be read is sent
@@ -147,9 +148,9 @@ export interface BleSetupOptions {
   /** Ask the module's version first (docs §13.2 step 1; default true). */
   askVersion?: boolean;
   /**
-   * The cloud's setup tickets (api/setup-ticket.ts): the run hands the module a fresh ticket and, when the module
-   * reports no outcome of its own (stock firmware), waits for its activation with it. Without it a stock module's
-   * setup cannot end.
+   * The cloud's setup tickets (api/setup-ticket.ts): when the module reports no outcome of its own (stock firmware)
+   * the run creates a ticket, hands it to the module and waits for the module's activation with it. Without it a
+   * stock module's setup cannot end.
    */
   setupTicket?: SmartSetupTicket;
   /** Largest frame written: the negotiated ATT MTU less 3 (default 20, the smallest MTU). */
@@ -513,7 +514,11 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     if (password.id !== BlsyncResult.Ok) {
       throw fail(INITIALIZATION_FAILED, "protocol", `PASSWORD refused (${password.id})`);
     }
-    await this.handTicket();
+    // A module with the product's status extension reports its outcome itself; one without it (stock firmware)
+    // gets the setup ticket, so the cloud can tell the outcome.
+    const extension = await this.data(BlsyncData.CustomData, statusExtensionRequest(), "STATUS_EXTENSION");
+    this.extension = extension.id === BlsyncResult.Ok;
+    if (!this.extension) await this.handTicket();
     this.update({ moduleState: BluetoothSetupState.ConfigReceived });
     const connect = await this.command(BlsyncCommand.ConnectWifi, "CONNECT_WIFI");
     if (connect.id !== BlsyncResult.Ok) {
@@ -521,7 +526,10 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     }
   }
 
-  /** Creates the run's setup ticket (once) and hands it to the module; a module without the handler refuses it. */
+  /**
+   * Creates the run's setup ticket (once) and hands it to the module (custom data); a module without the product's
+   * handler refuses it.
+   */
   private async handTicket(): Promise<void> {
     const tickets = this.options.setupTicket;
     if (!tickets) return;
