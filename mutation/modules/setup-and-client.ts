@@ -8,10 +8,10 @@ const modules: MutationModule[] = [
   {
     name: "blsync-frames",
     title:
-      "Bluetooth set-up frames: fragmenting, sequence, encryption header, reassembly (docs/device-protocol.md §13; " +
-      "bl_iot_sdk blsync_ble transfer.c, encrypt_layer.c, payload.c)",
+      "Bluetooth set-up frames: fragmenting, sequence, encryption header, reassembly, the module-side parser model " +
+      "(docs/device-protocol.md §13; bl_iot_sdk blsync_ble transfer.c, encrypt_layer.c, payload.c)",
     // The frame error, the layout bits and the codec functions; the UUIDs and id tables above them are names only.
-    mutate: ["packages/provisioning/src/blsync.ts:148-377"],
+    mutate: ["packages/provisioning/src/blsync.ts:147-516"],
     tests: {
       root: "packages/provisioning",
       include: ["src/blsync.test.ts", "src/blsync-layout.test.ts"],
@@ -23,6 +23,20 @@ const modules: MutationModule[] = [
       'blsync.ts: [] → ["Stryker was here"]':
         "the assembler's first `parts` value is never read: a first push either has index 0, which calls reset() " +
         "(parts = []) before anything is added, or is refused as out of order, which also calls reset()",
+      "blsync.ts: first → true":
+        "frameOf's total-length write on a later fragment lands on bytes 4–5, which it then overwrites with the length " +
+        "byte and the encryption header's zero: the frame is the same",
+      "blsync.ts: data.length - sent → data.length + sent":
+        "n only decides `last` and the subarray's end: when the room is smaller than what is left both give the room; " +
+        "otherwise both make `last` true and subarray stops at the end of the data, so the frames are the same",
+      "blsync.ts: body.length - sent → body.length + sent":
+        "as for data.length − sent in encodeMessage: `last` and the clipped subarray come out the same",
+      "blsync.ts: bytes.length < 5 → false":
+        "decodeFrame's check is killed by its own test; in BlsyncReceiver a frame under 5 bytes still ends refused " +
+        "without dropping anything: fragment 0 fails `bytes.length < 7`, a later one compares a missing length byte",
+      "blsync.ts: bytes.length < 7 → false":
+        "decodeFrame's check is killed by its own test; in BlsyncReceiver a fragment 0 under 7 bytes reads its length " +
+        "byte as undefined, so the length comparison refuses it without dropping anything, as the check does",
     },
   },
   {
@@ -51,14 +65,18 @@ const modules: MutationModule[] = [
   {
     name: "setup-flow",
     title:
-      "Network set-up flows' steps, failures and the module's Wi-Fi state answer (spec §4 network setup; " +
-      "docs/device-protocol.md §13, blsync_ble.c CMD_WIFI_STATE_GET)",
+      "Network set-up flows' steps, failures, the module's Wi-Fi state answer and the product's custom data (spec §4 " +
+      "network setup; docs/device-protocol.md §13, blsync_ble.c CMD_WIFI_STATE_GET, transfer.h DATA_CUSTOM_DATA)",
     mutate: ["packages/provisioning/src/setup.ts"],
     tests: {
       root: "packages/provisioning",
       include: ["src/setup.test.ts", "src/setup-answer.test.ts"],
     },
-    equivalent: {},
+    equivalent: {
+      "setup.ts: { return null; } → {}":
+        "bytes that are not UTF-8 leave `ticket` undefined, which SETUP_TICKET_PATTERN.test reads as the 9 characters " +
+        '"undefined": no match, so parseSetupCustomData answers null all the same',
+    },
   },
   {
     name: "web-error-envelope",

@@ -211,3 +211,91 @@ describe("the module's receiver, step by step as transfer.c", () => {
     expect(r.receive(b).kind).toBe("crash");
   });
 });
+
+describe("blsync edges found by mutation testing", () => {
+  it("names the limits it refuses, and takes frames of exactly 18 bytes", () => {
+    expect(() => encodeMessage({ type: 0, id: 1, seq: 0, data: new Uint8Array(5) })).toThrow(/at most 4 bytes/);
+    expect(() => encodeMessage({ type: 1, id: 2, seq: 0, data: new Uint8Array(256) })).toThrow(/at most 255 bytes/);
+    expect(() => encodeMessage({ type: 1, id: 2, seq: 0 }, 17)).toThrow("frames of 17 bytes carry nothing");
+    expect(() => answerFrames(0, 0, undefined, 17)).toThrow("frames of 17 bytes carry nothing");
+    expect(dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(3), 0, 18).map((f) => decodeFrame(f).data.length)).toEqual(
+      [0, 3],
+    );
+    expect(answerFrames(0, 0, new Uint8Array(3), 18).map((f) => decodeFrame(f).data.length)).toEqual([0, 3]);
+  });
+
+  it("decodeFrame: a 7-byte fragment 0, a payload of exactly the encryption header, a longer lying payload", () => {
+    expect(reasonOf(() => decodeFrame(fromHex("10000080000000")))).toBe("shorter than its encryption header");
+    expect(reasonOf(() => decodeFrame(fromHex(`10000080000009${ENC0}`)))).toBe("data length byte mismatch");
+    expect(reasonOf(() => decodeFrame(fromHex(`1000008003000c${ENC0}050241`)))).toBe("data length byte mismatch");
+  });
+
+  it("the assembler forgets the partial answer after every refusal and after a whole one", () => {
+    const long = answerFrames(0, 0, new Uint8Array(40));
+    const errors: Array<[string, (asm: BlsyncAssembler) => void]> = [
+      ["a frame that does not decode", (asm) => asm.push(fromHex("00"))],
+      ["a fragment of another message", (asm) => asm.push(answerFrames(0, 2, new Uint8Array(40))[1])],
+    ];
+    for (const [name, provoke] of errors) {
+      const asm = new BlsyncAssembler();
+      asm.push(long[0]);
+      expect(() => provoke(asm), name).toThrow(BlsyncFrameError);
+      expect(() => asm.push(long[1]), name).toThrow(/out of order/);
+    }
+    // More than announced, or an early end: the next index would continue a message that is gone.
+    const lying = Uint8Array.from(long[1]);
+    const asm = new BlsyncAssembler();
+    const head = Uint8Array.from(long[0]);
+    head[4] = 3; // announces 3 bytes
+    asm.push(head);
+    expect(() => asm.push(lying)).toThrow(/more than the announced 3/);
+    expect(() => asm.push(long[2])).toThrow(/fragment 2 out of order/);
+    const short = answerFrames(0, 0, new Uint8Array(3));
+    const early = Uint8Array.from(short[0]);
+    early[4] = 9;
+    const asm2 = new BlsyncAssembler();
+    asm2.push(early);
+    expect(() => asm2.push(short[1])).toThrow(/ended after 3 of 9/);
+    expect(() => asm2.push(long[2])).toThrow(/fragment 2 out of order/);
+    const asm3 = new BlsyncAssembler();
+    asm3.push(short[0]);
+    expect(asm3.push(short[1])).toMatchObject({ frames: 2 });
+    expect(() => asm3.push(long[2])).toThrow(/fragment 2 out of order/);
+    // A fragment 0 again starts afresh.
+    const asm4 = new BlsyncAssembler();
+    asm4.push(short[0]);
+    asm4.push(short[0]);
+    expect(asm4.push(short[1])?.data).toEqual(new Uint8Array(3));
+  });
+
+  it("the assembler refuses a continuation of another type or without the ack bit", () => {
+    const [data0] = dataFrames(BlsyncData.StaWifiPassword, new Uint8Array(4), 0);
+    const asm = new BlsyncAssembler();
+    asm.push(data0);
+    expect(() => asm.push(commandFrames(BlsyncCommand.ConnectWifi, 0)[1])).toThrow(/another message/);
+    const long = answerFrames(0, 0, new Uint8Array(40));
+    const noAck = Uint8Array.from(long[1]);
+    noAck[0] &= ~0x08;
+    const asm2 = new BlsyncAssembler();
+    asm2.push(long[0]);
+    expect(() => asm2.push(noAck)).toThrow(/another message/);
+  });
+
+  it("the receiver: short frames dropped as the SDK drops them, a 6-byte command, an unfragmented end", () => {
+    const r = new BlsyncReceiver();
+    expect(r.receive(fromHex("1209010000"))).toMatchObject({ kind: "refused", dropped: true });
+    expect(r.receive(fromHex("10000080000000"))).toMatchObject({ kind: "refused", dropped: true });
+    expect(r.receive(fromHex(`0000008004000f${ENC0}0c0102030405`))).toMatchObject({ kind: "refused", dropped: true });
+    expect(r.receive(fromHex(`1005000000000b${ENC0}0003`))).toMatchObject({ kind: "message", id: 3 });
+  });
+
+  it("the receiver takes one whole message after another", () => {
+    const r = new BlsyncReceiver();
+    for (const seq of [0, 10]) {
+      const frames = dataFrames(BlsyncData.StaWifiSsid, new Uint8Array(4).fill(seq + 1), seq);
+      const got = frames.map((f) => r.receive(f));
+      expect(got.map((g) => g.kind)).toEqual(["fragment", "message"]);
+      expect(got[1]).toMatchObject({ data: new Uint8Array(4).fill(seq + 1) });
+    }
+  });
+});

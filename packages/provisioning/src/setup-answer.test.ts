@@ -91,6 +91,12 @@ describe("the module's Wi-Fi state answer (blsync_ble.c CMD_WIFI_STATE_GET)", ()
     expect(decodeSdkWifiState(utf8(JSON.stringify({ ...longest, extra: 1 })))).toEqual(longest);
   });
 
+  it("names an SSID over 32 bytes of UTF-8", () => {
+    expect(() => decodeSdkWifiState(utf8(JSON.stringify({ ...longest, ssid: "家".repeat(11) })))).toThrow(
+      /ssid longer than 32 bytes/,
+    );
+  });
+
   it("a NUL anywhere but at the end is not JSON", () => {
     expect(() => decodeSdkWifiState(utf8('{"state":1,\0"ip":"","gw":"","mask":"","ssid":"","bssid":""}'))).toThrow(
       SyntaxError,

@@ -31,7 +31,8 @@ describe("setup answers", () => {
     expect(fromUtf8(data.subarray(1))).toBe(ticket);
     expect(parseSetupCustomData(data)).toEqual({ tag: "ticket", ticket });
     expect(parseSetupCustomData(statusExtensionRequest())).toEqual({ tag: "status-extension" });
-    expect(() => setupTicketData("short")).toThrow(RangeError);
+    expect(() => setupTicketData("short")).toThrow("not a setup ticket");
+    expect(parseSetupCustomData(Uint8Array.of(3, ...data.subarray(1)))).toBeNull();
     expect(() => setupTicketData(`${ticket}x`)).toThrow(RangeError);
     expect(() => setupTicketData("AbCdEfGhIjKlMnOpQrSt+/")).toThrow(RangeError);
     expect(parseSetupCustomData(Uint8Array.of(1, 0x41))).toBeNull();
