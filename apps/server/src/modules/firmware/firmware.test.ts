@@ -120,6 +120,19 @@ describe("firmware images", () => {
     expect((await listFirmware(t.db)).map((i) => i.version)).toEqual(["1.10.0", "1.2.0"]);
   });
 
+  it("starts with DATA_DIR given relative to the working directory (the launcher's default ./data)", async () => {
+    const relative = path.relative(process.cwd(), t.config.DATA_DIR);
+    expect(path.isAbsolute(relative)).toBe(false);
+    const again = await createTestApp({ env: { DATA_DIR: relative } });
+    try {
+      const missing = await again.app.inject({ method: "GET", url: `/iot/v1/firmware/${sha256}` });
+      expect(missing.statusCode).toBeGreaterThanOrEqual(400);
+      expect(missing.statusCode).toBeLessThan(500);
+    } finally {
+      await again.close();
+    }
+  });
+
   describe("download (GET /iot/v1/firmware/{sha256})", () => {
     const key = () => loadOrCreateSecret(t.config.DATA_DIR, DOWNLOAD_KEY_FILE);
     const url = (mac: string, sha = sha256, expires = new Date(clock.getTime() + 3600_000)) =>

@@ -28,7 +28,8 @@ export function firmwareDownloadUrl(baseUrl: string, sha256: string, mac: string
  * the image, an ETag (the image is immutable under its hash) for `If-Range`.
  */
 function firmwareRoutes(app: FastifyInstance, downloadKey: Uint8Array): void {
-  const root = path.join(app.config.DATA_DIR, FIRMWARE_DIR);
+  // @fastify/static needs an absolute root; DATA_DIR may be relative to the working directory (default ./data).
+  const root = path.resolve(app.config.DATA_DIR, FIRMWARE_DIR);
   ensurePrivateDir(root);
   app.register(fastifyStatic, { root, serve: false, decorateReply: true, cacheControl: false, index: false });
   app.register(async (scope) => {
