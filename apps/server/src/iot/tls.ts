@@ -1,4 +1,4 @@
-import { createPublicKey, randomBytes, randomUUID, webcrypto, X509Certificate } from "node:crypto";
+import { createPublicKey, randomBytes, randomUUID, X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
@@ -13,7 +13,9 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../data-dir.ts";
  * pin the CA, not the broker certificate, so the broker certificate can be issued again at any time.
  */
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+// The global Web Crypto (Node's webcrypto): its types are the ones @peculiar/x509 declares, with or without the DOM
+// library in the compiler's view (the browser tests' project includes it).
+x509.cryptoProvider.set(globalThis.crypto);
 
 /** Folder under DATA_DIR holding the development CA and the broker certificate issued from it. */
 export const DEV_TLS_DIR = "tls";
@@ -76,17 +78,23 @@ function serial(): string {
   return bytes.toString("hex");
 }
 
-async function newKeys(): Promise<webcrypto.CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(EC_P256, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+/** A Web Crypto key, named through the global value so the type is the same with or without the DOM library. */
+type WebKey = InstanceType<typeof CryptoKey>;
+
+async function newKeys(): Promise<{ publicKey: WebKey; privateKey: WebKey }> {
+  return (await globalThis.crypto.subtle.generateKey(EC_P256, true, ["sign", "verify"])) as {
+    publicKey: WebKey;
+    privateKey: WebKey;
+  };
 }
 
-async function exportKey(key: webcrypto.CryptoKey): Promise<string> {
-  return pem(await webcrypto.subtle.exportKey("pkcs8", key), "PRIVATE KEY");
+async function exportKey(key: WebKey): Promise<string> {
+  return pem(await globalThis.crypto.subtle.exportKey("pkcs8", key), "PRIVATE KEY");
 }
 
-async function importKey(text: string): Promise<webcrypto.CryptoKey> {
+async function importKey(text: string): Promise<WebKey> {
   const der = x509.PemConverter.decodeFirst(text);
-  return webcrypto.subtle.importKey("pkcs8", der, EC_P256, false, ["sign"]);
+  return globalThis.crypto.subtle.importKey("pkcs8", der, EC_P256, false, ["sign"]);
 }
 
 /** Writes `text` to `file` mode 0600 through a temporary file and a rename, so a reader never sees half a file. */
