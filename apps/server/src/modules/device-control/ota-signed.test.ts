@@ -104,14 +104,12 @@ describe("signed firmware update with a real broker, the HTTP download and a sim
 
     sim.otaFaults = { dropAt: 0.5 };
     expect(await update()).toMatchObject({ ok: true, reason: null });
-    await expect
-      .poll(otaVersion, { timeout: 15_000 })
-      .toMatchObject({
-        otaStatus: "done",
-        otaError: null,
-        progress: 100,
-        currentVersion: "1.5.0",
-        updateAvailable: false,
-      });
+    await expect.poll(otaVersion, { timeout: 15_000 }).toMatchObject({
+      otaStatus: "done",
+      otaError: null,
+      progress: 100,
+      currentVersion: "1.5.0",
+      updateAvailable: false,
+    });
   });
 });
