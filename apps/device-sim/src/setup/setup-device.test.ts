@@ -446,8 +446,8 @@ class Phone {
     return (await this.exchange(port, packet, ms)).map(decodeHelloAnswer);
   }
 
-  join(port: number, ssid: string, password: string): Promise<Uint8Array[]> {
-    return this.exchange(port, encodeJoinPacket({ ssid, password, security: WifiSecurity.Wpa2 }));
+  join(port: number, ssid: string, password: string, setupTicket: string | null = null): Promise<Uint8Array[]> {
+    return this.exchange(port, encodeJoinPacket({ ssid, password, security: WifiSecurity.Wpa2, setupTicket }));
   }
 
   close(): void {
@@ -472,7 +472,7 @@ describe("old generation (access point and UDP)", () => {
 
   it("stock firmware: answers hello on its access point, takes the join silently, then answers its own subnet", async () => {
     cloud.beginDelayMs = 300; // long enough to see cloud state 1
-    const { device, seen } = await makeDevice({ generation: "old" });
+    const { device, seen } = await makeDevice({ generation: "old", firmware: "stock" });
     const ap = device.apPort as number;
     const lan = device.lanPort as number;
     expect(ap).toBeGreaterThan(0);
@@ -483,7 +483,8 @@ describe("old generation (access point and UDP)", () => {
     expect(onAp).toMatchObject({ mac: device.mac, name: "WiFi-BL3372", ip: SETUP_AP_ADDRESS, extension: null });
     expect(await phone.hello(lan, "192.168.1.23")).toEqual([]); // not on the home network yet
 
-    expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]); // a stock module never answers a join
+    // A stock module never answers a join.
+    expect(await phone.join(ap, "AquaHome", "softwater24", "AbCdEfGhIjKlMnOpQrSt-_")).toEqual([]);
     await until(() => !device.apOpen, 1000, "access point closed");
     expect(await phone.hello(ap, "192.168.10.23")).toEqual([]);
 
@@ -496,6 +497,8 @@ describe("old generation (access point and UDP)", () => {
     const [connected] = await phone.hello(lan, "192.168.1.23");
     expect(connected).toMatchObject({ mac: device.mac, extension: null }); // the code travels through the cloud only
     expect(device.pairingCode).toBe(cloud.issued.get(device.mac));
+    const complete = cloud.calls.find((c) => c.body.mac === device.mac && c.path === "/iot/v1/activation/complete");
+    expect(complete?.body.setupTicket).toBe("AbCdEfGhIjKlMnOpQrSt-_"); // the join packet's ticket, for the cloud
     expect(cloud.auths.filter((a) => a.clientId === device.mac)).toEqual([
       { clientId: device.mac, username: device.mac, password: device.identity.secret, accepted: true },
     ]);
@@ -507,8 +510,22 @@ describe("old generation (access point and UDP)", () => {
     expect(await phone.hello(lan, "192.168.0.23")).toEqual([]);
   });
 
+  it("product firmware: acknowledges the join and adds the extension with the pairing code to its hello answers", async () => {
+    const { device } = await makeDevice({ generation: "old", firmware: "product" });
+    const ap = device.apPort as number;
+    const [onAp] = await phone.hello(ap, "192.168.10.23");
+    expect(onAp.extension).not.toBeNull();
+    const answers = await phone.join(ap, "AquaHome", "softwater24", "AbCdEfGhIjKlMnOpQrSt-_");
+    expect(answers).toHaveLength(1);
+    await until(() => device.state === 4, 6000, "online");
+    const [connected] = await phone.hello(device.lanPort as number, "192.168.1.23");
+    expect(connected.extension).toMatchObject({ pairingCode: cloud.issued.get(device.mac) });
+    const complete = cloud.calls.find((c) => c.body.mac === device.mac && c.path === "/iot/v1/activation/complete");
+    expect(complete?.body.setupTicket).toBe("AbCdEfGhIjKlMnOpQrSt-_");
+  });
+
   it("acts once on a repeated join packet; a failed join reopens the access point", async () => {
-    const { device, seen } = await makeDevice({ generation: "old" });
+    const { device, seen } = await makeDevice({ generation: "old", firmware: "stock" });
     const ap = device.apPort as number;
     const join = encodeJoinPacket({ ssid: "AquaHome", password: "wrong-password", security: WifiSecurity.Wpa2 });
     expect(await phone.exchange(ap, [join, join])).toEqual([]); // the same packet twice; a stock module never answers
@@ -524,7 +541,7 @@ describe("old generation (access point and UDP)", () => {
 
   it("--fail init: the access point never comes up", async () => {
     const apPort = await freeUdpPort();
-    const { device } = await makeDevice({ generation: "old", failure: "init", apPort });
+    const { device } = await makeDevice({ generation: "old", firmware: "stock", failure: "init", apPort });
     expect(device.apOpen).toBe(false);
     expect(device.apPort).toBeNull();
     expect(device.failure).toBe(1);
@@ -533,7 +550,7 @@ describe("old generation (access point and UDP)", () => {
   });
 
   it("--fail timeout: join packets are ignored; the access point keeps answering hello", async () => {
-    const { device } = await makeDevice({ generation: "old", failure: "timeout" });
+    const { device } = await makeDevice({ generation: "old", firmware: "stock", failure: "timeout" });
     const ap = device.apPort as number;
     expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]);
     expect(await phone.join(ap, "AquaHome", "softwater24")).toEqual([]);
@@ -544,7 +561,7 @@ describe("old generation (access point and UDP)", () => {
   });
 
   it("--fail not-found: it joins and even connects, but never answers on the home network", async () => {
-    const { device } = await makeDevice({ generation: "old", failure: "not-found" });
+    const { device } = await makeDevice({ generation: "old", firmware: "stock", failure: "not-found" });
     expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toEqual([]);
     await until(() => device.state === 4, 3000, "online");
     expect(await phone.hello(device.lanPort as number, "192.168.1.23", 300)).toEqual([]);
@@ -556,7 +573,7 @@ describe("old generation (access point and UDP)", () => {
     ["activation-2", 7],
     ["no-server-response", 8],
   ] as const)("--fail %s: failure code %i, and a stock hello answer that does not tell it", async (name, code) => {
-    const { device } = await makeDevice({ generation: "old", failure: name });
+    const { device } = await makeDevice({ generation: "old", firmware: "stock", failure: name });
     expect(await phone.join(device.apPort as number, "AquaHome", "softwater24")).toEqual([]);
     await until(() => device.failure !== 0, 3000, "cloud failure");
     expect(device.failure).toBe(code);

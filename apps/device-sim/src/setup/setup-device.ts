@@ -174,6 +174,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
             {
               mac: this.mac,
               name: this.name,
+              firmware: this.firmware,
               currentStatus: () => this.status,
               isStopped: () => this.stopped,
               silentOnHomeNetwork: () => this.failureName === "not-found",
@@ -560,9 +561,10 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
   // ---------- old generation: the join packet ----------
 
   /**
-   * A valid join packet on the access point: stored (state 1) and acknowledged, and 0.5 s after the acknowledgement
-   * the access point closes and the attempt starts. A repeated join is acknowledged again but acted on once; with
-   * failure "timeout" join packets are ignored.
+   * A valid join packet on the access point: stored (state 1) with the setup ticket it carries (for activation step
+   * two), acknowledged (only a product module answers; a stock module sends nothing), and 0.5 s later the access point
+   * closes and the attempt starts. A repeated join is acknowledged again but acted on once; with failure "timeout"
+   * join packets are ignored.
    */
   private onJoin(join: JoinRequest, acknowledge: () => void): void {
     if (this.failureName === "timeout") {
@@ -570,6 +572,7 @@ export class SetupModeDevice extends EventEmitter implements BlsyncModule {
       return;
     }
     this.password = join.password;
+    this.ticket = join.setupTicket;
     this.update({ state: BluetoothSetupState.ConfigReceived, failure: 0, ssid: join.ssid });
     acknowledge();
     if (this.joinPending) return; // a retry of the same join: acknowledged again, acted on once
