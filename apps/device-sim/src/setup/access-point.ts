@@ -25,7 +25,7 @@ import {
   SETUP_AP_ADDRESS,
 } from "@aquapilot/provisioning";
 import { sameSubnet } from "./neighbourhood.ts";
-import type { ModuleFirmware } from "./setup-device.ts";
+import type { ModuleFirmware } from "./setup-failures.ts";
 import type { SetupStatus } from "./setup-status.ts";
 
 /** Default loopback UDP port of the old module's access point side (SIM_AP_UDP_PORT, §13.6). */
