@@ -740,24 +740,13 @@ export class SimulatedDevice extends EventEmitter {
     const plan = planOta(this.firmwareVersion, version, this.opts.otaFailureChance ?? 0, this.otaRng);
     this.ota = plan;
     let i = 0;
-    const event = (type: "ota-progress" | "ota-failed", progress: number) =>
-      this.report({
-        channel: "event",
-        body: {
-          v: MQTT_PROTOCOL_VERSION,
-          ts: new Date(this.valve.clock).toISOString(),
-          id: randomUUID(),
-          type,
-          progress,
-        } satisfies TMqttEvent,
-      });
     const step = () => {
       if (i < plan.progress.length) {
-        event("ota-progress", plan.progress[i]);
+        this.otaEvent("ota-progress", plan.progress[i]);
         i += 1;
         if (i < plan.progress.length || plan.failAt !== null) return;
       } else if (plan.failAt !== null) {
-        event("ota-failed", plan.failAt);
+        this.otaEvent("ota-failed", plan.failAt);
       }
       this.otaTimer?.cancel();
       this.otaTimer = null;

@@ -9,9 +9,9 @@
  * Exit codes: 0 done, 1 no such request or already handled, 2 bad usage or configuration.
  */
 import { pathToFileURL } from "node:url";
-import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/index.ts";
 import { handleAfterSale, listAfterSalesForService, type ServiceAfterSale } from "../modules/after-sale/index.ts";
+import { loadCliConfig } from "./cli-config.ts";
 
 const USAGE =
   'usage: npm run after-sale -- list [--unhandled] [--limit N] [--json]\n       npm run after-sale -- handle <id> --reply "…"\n';
@@ -109,16 +109,8 @@ export async function runAfterSaleCli(
 }
 
 async function main(argv: string[]): Promise<number> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadCliConfig();
+  if (!config) return 2;
   const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     return await runAfterSaleCli(db, argv, {

@@ -17,10 +17,11 @@ import { parseArgs } from "node:util";
 import { LANGUAGES, type Language } from "@aquapilot/contract";
 import { pino } from "pino";
 import { InProcessBus } from "../bus.ts";
-import { type AppConfig, ConfigError, loadConfig } from "../config.ts";
+import type { AppConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 import { MessageCenter } from "../modules/message/index.ts";
 import { createPushService } from "../modules/push/index.ts";
+import { loadCliConfig } from "./cli-config.ts";
 
 /** Longest announcement title and content accepted, characters. */
 export const ANNOUNCE_LIMITS = { title: 200, content: 4000 } as const;
@@ -108,16 +109,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadCliConfig();
+  if (!config) return 2;
   const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     const texts: Partial<Record<Language, { title: string; content: string }>> = {};

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { type AppConfig, ConfigError, loadConfig } from "../config.ts";
+import type { AppConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/index.ts";
 import { AppError } from "../http/errors.ts";
 import { translate } from "../http/messages.ts";
@@ -31,6 +31,7 @@ import {
   trustedFirmwareKeys,
   uploadFirmware,
 } from "../modules/firmware/index.ts";
+import { loadCliConfig } from "./cli-config.ts";
 
 const USAGE = [
   "usage: npm run firmware -- upload --model <model> --version <x.y.z> --file <image> (--signature <base64> | --sign-with-dev-key) [--size <bytes>] [--sha256 <hex>]",
@@ -176,16 +177,8 @@ export async function runFirmwareCli(
 }
 
 async function main(argv: string[]): Promise<number> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadCliConfig();
+  if (!config) return 2;
   let db: Db | null = null;
   try {
     return await runFirmwareCli(

@@ -10,8 +10,8 @@
  */
 import { pathToFileURL } from "node:url";
 import type { Bus } from "../bus.ts";
-import { ConfigError, loadConfig } from "../config.ts";
 import { type Db, openDatabase } from "../db/index.ts";
+import { loadCliConfig } from "./cli-config.ts";
 
 /**
  * Sets users.is_master of the live account with `email` (compared trimmed, lower case) to 1 (`master` true) or 0.
@@ -36,16 +36,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write("usage: node apps/server/src/cli/set-master.ts <email> [--off]\n");
     return 2;
   }
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadCliConfig();
+  if (!config) return 2;
   const master = !argv.includes("--off");
   const { db } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
