@@ -16,9 +16,9 @@ const skip = skipUnlessInstalled("whole system against an authenticating Mosquit
 /**
  * `startDevSystem` (what `npm start` runs) with an empty DATA_DIR against Debian's Mosquitto with dynamic
  * security and MQTT_BROKER_KIND=mosquitto-dynsec, everything on the broker's TLS listener (gateway, its account
- * connection and the fleet pinning MQTT_TLS_CA). It used to die with "Not authorized" (the simulated fleet was unknown
- * to the broker); now the server provisions the fleet's accounts and the softeners come online — and a broker that is
- * down at start does not stop the server: gateway, provisioning and fleet catch up once it is there.
+ * connection and the fleet pinning MQTT_TLS_CA). The server provisions the simulated fleet's broker accounts, so the
+ * softeners come online rather than being refused "Not authorized"; a broker that is down at start does not stop the
+ * server: gateway, provisioning and fleet catch up once it is there.
  */
 describe.skipIf(skip)("whole system against an authenticating Mosquitto", () => {
   let mosquitto: TestMosquitto;

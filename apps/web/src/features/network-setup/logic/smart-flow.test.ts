@@ -32,7 +32,7 @@ const TICKET = "AbCdEfGhIjKlMnOpQrSt_-";
 
 /**
  * The cloud's setup ticket in fake time: a module activating with the ticket settles the phone's wait with its MAC
- * and pairing code (the ticket engineer's `waitForSetupTicket`, as the flow uses it).
+ * and pairing code (as `waitForSetupTicket` of api/setup-ticket.ts settles it for the flow).
  */
 class FakeCloud implements SmartSetupTicket {
   broken = false;
