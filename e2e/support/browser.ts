@@ -225,7 +225,8 @@ export async function launchPhone(locale = "en", opts: { bluetooth?: boolean } =
   };
   const watch = (page: Page) => {
     trackRequests(page);
-    page.on("pageerror", (e) => note(page, "pageerror", e.stack ?? String(e)));
+    // An exception without a stack (a DOMException, a thrown non-Error) still says its name and message.
+    page.on("pageerror", (e) => note(page, "pageerror", e.stack || `${e.name}: ${e.message}` || String(e)));
     page.on("console", (msg) => {
       if (msg.type() === "error") note(page, "console", consoleText(msg));
     });

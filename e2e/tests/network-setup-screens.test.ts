@@ -105,8 +105,13 @@ describe("network setup screens in five languages", () => {
       await look(page, name("9-interrupted"));
       await slow.stop();
 
-      // A failure with its text and what to do next.
-      const failing = await startModule(system, { generation: "new", bluetooth: radio, failure: "password" });
+      // A failure with its text and what to do next: the product's firmware reports why (a stock module cannot).
+      const failing = await startModule(system, {
+        generation: "new",
+        firmware: "product",
+        bluetooth: radio,
+        failure: "password",
+      });
       const failingAddress = failing.peripheral?.address ?? "";
       answer = (devices) => (devices.some((d) => d.id === failingAddress) ? failingAddress : "wait");
       await open({ step: "wifi", mode: "ble" }, "network-setup-wifi");
