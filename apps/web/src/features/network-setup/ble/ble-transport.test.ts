@@ -9,6 +9,7 @@ const ble = vi.hoisted(() => ({
   write: vi.fn(async (_id: string, _s: string, _c: string, _v: DataView) => {}),
   read: vi.fn(async (_id: string, _s: string, _c: string) => new DataView(new Uint8Array([1, 2, 3]).buffer)),
   disconnect: vi.fn(async (_id: string) => {}),
+  getMtu: vi.fn(async (_id: string) => 185),
 }));
 vi.mock("@capacitor-community/bluetooth-le", () => ({ BleClient: ble }));
 
@@ -62,5 +63,16 @@ describe("Bluetooth over BleClient", () => {
     onDisconnect("dev-1");
     expect(drops).toEqual([1]);
     expect(ble.disconnect).toHaveBeenCalledWith("dev-1");
+  });
+
+  it("tells the link's MTU where the plugin knows it (native shells), else null (Web Bluetooth refuses)", async () => {
+    const transport = createBleClientTransport({ deviceId: "dev-1", name: null });
+    await transport.connect();
+    expect(await transport.negotiatedMtu?.()).toBe(185);
+    expect(ble.getMtu).toHaveBeenCalledWith("dev-1");
+    ble.getMtu.mockRejectedValueOnce(
+      Object.assign(new Error("getMtu is not available on web."), { code: "UNAVAILABLE" }),
+    );
+    expect(await transport.negotiatedMtu?.()).toBeNull();
   });
 });

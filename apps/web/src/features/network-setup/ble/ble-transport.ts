@@ -73,7 +73,8 @@ function toDataView(bytes: Uint8Array): DataView {
 
 /**
  * The {@link BleTransport} of a chosen module over BleClient: writes to the write characteristic, reads the read
- * characteristic (the app polls, never relies on notifications), reports drops it did not cause itself.
+ * characteristic (the app polls, never relies on notifications), reports drops it did not cause itself, and tells the
+ * link's negotiated MTU where the platform knows it (the native shells; null under Web Bluetooth).
  */
 export function createBleClientTransport(module: ChosenModule): BleTransport {
   const listeners = new Set<() => void>();
@@ -107,6 +108,14 @@ export function createBleClientTransport(module: ChosenModule): BleTransport {
     onDisconnect(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async negotiatedMtu() {
+      // The native shells' plugin reads the link's MTU; its web implementation (Web Bluetooth) cannot, and refuses.
+      try {
+        return await BleClient.getMtu(module.deviceId);
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -219,30 +219,56 @@ describe("Bluetooth network setup (spec §4, docs/device-protocol.md §13.2)", (
     expect(new Set(seqs).size).toBe(seqs.length); // every frame its own seq
   });
 
-  it("writes 20-byte frames by default and one 21-byte command frame when the MTU allows", async () => {
-    const sizes = async (maxFrame?: number) => {
+  it("writes frames of the negotiated MTU less 3 where the transport tells it, else 20 bytes", async () => {
+    const password = "p".repeat(64);
+    const run = async (link: {
+      mtu: number;
+      known: boolean;
+      maxFrame?: number;
+      told?: () => Promise<number | null>;
+    }) => {
       module?.dispose();
       module = new FakeBleModule({ outcome: "ok" });
+      module.mtu = link.mtu;
+      module.mtuKnown = link.known;
+      if (link.told) module.transport.negotiatedMtu = link.told;
       const lengths: number[] = [];
       const write = module.transport.write;
       module.transport.write = async (frame) => {
         lengths.push(frame.length);
         await write(frame);
       };
-      const run = new BleSetupRun({
+      const setup = new BleSetupRun({
         transport: module.transport,
         ssid: "AquaHome",
-        password: "x",
+        password,
         bind: async () => DEVICE,
-        maxFrame,
+        maxFrame: link.maxFrame,
       });
-      const done = run.start();
+      const done = setup.start();
       await vi.advanceTimersByTimeAsync(10_000);
       expect((await done).status).toBe("succeeded");
-      return lengths;
+      expect(module.password).toBe(password);
+      expect(module.log.crashes + module.log.refused).toBe(0);
+      return { lengths, messages: module.log.requests.length };
     };
-    expect(Math.max(...(await sizes()))).toBe(20);
-    expect(await sizes(23)).toContain(21);
+    // Web Bluetooth cannot tell the MTU: 20-byte frames, which every link carries (the 64-byte password in six).
+    const unknown = await run({ mtu: 247, known: false });
+    expect(Math.max(...unknown.lengths)).toBe(20);
+    expect(unknown.lengths.length).toBeGreaterThan(unknown.messages);
+    // A native shell's link of MTU 247: every message in one frame, some longer than 20 bytes.
+    const native = await run({ mtu: 247, known: true });
+    expect(native.lengths.length).toBe(native.messages);
+    expect(Math.max(...native.lengths)).toBeGreaterThan(64);
+    expect(Math.max(...native.lengths)).toBeLessThanOrEqual(244);
+    // A native link of the smallest MTU: 20 bytes.
+    expect(Math.max(...(await run({ mtu: 23, known: true })).lengths)).toBe(20);
+    // An MTU told below the smallest, or not told at all (the read failed): 20 bytes.
+    expect(Math.max(...(await run({ mtu: 247, known: true, told: async () => 10 })).lengths)).toBe(20);
+    const refused = async () => Promise.reject(new Error("getMtu is not available on web."));
+    expect(Math.max(...(await run({ mtu: 247, known: true, told: refused })).lengths)).toBe(20);
+    // An explicit frame size wins over what the link tells.
+    expect(Math.max(...(await run({ mtu: 247, known: true, maxFrame: 21 })).lengths)).toBe(21);
   });
 
   it("stock firmware: hands over the setup ticket, follows the SDK's state, then binds with the cloud's code", async () => {

@@ -58,7 +58,10 @@ import type { SmartSetupTicket } from "./smart-flow.ts";
 export interface BleTransport {
   /** Opens (or reopens) the link to the chosen module. */
   connect(): Promise<void>;
-  /** Writes one frame (≤ the run's `maxFrame` bytes, 20 by default) to the write characteristic. */
+  /**
+   * Writes one frame (at most the negotiated ATT MTU less 3 bytes, 20 when the platform cannot tell) to the write
+   * characteristic.
+   */
   write(frame: Uint8Array): Promise<void>;
   /** Reads the read characteristic: the next frame of the prepared answer. Rejects when nothing is prepared. */
   read(): Promise<Uint8Array>;
@@ -66,7 +69,17 @@ export interface BleTransport {
   disconnect(): Promise<void>;
   /** Calls `listener` whenever the link drops; answers the function that stops listening. */
   onDisconnect(listener: () => void): () => void;
+  /**
+   * The ATT MTU negotiated on the open link, bytes, or null when the platform cannot tell (Web Bluetooth never can;
+   * the native shells' Bluetooth can). Absent: as null.
+   */
+  negotiatedMtu?(): Promise<number | null>;
 }
+
+/** The smallest ATT MTU (Bluetooth Core Vol 3 Part F §3.2.8): every link carries 23-byte packets. */
+const ATT_MIN_MTU = 23;
+/** The ATT header of a write request (opcode and handle), bytes: a write carries the MTU less this. */
+const ATT_WRITE_HEADER = 3;
 
 /** Limits of the Bluetooth flow, ms unless named otherwise. */
 export const BLE_FLOW_LIMITS = {
@@ -153,7 +166,11 @@ export interface BleSetupOptions {
    * stock module's setup cannot end.
    */
   setupTicket?: SmartSetupTicket;
-  /** Largest frame written: the negotiated ATT MTU less 3 (default 20, the smallest MTU). */
+  /**
+   * Largest frame written, bytes; when absent, the negotiated ATT MTU less 3 as the transport tells it after each
+   * connect ({@link BleTransport.negotiatedMtu}), else 20 (the smallest MTU's). The SDK takes frames of any length its
+   * link carries and answers in frames of its own MTU less 3 (`blsync_ble.c` `bt_gatt_get_mtu() - 3`).
+   */
   maxFrame?: number;
 }
 
@@ -213,6 +230,8 @@ function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose: () =
 export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   private readonly limits: BleFlowLimits;
   private linkAbort = new AbortController();
+  /** Largest frame written on the open link, bytes (set at each connect: a reopened link may negotiate anew). */
+  private frameBytes = BLSYNC_MAX_FRAME;
   private closing = false;
   private seq = 0;
   private unlisten: (() => void) | null = null;
@@ -355,6 +374,7 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
   private async connectOnce(): Promise<void> {
     this.linkAbort = new AbortController();
     await withTimeout(this.clock, this.options.transport.connect(), this.limits.connectMs, "connect", this.stop.signal);
+    this.frameBytes = this.options.maxFrame ?? (await this.learnFrameBytes());
     this.update({ link: "connected" });
   }
 
@@ -484,12 +504,36 @@ export class BleSetupRun extends SetupRun<BleSetupSnapshot> {
     throw last;
   }
 
+  /**
+   * The largest frame the link just opened carries: the negotiated ATT MTU less 3 when the transport can tell one of
+   * at least 23 bytes, else {@link BLSYNC_MAX_FRAME}. An MTU that cannot be read within the operation limit counts as
+   * unknown (logged): the smallest frames always work.
+   */
+  private async learnFrameBytes(): Promise<number> {
+    const { transport } = this.options;
+    if (!transport.negotiatedMtu) return BLSYNC_MAX_FRAME;
+    try {
+      const mtu = await withTimeout(
+        this.clock,
+        transport.negotiatedMtu(),
+        this.limits.operationMs,
+        "mtu",
+        this.stop.signal,
+      );
+      return mtu !== null && Number.isInteger(mtu) && mtu >= ATT_MIN_MTU ? mtu - ATT_WRITE_HEADER : BLSYNC_MAX_FRAME;
+    } catch (err) {
+      if (err instanceof FlowStopped) throw err;
+      console.warn("[network-setup] bluetooth MTU unknown, writing 20-byte frames", err);
+      return BLSYNC_MAX_FRAME;
+    }
+  }
+
   private command(id: BlsyncCommand, what: string): Promise<BlsyncMessage> {
-    return this.request((seq) => commandFrames(id, seq, this.options.maxFrame ?? BLSYNC_MAX_FRAME), what);
+    return this.request((seq) => commandFrames(id, seq, this.frameBytes), what);
   }
 
   private data(id: BlsyncData, bytes: Uint8Array, what: string): Promise<BlsyncMessage> {
-    return this.request((seq) => dataFrames(id, bytes, seq, this.options.maxFrame ?? BLSYNC_MAX_FRAME), what);
+    return this.request((seq) => dataFrames(id, bytes, seq, this.frameBytes), what);
   }
 
   /**

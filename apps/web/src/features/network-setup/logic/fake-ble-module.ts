@@ -94,6 +94,13 @@ export class FakeBleModule {
   silentOn: string[] = [];
   /** When true, the module answers a CONNECT_WIFI with result 2 as if no SSID was stored. */
   refuseConnect = false;
+  /**
+   * The ATT MTU the link negotiates, bytes (23 unless set): a write longer than it less 3 fails as on a real link,
+   * and the module answers in frames of that size (`bt_gatt_get_mtu() - 3`).
+   */
+  mtu = 23;
+  /** Whether the transport can tell the MTU (the native shells can; Web Bluetooth cannot: null). */
+  mtuKnown = false;
   private prepared: Uint8Array[] = [];
   private readonly receiver = new BlsyncReceiver();
   private readonly listeners = new Set<() => void>();
@@ -127,6 +134,7 @@ export class FakeBleModule {
     write: async (frame) => {
       this.log.writes += 1;
       if (!this.connected) throw new Error("NetworkError: GATT Server is disconnected.");
+      if (frame.length > this.mtu - 3) throw new Error(`InvalidModificationError: ${frame.length} bytes over the MTU`);
       this.receive(frame);
     },
     read: async () => {
@@ -147,6 +155,7 @@ export class FakeBleModule {
       this.listeners.add(listener);
       return () => this.listeners.delete(listener);
     },
+    negotiatedMtu: async () => (this.connected && this.mtuKnown ? this.mtu : null),
   };
 
   /** Drops the link (out of range, module reset); the flow's listeners hear it. */
@@ -186,11 +195,11 @@ export class FakeBleModule {
     }
     if (got.kind === "refused") {
       this.log.refused += 1;
-      this.prepared = answerFrames(got.seq, BlsyncResult.FrameError);
+      this.prepared = answerFrames(got.seq, BlsyncResult.FrameError, undefined, this.mtu - 3);
       return;
     }
     if (got.kind === "fragment") {
-      this.prepared = answerFrames(got.seq, BlsyncResult.Ok);
+      this.prepared = answerFrames(got.seq, BlsyncResult.Ok, undefined, this.mtu - 3);
       return;
     }
     const name =
@@ -216,7 +225,8 @@ export class FakeBleModule {
       this.prepared = [];
       return;
     }
-    this.prepared = answerFrames(got.seq, ...this.handle(name, got.data));
+    const [result, data] = this.handle(name, got.data);
+    this.prepared = answerFrames(got.seq, result, data, this.mtu - 3);
   }
 
   /** Acts on a whole request; answers [result, data]. */
