@@ -251,6 +251,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           channel: parsed.channel,
           payload: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
           retained: packet.retain,
+          redelivered: packet.dup,
         });
         if (!recorded) return callback(null);
         recorded.then(

@@ -496,7 +496,14 @@ export class DeviceGateway implements DeviceCommandPort {
    * broker acknowledges the message only once it resolves. A report with a report id that the records settled
    * (stored, now or before, or refused for good) is receipted to the device ({@link receipt}).
    */
-  private enqueue({ topic, mac, channel, payload, retained }: InboundMessage): Promise<unknown> | undefined {
+  private enqueue({
+    topic,
+    mac,
+    channel,
+    payload,
+    retained,
+    redelivered,
+  }: InboundMessage): Promise<unknown> | undefined {
     this.receivedPerDevice.set(mac, (this.receivedPerDevice.get(mac) ?? 0) + 1);
     if (payload.length > MQTT_MAX_PACKET_BYTES) {
       // Refused before queueing: an external broker may pass what the embedded one closes the connection for.
@@ -506,7 +513,7 @@ export class DeviceGateway implements DeviceCommandPort {
         .catch((err: Error) => this.logger.warn({ mac, err: err.message }, "refused report not remembered"));
       return;
     }
-    const outcome = this.records.handle(mac, channel, payload, retained).then((reportId) => {
+    const outcome = this.records.handle(mac, channel, payload, retained, redelivered).then((reportId) => {
       if (reportId !== null) this.receipt(mac, reportId);
     });
     const settled: Promise<void> = outcome

@@ -82,6 +82,11 @@ interface Received {
   mac: string;
   json: unknown;
   retained: boolean;
+  /**
+   * Delivered again (MQTT DUP): a delivery of it before was never acknowledged — its batch failed, or the connection
+   * dropped first — so it may have been stored, and newer reports may have been stored since.
+   */
+  redelivered: boolean;
   /** The batch's transaction and announcements (telemetry-batch.ts). */
   ctx: BatchContext;
   /** The device with its stored counters, measured clock and refusal memory (as the batch read and updated it). */
@@ -164,9 +169,16 @@ export class DeviceRecords {
    * once the batch has committed (and an event's hook has run) with the report id the device may now forget
    * (docs/device-protocol.md §3.6: the `id` of telemetry or an event stored now or before, or refused for good by the
    * schema), or null (no report id, another channel, an unknown device); rejects with database errors (nothing of the
-   * batch stored, nothing to receipt).
+   * batch stored, nothing to receipt). `retained`: the broker's retained copy replayed on subscribe; `redelivered`: the
+   * MQTT DUP flag (a delivery before was never acknowledged: it may be older than reports stored since).
    */
-  async handle(mac: string, channel: MqttChannel, payload: Buffer, retained: boolean): Promise<string | null> {
+  async handle(
+    mac: string,
+    channel: MqttChannel,
+    payload: Buffer,
+    retained: boolean,
+    redelivered = false,
+  ): Promise<string | null> {
     if (payload.length === 0) return null; // a cleared retained message
     const { checks } = this.deps;
     let json: unknown;
@@ -189,6 +201,7 @@ export class DeviceRecords {
         mac,
         json,
         retained,
+        redelivered,
         ctx,
         device,
         clock: {
@@ -247,10 +260,12 @@ export class DeviceRecords {
    * state: station, counters, timing and reported settings in `device_state`, the measured clock rate, and the
    * device's model, serial numbers and firmware in `devices`, in the batch's transaction (`device_state` in the
    * batch's multi-row upsert, `devices` only when they changed). Counters lower than stored are a counter reset
-   * (recorded, docs/device-protocol.md §5.1) unless the report is a copy of the stored one (ignored); an invalid report
-   * is remembered as refused, an accepted one ends the refusal and settles the commands whose effect it shows.
+   * (recorded, docs/device-protocol.md §5.1) unless the report is a copy of the stored one (ignored); a redelivered
+   * report is written only when it is newer than the stored one and its counters did not go down (otherwise it is an
+   * older report overtaken by the ones stored since: ignored); an invalid report is remembered as refused, an accepted
+   * one ends the refusal and settles the commands whose effect it shows.
    */
-  private async recordState({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<void> {
+  private async recordState({ mac, json, ctx, device, clock, nowDate, now, redelivered }: Received): Promise<void> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttState, json, mac, "state");
     if (!msg) {
@@ -266,6 +281,13 @@ export class DeviceRecords {
     }
     const { reportTs, foldTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, true);
     if (reset && reportTs === device.last_report_time) {
+      checks.redeliveredIgnored();
+      return;
+    }
+    // Delivered again after newer reports may have been stored: lower counters or an older time make it an old
+    // report, not a reset (a rebooted device's first state among such copies is followed within minutes by fresh
+    // reports, the first of which records the reset) and never written over the newer one.
+    if (redelivered && (reset || (device.last_report_time && reportTs <= device.last_report_time))) {
       checks.redeliveredIgnored();
       return;
     }
@@ -363,12 +385,22 @@ export class DeviceRecords {
    * `device_state` in the same transaction); the batch announces the change after its commit. A redelivered record,
    * or one the device sent again under its report id, stores and announces nothing. A totaliser lower than stored is a
    * counter reset (recorded) unless the record is stored already (a redelivery overtaken by newer ones) or was sent
-   * late ({@link sentLate}: stored as it is, the live figures left to the newest record); the interval is bounded by
+   * late ({@link sentLate}: stored as it is, the live figures left to the newest record). A redelivered record older
+   * than the newest stored report is late whichever way its totaliser goes; the interval is bounded by
    * the totaliser's rise; refusals are remembered as for state. Answers the record's outcome (settled
    * with the batch; rejected when the batch failed, nothing of it stored, so the message is not acknowledged), not
    * awaited here: the batch commits only after this task returns, and its report id for the receipt.
    */
-  private async recordTelemetry({ mac, json, ctx, device, clock, nowDate, now }: Received): Promise<AfterCommit> {
+  private async recordTelemetry({
+    mac,
+    json,
+    ctx,
+    device,
+    clock,
+    nowDate,
+    now,
+    redelivered,
+  }: Received): Promise<AfterCommit> {
     const { checks } = this.deps;
     const msg = checks.validate(ZMqttTelemetry, json, mac, "telemetry");
     if (!msg) {
@@ -378,7 +410,8 @@ export class DeviceRecords {
     const receipt = msg.id ?? null;
     const { recordTs } = checks.deviceTime(mac, msg.ts, nowDate, clock, false);
     let late = false;
-    if (checks.counterReset(device, msg.totalWaterL, null)) {
+    const reset = checks.counterReset(device, msg.totalWaterL, null);
+    if (reset) {
       // A redelivered record the newer ones have overtaken (its (device, time) or its report id is stored) is no reset.
       const storedBefore = await ctx.trx
         .selectFrom("device_telemetry")
@@ -392,12 +425,17 @@ export class DeviceRecords {
         checks.redeliveredIgnored();
         return { receipt };
       }
-      // Only a copy the device sent before, with its own time (not replaced by the receive time).
-      late = msg.resent === true && recordTs === msg.ts && (await this.sentLate(ctx, device, recordTs));
-      // What the device metered since the reset is its own interval (never more than the new total: the schema).
-      if (!late) {
-        await this.recordCounterReset(ctx, mac, "telemetry", device, recordTs, now, { totalWaterL: msg.totalWaterL });
-      }
+    }
+    if (reset || redelivered) {
+      // Only a copy the device (`resent`) or the broker (`redelivered`) sent before, with the device's own time (not
+      // replaced by the receive time). A redelivered record with a higher totaliser may be the old counter's, in
+      // flight while the device rebooted: older than the newest report, it must not raise the live total again.
+      late =
+        (msg.resent === true || redelivered) && recordTs === msg.ts && (await this.sentLate(ctx, device, recordTs));
+    }
+    // What the device metered since the reset is its own interval (never more than the new total: the schema).
+    if (reset && !late) {
+      await this.recordCounterReset(ctx, mac, "telemetry", device, recordTs, now, { totalWaterL: msg.totalWaterL });
     }
     const cleared = this.acceptedAgain(device);
     if (cleared.reports_refused_since === null) {
@@ -430,13 +468,14 @@ export class DeviceRecords {
   }
 
   /**
-   * Whether a resent telemetry record (`resent`) whose totaliser is below the stored one was sent late
-   * (docs/device-protocol.md §3.6): its time `recordTs` (ISO UTC, the device's own) lies before the device's newest
+   * Whether a resent telemetry record (`resent`) whose totaliser is below the stored one, or a redelivered one
+   * (MQTT DUP), was sent late (docs/device-protocol.md §3.6): its time `recordTs` (ISO UTC, the device's own) lies
+   * before the device's newest
    * report — its last stored state report, its newest stored telemetry record, or one queued earlier in the batch. A
    * device that keeps its reports until the receipt sends again, oldest first, the ones a broker acknowledged and
    * dropped (with no gateway subscribed yet after its restart) — after newer ones were stored. A counter reset's first
    * records are no copies, or newer than every stored report. One indexed read (the newest stored time of the device),
-   * only for a resent record whose totaliser went down.
+   * only for a resent record whose totaliser went down or a redelivered one.
    */
   private async sentLate(ctx: BatchContext, device: BatchDevice, recordTs: string): Promise<boolean> {
     if (device.batch_telemetry_ts && recordTs < device.batch_telemetry_ts) return true;

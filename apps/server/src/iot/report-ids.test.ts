@@ -60,6 +60,32 @@ describe.each(ENGINES)("report ids and late records on %s", (engine) => {
   });
   const handle = (channel: MqttChannel, body: unknown) =>
     records.handle(mac, channel, Buffer.from(JSON.stringify(body)), false);
+  /** As the broker delivers a message again (MQTT DUP: its first delivery was never acknowledged). */
+  const redeliver = (channel: MqttChannel, body: unknown) =>
+    records.handle(mac, channel, Buffer.from(JSON.stringify(body)), false, true);
+  const state = (seconds: number, totalWaterL: number) => ({
+    v: 1,
+    ts: at(seconds),
+    station: 0,
+    stationRemainingSeconds: null,
+    remainingWaterL: 4000,
+    capacityL: 4500,
+    flowRateLpm: 0,
+    totalWaterL,
+    vacation: false,
+    closeReason: null,
+    firmwareVersion: "1.0.0",
+    model: "AQ-S25",
+    serialNumber: "RV",
+    deviceSerialNumber: "DSN",
+    regenerationCount: 0,
+  });
+  const lastReport = async () =>
+    await database.db
+      .selectFrom("device_state")
+      .select(["last_report_time", "total_water_l"])
+      .where("device_id", "=", deviceId)
+      .executeTakeFirstOrThrow();
   const stored = () =>
     database.db
       .selectFrom("device_telemetry")
@@ -159,5 +185,45 @@ describe.each(ENGINES)("report ids and late records on %s", (engine) => {
     expect(await resets()).toBe(2);
     expect(await liveTotal()).toBe(7);
     expect(checks.rejected.invalid).toBe(3); // the first test's three refusals, none here
+  });
+
+  it("a redelivered state report with lower counters is an older report, not a counter reset: it writes nothing", async () => {
+    await newDevice();
+    await handle("state", state(0, 100));
+    await handle("state", state(10, 200));
+    // Delivered before a broker or gateway restart and never acknowledged: the broker sends it again, after newer ones.
+    await redeliver("state", state(0, 100));
+    expect(await resets()).toBe(0);
+    expect(await lastReport()).toEqual({ last_report_time: at(10), total_water_l: 200 });
+    // A rebooted device's first state whose first delivery was not stored: ignored too; its next fresh report (the
+    // device reports again within minutes) records the reset, once.
+    await redeliver("state", state(20, 0));
+    expect(await resets()).toBe(0);
+    await handle("telemetry", record("b-1", 30, 1));
+    await handle("state", state(40, 2));
+    expect(await resets()).toBe(1);
+    expect(await lastReport()).toEqual({ last_report_time: at(40), total_water_l: 2 });
+  });
+
+  it("a redelivered record older than the newest stored report is late whichever way its totaliser goes", async () => {
+    await newDevice();
+    await handle("telemetry", record("o-1", 0, 100));
+    // The old counter's record, in flight when the gateway lost its connection; then the device rebooted.
+    const inFlight = record("o-2", 10, 110);
+    await handle("state", state(20, 0));
+    expect(await resets()).toBe(1);
+    await handle("telemetry", record("n-1", 30, 1));
+    // The broker delivers the old record again after the rebooted device's: stored, not moving the live total.
+    expect(await redeliver("telemetry", inFlight)).toBe("o-2");
+    expect(await liveTotal()).toBe(1);
+    await handle("telemetry", record("n-2", 40, 2));
+    expect(await resets()).toBe(1);
+    expect(await liveTotal()).toBe(2);
+    expect((await stored()).map((r) => r.report_id)).toEqual(
+      ["o-1", "o-2", null, "n-1", "n-2"].filter((x) => x !== null),
+    );
+    // A redelivered record newer than everything stored is the newest report: it moves the live total.
+    await redeliver("telemetry", record("n-3", 50, 3));
+    expect(await liveTotal()).toBe(3);
   });
 });

@@ -115,6 +115,11 @@ export interface InboundMessage {
   payload: Buffer;
   /** True for a retained message the broker replays on subscribe. */
   retained: boolean;
+  /**
+   * The MQTT DUP flag: the sender delivers it again because a delivery before was never acknowledged (MQTT 3.1.1
+   * §3.3.1.1, MQTT 5 §3.3.1.1) — the broker after the gateway's reconnection, or the device after its own.
+   */
+  redelivered: boolean;
 }
 
 /**
@@ -331,7 +336,14 @@ export class MqttTransport {
     const ids = packet.properties?.subscriptionIdentifier;
     const viaCatchUp = Array.isArray(ids) ? ids.includes(CATCH_UP_SUBSCRIPTION_ID) : ids === CATCH_UP_SUBSCRIPTION_ID;
     if (viaCatchUp && !packet.retain) return; // the shared subscription brings the live copy
-    const message = { topic, mac: parsed.mac, channel: parsed.channel, payload, retained: packet.retain };
+    const message = {
+      topic,
+      mac: parsed.mac,
+      channel: parsed.channel,
+      payload,
+      retained: packet.retain,
+      redelivered: packet.dup,
+    };
     if (!this.handler) {
       const waited = new Promise<void>((settle) => this.early.push({ message, settle }));
       if (this.external) this.handled.set(packet, waited);
