@@ -1,12 +1,13 @@
 import { SimulatedDevice } from "@aquapilot/device-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, openTestDatabase, type TestDatabase } from "../../test/databases.ts";
+import { keptWarningsLogger, storedDeviceTimeline } from "../../test/device-link-report.ts";
 import { mosquittoRequirements, startMosquitto, type TestMosquitto } from "../../test/mosquitto.ts";
 import { skipUnlessInstalled } from "../../test/required-programs.ts";
 import { InProcessBus } from "../bus.ts";
 import { provisionDevice } from "../modules/devices/index.ts";
 import { rollupTelemetryBatch } from "../modules/statistics/index.ts";
-import { type DeviceLink, silentLogger, startDeviceLink } from "./index.ts";
+import { type DeviceLink, startDeviceLink } from "./index.ts";
 
 const skip = skipUnlessInstalled("counter resets across Mosquitto restarts", mosquittoRequirements());
 
@@ -34,6 +35,7 @@ describe.skipIf(skip).each(ENGINES)("counter resets across Mosquitto restarts on
   let mosquitto: TestMosquitto;
   let database: TestDatabase;
   let link: DeviceLink | null = null;
+  const logger = keptWarningsLogger();
   let deviceId: string;
   let refused = 0;
   const sims: SimulatedDevice[] = [];
@@ -46,7 +48,7 @@ describe.skipIf(skip).each(ENGINES)("counter resets across Mosquitto restarts on
       mqttUrl: mosquitto.gatewayUrl,
       brokerKind: "mosquitto-dynsec",
       gatewayClientId: `aquapilot-gw-reset-${engine}`,
-      logger: silentLogger,
+      logger,
       onTelemetry: rollupTelemetryBatch,
     });
   }
@@ -159,7 +161,12 @@ describe.skipIf(skip).each(ENGINES)("counter resets across Mosquitto restarts on
     expect(await link?.accounts.provision(D.mac, D.secret)).toBe(true);
   });
 
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    // What the cloud stored and the link's warnings, to tell the cause of a failure seen only under load.
+    if (task.result?.state === "fail") {
+      console.error(`${await storedDeviceTimeline(database.db, deviceId)}\n${logger.lines.join("\n")}`);
+    }
+    logger.lines.splice(0);
     for (const sim of sims.splice(0)) await powerCut(sim);
   });
 
