@@ -168,6 +168,8 @@ export class SimulatedDevice extends EventEmitter {
   private failures = 0;
   private readonly otaRng: Rng;
   private ota: OtaPlan | null = null;
+  /** Aborts the signed update's download in progress ({@link stop}). */
+  private otaDownload: AbortController | null = null;
   private readonly vendorKeys: ReturnType<typeof parseVendorKeys>;
   /** Faults the next signed updates play (ota-signed.ts); tests and the e2e suite set them. */
   otaFaults: OtaFaults;
@@ -269,6 +271,9 @@ export class SimulatedDevice extends EventEmitter {
     this.reporting = false;
     for (const t of [this.tickTimer, this.telemetryTimer, this.otaTimer]) t?.cancel();
     this.tickTimer = this.telemetryTimer = this.otaTimer = null;
+    // Switched off: a firmware download in progress ends with the power (the cloud sees the connection close).
+    this.otaDownload?.abort();
+    this.otaDownload = null;
     const client = this.client;
     this.client = null;
     if (!client) return;
@@ -779,7 +784,8 @@ export class SimulatedDevice extends EventEmitter {
    * vendor's signature with the pinned keys (90 %), installs and boots the new version (100 %, the new version in the
    * state). A failed download, a wrong hash or signature, or a failed boot (rolled back) end in "ota-failed" with the
    * reason and the old version kept. {@link otaFaults} injects a dropped connection, corruption, a bad signature or
-   * a failed boot. Refused with busy while an update runs. Emits "ota" with the outcome when it ends.
+   * a failed boot. Refused with busy while an update runs. Emits "ota" with the outcome when it ends; a device switched
+   * off mid-download ({@link stop}) closes the download and emits nothing.
    */
   private startSignedOta(params: TMqttOtaParams): CommandOutcome {
     if (this.otaTimer || this.ota) return { ok: false, error: "busy" };
@@ -803,12 +809,21 @@ export class SimulatedDevice extends EventEmitter {
       this.emit("ota", { ...plan, ok: reason === null, reason, requests });
       this.publishState();
     };
+    const power = new AbortController();
+    this.otaDownload = power;
     const run = async () => {
       progress(0);
       const download = await downloadImage(params.url ?? "", size, {
         dropAt: faults.dropAt,
         onBytes: (have) => progress(Math.floor((have / size) * 8) * 10),
+        signal: power.signal,
       });
+      if (power.signal.aborted) {
+        // Switched off mid-download: nothing installed, nothing more reported; the update is forgotten.
+        this.ota = null;
+        return;
+      }
+      this.otaDownload = null;
       if (!download.bytes) return finish("download", download.requests);
       const bytes = download.bytes;
       if (faults.corrupt) bytes[Math.floor(bytes.length / 2)] ^= 0xff;
@@ -830,6 +845,11 @@ export class SimulatedDevice extends EventEmitter {
       finish(null, download.requests);
     };
     run().catch((err: Error) => {
+      this.otaDownload = null;
+      if (power.signal.aborted) {
+        this.ota = null;
+        return;
+      }
       this.opts.log?.(`${this.mac}: firmware update failed: ${err.message}`);
       finish("download", []);
     });

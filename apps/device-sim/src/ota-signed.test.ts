@@ -10,7 +10,7 @@ import net, { type AddressInfo } from "node:net";
 import { deviceTopic, MQTT_PROTOCOL_VERSION, type TMqttAck, type TMqttEvent } from "@aquapilot/contract";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SimulatedDevice } from "./device.ts";
 import { defaultFirmwareKeys } from "./env.ts";
 import { checkImage, downloadImage, type OtaFaults, parseVendorKeys } from "./ota-signed.ts";
@@ -29,6 +29,8 @@ let httpServer: http.Server;
 let imageUrl: string;
 /** The `Range` header of every image request (null: none), in order. */
 const ranges: Array<string | null> = [];
+/** Resolves when the server sees a stalled image request's connection close (the device let go of it). */
+let stalledClosed: () => void = () => {};
 const inbox: Array<{ mac: string; channel: string; body: unknown }> = [];
 const devices: SimulatedDevice[] = [];
 let macSeq = 0;
@@ -57,6 +59,12 @@ beforeAll(async () => {
       });
     } else {
       res.writeHead(200, { "content-length": image.length, "accept-ranges": "bytes" });
+    }
+    // "?stall": the first chunk, then nothing more (a slow link) until the device lets go.
+    if (req.url?.includes("stall")) {
+      res.on("close", () => stalledClosed());
+      res.write(image.subarray(from, from + 16_384));
+      return;
     }
     // In chunks, so a dropped connection stops part-way.
     let at = from;
@@ -170,6 +178,32 @@ describe("signed firmware update (docs/device-protocol.md §3.7)", () => {
     const bare = await startDevice({}, []);
     expect((await update(bare)).outcome).toMatchObject({ ok: false, reason: "signature" });
     await expect.poll(() => otaEvents(bare.mac).at(-1)).toBe("ota-failed:80:signature");
+  });
+
+  it("a device switched off mid-download closes the download: no further request, no outcome, nothing installed", async () => {
+    const d = await startDevice();
+    const before = ranges.length;
+    const outcomes: unknown[] = [];
+    d.on("ota", (o) => outcomes.push(o));
+    const closed = new Promise<void>((resolve) => {
+      stalledClosed = resolve;
+    });
+    const body = {
+      v: MQTT_PROTOCOL_VERSION,
+      id: randomUUID(),
+      ts: new Date().toISOString(),
+      name: "ota",
+      params: { version: "2.0.0", url: `${imageUrl}?stall`, size: image.length, sha256, signature },
+    };
+    await cloud.publishAsync(deviceTopic(d.mac, "cmd"), JSON.stringify(body), { qos: 1 });
+    await vi.waitFor(() => expect(ranges.length).toBe(before + 1), { timeout: 10_000 });
+    await d.stop();
+    // The stalled server never ends the response: only the device letting go closes it (else this wait times out).
+    await closed;
+    expect(ranges.length).toBe(before + 1);
+    expect(outcomes).toEqual([]);
+    expect(d.firmwareVersion).not.toBe("2.0.0");
+    expect(d.otaInProgress).toBeNull();
   });
 
   it("a connection dropped half-way resumes with Range from the bytes held", async () => {

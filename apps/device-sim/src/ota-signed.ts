@@ -49,11 +49,16 @@ interface Fetched {
   dropped: boolean;
 }
 
-async function fetchFrom(url: string, from: number, dropAfter: number | null): Promise<Fetched> {
+async function fetchFrom(
+  url: string,
+  from: number,
+  dropAfter: number | null,
+  stop: AbortSignal | undefined,
+): Promise<Fetched> {
   const controller = new AbortController();
   const res = await fetch(url, {
     headers: from > 0 ? { range: `bytes=${from}-` } : {},
-    signal: controller.signal,
+    signal: stop ? AbortSignal.any([controller.signal, stop]) : controller.signal,
   });
   if (res.status !== 200 && res.status !== 206) {
     await res.body?.cancel();
@@ -96,21 +101,23 @@ export interface Download {
  * (up to {@link OTA_DOWNLOAD_ATTEMPTS} requests). A 200 answer to a resume restarts from the beginning (a server
  * without ranges). `dropAt` (0–1) drops the first connection after that fraction. Calls `onBytes` with the bytes held
  * after every request. Answers `bytes` null when the image could not be fetched whole or came longer than `size`.
+ * `signal`: the device switched off — the connection closes at once and no request follows (answers what arrived).
  */
 export async function downloadImage(
   url: string,
   size: number,
-  opts: { dropAt?: number; onBytes?: (have: number) => void } = {},
+  opts: { dropAt?: number; onBytes?: (have: number) => void; signal?: AbortSignal } = {},
 ): Promise<Download> {
   let held: Buffer = Buffer.alloc(0);
   const requests: number[] = [];
   let drop = opts.dropAt === undefined ? null : Math.floor(size * opts.dropAt);
   for (let attempt = 0; attempt < OTA_DOWNLOAD_ATTEMPTS && held.length < size; attempt++) {
+    if (opts.signal?.aborted) break;
     const from = held.length;
     requests.push(from);
     let got: Fetched;
     try {
-      got = await fetchFrom(url, from, drop === null ? null : Math.max(0, drop - from));
+      got = await fetchFrom(url, from, drop === null ? null : Math.max(0, drop - from), opts.signal);
     } catch {
       continue;
     }
