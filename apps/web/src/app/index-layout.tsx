@@ -72,11 +72,11 @@ function TabBar() {
 export function IndexLayout() {
   return (
     <div className="tabs-layout">
-      <div className="tabs-layout__body">
+      <main className="tabs-layout__body">
         <Staged>
           <Outlet />
         </Staged>
-      </div>
+      </main>
       <Staged>
         <TabBar />
       </Staged>

@@ -1,5 +1,9 @@
-import { NavBar } from "antd-mobile";
+// The top bar is drawn with antd-mobile's NavBar classes and styles but our own markup: NavBar's back arrow is a
+// `div` no keyboard reaches and no screen reader names, inside a `role="button"` left area.
+import "antd-mobile/es/components/nav-bar/nav-bar.css";
+import { LeftOutline } from "antd-mobile-icons";
 import type { CSSProperties, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { handleBack } from "./back-stack.ts";
 
 /** Props of {@link PageShell}. */
@@ -11,6 +15,8 @@ export interface PageShellProps {
   onBack?: () => void;
   /** Right-hand text or node of the top bar. */
   right?: ReactNode;
+  /** The right-hand button's name for screen readers when `right` is an icon (WCAG 4.1.2). */
+  rightLabel?: string;
   onRight?: () => void;
   children?: ReactNode;
   /** Page background: "grey" (lists, cards) or "white" (forms). */
@@ -23,7 +29,9 @@ export interface PageShellProps {
 
 /**
  * A page with the top bar of spec §2: optional back arrow (closes the top dialog first, then the page's back) and
- * right-hand text. Fills the viewport, scrolls its body, respects the status bar and safe areas.
+ * right-hand text. Fills the viewport, scrolls its body, respects the status bar and safe areas. For assistive
+ * technology: the back arrow is a button named "Back" in the user's language, the title is the page's level-one
+ * heading, the body its main landmark.
  */
 export function PageShell(props: PageShellProps) {
   const {
@@ -31,6 +39,7 @@ export function PageShell(props: PageShellProps) {
     back = true,
     onBack,
     right,
+    rightLabel,
     onRight,
     children,
     tone = "grey",
@@ -39,23 +48,36 @@ export function PageShell(props: PageShellProps) {
     style,
     testId,
   } = props;
+  const { t } = useTranslation();
   return (
     <div className={`page page--${tone} ${className ?? ""}`} style={style} data-testid={testId}>
       <header className="page__bar">
-        <NavBar
-          back={back ? "" : null}
-          backIcon={back}
-          onBack={() => handleBack(onBack)}
-          right={
-            right ? (
-              <button type="button" className="page__right" onClick={onRight}>
+        <div className="adm-nav-bar">
+          <div className="adm-nav-bar-left">
+            {back ? (
+              <button
+                type="button"
+                className="adm-nav-bar-back page__back"
+                aria-label={t("common.back")}
+                onClick={() => handleBack(onBack)}
+              >
+                <span className="adm-nav-bar-back-arrow" aria-hidden="true">
+                  <LeftOutline />
+                </span>
+              </button>
+            ) : null}
+          </div>
+          <div className="adm-nav-bar-title">
+            <h1 className="page__title">{title}</h1>
+          </div>
+          <div className="adm-nav-bar-right">
+            {right ? (
+              <button type="button" className="page__right" aria-label={rightLabel} onClick={onRight}>
                 {right}
               </button>
-            ) : null
-          }
-        >
-          {title}
-        </NavBar>
+            ) : null}
+          </div>
+        </div>
       </header>
       <main className="page__body">{children}</main>
       {footer ? <footer className="page__footer">{footer}</footer> : null}

@@ -70,7 +70,7 @@ export function LoginScreen() {
   };
 
   return (
-    <div className="auth" data-testid="login-screen">
+    <main className="auth" data-testid="login-screen">
       <div className="auth__hero">
         <div className="auth__hero-top">
           <LanguageSwitch />
@@ -154,6 +154,6 @@ export function LoginScreen() {
         </p>
         <FirstScreenDrawn />
       </Staged>
-    </div>
+    </main>
   );
 }

@@ -200,7 +200,13 @@ export function DeviceScreen() {
   const driftSeconds = salt.data?.clockDriftSeconds ?? null;
   const drift = driftSeconds === null ? null : driftSeconds * 1000;
   return (
-    <PageShell title={title} right={<MoreOutline fontSize="0.6rem" />} onRight={more} testId="device-screen">
+    <PageShell
+      title={title}
+      right={<MoreOutline fontSize="0.6rem" />}
+      rightLabel={t("device.more")}
+      onRight={more}
+      testId="device-screen"
+    >
       <div className="device-page" data-device-id={device.id} data-online={device.online ? "true" : "false"}>
         {/* Drawn out of sight at start-up, the hero and each section in a task of its own (first-paint/snapshot.ts):
             the screen's frame, the router and the providers are the first render's own. */}

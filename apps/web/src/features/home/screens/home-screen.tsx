@@ -380,16 +380,19 @@ export function HomeScreen() {
     <div className="home" data-testid="home-screen">
       <header className="home__hero">
         <div className="home__bar">
-          <button
-            type="button"
-            className="home__family"
-            onClick={switchFamily}
-            onPointerDown={() => void loadDialogs().catch(() => {})}
-            data-testid="home-family"
-          >
-            <span className="home__family-name">{family?.name ?? t("home.myHome")}</span>
-            {(families.data?.length ?? 0) > 0 ? <DownOutline /> : null}
-          </button>
+          {/* The household's name is the screen's level-one heading; the button in it switches households. */}
+          <h1 className="home__heading">
+            <button
+              type="button"
+              className="home__family"
+              onClick={switchFamily}
+              onPointerDown={() => void loadDialogs().catch(() => {})}
+              data-testid="home-family"
+            >
+              <span className="home__family-name">{family?.name ?? t("home.myHome")}</span>
+              {(families.data?.length ?? 0) > 0 ? <DownOutline /> : null}
+            </button>
+          </h1>
           <div className="home__actions">
             <button type="button" aria-label={t("home.scan")} onClick={scan} data-testid="home-scan">
               <ScanningOutline />

@@ -103,6 +103,7 @@ export function MyScreen() {
 
   return (
     <div className="my" data-testid="my-screen">
+      <h1 className="visually-hidden">{t("tabs.my")}</h1>
       <header className="my__hero">
         <button type="button" className="my__user" onClick={() => navigateTo(PATHS.PersonalInfo)} data-testid="my-user">
           <span className="my__avatar">
