@@ -155,7 +155,8 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
 
 /**
  * Press-and-hold handlers for a button (spec §4 forced switch, §9 2 s): spread `handlers` on the element;
- * `progress` (0–1) fills while held; `onFire` runs when held long enough. Disabled → no hold starts.
+ * `progress` (0–1) fills while held; `onFire` runs when held long enough. A pointer holds it, and so do Space and
+ * Enter held down on the focused button; releasing, leaving or losing focus ends the hold. Disabled → no hold starts.
  */
 export function useLongPress(onFire: () => void, disabled = false) {
   const fire = useRef(onFire);
@@ -184,6 +185,8 @@ export function useLongPress(onFire: () => void, disabled = false) {
     }, 50);
   }, [disabled, stop]);
   useEffect(() => stop, [stop]);
+  /** Space and Enter hold the button as a finger does (WCAG 2.1.1); the key's auto-repeat keeps the one hold. */
+  const holdKey = (key: string) => key === " " || key === "Enter";
   return {
     progress,
     handlers: {
@@ -192,6 +195,17 @@ export function useLongPress(onFire: () => void, disabled = false) {
       onPointerLeave: stop,
       onPointerCancel: stop,
       onContextMenu: (e: { preventDefault: () => void }) => e.preventDefault(),
+      onKeyDown: (e: { key: string; repeat: boolean; preventDefault: () => void }) => {
+        if (!holdKey(e.key)) return;
+        e.preventDefault(); // no page scroll for Space, no click
+        if (!e.repeat) start();
+      },
+      onKeyUp: (e: { key: string; preventDefault: () => void }) => {
+        if (!holdKey(e.key)) return;
+        e.preventDefault();
+        stop();
+      },
+      onBlur: stop,
     },
   };
 }

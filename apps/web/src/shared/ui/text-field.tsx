@@ -1,5 +1,6 @@
 import { EyeInvisibleOutline, EyeOutline } from "antd-mobile-icons";
 import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 /** Props of {@link TextField}: a labelled native input (so browser tests can fill it by data-testid). */
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "prefix"> {
@@ -16,9 +17,14 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   revealTestId?: string;
 }
 
-/** A form row: optional label above, icon, native input, optional suffix; sized for a 375 px design. */
+/**
+ * A form row: optional label above, icon, native input, optional suffix; sized for a 375 px design. A revealable
+ * field's toggle is a button named "Show password" in the user's language, pressed while the password shows; the box
+ * draws the focus ring of its input (WCAG 2.4.7).
+ */
 export function TextField(props: TextFieldProps) {
   const { label, icon, value, onChange, suffix, revealable, testId, revealTestId, type, className, ...rest } = props;
+  const { t } = useTranslation();
   const id = useId();
   const [shown, setShown] = useState(false);
   const inputType = revealable ? (shown ? "text" : "password") : type;
@@ -44,7 +50,7 @@ export function TextField(props: TextFieldProps) {
           <button
             type="button"
             className="field__reveal"
-            aria-label={shown ? "hide" : "show"}
+            aria-label={t("textField.showPassword")}
             aria-pressed={shown}
             data-testid={revealTestId}
             onClick={() => setShown((s) => !s)}
