@@ -150,23 +150,7 @@ describe.each(ENGINES)("report ids and late records on %s", (engine) => {
     expect(await resets()).toBe(0);
     expect(await liveTotal()).toBe(500);
     // Older than the last state report (a state sent at the reconnection, before the copies): late as well.
-    await handle("state", {
-      v: 1,
-      ts: at(60),
-      station: 0,
-      stationRemainingSeconds: null,
-      remainingWaterL: 4000,
-      capacityL: 4500,
-      flowRateLpm: 0,
-      totalWaterL: 700,
-      vacation: false,
-      closeReason: null,
-      firmwareVersion: "1.0.0",
-      model: "AQ-S25",
-      serialNumber: "RV",
-      deviceSerialNumber: "DSN",
-      regenerationCount: 0,
-    });
+    await handle("state", state(60, 700));
     expect(await handle("telemetry", record("r-6", 50, 600, true))).toBe("r-6");
     expect(await resets()).toBe(0);
     expect((await stored()).map((r) => r.report_id)).toEqual(["r-1", "r-2", "r-3", "r-4", "r-5", "r-6"]);
