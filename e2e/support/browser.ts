@@ -38,11 +38,12 @@ export interface PageFault {
  * (signed out, "The session has ended"), the user's access (password changed elsewhere) or the access to a household
  * (removed from it). The app handles each ending (shared/realtime/session-end.ts), yet the client library logs the
  * close at level Error, which the app's Warning threshold lets through; and when the ending comes while a hub is still
- * starting (reconnecting), the app stops it and the client logs that the start was cut short. For
+ * starting (reconnecting), the app stops it and the client logs that the start was cut short (before or during its
+ * negotiation). For
  * {@link Phone.expectErrors} in the tests that end an access while a hub is connected.
  */
 export const HUB_ENDED_LOG =
-  /^\[[^\]]+\] Error: (Connection disconnected with error 'Error: Server returned an error on close: (The session has ended|The user's access has ended|Access to a household has ended)\.'|Failed to start the HttpConnection before stop\(\) was called\.)/;
+  /^\[[^\]]+\] Error: (Connection disconnected with error 'Error: Server returned an error on close: (The session has ended|The user's access has ended|Access to a household has ended)\.'|Failed to start the HttpConnection before stop\(\) was called\.|Failed to start the connection: Error: The connection was stopped during negotiation\.)/;
 
 /**
  * What a phone logs while it cannot reach the server (the network off, the server away): its failed loads

@@ -60,7 +60,9 @@ const shown = new Set<string>();
 
 /**
  * Says why a household went, with the server's notice ("You were removed from Home by Ana. …"): a dialog with one
- * button, closed by it, by the mask or by back. One at a time per household. Resolves once it shows.
+ * button, closed by it, by the mask or by back. One at a time per household. Resolves once it shows. The ending moves
+ * the app to another screen (Home, then NoFamily), and a new screen closes the dialogs of the one before: this one
+ * stays open instead and takes its place in the new screen's back stack, so only the owner closes it.
  */
 export async function showFamilyNotice(familyId: string, title: string, content: string): Promise<void> {
   if (shown.has(familyId)) return;
@@ -83,5 +85,14 @@ export async function showFamilyNotice(familyId: string, title: string, content:
     onClose: done,
     actions: [{ key: "ok", text: i18n.t("ending.ok"), bold: true, onClick: done }],
   });
-  removeBack = pushBackHandler(done);
+  const register = () => {
+    removeBack = pushBackHandler((reason) => {
+      if (reason !== "leave") return done();
+      // The page changed under it: back on the new page's stack once that page is in place (before the next task).
+      setTimeout(() => {
+        if (!closed) register();
+      }, 0);
+    });
+  };
+  register();
 }
