@@ -1,6 +1,8 @@
 import { waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { changeLanguage } from "../i18n/index.ts";
 import { handleBack, openDialogCount } from "./back-stack.ts";
+import { openDateTimePicker } from "./date-time-picker.tsx";
 import { openListPicker } from "./list-picker.tsx";
 import { openTimePicker } from "./time-picker.tsx";
 
@@ -31,5 +33,20 @@ describe("pickers take part in the back stack (spec §2: back closes the top dia
     option.click();
     await expect(result).resolves.toEqual([{ value: "b", label: "Banana" }]);
     await waitFor(() => expect(openDialogCount()).toBe(0));
+  });
+
+  it('label their wheels with the spec\'s units in English: "Hr/Min" and "Min/Second" (spec §5)', async () => {
+    await changeLanguage("en");
+    const labels = () => [...document.querySelectorAll(".wheel-popup__labels > div")].map((d) => d.textContent);
+    const minSec = openTimePicker({ value: "00:05:30" });
+    await waitFor(() => expect(labels()).toEqual(["Min", "Second"]));
+    await waitFor(() => expect(openDialogCount()).toBe(1));
+    handleBack(() => {});
+    await minSec;
+    const hrMin = openDateTimePicker({ type: "time", value: "02:00" });
+    await waitFor(() => expect(labels()).toEqual(["Hr", "Min"]));
+    await waitFor(() => expect(openDialogCount()).toBe(1));
+    handleBack(() => {});
+    await hrMin;
   });
 });
