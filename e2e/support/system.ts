@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { type DevSystem, startDevSystem } from "@aquapilot/dev";
+import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
 import { createLogger } from "@aquapilot/server/app.ts";
 import { loadConfig } from "@aquapilot/server/config.ts";
 import { createSecretWatch } from "@aquapilot/server/test/secret-watch.ts";
@@ -74,6 +74,21 @@ export async function startTestSystem(
       if (leaks.length > 0) throw new Error(`secrets in the server log:\n${leaks.join("\n")}`);
     },
   };
+}
+
+/**
+ * The demo owner's household and the first simulated softener of the system's fleet in it (`familyId`, `deviceId`,
+ * its `name`), read from the system's database. Throws when the fleet's first softener is not in that household.
+ */
+export async function demoSoftener(system: DevSystem): Promise<{ familyId: string; deviceId: string; name: string }> {
+  const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+  const device = await system.db
+    .selectFrom("devices")
+    .select(["id", "name"])
+    .where("family_id", "=", familyId)
+    .where("mac", "=", system.fleet.devices[0].mac)
+    .executeTakeFirstOrThrow();
+  return { familyId, deviceId: device.id, name: device.name };
 }
 
 /** The id of the (first) household `email` belongs to, read from the system's database. */

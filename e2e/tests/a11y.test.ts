@@ -1,11 +1,11 @@
 import { LANGUAGES } from "@aquapilot/contract";
-import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
+import type { DevSystem } from "@aquapilot/dev";
 import axeCore from "axe-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
-import { familyIdOf, startTestSystem } from "../support/system.ts";
+import { demoSoftener, startTestSystem } from "../support/system.ts";
 
 /**
  * axe-core (its WCAG 2.0–2.2 A and AA rules and best practices) on the six main screens at 375×812 in each of the
@@ -68,14 +68,8 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "1" });
     phone = await launchPhone("en-US");
-    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
-    const device = await system.db
-      .selectFrom("devices")
-      .select("id")
-      .where("family_id", "=", familyId)
-      .where("mac", "=", system.fleet.devices[0].mac)
-      .executeTakeFirstOrThrow();
-    ids = { familyId, deviceId: device.id };
+    const { familyId, deviceId } = await demoSoftener(system);
+    ids = { familyId, deviceId };
   });
   afterAll(async () => {
     console.info(`axe-core, affected nodes critical/serious/moderate:\n${table.join("\n")}`);

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
-import { familyIdOf, startTestSystem } from "../support/system.ts";
+import { demoSoftener, startTestSystem } from "../support/system.ts";
 import { expectScreen, type Mask } from "../support/visual.ts";
 
 /**
@@ -27,15 +27,9 @@ describe("the main screens look as their references in all five languages", () =
   beforeAll(async () => {
     system = await startTestSystem({ SIM_DEVICES: "3" });
     phone = await launchPhone("en-US");
-    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
-    const device = await system.db
-      .selectFrom("devices")
-      .select(["id", "name"])
-      .where("family_id", "=", familyId)
-      .where("mac", "=", system.fleet.devices[0].mac)
-      .executeTakeFirstOrThrow();
-    ids = { familyId, deviceId: device.id };
-    await seedMessages(system, familyId, device);
+    const { familyId, deviceId, name } = await demoSoftener(system);
+    ids = { familyId, deviceId };
+    await seedMessages(system, familyId, { id: deviceId, name });
   });
   afterAll(async () => {
     await phone?.close();

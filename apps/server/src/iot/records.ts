@@ -386,10 +386,10 @@ export class DeviceRecords {
    * or one the device sent again under its report id, stores and announces nothing. A totaliser lower than stored is a
    * counter reset (recorded) unless the record is stored already (a redelivery overtaken by newer ones) or was sent
    * late ({@link sentLate}: stored as it is, the live figures left to the newest record). A redelivered record older
-   * than the newest stored report is late whichever way its totaliser goes; the interval is bounded by
-   * the totaliser's rise; refusals are remembered as for state. Answers the record's outcome (settled
-   * with the batch; rejected when the batch failed, nothing of it stored, so the message is not acknowledged), not
-   * awaited here: the batch commits only after this task returns, and its report id for the receipt.
+   * than the newest stored report is late whichever way its totaliser goes; the interval is bounded by the
+   * totaliser's rise; refusals are remembered as for state. Answers the record's outcome (settled with the batch;
+   * rejected when the batch failed, nothing of it stored, so the message is not acknowledged), not awaited here: the
+   * batch commits only after this task returns, and its report id for the receipt.
    */
   private async recordTelemetry({
     mac,
@@ -470,12 +470,11 @@ export class DeviceRecords {
   /**
    * Whether a resent telemetry record (`resent`) whose totaliser is below the stored one, or a redelivered one
    * (MQTT DUP), was sent late (docs/device-protocol.md §3.6): its time `recordTs` (ISO UTC, the device's own) lies
-   * before the device's newest
-   * report — its last stored state report, its newest stored telemetry record, or one queued earlier in the batch. A
-   * device that keeps its reports until the receipt sends again, oldest first, the ones a broker acknowledged and
-   * dropped (with no gateway subscribed yet after its restart) — after newer ones were stored. A counter reset's first
-   * records are no copies, or newer than every stored report. One indexed read (the newest stored time of the device),
-   * only for a resent record whose totaliser went down or a redelivered one.
+   * before the device's newest report — its last stored state report, its newest stored telemetry record, or one
+   * queued earlier in the batch. A device that keeps its reports until the receipt sends again, oldest first, the
+   * ones a broker acknowledged and dropped (with no gateway subscribed yet after its restart) — after newer ones were
+   * stored. A counter reset's first records are no copies, or newer than every stored report. One indexed read (the
+   * newest stored time of the device), only for a resent record whose totaliser went down or a redelivered one.
    */
   private async sentLate(ctx: BatchContext, device: BatchDevice, recordTs: string): Promise<boolean> {
     if (device.batch_telemetry_ts && recordTs < device.batch_telemetry_ts) return true;

@@ -1,7 +1,7 @@
 import { waitFor } from "@testing-library/react";
 import { unstableSetRender } from "antd-mobile";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetOverlayHistory, setOverlayPage } from "../navigation/overlay-history.ts";
+import { afterOverlays, resetOverlayHistory, setOverlayPage } from "../navigation/overlay-history.ts";
 import { antdRender } from "../ui/antd-render.ts";
 import { handleBack, openDialogCount } from "../ui/back-stack.ts";
 import { showFamilyNotice } from "./family-lost.tsx";
@@ -37,6 +37,23 @@ describe("the notice of a household that went (docs/architecture.md: Endings)", 
     expect(openDialogCount()).toBe(0);
     setOverlayPage("message-centre");
     await new Promise((r) => setTimeout(r, 20));
+    expect(openDialogCount()).toBe(0);
+  });
+
+  it("does not stand in the way of a navigation the app makes while it shows (Home sending the owner to NoFamily)", async () => {
+    setOverlayPage("home");
+    await showFamilyNotice("f-2", "Removed", "You were removed from Home by Ana.");
+    await waitFor(() => expect(openDialogCount()).toBe(1));
+    const order: string[] = [];
+    // navigateTo's own path: the overlays close as "leave", the navigation runs once the history is settled.
+    afterOverlays(() => {
+      order.push(`navigated with ${openDialogCount()} dialog(s) open`);
+      setOverlayPage("no-family");
+    });
+    await waitFor(() => expect(order).toEqual(["navigated with 0 dialog(s) open"]));
+    // Then the notice is back, on the new screen's stack.
+    await waitFor(() => expect(openDialogCount()).toBe(1));
+    expect(handleBack(() => {})).toBe("dialog");
     expect(openDialogCount()).toBe(0);
   });
 });

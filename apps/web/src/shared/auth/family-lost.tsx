@@ -3,6 +3,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../api/query-keys.ts";
 import { i18n } from "../i18n/index.ts";
 import { navigateTo, PATHS } from "../navigation/index.ts";
+import { afterOverlays } from "../navigation/overlay-history.ts";
 import { getItem, removeItem } from "../storage/index.ts";
 import { pushBackHandler } from "../ui/back-stack.ts";
 
@@ -88,9 +89,12 @@ export async function showFamilyNotice(familyId: string, title: string, content:
   const register = () => {
     removeBack = pushBackHandler((reason) => {
       if (reason !== "leave") return done();
-      // The page changed under it: back on the new page's stack once that page is in place (before the next task).
+      // The page changed under it, or a navigation of the app is waiting for the overlays to go: back on the stack
+      // once that navigation has run and its history is settled (queued after it), never in its way.
       setTimeout(() => {
-        if (!closed) register();
+        afterOverlays(() => {
+          if (!closed) register();
+        });
       }, 0);
     });
   };
