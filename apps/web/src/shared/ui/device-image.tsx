@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { imageUrl } from "../api/api-host.ts";
+import { FallbackImage } from "./fallback-image.tsx";
 
 /**
  * A device's picture (spec §3 Device image; §7 "Images": the API host is prefixed to a relative path), or a drawn
@@ -7,9 +7,11 @@ import { imageUrl } from "../api/api-host.ts";
  * Test ids: `device-image` (the picture), `device-image-placeholder` (the drawing).
  */
 export function DeviceImage({ image }: { image: string | null | undefined }) {
-  const [broken, setBroken] = useState<string | null>(null);
-  const src = imageUrl(image);
-  if (src && broken !== src) return <img src={src} alt="" onError={() => setBroken(src)} data-testid="device-image" />;
+  return <FallbackImage src={imageUrl(image)} alt="" testId="device-image" fallback={<SoftenerDrawing />} />;
+}
+
+/** The drawn softener shown without a picture. */
+function SoftenerDrawing() {
   return (
     <svg viewBox="0 0 48 48" width="100%" height="100%" aria-hidden="true" data-testid="device-image-placeholder">
       <rect x="13" y="4" width="22" height="8" rx="3" fill="#0093dd" />

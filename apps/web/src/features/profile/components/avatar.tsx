@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { imageUrl } from "../../../shared/api/api-host.ts";
+import { FallbackImage } from "../../../shared/ui/fallback-image.tsx";
 import "../profile.css";
 
 /**
@@ -8,15 +8,14 @@ import "../profile.css";
  */
 export function Avatar(props: { src: string | null | undefined; name: string; size?: string; testId?: string }) {
   const url = imageUrl(props.src);
-  const [failed, setFailed] = useState<string | null>(null);
   const style = props.size ? { width: props.size, height: props.size } : undefined;
   return (
     <span className="avatar" style={style} data-testid={props.testId}>
-      {url && failed !== url ? (
-        <img src={url} alt="" onError={() => setFailed(url)} />
-      ) : (
-        <span className="avatar__letter">{(props.name || "?").slice(0, 1).toUpperCase()}</span>
-      )}
+      <FallbackImage
+        src={url}
+        alt=""
+        fallback={<span className="avatar__letter">{(props.name || "?").slice(0, 1).toUpperCase()}</span>}
+      />
     </span>
   );
 }
