@@ -4,6 +4,7 @@ import { DEMO_ACCOUNT, type DevSystem } from "@aquapilot/dev";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchPhone, type Phone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
+import { hashOf, ROUTES, type RouteCase, type RouteIds } from "../support/routes.ts";
 import { familyIdOf, startTestSystem } from "../support/system.ts";
 
 /**
@@ -11,87 +12,6 @@ import { familyIdOf, startTestSystem } from "../support/system.ts";
  * to it in an open app; reloaded without the query values it needs it goes to its parent screen with a short toast;
  * opened signed out it goes to Login and, after sign-in, on to the route with its query.
  */
-
-/** The ids a route's query values are made of, read from the system's database. */
-interface Ids {
-  familyId: string;
-  familyUserId: string;
-  deviceId: string;
-}
-
-/**
- * One route of spec §2: `params` are the query values it needs (none when absent), `shows` the route the app then
- * shows (itself unless it redirects), `parent` where it goes without them, `open` whether it needs no token.
- */
-interface RouteCase {
-  name: string;
-  path: string;
-  params?: (ids: Ids) => Record<string, string>;
-  shows?: string;
-  parent?: string;
-  open?: boolean;
-}
-
-const device = (ids: Ids) => ({ deviceId: ids.deviceId });
-const family = (ids: Ids) => ({ familyId: ids.familyId });
-
-/** Every route of spec §2 (Login apart: entering it signs out, so it is visited on its own). */
-const ROUTES: RouteCase[] = [
-  { name: "Index", path: "/index", shows: "Home" },
-  { name: "Home", path: "/index/home" },
-  { name: "My", path: "/index/My" },
-  { name: "NoFamily", path: "/NoFamily", shows: "Home" },
-  { name: "DeviceSort", path: "/DeviceSort" },
-  { name: "Test", path: "/Test", open: true },
-  { name: "Test2", path: "/Test2", open: true },
-  { name: "Test3", path: "/Test3", open: true },
-  { name: "Register", path: "/Register", open: true },
-  { name: "CountrySelect", path: "/CountrySelect", open: true },
-  { name: "FindPassword", path: "/FindPassword", open: true },
-  { name: "MessageDetails", path: "/MessageDetails" },
-  { name: "FamilyList", path: "/FamilyList" },
-  { name: "FamilyCreate", path: "/FamilyCreate" },
-  { name: "AddressSelect", path: "/AddressSelect" },
-  { name: "FamilyDetails", path: "/FamilyDetails", params: family, parent: "FamilyList" },
-  { name: "FamilyUpdate", path: "/FamilyUpdate", params: family, parent: "FamilyList" },
-  { name: "FamilyQrcode", path: "/FamilyQrcode", params: family, parent: "FamilyList" },
-  { name: "FamilyUserList", path: "/FamilyUserList", params: family, parent: "FamilyList" },
-  {
-    name: "FamilyUserDetails",
-    path: "/FamilyUserDetails",
-    params: (ids) => ({ familyId: ids.familyId, familyUserId: ids.familyUserId }),
-    parent: "FamilyList",
-  },
-  { name: "FamilyShareList", path: "/FamilyShareList" },
-  { name: "Device", path: "/Device", params: (ids) => ({ ...device(ids), familyId: ids.familyId }), parent: "Home" },
-  { name: "DeviceAttribute", path: "/DeviceAttribute", params: device, parent: "Home" },
-  { name: "DeviceNameUpdate", path: "/DeviceNameUpdate", params: device, parent: "Home" },
-  { name: "DeviceInfo", path: "/DeviceInfo", params: device, parent: "Home" },
-  { name: "DeviceSetting", path: "/DeviceSetting", params: device, parent: "Home" },
-  { name: "DeviceNetwork", path: "/DeviceNetwork" },
-  { name: "DeviceNetworkNameUpdate", path: "/DeviceNetworkNameUpdate", params: device, parent: "Home" },
-  { name: "DeviceImage", path: "/DeviceImage", params: device, parent: "Home" },
-  { name: "Fault", path: "/Fault" },
-  { name: "Article", path: "/Article", open: true },
-  { name: "PersonalInfo", path: "/PersonalInfo" },
-  { name: "About", path: "/About" },
-  { name: "Setting", path: "/Setting" },
-  { name: "UpdatePassword", path: "/UpdatePassword" },
-  { name: "UpdatePhoneEmail", path: "/UpdatePhoneEmail" },
-  { name: "UpdateUserName", path: "/UpdateUserName" },
-  { name: "DeleteAccount", path: "/DeleteAccount" },
-  { name: "AfterSaleList", path: "/AfterSaleList" },
-  { name: "AfterSaleCreate", path: "/AfterSaleCreate" },
-  { name: "App", path: "/App", open: true, shows: "Home" },
-  { name: "Splash", path: "/Splash", open: true, shows: "Home" },
-  { name: "Reload", path: "/Reload", open: true, shows: "Home" },
-];
-
-/** The route's hash with its query values (`params` as JSON in one query value, spec §2). */
-function hashOf(route: RouteCase, ids: Ids, withParams = true): string {
-  const params = withParams ? route.params?.(ids) : undefined;
-  return params ? `#${route.path}?${new URLSearchParams({ params: JSON.stringify(params) })}` : `#${route.path}`;
-}
 
 /** The toast of a route opened without the query values it needs, in English (src/locales/en.json). */
 const MISSING_QUERY: string = JSON.parse(
@@ -108,7 +28,7 @@ describe("every route of spec §2 opens, in Chromium", () => {
   let system: DevSystem;
   let phone: Phone;
   let page: Page;
-  let ids: Ids;
+  let ids: RouteIds;
   /** The loads of the app (not about:blank) in `page` so far. */
   let appLoads = 0;
 

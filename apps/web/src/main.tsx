@@ -133,6 +133,10 @@ async function start(): Promise<void> {
     showStaged(container, target);
   }
   shown();
+  // antd-mobile's animations follow the system's reduced-motion setting; loaded off the first screen.
+  void afterFirstScreen()
+    .then(() => import("./shared/ui/reduced-motion.ts"))
+    .then((motion) => motion.followReducedMotion());
   // Web Push for the installed web app; a no-op inside the native shells and where unsupported.
   if (import.meta.env.PROD) void registerServiceWorker();
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../shared/api/errors.ts";
 import { queryKeys } from "../../shared/api/query-keys.ts";
 import { useSingleFlight } from "../../shared/ui/index.ts";
+import { prefersReducedMotion } from "../../shared/ui/motion.ts";
 import { sendDeviceConfig } from "./api/send-device-config.ts";
 import { waitForCommand } from "./api/wait-for-command.ts";
 import { readModelSetting } from "./model-bounds.ts";
@@ -155,7 +156,7 @@ export function useSettingsForm(
         setStatus({ state: "invalid", count: result.invalid.length });
         document
           .querySelector(`[data-testid="device-setting-${result.invalid[0]}"]`)
-          ?.scrollIntoView({ block: "center", behavior: "smooth" });
+          ?.scrollIntoView({ block: "center", behavior: prefersReducedMotion() ? "auto" : "smooth" });
         return;
       }
       setInvalid({});

@@ -1,10 +1,10 @@
-import { DotLoading, NavBar } from "antd-mobile";
+import { DotLoading } from "antd-mobile";
 import { AddOutline, EnvironmentOutline, LocationFill, MinusOutline, SearchOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { i18n } from "../i18n/index.ts";
-import { handleBack } from "../ui/back-stack.ts";
 import { mountOverlay, useBackClose } from "../ui/overlay.tsx";
+import { TopBar } from "../ui/page-shell.tsx";
 import { toast } from "../ui/toast.ts";
 import { formatLngLat, type LngLat } from "./coords.ts";
 import { DEFAULT_CENTER, DEFAULT_ZOOM, OVERVIEW_ZOOM, SEARCH_DEBOUNCE_MS, SEARCH_MAX_RESULTS } from "./defaults.ts";
@@ -238,19 +238,20 @@ export function AddressSelect(props: AddressSelectProps) {
     </button>
   );
 
+  // The map is the page's main landmark; shown as a dialog over a page (which has its own), a named region.
+  const MapArea = mode === "page" ? "main" : "section";
   return (
     <div className={`address-select address-select--${mode}`} data-testid="address-select">
-      <header className="address-select__bar">
-        <NavBar
-          onBack={() => handleBack(mode === "page" ? onCancel : undefined)}
+      <header className="page__bar address-select__bar">
+        <TopBar
+          onBack={mode === "page" ? onCancel : undefined}
+          title={<span data-testid="address-select-title">{t("map.title")}</span>}
           right={
             <button type="button" className="page__right" data-testid="address-select-confirm" onClick={confirm}>
               {t("map.confirm")}
             </button>
           }
-        >
-          <span data-testid="address-select-title">{t("map.title")}</span>
-        </NavBar>
+        />
         <div className="address-select__search">
           <SearchOutline className="address-select__search-icon" />
           <input
@@ -267,7 +268,7 @@ export function AddressSelect(props: AddressSelectProps) {
         </div>
       </header>
 
-      <div className="address-select__map-area">
+      <MapArea className="address-select__map-area" aria-label={mode === "page" ? undefined : t("map.title")}>
         <div
           ref={containerRef}
           className="address-select__map"
@@ -397,7 +398,7 @@ export function AddressSelect(props: AddressSelectProps) {
             </div>
           </div>
         ) : null}
-      </div>
+      </MapArea>
 
       <footer className="address-select__info">
         <div className="address-select__address" data-testid="address-select-address">

@@ -13,7 +13,10 @@ export interface PageShellProps {
   back?: boolean;
   /** The page's own back handling, run only when no dialog is open (spec §2). */
   onBack?: () => void;
-  /** Right-hand text or node of the top bar. */
+  /**
+   * Right-hand text or node of the top bar: a button running `onRight` when that is given, else shown as it is (a
+   * control of its own, such as the language switch, is not nested in another button).
+   */
   right?: ReactNode;
   /** The right-hand button's name for screen readers when `right` is an icon (WCAG 4.1.2). */
   rightLabel?: string;
@@ -48,39 +51,57 @@ export function PageShell(props: PageShellProps) {
     style,
     testId,
   } = props;
-  const { t } = useTranslation();
   return (
     <div className={`page page--${tone} ${className ?? ""}`} style={style} data-testid={testId}>
       <header className="page__bar">
-        <div className="adm-nav-bar">
-          <div className="adm-nav-bar-left">
-            {back ? (
-              <button
-                type="button"
-                className="adm-nav-bar-back page__back"
-                aria-label={t("common.back")}
-                onClick={() => handleBack(onBack)}
-              >
-                <span className="adm-nav-bar-back-arrow" aria-hidden="true">
-                  <LeftOutline />
-                </span>
-              </button>
-            ) : null}
-          </div>
-          <div className="adm-nav-bar-title">
-            <h1 className="page__title">{title}</h1>
-          </div>
-          <div className="adm-nav-bar-right">
-            {right ? (
-              <button type="button" className="page__right" aria-label={rightLabel} onClick={onRight}>
-                {right}
-              </button>
-            ) : null}
-          </div>
-        </div>
+        <TopBar title={title} back={back} onBack={onBack} right={right} rightLabel={rightLabel} onRight={onRight} />
       </header>
       <main className="page__body">{children}</main>
       {footer ? <footer className="page__footer">{footer}</footer> : null}
+    </div>
+  );
+}
+
+/** Props of {@link TopBar}: the top-bar part of {@link PageShellProps}. */
+export type TopBarProps = Pick<PageShellProps, "title" | "back" | "onBack" | "right" | "rightLabel" | "onRight">;
+
+/**
+ * The top bar of spec §2 on its own (inside the caller's `header.page__bar`), for a full-screen view that is not a
+ * PageShell (the address picker) as for PageShell itself: the back
+ * arrow as a button named "Back" in the user's language (closing the top dialog first, then `onBack`), the title as a
+ * level-one heading, the right-hand text or control.
+ */
+export function TopBar(props: TopBarProps) {
+  const { title, back = true, onBack, right, rightLabel, onRight } = props;
+  const { t } = useTranslation();
+  return (
+    <div className="adm-nav-bar">
+      <div className="adm-nav-bar-left">
+        {back ? (
+          <button
+            type="button"
+            className="adm-nav-bar-back page__back"
+            aria-label={t("common.back")}
+            onClick={() => handleBack(onBack)}
+          >
+            <span className="adm-nav-bar-back-arrow" aria-hidden="true">
+              <LeftOutline />
+            </span>
+          </button>
+        ) : null}
+      </div>
+      <div className="adm-nav-bar-title">
+        <h1 className="page__title">{title}</h1>
+      </div>
+      <div className="adm-nav-bar-right">
+        {right && onRight ? (
+          <button type="button" className="page__right" aria-label={rightLabel} onClick={onRight}>
+            {right}
+          </button>
+        ) : right ? (
+          <div className="page__right">{right}</div>
+        ) : null}
+      </div>
     </div>
   );
 }

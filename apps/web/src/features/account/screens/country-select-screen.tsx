@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { goBack, useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell, StateBlock } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { type Country, listCountries, searchCountries } from "../countries.ts";
 import { setCountryChoice } from "../country-choice.ts";
 import "../account.css";
@@ -38,7 +39,7 @@ export function CountrySelectScreen() {
   };
 
   const row = (c: Country) => (
-    <List.Item
+    <ListItem
       key={c.iso2}
       onClick={() => choose(c)}
       extra={<span className="country__code">{c.callingCode}</span>}
@@ -50,7 +51,7 @@ export function CountrySelectScreen() {
         {c.name}
         {c.iso2 === selected ? <CheckOutline className="country__check" /> : null}
       </span>
-    </List.Item>
+    </ListItem>
   );
 
   return (

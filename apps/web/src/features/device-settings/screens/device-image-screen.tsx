@@ -70,12 +70,15 @@ export function DeviceImageScreen() {
   // The owner's photos: uploaded here, or the current picture when it is an upload.
   const current = device.data?.image;
   const own = current?.startsWith(FILE_UPLOAD_PREFIX) && !uploads.includes(current) ? [...uploads, current] : uploads;
-  const option = (image: string) => (
+  // Each choice is named by its place ("Picture 2", "Your photo 1") and says whether it is the one chosen.
+  const option = (name: "option" | "ownOption") => (image: string, index: number) => (
     <button
       type="button"
       key={image}
       className={`ds-image ${chosen === image ? "ds-image--selected" : ""}`}
       onClick={() => setChosen(image)}
+      aria-label={t(`deviceImage.${name}`, { n: index + 1 })}
+      aria-pressed={chosen === image}
       data-testid="device-image-option"
       data-image={image}
       data-selected={chosen === image ? "true" : "false"}
@@ -111,7 +114,7 @@ export function DeviceImageScreen() {
       </div>
       <div className="ds-group__title">{t("deviceImage.yours")}</div>
       <div className="ds-images" data-testid="device-image-own">
-        {own.map(option)}
+        {own.map(option("ownOption"))}
         <button
           type="button"
           className="ds-image ds-image--upload"
@@ -139,7 +142,7 @@ export function DeviceImageScreen() {
         <StateBlock testId="device-image-empty" icon={<PictureOutline />} title={t("deviceImage.none")} />
       ) : (
         <div className="ds-images" data-testid="device-image-list">
-          {list.map(option)}
+          {list.map(option("option"))}
         </div>
       )}
     </PageShell>

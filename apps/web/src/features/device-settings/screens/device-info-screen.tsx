@@ -7,6 +7,7 @@ import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/in
 import { getItem, setItem } from "../../../shared/storage/index.ts";
 import { DeviceImage } from "../../../shared/ui/device-image.tsx";
 import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { useDeleteDevice } from "../api/delete-device.ts";
 import { useDevice } from "../api/get-device.ts";
 import { formatMac } from "../pairing-code.ts";
@@ -65,9 +66,9 @@ export function DeviceInfoScreen() {
   }
 
   const row = (testId: string, label: string, value: string | null, mono = false) => (
-    <List.Item extra={<span className={mono ? "ds-mono" : undefined}>{value || unknown}</span>} data-testid={testId}>
+    <ListItem extra={<span className={mono ? "ds-mono" : undefined}>{value || unknown}</span>} data-testid={testId}>
       {label}
-    </List.Item>
+    </ListItem>
   );
 
   return (
@@ -84,16 +85,14 @@ export function DeviceInfoScreen() {
         </div>
       </div>
       <List mode="card">
-        <List.Item
-          clickable
+        <ListItem
           extra={d.name}
           onClick={() => navigateTo(PATHS.DeviceNameUpdate, { deviceId: d.id })}
           data-testid="device-info-name"
         >
           {t("deviceInfo.name")}
-        </List.Item>
-        <List.Item
-          clickable
+        </ListItem>
+        <ListItem
           extra={
             <span className="ds-hero__image" style={{ width: "0.96rem", height: "0.96rem", display: "inline-block" }}>
               <DeviceImage image={d.image} />
@@ -103,7 +102,7 @@ export function DeviceInfoScreen() {
           data-testid="device-info-image"
         >
           {t("deviceInfo.image")}
-        </List.Item>
+        </ListItem>
       </List>
       <List mode="card">
         {row("device-info-model", t("deviceInfo.model"), d.model)}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_AXIS_INTERVALS, valueAxis } from "./chart-axis.ts";
+import { axisLabelFormat, barValueText, bucketLabelFormat, MAX_AXIS_INTERVALS, valueAxis } from "./chart-axis.ts";
 
 describe("valueAxis: a statistics chart's value axis covers the tallest bar with round gridlines", () => {
   it("the cases owners saw: a 110 L day, a single regeneration", () => {
@@ -33,5 +33,22 @@ describe("valueAxis: a statistics chart's value axis covers the tallest bar with
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("a statistics chart's labels, shared by its axes and its table", () => {
+  it("writes each bar's value in the interface language: volumes as elsewhere, salt to 0.01 kg, whole counts", () => {
+    expect(barValueText(1234.5, "waterL", "en")).toBe("1,235");
+    expect(barValueText(12.44, "waterL", "en")).toBe("12.4");
+    expect(barValueText(12.44, "waterL", "fr")).toBe("12,4");
+    expect(barValueText(0.456, "saltKg", "ru")).toBe("0,46");
+    expect(barValueText(2, "regenerations", "zh-CN")).toBe("2");
+  });
+
+  it("labels gridlines with the step's decimals and buckets by date or hour", () => {
+    expect(axisLabelFormat("fr", 0.25).format(0.75)).toBe("0,75");
+    expect(axisLabelFormat("en", 25).format(125)).toBe("125");
+    expect(bucketLabelFormat("en", false).format(new Date(2026, 4, 4))).toBe("5/4");
+    expect(bucketLabelFormat("fr", true).format(new Date(2026, 4, 4, 14))).toBe("14:00");
   });
 });

@@ -1,3 +1,12 @@
+import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
+import { decimalsOf } from "../../../shared/units/conversions.ts";
+
+/**
+ * The figure of a statistics bucket one chart draws: water used (in the owner's volume unit, L or gal), regenerations
+ * started (a count) or salt used (kg).
+ */
+export type ChartMetric = "waterL" | "regenerations" | "saltKg";
+
 /** The most intervals between gridlines on a statistics chart's value axis (the chart is about 150 px high). */
 export const MAX_AXIS_INTERVALS = 5;
 
@@ -33,4 +42,40 @@ export function valueAxis(max: number, counts: boolean): { top: number; step: nu
   const intervals = Math.max(1, Math.ceil(highest / step - 1e-9));
   const ticks = Array.from({ length: intervals + 1 }, (_, i) => round(i * step));
   return { top: ticks[ticks.length - 1] as number, step, ticks };
+}
+
+/**
+ * How a statistics chart labels its buckets: hour and minute for hourly buckets (the day view; en "02:00 PM", fr
+ * "14:00"), month and day for daily ones (week and month views; en "5/4", fr "04/05"), in the phone's time zone.
+ * The chart's time axis and its table both label with it, so the table reads as the axis does.
+ * @param locale the interface language's Intl locale (e.g. "zh-CN", "en").
+ * @param hourly true for hourly buckets.
+ * @returns a cached formatter; format `new Date(bucketStart)`.
+ */
+export function bucketLabelFormat(locale: string, hourly: boolean): Intl.DateTimeFormat {
+  return dateTimeFormat(locale, hourly ? { hour: "2-digit", minute: "2-digit" } : { month: "numeric", day: "numeric" });
+}
+
+/**
+ * The gridline labels of a statistics chart's value axis: numbers in the interface language with as many decimals
+ * as the axis step has (step 0.25 → "0.25", fr "0,25"; step 25 → "25"), so no two gridlines read the same.
+ * @param locale the interface language's Intl locale.
+ * @param step the distance between gridlines ({@link valueAxis}).
+ */
+export function axisLabelFormat(locale: string, step: number): Intl.NumberFormat {
+  return numberFormat(locale, { maximumFractionDigits: decimalsOf(step) });
+}
+
+/**
+ * One bar's value as text in the interface language, without its unit (the chart's title and the table's column
+ * header carry it): water as volumes read elsewhere in the app (whole units from 100 up, one decimal below: "312",
+ * "12.4"), salt in kg to two decimals (a regeneration draws well under a kilogram, so "0.45" rather than "0.5"),
+ * regenerations as whole numbers.
+ * @param value the bucket's figure in the chart's unit (owner's volume unit, kg or a count).
+ * @param metric which figure it is.
+ * @param locale the interface language's Intl locale.
+ */
+export function barValueText(value: number, metric: ChartMetric, locale: string): string {
+  const digits = metric === "regenerations" ? 0 : metric === "saltKg" ? 2 : Math.abs(value) >= 100 ? 0 : 1;
+  return numberFormat(locale, { maximumFractionDigits: digits }).format(value);
 }

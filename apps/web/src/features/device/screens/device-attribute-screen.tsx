@@ -4,6 +4,7 @@ import { useDeviceInfo } from "../../../shared/device/api/get-device-info.ts";
 import { ageInYears } from "../../../shared/format/age.ts";
 import { navigateTo, PATHS, type RoutePath, useRouteParams } from "../../../shared/navigation/index.ts";
 import { PageShell } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import type { DeviceParams } from "./device-screen.tsx";
 import "../device.css";
 import { numberFormat } from "../../../shared/format/intl.ts";
@@ -59,31 +60,31 @@ export function DeviceAttributeScreen() {
     <PageShell title={t("deviceAttribute.title")} testId="device-attribute-screen">
       <List className="device-list" data-testid="device-attributes">
         {rows.map(([key, label, v]) => (
-          <List.Item key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
+          <ListItem key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
             {label}
-          </List.Item>
+          </ListItem>
         ))}
       </List>
       <List className="device-list" header={t("deviceAttribute.settingsSummary")}>
         {settings.map(([key, label, v]) => (
-          <List.Item key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
+          <ListItem key={key} extra={<span data-testid={`attr-${key}`}>{v}</span>}>
             {label}
-          </List.Item>
+          </ListItem>
         ))}
       </List>
       <List className="device-list">
-        <List.Item onClick={open(PATHS.DeviceInfo)} data-testid="attr-open-info">
+        <ListItem onClick={open(PATHS.DeviceInfo)} data-testid="attr-open-info">
           {t("deviceAttribute.deviceInfo")}
-        </List.Item>
-        <List.Item onClick={open(PATHS.DeviceSetting)} data-testid="attr-open-setting">
+        </ListItem>
+        <ListItem onClick={open(PATHS.DeviceSetting)} data-testid="attr-open-setting">
           {t("deviceAttribute.deviceSetting")}
-        </List.Item>
-        <List.Item onClick={open(PATHS.DeviceNameUpdate)} extra={device?.name} data-testid="attr-open-name">
+        </ListItem>
+        <ListItem onClick={open(PATHS.DeviceNameUpdate)} extra={device?.name} data-testid="attr-open-name">
           {t("deviceAttribute.deviceName")}
-        </List.Item>
-        <List.Item onClick={open(PATHS.DeviceImage)} data-testid="attr-open-image">
+        </ListItem>
+        <ListItem onClick={open(PATHS.DeviceImage)} data-testid="attr-open-image">
           {t("deviceAttribute.deviceImage")}
-        </List.Item>
+        </ListItem>
       </List>
     </PageShell>
   );

@@ -16,6 +16,7 @@ import { errorMessage } from "../../../shared/api/errors.ts";
 import { openAddressSelect } from "../../../shared/map/index.ts";
 import { navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { useDeleteFamily } from "../api/delete-family.ts";
 import { useFamily } from "../api/get-family.ts";
 import { useUpdateFamilyAddress } from "../api/update-family-address.ts";
@@ -212,7 +213,7 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
       </header>
 
       <List className="card-list" mode="card">
-        <List.Item
+        <ListItem
           prefix={<TagOutline className="family-row-icon" />}
           extra={<span className="family-extra">{family.name}</span>}
           onClick={admin ? () => navigateTo(PATHS.FamilyUpdate, { familyId: family.id }) : undefined}
@@ -220,8 +221,8 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
           data-testid="family-details-rename"
         >
           {t("family.name")}
-        </List.Item>
-        <List.Item
+        </ListItem>
+        <ListItem
           prefix={<EnvironmentOutline className="family-row-icon" />}
           description={
             <span className="family-location" data-testid="family-details-location">
@@ -235,41 +236,41 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
           <span className="family-address" data-testid="family-details-address-text">
             {family.address || t("family.addressPlaceholder")}
           </span>
-        </List.Item>
-        <List.Item
+        </ListItem>
+        <ListItem
           prefix={<ClockCircleOutline className="family-row-icon" />}
           extra={<span className="family-extra">{formatDateTime(family.creationTime)}</span>}
         >
           {t("family.createdAt")}
-        </List.Item>
+        </ListItem>
       </List>
 
       <List className="card-list" mode="card">
-        <List.Item
+        <ListItem
           prefix={<TeamOutline className="family-row-icon" />}
           extra={<span data-testid="family-details-member-count">{family.memberCount}</span>}
           onClick={() => navigateTo(PATHS.FamilyUserList, { familyId: family.id })}
           data-testid="family-details-members"
         >
           {t("family.members")}
-        </List.Item>
+        </ListItem>
         {admin ? (
-          <List.Item
+          <ListItem
             prefix={<SystemQRcodeOutline className="family-row-icon" />}
             onClick={() => navigateTo(PATHS.FamilyQrcode, { familyId: family.id })}
             data-testid="family-details-share"
           >
             {t("family.share")}
-          </List.Item>
+          </ListItem>
         ) : null}
-        <List.Item
+        <ListItem
           prefix={<AppOutline className="family-row-icon" />}
           extra={<span data-testid="family-details-device-count">{family.deviceCount}</span>}
           onClick={openDevices}
           data-testid="family-details-devices"
         >
           {t("family.devices")}
-        </List.Item>
+        </ListItem>
       </List>
 
       <div className="family-actions">

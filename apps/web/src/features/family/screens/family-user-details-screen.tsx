@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { goBack, navigateTo, PATHS, useRouteParams } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell, StateBlock, toast } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { useDeleteFamilyUser } from "../api/delete-family-user.ts";
 import { useFamily } from "../api/get-family.ts";
 import { useFamilyUsers } from "../api/get-family-users.ts";
@@ -104,18 +105,16 @@ export function FamilyUserDetailsScreen() {
             </div>
           </header>
           <List className="card-list" mode="card">
-            <List.Item extra={<span className="family-extra">{user.userName}</span>}>
-              {t("familyUser.account")}
-            </List.Item>
-            <List.Item extra={<span className="family-extra">{user.name || "—"}</span>}>
+            <ListItem extra={<span className="family-extra">{user.userName}</span>}>{t("familyUser.account")}</ListItem>
+            <ListItem extra={<span className="family-extra">{user.name || "—"}</span>}>
               {t("familyUser.displayName")}
-            </List.Item>
-            <List.Item extra={user.isAdmin ? t("familyUser.admin") : t("familyUser.member")}>
+            </ListItem>
+            <ListItem extra={user.isAdmin ? t("familyUser.admin") : t("familyUser.member")}>
               {t("familyUser.role")}
-            </List.Item>
-            <List.Item extra={<span className="family-extra">{formatDateTime(user.joinTime)}</span>}>
+            </ListItem>
+            <ListItem extra={<span className="family-extra">{formatDateTime(user.joinTime)}</span>}>
               {t("familyUser.joined")}
-            </List.Item>
+            </ListItem>
           </List>
           {admin && !self && !user.isAdmin ? (
             <div className="family-actions">

@@ -23,6 +23,7 @@ import { navigateTo, PATHS, type RoutePath } from "../../../shared/navigation/in
 import { badgeText, useUnreadMessageCount } from "../../../shared/realtime/unread.ts";
 import { getItem } from "../../../shared/storage/index.ts";
 import { confirmDialog } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { Avatar } from "../components/avatar.tsx";
 
 interface MenuItem {
@@ -129,7 +130,7 @@ export function MyScreen() {
               {items.map((item) => {
                 const disabled = access(item.permission) === "disabled";
                 return (
-                  <List.Item
+                  <ListItem
                     key={item.key}
                     prefix={<span className="menu-icon">{item.icon}</span>}
                     onClick={disabled ? undefined : () => navigateTo(item.path)}
@@ -140,7 +141,7 @@ export function MyScreen() {
                     data-testid={`my-menu-${item.key}`}
                   >
                     {item.label}
-                  </List.Item>
+                  </ListItem>
                 );
               })}
             </List>

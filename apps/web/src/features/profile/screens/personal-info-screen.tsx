@@ -7,6 +7,7 @@ import { errorMessage } from "../../../shared/api/errors.ts";
 import { useProfile } from "../../../shared/api/profile.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { PageShell } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { useUpdateProfile } from "../api/update-profile.ts";
 import { shrinkImage, uploadAvatar } from "../api/upload-avatar.ts";
@@ -60,7 +61,7 @@ export function PersonalInfoScreen() {
   };
 
   const row = (key: string, label: ReactNode, value: ReactNode, onClick?: () => void) => (
-    <List.Item
+    <ListItem
       key={key}
       extra={value}
       onClick={onClick}
@@ -68,7 +69,7 @@ export function PersonalInfoScreen() {
       data-testid={`personal-row-${key}`}
     >
       {label}
-    </List.Item>
+    </ListItem>
   );
 
   const region =
@@ -82,7 +83,7 @@ export function PersonalInfoScreen() {
     <PageShell title={t("routes.PersonalInfo")} testId="personal-info-screen">
       <div className="personal">
         <List className="card-list" mode="card">
-          <List.Item
+          <ListItem
             className="personal__avatar-row"
             extra={<Avatar src={p?.avatar} name={p?.name || p?.userName || ""} testId="personal-avatar-image" />}
             onClick={() => fileInput.current?.click()}
@@ -90,7 +91,7 @@ export function PersonalInfoScreen() {
             data-testid="personal-avatar"
           >
             {t("personal.avatar")}
-          </List.Item>
+          </ListItem>
           {row(
             "userName",
             t("personal.userName"),

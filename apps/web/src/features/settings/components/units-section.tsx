@@ -3,6 +3,7 @@ import { List, Selector } from "antd-mobile";
 import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { useUnitPreferences } from "../../../shared/units/api/get-unit-preferences.ts";
 import { useSetUnitPreferences } from "../../../shared/units/api/set-unit-preferences.ts";
@@ -30,7 +31,7 @@ export function UnitsSection() {
         <CalculatorOutline /> {t("units.title")}
       </div>
       <List className="card-list settings-units" mode="card">
-        <List.Item
+        <ListItem
           description={t(`units.names.${units.volumeUnit}`)}
           title={t("units.volume")}
           data-testid="setting-units-volume"
@@ -50,8 +51,8 @@ export function UnitsSection() {
               if (v[0] && v[0] !== units.volumeUnit) choose({ volumeUnit: v[0] });
             }}
           />
-        </List.Item>
-        <List.Item
+        </ListItem>
+        <ListItem
           description={t(`units.names.${units.hardnessUnit}`)}
           title={t("units.hardness")}
           data-testid="setting-units-hardness"
@@ -71,7 +72,7 @@ export function UnitsSection() {
               if (v[0] && v[0] !== units.hardnessUnit) choose({ hardnessUnit: v[0] });
             }}
           />
-        </List.Item>
+        </ListItem>
       </List>
       <p className="settings-units__hint">{t("units.hint")}</p>
     </>

@@ -8,6 +8,7 @@ import { getAppConfigQueryOptions, useAppConfig } from "../../../shared/api/app-
 import { getNativeConfig, hasNativeBridge } from "../../../shared/bridge/index.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { BrandMark, PageShell } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { APP_VERSION, WEB_VERSION } from "../build-info.ts";
 import { clearAppCaches } from "../clear-cache.ts";
@@ -62,10 +63,10 @@ export function AboutScreen() {
           </div>
         </div>
         <List className="card-list" mode="card">
-          <List.Item extra={<span data-testid="about-app-version">{APP_VERSION}</span>} arrowIcon={false}>
+          <ListItem extra={<span data-testid="about-app-version">{APP_VERSION}</span>} arrowIcon={false}>
             {t("about.version")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             extra={
               <span className="about__mono" data-testid="about-web-version">
                 {WEB_VERSION}
@@ -74,31 +75,31 @@ export function AboutScreen() {
             arrowIcon={false}
           >
             {t("about.webVersion")}
-          </List.Item>
+          </ListItem>
           {shell.data?.appVersion ? (
-            <List.Item extra={<span data-testid="about-shell-version">{shell.data.appVersion}</span>} arrowIcon={false}>
+            <ListItem extra={<span data-testid="about-shell-version">{shell.data.appVersion}</span>} arrowIcon={false}>
               {t("about.shellVersion")}
-            </List.Item>
+            </ListItem>
           ) : null}
-          <List.Item onClick={checkUpdates} data-testid="about-check-update">
+          <ListItem onClick={checkUpdates} data-testid="about-check-update">
             {t("about.checkUpdate")}
-          </List.Item>
+          </ListItem>
         </List>
         <List className="card-list" mode="card">
-          <List.Item
+          <ListItem
             onClick={article(config.data?.privacyPolicyArticleId)}
             disabled={!config.data?.privacyPolicyArticleId}
             data-testid="about-privacy"
           >
             {t("about.privacyPolicy")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             onClick={article(config.data?.userAgreementArticleId)}
             disabled={!config.data?.userAgreementArticleId}
             data-testid="about-agreement"
           >
             {t("about.userAgreement")}
-          </List.Item>
+          </ListItem>
         </List>
         <a className="about__phone" href={`tel:${phone}`} onClick={dial} data-testid="about-service-phone">
           <PhoneFill /> {t("about.servicePhone", { phone })}

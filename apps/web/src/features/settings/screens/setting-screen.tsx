@@ -21,6 +21,7 @@ import { currentLanguage } from "../../../shared/i18n/index.ts";
 import { switchLanguage } from "../../../shared/i18n/switch-language.ts";
 import { navigateTo, PATHS } from "../../../shared/navigation/index.ts";
 import { confirmDialog, PageShell } from "../../../shared/ui/index.ts";
+import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { clearAppCaches } from "../clear-cache.ts";
 import { UnitsSection } from "../components/units-section.tsx";
@@ -53,23 +54,26 @@ export function SettingScreen() {
   return (
     <PageShell title={t("routes.Setting")} testId="setting-screen">
       <div className="settings">
-        <div className="settings__title">
+        <div className="settings__title" id="settings-language-title">
           <GlobalOutline /> {t("settings.language")}
         </div>
-        <List className="card-list" mode="card">
-          {LANGUAGES.map((l) => (
-            <List.Item
-              key={l}
-              arrowIcon={false}
-              onClick={() => l !== lang && void switchLanguage(l)}
-              extra={l === lang ? <CheckOutline className="settings__check" /> : null}
-              data-testid={`setting-language-${l}`}
-              aria-checked={l === lang}
-            >
-              {t(`language.${l}`)}
-            </List.Item>
-          ))}
-        </List>
+        <div role="radiogroup" aria-labelledby="settings-language-title">
+          <List className="card-list" mode="card">
+            {LANGUAGES.map((l) => (
+              <ListItem
+                key={l}
+                arrowIcon={false}
+                onClick={() => l !== lang && void switchLanguage(l)}
+                extra={l === lang ? <CheckOutline className="settings__check" /> : null}
+                data-testid={`setting-language-${l}`}
+                role="radio"
+                aria-checked={l === lang}
+              >
+                {t(`language.${l}`)}
+              </ListItem>
+            ))}
+          </List>
+        </div>
 
         <UnitsSection />
 
@@ -77,55 +81,55 @@ export function SettingScreen() {
           <LockOutline /> {t("settings.accountSecurity")}
         </div>
         <List className="card-list" mode="card">
-          <List.Item
+          <ListItem
             prefix={<KeyOutline className="settings__icon" />}
             onClick={() => navigateTo(PATHS.UpdatePassword)}
             data-testid="setting-password"
           >
             {t("routes.UpdatePassword")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             prefix={<MailOutline className="settings__icon" />}
             onClick={() => navigateTo(PATHS.UpdatePhoneEmail)}
             data-testid="setting-identity"
           >
             {t("routes.UpdatePhoneEmail")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             prefix={<DeleteOutline className="settings__icon settings__icon--danger" />}
             onClick={() => navigateTo(PATHS.DeleteAccount)}
             data-testid="setting-delete-account"
           >
             <span className="settings__danger">{t("routes.DeleteAccount")}</span>
-          </List.Item>
+          </ListItem>
         </List>
 
         <div className="settings__title">
           <AppstoreOutline /> {t("settings.general")}
         </div>
         <List className="card-list" mode="card">
-          <List.Item
+          <ListItem
             prefix={<FolderOutline className="settings__icon" />}
             onClick={clear}
             extra={<span className="settings__muted">{t("settings.clearCacheHint")}</span>}
             data-testid="setting-clear-cache"
           >
             {t("settings.clearCache")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             prefix={<BellOutline className="settings__icon" />}
             onClick={() => setPushOpen(true)}
             data-testid="setting-push"
           >
             {t("home.pushManagement")}
-          </List.Item>
-          <List.Item
+          </ListItem>
+          <ListItem
             prefix={<InformationCircleOutline className="settings__icon" />}
             onClick={() => navigateTo(PATHS.About)}
             data-testid="setting-about"
           >
             {t("routes.About")}
-          </List.Item>
+          </ListItem>
         </List>
 
         <div className="settings__logout">
