@@ -14,7 +14,8 @@ import { pushBackHandler } from "./back-stack.ts";
  * While `visible`, a back press (system, browser, top bar arrow or native hardware back) runs `close` before the page's
  * back. The back entry is taken in the commit that shows the overlay (a layout effect): a passive effect runs only after
  * the next paint on Preact (which the production build runs the app on), and a back pressed in that frame — or right
- * after a tap — left the page with the overlay still open.
+ * after a tap — left the page with the overlay still open. Escape runs the same back while a dialog or sheet of
+ * shared/ui/popup.tsx or dialogs.tsx holds the keyboard focus (shared/ui/focus-trap.ts, WCAG 2.1.2).
  */
 export function useBackClose(visible: boolean, close: () => void): void {
   const closeRef = useRef(close);
