@@ -1,17 +1,45 @@
 import { randomUUID } from "node:crypto";
-import { normaliseMac } from "@aquapilot/contract";
+import { type Language, normaliseMac } from "@aquapilot/contract";
 import { DEMO_ACCOUNT } from "@aquapilot/server/auth/demo-account.ts";
 import { hashPassword } from "@aquapilot/server/auth/passwords.ts";
 import type { Db } from "@aquapilot/server/db/index.ts";
 
 export { DEMO_ACCOUNT };
 
-/** One simulated softener of the demo fleet: give its clear `secret`, or an argon2id `secretHash`. */
+/**
+ * The demo's seeded texts per language (spec §1 languages), in the terms the app's own texts use: the household's name
+ * and address, and a softener's name with its position in the fleet (`{n}`, from 1).
+ */
+const DEMO_TEXTS: Record<Language, { household: string; address: string; device: string }> = {
+  "zh-Hans": { household: "家", address: "上海市黄浦区外滩", device: "软水机 {n}" },
+  en: { household: "Home", address: "Bund, Huangpu District, Shanghai", device: "Softener {n}" },
+  es: { household: "Casa", address: "El Bund, distrito de Huangpu, Shanghái", device: "Descalcificador {n}" },
+  ru: { household: "Дом", address: "Набережная Вайтань, район Хуанпу, Шанхай", device: "Умягчитель {n}" },
+  fr: { household: "Maison", address: "Le Bund, district de Huangpu, Shanghai", device: "Adoucisseur {n}" },
+};
+
+/** The name the demo gives its `n`-th softener (from 1) in `lang`: "Softener 1", "软水机 1", "Adoucisseur 1"… */
+export function demoDeviceName(lang: Language, n: number): string {
+  return DEMO_TEXTS[lang].device.replace("{n}", String(n));
+}
+
+/**
+ * Whether `name` is the name the demo gives its `n`-th softener (from 1) in any language: a name the launcher
+ * generated, not one a developer wrote into the fleet file.
+ */
+export function isDemoDeviceName(name: string, n: number): boolean {
+  return (Object.keys(DEMO_TEXTS) as Language[]).some((lang) => demoDeviceName(lang, n) === name);
+}
+
+/**
+ * One simulated softener of the demo fleet: give its clear `secret`, or an argon2id `secretHash`. Without `name` the
+ * seed names it by its position in the demo's language ({@link demoDeviceName}).
+ */
 export interface DemoDevice {
   mac: string;
   secret?: string;
   secretHash?: string;
-  name: string;
+  name?: string;
   model?: string | null;
   serialNumber?: string | null;
   deviceSerialNumber?: string | null;
@@ -19,25 +47,34 @@ export interface DemoDevice {
 
 /**
  * Seeds the demo when the users table is empty: the owner demo@aquapilot.local / demo1234 (user name "demo",
- * region 2 Europe, language en), a family "Home" at the spec §9 default centre 121.491,31.233 with the owner as
- * administrator, and the given devices bound to it in order (sort 0..n-1, offline device_state). A device already
- * provisioned under the same MAC is bound, not duplicated. One transaction; idempotent (does nothing when any user
- * exists).
+ * region 2 Europe, stored language `opts.language`, default en), a family named in that language ("Home", "家",
+ * "Casa", "Дом", "Maison") at the spec §9 default centre 121.491,31.233 with the owner as administrator, and the given
+ * devices bound to it in order (sort 0..n-1, offline device_state), those without a name named by position in that
+ * language ("Softener 1", "软水机 1"…). The names are then the owner's data: nothing renames them when the owner's
+ * language changes. A device already provisioned under the same MAC is bound, not duplicated. One transaction;
+ * idempotent (does nothing when any user exists).
  * @throws when a device has neither `secret` nor `secretHash`.
  */
 export async function seedDemoIfEmpty(
   db: Db,
-  opts: { devices: DemoDevice[] },
+  opts: { devices: DemoDevice[]; language?: Language },
 ): Promise<{ created: boolean; email: string; password: string }> {
   const answer = { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password };
   const any = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
   if (any) return { created: false, ...answer };
 
+  const language = opts.language ?? "en";
+  const texts = DEMO_TEXTS[language];
   const passwordHash = await hashPassword(DEMO_ACCOUNT.password);
   const devices = await Promise.all(
-    opts.devices.map(async (d) => {
+    opts.devices.map(async (d, i) => {
       if (!d.secretHash && !d.secret) throw new Error(`seedDemoIfEmpty: device ${d.mac} needs a secret or secretHash`);
-      return { ...d, mac: normaliseMac(d.mac), secretHash: d.secretHash ?? (await hashPassword(d.secret!)) };
+      return {
+        ...d,
+        mac: normaliseMac(d.mac),
+        name: d.name ?? demoDeviceName(language, i + 1),
+        secretHash: d.secretHash ?? (await hashPassword(d.secret!)),
+      };
     }),
   );
   const now = new Date().toISOString();
@@ -57,7 +94,7 @@ export async function seedDemoIfEmpty(
         country_code: null,
         password_hash: passwordHash,
         service_region: 2,
-        language_type: "en",
+        language_type: language,
         avatar: null,
         security_stamp: randomUUID(),
         is_deleted: 0,
@@ -68,8 +105,8 @@ export async function seedDemoIfEmpty(
       .insertInto("families")
       .values({
         id: familyId,
-        name: "Home",
-        address: "Bund, Huangpu District, Shanghai",
+        name: texts.household,
+        address: texts.address,
         // The region path as the map's region data names it; read in each member's language.
         province: "上海市",
         city: "上海市",

@@ -14,7 +14,7 @@ import { rawPublicKeyBase64, trustedFirmwareKeys } from "@aquapilot/server/modul
 import { type System, type SystemParts, startSystem } from "@aquapilot/server/system.ts";
 import type { FastifyInstance } from "fastify";
 import type { DevBridgeOptions } from "./bridge/bridge.ts";
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from "./demo.ts";
+import { DEMO_ACCOUNT, demoDeviceName, isDemoDeviceName, seedDemoIfEmpty } from "./demo.ts";
 import { registerDevelopmentRoutes } from "./routes.ts";
 
 /** The development system: the server's production core plus the demo owner and the simulated softeners. */
@@ -102,16 +102,21 @@ export async function startDevSystem(
 }
 
 /**
- * The demo fleet, not started yet: identities kept in DATA_DIR/sim-fleet.json (extended to SIM_DEVICES, written only
- * when SIM_DEVICES > 0) so the same softeners come back on every start; the demo owner seeded outside production
- * when the database is empty; every device registered at the factory (idempotent, keeping the cloud's copy of the
- * credentials in step with the fleet file) and in the broker's accounts (never fails, retried when refused).
+ * The demo fleet, not started yet: identities kept in DATA_DIR/sim-fleet.json (extended to SIM_DEVICES, new ones
+ * named in DEMO_LANGUAGE, written only when SIM_DEVICES > 0) so the same softeners come back on every start; the demo
+ * owner seeded outside production when the database is empty, in DEMO_LANGUAGE (household and softener names; a
+ * fleet-file name the launcher generated, in whichever language, gives way to the DEMO_LANGUAGE one, a name written
+ * by hand is kept); every device registered at the factory (idempotent, keeping the cloud's copy of the credentials
+ * in step with the fleet file) and in the broker's accounts (never fails, retried when refused).
  */
 async function seedDemoFleet({ config, db, deviceLink }: SystemParts): Promise<Omit<DevSystem, keyof System>> {
   const fleetFile = path.join(config.DATA_DIR, "sim-fleet.json");
   const file = config.SIM_DEVICES > 0 ? readFleetFile(fleetFile) : { version: 1 as const, devices: [] };
   while (file.devices.length < config.SIM_DEVICES) {
-    file.devices.push({ ...generateDeviceIdentity(), name: `Softener ${file.devices.length + 1}` });
+    file.devices.push({
+      ...generateDeviceIdentity(),
+      name: demoDeviceName(config.DEMO_LANGUAGE, file.devices.length + 1),
+    });
   }
   if (config.SIM_DEVICES > 0) writeFleetFile(fleetFile, file);
   const devices = file.devices.slice(0, config.SIM_DEVICES);
@@ -119,7 +124,13 @@ async function seedDemoFleet({ config, db, deviceLink }: SystemParts): Promise<O
   const seeded =
     config.APP_ENV === "production"
       ? null
-      : await seedDemoIfEmpty(db, { devices: devices.map((d) => ({ ...d, name: d.name ?? d.model })) });
+      : await seedDemoIfEmpty(db, {
+          language: config.DEMO_LANGUAGE,
+          devices: devices.map((d, i) => ({
+            ...d,
+            name: !d.name || isDemoDeviceName(d.name, i + 1) ? undefined : d.name,
+          })),
+        });
   const demo = seeded?.created ? { email: seeded.email, password: seeded.password } : null;
   const demoAvailable =
     (await db

@@ -1,3 +1,4 @@
+import { LANGUAGES } from "@aquapilot/contract";
 import { z } from "zod";
 import { weakSecretProblems } from "./auth/secret-policy.ts";
 
@@ -111,6 +112,14 @@ const ZEnv = z.object({
     .max(1_000_000)
     .default(60)
     .describe("Simulated seconds per real second of the demo fleet."),
+  DEMO_LANGUAGE: z
+    .enum(LANGUAGES)
+    .default("en")
+    .describe(
+      "Language of the demo owner seeded on an empty database: `zh-Hans`, `en`, `es`, `ru` or `fr`. The owner's " +
+        "stored language and the names of the demo household and softeners; once seeded, the names are the " +
+        "owner's and stay as they are when the language changes.",
+    ),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
@@ -368,6 +377,7 @@ export const ENV_SCOPE: Record<EnvName, EnvScope> = {
   SMTP_URL: "production",
   SIM_DEVICES: "launcher",
   SIM_TIME_SCALE: "launcher",
+  DEMO_LANGUAGE: "launcher",
   LOG_LEVEL: "production",
   APP_ENV: "production",
   REDIS_URL: "production",

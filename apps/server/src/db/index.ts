@@ -28,6 +28,7 @@ import * as m0022 from "./migrations/0022-family-message-sources.ts";
 import * as m0023 from "./migrations/0023-telemetry-report-id.ts";
 import * as m0024 from "./migrations/0024-setup-tickets.ts";
 import * as m0025 from "./migrations/0025-firmware-images.ts";
+import * as m0026 from "./migrations/0026-device-model-names.ts";
 import type { Database } from "./schema.ts";
 import { withValueFreePlans } from "./sqlite-parameters.ts";
 
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0023-telemetry-report-id": m0023,
   "0024-setup-tickets": m0024,
   "0025-firmware-images": m0025,
+  "0026-device-model-names": m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -246,6 +246,8 @@ export interface DeviceModelsTable {
   /** JSON array of relative image paths, the main image first. */
   images_json: string;
   creation_time: string;
+  /** JSON object {language: name} of the model's name per interface language; `name` for any other (migration 0026). */
+  names_json: string | null;
 }
 
 export interface VerificationCodesTable {

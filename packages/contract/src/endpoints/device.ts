@@ -95,7 +95,10 @@ export const ZDeviceModelSetting = z.object({
 });
 export type TDeviceModelSetting = z.infer<typeof ZDeviceModelSetting>;
 
-/** A device model of the catalogue: name and product images (relative paths; the client prefixes the API host). */
+/**
+ * A device model of the catalogue: name (in the caller's Accept-Language where the catalogue has it) and product
+ * images (relative paths; the client prefixes the API host).
+ */
 export const ZDeviceModel = z.object({
   deviceModel: z.string(),
   name: z.string(),

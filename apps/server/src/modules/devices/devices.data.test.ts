@@ -38,6 +38,26 @@ describe.each(ENGINES)("device data layer on %s", (engine) => {
     expect(model?.images).toHaveLength(2);
   });
 
+  it("names a model in the asked language, else by its catalogue name", async () => {
+    expect((await findDeviceModel(tdb.db, "AQ-S25", "zh-Hans"))?.name).toBe("AquaPilot S25 软水机（树脂 25 升）");
+    expect((await findDeviceModel(tdb.db, "AQ-S25", "fr"))?.name).toBe("Adoucisseur AquaPilot S25 (25 L de résine)");
+    expect((await findDeviceModel(tdb.db, "AQ-S25"))?.name).toBe("AquaPilot S25 softener (25 L resin)");
+    // A model added with its name in some languages only: the others read the catalogue name.
+    await tdb.db
+      .insertInto("device_models")
+      .values({
+        model: "AQ-X1",
+        name: "AquaPilot X1 filter",
+        main_image: null,
+        images_json: "[]",
+        creation_time: new Date().toISOString(),
+        names_json: JSON.stringify({ fr: "Filtre AquaPilot X1" }),
+      })
+      .execute();
+    expect((await findDeviceModel(tdb.db, "AQ-X1", "fr"))?.name).toBe("Filtre AquaPilot X1");
+    expect((await findDeviceModel(tdb.db, "AQ-X1", "ru"))?.name).toBe("AquaPilot X1 filter");
+  });
+
   it("binds in sort order and moves a device on rebind, announcing it to both households", async () => {
     for (const [i, id] of devices.entries()) {
       const d = await bindDevice(deps(), users.ann, { familyId: families.ann, code: `02BB0000000${i + 1}:s${i + 1}` });

@@ -177,6 +177,20 @@ describe("devices over HTTP: binding, device screens, models, settings, external
       });
       expect(absolute.status).toBe(400);
     });
+
+    it("names the device's model in the caller's language (Accept-Language), on both device screens' calls", async () => {
+      const modelName = async (endpoint: typeof endpoints.getDeviceWithData, lang: string | null) =>
+        (await call(t.app, endpoint, { as: member, query: { deviceId: ids.b }, lang })).result.deviceModel?.name;
+      for (const endpoint of [endpoints.getDeviceWithData, endpoints.getDeviceDetail]) {
+        expect(await modelName(endpoint, "en")).toBe("AquaPilot S15 softener (15 L resin)");
+        expect(await modelName(endpoint, "zh-CN,zh;q=0.9")).toBe("AquaPilot S15 软水机（树脂 15 升）");
+        expect(await modelName(endpoint, "fr")).toBe("Adoucisseur AquaPilot S15 (15 L de résine)");
+        expect(await modelName(endpoint, "es")).toBe("Descalcificador AquaPilot S15 (15 L de resina)");
+        expect(await modelName(endpoint, "ru")).toBe("Умягчитель AquaPilot S15 (15 л смолы)");
+        // No Accept-Language: the server's default language (spec §1 zh-Hans).
+        expect(await modelName(endpoint, null)).toBe("AquaPilot S15 软水机（树脂 15 升）");
+      }
+    });
   });
 
   it("answers model images by model and by MAC (members only for a MAC)", async () => {

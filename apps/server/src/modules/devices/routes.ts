@@ -82,8 +82,8 @@ function deviceRoutes(app: FastifyInstance, ctx: CoreServices): void {
       }
     },
   });
-  registerEndpoint(app, endpoints.getDeviceWithData, async ({ query }) => {
-    return getDeviceWithData(ctx.db, query.deviceId);
+  registerEndpoint(app, endpoints.getDeviceWithData, async ({ query, lang }) => {
+    return getDeviceWithData(ctx.db, query.deviceId, lang);
   });
   registerEndpoint(app, endpoints.updateDeviceName, async ({ user, query, grant }) =>
     updateDevice(ctx, user.id, deviceGrant(grant), { name: query.name }),

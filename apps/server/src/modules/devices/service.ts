@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   ADVANCED_SETTING_NAMES,
+  type Language,
   normaliseMac,
   type TDeviceBind,
   type TDeviceChangeMessage,
@@ -205,10 +206,11 @@ export async function bindDevice(
 
 /**
  * A device with its live state, last reported settings and model (spec §7 device/get-device-with--data and
- * family-device/get-device-detail). Units: L, L/min, s.
+ * family-device/get-device-detail), the model's name in `lang` (the caller's Accept-Language; DeviceInfo shows it).
+ * Units: L, L/min, s.
  * @throws AppError NotFound (unknown device; the route answers the same to a caller outside its household).
  */
-export async function getDeviceWithData(db: Db, deviceId: string): Promise<TDeviceWithData> {
+export async function getDeviceWithData(db: Db, deviceId: string, lang: Language): Promise<TDeviceWithData> {
   const row = await readDeviceRow(db, deviceId);
   return {
     ...row.info,
@@ -216,7 +218,7 @@ export async function getDeviceWithData(db: Db, deviceId: string): Promise<TDevi
     image: row.image,
     sort: row.sort,
     settings: row.settingsJson ? (JSON.parse(row.settingsJson) as TDeviceSettings) : null,
-    deviceModel: await findDeviceModel(db, row.info.model),
+    deviceModel: await findDeviceModel(db, row.info.model, lang),
   };
 }
 

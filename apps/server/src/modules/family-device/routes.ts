@@ -34,8 +34,8 @@ function familyDeviceRoutes(
   registerEndpoint(app, endpoints.getFamilyDashboard, async ({ query, request, lang }) =>
     readFamilyDashboard(ctx, query.familyId, callerTimeZone(request), lang),
   );
-  registerEndpoint(app, endpoints.getDeviceDetail, async ({ query }) => {
-    return getDeviceWithData(ctx.db, query.deviceId);
+  registerEndpoint(app, endpoints.getDeviceDetail, async ({ query, lang }) => {
+    return getDeviceWithData(ctx.db, query.deviceId, lang);
   });
   registerEndpoint(app, endpoints.updateDeviceSort, async ({ user, body }) =>
     updateDeviceSort(ctx, user.id, body.familyId, body.deviceIds),
