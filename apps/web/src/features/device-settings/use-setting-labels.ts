@@ -13,7 +13,10 @@ import {
 
 /** The texts DeviceSetting writes beside its values; see {@link useSettingLabels}. */
 export interface SettingLabels {
-  /** A unit's symbol in the interface language ("" for none); day and times are pluralised by `count`. */
+  /**
+   * A unit's symbol in the interface language ("" for none); day and times agree with `count`, or without one take
+   * the form of a unit column (the plural of many), which stays as the owner types.
+   */
   unitLabel: (key: DisplayUnitKey, count?: number) => string;
   /** The label of one of an enum field's values: its own text where it has one, else "Option {value}". */
   optionLabel: (field: SettingField, value: string) => string;
@@ -32,7 +35,8 @@ export function useSettingLabels(bounds: Partial<Record<SettingName, SettingBoun
 
   const unitLabel = (key: DisplayUnitKey, count?: number) => {
     if (key === "none") return "";
-    if (key === "day" || key === "times") return t(`units.symbols.${key}`, { count: count ?? 2 });
+    // Without a count (a unit column), the word a unit heading takes: the plural of many ("times", "раз", "дней").
+    if (key === "day" || key === "times") return t(`units.symbols.${key}`, { count: count ?? 5 });
     return t(`units.symbols.${key}`);
   };
   const optionLabel = (field: SettingField, value: string) => {

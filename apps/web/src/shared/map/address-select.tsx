@@ -2,12 +2,20 @@ import { DotLoading } from "antd-mobile";
 import { AddOutline, EnvironmentOutline, LocationFill, MinusOutline, SearchOutline } from "antd-mobile-icons";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { getProfile } from "../api/profile.ts";
 import { i18n } from "../i18n/index.ts";
 import { mountOverlay, useBackClose } from "../ui/overlay.tsx";
 import { TopBar } from "../ui/page-shell.tsx";
 import { toast } from "../ui/toast.ts";
 import { formatLngLat, type LngLat } from "./coords.ts";
-import { DEFAULT_CENTER, DEFAULT_ZOOM, OVERVIEW_ZOOM, SEARCH_DEBOUNCE_MS, SEARCH_MAX_RESULTS } from "./defaults.ts";
+import {
+  DEFAULT_CENTER,
+  DEFAULT_ZOOM,
+  defaultViewFor,
+  OVERVIEW_ZOOM,
+  SEARCH_DEBOUNCE_MS,
+  SEARCH_MAX_RESULTS,
+} from "./defaults.ts";
 import { type LocationResult, reverseGeocode, searchPlaces } from "./geocode.ts";
 import { readPosition, reportPositionError, watchPosition } from "./location.ts";
 import { loadMapConfig, type MapConfig } from "./map-config.ts";
@@ -97,15 +105,24 @@ export function AddressSelect(props: AddressSelectProps) {
   useEffect(() => {
     let cancelled = false;
     const cleanups: Array<() => void> = [];
-    void Promise.all([loadMapConfig(), import("./leaflet-view.ts")]).then(([config, { createMapView }]) => {
+    // Without a start point the map opens on the owner's service region (read from the profile; the spec's default
+    // centre when it cannot be read), then on the phone's position once known.
+    const region = initial
+      ? Promise.resolve(null)
+      : getProfile().then(
+          (p) => p.serviceRegion,
+          () => null,
+        );
+    void Promise.all([loadMapConfig(), import("./leaflet-view.ts"), region]).then(([config, { createMapView }, r]) => {
       if (cancelled || !containerRef.current) return;
       const provider = providerForType(config.mapType);
       providerRef.current = { provider, config };
+      const start = initial ? { center: initial, zoom: DEFAULT_ZOOM } : defaultViewFor(r);
       const view = createMapView(containerRef.current, {
         provider,
         keys: config.mapKeys,
-        center: initial ?? DEFAULT_CENTER,
-        zoom: DEFAULT_ZOOM,
+        center: start.center,
+        zoom: start.zoom,
       });
       viewRef.current = view;
       cleanups.push(

@@ -1,3 +1,4 @@
+import { ServiceRegion } from "@aquapilot/contract/wire";
 import type { LngLat } from "./coords.ts";
 
 /**
@@ -17,3 +18,17 @@ export const MAP_MAX_ZOOM = 18;
 export const SEARCH_DEBOUNCE_MS = 500;
 /** Most search results shown. */
 export const SEARCH_MAX_RESULTS = 10;
+
+/** The centre of the Europe service region's map (Brussels, WGS-84) and the zoom that shows most of the region. */
+const EUROPE_VIEW = { center: { longitude: 4.3517, latitude: 50.8503 }, zoom: 5 } as const;
+
+/**
+ * Where the map opens without a start point, before the phone's position is known, for an owner of service region
+ * `region` (spec §5 register: the region is chosen at sign-up): the spec's default centre at street level in the
+ * China region and when the region is unknown (spec §9); the middle of the region at a zoom showing most of it in
+ * the Europe region, where Shanghai would be a continent away.
+ */
+export function defaultViewFor(region: number | null | undefined): { center: LngLat; zoom: number } {
+  if (region === ServiceRegion.Europe) return EUROPE_VIEW;
+  return { center: DEFAULT_CENTER, zoom: DEFAULT_ZOOM };
+}

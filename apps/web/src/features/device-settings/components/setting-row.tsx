@@ -5,7 +5,6 @@ import { pickSetting } from "../pick-setting.ts";
 import {
   displayUnitOf,
   durationMinutesOf,
-  parseNumberText,
   type SettingField,
   wireToDisplayText,
 } from "../settings-fields.ts";
@@ -72,7 +71,6 @@ export function SettingRow(props: SettingRowProps) {
   );
   if (field.kind === "number") {
     const unit = displayUnitOf(field, ctx, bounds[field.name]?.step);
-    const typed = parseNumberText(text);
     return (
       <div {...common}>
         {label}
@@ -89,7 +87,7 @@ export function SettingRow(props: SettingRowProps) {
           />
           {unit.key !== "none" ? (
             <span className="ds-row__unit" data-testid={`device-setting-unit-${field.name}`}>
-              {labels.unitLabel(unit.key, typed ?? undefined)}
+              {labels.unitLabel(unit.key)}
             </span>
           ) : null}
         </span>

@@ -77,7 +77,7 @@ export function DeviceImageScreen() {
       key={image}
       className={`ds-image ${chosen === image ? "ds-image--selected" : ""}`}
       onClick={() => setChosen(image)}
-      aria-label={t(`deviceImage.${name}`, { n: index + 1 })}
+      aria-label={t(`deviceImage.${name}`, { position: index + 1 })}
       aria-pressed={chosen === image}
       data-testid="device-image-option"
       data-image={image}

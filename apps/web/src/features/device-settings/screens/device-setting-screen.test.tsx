@@ -83,4 +83,37 @@ describe("DeviceSetting screen", () => {
     expect(call.query.deviceId).toBe("d1");
     expect(call.headers["Idempotency-Key"]).toBe(call.query.commandId);
   });
+
+  it.each([
+    ["en", "times"],
+    ["ru", "раз"],
+    ["es", "veces"],
+  ] as const)("in %s keeps one unit word beside a count as the owner types 1, 2 or 5: %s", async (language, word) => {
+    const count = {
+      name: "backWashIntervalNumber",
+      type: "number",
+      unit: "times",
+      picker: null,
+      min: 1,
+      max: 99,
+      step: null,
+      options: null,
+      readOnly: false,
+    };
+    await renderScreen(<DeviceSettingScreen />, {
+      route,
+      language,
+      api: {
+        ...api,
+        getDeviceWithData: { ...device, settings: { backWashIntervalNumber: 2 } },
+        getDeviceModelSetting: { ...model, fields: [count] },
+      },
+    });
+    const field = () => screen.getByTestId("device-setting-input-backWashIntervalNumber") as HTMLInputElement;
+    await waitFor(() => expect(field().value).toBe("2"));
+    for (const typed of ["1", "2", "5"]) {
+      fireEvent.change(field(), { target: { value: typed } });
+      expect(screen.getByTestId("device-setting-unit-backWashIntervalNumber").textContent, typed).toBe(word);
+    }
+  });
 });

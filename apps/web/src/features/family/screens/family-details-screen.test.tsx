@@ -75,4 +75,31 @@ describe("FamilyDetails screen", () => {
     expect(view.api.lastCall("deleteFamily").params).toEqual({ id: "f1" });
     expect(view.navigatedTo()).toBe("/index/home");
   });
+
+  it("tells the administrator how to leave instead of asking to, and opens the members from there", async () => {
+    const view = await renderScreen(<FamilyDetailsScreen />, {
+      route,
+      api: { getFamily: family(true), withdrawFromFamily: null },
+    });
+    fireEvent.click(await screen.findByText("Leave household"));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain("Only you administer this household");
+    expect(dialog.textContent).toContain("make another member administrator");
+    expect(dialog.textContent).not.toContain("Leave");
+    await clickInDialog("Members");
+    expect(view.api.callsTo("withdrawFromFamily")).toHaveLength(0);
+    expect(view.navigatedTo()?.split("?")[0]).toBe("/FamilyUserList");
+    expect(view.navigatedParams()).toEqual({ familyId: "f1" });
+  });
+
+  it("asks a member to confirm leaving, then leaves", async () => {
+    const view = await renderScreen(<FamilyDetailsScreen />, {
+      route,
+      api: { getFamily: family(false), withdrawFromFamily: null },
+    });
+    fireEvent.click(await screen.findByText("Leave household"));
+    await clickInDialog("Leave");
+    await view.findToast("You left the household");
+    expect(view.api.lastCall("withdrawFromFamily").query).toEqual({ familyId: "f1" });
+  });
 });

@@ -33,8 +33,8 @@ import "../family.css";
 /**
  * FamilyDetails (spec §2 /FamilyDetails): avatar, name, role, address with a small static location line, members,
  * QR share, devices, creation time. The administrator (spec §6) changes the avatar, renames (→ FamilyUpdate), moves
- * the address (openAddressSelect) and deletes the household; everyone may leave (the last administrator gets the
- * server's message). Leaving or deleting drops the family and its devices at once and returns to the home tab.
+ * the address (openAddressSelect) and deletes the household; a member may leave, while the administrator (the
+ * household's only one) is told to hand the role over in Members or delete the household first. Leaving or deleting drops the family and its devices at once and returns to the home tab.
  */
 export function FamilyDetailsScreen() {
   const { t } = useTranslation();
@@ -161,6 +161,18 @@ function FamilyDetailsBody({ family }: { family: TFamily }) {
   };
 
   const askLeave = async () => {
+    if (admin) {
+      // A household has exactly one administrator, who may not leave (spec §6): say so and how, instead of a
+      // destructive confirmation the server would then refuse.
+      const toMembers = await confirmDialog({
+        title: t("family.adminLeaveTitle"),
+        content: t("family.adminLeave"),
+        confirmText: t("family.members"),
+        cancelText: t("family.adminLeaveOk"),
+      });
+      if (toMembers) navigateTo(PATHS.FamilyUserList, { familyId: family.id });
+      return;
+    }
     const ok = await confirmDialog({
       title: t("family.leaveConfirmTitle"),
       content: t("family.leaveConfirm", { name: family.name }),
