@@ -3,6 +3,7 @@
 export * from "./activation.ts";
 export * from "./constants.ts";
 export * from "./dev-bridge.ts";
+export * from "./display-name.ts";
 export { toWire } from "./endpoints/to-wire.ts";
 export * from "./endpoints.ts";
 export * from "./enums.ts";

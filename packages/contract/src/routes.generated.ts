@@ -8,7 +8,7 @@ export const endpoints: WireEndpoints = {
   applicationConfiguration: {method: "GET",path: "/api/abp/application-configuration",open: true,query: [],body: null},
   sendEmailPasswordCode: {method: "GET",path: "/api/basic-data/app/account/send_email_password_code",open: true,query: ["email"],body: null},
   sendPhonePasswordCode: {method: "GET",path: "/api/basic-data/app/account/send_phone_password_code",open: true,query: ["phoneNumber","countryCode"],body: null},
-  register: {method: "POST",path: "/api/basic-data/app/account/register",open: true,query: ["bindType","account","password","code","serviceRegion","countryCode","userName"],body: null},
+  register: {method: "POST",path: "/api/basic-data/app/account/register",open: true,query: ["bindType","account","password","code","serviceRegion","countryCode","userName","name"],body: null},
   userBindTypeList: {method: "GET",path: "/api/basic-data/app/account/user_bind_type_list",open: true,query: [],body: null},
   forgetPasswordSendPhoneCode: {method: "GET",path: "/api/basic-data/app/account/forget_password_send_phone_password_code",open: true,query: ["phoneNumber","countryCode"],body: null},
   forgetPasswordSendEmailCode: {method: "GET",path: "/api/basic-data/app/account/forget_password_send_email_code",open: true,query: ["email"],body: null},

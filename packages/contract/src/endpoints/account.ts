@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DISPLAY_NAME_MAX } from "../display-name.ts";
 import { LANGUAGES } from "../enums.ts";
 import { OPEN, SIGNED_IN } from "./access.ts";
 import { endpoint, noQuery, ZEmail, ZIsoTime, ZQueryChoice, ZText } from "./define.ts";
@@ -55,6 +56,11 @@ const ZBindTypeQuery = ZQueryChoice([1, 2]);
 const ZTicket = ZText(2048);
 /** A user name (spec §2 UpdateUserName): 2–64 characters, unique. */
 export const ZUserName = ZText(64, { trim: true, min: 2 });
+/**
+ * A display name chosen at sign-up (spec §5 Register, "Other sign-up field rules: not shown"): 1–32 characters after
+ * trimming ({@link DISPLAY_NAME_MAX}), single-line; not unique (the user name is what must be).
+ */
+export const ZDisplayName = ZText(DISPLAY_NAME_MAX, { trim: true, min: 1 });
 /**
  * An image the caller uploaded (spec §7 "Images": a relative path the app prefixes with the API host): the path
  * upload-file or the profile's avatar upload answered, 32 hex digits and the image type. No outside URL, no other
@@ -144,6 +150,11 @@ export const accountEndpoints = {
       serviceRegion: ZQueryChoice([1, 2]),
       countryCode: ZCountryCode.optional(),
       userName: ZText(64, { min: 2 }).optional(),
+      /**
+       * The display name household members see; absent (older clients), the server makes a readable one from the
+       * e-mail's local part or, for a phone, "User" and the number's last 4 digits in the caller's language.
+       */
+      name: ZDisplayName.optional(),
     }),
     body: undefined,
     result: z.object({ id: z.string(), userName: z.string() }),

@@ -45,6 +45,8 @@ describe("account: codes and registration (spec §5 Register)", () => {
         .where("email", "=", "new.user@example.com")
         .executeTakeFirstOrThrow();
       expect(user.service_region).toBe(1);
+      // Without a chosen display name (an older client) the server makes a readable one, without a random suffix.
+      expect(user.name).toBe("New User");
       expect(user.password_hash.startsWith("$argon2id$")).toBe(true);
       expect((await passwordGrant(t.app, "new.user@example.com", "pass-word-1")).status).toBe(200);
 
@@ -115,7 +117,87 @@ describe("account: codes and registration (spec §5 Register)", () => {
         .where("phone_number", "=", "13800138000")
         .executeTakeFirstOrThrow();
       expect(user.country_code).toBe("+86");
+      // No display name given: "User" and the last 4 digits, never the whole number.
+      expect(user.name).toBe("User 8000");
       expect((await passwordGrant(t.app, "13800138000", "pass-word-1")).status).toBe(200);
+    });
+  });
+
+  describeEndpoint(endpoints.register, "the display name chosen at sign-up", () => {
+    const userByEmail = (email: string) =>
+      t.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+
+    it("stores the chosen name, trimmed, as the display name; the unique user name stays apart", async () => {
+      advance(120);
+      await send("first.last@example.com");
+      const code = await latestCode(t.app, "first.last@example.com");
+      const res = await register({ account: "first.last@example.com", code, name: "  Ann Lee  " });
+      expect(res.status).toBe(200);
+      expect(res.result.userName).toMatch(/^first\.last_[0-9a-f]{6}$/);
+      const user = await userByEmail("first.last@example.com");
+      expect(user.name).toBe("Ann Lee");
+      expect(user.user_name).toBe(res.result.userName);
+      // What the app and household members read: the profile's name.
+      const signIn = await passwordGrant(t.app, "first.last@example.com", "pass-word-1");
+      const profile = await call(t, endpoints.getProfile, { as: `Bearer ${signIn.body.access_token}` });
+      expect(profile.result).toMatchObject({ name: "Ann Lee", userName: res.result.userName });
+    });
+
+    it("lets two users share a display name (only the user name is unique)", async () => {
+      advance(120);
+      await send("other.ann@example.com");
+      const code = await latestCode(t.app, "other.ann@example.com");
+      const res = await register({ account: "other.ann@example.com", code, name: "Ann Lee" });
+      expect(res.status).toBe(200);
+      expect((await userByEmail("other.ann@example.com")).name).toBe("Ann Lee");
+      expect((await userByEmail("first.last@example.com")).name).toBe("Ann Lee");
+    });
+
+    it("takes exactly 32 characters, and a phone account's default in the caller's language", async () => {
+      advance(120);
+      await send("long.name@example.com");
+      const code = await latestCode(t.app, "long.name@example.com");
+      const longest = "Ж".repeat(32);
+      expect((await register({ account: "long.name@example.com", code, name: longest })).status).toBe(200);
+      expect((await userByEmail("long.name@example.com")).name).toBe(longest);
+
+      await call(t, endpoints.sendPhonePasswordCode, { query: { phoneNumber: "612345678", countryCode: "33" } });
+      const phoneCode = await latestCode(t.app, "+33612345678");
+      const phone = await register({ bindType: "2", account: "612345678", code: phoneCode, countryCode: "33" }, "fr");
+      expect(phone.status).toBe(200);
+      const user = await t.db
+        .selectFrom("users")
+        .select("name")
+        .where("phone_number", "=", "612345678")
+        .executeTakeFirstOrThrow();
+      expect(user.name).toBe("Utilisateur 5678");
+    });
+
+    it("refuses a blank, too long or multi-line name with 400 in the caller's language, leaving the code unspent", async () => {
+      advance(120);
+      await send("bad.name@example.com");
+      const code = await latestCode(t.app, "bad.name@example.com");
+      const tooLong = await register({ account: "bad.name@example.com", code, name: "x".repeat(33) }, "fr");
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body.success).toBe(false);
+      expect(tooLong.body.error.code).toBe("Validation");
+      expect(tooLong.body.error.validationErrors[0]).toEqual({
+        message: "name doit contenir au plus 32 caractères.",
+        members: ["name"],
+      });
+      const blank = await register({ account: "bad.name@example.com", code, name: "   " }, "zh-Hans");
+      expect(blank.status).toBe(400);
+      expect(blank.body.error.validationErrors[0].members).toEqual(["name"]);
+      expect(blank.body.error.validationErrors[0].message).toMatch(/[\u4e00-\u9fff]/);
+      const twoLines = await register({ account: "bad.name@example.com", code, name: "Ann\nLee" });
+      expect(twoLines.status).toBe(400);
+      expect(twoLines.body.error.validationErrors[0].members).toEqual(["name"]);
+      expect(await t.db.selectFrom("users").select("id").where("email", "=", "bad.name@example.com").execute()).toEqual(
+        [],
+      );
+      // The code was not spent by the refused calls.
+      expect((await register({ account: "bad.name@example.com", code, name: "Bea" })).status).toBe(200);
+      expect((await userByEmail("bad.name@example.com")).name).toBe("Bea");
     });
   });
 

@@ -4,10 +4,13 @@ import { registerMessages } from "../../http/messages.ts";
 /**
  * Texts of the account and profile flows in the five languages (spec §1, §5, §8); English is the source.
  * `notify.*` keys are the e-mails and SMS of those flows, sent in the recipient's stored language.
+ * `account.defaultName` is the display name given at sign-up without one: "User" and the phone number's last 4
+ * digits (`tail`, empty without a phone).
  */
 export const accountMessages = catalogue(
   {
     "account.passwordMismatch": "Passwords do not match.",
+    "account.defaultName": "User {tail}",
     "profile.wrongPassword": "The current password is wrong.",
     "profile.userNameTaken": "This user name is already taken.",
     "profile.identityTaken": "This e-mail or phone number already belongs to another account.",
@@ -40,6 +43,7 @@ export const accountMessages = catalogue(
   {
     "zh-Hans": {
       "account.passwordMismatch": "两次输入的密码不一致。",
+      "account.defaultName": "用户{tail}",
       "profile.wrongPassword": "当前密码错误。",
       "profile.userNameTaken": "该用户名已被使用。",
       "profile.identityTaken": "该邮箱或手机号已属于其他账号。",
@@ -69,6 +73,7 @@ export const accountMessages = catalogue(
     },
     es: {
       "account.passwordMismatch": "Las contraseñas no coinciden.",
+      "account.defaultName": "Usuario {tail}",
       "profile.wrongPassword": "La contraseña actual es incorrecta.",
       "profile.userNameTaken": "Este nombre de usuario ya está en uso.",
       "profile.identityTaken": "Este correo electrónico o número de teléfono ya pertenece a otra cuenta.",
@@ -100,6 +105,7 @@ export const accountMessages = catalogue(
     },
     ru: {
       "account.passwordMismatch": "Пароли не совпадают.",
+      "account.defaultName": "Пользователь {tail}",
       "profile.wrongPassword": "Текущий пароль неверен.",
       "profile.userNameTaken": "Это имя пользователя уже занято.",
       "profile.identityTaken": "Этот адрес эл. почты или номер телефона уже принадлежит другой учётной записи.",
@@ -130,6 +136,7 @@ export const accountMessages = catalogue(
     },
     fr: {
       "account.passwordMismatch": "Les mots de passe ne correspondent pas.",
+      "account.defaultName": "Utilisateur {tail}",
       "profile.wrongPassword": "Le mot de passe actuel est erroné.",
       "profile.userNameTaken": "Ce nom d'utilisateur est déjà pris.",
       "profile.identityTaken": "Cette adresse e-mail ou ce numéro de téléphone appartient déjà à un autre compte.",

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { BindType, type Language, type ServiceRegion } from "@aquapilot/contract";
+import { BindType, type Language, nameFromEmail, type ServiceRegion } from "@aquapilot/contract";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { hashPassword } from "../../auth/passwords.ts";
@@ -171,6 +171,8 @@ export interface RegisterInput {
   serviceRegion: ServiceRegion;
   countryCode?: string;
   userName?: string;
+  /** The display name (contract ZDisplayName: trimmed, 1–32 characters); absent, {@link defaultDisplayName}. */
+  name?: string;
   language: Language;
 }
 
@@ -191,8 +193,24 @@ export function defaultUserName(email: string | null): string {
 }
 
 /**
+ * A display name for an account registered without one (spec §5 Register, "Other sign-up field rules: not shown";
+ * an older client sends none): for an e-mail, the name {@link nameFromEmail} suggests
+ * ("first.last@…" → "First Last", as the Register screen prefills it); for a phone, or an e-mail whose local part
+ * leaves nothing, "User" and the phone number's last 4 digits in `language` ("User 8000", zh-Hans "用户8000"; just
+ * "User" without a phone). At most 32 characters, trimmed. No random suffix: display names need not be unique (the
+ * user name is the unique sign-in name; the app tells members apart by id and user name). Never throws.
+ */
+export function defaultDisplayName(email: string | null, phoneNumber: string | null, language: Language): string {
+  const fromEmail = email ? nameFromEmail(email) : "";
+  if (fromEmail) return fromEmail;
+  return translate(language, "account.defaultName", { tail: phoneNumber?.slice(-4) ?? "" }).trim();
+}
+
+/**
  * Registers a user by e-mail (bindType 1) or phone (bindType 2) with the code sent to that account (spec §5
- * Register). The service region is stored once and never changed. User name: `userName`, else {@link defaultUserName}.
+ * Register). The service region is stored once and never changed. User name (unique, signs in): `userName`, else
+ * {@link defaultUserName}. Display name (users.name, what household members see): `name`, else
+ * {@link defaultDisplayName} in the caller's language.
  * Code use, duplicate check and insert happen in one transaction: a failure leaves no user and an unspent code. The
  * code's tries are counted per `requester` (the HTTP caller's address, `Guards.codeRequester`; without one the caller
  * is the code's only requester, see CodeService.check).
@@ -221,6 +239,7 @@ export async function registerUser(
     target = phoneTarget(phoneNumber, countryCode);
   }
   const userName = input.userName?.trim() || defaultUserName(email);
+  const name = input.name?.trim() || defaultDisplayName(email, phoneNumber, input.language);
 
   // Checked outside the transaction so a wrong try is counted even though the registration fails.
   const codeId = await ctx.codes.check("register", target, input.code, requester);
@@ -237,7 +256,7 @@ export async function registerUser(
         .values({
           id,
           user_name: userName,
-          name: null,
+          name,
           email,
           phone_number: phoneNumber,
           country_code: countryCode,

@@ -76,7 +76,8 @@ describe("profile (spec §7 /api/basic-data/app/profile)", () => {
       expect(email.status).toBe(409);
       const unchanged = (await call(t.app, endpoints.getProfile, { as: bob.access })).result;
       expect(unchanged.userName).toMatch(/^bob_[0-9a-f]{6}$/);
-      expect(unchanged.name).toBeNull();
+      // The display name given at sign-up without one ("bob@example.com" → "Bob"), not the refused "B".
+      expect(unchanged.name).toBe("Bob");
     });
 
     it("refuses a user name outside 2–64 characters and a bad avatar reference", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../shared/api/errors.ts";
-import { checkIdentity, type FindPasswordForm, isCode, isEmail, validateFindPassword } from "./rules.ts";
+import { checkIdentity, type FindPasswordForm, isCode, isEmail, suggestedName, validateFindPassword } from "./rules.ts";
 import { signInFailure } from "./sign-in-failure.ts";
 
 const good: FindPasswordForm = {
@@ -43,6 +43,17 @@ describe("Find password rules (spec §5)", () => {
       ok: true,
       phone: { nationalNumber: "612345678", countryCode: "+33" },
     });
+  });
+});
+
+describe("Register's prefilled name (the e-mail's local part as words)", () => {
+  it("turns an e-mail as typed into a readable name; a phone number gives none", () => {
+    expect(suggestedName("email", " first.last@example.com ")).toBe("First Last");
+    expect(suggestedName("email", "jean-luc_picard+news@example.fr")).toBe("Jean Luc Picard");
+    expect(suggestedName("email", "first.l")).toBe("First L");
+    expect(suggestedName("email", "")).toBe("");
+    expect(suggestedName("phone", "13800138000")).toBe("");
+    expect(suggestedName("email", `${"long".repeat(10)}@example.com`)).toHaveLength(32);
   });
 });
 

@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract/wire";
+import { LIMITS, nameFromEmail } from "@aquapilot/contract/wire";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import { type CheckedPhone, checkPhone } from "./countries.ts";
@@ -39,6 +39,16 @@ export function checkIdentity(mode: IdentityMode, account: string, country: Coun
     return isEmail(value) ? { ok: true, email: value } : { ok: false, error: "findPassword.emailInvalid" };
   const phone = checkPhone(value, country);
   return phone ? { ok: true, phone } : { ok: false, error: "country.phoneInvalid" };
+}
+
+/**
+ * The display name Register prefills until the owner edits its Name field (spec §5 Register, "Other sign-up field
+ * rules: not shown"): by e-mail, the name the account's local part suggests, as typed so far ("first.last@…" →
+ * "First Last"; contract `nameFromEmail`, the rule the server applies when no name is sent; at most 32 characters);
+ * by phone, "" (the server then names the account "User" and the number's last 4 digits).
+ */
+export function suggestedName(mode: IdentityMode, account: string): string {
+  return mode === "email" ? nameFromEmail(account.trim()) : "";
 }
 
 /** The Find password form (spec §5: account, code, new password, confirmation matching). */

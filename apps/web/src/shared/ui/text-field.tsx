@@ -15,19 +15,59 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   testId?: string;
   /** data-testid of the show/hide toggle of a revealable field. */
   revealTestId?: string;
+  /**
+   * With `maxLength`: whether "Up to N characters" shows under the field while the value is at the limit (default
+   * true), so text cut by the limit (a long paste) is not cut silently. False for a fixed-length entry such as a
+   * 6-digit code, where reaching the length is the normal end.
+   */
+  limitHint?: boolean;
+}
+
+/** `text` cut to at most `max` UTF-16 code units, never inside a character made of two (no lone surrogate). */
+function clampText(text: string, max: number): string {
+  let out = "";
+  for (const ch of text) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out;
 }
 
 /**
  * A form row: optional label above, icon, native input, optional suffix; sized for a 375 px design. A revealable
  * field's toggle is a button named "Show password" in the user's language, pressed while the password shows; the box
  * draws the focus ring of its input (WCAG 2.4.7).
+ *
+ * `maxLength` (UTF-16 code units, as the native attribute and the contract's `ZText` count) is kept by the input and,
+ * for a value the browser let through (a composition, a script), by `onChange`, which then receives the first
+ * `maxLength` code units. While the value is at the limit a hint under the field says "Up to N characters" in the
+ * user's language (a polite live region the input names in `aria-describedby`; data-testid `<testId>-limit`), unless
+ * `limitHint` is false.
  */
 export function TextField(props: TextFieldProps) {
-  const { label, icon, value, onChange, suffix, revealable, testId, revealTestId, type, className, ...rest } = props;
+  const {
+    label,
+    icon,
+    value,
+    onChange,
+    suffix,
+    revealable,
+    testId,
+    revealTestId,
+    type,
+    className,
+    maxLength,
+    limitHint = true,
+    "aria-describedby": describedBy,
+    ...rest
+  } = props;
   const { t } = useTranslation();
   const id = useId();
   const [shown, setShown] = useState(false);
   const inputType = revealable ? (shown ? "text" : "password") : type;
+  const limit = limitHint && maxLength !== undefined && maxLength > 0 ? maxLength : undefined;
+  const atLimit = limit !== undefined && value.length >= limit;
+  const hintId = `${id}-limit`;
   return (
     <div className={`field ${className ?? ""}`}>
       {label ? (
@@ -43,8 +83,18 @@ export function TextField(props: TextFieldProps) {
           className="field__input"
           type={inputType}
           value={value}
+          maxLength={maxLength}
+          aria-describedby={atLimit ? [describedBy, hintId].filter(Boolean).join(" ") : describedBy}
           data-testid={testId}
-          onChange={(e) => onChange(e.target.value)}
+          onChange={(e) => {
+            const next = e.target.value;
+            // Not while an input method composes: cutting its text would break the composition; the browser applies
+            // maxLength when the text is committed.
+            const composing = (e.nativeEvent as InputEvent).isComposing === true;
+            onChange(
+              maxLength !== undefined && !composing && next.length > maxLength ? clampText(next, maxLength) : next,
+            );
+          }}
         />
         {revealable ? (
           <button
@@ -60,6 +110,19 @@ export function TextField(props: TextFieldProps) {
         ) : null}
         {suffix}
       </div>
+      {limit !== undefined ? (
+        // Always in the document, so assistive technology announces the hint when it appears; without text it takes
+        // no room.
+        <div
+          id={hintId}
+          className="field__note"
+          aria-live="polite"
+          style={atLimit ? undefined : { marginTop: 0 }}
+          data-testid={testId ? `${testId}-limit` : undefined}
+        >
+          {atLimit ? t("textField.limit", { count: limit }) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

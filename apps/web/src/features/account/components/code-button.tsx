@@ -55,6 +55,7 @@ export function CodeField(props: {
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={6}
+      limitHint={false}
       value={props.value}
       onChange={(v) => props.onChange(v.replace(/\D/g, ""))}
       placeholder={t("register.codePlaceholder")}

@@ -49,8 +49,87 @@ describe("Register screen", () => {
       account: "ann@example.com",
       password: "secret1",
       code: "123456",
+      name: "Ann",
     });
     expect(view.navigatedTo()).toBe("/index/home");
+  });
+
+  describe("display name", () => {
+    const signInAnswers = {
+      api: {
+        register: null,
+        applicationConfiguration: { auth: { grantedPolicies: {} }, currentUser: { userName: "ann" } },
+      },
+      raw: {
+        "POST /connect/token": () => ({
+          access_token: "A",
+          refresh_token: "R",
+          expires_in: 3600,
+          token_type: "Bearer",
+        }),
+      },
+    };
+    const nameInput = () => screen.getByTestId("register-name") as HTMLInputElement;
+    const submit = () => {
+      fireEvent.click(screen.getByRole("checkbox"));
+      fireEvent.click(screen.getByTestId("register-submit"));
+    };
+
+    it("follows the e-mail until edited, then keeps what the owner typed, trimmed", async () => {
+      const view = await renderScreen(<RegisterScreen />, { session: null, ...signInAnswers });
+      expect(screen.getByLabelText("Name")).toBe(nameInput());
+      expect(nameInput().value).toBe("");
+      type("register-account", "first.last@example.com");
+      expect(nameInput().value).toBe("First Last");
+      type("register-name", "  Ann Lee ");
+      type("register-account", "ann.lee@example.com");
+      expect(nameInput().value).toBe("  Ann Lee ");
+      type("register-password", "secret1");
+      type("register-confirm-password", "secret1");
+      type("register-code", "123456");
+      submit();
+      await view.findToast("Registration successful");
+      expect(view.api.lastCall("register").query).toMatchObject({ account: "ann.lee@example.com", name: "Ann Lee" });
+    });
+
+    it("leaves the name out when the owner empties it (the server then makes one)", async () => {
+      const view = await renderScreen(<RegisterScreen />, { session: null, ...signInAnswers });
+      fillForm();
+      type("register-name", "   ");
+      submit();
+      await view.findToast("Registration successful");
+      expect(view.api.lastCall("register").query).not.toHaveProperty("name");
+    });
+
+    it("starts empty for a phone number and sends no name unless one is typed", async () => {
+      const view = await renderScreen(<RegisterScreen />, { session: null, ...signInAnswers });
+      fireEvent.click(screen.getByTestId("register-tab-phone"));
+      type("register-account", "07400123456");
+      expect(nameInput().value).toBe("");
+      type("register-password", "secret1");
+      type("register-confirm-password", "secret1");
+      type("register-code", "123456");
+      submit();
+      await view.findToast("Registration successful");
+      const query = view.api.lastCall("register").query;
+      expect(query).toMatchObject({ bindType: "2", account: "7400123456", countryCode: "+44" });
+      expect(query).not.toHaveProperty("name");
+    });
+
+    it("says 'Up to 32 characters' when a pasted name of 40 is cut, and sends the 32 kept", async () => {
+      const view = await renderScreen(<RegisterScreen />, { session: null, ...signInAnswers });
+      fillForm();
+      const pasted = "Maximilian Alexander von Hohenberg-Lange";
+      expect(pasted).toHaveLength(40);
+      expect(screen.getByTestId("register-name-limit").textContent).toBe("");
+      fireEvent.paste(nameInput(), { clipboardData: { getData: () => pasted } });
+      type("register-name", pasted);
+      expect(nameInput().value).toBe("Maximilian Alexander von Hohenbe");
+      expect(screen.getByTestId("register-name-limit").textContent).toBe("Up to 32 characters");
+      submit();
+      await view.findToast("Registration successful");
+      expect(view.api.lastCall("register").query).toMatchObject({ name: "Maximilian Alexander von Hohenbe" });
+    });
   });
 
   it("signed in, opens the route asked for while signed out (handed on by Login)", async () => {

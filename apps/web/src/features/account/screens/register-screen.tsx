@@ -1,6 +1,6 @@
-import { BindType, LIMITS, ServiceRegion } from "@aquapilot/contract/wire";
+import { BindType, DISPLAY_NAME_MAX, LIMITS, ServiceRegion } from "@aquapilot/contract/wire";
 import { Button, Tabs } from "antd-mobile";
-import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline } from "antd-mobile-icons";
+import { CheckCircleFill, EnvironmentOutline, LockOutline, MailOutline, UserOutline } from "antd-mobile-icons";
 import type { CountryCode } from "libphonenumber-js/mobile";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -27,7 +27,7 @@ import { LegalText } from "../components/legal-text.tsx";
 import { PhoneField } from "../components/phone-field.tsx";
 import { defaultCountry } from "../countries.ts";
 import { saveDraft, useReturnedState } from "../country-choice.ts";
-import { checkIdentity } from "../rules.ts";
+import { checkIdentity, suggestedName } from "../rules.ts";
 import "../account.css";
 
 type Tab = "email" | "phone";
@@ -41,6 +41,8 @@ interface RegisterForm {
   region: ServiceRegion;
   country: CountryCode;
   account: string;
+  /** The display name as typed; null until the owner edits it, while it follows the e-mail ({@link suggestedName}). */
+  name: string | null;
   password: string;
   confirm: string;
   code: string;
@@ -49,7 +51,8 @@ interface RegisterForm {
 
 /**
  * Register (spec §2 /Register, §5): by e-mail or phone (country from CountrySelect, number validated for it), service
- * region (fixed afterwards), account, password,
+ * region (fixed afterwards), account, display name (optional, at most 32 characters, prefilled by
+ * {@link suggestedName}; sent trimmed as `name`, left out when empty), password,
  * confirmation, verification code with a 60 s resend countdown, privacy policy acceptance. On success it signs in
  * directly and opens the route asked for while signed out (param `returnTo`, passed on by Login), else home; if that
  * fails it goes to Login with a toast, keeping `returnTo`.
@@ -65,6 +68,7 @@ export function RegisterScreen() {
       region: ServiceRegion.China,
       country: defaultCountry(currentLanguage()),
       account: "",
+      name: null,
       password: "",
       confirm: "",
       code: "",
@@ -73,6 +77,7 @@ export function RegisterScreen() {
     (draft, iso2) => ({ ...draft, country: iso2 as CountryCode }),
   );
   const { tab, region, account, password, confirm, code, accepted } = form;
+  const name = form.name ?? suggestedName(tab, account);
   const set =
     <K extends keyof RegisterForm>(key: K) =>
     (value: RegisterForm[K]) =>
@@ -80,6 +85,7 @@ export function RegisterScreen() {
   const setTab = set("tab");
   const setRegion = set("region");
   const setAccount = set("account");
+  const setName = set("name");
   const setPassword = set("password");
   const setConfirm = set("confirm");
   const setCode = set("code");
@@ -131,6 +137,7 @@ export function RegisterScreen() {
       const identity = checkIdentity(tab, account, form.country);
       if (!identity.ok) return;
       const accountValue = identity.email ?? identity.phone?.nationalNumber ?? "";
+      const displayName = name.trim();
       try {
         await register.mutateAsync({
           bindType: tab === "email" ? BindType.Email : BindType.Phone,
@@ -139,6 +146,7 @@ export function RegisterScreen() {
           code: code.trim(),
           serviceRegion: region,
           ...(identity.phone ? { countryCode: identity.phone.countryCode } : {}),
+          ...(displayName ? { name: displayName } : {}),
         });
       } catch (err) {
         Toast.show({
@@ -206,6 +214,17 @@ export function RegisterScreen() {
             testId="register-account"
           />
         )}
+
+        <TextField
+          label={t("register.name")}
+          icon={<UserOutline />}
+          autoComplete="name"
+          maxLength={DISPLAY_NAME_MAX}
+          value={name}
+          onChange={setName}
+          placeholder={t("register.namePlaceholder")}
+          testId="register-name"
+        />
 
         <TextField
           label={t("register.password")}
