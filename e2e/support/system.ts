@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { DEMO_ACCOUNT, type DevSystem, startDevSystem } from "@aquapilot/dev";
+import { generateDeviceIdentity, writeFleetFile } from "@aquapilot/device-sim";
 import { createLogger } from "@aquapilot/server/app.ts";
 import { loadConfig } from "@aquapilot/server/config.ts";
 import { createSecretWatch } from "@aquapilot/server/test/secret-watch.ts";
@@ -24,18 +25,25 @@ export const WEB_DIST = path.join(import.meta.dirname, "../../apps/web/dist");
 /**
  * Starts the whole system (server with the built web app, embedded broker, simulated softeners, demo owner, development
  * routes) on free ports and a fresh DATA_DIR, as `npm start` does (the development launcher's `startDevSystem`). The web app must be built first (`npm run build -w apps/web`).
- * `opts.webDistDir` serves another copy of the build instead of {@link WEB_DIST}.
+ * `opts.webDistDir` serves another copy of the build instead of {@link WEB_DIST}; `opts.models` makes the fleet's first
+ * softeners of these models, in order (a new fleet's are random).
  * The server logs at info level through the real logger into memory (lines at the configured LOG_LEVEL and above
  * are also printed); `close` fails when the log holds a secret the browser's and the test's traffic carried
  * (passwords, codes, tokens: apps/server/test/secret-watch.ts).
  */
 export async function startTestSystem(
   env: Record<string, string> = {},
-  opts: { webDistDir?: string } = {},
+  opts: { webDistDir?: string; models?: readonly string[] } = {},
 ): Promise<DevSystem & { dataDir: string }> {
   const index = path.join(opts.webDistDir ?? WEB_DIST, "index.html");
   if (!fs.existsSync(index)) throw new Error("apps/web/dist is missing: run `npm run build -w apps/web` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aq-e2e-"));
+  // The fleet's first softeners of these models (a new fleet's models are random): what a screen shows of a model's
+  // settings is then the same on every run.
+  if (opts.models) {
+    const devices = opts.models.map((model) => ({ ...generateDeviceIdentity(), model }));
+    writeFleetFile(path.join(dataDir, "sim-fleet.json"), { version: 1, devices });
+  }
   const config = loadConfig({
     APP_ENV: "test",
     PORT: "0",

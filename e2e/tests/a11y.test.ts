@@ -1,13 +1,16 @@
+import fs from "node:fs";
+import path from "node:path";
 import { LANGUAGES } from "@aquapilot/contract";
 import type { DevSystem } from "@aquapilot/dev";
+import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import axeCore from "axe-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
-import { DEMO_ACCOUNT } from "@aquapilot/dev";
 import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
 import { hashOf, ROUTES, type RouteIds } from "../support/routes.ts";
 import { demoSoftener, familyIdOf, startTestSystem } from "../support/system.ts";
+import { updatingReferences } from "../support/visual.ts";
 
 /**
  * axe-core (its WCAG 2.0–2.2 A and AA rules and best practices) on the six main screens at 375×812 in each of the
@@ -61,6 +64,66 @@ function counts(violations: AxeViolation[]): string {
   return `${of("critical")}/${of("serious")}/${of("moderate")}`;
 }
 
+/** Where the accessibility-tree snapshots are committed, one YAML file per screen and language. */
+const ARIA_DIR = path.join(import.meta.dirname, "..", "aria-snapshots");
+
+/**
+ * The accessibility tree Chromium exposes for the page (Playwright's ARIA snapshot: roles, names, states, text as a
+ * screen reader meets them), with what changes from run to run written as placeholders: digits as 0 (figures,
+ * times, dates, counts; heading levels apart), the half of the day as AM (上午) and English month names as "Mon".
+ */
+async function ariaTree(page: Page): Promise<string> {
+  const tree = await page.locator("body").ariaSnapshot();
+  const stable = tree
+    .replace(/(?<!level=)\d+/g, "0")
+    .replace(/\b(?:AM|PM)\b/g, "AM")
+    .replace(/上午|下午/g, "上午")
+    .replace(/\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/g, "Mon");
+  return `${stable.trimEnd()}\n`;
+}
+
+/**
+ * Writes "…" for the text of the elements `selector` finds: values that change with the clock or the live figures
+ * (the visual tests mask the same ones), so the snapshot holds what a screen reader meets, not when.
+ */
+async function blankVolatile(page: Page, selector: string): Promise<void> {
+  await page.evaluate((sel) => {
+    for (const el of document.querySelectorAll(sel)) el.textContent = "…";
+  }, selector);
+}
+
+/**
+ * Waits until the screen has drawn all its rows: screens drawn part by part (first-paint/staged.tsx) add rows over a
+ * few tasks; the count of elements with a test id holds still for a second.
+ */
+async function settledRows(page: Page): Promise<void> {
+  const count = () => page.locator("[data-testid]").count();
+  await expect
+    .poll(async () => {
+      const before = await count();
+      await page.waitForTimeout(1000);
+      return (await count()) === before;
+    })
+    .toBe(true);
+}
+
+/**
+ * Compares the page's accessibility tree with its committed snapshot `aria-snapshots/<name>.yml`, or writes it when
+ * references are being updated (`UPDATE_VISUAL_REFERENCES=1`, locally: the snapshots are read and reviewed like the
+ * screenshots).
+ */
+async function expectAriaTree(page: Page, name: string): Promise<void> {
+  const file = path.join(ARIA_DIR, `${name}.yml`);
+  const tree = await ariaTree(page);
+  if (updatingReferences()) {
+    fs.mkdirSync(ARIA_DIR, { recursive: true });
+    fs.writeFileSync(file, tree);
+    return;
+  }
+  expect(fs.existsSync(file), `${file} is committed (write it with UPDATE_VISUAL_REFERENCES=1)`).toBe(true);
+  expect(tree, name).toBe(fs.readFileSync(file, "utf8"));
+}
+
 describe("accessibility of the main screens (axe-core) in all five languages", () => {
   let system: DevSystem;
   let phone: { context: BrowserContext; close: () => Promise<void> };
@@ -68,7 +131,8 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
   const table: string[] = [];
 
   beforeAll(async () => {
-    system = await startTestSystem({ SIM_DEVICES: "1" });
+    // One softener, of the model with every advanced setting (the screens' snapshots hold its rows).
+    system = await startTestSystem({ SIM_DEVICES: "1" }, { models: ["AQ-S35"] });
     phone = await launchPhone("en-US");
     const { familyId, deviceId } = await demoSoftener(system);
     ids = { familyId, deviceId };
@@ -115,6 +179,7 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
     await page.goto(`${system.url}/#/login`);
     await page.getByTestId("login-screen").waitFor();
     await check(page, "Login", lang);
+    if (lang === "en" || lang === "zh-Hans") await expectAriaTree(page, `login-${lang}`);
     await page.close();
   });
 
@@ -143,47 +208,108 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
       await page.close();
     });
 
-    it.each(LANGUAGES)("every route of spec §2 in %s", async (lang) => {
-      const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
-      const member = await system.db
-        .selectFrom("family_members")
-        .select("id")
-        .where("family_id", "=", familyId)
-        .executeTakeFirstOrThrow();
-      const routeIds: RouteIds = { familyId, familyUserId: member.id, deviceId: ids.deviceId };
-      const page = await newPageIn(phone.context, lang);
-      // As an owner who asked the system for less motion: nothing slides or fades, so each screen is judged as it
-      // lands (antd-mobile's toasts included), and the app is seen to honour the setting.
-      await page.emulateMedia({ reducedMotion: "reduce" });
-      await openRoute(page, system.url, "/index/home", null, "home-screen");
-      const failures: string[] = [];
-      for (const route of ROUTES) {
-        if (route.shows) continue;
-        await page.evaluate((hash) => {
-          location.hash = hash;
-        }, hashOf(route, routeIds));
-        await page.waitForFunction(
-          (name) =>
-            [...document.querySelectorAll("[data-route]")].some(
-              (el) => el.getAttribute("data-route") === name && !el.closest("[inert]") && !el.querySelector(".guard-wait"),
-            ),
-          route.name,
-          { timeout: 15_000 },
+    it.each(["en", "zh-Hans"])(
+      "the accessibility tree of Home, Device and DeviceSetting in %s is the reviewed one",
+      async (lang) => {
+        // DeviceSetting's rows follow the model, which the cloud knows once the softener has told it (every field
+        // before); the app keeps the answer it first got, so wait for the model before the first screen asks.
+        await expect
+          .poll(async () => {
+            const row = await system.db
+              .selectFrom("devices")
+              .select("model")
+              .where("id", "=", ids.deviceId)
+              .executeTakeFirst();
+            return row?.model ?? null;
+          })
+          .not.toBeNull();
+        const page = await newPageIn(phone.context, lang);
+        const modelAnswer = page.waitForResponse((r) => r.url().includes("/get-device-model-setting"), {
+          timeout: 60_000,
+        });
+        await page.emulateMedia({ reducedMotion: "reduce" });
+        await openRoute(page, system.url, "/index/home", null, "home-screen");
+        await page.getByTestId("device-card").first().waitFor({ timeout: 15_000 });
+        await page.locator('[data-testid="realtime-state"][data-live="true"]').waitFor({ timeout: 15_000 });
+        // The pull gesture's head (loaded once the first screen is in) is part of what a screen reader meets.
+        await page.locator(".adm-pull-to-refresh-head").waitFor({ state: "attached", timeout: 15_000 });
+        await blankVolatile(
+          page,
+          ".home__total-value, [data-testid=device-seen], .device-card__figure-value, .device-card__next-value",
         );
-        const moving = await page.evaluate(() =>
-          document
-            .getAnimations()
-            .filter((a) => a.playState === "running" && Number(a.effect?.getComputedTiming().duration ?? 0) > 1)
-            .map((a) => (a as CSSAnimation).animationName ?? "transition"),
+        await expectAriaTree(page, `home-${lang}`);
+        await openRoute(page, system.url, "/Device", ids, "device-screen");
+        await page.locator('[data-testid="device-channel"][data-live="true"]').waitFor({ timeout: 15_000 });
+        await expect.poll(() => page.getByTestId("device-station").getAttribute("data-station")).toBe("0");
+        await blankVolatile(
+          page,
+          "[data-testid=device-last-report], .device-fresh, [data-testid=device-water-left], [data-testid=device-flow]",
         );
-        if (moving.length > 0) failures.push(`${route.name}: moving under reduced motion: ${moving.join(", ")}`);
-        await page.waitForTimeout(300);
-        for (const v of await inspect(page, route.name, lang)) {
-          for (const n of v.nodes) failures.push(`${route.name}: ${v.id} (${v.impact}) ${n.target.join(" ")} ${n.html}`);
+        await expectAriaTree(page, `device-${lang}`);
+        await openRoute(page, system.url, "/DeviceSetting", ids, "device-setting-screen");
+        await page.getByTestId("device-setting-input-resinVolume").waitFor({ timeout: 15_000 });
+        expect((await modelAnswer).status(), "the model's settings").toBe(200);
+        await settledRows(page);
+        // The clock row's times, and whether it says the clocks differ (a second either way of a report).
+        await blankVolatile(page, "[data-testid=device-setting-device-time], [data-testid=device-setting-phone-time]");
+        await page.evaluate(() => {
+          for (const el of document.querySelectorAll("[data-testid=device-setting-clock-offset]")) el.remove();
+        });
+        await expectAriaTree(page, `device-setting-${lang}`);
+        await page.close();
+      },
+    );
+
+    it.each(LANGUAGES)(
+      "every route of spec §2 in %s",
+      async (lang) => {
+        const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
+        const member = await system.db
+          .selectFrom("family_members")
+          .select("id")
+          .where("family_id", "=", familyId)
+          .executeTakeFirstOrThrow();
+        const routeIds: RouteIds = { familyId, familyUserId: member.id, deviceId: ids.deviceId };
+        const page = await newPageIn(phone.context, lang);
+        // As an owner who asked the system for less motion: nothing slides or fades, so each screen is judged as it
+        // lands (antd-mobile's toasts included), and the app is seen to honour the setting.
+        await page.emulateMedia({ reducedMotion: "reduce" });
+        await openRoute(page, system.url, "/index/home", null, "home-screen");
+        const failures: string[] = [];
+        for (const route of ROUTES) {
+          if (route.shows) continue;
+          await page.evaluate(
+            (hash) => {
+              location.hash = hash;
+            },
+            hashOf(route, routeIds),
+          );
+          await page.waitForFunction(
+            (name) =>
+              [...document.querySelectorAll("[data-route]")].some(
+                (el) =>
+                  el.getAttribute("data-route") === name && !el.closest("[inert]") && !el.querySelector(".guard-wait"),
+              ),
+            route.name,
+            { timeout: 15_000 },
+          );
+          const moving = await page.evaluate(() =>
+            document
+              .getAnimations()
+              .filter((a) => a.playState === "running" && Number(a.effect?.getComputedTiming().duration ?? 0) > 1)
+              .map((a) => (a as CSSAnimation).animationName ?? "transition"),
+          );
+          if (moving.length > 0) failures.push(`${route.name}: moving under reduced motion: ${moving.join(", ")}`);
+          await page.waitForTimeout(300);
+          for (const v of await inspect(page, route.name, lang)) {
+            for (const n of v.nodes)
+              failures.push(`${route.name}: ${v.id} (${v.impact}) ${n.target.join(" ")} ${n.html}`);
+          }
         }
-      }
-      expect(failures, `every route in ${lang}`).toEqual([]);
-      await page.close();
-    }, 300_000);
+        expect(failures, `every route in ${lang}`).toEqual([]);
+        await page.close();
+      },
+      300_000,
+    );
   });
 });

@@ -85,7 +85,7 @@ describe("CSV export with progress", () => {
     await page.getByTestId("device-screen").waitFor({ timeout: 15_000 });
     await page.getByTestId("device-stats").scrollIntoViewIfNeeded();
     // The month tab: the most rows (the tabs are month, week, day).
-    await page.getByTestId("device-stats-tabs").locator(".adm-selector-item").first().click();
+    await page.getByTestId("device-stats-tab-1").click();
     await expect.poll(() => page.getByTestId("device-stats").getAttribute("data-report-time-type")).toBe("1");
     await page.getByTestId("device-stats-csv").waitFor({ timeout: 15_000 });
     return page;

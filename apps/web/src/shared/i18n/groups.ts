@@ -15,15 +15,16 @@ export function areaOf(file: string): string {
 
 /**
  * Texts load in groups of areas, so the first screen downloads only what it shows: `start` is app-wide
- * (errors, common words, Login, the tabs' names); `account` adds the account screens (Register, find password,
- * country, profile, the update dialog) and the shared pickers and map; `home` adds what the tabs (Home, My) show;
+ * (errors, common words, Login, the tabs' names) with the shared components' (text fields, pickers, lists, which any
+ * first screen may show); `account` adds the account screens (Register, find password, country, profile, the update
+ * dialog) and the map; `home` adds what the tabs (Home, My) show;
  * `device` adds the Device screen and its fault reasons (a first screen too: a push or a link opens it); `rest` holds
  * the other screens. locales.test.ts checks that every area is
  * in exactly one group and that Login and Home use only keys of their groups.
  */
 export const TEXT_GROUPS = {
-  start: ["app"],
-  account: ["account", "ui"],
+  start: ["app", "ui"],
+  account: ["account"],
   home: ["home", "family", "message", "device-settings"],
   device: ["device", "fault"],
   rest: ["after-sale", "article", "network-setup"],

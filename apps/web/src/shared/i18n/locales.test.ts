@@ -311,7 +311,10 @@ describe("text groups (a screen loads only its groups' texts)", () => {
       for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)";/gms)) {
         if (/^(?:import|export)\s+type\s/.test(m[0])) continue;
         const base = path.normalize(path.join(path.dirname(file), m[1])).replace(/\.js$/, "");
-        const found = [".ts", ".tsx"].map((ext) => base + ext).find((f) => existsSync(path.join(src, f)));
+        // Imports name their file with its extension ("./text-field.tsx"); an extensionless one is tried as .ts/.tsx.
+        const found = [base, `${base}.ts`, `${base}.tsx`].find(
+          (f) => /\.tsx?$/.test(f) && existsSync(path.join(src, f)),
+        );
         if (found) visit(found);
       }
     };
@@ -343,6 +346,7 @@ describe("text groups (a screen loads only its groups' texts)", () => {
     const used = areasUsed(staticGraph(roots));
     const outside = [...used].filter(([area]) => !allowed.has(area)).flatMap(([, where]) => where);
     expect(used.size).toBeGreaterThan(0); // the scan found the screen's keys at all
+    expect(staticGraph(roots).length, "the scan follows the screen's imports").toBeGreaterThan(roots.length + 5);
     expect(outside).toEqual([]);
   });
 });

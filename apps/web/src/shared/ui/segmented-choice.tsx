@@ -13,18 +13,21 @@ export interface SegmentedOption<T> {
  * A choice of one among a few options drawn as side-by-side segments (`.segmented` in styles.css), the chosen one
  * highlighted. Each segment is a label around a native radio button that covers it unseen, so the group is a real
  * radio group named `label` for screen readers, one tab stop whose choice the arrow keys move, and a tap anywhere on a
- * segment chooses it. `onChange` gets the value of a newly chosen option (never the one already chosen).
+ * segment chooses it. `onChange` gets the value of a newly chosen option (never the one already chosen). `disabled`
+ * keeps every option from being chosen (while what it sets is still loading).
  */
 export function SegmentedChoice<T>({
   label,
   options,
   value,
   onChange,
+  disabled,
 }: {
   label: string;
   options: readonly SegmentedOption<T>[];
   value: T;
   onChange: (value: T) => void;
+  disabled?: boolean;
 }) {
   const name = useId();
   return (
@@ -42,6 +45,7 @@ export function SegmentedChoice<T>({
               className="segmented__input covering-input"
               name={name}
               checked={checked}
+              disabled={disabled}
               onChange={() => onChange(o.value)}
             />
             {o.label}

@@ -13,13 +13,17 @@ export async function getDeviceModelSetting(deviceId: string, signal?: AbortSign
   return api(endpoints.getDeviceModelSetting, { query: { deviceId }, signal });
 }
 
-/** Query options of the model's settings (kept for the session: a model's bounds do not change). */
+/**
+ * Query options of the model's settings: kept for the session once the answer names a model (a model's bounds do not
+ * change); an answer without one (the device has not told its model yet, so every field of spec §3) is asked again
+ * on the next screen that needs it.
+ */
 export function getDeviceModelSettingQueryOptions(deviceId: string | null | undefined) {
   return queryOptions({
     queryKey: deviceSettingsKeys.modelSetting(deviceId ?? ""),
     queryFn: ({ signal }) => getDeviceModelSetting(deviceId ?? "", signal),
     enabled: Boolean(deviceId),
-    staleTime: Number.POSITIVE_INFINITY,
+    staleTime: (query) => (query.state.data?.deviceModel ? Number.POSITIVE_INFINITY : 0),
   });
 }
 

@@ -2,12 +2,7 @@ import { RightOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { formatMinutes } from "../../../shared/format/duration.ts";
 import { pickSetting } from "../pick-setting.ts";
-import {
-  displayUnitOf,
-  durationMinutesOf,
-  type SettingField,
-  wireToDisplayText,
-} from "../settings-fields.ts";
+import { displayUnitOf, durationMinutesOf, type SettingField, wireToDisplayText } from "../settings-fields.ts";
 import type { SettingLabels } from "../use-setting-labels.ts";
 import type { SettingsForm } from "../use-settings-form.ts";
 

@@ -1,11 +1,12 @@
 import { ReportTimeType } from "@aquapilot/contract/wire";
-import { Selector, Skeleton } from "antd-mobile";
+import { Skeleton } from "antd-mobile";
 import { Fragment, lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNearViewport } from "../../../first-paint/near-viewport.ts";
 import { type FlowPoint, useFlowStatistics } from "../../../shared/device/api/get-flow-statistics.ts";
 import { useRegenerationCycles } from "../../../shared/device/api/get-regeneration-cycles.ts";
 import { dateTimeFormat, numberFormat } from "../../../shared/format/intl.ts";
+import { SegmentedChoice } from "../../../shared/ui/segmented-choice.tsx";
 import { fromLitres } from "../../../shared/units/conversions.ts";
 import { useVolume } from "../../../shared/units/volume.ts";
 import { barValueText, bucketLabelFormat, type ChartMetric } from "../logic/chart-axis.ts";
@@ -134,15 +135,18 @@ export function StatsSection({ deviceId }: { deviceId: string }) {
         {data ? <CsvExportButton control={csv} query={data.csvQuery} /> : null}
       </div>
       <CsvExportProgressPanel control={csv} />
-      <Selector
-        className="device-tabs"
-        columns={3}
-        showCheckMark={false}
-        value={[type]}
-        onChange={(v) => v.length && setType(v[0])}
-        options={TABS.map((tab) => ({ label: t(tab.key), value: tab.value }))}
-        data-testid="device-stats-tabs"
-      />
+      <div className="device-tabs" data-testid="device-stats-tabs">
+        <SegmentedChoice
+          label={t("deviceStats.periodChoice")}
+          value={type}
+          onChange={setType}
+          options={TABS.map((tab) => ({
+            label: t(tab.key),
+            value: tab.value,
+            testId: `device-stats-tab-${tab.value}`,
+          }))}
+        />
+      </div>
       {stats.isPending ? <Skeleton.Paragraph lineCount={4} animated /> : null}
       {stats.isError ? (
         <div className="device-empty" data-testid="device-stats-error">

@@ -1,9 +1,10 @@
 import { HARDNESS_UNITS, type TUnitPreferences, VOLUME_UNITS } from "@aquapilot/contract/wire";
-import { List, Selector } from "antd-mobile";
+import { List } from "antd-mobile";
 import { CalculatorOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../../shared/api/errors.ts";
 import { ListItem } from "../../../shared/ui/list-item.tsx";
+import { SegmentedChoice } from "../../../shared/ui/segmented-choice.tsx";
 import { Toast } from "../../../shared/ui/toast.ts";
 import { useUnitPreferences } from "../../../shared/units/api/get-unit-preferences.ts";
 import { useSetUnitPreferences } from "../../../shared/units/api/set-unit-preferences.ts";
@@ -37,19 +38,16 @@ export function UnitsSection() {
           data-testid="setting-units-volume"
           data-value={units.volumeUnit}
         >
-          <Selector
-            className="settings-units__choices"
-            columns={VOLUME_UNITS.length}
-            showCheckMark={false}
+          <SegmentedChoice
+            label={t("units.volume")}
+            value={units.volumeUnit}
             disabled={!units.ready}
-            value={[units.volumeUnit]}
             options={VOLUME_UNITS.map((u) => ({
               value: u,
-              label: <span data-testid={`setting-units-volume-${u}`}>{t(`units.short.${u}`)}</span>,
+              label: t(`units.short.${u}`),
+              testId: `setting-units-volume-${u}`,
             }))}
-            onChange={(v) => {
-              if (v[0] && v[0] !== units.volumeUnit) choose({ volumeUnit: v[0] });
-            }}
+            onChange={(v) => choose({ volumeUnit: v })}
           />
         </ListItem>
         <ListItem
@@ -58,19 +56,16 @@ export function UnitsSection() {
           data-testid="setting-units-hardness"
           data-value={units.hardnessUnit}
         >
-          <Selector
-            className="settings-units__choices"
-            columns={HARDNESS_UNITS.length}
-            showCheckMark={false}
+          <SegmentedChoice
+            label={t("units.hardness")}
+            value={units.hardnessUnit}
             disabled={!units.ready}
-            value={[units.hardnessUnit]}
             options={HARDNESS_UNITS.map((u) => ({
               value: u,
-              label: <span data-testid={`setting-units-hardness-${u}`}>{t(`units.short.${u}`)}</span>,
+              label: t(`units.short.${u}`),
+              testId: `setting-units-hardness-${u}`,
             }))}
-            onChange={(v) => {
-              if (v[0] && v[0] !== units.hardnessUnit) choose({ hardnessUnit: v[0] });
-            }}
+            onChange={(v) => choose({ hardnessUnit: v })}
           />
         </ListItem>
       </List>
