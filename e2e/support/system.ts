@@ -7,6 +7,7 @@ import { generateDeviceIdentity, writeFleetFile } from "@aquapilot/device-sim";
 import { createLogger } from "@aquapilot/server/app.ts";
 import { loadConfig } from "@aquapilot/server/config.ts";
 import { createSecretWatch } from "@aquapilot/server/test/secret-watch.ts";
+import type { RouteIds } from "./routes.ts";
 
 /** pino's numeric level of each LOG_LEVEL name. */
 const PINO_LEVELS: Record<string, number> = {
@@ -97,6 +98,22 @@ export async function demoSoftener(system: DevSystem): Promise<{ familyId: strin
     .where("mac", "=", system.fleet.devices[0].mac)
     .executeTakeFirstOrThrow();
   return { familyId, deviceId: device.id, name: device.name };
+}
+
+/**
+ * The ids the routes of spec §2 take their query values from (support/routes.ts), for the demo owner: the household,
+ * the owner's membership in it and the fleet's first softener ({@link demoSoftener}).
+ */
+export async function demoRouteIds(system: DevSystem): Promise<RouteIds> {
+  const { familyId, deviceId } = await demoSoftener(system);
+  const member = await system.db
+    .selectFrom("family_members")
+    .innerJoin("users", "users.id", "family_members.user_id")
+    .select("family_members.id")
+    .where("family_members.family_id", "=", familyId)
+    .where("users.email", "=", DEMO_ACCOUNT.email)
+    .executeTakeFirstOrThrow();
+  return { familyId, familyUserId: member.id, deviceId };
 }
 
 /** The id of the (first) household `email` belongs to, read from the system's database. */

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchPhone, type Phone, signInAsDemo, snap, storeLanguage } from "../support/browser.ts";
 import { hashOf, ROUTES, type RouteCase, type RouteIds } from "../support/routes.ts";
-import { familyIdOf, startTestSystem } from "../support/system.ts";
+import { demoRouteIds, startTestSystem } from "../support/system.ts";
 
 /**
  * Navigation never strands the owner (spec §2 routes, §4 routing): every route of spec §2 renders when the hash is set
@@ -54,18 +54,7 @@ describe("every route of spec §2 opens, in Chromium", () => {
       if (p.url().startsWith(system.url)) appLoads++;
     });
     await signInAsDemo(page, system.url);
-    const familyId = await familyIdOf(system, DEMO_ACCOUNT.email);
-    const member = await system.db
-      .selectFrom("family_members")
-      .select("id")
-      .where("family_id", "=", familyId)
-      .executeTakeFirstOrThrow();
-    const row = await system.db
-      .selectFrom("devices")
-      .select("id")
-      .where("family_id", "=", familyId)
-      .executeTakeFirstOrThrow();
-    ids = { familyId, familyUserId: member.id, deviceId: row.id };
+    ids = await demoRouteIds(system);
   });
   afterAll(async () => {
     await phone?.close();

@@ -67,6 +67,8 @@ export function announce(text: string, politeness: Politeness = "status", keep =
   region(politeness);
   writeTimer = setTimeout(() => {
     writeTimer = null;
+    // The page may be gone by then (a test's document torn down, a page being left).
+    if (typeof document === "undefined" || !document.body) return;
     region(politeness).textContent = message;
     if (!keep) clearTimer = setTimeout(clearAnnouncement, ANNOUNCE_KEEP_MS);
   }, ANNOUNCE_DELAY_MS);
