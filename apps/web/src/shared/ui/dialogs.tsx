@@ -60,6 +60,12 @@ const SHEET_ACTION = ".adm-action-sheet-button-item";
  * one becomes a Tab stop with role "button", and Enter or Space on it taps it.
  */
 function operableActions(sheet: HTMLElement): void {
+  // antd-mobile wraps the cancel action in an element with role "option" (no listbox around it) named like it: the
+  // action inside is the control, so the wrapper is plain.
+  for (const wrapper of sheet.querySelectorAll<HTMLElement>(".adm-action-sheet-cancel")) {
+    wrapper.removeAttribute("role");
+    wrapper.removeAttribute("aria-label");
+  }
   for (const action of sheet.querySelectorAll<HTMLElement>(SHEET_ACTION)) {
     if (action.classList.contains("adm-action-sheet-button-item-disabled")) continue;
     action.tabIndex = 0;

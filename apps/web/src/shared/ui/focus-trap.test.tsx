@@ -251,6 +251,8 @@ describe("dialogs and bottom sheets hold the keyboard focus (WCAG 2.4.3, 2.1.2)"
     expect(document.getElementById(sheet.getAttribute("aria-labelledby") ?? "")?.textContent).toBe("Language");
     const stops = tabbableIn(sheet).map((el) => el.textContent);
     expect(stops).toEqual(["English", "Deutsch", "Cancel"]);
+    // No option outside a listbox: the cancel action's wrapper is plain, the action inside it the button.
+    expect(sheet.querySelectorAll('[role="option"]')).toHaveLength(0);
     pressTab(true);
     expect(focused()?.textContent).toBe("Cancel");
     pressTab();
@@ -296,5 +298,14 @@ describe("dialogs and bottom sheets hold the keyboard focus (WCAG 2.4.3, 2.1.2)"
     document.body.appendChild(box);
     const names = tabbableIn(box).map((el) => el.textContent || el.getAttribute("aria-label"));
     expect(names).toEqual(["a", "b", "r2", "c"]);
+  });
+
+  it("names a dialog without a title by its message", async () => {
+    await act(async () => {
+      showConfirm({ content: "Sign out of AquaPilot?" }, () => {});
+    });
+    const dialog = await shown<HTMLElement>('[role="dialog"]');
+    const label = document.getElementById(dialog.getAttribute("aria-labelledby") ?? "");
+    expect(label?.textContent).toBe("Sign out of AquaPilot?");
   });
 });

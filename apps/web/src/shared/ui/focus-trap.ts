@@ -206,8 +206,8 @@ let titleIds = 0;
 
 /**
  * Makes `container` a modal dialog for assistive technology where it is not yet: focusable by script (tabIndex -1),
- * role "dialog", aria-modal, and a name (`label`, else its title element). Returns the function that takes away what
- * was added.
+ * role "dialog", aria-modal, and a name (`label`, else its title element, else antd-mobile's dialog message). Returns
+ * the function that takes away what was added.
  */
 function markModal(container: HTMLElement, label: string | undefined): () => void {
   const added: string[] = [];
@@ -221,7 +221,10 @@ function markModal(container: HTMLElement, label: string | undefined): () => voi
   set("aria-modal", "true");
   let titleWithId: HTMLElement | null = null;
   if (!container.hasAttribute("aria-label") && !container.hasAttribute("aria-labelledby")) {
-    const title = label ? null : container.querySelector<HTMLElement>(TITLE);
+    // Without a title, a dialog is named by its message (a confirmation that is only its question).
+    const title = label
+      ? null
+      : (container.querySelector<HTMLElement>(TITLE) ?? container.querySelector<HTMLElement>(".adm-dialog-content"));
     if (label) set("aria-label", label);
     else if (title) {
       if (!title.id) {
