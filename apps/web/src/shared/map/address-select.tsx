@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { getProfile } from "../api/profile.ts";
 import { i18n } from "../i18n/index.ts";
+import { getAccessToken } from "../storage/index.ts";
 import { mountOverlay, useBackClose } from "../ui/overlay.tsx";
 import { TopBar } from "../ui/page-shell.tsx";
 import { toast } from "../ui/toast.ts";
@@ -105,14 +106,15 @@ export function AddressSelect(props: AddressSelectProps) {
   useEffect(() => {
     let cancelled = false;
     const cleanups: Array<() => void> = [];
-    // Without a start point the map opens on the owner's service region (read from the profile; the spec's default
-    // centre when it cannot be read), then on the phone's position once known.
-    const region = initial
-      ? Promise.resolve(null)
-      : getProfile().then(
-          (p) => p.serviceRegion,
-          () => null,
-        );
+    // Without a start point the map opens on the owner's service region (read from the profile when signed in; the
+    // spec's default centre when it cannot be read), then on the phone's position once known.
+    const region =
+      initial || !getAccessToken()
+        ? Promise.resolve(null)
+        : getProfile().then(
+            (p) => p.serviceRegion,
+            () => null,
+          );
     void Promise.all([loadMapConfig(), import("./leaflet-view.ts"), region]).then(([config, { createMapView }, r]) => {
       if (cancelled || !containerRef.current) return;
       const provider = providerForType(config.mapType);
