@@ -15,6 +15,7 @@ import { changeLanguage, loadTexts, resolveStartupLanguage } from "./shared/i18n
 import { removeRetiredKeys } from "./shared/storage/index.ts";
 import { loadAntdLocale } from "./shared/ui/antd-locale.ts";
 import { antdRender } from "./shared/ui/antd-render.ts";
+import { followTextScale } from "./shared/ui/text-scale.ts";
 import "./styles.css";
 
 /**
@@ -103,6 +104,8 @@ async function start(): Promise<void> {
     const all = Promise.all([first.ready, screenTexts, firstData, policies, intlWarmed()]);
     await Promise.race([all, sleep(SNAPSHOT_HOLD_MS)]);
   }
+  // The phone's text size picks the layout (large text wraps instead of being cut), before the first screen draws.
+  followTextScale();
   const style = document.documentElement.style;
   if (config.statusBarHeight) style.setProperty("--native-status-bar", `${config.statusBarHeight}px`);
   if (config.safeAreaBottom) style.setProperty("--native-safe-bottom", `${config.safeAreaBottom}px`);

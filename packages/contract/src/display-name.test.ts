@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DISPLAY_NAME_MAX, nameFromEmail } from "./display-name.ts";
+import { clampToCodeUnits, DISPLAY_NAME_MAX, nameFromEmail } from "./display-name.ts";
 import { endpoints, ZDisplayName, ZFamilyName } from "./index.ts";
 
 describe("display name suggested from an e-mail (Register)", () => {
@@ -34,6 +34,14 @@ describe("display name suggested from an e-mail (Register)", () => {
     const emoji = nameFromEmail(`${"😀".repeat(17)}@example.com`);
     expect(emoji).toBe("😀".repeat(16));
     expect(ZDisplayName.safeParse(emoji).success).toBe(true);
+  });
+
+  it("cuts text to a field's limit whole characters at a time, keeping white space (a field still being typed)", () => {
+    expect(clampToCodeUnits("abc def", 4)).toBe("abc ");
+    expect(clampToCodeUnits("short", 32)).toBe("short");
+    expect(clampToCodeUnits("a😀b", 2)).toBe("a");
+    expect(clampToCodeUnits("a😀b", 3)).toBe("a😀");
+    expect(clampToCodeUnits("", 0)).toBe("");
   });
 
   it("is what the register call accepts as name: 1–32 characters after trimming, as household names", () => {

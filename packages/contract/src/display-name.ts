@@ -6,8 +6,8 @@
  */
 
 /**
- * Longest display name chosen at sign-up, in UTF-16 code units after trimming (as zod and a native `maxLength`
- * count): the limit of the app's other name fields (household name `ZFamilyName`, device name `ZDeviceName`).
+ * Longest display name, chosen at sign-up or changed on the profile, in UTF-16 code units after trimming (as zod and
+ * a native `maxLength` count): the limit of the app's other name fields (household name `ZFamilyName`, device name `ZDeviceName`).
  */
 export const DISPLAY_NAME_MAX = 32;
 
@@ -17,16 +17,17 @@ const WORD_SEPARATORS = /[._\-\s]+/u;
 const CONTROL = /\p{Cc}/gu;
 
 /**
- * Keeps at most `max` UTF-16 code units of `text` without splitting a character made of two code units (a lone
- * surrogate is refused by `ZText`), then trims trailing white space.
+ * `text` cut to at most `max` UTF-16 code units (as zod and a native `maxLength` count) without splitting a character
+ * made of two code units: a lone surrogate is refused by `ZText`. Used where a field's limit cuts typed or pasted
+ * text (the web app's text fields) and for the suggested display name. Pure; never throws.
  */
-function clampName(text: string, max: number): string {
+export function clampToCodeUnits(text: string, max: number): string {
   let out = "";
   for (const ch of text) {
     if (out.length + ch.length > max) break;
     out += ch;
   }
-  return out.trimEnd();
+  return out;
 }
 
 /**
@@ -46,5 +47,5 @@ export function nameFromEmail(email: string): string {
       const first = String.fromCodePoint(w.codePointAt(0) as number);
       return first.toUpperCase() + w.slice(first.length);
     });
-  return clampName(words.join(" "), DISPLAY_NAME_MAX);
+  return clampToCodeUnits(words.join(" "), DISPLAY_NAME_MAX).trimEnd();
 }

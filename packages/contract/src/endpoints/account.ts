@@ -226,11 +226,11 @@ export const accountEndpoints = {
     query: noQuery,
     body: z.object({
       userName: ZUserName.optional(),
-      name: ZText(64, { trim: true }).nullable().optional(),
+      name: ZText(DISPLAY_NAME_MAX, { trim: true }).nullable().optional(),
       avatar: ZUploadedImage.nullable().optional(),
     }),
     result: ZProfile,
-    summary: "Change user name (unique, 2–64 characters; 409 when taken), display name and avatar",
+    summary: "Change user name (unique, 2–64 characters; 409 when taken), display name (at most 32) and avatar",
   }),
   uploadAvatar: endpoint({
     method: "POST",

@@ -105,6 +105,19 @@ describe("profile (spec §7 /api/basic-data/app/profile)", () => {
       expect((await call(t.app, endpoints.getProfile, { as: bob.access })).result.avatar).toBeNull();
     });
 
+    it("keeps a display name within the sign-up limit of 32 (a pasted longer one is refused, not cut)", async () => {
+      const fits = await call(t.app, endpoints.updateProfile, {
+        as: bob.access,
+        body: { name: ` ${"n".repeat(32)} ` },
+      });
+      expect(fits.status).toBe(200);
+      expect(fits.result.name).toBe("n".repeat(32));
+      const long = await call(t.app, endpoints.updateProfile, { as: bob.access, body: { name: "m".repeat(33) } });
+      expect(long.status).toBe(400);
+      expect(long.body.error.validationErrors[0].members).toEqual(["name"]);
+      expect((await call(t.app, endpoints.getProfile, { as: bob.access })).result.name).toBe("n".repeat(32));
+    });
+
     it("needs a token", async () => {
       expect((await call(t.app, endpoints.updateProfile, { body: { name: "x" } })).status).toBe(401);
     });

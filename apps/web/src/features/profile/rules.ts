@@ -1,4 +1,4 @@
-import { LIMITS } from "@aquapilot/contract/wire";
+import { DISPLAY_NAME_MAX, LIMITS } from "@aquapilot/contract/wire";
 
 /** Form rules of the profile screens (spec §5), as pure functions returning the i18n key of the first problem. */
 
@@ -34,8 +34,8 @@ export function validateChangePassword(form: ChangePasswordForm): ChangePassword
 
 /** Length bounds of a user name (contract ZUserName: 2–64 after trimming). */
 export const USER_NAME_LENGTH = { min: 2, max: 64 } as const;
-/** Longest display name (contract: 64). */
-export const NAME_MAX_LENGTH = 64;
+/** Longest display name (contract `DISPLAY_NAME_MAX`: the same limit as at sign-up). */
+export const NAME_MAX_LENGTH = DISPLAY_NAME_MAX;
 
 /**
  * A user name (UpdateUserName): 2–64 characters after trimming, no white space inside (it signs in).

@@ -23,6 +23,7 @@ import { loadMapConfig, type MapConfig } from "./map-config.ts";
 import { formatDistance, type MapTool, type MapView, type MarkerHandle, type TileStatus } from "./overlays.ts";
 import { type MapProvider, providerForType, type SearchHit } from "./providers.ts";
 import "./address-select.css";
+import { PlaceholderLine } from "../ui/placeholder-line.tsx";
 
 /**
  * The Select-address dialog (spec §2): full-page map with a centred pin, search box ("location search"), title
@@ -271,19 +272,22 @@ export function AddressSelect(props: AddressSelectProps) {
             </button>
           }
         />
-        <div className="address-select__search">
-          <SearchOutline className="address-select__search-icon" />
-          <input
-            type="search"
-            value={keyword}
-            placeholder={t("map.searchPlaceholder")}
-            data-testid="address-select-search"
-            enterKeyHint="search"
-            onChange={(e) => setKeyword(e.target.value)}
-            onFocus={() => {
-              if (results && keyword.trim()) setSearchOpen(true);
-            }}
-          />
+        <div className="has-placeholder-line">
+          <div className="address-select__search">
+            <SearchOutline className="address-select__search-icon" />
+            <input
+              type="search"
+              value={keyword}
+              placeholder={t("map.searchPlaceholder")}
+              data-testid="address-select-search"
+              enterKeyHint="search"
+              onChange={(e) => setKeyword(e.target.value)}
+              onFocus={() => {
+                if (results && keyword.trim()) setSearchOpen(true);
+              }}
+            />
+          </div>
+          <PlaceholderLine text={t("map.searchPlaceholder")} />
         </div>
       </header>
 

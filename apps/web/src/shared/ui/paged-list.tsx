@@ -1,6 +1,6 @@
 import { LIMITS, type TPaged } from "@aquapilot/contract/wire";
 import { type QueryKey, useInfiniteQuery } from "@tanstack/react-query";
-import { Button, InfiniteScroll, PullToRefresh, Skeleton } from "antd-mobile";
+import { Button, InfiniteScroll, Skeleton } from "antd-mobile";
 import { ExclamationCircleOutline, FileOutline } from "antd-mobile-icons";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { errorMessage } from "../api/errors.ts";
 import { StateBlock } from "./state-block.tsx";
 import { toast } from "./toast.ts";
 import "./paged-list.css";
+import { PullToRefresh } from "./pull-to-refresh.tsx";
 
 /**
  * The one paged list of spec §4/§9, used by every list screen (message centre, after-sales, help): pull-down refresh

@@ -1,7 +1,9 @@
 import type { PullToRefreshProps } from "antd-mobile";
 import { type ComponentType, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { useTranslation } from "react-i18next";
 import { afterFirstScreen, nextTask } from "../../first-paint/scheduling.ts";
+import { RefreshControl } from "./refresh-control.tsx";
 
 type Loaded = ComponentType<PullToRefreshProps>;
 let loaded: Loaded | null = null;
@@ -15,10 +17,15 @@ const CONTENT_CLASS = "pull-to-refresh-keep";
  * without the pull gesture; then it moves into the real component. The content is rendered once, into a node of its
  * own (a portal), and that node is what moves: the swap builds only antd-mobile's own elements, never the content
  * again (a screen's device cards and their images), and the module is evaluated a task before the swap. Takes
- * antd-mobile's props.
+ * antd-mobile's props; its four texts default to the app's ("Pull down to refresh", …, in the user's language).
+ *
+ * The gesture has an equivalent for a keyboard and a screen reader, {@link RefreshControl} before the list, running the
+ * same `onRefresh`; the gesture's head, which only tells a finger what to do, is hidden from assistive technology.
  */
 export function PullToRefresh(props: PullToRefreshProps) {
+  const { t } = useTranslation();
   const [Real, setReal] = useState<Loaded | null>(() => loaded);
+  const area = useRef<HTMLDivElement>(null);
   const [content] = useState(() => {
     const node = document.createElement("div");
     node.className = CONTENT_CLASS;
@@ -39,18 +46,31 @@ export function PullToRefresh(props: PullToRefreshProps) {
       alive = false;
     };
   }, [Real]);
+  useEffect(() => {
+    if (Real) area.current?.querySelector(".adm-pull-to-refresh-head")?.setAttribute("aria-hidden", "true");
+  }, [Real]);
   const slot = <ContentSlot node={content} />;
+  const texts = {
+    pullingText: t("common.pullDown"),
+    canReleaseText: t("common.release"),
+    refreshingText: t("common.refreshing"),
+    completeText: t("common.refreshed"),
+  };
+  const onRefresh = props.onRefresh ?? (async () => undefined);
   return (
-    <>
+    <div ref={area} className={CONTENT_CLASS}>
+      <RefreshControl onRefresh={onRefresh} />
       {createPortal(props.children, content)}
       {Real ? (
-        <Real {...props}>{slot}</Real>
+        <Real {...texts} {...props}>
+          {slot}
+        </Real>
       ) : (
         <div className="adm-pull-to-refresh">
           <div className="adm-pull-to-refresh-content">{slot}</div>
         </div>
       )}
-    </>
+    </div>
   );
 }
 

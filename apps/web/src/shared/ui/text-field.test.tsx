@@ -38,7 +38,7 @@ const UP_TO_32: Record<(typeof LANGUAGES)[number], string> = {
 };
 
 /** A name field as the screens use it: the value in state, 32 characters at most. */
-function NameField(props: { limitHint?: boolean; onValue?: (value: string) => void }) {
+function NameField(props: { limitHint?: boolean; hint?: string; onValue?: (value: string) => void }) {
   const [value, setValue] = useState("");
   return (
     <TextField
@@ -50,6 +50,7 @@ function NameField(props: { limitHint?: boolean; onValue?: (value: string) => vo
       }}
       maxLength={32}
       limitHint={props.limitHint}
+      hint={props.hint}
       testId="name"
     />
   );
@@ -100,5 +101,23 @@ describe("TextField's length limit", () => {
     paste(screen.getByTestId("name"), "y".repeat(40));
     expect(values).toEqual(["y".repeat(32)]);
     expect(screen.queryByTestId("name-limit")).toBeNull();
+  });
+});
+
+describe("TextField's hint", () => {
+  it("stays under the field whatever its value, as the input's description with the limit's note", async () => {
+    await renderScreen(<NameField hint="Shown to your household" />);
+    const input = screen.getByTestId("name") as HTMLInputElement;
+    const hint = screen.getByTestId("name-hint");
+    expect(hint.textContent).toBe("Shown to your household");
+    expect(input.getAttribute("aria-describedby")).toBe(hint.id);
+    paste(input, "z".repeat(40));
+    expect(hint.textContent).toBe("Shown to your household");
+    expect(input.getAttribute("aria-describedby")).toBe(`${hint.id} ${screen.getByTestId("name-limit").id}`);
+  });
+
+  it("is absent without one", async () => {
+    await renderScreen(<NameField />);
+    expect(screen.queryByTestId("name-hint")).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
+import { clampToCodeUnits } from "@aquapilot/contract/wire";
 import { EyeInvisibleOutline, EyeOutline } from "antd-mobile-icons";
 import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PlaceholderLine } from "./placeholder-line.tsx";
 
 /** Props of {@link TextField}: a labelled native input (so browser tests can fill it by data-testid). */
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "prefix"> {
@@ -21,16 +23,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
    * 6-digit code, where reaching the length is the normal end.
    */
   limitHint?: boolean;
-}
-
-/** `text` cut to at most `max` UTF-16 code units, never inside a character made of two (no lone surrogate). */
-function clampText(text: string, max: number): string {
-  let out = "";
-  for (const ch of text) {
-    if (out.length + ch.length > max) break;
-    out += ch;
-  }
-  return out;
+  /**
+   * What the field is for, shown under it at all times and named by the input's `aria-describedby` (data-testid
+   * `<testId>-hint`). Unlike a placeholder it stays while the field has a value and wraps instead of being cut.
+   */
+  hint?: ReactNode;
 }
 
 /**
@@ -42,7 +39,7 @@ function clampText(text: string, max: number): string {
  * for a value the browser let through (a composition, a script), by `onChange`, which then receives the first
  * `maxLength` code units. While the value is at the limit a hint under the field says "Up to N characters" in the
  * user's language (a polite live region the input names in `aria-describedby`; data-testid `<testId>-limit`), unless
- * `limitHint` is false.
+ * `limitHint` is false. A `placeholder` is also written under the field for large text (see {@link PlaceholderLine}).
  */
 export function TextField(props: TextFieldProps) {
   const {
@@ -58,6 +55,7 @@ export function TextField(props: TextFieldProps) {
     className,
     maxLength,
     limitHint = true,
+    hint,
     "aria-describedby": describedBy,
     ...rest
   } = props;
@@ -67,9 +65,11 @@ export function TextField(props: TextFieldProps) {
   const inputType = revealable ? (shown ? "text" : "password") : type;
   const limit = limitHint && maxLength !== undefined && maxLength > 0 ? maxLength : undefined;
   const atLimit = limit !== undefined && value.length >= limit;
-  const hintId = `${id}-limit`;
+  const limitId = `${id}-limit`;
+  const hintId = `${id}-hint`;
+  const describers = [describedBy, hint ? hintId : null, atLimit ? limitId : null].filter(Boolean).join(" ");
   return (
-    <div className={`field ${className ?? ""}`}>
+    <div className={`field${typeof rest.placeholder === "string" ? " has-placeholder-line" : ""} ${className ?? ""}`}>
       {label ? (
         <label className="field__label" htmlFor={id}>
           {label}
@@ -84,7 +84,7 @@ export function TextField(props: TextFieldProps) {
           type={inputType}
           value={value}
           maxLength={maxLength}
-          aria-describedby={atLimit ? [describedBy, hintId].filter(Boolean).join(" ") : describedBy}
+          aria-describedby={describers || undefined}
           data-testid={testId}
           onChange={(e) => {
             const next = e.target.value;
@@ -92,7 +92,9 @@ export function TextField(props: TextFieldProps) {
             // maxLength when the text is committed.
             const composing = (e.nativeEvent as InputEvent).isComposing === true;
             onChange(
-              maxLength !== undefined && !composing && next.length > maxLength ? clampText(next, maxLength) : next,
+              maxLength !== undefined && !composing && next.length > maxLength
+                ? clampToCodeUnits(next, maxLength)
+                : next,
             );
           }}
         />
@@ -110,11 +112,17 @@ export function TextField(props: TextFieldProps) {
         ) : null}
         {suffix}
       </div>
+      {typeof rest.placeholder === "string" ? <PlaceholderLine text={rest.placeholder} /> : null}
+      {hint ? (
+        <div id={hintId} className="field__hint" data-testid={testId ? `${testId}-hint` : undefined}>
+          {hint}
+        </div>
+      ) : null}
       {limit !== undefined ? (
         // Always in the document, so assistive technology announces the hint when it appears; without text it takes
         // no room.
         <div
-          id={hintId}
+          id={limitId}
           className="field__note"
           aria-live="polite"
           style={atLimit ? undefined : { marginTop: 0 }}

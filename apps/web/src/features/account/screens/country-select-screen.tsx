@@ -9,6 +9,7 @@ import { ListItem } from "../../../shared/ui/list-item.tsx";
 import { type Country, listCountries, searchCountries } from "../countries.ts";
 import { setCountryChoice } from "../country-choice.ts";
 import "../account.css";
+import { PlaceholderLine } from "../../../shared/ui/placeholder-line.tsx";
 
 /** Navigation params of /CountrySelect: the currently chosen ISO code (requestPageId names the caller). */
 export interface CountrySelectParams {
@@ -56,13 +57,14 @@ export function CountrySelectScreen() {
 
   return (
     <PageShell title={t("country.title")} tone="white" testId="country-select-screen">
-      <div className="country__search">
+      <div className="country__search has-placeholder-line">
         <SearchBar
           placeholder={t("country.searchPlaceholder")}
           value={keyword}
           onChange={setKeyword}
           data-testid="country-search"
         />
+        <PlaceholderLine text={t("country.searchPlaceholder")} />
       </div>
       {shown.length === 0 ? (
         <StateBlock icon={<GlobalOutline />} title={t("country.empty")} testId="country-empty" />

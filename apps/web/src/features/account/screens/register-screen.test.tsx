@@ -78,6 +78,11 @@ describe("Register screen", () => {
     it("follows the e-mail until edited, then keeps what the owner typed, trimmed", async () => {
       const view = await renderScreen(<RegisterScreen />, { session: null, ...signInAnswers });
       expect(screen.getByLabelText("Name")).toBe(nameInput());
+      // What the name is for stays under the field (a placeholder went with the prefilled name and was cut in French).
+      expect(nameInput().placeholder).toBe("");
+      const hint = screen.getByTestId("register-name-hint");
+      expect(hint.textContent).toBe("How your household members see you");
+      expect(nameInput().getAttribute("aria-describedby")?.split(" ")).toContain(hint.id);
       expect(nameInput().value).toBe("");
       type("register-account", "first.last@example.com");
       expect(nameInput().value).toBe("First Last");

@@ -222,7 +222,7 @@ export function RegisterScreen() {
           maxLength={DISPLAY_NAME_MAX}
           value={name}
           onChange={setName}
-          placeholder={t("register.namePlaceholder")}
+          hint={t("register.nameHint")}
           testId="register-name"
         />
 

@@ -1,5 +1,5 @@
 import { LIMITS, type TFamily } from "@aquapilot/contract/wire";
-import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
+import { Button, InfiniteScroll, Skeleton, Tag } from "antd-mobile";
 import { AddOutline, RightOutline, TeamOutline } from "antd-mobile-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,6 +11,7 @@ import { JoinFamilyPanel, useJoinFamily } from "../components/join-family.tsx";
 import { homeFamilyId, markedHomeFamily } from "../home-family.ts";
 import "../family.css";
 import { Popup } from "../../../shared/ui/popup.tsx";
+import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.tsx";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import { LIMITS, type TFamilyShare } from "@aquapilot/contract/wire";
-import { Button, InfiniteScroll, PullToRefresh, Skeleton, Tag } from "antd-mobile";
+import { Button, InfiniteScroll, Skeleton, Tag } from "antd-mobile";
 import { LinkOutline } from "antd-mobile-icons";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +10,7 @@ import { useRevokeShareCode } from "../api/revoke-share-code.ts";
 import { QrImage } from "../components/qr-image.tsx";
 import { formatDateTime, shareStatus } from "../format.ts";
 import "../family.css";
+import { PullToRefresh } from "../../../shared/ui/pull-to-refresh.tsx";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

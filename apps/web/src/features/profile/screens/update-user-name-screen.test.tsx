@@ -35,6 +35,17 @@ describe("UpdateUserName screen", () => {
     expect(view.api.lastCall("updateProfile").body).toEqual({ name: "Ann" });
   });
 
+  it("cuts a pasted display name at the sign-up limit of 32 and says so", async () => {
+    await renderScreen(<UpdateUserNameScreen />, {
+      route: routeOf("/UpdateUserName", { field: "name" }),
+      api: { getProfile: profile },
+    });
+    await waitFor(() => expect(input().value).toBe("Ann Lee"));
+    fireEvent.change(input(), { target: { value: "A".repeat(40) } });
+    expect(input().value).toBe("A".repeat(32));
+    expect(screen.getByText("Up to 32 characters")).toBeTruthy();
+  });
+
   it("shows the server's answer when the name is taken", async () => {
     const view = await renderScreen(<UpdateUserNameScreen />, {
       api: { getProfile: profile, updateProfile: () => fail(409, "This user name is taken") },
