@@ -17,7 +17,8 @@ import { updatingReferences } from "../support/visual.ts";
  * passes every rule: pinch zoom (WCAG 1.4.4), text contrast of at least 4.5:1 (1.4.3), buttons and links with a name
  * (4.1.2: the top bar's back arrow, Device's "…"), one main landmark and one level-one heading (1.3.1, 2.4.6), content
  * inside landmarks. The same on every route of spec §2 in each language (as an owner who asked for reduced motion:
- * nothing may be moving), and with a sheet, a picker and two dialogs open (named, closed by Escape). The counts per
+ * nothing may be moving), and with the sheets, pickers and dialogs of Home, Device, DeviceSetting, My, FamilyDetails,
+ * Setting and DeviceInfo open (named, closed by Escape). The counts per
  * screen (critical / serious / moderate affected nodes) are printed. Login, Home, Device and DeviceSetting's
  * accessibility trees in English and Chinese are compared with their reviewed snapshots (`e2e/aria-snapshots/`).
  */
@@ -262,7 +263,7 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
       },
     );
 
-    it.each(LANGUAGES)("with a sheet, a picker and dialogs open, in %s", async (lang) => {
+    it.each(LANGUAGES)("with sheets, pickers and dialogs open, in %s", async (lang) => {
       const page = await newPageIn(phone.context, lang);
       await page.emulateMedia({ reducedMotion: "reduce" });
       const overlay = page.locator('[role="dialog"][aria-modal="true"]:visible');
@@ -283,6 +284,17 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
       await withOverlay("DeviceSetting's time picker", "device-setting-regeneratingTriggerTime");
       await openRoute(page, system.url, "/index/My", null, "my-screen");
       await withOverlay("My's sign-out confirmation", "logout");
+      await openRoute(page, system.url, "/index/home", null, "home-screen");
+      await withOverlay("Home's push sheet", "home-push");
+      await openRoute(page, system.url, "/FamilyDetails", { familyId: ids.familyId }, "family-details-screen");
+      await withOverlay("FamilyDetails' household picture sheet", "family-details-avatar");
+      await withOverlay("FamilyDetails' leave explanation", "family-leave");
+      await withOverlay("FamilyDetails' delete confirmation", "family-delete");
+      await openRoute(page, system.url, "/Setting", null, "setting-screen");
+      await withOverlay("Setting's clear-cache confirmation", "setting-clear-cache");
+      await withOverlay("Setting's push sheet", "setting-push");
+      await openRoute(page, system.url, "/DeviceInfo", { deviceId: ids.deviceId }, "device-info-screen");
+      await withOverlay("DeviceInfo's remove confirmation", "device-info-delete");
       await page.close();
     });
 

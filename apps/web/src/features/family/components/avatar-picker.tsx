@@ -5,7 +5,8 @@ import { Popup } from "../../../shared/ui/popup.tsx";
 import { PRESET_AVATARS } from "./family-avatar.tsx";
 
 /**
- * A bottom popup with the preset household pictures; the current one is ticked. Back closes it first (spec §2).
+ * A bottom popup with the preset household pictures; the current one is ticked (and pressed, for a screen reader).
+ * Each picture is a button named "Picture N" in the user's language. Back closes it first (spec §2).
  */
 export function AvatarPicker(props: {
   visible: boolean;
@@ -25,6 +26,8 @@ export function AvatarPicker(props: {
             key={src}
             type="button"
             className={`avatar-grid__item ${src === current ? "avatar-grid__item--on" : ""}`}
+            aria-label={t("family.avatarOption", { n: i + 1 })}
+            aria-pressed={src === current}
             onClick={() => onSelect(src)}
             data-testid={`family-avatar-option-${i + 1}`}
           >
