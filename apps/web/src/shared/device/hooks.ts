@@ -157,10 +157,16 @@ export function useDeviceCommand(deviceId: string, online: boolean, timeoutMs = 
  * Press-and-hold handlers for a button (spec §4 forced switch, §9 2 s): spread `handlers` on the element;
  * `progress` (0–1) fills while held; `onFire` runs when held long enough. A pointer holds it, and so do Space and
  * Enter held down on the focused button; releasing, leaving or losing focus ends the hold. Disabled → no hold starts.
+ *
+ * A screen reader's activation is a click with no pointer or key behind it (`detail` 0), which cannot be held:
+ * `onActivate`, when given, runs for it instead — the caller's accessible alternative (a confirmation), so the action
+ * still needs a deliberate second step.
  */
-export function useLongPress(onFire: () => void, disabled = false) {
+export function useLongPress(onFire: () => void, disabled = false, onActivate?: () => void) {
   const fire = useRef(onFire);
   fire.current = onFire;
+  const activate = useRef(onActivate);
+  activate.current = onActivate;
   const press = useRef<LongPress | null>(null);
   press.current ??= new LongPress(() => fire.current());
   const [progress, setProgress] = useState(0);
@@ -206,6 +212,9 @@ export function useLongPress(onFire: () => void, disabled = false) {
         stop();
       },
       onBlur: stop,
+      onClick: (e: { detail: number }) => {
+        if (e.detail === 0 && !disabled) activate.current?.();
+      },
     },
   };
 }

@@ -3,8 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useLongPress } from "./hooks.ts";
 
 /** A button held as the forced switch is (device-controls.tsx), counting completed holds. */
-function HoldButton({ onFire }: { onFire: () => void }) {
-  const hold = useLongPress(onFire);
+function HoldButton({
+  onFire,
+  onActivate,
+  disabled,
+}: {
+  onFire: () => void;
+  onActivate?: () => void;
+  disabled?: boolean;
+}) {
+  const hold = useLongPress(onFire, disabled, onActivate);
   return (
     <button type="button" data-progress={hold.progress.toFixed(2)} {...hold.handlers}>
       hold
@@ -55,5 +63,37 @@ describe("press and hold by keyboard (spec §4 forced switch, WCAG 2.1.1)", () =
     await act(async () => vi.advanceTimersByTime(3000));
     expect(fired).not.toHaveBeenCalled();
     expect(button.dataset.progress).toBe("0.00");
+  });
+});
+
+describe("press and hold with a screen reader (its activation cannot be held)", () => {
+  afterEach(cleanup);
+
+  it("a click with no pointer or key behind it runs the accessible alternative, never the hold's action", () => {
+    const fired = vi.fn();
+    const activated = vi.fn();
+    render(<HoldButton onFire={fired} onActivate={activated} />);
+    fireEvent.click(screen.getByRole("button"), { detail: 0 });
+    expect(activated).toHaveBeenCalledTimes(1);
+    expect(fired).not.toHaveBeenCalled();
+  });
+
+  it("a finger's short tap (a click with a pointer behind it) does neither", () => {
+    const fired = vi.fn();
+    const activated = vi.fn();
+    render(<HoldButton onFire={fired} onActivate={activated} />);
+    const button = screen.getByRole("button");
+    fireEvent.pointerDown(button);
+    fireEvent.pointerUp(button);
+    fireEvent.click(button, { detail: 1 });
+    expect(activated).not.toHaveBeenCalled();
+    expect(fired).not.toHaveBeenCalled();
+  });
+
+  it("does nothing while the control is disabled", () => {
+    const activated = vi.fn();
+    render(<HoldButton onFire={() => undefined} onActivate={activated} disabled />);
+    fireEvent.click(screen.getByRole("button"), { detail: 0 });
+    expect(activated).not.toHaveBeenCalled();
   });
 });

@@ -129,7 +129,12 @@ export function DeviceControls(props: {
     }
   };
 
-  const hold = useLongPress(() => void guarded("forcedSwitch"), busy);
+  // A screen reader cannot hold: its activation asks for a confirmation instead of the 2 s hold.
+  const hold = useLongPress(
+    () => void guarded("forcedSwitch"),
+    busy,
+    () => void guarded("forcedSwitch", t("deviceControl.confirmForcedSwitch")),
+  );
 
   return (
     <section className="device-section" data-testid="device-controls">

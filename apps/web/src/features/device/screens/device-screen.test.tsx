@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { createElement } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { deviceChange, deviceInfo } from "../../../shared/testing/fixtures.ts";
-import { fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
+import { clickInDialog, fail, renderScreen, routeOf } from "../../../shared/testing/render.tsx";
 import { DeviceScreen } from "./device-screen.tsx";
 
 /** How often the statistics section has drawn (the wrapper keeps the real section). */
@@ -48,6 +48,23 @@ describe("Device screen", () => {
     expect(view.api.lastCall("queryDeviceInfo").query).toEqual({ deviceId: "d1" });
     fireEvent.click(screen.getByTestId("device-open-attribute"));
     expect(view.navigatedTo()?.split("?")[0]).toBe("/DeviceAttribute");
+  });
+
+  it("a screen reader's activation of the forced switch, which cannot be held, asks first and then switches", async () => {
+    const view = await renderScreen(<DeviceScreen />, {
+      route,
+      api: { ...background, queryDeviceInfo: info(), controlDevice: { status: "pending" } },
+    });
+    const hold = await screen.findByTestId("control-forced-switch");
+    // A finger's short tap does nothing: the hold is the safety.
+    fireEvent.click(hold, { detail: 1 });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    fireEvent.click(hold, { detail: 0 });
+    expect((await screen.findByRole("dialog")).textContent).toContain("Move the valve to its next step now?");
+    expect(view.api.callsTo("controlDevice")).toHaveLength(0);
+    await clickInDialog("Confirm");
+    await waitFor(() => expect(view.api.callsTo("controlDevice")).toHaveLength(1));
+    expect(view.api.lastCall("controlDevice").body).toEqual({ command: "forced-switch" });
   });
 
   it("an offline device says when it was last heard, links the faults and turns its controls off with why", async () => {
