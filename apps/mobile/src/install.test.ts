@@ -3,6 +3,7 @@ import { AppLauncher } from "@capacitor/app-launcher";
 import { Capacitor } from "@capacitor/core";
 import { Device } from "@capacitor/device";
 import { Geolocation } from "@capacitor/geolocation";
+import { TextZoom } from "@capacitor/text-zoom";
 import { BleClient } from "@capacitor-community/bluetooth-le";
 import { AndroidSettings, IOSSettings, NativeSettings } from "capacitor-native-settings";
 import { JPush } from "capacitor-plugin-jpush";
@@ -36,6 +37,7 @@ vi.mock("@capacitor/device");
 vi.mock("@capacitor/geolocation");
 vi.mock("@capacitor/app-launcher");
 vi.mock("@capacitor/splash-screen");
+vi.mock("@capacitor/text-zoom");
 vi.mock("@capacitor-community/bluetooth-le");
 vi.mock("capacitor-native-settings");
 vi.mock("capacitor-plugin-jpush");
@@ -229,5 +231,22 @@ describe("the shell's events", () => {
     fire(appListeners, "appUrlOpen", { url: "https://elsewhere.example/#/MessageDetails" });
     await new Promise((r) => setTimeout(r, 150));
     expect(window.location.hash).toBe(joinHash);
+  });
+});
+
+describe("the phone's text size", () => {
+  it("is applied to the web view at start and on coming back, and the web app measures it again", async () => {
+    await vi.waitFor(() => expect(TextZoom.set).toHaveBeenCalledWith({ value: 1 }));
+    vi.mocked(TextZoom.getPreferred).mockResolvedValue({ value: 1.5 });
+    const resized = vi.fn();
+    window.addEventListener("resize", resized);
+    try {
+      fire(appListeners, "resume", {});
+      await vi.waitFor(() => expect(TextZoom.set).toHaveBeenLastCalledWith({ value: 1.5 }));
+      await vi.waitFor(() => expect(resized).toHaveBeenCalled());
+    } finally {
+      window.removeEventListener("resize", resized);
+      vi.mocked(TextZoom.getPreferred).mockResolvedValue({ value: 1 });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { Capacitor } from "@capacitor/core";
 import { Device } from "@capacitor/device";
 import { Geolocation } from "@capacitor/geolocation";
 import { SplashScreen } from "@capacitor/splash-screen";
+import { TextZoom } from "@capacitor/text-zoom";
 import { BleClient } from "@capacitor-community/bluetooth-le";
 import { NativeSettings } from "capacitor-native-settings";
 import { JPush, type ReceiveNotificationData } from "capacitor-plugin-jpush";
@@ -61,6 +62,18 @@ function whenReady(ready: () => boolean, fn: () => void): Promise<boolean> {
 }
 
 /**
+ * Applies the phone's text size to the web view (WCAG 1.4.4): Android's font size as the WebView's text zoom, iOS's
+ * preferred text size (Dynamic Type) as the page's `text-size-adjust`, both read and set through @capacitor/text-zoom
+ * (a factor, 1 = 100 %). Then fires `resize` on `win`, on which the web app measures its text again and picks its
+ * layout (apps/web/src/shared/ui/text-scale.ts). Rejects when the plugin does.
+ */
+export async function applyPreferredTextZoom(win: Pick<Window, "dispatchEvent"> = window): Promise<void> {
+  const { value } = await TextZoom.getPreferred();
+  await TextZoom.set({ value });
+  win.dispatchEvent(new Event("resize"));
+}
+
+/**
  * Installs the shell on `win`, before the web app's code runs (www/native-shell.js, first script of
  * index.html's head):
  * - `window.AquaPilotNative` = {@link createNativeBridge} over the real plugins;
@@ -68,6 +81,8 @@ function whenReady(ready: () => boolean, fn: () => void): Promise<boolean> {
  *   when the web app did not take it (not loaded yet);
  * - JPush started; a tapped notification → `window.AquaPilotOpenMessages(messageId)` once the web app listens;
  * - deep links (the launch URL and later `appUrlOpen`, see deep-links.ts) → the route's hash once the app listens;
+ * - the phone's text size applied to the web view at start and whenever the app comes back to the foreground (the
+ *   owner may have changed it in the settings meanwhile): {@link applyPreferredTextZoom};
  * - the splash screen hidden once the page has painted.
  * Returns the bridge.
  */
@@ -120,6 +135,10 @@ export function installShell(win: ShellWindow = window as unknown as ShellWindow
       );
     });
     JPush.startJPush().catch((err: unknown) => console.warn("[shell] JPush did not start", err));
+    const textZoom = () =>
+      applyPreferredTextZoom().catch((err: unknown) => console.warn("[shell] text size not applied", err));
+    void textZoom();
+    void App.addListener("resume", () => void textZoom());
   }
   const hide = () => void SplashScreen.hide().catch(() => undefined);
   if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(hide, 0));

@@ -18,6 +18,7 @@ let package = Package(
         .package(name: "CapacitorDevice", path: "../../../../../node_modules/@capacitor/device"),
         .package(name: "CapacitorGeolocation", path: "../../../../../node_modules/@capacitor/geolocation"),
         .package(name: "CapacitorSplashScreen", path: "../../../../../node_modules/@capacitor/splash-screen"),
+        .package(name: "CapacitorTextZoom", path: "../../../../../node_modules/@capacitor/text-zoom"),
         .package(name: "CapacitorNativeSettings", path: "../../../../../node_modules/capacitor-native-settings"),
         .package(name: "CapacitorPluginJpush", path: "../../../../../node_modules/capacitor-plugin-jpush")
     ],
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "CapacitorDevice", package: "CapacitorDevice"),
                 .product(name: "CapacitorGeolocation", package: "CapacitorGeolocation"),
                 .product(name: "CapacitorSplashScreen", package: "CapacitorSplashScreen"),
+                .product(name: "CapacitorTextZoom", package: "CapacitorTextZoom"),
                 .product(name: "CapacitorNativeSettings", package: "CapacitorNativeSettings"),
                 .product(name: "CapacitorPluginJpush", package: "CapacitorPluginJpush")
             ]
