@@ -1,3 +1,5 @@
+import type { Page } from "playwright-core";
+
 /**
  * Every route of spec §2 with the query values each needs, read from the demo household's ids: the route table the
  * browser tests walk (deep links, accessibility).
@@ -82,4 +84,25 @@ export const ROUTES: RouteCase[] = [
 export function hashOf(route: RouteCase, ids: RouteIds, withParams = true): string {
   const params = withParams ? route.params?.(ids) : undefined;
   return params ? `#${route.path}?${new URLSearchParams({ params: JSON.stringify(params) })}` : `#${route.path}`;
+}
+
+/**
+ * Goes to `route` within the app already open on `page` (a hash change, as a link inside the app does) and waits until
+ * its screen is shown: drawn, not an inert copy beneath a prerendered one, past the route guard's wait. At most 15 s.
+ */
+export async function goToRoute(page: Page, route: RouteCase, ids: RouteIds): Promise<void> {
+  await page.evaluate(
+    (hash) => {
+      location.hash = hash;
+    },
+    hashOf(route, ids),
+  );
+  await page.waitForFunction(
+    (name) =>
+      [...document.querySelectorAll("[data-route]")].some(
+        (el) => el.getAttribute("data-route") === name && !el.closest("[inert]") && !el.querySelector(".guard-wait"),
+      ),
+    route.name,
+    { timeout: 15_000 },
+  );
 }

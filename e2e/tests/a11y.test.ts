@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
-import { hashOf, ROUTES } from "../support/routes.ts";
+import { goToRoute, ROUTES } from "../support/routes.ts";
 import { demoRouteIds, demoSoftener, startTestSystem } from "../support/system.ts";
 import { updatingReferences } from "../support/visual.ts";
 
@@ -310,21 +310,7 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
         const failures: string[] = [];
         for (const route of ROUTES) {
           if (route.shows) continue;
-          await page.evaluate(
-            (hash) => {
-              location.hash = hash;
-            },
-            hashOf(route, routeIds),
-          );
-          await page.waitForFunction(
-            (name) =>
-              [...document.querySelectorAll("[data-route]")].some(
-                (el) =>
-                  el.getAttribute("data-route") === name && !el.closest("[inert]") && !el.querySelector(".guard-wait"),
-              ),
-            route.name,
-            { timeout: 15_000 },
-          );
+          await goToRoute(page, route, routeIds);
           const moving = await page.evaluate(() =>
             document
               .getAnimations()

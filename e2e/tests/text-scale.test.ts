@@ -4,7 +4,7 @@ import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRoute } from "../support/api.ts";
 import { launchPhone, newPageIn, signInAsDemo } from "../support/browser.ts";
-import { hashOf, ROUTES } from "../support/routes.ts";
+import { goToRoute, ROUTES } from "../support/routes.ts";
 import { demoRouteIds, demoSoftener, startTestSystem } from "../support/system.ts";
 import { enlargeText, textScaleProblems } from "../support/text-scale.ts";
 
@@ -86,21 +86,7 @@ describe("text at 200 % on every route at 375 px", () => {
     const failures: string[] = [];
     for (const route of ROUTES) {
       if (route.shows) continue;
-      await page.evaluate(
-        (hash) => {
-          location.hash = hash;
-        },
-        hashOf(route, ids),
-      );
-      await page.waitForFunction(
-        (name) =>
-          [...document.querySelectorAll("[data-route]")].some(
-            (el) =>
-              el.getAttribute("data-route") === name && !el.closest("[inert]") && !el.querySelector(".guard-wait"),
-          ),
-        route.name,
-        { timeout: 15_000 },
-      );
+      await goToRoute(page, route, ids);
       // Screens drawn part by part add their last rows within a few tasks.
       await page.waitForTimeout(300);
       for (const problem of await textScaleProblems(page)) failures.push(`${route.name}: ${problem}`);
