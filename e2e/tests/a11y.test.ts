@@ -17,8 +17,9 @@ import { updatingReferences } from "../support/visual.ts";
  * passes every rule: pinch zoom (WCAG 1.4.4), text contrast of at least 4.5:1 (1.4.3), buttons and links with a name
  * (4.1.2: the top bar's back arrow, Device's "…"), one main landmark and one level-one heading (1.3.1, 2.4.6), content
  * inside landmarks. The same on every route of spec §2 in each language (as an owner who asked for reduced motion:
- * nothing may be moving), and with the sheets, pickers and dialogs of Home, Device, DeviceSetting, My, FamilyDetails,
- * Setting and DeviceInfo open (named, closed by Escape). The counts per
+ * nothing may be moving), and with the sheets, pickers and dialogs of Home, Device (its command confirmations, the
+ * forced switch's as a screen reader reaches it), DeviceSetting, My, FamilyDetails, Setting and DeviceInfo open (named,
+ * closed by Escape). The counts per
  * screen (critical / serious / moderate affected nodes) are printed. Login, Home, Device and DeviceSetting's
  * accessibility trees in English and Chinese are compared with their reviewed snapshots (`e2e/aria-snapshots/`).
  */
@@ -267,9 +268,11 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
       const page = await newPageIn(phone.context, lang);
       await page.emulateMedia({ reducedMotion: "reduce" });
       const overlay = page.locator('[role="dialog"][aria-modal="true"]:visible');
-      /** Opens an overlay by clicking `testId`, checks the page with it open, then closes it with Escape. */
-      const withOverlay = async (name: string, testId: string) => {
-        await page.getByTestId(testId).first().click();
+      /**
+       * Opens an overlay by clicking `testId` (or by `open`), checks the page with it open, then closes it with Escape.
+       */
+      const withOverlay = async (name: string, testId: string, open?: () => Promise<void>) => {
+        await (open ? open() : page.getByTestId(testId).first().click());
         await overlay.first().waitFor({ timeout: 15_000 });
         await check(page, name, lang);
         await page.keyboard.press("Escape");
@@ -280,8 +283,21 @@ describe("accessibility of the main screens (axe-core) in all five languages", (
       await withOverlay("Home's household sheet", "home-family");
       await openRoute(page, system.url, "/Device", ids, "device-screen");
       await withOverlay("Device's salt refill dialog", "device-salt-refill");
+      await page.locator('[data-testid="device-channel"][data-live="true"]').waitFor({ timeout: 15_000 });
+      await withOverlay("Device's vacation confirmation", "control-vacation-enter");
+      await withOverlay("Device's forced regeneration confirmation", "control-forced-regeneration");
+      await withOverlay("Device's time sync confirmation", "control-time-sync");
+      await withOverlay("Device's firmware update confirmation", "control-ota");
+      // A screen reader's activation (a click with no pointer behind it) of the forced switch, which it cannot hold.
+      await withOverlay("Device's forced switch confirmation", "control-forced-switch", async () => {
+        await page
+          .getByTestId("control-forced-switch")
+          .evaluate((el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 0 })));
+      });
       await openRoute(page, system.url, "/DeviceSetting", ids, "device-setting-screen");
       await withOverlay("DeviceSetting's time picker", "device-setting-regeneratingTriggerTime");
+      await withOverlay("DeviceSetting's work pattern picker", "device-setting-workPattern");
+      await withOverlay("DeviceSetting's duration picker", "device-setting-backWashTime");
       await openRoute(page, system.url, "/index/My", null, "my-screen");
       await withOverlay("My's sign-out confirmation", "logout");
       await openRoute(page, system.url, "/index/home", null, "home-screen");
