@@ -130,8 +130,15 @@ async function update(d: SimulatedDevice, params: Record<string, unknown> = {}) 
   };
   await cloud.publishAsync(deviceTopic(d.mac, "cmd"), JSON.stringify(body), { qos: 1 });
   const outcome = await ended;
-  const ack = inbox.find((m) => m.mac === d.mac && m.channel === "ack" && (m.body as TMqttAck).id === id)
-    ?.body as TMqttAck;
+  // The ack travels through the broker; the outcome is the device's own event and may come first.
+  const ack = await vi.waitFor(
+    () => {
+      const found = inbox.find((m) => m.mac === d.mac && m.channel === "ack" && (m.body as TMqttAck).id === id);
+      if (!found) throw new Error(`no ack for ${id} yet`);
+      return found.body as TMqttAck;
+    },
+    { timeout: 5_000, interval: 20 },
+  );
   return { ack, outcome };
 }
 

@@ -26,7 +26,7 @@ export function AvatarPicker(props: {
             key={src}
             type="button"
             className={`avatar-grid__item ${src === current ? "avatar-grid__item--on" : ""}`}
-            aria-label={t("family.avatarOption", { n: i + 1 })}
+            aria-label={t("family.avatarOption", { number: i + 1 })}
             aria-pressed={src === current}
             onClick={() => onSelect(src)}
             data-testid={`family-avatar-option-${i + 1}`}
