@@ -181,13 +181,7 @@ export function PagedList<T>(props: PagedListProps<T>) {
   const firstLoadFailed = query.isError && !query.data;
 
   return (
-    <PullToRefresh
-      onRefresh={refresh}
-      pullingText={t("common.pullDown")}
-      canReleaseText={t("common.release")}
-      refreshingText={t("common.refreshing")}
-      completeText={t("common.refreshed")}
-    >
+    <PullToRefresh onRefresh={refresh}>
       <div className={`paged-list ${className ?? ""}`}>
         {header}
         {query.isPending && !firstLoadFailed ? (

@@ -90,13 +90,7 @@ export function FamilyListScreen() {
         </Button>
       }
     >
-      <PullToRefresh
-        onRefresh={refresh}
-        pullingText={t("common.pullDown")}
-        canReleaseText={t("common.release")}
-        refreshingText={t("common.refreshing")}
-        completeText={t("common.refreshed")}
-      >
+      <PullToRefresh onRefresh={refresh}>
         <div className="family-list" data-testid="family-list">
           {list.isPending ? (
             [0, 1, 2].map((i) => (

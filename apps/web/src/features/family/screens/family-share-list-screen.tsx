@@ -62,13 +62,7 @@ export function FamilyShareListScreen() {
 
   return (
     <PageShell title={t("routes.FamilyShareList")} testId="family-share-list-screen" className="family-page">
-      <PullToRefresh
-        onRefresh={refresh}
-        pullingText={t("common.pullDown")}
-        canReleaseText={t("common.release")}
-        refreshingText={t("common.refreshing")}
-        completeText={t("common.refreshed")}
-      >
+      <PullToRefresh onRefresh={refresh}>
         <div className="share-list" data-testid="family-share-list">
           {shares.isPending ? (
             [0, 1].map((i) => (

@@ -445,13 +445,7 @@ export function HomeScreen() {
       </header>
 
       <Staged>
-        <PullToRefresh
-          onRefresh={refresh}
-          pullingText={t("common.pullDown")}
-          canReleaseText={t("common.release")}
-          refreshingText={t("common.refreshing")}
-          completeText={t("common.refreshed")}
-        >
+        <PullToRefresh onRefresh={refresh}>
           <section className="home__list">
             <div className="section-title">{t("home.devices")}</div>
             <HomeDevices
